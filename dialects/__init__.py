@@ -1,0 +1,1 @@
+"""xlir's dialects, one module (or package) per dialect."""

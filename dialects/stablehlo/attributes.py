@@ -1,0 +1,405 @@
+"""StableHLO's attributes: enums and structured dimension numbers.
+
+Each prints and parses exactly as StableHLO's own generic form, so that
+`--print-op-generic` output stays readable by upstream MLIR tools:
+`#stablehlo<comparison_direction LT>`, `#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`,
+`#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`, and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import (
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+)
+from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
+
+from xlir.dialects.syntax import (
+    I64Tuple,
+    parse_int_list,
+    print_int_list,
+)
+
+
+class ComparisonDirection(StrEnum):
+    EQ = "EQ"
+    NE = "NE"
+    GE = "GE"
+    GT = "GT"
+    LE = "LE"
+    LT = "LT"
+
+
+class ComparisonType(StrEnum):
+    NOTYPE = "NOTYPE"
+    FLOAT = "FLOAT"
+    TOTALORDER = "TOTALORDER"
+    SIGNED = "SIGNED"
+    UNSIGNED = "UNSIGNED"
+
+
+class Precision(StrEnum):
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+
+class RngAlgorithm(StrEnum):
+    DEFAULT = "DEFAULT"
+    THREE_FRY = "THREE_FRY"
+    PHILOX = "PHILOX"
+
+
+@irdl_attr_definition
+class ComparisonDirectionAttr(
+    EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute
+):
+    name = "stablehlo.comparison_direction"
+
+
+@irdl_attr_definition
+class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
+    name = "stablehlo.comparison_type"
+
+
+@irdl_attr_definition
+class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
+    name = "stablehlo.precision"
+
+
+@irdl_attr_definition
+class RngAlgorithmAttr(EnumAttribute[RngAlgorithm], SpacedOpaqueSyntaxAttribute):
+    name = "stablehlo.rng_algorithm"
+
+
+class _DimensionFields(ParametrizedAttribute):
+    """A struct of named integer lists (and integer scalars), printed as
+    `<field = [..], field = N>` with empty lists left out, as StableHLO does."""
+
+    LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
+    INT_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[I64Tuple]:
+        values: dict[str, tuple[int, ...]] = {}
+        fields = (*cls.LIST_FIELDS, *cls.INT_FIELDS)
+
+        def parse_field() -> None:
+            pos = parser.pos
+            key = parser.parse_identifier(f" (one of {', '.join(fields)})")
+            if key not in fields:
+                parser.raise_error(
+                    f"unknown field '{key}' in #{cls.name}, expected one of "
+                    + ", ".join(fields),
+                    pos,
+                )
+            if key in values:
+                parser.raise_error(f"field '{key}' given twice in #{cls.name}", pos)
+            parser.parse_punctuation("=")
+            if key in cls.INT_FIELDS:
+                values[key] = (parser.parse_integer(allow_boolean=False),)
+            else:
+                values[key] = parse_int_list(parser)
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_field)
+        for key in cls.INT_FIELDS:
+            if key not in values:
+                parser.raise_error(f"#{cls.name} needs the field '{key}'")
+        return [I64Tuple(values.get(f, ())) for f in fields]
+
+    def print_parameters(self, printer: Printer) -> None:
+        parts: list[str] = []
+        params = self.parameters
+        for field, value in zip(self.LIST_FIELDS, params, strict=False):
+            assert isinstance(value, I64Tuple)
+            if value.data:
+                parts.append(f"{field} = {print_int_list(value.data)}")
+        for field, value in zip(
+            self.INT_FIELDS, params[len(self.LIST_FIELDS) :], strict=True
+        ):
+            assert isinstance(value, I64Tuple)
+            parts.append(f"{field} = {value.data[0]}")
+        printer.print_string("<" + ", ".join(parts) + ">")
+
+    def field(self, name: str) -> tuple[int, ...]:
+        index = (*self.LIST_FIELDS, *self.INT_FIELDS).index(name)
+        value = self.parameters[index]
+        assert isinstance(value, I64Tuple)
+        return value.data
+
+
+@irdl_attr_definition
+class DotDimensionNumbersAttr(_DimensionFields):
+    """`#stablehlo.dot<...>`: batching and contracting dimensions of dot_general."""
+
+    name = "stablehlo.dot"
+    LIST_FIELDS = (
+        "lhs_batching_dimensions",
+        "rhs_batching_dimensions",
+        "lhs_contracting_dimensions",
+        "rhs_contracting_dimensions",
+    )
+    lhs_batching_dimensions: I64Tuple = param_def()
+    rhs_batching_dimensions: I64Tuple = param_def()
+    lhs_contracting_dimensions: I64Tuple = param_def()
+    rhs_contracting_dimensions: I64Tuple = param_def()
+
+    @staticmethod
+    def get(
+        lhs_batch: Sequence[int],
+        rhs_batch: Sequence[int],
+        lhs_contract: Sequence[int],
+        rhs_contract: Sequence[int],
+    ) -> DotDimensionNumbersAttr:
+        return DotDimensionNumbersAttr(
+            I64Tuple(tuple(lhs_batch)),
+            I64Tuple(tuple(rhs_batch)),
+            I64Tuple(tuple(lhs_contract)),
+            I64Tuple(tuple(rhs_contract)),
+        )
+
+
+@irdl_attr_definition
+class GatherDimensionNumbersAttr(_DimensionFields):
+    """`#stablehlo.gather<...>`: how gather indexes its operand."""
+
+    name = "stablehlo.gather"
+    LIST_FIELDS = (
+        "offset_dims",
+        "collapsed_slice_dims",
+        "operand_batching_dims",
+        "start_indices_batching_dims",
+        "start_index_map",
+    )
+    INT_FIELDS = ("index_vector_dim",)
+    offset_dims: I64Tuple = param_def()
+    collapsed_slice_dims: I64Tuple = param_def()
+    operand_batching_dims: I64Tuple = param_def()
+    start_indices_batching_dims: I64Tuple = param_def()
+    start_index_map: I64Tuple = param_def()
+    index_vector_dim: I64Tuple = param_def()
+
+
+@irdl_attr_definition
+class ScatterDimensionNumbersAttr(_DimensionFields):
+    """`#stablehlo.scatter<...>`: how scatter places its updates."""
+
+    name = "stablehlo.scatter"
+    LIST_FIELDS = (
+        "update_window_dims",
+        "inserted_window_dims",
+        "input_batching_dims",
+        "scatter_indices_batching_dims",
+        "scatter_dims_to_operand_dims",
+    )
+    INT_FIELDS = ("index_vector_dim",)
+    update_window_dims: I64Tuple = param_def()
+    inserted_window_dims: I64Tuple = param_def()
+    input_batching_dims: I64Tuple = param_def()
+    scatter_indices_batching_dims: I64Tuple = param_def()
+    scatter_dims_to_operand_dims: I64Tuple = param_def()
+    index_vector_dim: I64Tuple = param_def()
+
+
+@irdl_attr_definition
+class OutputOperandAliasAttr(_DimensionFields):
+    """`#stablehlo.output_operand_alias<...>` of custom_call."""
+
+    name = "stablehlo.output_operand_alias"
+    LIST_FIELDS = ("output_tuple_indices",)
+    INT_FIELDS = ("operand_index",)
+    output_tuple_indices: I64Tuple = param_def()
+    operand_index: I64Tuple = param_def()
+    operand_tuple_indices: I64Tuple = param_def()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[I64Tuple]:
+        fields: dict[str, tuple[int, ...]] = {}
+
+        def parse_field() -> None:
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            if key == "operand_index":
+                fields[key] = (parser.parse_integer(),)
+            elif key in ("output_tuple_indices", "operand_tuple_indices"):
+                fields[key] = parse_int_list(parser)
+            else:
+                parser.raise_error(f"unknown field '{key}' in #{cls.name}")
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_field)
+        return [
+            I64Tuple(fields.get("output_tuple_indices", ())),
+            I64Tuple(fields.get("operand_index", (0,))),
+            I64Tuple(fields.get("operand_tuple_indices", ())),
+        ]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<output_tuple_indices = {print_int_list(self.output_tuple_indices.data)}, "
+            f"operand_index = {self.operand_index.data[0]}, "
+            f"operand_tuple_indices = {print_int_list(self.operand_tuple_indices.data)}>"
+        )
+
+
+@irdl_attr_definition
+class ConvDimensionNumbersAttr(ParametrizedAttribute):
+    """`#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`.
+
+    Stored as the layouts of input, kernel and output: for each, the position
+    of the batch/feature (or input/output feature) dimension and of each
+    spatial dimension, in spatial order.
+    """
+
+    name = "stablehlo.conv"
+    input_batch_dimension: I64Tuple = param_def()
+    input_feature_dimension: I64Tuple = param_def()
+    input_spatial_dimensions: I64Tuple = param_def()
+    kernel_input_feature_dimension: I64Tuple = param_def()
+    kernel_output_feature_dimension: I64Tuple = param_def()
+    kernel_spatial_dimensions: I64Tuple = param_def()
+    output_batch_dimension: I64Tuple = param_def()
+    output_feature_dimension: I64Tuple = param_def()
+    output_spatial_dimensions: I64Tuple = param_def()
+
+    @property
+    def input_batch(self) -> int:
+        return self.input_batch_dimension.data[0]
+
+    @property
+    def input_feature(self) -> int:
+        return self.input_feature_dimension.data[0]
+
+    @property
+    def kernel_input_feature(self) -> int:
+        return self.kernel_input_feature_dimension.data[0]
+
+    @property
+    def kernel_output_feature(self) -> int:
+        return self.kernel_output_feature_dimension.data[0]
+
+    @property
+    def output_batch(self) -> int:
+        return self.output_batch_dimension.data[0]
+
+    @property
+    def output_feature(self) -> int:
+        return self.output_feature_dimension.data[0]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[I64Tuple]:
+        parser.parse_punctuation("<")
+        params = parse_conv_dimension_layouts(parser)
+        parser.parse_punctuation(">")
+        return params
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + self.layout_text() + ">")
+
+    def layout_text(self) -> str:
+        def layout(
+            rank: int, first: tuple[str, int], second: tuple[str, int], spatial: I64Tuple
+        ) -> str:
+            letters = [""] * rank
+            letters[first[1]] = first[0]
+            letters[second[1]] = second[0]
+            for index, pos in enumerate(spatial.data):
+                letters[pos] = str(index)
+            return "[" + ", ".join(letters) + "]"
+
+        n = len(self.input_spatial_dimensions.data) + 2
+        return (
+            layout(
+                n,
+                ("b", self.input_batch),
+                ("f", self.input_feature),
+                self.input_spatial_dimensions,
+            )
+            + "x"
+            + layout(
+                n,
+                ("i", self.kernel_input_feature),
+                ("o", self.kernel_output_feature),
+                self.kernel_spatial_dimensions,
+            )
+            + "->"
+            + layout(
+                n,
+                ("b", self.output_batch),
+                ("f", self.output_feature),
+                self.output_spatial_dimensions,
+            )
+        )
+
+
+def parse_conv_dimension_layouts(parser: AttrParser) -> list[I64Tuple]:
+    """Parse `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` into the nine fields of
+    ConvDimensionNumbersAttr."""
+
+    def parse_layout(letters: tuple[str, str]) -> list[I64Tuple]:
+        start = parser.pos
+        entries: list[str | int] = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE,
+            lambda: _parse_layout_entry(parser),
+        )
+        found: dict[str, int] = {}
+        spatial: dict[int, int] = {}
+        for pos, entry in enumerate(entries):
+            if isinstance(entry, int):
+                if entry in spatial:
+                    parser.raise_error(f"spatial dimension {entry} given twice", start)
+                spatial[entry] = pos
+            elif entry in letters and entry not in found:
+                found[entry] = pos
+            else:
+                parser.raise_error(
+                    f"unexpected '{entry}' in convolution layout, expected "
+                    f"'{letters[0]}', '{letters[1]}' and spatial dimension numbers",
+                    start,
+                )
+        if set(found) != set(letters):
+            parser.raise_error(
+                f"convolution layout needs '{letters[0]}' and '{letters[1]}'", start
+            )
+        if sorted(spatial) != list(range(len(spatial))):
+            parser.raise_error(
+                "convolution layout's spatial dimensions must be 0, 1, ... in some order",
+                start,
+            )
+        return [
+            I64Tuple((found[letters[0]],)),
+            I64Tuple((found[letters[1]],)),
+            I64Tuple(tuple(spatial[i] for i in range(len(spatial)))),
+        ]
+
+    params = parse_layout(("b", "f"))
+    parser.parse_characters("x")
+    params += parse_layout(("i", "o"))
+    parser.parse_punctuation("->")
+    params += parse_layout(("b", "f"))
+    return params
+
+
+def _parse_layout_entry(parser: AttrParser) -> str | int:
+    value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+    if value is not None:
+        return value
+    return parser.parse_identifier(" (a layout letter or spatial dimension number)")
+
+
+STABLEHLO_ATTRIBUTES = [
+    ComparisonDirectionAttr,
+    ComparisonTypeAttr,
+    PrecisionAttr,
+    RngAlgorithmAttr,
+    DotDimensionNumbersAttr,
+    GatherDimensionNumbersAttr,
+    ScatterDimensionNumbersAttr,
+    OutputOperandAliasAttr,
+    ConvDimensionNumbersAttr,
+]

@@ -1,0 +1,166 @@
+"""Pieces of custom assembly syntax shared by xlir's dialects.
+
+StableHLO's pretty forms repeat a few patterns: operand lists, `[1, 2]` integer
+lists, and a trailing type that is either one type (all operands and results
+alike) or a function type. They live here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, i64
+from xdsl.ir import Attribute, Data, SSAValue
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
+
+
+@irdl_attr_definition
+class I64Tuple(Data[tuple[int, ...]]):
+    """A tuple of integers, used as a field of structured attributes."""
+
+    name = "xlir.i64_tuple"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[int, ...]:
+        return parse_int_list(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(print_int_list(self.data))
+
+
+def parse_int_list(parser: AttrParser) -> tuple[int, ...]:
+    """`[1, 2, 3]` or `[]`."""
+    return tuple(
+        parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+    )
+
+
+def print_int_list(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    """The `array<i64: ...>` attribute StableHLO uses for dimension lists."""
+    return DenseArrayBase.from_list(i64, values)
+
+
+def array_values(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+def parse_keyword_int_list(parser: Parser, keyword: str) -> tuple[int, ...]:
+    """`keyword = [1, 2]`."""
+    parser.parse_characters(keyword)
+    parser.parse_punctuation("=")
+    return parse_int_list(parser)
+
+
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """One or more comma-separated operands, with no delimiters."""
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+
+
+def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    first = parser.parse_optional_unresolved_operand()
+    if first is None:
+        return []
+    operands = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def parse_type_list(parser: Parser) -> list[Attribute]:
+    return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+
+
+def parse_function_type_tail(
+    parser: Parser,
+) -> tuple[list[Attribute], list[Attribute]]:
+    """`(T, T) -> T` or `(T) -> (T, T)`; the `(` is the current token."""
+    inputs = parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, parser.parse_type
+    )
+    parser.parse_punctuation("->")
+    if parser.parse_optional_punctuation("(") is not None:
+        if parser.parse_optional_punctuation(")") is not None:
+            return inputs, []
+        outputs = parse_type_list(parser)
+        parser.parse_punctuation(")")
+        return inputs, outputs
+    return inputs, [parser.parse_type()]
+
+
+def parse_trailing_types(
+    parser: Parser, num_operands: int, num_results: int = 1
+) -> tuple[list[Attribute], list[Attribute]]:
+    """After `:`: either one type shared by every operand and result, or a
+    function type `(operand types) -> result types`."""
+    parser.parse_punctuation(":")
+    if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
+        return parse_function_type_tail(parser)
+    shared = parser.parse_type()
+    return [shared] * num_operands, [shared] * num_results
+
+
+def print_trailing_types(
+    printer: Printer,
+    operand_types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+) -> None:
+    """Print ` : T` when every type is the same, else ` : (T, T) -> T`."""
+    printer.print_string(" : ")
+    everything = [*operand_types, *result_types]
+    if len(result_types) == 1 and all(t == everything[0] for t in everything):
+        printer.print_attribute(everything[0])
+        return
+    print_function_type(printer, operand_types, result_types)
+
+
+def print_function_type(
+    printer: Printer,
+    operand_types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+) -> None:
+    printer.print_string("(")
+    printer.print_list(operand_types, printer.print_attribute)
+    printer.print_string(") -> ")
+    if len(result_types) == 1:
+        printer.print_attribute(result_types[0])
+    else:
+        printer.print_string("(")
+        printer.print_list(result_types, printer.print_attribute)
+        printer.print_string(")")
+
+
+def resolve_operands(
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    types: Sequence[Attribute],
+    pos: int,
+) -> list[SSAValue]:
+    """Give each operand its type from the trailing type list."""
+    if len(operands) != len(types):
+        parser.raise_error(
+            f"expected {len(operands)} operand types but the type list has "
+            f"{len(types)}",
+            pos,
+        )
+    return parser.resolve_operands(operands, types, parser.pos)
+
+
+def print_operands(printer: Printer, operands: Sequence[SSAValue]) -> None:
+    printer.print_list(operands, printer.print_operand)
+
+
+def print_attr_dict(
+    printer: Printer, attributes: dict[str, Attribute], reserved: Sequence[str] = ()
+) -> None:
+    """Print ` {…}` with the discardable attributes, if there are any."""
+    printer.print_op_attributes(attributes, reserved_attr_names=reserved)

@@ -1,0 +1,1 @@
+"""Transformations within one level of IR, and the registry of all passes."""

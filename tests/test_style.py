@@ -1,0 +1,34 @@
+"""The project's lint and type checks, run as tests so one pytest run covers
+them: ruff (lint and format) and pyright, as configured in pyproject.toml."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+SOURCES = ["xlir", "dialects", "passes", "tools", "tests", "benchmarks"]
+
+
+def _run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_ruff_lint() -> None:
+    result = _run(sys.executable, "-m", "ruff", "check", *SOURCES)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format() -> None:
+    result = _run(sys.executable, "-m", "ruff", "format", "--check", *SOURCES)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("pyright") is None, reason="pyright not installed")
+def test_pyright() -> None:
+    result = _run("pyright")
+    assert result.returncode == 0, result.stdout[-5000:] + result.stderr

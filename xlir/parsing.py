@@ -1,0 +1,114 @@
+"""Reading StableHLO text: xDSL's parser, adapted to what JAX prints.
+
+Three differences from xDSL's own `Parser`:
+
+* JAX's export flavour puts `loc(...)` after every op and defines the `#locN`
+  aliases it uses *after* the module. Those locations point into the Python
+  program that produced the text, so they are accepted and skipped; instead
+  every op gets the location where it stands in the text being parsed
+  (`loc("file.mlir":line:col)`), which is what diagnostics need.
+* Tensor types repeat thousands of times in a large module; each distinct
+  spelling is parsed once and then looked up.
+* Errors carry the file name, so tools print `file:line:col`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation, TypeAttribute
+from xdsl.parser import Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+
+class XlirParser(Parser):
+    def __init__(
+        self, ctx: Context, text: str, name: str = "<unknown>", line_offset: int = 0
+    ):
+        super().__init__(ctx, text, name)
+        self._file = StringAttr(name)
+        self._line_offset = line_offset
+        self._line_starts = [0]
+        index = text.find("\n")
+        while index != -1:
+            self._line_starts.append(index + 1)
+            index = text.find("\n", index + 1)
+        self._type_cache: dict[str, TypeAttribute] = {}
+
+    def source_location(self, offset: int) -> FileLineColLoc:
+        line = bisect_right(self._line_starts, offset)
+        column = offset - self._line_starts[line - 1] + 1
+        return FileLineColLoc(
+            self._file, IntAttr(line + self._line_offset), IntAttr(column)
+        )
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        op.location = self.source_location(start)
+        return op
+
+    def parse_optional_location(self):  # type: ignore[override]
+        """Skip a `loc(...)` annotation; ops take their place in the text."""
+        if self._current_token.text != "loc":
+            return None
+        start = self._current_token.span.end
+        text = self.lexer.input.content
+        if start >= len(text) or text[start] != "(":
+            return None
+        depth, pos = 0, start
+        while pos < len(text):
+            char = text[pos]
+            if char == '"':
+                pos += 1
+                while pos < len(text) and text[pos] != '"':
+                    pos += 2 if text[pos] == "\\" else 1
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            pos += 1
+        else:
+            self.raise_error("unterminated location: `loc(` without `)`")
+        self._resume_from(pos + 1)
+        return None
+
+    def _parse_alias_def(self) -> None:
+        """Location aliases (`#loc3 = loc(...)`) are skipped like locations."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.HASH_IDENT and token.text.startswith("#loc"):
+            after = self.lexer.input.content[token.span.end :].lstrip()
+            if after.startswith("=") and after[1:].lstrip().startswith("loc"):
+                self._consume_token()
+                self.parse_punctuation("=")
+                self.parse_optional_location()
+                return
+        super()._parse_alias_def()
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
+            return super().parse_optional_type()
+        text = self.lexer.input.content
+        start = token.span.start
+        end = text.find(">", start)
+        if end == -1 or "<" in text[start + 7 : end]:
+            return super().parse_optional_type()
+        key = text[start : end + 1]
+        cached = self._type_cache.get(key)
+        if cached is not None:
+            self._resume_from(end + 1)
+            return cached
+        parsed = super().parse_optional_type()
+        if parsed is not None:
+            self._type_cache[key] = parsed
+        return parsed
+
+
+def parse_module(ctx: Context, text: str, name: str = "<unknown>") -> ModuleOp:
+    """Parse a whole module (an implicit one is made around bare functions)."""
+    return XlirParser(ctx, text, name).parse_module()
