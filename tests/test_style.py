@@ -15,7 +15,9 @@ SOURCES = ["xlir", "dialects", "passes", "tools", "tests", "benchmarks"]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, check=False
+    )
 
 
 def test_ruff_lint() -> None:

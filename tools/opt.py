@@ -25,11 +25,11 @@ from xdsl.utils.exceptions import (
     ParseError,
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
+from xlir.passes.registry import PASSES
 
 from xlir.context import DIALECTS
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
-from xlir.passes.registry import PASSES
 
 
 class XlirOptMain(xDSLOptMain):
@@ -152,7 +152,9 @@ class XlirOptMain(xDSLOptMain):
                     output.write(self.output_resulting_program(module))
                 except ParseError as error:
                     message = format_parse_error(error, offset)
-                    if not (self.args.parsing_diagnostics or self.args.verify_diagnostics):
+                    if not (
+                        self.args.parsing_diagnostics or self.args.verify_diagnostics
+                    ):
                         raise XlirError(message) from None
                     output.write(message + "\n")
                 except XlirError as error:

@@ -49,9 +49,7 @@ def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
     source = span.input.content
     if isinstance(source, bytes):
         source = source.decode("utf-8", "replace")
-    text = format_at(
-        location.file, location.line, location.col, error.msg, source
-    )
+    text = format_at(location.file, location.line, location.col, error.msg, source)
     if line_offset:
         # The caret context came from the chunk; only the line number moves.
         first, _, rest = text.partition(": error: ")

@@ -6,7 +6,6 @@ the verifiers and passes share, `attributes` the enums and dimension numbers.
 """
 
 from xdsl.ir import Dialect
-
 from xlir.dialects.stablehlo.attributes import STABLEHLO_ATTRIBUTES
 from xlir.dialects.stablehlo.contraction import CONTRACTION_OPS
 from xlir.dialects.stablehlo.control_flow import CONTROL_FLOW_OPS

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
+
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
     ParametrizedAttribute,
@@ -19,7 +20,6 @@ from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
-
 from xlir.dialects.syntax import (
     I64Tuple,
     parse_int_list,
@@ -303,7 +303,10 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
 
     def layout_text(self) -> str:
         def layout(
-            rank: int, first: tuple[str, int], second: tuple[str, int], spatial: I64Tuple
+            rank: int,
+            first: tuple[str, int],
+            second: tuple[str, int],
+            spatial: I64Tuple,
         ) -> str:
             letters = [""] * rank
             letters[first[1]] = first[0]

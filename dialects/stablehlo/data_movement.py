@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    I64,
     IntegerAttr,
     TensorType,
     i32,
@@ -30,7 +30,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
-
 from xlir.dialects.stablehlo import shape_rules
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.dialects.syntax import (
@@ -422,7 +421,9 @@ class SliceOp(IRDLOperation):
         strides: Sequence[int] | None = None,
     ):
         strides = strides if strides is not None else [1] * len(start)
-        result_shape = shape_rules.infer_slice(shape(operand.type), start, limit, strides)
+        result_shape = shape_rules.infer_slice(
+            shape(operand.type), start, limit, strides
+        )
         super().__init__(
             operands=[operand],
             result_types=[TensorType(element_type(operand.type), result_shape)],

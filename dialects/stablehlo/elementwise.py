@@ -24,7 +24,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
 from xlir.dialects.stablehlo.attributes import (
     ComparisonDirection,
     ComparisonDirectionAttr,
@@ -103,7 +102,9 @@ class _ElementwiseOp(IRDLOperation):
     def verify_(self) -> None:
         _check_same_shape(self)
         _check_same_element_type(self)
-        check_element_kinds(self.name, "operand", self.operands[0].type, self.ELEMENT_KINDS)
+        check_element_kinds(
+            self.name, "operand", self.operands[0].type, self.ELEMENT_KINDS
+        )
 
 
 class UnaryElementwiseOp(_ElementwiseOp):
@@ -608,9 +609,10 @@ class CompareOp(IRDLOperation):
         if self.compare_type is not None:
             kind = self.compare_type.data
             element = element_type(self.lhs.type)
-            if kind in (ComparisonType.FLOAT, ComparisonType.TOTALORDER) and not is_float(
-                element
-            ):
+            if kind in (
+                ComparisonType.FLOAT,
+                ComparisonType.TOTALORDER,
+            ) and not is_float(element):
                 raise VerifyException(
                     f"'{self.name}' op compare type {kind.value} needs float "
                     f"operands, but they have {element} elements"
@@ -676,7 +678,10 @@ class SelectOp(IRDLOperation):
             print_function_type(printer, self.operand_types, self.result_types)
 
     def verify_(self) -> None:
-        if self.on_true.type != self.on_false.type or self.on_true.type != self.result.type:
+        if (
+            self.on_true.type != self.on_false.type
+            or self.on_true.type != self.result.type
+        ):
             raise VerifyException(
                 f"'{self.name}' op on_true, on_false and result must have the same "
                 f"type, but got {self.on_true.type}, {self.on_false.type} and "

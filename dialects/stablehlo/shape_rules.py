@@ -20,7 +20,9 @@ class ShapeError(Exception):
 def _check_dims_in_range(what: str, dims: Sequence[int], rank: int) -> None:
     for d in dims:
         if not 0 <= d < rank:
-            raise ShapeError(f"{what} {list(dims)} has dimension {d} out of range [0, {rank})")
+            raise ShapeError(
+                f"{what} {list(dims)} has dimension {d} out of range [0, {rank})"
+            )
 
 
 def _check_unique(what: str, dims: Sequence[int]) -> None:
@@ -28,9 +30,7 @@ def _check_unique(what: str, dims: Sequence[int]) -> None:
         raise ShapeError(f"{what} {list(dims)} must not repeat a dimension")
 
 
-def check_broadcast_in_dim(
-    operand: Shape, dims: Sequence[int], result: Shape
-) -> None:
+def check_broadcast_in_dim(operand: Shape, dims: Sequence[int], result: Shape) -> None:
     if len(dims) != len(operand):
         raise ShapeError(
             f"broadcast_dimensions has {len(dims)} entries but the operand has rank "
@@ -77,9 +77,7 @@ def check_reverse(rank: int, dims: Sequence[int]) -> None:
 
 def check_iota(result: Shape, dim: int) -> None:
     if not 0 <= dim < len(result):
-        raise ShapeError(
-            f"iota_dimension {dim} is out of range [0, {len(result)})"
-        )
+        raise ShapeError(f"iota_dimension {dim} is out of range [0, {len(result)})")
 
 
 def infer_concatenate(inputs: Sequence[Shape], dim: int) -> Shape:
@@ -91,7 +89,9 @@ def infer_concatenate(inputs: Sequence[Shape], dim: int) -> Shape:
     total = 0
     for i, s in enumerate(inputs):
         if len(s) != rank:
-            raise ShapeError(f"input #{i} has rank {len(s)} but input #0 has rank {rank}")
+            raise ShapeError(
+                f"input #{i} has rank {len(s)} but input #0 has rank {rank}"
+            )
         for d in range(rank):
             if d != dim and s[d] != inputs[0][d]:
                 raise ShapeError(
@@ -109,9 +109,15 @@ def infer_slice(
     strides: Sequence[int],
 ) -> Shape:
     rank = len(operand)
-    for what, values in (("start_indices", start), ("limit_indices", limit), ("strides", strides)):
+    for what, values in (
+        ("start_indices", start),
+        ("limit_indices", limit),
+        ("strides", strides),
+    ):
         if len(values) != rank:
-            raise ShapeError(f"{what} has {len(values)} entries but the operand has rank {rank}")
+            raise ShapeError(
+                f"{what} has {len(values)} entries but the operand has rank {rank}"
+            )
     result = []
     for d in range(rank):
         if strides[d] <= 0:
@@ -129,13 +135,21 @@ def infer_pad(
     operand: Shape, low: Sequence[int], high: Sequence[int], interior: Sequence[int]
 ) -> Shape:
     rank = len(operand)
-    for what, values in (("edge_padding_low", low), ("edge_padding_high", high), ("interior_padding", interior)):
+    for what, values in (
+        ("edge_padding_low", low),
+        ("edge_padding_high", high),
+        ("interior_padding", interior),
+    ):
         if len(values) != rank:
-            raise ShapeError(f"{what} has {len(values)} entries but the operand has rank {rank}")
+            raise ShapeError(
+                f"{what} has {len(values)} entries but the operand has rank {rank}"
+            )
     result = []
     for d in range(rank):
         if interior[d] < 0:
-            raise ShapeError(f"interior padding {interior[d]} in dimension {d} must be >= 0")
+            raise ShapeError(
+                f"interior padding {interior[d]} in dimension {d} must be >= 0"
+            )
         size = operand[d] + low[d] + high[d] + max(operand[d] - 1, 0) * interior[d]
         if size < 0:
             raise ShapeError(f"dimension {d} would have negative size {size}")
@@ -143,7 +157,9 @@ def infer_pad(
     return tuple(result)
 
 
-def check_dynamic_slice(operand: Shape, num_indices: int, sizes: Sequence[int]) -> Shape:
+def check_dynamic_slice(
+    operand: Shape, num_indices: int, sizes: Sequence[int]
+) -> Shape:
     if num_indices != len(operand):
         raise ShapeError(
             f"{num_indices} start indices given but the operand has rank {len(operand)}"
@@ -195,10 +211,18 @@ def infer_dot_general(
             f"lhs_contracting_dimensions {list(lhs_contract)} and "
             f"rhs_contracting_dimensions {list(rhs_contract)} must have the same length"
         )
-    _check_dims_in_range("lhs batching and contracting dimensions", [*lhs_batch, *lhs_contract], len(lhs))
-    _check_dims_in_range("rhs batching and contracting dimensions", [*rhs_batch, *rhs_contract], len(rhs))
-    _check_unique("lhs batching and contracting dimensions", [*lhs_batch, *lhs_contract])
-    _check_unique("rhs batching and contracting dimensions", [*rhs_batch, *rhs_contract])
+    _check_dims_in_range(
+        "lhs batching and contracting dimensions", [*lhs_batch, *lhs_contract], len(lhs)
+    )
+    _check_dims_in_range(
+        "rhs batching and contracting dimensions", [*rhs_batch, *rhs_contract], len(rhs)
+    )
+    _check_unique(
+        "lhs batching and contracting dimensions", [*lhs_batch, *lhs_contract]
+    )
+    _check_unique(
+        "rhs batching and contracting dimensions", [*rhs_batch, *rhs_contract]
+    )
     for a, b in zip(lhs_batch, rhs_batch, strict=True):
         if lhs[a] != rhs[b]:
             raise ShapeError(
@@ -211,8 +235,12 @@ def infer_dot_general(
                 f"contracting dimension sizes differ: lhs dimension {a} has {lhs[a]}, "
                 f"rhs dimension {b} has {rhs[b]}"
             )
-    lhs_free = [d for d in range(len(lhs)) if d not in lhs_batch and d not in lhs_contract]
-    rhs_free = [d for d in range(len(rhs)) if d not in rhs_batch and d not in rhs_contract]
+    lhs_free = [
+        d for d in range(len(lhs)) if d not in lhs_batch and d not in lhs_contract
+    ]
+    rhs_free = [
+        d for d in range(len(rhs)) if d not in rhs_batch and d not in rhs_contract
+    ]
     return (
         *(lhs[d] for d in lhs_batch),
         *(lhs[d] for d in lhs_free),

@@ -68,8 +68,12 @@ def check_element_kinds(
     if any(ELEMENT_KINDS[k](element) for k in kinds):
         return
     expected = " or ".join(
-        {"float": "float", "integer": "integer", "signed": "signed integer",
-         "bool": "boolean (i1)"}[k]
+        {
+            "float": "float",
+            "integer": "integer",
+            "signed": "signed integer",
+            "bool": "boolean (i1)",
+        }[k]
         for k in kinds
     )
     raise VerifyException(
