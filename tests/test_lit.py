@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 LIT_ROOT = Path(__file__).parent / "lit"
+LIT_COMMAND = [sys.executable, "-c", "from lit.main import main; main()"]
 LIT_FILES = sorted(
     p.relative_to(LIT_ROOT).as_posix()
     for p in LIT_ROOT.rglob("*.mlir")
@@ -22,8 +23,7 @@ LIT_FILES = sorted(
 def lit_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     report = tmp_path_factory.mktemp("lit") / "results.json"
     run = subprocess.run(
-        [sys.executable, "-c", "from lit.main import main; main()"]
-        + ["-q", "-o", str(report), str(LIT_ROOT)],
+        [*LIT_COMMAND, "-q", "-o", str(report), str(LIT_ROOT)],
         check=False,
         capture_output=True,
         text=True,

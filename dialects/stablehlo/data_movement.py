@@ -468,8 +468,8 @@ class SliceOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.operand)
         parts = [
-            f"{s}:{l}" if st == 1 else f"{s}:{l}:{st}"
-            for s, l, st in zip(self.start, self.limit, self.step, strict=True)
+            f"{lo}:{hi}" if st == 1 else f"{lo}:{hi}:{st}"
+            for lo, hi, st in zip(self.start, self.limit, self.step, strict=True)
         ]
         printer.print_string(" [" + ", ".join(parts) + "]")
         print_attr_dict(printer, self.attributes)
