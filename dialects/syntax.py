@@ -49,7 +49,7 @@ def i64_array(values: Sequence[int]) -> DenseArrayBase:
 
 
 def array_values(attr: DenseArrayBase) -> tuple[int, ...]:
-    return tuple(int(v) for v in attr.get_values())
+    return tuple(int(v) for v in attr.iter_values())  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def parse_keyword_int_list(parser: Parser, keyword: str) -> tuple[int, ...]:
@@ -82,7 +82,7 @@ def parse_type_list(parser: Parser) -> list[Attribute]:
 
 def parse_function_type_tail(
     parser: Parser,
-) -> tuple[list[Attribute], list[Attribute]]:
+) -> tuple[Sequence[Attribute], Sequence[Attribute]]:
     """`(T, T) -> T` or `(T) -> (T, T)`; the `(` is the current token."""
     inputs = parser.parse_comma_separated_list(
         parser.Delimiter.PAREN, parser.parse_type
@@ -99,7 +99,7 @@ def parse_function_type_tail(
 
 def parse_trailing_types(
     parser: Parser, num_operands: int, num_results: int = 1
-) -> tuple[list[Attribute], list[Attribute]]:
+) -> tuple[Sequence[Attribute], Sequence[Attribute]]:
     """After `:`: either one type shared by every operand and result, or a
     function type `(operand types) -> result types`."""
     parser.parse_punctuation(":")
@@ -144,7 +144,7 @@ def resolve_operands(
     operands: Sequence[UnresolvedOperand],
     types: Sequence[Attribute],
     pos: int,
-) -> list[SSAValue]:
+) -> Sequence[SSAValue]:
     """Give each operand its type from the trailing type list."""
     if len(operands) != len(types):
         parser.raise_error(

@@ -35,16 +35,19 @@ PACKAGE_DIRS = {"dialects": "dialects", "passes": "passes", "tools": "tools",
 
 
 def _typecheck_tree() -> None:
-    """build/typecheck/xlir: the package as installed, made of links."""
+    """build/typecheck/xlir: the package as installed, its files linked in
+    (pyright does not look for sources inside linked folders)."""
     package = ROOT / "build" / "typecheck" / "xlir"
     if package.exists():
         shutil.rmtree(package)
-    package.mkdir(parents=True)
-    for entry in (ROOT / "xlir").iterdir():
-        (package / entry.name).symlink_to(entry)
-    for name, folder in PACKAGE_DIRS.items():
-        if (ROOT / folder).is_dir():
-            (package / name).symlink_to(ROOT / folder)
+    sources = {package: ROOT / "xlir"} | {
+        package / name: ROOT / folder for name, folder in PACKAGE_DIRS.items()
+    }
+    for target, source in sources.items():
+        for file in source.rglob("*.py"):
+            link = target / file.relative_to(source)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(file)
 
 
 @pytest.mark.skipif(shutil.which("pyright") is None, reason="pyright not installed")

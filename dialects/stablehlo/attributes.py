@@ -19,6 +19,7 @@ from xdsl.ir import (
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.syntax import (
     I64Tuple,
@@ -291,15 +292,93 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
     def output_feature(self) -> int:
         return self.output_feature_dimension.data[0]
 
+    RAW_FIELDS: ClassVar[tuple[str, ...]] = (
+        "input_batch_dimension",
+        "input_feature_dimension",
+        "input_spatial_dimensions",
+        "kernel_input_feature_dimension",
+        "kernel_output_feature_dimension",
+        "kernel_spatial_dimensions",
+        "output_batch_dimension",
+        "output_feature_dimension",
+        "output_spatial_dimensions",
+    )
+
+    @staticmethod
+    def get(
+        input_layout: tuple[int, int, Sequence[int]],
+        kernel_layout: tuple[int, int, Sequence[int]],
+        output_layout: tuple[int, int, Sequence[int]],
+    ) -> ConvDimensionNumbersAttr:
+        """From (batch, feature, spatial) of input and output and (input feature,
+        output feature, spatial) of the kernel."""
+        params: list[I64Tuple] = []
+        for first, second, spatial in (input_layout, kernel_layout, output_layout):
+            params += [I64Tuple((first,)), I64Tuple((second,)), I64Tuple(tuple(spatial))]
+        return ConvDimensionNumbersAttr(*params)
+
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[I64Tuple]:
         parser.parse_punctuation("<")
-        params = parse_conv_dimension_layouts(parser)
+        if parser.parse_optional_keyword("raw") is not None:
+            params = _parse_raw_conv_fields(parser, cls.RAW_FIELDS)
+        else:
+            params = parse_conv_dimension_layouts(parser)
         parser.parse_punctuation(">")
         return params
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<" + self.layout_text() + ">")
+        if self.layouts_are_permutations():
+            printer.print_string("<" + self.layout_text() + ">")
+            return
+        fields = []
+        for name, value in zip(self.RAW_FIELDS, self.parameters, strict=True):
+            assert isinstance(value, I64Tuple)
+            text = (
+                print_int_list(value.data)
+                if name.endswith("dimensions")
+                else str(value.data[0] if value.data else 0)
+            )
+            fields.append(f"{name} = {text}")
+        printer.print_string("<raw " + ", ".join(fields) + ">")
+
+    def layouts(self) -> list[list[int]]:
+        """The input, kernel and output layouts as dimension lists: batch (or
+        input feature), spatial dims in order, feature (or output feature)."""
+        groups = []
+        for i in range(0, 9, 3):
+            first, second, spatial = self.parameters[i : i + 3]
+            assert isinstance(first, I64Tuple)
+            assert isinstance(second, I64Tuple)
+            assert isinstance(spatial, I64Tuple)
+            groups.append([*first.data, *spatial.data, *second.data])
+        return groups
+
+    def layouts_are_permutations(self) -> bool:
+        """Whether each layout names every dimension of one rank exactly once,
+        the same rank for input, kernel and output."""
+        groups = self.layouts()
+        n = len(groups[0])
+        return all(sorted(g) == list(range(n)) for g in groups) and all(
+            len(self.parameters[i].data) == 1  # type: ignore[attr-defined]
+            for i in (0, 1, 3, 4, 6, 7)
+        )
+
+    def verify(self) -> None:
+        for i in (0, 1, 3, 4, 6, 7):
+            value = self.parameters[i]
+            assert isinstance(value, I64Tuple)
+            if len(value.data) != 1:
+                raise VerifyException(
+                    f"#{self.name} needs one {self.RAW_FIELDS[i]}, got "
+                    f"{list(value.data)}"
+                )
+        spatial = {len(self.parameters[i].data) for i in (2, 5, 8)}  # type: ignore[attr-defined]
+        if len(spatial) != 1:
+            raise VerifyException(
+                f"#{self.name}: input, kernel and output must have the same number "
+                "of spatial dimensions"
+            )
 
     def layout_text(self) -> str:
         def layout(
@@ -386,6 +465,33 @@ def parse_conv_dimension_layouts(parser: AttrParser) -> list[I64Tuple]:
     parser.parse_punctuation("->")
     params += parse_layout(("b", "f"))
     return params
+
+
+def _parse_raw_conv_fields(
+    parser: AttrParser, fields: tuple[str, ...]
+) -> list[I64Tuple]:
+    """`input_batch_dimension = 0, input_spatial_dimensions = [1, 2], ...` (the
+    part after `raw`); every field is required."""
+    values: dict[str, tuple[int, ...]] = {}
+
+    def parse_field() -> None:
+        pos = parser.pos
+        key = parser.parse_identifier()
+        if key not in fields or key in values:
+            parser.raise_error(
+                f"unexpected or repeated field '{key}' in #stablehlo.conv", pos
+            )
+        parser.parse_punctuation("=")
+        if key.endswith("dimensions"):
+            values[key] = parse_int_list(parser)
+        else:
+            values[key] = (parser.parse_integer(allow_boolean=False),)
+
+    parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_field)
+    missing = [f for f in fields if f not in values]
+    if missing:
+        parser.raise_error(f"#stablehlo.conv is missing {', '.join(missing)}")
+    return [I64Tuple(values[f]) for f in fields]
 
 
 def _parse_layout_entry(parser: AttrParser) -> str | int:
