@@ -20,7 +20,6 @@ ulp_distance(actual, expected) <= max_ulp_difference`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ComplexType,
     DenseIntOrFPElementsAttr,
     Float64Type,
@@ -42,7 +41,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xlir.dialects.stablehlo.types import element_type
+from xlir.dialects.stablehlo.types import element_type, is_float
 from xlir.dialects.syntax import print_attr_dict
 
 DEFAULT_TOLERANCE = 1e-4
@@ -53,7 +52,7 @@ ui64 = IntegerType(64, Signedness.UNSIGNED)
 
 def _check_float_or_complex(op: Operation, what: str, value: SSAValue) -> None:
     element = element_type(value.type)
-    if not isinstance(element, AnyFloat | ComplexType):
+    if not (is_float(element) or isinstance(element, ComplexType)):
         raise VerifyException(
             f"'{op.name}' op {what} must have float or complex elements, but has "
             f"{element}"
@@ -386,13 +385,13 @@ class ExpectCloseOp(IRDLOperation):
         parser.parse_keyword("max_ulp_difference")
         parser.parse_punctuation("=")
         properties["max_ulp_difference"] = IntegerAttr(
-            parser.parse_integer(allow_boolean=False), ui64
+            parser.parse_integer(allow_boolean=False, allow_negative=False), ui64
         )
         if parser.parse_optional_punctuation(",") is not None:
             parser.parse_keyword("min_ulp_difference")
             parser.parse_punctuation("=")
             properties["min_ulp_difference"] = IntegerAttr(
-                parser.parse_integer(allow_boolean=False), ui64
+                parser.parse_integer(allow_boolean=False, allow_negative=False), ui64
             )
         parser.parse_punctuation(":")
         attributes = parser.parse_optional_attr_dict()

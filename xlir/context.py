@@ -14,6 +14,24 @@ def _stablehlo() -> Dialect:
     return StableHLO
 
 
+def _chlo() -> Dialect:
+    from xlir.dialects.chlo import Chlo
+
+    return Chlo
+
+
+def _check() -> Dialect:
+    from xlir.dialects.check import Check
+
+    return Check
+
+
+def _hlo() -> Dialect:
+    from xlir.dialects.hlo import Hlo
+
+    return Hlo
+
+
 def _func() -> Dialect:
     from xdsl.dialects.func import Func
 
@@ -30,6 +48,9 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "builtin": _builtin,
     "func": _func,
     "stablehlo": _stablehlo,
+    "chlo": _chlo,
+    "check": _check,
+    "hlo": _hlo,
 }
 """Every dialect xlir knows, by name; each is loaded on first use."""
 

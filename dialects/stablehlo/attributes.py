@@ -342,39 +342,40 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
             fields.append(f"{name} = {text}")
         printer.print_string("<raw " + ", ".join(fields) + ">")
 
+    def _fields(self) -> list[tuple[int, ...]]:
+        values = []
+        for value in self.parameters:
+            assert isinstance(value, I64Tuple)
+            values.append(value.data)
+        return values
+
     def layouts(self) -> list[list[int]]:
         """The input, kernel and output layouts as dimension lists: batch (or
         input feature), spatial dims in order, feature (or output feature)."""
-        groups = []
-        for i in range(0, 9, 3):
-            first, second, spatial = self.parameters[i : i + 3]
-            assert isinstance(first, I64Tuple)
-            assert isinstance(second, I64Tuple)
-            assert isinstance(spatial, I64Tuple)
-            groups.append([*first.data, *spatial.data, *second.data])
-        return groups
+        fields = self._fields()
+        return [
+            [*fields[i], *fields[i + 2], *fields[i + 1]] for i in range(0, 9, 3)
+        ]
 
     def layouts_are_permutations(self) -> bool:
         """Whether each layout names every dimension of one rank exactly once,
         the same rank for input, kernel and output."""
+        fields = self._fields()
+        if any(len(fields[i]) != 1 for i in (0, 1, 3, 4, 6, 7)):
+            return False
         groups = self.layouts()
         n = len(groups[0])
-        return all(sorted(g) == list(range(n)) for g in groups) and all(
-            len(self.parameters[i].data) == 1  # type: ignore[attr-defined]
-            for i in (0, 1, 3, 4, 6, 7)
-        )
+        return all(sorted(g) == list(range(n)) for g in groups)
 
     def verify(self) -> None:
+        fields = self._fields()
         for i in (0, 1, 3, 4, 6, 7):
-            value = self.parameters[i]
-            assert isinstance(value, I64Tuple)
-            if len(value.data) != 1:
+            if len(fields[i]) != 1:
                 raise VerifyException(
                     f"#{self.name} needs one {self.RAW_FIELDS[i]}, got "
-                    f"{list(value.data)}"
+                    f"{list(fields[i])}"
                 )
-        spatial = {len(self.parameters[i].data) for i in (2, 5, 8)}  # type: ignore[attr-defined]
-        if len(spatial) != 1:
+        if len({len(fields[i]) for i in (2, 5, 8)}) != 1:
             raise VerifyException(
                 f"#{self.name}: input, kernel and output must have the same number "
                 "of spatial dimensions"
@@ -459,12 +460,27 @@ def parse_conv_dimension_layouts(parser: AttrParser) -> list[I64Tuple]:
             I64Tuple(tuple(spatial[i] for i in range(len(spatial)))),
         ]
 
+    start = parser.pos
     params = parse_layout(("b", "f"))
     parser.parse_characters("x")
     params += parse_layout(("i", "o"))
     parser.parse_punctuation("->")
     params += parse_layout(("b", "f"))
+    _check_same_spatial_count(parser, params, start)
     return params
+
+
+def _check_same_spatial_count(
+    parser: AttrParser, params: list[I64Tuple], pos: int
+) -> None:
+    counts = [len(params[i].data) for i in (2, 5, 8)]
+    if len(set(counts)) != 1:
+        parser.raise_error(
+            "input, kernel and output layouts of a convolution must have the same "
+            f"number of spatial dimensions, got {counts[0]}, {counts[1]} and "
+            f"{counts[2]}",
+            pos,
+        )
 
 
 def _parse_raw_conv_fields(
@@ -487,11 +503,14 @@ def _parse_raw_conv_fields(
         else:
             values[key] = (parser.parse_integer(allow_boolean=False),)
 
+    start = parser.pos
     parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_field)
     missing = [f for f in fields if f not in values]
     if missing:
-        parser.raise_error(f"#stablehlo.conv is missing {', '.join(missing)}")
-    return [I64Tuple(values[f]) for f in fields]
+        parser.raise_error(f"#stablehlo.conv is missing {', '.join(missing)}", start)
+    params = [I64Tuple(values[f]) for f in fields]
+    _check_same_spatial_count(parser, params, start)
+    return params
 
 
 def _parse_layout_entry(parser: AttrParser) -> str | int:

@@ -1,0 +1,477 @@
+"""The runtime interfaces every xlir target implements, named after XLA's.
+
+* `Platform`: a kind of device. It lists its devices, hands out one
+  `StreamExecutor` per device, and gives the target's `Compiler` and
+  `TransferManager`.
+* `StreamExecutor`: one device. Allocate and free device memory, synchronous
+  copies between host and device, create streams, load a kernel image and
+  launch a kernel from it.
+* `Stream`: an ordered queue of copies and launches, with events to record and
+  wait on, and `synchronize()`.
+* `TransferManager`: numpy arrays on the host <-> device buffers, byte sizes.
+* `Compiler`: `run_hlo_passes(module)`, `run_backend(module) -> Executable`,
+  `compile_ahead_of_time(module, options)` where the target supports it.
+* `Executable`: `execute(arguments, stream)` on device buffers; calling it with
+  numpy arrays checks them against its `signature` and returns an array or a
+  tuple of arrays; `memory_stats()` with XLA's figures; `as_text()`.
+
+Targets register a factory under their name in `TARGETS`; `get_target(name)`
+returns the target's `Platform`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from xlir.diagnostics import XlirError
+
+# --- element types ----------------------------------------------------------
+
+
+def element_dtype(element: Attribute) -> np.dtype | None:
+    """The numpy dtype that holds elements of an MLIR element type on the
+    host, or None where there is none. `bf16` is held as float32 (rounded to
+    bf16 after every operation), `i1` as bool, signless `iN` as signed."""
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width not in (8, 16, 32, 64):
+            return None
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    if isinstance(element, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(element, BFloat16Type | Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(element, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(element, Float64Type):
+        return np.dtype(np.float64)
+    return None
+
+
+def byte_width(element: Attribute) -> int:
+    """Bytes per element in device memory (i1 takes one byte)."""
+    if isinstance(element, IntegerType):
+        return max(1, element.width.data // 8)
+    if isinstance(element, IndexType):
+        return 8
+    if isinstance(element, BFloat16Type):
+        return 2
+    width = getattr(element, "bitwidth", None)
+    if isinstance(width, int):
+        return max(1, width // 8)
+    dtype = element_dtype(element)
+    return dtype.itemsize if dtype is not None else 0
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """One argument or result: its name, shape and element type."""
+
+    name: str
+    shape: tuple[int, ...]
+    element_type: str
+    """The MLIR spelling, e.g. `f32`, `bf16`, `i1`, `ui8`."""
+    dtype: np.dtype
+    """The numpy dtype that holds it on the host (float32 for bf16)."""
+
+    @staticmethod
+    def from_type(name: str, type_: Attribute) -> TensorSpec:
+        if not isinstance(type_, TensorType):
+            raise XlirError(f"error: {name} has type {type_}, expected a tensor")
+        element = type_.get_element_type()
+        dtype = element_dtype(element)
+        if dtype is None:
+            raise XlirError(
+                f"error: {name} has element type {element}, which has no "
+                "host representation"
+            )
+        return TensorSpec(name, tuple(type_.get_shape()), str(element), dtype)
+
+    @property
+    def type_text(self) -> str:
+        dims = "".join(f"{d}x" for d in self.shape)
+        return f"tensor<{dims}{self.element_type}>"
+
+    @property
+    def nbytes(self) -> int:
+        per = 2 if self.element_type == "bf16" else self.dtype.itemsize
+        return int(np.prod(self.shape, dtype=np.int64)) * per
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.type_text}"
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What an executable expects and returns."""
+
+    function: str
+    arguments: tuple[TensorSpec, ...]
+    results: tuple[TensorSpec, ...]
+
+    def __str__(self) -> str:
+        args = ", ".join(str(a) for a in self.arguments)
+        results = ", ".join(r.type_text for r in self.results)
+        return f"@{self.function}({args}) -> ({results})"
+
+    def check_arguments(self, arrays: Sequence[Any]) -> list[np.ndarray]:
+        """The arguments as numpy arrays of the expected dtypes, or a
+        ValueError naming the first argument that does not fit."""
+        if len(arrays) != len(self.arguments):
+            names = ", ".join(a.name for a in self.arguments) or "none"
+            raise ValueError(
+                f"@{self.function} expects {len(self.arguments)} argument(s) "
+                f"({names}), but {len(arrays)} were given"
+            )
+        checked: list[np.ndarray] = []
+        for spec, value in zip(self.arguments, arrays, strict=True):
+            checked.append(_check_argument(spec, value))
+        return checked
+
+
+def _check_argument(spec: TensorSpec, value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray | np.generic):
+        array = np.asarray(value)
+        if array.dtype != spec.dtype:
+            raise ValueError(
+                f"argument {spec.name}: expected dtype {spec.dtype} "
+                f"({spec.type_text}), but got {array.dtype}"
+            )
+    else:
+        try:
+            array = np.asarray(value)
+        except Exception as error:  # ragged lists and the like
+            raise ValueError(
+                f"argument {spec.name}: expected {spec.type_text}, but got a "
+                f"{type(value).__name__} that is not an array ({error})"
+            ) from None
+        kinds = {"b": "b", "i": "iu", "u": "iu", "f": "iuf"}
+        if array.dtype.kind not in kinds.get(spec.dtype.kind, ""):
+            raise ValueError(
+                f"argument {spec.name}: expected dtype {spec.dtype} "
+                f"({spec.type_text}), but got {array.dtype}"
+            )
+        array = array.astype(spec.dtype)
+    if tuple(array.shape) != spec.shape:
+        raise ValueError(
+            f"argument {spec.name}: expected shape {list(spec.shape)} "
+            f"({spec.type_text}), but got {list(array.shape)}"
+        )
+    return array
+
+
+@dataclass(frozen=True)
+class MemoryStats:
+    """XLA's CompiledMemoryStats figures, in bytes."""
+
+    argument_size_in_bytes: int = 0
+    output_size_in_bytes: int = 0
+    alias_size_in_bytes: int = 0
+    temp_size_in_bytes: int = 0
+    generated_code_size_in_bytes: int = 0
+
+
+# --- devices, memory, streams --------------------------------------------------
+
+
+@dataclass(eq=False)
+class DeviceBuffer:
+    """A piece of device memory: its device, its size, and the target's own
+    handle (for host-memory targets, the numpy array itself)."""
+
+    device: int
+    size_in_bytes: int
+    handle: Any = None
+    shape: tuple[int, ...] = ()
+    element_type: str = ""
+    freed: bool = False
+
+
+@dataclass(eq=False)
+class Event:
+    """Recorded on a stream; done once the stream has run up to it."""
+
+    done: bool = False
+    stream: Stream | None = None
+
+
+class Stream:
+    """An ordered queue of work on one device. Work runs in the order it was
+    enqueued; `synchronize()` runs everything pending. Targets whose work is
+    synchronous may run it at once (`eager`)."""
+
+    _ids = itertools.count()
+
+    def __init__(self, executor: StreamExecutor, eager: bool = False):
+        self.executor = executor
+        self.eager = eager
+        self.id = next(self._ids)
+        self._pending: list[Callable[[], None]] = []
+
+    def enqueue(self, work: Callable[[], None]) -> None:
+        if self.eager:
+            work()
+        else:
+            self._pending.append(work)
+
+    def record_event(self, event: Event | None = None) -> Event:
+        event = event if event is not None else Event()
+        event.done, event.stream = False, self
+
+        def mark() -> None:
+            event.done = True
+
+        self.enqueue(mark)
+        return event
+
+    def wait_event(self, event: Event) -> None:
+        """Work enqueued after this waits until `event` is done."""
+
+        def wait() -> None:
+            if not event.done and event.stream is not None:
+                event.stream.synchronize()
+            if not event.done:
+                raise XlirError("error: waited on an event that was never recorded")
+
+        self.enqueue(wait)
+
+    def synchronize(self) -> None:
+        while self._pending:
+            work = self._pending.pop(0)
+            work()
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+
+class StreamExecutor(ABC):
+    """One device of a platform."""
+
+    def __init__(self, platform: Platform, ordinal: int):
+        self.platform = platform
+        self.ordinal = ordinal
+        self.allocated_bytes = 0
+        self.peak_bytes = 0
+
+    @abstractmethod
+    def allocate(self, size_in_bytes: int) -> DeviceBuffer: ...
+
+    @abstractmethod
+    def deallocate(self, buffer: DeviceBuffer) -> None: ...
+
+    @abstractmethod
+    def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
+        """Synchronous copy of a host array into a device buffer."""
+
+    @abstractmethod
+    def copy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
+        """Synchronous copy of a device buffer into a host array."""
+
+    def create_stream(self) -> Stream:
+        return Stream(self)
+
+    @abstractmethod
+    def load_kernel(self, image: Any, name: str) -> Any:
+        """Load a compiled kernel image; returns a handle to launch."""
+
+    @abstractmethod
+    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
+        """Enqueue one launch of a loaded kernel on `stream`."""
+
+    def _count(self, delta: int) -> None:
+        self.allocated_bytes += delta
+        self.peak_bytes = max(self.peak_bytes, self.allocated_bytes)
+
+
+class TransferManager:
+    """Moves numpy arrays to device buffers and back."""
+
+    def byte_size(self, shape: Sequence[int], element: Attribute) -> int:
+        return int(np.prod(tuple(shape), dtype=np.int64)) * byte_width(element)
+
+    def to_device(
+        self,
+        executor: StreamExecutor,
+        array: np.ndarray,
+        spec: TensorSpec | None = None,
+    ) -> DeviceBuffer:
+        size = spec.nbytes if spec is not None else array.nbytes
+        buffer = executor.allocate(size)
+        buffer.shape = tuple(array.shape)
+        buffer.element_type = spec.element_type if spec is not None else ""
+        executor.copy_host_to_device(buffer, array)
+        return buffer
+
+    def from_device(
+        self, executor: StreamExecutor, buffer: DeviceBuffer, spec: TensorSpec
+    ) -> np.ndarray:
+        host = np.empty(spec.shape, dtype=spec.dtype)
+        executor.copy_device_to_host(host, buffer)
+        return host
+
+
+class Platform(ABC):
+    """A kind of device, with its compiler and transfer manager."""
+
+    name: str = ""
+
+    def __init__(self) -> None:
+        self._executors: dict[int, StreamExecutor] = {}
+
+    @abstractmethod
+    def device_count(self) -> int: ...
+
+    def devices(self) -> list[str]:
+        return [f"{self.name}:{i}" for i in range(self.device_count())]
+
+    def executor(self, ordinal: int = 0) -> StreamExecutor:
+        if not 0 <= ordinal < self.device_count():
+            raise XlirError(
+                f"error: target '{self.name}' has {self.device_count()} "
+                f"device(s); there is no device {ordinal}"
+            )
+        if ordinal not in self._executors:
+            self._executors[ordinal] = self._make_executor(ordinal)
+        return self._executors[ordinal]
+
+    @abstractmethod
+    def _make_executor(self, ordinal: int) -> StreamExecutor: ...
+
+    @abstractmethod
+    def compiler(self) -> Compiler: ...
+
+    def transfer_manager(self) -> TransferManager:
+        return TransferManager()
+
+
+class Compiler(ABC):
+    """Module in, executable out: HLO passes, then the backend."""
+
+    def __init__(self, platform: Platform):
+        self.platform = platform
+
+    def run_hlo_passes(self, module: ModuleOp) -> ModuleOp:
+        """Target-independent optimization; none by default."""
+        return module
+
+    @abstractmethod
+    def run_backend(
+        self,
+        module: ModuleOp,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+    ) -> Executable: ...
+
+    def compile(
+        self,
+        module: ModuleOp,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+    ) -> Executable:
+        return self.run_backend(self.run_hlo_passes(module), function, sources)
+
+    def compile_ahead_of_time(self, module: ModuleOp, options: Any = None) -> Any:
+        raise XlirError(
+            f"error: target '{self.platform.name}' does not support ahead-of-time "
+            "compilation; use a target that does (e.g. 'cpu')"
+        )
+
+
+class Executable(ABC):
+    """A compiled function, runnable on its platform's devices."""
+
+    def __init__(self, platform: Platform, signature: Signature, device: int = 0):
+        self.platform = platform
+        self.signature = signature
+        self.device = device
+
+    @abstractmethod
+    def execute(
+        self, arguments: Sequence[DeviceBuffer], stream: Stream
+    ) -> list[DeviceBuffer]:
+        """Enqueue a run on `stream`; results are valid after it syncs."""
+
+    def __call__(self, *arrays: Any) -> np.ndarray | tuple[np.ndarray, ...]:
+        checked = self.signature.check_arguments(arrays)
+        executor = self.platform.executor(self.device)
+        transfer = self.platform.transfer_manager()
+        stream = executor.create_stream()
+        inputs = [
+            transfer.to_device(executor, array, spec)
+            for array, spec in zip(checked, self.signature.arguments, strict=True)
+        ]
+        try:
+            outputs = self.execute(inputs, stream)
+            stream.synchronize()
+            results = tuple(
+                transfer.from_device(executor, buffer, spec)
+                for buffer, spec in zip(outputs, self.signature.results, strict=True)
+            )
+        finally:
+            for buffer in inputs:
+                executor.deallocate(buffer)
+        for buffer in outputs:
+            executor.deallocate(buffer)
+        return results[0] if len(results) == 1 else results
+
+    def memory_stats(self) -> MemoryStats:
+        return MemoryStats(
+            argument_size_in_bytes=sum(a.nbytes for a in self.signature.arguments),
+            output_size_in_bytes=sum(r.nbytes for r in self.signature.results),
+        )
+
+    @abstractmethod
+    def as_text(self) -> str:
+        """The optimized program, as text."""
+
+
+# --- registry -------------------------------------------------------------
+
+
+def _interpreter() -> Platform:
+    from xlir.targets.interpreter import InterpreterPlatform
+
+    return InterpreterPlatform()
+
+
+TARGETS: dict[str, Callable[[], Platform]] = {"interpreter": _interpreter}
+"""Every target by name; each platform is made on first use."""
+
+_PLATFORMS: dict[str, Platform] = {}
+
+
+def register_target(name: str, factory: Callable[[], Platform]) -> None:
+    TARGETS[name] = factory
+    _PLATFORMS.pop(name, None)
+
+
+def get_target(name: str) -> Platform:
+    if name not in TARGETS:
+        known = ", ".join(sorted(TARGETS))
+        raise XlirError(f"error: unknown target '{name}' (known targets: {known})")
+    if name not in _PLATFORMS:
+        _PLATFORMS[name] = TARGETS[name]()
+    return _PLATFORMS[name]
+
