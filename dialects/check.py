@@ -454,5 +454,5 @@ CHECK_OPS: list[type[IRDLOperation]] = [
     ExpectCloseOp,
 ]
 
-Check = Dialect("check", CHECK_OPS, [])
+Check = Dialect("check", [*CHECK_OPS], [])
 """The check dialect."""

@@ -108,7 +108,9 @@ class UnaryElementwiseOp(IRDLOperation):
                 f"'{self.name}' op result shape {list(out_shape)} must equal the "
                 f"operand shape {list(in_shape)}"
             )
-        _check_element_kinds(self.name, "operand", self.operand.type, self.ELEMENT_KINDS)
+        _check_element_kinds(
+            self.name, "operand", self.operand.type, self.ELEMENT_KINDS
+        )
         got = element_type(self.result.type)
         if self.IS_PREDICATE:
             if got != i1:
@@ -385,5 +387,5 @@ class TopKOp(IRDLOperation):
 
 CHLO_OPS: list[type[IRDLOperation]] = [*UNARY_OPS, TopKOp]
 
-Chlo = Dialect("chlo", CHLO_OPS, [])
+Chlo = Dialect("chlo", [*CHLO_OPS], [])
 """The chlo dialect."""

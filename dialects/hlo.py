@@ -26,9 +26,10 @@ The generic form carries the kind as `<{kind = #hlo<fusion_kind loop>}>`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
     Attribute,
@@ -102,12 +103,19 @@ class FusionIsolatedFromAbove(IsolatedFromAbove):
                 if not op.is_ancestor(operand.owner) or operand.owner is op:
                     raise VerifyException(
                         f"'{op.name}' op is isolated from above, but operand #{index} "
-                        f"of '{inner.name}' inside it is defined outside; pass the "
+                        f"of '{_op_name(inner)}' inside it is defined outside; pass the "
                         "value in as a fusion operand"
                     )
 
 
-def _walk_regions(regions: Sequence[Region]):
+def _op_name(op: Operation) -> str:
+    """The op's name, also for an op of a dialect xlir does not know."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def _walk_regions(regions: Sequence[Region]) -> Iterator[Operation]:
     for region in regions:
         for block in region.blocks:
             for inner in block.ops:
@@ -205,7 +213,7 @@ class FusionOp(IRDLOperation):
             )
         terminator = block.last_op
         if not isinstance(terminator, YieldOp):
-            found = "nothing" if terminator is None else f"'{terminator.name}'"
+            found = "nothing" if terminator is None else f"'{_op_name(terminator)}'"
             raise VerifyException(
                 f"'{self.name}' op region must end in 'hlo.yield', but ends in {found}"
             )
@@ -218,7 +226,7 @@ class FusionOp(IRDLOperation):
             )
         required = REQUIRED_OPS.get(self.fusion_kind)
         if required is not None and not any(
-            inner.name in required for inner in _walk_regions([self.body])
+            _op_name(inner) in required for inner in _walk_regions([self.body])
         ):
             raise VerifyException(
                 f"'{self.name}' op of kind {self.fusion_kind.value} must contain "
@@ -264,5 +272,5 @@ class YieldOp(IRDLOperation):
 
 HLO_OPS: list[type[IRDLOperation]] = [FusionOp, YieldOp]
 
-Hlo = Dialect("hlo", HLO_OPS, [FusionKindAttr])
+Hlo = Dialect("hlo", [*HLO_OPS], [FusionKindAttr])
 """The hlo dialect."""

@@ -9,6 +9,9 @@ Three differences from xDSL's own `Parser`:
   (`loc("file.mlir":line:col)`), which is what diagnostics need.
 * Tensor types repeat thousands of times in a large module; each distinct
   spelling is parsed once and then looked up.
+* Float elements written as bit patterns (`dense<0xFF800000> : tensor<f32>`,
+  JAX's spelling of -inf and NaN) are read as bits; xDSL 0.74 reads them as
+  integer values.
 * xDSL rebuilds a type constraint for every `dense<...>` literal (about
   5 ms each); the constraint is built once here.
 * Errors carry the file name, so tools print `file:line:col`.
@@ -107,6 +110,12 @@ class XlirParser(Parser):
                 return
         super()._parse_alias_def()
 
+    def _parse_tensor_literal_element(self):  # type: ignore[override]
+        element = super()._parse_tensor_literal_element()
+        if element.span.text.startswith(("0x", "0X")):
+            return _BitPatternElement(False, element.value, element.span)
+        return element
+
     def _parse_dense_literal_type(self):  # type: ignore[override]
         pos = self.pos
         type = self.expect(self.parse_optional_type, "dense attribute must be typed")
@@ -138,6 +147,17 @@ class XlirParser(Parser):
         if parsed is not None:
             self._type_cache[key] = parsed
         return parsed
+
+
+class _BitPatternElement(Parser._TensorLiteralElement):
+    """A hex literal in a dense attribute: for float elements, the raw bits."""
+
+    def to_type(self, parser, type):  # type: ignore[override]
+        if isinstance(type, AnyFloat):
+            assert isinstance(self.value, int)
+            raw = self.value.to_bytes(type.compile_time_size, "little")
+            return next(iter(type.iter_unpack(raw)))
+        return super().to_type(parser, type)
 
 
 def parse_module(ctx: Context, text: str, name: str = "<unknown>") -> ModuleOp:
