@@ -10,7 +10,7 @@ func.func @constants() -> tensor<f32> {
   %1 = stablehlo.constant dense<[0x7FC00000, 1.0, 0x80000000]> : tensor<3xf32>
   // CHECK: stablehlo.constant dense<0x7f80> : tensor<bf16>
   %2 = stablehlo.constant dense<0x7F80> : tensor<bf16>
-  // CHECK: stablehlo.constant dense<9.99999974E-6> : tensor<f32>
+  // CHECK: stablehlo.constant dense<1.000000e-05> : tensor<f32>
   %3 = stablehlo.constant dense<9.99999974E-6> : tensor<f32>
   // CHECK: stablehlo.constant dense<true> : tensor<i1>
   %4 = stablehlo.constant dense<true> : tensor<i1>

@@ -108,4 +108,4 @@ func.func @constant_type() -> tensor<2xf32> {
   %0 = stablehlo.constant dense<1.0> : tensor<f32>
   func.return %0 : tensor<2xf32>
 }
-// CHECK: data_movement_invalid.mlir:110:15: error: operand is used with type tensor<2xf32>, but has been previously used or defined with type tensor<f32>
+// CHECK: data_movement_invalid.mlir:109:15: error: operand is used with type tensor<2xf32>, but has been previously used or defined with type tensor<f32>
