@@ -26,10 +26,14 @@ TEMPLATES = [
     "%c{n} = stablehlo.constant dense<5.000000e-01> : tensor<f32>\n"
     "    %{n} = stablehlo.broadcast_in_dim %c{n}, dims = [] : (tensor<f32>) -> " + T,
     "%p{n} = stablehlo.compare GT, %{a}, %{b}, FLOAT : ("
-    + T + ", " + T + ") -> tensor<64x128xi1>\n"
+    + T
+    + ", "
+    + T
+    + ") -> tensor<64x128xi1>\n"
     "    %{n} = stablehlo.select %p{n}, %{a}, %{b} : tensor<64x128xi1>, " + T,
     "%r{n} = stablehlo.reshape %{a} : (" + T + ") -> tensor<128x64xf32>\n"
-    "    %{n} = stablehlo.transpose %r{n}, dims = [1, 0] : (tensor<128x64xf32>) -> " + T,
+    "    %{n} = stablehlo.transpose %r{n}, dims = [1, 0] : (tensor<128x64xf32>) -> "
+    + T,
     "%s{n} = stablehlo.slice %{a} [0:64, 0:64] : (" + T + ") -> tensor<64x64xf32>\n"
     "    %{n} = stablehlo.concatenate %s{n}, %s{n}, dim = 1 : "
     "(tensor<64x64xf32>, tensor<64x64xf32>) -> " + T,
@@ -40,7 +44,8 @@ TEMPLATES = [
     "%z{n} = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
     "    %m{n} = stablehlo.reduce(%{a} init: %z{n}) applies stablehlo.add across "
     "dimensions = [1] : (" + T + ", tensor<f32>) -> tensor<64xf32>\n"
-    "    %{n} = stablehlo.broadcast_in_dim %m{n}, dims = [0] : (tensor<64xf32>) -> " + T,
+    "    %{n} = stablehlo.broadcast_in_dim %m{n}, dims = [0] : (tensor<64xf32>) -> "
+    + T,
 ]
 
 
@@ -77,7 +82,9 @@ def main() -> None:
     ctx = make_context()
     parse_module(ctx, text, "warmup.mlir")  # load dialects, warm caches
 
-    t_parse, module = best_of(args.repeat, lambda: parse_module(ctx, text, "bench.mlir"))
+    t_parse, module = best_of(
+        args.repeat, lambda: parse_module(ctx, text, "bench.mlir")
+    )
     t_verify, _ = best_of(args.repeat, lambda: verify_module(module))  # type: ignore[arg-type]
 
     def print_it() -> str:
@@ -89,7 +96,11 @@ def main() -> None:
     total = t_parse + t_verify + t_print
     print(f"module: {count} ops, {len(text) / 1e6:.2f} MB of text")
     print(f"{'phase':<8} {'seconds':>8}")
-    for phase, seconds in (("parse", t_parse), ("verify", t_verify), ("print", t_print)):
+    for phase, seconds in (
+        ("parse", t_parse),
+        ("verify", t_verify),
+        ("print", t_print),
+    ):
         print(f"{phase:<8} {seconds:8.3f}")
     print(f"{'total':<8} {total:8.3f}   (goal: < 1.5 s)")
 

@@ -474,4 +474,3 @@ def get_target(name: str) -> Platform:
     if name not in _PLATFORMS:
         _PLATFORMS[name] = TARGETS[name]()
     return _PLATFORMS[name]
-

@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
-
 from xlir.targets.base import element_dtype
 
 
@@ -71,7 +70,9 @@ def round_bf16(x: np.ndarray) -> np.ndarray:
     rounded &= np.uint32(0xFFFF0000)
     nan = np.isnan(x)
     if nan.any():
-        rounded = np.where(nan, (bits | np.uint32(0x00400000)) & np.uint32(0xFFFF0000), rounded)
+        rounded = np.where(
+            nan, (bits | np.uint32(0x00400000)) & np.uint32(0xFFFF0000), rounded
+        )
     return rounded.view(np.float32)
 
 

@@ -96,7 +96,9 @@ def test_constants_keep_their_values(element: str, dims: list[int], data) -> Non
         body = ", ".join(repr(float(v)) for v in values)
     else:
         high = 255 if element == "ui8" else 2**31 - 1
-        values = data.draw(st.lists(st.integers(0, high), min_size=count, max_size=count))
+        values = data.draw(
+            st.lists(st.integers(0, high), min_size=count, max_size=count)
+        )
         body = ", ".join(str(v) for v in values)
     tensor = "tensor<" + "".join(f"{d}x" for d in dims) + element + ">"
     nested = np.array(values, dtype=dtype).reshape(dims)

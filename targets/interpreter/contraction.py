@@ -1,0 +1,244 @@
+"""dot_general, dot and convolution, vectorized with numpy (BLAS where the
+element type allows). f16 and bf16 are computed in float32 and rounded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from xdsl.ir import Operation
+from xlir.targets.interpreter.data_movement import (
+    int_attr,
+    int_list,
+    ints_of,
+    pad_array,
+    result_shape,
+)
+from xlir.targets.interpreter.elementwise import attribute
+from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
+from xlir.targets.interpreter.types import Unsupported, dtype_of
+
+Array = Any
+
+
+def compute_dtype(op: Operation) -> np.dtype:
+    dtype = dtype_of(op.results[0].type)
+    if dtype == np.float16:
+        return np.dtype(np.float32)
+    return dtype
+
+
+def dims_field(attr: Any, name: str) -> list[int]:
+    if attr is None:
+        raise Unsupported("missing the dimension numbers")
+    if hasattr(attr, "field"):
+        try:
+            return list(attr.field(name))
+        except (ValueError, KeyError):
+            pass
+    value = getattr(attr, name, None)
+    if value is None:
+        raise Unsupported(f"dimension numbers without '{name}'")
+    if hasattr(value, "data") and isinstance(value.data, tuple):
+        return [int(v) for v in value.data]
+    return ints_of(value)
+
+
+def dot_general(
+    lhs: Array,
+    rhs: Array,
+    lb: list[int],
+    rb: list[int],
+    lc: list[int],
+    rc: list[int],
+    dtype: np.dtype,
+) -> Array:
+    lhs = np.asarray(lhs).astype(dtype, copy=False)
+    rhs = np.asarray(rhs).astype(dtype, copy=False)
+    lf = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
+    rf = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
+    batch = [lhs.shape[d] for d in lb]
+    m_shape = [lhs.shape[d] for d in lf]
+    n_shape = [rhs.shape[d] for d in rf]
+    b = int(np.prod(batch, dtype=np.int64))
+    m = int(np.prod(m_shape, dtype=np.int64))
+    n = int(np.prod(n_shape, dtype=np.int64))
+    k = int(np.prod([lhs.shape[d] for d in lc], dtype=np.int64))
+    left = np.transpose(lhs, lb + lf + lc).reshape(b, m, k)
+    right = np.transpose(rhs, rb + rc + rf).reshape(b, k, n)
+    if dtype.kind == "b":
+        product = np.matmul(left.astype(np.int64), right.astype(np.int64)) != 0
+    elif b == 1:
+        product = np.matmul(left[0], right[0])
+    else:
+        product = np.matmul(left, right)
+    return product.reshape(batch + m_shape + n_shape)
+
+
+@kernel("stablehlo.dot_general")
+def _dot_general(op: Operation, interp: ModuleInterpreter):
+    numbers = attribute(op, "dot_dimension_numbers")
+    lb = dims_field(numbers, "lhs_batching_dimensions")
+    rb = dims_field(numbers, "rhs_batching_dimensions")
+    lc = dims_field(numbers, "lhs_contracting_dimensions")
+    rc = dims_field(numbers, "rhs_contracting_dimensions")
+    dtype = compute_dtype(op)
+    return lambda lhs, rhs: dot_general(lhs, rhs, lb, rb, lc, rc, dtype)
+
+
+@kernel("stablehlo.dot")
+def _dot(op: Operation, interp: ModuleInterpreter):
+    dtype = compute_dtype(op)
+
+    def dot(lhs: Array, rhs: Array) -> Array:
+        lc = [lhs.ndim - 1]
+        return dot_general(lhs, rhs, [], [], lc, [0], dtype)
+
+    return dot
+
+
+def _conv_layout(numbers: Any, name: str) -> list[int]:
+    value = getattr(numbers, name, None)
+    if value is None:
+        raise Unsupported(f"convolution dimension numbers without '{name}'")
+    if hasattr(value, "data") and isinstance(value.data, tuple):
+        return [int(v) for v in value.data]
+    if isinstance(value, int):
+        return [value]
+    return ints_of(value)
+
+
+def _padding(op: Operation, spatial: int) -> list[tuple[int, int]]:
+    value = attribute(op, "padding")
+    if value is None:
+        return [(0, 0)] * spatial
+    flat = ints_of(value)
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(spatial)]
+
+
+def _bools(op: Operation, name: str, count: int) -> list[bool]:
+    value = attribute(op, name)
+    if value is None:
+        return [False] * count
+    return [bool(v) for v in ints_of(value)]
+
+
+def convolution(
+    lhs: Array,
+    rhs: Array,
+    *,
+    spatial: int,
+    strides: list[int],
+    padding: list[tuple[int, int]],
+    lhs_dilation: list[int],
+    rhs_dilation: list[int],
+    reversal: list[bool],
+    feature_groups: int,
+    out_spatial: list[int],
+) -> Array:
+    """lhs is [N, C, S...], rhs is [O, I, S...]; the result is [N, O, S...]."""
+    axes = list(range(2, 2 + spatial))
+    flips = tuple(2 + i for i, r in enumerate(reversal) if r)
+    if flips:
+        rhs = np.flip(rhs, flips)
+    x = pad_array(
+        lhs,
+        np.zeros((), lhs.dtype),
+        [0, 0, *(p[0] for p in padding)],
+        [0, 0, *(p[1] for p in padding)],
+        [0, 0, *(d - 1 for d in lhs_dilation)],
+    )
+    n, c = x.shape[:2]
+    o = rhs.shape[0]
+    kernel_shape = rhs.shape[2:]
+    if any(s <= 0 for s in out_spatial) or n == 0 or o == 0:
+        return np.zeros((n, o, *(max(s, 0) for s in out_spatial)), dtype=lhs.dtype)
+    extent = [(k - 1) * d + 1 for k, d in zip(kernel_shape, rhs_dilation, strict=True)]
+    windows = sliding_window_view(x, tuple(extent), axis=tuple(axes))
+    # windows: [N, C, P..., E...]; pick strided outputs and dilated taps
+    index = (
+        slice(None),
+        slice(None),
+        *(
+            slice(0, (s - 1) * st + 1, st)
+            for s, st in zip(out_spatial, strides, strict=True)
+        ),
+        *(slice(None, None, d) for d in rhs_dilation),
+    )
+    windows = windows[index]
+    window_axes = list(range(2 + spatial, 2 + 2 * spatial))
+    if feature_groups == 1:
+        # contract C and the taps: -> [N, P..., O]
+        out = np.tensordot(windows, rhs, axes=([1, *window_axes], [1, *axes]))
+        return np.moveaxis(out, -1, 1)
+    cg = c // feature_groups
+    og = o // feature_groups
+    parts = []
+    for g in range(feature_groups):
+        part = np.tensordot(
+            windows[:, g * cg : (g + 1) * cg],
+            rhs[g * og : (g + 1) * og],
+            axes=([1, *window_axes], [1, *axes]),
+        )
+        parts.append(np.moveaxis(part, -1, 1))
+    return np.concatenate(parts, axis=1)
+
+
+@kernel("stablehlo.convolution")
+def _convolution(op: Operation, interp: ModuleInterpreter):
+    numbers = attribute(op, "dimension_numbers")
+    if numbers is None:
+        raise Unsupported("missing the attribute 'dimension_numbers'")
+    ib = _conv_layout(numbers, "input_batch_dimension")[0]
+    if_ = _conv_layout(numbers, "input_feature_dimension")[0]
+    isp = _conv_layout(numbers, "input_spatial_dimensions")
+    ki = _conv_layout(numbers, "kernel_input_feature_dimension")[0]
+    ko = _conv_layout(numbers, "kernel_output_feature_dimension")[0]
+    ksp = _conv_layout(numbers, "kernel_spatial_dimensions")
+    ob = _conv_layout(numbers, "output_batch_dimension")[0]
+    of = _conv_layout(numbers, "output_feature_dimension")[0]
+    osp = _conv_layout(numbers, "output_spatial_dimensions")
+    spatial = len(isp)
+    strides = int_list(op, "window_strides", [1] * spatial)
+    padding = _padding(op, spatial)
+    lhs_dilation = int_list(op, "lhs_dilation", [1] * spatial)
+    rhs_dilation = int_list(op, "rhs_dilation", [1] * spatial)
+    reversal = _bools(op, "window_reversal", spatial)
+    feature_groups = int_attr(op, "feature_group_count", 1)
+    batch_groups = int_attr(op, "batch_group_count", 1)
+    out_shape = result_shape(op)
+    out_spatial = [out_shape[d] for d in osp]
+    to_result = list(np.argsort([ob, of, *osp]))
+    dtype = compute_dtype(op)
+
+    def run(lhs: Array, rhs: Array) -> Array:
+        x = np.transpose(np.asarray(lhs).astype(dtype, copy=False), [ib, if_, *isp])
+        w = np.transpose(np.asarray(rhs).astype(dtype, copy=False), [ko, ki, *ksp])
+        options = {
+            "spatial": spatial,
+            "strides": strides,
+            "padding": padding,
+            "lhs_dilation": lhs_dilation,
+            "rhs_dilation": rhs_dilation,
+            "reversal": reversal,
+            "feature_groups": feature_groups,
+            "out_spatial": out_spatial,
+        }
+        if batch_groups == 1:
+            out = convolution(x, w, **options)
+        else:
+            nb = x.shape[0] // batch_groups
+            ob_ = w.shape[0] // batch_groups
+            out = np.concatenate(
+                [
+                    convolution(
+                        x[g * nb : (g + 1) * nb], w[g * ob_ : (g + 1) * ob_], **options
+                    )
+                    for g in range(batch_groups)
+                ],
+                axis=1,
+            )
+        return np.transpose(out, to_result)
+
+    return run

@@ -1,0 +1,143 @@
+"""Calls and control flow: func.call, while, case, if, composite,
+optimization_barrier, tuples; custom_call and rng_bit_generator are refused
+with a diagnostic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Operation
+from xlir.targets.interpreter.data_movement import int_attr
+from xlir.targets.interpreter.elementwise import attribute
+from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
+from xlir.targets.interpreter.types import Unsupported
+
+Array = Any
+
+
+def _symbol(value: Any) -> str:
+    if value is None:
+        raise Unsupported("missing the callee")
+    root = getattr(value, "root_reference", None)
+    if root is not None:
+        return root.data
+    data = getattr(value, "data", value)
+    return str(getattr(data, "data", data))
+
+
+def _unpack(results: list[Array], count: int) -> Any:
+    return results[0] if count == 1 else results
+
+
+@kernel("func.call")
+def _call(op: Operation, interp: ModuleInterpreter):
+    callee = _symbol(attribute(op, "callee"))
+    program = interp.function_program(callee)
+    count = len(op.results)
+    return lambda *args: _unpack(program().run(args), count)
+
+
+@kernel("stablehlo.composite")
+def _composite(op: Operation, interp: ModuleInterpreter):
+    callee = _symbol(attribute(op, "decomposition"))
+    program = interp.function_program(callee)
+    count = len(op.results)
+    return lambda *args: _unpack(program().run(args), count)
+
+
+@kernel("stablehlo.while")
+def _while(op: Operation, interp: ModuleInterpreter):
+    if len(op.regions) != 2:
+        raise Unsupported("needs a cond and a body region")
+    cond = interp.compile_region(op.regions[0])
+    body = interp.compile_region(op.regions[1])
+    count = len(op.results)
+
+    def run(*values: Array) -> Any:
+        current = list(values)
+        while bool(cond.run(current)[0]):
+            current = body.run(current)
+        return _unpack(current, count)
+
+    return run
+
+
+@kernel("stablehlo.case")
+def _case(op: Operation, interp: ModuleInterpreter):
+    branches = [interp.compile_region(r) for r in op.regions]
+    if not branches:
+        raise Unsupported("needs at least one branch")
+    count = len(op.results)
+
+    def run(index: Array, *values: Array) -> Any:
+        i = int(index)
+        if not 0 <= i < len(branches):
+            i = len(branches) - 1
+        return _unpack(branches[i].run(list(values)), count)
+
+    return run
+
+
+@kernel("stablehlo.if")
+def _if(op: Operation, interp: ModuleInterpreter):
+    then, otherwise = (interp.compile_region(r) for r in op.regions)
+    count = len(op.results)
+    return lambda pred: _unpack((then if bool(pred) else otherwise).run([]), count)
+
+
+@kernel("stablehlo.optimization_barrier")
+def _barrier(op: Operation, interp: ModuleInterpreter):
+    count = len(op.results)
+    return lambda *values: values[0] if count == 1 else list(values)
+
+
+@kernel("stablehlo.tuple")
+def _tuple(op: Operation, interp: ModuleInterpreter):
+    return lambda *values: tuple(values)
+
+
+@kernel("stablehlo.get_tuple_element")
+def _get_tuple_element(op: Operation, interp: ModuleInterpreter):
+    index = int_attr(op, "index")
+    return lambda value: value[index]
+
+
+@kernel("stablehlo.custom_call")
+def _custom_call(op: Operation, interp: ModuleInterpreter):
+    target = attribute(op, "call_target_name")
+    name = getattr(target, "data", target)
+    raise Unsupported(
+        f"custom call target '{name}' is not supported (custom calls are "
+        "opaque to the interpreter)"
+    )
+
+
+@kernel("stablehlo.rng_bit_generator")
+def _rng_bit_generator(op: Operation, interp: ModuleInterpreter):
+    algorithm = attribute(op, "rng_algorithm")
+    name = getattr(getattr(algorithm, "data", algorithm), "value", algorithm)
+    raise Unsupported(
+        f"rng_bit_generator ({name}) is not implemented by the interpreter; "
+        "XLA's THREE_FRY/PHILOX bit streams are not reproduced"
+    )
+
+
+@kernel("stablehlo.rng")
+def _rng(op: Operation, interp: ModuleInterpreter):
+    raise Unsupported("stablehlo.rng has implementation-defined results")
+
+
+@kernel("stablehlo.after_all", "stablehlo.create_token")
+def _token(op: Operation, interp: ModuleInterpreter):
+    return lambda *values: np.zeros((), np.bool_)
+
+
+@kernel("hlo.fusion")
+def _fusion(op: Operation, interp: ModuleInterpreter):
+    """A fusion runs its body on its operands (the interpreter does not fuse)."""
+    if len(op.regions) != 1:
+        raise Unsupported("needs one body region")
+    body = interp.compile_region(op.regions[0])
+    count = len(op.results)
+    return lambda *values: _unpack(body.run(list(values)), count)

@@ -1,0 +1,441 @@
+"""Elementwise kernels with StableHLO semantics on numpy arrays.
+
+Integers wrap around; integer division truncates toward zero, `x / 0` is -1
+(all ones) and `x % 0` is `x`, `INT_MIN / -1` is `INT_MIN` and `INT_MIN % -1`
+is 0 (XLA's semantics); shifts by the bit width or more give 0 (or the sign
+for arithmetic shifts right); float maximum/minimum propagate NaN and order
+-0.0 below +0.0; float -> integer conversion truncates toward zero and
+saturates, NaN giving 0.
+
+All kernels broadcast, so that reducer bodies and comparators can run on
+whole arrays at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Operation
+from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
+from xlir.targets.interpreter.types import (
+    Unsupported,
+    bf16_bits,
+    bf16_from_bits,
+    bit_width,
+    dtype_of,
+    is_bf16,
+    is_unsigned,
+    round_bf16,
+)
+
+Array = Any
+
+
+def _operand_dtype(op: Operation, index: int = 0) -> np.dtype:
+    return dtype_of(op.operands[index].type)
+
+
+def _result_dtype(op: Operation, index: int = 0) -> np.dtype:
+    return dtype_of(op.results[index].type)
+
+
+# --- float helpers ------------------------------------------------------------
+
+
+def float_maximum(a: Array, b: Array) -> Array:
+    """IEEE maximum: NaN if either is NaN, and max(-0.0, +0.0) = +0.0."""
+    result = np.maximum(a, b)
+    both_zero = (a == 0) & (b == 0)
+    if np.any(both_zero):
+        result = np.where(both_zero, a + b, result)  # -0 + -0 = -0, else +0
+    return result
+
+
+def float_minimum(a: Array, b: Array) -> Array:
+    result = np.minimum(a, b)
+    both_zero = (a == 0) & (b == 0)
+    if np.any(both_zero):
+        result = np.where(both_zero, -((-a) + (-b)), result)
+    return result
+
+
+def total_order_key(x: Array) -> Array:
+    """Signed integers that order floats as IEEE totalOrder does
+    (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN)."""
+    x = np.asarray(x)
+    signed = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
+    bits = x.view(signed)
+    maximum = np.iinfo(signed).max
+    return np.where(bits < 0, bits ^ signed(maximum), bits)
+
+
+def _unsigned(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"u{dtype.itemsize}")
+
+
+def _signed(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"i{dtype.itemsize}")
+
+
+# --- unary --------------------------------------------------------------------
+
+
+def _float_only(name: str, fn: Callable[[Array], Array]) -> None:
+    @kernel(name)
+    def factory(op: Operation, interp: ModuleInterpreter) -> Callable[[Array], Array]:
+        if _operand_dtype(op).kind != "f":
+            raise Unsupported(f"needs float elements, not {op.operands[0].type}")
+        return fn
+
+
+for _name, _fn in {
+    "stablehlo.cbrt": np.cbrt,
+    "stablehlo.ceil": np.ceil,
+    "stablehlo.floor": np.floor,
+    "stablehlo.cosine": np.cos,
+    "stablehlo.sine": np.sin,
+    "stablehlo.tan": np.tan,
+    "stablehlo.tanh": np.tanh,
+    "stablehlo.exponential": np.exp,
+    "stablehlo.exponential_minus_one": np.expm1,
+    "stablehlo.log": np.log,
+    "stablehlo.log_plus_one": np.log1p,
+    "stablehlo.sqrt": np.sqrt,
+    "stablehlo.round_nearest_even": np.rint,
+}.items():
+    _float_only(_name, _fn)
+
+
+@kernel("stablehlo.rsqrt")
+def _rsqrt(op: Operation, interp: ModuleInterpreter):
+    one = _operand_dtype(op).type(1)
+    return lambda x: one / np.sqrt(x)
+
+
+@kernel("stablehlo.logistic")
+def _logistic(op: Operation, interp: ModuleInterpreter):
+    one = _operand_dtype(op).type(1)
+    return lambda x: one / (one + np.exp(-x))
+
+
+@kernel("stablehlo.round_nearest_afz")
+def _round_afz(op: Operation, interp: ModuleInterpreter):
+    def round_afz(x: Array) -> Array:
+        truncated = np.trunc(x)
+        away = np.abs(x - truncated) >= 0.5
+        return np.where(away, truncated + np.sign(x), truncated)
+
+    return round_afz
+
+
+@kernel("stablehlo.abs")
+def _abs(op: Operation, interp: ModuleInterpreter):
+    if is_unsigned(op.operands[0].type):
+        return lambda x: x
+    return np.abs
+
+
+@kernel("stablehlo.negate")
+def _negate(op: Operation, interp: ModuleInterpreter):
+    return np.negative
+
+
+@kernel("stablehlo.sign")
+def _sign(op: Operation, interp: ModuleInterpreter):
+    dtype = _operand_dtype(op)
+    if dtype.kind == "f":
+        # sign(±0) = ±0, sign(NaN) = NaN
+        return lambda x: np.where(x == 0, x, np.sign(x))
+    if dtype.kind == "u":
+        return lambda x: (x != 0).astype(dtype)
+    return np.sign
+
+
+@kernel("stablehlo.not")
+def _not(op: Operation, interp: ModuleInterpreter):
+    return np.invert
+
+
+@kernel("stablehlo.popcnt")
+def _popcnt(op: Operation, interp: ModuleInterpreter):
+    dtype = _operand_dtype(op)
+    unsigned = _unsigned(dtype)
+    return lambda x: np.bitwise_count(np.asarray(x).view(unsigned)).astype(dtype)
+
+
+@kernel("stablehlo.count_leading_zeros")
+def _clz(op: Operation, interp: ModuleInterpreter):
+    dtype = _operand_dtype(op)
+    if dtype.kind not in "iu":
+        raise Unsupported("needs integer elements")
+    unsigned = _unsigned(dtype)
+    width = dtype.itemsize * 8
+
+    def clz(x: Array) -> Array:
+        value = np.asarray(x).view(unsigned).copy()
+        length = np.zeros(value.shape, dtype=np.int64)
+        for shift in (32, 16, 8, 4, 2, 1):
+            if shift >= width:
+                continue
+            high = value >> unsigned.type(shift)
+            moved = high != 0
+            length += np.where(moved, shift, 0)
+            value = np.where(moved, high, value)
+        length += value != 0
+        return (width - length).astype(dtype)
+
+    return clz
+
+
+@kernel("stablehlo.is_finite")
+def _is_finite(op: Operation, interp: ModuleInterpreter):
+    return np.isfinite
+
+
+# --- binary -------------------------------------------------------------------
+
+
+for _name, _fn in {
+    "stablehlo.add": np.add,
+    "stablehlo.subtract": np.subtract,
+    "stablehlo.multiply": np.multiply,
+    "stablehlo.and": np.bitwise_and,
+    "stablehlo.or": np.bitwise_or,
+    "stablehlo.xor": np.bitwise_xor,
+}.items():
+    kernel(_name)(lambda op, interp, _fn=_fn: _fn)
+
+
+@kernel("stablehlo.atan2")
+def _atan2(op: Operation, interp: ModuleInterpreter):
+    return np.arctan2
+
+
+@kernel("stablehlo.maximum")
+def _maximum(op: Operation, interp: ModuleInterpreter):
+    return float_maximum if _operand_dtype(op).kind == "f" else np.maximum
+
+
+@kernel("stablehlo.minimum")
+def _minimum(op: Operation, interp: ModuleInterpreter):
+    return float_minimum if _operand_dtype(op).kind == "f" else np.minimum
+
+
+def int_divide(a: Array, b: Array) -> Array:
+    a, b = np.asarray(a), np.asarray(b)
+    dtype = np.result_type(a, b)
+    zero = b == 0
+    if dtype.kind == "i":
+        overflow = (a == np.iinfo(dtype).min) & (b == -1)
+        safe = np.where(zero | overflow, dtype.type(1), b)
+    else:
+        safe = np.where(zero, dtype.type(1), b)
+    exact = a - np.fmod(a, safe)  # moves toward zero, so it cannot overflow
+    quotient = np.floor_divide(exact, safe)
+    return np.where(
+        zero, dtype.type(-1) if dtype.kind == "i" else ~dtype.type(0), quotient
+    )
+
+
+def int_remainder(a: Array, b: Array) -> Array:
+    a, b = np.asarray(a), np.asarray(b)
+    dtype = np.result_type(a, b)
+    zero = b == 0
+    if dtype.kind == "i":
+        overflow = (a == np.iinfo(dtype).min) & (b == -1)
+        safe = np.where(zero | overflow, dtype.type(1), b)
+    else:
+        safe = np.where(zero, dtype.type(1), b)
+    return np.where(zero, a, np.fmod(a, safe))
+
+
+@kernel("stablehlo.divide")
+def _divide(op: Operation, interp: ModuleInterpreter):
+    return np.true_divide if _operand_dtype(op).kind == "f" else int_divide
+
+
+@kernel("stablehlo.remainder")
+def _remainder(op: Operation, interp: ModuleInterpreter):
+    return np.fmod if _operand_dtype(op).kind == "f" else int_remainder
+
+
+def int_power(base: Array, exponent: Array) -> Array:
+    """Integer power with wrap-around; negative exponents give 0 except for
+    bases 1 and -1 (XLA's semantics)."""
+    base, exponent = np.broadcast_arrays(np.asarray(base), np.asarray(exponent))
+    dtype = base.dtype
+    result = np.ones(base.shape, dtype=dtype)
+    b = base.copy()
+    e = exponent.astype(np.int64)
+    negative = e < 0
+    e = np.where(negative, 0, e)
+    while np.any(e > 0):
+        odd = (e & 1) == 1
+        result = np.where(odd, result * b, result)
+        b = b * b
+        e = e >> 1
+    if dtype.kind == "i" and np.any(negative):
+        one = base == 1
+        minus_one = base == -1
+        odd_exp = (np.asarray(exponent) & 1) == 1
+        special = np.where(one, 1, np.where(minus_one, np.where(odd_exp, -1, 1), 0))
+        result = np.where(negative, special.astype(dtype), result)
+    return result
+
+
+@kernel("stablehlo.power")
+def _power(op: Operation, interp: ModuleInterpreter):
+    return np.power if _operand_dtype(op).kind == "f" else int_power
+
+
+def _shift_factory(kind: str):
+    def factory(op: Operation, interp: ModuleInterpreter):
+        dtype = _operand_dtype(op)
+        if dtype.kind not in "iu":
+            raise Unsupported("needs integer elements")
+        width = dtype.itemsize * 8
+        unsigned, signed = _unsigned(dtype), _signed(dtype)
+
+        def shift(lhs: Array, rhs: Array) -> Array:
+            lhs, rhs = np.asarray(lhs), np.asarray(rhs)
+            amount = rhs.view(unsigned)
+            inside = amount < width
+            safe = np.where(inside, amount, 0).astype(unsigned)
+            if kind == "left":
+                shifted = (lhs.view(unsigned) << safe).view(dtype)
+                return np.where(inside, shifted, dtype.type(0))
+            if kind == "logical":
+                shifted = (lhs.view(unsigned) >> safe).view(dtype)
+                return np.where(inside, shifted, dtype.type(0))
+            value = lhs.view(signed)
+            shifted = (value >> safe.view(signed)).view(dtype)
+            fill = np.where(value < 0, signed.type(-1), signed.type(0)).view(dtype)
+            return np.where(inside, shifted, fill)
+
+        return shift
+
+    return factory
+
+
+kernel("stablehlo.shift_left")(_shift_factory("left"))
+kernel("stablehlo.shift_right_logical")(_shift_factory("logical"))
+kernel("stablehlo.shift_right_arithmetic")(_shift_factory("arithmetic"))
+
+
+# --- compare, select, clamp -------------------------------------------------------
+
+
+def _enum_value(attr: Any) -> str | None:
+    if attr is None:
+        return None
+    data = getattr(attr, "data", attr)
+    return str(getattr(data, "value", data))
+
+
+_DIRECTIONS = {
+    "EQ": np.equal,
+    "NE": np.not_equal,
+    "LT": np.less,
+    "LE": np.less_equal,
+    "GT": np.greater,
+    "GE": np.greater_equal,
+}
+
+
+def compare_function(direction: str, compare_type: str | None, dtype: np.dtype):
+    fn = _DIRECTIONS[direction]
+    if dtype.kind == "f" and compare_type == "TOTALORDER":
+        return lambda a, b: fn(total_order_key(a), total_order_key(b))
+    if dtype.kind == "i" and compare_type == "UNSIGNED":
+        unsigned = _unsigned(dtype)
+        return lambda a, b: fn(
+            np.asarray(a).view(unsigned), np.asarray(b).view(unsigned)
+        )
+    if dtype.kind == "u" and compare_type == "SIGNED":
+        signed = _signed(dtype)
+        return lambda a, b: fn(np.asarray(a).view(signed), np.asarray(b).view(signed))
+    return fn
+
+
+def attribute(op: Operation, name: str) -> Any:
+    """A property or attribute of the op by its StableHLO name."""
+    value = op.properties.get(name)
+    if value is None:
+        value = op.attributes.get(name)
+    return value
+
+
+@kernel("stablehlo.compare")
+def _compare(op: Operation, interp: ModuleInterpreter):
+    direction = _enum_value(attribute(op, "comparison_direction"))
+    compare_type = _enum_value(attribute(op, "compare_type"))
+    if direction not in _DIRECTIONS:
+        raise Unsupported(f"unknown comparison direction {direction}")
+    return compare_function(direction, compare_type, _operand_dtype(op))
+
+
+@kernel("stablehlo.select")
+def _select(op: Operation, interp: ModuleInterpreter):
+    return np.where
+
+
+@kernel("stablehlo.clamp")
+def _clamp(op: Operation, interp: ModuleInterpreter):
+    if _operand_dtype(op, 1).kind == "f":
+        return lambda lo, x, hi: float_minimum(float_maximum(x, lo), hi)
+    return lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)
+
+
+# --- conversions -------------------------------------------------------------------
+
+
+def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Array:
+    x = np.asarray(x)
+    if dst.kind == "b":
+        return x != 0
+    if src.kind == "f" and dst.kind in "iu":
+        info = np.iinfo(dst)
+        truncated = np.trunc(x.astype(np.float64))
+        clipped = np.clip(truncated, info.min, info.max)
+        clipped = np.where(np.isnan(truncated), 0, clipped)
+        if dst.itemsize == 8:
+            # float64 cannot hold INT64_MAX: saturate by comparison
+            result = clipped.astype(dst)
+            result = np.where(truncated >= float(info.max), dst.type(info.max), result)
+            return np.where(truncated <= float(info.min), dst.type(info.min), result)
+        return clipped.astype(dst)
+    if dst_bf16:
+        return round_bf16(x.astype(np.float32))
+    return x.astype(dst)
+
+
+@kernel("stablehlo.convert")
+def _convert(op: Operation, interp: ModuleInterpreter):
+    src, dst = _operand_dtype(op), _result_dtype(op)
+    dst_bf16 = is_bf16(op.results[0].type)
+    return lambda x: convert_array(x, src, dst, dst_bf16)
+
+
+@kernel("stablehlo.bitcast_convert")
+def _bitcast_convert(op: Operation, interp: ModuleInterpreter):
+    in_type, out_type = op.operands[0].type, op.results[0].type
+    src_bf16, dst_bf16 = is_bf16(in_type), is_bf16(out_type)
+    src_bits, dst_bits = bit_width(in_type), bit_width(out_type)
+    if src_bits == 1 or dst_bits == 1:
+        raise Unsupported("bitcast_convert of i1 is not supported")
+    dst = _result_dtype(op)
+    out_shape = tuple(out_type.get_shape())  # type: ignore[attr-defined]
+
+    def bitcast(x: Array) -> Array:
+        x = np.asarray(x)
+        if src_bf16:
+            x = bf16_bits(x)
+        raw = np.ascontiguousarray(x)
+        if dst_bf16:
+            return bf16_from_bits(raw.view(np.uint16).reshape(out_shape))
+        target = np.dtype(f"{dst.kind}{dst_bits // 8}")
+        return raw.view(target).reshape(out_shape)
+
+    return bitcast

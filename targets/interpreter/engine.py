@@ -1,0 +1,260 @@
+"""The interpreter's engine: a table of kernels by op name, and programs.
+
+Each op is turned once, before anything runs, into a *kernel*: a Python
+callable on numpy arrays made by the op's *factory* (`KERNELS[op.name]`),
+which reads the op's attributes up front. A block becomes a `Program`: a list
+of steps (kernel, operand values, result values). Regions (reducer bodies,
+while conditions and bodies, sort comparators) are programs too; their kernels
+work on rank-0 arrays or, where a kernel vectorizes a region, on whole arrays
+with numpy broadcasting.
+
+A factory that cannot handle an op raises `Unsupported`; all of them are
+collected, with their locations, into one error before anything runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xlir.targets.interpreter.types import (
+    Unsupported,
+    dtype_of,
+    is_bf16,
+    round_bf16,
+)
+
+from xlir.diagnostics import XlirError, format_at_op
+
+Kernel = Callable[..., Any]
+Factory = Callable[[Operation, "ModuleInterpreter"], Kernel]
+
+KERNELS: dict[str, Factory] = {}
+"""op name -> factory(op, interpreter) -> kernel(*operand arrays)."""
+
+TERMINATORS = {"func.return", "stablehlo.return", "chlo.return", "hlo.yield"}
+STRUCTURAL = {"builtin.module", "func.func"}
+
+
+def kernel(*names: str) -> Callable[[Factory], Factory]:
+    """Register a factory for the ops named."""
+
+    def register(factory: Factory) -> Factory:
+        for name in names:
+            KERNELS[name] = factory
+        return factory
+
+    return register
+
+
+def _make_fix(type_: Any) -> Callable[[Any], Any]:
+    """Coerce a kernel's result to the host form of the result type."""
+    if not isinstance(type_, TensorType):
+        return lambda x: x
+    dtype = dtype_of(type_)
+    if is_bf16(type_):
+
+        def fix_bf16(x: Any) -> np.ndarray:
+            return round_bf16(np.asarray(x, dtype=np.float32))
+
+        return fix_bf16
+
+    def fix(x: Any) -> np.ndarray:
+        if type(x) is not np.ndarray:
+            x = np.asarray(x)
+        if x.dtype != dtype:
+            x = x.astype(dtype)
+        return x
+
+    return fix
+
+
+class Program:
+    """A compiled block: run it on its block arguments' values."""
+
+    __slots__ = ("args", "captured", "ops", "returns", "steps")
+
+    def __init__(self, block: Block, interp: ModuleInterpreter):
+        self.args: list[SSAValue] = list(block.args)
+        self.captured: dict[SSAValue, Any] = {}
+        """Values of the enclosing scope this region uses (set before a run)."""
+        self.steps: list[tuple[Any, ...]] = []
+        self.returns: list[SSAValue] = []
+        self.ops: list[Operation] = list(block.ops)
+        for op in self.ops:
+            if op.name in TERMINATORS:
+                self.returns = list(op.operands)
+                continue
+            fn = interp.make_kernel(op)
+            if fn is None:
+                continue
+            try:
+                fixes = [_make_fix(r.type) for r in op.results]
+            except Unsupported as error:
+                interp.report(op, str(error))
+                continue
+            if len(fixes) == 1:
+                fix: Any = fixes[0]
+            elif not fixes:
+                fix = None
+            else:
+                fix = fixes
+            captures = None
+            if op.regions:
+                outside = _captured_values(op)
+                if outside:
+                    programs = [
+                        interp.region_programs[r]
+                        for r in op.regions
+                        if r in interp.region_programs
+                    ]
+                    captures = (outside, programs)
+            self.steps.append(
+                (fn, list(op.operands), list(op.results), fix, op, captures)
+            )
+
+    def run(self, values: Sequence[Any]) -> list[Any]:
+        env: dict[SSAValue, Any] = dict(self.captured)
+        env.update(zip(self.args, values, strict=True))
+        step = None
+        try:
+            for step in self.steps:
+                fn, ins, outs, fix, _, captures = step
+                if captures is None:
+                    result = fn(*[env[v] for v in ins])
+                else:
+                    result = _run_capturing(fn, [env[v] for v in ins], env, captures)
+                if type(fix) is list:
+                    for value, fixer, out in zip(outs, fix, result, strict=True):
+                        env[value] = fixer(out)
+                elif fix is not None:
+                    env[outs[0]] = fix(result)
+        except (XlirError, CheckFailure, RecursionError):
+            raise
+        except Exception as error:
+            assert step is not None
+            op = step[4]
+            raise XlirError(
+                format_at_op(op, f"'{op.name}' failed in the interpreter: {error}")
+            ) from error
+        return [env[v] for v in self.returns]
+
+    def op_names(self) -> Iterator[str]:
+        for op in self.ops:
+            for nested in op.walk():
+                yield nested.name
+
+
+def _captured_values(op: Operation) -> list[SSAValue]:
+    """Values used inside the op's regions but defined outside the op."""
+    inside: set[SSAValue] = set()
+    used: list[SSAValue] = []
+    for region in op.regions:
+        for nested in region.walk():
+            inside.update(nested.results)
+            for nested_region in nested.regions:
+                for block in nested_region.blocks:
+                    inside.update(block.args)
+            used.extend(nested.operands)
+        for block in region.blocks:
+            inside.update(block.args)
+    seen: set[SSAValue] = set()
+    outside = []
+    for value in used:
+        if value not in inside and value not in seen:
+            seen.add(value)
+            outside.append(value)
+    return outside
+
+
+def _run_capturing(
+    fn: Kernel, args: list[Any], env: dict[SSAValue, Any], captures: Any
+) -> Any:
+    values, programs = captures
+    bound = {v: env[v] for v in values}
+    saved = [p.captured for p in programs]
+    for program in programs:
+        program.captured = bound
+    try:
+        return fn(*args)
+    finally:
+        for program, old in zip(programs, saved, strict=True):
+            program.captured = old
+
+
+class CheckFailure(Exception):
+    """A check.* op found a mismatch (the message says where and how)."""
+
+
+class ModuleInterpreter:
+    """A module prepared for the interpreter: one program per function."""
+
+    def __init__(self, module: ModuleOp, sources: dict[str, str] | None = None):
+        self.module = module
+        self.sources = sources or {}
+        self.functions: dict[str, Operation] = {}
+        for op in module.walk():
+            if op.name == "func.func":
+                name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+                self.functions[name.data] = op  # type: ignore[union-attr]
+        self.programs: dict[str, Program] = {}
+        self.region_programs: dict[Region, Program] = {}
+        self.errors: list[str] = []
+        self.check_failures: list[str] = []
+        """Failures of check.* ops that do not stop the run (in order)."""
+        for name, func in self.functions.items():
+            body = func.regions[0]
+            if not body.blocks:  # a declaration
+                continue
+            self.programs[name] = Program(body.blocks[0], self)
+        if self.errors:
+            count = len(self.errors)
+            head = (
+                f"the interpreter does not support {count} op(s) of this module:"
+                if count > 1
+                else "the interpreter does not support an op of this module:"
+            )
+            raise XlirError(head + "\n" + "\n".join(self.errors))
+
+    # --- used while compiling ---------------------------------------------
+
+    def report(self, op: Operation, message: str) -> None:
+        self.errors.append(format_at_op(op, message, self.sources))
+
+    def make_kernel(self, op: Operation) -> Kernel | None:
+        factory = KERNELS.get(op.name)
+        if factory is None:
+            self.report(op, f"'{op.name}' is not supported by the interpreter")
+            return None
+        try:
+            return factory(op, self)
+        except Unsupported as error:
+            self.report(op, f"'{op.name}': {error}")
+            return None
+
+    def compile_region(self, region: Region) -> Program:
+        if len(region.blocks) != 1:
+            raise Unsupported("regions with more than one block are not supported")
+        program = Program(region.blocks[0], self)
+        self.region_programs[region] = program
+        return program
+
+    def function_program(self, name: str) -> Callable[[], Program]:
+        """A getter for a function's program (functions may be compiled later
+        than their callers, or call themselves)."""
+        if name not in self.functions:
+            raise Unsupported(f"there is no function @{name} in the module")
+        if not self.functions[name].regions[0].blocks:
+            raise Unsupported(f"@{name} is only declared, it has no body")
+        return lambda: self.programs[name]
+
+    # --- running ------------------------------------------------------------
+
+    def call(self, name: str, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if name not in self.programs:
+            raise XlirError(f"error: there is no function @{name} with a body")
+        with np.errstate(all="ignore"):
+            return self.programs[name].run(list(arguments))

@@ -1,0 +1,145 @@
+"""Running regions (reducer bodies, comparators, scatter combiners) on whole
+arrays.
+
+A region whose ops are all elementwise can run on arrays of any shape: its
+rank-0 constants broadcast. `is_vectorizable` tells which; `compact_ufunc`
+recognises the bodies that are one numpy ufunc (add, multiply, maximum,
+minimum, and, or, xor) so that they run as `ufunc.reduce` / `ufunc.at`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from xlir.targets.interpreter.elementwise import float_maximum, float_minimum
+from xlir.targets.interpreter.engine import Program
+
+Array = Any
+
+ELEMENTWISE = {
+    f"stablehlo.{name}"
+    for name in [
+        "abs",
+        "cbrt",
+        "ceil",
+        "cosine",
+        "count_leading_zeros",
+        "exponential",
+        "exponential_minus_one",
+        "floor",
+        "log",
+        "log_plus_one",
+        "logistic",
+        "negate",
+        "not",
+        "popcnt",
+        "round_nearest_afz",
+        "round_nearest_even",
+        "rsqrt",
+        "sign",
+        "sine",
+        "sqrt",
+        "tan",
+        "tanh",
+        "add",
+        "atan2",
+        "divide",
+        "maximum",
+        "minimum",
+        "multiply",
+        "power",
+        "remainder",
+        "shift_left",
+        "shift_right_arithmetic",
+        "shift_right_logical",
+        "subtract",
+        "and",
+        "or",
+        "xor",
+        "convert",
+        "is_finite",
+        "compare",
+        "select",
+        "clamp",
+    ]
+}
+
+
+def is_vectorizable(program: Program) -> bool:
+    for _, _, outs, _, op, _ in program.steps:
+        if op.name in ELEMENTWISE:
+            continue
+        if op.name == "stablehlo.constant" and all(
+            not getattr(r.type, "get_shape", lambda: (1,))() for r in outs
+        ):
+            continue
+        if op.name == "stablehlo.bitcast_convert":
+            in_shape = op.operands[0].type.get_shape()  # type: ignore[attr-defined]
+            if tuple(in_shape) == tuple(op.results[0].type.get_shape()):  # type: ignore[attr-defined]
+                continue
+        return False
+    return True
+
+
+_UFUNCS: dict[str, tuple[Callable[..., Any], Any]] = {
+    "stablehlo.add": (np.add, np.add),
+    "stablehlo.multiply": (np.multiply, np.multiply),
+    "stablehlo.maximum": (np.maximum, np.maximum),
+    "stablehlo.minimum": (np.minimum, np.minimum),
+    "stablehlo.and": (np.bitwise_and, np.bitwise_and),
+    "stablehlo.or": (np.bitwise_or, np.bitwise_or),
+    "stablehlo.xor": (np.bitwise_xor, np.bitwise_xor),
+}
+
+
+def compact_ufunc(program: Program) -> tuple[Any, Callable[..., Any]] | None:
+    """(ufunc, combine) if the body is `return op(arg0, arg1)` of one of the
+    ufunc ops (either argument order), for a body of two arguments."""
+    if len(program.args) != 2 or len(program.steps) != 1:
+        return None
+    _, ins, outs, _, op, _ = program.steps[0]
+    if op.name not in _UFUNCS or len(program.returns) != 1:
+        return None
+    if program.returns[0] is not outs[0] or set(ins) != set(program.args):
+        return None
+    ufunc, combine = _UFUNCS[op.name]
+    dtype = op.results[0].type.get_element_type()  # type: ignore[attr-defined]
+    if op.name == "stablehlo.maximum" and "f" in str(dtype):
+        combine = float_maximum
+    if op.name == "stablehlo.minimum" and "f" in str(dtype):
+        combine = float_minimum
+    return ufunc, combine
+
+
+def run_vectorized(program: Program, values: Sequence[Array]) -> list[Array]:
+    return program.run(list(values))
+
+
+def run_elementwise(
+    program: Program, values: Sequence[Array], count: int
+) -> list[Array]:
+    """Run a region that is not vectorizable element by element: all values
+    broadcast to one shape; `count` results come back at that shape."""
+    arrays = np.broadcast_arrays(*[np.asarray(v) for v in values])
+    shape = arrays[0].shape if arrays else ()
+    outputs: list[np.ndarray] | None = None
+    for index in np.ndindex(shape):
+        results = program.run([np.asarray(a[index]) for a in arrays])
+        if outputs is None:
+            outputs = [
+                np.empty(shape, dtype=np.asarray(r).dtype) for r in results[:count]
+            ]
+        for out, r in zip(outputs, results, strict=False):
+            out[index] = r
+    if outputs is None:  # empty: run once on zeros for the dtypes
+        probe = program.run([np.zeros((), a.dtype) for a in arrays])
+        outputs = [np.empty(shape, dtype=np.asarray(r).dtype) for r in probe[:count]]
+    return outputs
+
+
+def apply_region(program: Program, values: Sequence[Array], count: int) -> list[Array]:
+    if is_vectorizable(program):
+        return [np.asarray(r) for r in program.run(list(values))]
+    return run_elementwise(program, values, count)
