@@ -1,0 +1,65 @@
+"""`xlir.compile`: the one-line entry for Python users."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from xlir.context import make_context
+from xlir.diagnostics import XlirError, format_parse_error, verify_module
+from xlir.parsing import parse_module
+from xlir.targets.base import Executable, get_target
+
+
+def load_module(
+    source: str | os.PathLike[str] | ModuleOp, name: str | None = None
+) -> tuple[ModuleOp, dict[str, str]]:
+    """Parse (text or a file path) and verify; errors become XlirErrors with
+    file:line:col diagnostics. Returns the module and the source texts."""
+    if isinstance(source, ModuleOp):
+        sources: dict[str, str] = {}
+        module = source
+    else:
+        if isinstance(source, os.PathLike):
+            path = Path(source)
+            try:
+                text = path.read_text()
+            except OSError as error:
+                raise XlirError(
+                    f"error: cannot read {path}: {error.strerror}"
+                ) from None
+            name = name or str(path)
+        else:
+            text = source
+            name = name or "<source>"
+        sources = {name: text}
+        try:
+            module = parse_module(make_context(), text, name)
+        except ParseError as error:
+            raise XlirError(format_parse_error(error)) from None
+        except DiagnosticException as error:
+            raise XlirError(f"{name}: error: {error}") from None
+    verify_module(module, sources)
+    return module, sources
+
+
+def compile(
+    source: str | os.PathLike[str] | ModuleOp,
+    target: str = "interpreter",
+    function: str = "main",
+    name: str | None = None,
+) -> Executable:
+    """Compile StableHLO (text, a path, or a parsed module) for a target.
+
+    The result is callable with numpy arrays and returns an array, or a tuple
+    of arrays for several results; `executable.signature` lists the expected
+    arguments. Errors in the program are `XlirError`s with file:line:col
+    diagnostics; wrong arguments at call time are `ValueError`s naming the
+    argument.
+    """
+    module, sources = load_module(source, name)
+    platform = get_target(target)
+    return platform.compiler().compile(module, function, sources)
