@@ -186,6 +186,25 @@ class GatherDimensionNumbersAttr(_DimensionFields):
     start_index_map: I64Tuple = param_def()
     index_vector_dim: I64Tuple = param_def()
 
+    @staticmethod
+    def get(
+        *,
+        offset_dims: Sequence[int] = (),
+        collapsed_slice_dims: Sequence[int] = (),
+        operand_batching_dims: Sequence[int] = (),
+        start_indices_batching_dims: Sequence[int] = (),
+        start_index_map: Sequence[int] = (),
+        index_vector_dim: int,
+    ) -> GatherDimensionNumbersAttr:
+        return GatherDimensionNumbersAttr(
+            I64Tuple(tuple(offset_dims)),
+            I64Tuple(tuple(collapsed_slice_dims)),
+            I64Tuple(tuple(operand_batching_dims)),
+            I64Tuple(tuple(start_indices_batching_dims)),
+            I64Tuple(tuple(start_index_map)),
+            I64Tuple((index_vector_dim,)),
+        )
+
 
 @irdl_attr_definition
 class ScatterDimensionNumbersAttr(_DimensionFields):
@@ -206,6 +225,25 @@ class ScatterDimensionNumbersAttr(_DimensionFields):
     scatter_indices_batching_dims: I64Tuple = param_def()
     scatter_dims_to_operand_dims: I64Tuple = param_def()
     index_vector_dim: I64Tuple = param_def()
+
+    @staticmethod
+    def get(
+        *,
+        update_window_dims: Sequence[int] = (),
+        inserted_window_dims: Sequence[int] = (),
+        input_batching_dims: Sequence[int] = (),
+        scatter_indices_batching_dims: Sequence[int] = (),
+        scatter_dims_to_operand_dims: Sequence[int] = (),
+        index_vector_dim: int,
+    ) -> ScatterDimensionNumbersAttr:
+        return ScatterDimensionNumbersAttr(
+            I64Tuple(tuple(update_window_dims)),
+            I64Tuple(tuple(inserted_window_dims)),
+            I64Tuple(tuple(input_batching_dims)),
+            I64Tuple(tuple(scatter_indices_batching_dims)),
+            I64Tuple(tuple(scatter_dims_to_operand_dims)),
+            I64Tuple((index_vector_dim,)),
+        )
 
 
 @irdl_attr_definition
@@ -314,7 +352,11 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
         output feature, spatial) of the kernel."""
         params: list[I64Tuple] = []
         for first, second, spatial in (input_layout, kernel_layout, output_layout):
-            params += [I64Tuple((first,)), I64Tuple((second,)), I64Tuple(tuple(spatial))]
+            params += [
+                I64Tuple((first,)),
+                I64Tuple((second,)),
+                I64Tuple(tuple(spatial)),
+            ]
         return ConvDimensionNumbersAttr(*params)
 
     @classmethod
@@ -353,9 +395,7 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
         """The input, kernel and output layouts as dimension lists: batch (or
         input feature), spatial dims in order, feature (or output feature)."""
         fields = self._fields()
-        return [
-            [*fields[i], *fields[i + 2], *fields[i + 1]] for i in range(0, 9, 3)
-        ]
+        return [[*fields[i], *fields[i + 2], *fields[i + 1]] for i in range(0, 9, 3)]
 
     def layouts_are_permutations(self) -> bool:
         """Whether each layout names every dimension of one rank exactly once,

@@ -326,7 +326,9 @@ def infer_convolution(
     attributes take their defaults (stride 1, no padding, no dilation)."""
     n = len(lhs)
     if len(rhs) != n:
-        raise ShapeError(f"lhs has rank {n} but rhs has rank {len(rhs)}; they must agree")
+        raise ShapeError(
+            f"lhs has rank {n} but rhs has rank {len(rhs)}; they must agree"
+        )
     if n < 2:
         raise ShapeError(f"operands must have rank >= 2, but have rank {n}")
     spatial = n - 2
@@ -363,8 +365,7 @@ def infer_convolution(
     ):
         if size is not None and size != spatial:
             raise ShapeError(
-                f"{what} has {size} entries but there are {spatial} spatial "
-                "dimensions"
+                f"{what} has {size} entries but there are {spatial} spatial dimensions"
             )
     for what, values in (
         ("window_strides", strides),
@@ -400,9 +401,7 @@ def infer_convolution(
             f"lhs feature dimension {input_feature} has size {feature}, which is "
             f"not divisible by feature_group_count {feature_group_count}"
         )
-    if feature != DYNAMIC and not _same_size(
-        kernel_in, feature // feature_group_count
-    ):
+    if feature != DYNAMIC and not _same_size(kernel_in, feature // feature_group_count):
         raise ShapeError(
             f"rhs input feature dimension {kernel_input_feature} has size "
             f"{kernel_in} but must equal the lhs feature size {feature} / "
@@ -420,9 +419,7 @@ def infer_convolution(
             )
 
     result = [0] * n
-    result[output_batch] = (
-        DYNAMIC if batch == DYNAMIC else batch // batch_group_count
-    )
+    result[output_batch] = DYNAMIC if batch == DYNAMIC else batch // batch_group_count
     result[output_feature] = kernel_out
     for i in range(spatial):
         size, window = lhs[input_spatial[i]], rhs[kernel_spatial[i]]
@@ -564,7 +561,7 @@ def infer_gather(
         index_vector_dim,
     )
     for d, size in enumerate(slice_sizes):
-        if not 0 <= size or (operand[d] != DYNAMIC and size > operand[d]):
+        if size < 0 or (operand[d] != DYNAMIC and size > operand[d]):
             raise ShapeError(
                 f"slice size {size} in dimension {d} must be in [0, {operand[d]}]"
             )
