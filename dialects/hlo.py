@@ -64,10 +64,11 @@ from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.syntax import (
     parse_function_type_tail,
     parse_optional_operand_list,
-    parse_type_list,
+    parse_terminator_values,
     print_attr_dict,
     print_function_type,
     print_operands,
+    print_terminator_values,
     resolve_operands,
 )
 
@@ -249,25 +250,13 @@ class YieldOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
-        pos = parser.pos
-        operands = parse_optional_operand_list(parser)
-        attributes = parser.parse_optional_attr_dict()
-        types: list[Attribute] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parse_type_list(parser)
-        op = cls(*resolve_operands(parser, operands, types, pos))
+        values, attributes = parse_terminator_values(parser)
+        op = cls(*values)
         op.attributes.update(attributes)
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.values:
-            printer.print_string(" ")
-            print_operands(printer, self.values)
-        print_attr_dict(printer, self.attributes)
-        if self.values:
-            printer.print_string(" : ")
-            printer.print_list(self.values.types, printer.print_attribute)
+        print_terminator_values(printer, self.values, self.attributes)
 
 
 HLO_OPS: list[type[IRDLOperation]] = [FusionOp, YieldOp]

@@ -164,3 +164,29 @@ def print_attr_dict(
 ) -> None:
     """Print ` {…}` with the discardable attributes, if there are any."""
     printer.print_op_attributes(attributes, reserved_attr_names=reserved)
+
+
+def parse_terminator_values(
+    parser: Parser,
+) -> tuple[Sequence[SSAValue], dict[str, Attribute]]:
+    """The operands of a terminator: `%a, %b {attrs} : Ta, Tb`, or nothing."""
+    pos = parser.pos
+    operands = parse_optional_operand_list(parser)
+    attributes = parser.parse_optional_attr_dict()
+    types: list[Attribute] = []
+    if operands:
+        parser.parse_punctuation(":")
+        types = parse_type_list(parser)
+    return resolve_operands(parser, operands, types, pos), attributes
+
+
+def print_terminator_values(
+    printer: Printer, values: Sequence[SSAValue], attributes: dict[str, Attribute]
+) -> None:
+    if values:
+        printer.print_string(" ")
+        print_operands(printer, values)
+    print_attr_dict(printer, attributes)
+    if values:
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)

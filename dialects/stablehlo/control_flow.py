@@ -60,10 +60,12 @@ from xlir.dialects.stablehlo.types import (
 from xlir.dialects.syntax import (
     parse_function_type_tail,
     parse_optional_operand_list,
+    parse_terminator_values,
     parse_type_list,
     print_attr_dict,
     print_function_type,
     print_operands,
+    print_terminator_values,
     resolve_operands,
 )
 
@@ -118,25 +120,13 @@ class ReturnOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:
-        pos = parser.pos
-        operands = parse_optional_operand_list(parser)
-        attributes = parser.parse_optional_attr_dict()
-        types: list[Attribute] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parse_type_list(parser)
-        op = cls(resolve_operands(parser, operands, types, pos))
+        values, attributes = parse_terminator_values(parser)
+        op = cls(values)
         op.attributes.update(attributes)
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.returned:
-            printer.print_string(" ")
-            print_operands(printer, self.returned)
-        print_attr_dict(printer, self.attributes)
-        if self.returned:
-            printer.print_string(" : ")
-            printer.print_list(self.returned.types, printer.print_attribute)
+        print_terminator_values(printer, self.returned, self.attributes)
 
 
 def region_block(op: Operation, region: Region, what: str) -> Block:
