@@ -51,7 +51,7 @@ from xlir.dialects.stablehlo.attributes import (
     PrecisionAttr,
     parse_conv_dimension_layouts,
 )
-from xlir.dialects.stablehlo.data_movement import check_rule
+from xlir.dialects.stablehlo.shape_rules import check_rule
 from xlir.dialects.stablehlo.types import (
     element_type,
     is_bool,

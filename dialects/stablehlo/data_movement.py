@@ -4,7 +4,7 @@ dynamic_slice, dynamic_update_slice, get_dimension_size."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -31,6 +31,7 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.stablehlo import shape_rules
+from xlir.dialects.stablehlo.shape_rules import check_result_shape, check_rule
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.dialects.syntax import (
     array_values,
@@ -45,23 +46,6 @@ from xlir.dialects.syntax import (
     print_trailing_types,
     resolve_operands,
 )
-
-
-def check_rule(op: Operation, rule: Callable[[], object]) -> None:
-    """Run a shape rule and report a violation as the op's verify error."""
-    try:
-        rule()
-    except shape_rules.ShapeError as error:
-        raise VerifyException(f"'{op.name}' op {error}") from None
-
-
-def check_result_shape(op: Operation, inferred: Sequence[int], index: int = 0) -> None:
-    declared = shape(op.results[index].type)
-    if tuple(declared) != tuple(inferred):
-        raise VerifyException(
-            f"'{op.name}' op result shape {list(declared)} does not match the "
-            f"inferred shape {list(inferred)}"
-        )
 
 
 def check_same_element_type(op: Operation, a: SSAValue, b: SSAValue, what: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerType, TensorType, i1
+from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -31,6 +31,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonTypeAttr,
 )
 from xlir.dialects.stablehlo.types import (
+    bit_width,
     check_element_kinds,
     element_type,
     is_float,
@@ -505,9 +506,11 @@ class BitcastConvertOp(_ElementwiseOp):
 
     def verify_(self) -> None:
         src, dst = element_type(self.operand.type), element_type(self.result.type)
-        src_bits, dst_bits = _bit_width(src), _bit_width(dst)
+        src_bits, dst_bits = bit_width(src), bit_width(dst)
         in_shape, out_shape = shape(self.operand.type), shape(self.result.type)
-        if src_bits == dst_bits:
+        if src_bits is None or dst_bits is None:
+            ok = False
+        elif src_bits == dst_bits:
             ok = in_shape == out_shape
         elif src_bits > dst_bits:
             ok = out_shape == (*in_shape, src_bits // dst_bits)
@@ -519,12 +522,6 @@ class BitcastConvertOp(_ElementwiseOp):
                 f"{self.result.type}: equal bit widths need equal shapes, and a "
                 "width change needs a trailing dimension of the width ratio"
             )
-
-
-def _bit_width(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    return t.bitwidth  # type: ignore[attr-defined]
 
 
 @irdl_op_definition

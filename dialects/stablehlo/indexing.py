@@ -48,7 +48,7 @@ from xlir.dialects.stablehlo.attributes import (
 )
 from xlir.dialects.stablehlo.contraction import element_kind, verify_result_shape
 from xlir.dialects.stablehlo.control_flow import region_block, returned_values
-from xlir.dialects.stablehlo.data_movement import check_rule
+from xlir.dialects.stablehlo.shape_rules import check_rule
 from xlir.dialects.stablehlo.types import (
     check_element_kinds,
     element_type,

@@ -11,7 +11,7 @@ pure function here, `infer_reduce_window`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -51,8 +51,8 @@ from xlir.dialects.stablehlo.control_flow import (
     region_block,
     returned_values,
 )
-from xlir.dialects.stablehlo.shape_rules import Shape, ShapeError
-from xlir.dialects.stablehlo.types import element_type, shape
+from xlir.dialects.stablehlo.shape_rules import Shape, ShapeError, check_rule
+from xlir.dialects.stablehlo.types import bit_width, element_type, shape
 from xlir.dialects.syntax import (
     array_values,
     i64_array,
@@ -121,21 +121,6 @@ def _fail(op: Operation, message: str) -> VerifyException:
     return VerifyException(f"'{op.name}' op {message}")
 
 
-def _check(op: Operation, rule: Callable[[], object]) -> None:
-    try:
-        rule()
-    except ShapeError as error:
-        raise _fail(op, str(error)) from None
-
-
-def _bit_width(t: Attribute) -> int | None:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, AnyFloat):
-        return t.bitwidth
-    return None
-
-
 def is_promotable(source: Attribute, target: Attribute) -> bool:
     """Whether a reducer may accumulate `source` elements in `target`: the
     same type, or a wider one of the same kind (float, signed, unsigned)."""
@@ -147,7 +132,7 @@ def is_promotable(source: Attribute, target: Attribute) -> bool:
             return False
         return 1 < source.width.data <= target.width.data
     if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
-        a, b = _bit_width(source), _bit_width(target)
+        a, b = bit_width(source), bit_width(target)
         return a is not None and b is not None and a < b
     return False
 
@@ -519,7 +504,7 @@ class ReduceOp(IRDLOperation):
             nonlocal reduced
             reduced = shape_rules.infer_reduce(operand_shape, self.dims)
 
-        _check(self, infer)
+        check_rule(self, infer)
         _check_result_shapes(
             self,
             self.outputs,
@@ -586,7 +571,7 @@ class ReduceWindowOp(IRDLOperation):
             nonlocal inferred
             inferred = self.inferred_shape()
 
-        _check(self, infer)
+        check_rule(self, infer)
         _check_result_shapes(self, self.outputs, inferred, "the window attributes give")
         accumulators = _check_reducer(self, self.body, "body", self.inputs)
         _check_result_elements(self, self.outputs, accumulators)
@@ -655,7 +640,7 @@ class SelectAndScatterOp(IRDLOperation):
                 _padding_pairs(self, self.padding, rank),
             )
 
-        _check(self, infer)
+        check_rule(self, infer)
         if shape(self.source.type) != windows:
             raise _fail(
                 self,

@@ -3,12 +3,18 @@
 Each `infer_*` returns the result shape an op must have, or raises ShapeError
 naming the rule and the offending dimensions. Verifiers compare the declared
 result against it; passes that build new ops use it to compute result types.
-The rules follow the StableHLO specification (openxla/stablehlo docs/spec.md).
+The rules follow the StableHLO specification (openxla/stablehlo docs/spec.md);
+`check_rule` and `check_result_shape` at the end turn a violation into the
+op's verify error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.stablehlo.types import shape
 
 Shape = tuple[int, ...]
 
@@ -692,3 +698,23 @@ def check_scatter(
                 f"update window dimension {d} has size {update[d]}, which exceeds "
                 f"the size {bound} of input dimension {operand_dim}"
             )
+
+
+# --- adapters for verifiers ----------------------------------------------------
+
+
+def check_rule(op: Operation, rule: Callable[[], object]) -> None:
+    """Run a shape rule and report a violation as the op's verify error."""
+    try:
+        rule()
+    except ShapeError as error:
+        raise VerifyException(f"'{op.name}' op {error}") from None
+
+
+def check_result_shape(op: Operation, inferred: Sequence[int], index: int = 0) -> None:
+    declared = shape(op.results[index].type)
+    if tuple(declared) != tuple(inferred):
+        raise VerifyException(
+            f"'{op.name}' op result shape {list(declared)} does not match the "
+            f"inferred shape {list(inferred)}"
+        )

@@ -52,6 +52,15 @@ def is_float(t: Attribute) -> bool:
     return isinstance(t, AnyFloat)
 
 
+def bit_width(t: Attribute) -> int | None:
+    """Bits per element of an integer or float type, else None."""
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, AnyFloat):
+        return t.bitwidth
+    return None
+
+
 ELEMENT_KINDS = {
     "float": is_float,
     "integer": is_integer,
