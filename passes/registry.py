@@ -1,37 +1,37 @@
 """Every pass xlir-opt and the pipelines can name, by name.
 
-Passes are imported on first use, so starting a tool stays fast.
+Passes are imported on first use, so starting a tool stays fast: each entry
+names the module and the `ModulePass` class that implements it.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
 
-def _canonicalize() -> type[ModulePass]:
-    from xdsl.transforms.canonicalize import CanonicalizePass
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        return getattr(importlib.import_module(module), cls)
 
-    return CanonicalizePass
-
-
-def _cse() -> type[ModulePass]:
-    from xdsl.transforms.common_subexpression_elimination import (
-        CommonSubexpressionElimination,
-    )
-
-    return CommonSubexpressionElimination
-
-
-def _dce() -> type[ModulePass]:
-    from xdsl.transforms.dead_code_elimination import DeadCodeElimination
-
-    return DeadCodeElimination
+    return load
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
-    "canonicalize": _canonicalize,
-    "cse": _cse,
-    "dce": _dce,
+    # xDSL's generic passes.
+    "canonicalize": _lazy("xdsl.transforms.canonicalize", "CanonicalizePass"),
+    "cse": _lazy(
+        "xdsl.transforms.common_subexpression_elimination",
+        "CommonSubexpressionElimination",
+    ),
+    "dce": _lazy("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
+    # The HLO level (docs/hlo-passes.md).
+    "inline": _lazy("xlir.passes.inline", "InlinePass"),
+    "decompose": _lazy("xlir.passes.decompose", "DecomposePass"),
+    "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),
+    "fold-constants": _lazy("xlir.passes.fold_constants", "FoldConstantsPass"),
+    "fuse": _lazy("xlir.passes.fuse", "FusePass"),
+    "assign-buffers": _lazy("xlir.passes.assign_buffers", "AssignBuffersPass"),
 }
