@@ -37,6 +37,7 @@ from xlir.targets.interpreter import (  # noqa: F401
     elementwise,
     indexing,
     reduction,
+    rng,
 )
 from xlir.targets.interpreter.engine import KERNELS, ModuleInterpreter
 from xlir.targets.interpreter.types import round_bf16

@@ -1,6 +1,6 @@
 """Calls and control flow: func.call, while, case, if, composite,
-optimization_barrier, tuples; custom_call and rng_bit_generator are refused
-with a diagnostic."""
+optimization_barrier, tuples; custom_call is refused with a diagnostic
+(rng_bit_generator is in rng.py)."""
 
 from __future__ import annotations
 
@@ -110,16 +110,6 @@ def _custom_call(op: Operation, interp: ModuleInterpreter):
     raise Unsupported(
         f"custom call target '{name}' is not supported (custom calls are "
         "opaque to the interpreter)"
-    )
-
-
-@kernel("stablehlo.rng_bit_generator")
-def _rng_bit_generator(op: Operation, interp: ModuleInterpreter):
-    algorithm = attribute(op, "rng_algorithm")
-    name = getattr(getattr(algorithm, "data", algorithm), "value", algorithm)
-    raise Unsupported(
-        f"rng_bit_generator ({name}) is not implemented by the interpreter; "
-        "XLA's THREE_FRY/PHILOX bit streams are not reproduced"
     )
 
 

@@ -141,4 +141,31 @@ func.func @fusion() {
   func.return
 }
 
-// CHECK: {{^}}5 passed, 0 failed
+
+// -----
+
+// Threefry-2x32-20 of counter 0 under key 0 is Random123's first known answer;
+// the state's counter advances by one per 2-word block.
+// CHECK: PASS @rng_bit_generator_three_fry
+func.func @rng_bit_generator_three_fry() {
+  %state = stablehlo.constant dense<[0, 0]> : tensor<2xui64>
+  %0:2 = stablehlo.rng_bit_generator %state, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>)
+  check.expect_eq_const %0#0, dense<[0, 2]> : tensor<2xui64>
+  %first = stablehlo.slice %0#1 [0:2] : (tensor<3xui32>) -> tensor<2xui32>
+  check.expect_eq_const %first, dense<[1797259609, 2579123966]> : tensor<2xui32>
+  func.return
+}
+
+// -----
+
+// Philox-4x32-10 of counter 0 under key 0; DEFAULT is Philox.
+// CHECK: PASS @rng_bit_generator_philox
+func.func @rng_bit_generator_philox() {
+  %state = stablehlo.constant dense<[0, 0, 0]> : tensor<3xui64>
+  %0:2 = stablehlo.rng_bit_generator %state, algorithm = DEFAULT : (tensor<3xui64>) -> (tensor<3xui64>, tensor<2xui64>)
+  check.expect_eq_const %0#0, dense<[0, 1, 0]> : tensor<3xui64>
+  check.expect_eq_const %0#1, dense<[16242730742183356629, 11169168799798111308]> : tensor<2xui64>
+  func.return
+}
+
+// CHECK: {{^}}7 passed, 0 failed
