@@ -1,0 +1,85 @@
+"""Constants as the simplifier and the constant folder see them: numpy arrays
+read from `stablehlo.constant` (through the interpreter's reader, so both
+agree on every element type), and dense literals built back from arrays.
+
+A literal is built from the array's bytes, as xDSL stores it, so every value
+round-trips through the printer and parser bit for bit: NaN, ±inf, -0.0,
+bf16 (held in float32 on the host) and unsigned integers included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
+from xlir.targets.interpreter.types import (
+    Unsupported,
+    bf16_bits,
+    dense_to_numpy,
+    dtype_of,
+)
+
+MAX_SPLAT_ELEMENTS = 16
+"""A splat result up to this many elements is a constant; a larger one is a
+scalar constant broadcast (fusion absorbs the broadcast, and a literal of a
+million equal values helps nobody reading or compiling the IR)."""
+
+
+def constant_array(value: SSAValue) -> np.ndarray | None:
+    """The value's elements, when a `stablehlo.constant` defines it."""
+    owner = value.owner
+    if not isinstance(owner, ConstantOp):
+        return None
+    try:
+        return dense_to_numpy(owner.value, owner.output.type)
+    except Unsupported:
+        return None
+
+
+def splat_scalar(value: SSAValue) -> np.ndarray | None:
+    """The one element of a constant whose elements are all the same bits, as
+    a rank-0 array (so -0.0 and +0.0, and NaN payloads, stay apart)."""
+    array = constant_array(value)
+    if array is None or array.size == 0:
+        return None
+    flat = array.reshape(-1)
+    bits = flat.view(f"u{flat.dtype.itemsize}")
+    if not (bits == bits[0]).all():
+        return None
+    return flat[:1].reshape(())
+
+
+def dense_from_numpy(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
+    """A dense literal of `type_` holding `array` (already of the host dtype of
+    `type_`, or castable to it)."""
+    element = type_.get_element_type()
+    if isinstance(element, BFloat16Type):
+        raw = bf16_bits(np.asarray(array, dtype=np.float32)).astype("<u2")
+    else:
+        dtype = dtype_of(element)
+        raw = np.asarray(array).astype(dtype).astype(dtype.newbyteorder("<"))
+        if dtype.kind == "b":
+            raw = raw.astype(np.uint8)
+    return DenseIntOrFPElementsAttr(
+        type_, BytesAttr(np.ascontiguousarray(raw).tobytes())
+    )
+
+
+def splat_ops(
+    type_: Attribute, scalar: np.ndarray, limit: int = MAX_SPLAT_ELEMENTS
+) -> list[Operation]:
+    """Ops computing a tensor of `type_` filled with `scalar`: one constant when
+    it has at most `limit` elements, else a scalar constant and a broadcast."""
+    assert isinstance(type_, TensorType)
+    shape = tuple(type_.get_shape())
+    if int(np.prod(shape, dtype=np.int64)) <= limit:
+        return [ConstantOp(dense_from_numpy(np.full(shape, scalar), type_))]
+    scalar_type = TensorType(type_.get_element_type(), [])
+    constant = ConstantOp(dense_from_numpy(np.asarray(scalar), scalar_type))
+    return [constant, BroadcastInDimOp(constant.output, [], type_)]

@@ -1,0 +1,118 @@
+"""Chains of reshape, transpose and broadcast_in_dim folded into one op, and
+ops that leave their operand as it is (reshape, transpose, convert,
+broadcast_in_dim, reverse) removed.
+
+A broadcast of a splat constant becomes a constant only when the result is
+small (`MAX_SPLAT_ELEMENTS`): a big one stays a broadcast, which fusion
+absorbs for free.
+"""
+
+from __future__ import annotations
+
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xlir.dialects.stablehlo.data_movement import (
+    BroadcastInDimOp,
+    ReshapeOp,
+    ReverseOp,
+    TransposeOp,
+)
+from xlir.dialects.stablehlo.elementwise import ConvertOp
+from xlir.dialects.stablehlo.types import shape
+from xlir.passes.simplify_patterns.constants import splat_ops, splat_scalar
+
+
+class TransposeOfTranspose(RewritePattern):
+    """transpose(transpose(x, p), q) → transpose(x, [p[i] for i in q]), or x
+    when that is the identity; a lone identity transpose → x."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+        source, permutation = op.operand, op.dims
+        inner = source.owner
+        if isinstance(inner, TransposeOp):
+            source = inner.operand
+            permutation = tuple(inner.dims[i] for i in permutation)
+        if permutation == tuple(range(len(permutation))):
+            rewriter.replace(op, (), (source,))
+        elif source is not op.operand:
+            rewriter.replace(op, TransposeOp(source, permutation))
+
+
+class ReshapeOfReshape(RewritePattern):
+    """reshape(reshape(x)) → reshape(x); a reshape to the operand's own type → x."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReshapeOp, rewriter: PatternRewriter) -> None:
+        source = op.operand
+        if isinstance(source.owner, ReshapeOp):
+            source = source.owner.operand
+        if source.type == op.result.type:
+            rewriter.replace(op, (), (source,))
+        elif source is not op.operand:
+            rewriter.replace(op, ReshapeOp(source, op.result.type))
+
+
+class BroadcastOfBroadcast(RewritePattern):
+    """broadcast_in_dim(broadcast_in_dim(x, d), e) → broadcast_in_dim(x, e∘d):
+    operand dim i lands in result dim e[d[i]], and each step's size rule
+    (1 or equal) composes. An identity broadcast (same type, dims 0..n-1) → x;
+    dims that permute are a transpose, and stay."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: BroadcastInDimOp, rewriter: PatternRewriter
+    ) -> None:
+        source, dims = op.operand, op.dims
+        inner = source.owner
+        if isinstance(inner, BroadcastInDimOp):
+            source = inner.operand
+            dims = tuple(dims[d] for d in inner.dims)
+        if source.type == op.result.type and dims == tuple(range(len(dims))):
+            rewriter.replace(op, (), (source,))
+        elif source is not op.operand:
+            rewriter.replace(op, BroadcastInDimOp(source, dims, op.result.type))
+
+
+class BroadcastOfSplat(RewritePattern):
+    """broadcast_in_dim(splat c) → splat c, when the result is small."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: BroadcastInDimOp, rewriter: PatternRewriter
+    ) -> None:
+        scalar = splat_scalar(op.operand)
+        if scalar is None:
+            return
+        replacement = splat_ops(op.result.type, scalar)
+        if len(replacement) == 1:
+            rewriter.replace(op, replacement)
+
+
+class RemoveNoOp(RewritePattern):
+    """convert to the same type → x; reverse along no dim of size > 1 → x."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: ConvertOp | ReverseOp, rewriter: PatternRewriter
+    ) -> None:
+        if op.operand.type != op.result.type:
+            return
+        if isinstance(op, ReverseOp) and any(
+            shape(op.operand.type)[d] > 1 for d in op.dims
+        ):
+            return
+        rewriter.replace(op, (), (op.operand,))
+
+
+def shape_chain_patterns() -> list[RewritePattern]:
+    return [
+        TransposeOfTranspose(),
+        ReshapeOfReshape(),
+        BroadcastOfBroadcast(),
+        BroadcastOfSplat(),
+        RemoveNoOp(),
+    ]
