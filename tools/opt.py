@@ -1,24 +1,25 @@
 """`xlir-opt`: parse, run a pass pipeline, print — xdsl-opt with xlir's
 dialects and passes, MLIR-style diagnostics, and debugging aids:
 
-* `--print-ir-after-all [DIR]`: the IR after each pass, on stdout or as
-  numbered files `DIR/NN-pass.mlir`;
-* `--pass-timing`: a table of wall time per pass, on stderr.
+* `--print-ir-after-all`, `--print-ir-after=PASS`: the IR after passes;
+* `--dump-dir DIR`: the input and the IR after each pass as numbered files;
+* `--pass-timing`, `--pass-statistics`: tables per pass, on stderr;
+* `--reproducer FILE`: the input of a failing pass and the rest of the
+  pipeline, replayed by `--run-reproducer`.
+
+Pipelines may name the pipelines of `xlir.pass_manager.PIPELINES` (`hlo-opt`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
-from io import StringIO
 from pathlib import Path
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -26,17 +27,37 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
 from xlir.passes.registry import PASSES
+from xlir.tools.instruments import (
+    REPRODUCER_HEADER,
+    IRPrinter,
+    Reproducer,
+    Statistics,
+    Timing,
+    reproducer_pipeline,
+)
 
 from xlir.context import DIALECTS
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
+from xlir.pass_manager import Instrument, PassManager, expand
+
+
+def planned_temp_bytes(module: Operation) -> int | None:
+    """The temp arena bytes of the buffer plans in the module, if planned."""
+    total = None
+    for op in module.walk():
+        plan = op.attributes.get("hlo.plan")
+        arena = getattr(plan, "arena", None)
+        if arena is not None:
+            total = (total or 0) + int(getattr(arena, "data", arena))
+    return total
 
 
 class XlirOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         self._sources: dict[str, str] = {}
-        self._timings: list[tuple[str, float]] = []
-        self._dump_index = 0
+        self._spec = ""
+        self._dumper: IRPrinter | None = None
         super().__init__(description="xlir modular optimizer driver", args=args)
 
     # --- registration -----------------------------------------------------
@@ -48,6 +69,10 @@ class XlirOptMain(xDSLOptMain):
     def register_all_passes(self):
         for name, factory in PASSES.items():
             self.register_pass(name, factory)
+
+    def _check_pipeline(self) -> None:
+        """Unknown passes are reported before any input is read."""
+        expand(self._spec)
 
     def register_all_frontends(self):
         def parse_mlir(io: IO[bytes], line_offset: int = 0) -> ModuleOp:
@@ -67,79 +92,101 @@ class XlirOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
-        arg_parser.add_argument(
+        aids = arg_parser.add_argument_group("debugging aids")
+        aids.add_argument(
             "--print-ir-after-all",
-            nargs="?",
-            const="-",
-            default=None,
-            metavar="DIR",
-            help="print the IR after every pass: to stdout, or with a DIR as "
-            "numbered files DIR/NN-pass.mlir",
+            action="store_true",
+            help="print the IR after every pass on stdout",
         )
-        arg_parser.add_argument(
+        aids.add_argument(
+            "--print-ir-after",
+            metavar="PASS[,PASS]",
+            help="print the IR after each run of the named passes on stdout",
+        )
+        aids.add_argument(
+            "--dump-dir",
+            metavar="DIR",
+            help="write the input and the IR after every pass as numbered files "
+            "DIR/00-input.mlir, DIR/01-PASS.mlir, ...",
+        )
+        aids.add_argument(
             "--pass-timing",
             action="store_true",
             help="print a table of the wall time of each pass on stderr",
+        )
+        aids.add_argument(
+            "--pass-statistics",
+            action="store_true",
+            help="print, per pass, ops before and after, fusions and planned temp "
+            "bytes on stderr",
+        )
+        aids.add_argument(
+            "--reproducer",
+            metavar="FILE",
+            help="when a pass fails, write the IR it was given and the rest of the "
+            "pipeline to FILE",
+        )
+        aids.add_argument(
+            "--run-reproducer",
+            action="store_true",
+            help="take the pipeline from the input file's reproducer header",
         )
 
     # --- pipeline -----------------------------------------------------------
 
     def setup_pipeline(self):
-        started = time.perf_counter()
+        spec = self.args.passes
+        if self.args.run_reproducer:
+            spec = self._reproducer_spec()
+        self._spec = spec
 
-        def callback(
-            previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
-        ) -> None:
-            nonlocal started
-            if previous is not None:
-                self._timings.append((previous.name, time.perf_counter() - started))
-                if not self.args.disable_verify:
-                    verify_module(module, self._sources)
-                if self.args.print_ir_after_all is not None:
-                    self._dump_after(previous, module)
-            started = time.perf_counter()
+    def _reproducer_spec(self) -> str:
+        name = self.args.input_file
+        if name is None:
+            raise XlirError("error: --run-reproducer needs an input file")
+        spec = reproducer_pipeline(Path(name).read_text())
+        if spec is None:
+            raise XlirError(
+                f"{name}:1:1: error: expected a reproducer header "
+                f"'{REPRODUCER_HEADER}-p PIPELINE' on the first line"
+            )
+        return spec
 
-        self.pipeline = PassPipeline.parse_spec(
-            self.available_passes, self.args.passes, callback
+    def _pass_manager(self) -> PassManager:
+        args = self.args
+        instruments: list[Instrument] = []
+        if args.print_ir_after_all or args.print_ir_after:
+            after = None if args.print_ir_after_all else args.print_ir_after.split(",")
+            instruments.append(IRPrinter(after, stream=sys.stdout))
+        if args.dump_dir:
+            self._dumper = IRPrinter(None, folder=Path(args.dump_dir))
+            instruments.append(self._dumper)
+        if args.pass_timing:
+            instruments.append(Timing())
+        if args.pass_statistics:
+            instruments.append(Statistics(planned_temp_bytes))
+        manager = PassManager(
+            self._spec,
+            instruments,
+            verify_each=not args.disable_verify,
+            sources=self._sources,
         )
+        if args.reproducer:
+            manager.instruments.append(
+                Reproducer(Path(args.reproducer), manager.remaining_spec)
+            )
+        return manager
 
-    def _dump_after(self, pass_: ModulePass, module: ModuleOp) -> None:
-        self._dump_index += 1
-        text = StringIO()
-        Printer(stream=text).print_op(module)
-        target = self.args.print_ir_after_all
-        if target == "-":
-            print(f"// -----// IR Dump After {pass_.name} //----- //", file=sys.stdout)
-            print(text.getvalue(), file=sys.stdout)
-            return
-        folder = Path(target)
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{self._dump_index:02d}-{pass_.name}.mlir").write_text(
-            text.getvalue() + "\n"
-        )
-
-    def print_pass_timing(self) -> None:
-        if not self.args.pass_timing:
-            return
-        total = sum(t for _, t in self._timings) or 1e-12
-        err = sys.stderr
-        print("===" + "-" * 60 + "===", file=err)
-        print("  xlir-opt pass timing report", file=err)
-        print("===" + "-" * 60 + "===", file=err)
-        print(f"  {'wall time (s)':>14}  {'share':>7}  pass", file=err)
-        for name, seconds in self._timings:
-            print(f"  {seconds:14.6f}  {100 * seconds / total:6.1f}%  {name}", file=err)
-        print(f"  {total:14.6f}  {100.0:6.1f}%  total", file=err)
+    def apply_passes(self, prog: ModuleOp):
+        manager = self._pass_manager()
+        if self._dumper is not None:
+            self._dumper.dump_input(prog)
+        manager.run(self.ctx, prog)
 
     # --- running ------------------------------------------------------------
 
     def run(self):
-        try:
-            self._run_chunks()
-        finally:
-            self.print_pass_timing()
-
-    def _run_chunks(self) -> None:
+        self._check_pipeline()
         chunks, file_extension = self.prepare_input()
         output = self.prepare_output()
         try:

@@ -3,8 +3,17 @@
 // AFTER: stablehlo.add
 // AFTER: // -----// IR Dump After dce //----- //
 
-// RUN: rm -rf %t && xlir-opt %s -p cse,dce --print-ir-after-all=%t -o /dev/null && ls %t | filecheck %s --check-prefix=DIR
-// DIR: 01-cse.mlir
+// Only the named passes are dumped; the final output follows.
+// RUN: xlir-opt %s -p cse,dce,cse --print-ir-after=cse | filecheck %s --check-prefix=NAMED
+// NAMED: // -----// IR Dump After cse //----- //
+// NAMED-NOT: IR Dump After dce
+// NAMED: // -----// IR Dump After cse //----- //
+// NAMED-NOT: IR Dump After
+// NAMED: func.func @f
+
+// RUN: rm -rf %t && xlir-opt %s -p cse,dce --dump-dir=%t -o /dev/null && ls %t | filecheck %s --check-prefix=DIR
+// DIR: 00-input.mlir
+// DIR-NEXT: 01-cse.mlir
 // DIR-NEXT: 02-dce.mlir
 
 // RUN: xlir-opt %s -p cse,dce --pass-timing -o /dev/null 2>&1 | filecheck %s --check-prefix=TIMING
@@ -12,6 +21,13 @@
 // TIMING: {{[0-9.]+}} {{.*}}% cse
 // TIMING: {{[0-9.]+}} {{.*}}% dce
 // TIMING: total
+
+// Ops are counted with nested ops, the module excluded: 5 before cse, 4 after.
+// RUN: xlir-opt %s -p cse,dce --pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+// STATS: pass statistics report
+// STATS: ops before   ops after     fusions  temp bytes  pass
+// STATS-NEXT: 5           4           0           -  cse
+// STATS-NEXT: 4           4           0           -  dce
 
 // RUN: xlir-opt %s -p cse | filecheck %s --check-prefix=CSE
 // CSE-LABEL: func.func @f

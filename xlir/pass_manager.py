@@ -1,0 +1,152 @@
+"""Running a pass pipeline with instruments, as MLIR's PassManager does.
+
+A pipeline spec is xDSL's (`simplify,fuse{max-ops=32}`) and may name the
+pipelines in `PIPELINES` (`hlo-opt`), which expand to their passes. Instruments
+see every pass before and after it runs: xlir-opt's timing, statistics, IR
+dumps and reproducers are instruments, so `xlir.compile` pays for none of them.
+
+A pass that raises, or leaves IR that does not verify, stops the pipeline with
+a `PassFailure` naming the pass.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.exceptions import DiagnosticException
+
+from xlir.diagnostics import XlirError, verify_module
+from xlir.passes.registry import PASSES
+
+PIPELINES: dict[str, tuple[str, ...]] = {
+    "hlo-opt": (
+        "inline",
+        "decompose",
+        "simplify",
+        "fold-constants",
+        "cse",
+        "dce",
+        "fuse",
+        "assign-buffers",
+    ),
+}
+"""Named pipelines: the HLO-level default pipeline that `xlir.compile` runs."""
+
+
+class PassFailure(XlirError):
+    """A pass raised or produced invalid IR."""
+
+
+class Instrument:
+    """Hooks around each pass; the default hooks do nothing."""
+
+    def before(self, pass_: ModulePass, module: ModuleOp) -> None:
+        pass
+
+    def after(self, pass_: ModulePass, module: ModuleOp) -> None:
+        pass
+
+    def failed(self, pass_: ModulePass, module: ModuleOp, message: str) -> None:
+        pass
+
+    def finish(self) -> None:
+        """The pipeline has ended (normally or not)."""
+
+
+def expand(spec: str) -> list[ArgSpec]:
+    """The passes a spec names, with named pipelines expanded."""
+    passes: list[ArgSpec] = []
+    for item in parse_pipeline(spec):
+        steps = PIPELINES.get(item.name)
+        if steps is None:
+            passes.append(item)
+            continue
+        if item.parameters:
+            raise ValueError(f"pipeline '{item.name}' takes no options")
+        passes.extend(ArgSpec(step, {}) for step in steps)
+    unknown = [p.name for p in passes if p.name not in PASSES]
+    if unknown:
+        known = ", ".join(sorted([*PASSES, *PIPELINES]))
+        raise ValueError(
+            f"unknown pass(es) {', '.join(map(repr, unknown))}; known: {known}"
+        )
+    return passes
+
+
+def spec_text(passes: Sequence[ArgSpec]) -> str:
+    """The spec of a list of passes, in a form `expand` reads back."""
+    return ",".join(str(p) for p in passes)
+
+
+class PassManager:
+    """A parsed pipeline, ready to run on modules."""
+
+    def __init__(
+        self,
+        spec: str,
+        instruments: Sequence[Instrument] = (),
+        verify_each: bool = True,
+        sources: dict[str, str] | None = None,
+    ):
+        self.specs = expand(spec) if spec.strip() else []
+        self.passes = [PASSES[s.name]().from_spec(s) for s in self.specs]
+        self.instruments = list(instruments)
+        self.verify_each = verify_each
+        self.sources = sources
+
+    def remaining_spec(self, index: int) -> str:
+        """The spec of the pipeline from its `index`-th pass on."""
+        return spec_text(self.specs[index:])
+
+    def run(self, ctx: Context, module: ModuleOp) -> None:
+        try:
+            for pass_ in self.passes:
+                self._run_one(ctx, module, pass_)
+        finally:
+            for instrument in self.instruments:
+                instrument.finish()
+
+    def _run_one(self, ctx: Context, module: ModuleOp, pass_: ModulePass) -> None:
+        for instrument in self.instruments:
+            instrument.before(pass_, module)
+        try:
+            pass_.apply(ctx, module)
+            if self.verify_each:
+                verify_module(module, self.sources)
+        except XlirError as error:
+            self._fail(
+                pass_, module, f"{error}\nnote: the IR after pass '{pass_.name}'"
+            )
+        except DiagnosticException as error:
+            self._fail(pass_, module, f"error: pass '{pass_.name}' failed: {error}")
+        except Exception as error:  # a bug in the pass: say where, not a trace
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            self._fail(
+                pass_,
+                module,
+                f"error: internal error in pass '{pass_.name}': "
+                f"{type(error).__name__}: {error} "
+                f"(at {where.filename}:{where.lineno})",
+            )
+        for instrument in self.instruments:
+            instrument.after(pass_, module)
+
+    def _fail(self, pass_: ModulePass, module: ModuleOp, message: str) -> None:
+        for instrument in self.instruments:
+            instrument.failed(pass_, module, message)
+        raise PassFailure(message) from None
+
+
+def run_pipeline(
+    ctx: Context,
+    module: ModuleOp,
+    spec: str,
+    sources: dict[str, str] | None = None,
+) -> None:
+    """Run a pipeline spec on a module, verifying after each pass."""
+    PassManager(spec, sources=sources).run(ctx, module)
