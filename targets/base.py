@@ -25,7 +25,7 @@ import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -41,7 +41,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xlir.context import make_context
 from xlir.diagnostics import XlirError
+from xlir.pass_manager import run_pipeline
 
 # --- element types ----------------------------------------------------------
 
@@ -369,11 +371,22 @@ class Platform(ABC):
 class Compiler(ABC):
     """Module in, executable out: HLO passes, then the backend."""
 
+    DEFAULT_PIPELINE: ClassVar[str] = ""
+    """The HLO-level pipeline a target runs unless told otherwise."""
+
     def __init__(self, platform: Platform):
         self.platform = platform
 
-    def run_hlo_passes(self, module: ModuleOp) -> ModuleOp:
-        """Target-independent optimization; none by default."""
+    def run_hlo_passes(
+        self,
+        module: ModuleOp,
+        pipeline: str | None = None,
+        sources: dict[str, str] | None = None,
+    ) -> ModuleOp:
+        """Target-independent optimization: `pipeline` (a pass-pipeline spec;
+        None: the target's default, "": none), verified after each pass."""
+        spec = self.DEFAULT_PIPELINE if pipeline is None else pipeline
+        run_pipeline(make_context(), module, spec, sources)
         return module
 
     @abstractmethod
@@ -389,8 +402,10 @@ class Compiler(ABC):
         module: ModuleOp,
         function: str = "main",
         sources: dict[str, str] | None = None,
+        pipeline: str | None = None,
     ) -> Executable:
-        return self.run_backend(self.run_hlo_passes(module), function, sources)
+        optimized = self.run_hlo_passes(module, pipeline, sources)
+        return self.run_backend(optimized, function, sources)
 
     def compile_ahead_of_time(self, module: ModuleOp, options: Any = None) -> Any:
         raise XlirError(

@@ -55,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="the .mlir file to run ('-' for stdin)")
     parser.add_argument("--target", default="interpreter", help="target name")
     parser.add_argument("--function", default="main", help="function to run")
+    parser.add_argument(
+        "--pipeline",
+        metavar="PASSES",
+        help="HLO-level pass pipeline before the target runs (default: the "
+        "target's, e.g. hlo-opt; '' for none)",
+    )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--inputs", metavar="NPZ", help="inputs as arg0, arg1, ...")
     source.add_argument("--random", action="store_true", help="random inputs")
@@ -182,7 +188,9 @@ def run_main(args: argparse.Namespace) -> int:
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
     platform = get_target(args.target)
-    executable = platform.compiler().compile(module, args.function, sources)
+    executable = platform.compiler().compile(
+        module, args.function, sources, args.pipeline
+    )
     signature = executable.signature
     count = len(signature.arguments)
     if args.inputs:

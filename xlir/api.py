@@ -51,8 +51,12 @@ def compile(
     target: str = "interpreter",
     function: str = "main",
     name: str | None = None,
+    pipeline: str | None = None,
 ) -> Executable:
     """Compile StableHLO (text, a path, or a parsed module) for a target.
+
+    `pipeline` is the HLO-level pass pipeline (a spec as for `xlir-opt -p`);
+    None runs the target's default (`hlo-opt`), "" runs no pass.
 
     The result is callable with numpy arrays and returns an array, or a tuple
     of arrays for several results; `executable.signature` lists the expected
@@ -62,4 +66,4 @@ def compile(
     """
     module, sources = load_module(source, name)
     platform = get_target(target)
-    return platform.compiler().compile(module, function, sources)
+    return platform.compiler().compile(module, function, sources, pipeline)
