@@ -1,0 +1,41 @@
+// RUN: xlir-opt %s --split-input-file -p simplify | filecheck %s
+
+// Transposed dot_general operands folded into the dimension numbers, only
+// where the result keeps its dimension order.
+
+// a^T · b with a: [k, m] contracts a's dim 0.
+// CHECK-LABEL: func.func @lhs_transposed
+func.func @lhs_transposed(%a: tensor<8x4xf32>, %b: tensor<8x5xf32>) -> tensor<4x5xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[D:.*]] = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<8x4xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  // CHECK-NEXT: func.return %[[D]]
+  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %0 = stablehlo.dot_general %t, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  func.return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// Batched, both operands transposed, precision kept.
+// CHECK-LABEL: func.func @both_transposed_batched
+func.func @both_transposed_batched(%a: tensor<3x8x2xf32>, %b: tensor<5x2x8xf32>) -> tensor<2x3x5xf32> {
+  // CHECK:      %[[D:.*]] = stablehlo.dot_general %a, %b, batching_dims = [2] x [1], contracting_dims = [1] x [2], precision = [HIGHEST, HIGHEST] : (tensor<3x8x2xf32>, tensor<5x2x8xf32>) -> tensor<2x3x5xf32>
+  // CHECK-NEXT: func.return %[[D]]
+  %ta = stablehlo.transpose %a, dims = [2, 0, 1] : (tensor<3x8x2xf32>) -> tensor<2x3x8xf32>
+  %tb = stablehlo.transpose %b, dims = [1, 2, 0] : (tensor<5x2x8xf32>) -> tensor<2x8x5xf32>
+  %0 = stablehlo.dot_general %ta, %tb, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [HIGHEST, HIGHEST] : (tensor<2x3x8xf32>, tensor<2x8x5xf32>) -> tensor<2x3x5xf32>
+  func.return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// The transpose swaps two free dims of the lhs: folding would transpose the
+// result, so it stays.
+// CHECK-LABEL: func.func @free_dims_swapped
+func.func @free_dims_swapped(%a: tensor<3x4x8xf32>, %b: tensor<8x5xf32>) -> tensor<4x3x5xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %a, dims = [1, 0, 2]
+  // CHECK-NEXT: stablehlo.dot_general %[[T]], %b, contracting_dims = [2] x [0]
+  %t = stablehlo.transpose %a, dims = [1, 0, 2] : (tensor<3x4x8xf32>) -> tensor<4x3x8xf32>
+  %0 = stablehlo.dot_general %t, %b, contracting_dims = [2] x [0] : (tensor<4x3x8xf32>, tensor<8x5xf32>) -> tensor<4x3x5xf32>
+  func.return %0 : tensor<4x3x5xf32>
+}
