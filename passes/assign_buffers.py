@@ -1,0 +1,55 @@
+"""`assign-buffers`: liveness-based buffer assignment over the fused program.
+
+Runs after `fuse`. Each function gets a plan (see `passes/buffers/plan.py`):
+every top-level result — an `hlo.fusion` output or the result of an unfused
+op — and every result in a `while`/`case` body is given a place: a parameter,
+an output, constant data, or a range of the temp arena. The plan is attached
+as the discardable attributes of `dialects/hlo_buffers.py` (`hlo.buffers` on
+the ops, `hlo.plan` on the function), which `hlo-to-loop` bufferizes by and
+`buffer_report` prints.
+
+Option: `alignment` (bytes, a power of two; 64 like XLA:CPU) for the offsets
+of temp buffers: `-p 'assign-buffers{alignment=16}'`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+from xlir.dialects.hlo_buffers import BUFFERS, PLAN, planned_ops
+from xlir.passes.buffers.plan import FunctionPlan, plan_function
+
+
+def attach_plan(plan: FunctionPlan) -> None:
+    """Write the plan onto its function, replacing any earlier one."""
+    for op in planned_ops(plan.func):
+        del op.attributes[BUFFERS]
+    for op in plan.timeline.ops:
+        locations = [plan.buffer_of[r].location for r in op.results]
+        op.attributes[BUFFERS] = ArrayAttr(locations)  # pyright: ignore[reportArgumentType]
+    plan.func.attributes[PLAN] = plan.attribute()
+
+
+def defined_functions(module: ModuleOp) -> list[FuncOp]:
+    """The functions of `module` that have a body."""
+    return [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+
+
+@dataclass(frozen=True)
+class AssignBuffersPass(ModulePass):
+    name = "assign-buffers"
+
+    alignment: int = 64
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.alignment < 1 or self.alignment & (self.alignment - 1):
+            raise PassFailedException(
+                f"alignment must be a power of two, but is {self.alignment}"
+            )
+        for func in defined_functions(op):
+            attach_plan(plan_function(func, self.alignment))
