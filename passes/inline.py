@@ -26,7 +26,7 @@ function survives only if a public function or another live op refers to it
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -77,7 +77,7 @@ class _Inliner:
             callee = self._eligible_callee(call)
             if callee is not None:
                 self.process(callee)
-                self._inline(call, callee)
+                _inline_call(call, callee)
         self.active.pop()
         self.done.add(name)
 
@@ -92,28 +92,42 @@ class _Inliner:
             return None
         return callee
 
-    @staticmethod
-    def _inline(call: CallOp, callee: FuncOp) -> None:
-        block = callee.body.blocks[0]
-        mapping: dict[SSAValue, SSAValue] = dict(
-            zip(block.args, call.arguments, strict=True)
-        )
-        assert call.parent is not None
-        results: list[SSAValue] = []
-        for op in block.ops:
-            if isinstance(op, ReturnOp):
-                results = [mapping.get(v, v) for v in op.arguments]
-                break
-            call.parent.insert_op_before(op.clone(mapping), call)
-        for old, new in zip(call.res, results, strict=True):
-            old.replace_all_uses_with(new)
-        call.detach()
-        call.erase()
+
+def clone_body(
+    callee: FuncOp,
+    arguments: Sequence[SSAValue],
+    insert: Callable[[Operation], object],
+) -> list[SSAValue]:
+    """Copy the single-block body of `callee`, applied to `arguments`, op by
+    op through `insert` (the copies keep their locations); returns the values
+    it returns."""
+    block = callee.body.blocks[0]
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, arguments, strict=True))
+    for op in block.ops:
+        if isinstance(op, ReturnOp):
+            return [mapping.get(v, v) for v in op.arguments]
+        insert(op.clone(mapping))
+    return []
 
 
-def _erase_dead_private_functions(module: ModuleOp) -> None:
+def _inline_call(call: CallOp, callee: FuncOp) -> None:
+    block = call.parent
+    assert block is not None
+    results = clone_body(
+        callee, call.arguments, lambda op: block.insert_op_before(op, call)
+    )
+    for old, new in zip(call.res, results, strict=True):
+        old.replace_all_uses_with(new)
+    call.detach()
+    call.erase()
+
+
+def erase_dead_private_functions(
+    module: ModuleOp, candidates: Collection[str] | None = None
+) -> None:
     """Keep what a public function or a non-function op reaches; drop the
-    private functions outside that set."""
+    private functions outside that set (only those in `candidates`, if
+    given)."""
     by_name = {f.sym_name.data: f for f in module.body.ops if isinstance(f, FuncOp)}
     roots = [
         op for op in module.body.ops if not (isinstance(op, FuncOp) and _is_private(op))
@@ -127,7 +141,11 @@ def _erase_dead_private_functions(module: ModuleOp) -> None:
         live.add(name)
         work.extend(_referenced_symbols(by_name[name]))
     for name, func in by_name.items():
-        if _is_private(func) and name not in live:
+        if (
+            _is_private(func)
+            and name not in live
+            and (candidates is None or name in candidates)
+        ):
             func.detach()
             func.erase()
 
@@ -146,4 +164,4 @@ class InlinePass(ModulePass):
         inliner = _Inliner(op, self.inline_public)
         for func in list(inliner.functions.values()):
             inliner.process(func)
-        _erase_dead_private_functions(op)
+        erase_dead_private_functions(op)
