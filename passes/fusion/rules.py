@@ -1,0 +1,196 @@
+"""The legality and profitability rules of fusion, each named.
+
+A rule looks at one producer and the fusion (group) of its consumers and
+returns None (no objection) or the reason it refuses, a sentence for the
+`explain=true` remarks. `JOIN_RULES` are asked, in order, whenever a producer
+would be computed inside a consumer's fusion; the rules about sharing
+(duplication, multi-output, cycles) and about contractions are asked by
+`grouping` where those decisions are made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation
+from xlir.dialects.hlo import FusionKind
+from xlir.passes.fusion.explain import location
+from xlir.passes.fusion.op_classes import (
+    CONTRACTIONS,
+    DIVISIONS,
+    DYNAMIC_UPDATE_SLICE,
+    ELEMENTWISE_CHEAP,
+    ELEMENTWISE_EXPENSIVE,
+    is_expensive,
+    reuse_factor,
+)
+
+if TYPE_CHECKING:
+    from xlir.passes.fusion.grouping import Group
+
+Use = tuple[Operation, int]
+"""A consumer op and the index of the operand it reads the producer through."""
+
+
+def contraction_operand(
+    producer: Operation, group: Group, uses: Sequence[Use]
+) -> str | None:
+    """A dot or convolution reads each operand element many times and runs as
+    a library-style kernel over materialized operands (XLA:CPU fuses only
+    small matrix-vector dots)."""
+    for user, _ in uses:
+        if user.name in CONTRACTIONS:
+            return (
+                f"'{user.name}' reads each element of its operands many times; a "
+                "contraction fuses only with its elementwise consumers (output fusion)"
+            )
+    return None
+
+
+def expensive_reuse(
+    producer: Operation, group: Group, uses: Sequence[Use]
+) -> str | None:
+    """An expensive op fused under an op that reads its elements repeatedly
+    (a broadcast, overlapping windows, a gather) would be recomputed per read:
+    XLA's "fusion is not profitable"."""
+    if not is_expensive(producer):
+        return None
+    for user, index in uses:
+        factor = reuse_factor(user, index)
+        if factor > 1:
+            return (
+                f"'{producer.name}' is expensive and '{user.name}' reads each of its "
+                f"elements {factor} times"
+            )
+        if group.reused.get(user, False):
+            return (
+                f"'{producer.name}' is expensive and the fusion reads the result of "
+                f"'{user.name}' at {location(user)} repeatedly"
+            )
+    return None
+
+
+def in_place(producer: Operation, group: Group, uses: Sequence[Use]) -> str | None:
+    """`dynamic_update_slice` is computed in place, in its operand's buffer
+    (XLA's in-place DUS fusion): that operand must come in as a fusion input,
+    and nothing fused with it may read that buffer, since the writes could
+    overwrite elements still to be read."""
+    for user, index in uses:
+        if user.name == DYNAMIC_UPDATE_SLICE and index == 0:
+            return (
+                f"'{DYNAMIC_UPDATE_SLICE}' at {location(user)} updates its operand in "
+                "place; the operand must be a fusion input, not computed in the fusion"
+            )
+    for value in producer.operands:
+        writer = group.in_place_buffers.get(value)
+        if writer is not None:
+            return (
+                f"'{producer.name}' reads the buffer that '{DYNAMIC_UPDATE_SLICE}' at "
+                f"{location(writer)} overwrites in place"
+            )
+    return None
+
+
+def max_ops(limit: int) -> Callable[[Operation, Group, Sequence[Use]], str | None]:
+    """Caps a fusion's size, which bounds the code of its loop body."""
+
+    def rule(producer: Operation, group: Group, uses: Sequence[Use]) -> str | None:
+        if producer in group.members or len(group.members) < limit:
+            return None
+        return f"the fusion already has {len(group.members)} ops (max-ops={limit})"
+
+    return rule
+
+
+def join_rules(
+    limit: int,
+) -> list[tuple[str, Callable[[Operation, Group, Sequence[Use]], str | None]]]:
+    return [
+        ("contraction-operand", contraction_operand),
+        ("expensive-reuse", expensive_reuse),
+        ("in-place", in_place),
+        ("max-ops", max_ops(limit)),
+    ]
+
+
+def output_fusion(
+    contraction: Operation, group: Group, uses: Sequence[Use]
+) -> str | None:
+    """A contraction fuses with one loop fusion of elementwise ops that reads
+    its result (dot + bias add + activation): XLA's output fusion."""
+    if group.kind != FusionKind.LOOP:
+        return (
+            f"the consumer fusion is of kind {group.kind.value}; a contraction fuses "
+            "only with a loop fusion of elementwise ops"
+        )
+    for user, _ in uses:
+        if not is_elementwise(user):
+            return (
+                f"'{user.name}' is not elementwise; a contraction fuses only with "
+                "elementwise consumers"
+            )
+    return None
+
+
+def is_elementwise(op: Operation) -> bool:
+    return (
+        op.name in ELEMENTWISE_CHEAP
+        or op.name in ELEMENTWISE_EXPENSIVE
+        or op.name in DIVISIONS
+    )
+
+
+def not_fusible(producer: Operation) -> str:
+    if producer.regions:
+        return (
+            f"'{producer.name}' has regions; only the bodies of reductions are "
+            "fused, and the pass runs separately inside while and case bodies"
+        )
+    if producer.name == "stablehlo.constant":
+        return (
+            "a constant that is neither a scalar nor a splat is read from memory, "
+            "as a fusion input"
+        )
+    return f"'{producer.name}' is not fusible"
+
+
+def reduce_root(producer: Operation) -> str:
+    return (
+        f"'{producer.name}' is the root of its own input fusion; a reduction "
+        "is not fused into its consumers"
+    )
+
+
+def shared_contraction(count: int) -> str:
+    return (
+        f"its result is read by {count} consumers outside one fusion; a "
+        "contraction fuses only with a single elementwise epilogue"
+    )
+
+
+def no_duplication(producer: Operation, home: Operation | None) -> str:
+    where = f", in the fusion at {location(home)}," if home is not None else ""
+    return (
+        f"'{producer.name}' is not duplicated; it is computed once{where} "
+        "and read from there"
+    )
+
+
+def max_duplication(producer: Operation, count: int, limit: int) -> str:
+    return (
+        f"'{producer.name}' would be duplicated into {count} fusions "
+        f"(max-duplication={limit})"
+    )
+
+
+def cycle(producer: Operation, other: Operation) -> str:
+    return (
+        f"computing '{producer.name}' in this fusion would create a cycle: the "
+        f"fusion needs, through '{other.name}' at {location(other)}, a value "
+        "computed from it"
+    )
+
+
+def sibling_shapes() -> str:
+    return "the reductions differ in shape or dimensions"
