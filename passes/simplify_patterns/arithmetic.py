@@ -7,8 +7,9 @@ Always (every element type unless said):
   and/or/min/max(x, x) → x, x * 0 → 0, x - x → 0 and x xor x → 0 (integers),
   select(splat p, a, b) → a or b,
   compare(x, x) → splat (integers, booleans, and TOTALORDER floats),
-  x / c → x * (1/c) for floats when every element of c is ±2^k and 1/c is a
-  normal finite value of the element type (then both round the same real).
+  x / c → x * (1/c) for floats when every element of c is ±2^k and both c
+  and 1/c are normal finite values of the element type (then both round the
+  same real number, and no subnormal meets flush-to-zero hardware).
 
 With fast-math (they change results on -0.0, ±inf or NaN):
   x + (+0.0) → x (-0.0 + 0.0 is +0.0), x - (-0.0) → x, x * 0.0 → 0.0
@@ -154,7 +155,7 @@ class DivideOne(RewritePattern):
 class DivideByPowerOfTwo(RewritePattern):
     """x / c → x * (1/c) for floats when every element of c is ±2^k and 1/c is
     a finite normal number: then 1/c is exact and both sides are the same real
-    number rounded once. A subnormal 1/c is refused, since hardware that
+    number rounded once. A subnormal c or 1/c is refused, since hardware that
     flushes subnormals would read it as 0."""
 
     @op_type_rewrite_pattern
@@ -172,6 +173,7 @@ class DivideByPowerOfTwo(RewritePattern):
             (np.abs(mantissa) == 0.5).all()
             and np.isfinite(reciprocal).all()
             and (np.abs(reciprocal) >= tiny).all()
+            and (np.abs(divisor) >= tiny).all()
         ):
             return
         assert isinstance(op.rhs.type, TensorType)

@@ -147,8 +147,8 @@ func.func @divide_power_of_two(%x: tensor<3xf32>, %h: tensor<2xbf16>) -> (tensor
 
 // -----
 
-// Not rewritten: 1/3 rounds; 1/2^127 is subnormal in f32; 1/2^-128 (of a
-// subnormal divisor) overflows to inf; 1/0 is inf; integer division.
+// Not rewritten: 1/3 rounds; 1/2^127 is subnormal in f32; 2^-128 is itself
+// subnormal (and 1/2^-128 overflows to inf); 1/0 is inf; integer division.
 // CHECK-LABEL: func.func @divide_not_exact
 func.func @divide_not_exact(%x: tensor<f32>, %i: tensor<i32>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<i32>) {
   // CHECK-COUNT-5: stablehlo.divide
