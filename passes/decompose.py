@@ -40,8 +40,9 @@ from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
 from xlir.dialects.stablehlo.control_flow import CompositeOp
 from xlir.dialects.stablehlo.types import element_type, is_float
-from xlir.passes.decompositions import elementary, erf, predicates
+from xlir.passes.decompositions import elementary, erf, gamma, predicates
 from xlir.passes.decompositions.emitter import Emitter, compute_type
+from xlir.passes.decompositions.top_k import top_k
 from xlir.passes.inline import clone_body, erase_dead_private_functions
 
 UnaryDecomposition = Callable[[Emitter, SSAValue], SSAValue]
@@ -50,6 +51,8 @@ UNARY: dict[type[Operation], UnaryDecomposition] = {
     chlo.ErfOp: erf.erf,
     chlo.ErfcOp: erf.erfc,
     chlo.ErfInvOp: erf.erf_inv,
+    chlo.LgammaOp: gamma.lgamma,
+    chlo.DigammaOp: gamma.digamma,
     chlo.TanOp: elementary.tan,
     chlo.SinhOp: elementary.sinh,
     chlo.CoshOp: elementary.cosh,
@@ -85,6 +88,15 @@ class DecomposeUnary(RewritePattern):
         rewriter.replace_op(op, [], [result])
 
 
+class DecomposeTopK(RewritePattern):
+    """chlo.top_k → sort + slice."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.TopKOp, rewriter: PatternRewriter) -> None:
+        e = Emitter(rewriter, op, element_type(op.operand.type))
+        rewriter.replace_op(op, [], top_k(e, op))
+
+
 @dataclass
 class InlineComposite(RewritePattern):
     """A composite → the body of its decomposition function."""
@@ -112,6 +124,8 @@ class DecomposePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         inlined: set[str] = set()
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([DecomposeUnary(), InlineComposite(inlined)])
+            GreedyRewritePatternApplier(
+                [DecomposeUnary(), DecomposeTopK(), InlineComposite(inlined)]
+            )
         ).rewrite_module(op)
         erase_dead_private_functions(op, inlined)

@@ -92,6 +92,12 @@ class Emitter:
     def max(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.emit(ew.MaximumOp(a, b))
 
+    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(ew.AndOp(a, b))
+
+    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(ew.OrOp(a, b))
+
     def atan2(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.emit(ew.Atan2Op(a, b))
 
