@@ -164,8 +164,8 @@ def reduce_root(producer: Operation) -> str:
 
 def shared_contraction(count: int) -> str:
     return (
-        f"its result is read by {count} consumers outside one fusion; a "
-        "contraction fuses only with a single elementwise epilogue"
+        f"its result has {count} readers, not one fusion; a contraction fuses "
+        "only with a single elementwise epilogue"
     )
 
 
