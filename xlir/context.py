@@ -3,54 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
 
-def _stablehlo() -> Dialect:
-    from xlir.dialects.stablehlo import StableHLO
+def _lazy(module: str, attribute: str) -> Callable[[], Dialect]:
+    """A factory that imports `module` only when the dialect is first used."""
 
-    return StableHLO
+    def load() -> Dialect:
+        return getattr(import_module(module), attribute)
 
-
-def _chlo() -> Dialect:
-    from xlir.dialects.chlo import Chlo
-
-    return Chlo
-
-
-def _check() -> Dialect:
-    from xlir.dialects.check import Check
-
-    return Check
-
-
-def _hlo() -> Dialect:
-    from xlir.dialects.hlo import Hlo
-
-    return Hlo
-
-
-def _func() -> Dialect:
-    from xdsl.dialects.func import Func
-
-    return Func
-
-
-def _builtin() -> Dialect:
-    from xdsl.dialects.builtin import Builtin
-
-    return Builtin
+    return load
 
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    "builtin": _builtin,
-    "func": _func,
-    "stablehlo": _stablehlo,
-    "chlo": _chlo,
-    "check": _check,
-    "hlo": _hlo,
+    name: _lazy(module, attribute)
+    for name, (module, attribute) in {
+        # xDSL's: the HLO level uses func; the loop level arith, math, memref
+        # and scf (host control flow).
+        "builtin": ("xdsl.dialects.builtin", "Builtin"),
+        "func": ("xdsl.dialects.func", "Func"),
+        "arith": ("xdsl.dialects.arith", "Arith"),
+        "math": ("xdsl.dialects.math", "Math"),
+        "memref": ("xdsl.dialects.memref", "MemRef"),
+        "scf": ("xdsl.dialects.scf", "Scf"),
+        # xlir's.
+        "stablehlo": ("xlir.dialects.stablehlo", "StableHLO"),
+        "chlo": ("xlir.dialects.chlo", "Chlo"),
+        "check": ("xlir.dialects.check", "Check"),
+        "hlo": ("xlir.dialects.hlo", "Hlo"),
+        "loop": ("xlir.dialects.loop", "Loop"),
+        "device": ("xlir.dialects.device", "Device"),
+    }.items()
 }
 """Every dialect xlir knows, by name; each is loaded on first use."""
 
