@@ -371,7 +371,7 @@ class Platform(ABC):
 class Compiler(ABC):
     """Module in, executable out: HLO passes, then the backend."""
 
-    DEFAULT_PIPELINE: ClassVar[str] = ""
+    DEFAULT_PIPELINE: ClassVar[str] = "hlo-opt"
     """The HLO-level pipeline a target runs unless told otherwise."""
 
     def __init__(self, platform: Platform):
