@@ -128,17 +128,19 @@ class _LoopBounds(IRDLOperation):
             verify_dynamic_index_list(
                 static, dynamic, DYNAMIC_INDEX, f" in '{self.name}' op {key} bounds"
             )
-        for dim, (lower, upper, step) in enumerate(
+        bounds = list(
             zip(self.lower_bounds, self.upper_bounds, self.steps, strict=True)
-        ):
+        )
+        for dim, (lower, upper, step) in enumerate(bounds):
+            where = f" of dimension {dim}" if len(bounds) > 1 else ""
             if isinstance(step, int) and step <= 0:
                 raise VerifyException(
-                    f"'{self.name}' op step {step} of dimension {dim} must be positive"
+                    f"'{self.name}' op step {step}{where} must be positive"
                 )
             if isinstance(lower, int) and isinstance(upper, int) and lower > upper:
                 raise VerifyException(
-                    f"'{self.name}' op lower bound {lower} of dimension {dim} must not "
-                    f"exceed its upper bound {upper}"
+                    f"'{self.name}' op lower bound {lower}{where} must not exceed "
+                    f"the upper bound {upper}"
                 )
 
     def verify_block_args(self, expected: Sequence[Attribute], what: str) -> None:
