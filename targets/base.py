@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
+from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
@@ -191,6 +192,7 @@ class MemoryStats:
     output_size_in_bytes: int = 0
     alias_size_in_bytes: int = 0
     temp_size_in_bytes: int = 0
+    constant_size_in_bytes: int = 0
     generated_code_size_in_bytes: int = 0
 
 
@@ -417,9 +419,17 @@ class Compiler(ABC):
 class Executable(ABC):
     """A compiled function, runnable on its platform's devices."""
 
-    def __init__(self, platform: Platform, signature: Signature, device: int = 0):
+    def __init__(
+        self,
+        platform: Platform,
+        signature: Signature,
+        module: ModuleOp | None = None,
+        device: int = 0,
+    ):
         self.platform = platform
         self.signature = signature
+        self.module = module
+        """The optimized HLO-level module, with its buffer plan."""
         self.device = device
 
     @abstractmethod
@@ -452,6 +462,18 @@ class Executable(ABC):
         return results[0] if len(results) == 1 else results
 
     def memory_stats(self) -> MemoryStats:
+        """The buffer plan's figures (`assign-buffers`); without a module, the
+        argument and output bytes only."""
+        if self.module is not None:
+            planned = buffer_stats(self.module).get(self.signature.function)
+            if planned is not None:
+                return MemoryStats(
+                    argument_size_in_bytes=planned.argument_size_in_bytes,
+                    output_size_in_bytes=planned.output_size_in_bytes,
+                    alias_size_in_bytes=planned.alias_size_in_bytes,
+                    temp_size_in_bytes=planned.temp_size_in_bytes,
+                    constant_size_in_bytes=planned.constant_size_in_bytes,
+                )
         return MemoryStats(
             argument_size_in_bytes=sum(a.nbytes for a in self.signature.arguments),
             output_size_in_bytes=sum(r.nbytes for r in self.signature.results),

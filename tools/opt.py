@@ -4,6 +4,7 @@ dialects and passes, MLIR-style diagnostics, and debugging aids:
 * `--print-ir-after-all`, `--print-ir-after=PASS`: the IR after passes;
 * `--dump-dir DIR`: the input and the IR after each pass as numbered files;
 * `--pass-timing`, `--pass-statistics`: tables per pass, on stderr;
+* `--buffer-report`: the buffer plan's figures and buffers, on stderr;
 * `--reproducer FILE`: the input of a failing pass and the rest of the
   pipeline, replayed by `--run-reproducer`.
 
@@ -26,6 +27,8 @@ from xdsl.utils.exceptions import (
     ParseError,
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
+from xlir.dialects.hlo_buffers import PLAN, PlanAttr
+from xlir.passes.buffers.report import buffer_report
 from xlir.passes.registry import PASSES
 from xlir.tools.instruments import (
     REPRODUCER_HEADER,
@@ -44,13 +47,12 @@ from xlir.pass_manager import Instrument, PassManager, expand
 
 def planned_temp_bytes(module: Operation) -> int | None:
     """The temp arena bytes of the buffer plans in the module, if planned."""
-    total = None
-    for op in module.walk():
-        plan = op.attributes.get("hlo.plan")
-        arena = getattr(plan, "arena", None)
-        if arena is not None:
-            total = (total or 0) + int(getattr(arena, "data", arena))
-    return total
+    arenas = [
+        plan.arena.data
+        for op in module.walk()
+        if isinstance(plan := op.attributes.get(PLAN), PlanAttr)
+    ]
+    return sum(arenas) if arenas else None
 
 
 class XlirOptMain(xDSLOptMain):
@@ -121,6 +123,12 @@ class XlirOptMain(xDSLOptMain):
             "bytes on stderr",
         )
         aids.add_argument(
+            "--buffer-report",
+            action="store_true",
+            help="print the buffer plan's figures (argument, output, alias, temp, "
+            "constant bytes) and its buffers per function on stderr",
+        )
+        aids.add_argument(
             "--reproducer",
             metavar="FILE",
             help="when a pass fails, write the IR it was given and the rest of the "
@@ -182,6 +190,8 @@ class XlirOptMain(xDSLOptMain):
         if self._dumper is not None:
             self._dumper.dump_input(prog)
         manager.run(self.ctx, prog)
+        if self.args.buffer_report:
+            sys.stderr.write(buffer_report(prog))
 
     # --- running ------------------------------------------------------------
 

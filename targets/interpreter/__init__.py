@@ -163,8 +163,7 @@ class InterpreterExecutable(Executable):
         module: ModuleOp,
         image: ModuleInterpreter,
     ):
-        super().__init__(platform, signature)
-        self.module = module
+        super().__init__(platform, signature, module)
         self.image = image
         executor = platform.executor(self.device)
         self._kernel = executor.load_kernel(image, signature.function)

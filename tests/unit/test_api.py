@@ -149,10 +149,28 @@ def test_executable_extras() -> None:
     stats = executable.memory_stats()
     assert stats.argument_size_in_bytes == 48
     assert stats.output_size_in_bytes == 24
+    assert stats.temp_size_in_bytes == 0  # one fusion writing the output
     assert "stablehlo.add" in executable.as_text()
     compiler = get_target("interpreter").compiler()
     with pytest.raises(XlirError, match="ahead-of-time"):
         compiler.compile_ahead_of_time(xlir.parse_module(xlir.make_context(), ADD))
+
+
+def test_memory_stats_come_from_the_buffer_plan() -> None:
+    source = """func.func @main(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %cst = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<256xf32>, tensor<f32>) -> tensor<f32>
+  %b = stablehlo.broadcast_in_dim %m, dims = [] : (tensor<f32>) -> tensor<256xf32>
+  %e = stablehlo.exponential %x : tensor<256xf32>
+  %d = stablehlo.divide %e, %b : tensor<256xf32>
+  return %d : tensor<256xf32>
+}
+"""
+    stats = xlir.compile(source).memory_stats()
+    assert stats.argument_size_in_bytes == stats.output_size_in_bytes == 1024
+    assert 0 < stats.temp_size_in_bytes <= 64  # the sum, aligned
+    unplanned = xlir.compile(source, pipeline="").memory_stats()
+    assert unplanned.temp_size_in_bytes > stats.temp_size_in_bytes
 
 
 def test_platform_executor_stream() -> None:

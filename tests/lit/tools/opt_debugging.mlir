@@ -41,3 +41,12 @@ func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %2 = stablehlo.multiply %0, %1 : tensor<4xf32>
   func.return %2 : tensor<4xf32>
 }
+
+// After hlo-opt the add and multiply are one fusion writing the output: no temp.
+// RUN: xlir-opt %s -p hlo-opt --pass-statistics --buffer-report -o /dev/null 2>&1 | filecheck %s --check-prefix=PLAN
+// PLAN: ops before   ops after     fusions  temp bytes  pass
+// PLAN: 4           6           1           -  fuse
+// PLAN-NEXT: 6           6           1           0  assign-buffers
+// PLAN: buffers of @f: temp 0 bytes (one buffer per op: 0), arguments 16, outputs 16, alias 0, constants 0
+// PLAN: arg 0 {{.*}} %arg0
+// PLAN: out 0 {{.*}} hlo.fusion
