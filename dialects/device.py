@@ -67,6 +67,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.memory import verify_indices
 
 
 @irdl_attr_definition
@@ -325,13 +326,7 @@ class ReadScalarOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        assert isinstance(self.buffer.type, MemRefType)
-        rank = self.buffer.type.get_num_dims()
-        if len(self.indices) != rank:
-            raise VerifyException(
-                f"'{self.name}' op needs one index per dimension of "
-                f"{self.buffer.type}: {rank}, but has {len(self.indices)}"
-            )
+        verify_indices(self, self.buffer, self.indices)
 
 
 # Kernels.

@@ -63,7 +63,8 @@ def _require_static_identity(op: Operation, what: str, type: MemRefType) -> None
         )
 
 
-def _verify_access(op: Operation, buffer: SSAValue, indices: Sequence[SSAValue]):
+def verify_indices(op: Operation, buffer: SSAValue, indices: Sequence[SSAValue]):
+    """One index per dimension of the buffer (loads, stores, host reads)."""
     assert isinstance(buffer.type, MemRefType)
     rank = buffer.type.get_num_dims()
     if len(indices) != rank:
@@ -149,7 +150,7 @@ class LoadOp(IRDLOperation):
         _print_access(printer, self.buffer, self.indices, self.attributes)
 
     def verify_(self) -> None:
-        _verify_access(self, self.buffer, self.indices)
+        verify_indices(self, self.buffer, self.indices)
         _verify_element(self, "result", self.result, self.buffer)
 
 
@@ -187,7 +188,7 @@ class StoreOp(IRDLOperation):
         _print_access(printer, self.buffer, self.indices, self.attributes)
 
     def verify_(self) -> None:
-        _verify_access(self, self.buffer, self.indices)
+        verify_indices(self, self.buffer, self.indices)
         _verify_element(self, "value", self.value, self.buffer)
 
 
