@@ -26,6 +26,7 @@ from xlir.dialects.hlo import FusionKind
 from xlir.passes.fusion import rules
 from xlir.passes.fusion.explain import Remarks, refused
 from xlir.passes.fusion.op_classes import (
+    CONTRACTIONS,
     DYNAMIC_UPDATE_SLICE,
     Role,
     is_expensive,
@@ -168,6 +169,7 @@ class Planner:
         if kind is Role.CONTRACTION:
             self._place_contraction(producer, by_group, external)
             return
+        self._remark_contraction_operands(producer, external)
         if len(by_group) > 1 and self._merge_reductions(producer, by_group):
             by_group, external = self._uses(producer)
         if not by_group:
@@ -183,6 +185,21 @@ class Planner:
                 self._new_group(producer, FusionKind.LOOP)
         else:
             self._place_shared(producer, by_group, external)
+
+    def _remark_contraction_operands(
+        self, producer: Operation, external: list[Operation]
+    ) -> None:
+        """A dot or convolution outside any fusion reads the producer: say
+        why the producer is not fused into it."""
+        for user in external:
+            if user.name in CONTRACTIONS and any(
+                operand.owner is producer for operand in user.operands
+            ):
+                reason = rules.contraction_operand(producer, None, [(user, 0)])
+                assert reason is not None
+                self._remark(
+                    producer, [(user, 0)], refused("contraction-operand", reason)
+                )
 
     def _place_contraction(
         self,
@@ -224,8 +241,19 @@ class Planner:
             not is_expensive(producer) and producer.name != DYNAMIC_UPDATE_SLICE
         )
         fits = len(by_group) <= self.max_duplication
-        if duplicable and fits and not external:
-            self._duplicate(producer, by_group, external)
+        if (
+            duplicable
+            and fits
+            and not external
+            and not any(self._check_join(producer, g, u) for g, u in by_group.items())
+        ):
+            for group, uses in by_group.items():
+                self._add(producer, group, uses)
+                self._remark(
+                    producer,
+                    uses,
+                    f"fused (duplicated into {len(by_group)} fusions)",
+                )
             return
         home, refusals = self._multi_output_home(producer, by_group, external)
         if home is not None:
@@ -278,8 +306,8 @@ class Planner:
         by_group: dict[Group, list[Use]],
         external: list[Operation],
     ) -> None:
-        """A copy in each consumer group; a group of its own as well where
-        some reader still needs the value materialized."""
+        """A copy in each consumer group that takes it, and a group of its
+        own for the readers that still need the value materialized."""
         materialize = bool(external)
         for group, uses in by_group.items():
             refusal = self._check_join(producer, group, uses)

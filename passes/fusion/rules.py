@@ -34,7 +34,7 @@ Use = tuple[Operation, int]
 
 
 def contraction_operand(
-    producer: Operation, group: Group, uses: Sequence[Use]
+    producer: Operation, group: Group | None, uses: Sequence[Use]
 ) -> str | None:
     """A dot or convolution reads each operand element many times and runs as
     a library-style kernel over materialized operands (XLA:CPU fuses only
