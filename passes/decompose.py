@@ -75,7 +75,7 @@ class DecomposeUnary(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, chlo.ConjOp):
             if is_float(element_type(op.operand.type)):
-                rewriter.replace_op(op, [], [op.operand])
+                rewriter.replace(op, [], [op.operand])
             return
         formula = UNARY.get(type(op))
         element = element_type(op.operands[0].type) if op.operands else None
@@ -85,7 +85,7 @@ class DecomposeUnary(RewritePattern):
         result = formula(e, e.convert(op.operands[0], e.element))
         if is_float(element_type(op.results[0].type)):
             result = e.convert(result, element)
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
 
 class DecomposeTopK(RewritePattern):
@@ -94,7 +94,7 @@ class DecomposeTopK(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: chlo.TopKOp, rewriter: PatternRewriter) -> None:
         e = Emitter(rewriter, op, element_type(op.operand.type))
-        rewriter.replace_op(op, [], top_k(e, op))
+        rewriter.replace(op, [], top_k(e, op))
 
 
 @dataclass
@@ -111,7 +111,7 @@ class InlineComposite(RewritePattern):
         if not isinstance(callee, FuncOp) or len(callee.body.blocks) != 1:
             return
         results = clone_body(callee, op.inputs, rewriter.insert)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
         self.inlined.add(callee.sym_name.data)
 
 

@@ -2,7 +2,9 @@
 
 * x < 0.5 is reflected: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x)
   and digamma(x) = digamma(1 - x) - pi / tan(pi x), with the sine and tangent
-  taken of r = x - round(x), exact, so large |x| loses nothing to pi * x.
+  taken of r = x - round(x), exact, so large |x| loses nothing to pi * x
+  (and log(pi / |sin(pi r)|) is taken as -log|r| - log(sin(pi r) / (pi r)),
+  so tiny and subnormal r keep their digits).
 * z < 8 is shifted to z + 8: lgamma(z) = lgamma(z + 8) - log(z (z+1) ...
   (z+7)), digamma(z) = digamma(z + 8) - sum 1 / (z + k).
 * For z >= 8 the asymptotic series with Bernoulli numbers converges fast:
@@ -40,12 +42,12 @@ def _series(e: Emitter, scale) -> list[float]:
     return [float(b * scale(k)) for k, b in reversed(terms)]
 
 
-def _reflect(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """(x < 0.5, the argument the series sees, pi * (x - round(x)))."""
+def _reflect(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue, SSAValue]:
+    """(x < 0.5, the argument the series sees, r = x - round(x), pi * r)."""
     reflected = e.compare(LT, x, e.const(0.5))
     z = e.select(reflected, e.sub(e.const(1.0), x), x)
     r = e.sub(x, e.unary(ew.RoundNearestEvenOp, x))
-    return reflected, z, e.mul(r, e.const(math.pi))
+    return reflected, z, r, e.mul(r, e.const(math.pi))
 
 
 def _shift(e: Emitter, z: SSAValue) -> tuple[SSAValue, SSAValue, list[SSAValue]]:
@@ -61,7 +63,7 @@ def _pole(e: Emitter, x: SSAValue, pi_r: SSAValue) -> SSAValue:
 
 
 def lgamma(e: Emitter, x: SSAValue) -> SSAValue:
-    reflected, z0, pi_r = _reflect(e, x)
+    reflected, z0, r, pi_r = _reflect(e, x)
     shifted, z, steps = _shift(e, z0)
     product = steps[0]
     for step in steps[1:]:
@@ -80,15 +82,20 @@ def lgamma(e: Emitter, x: SSAValue) -> SSAValue:
         e.add(e.const(0.5 * math.log(2 * math.pi) - 0.5), series),
     )
     core = e.select(shifted, e.sub(stirling, e.unary(ew.LogOp, product)), stirling)
-    sine = e.unary(ew.AbsOp, e.unary(ew.SineOp, pi_r))
-    reflection = e.sub(e.sub(e.const(math.log(math.pi)), e.unary(ew.LogOp, sine)), core)
+    # log(pi / |sin(pi r)|) = -log|r| - log(sin(pi r) / (pi r)); the ratio
+    # lies in (0.63, 1], so a subnormal r loses nothing to pi * r.
+    ratio = e.div(e.unary(ew.SineOp, pi_r), pi_r)
+    log_r = e.unary(ew.LogOp, e.unary(ew.AbsOp, r))
+    reflection = e.sub(
+        e.unary(ew.NegateOp, e.add(log_r, e.unary(ew.LogOp, ratio))), core
+    )
     result = e.select(reflected, reflection, core)
     infinite = e.compare(EQ, e.unary(ew.AbsOp, x), e.const(math.inf))
     return e.select(e.or_(_pole(e, x, pi_r), infinite), e.const(math.inf), result)
 
 
 def digamma(e: Emitter, x: SSAValue) -> SSAValue:
-    reflected, z0, pi_r = _reflect(e, x)
+    reflected, z0, _, pi_r = _reflect(e, x)
     shifted, z, steps = _shift(e, z0)
     one = e.const(1.0)
     total = e.div(one, steps[0])

@@ -25,7 +25,7 @@ def _arguments(path) -> list[np.ndarray]:
 
 
 def _run(module, arguments) -> tuple[np.ndarray, ...]:
-    got = xlir.compile(module, target="interpreter")(*arguments)
+    got = xlir.compile(module, target="interpreter", pipeline="")(*arguments)
     return got if isinstance(got, tuple) else (got,)
 
 
