@@ -5,9 +5,11 @@ attribute because xDSL has no hook that verifies an attribute on another
 dialect's op: as an op it checks its own signature (buffers and scalars in,
 nothing out), `device.launch` can check it is launching a kernel, and the HLO
 level's function passes leave it alone. Lowering it is no harder than lowering a
-`func.func` (xDSL 0.74 has no func-to-llvm conversion either way): an
-`llvm.func` for the CPU (where `device.launch` becomes a call), an `llvm.func`
-marked as a PTX entry for the GPU, a routine of the accelerator's binary.
+`func.func` (xDSL 0.74 has no func-to-llvm conversion either way; to reuse
+`convert-memref-to-ptr`, which rewrites `func.func` signatures, turn the kernel
+into a `func.func` first): an `llvm.func` for the CPU (where `device.launch`
+becomes a call), an `llvm.func` marked as a PTX entry for the GPU, a routine of
+the accelerator's binary.
 
     loop.kernel @fusion_0(%in: memref<64x128xf32>, %out: memref<64xf32>) {
       loop.parallel (%i) = (0) to (64) step (1) {
