@@ -142,7 +142,9 @@ class BufferAttr(ParametrizedAttribute):
             kind = parser.parse_identifier()
             if kind == TEMP:
                 for key in ("offset", "size"):
-                    parser.parse_punctuation(",", " in #hlo.buffer<temp, offset = N, size = N>")
+                    parser.parse_punctuation(
+                        ",", " in #hlo.buffer<temp, offset = N, size = N>"
+                    )
                     parser.parse_keyword(key)
                     parser.parse_punctuation("=")
                     fields[key] = parser.parse_integer(allow_boolean=False)
