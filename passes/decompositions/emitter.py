@@ -14,6 +14,7 @@ import struct
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     Float64Type,
     TensorType,
@@ -41,7 +42,7 @@ class Emitter:
         self.shape = shape(op.operands[0].type)
         self.element = element
         self.is_f64 = isinstance(element, Float64Type)
-        self._constants: dict[tuple[Attribute, bytes], SSAValue] = {}
+        self._constants: dict[bytes, SSAValue] = {}
 
     def tensor(self, element: Attribute | None = None) -> TensorType:
         return TensorType(element or self.element, self.shape)
@@ -53,20 +54,19 @@ class Emitter:
 
     # --- values --------------------------------------------------------------
 
-    def const(self, value: float, element: Attribute | None = None) -> SSAValue:
-        element = element or self.element
-        key = (element, struct.pack("<d", value))
+    def const(self, value: float) -> SSAValue:
+        """`value` in the compute type, broadcast to the shape."""
+        element = self.element
+        assert isinstance(element, AnyFloat)
+        key = struct.pack("<d", value)
         if key not in self._constants:
             scalar = self.emit(
                 ConstantOp(
-                    DenseIntOrFPElementsAttr.from_list(
-                        TensorType(element, []),
-                        [value if is_float(element) else int(value)],
-                    )
+                    DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])
                 )
             )
             self._constants[key] = self.emit(
-                BroadcastInDimOp(scalar, [], self.tensor(element))
+                BroadcastInDimOp(scalar, [], self.tensor())
             )
         return self._constants[key]
 

@@ -59,7 +59,7 @@ def top_k(e: Emitter, op: TopKOp) -> list[SSAValue]:
         result_types=[op.operand.type, iota.type],
         properties={
             "dimension": IntegerAttr(rank - 1, i64),
-            "is_stable": BoolAttr(True, 1),
+            "is_stable": BoolAttr.from_bool(True),
         },
         regions=[_comparator(e, element, index_element)],
     )
