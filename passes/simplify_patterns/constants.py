@@ -9,11 +9,15 @@ bf16 (held in float32 on the host) and unsigned integers included.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    RankedStructure,
     TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -55,9 +59,10 @@ def splat_scalar(value: SSAValue) -> np.ndarray | None:
     return flat[:1].reshape(())
 
 
-def dense_from_numpy(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
-    """A dense literal of `type_` holding `array` (already of the host dtype of
-    `type_`, or castable to it)."""
+def dense_from_numpy(array: np.ndarray, type_: Attribute) -> DenseIntOrFPElementsAttr:
+    """A dense literal of the tensor type `type_` holding `array` (already of
+    the host dtype of `type_`, or castable to it)."""
+    assert isinstance(type_, TensorType)
     element = type_.get_element_type()
     if isinstance(element, BFloat16Type):
         raw = bf16_bits(np.asarray(array, dtype=np.float32)).astype("<u2")
@@ -67,7 +72,8 @@ def dense_from_numpy(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElemen
         if dtype.kind == "b":
             raw = raw.astype(np.uint8)
     return DenseIntOrFPElementsAttr(
-        type_, BytesAttr(np.ascontiguousarray(raw).tobytes())
+        cast(RankedStructure[AnyDenseElement], type_),
+        BytesAttr(np.ascontiguousarray(raw).tobytes()),
     )
 
 
