@@ -134,3 +134,21 @@ func.func @views(%arena: memref<8192xi8>) -> memref<256xf32> {
   %s = loop.reshape %c : memref<i1> -> memref<1x1xi1>
   func.return %r : memref<256xf32>
 }
+
+// Discardable attributes (hints for later passes) follow `attributes`.
+// CHECK-LABEL: loop.kernel @loop_attributes(%x: f32) {
+// CHECK-NEXT:    loop.parallel (%i) = (0) to (4) step (1) attributes {unroll = 2 : i64} {
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %r = loop.for %k = 0 to 4 step 1 iter_args(%a = %x) -> (f32) attributes {vectorize} {
+// CHECK-NEXT:      loop.yield %a : f32
+// CHECK-NEXT:    }
+// GENERIC:       }) {unroll = 2 : i64} : () -> ()
+// GENERIC:       }) {vectorize} : (f32) -> f32
+loop.kernel @loop_attributes(%x: f32) {
+  loop.parallel (%i) = (0) to (4) step (1) attributes {unroll = 2 : i64} {
+  }
+  %r = loop.for %k = 0 to 4 step 1 iter_args(%a = %x) -> (f32) attributes {vectorize} {
+    loop.yield %a : f32
+  }
+  loop.return
+}
