@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xlir.dialects.hlo_buffers import (
     ARG,
     CONST,
@@ -247,9 +247,9 @@ class _Planner:
         in result `k`'s buffer, when its whole buffer lies inside the block
         after `free_after` (the step after which the old contents are dead)."""
         if (
-            isinstance(value, BlockArgument)
+            not isinstance(value, OpResult)
             or value not in self.parent
-            or _owner_block(value) is not block
+            or value.op.parent is not block
         ):
             return
         if sum(v is value for v in block.last_op.operands) != 1:  # pyright: ignore[reportOptionalMemberAccess]
@@ -267,10 +267,10 @@ class _Planner:
         """The first op writing `own` may write it over `state`'s buffer, which
         it reads last (in place, like `_share`)."""
         first = min(own.values, key=lambda v: self.timeline.defined[v])
-        op = first.owner
-        if not isinstance(op, Operation):
+        if not isinstance(first, OpResult):
             return False
-        allowed = in_place_operands(op, first.index)  # pyright: ignore[reportAttributeAccessIssue]
+        op = first.op
+        allowed = in_place_operands(op, first.index)
         root = self.find(state)
         return any(self.find(v) is root for v in op.operands) and all(
             i in allowed for i, v in enumerate(op.operands) if self.find(v) is root
@@ -314,12 +314,6 @@ class _Planner:
                 elif result not in returned:
                     plan.naive += byte_size(result.type)
         return plan
-
-
-def _owner_block(value: SSAValue) -> Block | None:
-    if isinstance(value, BlockArgument):
-        return value.owner
-    return value.owner.parent  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def plan_function(func: FuncOp, alignment: int = 64) -> FunctionPlan:
