@@ -61,6 +61,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+from xlir.dialects.hlo_buffers import HLO_BUFFER_ATTRIBUTES
 from xlir.dialects.syntax import (
     parse_function_type_tail,
     parse_optional_operand_list,
@@ -261,5 +262,5 @@ class YieldOp(IRDLOperation):
 
 HLO_OPS: list[type[IRDLOperation]] = [FusionOp, YieldOp]
 
-Hlo = Dialect("hlo", [*HLO_OPS], [FusionKindAttr])
+Hlo = Dialect("hlo", [*HLO_OPS], [FusionKindAttr, *HLO_BUFFER_ATTRIBUTES])
 """The hlo dialect."""
