@@ -1,0 +1,1 @@
+"""Conversions from one level of IR to the next (DESIGN.md, "Levels of IR")."""
