@@ -34,4 +34,11 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fold-constants": _lazy("xlir.passes.fold_constants", "FoldConstantsPass"),
     "fuse": _lazy("xlir.passes.fuse", "FusePass"),
     "assign-buffers": _lazy("xlir.passes.assign_buffers", "AssignBuffersPass"),
+    # Lowering from the HLO level to the loop level (docs/loop-level.md).
+    "hlo-to-loop": _lazy("xlir.lowering.hlo_to_loop", "HloToLoopPass"),
+    # The loop level.
+    "hoist": _lazy("xlir.passes.hoist", "HoistPass"),
+    "unroll": _lazy("xlir.passes.unroll", "UnrollPass"),
+    "tile": _lazy("xlir.passes.tile", "TilePass"),
+    "fold-index": _lazy("xlir.passes.fold_index", "FoldIndexPass"),
 }

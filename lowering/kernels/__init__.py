@@ -1,0 +1,1 @@
+"""One loop.kernel per heavy unfused HLO op."""

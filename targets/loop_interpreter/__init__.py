@@ -1,0 +1,1 @@
+"""Executes loop-level modules (loop, device, arith, math, scf) on numpy arrays."""
