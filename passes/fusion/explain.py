@@ -10,7 +10,6 @@ order (the pass decides consumers first)."""
 from __future__ import annotations
 
 import sys
-from typing import TextIO
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
@@ -26,9 +25,8 @@ def location(op: Operation) -> str:
 class Remarks:
     """Collects the remarks of one block; `flush` prints them in order."""
 
-    def __init__(self, enabled: bool, stream: TextIO | None = None):
+    def __init__(self, enabled: bool):
         self.enabled = enabled
-        self.stream = stream
         self._pending: list[tuple[int, int, str]] = []
 
     def pair(
@@ -43,9 +41,8 @@ class Remarks:
         self._pending.append((order, len(self._pending), text))
 
     def flush(self) -> None:
-        stream = self.stream or sys.stderr
         for _, _, text in sorted(self._pending):
-            print(text, file=stream)
+            print(text, file=sys.stderr)
         self._pending.clear()
 
 
