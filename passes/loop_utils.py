@@ -1,0 +1,97 @@
+"""Helpers the loop-level passes share (`hoist`, `unroll`, `tile`,
+`fold-index`): trip counts, index constants, the effects of scalar ops, and
+cloning a loop body."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import get_effects, is_speculatable
+from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp, YieldOp
+
+LoopOp = ParallelOp | ForOp
+"""Either kind of loop."""
+
+
+def static_trip_count(lower: Bound, upper: Bound, step: Bound) -> int | None:
+    """Iterations of one loop dimension, when all three are static."""
+    if isinstance(lower, int) and isinstance(upper, int) and isinstance(step, int):
+        return max(0, -(-(upper - lower) // step))
+    return None
+
+
+def runs_at_least_once(loop: LoopOp) -> bool:
+    """Whether every dimension's static bounds give at least one iteration, so
+    that moving an op out of the body executes nothing the loop would not."""
+    return all(
+        (count := static_trip_count(lower, upper, step)) is not None and count > 0
+        for lower, upper, step in zip(
+            loop.lower_bounds, loop.upper_bounds, loop.steps, strict=True
+        )
+    )
+
+
+def is_pure(op: Operation) -> bool:
+    """Whether an op neither reads nor writes memory. xDSL 0.74 declares no
+    effects at all for `arith.remui`, which is as pure as `arith.remsi`."""
+    return isinstance(op, arith.RemUIOp) or get_effects(op) == set()
+
+
+def is_pure_speculatable(op: Operation) -> bool:
+    """Pure and safe to execute where the original program would not (no
+    division by zero): may leave a loop that could run zero times."""
+    return is_pure(op) and is_speculatable(op) and not op.regions
+
+
+def index_constant(builder: Builder, value: int) -> SSAValue:
+    """An `arith.constant` of type `index`."""
+    return builder.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """The integer an `arith.constant` defines, if `value` is one."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def bound_value(builder: Builder, bound: Bound) -> SSAValue:
+    """A bound as an SSA value (a constant for a static one)."""
+    return index_constant(builder, bound) if isinstance(bound, int) else bound
+
+
+def clone_body(
+    body: Block, builder: Builder, mapping: Mapping[SSAValue, SSAValue]
+) -> list[SSAValue]:
+    """Clone a loop body's ops (all but its `loop.yield`) at the builder's
+    insertion point, with the block arguments replaced as `mapping` says;
+    returns the values the yield passes, mapped."""
+    values = dict(mapping)
+    for op in body.ops:
+        if isinstance(op, YieldOp):
+            return [values.get(v, v) for v in op.arguments]
+        builder.insert(op.clone(value_mapper=values))
+    raise AssertionError("loop body without loop.yield")
+
+
+def loops_innermost_first(ops: Iterable[Operation]) -> list[LoopOp]:
+    """Every loop under `ops`, each after the loops nested in it."""
+    found = [op for top in ops for op in top.walk() if isinstance(op, LoopOp)]
+    return found[::-1]
+
+
+def contains_loop(op: Operation) -> bool:
+    """Whether a loop is nested anywhere inside `op`'s regions."""
+    return any(
+        isinstance(inner, LoopOp) for region in op.regions for inner in region.walk()
+    )
+
+
+def bounds_of(loop: LoopOp) -> Sequence[tuple[Bound, Bound, Bound]]:
+    """(lower, upper, step) per dimension."""
+    return list(zip(loop.lower_bounds, loop.upper_bounds, loop.steps, strict=True))
