@@ -1,0 +1,612 @@
+"""Scalar translation: one StableHLO elementwise op on scalars as `arith`/`math`.
+
+`hlo-to-loop` computes every element of a fusion, every reducer body and
+every comparator from scalars loaded out of buffers. This module turns one
+StableHLO op, applied to those scalars, into `arith` and `math` ops with
+StableHLO's semantics as xlir's reference interpreter implements them
+(`targets/interpreter/elementwise.py`):
+
+* integers are signless at the loop level (`scalar_type`); signedness is read
+  off the HLO op's tensor types and picks `divsi`/`divui`, `cmpi slt`/`ult`,
+  `extsi`/`extui`, and so on; `i1` add/multiply/max/min are or/and;
+* where `arith` is undefined the result is guarded with selects: `x / 0` is all
+  ones, `x % 0` is `x`, `INT_MIN / -1` is `INT_MIN` and `INT_MIN % -1` is 0;
+  shifts by the bit width or more give 0 (or the sign, shifting right
+  arithmetically); float -> integer conversion truncates, saturates and sends
+  NaN to 0;
+* float maximum/minimum propagate NaN (`arith.maximumf`); `compare NE` is
+  unordered (true for NaN), the other directions ordered; `TOTALORDER`
+  compares the bit patterns as sign-magnitude integers.
+
+Ops are inserted with an xDSL `Builder` at its insertion point, so a caller
+places the scalar code anywhere (a loop body, before a store) by positioning
+the builder. Complex numbers and the ops listed nowhere here raise
+`UnsupportedScalarOp`, which the driver turns into a diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    f32,
+    i1,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+from xlir.dialects.loop import loops
+from xlir.dialects.stablehlo.attributes import (
+    ComparisonDirectionAttr,
+    ComparisonTypeAttr,
+)
+
+
+class UnsupportedScalarOp(Exception):
+    """An op with no scalar translation; `op` is it, the message says why."""
+
+    def __init__(self, op: Operation, reason: str):
+        super().__init__(f"'{op.name}' {reason}")
+        self.op = op
+        self.reason = reason
+
+
+def element_type(type_: Attribute) -> Attribute:
+    """The element type of a tensor type (or the type itself)."""
+    return type_.get_element_type() if isinstance(type_, TensorType) else type_
+
+
+def scalar_type(type_: Attribute) -> Attribute:
+    """The loop-level type of one element of a tensor type: integers become
+    signless (`ui32` -> `i32`), since `arith` takes only those; floats stay."""
+    element = element_type(type_)
+    if isinstance(element, IntegerType) and element.signedness.data != (
+        Signedness.SIGNLESS
+    ):
+        return IntegerType(element.width.data)
+    return element
+
+
+def is_unsigned(type_: Attribute) -> bool:
+    """StableHLO's `uiN` (signless `iN` is signed, `i1` is a boolean)."""
+    element = element_type(type_)
+    return (
+        isinstance(element, IntegerType)
+        and element.signedness.data == Signedness.UNSIGNED
+    )
+
+
+def constant(builder: Builder, value: float | int, type_: Attribute) -> SSAValue:
+    """An `arith.constant` of a scalar type (integers may be given unsigned)."""
+    if isinstance(type_, AnyFloat):
+        return builder.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result
+    assert isinstance(type_, IntegerType | IndexType)
+    if isinstance(type_, IntegerType):
+        width = type_.width.data
+        value = int(value) & ((1 << width) - 1)
+        if width > 1 and value >= 1 << (width - 1):
+            value -= 1 << width
+    return builder.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
+
+
+def emit_block(
+    block: Block, arguments: Sequence[SSAValue], builder: Builder
+) -> list[SSAValue]:
+    """Inline a scalar region's block (a reducer, a comparator, a scatter
+    combiner) on `arguments`; returns the values its terminator returns."""
+    values: dict[SSAValue, SSAValue] = dict(zip(block.args, arguments, strict=True))
+    for op in block.ops:
+        operands = [values[operand] for operand in op.operands]
+        if op is block.last_op:
+            return operands
+        for result, value in zip(
+            op.results, emit_scalar(op, operands, builder), strict=True
+        ):
+            values[result] = value
+    raise AssertionError("a region block ends in its terminator")
+
+
+def emit_scalar(
+    op: Operation, operands: Sequence[SSAValue], builder: Builder
+) -> list[SSAValue]:
+    """The scalar values of `op`'s results when its operands are `operands`
+    (of the `scalar_type`s of `op`'s operand types), inserted with
+    `builder`."""
+    rule = _RULES.get(op.name)
+    if rule is None:
+        raise UnsupportedScalarOp(op, "has no scalar translation")
+    for value in (*op.operands, *op.results):
+        if not isinstance(scalar_type(value.type), IntegerType | AnyFloat):
+            raise UnsupportedScalarOp(
+                op, f"on {value.type} is not supported (only integers and floats)"
+            )
+    return [rule(_Emitter(op, list(operands), builder))]
+
+
+class _Emitter:
+    """What a rule needs: the op, its scalar operands and the builder."""
+
+    def __init__(self, op: Operation, operands: list[SSAValue], builder: Builder):
+        self.op = op
+        self.args = operands
+        self.builder = builder
+        self.type = scalar_type(op.operands[0].type) if op.operands else None
+        self.result_type = scalar_type(op.results[0].type)
+
+    @property
+    def is_float(self) -> bool:
+        return isinstance(self.type, AnyFloat)
+
+    @property
+    def is_bool(self) -> bool:
+        return self.type == i1
+
+    @property
+    def unsigned(self) -> bool:
+        """Unsigned integers and booleans (ordered false < true)."""
+        return self.is_bool or is_unsigned(self.op.operands[0].type)
+
+    @property
+    def width(self) -> int:
+        assert isinstance(self.type, IntegerType)
+        return self.type.width.data
+
+    def __call__(self, op: Operation) -> SSAValue:
+        return self.builder.insert(op).results[0]
+
+    def const(self, value: float | int, type_: Attribute | None = None) -> SSAValue:
+        type_ = type_ or self.type
+        assert type_ is not None
+        return constant(self.builder, value, type_)
+
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self(arith.SelectOp(cond, a, b))
+
+    def cmpi(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self(arith.CmpiOp(a, b, predicate))
+
+    def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self(arith.CmpfOp(a, b, predicate))
+
+    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self(arith.OrIOp(a, b))
+
+    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self(arith.AndIOp(a, b))
+
+
+Rule = Callable[[_Emitter], SSAValue]
+_RULES: dict[str, Rule] = {}
+
+
+def _rule(*names: str) -> Callable[[Rule], Rule]:
+    def register(fn: Rule) -> Rule:
+        for name in names:
+            _RULES[f"stablehlo.{name}"] = fn
+        return fn
+
+    return register
+
+
+def _float_only(e: _Emitter) -> None:
+    if not e.is_float:
+        raise UnsupportedScalarOp(e.op, f"needs float elements, not {e.type}")
+
+
+def _int_only(e: _Emitter) -> None:
+    if e.is_float:
+        raise UnsupportedScalarOp(e.op, f"needs integer elements, not {e.type}")
+
+
+# --- constants -------------------------------------------------------------------
+
+
+@_rule("constant")
+def _constant(e: _Emitter) -> SSAValue:
+    value = e.op.properties["value"]
+    assert isinstance(value, DenseIntOrFPElementsAttr)
+    values = value.get_values()
+    if len(set(values)) != 1:
+        raise UnsupportedScalarOp(e.op, "with several values is not a scalar")
+    return e.const(values[0], e.result_type)
+
+
+# --- unary -----------------------------------------------------------------------
+
+
+def _unary_float(name: str, cls: type[Operation]) -> None:
+    def rule(e: _Emitter) -> SSAValue:
+        _float_only(e)
+        return e(cls(e.args[0]))  # pyright: ignore[reportCallIssue]
+
+    _rule(name)(rule)
+
+
+for _name, _cls in {
+    "cbrt": math.CbrtOp,
+    "ceil": math.CeilOp,
+    "floor": math.FloorOp,
+    "cosine": math.CosOp,
+    "sine": math.SinOp,
+    "tan": math.TanOp,
+    "tanh": math.TanhOp,
+    "exponential": math.ExpOp,
+    "exponential_minus_one": math.ExpM1Op,
+    "log": math.LogOp,
+    "log_plus_one": math.Log1pOp,
+    "sqrt": math.SqrtOp,
+    "rsqrt": math.RsqrtOp,
+    "round_nearest_even": math.RoundEvenOp,
+    "round_nearest_afz": math.RoundOp,
+}.items():
+    _unary_float(_name, _cls)
+
+
+@_rule("logistic")
+def _logistic(e: _Emitter) -> SSAValue:
+    _float_only(e)
+    one = e.const(1.0)
+    exp = e(math.ExpOp(e(arith.NegfOp(e.args[0]))))
+    return e(arith.DivfOp(one, e(arith.AddfOp(one, exp))))
+
+
+@_rule("abs")
+def _abs(e: _Emitter) -> SSAValue:
+    if e.is_float:
+        return e(math.AbsFOp(e.args[0]))
+    if e.unsigned:
+        return e.args[0]
+    return e(math.AbsIOp(e.args[0]))
+
+
+@_rule("negate")
+def _negate(e: _Emitter) -> SSAValue:
+    if e.is_float:
+        return e(arith.NegfOp(e.args[0]))
+    return e(arith.SubiOp(e.const(0), e.args[0]))
+
+
+@_rule("sign")
+def _sign(e: _Emitter) -> SSAValue:
+    (x,) = e.args
+    if e.is_float:
+        # ±0 and NaN are their own sign
+        zero_or_nan = e.cmpf("ueq", x, e.const(0.0))
+        return e.select(zero_or_nan, x, e(math.CopySignOp(e.const(1.0), x)))
+    if e.is_bool:
+        return x
+    zero = e.const(0)
+    if e.unsigned:
+        assert isinstance(e.type, IntegerType)
+        return e(arith.ExtUIOp(e.cmpi("ne", x, zero), e.type))
+    positive = e.select(e.cmpi("sgt", x, zero), e.const(1), zero)
+    return e.select(e.cmpi("slt", x, zero), e.const(-1), positive)
+
+
+@_rule("not")
+def _not(e: _Emitter) -> SSAValue:
+    _int_only(e)
+    return e(arith.XOrIOp(e.args[0], e.const(-1)))
+
+
+@_rule("popcnt")
+def _popcnt(e: _Emitter) -> SSAValue:
+    _int_only(e)
+    return e(math.CtPopOp(e.args[0]))
+
+
+@_rule("count_leading_zeros")
+def _clz(e: _Emitter) -> SSAValue:
+    _int_only(e)
+    return e(math.CountLeadingZerosOp(e.args[0]))
+
+
+@_rule("is_finite")
+def _is_finite(e: _Emitter) -> SSAValue:
+    _float_only(e)
+    return e.cmpf("olt", e(math.AbsFOp(e.args[0])), e.const(float("inf")))
+
+
+# --- binary ----------------------------------------------------------------------
+
+
+def _binary(
+    name: str,
+    float_op: type[Operation] | None,
+    int_op: type[Operation] | None,
+    bool_op: type[Operation] | None = None,
+    unsigned_op: type[Operation] | None = None,
+) -> None:
+    def rule(e: _Emitter) -> SSAValue:
+        if e.is_float:
+            cls = float_op
+        elif e.is_bool and bool_op is not None:
+            cls = bool_op
+        elif e.unsigned and unsigned_op is not None:
+            cls = unsigned_op
+        else:
+            cls = int_op
+        if cls is None:
+            kind = "float" if e.is_float else "integer"
+            raise UnsupportedScalarOp(e.op, f"on {kind} elements is not defined")
+        return e(cls(*e.args))  # pyright: ignore[reportCallIssue]
+
+    _rule(name)(rule)
+
+
+_binary("add", arith.AddfOp, arith.AddiOp, arith.OrIOp)
+_binary("subtract", arith.SubfOp, arith.SubiOp)
+_binary("multiply", arith.MulfOp, arith.MuliOp, arith.AndIOp)
+_binary("and", None, arith.AndIOp)
+_binary("or", None, arith.OrIOp)
+_binary("xor", None, arith.XOrIOp)
+_binary("atan2", math.Atan2Op, None)
+_binary("maximum", arith.MaximumfOp, arith.MaxSIOp, arith.MaxUIOp, arith.MaxUIOp)
+_binary("minimum", arith.MinimumfOp, arith.MinSIOp, arith.MinUIOp, arith.MinUIOp)
+
+
+def _division_guards(e: _Emitter) -> tuple[SSAValue, SSAValue]:
+    """`b == 0`, and a divisor that is never 0 nor -1 under `INT_MIN`."""
+    a, b = e.args
+    zero = e.cmpi("eq", b, e.const(0))
+    bad = zero
+    if not e.unsigned:
+        int_min = e.cmpi("eq", a, e.const(1 << (e.width - 1)))
+        bad = e.or_(zero, e.and_(int_min, e.cmpi("eq", b, e.const(-1))))
+    return zero, e.select(bad, e.const(1), b)
+
+
+@_rule("divide")
+def _divide(e: _Emitter) -> SSAValue:
+    a, b = e.args
+    if e.is_float:
+        return e(arith.DivfOp(a, b))
+    zero, safe = _division_guards(e)
+    cls = arith.DivUIOp if e.unsigned else arith.DivSIOp
+    return e.select(zero, e.const(-1), e(cls(a, safe)))
+
+
+@_rule("remainder")
+def _remainder(e: _Emitter) -> SSAValue:
+    a, b = e.args
+    if e.is_float:
+        return _fmod(e, a, b)
+    zero, safe = _division_guards(e)
+    cls = arith.RemUIOp if e.unsigned else arith.RemSIOp
+    return e.select(zero, a, e(cls(a, safe)))
+
+
+def _fmod(e: _Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """C's fmod (`arith` has no `remf`): `a - trunc(a / b) * b` in one fused
+    multiply-add, with `a`'s sign; exact while the quotient fits the
+    mantissa. `fmod(x, ±inf)` is `x` for finite `x`."""
+    quotient = e(math.TruncOp(e(arith.DivfOp(a, b))))
+    rest = e(math.FmaOp(e(arith.NegfOp(quotient)), b, a))
+    rest = e(math.CopySignOp(rest, a))
+    inf = e.const(float("inf"))
+    keep = e.and_(
+        e.cmpf("oeq", e(math.AbsFOp(b)), inf), e.cmpf("olt", e(math.AbsFOp(a)), inf)
+    )
+    return e.select(keep, a, rest)
+
+
+@_rule("power")
+def _power(e: _Emitter) -> SSAValue:
+    a, b = e.args
+    if e.is_float:
+        return e(math.PowFOp(a, b))
+    return _int_power(e, a, b)
+
+
+def _int_power(e: _Emitter, base: SSAValue, exponent: SSAValue) -> SSAValue:
+    """Square and multiply over the exponent's bits, wrapping around; a
+    negative exponent gives 0 except for bases 1 and -1."""
+    assert e.type is not None
+    one = e.const(1)
+    negative = e.const(0) if e.unsigned else e.cmpi("slt", exponent, e.const(0))
+    bits = e.select(negative, e.const(0), exponent)
+    loop = loops.ForOp(0, e.width, 1, [one, base, bits])
+    e.builder.insert(loop)
+    loop.block.erase_op(loop.yield_op())
+    inner = Builder(InsertPoint.at_end(loop.block))
+    result, square, rest = loop.carried
+    odd = inner.insert(arith.TruncIOp(rest, i1)).result
+    times = inner.insert(arith.MuliOp(result, square)).result
+    result = inner.insert(arith.SelectOp(odd, times, result)).result
+    square = inner.insert(arith.MuliOp(square, square)).result
+    rest = inner.insert(arith.ShRUIOp(rest, constant(inner, 1, e.type))).result
+    inner.insert(loops.YieldOp(result, square, rest))
+    power = loop.results[0]
+    if e.unsigned:
+        return power
+    # base 1 -> 1; base -1 -> ±1 by the exponent's parity; others -> 0
+    odd_exponent = e(arith.TruncIOp(exponent, i1))
+    minus_one = e.select(odd_exponent, e.const(-1), one)
+    special = e.select(e.cmpi("eq", base, one), one, e.const(0))
+    special = e.select(e.cmpi("eq", base, e.const(-1)), minus_one, special)
+    return e.select(negative, special, power)
+
+
+def _shift(kind: str) -> Rule:
+    def rule(e: _Emitter) -> SSAValue:
+        _int_only(e)
+        a, b = e.args
+        inside = e.cmpi("ult", b, e.const(e.width))
+        amount = e.select(inside, b, e.const(0))
+        if kind == "left":
+            return e.select(inside, e(arith.ShLIOp(a, amount)), e.const(0))
+        if kind == "logical":
+            return e.select(inside, e(arith.ShRUIOp(a, amount)), e.const(0))
+        sign = e(arith.ShRSIOp(a, e.const(e.width - 1)))
+        return e.select(inside, e(arith.ShRSIOp(a, amount)), sign)
+
+    return rule
+
+
+_rule("shift_left")(_shift("left"))
+_rule("shift_right_logical")(_shift("logical"))
+_rule("shift_right_arithmetic")(_shift("arithmetic"))
+
+
+# --- compare, select, clamp --------------------------------------------------------
+
+_FLOAT_PREDICATES = {
+    "EQ": "oeq",
+    "NE": "une",
+    "LT": "olt",
+    "LE": "ole",
+    "GT": "ogt",
+    "GE": "oge",
+}
+_INT_PREDICATES = {
+    "EQ": "eq",
+    "NE": "ne",
+    "LT": "lt",
+    "LE": "le",
+    "GT": "gt",
+    "GE": "ge",
+}
+
+
+@_rule("compare")
+def _compare(e: _Emitter) -> SSAValue:
+    direction_attr = e.op.properties["comparison_direction"]
+    assert isinstance(direction_attr, ComparisonDirectionAttr)
+    direction = str(direction_attr.data)
+    compare_type = e.op.properties.get("compare_type")
+    assert compare_type is None or isinstance(compare_type, ComparisonTypeAttr)
+    kind = None if compare_type is None else str(compare_type.data)
+    a, b = e.args
+    if e.is_float and kind == "TOTALORDER":
+        a, b = _total_order_key(e, a), _total_order_key(e, b)
+        kind = "SIGNED"
+    elif e.is_float:
+        return e.cmpf(_FLOAT_PREDICATES[direction], a, b)
+    predicate = _INT_PREDICATES[direction]
+    if predicate not in ("eq", "ne"):
+        unsigned = kind == "UNSIGNED" or (kind != "SIGNED" and e.unsigned)
+        predicate = ("u" if unsigned else "s") + predicate
+    return e.cmpi(predicate, a, b)
+
+
+def _total_order_key(e: _Emitter, x: SSAValue) -> SSAValue:
+    """Signed integers ordered as IEEE totalOrder orders the floats: the bits,
+    with the magnitude bits flipped when the sign is set."""
+    assert isinstance(e.type, AnyFloat)
+    width = e.type.bitwidth
+    int_type = IntegerType(width)
+    bits = e(arith.BitcastOp(x, int_type))
+    negative = e.cmpi("slt", bits, e.const(0, int_type))
+    flipped = e(arith.XOrIOp(bits, e.const((1 << (width - 1)) - 1, int_type)))
+    return e.select(negative, flipped, bits)
+
+
+@_rule("select")
+def _select(e: _Emitter) -> SSAValue:
+    return e.select(*e.args)
+
+
+@_rule("clamp")
+def _clamp(e: _Emitter) -> SSAValue:
+    low, x, high = e.args
+    if e.is_float:
+        return e(arith.MinimumfOp(e(arith.MaximumfOp(x, low)), high))
+    max_op, min_op = (
+        (arith.MaxUIOp, arith.MinUIOp) if e.unsigned else (arith.MaxSIOp, arith.MinSIOp)
+    )
+    return e(min_op(e(max_op(x, low)), high))
+
+
+# --- conversions -----------------------------------------------------------------
+
+
+@_rule("convert")
+def _convert(e: _Emitter) -> SSAValue:
+    (x,) = e.args
+    source, target = e.type, e.result_type
+    if source == target:
+        return x
+    if target == i1:
+        if e.is_float:
+            return e.cmpf("une", x, e.const(0.0))
+        return e.cmpi("ne", x, e.const(0))
+    if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
+        return _float_to_float(e, x, target)
+    if isinstance(source, AnyFloat):
+        return _float_to_int(e, x)
+    assert isinstance(source, IntegerType)
+    if isinstance(target, AnyFloat):
+        return e((arith.UIToFPOp if e.unsigned else arith.SIToFPOp)(x, target))
+    assert isinstance(target, IntegerType)
+    if target.width.data < source.width.data:
+        return e(arith.TruncIOp(x, target))
+    if target.width.data == source.width.data:
+        return x
+    return e((arith.ExtUIOp if e.unsigned else arith.ExtSIOp)(x, target))
+
+
+def _float_to_float(e: _Emitter, x: SSAValue, target: AnyFloat) -> SSAValue:
+    assert isinstance(e.type, AnyFloat)
+    source_width, target_width = e.type.bitwidth, target.bitwidth
+    if source_width == target_width:  # f16 <-> bf16, through f32
+        x = e(arith.ExtFOp(x, f32))
+        return e(arith.TruncFOp(x, target))
+    if target_width > source_width:
+        return e(arith.ExtFOp(x, target))
+    return e(arith.TruncFOp(x, target))
+
+
+def _float_to_int(e: _Emitter, x: SSAValue) -> SSAValue:
+    """Truncate toward zero, saturating at the type's bounds; NaN gives 0."""
+    target = e.result_type
+    assert isinstance(target, IntegerType) and isinstance(e.type, AnyFloat)
+    width = target.width.data
+    unsigned = is_unsigned(e.op.results[0].type)
+    low, high = (0, 1 << width) if unsigned else (-(1 << (width - 1)), 1 << (width - 1))
+    high_f = e.const(_representable(float(high), e.type))
+    low_f = e.const(_representable(float(low), e.type))
+    above = e.cmpf("oge", x, high_f)
+    below = e.cmpf("ole", x, low_f)
+    nan = e.cmpf("uno", x, x)
+    inside = e(arith.XOrIOp(e.or_(e.or_(above, below), nan), e.const(1, i1)))
+    safe = e.select(inside, x, e.const(0.0))
+    cls = arith.FPToUIOp if unsigned else arith.FPToSIOp
+    value = e(cls(safe, target))
+    value = e.select(above, e.const(high - 1, target), value)
+    value = e.select(below, e.const(low, target), value)
+    return e.select(nan, e.const(0, target), value)
+
+
+def _representable(value: float, type_: AnyFloat) -> float:
+    """`value` (± a power of two or 0) or infinity where the type's range
+    ends."""
+    max_exponent = 15 if isinstance(type_, Float16Type) else 127
+    if isinstance(type_, Float64Type):
+        max_exponent = 1023
+    if abs(value) < 2.0 ** (max_exponent + 1):
+        return value
+    return float("inf") if value > 0 else float("-inf")
+
+
+@_rule("bitcast_convert")
+def _bitcast_convert(e: _Emitter) -> SSAValue:
+    source, target = e.type, e.result_type
+    assert isinstance(source, IntegerType | AnyFloat)
+    assert isinstance(target, IntegerType | AnyFloat)
+    if source.bitwidth != target.bitwidth or i1 in (source, target):
+        raise UnsupportedScalarOp(
+            e.op, f"from {source} to {target} changes the shape of a scalar"
+        )
+    (x,) = e.args
+    return x if source == target else e(arith.BitcastOp(x, target))
