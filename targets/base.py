@@ -25,6 +25,7 @@ import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from io import StringIO
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,6 +41,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
+from xdsl.printer import Printer
 from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
@@ -479,9 +481,13 @@ class Executable(ABC):
             output_size_in_bytes=sum(r.nbytes for r in self.signature.results),
         )
 
-    @abstractmethod
     def as_text(self) -> str:
         """The optimized program, as text."""
+        if self.module is None:
+            return ""
+        text = StringIO()
+        Printer(stream=text).print_op(self.module)
+        return text.getvalue()
 
 
 # --- registry -------------------------------------------------------------

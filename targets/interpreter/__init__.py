@@ -10,12 +10,10 @@ module (`ModuleInterpreter`) whose functions are launched by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from io import StringIO
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
@@ -186,7 +184,3 @@ class InterpreterExecutable(Executable):
         """Run on already checked host arrays, without the device round trip."""
         return [np.asarray(r) for r in self.image.call(self.signature.function, arrays)]
 
-    def as_text(self) -> str:
-        text = StringIO()
-        Printer(stream=text).print_op(self.module)
-        return text.getvalue()
