@@ -1,0 +1,372 @@
+"""One `loop.kernel` per `hlo.fusion`: one loop nest over the output.
+
+The kernel takes the fusion's operands, then one buffer per result
+(docs/loop-level.md, "The contract"). Its body is a `loop.parallel` over the
+output's index space whose iteration computes one output element by pulling
+it through the fused ops: data-movement ops map the index tuple
+(`index_maps`), elementwise ops become scalar `arith`/`math` (`scalar`),
+fusion operands are loaded, and nothing in between is materialized. Each
+(value, index tuple) is computed once per nest, however many users it has.
+
+* Input fusions: the parallel nest runs over the reduce's result; the reduce
+  is a `loop.for` nest over the reduced dims carrying the accumulators
+  (several for a variadic reduce, and all sibling reduces over the same
+  input shape and dims share it), with the reducer inlined. An output
+  shaped like the reduce's input (softmax's exponentials) is stored inside
+  that loop, so the fusion reads its input once.
+* Output fusions: the dot's contraction is a `loop.for` nest inside the
+  parallel nest, and the epilogue is applied to the accumulated value before
+  the store.
+* Outputs of different shapes (a fusion that yields a concatenation and its
+  padding) get one parallel nest each, in one kernel.
+
+Scalar constants become `arith.constant`s at the kernel's top; other
+constants become `loop.global`s read with `loop.get_global`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xlir.dialects.hlo import FusionOp
+from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ParallelOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.stablehlo import data_movement as dm
+from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
+from xlir.dialects.stablehlo.contraction import DotGeneralOp
+from xlir.dialects.stablehlo.indexing import GatherOp
+from xlir.dialects.stablehlo.reduction import ReduceOp
+from xlir.lowering import index_maps as maps
+from xlir.lowering.index_maps import IndexArith, Indices, shape
+from xlir.lowering.nest import Nest
+from xlir.lowering.scalar import (
+    UnsupportedScalarOp,
+    constant,
+    emit_block,
+    emit_scalar,
+    scalar_type,
+)
+
+
+def buffer_type(type_: Attribute) -> MemRefType:
+    """The buffer of a tensor: same shape, element type as `scalar_type`."""
+    assert isinstance(type_, TensorType)
+    return MemRefType(scalar_type(type_), type_.get_shape())
+
+
+class FusionLowering:
+    """Builds the kernel of one fusion; `globals` are the `loop.global`s its
+    constants need, to be put in the module."""
+
+    def __init__(self, fusion: FusionOp, name: str):
+        self.fusion = fusion
+        self.name = name
+        types = [buffer_type(t) for t in (*fusion.inputs.types, *fusion.outputs.types)]
+        self.kernel = KernelOp(name, types)
+        args = self.kernel.body.block.args
+        self.buffers: dict[SSAValue, SSAValue] = dict(
+            zip(fusion.block.args, args, strict=False)
+        )
+        self.outputs = list(args[len(fusion.inputs) :])
+        self.globals: list[GlobalOp] = []
+        self.nest = Nest(self.kernel.body.block)
+        self.ix = IndexArith(self.nest.place)
+        self.memo: dict[tuple[SSAValue, tuple[SSAValue, ...]], SSAValue] = {}
+        self.nest.on_close(self._forget)
+        self.problems: list[tuple[Operation, str]] = []
+        self.passengers: dict[SSAValue, list[tuple[SSAValue, SSAValue]]] = {}
+
+    def _forget(self, depth: int) -> None:
+        self.ix.forget(lambda v: self.nest.depth(v) >= depth)
+        self.memo = {k: v for k, v in self.memo.items() if self.nest.depth(v) < depth}
+
+    # --- the nests ---------------------------------------------------------------
+
+    def lower(self) -> KernelOp:
+        yielded = list(self.fusion.yield_op.values)
+        pending = list(zip(yielded, self.outputs, strict=True))
+        reduces = [op for op in self.fusion.block.ops if isinstance(op, ReduceOp)]
+        for reduce in reduces:
+            # outputs shaped like a reduce's input are stored inside its loop
+            in_shape = shape(reduce.inputs[0])
+            if shape(reduce.results[0]) == in_shape:
+                continue
+            riding = [(v, b) for v, b in pending if shape(v) == in_shape]
+            if riding and any(shape(v) == shape(reduce.results[0]) for v, _ in pending):
+                self.passengers[reduce.results[0]] = riding
+                pending = [p for p in pending if p not in riding]
+        groups: dict[tuple[int, ...], list[tuple[SSAValue, SSAValue]]] = {}
+        for value, buffer in pending:
+            groups.setdefault(shape(value), []).append((value, buffer))
+        for out_shape, stores in groups.items():
+            loop = ParallelOp(
+                [0] * len(out_shape), list(out_shape), [1] * len(out_shape)
+            )
+            self.nest.open(loop)
+            idx = list(loop.induction_vars)
+            for value, buffer in stores:
+                self.store(self.value(value, idx), buffer, idx)
+            self.nest.close()
+        return self.kernel
+
+    def store(self, scalar: SSAValue, buffer: SSAValue, idx: Indices) -> None:
+        self.nest.builder(self.nest.innermost).insert(StoreOp(scalar, buffer, idx))
+
+    # --- one element of a value --------------------------------------------------
+
+    def value(self, value: SSAValue, idx: Indices) -> SSAValue:
+        """The scalar of `value` at index `idx`, computed once per nest."""
+        key = (value, tuple(idx))
+        if key not in self.memo:
+            self.memo[key] = self._compute(value, idx)
+        return self.memo[key]
+
+    def _scalar(self, op: Operation, operands: Sequence[SSAValue]) -> SSAValue:
+        try:
+            (result,) = self.nest.emit(
+                operands, lambda builder: emit_scalar(op, operands, builder)
+            )
+        except UnsupportedScalarOp as error:
+            # carry on with a stand-in, so that every such op is reported
+            self.problems.append((op, error.reason))
+            type_ = scalar_type(op.results[0].type)
+            if not isinstance(type_, IntegerType | AnyFloat):
+                raise
+            return self.nest.emit([], lambda b: [constant(b, 0, type_)])[0]
+        return result
+
+    def _select(self, cond: SSAValue | None, a: SSAValue, b: SSAValue) -> SSAValue:
+        if cond is None:
+            return a
+        return self.nest.place(arith.SelectOp(cond, a, b))
+
+    def _compute(self, value: SSAValue, idx: Indices) -> SSAValue:
+        if isinstance(value, BlockArgument):
+            return self.nest.place(LoadOp(self.buffers[value], idx))
+        op = value.owner
+        assert isinstance(op, Operation)
+        ix = self.ix
+        match op:
+            case dm.ConstantOp():
+                return self._constant(op, idx)
+            case dm.BroadcastInDimOp():
+                return self.value(op.operand, maps.broadcast_in_dim(op, idx, ix))
+            case dm.TransposeOp():
+                return self.value(op.operand, maps.transpose(op, idx))
+            case dm.ReverseOp():
+                return self.value(op.operand, maps.reverse(op, idx, ix))
+            case dm.SliceOp():
+                return self.value(op.operand, maps.slice_(op, idx, ix))
+            case dm.ReshapeOp():
+                return self.value(op.operand, maps.reshape(op, idx, ix))
+            case dm.IotaOp():
+                return self._iota(op, idx)
+            case dm.PadOp():
+                inner, inside = maps.pad(op, idx, ix)
+                loaded = self.value(op.operand, inner)
+                if inside is None:
+                    return loaded
+                return self._select(inside, loaded, self.value(op.padding_value, []))
+            case dm.ConcatenateOp():
+                choices = maps.concatenate(op, idx, ix)
+                values = [
+                    self.value(o, i)
+                    for o, (i, _) in zip(op.inputs, choices, strict=True)
+                ]
+                result = values[-1]
+                for (_, cond), v in zip(
+                    reversed(choices[:-1]), reversed(values[:-1]), strict=True
+                ):
+                    result = self._select(cond, v, result)
+                return result
+            case dm.DynamicSliceOp():
+                starts = self._starts(op.start_indices, shape(op.operand), op.sizes)
+                return self.value(op.operand, maps.dynamic_slice(starts, idx, ix))
+            case dm.DynamicUpdateSliceOp():
+                starts = self._starts(
+                    op.start_indices, shape(op.operand), shape(op.update)
+                )
+                inner, inside = maps.dynamic_update_slice(op, starts, idx, ix)
+                return self._select(
+                    inside, self.value(op.update, inner), self.value(op.operand, idx)
+                )
+            case GatherOp():
+                return self.value(
+                    op.operand,
+                    maps.gather(op, idx, lambda i: self.value(op.start_indices, i), ix),
+                )
+            case ReduceOp():
+                return self._reduce(op, value, idx)
+            case DotGeneralOp():
+                return self._dot(op, idx)
+            case _:
+                rank = len(idx)
+                operands = [
+                    self.value(o, idx if len(shape(o)) == rank else [])
+                    for o in op.operands
+                ]
+                return self._scalar(op, operands)
+
+    def _constant(self, op: dm.ConstantOp, idx: Indices) -> SSAValue:
+        values = op.value.get_values()
+        if len(set(values)) == 1:
+            return self._scalar(op, [])
+        assert isinstance(op.value, DenseIntOrFPElementsAttr)
+        name = f"{self.name}_constant_{len(self.globals)}"
+        element = scalar_type(op.value.type)
+        value = op.value
+        if element != op.value.get_element_type():
+            value = DenseIntOrFPElementsAttr.from_list(
+                TensorType(element, shape(op.results[0])), values
+            )
+        global_op = GlobalOp(name, value)
+        self.globals.append(global_op)
+        data = self.nest.place(GetGlobalOp(name, global_op.buffer_type))
+        return self.nest.place(LoadOp(data, idx))
+
+    def _iota(self, op: dm.IotaOp, idx: Indices) -> SSAValue:
+        position = idx[op.iota_dimension.value.data]
+        target = scalar_type(op.results[0].type)
+        if isinstance(target, AnyFloat):
+            wide = self.nest.place(arith.IndexCastOp(position, i64))
+            return self.nest.place(arith.SIToFPOp(wide, target))
+        assert isinstance(target, IntegerType)
+        return self.nest.place(arith.IndexCastOp(position, target))
+
+    def _starts(
+        self, starts: Sequence[SSAValue], operand: Sequence[int], sizes: Sequence[int]
+    ) -> Indices:
+        scalars = [self.value(s, []) for s in starts]
+        return maps.clamped_starts(scalars, operand, sizes, self.ix)
+
+    # --- loops with carried values ---------------------------------------------
+
+    def _reduce(self, op: ReduceOp, value: SSAValue, idx: Indices) -> SSAValue:
+        """All reduces of the fusion over the same input shape and dims are
+        computed in one loop nest; returns `value`'s element."""
+        in_shape, dims = shape(op.inputs[0]), op.dims
+        siblings = [
+            other
+            for other in self.fusion.block.ops
+            if isinstance(other, ReduceOp)
+            and shape(other.inputs[0]) == in_shape
+            and other.dims == dims
+        ]
+        riding = [p for s in siblings for p in self.passengers.pop(s.results[0], [])]
+        inits = [self.value(i, []) for s in siblings for i in s.init_values]
+
+        def body(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            reduced, kept = iter(ivs), iter(idx)
+            full = [
+                next(reduced) if d in dims else next(kept) for d in range(len(in_shape))
+            ]
+            for stored, buffer in riding:
+                self.store(self.value(stored, full), buffer, full)
+            results: list[SSAValue] = []
+            offset = 0
+            for s in siblings:
+                n = len(s.inputs)
+                xs = [self.value(i, full) for i in s.inputs]
+                args = [*accs[offset : offset + n], *xs]
+                results += self.nest.emit(
+                    args, lambda b, s=s, args=args: emit_block(s.body.block, args, b)
+                )
+                offset += n
+            return results
+
+        results = self.nest.for_nest([in_shape[d] for d in dims], inits, body)
+        flat = [r for s in siblings for r in s.results]
+        for result, scalar in zip(flat, results, strict=True):
+            self.memo[(result, tuple(idx))] = scalar
+        return self.memo[(value, tuple(idx))]
+
+    def _dot(self, op: DotGeneralOp, idx: Indices) -> SSAValue:
+        numbers = op.dot_dimension_numbers
+        assert isinstance(numbers, DotDimensionNumbersAttr)
+        lhs_b = numbers.field("lhs_batching_dimensions")
+        rhs_b = numbers.field("rhs_batching_dimensions")
+        lhs_c = numbers.field("lhs_contracting_dimensions")
+        rhs_c = numbers.field("rhs_contracting_dimensions")
+        lhs_shape, rhs_shape = shape(op.lhs), shape(op.rhs)
+        lhs_free = [d for d in range(len(lhs_shape)) if d not in (*lhs_b, *lhs_c)]
+        rhs_free = [d for d in range(len(rhs_shape)) if d not in (*rhs_b, *rhs_c)]
+        out_type = scalar_type(op.results[0].type)
+        zero = self.nest.emit([], lambda b: [constant(b, 0, out_type)])[0]
+
+        def operand_index(
+            rank: int,
+            batch: Sequence[int],
+            free: Sequence[int],
+            contract: Sequence[int],
+            free_at: int,
+            ivs: Sequence[SSAValue],
+        ) -> Indices:
+            result: Indices = [self.ix.const(0)] * rank
+            for k, d in enumerate(batch):
+                result[d] = idx[k]
+            for k, d in enumerate(free):
+                result[d] = idx[free_at + k]
+            for k, d in enumerate(contract):
+                result[d] = ivs[k]
+            return result
+
+        def body(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            nb = len(lhs_b)
+            lhs = self.value(
+                op.lhs, operand_index(len(lhs_shape), lhs_b, lhs_free, lhs_c, nb, ivs)
+            )
+            rhs = self.value(
+                op.rhs,
+                operand_index(
+                    len(rhs_shape), rhs_b, rhs_free, rhs_c, nb + len(lhs_free), ivs
+                ),
+            )
+            lhs, rhs = self._widen(lhs, out_type), self._widen(rhs, out_type)
+            product = self.nest.place(_multiply(out_type)(lhs, rhs))
+            return [self.nest.place(_add(out_type)(accs[0], product))]
+
+        return self.nest.for_nest([lhs_shape[d] for d in lhs_c], [zero], body)[0]
+
+    def _widen(self, scalar: SSAValue, target: Attribute) -> SSAValue:
+        """A dot operand in the accumulator's type (bf16 x bf16 -> f32)."""
+        if scalar.type == target:
+            return scalar
+        if isinstance(target, AnyFloat) and isinstance(scalar.type, AnyFloat):
+            return self.nest.place(arith.ExtFOp(scalar, target))
+        if isinstance(target, AnyFloat):
+            return self.nest.place(arith.SIToFPOp(scalar, target))
+        return self.nest.place(arith.ExtSIOp(scalar, target))
+
+
+def _multiply(type_: Attribute):
+    if isinstance(type_, AnyFloat):
+        return arith.MulfOp
+    return arith.AndIOp if type_ == i1 else arith.MuliOp
+
+
+def _add(type_: Attribute):
+    if isinstance(type_, AnyFloat):
+        return arith.AddfOp
+    return arith.OrIOp if type_ == i1 else arith.AddiOp
+
+
+def lower_fusion(
+    fusion: FusionOp, name: str
+) -> tuple[KernelOp, list[GlobalOp], list[tuple[Operation, str]]]:
+    """The kernel of `fusion`, named `name`, the globals it reads, and the
+    ops in it that have no scalar translation, with the reason."""
+    lowering = FusionLowering(fusion, name)
+    return lowering.lower(), lowering.globals, lowering.problems

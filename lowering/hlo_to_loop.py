@@ -1,0 +1,89 @@
+"""`hlo-to-loop`: fused, buffer-planned HLO to the loop level.
+
+Input: the output of `hlo-opt` (fusions, and each function's `hlo.plan` with
+an `#hlo.buffer` per result). Output (docs/loop-level.md): one `loop.kernel`
+per fusion (`fusion_to_loop`) or heavy unfused op (`kernels.emit_kernel`),
+`loop.global`s for constants, and each function rewritten as its host
+schedule (`host_schedule`).
+
+Every op that cannot be lowered yet is reported at once, in one diagnostic
+listing each with its location, rather than one per run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xlir.dialects.hlo import FusionOp
+from xlir.dialects.hlo_buffers import PLAN
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.lowering import kernels
+from xlir.lowering.fusion_to_loop import lower_fusion
+from xlir.lowering.host_schedule import HostSchedule
+
+from xlir.diagnostics import XlirError, format_at_op
+
+
+@dataclass(frozen=True)
+class HloToLoopPass(ModulePass):
+    """Lower every planned function; see the module docstring."""
+
+    name = "hlo-to-loop"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        functions = [
+            f
+            for f in op.body.block.ops
+            if isinstance(f, func.FuncOp) and _takes_tensors(f)
+        ]
+        unplanned = [f for f in functions if PLAN not in f.attributes]
+        if unplanned:
+            raise XlirError(
+                format_at_op(
+                    unplanned[0],
+                    f"hlo-to-loop: function @{unplanned[0].sym_name.data} has no "
+                    "buffer plan; run `hlo-opt` (or `fuse,assign-buffers`) first",
+                )
+            )
+        problems: list[tuple[Operation, str]] = []
+        taken = {f.sym_name.data for f in functions}
+
+        def lower(target: Operation, name: str) -> tuple[KernelOp, list[GlobalOp]]:
+            if isinstance(target, FusionOp):
+                kernel, globals_, missing = lower_fusion(target, name)
+                problems.extend(missing)
+                return kernel, globals_
+            emit = getattr(kernels, "emit_kernel", None)
+            kernel = None if emit is None else emit(target, name)
+            if kernel is None:
+                problems.append((target, "has no loop kernel yet"))
+                return KernelOp(name, []), []
+            return kernel, []
+
+        for function in functions:
+            new = HostSchedule(function, lower, taken).build()
+            op.body.block.insert_op_before(new, function)
+            function.detach()
+            function.erase(safe_erase=False)
+        if problems:
+            lines = [
+                format_at_op(target, f"'{target.name}' {reason}")
+                for target, reason in problems
+            ]
+            raise XlirError(
+                f"hlo-to-loop cannot lower {len(problems)} op(s) of this module:\n"
+                + "\n".join(lines)
+            )
+
+
+def _takes_tensors(function: func.FuncOp) -> bool:
+    types = (*function.function_type.inputs, *function.function_type.outputs)
+    return any(isinstance(t, TensorType) for t in types) or any(
+        isinstance(o, FusionOp) for o in function.walk()
+    )

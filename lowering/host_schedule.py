@@ -1,0 +1,294 @@
+"""The host function: the program's schedule in the `device` dialect.
+
+It keeps the program's signature with buffers for tensors (and the argument
+and result attributes), takes the default stream, allocates the temp arena
+(`hlo.plan`'s `arena` bytes) and each output that does not live in a donated
+parameter, gives each temp a `loop.view` of the arena at its planned offset,
+launches one kernel per fusion or heavy op in program order, synchronizes,
+frees the arena and returns the output buffers (docs/loop-level.md, "The
+contract"). Where a value lives comes from its `#hlo.buffer`: `arg N` is the
+parameter, `out N` the output buffer, `const` a `loop.global`.
+
+`stablehlo.while` becomes `scf.while` over the loop-carried buffers (the
+while's result buffers): the condition's kernels run in its `before` region
+and the predicate comes to the host with `device.read_scalar`; the body's
+results are copied into the carried buffers where the plan put them
+elsewhere. `stablehlo.case` becomes `scf.index_switch` on the index read
+the same way, out-of-range indices taking the last branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IndexType,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    i8,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.dialects import device
+from xlir.dialects.hlo_buffers import (
+    ARG,
+    BUFFERS,
+    CONST,
+    OUT,
+    PLAN,
+    TEMP,
+    BufferAttr,
+    PlanAttr,
+)
+from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.memory import ViewOp
+from xlir.dialects.stablehlo import data_movement as dm
+from xlir.dialects.stablehlo.control_flow import CaseOp, ReturnOp, WhileOp
+from xlir.lowering.fusion_to_loop import buffer_type
+
+LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
+"""Builds the kernel of a fusion or heavy op under a name, with its globals."""
+
+
+def kernel_name(op: Operation, taken: set[str]) -> str:
+    """`fusion.2` -> `fusion_2`; an unnamed op after its kind (`dot_general_1`)."""
+    name = op.attributes.get("name")
+    if isinstance(name, StringAttr):
+        return unique_name(name.data.replace(".", "_").replace("-", "_"), taken)
+    return unique_name(op.name.split(".")[-1], taken, numbered=True)
+
+
+def unique_name(base: str, taken: set[str], numbered: bool = False) -> str:
+    """`base` (or `base_1` when `numbered`), else the next free `base_N`;
+    marks it taken."""
+    n = 1
+    candidate = f"{base}_{n}" if numbered else base
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}_{n}"
+    taken.add(candidate)
+    return candidate
+
+
+class HostSchedule:
+    """Builds the host function of one planned `func.func`; kernels and
+    globals are inserted in front of it in the module."""
+
+    def __init__(self, function: func.FuncOp, lower: LowerOp, taken: set[str]):
+        self.function = function
+        self.lower = lower
+        self.taken = taken
+        self.module_builder = Builder(InsertPoint.before(function))
+        self.buffers: dict[SSAValue, SSAValue] = {}
+
+    def build(self) -> func.FuncOp:
+        old = self.function
+        inputs = [_buffer(t) for t in old.function_type.inputs]
+        outputs = [_buffer(t) for t in old.function_type.outputs]
+        block = Block(arg_types=inputs)
+        self.builder = Builder(InsertPoint.at_end(block))
+        self.stream = self.builder.insert(device.DefaultStreamOp()).results[0]
+        plan = old.attributes.get(PLAN)
+        arena_bytes = plan.arena.data if isinstance(plan, PlanAttr) else 0
+        self.arena = None
+        if arena_bytes:
+            arena_type = MemRefType(i8, [arena_bytes])
+            self.arena = self.builder.insert(device.AllocOp(arena_type)).results[0]
+        self.args = list(block.args)
+        self.outputs: list[SSAValue] = []
+        donated = _donated_outputs(old)
+        for index, type_ in enumerate(outputs):
+            if index in donated:
+                self.outputs.append(self.args[donated[index]])
+            else:
+                assert isinstance(type_, MemRefType)
+                self.outputs.append(
+                    self.builder.insert(device.AllocOp(type_)).results[0]
+                )
+        last = block.last_op
+        assert last is not None
+        self.last_prologue_op: Operation = last
+        self.buffers.update(zip(old.body.block.args, self.args, strict=True))
+        self.schedule(old.body.block, self.builder)
+        new = func.FuncOp(
+            old.sym_name.data,
+            FunctionType.from_lists(inputs, outputs),
+            Region(block),
+            old.sym_visibility,
+            arg_attrs=old.arg_attrs,
+            res_attrs=old.res_attrs,
+        )
+        for key, value in old.attributes.items():
+            if key not in (PLAN, "sym_name", "function_type", "sym_visibility"):
+                new.attributes[key] = value
+        return new
+
+    # --- buffers --------------------------------------------------------------
+
+    def place(self, op: Operation, builder: Builder) -> None:
+        """Give each result of `op` its planned buffer."""
+        plans = op.attributes.get(BUFFERS)
+        assert isinstance(plans, ArrayAttr)
+        for result, plan in zip(op.results, plans, strict=True):
+            assert isinstance(plan, BufferAttr)
+            self.buffers[result] = self._buffer_of(result, plan, builder)
+
+    def _buffer_of(self, result: SSAValue, plan: BufferAttr, builder: Builder):
+        type_ = _buffer(result.type)
+        assert isinstance(type_, MemRefType)
+        if plan.kind == TEMP:
+            assert self.arena is not None
+            view = ViewOp(self.arena, plan.offset_value or 0, type_)
+            # views up front, after the allocations: they only name memory
+            Rewriter.insert_op(view, InsertPoint.after(self.last_prologue_op))
+            self.last_prologue_op = view
+            return view.results[0]
+        if plan.kind == OUT:
+            index = plan.output_index
+            assert index is not None
+            return self.outputs[index]
+        if plan.kind == ARG:
+            index = plan.argument_index
+            assert index is not None
+            return self.args[index]
+        assert plan.kind == CONST
+        op = result.owner
+        assert isinstance(op, dm.ConstantOp)
+        return builder.insert(GetGlobalOp(self._global(op.value), type_)).results[0]
+
+    def _global(self, value: DenseIntOrFPElementsAttr) -> str:
+        name = unique_name("constant", self.taken, numbered=True)
+        element = buffer_type(value.type).element_type
+        if element != value.get_element_type():
+            value = DenseIntOrFPElementsAttr.from_list(
+                TensorType(element, value.get_shape()), value.get_values()
+            )
+        self.module_builder.insert(GlobalOp(name, value))
+        return name
+
+    # --- ops -------------------------------------------------------------------
+
+    def schedule(self, block: Block, builder: Builder) -> list[SSAValue]:
+        """Launch `block`'s ops; the buffers of the values it returns."""
+        for op in block.ops:
+            match op:
+                case func.ReturnOp():
+                    self._finish(op.arguments, builder)
+                    return []
+                case ReturnOp():
+                    return [self.buffers[v] for v in op.operands]
+                case dm.ConstantOp():
+                    self.place(op, builder)
+                case WhileOp():
+                    self._while(op, builder)
+                case CaseOp():
+                    self._case(op, builder)
+                case _:
+                    self._launch(op, builder)
+        return []
+
+    def _launch(self, op: Operation, builder: Builder) -> None:
+        name = kernel_name(op, self.taken)
+        kernel, globals_ = self.lower(op, name)
+        for global_op in globals_:
+            self.module_builder.insert(global_op)
+        self.module_builder.insert(kernel)
+        self.place(op, builder)
+        args = [self.buffers[v] for v in op.operands]
+        args += [self.buffers[r] for r in op.results]
+        builder.insert(device.LaunchOp(name, args, self.stream))
+
+    def _copy(self, source: SSAValue, target: SSAValue, builder: Builder) -> None:
+        if source is not target:
+            builder.insert(
+                device.CopyOp(
+                    device.CopyDirection.DEVICE_TO_DEVICE, source, target, self.stream
+                )
+            )
+
+    def _finish(self, returned: Sequence[SSAValue], builder: Builder) -> None:
+        for value, output in zip(returned, self.outputs, strict=True):
+            self._copy(self.buffers[value], output, builder)
+        builder.insert(device.SynchronizeOp(self.stream))
+        if self.arena is not None:
+            builder.insert(device.FreeOp(self.arena))
+        builder.insert(func.ReturnOp(*self.outputs))
+
+    def _read_scalar(self, value: SSAValue, builder: Builder) -> SSAValue:
+        buffer = self.buffers[value]
+        return builder.insert(device.ReadScalarOp(buffer, [], self.stream)).results[0]
+
+    def _while(self, op: WhileOp, builder: Builder) -> None:
+        self.place(op, builder)
+        carried = [self.buffers[r] for r in op.results]
+        for init, buffer in zip(op.operands, carried, strict=True):
+            self._copy(self.buffers[init], buffer, builder)
+        cond_block, body_block = op.regions[0].block, op.regions[1].block
+        for block in (cond_block, body_block):
+            self.buffers.update(zip(block.args, carried, strict=True))
+        before, after = Block(), Block()
+        (predicate,) = self.schedule(cond_block, Builder(InsertPoint.at_end(before)))
+        # the predicate's buffer is read back; `schedule` returned its buffer
+        flag = Builder(InsertPoint.at_end(before)).insert(
+            device.ReadScalarOp(predicate, [], self.stream)
+        )
+        Builder(InsertPoint.at_end(before)).insert(scf.ConditionOp(flag.results[0]))
+        after_builder = Builder(InsertPoint.at_end(after))
+        results = self.schedule(body_block, after_builder)
+        for source, target in zip(results, carried, strict=True):
+            self._copy(source, target, after_builder)
+        after_builder.insert(scf.YieldOp())
+        builder.insert(scf.WhileOp([], [], Region(before), Region(after)))
+
+    def _case(self, op: CaseOp, builder: Builder) -> None:
+        self.place(op, builder)
+        targets = [self.buffers[r] for r in op.results]
+        raw = self._read_scalar(op.index, builder)
+        index = builder.insert(arith.IndexCastOp(raw, IndexType())).results[0]
+        regions: list[Region] = []
+        for branch in op.regions:
+            block = Block()
+            inner = Builder(InsertPoint.at_end(block))
+            results = self.schedule(branch.block, inner)
+            for source, target in zip(results, targets, strict=True):
+                self._copy(source, target, inner)
+            inner.insert(scf.YieldOp())
+            regions.append(Region(block))
+        cases = DenseArrayBase.from_list(i64, list(range(len(regions) - 1)))
+        builder.insert(scf.IndexSwitchOp(index, cases, regions[-1], regions[:-1], []))
+
+
+def _buffer(type_: Attribute) -> Attribute:
+    return buffer_type(type_) if isinstance(type_, TensorType) else type_
+
+
+def _donated_outputs(function: func.FuncOp) -> dict[int, int]:
+    """Output index -> the parameter it lives in (an `out N, arg M` buffer)."""
+    donated: dict[int, int] = {}
+    for op in function.walk():
+        plans = op.attributes.get(BUFFERS)
+        if not isinstance(plans, ArrayAttr):
+            continue
+        for plan in plans:
+            if (
+                isinstance(plan, BufferAttr)
+                and plan.kind == OUT
+                and plan.argument_index is not None
+                and plan.output_index is not None
+            ):
+                donated[plan.output_index] = plan.argument_index
+    return donated
+
+
+def is_schedule_op(op: Operation) -> bool:
+    """Ops the host schedule handles itself, with no kernel of their own."""
+    return isinstance(op, func.ReturnOp | ReturnOp | dm.ConstantOp | WhileOp | CaseOp)

@@ -1,0 +1,331 @@
+"""Index maps: which operand element each output element of a data-movement
+op reads.
+
+A fusion computes every output element from its inputs; where a broadcast,
+transpose, slice, pad, ... stands between them, the element's index tuple is
+mapped through the op (output index -> operand index) instead of
+materializing the op's result. Each map takes the output index tuple as
+`index` SSA values and returns the operand's, built with `IndexArith`, which
+folds constants and emits each distinct computation once (a value the nest
+uses several times is not recomputed).
+
+Maps that may point outside their operand (pad, concatenate,
+dynamic_update_slice) return clamped indices, so every load stays in bounds,
+and an `i1` condition saying whether the element really comes from there;
+the caller selects between the candidates (`arith.select`), which keeps a
+kernel body free of branches that a backend would have to vectorize around.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from math import prod
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
+from xdsl.ir import Operation, SSAValue
+from xlir.dialects.stablehlo import data_movement as dm
+from xlir.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
+from xlir.dialects.stablehlo.indexing import GatherOp
+
+Place = Callable[[Operation], SSAValue]
+"""Inserts an op where its operands allow (the nest decides) and returns its
+result."""
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    return tuple(type_.get_shape())
+
+
+class IndexArith:
+    """`index` arithmetic with constant folding and one op per distinct
+    computation."""
+
+    def __init__(self, place: Place):
+        self._place = place
+        self._constants: dict[int, SSAValue] = {}
+        self._ops: dict[tuple[object, ...], SSAValue] = {}
+        self._known: dict[SSAValue, int] = {}
+
+    def const(self, value: int) -> SSAValue:
+        if value not in self._constants:
+            result = self._place(arith.ConstantOp(IntegerAttr(value, IndexType())))
+            self._constants[value] = result
+            self._known[result] = value
+        return self._constants[value]
+
+    def forget(self, dead: Callable[[SSAValue], bool]) -> None:
+        """Drop the computations whose results `dead` says are out of scope
+        (a loop body that has been closed)."""
+        self._ops = {k: v for k, v in self._ops.items() if not dead(v)}
+
+    def known(self, value: SSAValue) -> int | None:
+        """The constant an index value is, if it is one."""
+        return self._known.get(value)
+
+    def _emit(self, key: tuple[object, ...], make: Callable[[], Operation]):
+        if key not in self._ops:
+            self._ops[key] = self._place(make())
+        return self._ops[key]
+
+    def add(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self.const(b) if isinstance(b, int) else b
+        ka, kb = self.known(a), self.known(b)
+        if ka is not None and kb is not None:
+            return self.const(ka + kb)
+        if kb == 0:
+            return a
+        if ka == 0:
+            return b
+        return self._emit(("add", a, b), lambda: arith.AddiOp(a, b))
+
+    def sub(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self.const(b) if isinstance(b, int) else b
+        ka, kb = self.known(a), self.known(b)
+        if ka is not None and kb is not None:
+            return self.const(ka - kb)
+        if kb == 0:
+            return a
+        return self._emit(("sub", a, b), lambda: arith.SubiOp(a, b))
+
+    def mul(self, a: SSAValue, b: int) -> SSAValue:
+        ka = self.known(a)
+        if ka is not None:
+            return self.const(ka * b)
+        if b == 1:
+            return a
+        c = self.const(b)
+        return self._emit(("mul", a, c), lambda: arith.MuliOp(a, c))
+
+    def div(self, a: SSAValue, b: int) -> SSAValue:
+        """Floor division of a non-negative index."""
+        ka = self.known(a)
+        if ka is not None:
+            return self.const(ka // b)
+        if b == 1:
+            return a
+        c = self.const(b)
+        return self._emit(("div", a, c), lambda: arith.DivUIOp(a, c))
+
+    def rem(self, a: SSAValue, b: int) -> SSAValue:
+        """Remainder of a non-negative index."""
+        ka = self.known(a)
+        if ka is not None:
+            return self.const(ka % b)
+        if b == 1:
+            return self.const(0)
+        c = self.const(b)
+        return self._emit(("rem", a, c), lambda: arith.RemUIOp(a, c))
+
+    def cmp(self, predicate: str, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        """A signed comparison (indices may go negative before clamping)."""
+        b = self.const(b) if isinstance(b, int) else b
+        return self._emit(
+            ("cmp", predicate, a, b), lambda: arith.CmpiOp(a, b, predicate)
+        )
+
+    def and_(self, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
+        """Conjunction of optional conditions (None is true)."""
+        if a is None or b is None:
+            return b if a is None else a
+        return self._emit(("and", a, b), lambda: arith.AndIOp(a, b))
+
+    def clamp(self, a: SSAValue, low: int, high: int) -> SSAValue:
+        """`a` clamped into [low, high]."""
+        ka = self.known(a)
+        if ka is not None:
+            return self.const(min(max(ka, low), high))
+        lo, hi = self.const(low), self.const(high)
+        a = self._emit(("max", a, lo), lambda: arith.MaxSIOp(a, lo))
+        return self._emit(("min", a, hi), lambda: arith.MinSIOp(a, hi))
+
+    def from_integer(self, value: SSAValue) -> SSAValue:
+        """A loaded integer scalar (a start index) as an `index`."""
+        return self._emit(
+            ("cast", value), lambda: arith.IndexCastOp(value, IndexType())
+        )
+
+
+Indices = list[SSAValue]
+
+
+def broadcast_in_dim(op: dm.BroadcastInDimOp, idx: Indices, ix: IndexArith) -> Indices:
+    """Operand dim k reads output dim dims[k], or 0 where it is expanded from 1."""
+    out = shape(op.results[0])
+    return [
+        ix.const(0) if size == 1 and out[d] != 1 else idx[d]
+        for d, size in zip(op.dims, shape(op.operand), strict=True)
+    ]
+
+
+def transpose(op: dm.TransposeOp, idx: Indices) -> Indices:
+    """Result dim i is operand dim permutation[i]."""
+    result: Indices = list(idx)
+    for i, p in enumerate(op.dims):
+        result[p] = idx[i]
+    return result
+
+
+def reverse(op: dm.ReverseOp, idx: Indices, ix: IndexArith) -> Indices:
+    sizes = shape(op.operand)
+    return [
+        ix.sub(ix.const(sizes[d] - 1), i) if d in op.dims else i
+        for d, i in enumerate(idx)
+    ]
+
+
+def slice_(op: dm.SliceOp, idx: Indices, ix: IndexArith) -> Indices:
+    return [
+        ix.add(ix.mul(i, step), start)
+        for i, start, step in zip(idx, op.start, op.step, strict=True)
+    ]
+
+
+def reshape(op: dm.ReshapeOp, idx: Indices, ix: IndexArith) -> Indices:
+    """Linearize the output index, delinearize it in the operand's shape;
+    dims of size 1 are left out, so a reshape that only adds or removes unit
+    dims is a renaming of indices."""
+    out, src = shape(op.results[0]), shape(op.operand)
+    kept_out = [i for i, n in zip(idx, out, strict=True) if n != 1]
+    kept_src = [n for n in src if n != 1]
+    if kept_src == [n for n in out if n != 1]:
+        values = iter(kept_out)
+        return [ix.const(0) if n == 1 else next(values) for n in src]
+    flat = ix.const(0)
+    for i, n in zip(idx, out, strict=True):
+        flat = ix.add(ix.mul(flat, n), i)
+    result: Indices = []
+    for d, n in enumerate(src):
+        inner = prod(src[d + 1 :])
+        result.append(ix.rem(ix.div(flat, inner), n) if d else ix.div(flat, inner))
+    return result
+
+
+def clamped_starts(
+    starts: Sequence[SSAValue],
+    operand: Sequence[int],
+    sizes: Sequence[int],
+    ix: IndexArith,
+) -> Indices:
+    """Dynamic start indices clamped so the window stays inside the operand
+    (StableHLO's dynamic_slice and dynamic_update_slice rule)."""
+    return [
+        ix.clamp(ix.from_integer(s), 0, n - size)
+        for s, n, size in zip(starts, operand, sizes, strict=True)
+    ]
+
+
+def dynamic_slice(starts: Indices, idx: Indices, ix: IndexArith) -> Indices:
+    return [ix.add(s, i) for s, i in zip(starts, idx, strict=True)]
+
+
+def dynamic_update_slice(
+    op: dm.DynamicUpdateSliceOp, starts: Indices, idx: Indices, ix: IndexArith
+) -> tuple[Indices, SSAValue | None]:
+    """The update's (clamped) index and whether the element lies in the update."""
+    update = shape(op.update)
+    inside: SSAValue | None = None
+    update_idx: Indices = []
+    for i, s, n in zip(idx, starts, update, strict=True):
+        local = ix.sub(i, s)
+        inside = ix.and_(
+            inside, ix.and_(ix.cmp("sge", local, 0), ix.cmp("slt", local, n))
+        )
+        update_idx.append(ix.clamp(local, 0, n - 1))
+    return update_idx, inside
+
+
+def pad(op: dm.PadOp, idx: Indices, ix: IndexArith) -> tuple[Indices, SSAValue | None]:
+    """The operand's (clamped) index and whether the element is the operand's
+    rather than padding (negative edge padding drops elements; interior padding
+    puts `interior` pads between neighbours)."""
+    sizes = shape(op.operand)
+    inside: SSAValue | None = None
+    result: Indices = []
+    for i, n, low, interior in zip(idx, sizes, op.low, op.interior, strict=True):
+        shifted = ix.sub(i, low)
+        stride = interior + 1
+        last = (n - 1) * stride
+        if not (
+            ix.known(shifted) is not None and 0 <= (ix.known(shifted) or 0) <= last
+        ):
+            inside = ix.and_(
+                inside, ix.and_(ix.cmp("sge", shifted, 0), ix.cmp("sle", shifted, last))
+            )
+        clamped = ix.clamp(shifted, 0, last)
+        if stride > 1:
+            on_grid = ix.cmp("eq", ix.rem(clamped, stride), 0)
+            inside = ix.and_(inside, on_grid)
+            clamped = ix.div(clamped, stride)
+        result.append(clamped)
+    return result, inside
+
+
+def concatenate(
+    op: dm.ConcatenateOp, idx: Indices, ix: IndexArith
+) -> list[tuple[Indices, SSAValue | None]]:
+    """Per operand: its (clamped) index and whether the element lies in it,
+    as `i < end` tested in order (the first operand whose end lies beyond
+    the index)."""
+    axis = op.dimension.value.data
+    choices: list[tuple[Indices, SSAValue | None]] = []
+    offset = 0
+    operands = list(op.inputs)
+    for k, operand in enumerate(operands):
+        n = shape(operand)[axis]
+        local = list(idx)
+        local[axis] = ix.clamp(ix.sub(idx[axis], offset), 0, n - 1)
+        offset += n
+        last = k == len(operands) - 1
+        choices.append((local, None if last else ix.cmp("slt", idx[axis], offset)))
+    return choices
+
+
+def gather(
+    op: GatherOp,
+    idx: Indices,
+    start_index: Callable[[Indices], SSAValue],
+    ix: IndexArith,
+) -> Indices:
+    """The operand index of gather's output element `idx`; `start_index`
+    gives the integer at an index of `start_indices`."""
+    numbers = op.dimension_numbers
+    assert isinstance(numbers, GatherDimensionNumbersAttr)
+    offset_dims = numbers.field("offset_dims")
+    collapsed = numbers.field("collapsed_slice_dims")
+    operand_batching = numbers.field("operand_batching_dims")
+    indices_batching = numbers.field("start_indices_batching_dims")
+    start_map = numbers.field("start_index_map")
+    (vector_dim,) = numbers.field("index_vector_dim")
+    operand_shape = shape(op.operand)
+    indices_rank = len(shape(op.start_indices))
+    sizes = op.sizes
+    batch = [i for d, i in enumerate(idx) if d not in offset_dims]
+    offsets = iter(idx[d] for d in offset_dims)
+
+    def at(k: int | None) -> Indices:
+        """The start_indices index of batch `batch`, component k."""
+        result = list(batch)
+        if vector_dim < indices_rank:
+            assert k is not None
+            result.insert(vector_dim, ix.const(k))
+        return result
+
+    starts: Indices = [ix.const(0)] * len(operand_shape)
+    for k, d in enumerate(start_map):
+        value = ix.from_integer(
+            start_index(at(k if vector_dim < indices_rank else None))
+        )
+        starts[d] = ix.clamp(value, 0, operand_shape[d] - sizes[d])
+    batch_dims_of_indices = [d for d in range(indices_rank) if d != vector_dim]
+    for od, idim in zip(operand_batching, indices_batching, strict=True):
+        starts[od] = batch[batch_dims_of_indices.index(idim)]
+    result: Indices = []
+    for d in range(len(operand_shape)):
+        if d in collapsed or d in operand_batching:
+            result.append(starts[d])
+        else:
+            result.append(ix.add(starts[d], next(offsets)))
+    return result
