@@ -16,7 +16,6 @@ from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.hlo_buffers import (
     BUFFERS,
-    HLO_BUFFER_ATTRIBUTES,
     PLAN,
     TEMP,
     BufferAttr,
@@ -35,10 +34,7 @@ from xlir.pass_manager import PIPELINES
 
 
 def parse(text: str) -> ModuleOp:
-    ctx = make_context()
-    for attr in HLO_BUFFER_ATTRIBUTES:
-        ctx.load_attr_or_type(attr)
-    return parse_module(ctx, text, "test.mlir")
+    return parse_module(make_context(), text, "test.mlir")
 
 
 def only_function(module: ModuleOp) -> FuncOp:
