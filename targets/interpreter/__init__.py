@@ -142,12 +142,31 @@ def function_signature(module: ModuleOp, function: str) -> Signature:
 
 
 class InterpreterCompiler(Compiler):
+    # --- hook: loop-level modules (after hlo-to-loop) run on the loop
+    # interpreter, with no HLO passes unless a pipeline is given.
+    def run_hlo_passes(
+        self,
+        module: ModuleOp,
+        pipeline: str | None = None,
+        sources: dict[str, str] | None = None,
+    ) -> ModuleOp:
+        from xlir.targets.loop_interpreter import is_loop_level
+
+        if pipeline is None and is_loop_level(module):
+            return module
+        return super().run_hlo_passes(module, pipeline, sources)
+
     def run_backend(
         self,
         module: ModuleOp,
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
+        from xlir.targets.loop_interpreter import LoopExecutable, is_loop_level
+
+        if is_loop_level(module):
+            return LoopExecutable(self.platform, module, function, sources)
+        # --- end of the hook
         signature = function_signature(module, function)
         image = ModuleInterpreter(module, sources)
         return InterpreterExecutable(self.platform, signature, module, image)

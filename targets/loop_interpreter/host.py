@@ -1,0 +1,66 @@
+"""The host side: streams and events (the host runs work in order, so they
+are tokens and no-ops), kernel launches and function calls."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xlir.targets.interpreter.types import Unsupported
+from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
+
+
+@implements(
+    "device.default_stream",
+    "device.stream_create",
+    "device.event_create",
+)
+def _token(op: Operation, scope: Scope) -> Step:
+    out = scope.slot(op.results[0])
+
+    def token(env: Env) -> None:
+        env[out] = op.name
+
+    return token
+
+
+@implements(
+    "device.stream_destroy",
+    "device.event_destroy",
+    "device.record",
+    "device.wait",
+    "device.synchronize",
+)
+def _no_op(op: Operation, scope: Scope) -> None:
+    """Work runs when it is issued: there is nothing to wait for."""
+    return None
+
+
+def _callee(op: Operation, scope: Scope, key: str):
+    name = op.properties[key].root_reference.data  # pyright: ignore[reportAttributeAccessIssue]
+    routine = scope.program.routines.get(name)
+    if routine is None:
+        raise Unsupported(f"there is no kernel or function @{name} with a body")
+    return routine
+
+
+@implements("device.launch")
+def _launch(op: Operation, scope: Scope) -> Step:
+    kernel = _callee(op, scope, "kernel")
+    args = scope.slots_of(op.operands[:-1])
+
+    def launch(env: Env) -> None:
+        kernel([env[a] for a in args])
+
+    return launch
+
+
+@implements("func.call")
+def _call(op: Operation, scope: Scope) -> Step:
+    function = _callee(op, scope, "callee")
+    args = scope.slots_of(op.operands)
+    results = scope.slots_of(op.results)
+
+    def call(env: Env) -> None:
+        for slot, value in zip(results, function([env[a] for a in args]), strict=True):
+            env[slot] = value
+
+    return call
