@@ -1,1 +1,53 @@
-"""One loop.kernel per heavy unfused HLO op."""
+"""One `loop.kernel` per heavy unfused HLO op.
+
+`emit_kernel(op, name)` is what `hlo-to-loop` calls for every top-level op
+that is not a fusion: it returns the op's kernel, named `name`, or None when
+the op needs none (host control flow, constants, ops the driver handles). A
+kernel's arguments are one buffer per tensor operand, then one per result
+(`buffer_type`: same shape, signless elements, row-major); the driver
+launches it with the plan's buffers, which may alias where the plan puts a
+result in place of an operand (dynamic_update_slice writes only the update
+window then, see `slicing`).
+
+Each family lives in its own module, imported when first needed, and maps
+op names to emitters in its `KERNELS`. An emitter that meets a case it
+cannot lower raises `UnsupportedScalarOp` (lowering/scalar.py) naming the
+op and the reason, for the driver to report with the others.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from xdsl.ir import Operation
+from xlir.dialects.loop.kernel import KernelOp
+
+_FAMILIES = {
+    "stablehlo.dot_general": "single_op",
+    "stablehlo.reduce": "single_op",
+    "stablehlo.gather": "single_op",
+    "stablehlo.dynamic_slice": "single_op",
+    "stablehlo.iota": "single_op",
+    "stablehlo.dynamic_update_slice": "slicing",
+    "stablehlo.convolution": "convolution",
+    "stablehlo.reduce_window": "reduce_window",
+    "stablehlo.scatter": "gather_scatter",
+    "stablehlo.sort": "sort",
+    "stablehlo.select_and_scatter": "select_and_scatter",
+    "stablehlo.rng_bit_generator": "iota_rng",
+}
+"""Op name -> the module of `xlir.lowering.kernels` that lowers it."""
+
+
+def has_kernel(name: str) -> bool:
+    """Whether `emit_kernel` lowers ops of this name."""
+    return name in _FAMILIES
+
+
+def emit_kernel(op: Operation, name: str) -> KernelOp | None:
+    """The kernel of `op`, named `name`; None for ops lowered elsewhere."""
+    family = _FAMILIES.get(op.name)
+    if family is None:
+        return None
+    module = import_module(f"{__name__}.{family}")
+    return module.KERNELS[op.name](op, name)

@@ -1,0 +1,79 @@
+"""What every hand-written kernel starts from: the signature and the nest.
+
+A kernel of op `op` takes one buffer per operand then one per result
+(`buffer_type`); its body is built with the fusion lowering's `Nest` (ops
+land in the outermost loop their operands allow) and `IndexArith` (folded,
+shared index arithmetic), so hand-written kernels hoist as fusions do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.builder import Builder
+from xdsl.ir import Operation, SSAValue
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ParallelOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.lowering.fusion_to_loop import buffer_type
+from xlir.lowering.index_maps import IndexArith, Indices
+from xlir.lowering.nest import Nest
+from xlir.lowering.scalar import constant, emit_block
+
+
+class KernelBuilder:
+    """The kernel of `op` named `name`, with its argument buffers split into
+    `inputs` and `outputs`."""
+
+    def __init__(self, op: Operation, name: str):
+        self.op = op
+        types = [buffer_type(v.type) for v in (*op.operands, *op.results)]
+        self.kernel = KernelOp(name, types)
+        args = list(self.kernel.body.block.args)
+        self.inputs: list[SSAValue] = args[: len(op.operands)]
+        self.outputs: list[SSAValue] = args[len(op.operands) :]
+        self.nest = Nest(self.kernel.body.block)
+        self.ix = IndexArith(self.nest.place)
+        self.nest.on_close(
+            lambda depth: self.ix.forget(lambda v: self.nest.depth(v) >= depth)
+        )
+
+    def load(self, buffer: SSAValue, idx: Sequence[SSAValue]) -> SSAValue:
+        return self.nest.place(LoadOp(buffer, idx))
+
+    def store(self, value: SSAValue, buffer: SSAValue, idx: Sequence[SSAValue]):
+        """Store in the innermost open loop (a store has no result to hoist)."""
+        builder = self.nest.builder(self.nest.innermost)
+        builder.insert(StoreOp(value, buffer, idx))
+
+    def place(self, op: Operation) -> SSAValue:
+        return self.nest.place(op)
+
+    def const(self, value: float | int, type_) -> SSAValue:
+        """A scalar constant, at the kernel's top."""
+        return self.nest.emit([], lambda b: [constant(b, value, type_)])[0]
+
+    def inline(self, block, args: Sequence[SSAValue]) -> list[SSAValue]:
+        """A scalar region (reducer, comparator, combiner) applied to `args`."""
+        return self.nest.emit(args, lambda b: emit_block(block, args, b))
+
+    def emit(
+        self,
+        operands: Sequence[SSAValue],
+        make: Callable[[Builder], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        return self.nest.emit(operands, make)
+
+    def parallel(self, shape: Sequence[int], body: Callable[[Indices], None]) -> None:
+        """`body(indices)` inside a `loop.parallel` over `shape`."""
+        loop = ParallelOp([0] * len(shape), list(shape), [1] * len(shape))
+        self.nest.open(loop)
+        body(list(loop.induction_vars))
+        self.nest.close()
+
+    def copy(self, source: SSAValue, target: SSAValue, shape: Sequence[int]) -> None:
+        """`target[i] = source[i]` over the whole shape."""
+        self.parallel(shape, lambda i: self.store(self.load(source, i), target, i))
+
+    def finish(self) -> KernelOp:
+        return self.kernel
