@@ -71,6 +71,8 @@ class IndexArith:
         return self._ops[key]
 
     def add(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        if b == 0:
+            return a
         b = self.const(b) if isinstance(b, int) else b
         ka, kb = self.known(a), self.known(b)
         if ka is not None and kb is not None:
@@ -82,6 +84,8 @@ class IndexArith:
         return self._emit(("add", a, b), lambda: arith.AddiOp(a, b))
 
     def sub(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        if b == 0:
+            return a
         b = self.const(b) if isinstance(b, int) else b
         ka, kb = self.known(a), self.known(b)
         if ka is not None and kb is not None:
@@ -193,8 +197,8 @@ def reshape(op: dm.ReshapeOp, idx: Indices, ix: IndexArith) -> Indices:
     if kept_src == [n for n in out if n != 1]:
         values = iter(kept_out)
         return [ix.const(0) if n == 1 else next(values) for n in src]
-    flat = ix.const(0)
-    for i, n in zip(idx, out, strict=True):
+    flat = idx[0] if idx else ix.const(0)
+    for i, n in zip(idx[1:], out[1:], strict=True):
         flat = ix.add(ix.mul(flat, n), i)
     result: Indices = []
     for d, n in enumerate(src):
