@@ -11,10 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    f32,
+    i1,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.syntax import array_values
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
 from xlir.lowering.nest import Nest
@@ -77,3 +87,54 @@ class KernelBuilder:
 
     def finish(self) -> KernelOp:
         return self.kernel
+
+
+def accumulator_type(result: Attribute) -> Attribute:
+    """The type a contraction or window sum accumulates in: the result's,
+    except half-precision floats, which accumulate in f32 (as the reference
+    interpreter does)."""
+    if isinstance(result, AnyFloat) and result.bitwidth < 32:
+        return f32
+    return result
+
+
+def cast(kb: KernelBuilder, value: SSAValue, target: Attribute) -> SSAValue:
+    """A float or signed integer scalar in a wider (or narrower, for the final
+    store of a half-precision accumulator) type of the same kind."""
+    source = value.type
+    if source == target:
+        return value
+    if isinstance(target, AnyFloat) and isinstance(source, AnyFloat):
+        if target.bitwidth > source.bitwidth:
+            return kb.place(arith.ExtFOp(value, target))
+        return kb.place(arith.TruncFOp(value, target))
+    if isinstance(target, AnyFloat):
+        return kb.place(arith.SIToFPOp(value, target))
+    assert isinstance(target, IntegerType)
+    return kb.place(arith.ExtSIOp(value, target))
+
+
+def multiply_add(kb: KernelBuilder, acc: SSAValue, a: SSAValue, b: SSAValue):
+    """`acc + a * b` in the accumulator's type (booleans: or/and)."""
+    type_ = acc.type
+    a, b = cast(kb, a, type_), cast(kb, b, type_)
+    if isinstance(type_, AnyFloat):
+        return kb.place(arith.AddfOp(acc, kb.place(arith.MulfOp(a, b))))
+    if type_ == i1:
+        return kb.place(arith.OrIOp(acc, kb.place(arith.AndIOp(a, b))))
+    return kb.place(arith.AddiOp(acc, kb.place(arith.MuliOp(a, b))))
+
+
+def int_list(attr: DenseArrayBase | None, default: Sequence[int]) -> list[int]:
+    """An optional `array<i64: ...>` property, or its default."""
+    return list(default) if attr is None else list(array_values(attr))
+
+
+def padding_pairs(
+    attr: DenseIntOrFPElementsAttr | None, rank: int
+) -> list[tuple[int, int]]:
+    """An optional `dense<[[lo, hi], ...]>` padding property, per dimension."""
+    if attr is None:
+        return [(0, 0)] * rank
+    flat = [int(v) for v in attr.get_values()]
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(rank)]
