@@ -262,7 +262,9 @@ def _select(op: Operation, scope: Scope) -> Step:
 
 @implements("arith.constant")
 def _constant(op: Operation, scope: Scope) -> Step:
-    attr = op.properties.get("value") or op.attributes.get("value")
+    attr = op.properties.get("value")
+    if attr is None:  # an IntegerAttr of 0 is falsy: no `or` here
+        attr = op.attributes.get("value")
     type_ = op.results[0].type
     dtype = register_dtype(type_)
     if isinstance(attr, IntegerAttr):
