@@ -1,0 +1,37 @@
+"""Every program of the corpus (both flavours), lowered by
+`hlo-opt,hlo-to-loop` and run at the loop level on the interpreter target,
+gives JAX's outputs within the corpus tolerances.
+
+A program with an op `hlo-to-loop` cannot lower yet is an expected failure
+whose reason is the lowering's diagnostic, decided when the test runs: as the
+lowering grows, the test tightens by itself.
+"""
+
+from __future__ import annotations
+
+import pytest
+from xlir.targets.loop_interpreter import LoopExecutable, is_loop_level
+
+import xlir
+from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
+from xlir.context import make_context
+from xlir.diagnostics import XlirError
+from xlir.parsing import parse_module
+from xlir.pass_manager import run_pipeline
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_corpus_program_at_loop_level(path) -> None:
+    module = parse_module(make_context(), path.read_text(), str(path))
+    try:
+        run_pipeline(make_context(), module, "hlo-opt,hlo-to-loop")
+    except XlirError as error:
+        if "hlo-to-loop cannot lower" not in str(error):
+            raise
+        pytest.xfail(str(error))
+    assert is_loop_level(module)
+    assert not [op.name for op in module.walk() if op.name.startswith("stablehlo.")]
+    executable = xlir.compile(module, target="interpreter")
+    assert isinstance(executable, LoopExecutable)
+    arguments, expected = load_case(path)
+    assert_matches(program_name(path), executable(*arguments), expected)
