@@ -22,12 +22,9 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     # xDSL's generic passes.
     "canonicalize": _lazy("xdsl.transforms.canonicalize", "CanonicalizePass"),
-    "cse": _lazy(
-        "xdsl.transforms.common_subexpression_elimination",
-        "CommonSubexpressionElimination",
-    ),
     "dce": _lazy("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
     # The HLO level (docs/hlo-passes.md).
+    "cse": _lazy("xlir.passes.cse", "CSEPass"),
     "inline": _lazy("xlir.passes.inline", "InlinePass"),
     "decompose": _lazy("xlir.passes.decompose", "DecomposePass"),
     "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),
