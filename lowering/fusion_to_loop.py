@@ -86,6 +86,7 @@ class FusionLowering:
         self.ix = IndexArith(self.nest.place)
         self.memo: dict[tuple[SSAValue, tuple[SSAValue, ...]], SSAValue] = {}
         self.nest.on_close(self._forget)
+        self.constants: dict[tuple[float | int, Attribute], SSAValue] = {}
         self.problems: list[tuple[Operation, str]] = []
         self.passengers: dict[SSAValue, list[tuple[SSAValue, SSAValue]]] = {}
 
@@ -145,7 +146,7 @@ class FusionLowering:
             type_ = scalar_type(op.results[0].type)
             if not isinstance(type_, IntegerType | AnyFloat):
                 raise
-            return self.nest.emit([], lambda b: [constant(b, 0, type_)])[0]
+            return self._const(0, type_)
         return result
 
     def _select(self, cond: SSAValue | None, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -223,7 +224,7 @@ class FusionLowering:
     def _constant(self, op: dm.ConstantOp, idx: Indices) -> SSAValue:
         values = op.value.get_values()
         if len(set(values)) == 1:
-            return self._scalar(op, [])
+            return self._const(values[0], scalar_type(op.results[0].type))
         assert isinstance(op.value, DenseIntOrFPElementsAttr)
         name = f"{self.name}_constant_{len(self.globals)}"
         element = scalar_type(op.value.type)
@@ -236,6 +237,15 @@ class FusionLowering:
         self.globals.append(global_op)
         data = self.nest.place(GetGlobalOp(name, global_op.buffer_type))
         return self.nest.place(LoadOp(data, idx))
+
+    def _const(self, value: float | int, type_: Attribute) -> SSAValue:
+        """One `arith.constant` per value and type, at the kernel's top."""
+        key = (value, type_)
+        if key not in self.constants:
+            self.constants[key] = self.nest.emit(
+                [], lambda b: [constant(b, value, type_)]
+            )[0]
+        return self.constants[key]
 
     def _iota(self, op: dm.IotaOp, idx: Indices) -> SSAValue:
         position = idx[op.iota_dimension.value.data]
@@ -304,7 +314,7 @@ class FusionLowering:
         lhs_free = [d for d in range(len(lhs_shape)) if d not in (*lhs_b, *lhs_c)]
         rhs_free = [d for d in range(len(rhs_shape)) if d not in (*rhs_b, *rhs_c)]
         out_type = scalar_type(op.results[0].type)
-        zero = self.nest.emit([], lambda b: [constant(b, 0, out_type)])[0]
+        zero = self._const(0, out_type)
 
         def operand_index(
             rank: int,
