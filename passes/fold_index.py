@@ -88,7 +88,7 @@ class TrivialRemainder(RewritePattern):
         if op.result.type != IndexType():
             return
         if not op.result.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
         elif constant_int(op.rhs) == 1:
             rewriter.replace(op, _constant(0))
 
