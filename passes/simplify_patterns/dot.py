@@ -1,5 +1,6 @@
-"""dot_general of a transposed operand: the transpose folded into the
-dimension numbers.
+"""dot_general and transposes: a transposed operand folded into the
+dimension numbers, and a transposed result computed directly by swapping the
+operands.
 
 dot_general's result lists the batch dims (in the order of the batching
 lists), then each operand's free dims in increasing order. Renaming the
@@ -7,6 +8,12 @@ batching and contracting dims through the permutation keeps the batch
 order; the free dims keep their order only when the permutation maps them
 in increasing order, so the fold is done only then (else the result would
 come out transposed).
+
+A transpose of a dot_general's result that keeps the batch dims in place and
+swaps the block of lhs free dims with the block of rhs free dims (each block
+in order) is the dot_general of the swapped operands: JAX's weight gradients
+(`dot(x, dy)` transposed back) are then produced in their final layout, so
+the update that consumes them is elementwise and can run in place.
 """
 
 from __future__ import annotations
@@ -75,5 +82,44 @@ class DotOfTranspose(RewritePattern):
         )
 
 
+class TransposeOfDot(RewritePattern):
+    """transpose(dot_general(a, b)) → dot_general(b, a) when the permutation
+    swaps the two free blocks; only for a dot with no other user, so no dot
+    is computed twice."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+        dot = op.operand.owner
+        if not isinstance(dot, DotGeneralOp) or not dot.result.has_one_use():
+            return
+        dims = dot.dot_dimension_numbers
+        lhs_batch = dims.lhs_batching_dimensions.data
+        batch = len(lhs_batch)
+        lhs_rank = len(dot.lhs.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+        lhs_free = lhs_rank - batch - len(dims.lhs_contracting_dimensions.data)
+        rank = len(op.dims)
+        rhs_free = rank - batch - lhs_free
+        swapped = [
+            *range(batch),
+            *range(batch + lhs_free, rank),
+            *range(batch, batch + lhs_free),
+        ]
+        if list(op.dims) != swapped or lhs_free == 0 or rhs_free == 0:
+            return
+        numbers = DotDimensionNumbersAttr.get(
+            dims.rhs_batching_dimensions.data,
+            lhs_batch,
+            dims.rhs_contracting_dimensions.data,
+            dims.lhs_contracting_dimensions.data,
+        )
+        precision = dot.precision_config
+        if precision is not None and len(precision.data) == 2:
+            precision = type(precision)(tuple(reversed(precision.data)))
+        rewriter.replace_op(
+            op, DotGeneralOp(dot.rhs, dot.lhs, numbers, precision, op.result.type)
+        )
+        rewriter.erase_op(dot)
+
+
 def dot_patterns() -> list[RewritePattern]:
-    return [DotOfTranspose()]
+    return [DotOfTranspose(), TransposeOfDot()]
