@@ -168,6 +168,8 @@ class Scope:
         return Block(steps, ops, yields)
 
     def region(self, region: Region) -> Block:
+        if not region.blocks:
+            return Block([], [], [])
         if len(region.blocks) != 1:
             raise Unsupported("regions of more than one block are not supported")
         return self.block(region.blocks[0])
