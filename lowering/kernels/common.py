@@ -138,3 +138,35 @@ def padding_pairs(
         return [(0, 0)] * rank
     flat = [int(v) for v in attr.get_values()]
     return [(flat[2 * i], flat[2 * i + 1]) for i in range(rank)]
+
+
+def window_tap(
+    kb: KernelBuilder,
+    out: SSAValue,
+    tap: SSAValue,
+    window: tuple[int, int, int, int],
+    base: tuple[int, int],
+    out_size: int,
+    cond: SSAValue | None,
+) -> tuple[SSAValue, SSAValue | None]:
+    """The input index a window tap reads in one dimension, and `cond` anded
+    with whether it lands on an input element rather than padding or a hole
+    of the base dilation (the index is clamped in bounds either way).
+
+    `window` is (taps, stride, window dilation, low padding), `base` is
+    (input size, base dilation); a bound is tested only where the shapes let
+    a tap cross it."""
+    ix = kb.ix
+    taps, stride, dilation, low = window
+    size, base_dilation = base
+    position = ix.sub(ix.add(ix.mul(out, stride), ix.mul(tap, dilation)), low)
+    last = (size - 1) * base_dilation
+    if low > 0:
+        cond = ix.and_(cond, ix.cmp("sge", position, 0))
+    if (out_size - 1) * stride + (taps - 1) * dilation - low > last:
+        cond = ix.and_(cond, ix.cmp("sle", position, last))
+    position = ix.clamp(position, 0, last)
+    if base_dilation > 1:
+        cond = ix.and_(cond, ix.cmp("eq", ix.rem(position, base_dilation), 0))
+        position = ix.div(position, base_dilation)
+    return position, cond

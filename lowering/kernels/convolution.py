@@ -29,6 +29,7 @@ from xlir.lowering.kernels.common import (
     int_list,
     multiply_add,
     padding_pairs,
+    window_tap,
 )
 from xlir.lowering.scalar import scalar_type
 
@@ -89,29 +90,15 @@ def lower_convolution(op: ConvolutionOp, name: str) -> KernelOp:
                 w_idx[kernel_spatial[d]] = (
                     ix.sub(ix.const(taps[d] - 1), tap) if reversal[d] else tap
                 )
-                low = padding[d][0]
-                position = ix.sub(
-                    ix.add(
-                        ix.mul(idx[out_spatial[d]], strides[d]),
-                        ix.mul(tap, rhs_dilation[d]),
-                    ),
-                    low,
+                position, inside = window_tap(
+                    kb,
+                    idx[out_spatial[d]],
+                    tap,
+                    (taps[d], strides[d], rhs_dilation[d], padding[d][0]),
+                    (lhs_shape[in_spatial[d]], lhs_dilation[d]),
+                    out_shape[out_spatial[d]],
+                    inside,
                 )
-                last = (lhs_shape[in_spatial[d]] - 1) * lhs_dilation[d]
-                highest = (
-                    (out_shape[out_spatial[d]] - 1) * strides[d]
-                    + (taps[d] - 1) * rhs_dilation[d]
-                    - low
-                )
-                if low > 0:
-                    inside = ix.and_(inside, ix.cmp("sge", position, 0))
-                if highest > last:
-                    inside = ix.and_(inside, ix.cmp("sle", position, last))
-                position = ix.clamp(position, 0, last)
-                if lhs_dilation[d] > 1:
-                    on_grid = ix.cmp("eq", ix.rem(position, lhs_dilation[d]), 0)
-                    inside = ix.and_(inside, on_grid)
-                    position = ix.div(position, lhs_dilation[d])
                 x_idx[in_spatial[d]] = position
             x = kb.load(lhs, x_idx)
             if inside is not None:

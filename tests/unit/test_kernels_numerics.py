@@ -238,3 +238,68 @@ def conv(
 )
 def test_convolution(text: str):
     check(text, rtol=1e-2 if "f16" in text else 1e-5)
+
+
+# --- reduce_window --------------------------------------------------------------
+
+
+def reduce_window(
+    reducer: str, init: str, attrs: str, in_shape: str, out_shape: str
+) -> str:
+    return f"""
+func.func @main(%x: tensor<{in_shape}xf32>) -> tensor<{out_shape}xf32> {{
+  %init = stablehlo.constant dense<{init}> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%x, %init) <{{{attrs}}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.{reducer} %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }}) : (tensor<{in_shape}xf32>, tensor<f32>) -> tensor<{out_shape}xf32>
+  return %r : tensor<{out_shape}xf32>
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        reduce_window(
+            "maximum",
+            "0xFF800000",
+            "window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>, "
+            "padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>",
+            "4x9",
+            "4x5",
+        ),
+        reduce_window(
+            "add",
+            "0.0",
+            "window_dimensions = array<i64: 2, 2>, window_dilations = array<i64: 1, 2>, "
+            "base_dilations = array<i64: 2, 1>",
+            "4x6",
+            "6x4",
+        ),
+    ],
+)
+def test_reduce_window(text: str):
+    check(text)
+
+
+DUS_IN_PLACE = """
+func.func @main(%x: tensor<6x8xf32>, %u: tensor<2x3xf32>, %s: tensor<i32>, %t: tensor<i32>) -> tensor<6x8xf32> {
+  %0 = hlo.fusion kind = loop (%x) {name = "fusion.2"} : (tensor<6x8xf32>) -> tensor<6x8xf32> {
+  ^bb0(%1: tensor<6x8xf32>):
+    %e = stablehlo.exponential %1 : tensor<6x8xf32>
+    hlo.yield %e : tensor<6x8xf32>
+  }
+  %r = stablehlo.dynamic_update_slice %0, %u, %s, %t : (tensor<6x8xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<6x8xf32>
+  func.return %r : tensor<6x8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("s", "t"), [(1, 2), (-3, 7), (5, 100)])
+def test_dynamic_update_slice_in_place(s: int, t: int):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((6, 8)).astype(np.float32)
+    u = rng.standard_normal((2, 3)).astype(np.float32)
+    check(DUS_IN_PLACE, inputs=[x, u, np.int32(s), np.int32(t)])
