@@ -23,9 +23,9 @@ from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import PLAN
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.lowering import kernels
 from xlir.lowering.fusion_to_loop import lower_fusion
 from xlir.lowering.host_schedule import HostSchedule
+from xlir.lowering.kernels import emit_kernel
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -59,8 +59,7 @@ class HloToLoopPass(ModulePass):
                 kernel, globals_, missing = lower_fusion(target, name)
                 problems.extend(missing)
                 return kernel, globals_
-            emit = getattr(kernels, "emit_kernel", None)
-            kernel = None if emit is None else emit(target, name)
+            kernel = emit_kernel(target, name)
             if kernel is None:
                 problems.append((target, "has no loop kernel yet"))
                 return KernelOp(name, []), []
