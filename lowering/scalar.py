@@ -414,8 +414,10 @@ def _int_power(e: _Emitter, base: SSAValue, exponent: SSAValue) -> SSAValue:
     negative exponent gives 0 except for bases 1 and -1."""
     assert e.type is not None
     one = e.const(1)
-    negative = e.const(0) if e.unsigned else e.cmpi("slt", exponent, e.const(0))
-    bits = e.select(negative, e.const(0), exponent)
+    bits, negative = exponent, None
+    if not e.unsigned:
+        negative = e.cmpi("slt", exponent, e.const(0))
+        bits = e.select(negative, e.const(0), exponent)
     loop = loops.ForOp(0, e.width, 1, [one, base, bits])
     e.builder.insert(loop)
     loop.block.erase_op(loop.yield_op())
@@ -428,7 +430,7 @@ def _int_power(e: _Emitter, base: SSAValue, exponent: SSAValue) -> SSAValue:
     rest = inner.insert(arith.ShRUIOp(rest, constant(inner, 1, e.type))).result
     inner.insert(loops.YieldOp(result, square, rest))
     power = loop.results[0]
-    if e.unsigned:
+    if negative is None:
         return power
     # base 1 -> 1; base -1 -> ±1 by the exponent's parity; others -> 0
     odd_exponent = e(arith.TruncIOp(exponent, i1))

@@ -3,6 +3,7 @@ op becomes, that they verify, and the guards StableHLO's semantics need."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from xdsl.builder import Builder
 from xdsl.dialects import func
@@ -16,6 +17,7 @@ from xlir.lowering.scalar import (
     scalar_type,
 )
 
+import xlir
 from xlir.context import make_context
 from xlir.parsing import parse_module
 
@@ -329,3 +331,162 @@ def test_emit_block_inlines_a_reducer():
     results = emit_block(body, block.args, Builder(InsertPoint.at_end(block)))
     assert [o.name for o in block.ops] == ["arith.maximumf", "arith.addf"]
     assert results[0] is block.last_op.results[0]  # pyright: ignore[reportOptionalMemberAccess]
+
+
+# --- numerics: loop interpreter vs HLO interpreter on edge values -------------------
+
+FLOATS = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    -2.5,
+    3.0,
+    1e30,
+    -1e30,
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+]
+INTS = [0, 1, -1, 7, -7, 31, 32, 33, 2**31 - 1, -(2**31), 100, -100]
+
+
+def edge_pairs(values: list) -> tuple[list, list]:
+    """Every pair of edge values, as two flat lists."""
+    return [a for a in values for _ in values], [b for _ in values for b in values]
+
+
+def _signless(array: np.ndarray) -> np.ndarray:
+    """Loop-level buffers are signless: unsigned arrays travel as signed."""
+    return array.view(f"i{array.itemsize}") if array.dtype.kind == "u" else array
+
+
+def run_elementwise(text: str, arrays: list[np.ndarray]) -> None:
+    expected = xlir.compile(text, pipeline="")(*arrays)
+    lowered = xlir.compile(text, pipeline="fuse,assign-buffers,hlo-to-loop")
+    got = lowered(*[_signless(a) for a in arrays])
+    np.testing.assert_array_equal(got, _signless(np.asarray(expected)))
+
+
+@pytest.mark.parametrize(
+    ("op", "element"),
+    [
+        (op, element)
+        for element in ("f32", "i32", "ui32")
+        for op in (
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "remainder",
+            "maximum",
+            "minimum",
+            "power",
+        )
+        if not (op == "power" and element == "f32")
+    ]
+    + [
+        (op, "i32")
+        for op in (
+            "shift_left",
+            "shift_right_logical",
+            "shift_right_arithmetic",
+            "and",
+            "or",
+            "xor",
+        )
+    ]
+    + [("atan2", "f32")],
+)
+def test_binary_edge_values(op: str, element: str):
+    n = len(FLOATS) ** 2
+    text = (
+        f"func.func @main(%a: tensor<{n}x{element}>, %b: tensor<{n}x{element}>) -> tensor<{n}x{element}> {{\n"
+        f"  %r = stablehlo.{op} %a, %b : tensor<{n}x{element}>\n"
+        f"  return %r : tensor<{n}x{element}>\n}}"
+    )
+    values = FLOATS if element == "f32" else INTS
+    dtype = {"f32": np.float32, "i32": np.int32, "ui32": np.uint32}[element]
+    a, b = edge_pairs(values)
+    arrays = [np.array(a).astype(dtype), np.array(b).astype(dtype)]
+    if op == "power":
+        arrays[1] = np.abs(arrays[1]) % 40 if element == "ui32" else arrays[1] % 40 - 5
+    with np.errstate(all="ignore"):
+        run_elementwise(text, arrays)
+
+
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [
+        ("f32", "i32"),
+        ("f32", "ui8"),
+        ("f32", "i1"),
+        ("i32", "f32"),
+        ("ui32", "f32"),
+        ("i32", "i8"),
+        ("i1", "f32"),
+        ("f32", "f16"),
+    ],
+)
+def test_convert_edge_values(source: str, target: str):
+    values = {
+        "f32": [*FLOATS, 2.0**31, -(2.0**31), 255.9, 256.0, -0.9],
+        "i32": INTS,
+        "ui32": INTS,
+        "i1": [True, False],
+    }[source]
+    dtype = {"f32": np.float32, "i32": np.int32, "ui32": np.uint32, "i1": np.bool_}[
+        source
+    ]
+    n = len(values)
+    text = (
+        f"func.func @main(%a: tensor<{n}x{source}>) -> tensor<{n}x{target}> {{\n"
+        f"  %r = stablehlo.convert %a : (tensor<{n}x{source}>) -> tensor<{n}x{target}>\n"
+        f"  return %r : tensor<{n}x{target}>\n}}"
+    )
+    with np.errstate(all="ignore"):
+        run_elementwise(text, [np.array(values).astype(dtype)])
+
+
+@pytest.mark.parametrize(
+    ("direction", "compare_type"),
+    [
+        (d, t)
+        for d in ("EQ", "NE", "LT", "LE", "GT", "GE")
+        for t in ("FLOAT", "TOTALORDER")
+    ],
+)
+def test_compare_edge_values(direction: str, compare_type: str):
+    n = len(FLOATS) ** 2
+    text = (
+        f"func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xi1> {{\n"
+        f"  %r = stablehlo.compare {direction}, %a, %b, {compare_type} : "
+        f"(tensor<{n}xf32>, tensor<{n}xf32>) -> tensor<{n}xi1>\n"
+        f"  return %r : tensor<{n}xi1>\n}}"
+    )
+    a, b = edge_pairs(FLOATS)
+    run_elementwise(text, [np.array(a, np.float32), np.array(b, np.float32)])
+
+
+@pytest.mark.parametrize(
+    "op",
+    ["abs", "negate", "sign", "exponential", "log", "sqrt", "rsqrt", "tanh", "floor", "ceil",
+     "round_nearest_even", "round_nearest_afz", "logistic", "is_finite", "cbrt"],
+)  # fmt: skip
+def test_unary_float_edge_values(op: str):
+    n = len(FLOATS) + 2
+    result = "i1" if op == "is_finite" else "f32"
+    text = (
+        f"func.func @main(%a: tensor<{n}xf32>) -> tensor<{n}x{result}> {{\n"
+        f"  %r = stablehlo.{op} %a : (tensor<{n}xf32>) -> tensor<{n}x{result}>\n"
+        f"  return %r : tensor<{n}x{result}>\n}}"
+    )
+    with np.errstate(all="ignore"):
+        expected = xlir.compile(text, pipeline="")(
+            np.array([*FLOATS, 2.5, -3.5], np.float32)
+        )
+        got = xlir.compile(text, pipeline="fuse,assign-buffers,hlo-to-loop")(
+            np.array([*FLOATS, 2.5, -3.5], np.float32)
+        )
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
