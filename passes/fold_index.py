@@ -122,26 +122,22 @@ class ConstantChain(RewritePattern):
 
 def _emit_linear(
     terms: dict[SSAValue, int], constant: int
-) -> tuple[list[Operation], SSAValue | None]:
-    """Ops computing a linear sum (in term order), and its value (None for
-    an empty sum without a constant: the caller makes the 0)."""
+) -> tuple[list[Operation], SSAValue]:
+    """Ops computing a linear sum (in term order), and its value."""
     ops: list[Operation] = []
-    total: SSAValue | None = None
+    parts: list[SSAValue] = []
     for term, coefficient in terms.items():
-        value = term
-        if coefficient != 1:
-            ops.append(factor := _constant(coefficient))
-            ops.append(product := arith.MuliOp(term, factor))
-            value = product.result
-        if total is not None:
-            ops.append(sum_ := arith.AddiOp(total, value))
-            value = sum_.result
-        total = value
-    if constant or total is None:
+        if coefficient == 1:
+            parts.append(term)
+            continue
+        ops += [factor := _constant(coefficient), product := arith.MuliOp(term, factor)]
+        parts.append(product.result)
+    if constant or not parts:
         ops.append(constant_op := _constant(constant))
-        if total is None:
-            return ops, constant_op.result
-        ops.append(sum_ := arith.AddiOp(total, constant_op))
+        parts.append(constant_op.result)
+    total = parts[0]
+    for part in parts[1:]:
+        ops.append(sum_ := arith.AddiOp(total, part))
         total = sum_.result
     return ops, total
 

@@ -11,7 +11,7 @@ unsigned readings agree whenever its lower end is non-negative.
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp
 from xlir.passes.loop_utils import constant_int, static_trip_count
 
@@ -93,12 +93,16 @@ Linear = tuple[dict[SSAValue, int], int]
 """A sum of terms (value -> coefficient) plus a constant."""
 
 
-_PAIRS = {arith.DivUIOp: arith.RemUIOp, arith.DivSIOp: arith.RemSIOp}
+_Remainder = type[arith.RemUIOp] | type[arith.RemSIOp]
+_PAIRS: dict[type[Operation], _Remainder] = {
+    arith.DivUIOp: arith.RemUIOp,
+    arith.DivSIOp: arith.RemSIOp,
+}
 """Truncating divisions and their remainders: `(x / c) * c + x rem c == x`
 for every `x` and constant `c` > 1, wrapping included."""
 
 
-def _quotient(value: SSAValue) -> tuple[SSAValue, int, type] | None:
+def _quotient(value: SSAValue) -> tuple[SSAValue, int, _Remainder] | None:
     """`(x, c, remainder op)` when `value` is `x / c` for a constant c > 1."""
     owner = value.owner
     if isinstance(owner, arith.DivUIOp | arith.DivSIOp):
@@ -108,7 +112,9 @@ def _quotient(value: SSAValue) -> tuple[SSAValue, int, type] | None:
     return None
 
 
-def _is_remainder(value: SSAValue, source: SSAValue, divisor: int, kind: type):
+def _is_remainder(
+    value: SSAValue, source: SSAValue, divisor: int, kind: _Remainder
+) -> bool:
     owner = value.owner
     return (
         isinstance(owner, kind)
