@@ -13,6 +13,13 @@ Two ways, both for row-major buffers:
   and views, and the operand of `dynamic_update_slice` and `scatter` (also as
   the root of a loop fusion). Not dot, reduce, transpose, gather, …: they read
   elements they have already overwritten. The caller checks byte sizes.
+* **reduction in place**: the reduce result of an `input` fusion may
+  overwrite an operand that the fusion reads only at the output's own index:
+  the operand is broadcast along the reduced dimensions (e.g. softmax's row
+  sums over its row maxima). A reduction nest reads all of row i before it
+  stores result i, and no other row reads element i, so this is safe for any
+  lowering that stores a reduction's result after its loop (hlo-to-loop's
+  accumulators are loop-carried values).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from xlir.dialects.stablehlo.elementwise import (
     BitcastConvertOp,
 )
 from xlir.dialects.stablehlo.indexing import ScatterOp
+from xlir.dialects.stablehlo.reduction import ReduceOp
 from xlir.dialects.syntax import array_values
 
 _ELEMENTWISE = tuple(t for t in ELEMENTWISE_OPS if t is not BitcastConvertOp)
@@ -87,7 +95,86 @@ def in_place_operands(op: Operation, index: int) -> list[int]:
     if isinstance(op, FusionOp) and op.fusion_kind == FusionKind.LOOP:
         target = op.yield_op.values[index]
         return [i for i, arg in enumerate(op.block.args) if _reads_in_step(arg, target)]
+    if isinstance(op, FusionOp) and op.fusion_kind == FusionKind.INPUT:
+        target = op.yield_op.values[index]
+        if not isinstance(target.owner, ReduceOp) or len(target.owner.results) != 1:
+            return []
+        return [
+            i
+            for i, arg in enumerate(op.block.args)
+            if _read_at_reduced_index(arg, target.owner)
+        ]
     return []
+
+
+def _read_at_reduced_index(arg: BlockArgument, reduce: ReduceOp) -> bool:
+    """Inside an input fusion: every read of `arg` feeding `reduce` (through
+    unit-dim views, broadcasts and elementwise ops) is of the element at the
+    reduce's output index, and `arg` reaches nothing else but the fusion's
+    other outputs. Tracks, per value, which of its dims carries each non-unit
+    dim of `arg`."""
+    if _num_elements(arg) != _num_elements(reduce.results[0]):
+        return False
+    arg_shape = arg.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
+    start = tuple(d for d, n in enumerate(arg_shape) if n != 1)
+    carried: dict[SSAValue, tuple[int, ...]] = {arg: start}
+    pending: list[SSAValue] = [arg]
+    reaches = False
+    while pending:
+        value = pending.pop()
+        dims = carried[value]
+        for use in value.uses:
+            user = use.operation
+            if user.name == "hlo.yield":
+                continue
+            if user is reduce:
+                if use.index >= len(reduce.inputs) or not _kept_in_order(dims, reduce):
+                    return False
+                reaches = True
+                continue
+            mapped = _carry(user, use.index, dims)
+            if mapped is None:
+                return False
+            for result in user.results:
+                if carried.setdefault(result, mapped) != mapped:
+                    return False
+                pending.append(result)
+    return reaches
+
+
+def _carry(
+    op: Operation, operand: int, dims: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The dims of `op`'s result that carry the operand's `dims`, or None when
+    `op` may read other elements."""
+    if isinstance(op, _ELEMENTWISE):
+        return dims if _shape(op.operands[operand]) == _shape(op.results[0]) else None
+    if isinstance(op, BroadcastInDimOp):
+        mapping = array_values(op.broadcast_dimensions)
+        return tuple(mapping[d] for d in dims)
+    if isinstance(op, ReshapeOp):
+        source, target = _shape(op.operand), _shape(op.results[0])
+        if [n for n in source if n != 1] != [n for n in target if n != 1]:
+            return None
+        order = [d for d, n in enumerate(target) if n != 1]
+        rank = {
+            d: order[i] for i, d in enumerate(x for x, n in enumerate(source) if n != 1)
+        }
+        return tuple(rank[d] for d in dims)
+    return None
+
+
+def _kept_in_order(dims: tuple[int, ...], reduce: ReduceOp) -> bool:
+    """The carried dims are exactly the reduce input's non-unit kept dims, in
+    order, so element i of the operand is read for output element i."""
+    reduced = set(array_values(reduce.dimensions))
+    shape = _shape(reduce.inputs[0])
+    kept = [d for d in range(len(shape)) if d not in reduced and shape[d] != 1]
+    return list(dims) == kept and not (set(dims) & reduced)
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    return tuple(value.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _reads_in_step(arg: BlockArgument, target: SSAValue) -> bool:
