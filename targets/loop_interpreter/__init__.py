@@ -15,9 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.ir import Attribute
 from xlir.targets.base import (
     DeviceBuffer,
     Executable,
+    MemoryStats,
     Platform,
     Signature,
     Stream,
@@ -98,3 +100,31 @@ class LoopExecutable(Executable):
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Run on already checked host arrays."""
         return self.image.call(self.signature.function, arrays)
+
+    def memory_stats(self) -> MemoryStats:
+        """Read off the host function: temps are its allocations it does not
+        return (the arena), aliases the arguments it returns, constants the
+        globals."""
+        function = self.image.functions[self.signature.function]
+        block = function.regions[0].blocks[0]
+        returned = set(block.last_op.operands) if block.last_op else set()
+        temp = alias = 0
+        for op in function.walk():
+            if op.name == "device.alloc" and op.results[0] not in returned:
+                temp += _bytes(op.results[0].type)
+        for value in returned:
+            if value in block.args:
+                alias += _bytes(value.type)
+        return MemoryStats(
+            argument_size_in_bytes=sum(a.nbytes for a in self.signature.arguments),
+            output_size_in_bytes=sum(r.nbytes for r in self.signature.results),
+            alias_size_in_bytes=alias,
+            temp_size_in_bytes=temp,
+            constant_size_in_bytes=sum(
+                g.nbytes for g in self.image.program.globals.values()
+            ),
+        )
+
+
+def _bytes(type_: Attribute) -> int:
+    return _spec("", type_).nbytes

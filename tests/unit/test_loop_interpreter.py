@@ -499,3 +499,12 @@ def test_hlo_modules_are_not_loop_level() -> None:
         make_context(), (CORPUS / "small" / "gelu.mlir").read_text(), "gelu"
     )
     assert not is_loop_level(module)
+
+
+def test_memory_stats_read_the_host_function() -> None:
+    stats = xlir.compile(CONTRACT, target="interpreter").memory_stats()
+    assert stats.argument_size_in_bytes == stats.output_size_in_bytes == 64 * 128 * 4
+    assert stats.temp_size_in_bytes == 512  # the arena
+    aliasing = xlir.compile(ALIASING, target="interpreter").memory_stats()
+    assert aliasing.alias_size_in_bytes == 16  # %x is returned
+    assert aliasing.constant_size_in_bytes == 16
