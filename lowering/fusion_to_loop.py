@@ -141,11 +141,11 @@ class FusionLowering:
                 operands, lambda builder: emit_scalar(op, operands, builder)
             )
         except UnsupportedScalarOp as error:
-            # carry on with a stand-in, so that every such op is reported
-            self.problems.append((op, error.reason))
             type_ = scalar_type(op.results[0].type)
             if not isinstance(type_, IntegerType | AnyFloat):
                 raise
+            # carry on with a stand-in, so that every such op is reported
+            self.problems.append((op, error.reason))
             return self._const(0, type_)
         return result
 
@@ -379,4 +379,9 @@ def lower_fusion(
     """The kernel of `fusion`, named `name`, the globals it reads, and the
     ops in it that have no scalar translation, with the reason."""
     lowering = FusionLowering(fusion, name)
-    return lowering.lower(), lowering.globals, lowering.problems
+    try:
+        kernel = lowering.lower()
+    except UnsupportedScalarOp as error:
+        # no stand-in value of that type: report it, leave the rest unlowered
+        return KernelOp(name, []), [], [*lowering.problems, (error.op, error.reason)]
+    return kernel, lowering.globals, lowering.problems
