@@ -508,3 +508,37 @@ def test_memory_stats_read_the_host_function() -> None:
     aliasing = xlir.compile(ALIASING, target="interpreter").memory_stats()
     assert aliasing.alias_size_in_bytes == 16  # %x is returned
     assert aliasing.constant_size_in_bytes == 16
+
+
+TRIANGLE = """
+loop.kernel @k(%out: memref<6x6xi32>) {
+  %c1 = arith.constant 1 : index
+  loop.parallel (%i) = (0) to (6) step (1) {
+    %n = arith.addi %i, %c1 : index
+    loop.parallel (%j) = (%i) to (6) step (%n) {
+      %ii = arith.index_cast %i : index to i32
+      %jj = arith.index_cast %j : index to i32
+      %c10 = arith.constant 10 : i32
+      %t = arith.muli %ii, %c10 : i32
+      %v = arith.addi %t, %jj : i32
+      loop.store %v, %out[%i, %j] : memref<6x6xi32>
+    }
+  }
+  loop.return
+}
+func.func @main() -> memref<6x6xi32> {
+  %s = device.default_stream
+  %out = device.alloc : memref<6x6xi32>
+  device.launch @k(%out) on %s : memref<6x6xi32>
+  func.return %out : memref<6x6xi32>
+}
+"""
+
+
+def test_nested_parallel_with_lane_dependent_bounds_and_steps() -> None:
+    (got,) = both_ways(TRIANGLE)
+    want = np.zeros((6, 6), np.int32)
+    for i in range(6):
+        for j in range(i, 6, i + 1):
+            want[i, j] = 10 * i + j
+    np.testing.assert_array_equal(got, want)
