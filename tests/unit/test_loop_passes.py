@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xlir.dialects.loop.loops import ForOp, ParallelOp
 
 import xlir
 from tests.corpus import PROGRAMS, load_case
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
-from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
 
