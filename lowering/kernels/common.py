@@ -39,7 +39,7 @@ class KernelBuilder:
         self.op = op
         types = [buffer_type(v.type) for v in (*op.operands, *op.results)]
         self.kernel = KernelOp(name, types)
-        args = list(self.kernel.body.block.args)
+        args: list[SSAValue] = list(self.kernel.body.block.args)
         self.inputs: list[SSAValue] = args[: len(op.operands)]
         self.outputs: list[SSAValue] = args[len(op.operands) :]
         self.nest = Nest(self.kernel.body.block)
@@ -136,7 +136,7 @@ def padding_pairs(
     """An optional `dense<[[lo, hi], ...]>` padding property, per dimension."""
     if attr is None:
         return [(0, 0)] * rank
-    flat = [int(v) for v in attr.get_values()]
+    flat = [int(v) for v in attr.get_values()]  # pyright: ignore[reportArgumentType]
     return [(flat[2 * i], flat[2 * i + 1]) for i in range(rank)]
 
 
