@@ -31,10 +31,6 @@ _FAMILIES = {
     "stablehlo.dynamic_update_slice": "slicing",
     "stablehlo.convolution": "convolution",
     "stablehlo.reduce_window": "reduce_window",
-    "stablehlo.scatter": "gather_scatter",
-    "stablehlo.sort": "sort",
-    "stablehlo.select_and_scatter": "select_and_scatter",
-    "stablehlo.rng_bit_generator": "iota_rng",
 }
 """Op name -> the module of `xlir.lowering.kernels` that lowers it."""
 
