@@ -55,11 +55,21 @@ def erf_inv(y: Array) -> np.ndarray:
         p_large = c + p_large * wl
     x = np.where(small, p_small, p_large) * y
     finite = np.isfinite(x)
+    # Near 0, Newton on erf(x) - y; in the tails, where 1 - |y| (exact in
+    # float64) carries the information, Newton on log erfc(|x|) - log(1 - |y|).
+    core = finite & (np.abs(y) < 0.5)
     for _ in range(3):
-        step = (erf(np.where(finite, x, 0.0)) - y) / (
-            2.0 / math.sqrt(math.pi) * np.exp(-(np.where(finite, x, 0.0) ** 2))
-        )
-        x = np.where(finite & (np.abs(y) < 1), x - step, x)
+        xc = np.where(core, x, 0.0)
+        step = (erf(xc) - y) / (2.0 / math.sqrt(math.pi) * np.exp(-(xc**2)))
+        x = np.where(core, x - step, x)
+    tail = finite & (np.abs(y) >= 0.5) & (np.abs(y) < 1)
+    a = np.where(tail, np.abs(x), 1.0)
+    log_t = np.log(np.where(tail, 1.0 - np.abs(y), 0.5))
+    for _ in range(4):
+        ec = erfc(a)
+        slope = -2.0 / math.sqrt(math.pi) * np.exp(-(a**2)) / ec
+        a = np.where(tail, a - (np.log(ec) - log_t) / slope, a)
+    x = np.where(tail, np.copysign(a, y), x)
     x = np.where(y == 1, np.inf, np.where(y == -1, -np.inf, x))
     return np.where(np.abs(y) > 1, np.nan, x)
 
