@@ -67,6 +67,18 @@ def buffer_type(type_: Attribute) -> MemRefType:
     return MemRefType(scalar_type(type_), type_.get_shape())
 
 
+def signless(value: DenseIntOrFPElementsAttr) -> DenseIntOrFPElementsAttr:
+    """A constant's data with the buffer's element type (`ui8` -> `i8`): the
+    same bytes."""
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    element = scalar_type(type_)
+    if element == type_.get_element_type():
+        return value
+    retyped = TensorType(element, type_.get_shape())
+    return DenseIntOrFPElementsAttr(retyped, value.data)  # pyright: ignore[reportArgumentType]
+
+
 class FusionLowering:
     """Builds the kernel of one fusion; `globals` are the `loop.global`s its
     constants need, to be put in the module."""
@@ -98,7 +110,9 @@ class FusionLowering:
 
     def lower(self) -> KernelOp:
         yielded = list(self.fusion.yield_op.values)
-        pending = list(zip(yielded, self.outputs, strict=True))
+        pending: list[tuple[SSAValue, SSAValue]] = list(
+            zip(yielded, self.outputs, strict=True)
+        )
         reduces = [op for op in self.fusion.block.ops if isinstance(op, ReduceOp)]
         for reduce in reduces:
             # outputs shaped like a reduce's input are stored inside its loop
@@ -224,15 +238,11 @@ class FusionLowering:
     def _constant(self, op: dm.ConstantOp, idx: Indices) -> SSAValue:
         values = op.value.get_values()
         if len(set(values)) == 1:
-            return self._const(values[0], scalar_type(op.results[0].type))
-        assert isinstance(op.value, DenseIntOrFPElementsAttr)
+            first = values[0]
+            assert isinstance(first, int | float)
+            return self._const(first, scalar_type(op.results[0].type))
         name = f"{self.name}_constant_{len(self.globals)}"
-        element = scalar_type(op.value.type)
-        value = op.value
-        if element != op.value.get_element_type():
-            value = DenseIntOrFPElementsAttr.from_list(
-                TensorType(element, shape(op.results[0])), values
-            )
+        value = signless(op.value)
         global_op = GlobalOp(name, value)
         self.globals.append(global_op)
         data = self.nest.place(GetGlobalOp(name, global_op.buffer_type))
@@ -358,6 +368,7 @@ class FusionLowering:
             return self.nest.place(arith.ExtFOp(scalar, target))
         if isinstance(target, AnyFloat):
             return self.nest.place(arith.SIToFPOp(scalar, target))
+        assert isinstance(target, IntegerType)
         return self.nest.place(arith.ExtSIOp(scalar, target))
 
 

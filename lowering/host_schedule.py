@@ -53,7 +53,7 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ViewOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.control_flow import CaseOp, ReturnOp, WhileOp
-from xlir.lowering.fusion_to_loop import buffer_type
+from xlir.lowering.fusion_to_loop import buffer_type, signless
 
 LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
 """Builds the kernel of a fusion or heavy op under a name, with its globals."""
@@ -167,11 +167,7 @@ class HostSchedule:
 
     def _global(self, value: DenseIntOrFPElementsAttr) -> str:
         name = unique_name("constant", self.taken, numbered=True)
-        element = buffer_type(value.type).element_type
-        if element != value.get_element_type():
-            value = DenseIntOrFPElementsAttr.from_list(
-                TensorType(element, value.get_shape()), value.get_values()
-            )
+        value = signless(value)
         self.module_builder.insert(GlobalOp(name, value))
         return name
 

@@ -112,13 +112,15 @@ class Nest:
         carried values. Returns the final ones (`body` applied once, with no
         loop, when `bounds` is empty)."""
         loops: list[ForOp] = []
-        carried = list(inits)
+        carried: list[SSAValue] = list(inits)
         for bound in bounds:
             loop = ForOp(0, bound, 1, carried)
             self.open(loop)
             loops.append(loop)
             carried = list(loop.carried)
-        results = list(body([loop.induction_var for loop in loops], carried))
+        results: list[SSAValue] = list(
+            body([loop.induction_var for loop in loops], carried)
+        )
         for loop in reversed(loops):
             old = loop.yield_op()
             Builder(InsertPoint.before(old)).insert(YieldOp(*results))
