@@ -463,6 +463,13 @@ class Executable(ABC):
             executor.deallocate(buffer)
         return results[0] if len(results) == 1 else results
 
+    def allocate_outputs(self, executor: StreamExecutor) -> list[DeviceBuffer]:
+        """One device buffer per result of the signature, typed like it."""
+        outputs = [executor.allocate(spec.nbytes) for spec in self.signature.results]
+        for buffer, spec in zip(outputs, self.signature.results, strict=True):
+            buffer.element_type = spec.element_type
+        return outputs
+
     def memory_stats(self) -> MemoryStats:
         """The buffer plan's figures (`assign-buffers`); without a module, the
         argument and output bytes only."""

@@ -193,13 +193,10 @@ class InterpreterExecutable(Executable):
         self, arguments: Sequence[DeviceBuffer], stream: Stream
     ) -> list[DeviceBuffer]:
         executor = stream.executor
-        outputs = [executor.allocate(spec.nbytes) for spec in self.signature.results]
-        for buffer, spec in zip(outputs, self.signature.results, strict=True):
-            buffer.element_type = spec.element_type
+        outputs = self.allocate_outputs(executor)
         executor.launch(stream, self._kernel, (list(arguments), outputs))
         return outputs
 
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Run on already checked host arrays, without the device round trip."""
         return [np.asarray(r) for r in self.image.call(self.signature.function, arrays)]
-

@@ -83,10 +83,7 @@ class LoopExecutable(Executable):
     def execute(
         self, arguments: Sequence[DeviceBuffer], stream: Stream
     ) -> list[DeviceBuffer]:
-        executor = stream.executor
-        outputs = [executor.allocate(spec.nbytes) for spec in self.signature.results]
-        for buffer, spec in zip(outputs, self.signature.results, strict=True):
-            buffer.element_type = spec.element_type
+        outputs = self.allocate_outputs(stream.executor)
 
         def run() -> None:
             results = self.run([b.handle for b in arguments])
