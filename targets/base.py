@@ -46,6 +46,7 @@ from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
+from xlir.levels import is_loop_level
 from xlir.pass_manager import run_pipeline
 
 # --- element types ----------------------------------------------------------
@@ -388,7 +389,10 @@ class Compiler(ABC):
         sources: dict[str, str] | None = None,
     ) -> ModuleOp:
         """Target-independent optimization: `pipeline` (a pass-pipeline spec;
-        None: the target's default, "": none), verified after each pass."""
+        None: the target's default, "": none). A module already lowered to the
+        loop level gets no default pipeline."""
+        if pipeline is None and is_loop_level(module):
+            return module
         spec = self.DEFAULT_PIPELINE if pipeline is None else pipeline
         run_pipeline(make_context(), module, spec, sources)
         return module

@@ -41,6 +41,7 @@ from xlir.targets.interpreter.engine import KERNELS, ModuleInterpreter
 from xlir.targets.interpreter.types import round_bf16
 
 from xlir.diagnostics import XlirError
+from xlir.levels import is_loop_level
 
 __all__ = [
     "KERNELS",
@@ -142,31 +143,17 @@ def function_signature(module: ModuleOp, function: str) -> Signature:
 
 
 class InterpreterCompiler(Compiler):
-    # --- hook: loop-level modules (after hlo-to-loop) run on the loop
-    # interpreter, with no HLO passes unless a pipeline is given.
-    def run_hlo_passes(
-        self,
-        module: ModuleOp,
-        pipeline: str | None = None,
-        sources: dict[str, str] | None = None,
-    ) -> ModuleOp:
-        from xlir.targets.loop_interpreter import is_loop_level
-
-        if pipeline is None and is_loop_level(module):
-            return module
-        return super().run_hlo_passes(module, pipeline, sources)
-
     def run_backend(
         self,
         module: ModuleOp,
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
-        from xlir.targets.loop_interpreter import LoopExecutable, is_loop_level
+        """Loop-level modules (after hlo-to-loop) run on the loop interpreter."""
+        from xlir.targets.loop_interpreter import LoopExecutable
 
         if is_loop_level(module):
             return LoopExecutable(self.platform, module, function, sources)
-        # --- end of the hook
         signature = function_signature(module, function)
         image = ModuleInterpreter(module, sources)
         return InterpreterExecutable(self.platform, signature, module, image)

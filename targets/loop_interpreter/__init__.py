@@ -1,6 +1,6 @@
 """Executes loop-level modules (loop, device, arith, math, memref, scf, func)
 on numpy arrays: the `interpreter` target runs a module with this when it is
-at the loop level (`is_loop_level`), with the same tensors in and out as the
+at the loop level (`xlir.levels.is_loop_level`), with the same tensors in and out as the
 HLO program it was lowered from.
 
 xDSL's interpreter framework runs one op per element in Python (1.4 s for a
@@ -29,19 +29,7 @@ from xlir.targets.loop_interpreter.image import LoopModule, function_type
 
 from xlir.diagnostics import XlirError
 
-__all__ = ["LoopExecutable", "LoopModule", "is_loop_level", "loop_signature"]
-
-
-def is_loop_level(module: ModuleOp) -> bool:
-    """Whether the module holds kernels, globals or host functions on buffers."""
-    for op in module.ops:
-        if op.name in ("loop.kernel", "loop.global"):
-            return True
-        if op.name == "func.func":
-            ftype = function_type(op)
-            if any(isinstance(t, MemRefType) for t in (*ftype.inputs, *ftype.outputs)):
-                return True
-    return False
+__all__ = ["LoopExecutable", "LoopModule", "loop_signature"]
 
 
 def _spec(name: str, type_: object) -> TensorSpec:

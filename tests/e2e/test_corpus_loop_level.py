@@ -10,12 +10,13 @@ lowering grows, the test tightens by itself.
 from __future__ import annotations
 
 import pytest
-from xlir.targets.loop_interpreter import LoopExecutable, is_loop_level
+from xlir.targets.loop_interpreter import LoopExecutable
 
 import xlir
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
+from xlir.levels import is_loop_level
 from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
 

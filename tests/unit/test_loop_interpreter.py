@@ -13,12 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xlir.targets.interpreter.types import round_bf16
-from xlir.targets.loop_interpreter import LoopExecutable, LoopModule, is_loop_level
+from xlir.targets.loop_interpreter import LoopExecutable, LoopModule
 
 import xlir
 from tests.conftest import CORPUS
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
+from xlir.levels import is_loop_level
 from xlir.parsing import parse_module
 
 ROOT = Path(__file__).resolve().parent.parent.parent
