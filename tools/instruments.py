@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
@@ -102,21 +101,24 @@ class Statistics(Instrument):
 
     def __init__(
         self,
-        planned_bytes: Callable[[Operation], int | None],
+        planned_bytes: Callable[[ModuleOp], int | None],
         stream: TextIO = sys.stderr,
     ):
         self.planned_bytes = planned_bytes
         self.stream = stream
         self.rows: list[tuple[str, int, int, int, int | None]] = []
-        self.ops_before = 0
+        self.ops_before: int | None = None
+        """The count after the previous pass: the module is walked once per pass."""
 
     def before(self, pass_: ModulePass, module: ModuleOp) -> None:
-        self.ops_before = _count(module)[0]
+        if self.ops_before is None:
+            self.ops_before = _count(module)[0]
 
     def after(self, pass_: ModulePass, module: ModuleOp) -> None:
         ops, fusions = _count(module)
         planned = self.planned_bytes(module)
-        self.rows.append((pass_.name, self.ops_before, ops, fusions, planned))
+        self.rows.append((pass_.name, self.ops_before or 0, ops, fusions, planned))
+        self.ops_before = ops
 
     def finish(self) -> None:
         if not self.rows:
@@ -130,6 +132,7 @@ class Statistics(Instrument):
             cells = (before, after, fusions, temp)
             print("  " + "  ".join(f"{c:>10}" for c in cells) + f"  {name}", file=out)
         self.rows = []
+        self.ops_before = None
 
 
 REPRODUCER_HEADER = "// xlir-opt reproducer: "

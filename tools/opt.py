@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -45,11 +44,12 @@ from xlir.parsing import XlirParser
 from xlir.pass_manager import Instrument, PassManager, expand
 
 
-def planned_temp_bytes(module: Operation) -> int | None:
-    """The temp arena bytes of the buffer plans in the module, if planned."""
+def planned_temp_bytes(module: ModuleOp) -> int | None:
+    """The temp arena bytes of the buffer plans (on the module's functions),
+    if planned."""
     arenas = [
         plan.arena.data
-        for op in module.walk()
+        for op in module.ops
         if isinstance(plan := op.attributes.get(PLAN), PlanAttr)
     ]
     return sum(arenas) if arenas else None

@@ -5,8 +5,9 @@ pipelines in `PIPELINES` (`hlo-opt`), which expand to their passes. Instruments
 see every pass before and after it runs: xlir-opt's timing, statistics, IR
 dumps and reproducers are instruments, so `xlir.compile` pays for none of them.
 
-A pass that raises, or leaves IR that does not verify, stops the pipeline with
-a `PassFailure` naming the pass.
+A pass that raises stops the pipeline with a `PassFailure` naming the pass;
+so does one that leaves IR that does not verify, when each pass is verified
+(xlir-opt's default; `xlir.compile` verifies once, at the end).
 """
 
 from __future__ import annotations
@@ -116,12 +117,8 @@ class PassManager:
             instrument.before(pass_, module)
         try:
             pass_.apply(ctx, module)
-            if self.verify_each:
-                verify_module(module, self.sources)
-        except XlirError as error:
-            self._fail(
-                pass_, module, f"{error}\nnote: the IR after pass '{pass_.name}'"
-            )
+        except XlirError as error:  # the pass's own diagnostic
+            self._fail(pass_, module, str(error))
         except DiagnosticException as error:
             self._fail(pass_, module, f"error: pass '{pass_.name}' failed: {error}")
         except Exception as error:  # a bug in the pass: say where, not a trace
@@ -133,6 +130,13 @@ class PassManager:
                 f"{type(error).__name__}: {error} "
                 f"(at {where.filename}:{where.lineno})",
             )
+        if self.verify_each:
+            try:
+                verify_module(module, self.sources)
+            except XlirError as error:
+                self._fail(
+                    pass_, module, f"{error}\nnote: the IR after pass '{pass_.name}'"
+                )
         for instrument in self.instruments:
             instrument.after(pass_, module)
 
@@ -148,5 +152,16 @@ def run_pipeline(
     spec: str,
     sources: dict[str, str] | None = None,
 ) -> None:
-    """Run a pipeline spec on a module, verifying after each pass."""
-    PassManager(spec, sources=sources).run(ctx, module)
+    """Run a pipeline spec on a module, as `xlir.compile` does: the result is
+    verified once at the end (verifying after each pass, as xlir-opt does,
+    costs several times the pipeline itself)."""
+    manager = PassManager(spec, verify_each=False, sources=sources)
+    manager.run(ctx, module)
+    if manager.passes:
+        try:
+            verify_module(module, sources)
+        except XlirError as error:
+            raise PassFailure(
+                f"{error}\nnote: the IR after pipeline '{spec}'; "
+                f"`xlir-opt -p '{spec}'` names the pass that broke it"
+            ) from None

@@ -14,6 +14,9 @@ from xdsl.passes import ModulePass
 from xlir.passes.registry import PASSES
 from xlir.tools.opt import main
 
+import xlir
+from xlir.diagnostics import XlirError
+
 PROGRAM = """func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>
   func.return %0 : tensor<4xf32>
@@ -101,3 +104,8 @@ def test_named_pipeline_takes_no_options(tmp_path: Path, capsys):
     code, _, err = run(capsys, str(source), "-p", "hlo-opt{fast=true}")
     assert code == 1
     assert "pipeline 'hlo-opt' takes no options" in err
+
+
+def test_compile_verifies_the_pipeline_result():
+    with pytest.raises(XlirError, match="the IR after pipeline 'cse,test-break-ir'"):
+        xlir.compile(PROGRAM, pipeline="cse,test-break-ir")
