@@ -28,6 +28,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import is_side_effect_free
 from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.exceptions import PassFailedException
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.passes.simplify_patterns.constants import (
     constant_array,
@@ -102,5 +103,9 @@ class FoldConstantsPass(ModulePass):
     """The most elements an op's results may have, all together, to be folded."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.max_elements < 0:
+            raise PassFailedException(
+                f"max-elements must be at least 0, but is {self.max_elements}"
+            )
         pattern = FoldConstantOp(self.max_elements, ModuleInterpreter(ModuleOp([])))
         PatternRewriteWalker(pattern, post_walk_func=region_dce).rewrite_module(op)

@@ -4,6 +4,7 @@
 
 // QUIET-NOT: remark
 // BAD: error: fuse: max-ops must be at least 1, got 0
+// BAD-NOT: note: the IR after pass
 
 // max-ops: a chain of four ops splits after three.
 // CHECK: {{.*}}explain.mlir:[[# @LINE + 16]]:3: remark: fuse 'stablehlo.negate' into 'stablehlo.abs' at {{.*}}explain.mlir:[[# @LINE + 17]]:3: refused by max-ops: the fusion already has 3 ops (max-ops=3)
