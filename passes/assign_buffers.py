@@ -8,6 +8,10 @@ as the discardable attributes of `dialects/hlo_buffers.py` (`hlo.buffers` on
 the ops, `hlo.plan` on the function), which `hlo-to-loop` bufferizes by and
 `buffer_report` prints.
 
+Each function is planned in program order and in `schedule.list_schedule`'s
+memory-minimizing order; the order with the smaller arena is kept (ties: the
+program's), and the function's ops are left in it.
+
 Option: `alignment` (bytes, a power of two; 64 like XLA:CPU) for the offsets
 of temp buffers: `-p 'assign-buffers{alignment=16}'`.
 """
@@ -23,6 +27,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 from xlir.dialects.hlo_buffers import BUFFERS, PLAN, planned_ops
 from xlir.passes.buffers.plan import FunctionPlan, plan_function
+from xlir.passes.buffers.schedule import list_schedule, reorder
 
 
 def attach_plan(plan: FunctionPlan) -> None:
@@ -52,4 +57,15 @@ class AssignBuffersPass(ModulePass):
                 f"alignment must be a power of two, but is {self.alignment}"
             )
         for func in defined_functions(op):
-            attach_plan(plan_function(func, self.alignment))
+            attach_plan(self._best_plan(func))
+
+    def _best_plan(self, func: FuncOp) -> FunctionPlan:
+        block = func.body.block
+        program = list(block.ops)
+        plan = plan_function(func, self.alignment)
+        reorder(block, list_schedule(block))
+        scheduled = plan_function(func, self.alignment)
+        if scheduled.arena < plan.arena:
+            return scheduled
+        reorder(block, program)
+        return plan

@@ -19,6 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.transforms.dead_code_elimination import region_dce
 from xlir.passes.simplify_patterns.arithmetic import arithmetic_patterns
+from xlir.passes.simplify_patterns.compare_clamped import compare_clamped_patterns
 from xlir.passes.simplify_patterns.dot import dot_patterns
 from xlir.passes.simplify_patterns.shape_chains import shape_chain_patterns
 from xlir.passes.simplify_patterns.slices import slice_patterns
@@ -37,6 +38,7 @@ class SimplifyPass(ModulePass):
             *shape_chain_patterns(),
             *slice_patterns(),
             *dot_patterns(),
+            *compare_clamped_patterns(),
         ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), post_walk_func=region_dce

@@ -19,8 +19,10 @@ are then joined into shared buffers, in program order:
 
 Sharing never mixes what must stay apart: parameters are read only (unless
 `tf.aliasing_output = N` donates parameter k to output N, and then only a
-chain ending in output N may write it), each output has its own buffer, and
-constants are read-only data outside the arena. What is left is temp: one
+chain ending in output N may write it), each output has its own buffer, a
+parameter's or output's buffer holds only values of its element type (at the
+loop level it is one typed memref), and constants are read-only data outside
+the arena. What is left is temp: one
 arena, packed by `heap`, where buffers whose lifetimes do not overlap reuse
 each other's bytes.
 """
@@ -29,8 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xlir.dialects.hlo_buffers import (
     ARG,
     CONST,
@@ -144,6 +147,8 @@ class _Planner:
         if (a.constant or b.constant) and (arguments or outputs or writes_into_a):
             return False
         if writes_into_a and a.arguments and not outputs:
+            return False
+        if (arguments or outputs) and _element_types(a) != _element_types(b):
             return False
         if arguments and outputs:
             (argument,), (output,) = arguments, outputs
@@ -314,6 +319,17 @@ class _Planner:
                 elif result not in returned:
                     plan.naive += byte_size(result.type)
         return plan
+
+
+def _element_types(buffer: Buffer) -> set[Attribute]:
+    """The element types of the values in a buffer. A parameter's or an
+    output's buffer has its type at the loop level, so only temps (typed
+    views of the arena) may hold values of several element types."""
+    return {
+        v.type.get_element_type()
+        for v in buffer.values
+        if isinstance(v.type, TensorType)
+    }
 
 
 def plan_function(func: FuncOp, alignment: int = 64) -> FunctionPlan:

@@ -97,14 +97,39 @@ def in_place_operands(op: Operation, index: int) -> list[int]:
         return [i for i, arg in enumerate(op.block.args) if _reads_in_step(arg, target)]
     if isinstance(op, FusionOp) and op.fusion_kind == FusionKind.INPUT:
         target = op.yield_op.values[index]
-        if not isinstance(target.owner, ReduceOp) or len(target.owner.results) != 1:
+        if isinstance(target.owner, ReduceOp):
+            if len(target.owner.results) != 1:
+                return []
+            return [
+                i
+                for i, arg in enumerate(op.block.args)
+                if _read_at_reduced_index(arg, target.owner)
+            ]
+        reduce = _passenger_reduce(op, target)
+        if reduce is None:
             return []
         return [
             i
             for i, arg in enumerate(op.block.args)
-            if _read_at_reduced_index(arg, target.owner)
+            if _reads_in_step(arg, target, reduce)
         ]
     return []
+
+
+def _passenger_reduce(fusion: FusionOp, target: SSAValue) -> ReduceOp | None:
+    """The reduce whose loop stores `target` as it goes: the fusion's only
+    reduce, one result yielded as an output, and `target` shaped like its
+    input (hlo-to-loop stores such an output inside the reduction nest, at
+    the index of the input element being reduced)."""
+    reduces = [o for o in fusion.block.ops if isinstance(o, ReduceOp)]
+    if len(reduces) != 1 or len(reduces[0].results) != 1:
+        return None
+    (reduce,) = reduces
+    if reduce.results[0] not in fusion.yield_op.values:
+        return None
+    if _shape(target) != _shape(reduce.inputs[0]):
+        return None
+    return reduce
 
 
 def _read_at_reduced_index(arg: BlockArgument, reduce: ReduceOp) -> bool:
@@ -177,10 +202,15 @@ def _shape(value: SSAValue) -> tuple[int, ...]:
     return tuple(value.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def _reads_in_step(arg: BlockArgument, target: SSAValue) -> bool:
+def _reads_in_step(
+    arg: BlockArgument, target: SSAValue, reduce: ReduceOp | None = None
+) -> bool:
     """Inside a loop fusion: `arg` reaches `target` and every read of it is of
     the element being written (elementwise ops, views, or the updated operand
-    of a dynamic_update_slice/scatter)."""
+    of a dynamic_update_slice/scatter). Inside an input fusion whose
+    `reduce` stores `target` as it goes, `arg` may also feed the reduce's
+    input, read in the same step, and every output it reaches must be shaped
+    like that input (stored in the same step)."""
     if _num_elements(arg) != _num_elements(target):
         return False
     reaches = False
@@ -191,6 +221,12 @@ def _reads_in_step(arg: BlockArgument, target: SSAValue) -> bool:
         for use in value.uses:
             user = use.operation
             if user.name == "hlo.yield":
+                if reduce is not None and _shape(value) != _shape(reduce.inputs[0]):
+                    return False
+                continue
+            if reduce is not None and user is reduce:
+                if use.index >= len(reduce.inputs):
+                    return False
                 continue
             if not _keeps_element(user, use.index):
                 return False

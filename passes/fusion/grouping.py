@@ -307,10 +307,13 @@ class Planner:
         external: list[Operation],
     ) -> None:
         """A copy in each consumer group that takes it, and a group of its
-        own for the readers that still need the value materialized."""
-        materialize = bool(external)
+        own for the readers that still need the value materialized (then
+        the others read it too, where `rules.materialized` says so)."""
+        refusals = {g: self._check_join(producer, g, u) for g, u in by_group.items()}
+        materialize = bool(external) or any(refusals.values())
+        reason = rules.materialized(producer) if materialize else None
         for group, uses in by_group.items():
-            refusal = self._check_join(producer, group, uses)
+            refusal = refusals[group] or (("materialized", reason) if reason else None)
             if refusal is None:
                 self._add(producer, group, uses)
                 self._remark(
@@ -318,7 +321,6 @@ class Planner:
                 )
             else:
                 self._remark(producer, uses, refused(*refusal))
-                materialize = True
         if materialize:
             self._new_group(producer, FusionKind.LOOP)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xlir.dialects.hlo import FusionKind
 from xlir.passes.fusion.explain import location
@@ -181,6 +182,25 @@ def max_duplication(producer: Operation, count: int, limit: int) -> str:
     return (
         f"'{producer.name}' would be duplicated into {count} fusions "
         f"(max-duplication={limit})"
+    )
+
+
+def materialized(producer: Operation) -> str | None:
+    """A producer that is materialized anyway (a reader outside any fusion,
+    such as a dot, needs its buffer) is read from that buffer rather than
+    recomputed, when it reads a full-size operand: recomputing reads at
+    least as many bytes and keeps its operands alive longer (the relu
+    pre-activation would live into the backward pass). Broadcasts, iotas and
+    other producers of few inputs are still duplicated."""
+    result = producer.results[0].type
+    if not is_elementwise(producer) or not isinstance(result, TensorType):
+        return None
+    if not any(operand.type == result for operand in producer.operands):
+        return None
+    return (
+        f"'{producer.name}' is materialized for a reader outside any fusion; "
+        "this fusion reads that buffer rather than recomputing it from "
+        "full-size operands"
     )
 
 

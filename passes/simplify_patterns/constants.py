@@ -48,7 +48,11 @@ def constant_array(value: SSAValue) -> np.ndarray | None:
 
 def splat_scalar(value: SSAValue) -> np.ndarray | None:
     """The one element of a constant whose elements are all the same bits, as
-    a rank-0 array (so -0.0 and +0.0, and NaN payloads, stay apart)."""
+    a rank-0 array (so -0.0 and +0.0, and NaN payloads, stay apart). A
+    broadcast of such a constant is one too: big splats stay broadcasts."""
+    owner = value.owner
+    if isinstance(owner, BroadcastInDimOp):
+        value = owner.operand
     array = constant_array(value)
     if array is None or array.size == 0:
         return None

@@ -152,3 +152,18 @@ func.func @dynamic_update_slice(%p: tensor<1024xf32>, %u: tensor<16xf32>, %i: te
   %r = stablehlo.dynamic_update_slice %a, %b, %i : (tensor<1024xf32>, tensor<16xf32>, tensor<i32>) -> tensor<1024xf32>
   func.return %r : tensor<1024xf32>
 }
+
+// -----
+
+// An output's buffer holds values of its element type only (at the loop level
+// it is one typed memref): the i32 sum is not computed in the f32 output, but
+// in a temp the convert then reads.
+// CHECK-LABEL: func.func @output_keeps_its_type
+// CHECK-SAME:  arena = 4096
+// CHECK:       stablehlo.add {{.*}}[#hlo.buffer<temp, offset = 0, size = 4096>]
+// CHECK-NEXT:  stablehlo.convert {{.*}}[#hlo.buffer<out 0>]
+func.func @output_keeps_its_type(%p: tensor<1024xi32>) -> tensor<1024xf32> {
+  %a = stablehlo.add %p, %p : tensor<1024xi32>
+  %b = stablehlo.convert %a : (tensor<1024xi32>) -> tensor<1024xf32>
+  func.return %b : tensor<1024xf32>
+}

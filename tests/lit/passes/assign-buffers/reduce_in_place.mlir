@@ -65,3 +65,54 @@ func.func @read_elsewhere(%v: tensor<64xf32>, %x: tensor<64x64xf32>, %i: tensor<
   %3 = stablehlo.add %1, %1 : tensor<f32>
   func.return %2, %3 : tensor<64xf32>, tensor<f32>
 }
+
+// -----
+
+// An input fusion's output shaped like its reduce's input is stored as the
+// reduction walks that input, at the element just read: it may overwrite an
+// operand that dies there and is read only at that element (the backward
+// relu mask writing over the incoming gradient, while summing it).
+// The chain exp -> mask -> negate ends in output 1, so it runs in that
+// buffer: no temp at all.
+// CHECK-LABEL: func.func @passenger_in_place
+// CHECK-SAME:  arena = 0
+// CHECK:       %[[G:.*]] = stablehlo.exponential {{.*}}[#hlo.buffer<out 1>]
+// CHECK:       hlo.fusion kind = input (%x, %[[G]]) {{.*}}[#hlo.buffer<out 1>, #hlo.buffer<out 0>]
+func.func @passenger_in_place(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>) -> (tensor<32xf32>, tensor<32x32xf32>) {
+  %g = stablehlo.exponential %y : tensor<32x32xf32>
+  %s, %sum = hlo.fusion kind = input (%x, %g) : (tensor<32x32xf32>, tensor<32x32xf32>) -> (tensor<32x32xf32>, tensor<32xf32>) {
+  ^bb0(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>):
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %z = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<32x32xf32>
+    %m = stablehlo.compare GT, %a, %z, FLOAT : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xi1>
+    %sel = stablehlo.select %m, %b, %z : tensor<32x32xi1>, tensor<32x32xf32>
+    %r = stablehlo.reduce(%sel init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<32x32xf32>, tensor<f32>) -> tensor<32xf32>
+    hlo.yield %sel, %r : tensor<32x32xf32>, tensor<32xf32>
+  }
+  %t = stablehlo.negate %s : tensor<32x32xf32>
+  func.return %sum, %t : tensor<32xf32>, tensor<32x32xf32>
+}
+
+// -----
+
+// Not when the fusion has no reduce output to ride on: the passenger would be
+// computed in a nest of its own, after or before the reduction reads %b.
+// CHECK-LABEL: func.func @no_reduce_output
+// CHECK-SAME:  arena = 4096
+// CHECK:       stablehlo.exponential {{.*}}[#hlo.buffer<temp, offset = 0, size = 4096>]
+// CHECK:       hlo.fusion kind = input {{.*}}[#hlo.buffer<out 1>, #hlo.buffer<out 0>]
+func.func @no_reduce_output(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>) -> (tensor<f32>, tensor<32x32xf32>) {
+  %g = stablehlo.exponential %y : tensor<32x32xf32>
+  %s, %total = hlo.fusion kind = input (%x, %g) : (tensor<32x32xf32>, tensor<32x32xf32>) -> (tensor<32x32xf32>, tensor<f32>) {
+  ^bb0(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>):
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %z = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<32x32xf32>
+    %m = stablehlo.compare GT, %a, %z, FLOAT : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xi1>
+    %sel = stablehlo.select %m, %b, %z : tensor<32x32xi1>, tensor<32x32xf32>
+    %r = stablehlo.reduce(%sel init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<32x32xf32>, tensor<f32>) -> tensor<32xf32>
+    %t = stablehlo.reduce(%r init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<32xf32>, tensor<f32>) -> tensor<f32>
+    hlo.yield %sel, %t : tensor<32x32xf32>, tensor<f32>
+  }
+  %u = stablehlo.negate %s : tensor<32x32xf32>
+  func.return %total, %u : tensor<f32>, tensor<32x32xf32>
+}

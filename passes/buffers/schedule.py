@@ -1,0 +1,87 @@
+"""A memory-minimizing order of a function's top-level ops.
+
+Program order is the exporter's: JAX puts a training step's weight updates at
+the end, so every activation and gradient stays live until then. Like XLA's
+list scheduler (`HloMemoryScheduler`), `list_schedule` orders the ops by
+their data dependencies, greedily taking among the ready ops the one that
+frees the most bytes net of what it allocates (ties: the earlier in program
+order). `assign-buffers` plans both orders and keeps the smaller arena, as
+XLA's default scheduler keeps the best of its heuristics.
+
+Ops read values of their own regions' ancestors, so an op depends on every
+value defined outside it that it or anything nested in it uses. Ops that may
+have side effects (custom calls, unregistered ops) keep their order among
+themselves. The block's terminator stays last.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import is_side_effect_free
+from xlir.dialects.hlo_buffers import byte_size
+
+
+def _inputs(op: Operation) -> set[SSAValue]:
+    """Values from outside `op` that it or its regions read."""
+    inside = {r for o in op.walk() for r in o.results} | {
+        a for region in op.regions for b in region.blocks for a in b.args
+    }
+    return {v for o in op.walk() for v in o.operands if v not in inside}
+
+
+def _bytes(value: SSAValue) -> int:
+    return byte_size(value.type) if isinstance(value.type, TensorType) else 0
+
+
+def list_schedule(block: Block) -> list[Operation]:
+    """The ops of `block` in a memory-friendly order (see the module docstring)."""
+    ops = list(block.ops)
+    terminator = ops.pop()
+    position = {op: i for i, op in enumerate(ops)}
+    inputs = {op: _inputs(op) for op in ops}
+    readers: dict[SSAValue, set[Operation]] = {}
+    for op in ops:
+        for value in inputs[op]:
+            readers.setdefault(value, set()).add(op)
+    kept = set(terminator.operands) | set(block.args)
+    waiting = {op: sum(1 for v in inputs[op] if v.owner in position) for op in ops}
+    effectful = [op for op in ops if not is_side_effect_free(op)]
+    after = dict(pairwise(effectful))
+    for op in effectful[1:]:
+        waiting[op] += 1
+    pending_readers = {v: len(r) for v, r in readers.items()}
+    ready = [op for op in ops if waiting[op] == 0]
+    order: list[Operation] = []
+
+    def gain(op: Operation) -> int:
+        freed = sum(
+            _bytes(v) for v in inputs[op] if pending_readers[v] == 1 and v not in kept
+        )
+        allocated = sum(_bytes(r) for r in op.results if r not in kept)
+        return freed - allocated
+
+    while ready:
+        best = max(ready, key=lambda op: (gain(op), -position[op]))
+        ready.remove(best)
+        order.append(best)
+        for value in inputs[best]:
+            pending_readers[value] -= 1
+        successors = [r for v in best.results for r in readers.get(v, ())]
+        if best in after:
+            successors.append(after[best])
+        for successor in successors:
+            waiting[successor] -= 1
+            if waiting[successor] == 0:
+                ready.append(successor)
+    assert len(order) == len(ops), "a dependency cycle among top-level ops"
+    return [*order, terminator]
+
+
+def reorder(block: Block, order: list[Operation]) -> None:
+    """Put the ops of `block` in `order`."""
+    for op in order:
+        op.detach()
+        block.add_op(op)
