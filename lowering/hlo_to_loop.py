@@ -26,6 +26,7 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.fusion_to_loop import lower_fusion
 from xlir.lowering.host_schedule import HostSchedule
 from xlir.lowering.kernels import emit_kernel
+from xlir.lowering.scalar import UnsupportedScalarOp
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -59,7 +60,11 @@ class HloToLoopPass(ModulePass):
                 kernel, globals_, missing = lower_fusion(target, name)
                 problems.extend(missing)
                 return kernel, globals_
-            kernel = emit_kernel(target, name)
+            try:
+                kernel = emit_kernel(target, name)
+            except UnsupportedScalarOp as error:
+                problems.append((error.op, error.reason))
+                return KernelOp(name, []), []
             if kernel is None:
                 problems.append((target, "has no loop kernel yet"))
                 return KernelOp(name, []), []

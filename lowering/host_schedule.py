@@ -15,6 +15,10 @@ and the predicate comes to the host with `device.read_scalar`; the body's
 results are copied into the carried buffers where the plan put them
 elsewhere. `stablehlo.case` becomes `scf.index_switch` on the index read
 the same way, out-of-range indices taking the last branch.
+
+A kernel may take scratch buffers after its operands' and results' (sort's
+merge passes): each is a `device.alloc` of its type before the launch and a
+`device.free` after it.
 """
 
 from __future__ import annotations
@@ -201,7 +205,13 @@ class HostSchedule:
         self.place(op, builder)
         args = [self.buffers[v] for v in op.operands]
         args += [self.buffers[r] for r in op.results]
-        builder.insert(device.LaunchOp(name, args, self.stream))
+        scratch: list[SSAValue] = []
+        for type_ in kernel.argument_types[len(args) :]:
+            assert isinstance(type_, MemRefType)
+            scratch.append(builder.insert(device.AllocOp(type_)).results[0])
+        builder.insert(device.LaunchOp(name, args + scratch, self.stream))
+        for buffer in scratch:
+            builder.insert(device.FreeOp(buffer))
 
     def _copy(self, source: SSAValue, target: SSAValue, builder: Builder) -> None:
         if source is not target:

@@ -31,6 +31,10 @@ _FAMILIES = {
     "stablehlo.dynamic_update_slice": "slicing",
     "stablehlo.convolution": "convolution",
     "stablehlo.reduce_window": "reduce_window",
+    "stablehlo.sort": "sort",
+    "stablehlo.scatter": "scatter",
+    "stablehlo.select_and_scatter": "select_and_scatter",
+    "stablehlo.rng_bit_generator": "rng_bit_generator",
 }
 """Op name -> the module of `xlir.lowering.kernels` that lowers it."""
 

@@ -50,13 +50,15 @@ def planned_memory(value: SSAValue) -> tuple[str, int | None] | None:
     return _memory(plan) if isinstance(plan, BufferAttr) else None
 
 
-def in_place(op: DynamicUpdateSliceOp) -> bool:
-    memory = planned_memory(op.result)
-    return memory is not None and memory == planned_memory(op.operand)
+def in_place(result: SSAValue, operand: SSAValue) -> bool:
+    """Whether the plan puts `result` in `operand`'s memory, so that a kernel
+    updating the operand need not copy it into the result first."""
+    memory = planned_memory(result)
+    return memory is not None and memory == planned_memory(operand)
 
 
 def lower_dynamic_update_slice(op: DynamicUpdateSliceOp, name: str) -> KernelOp:
-    if not in_place(op):
+    if not in_place(op.result, op.operand):
         return lower_single_op(op, name)
     kb = KernelBuilder(op, name)
     update = kb.inputs[1]
