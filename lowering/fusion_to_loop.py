@@ -17,8 +17,11 @@ fusion operands are loaded, and nothing in between is materialized. Each
 * Output fusions: the dot's contraction is a `loop.for` nest inside the
   parallel nest, and the epilogue is applied to the accumulated value before
   the store.
-* Outputs of different shapes (a fusion that yields a concatenation and its
-  padding) get one parallel nest each, in one kernel.
+* `fuse` forms no fusion with outputs of other shapes (its
+  multi-output-shape rule), so each of its fusions is one nest. A
+  hand-written fusion with such outputs (a concatenation and its padding)
+  still lowers correctly: one parallel nest per output shape, in one kernel,
+  each recomputing what it shares with the others.
 
 Scalar constants become `arith.constant`s at the kernel's top; other
 constants become `loop.global`s read with `loop.get_global`.
@@ -263,7 +266,8 @@ class FusionLowering:
         if isinstance(target, AnyFloat):
             wide = self.nest.place(arith.IndexCastOp(position, i64))
             return self.nest.place(arith.SIToFPOp(wide, target))
-        assert isinstance(target, IntegerType)
+        if not isinstance(target, IntegerType):
+            raise UnsupportedScalarOp(op, f"of {target} elements is not supported")
         return self.nest.place(arith.IndexCastOp(position, target))
 
     def _starts(

@@ -11,7 +11,8 @@ A producer whose users all sit in one group joins it, if the join rules
 allow. A producer read by several groups is, in this order: a reason to merge
 sibling reductions; duplicated into each, if cheap and at most
 `max-duplication` of them; computed once in one of them and yielded as an
-extra output (multi-output fusion) if no cycle arises; else a group of its
+extra output (multi-output fusion) if its shape fits that fusion's one loop
+nest (`rules.multi_output_shape`) and no cycle arises; else a group of its
 own. Plain fusion and duplication cannot create a cycle between groups;
 multi-output and sibling merges are checked by reachability.
 """
@@ -337,6 +338,9 @@ class Planner:
         )
         for group in candidates:
             refusal = self._check_join(producer, group, by_group[group])
+            if refusal is None:
+                reason = rules.multi_output_shape(producer, group)
+                refusal = ("multi-output-shape", reason) if reason else None
             if refusal is None:
                 others: list[Group | Operation] = [
                     g for g in by_group if g is not group

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xlir.dialects.hlo import FusionKind
+from xlir.dialects.stablehlo.reduction import ReduceOp
+from xlir.dialects.stablehlo.types import shape
 from xlir.passes.fusion.explain import location
 from xlir.passes.fusion.op_classes import (
     CONTRACTIONS,
@@ -202,6 +204,37 @@ def materialized(producer: Operation) -> str | None:
         "this fusion reads that buffer rather than recomputing it from "
         "full-size operands"
     )
+
+
+def _nest_shapes(root: Operation) -> dict[tuple[int, ...], str]:
+    """The index spaces the one loop nest of a fusion rooted at `root` walks,
+    each with what it is: the root's result, and for a reduce also its input,
+    which the nest walks element by element inside the reduction."""
+    shapes = {shape(root.results[0].type): f"its root '{root.name}'"}
+    if isinstance(root, ReduceOp):
+        shapes.setdefault(shape(root.inputs[0].type), f"the input of '{root.name}'")
+    return shapes
+
+
+def multi_output_shape(producer: Operation, group: Group) -> str | None:
+    """A fusion writes all its outputs in one loop nest, so an extra output
+    must be shaped like an index space that nest walks (`_nest_shapes`), as
+    XLA's ShapesCompatibleForMultiOutputFusion requires; an output of another
+    shape would need a nest of its own, recomputing what it shares with the
+    others."""
+    allowed = _nest_shapes(group.root)
+    for result in producer.results:
+        if shape(result.type) not in allowed:
+            walked = " and ".join(f"{_dims(s)} ({what})" for s, what in allowed.items())
+            return (
+                f"its result has shape {_dims(shape(result.type))}, but the loop nest "
+                f"of the fusion at {location(group.root)} walks only {walked}"
+            )
+    return None
+
+
+def _dims(dims: tuple[int, ...]) -> str:
+    return "x".join(map(str, dims)) if dims else "scalar"
 
 
 def cycle(producer: Operation, other: Operation) -> str:

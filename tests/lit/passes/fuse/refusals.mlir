@@ -41,17 +41,20 @@ func.func @contraction_operand(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // -----
 
 // in-place: the buffer a dynamic_update_slice updates is a fusion input, and
-// an op reading that buffer is not fused with the update.
-// CHECK: {{.*}}refusals.mlir:[[# @LINE + 16]]:3: remark: fuse 'stablehlo.add' into 'stablehlo.slice' at {{.*}}refusals.mlir:[[# @LINE + 17]]:3: fused (multi-output: also yielded for 1 other reader)
-// CHECK: {{.*}}refusals.mlir:[[# @LINE + 15]]:3: remark: fuse 'stablehlo.add' into 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 18]]:3: refused by multi-output: read from the multi-output fusion at {{.*}}refusals.mlir:[[# @LINE + 16]]:3
-// CHECK: {{.*}}refusals.mlir:[[# @LINE + 15]]:3: remark: fuse 'stablehlo.slice' into 'stablehlo.negate' at {{.*}}refusals.mlir:[[# @LINE + 16]]:3: refused by in-place: 'stablehlo.slice' reads the buffer that 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 17]]:3 overwrites in place
-// CHECK: {{.*}}refusals.mlir:[[# @LINE + 15]]:3: remark: fuse 'stablehlo.negate' into 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 16]]:3: fused
+// an op reading that buffer is not fused with the update. The add (8) is not
+// yielded from the slice's fusion (2): that would take a second loop nest.
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 18]]:3: remark: fuse 'stablehlo.add' into 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 21]]:3: refused by in-place: 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 21]]:3 updates its operand in place; the operand must be a fusion input, not computed in the fusion
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 18]]:3: remark: fuse 'stablehlo.slice' into 'stablehlo.negate' at {{.*}}refusals.mlir:[[# @LINE + 19]]:3: refused by in-place: 'stablehlo.slice' reads the buffer that 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 20]]:3 overwrites in place
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 18]]:3: remark: fuse 'stablehlo.negate' into 'stablehlo.dynamic_update_slice' at {{.*}}refusals.mlir:[[# @LINE + 19]]:3: fused
 // CHECK-LABEL: func.func @in_place
-// CHECK-NEXT:    %[[A:.*]], %[[S:.*]] = hlo.fusion kind = loop (%buf, %x)
+// CHECK-NEXT:    %[[A:.*]] = hlo.fusion kind = loop (%buf, %x) {name = "fusion.1"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT:    ^bb0
-// CHECK-NEXT:      %[[AI:.*]] = stablehlo.add
-// CHECK-NEXT:      %[[SI:.*]] = stablehlo.slice %[[AI]]
-// CHECK-NEXT:      hlo.yield %[[AI]], %[[SI]]
+// CHECK-NEXT:      stablehlo.add
+// CHECK-NEXT:      hlo.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[S:.*]] = hlo.fusion kind = loop ({{.*}}) {name = "fusion.2"} : ({{.*}}) -> tensor<2xf32> {
+// CHECK:           stablehlo.slice
+// CHECK-NEXT:      hlo.yield
 // CHECK-NEXT:    }
 // CHECK-NEXT:    hlo.fusion kind = loop (%[[S]], %[[A]], %i)
 // CHECK-NEXT:    ^bb0(%{{.*}}: tensor<2xf32>, %[[BUF:.*]]: tensor<8xf32>, %{{.*}}: tensor<i32>):
@@ -168,4 +171,75 @@ func.func @output_fusion(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf3
   %n = stablehlo.negate %d : tensor<4x4xf32>
   %t = stablehlo.transpose %n, dims = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %e, %t : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// multi-output-shape: a fusion writes all its outputs in one loop nest, so
+// an extra output must have the shape that nest walks. The transposed exp
+// (8x4) cannot yield exp (4x8), which is computed once in its own fusion and
+// read from there rather than recomputed in a second nest.
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 15]]:3: remark: fuse 'stablehlo.exponential' into 'stablehlo.transpose' at {{.*}}refusals.mlir:[[# @LINE + 16]]:3: refused by multi-output-shape: its result has shape 4x8, but the loop nest of the fusion at {{.*}}refusals.mlir:[[# @LINE + 17]]:3 walks only 8x4 (its root 'stablehlo.negate')
+// CHECK-LABEL: func.func @multi_output_shape
+// CHECK-NEXT:    %[[E:.*]] = hlo.fusion kind = loop (%x) {name = "fusion.1"} : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      stablehlo.exponential
+// CHECK-NEXT:      hlo.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[N:.*]] = hlo.fusion kind = loop (%[[E]]) {name = "fusion.2"} : (tensor<4x8xf32>) -> tensor<8x4xf32> {
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      stablehlo.transpose
+// CHECK-NEXT:      stablehlo.negate
+// CHECK-NEXT:      hlo.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[E]], %[[N]]
+func.func @multi_output_shape(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
+  %e = stablehlo.exponential %x : tensor<4x8xf32>
+  %t = stablehlo.transpose %e, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %n = stablehlo.negate %t : tensor<8x4xf32>
+  func.return %e, %n : tensor<4x8xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// multi-output-shape in a reduction's fusion: its nest walks the reduce's
+// result and, inside the reduction, the reduce's input; exp feeds the reduce
+// through a reshape and has neither shape.
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 11]]:3: remark: fuse 'stablehlo.exponential' into 'stablehlo.reshape' at {{.*}}refusals.mlir:[[# @LINE + 12]]:3: refused by multi-output-shape: its result has shape 32, but the loop nest of the fusion at {{.*}}refusals.mlir:[[# @LINE + 14]]:3 walks only 4 (its root 'stablehlo.reduce') and 4x8 (the input of 'stablehlo.reduce')
+// CHECK-LABEL: func.func @multi_output_shape_reduce
+// CHECK-NEXT:    %[[E:.*]] = hlo.fusion kind = loop (%v)
+// CHECK:         %[[S:.*]] = hlo.fusion kind = input (%[[E]])
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      stablehlo.reshape
+// CHECK-NEXT:      stablehlo.constant
+// CHECK-NEXT:      stablehlo.reduce
+// CHECK-NEXT:      hlo.yield
+// CHECK:         func.return %[[E]], %[[S]]
+func.func @multi_output_shape_reduce(%v: tensor<32xf32>) -> (tensor<32xf32>, tensor<4xf32>) {
+  %e = stablehlo.exponential %v : tensor<32xf32>
+  %r = stablehlo.reshape %e : (tensor<32xf32>) -> tensor<4x8xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%r init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %e, %s : tensor<32xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Where multi-output-shape must not fire: an extra output of the root's
+// shape shares its nest (a loop fusion yielding exp and its negation), and
+// so does one shaped like a reduce's input (see sibling_shape above).
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 11]]:3: remark: fuse 'stablehlo.exponential' into 'stablehlo.negate' at {{.*}}refusals.mlir:[[# @LINE + 12]]:3: fused (multi-output: also yielded for 1 other reader)
+// CHECK-NOT: multi-output-shape
+// CHECK-LABEL: func.func @multi_output_same_shape
+// CHECK-NEXT:    %[[E:.*]], %[[N:.*]] = hlo.fusion kind = loop (%x) {name = "fusion.1"} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      stablehlo.exponential
+// CHECK-NEXT:      stablehlo.negate
+// CHECK-NEXT:      hlo.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[E]], %[[N]]
+func.func @multi_output_same_shape(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = stablehlo.exponential %x : tensor<4x8xf32>
+  %n = stablehlo.negate %e : tensor<4x8xf32>
+  func.return %e, %n : tensor<4x8xf32>, tensor<4x8xf32>
 }
