@@ -334,7 +334,8 @@ class ReadScalarOp(IRDLOperation):
 
 @irdl_op_definition
 class LaunchOp(IRDLOperation):
-    """Run a `loop.kernel` on a stream with these arguments. How its
+    """Run a `loop.kernel` (or, between `loop-to-llvm` and `device-to-llvm`,
+    its lowered `llvm.func`) on a stream with these arguments. How its
     `loop.parallel` iterations map onto threads and blocks is the target's
     choice, made from the kernel itself.
 
@@ -353,6 +354,8 @@ class LaunchOp(IRDLOperation):
 
     def verify_(self) -> None:
         found = SymbolTable.lookup_symbol(self, self.kernel)
+        if found is not None and found.name == "llvm.func":
+            return  # a kernel already lowered for the CPU (`loop-to-llvm`)
         if not isinstance(found, KernelOp):
             what = "not defined" if found is None else f"a '{found.name}'"
             raise VerifyException(

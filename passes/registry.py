@@ -38,4 +38,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "unroll": _lazy("xlir.passes.unroll", "UnrollPass"),
     "tile": _lazy("xlir.passes.tile", "TilePass"),
     "fold-index": _lazy("xlir.passes.fold_index", "FoldIndexPass"),
+    "expand-math": _lazy("xlir.passes.expand_math", "ExpandMathPass"),
+    # Lowering from the loop level to LLVM (docs/cpu.md).
+    "loop-to-llvm": _lazy("xlir.lowering.llvm.passes", "LoopToLLVMPass"),
+    "device-to-llvm": _lazy("xlir.lowering.llvm.passes", "DeviceToLLVMPass"),
 }

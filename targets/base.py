@@ -405,6 +405,13 @@ class Compiler(ABC):
         sources: dict[str, str] | None = None,
     ) -> Executable: ...
 
+    def lookup(
+        self, text: str, function: str, pipeline: str | None
+    ) -> Executable | None:
+        """An executable compiled earlier from this program text, without
+        parsing it (a target's compilation cache); None by default."""
+        return None
+
     def compile(
         self,
         module: ModuleOp,
@@ -510,7 +517,13 @@ def _interpreter() -> Platform:
     return InterpreterPlatform()
 
 
-TARGETS: dict[str, Callable[[], Platform]] = {"interpreter": _interpreter}
+def _cpu() -> Platform:
+    from xlir.targets.cpu import CpuPlatform
+
+    return CpuPlatform()
+
+
+TARGETS: dict[str, Callable[[], Platform]] = {"interpreter": _interpreter, "cpu": _cpu}
 """Every target by name; each platform is made on first use."""
 
 _PLATFORMS: dict[str, Platform] = {}

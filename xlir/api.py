@@ -64,6 +64,10 @@ def compile(
     diagnostics; wrong arguments at call time are `ValueError`s naming the
     argument.
     """
+    compiler = get_target(target).compiler()
+    if isinstance(source, str) and not isinstance(source, os.PathLike):
+        cached = compiler.lookup(source, function, pipeline)
+        if cached is not None:
+            return cached
     module, sources = load_module(source, name)
-    platform = get_target(target)
-    return platform.compiler().compile(module, function, sources, pipeline)
+    return compiler.compile(module, function, sources, pipeline)

@@ -1,0 +1,179 @@
+"""Structured control flow as blocks and branches.
+
+`loop.parallel` becomes one counted loop per dimension, outermost first (the
+CPU runs the iterations in order; LLVM's vectorizer takes the innermost),
+`loop.for` one loop whose block arguments carry the iteration values,
+`scf.while` a test block and a body block, and `scf.index_switch` a chain of
+comparisons. A loop is a header block (`iv < upper` or exit) and a body that
+branches back with `iv + step`; LLVM rotates and optimizes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import llvm, scf
+from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.ir import Block, Operation, SSAValue
+from xlir.dialects.loop.loops import ForOp, ParallelOp
+from xlir.lowering.llvm.function import FunctionBuilder, llvm_type
+
+SLT = IntegerAttr(2, 64)
+EQ = IntegerAttr(0, 64)
+
+
+def _bound(b: FunctionBuilder, bound: int | SSAValue) -> SSAValue:
+    return b.const(bound) if isinstance(bound, int) else b.get(bound)
+
+
+def counted_loop(
+    b: FunctionBuilder,
+    bounds: tuple[int | SSAValue, int | SSAValue, int | SSAValue],
+    carried: Sequence[SSAValue],
+    body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """for iv in [lower, upper) by step, carrying `carried` (new values):
+    `body(iv, values)` fills the body and returns the next values. Returns the
+    values after the loop; `b.block` is then the exit block."""
+    lower, upper, step = (_bound(b, x) for x in bounds)
+    types = [v.type for v in carried]
+    header = b.new_block([i64, *types])
+    b.emit(llvm.BrOp(header, lower, *carried))
+    b.block = header
+    iv, *values = header.args
+    test = b.emit(llvm.ICmpOp(iv, upper, SLT))
+    body_block = b.new_block()
+    exit_block = b.new_block(types)
+    b.emit(llvm.CondBrOp(test, body_block, [], exit_block, list(values)))
+    b.block = body_block
+    next_values = body(iv, list(values))
+    b.emit(llvm.BrOp(header, b.add(iv, step), *next_values))
+    b.block = exit_block
+    return list(exit_block.args)
+
+
+def lower_parallel(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, ParallelOp)
+    dims = list(zip(op.lower_bounds, op.upper_bounds, op.steps, strict=True))
+    ivs = op.induction_vars
+
+    def nest(depth: int) -> None:
+        if depth == len(dims):
+            b.lower_block(op.block)
+            return
+
+        def body(iv: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            b.bind(ivs[depth], iv)
+            nest(depth + 1)
+            return []
+
+        counted_loop(b, dims[depth], [], body)
+
+    nest(0)
+
+
+def lower_for(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, ForOp)
+    block = op.body.block
+    inits = [b.get(v) for v in op.iter_args]
+
+    def body(iv: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
+        b.bind(block.args[0], iv)
+        for arg, value in zip(block.args[1:], values, strict=True):
+            b.bind(arg, value)
+        b.lower_block(block)
+        terminator = block.last_op
+        assert terminator is not None
+        return [b.get(v) for v in terminator.operands]
+
+    results = counted_loop(b, (op.lower, op.upper, op.step), inits, body)
+    for old, new in zip(op.results, results, strict=True):
+        b.bind(old, new)
+
+
+def lower_while(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region.block, op.after_region.block
+    types = [llvm_type(v.type, op) for v in op.arguments]
+    test = b.new_block(types)
+    b.emit(llvm.BrOp(test, *[b.get(v) for v in op.arguments]))
+    b.block = test
+    for arg, new in zip(before.args, test.args, strict=True):
+        b.bind(arg, new)
+    b.lower_block(before)
+    condition = before.last_op
+    assert isinstance(condition, scf.ConditionOp)
+    passed = [b.get(v) for v in condition.args]
+    body = b.new_block([v.type for v in passed])
+    exit_block = b.new_block([v.type for v in passed])
+    b.emit(llvm.CondBrOp(b.get(condition.condition), body, passed, exit_block, passed))
+    b.block = body
+    for arg, new in zip(after.args, body.args, strict=True):
+        b.bind(arg, new)
+    b.lower_block(after)
+    yielded = after.last_op
+    assert yielded is not None
+    b.emit(llvm.BrOp(test, *[b.get(v) for v in yielded.operands]))
+    b.block = exit_block
+    for old, new in zip(op.results, exit_block.args, strict=True):
+        b.bind(old, new)
+
+
+def lower_index_switch(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, scf.IndexSwitchOp)
+    index = b.get(op.arg)
+    types = [llvm_type(r.type, op) for r in op.results]
+    merge = Block(arg_types=types)
+    regions = [*op.case_regions, op.default_region]
+    for position, region in enumerate(regions):
+        is_default = position == len(op.case_regions)
+        case_block = b.new_block()
+        if is_default:
+            b.emit(llvm.BrOp(case_block))
+        else:
+            value = op.cases.get_values()[position]
+            equal = b.emit(llvm.ICmpOp(index, b.const(value), EQ))
+            next_test = b.new_block()
+            b.emit(llvm.CondBrOp(equal, case_block, [], next_test, []))
+        b.block = case_block
+        b.lower_block(region.block)
+        yielded = region.block.last_op
+        assert yielded is not None
+        b.emit(llvm.BrOp(merge, *[b.get(v) for v in yielded.operands]))
+        if not is_default:
+            b.block = next_test  # pyright: ignore[reportPossiblyUnboundVariable]
+    b.region.add_block(merge)
+    b.block = merge
+    for old, new in zip(op.results, merge.args, strict=True):
+        b.bind(old, new)
+
+
+def lower_if(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, scf.IfOp)
+    types = [llvm_type(r.type, op) for r in op.results]
+    then_block, else_block = b.new_block(), b.new_block()
+    merge = Block(arg_types=types)
+    b.emit(llvm.CondBrOp(b.get(op.cond), then_block, [], else_block, []))
+    for block, region in ((then_block, op.true_region), (else_block, op.false_region)):
+        b.block = block
+        if region.blocks:
+            b.lower_block(region.block)
+            yielded = region.block.last_op
+            values = [b.get(v) for v in yielded.operands] if yielded else []
+        else:
+            values = []
+        b.emit(llvm.BrOp(merge, *values))
+    b.region.add_block(merge)
+    b.block = merge
+    for old, new in zip(op.results, merge.args, strict=True):
+        b.bind(old, new)
+
+
+CONTROL = {
+    "loop.parallel": lower_parallel,
+    "loop.for": lower_for,
+    "scf.while": lower_while,
+    "scf.index_switch": lower_index_switch,
+    "scf.if": lower_if,
+}
+"""Op name -> its lowering to blocks."""

@@ -1,0 +1,168 @@
+"""One `llvm.func` under construction: its blocks, the value map, helpers.
+
+Structured ops become several blocks, so lowering walks the old body op by op
+while `block` points at the block being filled. Each old SSA value maps to
+its new one; index values become i64 and buffers become `!llvm.ptr`, with the
+old `memref` type kept for addressing (row-major, static shape).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import IsTerminator
+
+PTR = llvm.LLVMPointerType()
+
+
+class Unsupported(Exception):
+    """An op (or type) the CPU lowering has no translation for."""
+
+    def __init__(self, op: Operation, reason: str):
+        super().__init__(reason)
+        self.op = op
+
+
+def llvm_type(type_: Attribute, op: Operation) -> Attribute:
+    """The LLVM-dialect type of a loop-level value type."""
+    if isinstance(type_, MemRefType):
+        return PTR
+    if isinstance(type_, IndexType):
+        return i64
+    if isinstance(type_, IntegerType):
+        return type_
+    if (
+        isinstance(type_, AnyFloat)
+        and type_.bitwidth in (16, 32, 64)
+        and type_.name != "bf16"
+    ):
+        return type_
+    raise Unsupported(
+        op, f"has a value of type {type_}, which the CPU does not support"
+    )
+
+
+class FunctionBuilder:
+    """Fills the body of one `llvm.func`; `lower(op)` lowers a nested op."""
+
+    def __init__(
+        self,
+        region: Region,
+        module: ModuleSymbols,
+        lower: Callable[[FunctionBuilder, Operation], None],
+    ):
+        self.region = region
+        self.block = region.blocks[0]
+        self.values: dict[SSAValue, SSAValue] = {}
+        self.constants: dict[tuple[int, Attribute], SSAValue] = {}
+        self.module = module
+        self.lower_op = lower
+        """Lowers one nested op; the host lowering wraps it."""
+
+    # --- blocks and values -------------------------------------------------------
+
+    def new_block(self, arg_types: Sequence[Attribute] = ()) -> Block:
+        block = Block(arg_types=arg_types)
+        self.region.add_block(block)
+        return block
+
+    def emit(self, op: Operation) -> SSAValue:
+        """Append `op` to the current block; its first result, if any."""
+        self.block.add_op(op)
+        return op.results[0] if op.results else None  # pyright: ignore[reportReturnType]
+
+    def get(self, value: SSAValue) -> SSAValue:
+        return self.values[value]
+
+    def bind(self, old: SSAValue, new: SSAValue) -> None:
+        self.values[old] = new
+
+    def lower_block(self, block: Block) -> None:
+        """Lower the ops of an old block, except its terminator."""
+        for op in block.ops:
+            if op is not block.last_op or not op.has_trait(IsTerminator):
+                self.lower_op(self, op)
+
+    def run(self, op: Operation) -> None:
+        self.lower_op(self, op)
+
+    # --- constants and integer arithmetic ------------------------------------------
+
+    def const(self, value: int, type_: Attribute = i64) -> SSAValue:
+        """An integer constant, made once at the top of the function."""
+        key = (value, type_)
+        if key not in self.constants:
+            op = llvm.ConstantOp(IntegerAttr(value, type_), type_)  # pyright: ignore[reportCallIssue, reportArgumentType]
+            entry = self.region.blocks[0]
+            if entry.first_op is None:
+                entry.add_op(op)
+            else:
+                entry.insert_op_before(op, entry.first_op)
+            self.constants[key] = op.result
+        return self.constants[key]
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(llvm.AddOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(llvm.MulOp(a, b))
+
+    def intrinsic(
+        self, name: str, args: Sequence[SSAValue], result: Attribute | None
+    ) -> SSAValue:
+        return self.emit(
+            llvm.CallIntrinsicOp(name, list(args), [result] if result else [])
+        )
+
+    # --- addressing -------------------------------------------------------------------
+
+    def element_pointer(
+        self, buffer: SSAValue, indices: Sequence[SSAValue], op: Operation
+    ) -> SSAValue:
+        """The address of `buffer[indices]` (old values), row-major."""
+        type_ = buffer.type
+        assert isinstance(type_, MemRefType)
+        shape = type_.get_shape()
+        linear: SSAValue | None = None
+        for size, index in zip(shape, indices, strict=True):
+            i = self.get(index)
+            linear = (
+                i if linear is None else self.add(self.mul(linear, self.const(size)), i)
+            )
+        if linear is None:
+            linear = self.const(0)
+        element = llvm_type(type_.element_type, op)
+        return self.emit(
+            llvm.GEPOp(
+                self.get(buffer),
+                [llvm.GEP_USE_SSA_VAL],
+                element,
+                ssa_indices=[linear],
+                inbounds=True,
+            )
+        )
+
+
+class ModuleSymbols:
+    """Functions the lowering declares on demand (libm, malloc), once each."""
+
+    def __init__(self):
+        self.declared: dict[str, llvm.FuncOp] = {}
+
+    def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
+        if name not in self.declared:
+            type_ = llvm.LLVMFunctionType(list(inputs), output)
+            self.declared[name] = llvm.FuncOp(
+                name, type_, linkage=llvm.LinkageAttr("external")
+            )
+        return name

@@ -1,0 +1,131 @@
+"""The host schedule on the CPU: plain code in the native entry point.
+
+The entry of host function `@f` is `void f(void **args, void **results,
+void *temp)`: the caller passes one pointer per parameter and per result
+and the temp arena (the buffer plan's `arena` bytes, allocated once per
+executable). Streams and events vanish (the CPU runs kernels in order, each
+to completion), `device.launch` is a call, `device.read_scalar` a load and
+`device.copy` a `memcpy`. The arena allocation is `temp`, an output's is its
+result pointer, and any other allocation (scratch) is `malloc`/`free`. A
+returned buffer that is not its result's memory (a donated parameter, a
+buffer returned twice) is copied there before returning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import prod
+
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import MemRefType, i1, i64
+from xdsl.ir import Operation, SSAValue
+from xlir.dialects import device
+from xlir.dialects.loop.memory import ViewOp, element_bytes
+from xlir.lowering.llvm.function import PTR, FunctionBuilder, Unsupported
+
+ENTRY_TYPE = llvm.LLVMFunctionType([PTR, PTR, PTR])
+"""`void entry(void **args, void **results, void *temp)`."""
+
+
+def byte_count(type_: MemRefType, op: Operation) -> int:
+    size = element_bytes(type_.element_type)
+    if size is None:
+        raise Unsupported(op, f"has a buffer {type_} without a byte size")
+    return size * prod(type_.get_shape())
+
+
+def memcpy(b: FunctionBuilder, target: SSAValue, source: SSAValue, size: int) -> None:
+    b.intrinsic(
+        "llvm.memcpy.p0.p0.i64",
+        [target, source, b.const(size), b.const(0, i1)],
+        None,
+    )
+
+
+class HostLowering:
+    """Lowers the device-dialect ops of one host function (see the module
+    docstring); `entry` is the new function's block arguments."""
+
+    def __init__(self, function: func.FuncOp, b: FunctionBuilder):
+        self.function = function
+        args_ptr, results_ptr, self.temp = b.region.blocks[0].args
+        block = function.body.block
+        for index, arg in enumerate(block.args):
+            b.bind(arg, self._slot(b, args_ptr, index))
+        returned = block.last_op
+        assert isinstance(returned, func.ReturnOp)
+        self.result_slots: dict[SSAValue, int] = {}
+        for index, value in enumerate(returned.arguments):
+            self.result_slots.setdefault(value, index)
+        self.results_ptr = results_ptr
+        self.arenas = {op.source for op in function.walk() if isinstance(op, ViewOp)}
+
+    def wrap(
+        self, lower: Callable[[FunctionBuilder, Operation], None]
+    ) -> Callable[[FunctionBuilder, Operation], None]:
+        """`lower`, with the device ops and the return handled here first."""
+
+        def lower_op(b: FunctionBuilder, op: Operation) -> None:
+            if not self.lower(b, op):
+                lower(b, op)
+
+        return lower_op
+
+    @staticmethod
+    def _slot(b: FunctionBuilder, array: SSAValue, index: int) -> SSAValue:
+        address = b.emit(llvm.GEPOp(array, [index], PTR, inbounds=True))
+        return b.emit(llvm.LoadOp(address, PTR))
+
+    def lower(self, b: FunctionBuilder, op: Operation) -> bool:
+        """Lower `op` if it is a device op or the return; False otherwise."""
+        match op:
+            case device.AllocOp():
+                b.bind(op.buffer, self._alloc(b, op))
+            case device.FreeOp():
+                if not (op.buffer in self.arenas or op.buffer in self.result_slots):
+                    b.module.declare("free", [PTR], llvm.LLVMVoidType())
+                    b.emit(llvm.CallOp("free", b.get(op.buffer)))
+            case device.LaunchOp():
+                args = [b.get(a) for a in op.args]
+                b.emit(llvm.CallOp(op.kernel.root_reference.data, *args))
+            case device.ReadScalarOp():
+                address = b.element_pointer(op.buffer, op.indices, op)
+                b.bind(op.result, b.emit(llvm.LoadOp(address, op.result.type)))
+            case device.CopyOp():
+                size = byte_count(op.source.type, op)  # pyright: ignore[reportArgumentType]
+                memcpy(b, b.get(op.target), b.get(op.source), size)
+            case func.ReturnOp():
+                self._return(b, op)
+            case (
+                device.DefaultStreamOp()
+                | device.StreamCreateOp()
+                | device.StreamDestroyOp()
+                | device.EventCreateOp()
+                | device.EventDestroyOp()
+                | device.RecordOp()
+                | device.WaitOp()
+                | device.SynchronizeOp()
+            ):
+                pass
+            case _:
+                return False
+        return True
+
+    def _alloc(self, b: FunctionBuilder, op: device.AllocOp) -> SSAValue:
+        if op.buffer in self.arenas:
+            return self.temp
+        if op.buffer in self.result_slots:
+            return self._slot(b, self.results_ptr, self.result_slots[op.buffer])
+        b.module.declare("malloc", [i64], PTR)
+        size = b.const(max(byte_count(op.buffer.type, op), 1))  # pyright: ignore[reportArgumentType]
+        return b.emit(llvm.CallOp("malloc", size, return_type=PTR))
+
+    def _return(self, b: FunctionBuilder, op: func.ReturnOp) -> None:
+        for index, value in enumerate(op.arguments):
+            own = isinstance(value.owner, device.AllocOp) and (
+                self.result_slots.get(value) == index
+            )
+            if not own:
+                target = self._slot(b, self.results_ptr, index)
+                memcpy(b, target, b.get(value), byte_count(value.type, op))  # pyright: ignore[reportArgumentType]
+        b.emit(llvm.ReturnOp())

@@ -1,0 +1,78 @@
+"""Buffers as pointers: loads, stores, views, reshapes and globals.
+
+A buffer is a `!llvm.ptr` to its first element; `loop.load`/`loop.store`
+address element `indices` row-major (`FunctionBuilder.element_pointer`). A
+`loop.view` is the arena's pointer plus its byte offset, a `loop.reshape` the
+same pointer, and a `loop.global` an internal constant array that
+`loop.get_global` takes the address of.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.ir import Operation
+from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
+from xlir.lowering.llvm.function import PTR, FunctionBuilder, llvm_type
+
+
+def lower_load(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, LoadOp)
+    address = b.element_pointer(op.buffer, op.indices, op)
+    b.bind(op.result, b.emit(llvm.LoadOp(address, llvm_type(op.result.type, op))))
+
+
+def lower_store(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, StoreOp)
+    address = b.element_pointer(op.buffer, op.indices, op)
+    b.emit(llvm.StoreOp(b.get(op.value), address))
+
+
+def lower_view(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, ViewOp)
+    offset = op.offset.value.data
+    source = b.get(op.source)
+    if offset:
+        source = b.emit(
+            llvm.GEPOp(
+                source,
+                [offset],
+                llvm_type(op.source.type.element_type, op),  # pyright: ignore[reportAttributeAccessIssue]
+                inbounds=True,
+            )
+        )
+    b.bind(op.result, source)
+
+
+def lower_reshape(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, ReshapeOp)
+    b.bind(op.result, b.get(op.source))
+
+
+def lower_get_global(b: FunctionBuilder, op: Operation) -> None:
+    assert isinstance(op, GetGlobalOp)
+    name = op.global_name.root_reference.data
+    b.bind(op.result, b.emit(llvm.AddressOfOp(name, PTR)))
+
+
+def lower_global(op: GlobalOp) -> llvm.GlobalOp:
+    """The constant data of a `loop.global`, as an internal LLVM constant."""
+    value = op.value
+    element = llvm_type(value.get_element_type(), op)
+    count = 1
+    for size in value.get_shape():
+        count *= size
+    array = llvm.LLVMArrayType(count, element)
+    return llvm.GlobalOp(
+        array, op.sym_name.data, "internal", constant=True, value=value, alignment=64
+    )
+
+
+MEMORY = {
+    "loop.load": lower_load,
+    "loop.store": lower_store,
+    "loop.view": lower_view,
+    "loop.reshape": lower_reshape,
+    "loop.get_global": lower_get_global,
+}
+"""Op name -> its lowering."""

@@ -1,0 +1,176 @@
+"""`loop-to-llvm` and `device-to-llvm`: the loop level in xDSL's llvm dialect.
+
+`loop-to-llvm` lowers every `loop.kernel` to an internal `llvm.func` (buffers
+become pointers, index becomes i64) and every `loop.global` to an internal
+constant; `device-to-llvm` lowers every host `func.func` to its native entry
+point (`host`). Run both (`loop-to-llvm,device-to-llvm`, as the CPU pipeline
+does) to get a module xDSL's LLVM translation accepts. Before changing
+anything, each pass checks every op it must lower and reports all it cannot,
+with locations, in one diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, Region
+from xdsl.passes import ModulePass
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.lowering.llvm.control import CONTROL
+from xlir.lowering.llvm.function import (
+    FunctionBuilder,
+    ModuleSymbols,
+    Unsupported,
+    llvm_type,
+)
+from xlir.lowering.llvm.host import ENTRY_TYPE, HostLowering
+from xlir.lowering.llvm.memory import MEMORY, lower_global
+from xlir.lowering.llvm.scalars import EMITTERS, lower_scalar
+
+from xlir.diagnostics import XlirError, format_at_op
+
+TERMINATORS = {"loop.yield", "loop.return", "scf.yield", "scf.condition"}
+"""Handled by the op that owns their block."""
+
+HOST_OPS = {
+    "device.default_stream",
+    "device.stream_create",
+    "device.stream_destroy",
+    "device.event_create",
+    "device.event_destroy",
+    "device.record",
+    "device.wait",
+    "device.synchronize",
+    "device.alloc",
+    "device.free",
+    "device.copy",
+    "device.read_scalar",
+    "device.launch",
+    "func.return",
+}
+
+
+def _lower_op(b: FunctionBuilder, op: Operation) -> None:
+    if op.name in EMITTERS:
+        lower_scalar(b, op)
+    elif op.name in CONTROL:
+        CONTROL[op.name](b, op)
+    elif op.name in MEMORY:
+        MEMORY[op.name](b, op)
+    else:
+        raise Unsupported(op, "has no CPU lowering")
+
+
+def _problems(ops: Sequence[Operation], host: bool) -> list[tuple[Operation, str]]:
+    """Every op among `ops` (and nested) the lowering would refuse."""
+    known = {*EMITTERS, *CONTROL, *MEMORY, *TERMINATORS, *(HOST_OPS if host else ())}
+    found: list[tuple[Operation, str]] = []
+    for top in ops:
+        for op in top.walk():
+            if op is top:
+                continue
+            if op.name not in known:
+                found.append((op, "has no CPU lowering"))
+                continue
+            try:
+                for value in (*op.operands, *op.results):
+                    if not value.type.name.startswith("device."):
+                        llvm_type(value.type, op)
+            except Unsupported as error:
+                found.append((op, str(error)))
+    return found
+
+
+def _report(problems: list[tuple[Operation, str]], what: str) -> None:
+    if problems:
+        lines = [format_at_op(op, f"'{op.name}' {reason}") for op, reason in problems]
+        raise XlirError(
+            f"{what} cannot lower {len(problems)} op(s) of this module:\n"
+            + "\n".join(lines)
+        )
+
+
+def _declarations(module: ModuleOp, symbols: ModuleSymbols) -> None:
+    """Add the external functions the lowering called, once each."""
+    present = {
+        op.sym_name.data for op in module.body.block.ops if isinstance(op, llvm.FuncOp)
+    }
+    for name, declaration in symbols.declared.items():
+        if name not in present:
+            module.body.block.insert_op_before(declaration, module.body.block.first_op)  # pyright: ignore[reportArgumentType]
+
+
+def _new_function(
+    name: str, type_: llvm.LLVMFunctionType, linkage: str
+) -> tuple[llvm.FuncOp, Region]:
+    region = Region(Block(arg_types=type_.inputs.data))
+    function = llvm.FuncOp(name, type_, linkage=llvm.LinkageAttr(linkage), body=region)
+    return function, region
+
+
+@dataclass(frozen=True)
+class LoopToLLVMPass(ModulePass):
+    """Kernels and globals to the llvm dialect; see the module docstring."""
+
+    name = "loop-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = [o for o in op.body.block.ops if isinstance(o, KernelOp)]
+        globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
+        _report(_problems(kernels, host=False), self.name)
+        _report([(g, str(e)) for g in globals_ for e in _type_errors(g)], self.name)
+        symbols = ModuleSymbols()
+        for global_ in globals_:
+            op.body.block.insert_op_before(lower_global(global_), global_)
+            global_.detach()
+            global_.erase()
+        for kernel in kernels:
+            inputs = [llvm_type(t, kernel) for t in kernel.argument_types]
+            type_ = llvm.LLVMFunctionType(inputs)
+            function, region = _new_function(kernel.sym_name.data, type_, "internal")
+            b = FunctionBuilder(region, symbols, _lower_op)
+            for old, new in zip(
+                kernel.body.block.args, region.blocks[0].args, strict=True
+            ):
+                b.bind(old, new)
+            b.lower_block(kernel.body.block)
+            b.emit(llvm.ReturnOp())
+            op.body.block.insert_op_before(function, kernel)
+            kernel.detach()
+            kernel.erase()
+        _declarations(op, symbols)
+
+
+def _type_errors(global_: GlobalOp) -> list[str]:
+    try:
+        llvm_type(global_.value.get_element_type(), global_)
+    except Unsupported as error:
+        return [str(error)]
+    return []
+
+
+@dataclass(frozen=True)
+class DeviceToLLVMPass(ModulePass):
+    """Host functions to native entry points; see the module docstring."""
+
+    name = "device-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        hosts = [o for o in op.body.block.ops if isinstance(o, func.FuncOp)]
+        _report(_problems(hosts, host=True), self.name)
+        symbols = ModuleSymbols()
+        for host in hosts:
+            function, region = _new_function(host.sym_name.data, ENTRY_TYPE, "external")
+            b = FunctionBuilder(region, symbols, _lower_op)
+            b.lower_op = HostLowering(host, b).wrap(_lower_op)
+            for inner in host.body.block.ops:
+                b.run(inner)
+            op.body.block.insert_op_before(function, host)
+            host.detach()
+            host.erase()
+        _declarations(op, symbols)

@@ -1,0 +1,272 @@
+"""`arith` and `math` on scalars as `llvm` ops.
+
+Integer and float arithmetic map one to one. Where xDSL's llvm dialect has no
+op, LLVM intrinsics called through `llvm.call_intrinsic` fill in, with the
+semantics xlir's scalar lowering relies on: `llvm.maximum`/`minimum` (NaN
+propagating, as `arith.maximumf`), `llvm.smax`…, `llvm.fptosi.sat` (the
+lowering guards the range and NaN already, so saturation is never observed),
+`llvm.ctpop`/`ctlz`/`abs`, `llvm.round`/`roundeven`/`trunc`. `uitofp` is
+`sitofp` of the value widened (or halved, for 64 bits, keeping the sticky
+bit so the rounding stays correct). Transcendentals that `expand-math` did
+not turn into arithmetic (f64, or a pipeline without it) call libm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    f32,
+    i1,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xlir.lowering.llvm.function import FunctionBuilder, Unsupported, llvm_type
+
+Emitter = Callable[[FunctionBuilder, Operation], SSAValue]
+
+
+def suffix(type_: Attribute) -> str:
+    """The type part of an overloaded intrinsic's name: f32, i64, …"""
+    if isinstance(type_, IntegerType):
+        return f"i{type_.width.data}"
+    assert isinstance(type_, AnyFloat)
+    return f"f{type_.bitwidth}"
+
+
+def _args(b: FunctionBuilder, op: Operation) -> list[SSAValue]:
+    return [b.get(v) for v in op.operands]
+
+
+def _result_type(op: Operation) -> Attribute:
+    return llvm_type(op.results[0].type, op)
+
+
+def _binary(cls) -> Emitter:
+    return lambda b, op: b.emit(cls(*_args(b, op)))
+
+
+def _intrinsic(name: str) -> Emitter:
+    """`llvm.<name>.<type>` applied to the operands."""
+
+    def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
+        type_ = _result_type(op)
+        return b.intrinsic(f"llvm.{name}.{suffix(type_)}", _args(b, op), type_)
+
+    return emit
+
+
+def _constant(b: FunctionBuilder, op: Operation) -> SSAValue:
+    assert isinstance(op, arith.ConstantOp)
+    type_ = _result_type(op)
+    value = op.value
+    if isinstance(value, IntegerAttr):
+        bits = type_.width.data if isinstance(type_, IntegerType) else 64
+        number = value.value.data
+        if bits == 1:
+            number = number & 1
+        elif number >= 1 << (bits - 1):
+            number -= 1 << bits
+        return b.emit(llvm.ConstantOp(IntegerAttr(number, type_), type_))  # pyright: ignore[reportCallIssue, reportArgumentType]
+    if isinstance(value, FloatAttr):
+        return b.emit(llvm.ConstantOp(FloatAttr(value.value.data, type_), type_))  # pyright: ignore[reportCallIssue, reportArgumentType]
+    raise Unsupported(op, f"has a constant {value} the CPU does not support")
+
+
+def _cast(cls) -> Emitter:
+    return lambda b, op: b.emit(cls(b.get(op.operands[0]), _result_type(op)))
+
+
+def _index_cast(b: FunctionBuilder, op: Operation) -> SSAValue:
+    value = b.get(op.operands[0])
+    source = llvm_type(op.operands[0].type, op)
+    target = _result_type(op)
+    assert isinstance(source, IntegerType) and isinstance(target, IntegerType)
+    if source.width.data == target.width.data:
+        return value
+    if source.width.data > target.width.data:
+        return b.emit(llvm.TruncOp(value, target))
+    return b.emit(llvm.SExtOp(value, target))
+
+
+def _float_to_int(kind: str) -> Emitter:
+    def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
+        source = llvm_type(op.operands[0].type, op)
+        target = _result_type(op)
+        name = f"llvm.{kind}.sat.{suffix(target)}.{suffix(source)}"
+        return b.intrinsic(name, [b.get(op.operands[0])], target)
+
+    return emit
+
+
+def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
+    value = b.get(op.operands[0])
+    source = llvm_type(op.operands[0].type, op)
+    target = _result_type(op)
+    assert isinstance(source, IntegerType)
+    width = source.width.data
+    if width < 64:
+        wide = IntegerType(64 if width >= 32 else 32)
+        return b.emit(llvm.SIToFPOp(b.emit(llvm.ZExtOp(value, wide)), target))
+    one = b.const(1, source)
+    halved = b.emit(
+        llvm.OrOp(b.emit(llvm.LShrOp(value, one)), b.emit(llvm.AndOp(value, one)))
+    )
+    doubled = b.emit(llvm.SIToFPOp(halved, target))
+    doubled = b.emit(llvm.FAddOp(doubled, doubled))
+    direct = b.emit(llvm.SIToFPOp(value, target))
+    negative = b.emit(llvm.ICmpOp(value, b.const(0, source), IntegerAttr(2, 64)))
+    return b.emit(llvm.SelectOp(negative, doubled, direct))
+
+
+def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:
+    return b.emit(llvm.BitcastOp(b.get(op.operands[0]), _result_type(op)))
+
+
+def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
+    assert isinstance(op, arith.CmpiOp)
+    predicate = IntegerAttr(op.predicate.value.data, 64)
+    return b.emit(llvm.ICmpOp(b.get(op.lhs), b.get(op.rhs), predicate))
+
+
+def _cmpf(b: FunctionBuilder, op: Operation) -> SSAValue:
+    assert isinstance(op, arith.CmpfOp)
+    predicate = op.predicate.value.data
+    lhs, rhs = b.get(op.lhs), b.get(op.rhs)
+    if predicate in (0, 15):  # false, true
+        return b.const(predicate // 15, i1)
+    if predicate in (7, 14):  # ord, uno: neither / either operand is NaN
+        same = 1 if predicate == 7 else 13  # oeq / une
+        a = b.emit(llvm.FCmpOp(lhs, lhs, IntegerAttr(same, 64)))
+        c = b.emit(llvm.FCmpOp(rhs, rhs, IntegerAttr(same, 64)))
+        return b.emit((llvm.AndOp if predicate == 7 else llvm.OrOp)(a, c))
+    return b.emit(llvm.FCmpOp(lhs, rhs, IntegerAttr(predicate, 64)))
+
+
+def _select(b: FunctionBuilder, op: Operation) -> SSAValue:
+    return b.emit(llvm.SelectOp(*_args(b, op)))
+
+
+def _negf(b: FunctionBuilder, op: Operation) -> SSAValue:
+    return b.emit(llvm.FNegOp(b.get(op.operands[0])))
+
+
+def _unary_float(cls) -> Emitter:
+    return lambda b, op: b.emit(cls(b.get(op.operands[0])))
+
+
+def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
+    type_ = _result_type(op)
+    root = b.emit(llvm.FSqrtOp(b.get(op.operands[0])))
+    one = b.emit(llvm.ConstantOp(FloatAttr(1.0, type_), type_))  # pyright: ignore[reportCallIssue, reportArgumentType]
+    return b.emit(llvm.FDivOp(one, root))
+
+
+def _with_false_flag(name: str) -> Emitter:
+    """ctlz/abs take an i1 'is poison' flag: false keeps every input defined."""
+
+    def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
+        type_ = _result_type(op)
+        args = [b.get(op.operands[0]), b.const(0, i1)]
+        return b.intrinsic(f"llvm.{name}.{suffix(type_)}", args, type_)
+
+    return emit
+
+
+def _libm(name: str) -> Emitter:
+    """A call of libm's `name` (f64) or `name`f (f32); f16 goes through f32."""
+
+    def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
+        type_ = _result_type(op)
+        assert isinstance(type_, AnyFloat)
+        args = _args(b, op)
+        call_type = type_ if type_.bitwidth in (32, 64) else f32
+        if call_type is not type_:
+            args = [b.emit(llvm.FPExtOp(a, f32)) for a in args]
+        symbol = name if call_type.bitwidth == 64 else f"{name}f"
+        b.module.declare(symbol, [call_type] * len(args), call_type)
+        result = b.emit(llvm.CallOp(symbol, *args, return_type=call_type))
+        if call_type is not type_:
+            result = b.emit(llvm.FPTruncOp(result, type_))
+        return result
+
+    return emit
+
+
+EMITTERS: dict[str, Emitter] = {
+    "arith.constant": _constant,
+    "arith.addi": _binary(llvm.AddOp),
+    "arith.subi": _binary(llvm.SubOp),
+    "arith.muli": _binary(llvm.MulOp),
+    "arith.divsi": _binary(llvm.SDivOp),
+    "arith.divui": _binary(llvm.UDivOp),
+    "arith.remsi": _binary(llvm.SRemOp),
+    "arith.remui": _binary(llvm.URemOp),
+    "arith.andi": _binary(llvm.AndOp),
+    "arith.ori": _binary(llvm.OrOp),
+    "arith.xori": _binary(llvm.XOrOp),
+    "arith.shli": _binary(llvm.ShlOp),
+    "arith.shrsi": _binary(llvm.AShrOp),
+    "arith.shrui": _binary(llvm.LShrOp),
+    "arith.maxsi": _intrinsic("smax"),
+    "arith.minsi": _intrinsic("smin"),
+    "arith.maxui": _intrinsic("umax"),
+    "arith.minui": _intrinsic("umin"),
+    "arith.addf": _binary(llvm.FAddOp),
+    "arith.subf": _binary(llvm.FSubOp),
+    "arith.mulf": _binary(llvm.FMulOp),
+    "arith.divf": _binary(llvm.FDivOp),
+    "arith.negf": _negf,
+    "arith.maximumf": _intrinsic("maximum"),
+    "arith.minimumf": _intrinsic("minimum"),
+    "arith.maxnumf": _intrinsic("maxnum"),
+    "arith.minnumf": _intrinsic("minnum"),
+    "arith.cmpi": _cmpi,
+    "arith.cmpf": _cmpf,
+    "arith.select": _select,
+    "arith.extsi": _cast(llvm.SExtOp),
+    "arith.extui": _cast(llvm.ZExtOp),
+    "arith.trunci": _cast(llvm.TruncOp),
+    "arith.extf": _cast(llvm.FPExtOp),
+    "arith.truncf": _cast(llvm.FPTruncOp),
+    "arith.sitofp": _cast(llvm.SIToFPOp),
+    "arith.uitofp": _uitofp,
+    "arith.fptosi": _float_to_int("fptosi"),
+    "arith.fptoui": _float_to_int("fptoui"),
+    "arith.bitcast": _bitcast,
+    "arith.index_cast": _index_cast,
+    "math.absf": _intrinsic("fabs"),
+    "math.sqrt": _unary_float(llvm.FSqrtOp),
+    "math.floor": _unary_float(llvm.FFloorOp),
+    "math.ceil": _unary_float(llvm.FCeilOp),
+    "math.trunc": _intrinsic("trunc"),
+    "math.round": _intrinsic("round"),
+    "math.roundeven": _intrinsic("roundeven"),
+    "math.copysign": _intrinsic("copysign"),
+    "math.fma": _intrinsic("fma"),
+    "math.rsqrt": _rsqrt,
+    "math.ctpop": _intrinsic("ctpop"),
+    "math.ctlz": _with_false_flag("ctlz"),
+    "math.absi": _with_false_flag("abs"),
+    "math.exp": _libm("exp"),
+    "math.expm1": _libm("expm1"),
+    "math.log": _libm("log"),
+    "math.log1p": _libm("log1p"),
+    "math.tanh": _libm("tanh"),
+    "math.sin": _libm("sin"),
+    "math.cos": _libm("cos"),
+    "math.tan": _libm("tan"),
+    "math.atan2": _libm("atan2"),
+    "math.powf": _libm("pow"),
+    "math.cbrt": _libm("cbrt"),
+    "math.erf": _libm("erf"),
+}
+"""Op name -> the emitter of its `llvm` code."""
+
+
+def lower_scalar(b: FunctionBuilder, op: Operation) -> None:
+    b.bind(op.results[0], EMITTERS[op.name](b, op))

@@ -1,0 +1,240 @@
+"""Scalar `arith` code written as Python arithmetic.
+
+The approximations are formulas (`r = x - n * ln2_hi`), and spelling each as
+`builder.insert(arith.SubfOp(x, builder.insert(arith.MulfOp(...))))` would
+bury them. A `Value` wraps an SSA value of a float or integer type; its
+operators insert the `arith` op of that type at the builder's insertion point,
+and a Python number on either side becomes an `arith.constant` of the other
+side's type (floats rounded to that type first, so the IR holds exactly the
+constant the code computes with). Comparisons are methods, not `<`, because
+a float compare must say whether it is ordered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    f32,
+    f64,
+    i1,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xlir.lowering.scalar import constant
+
+INF = float("inf")
+NAN = float("nan")
+
+
+class Value:
+    """An SSA value of a scalar float or integer type, with operators that
+    insert `arith` ops (see the module docstring)."""
+
+    def __init__(self, ssa: SSAValue, code: ScalarBuilder):
+        self.ssa = ssa
+        self.code = code
+
+    @property
+    def type(self) -> Attribute:
+        return self.ssa.type
+
+    @property
+    def is_float(self) -> bool:
+        return isinstance(self.type, AnyFloat)
+
+    def coerce(self, other: Value | float | int) -> Value:
+        """`other`, a number becoming a constant of this value's type."""
+        if isinstance(other, Value):
+            return other
+        return self.code.const(other, self.type)
+
+    def _binary(
+        self,
+        other: Value | float | int,
+        float_op: type[Operation] | None,
+        int_op: type[Operation] | None,
+        reverse: bool = False,
+    ) -> Value:
+        lhs, rhs = self, self.coerce(other)
+        if reverse:
+            lhs, rhs = rhs, lhs
+        cls = float_op if self.is_float else int_op
+        assert cls is not None, f"no such op on {self.type}"
+        return self.code.emit(cls(lhs.ssa, rhs.ssa))  # pyright: ignore[reportCallIssue]
+
+    def __add__(self, other: Value | float | int) -> Value:
+        return self._binary(other, arith.AddfOp, arith.AddiOp)
+
+    def __radd__(self, other: float | int) -> Value:
+        return self._binary(other, arith.AddfOp, arith.AddiOp, reverse=True)
+
+    def __sub__(self, other: Value | float | int) -> Value:
+        return self._binary(other, arith.SubfOp, arith.SubiOp)
+
+    def __rsub__(self, other: float | int) -> Value:
+        return self._binary(other, arith.SubfOp, arith.SubiOp, reverse=True)
+
+    def __mul__(self, other: Value | float | int) -> Value:
+        return self._binary(other, arith.MulfOp, arith.MuliOp)
+
+    def __rmul__(self, other: float | int) -> Value:
+        return self._binary(other, arith.MulfOp, arith.MuliOp, reverse=True)
+
+    def __truediv__(self, other: Value | float | int) -> Value:
+        return self._binary(other, arith.DivfOp, None)
+
+    def __neg__(self) -> Value:
+        assert self.is_float
+        return self.code.emit(arith.NegfOp(self.ssa))
+
+    def __and__(self, other: Value | int) -> Value:
+        return self._binary(other, None, arith.AndIOp)
+
+    def __or__(self, other: Value | int) -> Value:
+        return self._binary(other, None, arith.OrIOp)
+
+    def __xor__(self, other: Value | int) -> Value:
+        return self._binary(other, None, arith.XOrIOp)
+
+    def __invert__(self) -> Value:
+        """Every bit flipped (`not` of an i1)."""
+        return self._binary(-1, None, arith.XOrIOp)
+
+    def __lshift__(self, other: Value | int) -> Value:
+        return self._binary(other, None, arith.ShLIOp)
+
+    def shr_u(self, other: Value | int) -> Value:
+        """Logical shift right (the amount must be below the width)."""
+        return self._binary(other, None, arith.ShRUIOp)
+
+    def shr_s(self, other: Value | int) -> Value:
+        """Arithmetic shift right (the amount must be below the width)."""
+        return self._binary(other, None, arith.ShRSIOp)
+
+    def div_u(self, other: Value | int) -> Value:
+        """Unsigned division (by a nonzero divisor)."""
+        return self._binary(other, None, arith.DivUIOp)
+
+    def compare(self, predicate: str, other: Value | float | int) -> Value:
+        """`arith.cmpf`/`arith.cmpi` with the predicate's MLIR name."""
+        rhs = self.coerce(other)
+        cls = arith.CmpfOp if self.is_float else arith.CmpiOp
+        return self.code.emit(cls(self.ssa, rhs.ssa, predicate))
+
+    # Float comparisons are ordered (false when either side is NaN), integer
+    # ones signed.
+    def lt(self, other: Value | float | int) -> Value:
+        return self.compare("olt" if self.is_float else "slt", other)
+
+    def gt(self, other: Value | float | int) -> Value:
+        return self.compare("ogt" if self.is_float else "sgt", other)
+
+    def ge(self, other: Value | float | int) -> Value:
+        return self.compare("oge" if self.is_float else "sge", other)
+
+    def eq(self, other: Value | float | int) -> Value:
+        return self.compare("oeq" if self.is_float else "eq", other)
+
+    def is_nan(self) -> Value:
+        return self.compare("uno", self)
+
+    def bitcast(self, type_: Attribute) -> Value:
+        return self.code.emit(arith.BitcastOp(self.ssa, type_))
+
+    def bits(self) -> Value:
+        """The float's bit pattern as a signless integer of its width."""
+        assert isinstance(self.type, AnyFloat)
+        return self.bitcast(IntegerType(self.type.bitwidth))
+
+    def as_float(self) -> Value:
+        """The integer's bit pattern as the float of its width (i32 or i64)."""
+        assert isinstance(self.type, IntegerType)
+        return self.bitcast(f64 if self.type.width.data == 64 else f32)
+
+    def to_float(self, type_: Attribute) -> Value:
+        """The signed integer's value, rounded to a float type."""
+        assert isinstance(type_, AnyFloat)
+        return self.code.emit(arith.SIToFPOp(self.ssa, type_))
+
+    def to_int(self, type_: IntegerType) -> Value:
+        """The float truncated to a signed integer; only for values that are
+        in range (LLVM makes anything else poison)."""
+        return self.code.emit(arith.FPToSIOp(self.ssa, type_))
+
+    def extend(self, type_: Attribute) -> Value:
+        """A float widened (`extf`) or an integer zero-extended (`extui`)."""
+        if self.is_float:
+            return self.code.emit(arith.ExtFOp(self.ssa, type_))
+        assert isinstance(type_, IntegerType)
+        return self.code.emit(arith.ExtUIOp(self.ssa, type_))
+
+    def truncate(self, type_: Attribute) -> Value:
+        """A float rounded (`truncf`) or an integer's low bits (`trunci`)."""
+        if self.is_float:
+            return self.code.emit(arith.TruncFOp(self.ssa, type_))
+        assert isinstance(type_, IntegerType)
+        return self.code.emit(arith.TruncIOp(self.ssa, type_))
+
+    def abs(self) -> Value:
+        return self.code.emit(math.AbsFOp(self.ssa))
+
+    def copysign(self, sign: Value) -> Value:
+        """This float's magnitude with `sign`'s sign bit."""
+        return self.code.emit(math.CopySignOp(self.ssa, sign.ssa))
+
+
+class ScalarBuilder:
+    """Wraps an xDSL `Builder` (placed where the code goes) into `Value`s."""
+
+    def __init__(self, builder: Builder):
+        self.builder = builder
+        self._constants: dict[tuple[Attribute, str], Value] = {}
+
+    def emit(self, op: Operation) -> Value:
+        return Value(self.builder.insert(op).results[0], self)
+
+    def wrap(self, ssa: SSAValue) -> Value:
+        return Value(ssa, self)
+
+    def const(self, value: float | int, type_: Attribute) -> Value:
+        """An `arith.constant` (one per value and type: the builder inserts
+        in order, so the first dominates every later use); a float is first
+        rounded to `type_`."""
+        if isinstance(type_, Float32Type):
+            value = float(np.float32(value))
+        elif isinstance(type_, Float64Type):
+            value = float(value)
+        key = (type_, repr(value))
+        if key not in self._constants:
+            ssa = constant(self.builder, value, type_)
+            self._constants[key] = Value(ssa, self)
+        return self._constants[key]
+
+    def select(
+        self,
+        condition: Value,
+        if_true: Value | float | int,
+        if_false: Value | float | int,
+    ) -> Value:
+        """`arith.select`; a number takes the other side's type."""
+        if not isinstance(if_true, Value):
+            assert isinstance(if_false, Value)
+            if_true = if_false.coerce(if_true)
+        elif not isinstance(if_false, Value):
+            if_false = if_true.coerce(if_false)
+        assert condition.type == i1
+        return self.emit(arith.SelectOp(condition.ssa, if_true.ssa, if_false.ssa))
+
+    def polynomial(self, x: Value, coefficients: Sequence[float]) -> Value:
+        """c0 + c1 x + c2 x^2 + ... by Horner's rule."""
+        result = self.const(coefficients[-1], x.type)
+        for coefficient in reversed(coefficients[:-1]):
+            result = result * x + coefficient
+        return result

@@ -1,0 +1,154 @@
+"""The `cpu` target: native code for this machine through LLVM (docs/cpu.md).
+
+`CpuCompiler` runs the HLO pipeline (`hlo-opt` by default), then the backend
+pipeline `BACKEND_PIPELINE` down to the llvm dialect, translates it with
+xDSL's llvmlite translation, optimizes at -O3 for the host CPU and emits
+object code (`llvm_jit`), which `CpuExecutable` loads and calls. Compiles
+of program text go through the persistent cache (`cache`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xlir.targets.base import (
+    Compiler,
+    Executable,
+    Platform,
+    Stream,
+    StreamExecutor,
+)
+from xlir.targets.cpu import cache
+from xlir.targets.cpu.executable import CpuExecutable
+from xlir.targets.cpu.llvm_jit import host_description, llvm_ir, object_code
+from xlir.targets.interpreter import InterpreterExecutor, function_signature
+from xlir.targets.loop_interpreter import loop_signature
+
+from xlir.context import make_context
+from xlir.diagnostics import XlirError
+from xlir.levels import is_loop_level
+from xlir.pass_manager import run_pipeline
+
+LOOP_PIPELINE = "expand-math,loop-to-llvm,device-to-llvm"
+"""From the loop level to the llvm dialect."""
+
+BACKEND_PIPELINE = f"hlo-to-loop,{LOOP_PIPELINE}"
+"""From the fused, planned HLO level to the llvm dialect."""
+
+
+class CpuExecutor(InterpreterExecutor):
+    """The host's memory, as for the interpreter: buffers hold numpy arrays;
+    kernels are loaded executables run on them."""
+
+    def load_kernel(self, image: Any, name: str) -> Any:
+        if not isinstance(image, CpuExecutable):
+            raise XlirError("error: the cpu target loads CPU executables only")
+        return image
+
+    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
+        inputs, outputs = arguments
+
+        def run() -> None:
+            for buffer, value in zip(
+                outputs, kernel.run([b.handle for b in inputs]), strict=True
+            ):
+                buffer.handle = value
+                buffer.shape = tuple(value.shape)
+
+        stream.enqueue(run)
+
+
+class CpuPlatform(Platform):
+    name = "cpu"
+
+    def device_count(self) -> int:
+        return 1
+
+    def _make_executor(self, ordinal: int) -> StreamExecutor:
+        return CpuExecutor(self, ordinal)
+
+    def compiler(self) -> Compiler:
+        return CpuCompiler(self)
+
+
+def _temp_bytes(module: ModuleOp) -> int:
+    """The arena of the host function: the allocation its views are of."""
+    for op in module.walk():
+        if op.name == "loop.view":
+            owner = op.operands[0].owner
+            if getattr(owner, "name", "") == "device.alloc":
+                type_ = op.operands[0].type
+                assert isinstance(type_, MemRefType)
+                return type_.get_shape()[0]
+    return 0
+
+
+class CpuCompiler(Compiler):
+    def lookup(
+        self, text: str, function: str, pipeline: str | None
+    ) -> Executable | None:
+        key = self._key(text, function, pipeline)
+        entry = cache.load(key) if key is not None else None
+        if entry is None:
+            return None
+        return CpuExecutable(
+            self.platform,
+            entry.signature,
+            entry.code,
+            entry.temp_bytes,
+            stats=entry.stats,
+        )
+
+    def compile(
+        self,
+        module: ModuleOp,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+        pipeline: str | None = None,
+    ) -> Executable:
+        text = next(iter(sources.values())) if sources and len(sources) == 1 else None
+        key = self._key(text, function, pipeline) if text is not None else None
+        if key is not None:
+            cached = self.lookup(text, function, pipeline)  # pyright: ignore[reportArgumentType]
+            if cached is not None:
+                return cached
+        executable = super().compile(module, function, sources, pipeline)
+        assert isinstance(executable, CpuExecutable)
+        if key is not None:
+            stats = executable.memory_stats()
+            entry = cache.Entry(
+                executable.code, executable.signature, executable.temp_bytes, stats
+            )
+            cache.store(key, entry)
+        return executable
+
+    @staticmethod
+    def _key(text: str, function: str, pipeline: str | None) -> str | None:
+        if cache.cache_dir() is None:
+            return None
+        hlo = Compiler.DEFAULT_PIPELINE if pipeline is None else pipeline
+        return cache.cache_key(
+            text, function, hlo, BACKEND_PIPELINE, host_description()
+        )
+
+    def run_backend(
+        self,
+        module: ModuleOp,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+    ) -> Executable:
+        hlo_module: ModuleOp | None = None
+        if is_loop_level(module):
+            signature = loop_signature(module, function)
+        else:
+            signature = function_signature(module, function)
+            hlo_module = module.clone()
+            run_pipeline(make_context(), module, "hlo-to-loop", sources)
+        temp = _temp_bytes(module)
+        run_pipeline(make_context(), module, LOOP_PIPELINE, sources)
+        ir = llvm_ir(module)
+        return CpuExecutable(
+            self.platform, signature, object_code(ir), temp, hlo_module, llvm_ir=ir
+        )

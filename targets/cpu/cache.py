@@ -1,0 +1,136 @@
+"""The persistent compilation cache of the CPU target (like JAX's).
+
+An entry is the object code of one compile with what is needed to call it
+(signature, temp bytes, memory stats), keyed by a hash of the program text,
+function, pipelines, host CPU, and the versions of xlir, xDSL and llvmlite.
+Entries live in `$XLIR_CACHE_DIR` (default `~/.cache/xlir`); `XLIR_CACHE=0`
+turns the cache off. Each file carries a SHA-256 of its contents: a
+truncated or corrupted entry is discarded and rebuilt, never loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+from xlir.targets.base import MemoryStats, Signature, TensorSpec
+
+MAGIC = b"xlir-cpu-cache-1\n"
+
+
+def cache_dir() -> Path | None:
+    """Where entries live, or None when the cache is off."""
+    if os.environ.get("XLIR_CACHE", "1") == "0":
+        return None
+    folder = os.environ.get("XLIR_CACHE_DIR") or Path.home() / ".cache" / "xlir"
+    return Path(folder)
+
+
+def cache_key(*parts: str) -> str:
+    versions = [version(p) for p in ("xlir", "xdsl", "llvmlite")]
+    digest = hashlib.sha256()
+    for part in (*versions, *parts):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _signature_json(signature: Signature) -> dict:
+    def spec(s: TensorSpec) -> dict:
+        return {
+            "name": s.name,
+            "shape": list(s.shape),
+            "type": s.element_type,
+            "dtype": s.dtype.str,
+        }
+
+    return {
+        "function": signature.function,
+        "arguments": [spec(a) for a in signature.arguments],
+        "results": [spec(r) for r in signature.results],
+    }
+
+
+def _signature(data: dict) -> Signature:
+    def spec(s: dict) -> TensorSpec:
+        return TensorSpec(s["name"], tuple(s["shape"]), s["type"], np.dtype(s["dtype"]))
+
+    return Signature(
+        data["function"],
+        tuple(spec(a) for a in data["arguments"]),
+        tuple(spec(r) for r in data["results"]),
+    )
+
+
+class Entry:
+    """What a cache entry holds."""
+
+    def __init__(
+        self, code: bytes, signature: Signature, temp_bytes: int, stats: MemoryStats
+    ):
+        self.code = code
+        self.signature = signature
+        self.temp_bytes = temp_bytes
+        self.stats = stats
+
+
+def store(key: str, entry: Entry) -> None:
+    folder = cache_dir()
+    if folder is None:
+        return
+    meta = json.dumps(
+        {
+            "signature": _signature_json(entry.signature),
+            "temp_bytes": entry.temp_bytes,
+            "stats": asdict(entry.stats),
+        }
+    ).encode()
+    payload = len(meta).to_bytes(8, "little") + meta + entry.code
+    data = MAGIC + hashlib.sha256(payload).digest() + payload
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = folder / f"{key}.{os.getpid()}.tmp"
+        temporary.write_bytes(data)
+        temporary.replace(folder / key)
+    except OSError:
+        return  # a read-only or full disk only costs the next compile
+
+
+def load(key: str) -> Entry | None:
+    """The entry under `key`, or None (missing, or damaged and removed)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    path = folder / key
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    entry = _decode(data)
+    if entry is None:
+        path.unlink(missing_ok=True)
+    return entry
+
+
+def _decode(data: bytes) -> Entry | None:
+    if not data.startswith(MAGIC):
+        return None
+    digest, payload = data[len(MAGIC) : len(MAGIC) + 32], data[len(MAGIC) + 32 :]
+    if len(digest) != 32 or hashlib.sha256(payload).digest() != digest:
+        return None
+    size = int.from_bytes(payload[:8], "little")
+    try:
+        meta = json.loads(payload[8 : 8 + size])
+        return Entry(
+            payload[8 + size :],
+            _signature(meta["signature"]),
+            int(meta["temp_bytes"]),
+            MemoryStats(**meta["stats"]),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,142 @@
+"""A compiled CPU program: native code called through ctypes on numpy memory.
+
+Arguments are passed as they are (no copy when they are C-contiguous and of
+the right dtype), outputs are fresh arrays (or the caller's, `out=`), and the
+temp arena is allocated once per executable and thread (so concurrent calls
+from several threads never share one), 64-byte aligned as the plan assumes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xlir.targets.base import (
+    DeviceBuffer,
+    Executable,
+    MemoryStats,
+    Platform,
+    Signature,
+    Stream,
+)
+from xlir.targets.cpu.llvm_jit import LoadedObject
+
+ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+"""`void entry(void **args, void **results, void *temp)` (lowering/llvm/host.py)."""
+
+ALIGNMENT = 64
+
+
+def aligned_bytes(size: int) -> np.ndarray:
+    """`size` bytes starting at a 64-byte boundary."""
+    raw = np.empty(size + ALIGNMENT, dtype=np.uint8)
+    start = -raw.ctypes.data % ALIGNMENT
+    return raw[start : start + size]
+
+
+class CpuExecutable(Executable):
+    def __init__(
+        self,
+        platform: Platform,
+        signature: Signature,
+        code: bytes,
+        temp_bytes: int,
+        module: ModuleOp | None = None,
+        stats: MemoryStats | None = None,
+        llvm_ir: str = "",
+    ):
+        super().__init__(platform, signature, module)
+        self.code = code
+        """The object code (what the compilation cache stores)."""
+        self.temp_bytes = temp_bytes
+        self.llvm_ir = llvm_ir
+        self._stats = stats
+        self._object = LoadedObject(code)
+        self._entry = ENTRY(self._object.address(signature.function))
+        self._local = threading.local()
+
+    def _arena(self) -> np.ndarray:
+        arena = getattr(self._local, "arena", None)
+        if arena is None:
+            arena = aligned_bytes(max(self.temp_bytes, 1))
+            self._local.arena = arena
+        return arena
+
+    def run(
+        self, arrays: Sequence[np.ndarray], out: Sequence[np.ndarray] | None = None
+    ) -> list[np.ndarray]:
+        """Run on checked host arrays, writing into `out` when given."""
+        inputs = [np.ascontiguousarray(a) for a in arrays]
+        outputs = (
+            list(out)
+            if out is not None
+            else [np.empty(r.shape, dtype=r.dtype) for r in self.signature.results]
+        )
+        args = (ctypes.c_void_p * max(len(inputs), 1))(*[a.ctypes.data for a in inputs])
+        results = (ctypes.c_void_p * max(len(outputs), 1))(
+            *[o.ctypes.data for o in outputs]
+        )
+        self._entry(
+            ctypes.addressof(args), ctypes.addressof(results), self._arena().ctypes.data
+        )
+        return outputs
+
+    def __call__(self, *arrays: Any, out: Sequence[np.ndarray] | None = None):
+        checked = self.signature.check_arguments(arrays)
+        if out is not None:
+            _check_out(self.signature, out)
+        results = self.run(checked, out)
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def execute(
+        self, arguments: Sequence[DeviceBuffer], stream: Stream
+    ) -> list[DeviceBuffer]:
+        outputs = self.allocate_outputs(stream.executor)
+
+        def run() -> None:
+            values = self.run([b.handle for b in arguments])
+            for buffer, value in zip(outputs, values, strict=True):
+                buffer.handle = value
+                buffer.shape = tuple(value.shape)
+
+        stream.enqueue(run)
+        return outputs
+
+    def memory_stats(self) -> MemoryStats:
+        stats = self._stats or super().memory_stats()
+        return MemoryStats(
+            argument_size_in_bytes=stats.argument_size_in_bytes,
+            output_size_in_bytes=stats.output_size_in_bytes,
+            alias_size_in_bytes=stats.alias_size_in_bytes,
+            temp_size_in_bytes=stats.temp_size_in_bytes,
+            constant_size_in_bytes=stats.constant_size_in_bytes,
+            generated_code_size_in_bytes=len(self.code),
+        )
+
+    def as_text(self) -> str:
+        """The LLVM IR before optimization, or the HLO program if not kept."""
+        return self.llvm_ir or super().as_text()
+
+
+def _check_out(signature: Signature, out: Sequence[np.ndarray]) -> None:
+    if len(out) != len(signature.results):
+        raise ValueError(
+            f"out: @{signature.function} has {len(signature.results)} result(s), "
+            f"but {len(out)} arrays were given"
+        )
+    for spec, array in zip(signature.results, out, strict=True):
+        if (
+            not isinstance(array, np.ndarray)
+            or array.dtype != spec.dtype
+            or tuple(array.shape) != spec.shape
+            or not array.flags.c_contiguous
+            or not array.flags.writeable
+        ):
+            raise ValueError(
+                f"out: {spec.name} must be a writable C-contiguous "
+                f"{spec.dtype} array of shape {list(spec.shape)} ({spec.type_text})"
+            )

@@ -1,0 +1,57 @@
+// RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
+
+// A kernel becomes an internal llvm.func over pointers: each loop a header
+// block testing `iv < upper` and a body branching back with `iv + step`;
+// loop.for carries its values in block arguments; loads and stores address
+// row-major through one getelementptr; constants sit at the top.
+
+// CHECK:       llvm.mlir.global internal constant @table(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<2 x f32>
+// CHECK-LABEL: llvm.func internal @row_sums(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-DAG:     %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
+// CHECK-DAG:     %[[ROWS:.*]] = llvm.mlir.constant(4) : i64
+// CHECK-DAG:     %[[COLS:.*]] = llvm.mlir.constant(8) : i64
+// CHECK-DAG:     %[[ONE:.*]] = llvm.mlir.constant(1) : i64
+// CHECK:         llvm.br ^[[HEAD:bb[0-9]+]](%[[ZERO]] : i64)
+// CHECK:       ^[[HEAD]](%[[I:.*]]: i64):
+// CHECK-NEXT:    %[[T:.*]] = llvm.icmp "slt" %[[I]], %[[ROWS]] : i64
+// CHECK-NEXT:    llvm.cond_br %[[T]], ^{{.*}}, ^{{.*}}
+// CHECK:         llvm.br ^[[INNER:bb[0-9]+]](%[[ZERO]], %{{.*}} : i64, f32)
+// CHECK:       ^[[INNER]](%[[J:.*]]: i64, %[[ACC:.*]]: f32):
+// CHECK:         %[[ROW:.*]] = llvm.mul %[[I]], %[[COLS]] : i64
+// CHECK-NEXT:    %[[LIN:.*]] = llvm.add %[[ROW]], %[[J]] : i64
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[LIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK-NEXT:    %[[S:.*]] = llvm.fadd %[[ACC]], %[[X]] : f32
+// CHECK-NEXT:    %[[J1:.*]] = llvm.add %[[J]], %[[ONE]] : i64
+// CHECK-NEXT:    llvm.br ^[[INNER]](%[[J1]], %[[S]] : i64, f32)
+// CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+// CHECK-LABEL: llvm.func internal @scaled
+// CHECK:         llvm.mlir.addressof @table : !llvm.ptr
+// CHECK:         llvm.getelementptr inbounds %{{.*}}[256] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK:         llvm.call_intrinsic "llvm.maximum.f32"
+builtin.module {
+  loop.global @table : memref<2xf32> = dense<[1.0, 2.0]>
+  loop.kernel @row_sums(%a: memref<4x8xf32>, %out: memref<4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    loop.parallel (%i) = (0) to (4) step (1) {
+      %s = loop.for %j = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+        %x = loop.load %a[%i, %j] : memref<4x8xf32>
+        %t = arith.addf %acc, %x : f32
+        loop.yield %t : f32
+      }
+      loop.store %s, %out[%i] : memref<4xf32>
+    }
+    loop.return
+  }
+  loop.kernel @scaled(%x: memref<2xf32>, %arena: memref<512xi8>) {
+    %t = loop.get_global @table : memref<2xf32>
+    %v = loop.view %arena[256] : memref<512xi8> -> memref<2xf32>
+    loop.parallel (%i) = (0) to (2) step (1) {
+      %a = loop.load %x[%i] : memref<2xf32>
+      %b = loop.load %t[%i] : memref<2xf32>
+      %m = arith.maximumf %a, %b : f32
+      loop.store %m, %v[%i] : memref<2xf32>
+    }
+    loop.return
+  }
+}

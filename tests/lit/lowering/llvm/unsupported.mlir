@@ -1,0 +1,21 @@
+// RUN: not xlir-opt %s -p loop-to-llvm 2>&1 | filecheck %s
+
+// Every op or type the CPU lowering cannot handle is listed at once, with
+// its location, before anything changes.
+
+// CHECK: loop-to-llvm cannot lower 3 op(s) of this module:
+// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'math.acos' has no CPU lowering
+// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'arith.truncf' has a value of type bf16, which the CPU does not support
+// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'arith.extf' has a value of type bf16, which the CPU does not support
+builtin.module {
+  loop.kernel @k(%a: memref<4xf32>) {
+    loop.parallel (%i) = (0) to (4) step (1) {
+      %x = loop.load %a[%i] : memref<4xf32>
+      %y = math.acos %x : f32
+      %z = arith.truncf %y : f32 to bf16
+      %w = arith.extf %z : bf16 to f32
+      loop.store %w, %a[%i] : memref<4xf32>
+    }
+    loop.return
+  }
+}

@@ -1,0 +1,112 @@
+"""The `cpu` target's API: the persistent compilation cache (hits, damaged
+entries rebuilt, the off switch), caller-provided outputs, concurrent calls,
+memory stats and argument errors."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import xlir
+from tests.conftest import CORPUS
+
+SOFTMAX = (CORPUS / "small" / "softmax_rows.mlir").read_text()
+
+
+def _reference(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XLIR_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("XLIR_CACHE", raising=False)
+    return tmp_path
+
+
+def _input(executable) -> np.ndarray:
+    (spec,) = executable.signature.arguments
+    return np.random.default_rng(0).standard_normal(spec.shape).astype(np.float32)
+
+
+def test_second_compile_is_a_cache_hit(cache_dir) -> None:
+    first = xlir.compile(SOFTMAX, target="cpu")
+    entries = list(cache_dir.iterdir())
+    assert len(entries) == 1
+    second = xlir.compile(SOFTMAX, target="cpu")
+    assert second.module is None, "a hit loads object code, it does not recompile"
+    x = _input(first)
+    np.testing.assert_array_equal(first(x), second(x))
+    np.testing.assert_allclose(second(x), _reference(x), rtol=1e-5, atol=1e-6)
+    assert second.memory_stats() == first.memory_stats()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+def test_damaged_entry_is_rebuilt(cache_dir, damage) -> None:
+    xlir.compile(SOFTMAX, target="cpu")
+    (entry,) = cache_dir.iterdir()
+    data = entry.read_bytes()
+    if damage == "truncate":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":
+        entry.write_bytes(data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:])
+    else:
+        entry.write_bytes(b"not a cache entry")
+    executable = xlir.compile(SOFTMAX, target="cpu")
+    assert executable.module is not None, "the damaged entry was not used"
+    x = _input(executable)
+    np.testing.assert_allclose(executable(x), _reference(x), rtol=1e-5, atol=1e-6)
+    assert entry.read_bytes() == data, "the entry was rebuilt"
+
+
+def test_cache_off_switch(cache_dir, monkeypatch) -> None:
+    monkeypatch.setenv("XLIR_CACHE", "0")
+    xlir.compile(SOFTMAX, target="cpu")
+    assert not list(cache_dir.iterdir())
+
+
+def test_pipeline_is_part_of_the_key(cache_dir) -> None:
+    xlir.compile(SOFTMAX, target="cpu")
+    xlir.compile(SOFTMAX, target="cpu", pipeline="inline,fuse,assign-buffers")
+    assert len(list(cache_dir.iterdir())) == 2
+
+
+def test_outputs_into_caller_arrays_and_from_threads(monkeypatch) -> None:
+    monkeypatch.setenv("XLIR_CACHE", "0")
+    executable = xlir.compile(SOFTMAX, target="cpu")
+    x = _input(executable)
+    out = np.empty(executable.signature.results[0].shape, np.float32)
+    assert executable(x, out=[out]) is out
+    np.testing.assert_allclose(out, _reference(x), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="out: result0 must be"):
+        executable(x, out=[np.empty((1,), np.float32)])
+    inputs = [x * (i + 1) for i in range(8)]
+    results: dict[int, np.ndarray] = {}
+
+    def work(i: int) -> None:
+        for _ in range(20):
+            results[i] = executable(inputs[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for i in range(8):
+        np.testing.assert_allclose(
+            results[i], _reference(inputs[i]), rtol=1e-5, atol=1e-6
+        )
+
+
+def test_stats_and_argument_errors(monkeypatch) -> None:
+    monkeypatch.setenv("XLIR_CACHE", "0")
+    executable = xlir.compile(SOFTMAX, target="cpu")
+    stats = executable.memory_stats()
+    assert stats.generated_code_size_in_bytes > 0
+    assert stats.temp_size_in_bytes >= 0
+    assert "llvm.maximum" in executable.as_text() or "define" in executable.as_text()
+    with pytest.raises(ValueError, match="argument arg0: expected shape"):
+        executable(np.zeros((3,), np.float32))
