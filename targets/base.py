@@ -429,6 +429,24 @@ class Compiler(ABC):
         )
 
 
+def planned_memory_stats(module: ModuleOp | None, signature: Signature) -> MemoryStats:
+    """The figures of the buffer plan of `signature`'s function in `module`;
+    without a plan, the argument and output bytes only."""
+    planned = buffer_stats(module).get(signature.function) if module else None
+    if planned is not None:
+        return MemoryStats(
+            argument_size_in_bytes=planned.argument_size_in_bytes,
+            output_size_in_bytes=planned.output_size_in_bytes,
+            alias_size_in_bytes=planned.alias_size_in_bytes,
+            temp_size_in_bytes=planned.temp_size_in_bytes,
+            constant_size_in_bytes=planned.constant_size_in_bytes,
+        )
+    return MemoryStats(
+        argument_size_in_bytes=sum(a.nbytes for a in signature.arguments),
+        output_size_in_bytes=sum(r.nbytes for r in signature.results),
+    )
+
+
 class Executable(ABC):
     """A compiled function, runnable on its platform's devices."""
 
@@ -484,20 +502,7 @@ class Executable(ABC):
     def memory_stats(self) -> MemoryStats:
         """The buffer plan's figures (`assign-buffers`); without a module, the
         argument and output bytes only."""
-        if self.module is not None:
-            planned = buffer_stats(self.module).get(self.signature.function)
-            if planned is not None:
-                return MemoryStats(
-                    argument_size_in_bytes=planned.argument_size_in_bytes,
-                    output_size_in_bytes=planned.output_size_in_bytes,
-                    alias_size_in_bytes=planned.alias_size_in_bytes,
-                    temp_size_in_bytes=planned.temp_size_in_bytes,
-                    constant_size_in_bytes=planned.constant_size_in_bytes,
-                )
-        return MemoryStats(
-            argument_size_in_bytes=sum(a.nbytes for a in self.signature.arguments),
-            output_size_in_bytes=sum(r.nbytes for r in self.signature.results),
-        )
+        return planned_memory_stats(self.module, self.signature)
 
     def as_text(self) -> str:
         """The optimized program, as text."""

@@ -65,7 +65,7 @@ def compile(
     argument.
     """
     compiler = get_target(target).compiler()
-    if isinstance(source, str) and not isinstance(source, os.PathLike):
+    if isinstance(source, str):
         cached = compiler.lookup(source, function, pipeline)
         if cached is not None:
             return cached

@@ -9,6 +9,8 @@ same pointer, and a `loop.global` an internal constant array that
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.dialects import llvm
 from xdsl.ir import Operation
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
@@ -59,10 +61,7 @@ def lower_global(op: GlobalOp) -> llvm.GlobalOp:
     """The constant data of a `loop.global`, as an internal LLVM constant."""
     value = op.value
     element = llvm_type(value.get_element_type(), op)
-    count = 1
-    for size in value.get_shape():
-        count *= size
-    array = llvm.LLVMArrayType(count, element)
+    array = llvm.LLVMArrayType(prod(value.get_shape()), element)
     return llvm.GlobalOp(
         array, op.sym_name.data, "internal", constant=True, value=value, alignment=64
     )

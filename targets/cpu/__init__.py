@@ -19,6 +19,7 @@ from xlir.targets.base import (
     Platform,
     Stream,
     StreamExecutor,
+    planned_memory_stats,
 )
 from xlir.targets.cpu import cache
 from xlir.targets.cpu.executable import CpuExecutable
@@ -89,16 +90,14 @@ class CpuCompiler(Compiler):
     def lookup(
         self, text: str, function: str, pipeline: str | None
     ) -> Executable | None:
-        key = self._key(text, function, pipeline)
+        return self._load(_key(text, function, pipeline))
+
+    def _load(self, key: str | None) -> CpuExecutable | None:
         entry = cache.load(key) if key is not None else None
         if entry is None:
             return None
         return CpuExecutable(
-            self.platform,
-            entry.signature,
-            entry.code,
-            entry.temp_bytes,
-            stats=entry.stats,
+            self.platform, entry.signature, entry.code, entry.temp_bytes, entry.stats
         )
 
     def compile(
@@ -108,30 +107,25 @@ class CpuCompiler(Compiler):
         sources: dict[str, str] | None = None,
         pipeline: str | None = None,
     ) -> Executable:
+        """Through the cache when the module comes from one program text."""
         text = next(iter(sources.values())) if sources and len(sources) == 1 else None
-        key = self._key(text, function, pipeline) if text is not None else None
-        if key is not None:
-            cached = self.lookup(text, function, pipeline)  # pyright: ignore[reportArgumentType]
-            if cached is not None:
-                return cached
+        key = _key(text, function, pipeline) if text is not None else None
+        cached = self._load(key)
+        if cached is not None:
+            return cached
         executable = super().compile(module, function, sources, pipeline)
         assert isinstance(executable, CpuExecutable)
         if key is not None:
-            stats = executable.memory_stats()
-            entry = cache.Entry(
-                executable.code, executable.signature, executable.temp_bytes, stats
+            cache.store(
+                key,
+                cache.Entry(
+                    executable.code,
+                    executable.signature,
+                    executable.temp_bytes,
+                    executable.memory_stats(),
+                ),
             )
-            cache.store(key, entry)
         return executable
-
-    @staticmethod
-    def _key(text: str, function: str, pipeline: str | None) -> str | None:
-        if cache.cache_dir() is None:
-            return None
-        hlo = Compiler.DEFAULT_PIPELINE if pipeline is None else pipeline
-        return cache.cache_key(
-            text, function, hlo, BACKEND_PIPELINE, host_description()
-        )
 
     def run_backend(
         self,
@@ -139,16 +133,24 @@ class CpuCompiler(Compiler):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
-        hlo_module: ModuleOp | None = None
         if is_loop_level(module):
             signature = loop_signature(module, function)
+            stats = planned_memory_stats(None, signature)
         else:
             signature = function_signature(module, function)
-            hlo_module = module.clone()
+            stats = planned_memory_stats(module, signature)
             run_pipeline(make_context(), module, "hlo-to-loop", sources)
         temp = _temp_bytes(module)
         run_pipeline(make_context(), module, LOOP_PIPELINE, sources)
         ir = llvm_ir(module)
         return CpuExecutable(
-            self.platform, signature, object_code(ir), temp, hlo_module, llvm_ir=ir
+            self.platform, signature, object_code(ir), temp, stats, llvm_ir=ir
         )
+
+
+def _key(text: str, function: str, pipeline: str | None) -> str | None:
+    """The cache key of compiling `function` of `text`; None with the cache off."""
+    if cache.cache_dir() is None:
+        return None
+    hlo = Compiler.DEFAULT_PIPELINE if pipeline is None else pipeline
+    return cache.cache_key(text, function, hlo, BACKEND_PIPELINE, host_description())

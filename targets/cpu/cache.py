@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
 
@@ -67,16 +67,14 @@ def _signature(data: dict) -> Signature:
     )
 
 
+@dataclass(frozen=True)
 class Entry:
     """What a cache entry holds."""
 
-    def __init__(
-        self, code: bytes, signature: Signature, temp_bytes: int, stats: MemoryStats
-    ):
-        self.code = code
-        self.signature = signature
-        self.temp_bytes = temp_bytes
-        self.stats = stats
+    code: bytes
+    signature: Signature
+    temp_bytes: int
+    stats: MemoryStats
 
 
 def store(key: str, entry: Entry) -> None:

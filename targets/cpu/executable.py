@@ -11,10 +11,10 @@ from __future__ import annotations
 import ctypes
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import (
     DeviceBuffer,
     Executable,
@@ -45,16 +45,16 @@ class CpuExecutable(Executable):
         signature: Signature,
         code: bytes,
         temp_bytes: int,
-        module: ModuleOp | None = None,
-        stats: MemoryStats | None = None,
+        stats: MemoryStats,
         llvm_ir: str = "",
     ):
-        super().__init__(platform, signature, module)
+        super().__init__(platform, signature)
         self.code = code
         """The object code (what the compilation cache stores)."""
         self.temp_bytes = temp_bytes
         self.llvm_ir = llvm_ir
-        self._stats = stats
+        """The LLVM IR before optimization; empty when loaded from the cache."""
+        self._stats = replace(stats, generated_code_size_in_bytes=len(code))
         self._object = LoadedObject(code)
         self._entry = ENTRY(self._object.address(signature.function))
         self._local = threading.local()
@@ -107,19 +107,12 @@ class CpuExecutable(Executable):
         return outputs
 
     def memory_stats(self) -> MemoryStats:
-        stats = self._stats or super().memory_stats()
-        return MemoryStats(
-            argument_size_in_bytes=stats.argument_size_in_bytes,
-            output_size_in_bytes=stats.output_size_in_bytes,
-            alias_size_in_bytes=stats.alias_size_in_bytes,
-            temp_size_in_bytes=stats.temp_size_in_bytes,
-            constant_size_in_bytes=stats.constant_size_in_bytes,
-            generated_code_size_in_bytes=len(self.code),
-        )
+        """The buffer plan's figures and the object code's size."""
+        return self._stats
 
     def as_text(self) -> str:
-        """The LLVM IR before optimization, or the HLO program if not kept."""
-        return self.llvm_ir or super().as_text()
+        """The LLVM IR before optimization (empty when loaded from the cache)."""
+        return self.llvm_ir
 
 
 def _check_out(signature: Signature, out: Sequence[np.ndarray]) -> None:

@@ -13,6 +13,7 @@ from functools import cache
 
 import llvmlite.binding as llvm
 from xdsl.backend.llvm.convert import convert_module
+from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import ModuleOp
 
 
@@ -47,8 +48,17 @@ def host_description() -> str:
 
 
 def llvm_ir(module: ModuleOp, triple: str | None = None) -> str:
-    """LLVM IR text of an llvm-dialect module."""
-    return str(convert_module(module, fallback_target_triple=triple))
+    """LLVM IR text of an llvm-dialect module. xDSL's translation drops the
+    linkage of functions: internal ones (the kernels) are marked here, so
+    LLVM may inline them and they stay out of the symbol table."""
+    converted = convert_module(module, fallback_target_triple=triple)
+    for op in module.body.block.ops:
+        if (
+            isinstance(op, llvm_dialect.FuncOp)
+            and op.linkage.linkage.data == "internal"
+        ):
+            converted.get_global(op.sym_name.data).linkage = "internal"
+    return str(converted)
 
 
 def optimize(ir: str, machine: llvm.TargetMachine, speed: int = 3) -> llvm.ModuleRef:

@@ -37,7 +37,7 @@ def test_second_compile_is_a_cache_hit(cache_dir) -> None:
     entries = list(cache_dir.iterdir())
     assert len(entries) == 1
     second = xlir.compile(SOFTMAX, target="cpu")
-    assert second.module is None, "a hit loads object code, it does not recompile"
+    assert first.llvm_ir and not second.llvm_ir, "a hit loads object code, no IR"
     x = _input(first)
     np.testing.assert_array_equal(first(x), second(x))
     np.testing.assert_allclose(second(x), _reference(x), rtol=1e-5, atol=1e-6)
@@ -56,7 +56,7 @@ def test_damaged_entry_is_rebuilt(cache_dir, damage) -> None:
     else:
         entry.write_bytes(b"not a cache entry")
     executable = xlir.compile(SOFTMAX, target="cpu")
-    assert executable.module is not None, "the damaged entry was not used"
+    assert executable.llvm_ir, "the damaged entry was not used"
     x = _input(executable)
     np.testing.assert_allclose(executable(x), _reference(x), rtol=1e-5, atol=1e-6)
     assert entry.read_bytes() == data, "the entry was rebuilt"
@@ -107,6 +107,6 @@ def test_stats_and_argument_errors(monkeypatch) -> None:
     stats = executable.memory_stats()
     assert stats.generated_code_size_in_bytes > 0
     assert stats.temp_size_in_bytes >= 0
-    assert "llvm.maximum" in executable.as_text() or "define" in executable.as_text()
+    assert 'define void @"main"' in executable.as_text()
     with pytest.raises(ValueError, match="argument arg0: expected shape"):
         executable(np.zeros((3,), np.float32))
