@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import LocationAttr, ModuleOp, TensorType, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xlir.dialects.hlo import FusionOp
@@ -56,6 +56,11 @@ class HloToLoopPass(ModulePass):
         taken = {f.sym_name.data for f in functions}
 
         def lower(target: Operation, name: str) -> tuple[KernelOp, list[GlobalOp]]:
+            kernel, globals_ = emit(target, name)
+            _stamp_location(kernel, target.location)
+            return kernel, globals_
+
+        def emit(target: Operation, name: str) -> tuple[KernelOp, list[GlobalOp]]:
             if isinstance(target, FusionOp):
                 kernel, globals_, missing = lower_fusion(target, name)
                 problems.extend(missing)
@@ -84,6 +89,14 @@ class HloToLoopPass(ModulePass):
                 f"hlo-to-loop cannot lower {len(problems)} op(s) of this module:\n"
                 + "\n".join(lines)
             )
+
+
+def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:
+    """Gives the kernel's ops the location of the HLO op or fusion they come
+    from, so later lowerings point into the source as well."""
+    for op in kernel.walk():
+        if isinstance(op.location, UnknownLoc):
+            op.location = location
 
 
 def _takes_tensors(function: func.FuncOp) -> bool:

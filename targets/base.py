@@ -422,7 +422,16 @@ class Compiler(ABC):
         optimized = self.run_hlo_passes(module, pipeline, sources)
         return self.run_backend(optimized, function, sources)
 
-    def compile_ahead_of_time(self, module: ModuleOp, options: Any = None) -> Any:
+    def compile_ahead_of_time(
+        self,
+        module: ModuleOp,
+        options: Any = None,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+        pipeline: str | None = None,
+    ) -> Any:
+        """Native code to link into another program (e.g. an object file and
+        a C header), for the target `options` name; not every target can."""
         raise XlirError(
             f"error: target '{self.platform.name}' does not support ahead-of-time "
             "compilation; use a target that does (e.g. 'cpu')"

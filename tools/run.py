@@ -35,6 +35,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xlir.targets.base import Executable, Signature, get_target
+from xlir.tools.cli import UsageError, run_command
 
 from xlir.api import load_module
 from xlir.context import make_context
@@ -42,10 +43,6 @@ from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
 
 PROG = "xlir-run"
-
-
-class UsageError(Exception):
-    """A bad command line or input file; the message is the whole story."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -327,30 +324,12 @@ def run_checks(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         with np.errstate(all="ignore"):
-            status = run_checks(args) if args.check else run_main(args)
-    except XlirError as error:
-        sys.stdout.flush()
-        print(error, file=sys.stderr)
-        raise SystemExit(1) from None
-    except (UsageError, ValueError) as error:
-        sys.stdout.flush()
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
-    except Exception as error:  # a bug: still no traceback in front of a user
-        if os.environ.get("XLIR_TRACEBACK"):
-            raise
-        sys.stdout.flush()
-        print(
-            f"{PROG}: internal error: {type(error).__name__}: {error} "
-            "(set XLIR_TRACEBACK=1 to see where)",
-            file=sys.stderr,
-        )
-        raise SystemExit(1) from None
-    raise SystemExit(status)
+            return run_checks(args) if args.check else run_main(args)
+
+    run_command(PROG, body)
 
 
 if __name__ == "__main__":

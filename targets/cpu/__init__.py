@@ -10,13 +10,16 @@ of program text go through the persistent cache (`cache`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xlir.targets.base import (
     Compiler,
     Executable,
+    MemoryStats,
     Platform,
+    Signature,
     Stream,
     StreamExecutor,
     planned_memory_stats,
@@ -86,6 +89,32 @@ def _temp_bytes(module: ModuleOp) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class Lowered:
+    """What a module lowered to the llvm dialect is called with."""
+
+    signature: Signature
+    temp_bytes: int
+    stats: MemoryStats
+
+
+def lower_to_llvm(
+    module: ModuleOp, function: str, sources: dict[str, str] | None = None
+) -> Lowered:
+    """Lowers an optimized HLO-level (or loop-level) module in place to the
+    llvm dialect; its signature, arena size and the plan's memory figures."""
+    if is_loop_level(module):
+        signature = loop_signature(module, function)
+        stats = planned_memory_stats(None, signature)
+    else:
+        signature = function_signature(module, function)
+        stats = planned_memory_stats(module, signature)
+        run_pipeline(make_context(), module, "hlo-to-loop", sources)
+    temp = _temp_bytes(module)
+    run_pipeline(make_context(), module, LOOP_PIPELINE, sources)
+    return Lowered(signature, temp, stats)
+
+
 class CpuCompiler(Compiler):
     def lookup(
         self, text: str, function: str, pipeline: str | None
@@ -133,19 +162,30 @@ class CpuCompiler(Compiler):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
-        if is_loop_level(module):
-            signature = loop_signature(module, function)
-            stats = planned_memory_stats(None, signature)
-        else:
-            signature = function_signature(module, function)
-            stats = planned_memory_stats(module, signature)
-            run_pipeline(make_context(), module, "hlo-to-loop", sources)
-        temp = _temp_bytes(module)
-        run_pipeline(make_context(), module, LOOP_PIPELINE, sources)
+        lowered = lower_to_llvm(module, function, sources)
         ir = llvm_ir(module)
         return CpuExecutable(
-            self.platform, signature, object_code(ir), temp, stats, llvm_ir=ir
+            self.platform,
+            lowered.signature,
+            object_code(ir),
+            lowered.temp_bytes,
+            lowered.stats,
+            llvm_ir=ir,
         )
+
+    def compile_ahead_of_time(
+        self,
+        module: ModuleOp,
+        options: Any = None,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+        pipeline: str | None = None,
+    ) -> Any:
+        """An object file and its C header for `options.triple` (docs/aot.md)."""
+        from xlir.targets.cpu.aot import AotOptions, compile_object
+
+        optimized = self.run_hlo_passes(module, pipeline, sources)
+        return compile_object(optimized, options or AotOptions(), function, sources)
 
 
 def _key(text: str, function: str, pipeline: str | None) -> str | None:

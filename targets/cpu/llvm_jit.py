@@ -19,23 +19,50 @@ from xdsl.dialects.builtin import ModuleOp
 
 @cache
 def _initialized() -> bool:
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
     return True
 
 
-def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
-    """A new target machine for this CPU (name and features), position
-    independent code. New each time: an MCJIT engine takes ownership of (and
-    frees) the machine it is made with."""
+def target_machine(
+    triple: str | None = None,
+    cpu: str | None = None,
+    features: str | None = None,
+    reloc: str = "pic",
+    opt: int = 3,
+) -> llvm.TargetMachine:
+    """A new target machine; None for triple, CPU or features means this host's
+    (a CPU or features given for another triple default to generic/none).
+    New each time: an MCJIT engine takes ownership of (and frees) the machine
+    it is made with. Raises ValueError for a triple LLVM has no target for."""
     _initialized()
-    target = llvm.Target.from_default_triple()
+    host = triple is None
+    triple = triple or llvm.get_default_triple()
+    try:
+        target = llvm.Target.from_triple(triple)
+    except RuntimeError as error:
+        raise ValueError(
+            f"no LLVM target for triple '{triple}' ({error}); tested triples: "
+            "x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu"
+        ) from None
+    if cpu is None:
+        cpu = llvm.get_host_cpu_name() if host else ""
+    if features is None:
+        features = llvm.get_host_cpu_features().flatten() if host else ""
     return target.create_target_machine(
-        cpu=llvm.get_host_cpu_name(),
-        features=llvm.get_host_cpu_features().flatten(),
-        opt=opt,
-        reloc="pic",
+        cpu=cpu, features=features, opt=opt, reloc=reloc, codemodel="default"
     )
+
+
+def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
+    """This CPU (name and features), position independent code."""
+    return target_machine(opt=opt)
+
+
+def host_cpu() -> tuple[str, str]:
+    """This CPU's LLVM name and features."""
+    _initialized()
+    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 
 def host_description() -> str:

@@ -1,0 +1,165 @@
+"""Ahead-of-time compilation: an object file and a C header for an LLVM triple.
+
+The module goes down the cpu target's own pipeline to the llvm dialect, so
+the object's entry is the JIT's native entry, renamed to a C symbol of the
+caller's choosing (tfcompile's "function name"); every other function in it
+is internal. LLVM then optimizes and emits code for the requested triple,
+CPU and features. The object needs only libc and libm (and pthread when a
+kernel is threaded): constants are embedded, the temp arena is the caller's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xlir.dialects.hlo_buffers import aliased_outputs
+from xlir.targets.base import MemoryStats, Signature
+from xlir.targets.cpu import lower_to_llvm
+from xlir.targets.cpu.c_header import C_IDENTIFIER, HeaderInfo, c_header
+from xlir.targets.cpu.llvm_jit import host_cpu, llvm_ir, object_code, target_machine
+
+from xlir.diagnostics import XlirError
+
+RELOCATION_MODELS = ("pic", "static")
+
+TRIPLE_DEFAULTS = {
+    "riscv64": ("generic-rv64", "+m,+a,+f,+d,+c", "lp64d"),
+}
+"""CPU, features and ABI where LLVM's bare defaults do not match what a
+Linux C compiler for the architecture produces (Debian's riscv64 is rv64gc
+with hardware floats, and objects of different float ABIs do not link)."""
+
+
+@dataclass(frozen=True)
+class AotOptions:
+    """`triple` None is this host; `cpu` None is the host's for the host and
+    LLVM's generic CPU elsewhere ("native": the host's); `features` None
+    likewise; `entry` None derives a name from the module and function."""
+
+    triple: str | None = None
+    cpu: str | None = None
+    features: str | None = None
+    reloc: str = "pic"
+    entry: str | None = None
+
+
+@dataclass(frozen=True)
+class AotResult:
+    """The object file's bytes and the header that goes with it."""
+
+    object_code: bytes
+    header: str
+    entry: str
+    triple: str
+    signature: Signature
+    temp_bytes: int
+    stats: MemoryStats = field(default_factory=MemoryStats)
+
+
+def default_entry(module: ModuleOp, function: str) -> str:
+    """`jit_mlp_fwd_64` + `main` -> `jit_mlp_fwd_64_main`, as a C identifier."""
+    name = module.sym_name.data if module.sym_name else "xlir"
+    return re.sub(r"\W", "_", f"{name}_{function}")
+
+
+def _check_options(options: AotOptions) -> None:
+    if options.reloc not in RELOCATION_MODELS:
+        raise XlirError(
+            f"error: relocation model '{options.reloc}' is not one of "
+            f"{', '.join(RELOCATION_MODELS)}"
+        )
+    if options.entry is not None and not C_IDENTIFIER.fullmatch(options.entry):
+        raise XlirError(
+            f"error: entry name '{options.entry}' is not a C identifier "
+            "(letters, digits and '_', not starting with a digit)"
+        )
+
+
+def _machine_settings(options: AotOptions) -> tuple[str, str, str]:
+    """CPU name, features and float ABI for the target machine."""
+    if options.triple is None or options.cpu == "native":
+        if options.triple is not None:
+            raise XlirError("error: --cpu native needs the host triple (no --triple)")
+        cpu, features = host_cpu()
+        return cpu, options.features if options.features is not None else features, ""
+    arch = options.triple.split("-")[0]
+    cpu, features, abi = TRIPLE_DEFAULTS.get(arch, ("generic", "", ""))
+    return options.cpu or cpu, options.features or features, abi
+
+
+def _export_only(module: ModuleOp, function: str, entry: str) -> None:
+    """Renames the entry of `function` to `entry`; other defined functions
+    become internal so that the object exports one symbol."""
+    for op in module.body.block.ops:
+        if not isinstance(op, llvm.FuncOp) or not op.body.blocks:
+            continue
+        if op.sym_name.data == function:
+            op.sym_name = StringAttr(entry)
+        else:
+            op.linkage = llvm.LinkageAttr("internal")
+
+
+def _donated(module: ModuleOp, function: str) -> dict[int, int]:
+    for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == function:
+            return aliased_outputs(op)
+    return {}
+
+
+def _with_abi(ir: str, abi: str) -> str:
+    """Records the float ABI as LLVM's `target-abi` module flag."""
+    if not abi:
+        return ir
+    return (
+        ir
+        + f'\n!llvm.module.flags = !{{!900}}\n!900 = !{{i32 1, !"target-abi", !"{abi}"}}\n'
+    )
+
+
+def compile_object(
+    module: ModuleOp,
+    options: AotOptions,
+    function: str = "main",
+    sources: dict[str, str] | None = None,
+) -> AotResult:
+    """Lowers an optimized module (in place) and emits object code and a
+    header for `options`; errors are XlirErrors."""
+    _check_options(options)
+    cpu, features, abi = _machine_settings(options)
+    try:
+        machine = target_machine(options.triple, cpu, features, options.reloc)
+    except ValueError as error:
+        raise XlirError(f"error: {error}") from None
+    entry = options.entry or default_entry(module, function)
+    donated = _donated(module, function)
+    lowered = lower_to_llvm(module, function, sources)
+    _export_only(module, function, entry)
+    ir = _with_abi(llvm_ir(module, machine.triple), abi)
+    code = object_code(ir, machine)
+    stats = MemoryStats(
+        **{**lowered.stats.__dict__, "generated_code_size_in_bytes": len(code)}
+    )
+    source = next(iter(sources), "<module>") if sources else "<module>"
+    shown = "this host's" if features and features == host_cpu()[1] else features
+    target = f"{machine.triple}, cpu {cpu}, reloc {options.reloc}" + (
+        f", features {shown}" if features else ""
+    )
+    try:
+        header = c_header(
+            lowered.signature,
+            HeaderInfo(entry, source, target, lowered.temp_bytes, stats, donated),
+        )
+    except ValueError as error:
+        raise XlirError(f"error: {error}") from None
+    return AotResult(
+        code,
+        header,
+        entry,
+        machine.triple,
+        lowered.signature,
+        lowered.temp_bytes,
+        stats,
+    )

@@ -1,0 +1,28 @@
+// Every mistake is one diagnostic and exit status 1, never a traceback.
+
+// RUN: not xlir-compile %s --triple z80-none-elf -o %t.o 2>&1 | filecheck %s --check-prefix=TRIPLE
+// TRIPLE: error: no LLVM target for triple 'z80-none-elf' ({{.*}}); tested triples: x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu
+
+// RUN: not xlir-compile %s --entry 2fast -o %t.o 2>&1 | filecheck %s --check-prefix=ENTRY
+// ENTRY: error: entry name '2fast' is not a C identifier
+
+// RUN: not xlir-compile %s --function nope -o %t.o 2>&1 | filecheck %s --check-prefix=FUNCTION
+// FUNCTION: error: there is no function @nope in the module (functions: @main)
+
+// RUN: not xlir-compile %s --triple aarch64-linux-gnu --cpu native -o %t.o 2>&1 | filecheck %s --check-prefix=NATIVE
+// NATIVE: error: --cpu native needs the host triple (no --triple)
+
+// RUN: not xlir-compile %S/Inputs/bad_syntax.mlir -o %t.o 2>&1 | filecheck %s --check-prefix=SYNTAX
+// SYNTAX: bad_syntax.mlir:[[#]]:[[#]]: error:
+
+// RUN: not xlir-compile %S/Inputs/missing.mlir -o %t.o 2>&1 | filecheck %s --check-prefix=MISSING
+// MISSING: xlir-compile: error: input file not found: {{.*}}missing.mlir
+
+// RUN: not xlir-compile %S/Inputs/unsupported.mlir -o %t.o 2>&1 | filecheck %s --check-prefix=BF16
+// BF16: cannot lower
+// BF16: unsupported.mlir:[[#]]:[[#]]: error:
+
+func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.add %x, %x : tensor<4xf32>
+  func.return %y : tensor<4xf32>
+}

@@ -1,0 +1,98 @@
+"""`xlir-compile`: a StableHLO program as an object file and a C header.
+
+    xlir-compile MODEL.mlir [--triple T] [--cpu NAME] [--features +a,-b]
+                 [--reloc pic|static] [--entry NAME] [--function main]
+                 [--pipeline PASSES] -o model.o [--header model.h]
+
+Ahead-of-time compilation on the cpu target's pipeline (docs/aot.md): the
+object defines one C function, `void ENTRY(void **args, void **results,
+void *temp)`, and needs only libc and libm (pthread for threaded kernels) to
+link; the header declares it with the sizes, shapes and types of its
+buffers. Without --triple the code is for this machine (its CPU and
+features); with one it is for that triple's generic CPU unless --cpu says
+otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from xlir.targets.base import get_target
+from xlir.targets.cpu.aot import RELOCATION_MODELS, AotOptions, AotResult
+from xlir.tools.cli import UsageError, run_command
+
+from xlir.api import load_module
+
+PROG = "xlir-compile"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Compile a StableHLO module ahead of time to an object file "
+        "and a C header.",
+    )
+    parser.add_argument("file", help="the .mlir file to compile")
+    parser.add_argument("-o", "--output", required=True, help="object file to write")
+    parser.add_argument("--header", help="C header to write")
+    parser.add_argument(
+        "--triple", help="LLVM target triple (default: this machine's)"
+    )
+    parser.add_argument(
+        "--cpu",
+        help="LLVM CPU name, or 'native' for this machine's (default: this "
+        "machine's without --triple, else the triple's generic CPU)",
+    )
+    parser.add_argument("--features", help="LLVM target features, e.g. +avx2,-avx512f")
+    parser.add_argument(
+        "--reloc", default="pic", choices=RELOCATION_MODELS, help="relocation model"
+    )
+    parser.add_argument(
+        "--entry",
+        help="C name of the entry point (default: module name + '_' + function)",
+    )
+    parser.add_argument("--function", default="main", help="function to compile")
+    parser.add_argument(
+        "--pipeline",
+        metavar="PASSES",
+        help="HLO-level pass pipeline (default: hlo-opt; '' for none)",
+    )
+    return parser
+
+
+def compile_file(args: argparse.Namespace) -> AotResult:
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"input file not found: {path}")
+    module, sources = load_module(path)
+    options = AotOptions(args.triple, args.cpu, args.features, args.reloc, args.entry)
+    compiler = get_target("cpu").compiler()
+    return compiler.compile_ahead_of_time(
+        module, options, args.function, sources, args.pipeline
+    )
+
+
+def _write(path: str, data: bytes) -> None:
+    try:
+        Path(path).write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+
+    def body() -> int:
+        result = compile_file(args)
+        _write(args.output, result.object_code)
+        if args.header:
+            _write(args.header, result.header.encode())
+        return 0
+
+    run_command(PROG, body)
+
+
+if __name__ == "__main__":
+    main()
