@@ -37,9 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="the .mlir file to compile")
     parser.add_argument("-o", "--output", required=True, help="object file to write")
     parser.add_argument("--header", help="C header to write")
-    parser.add_argument(
-        "--triple", help="LLVM target triple (default: this machine's)"
-    )
+    parser.add_argument("--triple", help="LLVM target triple (default: this machine's)")
     parser.add_argument(
         "--cpu",
         help="LLVM CPU name, or 'native' for this machine's (default: this "

@@ -28,7 +28,13 @@ from xlir.api import load_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "aot" / "main.c"
 LOWERED = [p for p in PROGRAMS if ".export." not in p.name]
-CROSS_PROGRAMS = ["mlp_fwd", "softmax_rows", "conv2d_nhwc", "while_loops", "train_step_mlp"]
+CROSS_PROGRAMS = [
+    "mlp_fwd",
+    "softmax_rows",
+    "conv2d_nhwc",
+    "while_loops",
+    "train_step_mlp",
+]
 CROSS = ["aarch64-linux-gnu", "riscv64-linux-gnu"]
 
 
@@ -41,8 +47,10 @@ def compile_ahead(name: str, triple: str | None) -> AotResult:
     path = CORPUS / "small" / f"{name}.mlir"
     module, sources = load_module(path)
     options = AotOptions(triple=triple, entry=f"model_{name}")
-    return get_target("cpu").compiler().compile_ahead_of_time(
-        module, options, "main", sources
+    return (
+        get_target("cpu")
+        .compiler()
+        .compile_ahead_of_time(module, options, "main", sources)
     )
 
 
@@ -103,7 +111,9 @@ def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str
     raw = (folder / "outputs.bin").read_bytes()
     outputs, offset = [], 0
     for want in expected:
-        outputs.append(np.frombuffer(raw, want.dtype, want.size, offset).reshape(want.shape))
+        outputs.append(
+            np.frombuffer(raw, want.dtype, want.size, offset).reshape(want.shape)
+        )
         offset += want.nbytes
     assert offset == len(raw)
     return tuple(outputs), expected
@@ -135,7 +145,10 @@ def _libc_and_libm() -> list[ctypes.CDLL]:
 def undefined_symbols(code: bytes, folder: Path) -> list[str]:
     (folder / "model.o").write_bytes(code)
     listing = subprocess.run(
-        ["nm", "-u", str(folder / "model.o")], check=True, capture_output=True, text=True
+        ["nm", "-u", str(folder / "model.o")],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return [line.split()[-1] for line in listing.splitlines() if line.strip()]
 
