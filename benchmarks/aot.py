@@ -53,8 +53,8 @@ def run_binary(result: AotResult, inputs: list[np.ndarray], repeat: int, folder:
     (folder / "model.h").write_text(result.header)
     subprocess.run(
         [
-            "cc", "-O2", "-DMODEL=model", "-DMODEL_UPPER=MODEL",
-            '-DMODEL_HEADER="model.h"', f"-I{folder}", str(EXAMPLE),
+            "cc", "-O2", "-DXLIR_ENTRY=model", "-DXLIR_PREFIX=MODEL",
+            '-DXLIR_HEADER="model.h"', f"-I{folder}", str(EXAMPLE),
             str(folder / "model.o"), "-lm", "-lpthread", "-o", str(folder / "main"),
         ],
         check=True,

@@ -30,8 +30,8 @@ fi
 
 xlir-compile "$corpus/$name.mlir" ${triple:+--triple "$triple"} --entry "$entry" \
   -o "$build/$name.o" --header "$build/$name.h"
-"$cc" -O2 -std=c11 -Wall -Wextra -DMODEL="$entry" -DMODEL_UPPER="$upper" \
-  "-DMODEL_HEADER=\"$name.h\"" -I"$build" "$here/main.c" "$build/$name.o" \
+"$cc" -O2 -std=c11 -Wall -Wextra -DXLIR_ENTRY="$entry" -DXLIR_PREFIX="$upper" \
+  "-DXLIR_HEADER=\"$name.h\"" -I"$build" "$here/main.c" "$build/$name.o" \
   -lm -lpthread -o "$build/main"
 python "$here/npz_io.py" inputs "$corpus/$name.npz" "$build/inputs.bin"
 "${run[@]}" "$build/main" "$build/inputs.bin" "$build/outputs.bin" "${REPEAT:-1}"

@@ -2,7 +2,7 @@
  *
  * Build it against the model's header and object (build_and_run.sh does):
  *
- *   cc -O2 -DMODEL=NAME -DMODEL_UPPER=UPPER '-DMODEL_HEADER="model.h"' \
+ *   cc -O2 -DXLIR_ENTRY=NAME -DXLIR_PREFIX=UPPER '-DXLIR_HEADER="model.h"' \
  *      -I. main.c model.o -lm -lpthread -o model_main
  *
  * where NAME is the --entry given to xlir-compile and UPPER the same in
@@ -21,18 +21,18 @@
 #include <string.h>
 #include <time.h>
 
-#include MODEL_HEADER
+#include XLIR_HEADER
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
-#define ENTRY MODEL
-#define NUM_ARGS CAT(MODEL_UPPER, _NUM_ARGS)
-#define NUM_RESULTS CAT(MODEL_UPPER, _NUM_RESULTS)
-#define TEMP_BYTES CAT(MODEL_UPPER, _TEMP_BYTES)
-#define TEMP_ALIGNMENT CAT(MODEL_UPPER, _TEMP_ALIGNMENT)
-#define ARG_BYTES CAT(MODEL_UPPER, _ARG_BYTES)
-#define RESULT_BYTES CAT(MODEL_UPPER, _RESULT_BYTES)
-#define RESULT_TYPES CAT(MODEL_UPPER, _RESULT_TYPES)
+#define ENTRY XLIR_ENTRY
+#define NUM_ARGS CAT(XLIR_PREFIX, _NUM_ARGS)
+#define NUM_RESULTS CAT(XLIR_PREFIX, _NUM_RESULTS)
+#define TEMP_BYTES CAT(XLIR_PREFIX, _TEMP_BYTES)
+#define TEMP_ALIGNMENT CAT(XLIR_PREFIX, _TEMP_ALIGNMENT)
+#define ARG_BYTES CAT(XLIR_PREFIX, _ARG_BYTES)
+#define RESULT_BYTES CAT(XLIR_PREFIX, _RESULT_BYTES)
+#define RESULT_TYPES CAT(XLIR_PREFIX, _RESULT_TYPES)
 #define BUFFERS CAT(ENTRY, _buffers)
 #define RUN CAT(ENTRY, _run)
 
