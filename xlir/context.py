@@ -22,13 +22,14 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     name: _lazy(module, attribute)
     for name, (module, attribute) in {
         # xDSL's: the HLO level uses func; the loop level arith, math, memref
-        # and scf (host control flow).
+        # and scf (host control flow); the CPU target's last level llvm.
         "builtin": ("xdsl.dialects.builtin", "Builtin"),
         "func": ("xdsl.dialects.func", "Func"),
         "arith": ("xdsl.dialects.arith", "Arith"),
         "math": ("xdsl.dialects.math", "Math"),
         "memref": ("xdsl.dialects.memref", "MemRef"),
         "scf": ("xdsl.dialects.scf", "Scf"),
+        "llvm": ("xdsl.dialects.llvm", "LLVM"),
         # xlir's.
         "stablehlo": ("xlir.dialects.stablehlo", "StableHLO"),
         "chlo": ("xlir.dialects.chlo", "Chlo"),

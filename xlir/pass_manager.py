@@ -151,13 +151,15 @@ def run_pipeline(
     module: ModuleOp,
     spec: str,
     sources: dict[str, str] | None = None,
+    verify: bool = True,
 ) -> None:
     """Run a pipeline spec on a module, as `xlir.compile` does: the result is
     verified once at the end (verifying after each pass, as xlir-opt does,
-    costs several times the pipeline itself)."""
+    costs several times the pipeline itself), or not at all with `verify`
+    off (a backend whose output LLVM verifies anyway)."""
     manager = PassManager(spec, verify_each=False, sources=sources)
     manager.run(ctx, module)
-    if manager.passes:
+    if manager.passes and verify:
         try:
             verify_module(module, sources)
         except XlirError as error:

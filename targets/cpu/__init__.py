@@ -109,9 +109,11 @@ def lower_to_llvm(
     else:
         signature = function_signature(module, function)
         stats = planned_memory_stats(module, signature)
-        run_pipeline(make_context(), module, "hlo-to-loop", sources)
+        run_pipeline(make_context(), module, "hlo-to-loop", sources, verify=False)
     temp = _temp_bytes(module)
-    run_pipeline(make_context(), module, LOOP_PIPELINE, sources)
+    # Not verified in between: LLVM verifies the result (xlir-opt runs the
+    # same pipelines with a verifier after each pass, to find a culprit).
+    run_pipeline(make_context(), module, LOOP_PIPELINE, sources, verify=False)
     return Lowered(signature, temp, stats)
 
 

@@ -24,6 +24,62 @@ def _initialized() -> bool:
     return True
 
 
+ARCHITECTURES = (
+    "x86_64",
+    "i686",
+    "aarch64",
+    "aarch64_be",
+    "arm",
+    "armeb",
+    "thumb",
+    "riscv32",
+    "riscv64",
+    "powerpc",
+    "powerpc64",
+    "powerpc64le",
+    "mips",
+    "mipsel",
+    "mips64",
+    "mips64el",
+    "s390x",
+    "sparc",
+    "sparcv9",
+    "loongarch32",
+    "loongarch64",
+    "wasm32",
+    "wasm64",
+    "nvptx",
+    "nvptx64",
+    "amdgcn",
+    "r600",
+    "hexagon",
+    "bpf",
+    "avr",
+    "msp430",
+    "lanai",
+    "xcore",
+    "ve",
+    "m68k",
+    "csky",
+    "spirv64",
+)
+"""Architecture names of LLVM triples; `known_architectures` keeps those
+this LLVM build has a target for (llvmlite cannot list its registry)."""
+
+
+def known_architectures() -> list[str]:
+    """The architectures of `ARCHITECTURES` this LLVM can generate code for."""
+    _initialized()
+    known = []
+    for arch in ARCHITECTURES:
+        try:
+            llvm.Target.from_triple(f"{arch}-unknown-unknown")
+        except RuntimeError:
+            continue
+        known.append(arch)
+    return known
+
+
 def target_machine(
     triple: str | None = None,
     cpu: str | None = None,
@@ -42,8 +98,8 @@ def target_machine(
         target = llvm.Target.from_triple(triple)
     except RuntimeError as error:
         raise ValueError(
-            f"no LLVM target for triple '{triple}' ({error}); tested triples: "
-            "x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu"
+            f"no LLVM target for triple '{triple}' ({error}); this LLVM has: "
+            f"{', '.join(known_architectures())}"
         ) from None
     if cpu is None:
         cpu = llvm.get_host_cpu_name() if host else ""

@@ -19,6 +19,6 @@ config.environment["PYTHONUNBUFFERED"] = "1"  # noqa: F821
 config.substitutions.append(  # noqa: F821
     ("%corpus", os.path.abspath(os.path.join(config.test_source_root, "..", "..", "..", "shared", "corpus")))  # noqa: F821
 )
-for tool in ("xlir-opt", "xlir-run", "xlir-compile", "filecheck"):
+for tool in ("xlir-opt", "xlir-run", "xlir-compile", "xlir-translate", "filecheck"):
     if shutil.which(tool) is None:
         lit_config.fatal(f"{tool} not found on PATH; run `pip install -e '.[test]'`")  # noqa: F821

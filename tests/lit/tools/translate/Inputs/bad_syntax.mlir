@@ -1,0 +1,4 @@
+llvm.func @main(%args: !llvm.ptr) {
+  %zero = llvm.mlir.constant(0) : 
+  llvm.return
+}

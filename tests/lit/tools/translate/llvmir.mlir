@@ -1,0 +1,37 @@
+// LLVM IR from the llvm dialect: -O0 (the default) translates only; -O3 runs
+// LLVM's pipeline for the target.
+
+// RUN: xlir-translate %S/Inputs/fma_kernel.mlir | filecheck %s --check-prefix=O0
+// O0: target datalayout = "{{.+}}"
+// O0: define internal void @fusion(ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}})
+// O0: call float @llvm.fma.f32(
+// O0: define void @main(ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}})
+// O0: call void @fusion(
+// O0: declare float @llvm.fma.f32(float, float, float)
+
+// stdin, and the triple's name and data layout for another target.
+// RUN: xlir-translate - --triple aarch64-linux-gnu < %S/Inputs/fma_kernel.mlir | filecheck %s --check-prefix=AARCH64
+// AARCH64: target datalayout = "e-m:e-{{.+}}"
+// AARCH64: target triple = "aarch64{{.*}}-linux-gnu"
+
+// -O3 inlines the internal kernel into the entry and vectorizes its loop.
+// RUN: xlir-translate %S/Inputs/fma_kernel.mlir -O3 --triple aarch64-linux-gnu | filecheck %s --check-prefix=O3
+// O3-NOT: define internal
+// O3: define void @main(
+// O3-NOT: call void @fusion
+// O3: call <4 x float> @llvm.fma.v4f32(
+// O3-NOT: define internal
+
+// A whole program down the CPU path: kernels stay internal, the entry is
+// `void main(void **args, void **results, void *temp)`.
+// RUN: xlir-opt %corpus/small/softmax_rows.mlir -p hlo-opt,hlo-to-loop,expand-math,loop-to-llvm,device-to-llvm | xlir-translate - | filecheck %s --check-prefix=PROGRAM
+// PROGRAM: define internal void @fusion_1(
+// PROGRAM: define internal void @fusion_2(
+// PROGRAM: define internal void @fusion_3(
+// PROGRAM: define void @main(ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}})
+// PROGRAM-NEXT: {{.+}}:
+// PROGRAM-NEXT: getelementptr inbounds ptr, ptr %{{.+}}, i32 0
+// PROGRAM: call void @fusion_1(
+// PROGRAM: call void @fusion_2(
+// PROGRAM: call void @fusion_3(
+// PROGRAM: ret void

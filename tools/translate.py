@@ -1,0 +1,181 @@
+"""`xlir-translate`: the last step of the CPU path alone, like mlir-translate.
+
+    xlir-translate FILE [--target llvmir|asm|obj] [--triple T] [--cpu NAME]
+                   [--features +a,-b] [-O0..3] [-o OUT]
+
+The input is a module at the llvm-dialect level (what
+`xlir-opt -p hlo-opt,hlo-to-loop,expand-math,loop-to-llvm,device-to-llvm`
+prints), or `-` for stdin. `llvmir` prints its LLVM IR, `asm` the target's
+assembly, `obj` writes an object file (to `-o FILE`, never to a terminal).
+As mlir-translate, the default is translation only (-O0); `-O1`..`-O3` run
+LLVM's pipeline first. The triple, CPU and features default to this host's;
+the CPU and features given for another triple default to generic/none.
+
+Every error is a diagnostic on stderr (file:line:col where there is one) and
+exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import llvmlite.binding as llvm
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException
+from xlir.targets.base import Compiler
+from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE
+from xlir.targets.cpu.llvm_jit import llvm_ir, optimize, target_machine
+from xlir.tools.cli import UsageError, run_command
+
+from xlir.api import load_module
+from xlir.diagnostics import XlirError
+
+PROG = "xlir-translate"
+
+LLVM_LEVEL_DIALECTS = ("llvm", "builtin")
+"""The dialects of a module xDSL's LLVM translation takes."""
+
+HLO_LEVEL_DIALECTS = ("stablehlo", "chlo", "hlo", "check")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Translate an llvm-dialect module to LLVM IR, assembly or "
+        "an object file.",
+    )
+    parser.add_argument("file", help="the .mlir file at the llvm level ('-' for stdin)")
+    parser.add_argument(
+        "--target",
+        choices=("llvmir", "asm", "obj"),
+        default="llvmir",
+        help="what to emit (default: llvmir)",
+    )
+    parser.add_argument("--triple", help="target triple (default: this host's)")
+    parser.add_argument(
+        "--cpu", help="CPU name (default: this host's, or generic for --triple)"
+    )
+    parser.add_argument(
+        "--features",
+        metavar="+a,-b",
+        help="target features, e.g. +fma,-avx512f; write --features=-x when the "
+        "first one is removed (default: this host's, or none for --triple)",
+    )
+    parser.add_argument(
+        "-O",
+        dest="opt",
+        type=int,
+        choices=range(4),
+        default=0,
+        metavar="N",
+        help="-O0 (default) translates only; -O1..-O3 run LLVM's pipeline",
+    )
+    parser.add_argument(
+        "-o", dest="output", metavar="OUT", help="output file (default: stdout)"
+    )
+    return parser
+
+
+def _where(op: Operation) -> str:
+    """` at file:line:col` of a parsed op; nothing for one the parser made
+    (an implicit terminator)."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f" at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return ""
+
+
+def require_llvm_level(module: ModuleOp) -> None:
+    """Raise an XlirError naming every kind of op that is not at the llvm
+    level (where its first one is, and how many more there are), with the
+    xlir-opt pipeline that lowers the module from the level it is at."""
+    found: dict[str, list[Operation]] = {}
+    for op in module.walk():
+        if op.name.split(".")[0] not in LLVM_LEVEL_DIALECTS:
+            found.setdefault(op.name, []).append(op)
+    if not found:
+        return
+    listed = ", ".join(
+        f"'{name}'{_where(ops[0])}"
+        + (f" (and {len(ops) - 1} more)" if len(ops) > 1 else "")
+        for name, ops in found.items()
+    )
+    if any(name.split(".")[0] in HLO_LEVEL_DIALECTS for name in found):
+        pipeline = f"{Compiler.DEFAULT_PIPELINE},{BACKEND_PIPELINE}"
+    elif "loop.kernel" in found or "loop.global" in found:
+        pipeline = LOOP_PIPELINE
+    else:
+        pipeline = "device-to-llvm"
+    raise XlirError(
+        f"error: {PROG} needs the llvm dialect; found {listed}; "
+        f"run `xlir-opt -p {pipeline}` first"
+    )
+
+
+def machine_for(args: argparse.Namespace) -> llvm.TargetMachine:
+    try:
+        return target_machine(args.triple, args.cpu, args.features, opt=args.opt)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def translate(module: ModuleOp, args: argparse.Namespace) -> str | bytes:
+    """The LLVM IR text, assembly text or object code `args` ask for."""
+    machine = machine_for(args)
+    try:
+        ir = llvm_ir(module, machine.triple)
+    except (NotImplementedError, DiagnosticException) as error:
+        raise XlirError(f"error: cannot translate to LLVM IR: {error}") from None
+    try:
+        translated = optimize(ir, machine, args.opt)
+    except RuntimeError as error:
+        raise XlirError(f"error: LLVM rejected the translated IR: {error}") from None
+    if args.target == "llvmir":
+        return str(translated)
+    if args.target == "asm":
+        return machine.emit_assembly(translated)
+    return machine.emit_object(translated)
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Object code goes to a file, or to a stdout that is not a terminal."""
+    if args.target != "obj":
+        return
+    if args.output is None:
+        raise UsageError("--target obj writes binary: give -o FILE")
+    if args.output == "-" and sys.stdout.isatty():
+        raise UsageError("--target obj: will not write binary to a terminal")
+
+
+def _write(result: str | bytes, output: str | None) -> None:
+    data = result.encode() if isinstance(result, str) else result
+    if output is None or output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        Path(output).write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_output(args)
+    source = sys.stdin.read() if args.file == "-" else Path(args.file)
+    module, _ = load_module(source, "<stdin>" if args.file == "-" else None)
+    require_llvm_level(module)
+    _write(translate(module, args), args.output)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    run_command(PROG, lambda: run(args))
+
+
+if __name__ == "__main__":
+    main()
