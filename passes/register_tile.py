@@ -1,0 +1,214 @@
+"""`register-tile{mr=M nr=N contract=true}`: register tiles for contractions.
+
+A dot, a batched dot or a convolution lowers to a `loop.parallel` over the
+output around a `loop.for` reduction: one multiply-add per loaded pair, and
+one loop-carried add chain per output element, so the CPU waits on the add
+latency and reloads both operands every time. Register tiling jams (see
+`passes/jam.py`) two parallel dimensions into the reduction: `nr` along the
+dimension some operand is read with unit stride (the vector dimension, `j`
+of `B[k, j]`) and `mr` along a dimension that an operand not depending on
+`j` is read by (`i` of `A[i, k]`). Per reduction step the tile then loads
+`nr` contiguous elements of B (vector loads), `mr` elements of A (broadcasts)
+and does `mr * nr` independent multiply-adds on accumulators that stay in
+registers: LLVM's SLP vectorizer turns them into `mr * nr / lanes` vector
+FMAs. After the loop comes the epilogue (bias, activation, store): a cheap
+one is cloned per accumulator; a costlier one (a GELU is hundreds of ops
+once `expand-math` has written out its tanh) runs once per tile, in a
+nest over the tile's elements, on the accumulators stored to the output
+and loaded back (`passes/jam.py`). When the output cannot hold them (the
+reductions carry more than one value, no store of the accumulator's type
+at the nest's indices, an output the nest also reads), the tile gets as
+few rows as keep the cloned epilogues within `CLONED_EPILOGUE_BUDGET`,
+down to one row of `nr`: still vector FMAs, B reloaded per row, instead
+of leaving the contraction scalar or paying seconds of compile time.
+Whole tiles only; the remainders along each dimension are tiled again
+with the factors clipped to what is left (a 2-row remainder gets 2 x `nr`
+tiles), so no element runs the slow scalar form.
+
+`mr` and `nr` count f32 elements; 0 (the default) picks them for the host
+(`passes/vector_width.py`): `nr` two vectors of the width LLVM vectorizes
+at, `mr` 12 with 32 vector registers (AVX-512), 6 with 16 (AVX2, SSE), so
+that the `2 * mr` accumulators, two vectors of B and one broadcast fit in
+the registers: 12 x 32 where LLVM uses 512-bit vectors, 12 x 16 where it
+prefers 256 bits on an AVX-512 CPU (LLVM's default tuning for Intel's), 6 x
+16 with AVX2. A nest carrying several values per element, or wider ones,
+gets proportionally fewer rows.
+
+`contract` (on by default) makes each `acc + a * b` of a reduction one
+`math.fma`: the sum runs in the same order (k ascending) as before, but each
+step rounds once instead of twice (as XLA:CPU's and BLAS's kernels do); with
+`contract=false` the results are bit for bit those of the untiled nest.
+
+The nest is left alone when it is not a reduction, has no unit-stride
+operand or no second operand to reuse (that is `vectorize`'s case), has
+dynamic bounds on those dimensions, or holds ops with regions other than
+`loop.for` (see `jam_blocker`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xlir.dialects.loop.loops import ForOp, ParallelOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
+from xlir.passes.jam import (
+    dependents,
+    epilogue_copies,
+    jam,
+    jam_blocker,
+    loads_in,
+    reduction_loops,
+    unit_stride_dim,
+)
+from xlir.passes.loop_utils import bounds_of, static_trip_count
+from xlir.passes.vector_width import lanes, vector_registers
+
+from xlir.diagnostics import XlirError
+
+
+def default_tile() -> tuple[int, int]:
+    """(mr, nr) in f32 elements for this host (module docstring)."""
+    return (12 if vector_registers() >= 32 else 6), 2 * lanes(32)
+
+
+def _unit_stride_dims(
+    accesses: Sequence[LoadOp | StoreOp],
+    ivs: Sequence[SSAValue],
+    counts: Sequence[int | None],
+) -> set[int]:
+    return {
+        d
+        for access in accesses
+        if (d := unit_stride_dim(access, ivs)) is not None and (counts[d] or 0) > 1
+    }
+
+
+def _tile_dims(nest: ParallelOp) -> tuple[int, int] | None:
+    """(the mr dimension, the nr dimension) of a contraction nest, or None."""
+    ivs = nest.induction_vars
+    loops = reduction_loops(nest)
+    if not loops:
+        return None
+    loads = loads_in(loops)
+    counts = [static_trip_count(*b) for b in bounds_of(nest)]
+    stores = [op for op in nest.body.block.ops if isinstance(op, StoreOp)]
+    vector_dims = _unit_stride_dims(loads, ivs, counts) or _unit_stride_dims(
+        stores, ivs, counts
+    )
+    if not vector_dims:
+        return None
+    nr_dim = max(vector_dims)
+    body = nest.body.block.ops
+    along_nr = dependents([ivs[nr_dim]], body)
+    along = {
+        d: dependents([iv], body)
+        for d, iv in enumerate(ivs)
+        if d != nr_dim and (counts[d] or 0) > 1
+    }
+    reused = {
+        d
+        for load in loads
+        if not any(v in along_nr for v in load.indices)
+        for d, values in along.items()
+        if any(v in values for v in load.indices)
+    }
+    if not reused:
+        return None
+    return max(reused), nr_dim
+
+
+def contract_multiply_adds(loop: ForOp) -> None:
+    """`acc + a * b` (or `a * b + acc`) on a carried `acc`, the product used
+    only there, becomes `math.fma a, b, acc` in the loop and those nested."""
+    for op in list(loop.walk()):
+        if not isinstance(op, arith.AddfOp):
+            continue
+        for acc, product in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            owner = product.owner
+            parent = op.parent_op()
+            if (
+                isinstance(parent, ForOp)
+                and acc in parent.carried
+                and isinstance(owner, arith.MulfOp)
+                and product.has_one_use()
+            ):
+                fused = math.FmaOp(owner.lhs, owner.rhs, acc)
+                _replace(op, fused)
+                owner.detach()
+                owner.erase()
+                break
+
+
+def _replace(old: Operation, new: Operation) -> None:
+    block = old.parent_block()
+    assert block is not None
+    block.insert_op_before(new, old)
+    old.results[0].replace_all_uses_with(new.results[0])
+    old.detach()
+    old.erase()
+
+
+def _carried_scale(nest: ParallelOp) -> int:
+    """How many f32 registers' worth one copy of the nest carries."""
+    total = 0
+    for loop in reduction_loops(nest):
+        for value in loop.iter_args:
+            total += max(1, (element_bytes(value.type) or 4) // 4)
+    return max(1, total)
+
+
+def register_tile(nest: ParallelOp, mr: int, nr: int, contract: bool) -> bool:
+    """Tile one contraction nest (and its remainders); whether it changed."""
+    dims = _tile_dims(nest)
+    if dims is None or jam_blocker(nest, dims) is not None:
+        return False
+    mr_dim, nr_dim = dims
+    mr = max(1, mr // _carried_scale(nest))
+    mr = max(1, min(mr, epilogue_copies(nest) // nr))
+    if contract:
+        for loop in reduction_loops(nest):
+            contract_multiply_adds(loop)
+    return _tile_with_remainders(nest, mr_dim, mr, nr_dim, nr)
+
+
+def _tile_with_remainders(
+    nest: ParallelOp, mr_dim: int, mr: int, nr_dim: int, nr: int
+) -> bool:
+    """Jam by (mr, nr); the rest of the columns again by (mr, what is left),
+    the rest of the rows by (1, nr): a few rows are not worth the code of
+    another full tile."""
+    jammed = jam(nest, {mr_dim: mr, nr_dim: nr})
+    if jammed is None:
+        return False
+    for dim, rest in jammed.remainders.items():
+        rows = 1 if dim == mr_dim else mr
+        _tile_with_remainders(rest, mr_dim, rows, nr_dim, nr)
+    return True
+
+
+@dataclass(frozen=True)
+class RegisterTilePass(ModulePass):
+    """Register tiles for contraction nests (module docstring)."""
+
+    name = "register-tile"
+
+    mr: int = 0
+    nr: int = 0
+    contract: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mr < 0 or self.nr < 0:
+            raise XlirError(
+                f"error: register-tile: mr and nr must be non-negative (0: from "
+                f"the host), got mr={self.mr} nr={self.nr}"
+            )
+        default_mr, default_nr = default_tile()
+        mr, nr = self.mr or default_mr, self.nr or default_nr
+        for nest in [p for p in op.walk() if isinstance(p, ParallelOp)]:
+            register_tile(nest, mr, nr, self.contract)

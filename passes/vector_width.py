@@ -1,0 +1,102 @@
+"""The vector width LLVM's vectorizers use on this host, for the loop passes
+that size their work to it (`register-tile`, `vectorize`).
+
+The CPU's features say what registers exist (`avx512f`: 32 registers of 512
+bits), but not what LLVM will use: its tuning for many AVX-512 CPUs
+(Skylake-X to Sapphire Rapids) prefers 256-bit vectors unless the target
+machine says otherwise. A register tile sized for 512-bit registers that
+LLVM vectorizes at 256 bits needs twice the registers and spills, at a
+fifth of the speed, so the width is measured: a copy loop optimized and
+compiled by the cpu target's own target machine (`llvm_jit`), and the
+widest register its assembly names; 128 when llvmlite cannot compile for
+the host. The register count comes from the features.
+
+The measurement (20 to 50 ms, paid by the first compile of every process)
+is kept on disk next to the compilation cache (`targets/cpu/cache.py`),
+keyed like its entries by the host CPU, its features and the versions of
+xlir, xDSL and llvmlite, so only the first process on a host pays it (none
+is written with `XLIR_CACHE=0`). It cannot be derived without compiling:
+the preference is a tuning flag inside LLVM's CPU models that llvmlite does
+not expose, and a table of CPU names would go stale with each LLVM.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+
+_PROBE = """
+define void @probe(ptr noalias %out, ptr noalias %in) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr float, ptr %in, i64 %i
+  %dst = getelementptr float, ptr %out, i64 %i
+  %x = load float, ptr %src
+  %y = fadd float %x, 1.0
+  store float %y, ptr %dst
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 4096
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+"""
+
+_REGISTER_BITS = {"zmm": 512, "ymm": 256, "xmm": 128}
+
+
+@cache
+def vector_bits() -> int:
+    """Bits per vector register in the code LLVM makes for this host: from
+    the disk, else measured (and written there)."""
+    from xlir.targets.cpu import cache as disk
+    from xlir.targets.cpu.llvm_jit import host_description
+
+    folder = disk.cache_dir()
+    if folder is None:
+        return _measured_vector_bits()
+    path = folder / f"vector-bits-{disk.cache_key('vector-bits', host_description())}"
+    try:
+        known = int(path.read_text())
+    except (OSError, ValueError):
+        known = None
+    if known is not None and known in _REGISTER_BITS.values():
+        return known
+    bits = _measured_vector_bits()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(f"{bits}\n")
+        temporary.replace(path)
+    except OSError:
+        pass  # a read-only or full disk only costs the next process
+    return bits
+
+
+def _measured_vector_bits() -> int:
+    from xlir.targets.cpu.llvm_jit import host_target_machine, optimize
+
+    try:
+        machine = host_target_machine()
+        assembly = machine.emit_assembly(optimize(_PROBE, machine))
+    except RuntimeError:
+        return 128
+    names = set(re.findall(r"%([xyz]mm)\d+", assembly))
+    return max((_REGISTER_BITS[name] for name in names), default=128)
+
+
+@cache
+def vector_registers() -> int:
+    """How many vector registers the code may use: 32 with AVX-512 (at any
+    width), 16 otherwise (x86's AVX2 and SSE)."""
+    import llvmlite.binding as llvm
+
+    return 32 if llvm.get_host_cpu_features().get("avx512f") else 16
+
+
+def lanes(element_bits: int) -> int:
+    """Elements of `element_bits` bits per vector register."""
+    return max(1, vector_bits() // element_bits)

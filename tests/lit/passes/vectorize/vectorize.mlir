@@ -1,0 +1,197 @@
+// RUN: xlir-opt %s -p 'vectorize{width=4}' --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p 'vectorize{width=4 reassociate=true}' --split-input-file | filecheck %s --check-prefix=FAST
+// RUN: not xlir-opt %s -p 'vectorize{width=-2}' 2>&1 | filecheck %s --check-prefix=BAD
+// BAD: error: vectorize: width must be non-negative (0: from the host), got -2
+
+// A column sum: jammed by 4 along j (the reduction reads x[i, j] with unit
+// stride in j), 4 accumulators; the 2 columns left are jammed by 2.
+// CHECK-LABEL: loop.kernel @column_sum
+// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           %[[S0:[0-9]+]], %[[S1:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}} = loop.for %[[I:[^ ]+]] = 0 to 16 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %{{.*}}]
+// CHECK-NEXT:        loop.load
+// CHECK-NEXT:        loop.load
+// CHECK-NEXT:        arith.addf
+// CHECK-NEXT:        arith.addf
+// CHECK-NEXT:        arith.addf
+// CHECK-NEXT:        arith.addf
+// CHECK-NEXT:        loop.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      loop.store %[[S0]], %{{.*}}[%[[J]]]
+// CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (2) attributes {jam = array<i64: 2>} {
+loop.kernel @column_sum(%x: memref<16x10xf32>, %out: memref<10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%j) = (0) to (10) step (1) {
+    %s = loop.for %i = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<16x10xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%j] : memref<10xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A row max is split into 4 partial maxima (exact: maximumf is associative
+// and commutative), the others starting at -inf; combined in order after the
+// loop, and a remainder loop takes the last 2 elements.
+// CHECK-LABEL: loop.kernel @row_max
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (3) step (1) {
+// CHECK-NEXT:      %[[NEG:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:      %[[P0:[0-9]+]], %[[P1:[0-9]+]], %[[P2:[0-9]+]], %[[P3:[0-9]+]] = loop.for %[[J:[^ ]+]] = 0 to 8 step 4 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[NEG]], %{{.*}} = %[[NEG]], %{{.*}} = %[[NEG]]) -> (f32, f32, f32, f32) {
+// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NEXT:        arith.maximumf
+// CHECK-NEXT:        arith.constant 1 : index
+// CHECK-NEXT:        %[[J1:.*]] = arith.addi %[[J]]
+// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J1]]]
+// CHECK:           }
+// CHECK-NEXT:      %[[M01:.*]] = arith.maximumf %[[P0]], %[[P1]] : f32
+// CHECK-NEXT:      %[[M012:.*]] = arith.maximumf %[[M01]], %[[P2]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.maximumf %[[M012]], %[[P3]] : f32
+// CHECK-NEXT:      %[[R:.*]] = loop.for %{{.*}} = 8 to 10 step 1 iter_args(%{{.*}} = %[[M]]) -> (f32) {
+// CHECK:           loop.store %[[R]]
+loop.kernel @row_max(%x: memref<3x10xf32>, %out: memref<3xf32>) {
+  %low = arith.constant 0xFF800000 : f32
+  loop.parallel (%i) = (0) to (3) step (1) {
+    %s = loop.for %j = 0 to 10 step 1 iter_args(%acc = %low) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<3x10xf32>
+      %n = arith.maximumf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<3xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A row sum of exponentials (softmax's), storing each: reassociating the sum
+// is left to the fast pipeline; there the partial sums start at -0.0 and the
+// stores stay in program order, copy by copy.
+// CHECK-LABEL: loop.kernel @row_sum
+// CHECK:         loop.for %{{.*}} = 0 to 16 step 1 iter_args
+// CHECK-NOT:     loop.for
+// FAST-LABEL: loop.kernel @row_sum
+// FAST:         %[[Z:.*]] = arith.constant -0.000000e+00 : f32
+// FAST-NEXT:    loop.for %{{.*}} = 0 to 16 step 4 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (f32, f32, f32, f32) {
+// FAST-NEXT:      loop.load
+// FAST-NEXT:      math.exp
+// FAST-NEXT:      loop.store
+// FAST-NEXT:      arith.addf
+// FAST:         }
+// FAST-NEXT:    arith.addf
+// FAST-NEXT:    arith.addf
+// FAST-NEXT:    arith.addf
+// FAST-NEXT:    loop.store
+loop.kernel @row_sum(%x: memref<2x16xf32>, %e: memref<2x16xf32>, %out: memref<2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (2) step (1) {
+    %s = loop.for %j = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<2x16xf32>
+      %w = math.exp %v : f32
+      loop.store %w, %e[%i, %j] : memref<2x16xf32>
+      %n = arith.addf %acc, %w : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<2xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Left alone: a nest jammed already, a running max that is also stored (a
+// scan), a loop too short to split (fewer than 2 x 4 iterations), a dynamic
+// bound, and a strided read.
+// CHECK-LABEL: loop.kernel @left_alone
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (2) attributes {jam = array<i64: 2>}
+// CHECK-NOT:     step 4
+// CHECK-NOT:     attributes
+// CHECK:         loop.return
+loop.kernel @left_alone(%x: memref<8x16xf32>, %scan: memref<8x16xf32>, %out: memref<8xf32>, %n: index) {
+  %low = arith.constant 0xFF800000 : f32
+  %two = arith.constant 2 : index
+  loop.parallel (%j) = (0) to (8) step (2) attributes {jam = array<i64: 2>} {
+    %s = loop.for %i = 0 to 8 step 1 iter_args(%acc = %low) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x16xf32>
+      %m = arith.maximumf %acc, %v : f32
+      loop.yield %m : f32
+    }
+    loop.store %s, %out[%j] : memref<8xf32>
+  }
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to 16 step 1 iter_args(%acc = %low) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x16xf32>
+      %m = arith.maximumf %acc, %v : f32
+      loop.store %m, %scan[%i, %j] : memref<8x16xf32>
+      loop.yield %m : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to 6 step 1 iter_args(%acc = %low) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x16xf32>
+      %m = arith.maximumf %acc, %v : f32
+      loop.yield %m : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to %n step 1 iter_args(%acc = %low) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x16xf32>
+      %m = arith.maximumf %acc, %v : f32
+      loop.yield %m : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to 8 step 1 iter_args(%acc = %low) -> (f32) {
+      %j2 = arith.muli %j, %two : index
+      %v = loop.load %x[%i, %j2] : memref<8x16xf32>
+      %m = arith.maximumf %acc, %v : f32
+      loop.yield %m : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A column sum with a costly epilogue (a tanh per column): jammed by 4, the
+// sums stored to the output, then the epilogue once in a nest over the 4
+// columns (and once for the 2-column remainder).
+// CHECK-LABEL: loop.kernel @column_tanh
+// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           %[[S0:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = loop.for
+// CHECK-NOT:       math.tanh
+// CHECK:           loop.store %[[S0]], %[[OUT:.*]][%[[J]]] : memref<10xf32>
+// CHECK-COUNT-3:   loop.store
+// CHECK-NEXT:      loop.parallel (%[[D:.*]]) = (0) to (4) step (1) {
+// CHECK-NEXT:        %[[E:.*]] = arith.addi %[[J]], %[[D]] : index
+// CHECK-NEXT:        %[[S:.*]] = loop.load %[[OUT]][%[[E]]] : memref<10xf32>
+// CHECK-NEXT:        %[[T:.*]] = math.tanh %[[S]] : f32
+// CHECK-NEXT:        loop.store %[[T]], %[[OUT]][%[[E]]] : memref<10xf32>
+// CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (2) attributes {jam = array<i64: 2>} {
+// CHECK:           loop.parallel (%{{.*}}) = (0) to (2) step (1) {
+// CHECK-NEXT:        arith.addi
+// CHECK-NEXT:        loop.load
+// CHECK-NEXT:        math.tanh
+// CHECK-NOT:     math.tanh
+// CHECK:         loop.return
+loop.kernel @column_tanh(%x: memref<16x10xf32>, %out: memref<10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%j) = (0) to (10) step (1) {
+    %s = loop.for %i = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<16x10xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    %t = math.tanh %s : f32
+    loop.store %t, %out[%j] : memref<10xf32>
+  }
+  loop.return
+}

@@ -1,0 +1,216 @@
+"""`register-tile` and `vectorize` keep results: programs lowered by
+`hlo-opt,hlo-to-loop` run on the loop interpreter before and after the
+passes. The exact forms (`contract=false`, `reassociate=false`) must give
+the same bits, since every output element is computed by the same
+operations in the same order; the contracting and reassociating ones must
+stay within float32 rounding. Random dot shapes (hypothesis) reach the
+remainder nests; the corpus adds epilogues, batch dimensions, transposed
+operands, convolutions and reductions."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xlir.passes import jam
+
+import xlir
+from tests.corpus import PROGRAMS, load_case
+from xlir.context import make_context
+from xlir.diagnostics import XlirError
+from xlir.parsing import parse_module
+from xlir.pass_manager import run_pipeline
+
+EXACT = [
+    "register-tile{mr=3 nr=4 contract=false}",
+    "vectorize{width=4}",
+    "register-tile{mr=2 nr=8 contract=false},vectorize{width=3}",
+]
+CLOSE = [
+    "register-tile{mr=3 nr=4}",
+    "register-tile,vectorize{reassociate=true}",
+]
+LOWERED = [p for p in PROGRAMS if ".export." not in p.name]
+
+
+def _lowered(text: str, pipeline: str):
+    module = parse_module(make_context(), text, "test")
+    run_pipeline(make_context(), module, f"hlo-opt,hlo-to-loop{pipeline}")
+    return module
+
+
+def _run(module, arguments) -> list[np.ndarray]:
+    outputs = xlir.compile(module, target="interpreter")(*arguments)
+    return list(outputs) if isinstance(outputs, tuple) else [outputs]
+
+
+def _compare(text: str, arguments: list[np.ndarray]) -> None:
+    want = _run(_lowered(text, ""), arguments)
+    for pipeline in EXACT:
+        got = _run(_lowered(text, f",{pipeline}"), arguments)
+        for a, b in zip(got, want, strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=pipeline)
+    for pipeline in CLOSE:
+        got = _run(_lowered(text, f",{pipeline}"), arguments)
+        for a, b in zip(got, want, strict=True):
+            if a.dtype.kind == "f":
+                # an f16 output may round a last-bit f32 difference either way
+                tolerance = max(1e-5, 2 * float(np.finfo(a.dtype).eps))
+                scale = max(1.0, float(np.abs(b).max(initial=0.0)))
+                np.testing.assert_allclose(a, b, rtol=tolerance, atol=tolerance * scale)
+            else:
+                np.testing.assert_array_equal(a, b)
+
+
+EPILOGUES = ("none", "relu", "gelu", "two_outputs", "gelu_f16")
+"""After the dot and a bias add: nothing, a relu, a tanh GELU (costly: runs
+once per tile), the sum and its GELU as two outputs (a multi-output
+fusion), and a GELU stored as f16 (the output cannot hold the f32
+accumulators: cloned, in fewer rows)."""
+
+
+def _gelu(x: str, shape: str) -> tuple[str, str]:
+    """StableHLO lines for GELU's tanh form of `x`, and the result's name."""
+    constants = {"c": 0.044715, "s": 0.7978845608, "h": 0.5, "one": 1.0}
+    lines = [
+        f"%{name} = stablehlo.constant dense<{value}> : tensor<{shape}xf32>"
+        for name, value in constants.items()
+    ]
+    steps = [
+        f"%g1 = stablehlo.multiply {x}, {x}",
+        f"%g2 = stablehlo.multiply %g1, {x}",
+        "%g3 = stablehlo.multiply %g2, %c",
+        f"%g4 = stablehlo.add {x}, %g3",
+        "%g5 = stablehlo.multiply %g4, %s",
+        "%g6 = stablehlo.tanh %g5",
+        "%g7 = stablehlo.add %g6, %one",
+        f"%g8 = stablehlo.multiply %g7, {x}",
+        "%g9 = stablehlo.multiply %g8, %h",
+    ]
+    lines += [f"{step} : tensor<{shape}xf32>" for step in steps]
+    return "\n".join(lines) + "\n", "%g9"
+
+
+def _dot_program(m: int, k: int, n: int, transposed: bool, epilogue: str) -> str:
+    rhs = f"{n}x{k}" if transposed else f"{k}x{n}"
+    dims = "[1] x [1]" if transposed else "[1] x [0]"
+    shape = f"{m}x{n}"
+    body = (
+        f"%0 = stablehlo.dot_general %a, %b, contracting_dims = {dims} : "
+        f"(tensor<{m}x{k}xf32>, tensor<{rhs}xf32>) -> tensor<{shape}xf32>\n"
+    )
+    results = [("%0", "f32")]
+    if epilogue != "none":
+        body += (
+            f"%1 = stablehlo.broadcast_in_dim %bias, dims = [1] : "
+            f"(tensor<{n}xf32>) -> tensor<{shape}xf32>\n"
+            f"%2 = stablehlo.add %0, %1 : tensor<{shape}xf32>\n"
+        )
+    if epilogue == "relu":
+        body += (
+            f"%z = stablehlo.constant dense<0.0> : tensor<{shape}xf32>\n"
+            f"%3 = stablehlo.maximum %2, %z : tensor<{shape}xf32>\n"
+        )
+        results = [("%3", "f32")]
+    elif epilogue in ("gelu", "two_outputs", "gelu_f16"):
+        lines, gelu = _gelu("%2", shape)
+        body += lines
+        results = {
+            "gelu": [(gelu, "f32")],
+            "two_outputs": [("%2", "f32"), (gelu, "f32")],
+            "gelu_f16": [("%h16", "f16")],
+        }[epilogue]
+        if epilogue == "gelu_f16":
+            body += (
+                f"%h16 = stablehlo.convert {gelu} : "
+                f"(tensor<{shape}xf32>) -> tensor<{shape}xf16>\n"
+            )
+    types = ", ".join(f"tensor<{shape}x{t}>" for _, t in results)
+    names = ", ".join(name for name, _ in results)
+    return (
+        f"func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{rhs}xf32>, "
+        f"%bias: tensor<{n}xf32>) -> ({types}) {{\n"
+        f"{body}return {names} : {types}\n}}\n"
+    )
+
+
+def _dot_arguments(m: int, k: int, n: int, transposed: bool, seed: int):
+    rng = np.random.default_rng(seed)
+    rhs = (n, k) if transposed else (k, n)
+    shapes = ((m, k), rhs, (n,))
+    return [rng.standard_normal(s).astype(np.float32) / 2 for s in shapes]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    m=st.integers(1, 13),
+    k=st.integers(1, 9),
+    n=st.integers(1, 19),
+    transposed=st.booleans(),
+    epilogue=st.sampled_from(EPILOGUES),
+    seed=st.integers(0, 2**16),
+)
+def test_random_dots(
+    m: int, k: int, n: int, transposed: bool, epilogue: str, seed: int
+) -> None:
+    arguments = _dot_arguments(m, k, n, transposed, seed)
+    _compare(_dot_program(m, k, n, transposed, epilogue), arguments)
+
+
+@pytest.mark.parametrize("epilogue", ["gelu", "two_outputs"])
+def test_costly_epilogue_runs_once_per_tile(epilogue: str) -> None:
+    """13 x 19 tiled 3 x 4: four tile shapes (whole tiles, the last row, the
+    last three columns, the corner), one GELU each instead of 12 per whole
+    tile; the outputs are the bits the cloned epilogues give."""
+    text = _dot_program(13, 9, 19, False, epilogue)
+    tiled = _lowered(text, ",register-tile{mr=3 nr=4}")
+    printed = str(tiled)
+    assert printed.count("math.tanh") == printed.count("jam = array<i64:") == 4
+    arguments = _dot_arguments(13, 9, 19, False, 7)
+    cloned = _cloned_epilogues(text, ",register-tile{mr=3 nr=4}")
+    for got, want in zip(_run(tiled, arguments), _run(cloned, arguments), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def _cloned_epilogues(text: str, pipeline: str):
+    """`pipeline` with every epilogue cloned per copy, as before epilogue
+    nests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jam, "CLONED_EPILOGUE_COST", sys.maxsize)
+        return _lowered(text, pipeline)
+
+
+def test_cpu_epilogue_nest_bits_match_cloned() -> None:
+    """Compiled for this CPU (the host's tile; LLVM vectorizes the epilogue
+    nest), the GELU layer gives the bits of the cloned epilogues."""
+    text = _dot_program(29, 33, 70, False, "two_outputs")
+    arguments = _dot_arguments(29, 33, 70, False, 3)
+    got = xlir.compile(_lowered(text, ""), target="cpu")(*arguments)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jam, "CLONED_EPILOGUE_COST", sys.maxsize)
+        want = xlir.compile(_lowered(text, ""), target="cpu")(*arguments)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("path", LOWERED, ids=[p.name for p in LOWERED])
+def test_corpus_outputs_kept(path) -> None:
+    text = path.read_text()
+    try:
+        _lowered(text, "")
+    except XlirError as error:
+        pytest.skip(f"hlo-to-loop cannot lower it yet: {error}")
+    arguments, _ = load_case(path)
+    _compare(text, arguments)
+
+
+def test_the_passes_change_the_corpus_kernels() -> None:
+    """The corpus's dot, batched dot, convolution and column reduction are
+    jammed (so the tests above compare transformed code)."""
+    for name in ("matmul", "bmm_einsum", "conv2d_nhwc", "mlp_fwd"):
+        text = (PROGRAMS[0].parent / f"{name}.mlir").read_text()
+        printed = str(_lowered(text, ",register-tile{mr=3 nr=4}"))
+        assert "jam = array<i64:" in printed and "math.fma" in printed, name
