@@ -24,7 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    i64,
+)
 from xdsl.dialects.utils import (
     AbstractYieldOperation,
     parse_assignment,
@@ -64,6 +70,12 @@ from xlir.dialects.syntax import array_values, i64_array, print_operands
 
 Bound = int | SSAValue
 """A loop bound or step: a static integer or an `index` value."""
+
+THREADS = "threads"
+"""The optional `loop.parallel` attribute `parallelize` sets
+(`{threads = N : i64}`): the CPU splits the first dimension across N threads
+(0: the CPUs online when it runs). Other targets and the interpreter ignore
+it."""
 
 
 def _types(types: Sequence[Attribute]) -> str:
@@ -219,6 +231,8 @@ class ParallelOp(_LoopBounds):
         }
 
     Zero dimensions (`loop.parallel () = () to () step ()`) run the body once.
+    An attribute dict may follow the bounds (`... step (1) attributes
+    {threads = 0 : i64} {`, see `THREADS`).
     """
 
     name = "loop.parallel"
@@ -294,6 +308,16 @@ class ParallelOp(_LoopBounds):
             raise VerifyException(
                 f"'{self.name}' op body must yield nothing, but yields "
                 f"{_types(yielded.types)}; write results with 'loop.store'"
+            )
+        threads = self.attributes.get(THREADS)
+        if threads is not None and not (
+            isinstance(threads, IntegerAttr)
+            and threads.type == i64
+            and threads.value.data >= 0
+        ):
+            raise VerifyException(
+                f"'{self.name}' op attribute '{THREADS}' must be a non-negative "
+                f"i64 (0: the CPUs online), got {threads}"
             )
 
 

@@ -5,7 +5,9 @@ CPU runs the iterations in order; LLVM's vectorizer takes the innermost),
 `loop.for` one loop whose block arguments carry the iteration values,
 `scf.while` a test block and a body block, and `scf.index_switch` a chain of
 comparisons. A loop is a header block (`iv < upper` or exit) and a body that
-branches back with `iv + step`; LLVM rotates and optimizes it.
+branches back with `iv + step`; LLVM rotates and optimizes it. A
+`loop.parallel` marked `{threads = N}` by `parallelize` is split across
+threads (`threads`).
 """
 
 from __future__ import annotations
@@ -15,27 +17,42 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Block, Operation, SSAValue
-from xlir.dialects.loop.loops import ForOp, ParallelOp
+from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp
 from xlir.lowering.llvm.function import FunctionBuilder, llvm_type
 
 SLT = IntegerAttr(2, 64)
 EQ = IntegerAttr(0, 64)
 
 
-def _bound(b: FunctionBuilder, bound: int | SSAValue) -> SSAValue:
+Bounds = tuple[SSAValue, SSAValue, SSAValue]
+"""Lower bound, upper bound and step of one loop, as values of the new function."""
+
+
+def bound_value(b: FunctionBuilder, bound: int | SSAValue) -> SSAValue:
+    """A loop-level bound (static, or an old `index` value) as a new value."""
     return b.const(bound) if isinstance(bound, int) else b.get(bound)
+
+
+def loop_bounds(b: FunctionBuilder, op: ParallelOp) -> list[Bounds]:
+    """The bounds of each dimension of `op`, as new values."""
+    return [
+        (bound_value(b, lower), bound_value(b, upper), bound_value(b, step))
+        for lower, upper, step in zip(
+            op.lower_bounds, op.upper_bounds, op.steps, strict=True
+        )
+    ]
 
 
 def counted_loop(
     b: FunctionBuilder,
-    bounds: tuple[int | SSAValue, int | SSAValue, int | SSAValue],
+    bounds: Bounds,
     carried: Sequence[SSAValue],
     body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
 ) -> list[SSAValue]:
     """for iv in [lower, upper) by step, carrying `carried` (new values):
     `body(iv, values)` fills the body and returns the next values. Returns the
     values after the loop; `b.block` is then the exit block."""
-    lower, upper, step = (_bound(b, x) for x in bounds)
+    lower, upper, step = bounds
     types = [v.type for v in carried]
     header = b.new_block([i64, *types])
     b.emit(llvm.BrOp(header, lower, *carried))
@@ -54,7 +71,17 @@ def counted_loop(
 
 def lower_parallel(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, ParallelOp)
-    dims = list(zip(op.lower_bounds, op.upper_bounds, op.steps, strict=True))
+    if THREADS in op.attributes:
+        from xlir.lowering.llvm.threads import lower_threaded  # builds on this
+
+        lower_threaded(b, op)
+    else:
+        parallel_nest(b, op, loop_bounds(b, op))
+
+
+def parallel_nest(b: FunctionBuilder, op: ParallelOp, dims: list[Bounds]) -> None:
+    """The loops of `op` over `dims` (new values), outermost first, around
+    its body."""
     ivs = op.induction_vars
 
     def nest(depth: int) -> None:
@@ -86,7 +113,12 @@ def lower_for(b: FunctionBuilder, op: Operation) -> None:
         assert terminator is not None
         return [b.get(v) for v in terminator.operands]
 
-    results = counted_loop(b, (op.lower, op.upper, op.step), inits, body)
+    bounds = (
+        bound_value(b, op.lower),
+        bound_value(b, op.upper),
+        bound_value(b, op.step),
+    )
+    results = counted_loop(b, bounds, inits, body)
     for old, new in zip(op.results, results, strict=True):
         b.bind(old, new)
 

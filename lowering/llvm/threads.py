@@ -1,0 +1,354 @@
+"""A `loop.parallel` marked `{threads = N : i64}` split across POSIX threads.
+
+`parallelize` marks a kernel's outermost parallel loops worth threads; here
+the iterations of the first dimension, numbered 0 to n - 1, are split into
+ranges run on several threads. For a loop in function `@K`:
+
+* `void K.chunkI(ptr ctx, i64 begin, i64 end)` (internal): the loop nest
+  over iterations [begin, end) of dimension 0 and all of the other
+  dimensions. Its live-ins (values the loop uses but defines outside:
+  buffer pointers, indices, scalars, dynamic bounds) come from `ctx`, one
+  8-byte slot per value on the caller's stack; constants and global
+  addresses are made again inside, so LLVM still folds and vectorizes with
+  them.
+* `ptr K.chunkI.thread(ptr task)` (internal): what `pthread_create` starts;
+  it runs the chunk of one task.
+* in place of the loop: fill `ctx`, `t = xlir.spawn_chunks(K.chunkI.thread,
+  ctx, tasks, n, threads, capacity)`, then run every task that no thread
+  took (task 0, the calling thread's share, and any whose `pthread_create`
+  failed: then the loop runs serially), then `xlir.join_chunks(tasks, t)`.
+
+The two helpers are emitted once per module. `spawn_chunks` takes t =
+min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
+lengths differ by at most one, and starts a thread for each range but the
+first; `join_chunks` joins the threads started. A task is five i64 slots
+(ctx, begin, end, the `pthread_t`, started); the tasks live on the caller's
+stack, `capacity` of them: N for `threads = N`, `MAX_THREADS` for `threads =
+0`, whose count is `sysconf(_SC_NPROCESSORS_ONLN)` at each launch (about 3
+us; 84 is that name's value in glibc and musl, so such objects are for
+Linux). The chunks call each other directly rather than one generic helper
+calling through a pointer because xDSL's LLVM translation has no indirect
+calls. The object code needs only `pthread_create`, `pthread_join` and
+`sysconf` from the C library: no runtime of xlir's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xlir.dialects.loop.globals import GetGlobalOp
+from xlir.dialects.loop.loops import THREADS, ParallelOp
+from xlir.lowering.llvm.control import (
+    EQ,
+    SLT,
+    bound_value,
+    counted_loop,
+    loop_bounds,
+    parallel_nest,
+)
+from xlir.lowering.llvm.function import PTR, FunctionBuilder
+from xlir.passes.loop_utils import static_trip_count
+
+CTX, BEGIN, END, HANDLE, STARTED = range(5)
+"""The fields of a task (the context pointer is held as an integer: see
+`_field`)."""
+TASK = llvm.LLVMStructType.from_type_list([i64] * 5)
+
+MAX_THREADS = 64
+"""Tasks on the stack for `threads = 0`: at most this many threads."""
+
+NPROCESSORS_ONLN = 84
+"""`_SC_NPROCESSORS_ONLN` in glibc and musl."""
+
+SPAWN = "xlir.spawn_chunks"
+JOIN = "xlir.join_chunks"
+NE = IntegerAttr(1, 64)
+I32 = IntegerType(32)
+
+
+def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
+    """The loop as chunks on threads (module docstring)."""
+    threads = op.attributes[THREADS]
+    assert isinstance(threads, IntegerAttr)
+    live_ins = _live_ins(op)
+    passed = [v for v in live_ins if _remade(v) is None]
+    remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
+    chunk = _chunk(b, op, passed, remade)
+    thread = _thread_entry(b, chunk)
+
+    context = _struct([b.get(v).type for v in passed])
+    ctx = _stack(b, context)
+    for index, value in enumerate(passed):
+        _store(b, b.get(value), ctx, context, index)
+    requested = threads.value.data
+    capacity = requested or MAX_THREADS
+    tasks = _stack(b, llvm.LLVMArrayType(capacity, TASK))
+    if requested:
+        wanted = b.const(requested)
+    else:
+        b.module.declare("sysconf", [I32], i64)
+        wanted = b.emit(
+            llvm.CallOp("sysconf", b.const(NPROCESSORS_ONLN, I32), return_type=i64)
+        )
+    task_count = b.emit(
+        llvm.CallOp(
+            _spawn(b),
+            b.emit(llvm.AddressOfOp(thread, PTR)),
+            ctx,
+            tasks,
+            _trip_count(b, op),
+            wanted,
+            b.const(capacity),
+            return_type=i64,
+        )
+    )
+
+    def run_left(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        task = _task(b, tasks, k)
+        idle = b.emit(llvm.ICmpOp(_load(b, task, TASK, STARTED), b.const(0), EQ))
+        _when(b, idle, lambda: _run_task(b, chunk, task))
+        return []
+
+    counted_loop(b, (b.const(0), task_count, b.const(1)), [], run_left)
+    b.emit(llvm.CallOp(_join(b), tasks, task_count))
+
+
+def _live_ins(op: ParallelOp) -> list[SSAValue]:
+    """Values `op` uses (bounds included) but defines outside, in order."""
+    found: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        for value in inner.operands:
+            if not op.is_ancestor(value.owner):
+                found.setdefault(value)
+    return list(found)
+
+
+def _remade(value: SSAValue) -> Operation | None:
+    """The op that makes a live-in again in the chunk (a constant, a global's
+    address) rather than passing it; None to pass it."""
+    owner = value.owner
+    return owner if isinstance(owner, arith.ConstantOp | GetGlobalOp) else None
+
+
+def _new_function(
+    b: FunctionBuilder, name: str, inputs: list[Attribute], output: Attribute
+) -> FunctionBuilder:
+    """An internal function of the module, to fill; its builder."""
+    region = Region(Block(arg_types=inputs))
+    b.module.define(
+        llvm.FuncOp(
+            name,
+            llvm.LLVMFunctionType(inputs, output),
+            linkage=llvm.LinkageAttr("internal"),
+            body=region,
+        )
+    )
+    return FunctionBuilder(region, b.module, b.lower_op)
+
+
+def _chunk(
+    b: FunctionBuilder, op: ParallelOp, passed: list[SSAValue], remade: list[Operation]
+) -> str:
+    """`void chunk(ptr ctx, i64 begin, i64 end)`: the loop over iterations
+    [begin, end) of dimension 0; its name."""
+    function = b.region.parent_op()
+    assert isinstance(function, llvm.FuncOp)
+    number = 0
+    while f"{function.sym_name.data}.chunk{number}" in b.module.declared:
+        number += 1
+    name = f"{function.sym_name.data}.chunk{number}"
+    c = _new_function(b, name, [PTR, i64, i64], llvm.LLVMVoidType())
+    ctx, begin, end = c.region.blocks[0].args
+    types = [b.get(v).type for v in passed]
+    context = _struct(types)
+    for index, (value, type_) in enumerate(zip(passed, types, strict=True)):
+        c.bind(value, _load(c, ctx, context, index, type_))
+    for owner in remade:
+        c.run(owner)
+    dims = loop_bounds(c, op)
+    lower, _, step = dims[0]
+    dims[0] = (c.add(lower, c.mul(begin, step)), c.add(lower, c.mul(end, step)), step)
+    parallel_nest(c, op, dims)
+    c.emit(llvm.ReturnOp())
+    return name
+
+
+def _thread_entry(b: FunctionBuilder, chunk: str) -> str:
+    """`ptr thread(ptr task)`: run the task's chunk; its name."""
+    name = f"{chunk}.thread"
+    t = _new_function(b, name, [PTR], PTR)
+    _run_task(t, chunk, t.region.blocks[0].args[0])
+    t.emit(llvm.ReturnOp(t.emit(llvm.ZeroOp(result_types=[PTR]))))
+    return name
+
+
+def _spawn(b: FunctionBuilder) -> str:
+    """`i64 spawn(ptr thread, ptr ctx, ptr tasks, i64 n, i64 threads, i64
+    capacity)`: fill the tasks, start all but the first; how many tasks."""
+    if SPAWN in b.module.declared:
+        return SPAWN
+    s = _new_function(b, SPAWN, [PTR, PTR, PTR, i64, i64, i64], i64)
+    thread, ctx, tasks, n, threads, capacity = s.region.blocks[0].args
+    count = s.intrinsic("llvm.smin.i64", [threads, n], i64)
+    count = s.intrinsic("llvm.smin.i64", [count, capacity], i64)
+    count = s.intrinsic("llvm.smax.i64", [count, s.const(1)], i64)
+    base = s.emit(llvm.SDivOp(n, count))
+    longer = s.emit(llvm.SRemOp(n, count))
+
+    def fill(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        begin = s.add(s.mul(k, base), s.intrinsic("llvm.smin.i64", [k, longer], i64))
+        extra = s.emit(llvm.ZExtOp(s.emit(llvm.ICmpOp(k, longer, SLT)), i64))
+        task = _task(s, tasks, k)
+        for slot, value in (
+            (CTX, ctx),
+            (BEGIN, begin),
+            (END, s.add(s.add(begin, base), extra)),
+            (STARTED, s.const(0)),
+        ):
+            _store(s, value, task, TASK, slot)
+        return []
+
+    def start(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        task = _task(s, tasks, k)
+        s.module.declare("pthread_create", [PTR, PTR, PTR, PTR], I32)
+        null = s.emit(llvm.ZeroOp(result_types=[PTR]))
+        status = s.emit(
+            llvm.CallOp(
+                "pthread_create",
+                _field(s, task, TASK, HANDLE),
+                null,
+                thread,
+                task,
+                return_type=I32,
+            )
+        )
+        ok = s.emit(llvm.ICmpOp(status, s.const(0, I32), EQ))
+        _store(s, s.emit(llvm.ZExtOp(ok, i64)), task, TASK, STARTED)
+        return []
+
+    counted_loop(s, (s.const(0), count, s.const(1)), [], fill)
+    counted_loop(s, (s.const(1), count, s.const(1)), [], start)
+    s.emit(llvm.ReturnOp(count))
+    return SPAWN
+
+
+def _join(b: FunctionBuilder) -> str:
+    """`void join(ptr tasks, i64 count)`: join the threads started."""
+    if JOIN in b.module.declared:
+        return JOIN
+    j = _new_function(b, JOIN, [PTR, i64], llvm.LLVMVoidType())
+    tasks, count = j.region.blocks[0].args
+    j.module.declare("pthread_join", [i64, PTR], I32)
+
+    def join(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        task = _task(j, tasks, k)
+        started = j.emit(llvm.ICmpOp(_load(j, task, TASK, STARTED), j.const(0), NE))
+        _when(
+            j,
+            started,
+            lambda: j.emit(
+                llvm.CallOp(
+                    "pthread_join",
+                    _load(j, task, TASK, HANDLE),
+                    j.emit(llvm.ZeroOp(result_types=[PTR])),
+                    return_type=I32,
+                )
+            ),
+        )
+        return []
+
+    counted_loop(j, (j.const(1), count, j.const(1)), [], join)
+    j.emit(llvm.ReturnOp())
+    return JOIN
+
+
+def _trip_count(b: FunctionBuilder, op: ParallelOp) -> SSAValue:
+    """Iterations of dimension 0: ceil((upper - lower) / step), at least 0."""
+    lower, upper, step = op.lower_bounds[0], op.upper_bounds[0], op.steps[0]
+    static = static_trip_count(lower, upper, step)
+    if static is not None:
+        return b.const(static)
+    low, high, by = (bound_value(b, x) for x in (lower, upper, step))
+    span = b.emit(llvm.SubOp(high, low))
+    rounded = b.add(span, b.emit(llvm.SubOp(by, b.const(1))))
+    count = b.emit(llvm.SDivOp(rounded, by))
+    return b.intrinsic("llvm.smax.i64", [count, b.const(0)], i64)
+
+
+def _run_task(b: FunctionBuilder, chunk: str, task: SSAValue) -> None:
+    ctx = _load(b, task, TASK, CTX, PTR)
+    begin, end = _load(b, task, TASK, BEGIN), _load(b, task, TASK, END)
+    b.emit(llvm.CallOp(chunk, ctx, begin, end))
+
+
+def _when(b: FunctionBuilder, condition: SSAValue, then: Callable[[], object]) -> None:
+    """`if (condition) then();`, continuing after it."""
+    body, after = b.new_block(), b.new_block()
+    b.emit(llvm.CondBrOp(condition, body, [], after, []))
+    b.block = body
+    then()
+    b.emit(llvm.BrOp(after))
+    b.block = after
+
+
+def _stack(b: FunctionBuilder, type_: Attribute) -> SSAValue:
+    """One `type_` on the stack, allocated in the entry block (once per call
+    of the function, not per loop iteration)."""
+    one = b.const(1)
+    alloca = llvm.AllocaOp(one, type_, alignment=8)
+    entry = b.region.blocks[0]
+    entry.insert_op_after(alloca, one.owner)  # pyright: ignore[reportArgumentType]
+    return alloca.res
+
+
+def _task(b: FunctionBuilder, tasks: SSAValue, k: SSAValue) -> SSAValue:
+    return b.emit(
+        llvm.GEPOp(tasks, [llvm.GEP_USE_SSA_VAL], TASK, ssa_indices=[k], inbounds=True)
+    )
+
+
+def _struct(types: list[Attribute]) -> llvm.LLVMStructType:
+    """A struct of fields of these types, pointers held as i64 (`_field`)."""
+    return llvm.LLVMStructType.from_type_list([i64 if t == PTR else t for t in types])
+
+
+def _field(
+    b: FunctionBuilder, base: SSAValue, struct: llvm.LLVMStructType, index: int
+) -> SSAValue:
+    """The address of field `index` of the struct at `base`. xDSL's
+    translation gives a getelementptr llvmlite's typed pointer to its element
+    type, so a second one, of offset 0, retypes the field's address for its
+    load or store (LLVM folds it). llvmlite cannot retype an address to
+    hold a pointer (it takes the two pointer types for equal), so pointer
+    fields are i64 (ptrtoint/inttoptr)."""
+    address = b.emit(llvm.GEPOp(base, [0, index], struct, inbounds=True))
+    return b.emit(llvm.GEPOp(address, [0], struct.types.data[index], inbounds=True))
+
+
+def _store(
+    b: FunctionBuilder,
+    value: SSAValue,
+    base: SSAValue,
+    struct: llvm.LLVMStructType,
+    index: int,
+) -> None:
+    if value.type == PTR:
+        value = b.emit(llvm.PtrToIntOp(value, i64))
+    b.emit(llvm.StoreOp(value, _field(b, base, struct, index)))
+
+
+def _load(
+    b: FunctionBuilder,
+    base: SSAValue,
+    struct: llvm.LLVMStructType,
+    index: int,
+    type_: Attribute = i64,
+) -> SSAValue:
+    """Field `index` as a value of `type_` (i64 by default)."""
+    value = b.emit(
+        llvm.LoadOp(_field(b, base, struct, index), struct.types.data[index])
+    )
+    return b.emit(llvm.IntToPtrOp(value)) if type_ == PTR else value

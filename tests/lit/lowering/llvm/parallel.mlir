@@ -1,0 +1,117 @@
+// RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
+
+// A loop.parallel marked {threads = N} becomes a chunk function over
+// iterations [begin, end) of its first dimension, a thread entry running one
+// task's chunk, and at its place: the live-ins packed into a context struct
+// on the stack (pointers as i64), xlir.spawn_chunks (emitted once per
+// module), the tasks no thread took run here, and xlir.join_chunks.
+
+// The helpers: spawn clamps the count to [1, min(n, capacity)], splits [0, n)
+// into ranges base or base + 1 long, fills the tasks {ctx, begin, end,
+// pthread_t, started} and starts a thread for every task but the first;
+// join joins the tasks whose thread started.
+// CHECK:       llvm.func @sysconf(i32) -> i64
+// CHECK:       llvm.func @pthread_join(i64, !llvm.ptr) -> i32
+// CHECK-LABEL: llvm.func internal @xlir.join_chunks(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK:         llvm.icmp "ne"
+// CHECK:         llvm.call @pthread_join(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> i32
+// CHECK:       llvm.func @pthread_create(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+
+// CHECK-LABEL: llvm.func internal @xlir.spawn_chunks
+// CHECK-SAME:    (%[[ENTRY:[0-9]+]]: !llvm.ptr, %[[CTX:[0-9]+]]: !llvm.ptr, %[[TASKS:[0-9]+]]: !llvm.ptr, %[[N:[0-9]+]]: i64, %[[WANT:[0-9]+]]: i64, %[[CAP:[0-9]+]]: i64) -> i64
+// CHECK:         %[[A:[0-9]+]] = llvm.call_intrinsic "llvm.smin.i64"(%[[WANT]], %[[N]])
+// CHECK-NEXT:    %[[B:[0-9]+]] = llvm.call_intrinsic "llvm.smin.i64"(%[[A]], %[[CAP]])
+// CHECK-NEXT:    %[[T:[0-9]+]] = llvm.call_intrinsic "llvm.smax.i64"(%[[B]], %{{.*}})
+// CHECK-NEXT:    %[[BASE:[0-9]+]] = llvm.sdiv %[[N]], %[[T]] : i64
+// CHECK-NEXT:    %[[REM:[0-9]+]] = llvm.srem %[[N]], %[[T]] : i64
+// CHECK:         llvm.ptrtoint %[[CTX]] : !llvm.ptr to i64
+// CHECK:       ^{{.*}}(%[[K:[0-9]+]]: i64):
+// CHECK:         %[[TASK:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][%[[K]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, i64, i64)>
+// CHECK:         %[[HANDLE:[0-9]+]] = llvm.getelementptr inbounds %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[RC:[0-9]+]] = llvm.call @pthread_create(%[[HANDLE]], %{{.*}}, %[[ENTRY]], %[[TASK]])
+// CHECK-NEXT:    llvm.icmp "eq" %[[RC]], %{{.*}} : i32
+// CHECK:         llvm.return %[[T]] : i64
+
+// The thread entry reads the task's context, begin and end.
+// CHECK-LABEL: llvm.func internal @scale.chunk0.thread(%{{.*}}: !llvm.ptr) -> !llvm.ptr
+// CHECK:         llvm.inttoptr
+// CHECK:         llvm.call @scale.chunk0(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64) -> ()
+// CHECK:         llvm.mlir.zero : !llvm.ptr
+
+// The chunk: live-ins from the context in order of first use (the dynamic
+// bound %n, then %x, %s, %y), the constant made again, dimension 0 from
+// lower + begin * step to lower + end * step, dimension 1 as it was.
+// CHECK-LABEL: llvm.func internal @scale.chunk0
+// CHECK-SAME:    (%[[C:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64)
+// CHECK:         %[[F0:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
+// CHECK-NEXT:    %[[F0T:[0-9]+]] = llvm.getelementptr inbounds %[[F0]][0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[NN:[0-9]+]] = llvm.load %[[F0T]] : !llvm.ptr -> i64
+// CHECK:         %[[XI:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[X:[0-9]+]] = llvm.inttoptr %[[XI]] : i64 to !llvm.ptr
+// CHECK:         %[[S:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:         %[[Y:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK-NEXT:    %[[ONE:[0-9]+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+// CHECK-NEXT:    %[[BS:[0-9]+]] = llvm.mul %[[BEGIN]], %{{.*}} : i64
+// CHECK-NEXT:    %[[LO:[0-9]+]] = llvm.add %{{.*}}, %[[BS]] : i64
+// CHECK-NEXT:    %[[ES:[0-9]+]] = llvm.mul %[[END]], %{{.*}} : i64
+// CHECK-NEXT:    %[[HI:[0-9]+]] = llvm.add %{{.*}}, %[[ES]] : i64
+// CHECK-NEXT:    llvm.br ^[[HEAD:.*]](%[[LO]] : i64)
+// CHECK:       ^[[HEAD]](%[[I:[0-9]+]]: i64):
+// CHECK-NEXT:    llvm.icmp "slt" %[[I]], %[[HI]] : i64
+// CHECK:         llvm.icmp "slt" %{{.*}}, %[[NN]] : i64
+// CHECK:         llvm.getelementptr inbounds %[[X]]
+// CHECK:         llvm.fmul %{{.*}}, %[[S]] : f32
+// CHECK-NEXT:    llvm.fadd %{{.*}}, %[[ONE]] : f32
+// CHECK:         llvm.getelementptr inbounds %[[Y]]
+
+// The caller: context and tasks on the stack in the entry block (4 tasks for
+// threads = 4), stores into the context, spawn with n = 10, then the tasks
+// left (started == 0) run here, then join.
+// CHECK-LABEL: llvm.func internal @scale
+// CHECK-SAME:    (%[[XA:[0-9]+]]: !llvm.ptr, %[[YA:[0-9]+]]: !llvm.ptr, %[[SA:[0-9]+]]: f32, %[[NA:[0-9]+]]: i64)
+// CHECK-DAG:     %[[TEN:[0-9]+]] = llvm.mlir.constant(10) : i64
+// CHECK-DAG:     %[[FOUR:[0-9]+]] = llvm.mlir.constant(4) : i64
+// CHECK:         %[[TS:[0-9]+]] = llvm.alloca %{{.*}} x !llvm.array<4 x !llvm.struct<(i64, i64, i64, i64, i64)>>
+// CHECK-NEXT:    %[[CX:[0-9]+]] = llvm.alloca %{{.*}} x !llvm.struct<(i64, i64, f32, i64)>
+// CHECK:         llvm.store %[[NA]], %{{.*}} : i64, !llvm.ptr
+// CHECK-NEXT:    llvm.ptrtoint %[[XA]] : !llvm.ptr to i64
+// CHECK:         llvm.store %[[SA]], %{{.*}} : f32, !llvm.ptr
+// CHECK-NEXT:    llvm.ptrtoint %[[YA]] : !llvm.ptr to i64
+// CHECK:         %[[EP:[0-9]+]] = llvm.mlir.addressof @scale.chunk0.thread : !llvm.ptr
+// CHECK-NEXT:    %[[CNT:[0-9]+]] = llvm.call @xlir.spawn_chunks(%[[EP]], %[[CX]], %[[TS]], %[[TEN]], %[[FOUR]], %[[FOUR]])
+// CHECK:         llvm.icmp "eq"
+// CHECK:         llvm.call @xlir.join_chunks(%[[TS]], %[[CNT]]) : (!llvm.ptr, i64) -> ()
+// CHECK:         llvm.call @scale.chunk0(
+
+// threads = 0: the count is sysconf(_SC_NPROCESSORS_ONLN) at each launch,
+// with room for 64 tasks; a dynamic first dimension's trip count is
+// max(0, (upper - lower + step - 1) / step).
+// CHECK-LABEL: llvm.func internal @fill
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr, %[[UP:[0-9]+]]: i64)
+// CHECK:         llvm.alloca %{{.*}} x !llvm.array<64 x !llvm.struct<(i64, i64, i64, i64, i64)>>
+// CHECK:         %[[CPUS:[0-9]+]] = llvm.call @sysconf(%{{.*}}) : (i32) -> i64
+// CHECK:         %[[SPAN:[0-9]+]] = llvm.sub %[[UP]], %{{.*}} : i64
+// CHECK:         %[[ROUND:[0-9]+]] = llvm.add %[[SPAN]], %{{.*}} : i64
+// CHECK-NEXT:    %[[Q:[0-9]+]] = llvm.sdiv %[[ROUND]], %{{.*}} : i64
+// CHECK-NEXT:    %[[TRIPS:[0-9]+]] = llvm.call_intrinsic "llvm.smax.i64"(%[[Q]], %{{.*}})
+// CHECK-NEXT:    llvm.call @xlir.spawn_chunks(%{{.*}}, %{{.*}}, %{{.*}}, %[[TRIPS]], %[[CPUS]], %{{.*}})
+builtin.module {
+  loop.kernel @scale(%x: memref<10x16xf32>, %y: memref<10x16xf32>, %s: f32, %n: index) {
+    %one = arith.constant 1.0 : f32
+    loop.parallel (%i, %j) = (0, 0) to (10, %n) step (1, 1) attributes {threads = 4 : i64} {
+      %v = loop.load %x[%i, %j] : memref<10x16xf32>
+      %w = arith.mulf %v, %s : f32
+      %z = arith.addf %w, %one : f32
+      loop.store %z, %y[%i, %j] : memref<10x16xf32>
+    }
+    loop.return
+  }
+  loop.kernel @fill(%y: memref<8xf32>, %n: index) {
+    %zero = arith.constant 0.0 : f32
+    loop.parallel (%i) = (1) to (%n) step (2) attributes {threads = 0 : i64} {
+      loop.store %zero, %y[%i] : memref<8xf32>
+    }
+    loop.return
+  }
+}

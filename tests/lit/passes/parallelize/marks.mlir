@@ -1,0 +1,125 @@
+// RUN: xlir-opt %s -p 'parallelize{min-work=4096}' --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p 'parallelize{threads=7 min-work=0}' --split-input-file | filecheck %s --check-prefix=ALL
+// RUN: not xlir-opt %s -p 'parallelize{threads=-1}' 2>&1 | filecheck %s --check-prefix=BAD-THREADS
+// RUN: not xlir-opt %s -p 'parallelize{min-work=-5}' 2>&1 | filecheck %s --check-prefix=BAD-WORK
+// BAD-THREADS: error: parallelize: threads must be non-negative (0: the CPUs online), got -1
+// BAD-WORK: error: parallelize: min-work must be non-negative, got -5
+
+// Work is trip counts times body ops, inner loop.for trips multiplied in:
+// 64 x (the store, and 128 x (load, addf) of the loop.for) = 64 x 257 =
+// 16448 >= 4096: marked for the CPUs online (threads=0 by default).
+// CHECK-LABEL: loop.kernel @row_sums
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (64) step (1) attributes {threads = 0 : i64} {
+// ALL-LABEL:   loop.kernel @row_sums
+// ALL:           loop.parallel (%{{.*}}) = (0) to (64) step (1) attributes {threads = 7 : i64} {
+loop.kernel @row_sums(%x: memref<64x128xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (64) step (1) {
+    %s = loop.for %j = 0 to 128 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<64x128xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<64xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Below the threshold: 16 x 32 x (load, negf, store) = 1536 < 4096.
+// CHECK-LABEL: loop.kernel @small
+// CHECK-NOT:     threads
+// CHECK:         loop.return
+// ALL-LABEL:   loop.kernel @small
+// ALL:           attributes {threads = 7 : i64}
+loop.kernel @small(%x: memref<16x32xf32>, %out: memref<16x32xf32>) {
+  loop.parallel (%i, %j) = (0, 0) to (16, 32) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<16x32xf32>
+    %n = arith.negf %v : f32
+    loop.store %n, %out[%i, %j] : memref<16x32xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Only the outermost loop.parallel is marked, not the one nested in it (a
+// tiled nest); the tile extent comes from the range of the minsi bound (at
+// most 4), so the work is 16 x (4 index ops + 4 x 256 x 3) = 49216.
+// CHECK-LABEL: loop.kernel @nested
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (64) step (4) attributes {threads = 0 : i64} {
+// CHECK:           loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 256) step (1, 1) {
+// ALL-LABEL:   loop.kernel @nested
+// ALL:           attributes {threads = 7 : i64}
+// ALL-NOT:       threads
+// ALL:           loop.return
+loop.kernel @nested(%x: memref<64x256xf32>, %out: memref<64x256xf32>) {
+  loop.parallel (%t) = (0) to (64) step (4) {
+    %c64 = arith.constant 64 : index
+    %rest = arith.subi %c64, %t : index
+    %c4 = arith.constant 4 : index
+    %n = arith.minsi %c4, %rest : index
+    loop.parallel (%e, %j) = (0, 0) to (%n, 256) step (1, 1) {
+      %i = arith.addi %t, %e : index
+      %v = loop.load %x[%i, %j] : memref<64x256xf32>
+      loop.store %v, %out[%i, %j] : memref<64x256xf32>
+    }
+  }
+  loop.return
+}
+
+// -----
+
+// A parallel loop inside a sequential one is outermost (each launch of it is
+// one pass of the loop.for): 64 x 128 x 2 = 16384 per pass.
+// CHECK-LABEL: loop.kernel @passes
+// CHECK:         loop.for
+// CHECK:           loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (64, 128) step (1, 1) attributes {threads = 0 : i64} {
+loop.kernel @passes(%x: memref<64x128xf32>) {
+  loop.for %k = 0 to 10 step 1 {
+    loop.parallel (%i, %j) = (0, 0) to (64, 128) step (1, 1) {
+      %v = loop.load %x[%i, %j] : memref<64x128xf32>
+      loop.store %v, %x[%i, %j] : memref<64x128xf32>
+    }
+  }
+  loop.return
+}
+
+// -----
+
+// A first dimension of one iteration cannot be split: not marked, however
+// large the rest; neither is a loop with no dimension.
+// CHECK-LABEL: loop.kernel @single_row
+// CHECK-NOT:     threads
+// CHECK:         loop.return
+// ALL-LABEL:   loop.kernel @single_row
+// ALL-NOT:       threads
+// ALL:           loop.return
+loop.kernel @single_row(%x: memref<1x65536xf32>, %y: memref<f32>) {
+  loop.parallel (%i, %j) = (0, 0) to (1, 65536) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<1x65536xf32>
+    loop.store %v, %x[%i, %j] : memref<1x65536xf32>
+  }
+  loop.parallel () = () to () step () {
+    %c = arith.constant 1.0 : f32
+    loop.store %c, %y[] : memref<f32>
+  }
+  loop.return
+}
+
+// -----
+
+// A loop already marked keeps its count (an earlier run or a hand-written
+// choice wins over the pipeline's own run).
+// CHECK-LABEL: loop.kernel @chosen
+// CHECK:         attributes {threads = 3 : i64}
+// ALL-LABEL:   loop.kernel @chosen
+// ALL:           attributes {threads = 3 : i64}
+loop.kernel @chosen(%x: memref<2xf32>) {
+  loop.parallel (%i) = (0) to (2) step (1) attributes {threads = 3 : i64} {
+    %v = loop.load %x[%i] : memref<2xf32>
+    loop.store %v, %x[%i] : memref<2xf32>
+  }
+  loop.return
+}
