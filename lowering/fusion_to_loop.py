@@ -12,8 +12,14 @@ fusion operands are loaded, and nothing in between is materialized. Each
   is a `loop.for` nest over the reduced dims carrying the accumulators
   (several for a variadic reduce, and all sibling reduces over the same
   input shape and dims share it), with the reducer inlined. An output
-  shaped like the reduce's input (softmax's exponentials) is stored inside
-  that loop, so the fusion reads its input once.
+  shaped like the reduce's input (softmax's exponentials) is computed once
+  per element and stored in the same nest. When the reduction runs along
+  the input's last dimension and reduces only such outputs, they are
+  computed first, in a `loop.parallel` over the reduced dims, and the
+  `loop.for` reduces what it loads back from them (a row still in cache):
+  the elementwise work then vectorizes, which it cannot inside an ordered
+  float reduction, and the reduction adds the same values in the same order.
+  Otherwise they are stored inside the `loop.for`.
 * Output fusions: the dot's contraction is a `loop.for` nest inside the
   parallel nest, and the epilogue is applied to the accumulated value before
   the store.
@@ -291,14 +297,25 @@ class FusionLowering:
         ]
         riding = [p for s in siblings for p in self.passengers.pop(s.results[0], [])]
         inits = [self.value(i, []) for s in siblings for i in s.init_values]
-
-        def body(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
-            reduced, kept = iter(ivs), iter(idx)
-            full = [
-                next(reduced) if d in dims else next(kept) for d in range(len(in_shape))
-            ]
+        stored_first = dict(riding) if self._store_first(riding, siblings) else {}
+        if stored_first:
+            loop = ParallelOp(
+                [0] * len(dims), [in_shape[d] for d in dims], [1] * len(dims)
+            )
+            self.nest.open(loop)
+            full = _full_index(list(loop.induction_vars), idx, dims, len(in_shape))
             for stored, buffer in riding:
                 self.store(self.value(stored, full), buffer, full)
+            self.nest.close()
+
+        def body(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            full = _full_index(ivs, idx, dims, len(in_shape))
+            for stored, buffer in stored_first.items():
+                loaded = self.nest.place(LoadOp(buffer, full))
+                self.memo[(stored, tuple(full))] = loaded
+            for stored, buffer in riding:
+                if stored not in stored_first:
+                    self.store(self.value(stored, full), buffer, full)
             results: list[SSAValue] = []
             offset = 0
             for s in siblings:
@@ -316,6 +333,24 @@ class FusionLowering:
         for result, scalar in zip(flat, results, strict=True):
             self.memo[(result, tuple(idx))] = scalar
         return self.memo[(value, tuple(idx))]
+
+    @staticmethod
+    def _store_first(
+        riding: Sequence[tuple[SSAValue, SSAValue]], siblings: Sequence[ReduceOp]
+    ) -> bool:
+        """Whether the outputs riding on a reduction are computed before it,
+        in their own parallel nest (module docstring): the reduction runs
+        along the input's unit-stride last dimension, so the nest walks the
+        row in order, and every input it reduces is one of them, so the
+        `loop.for` only loads."""
+        stored = {value for value, _ in riding}
+        reduce = siblings[0]
+        last = len(shape(reduce.inputs[0])) - 1
+        return (
+            bool(stored)
+            and last in reduce.dims
+            and all(i in stored for s in siblings for i in s.inputs)
+        )
 
     def _dot(self, op: DotGeneralOp, idx: Indices) -> SSAValue:
         numbers = op.dot_dimension_numbers
@@ -374,6 +409,15 @@ class FusionLowering:
             return self.nest.place(arith.SIToFPOp(scalar, target))
         assert isinstance(target, IntegerType)
         return self.nest.place(arith.ExtSIOp(scalar, target))
+
+
+def _full_index(
+    reduced: Sequence[SSAValue], kept: Indices, dims: Sequence[int], rank: int
+) -> Indices:
+    """The input's index of a reduction: the reduced dims' induction
+    variables at `dims`, the kept index elsewhere, in order."""
+    reduced_ivs, kept_ivs = iter(reduced), iter(kept)
+    return [next(reduced_ivs) if d in dims else next(kept_ivs) for d in range(rank)]
 
 
 def _multiply(type_: Attribute):

@@ -19,6 +19,15 @@ the same way, out-of-range indices taking the last branch.
 A kernel may take scratch buffers after its operands' and results' (sort's
 merge passes): each is a `device.alloc` of its type before the launch and a
 `device.free` after it.
+
+Buffers are named once: temps of one type at one offset share one
+`loop.view`, so a while body's result planned in its carried buffer needs
+no copy, and a kernel launched with one buffer twice (a result planned in
+its operand's memory) takes it once, its body using the one argument for
+both. A backend then sees one pointer where the memory is one: LLVM's
+vectorizer knows a load and a store at the same index touch the same
+element, instead of guarding the vector loop with an overlap check that
+such a launch always fails.
 """
 
 from __future__ import annotations
@@ -93,6 +102,7 @@ class HostSchedule:
         self.taken = taken
         self.module_builder = Builder(InsertPoint.before(function))
         self.buffers: dict[SSAValue, SSAValue] = {}
+        self.views: dict[tuple[int, MemRefType], SSAValue] = {}
 
     def build(self) -> func.FuncOp:
         old = self.function
@@ -151,11 +161,14 @@ class HostSchedule:
         assert isinstance(type_, MemRefType)
         if plan.kind == TEMP:
             assert self.arena is not None
-            view = ViewOp(self.arena, plan.offset_value or 0, type_)
-            # views up front, after the allocations: they only name memory
-            Rewriter.insert_op(view, InsertPoint.after(self.last_prologue_op))
-            self.last_prologue_op = view
-            return view.results[0]
+            key = (plan.offset_value or 0, type_)
+            if key not in self.views:
+                view = ViewOp(self.arena, key[0], type_)
+                # views up front, after the allocations: they only name memory
+                Rewriter.insert_op(view, InsertPoint.after(self.last_prologue_op))
+                self.last_prologue_op = view
+                self.views[key] = view.results[0]
+            return self.views[key]
         if plan.kind == OUT:
             index = plan.output_index
             assert index is not None
@@ -205,6 +218,7 @@ class HostSchedule:
         self.place(op, builder)
         args = [self.buffers[v] for v in op.operands]
         args += [self.buffers[r] for r in op.results]
+        args = _take_each_buffer_once(kernel, args)
         scratch: list[SSAValue] = []
         for type_ in kernel.argument_types[len(args) :]:
             assert isinstance(type_, MemRefType)
@@ -271,6 +285,33 @@ class HostSchedule:
             regions.append(Region(block))
         cases = DenseArrayBase.from_list(i64, list(range(len(regions) - 1)))
         builder.insert(scf.IndexSwitchOp(index, cases, regions[-1], regions[:-1], []))
+
+
+def _take_each_buffer_once(kernel: KernelOp, args: list[SSAValue]) -> list[SSAValue]:
+    """Drop each argument of `kernel` that its launch passes the same
+    buffer as an earlier one, using that earlier argument in its place
+    (module docstring); the launch's arguments that remain."""
+    block = kernel.body.block
+    first: dict[SSAValue, int] = {}
+    repeated: list[tuple[int, int]] = []
+    for position, buffer in enumerate(args):
+        if buffer in first:
+            repeated.append((position, first[buffer]))
+        else:
+            first[buffer] = position
+    if not repeated:
+        return args
+    for position, earlier in reversed(repeated):
+        block.args[position].replace_all_uses_with(block.args[earlier])
+        block.erase_arg(block.args[position])
+    dropped = {position for position, _ in repeated}
+    kernel.function_type = FunctionType.from_lists(
+        [t for i, t in enumerate(kernel.argument_types) if i not in dropped], []
+    )
+    if kernel.arg_attrs is not None:
+        kept = [a for i, a in enumerate(kernel.arg_attrs.data) if i not in dropped]
+        kernel.arg_attrs = ArrayAttr(kept)
+    return [buffer for i, buffer in enumerate(args) if i not in dropped]
 
 
 def _buffer(type_: Attribute) -> Attribute:

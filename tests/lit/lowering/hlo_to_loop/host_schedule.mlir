@@ -2,9 +2,15 @@
 
 // The host function: default stream, arena and output allocations, arena
 // views at the plan's offsets, launches in program order, synchronize, free.
-// Kernel arguments are the op's operands, then its results' buffers; an
-// in-place result gets the operand's buffer twice.
+// Kernel arguments are the op's operands, then its results' buffers, each
+// buffer once: an in-place result (fusion.3 writes the exponentials it
+// divides) is its operand's argument, which the kernel loads and stores.
 
+// CHECK-LABEL: loop.kernel @fusion_3
+// CHECK-SAME:    (%[[SUM_ARG:.*]]: memref<64xf32>, %[[EXP_ARG:.*]]: memref<64x128xf32>) {
+// CHECK:           %[[E:.*]] = loop.load %[[EXP_ARG]][%{{.*}}, %{{.*}}] : memref<64x128xf32>
+// CHECK:           %[[Q:.*]] = arith.divf %[[E]], %{{.*}} : f32
+// CHECK-NEXT:      loop.store %[[Q]], %[[EXP_ARG]][%{{.*}}, %{{.*}}] : memref<64x128xf32>
 // CHECK-LABEL: func.func public @main
 // CHECK-SAME:    (%[[X:.*]]: memref<64x128xf32>) -> (memref<64x128xf32> {jax.result_info = "result"}) {
 // CHECK-NEXT:    %[[S:.*]] = device.default_stream
@@ -14,7 +20,7 @@
 // CHECK-NEXT:    %[[SUM:.*]] = loop.view %[[ARENA]][256] : memref<512xi8> -> memref<64xf32>
 // CHECK-NEXT:    device.launch @fusion_1(%[[X]], %[[MAX]]) on %[[S]]
 // CHECK-NEXT:    device.launch @fusion_2(%[[MAX]], %[[X]], %[[OUT]], %[[SUM]]) on %[[S]]
-// CHECK-NEXT:    device.launch @fusion_3(%[[SUM]], %[[OUT]], %[[OUT]]) on %[[S]]
+// CHECK-NEXT:    device.launch @fusion_3(%[[SUM]], %[[OUT]]) on %[[S]] : memref<64xf32>, memref<64x128xf32>
 // CHECK-NEXT:    device.synchronize %[[S]]
 // CHECK-NEXT:    device.free %[[ARENA]] : memref<512xi8>
 // CHECK-NEXT:    func.return %[[OUT]] : memref<64x128xf32>
@@ -70,7 +76,7 @@ func.func public @main(%arg0: tensor<64x128xf32>) -> (tensor<64x128xf32> {jax.re
 // CHECK-NEXT:      device.copy device_to_device %[[G]], %[[OUT]] on %[[S]]
 // CHECK-NEXT:      scf.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    device.launch @fusion_1(%[[X]], %[[X]]) on %[[S]]
+// CHECK-NEXT:    device.launch @fusion_1(%[[X]]) on %[[S]] : memref<4xf32>
 // CHECK-NEXT:    device.synchronize %[[S]]
 // CHECK-NEXT:    func.return %[[OUT]], %[[X]] : memref<4xf32>, memref<4xf32>
 func.func @main(%i: tensor<i32>, %x: tensor<4xf32> {tf.aliasing_output = 1 : i32}) -> (tensor<4xf32>, tensor<4xf32>) attributes {hlo.plan = #hlo.plan<arena = 0, alignment = 64, arguments = 20, outputs = 32, alias = 16, constants = 16>} {
@@ -128,6 +134,47 @@ func.func @main(%n: tensor<i32>) -> tensor<i32> attributes {hlo.plan = #hlo.plan
     stablehlo.return %1 : tensor<i1>
   } do {
     %1 = hlo.fusion kind = loop (%it) {name = "fusion.2", hlo.buffers = [#hlo.buffer<temp, offset = 64, size = 4>]} : (tensor<i32>) -> tensor<i32> {
+    ^bb0(%a: tensor<i32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %s = stablehlo.add %a, %one : tensor<i32>
+      hlo.yield %s : tensor<i32>
+    }
+    stablehlo.return %1 : tensor<i32>
+  }
+  func.return %0 : tensor<i32>
+}
+
+// -----
+
+// A while body's result planned in its carried buffer, a temp at the same
+// offset and of the same type, is the same view: no copy, and the kernel
+// that increments the counter in place takes it once.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:    (%[[N:.*]]: memref<i32>) -> memref<i32> {
+// CHECK:         %[[IT:.*]] = loop.view %{{.*}}[0] : memref<64xi8> -> memref<i32>
+// CHECK-NEXT:    %[[P:.*]] = loop.view %{{.*}}[32] : memref<64xi8> -> memref<i1>
+// CHECK-NOT:     loop.view
+// CHECK:         device.copy device_to_device %[[N]], %[[IT]]
+// CHECK-NEXT:    scf.while () : () -> () {
+// CHECK-NEXT:      device.launch @fusion_1(%[[IT]], %[[P]])
+// CHECK:         } do {
+// CHECK-NEXT:      device.launch @fusion_2(%[[IT]]) on %{{.*}} : memref<i32>
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK:         device.copy device_to_device %[[IT]], %{{.*}}
+func.func @main(%n: tensor<i32>) -> tensor<i32> attributes {hlo.plan = #hlo.plan<arena = 64, alignment = 64, arguments = 4, outputs = 4, alias = 0, constants = 0>} {
+  %0 = stablehlo.while(%it = %n) : tensor<i32> attributes {hlo.buffers = [#hlo.buffer<temp, offset = 0, size = 4>]}
+  cond {
+    %1 = hlo.fusion kind = loop (%it) {name = "fusion.1", hlo.buffers = [#hlo.buffer<temp, offset = 32, size = 1>]} : (tensor<i32>) -> tensor<i1> {
+    ^bb0(%a: tensor<i32>):
+      %ten = stablehlo.constant dense<10> : tensor<i32>
+      %p = stablehlo.compare LT, %a, %ten, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      hlo.yield %p : tensor<i1>
+    }
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1 = hlo.fusion kind = loop (%it) {name = "fusion.2", hlo.buffers = [#hlo.buffer<temp, offset = 0, size = 4>]} : (tensor<i32>) -> tensor<i32> {
     ^bb0(%a: tensor<i32>):
       %one = stablehlo.constant dense<1> : tensor<i32>
       %s = stablehlo.add %a, %one : tensor<i32>

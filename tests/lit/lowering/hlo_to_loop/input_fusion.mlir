@@ -3,8 +3,10 @@
 // Input (reduction) fusions: loop.parallel over the kept dims around a
 // loop.for over the reduced ones, carrying the accumulator; the reducer is
 // inlined. softmax's second fusion (the contract in docs/loop-level.md):
-// the row max is loaded outside the row loop, and the exponentials are
-// stored inside it, in the same pass as their sum.
+// the row max is loaded outside the row loops; the exponentials, an output
+// that is all the row sum reduces, are computed and stored by a
+// loop.parallel over the row (vectorizable), and the sum's loop.for adds
+// them in order, loading them back.
 
 // CHECK-LABEL: loop.kernel @fusion_2
 // CHECK-SAME:    (%[[MAX:.*]]: memref<64xf32>, %[[X:.*]]: memref<64x128xf32>, %[[EXP:.*]]: memref<64x128xf32>, %[[SUM:.*]]: memref<64xf32>) {
@@ -13,12 +15,15 @@
 // CHECK:         loop.parallel (%[[I:.*]]) = (0) to (64) step (1) {
 // CHECK-NEXT:      %[[RM:.*]] = loop.load %[[MAX]][%[[I]]] : memref<64xf32>
 // CHECK-NEXT:      %[[M:.*]] = arith.maximumf %[[NEGINF]], %[[RM]] : f32
-// CHECK-NEXT:      %[[RS:.*]] = loop.for %[[J:.*]] = 0 to 128 step 1 iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT:      loop.parallel (%[[J:.*]]) = (0) to (128) step (1) {
 // CHECK-NEXT:        %[[V:.*]] = loop.load %[[X]][%[[I]], %[[J]]] : memref<64x128xf32>
 // CHECK-NEXT:        %[[D:.*]] = arith.subf %[[V]], %[[M]] : f32
 // CHECK-NEXT:        %[[E:.*]] = math.exp %[[D]] : f32
 // CHECK-NEXT:        loop.store %[[E]], %[[EXP]][%[[I]], %[[J]]] : memref<64x128xf32>
-// CHECK-NEXT:        %[[N:.*]] = arith.addf %[[ACC]], %[[E]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[RS:.*]] = loop.for %[[K:.*]] = 0 to 128 step 1 iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT:        %[[L:.*]] = loop.load %[[EXP]][%[[I]], %[[K]]] : memref<64x128xf32>
+// CHECK-NEXT:        %[[N:.*]] = arith.addf %[[ACC]], %[[L]] : f32
 // CHECK-NEXT:        loop.yield %[[N]] : f32
 // CHECK-NEXT:      }
 // CHECK-NEXT:      loop.store %[[RS]], %[[SUM]][%[[I]]] : memref<64xf32>

@@ -38,14 +38,18 @@ func.func @main(%x: tensor<6x4xf32>, %i: tensor<5x1xi32>, %u: tensor<5x4xf32>) -
 // -----
 
 // The plan puts the result in the buffer of the fusion that computes the
-// operand: no copy, the walk starts at once, and the kernel is launched with
-// that buffer as both operand and result.
+// operand: no copy, the walk starts at once, and the kernel takes that
+// buffer once, as both operand and result.
 
 // CHECK-LABEL: loop.kernel @scatter_1(
+// CHECK-SAME:  %[[X:.*]]: memref<6x4xf32>, %{{.*}}: memref<3x1xi32>, %{{.*}}: memref<3x4xf32>) {
 // CHECK-NOT:   loop.parallel
 // CHECK:       loop.for
+// CHECK:       loop.store %{{.*}}, %[[X]][%{{.*}}, %{{.*}}] : memref<6x4xf32>
 // CHECK-LABEL: func.func @main(
-// CHECK:       device.launch @scatter_1(%[[BUF:[^,]*]], %{{[^,]*}}, %{{[^,]*}}, %[[BUF]]) on
+// CHECK:       %[[BUF:.*]] = device.alloc : memref<6x4xf32>
+// CHECK:       device.launch @fusion_1(%{{.*}}, %[[BUF]]) on
+// CHECK-NEXT:  device.launch @scatter_1(%[[BUF]], %{{[^,]*}}, %{{[^,]*}}) on
 func.func @main(%x: tensor<6x4xf32>, %i: tensor<3x1xi32>, %u: tensor<3x4xf32>) -> tensor<6x4xf32> {
   %0 = hlo.fusion kind = loop (%x) {name = "fusion.1"} : (tensor<6x4xf32>) -> tensor<6x4xf32> {
   ^bb0(%1: tensor<6x4xf32>):
