@@ -38,6 +38,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "unroll": _lazy("xlir.passes.unroll", "UnrollPass"),
     "tile": _lazy("xlir.passes.tile", "TilePass"),
     "fold-index": _lazy("xlir.passes.fold_index", "FoldIndexPass"),
+    "register-tile": _lazy("xlir.passes.register_tile", "RegisterTilePass"),
+    "vectorize": _lazy("xlir.passes.vectorize", "VectorizePass"),
+    "parallelize": _lazy("xlir.passes.parallelize", "ParallelizePass"),
     "expand-math": _lazy("xlir.passes.expand_math", "ExpandMathPass"),
     # Lowering from the loop level to LLVM (docs/cpu.md).
     "loop-to-llvm": _lazy("xlir.lowering.llvm.passes", "LoopToLLVMPass"),

@@ -1,7 +1,7 @@
 """`xlir-compile`: a StableHLO program as an object file and a C header.
 
     xlir-compile MODEL.mlir [--triple T] [--cpu NAME] [--features +a,-b]
-                 [--reloc pic|static] [--entry NAME] [--function main]
+                 [--reloc pic|static] [--entry NAME] [--threads N] [--function main]
                  [--pipeline PASSES] -o model.o [--header model.h]
 
 Ahead-of-time compilation on the cpu target's pipeline (docs/aot.md): the
@@ -51,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
         "--entry",
         help="C name of the entry point (default: module name + '_' + function)",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="threads per call for the largest kernels: 1 = none (no pthread "
+        "symbols); default one per online CPU",
+    )
     parser.add_argument("--function", default="main", help="function to compile")
     parser.add_argument(
         "--pipeline",
@@ -65,7 +71,9 @@ def compile_file(args: argparse.Namespace) -> AotResult:
     if not path.is_file():
         raise UsageError(f"input file not found: {path}")
     module, sources = load_module(path)
-    options = AotOptions(args.triple, args.cpu, args.features, args.reloc, args.entry)
+    options = AotOptions(
+        args.triple, args.cpu, args.features, args.reloc, args.entry, args.threads
+    )
     compiler = get_target("cpu").compiler()
     return compiler.compile_ahead_of_time(
         module, options, args.function, sources, args.pipeline

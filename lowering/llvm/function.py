@@ -129,32 +129,32 @@ class FunctionBuilder:
     def element_pointer(
         self, buffer: SSAValue, indices: Sequence[SSAValue], op: Operation
     ) -> SSAValue:
-        """The address of `buffer[indices]` (old values), row-major."""
+        """The address of `buffer[indices]` (old values), row-major: one GEP
+        over the buffer as an array of its trailing dimensions (`[d1 x [d2 x
+        T]]` indexed by i0, i1, i2), so LLVM sees the subscripts themselves
+        rather than a linearized sum it must take apart again."""
         type_ = buffer.type
         assert isinstance(type_, MemRefType)
-        shape = type_.get_shape()
-        linear: SSAValue | None = None
-        for size, index in zip(shape, indices, strict=True):
-            i = self.get(index)
-            linear = (
-                i if linear is None else self.add(self.mul(linear, self.const(size)), i)
-            )
-        if linear is None:
-            linear = self.const(0)
+        pointer = self.get(buffer)
+        if not indices:
+            return pointer
         element = llvm_type(type_.element_type, op)
+        for size in reversed(type_.get_shape()[1:]):
+            element = llvm.LLVMArrayType(size, element)
         return self.emit(
             llvm.GEPOp(
-                self.get(buffer),
-                [llvm.GEP_USE_SSA_VAL],
+                pointer,
+                [llvm.GEP_USE_SSA_VAL] * len(indices),
                 element,
-                ssa_indices=[linear],
+                ssa_indices=[self.get(i) for i in indices],
                 inbounds=True,
             )
         )
 
 
 class ModuleSymbols:
-    """Functions the lowering declares on demand (libm, malloc), once each."""
+    """Functions the lowering adds on demand, once each: declarations (libm,
+    malloc) and internal definitions (the thread helpers)."""
 
     def __init__(self):
         self.declared: dict[str, llvm.FuncOp] = {}
@@ -165,4 +165,11 @@ class ModuleSymbols:
             self.declared[name] = llvm.FuncOp(
                 name, type_, linkage=llvm.LinkageAttr("external")
             )
+        return name
+
+    def define(self, function: llvm.FuncOp) -> str:
+        """Add a function the lowering built; its name."""
+        name = function.sym_name.data
+        assert name not in self.declared, f"{name} defined twice"
+        self.declared[name] = function
         return name

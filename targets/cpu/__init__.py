@@ -9,6 +9,7 @@ of program text go through the persistent cache (`cache`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,11 +36,27 @@ from xlir.diagnostics import XlirError
 from xlir.levels import is_loop_level
 from xlir.pass_manager import run_pipeline
 
-LOOP_PIPELINE = "expand-math,loop-to-llvm,device-to-llvm"
+LOOP_PIPELINE = (
+    "register-tile,vectorize,expand-math,parallelize,loop-to-llvm,device-to-llvm"
+)
 """From the loop level to the llvm dialect."""
 
 BACKEND_PIPELINE = f"hlo-to-loop,{LOOP_PIPELINE}"
 """From the fused, planned HLO level to the llvm dialect."""
+
+
+FAST_MATH = "XLIR_FAST_MATH"
+"""Set to 1, float sums and products may be reassociated (`vectorize`'s
+`reassociate=true`: partial sums that vectorize), as XLA:CPU's reductions
+do; off by default, so results are bit for bit the sequential order's."""
+
+
+def loop_pipeline() -> str:
+    """The loop pipeline compiles use now: `LOOP_PIPELINE`, reassociating
+    with `XLIR_FAST_MATH=1` in the environment."""
+    if os.environ.get(FAST_MATH) == "1":
+        return LOOP_PIPELINE.replace("vectorize", "vectorize{reassociate=true}", 1)
+    return LOOP_PIPELINE
 
 
 class CpuExecutor(InterpreterExecutor):
@@ -99,10 +116,14 @@ class Lowered:
 
 
 def lower_to_llvm(
-    module: ModuleOp, function: str, sources: dict[str, str] | None = None
+    module: ModuleOp,
+    function: str,
+    sources: dict[str, str] | None = None,
+    pipeline: str | None = None,
 ) -> Lowered:
     """Lowers an optimized HLO-level (or loop-level) module in place to the
-    llvm dialect; its signature, arena size and the plan's memory figures."""
+    llvm dialect (`pipeline` from the loop level, default `loop_pipeline()`);
+    its signature, arena size and the plan's memory figures."""
     if is_loop_level(module):
         signature = loop_signature(module, function)
         stats = planned_memory_stats(None, signature)
@@ -113,7 +134,9 @@ def lower_to_llvm(
     temp = _temp_bytes(module)
     # Not verified in between: LLVM verifies the result (xlir-opt runs the
     # same pipelines with a verifier after each pass, to find a culprit).
-    run_pipeline(make_context(), module, LOOP_PIPELINE, sources, verify=False)
+    run_pipeline(
+        make_context(), module, pipeline or loop_pipeline(), sources, verify=False
+    )
     return Lowered(signature, temp, stats)
 
 
@@ -195,4 +218,5 @@ def _key(text: str, function: str, pipeline: str | None) -> str | None:
     if cache.cache_dir() is None:
         return None
     hlo = Compiler.DEFAULT_PIPELINE if pipeline is None else pipeline
-    return cache.cache_key(text, function, hlo, BACKEND_PIPELINE, host_description())
+    backend = f"hlo-to-loop,{loop_pipeline()}"
+    return cache.cache_key(text, function, hlo, backend, host_description())

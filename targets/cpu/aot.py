@@ -17,7 +17,7 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
 from xlir.targets.base import MemoryStats, Signature
-from xlir.targets.cpu import lower_to_llvm
+from xlir.targets.cpu import loop_pipeline, lower_to_llvm
 from xlir.targets.cpu.c_header import C_IDENTIFIER, HeaderInfo, c_header
 from xlir.targets.cpu.llvm_jit import host_cpu, llvm_ir, object_code, target_machine
 
@@ -33,6 +33,17 @@ Linux C compiler for the architecture produces (Debian's riscv64 is rv64gc
 with hardware floats, and objects of different float ABIs do not link)."""
 
 
+VECTOR_TILES = {
+    "x86_64": (6, 8, 4),
+    "aarch64": (12, 8, 4),
+    "riscv64": (4, 4, 1),
+}
+"""Register tile rows and columns (`register-tile`'s mr, nr) and f32 lanes
+(`vectorize`'s width) for another triple's generic CPU, which the loop
+passes cannot measure as they do for the host: SSE2's 16 registers of 4
+floats, NEON's 32 of 4, and rv64gc's scalar floating-point registers."""
+
+
 @dataclass(frozen=True)
 class AotOptions:
     """`triple` None is this host; `cpu` None is the host's for the host and
@@ -44,6 +55,9 @@ class AotOptions:
     features: str | None = None
     reloc: str = "pic"
     entry: str | None = None
+    threads: int | None = None
+    """None: kernels big enough use one thread per online CPU (pthreads);
+    1: no threads (no pthread symbols); N: at most N threads."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,8 @@ def _check_options(options: AotOptions) -> None:
             f"error: relocation model '{options.reloc}' is not one of "
             f"{', '.join(RELOCATION_MODELS)}"
         )
+    if options.threads is not None and options.threads < 1:
+        raise XlirError(f"error: --threads must be at least 1, not {options.threads}")
     if options.entry is not None and not C_IDENTIFIER.fullmatch(options.entry):
         raise XlirError(
             f"error: entry name '{options.entry}' is not a C identifier "
@@ -90,6 +106,24 @@ def _machine_settings(options: AotOptions) -> tuple[str, str, str]:
     return options.cpu or cpu, options.features or features, abi
 
 
+def aot_loop_pipeline(options: AotOptions) -> str:
+    """The cpu target's loop pipeline with `options.threads` applied and, for
+    a triple that is not this host's, the vector passes sized for it (the
+    host's sizes are measured)."""
+    passes = loop_pipeline().split(",")
+    if options.threads == 1:
+        passes.remove("parallelize")
+    sized = {}
+    if options.threads is not None and options.threads > 1:
+        sized["parallelize"] = f"parallelize{{threads={options.threads}}}"
+    arch = (options.triple or "").split("-")[0]
+    if options.triple and options.cpu != "native" and arch in VECTOR_TILES:
+        mr, nr, lanes = VECTOR_TILES[arch]
+        sized["register-tile"] = f"register-tile{{mr={mr} nr={nr}}}"
+        sized["vectorize"] = f"vectorize{{width={lanes}}}"
+    return ",".join(sized.get(name, name) for name in passes)
+
+
 def _export_only(module: ModuleOp, function: str, entry: str) -> None:
     """Renames the entry of `function` to `entry`; other defined functions
     become internal so that the object exports one symbol."""
@@ -107,6 +141,21 @@ def _donated(module: ModuleOp, function: str) -> dict[int, int]:
         if isinstance(op, func.FuncOp) and op.sym_name.data == function:
             return aliased_outputs(op)
     return {}
+
+
+def _notes(module: ModuleOp) -> list[str]:
+    """What the header's comment says about threads."""
+    threaded = any(
+        isinstance(op, llvm.FuncOp) and op.sym_name.data == "pthread_create"
+        for op in module.body.block.ops
+    )
+    if not threaded:
+        return ["Runs on the calling thread only."]
+    return [
+        "Threads: the largest kernels split their outer loop over pthreads",
+        "(one per online CPU, sysconf(_SC_NPROCESSORS_ONLN)), created and joined",
+        "within each call; link with -lpthread. The call returns when all are done.",
+    ]
 
 
 def _with_abi(ir: str, abi: str) -> str:
@@ -135,7 +184,7 @@ def compile_object(
         raise XlirError(f"error: {error}") from None
     entry = options.entry or default_entry(module, function)
     donated = _donated(module, function)
-    lowered = lower_to_llvm(module, function, sources)
+    lowered = lower_to_llvm(module, function, sources, aot_loop_pipeline(options))
     _export_only(module, function, entry)
     ir = _with_abi(llvm_ir(module, machine.triple), abi)
     code = object_code(ir, machine)
@@ -150,7 +199,15 @@ def compile_object(
     try:
         header = c_header(
             lowered.signature,
-            HeaderInfo(entry, source, target, lowered.temp_bytes, stats, donated),
+            HeaderInfo(
+                entry,
+                source,
+                target,
+                lowered.temp_bytes,
+                stats,
+                donated,
+                _notes(module),
+            ),
         )
     except ValueError as error:
         raise XlirError(f"error: {error}") from None

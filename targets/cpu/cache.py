@@ -2,7 +2,8 @@
 
 An entry is the object code of one compile with what is needed to call it
 (signature, temp bytes, memory stats), keyed by a hash of the program text,
-function, pipelines, host CPU, and the versions of xlir, xDSL and llvmlite.
+function, pipelines, host CPU, the versions of xlir, xDSL and llvmlite, and
+the xlir sources' sizes and times (`compiler_fingerprint`).
 Entries live in `$XLIR_CACHE_DIR` (default `~/.cache/xlir`); `XLIR_CACHE=0`
 turns the cache off. Each file carries a SHA-256 of its contents: a
 truncated or corrupted entry is discarded and rebuilt, never loaded.
@@ -10,7 +11,9 @@ truncated or corrupted entry is discarded and rebuilt, never loaded.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import json
 import os
 from dataclasses import asdict, dataclass
@@ -22,6 +25,9 @@ from xlir.targets.base import MemoryStats, Signature, TensorSpec
 
 MAGIC = b"xlir-cpu-cache-1\n"
 
+SUBPACKAGES = ("dialects", "lowering", "passes", "targets", "tools")
+"""xlir's subpackages, which live beside `xlir/` in a checkout."""
+
 
 def cache_dir() -> Path | None:
     """Where entries live, or None when the cache is off."""
@@ -31,10 +37,30 @@ def cache_dir() -> Path | None:
     return Path(folder)
 
 
+@functools.cache
+def compiler_fingerprint() -> str:
+    """The xlir sources this process compiles with: each module's path, size
+    and modification time. An edited checkout (an editable install keeps the
+    version number) then misses the cache instead of loading code an older
+    compiler made. Computed once per process (one stat per module)."""
+    packages = ("xlir", *(f"xlir.{name}" for name in SUBPACKAGES))
+    roots = {
+        Path(folder).resolve()
+        for name in packages
+        for folder in importlib.import_module(name).__path__
+    }
+    digest = hashlib.sha256()
+    for root in sorted(roots):
+        for path in sorted(root.rglob("*.py")):
+            stat = path.stat()
+            digest.update(f"{path}|{stat.st_size}|{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
 def cache_key(*parts: str) -> str:
     versions = [version(p) for p in ("xlir", "xdsl", "llvmlite")]
     digest = hashlib.sha256()
-    for part in (*versions, *parts):
+    for part in (*versions, compiler_fingerprint(), *parts):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()

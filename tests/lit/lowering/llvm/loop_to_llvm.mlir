@@ -3,7 +3,8 @@
 // A kernel becomes an internal llvm.func over pointers: each loop a header
 // block testing `iv < upper` and a body branching back with `iv + step`;
 // loop.for carries its values in block arguments; loads and stores address
-// row-major through one getelementptr; constants sit at the top.
+// row-major through one getelementptr over the buffer as an array of its
+// trailing dimensions (no index arithmetic); constants sit at the top.
 
 // CHECK:       llvm.mlir.global internal constant @table(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<2 x f32>
 // CHECK-LABEL: llvm.func internal @row_sums(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
@@ -17,9 +18,8 @@
 // CHECK-NEXT:    llvm.cond_br %[[T]], ^{{.*}}, ^{{.*}}
 // CHECK:         llvm.br ^[[INNER:bb[0-9]+]](%[[ZERO]], %{{.*}} : i64, f32)
 // CHECK:       ^[[INNER]](%[[J:.*]]: i64, %[[ACC:.*]]: f32):
-// CHECK:         %[[ROW:.*]] = llvm.mul %[[I]], %[[COLS]] : i64
-// CHECK-NEXT:    %[[LIN:.*]] = llvm.add %[[ROW]], %[[J]] : i64
-// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[LIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[T2:.*]] = llvm.icmp "slt" %[[J]], %[[COLS]] : i64
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[I]], %[[J]]] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<8 x f32>
 // CHECK-NEXT:    %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
 // CHECK-NEXT:    %[[S:.*]] = llvm.fadd %[[ACC]], %[[X]] : f32
 // CHECK-NEXT:    %[[J1:.*]] = llvm.add %[[J]], %[[ONE]] : i64

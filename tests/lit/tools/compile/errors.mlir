@@ -26,3 +26,6 @@ func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = stablehlo.add %x, %x : tensor<4xf32>
   func.return %y : tensor<4xf32>
 }
+
+// RUN: not xlir-compile %s --threads 0 -o %t.o 2>&1 | filecheck %s --check-prefix=THREADS
+// THREADS: error: --threads must be at least 1, not 0
