@@ -1,10 +1,10 @@
 // RUN: xlir-opt %s | xlir-opt | filecheck %s
 // RUN: xlir-opt %s --print-op-generic | xlir-opt | filecheck %s
 
-// The contract for `hlo-to-loop`: softmax over rows
-// (../shared/corpus/small/softmax_rows.mlir) as it should look after lowering
-// the output of `-p hlo-opt,fuse,assign-buffers`, which is three fusions and a
-// 512-byte temp arena:
+// The loop and device dialects round-trip a whole host schedule: softmax over
+// rows (../shared/corpus/small/softmax_rows.mlir) in the hand-written form the
+// `hlo-to-loop` contract first took (docs/loop-level.md shows what it makes
+// today), for three fusions and a 512-byte temp arena:
 //
 //   fusion.1 (input)  row max                     -> temp [0, 256)
 //   fusion.2 (input)  exp(x - max), its row sums  -> out 0, temp [256, 512)
