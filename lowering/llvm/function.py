@@ -9,20 +9,27 @@ old `memref` type kept for addressing (row-major, static shape).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
+    UnitAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 PTR = llvm.LLVMPointerType()
+
+_ALIKE: dict[object, tuple[type[Operation], dict[str, Attribute]]] = {}
+"""`FunctionBuilder.emit_alike`'s ops by key: their class and properties."""
 
 
 class Unsupported(Exception):
@@ -81,6 +88,30 @@ class FunctionBuilder:
         self.block.add_op(op)
         return op.results[0] if op.results else None  # pyright: ignore[reportReturnType]
 
+    def emit_alike(
+        self,
+        key: object,
+        make: Callable[[], Operation],
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+    ) -> SSAValue:
+        """Append an op whose properties depend on `key` only: made by `make`
+        the first time, then created directly from the operands, result types
+        and that first op's properties. Building properties dominates the
+        cost of the lowering's common ops (xDSL makes and verifies each
+        attribute anew)."""
+        known = _ALIKE.get(key)
+        if known is None:
+            op = make()
+            _ALIKE[key] = (type(op), dict(op.properties))
+            return self.emit(op)
+        cls, properties = known
+        return self.emit(
+            cls.create(
+                operands=operands, result_types=result_types, properties=properties
+            )
+        )
+
     def get(self, value: SSAValue) -> SSAValue:
         return self.values[value]
 
@@ -120,8 +151,12 @@ class FunctionBuilder:
     def intrinsic(
         self, name: str, args: Sequence[SSAValue], result: Attribute | None
     ) -> SSAValue:
-        return self.emit(
-            llvm.CallIntrinsicOp(name, list(args), [result] if result else [])
+        results = [result] if result else []
+        return self.emit_alike(
+            ("intrinsic", name, len(args)),
+            lambda: llvm.CallIntrinsicOp(name, list(args), results),
+            args,
+            results,
         )
 
     # --- addressing -------------------------------------------------------------------
@@ -138,18 +173,43 @@ class FunctionBuilder:
         pointer = self.get(buffer)
         if not indices:
             return pointer
-        element = llvm_type(type_.element_type, op)
-        for size in reversed(type_.get_shape()[1:]):
-            element = llvm.LLVMArrayType(size, element)
+        element = _row_major_type(type_) or llvm_type(type_.element_type, op)
         return self.emit(
-            llvm.GEPOp(
-                pointer,
-                [llvm.GEP_USE_SSA_VAL] * len(indices),
-                element,
-                ssa_indices=[self.get(i) for i in indices],
-                inbounds=True,
+            llvm.GEPOp.create(
+                operands=[pointer, *(self.get(i) for i in indices)],
+                result_types=[PTR],
+                properties={**_gep_properties(len(indices)), "elem_type": element},
             )
         )
+
+
+@cache
+def _gep_properties(count: int) -> dict[str, Attribute]:
+    """An inbounds GEP's properties with `count` SSA indices, built once: a
+    GEP per load and store is the lowering's most common op, and building
+    its attributes each time (what `GEPOp(...)` does) dominated loop-to-llvm."""
+    return {
+        "rawConstantIndices": DenseArrayBase.from_list(
+            i32, [llvm.GEP_USE_SSA_VAL] * count
+        ),
+        "noWrapFlags": IntegerAttr(0, 32),
+        "inbounds": UnitAttr(),
+    }
+
+
+@cache
+def _row_major_type(type_: MemRefType) -> Attribute | None:
+    """`[d1 x [d2 x T]]` for a `d0 x d1 x d2 x T` buffer: what one GEP indexes
+    with all subscripts. Made once per buffer type (attributes are costly to
+    build); None for an element type the CPU does not support."""
+    element = type_.element_type
+    try:
+        element = llvm_type(element, None)  # pyright: ignore[reportArgumentType]
+    except Unsupported:
+        return None
+    for size in reversed(type_.get_shape()[1:]):
+        element = llvm.LLVMArrayType(size, element)
+    return element
 
 
 class ModuleSymbols:

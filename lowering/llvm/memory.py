@@ -21,13 +21,18 @@ from xlir.lowering.llvm.function import PTR, FunctionBuilder, llvm_type
 def lower_load(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, LoadOp)
     address = b.element_pointer(op.buffer, op.indices, op)
-    b.bind(op.result, b.emit(llvm.LoadOp(address, llvm_type(op.result.type, op))))
+    type_ = llvm_type(op.result.type, op)
+    loaded = b.emit_alike(
+        "load", lambda: llvm.LoadOp(address, type_), [address], [type_]
+    )
+    b.bind(op.result, loaded)
 
 
 def lower_store(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, StoreOp)
     address = b.element_pointer(op.buffer, op.indices, op)
-    b.emit(llvm.StoreOp(b.get(op.value), address))
+    value = b.get(op.value)
+    b.emit_alike("store", lambda: llvm.StoreOp(value, address), [value, address], [])
 
 
 def lower_view(b: FunctionBuilder, op: Operation) -> None:

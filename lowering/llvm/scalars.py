@@ -47,7 +47,11 @@ def _result_type(op: Operation) -> Attribute:
 
 
 def _binary(cls) -> Emitter:
-    return lambda b, op: b.emit(cls(*_args(b, op)))
+    def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
+        args = _args(b, op)
+        return b.emit_alike(cls, lambda: cls(*args), args, [args[0].type])
+
+    return emit
 
 
 def _intrinsic(name: str) -> Emitter:
