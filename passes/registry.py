@@ -29,6 +29,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "decompose": _lazy("xlir.passes.decompose", "DecomposePass"),
     "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),
     "fold-constants": _lazy("xlir.passes.fold_constants", "FoldConstantsPass"),
+    "dot-layout": _lazy("xlir.passes.dot_layout", "DotLayoutPass"),
     "fuse": _lazy("xlir.passes.fuse", "FusePass"),
     "assign-buffers": _lazy("xlir.passes.assign_buffers", "AssignBuffersPass"),
     # Lowering from the HLO level to the loop level (docs/loop-level.md).

@@ -26,8 +26,7 @@ import llvmlite.binding as llvm
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
-from xlir.targets.base import Compiler
-from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE
+from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE, CpuCompiler
 from xlir.targets.cpu.llvm_jit import llvm_ir, optimize, target_machine
 from xlir.tools.cli import UsageError, run_command
 
@@ -105,7 +104,7 @@ def require_llvm_level(module: ModuleOp) -> None:
         for name, ops in found.items()
     )
     if any(name.split(".")[0] in HLO_LEVEL_DIALECTS for name in found):
-        pipeline = f"{Compiler.DEFAULT_PIPELINE},{BACKEND_PIPELINE}"
+        pipeline = f"{CpuCompiler.DEFAULT_PIPELINE},{BACKEND_PIPELINE}"
     elif "loop.kernel" in found or "loop.global" in found:
         pipeline = LOOP_PIPELINE
     else:

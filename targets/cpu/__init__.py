@@ -1,6 +1,7 @@
 """The `cpu` target: native code for this machine through LLVM (docs/cpu.md).
 
-`CpuCompiler` runs the HLO pipeline (`hlo-opt` by default), then the backend
+`CpuCompiler` runs the HLO pipeline (`hlo-opt` with `dot-layout` before
+`fuse` by default: `CpuCompiler.DEFAULT_PIPELINE`), then the backend
 pipeline `BACKEND_PIPELINE` down to the llvm dialect, translates it with
 xDSL's llvmlite translation, optimizes at -O3 for the host CPU and emits
 object code (`llvm_jit`), which `CpuExecutable` loads and calls. Compiles
@@ -34,7 +35,7 @@ from xlir.targets.loop_interpreter import loop_signature
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.levels import is_loop_level
-from xlir.pass_manager import run_pipeline
+from xlir.pass_manager import PIPELINES, run_pipeline
 
 LOOP_PIPELINE = (
     "register-tile,vectorize,expand-math,parallelize,loop-to-llvm,device-to-llvm"
@@ -141,6 +142,14 @@ def lower_to_llvm(
 
 
 class CpuCompiler(Compiler):
+    DEFAULT_PIPELINE = ",".join(
+        step
+        for name in PIPELINES["hlo-opt"]
+        for step in (("dot-layout", name) if name == "fuse" else (name,))
+    )
+    """`hlo-opt` with `dot-layout` before `fuse`: the dot kernels read their
+    rhs with unit stride (passes/dot_layout.py)."""
+
     def lookup(
         self, text: str, function: str, pipeline: str | None
     ) -> Executable | None:
@@ -217,6 +226,6 @@ def _key(text: str, function: str, pipeline: str | None) -> str | None:
     """The cache key of compiling `function` of `text`; None with the cache off."""
     if cache.cache_dir() is None:
         return None
-    hlo = Compiler.DEFAULT_PIPELINE if pipeline is None else pipeline
+    hlo = CpuCompiler.DEFAULT_PIPELINE if pipeline is None else pipeline
     backend = f"hlo-to-loop,{loop_pipeline()}"
     return cache.cache_key(text, function, hlo, backend, host_description())

@@ -1,0 +1,103 @@
+"""`dot-layout`: give a dot_general's right operand a unit-stride free dim,
+a layout choice for dot operands in the spirit of XLA's layout assignment.
+
+The CPU's dot kernels (`register-tile`) vectorize along the rhs's free
+dims, which needs the rhs read with unit stride along its last dim. A
+dot_general whose rhs contracts its last dim (`A·Bᵀ`, `contracting_dims =
+[1] x [1]`) would load B with a gather per vector lane, many times slower.
+This pass reads such an rhs through a `stablehlo.transpose` that puts its
+batch dims first (in the order of the batching list), then its contracting
+dims (in the order of the contracting list), then its free dims in their
+order, and renames the dot's rhs dims to match: the result and its dim
+order are unchanged, and the transpose is one pass over B against the dot's
+many reads of each element.
+
+A rhs with fewer than `min-elements` elements, or whose free dims hold one
+element (nothing to vectorize along), is left alone. `simplify` folds such a
+transpose back into the dot (`simplify_patterns/dot.py`), so this pass runs
+after it; `fuse` keeps the transpose out of the dot's fusion (a contraction's
+operands are materialized, `contraction-operand` in `fusion/rules.py`), so it
+becomes its own kernel, fused with the elementwise ops that produce B.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
+from xlir.dialects.stablehlo.contraction import DotGeneralOp
+from xlir.dialects.stablehlo.data_movement import TransposeOp
+from xlir.dialects.stablehlo.types import shape
+
+
+def rhs_permutation(
+    rank: int, batch: tuple[int, ...], contract: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The transpose that moves the rhs's free dims last, or None when its
+    last dim is already free (or it has no free dim)."""
+    if rank == 0 or rank - 1 not in contract:
+        return None
+    bound = set(batch) | set(contract)
+    free = [d for d in range(rank) if d not in bound]
+    if not free:
+        return None
+    return (*batch, *contract, *free)
+
+
+class TransposeContractedRhs(RewritePattern):
+    """dot_general(a, b) with b's last dim contracted → dot_general(a,
+    transpose(b)) with b's free dims last."""
+
+    def __init__(self, min_elements: int):
+        super().__init__()
+        self.min_elements = min_elements
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DotGeneralOp, rewriter: PatternRewriter) -> None:
+        dims = op.dot_dimension_numbers
+        batch = dims.rhs_batching_dimensions.data
+        contract = dims.rhs_contracting_dimensions.data
+        rhs_shape = shape(op.rhs.type)
+        permutation = rhs_permutation(len(rhs_shape), batch, contract)
+        if permutation is None or math.prod(rhs_shape) < self.min_elements:
+            return
+        free = permutation[len(batch) + len(contract) :]
+        free_extent = math.prod(rhs_shape[d] for d in free)
+        if free_extent < 2:
+            return
+        transpose = TransposeOp(op.rhs, permutation)
+        transpose.location = op.location
+        numbers = DotDimensionNumbersAttr.get(
+            dims.lhs_batching_dimensions.data,
+            tuple(range(len(batch))),
+            dims.lhs_contracting_dimensions.data,
+            tuple(range(len(batch), len(batch) + len(contract))),
+        )
+        dot = DotGeneralOp(
+            op.lhs, transpose.result, numbers, op.precision_config, op.result.type
+        )
+        dot.location = op.location
+        rewriter.replace_op(op, [transpose, dot], [dot.result])
+
+
+@dataclass(frozen=True)
+class DotLayoutPass(ModulePass):
+    name = "dot-layout"
+
+    min_elements: int = 4096
+    """The smallest rhs worth a transpose kernel of its own."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            TransposeContractedRhs(self.min_elements), apply_recursively=False
+        ).rewrite_module(op)

@@ -1,0 +1,110 @@
+// RUN: xlir-opt %s --split-input-file -p dot-layout | filecheck %s
+// RUN: xlir-opt %s --split-input-file -p dot-layout,dot-layout | filecheck %s
+
+// A dot_general whose rhs contracts its last dim reads the rhs through a
+// transpose that puts batch dims first, then contracting dims, then free
+// dims; the result type is unchanged. Running the pass twice changes nothing
+// more.
+
+// A·Bᵀ.
+// CHECK-LABEL: func.func @a_bt
+func.func @a_bt(%a: tensor<8x64xf32>, %b: tensor<96x64xf32>) -> tensor<8x96xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0] : (tensor<96x64xf32>) -> tensor<64x96xf32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+  // CHECK-NEXT: func.return %[[D]]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1], precision = [HIGHEST, HIGHEST] : (tensor<8x64xf32>, tensor<96x64xf32>) -> tensor<8x96xf32>
+  func.return %0 : tensor<8x96xf32>
+}
+
+// -----
+
+// Aᵀ·Bᵀ: the lhs keeps its dims.
+// CHECK-LABEL: func.func @at_bt
+func.func @at_bt(%a: tensor<64x8xf32>, %b: tensor<96x64xf32>) -> tensor<8x96xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0] : (tensor<96x64xf32>) -> tensor<64x96xf32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0] : (tensor<64x8xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<64x8xf32>, tensor<96x64xf32>) -> tensor<8x96xf32>
+  func.return %0 : tensor<8x96xf32>
+}
+
+// -----
+
+// Batched, the rhs's batch dim in the middle.
+// CHECK-LABEL: func.func @batched
+func.func @batched(%a: tensor<4x8x64xf32>, %b: tensor<32x4x64xf32>) -> tensor<4x8x32xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 2, 0] : (tensor<32x4x64xf32>) -> tensor<4x64x32xf32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x64xf32>, tensor<4x64x32xf32>) -> tensor<4x8x32xf32>
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [1], contracting_dims = [2] x [2] : (tensor<4x8x64xf32>, tensor<32x4x64xf32>) -> tensor<4x8x32xf32>
+  func.return %0 : tensor<4x8x32xf32>
+}
+
+// -----
+
+// Two contracting dims, listed out of order: they keep the order of the
+// list, so each still pairs with its lhs dim.
+// CHECK-LABEL: func.func @two_contracting
+func.func @two_contracting(%a: tensor<4x64x16xf32>, %b: tensor<16x8x64xf32>) -> tensor<4x8xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [2, 0, 1] : (tensor<16x8x64xf32>) -> tensor<64x16x8xf32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], contracting_dims = [1, 2] x [0, 1] : (tensor<4x64x16xf32>, tensor<64x16x8xf32>) -> tensor<4x8xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 2] x [2, 0] : (tensor<4x64x16xf32>, tensor<16x8x64xf32>) -> tensor<4x8xf32>
+  func.return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Two free dims keep their order.
+// CHECK-LABEL: func.func @two_free
+func.func @two_free(%a: tensor<8x64xi32>, %b: tensor<6x16x64xi32>) -> tensor<8x6x16xi32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [2, 0, 1] : (tensor<6x16x64xi32>) -> tensor<64x6x16xi32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], contracting_dims = [1] x [0] : (tensor<8x64xi32>, tensor<64x6x16xi32>) -> tensor<8x6x16xi32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [2] : (tensor<8x64xi32>, tensor<6x16x64xi32>) -> tensor<8x6x16xi32>
+  func.return %0 : tensor<8x6x16xi32>
+}
+
+// -----
+
+// A·B already reads B with unit stride along its free dim.
+// CHECK-LABEL: func.func @a_b
+func.func @a_b(%a: tensor<8x64xf32>, %b: tensor<64x96xf32>) -> tensor<8x96xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+  func.return %0 : tensor<8x96xf32>
+}
+
+// -----
+
+// An rhs transposed already (by the program) is left as it is.
+// CHECK-LABEL: func.func @already_transposed
+func.func @already_transposed(%a: tensor<8x64xf32>, %b: tensor<96x64xf32>) -> tensor<8x96xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      stablehlo.dot_general %a, %[[T]], contracting_dims = [1] x [0]
+  %t = stablehlo.transpose %b, dims = [1, 0] : (tensor<96x64xf32>) -> tensor<64x96xf32>
+  %0 = stablehlo.dot_general %a, %t, contracting_dims = [1] x [0] : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+  func.return %0 : tensor<8x96xf32>
+}
+
+// -----
+
+// A small rhs (fewer than min-elements = 4096) is not worth a kernel.
+// CHECK-LABEL: func.func @small_rhs
+func.func @small_rhs(%a: tensor<8x16xf32>, %b: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      stablehlo.dot_general %a, %b, contracting_dims = [1] x [1]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  func.return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// A matrix-vector product has no free extent to vectorize along.
+// CHECK-LABEL: func.func @matrix_vector
+func.func @matrix_vector(%a: tensor<8x8192xf32>, %b: tensor<1x8192xf32>, %v: tensor<8192xf32>) -> (tensor<8x1xf32>, tensor<8xf32>) {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      stablehlo.dot_general %a, %b, contracting_dims = [1] x [1]
+  // CHECK:      stablehlo.dot_general %a, %v, contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<8x8192xf32>, tensor<1x8192xf32>) -> tensor<8x1xf32>
+  %1 = stablehlo.dot_general %a, %v, contracting_dims = [1] x [0] : (tensor<8x8192xf32>, tensor<8192xf32>) -> tensor<8xf32>
+  func.return %0, %1 : tensor<8x1xf32>, tensor<8xf32>
+}

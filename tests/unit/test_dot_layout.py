@@ -1,0 +1,140 @@
+"""`dot-layout` changes no result: random dot_generals whose rhs contracts
+its last dim (batch dims, several contracting and free dims, any operand
+dim order) give the same outputs on the interpreter before and after the
+pass, and the cpu target's default pipeline runs it before `fuse`."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.context import Context
+from xlir.dialects.stablehlo.contraction import DotGeneralOp
+from xlir.dialects.stablehlo.data_movement import TransposeOp
+from xlir.passes.dot_layout import DotLayoutPass
+from xlir.targets.cpu import CpuCompiler
+
+import xlir
+from xlir.pass_manager import PIPELINES, expand
+
+
+def _tensor(dims: list[int], element: str) -> str:
+    return f"tensor<{'x'.join(map(str, dims))}x{element}>"
+
+
+@st.composite
+def dots(draw: st.DrawFn) -> tuple[str, str]:
+    """A dot_general's text whose rhs's last dim is contracting, and its
+    element type."""
+    batch = draw(st.lists(st.integers(1, 3), max_size=2))
+    contract = draw(st.lists(st.integers(1, 4), min_size=1, max_size=2))
+    lhs_free = draw(st.lists(st.integers(1, 3), max_size=2))
+    rhs_free = draw(st.lists(st.integers(2, 4), min_size=1, max_size=2))
+    # Each operand's dims as (kind, index) in a drawn order.
+    lhs_dims = draw(
+        st.permutations(
+            [("b", i) for i in range(len(batch))]
+            + [("c", i) for i in range(len(contract))]
+            + [("f", i) for i in range(len(lhs_free))]
+        )
+    )
+    rhs_order = draw(
+        st.permutations(
+            [("b", i) for i in range(len(batch))]
+            + [("c", i) for i in range(len(contract) - 1)]
+            + [("f", i) for i in range(len(rhs_free))]
+        )
+    )
+    rhs_dims = [*rhs_order, ("c", len(contract) - 1)]
+    sizes = {"b": batch, "c": contract}
+
+    def shape(dims: list[tuple[str, int]], free: list[int]) -> list[int]:
+        return [sizes[k][i] if k in sizes else free[i] for k, i in dims]
+
+    def positions(dims: list[tuple[str, int]], kind: str, count: int) -> str:
+        return ", ".join(str(dims.index((kind, i))) for i in range(count))
+
+    element = draw(st.sampled_from(["f32", "i32"]))
+    lhs = _tensor(shape(lhs_dims, lhs_free), element)
+    rhs = _tensor(shape(rhs_dims, rhs_free), element)
+    # The result: batch dims, then each operand's free dims in dim order.
+    result = _tensor(
+        [
+            *batch,
+            *(lhs_free[i] for k, i in lhs_dims if k == "f"),
+            *(rhs_free[i] for k, i in rhs_dims if k == "f"),
+        ],
+        element,
+    )
+    batching = (
+        f"batching_dims = [{positions(lhs_dims, 'b', len(batch))}] x "
+        f"[{positions(rhs_dims, 'b', len(batch))}], "
+        if batch
+        else ""
+    )
+    contracting = (
+        f"contracting_dims = [{positions(lhs_dims, 'c', len(contract))}] x "
+        f"[{positions(rhs_dims, 'c', len(contract))}]"
+    )
+    text = f"""
+func.func @main(%a: {lhs}, %b: {rhs}) -> {result} {{
+  %0 = stablehlo.dot_general %a, %b, {batching}{contracting} : ({lhs}, {rhs}) -> {result}
+  func.return %0 : {result}
+}}
+"""
+    return text, element
+
+
+@settings(max_examples=40, deadline=None)
+@given(dots(), st.integers(0, 2**32 - 1))
+def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
+    text, element = case
+    before = xlir.parse_module(xlir.make_context(), text, "dot.mlir")
+    after = before.clone()
+    DotLayoutPass(min_elements=0).apply(Context(), after)
+    after.verify()
+    transposes = [op for op in after.walk() if isinstance(op, TransposeOp)]
+    (dot,) = [op for op in after.walk() if isinstance(op, DotGeneralOp)]
+    assert len(transposes) == 1 and dot.rhs is transposes[0].result
+    rhs_rank = len(transposes[0].dims)
+    assert rhs_rank - 1 not in dot.dot_dimension_numbers.rhs_contracting_dimensions.data
+
+    old = xlir.compile(before, target="interpreter")
+    new = xlir.compile(after, target="interpreter")
+    rng = np.random.default_rng(seed)
+    arguments = [
+        rng.normal(size=spec.shape).astype(spec.dtype)
+        if element == "f32"
+        else rng.integers(-50, 50, size=spec.shape).astype(spec.dtype)
+        for spec in old.signature.arguments
+    ]
+    want, got = old(*arguments), new(*arguments)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if element == "f32":
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def test_cpu_pipeline_is_hlo_opt_with_dot_layout_before_fuse() -> None:
+    steps = [p.name for p in expand(CpuCompiler.DEFAULT_PIPELINE)]
+    fuse = PIPELINES["hlo-opt"].index("fuse")
+    assert steps == [
+        *PIPELINES["hlo-opt"][:fuse],
+        "dot-layout",
+        *PIPELINES["hlo-opt"][fuse:],
+    ]
+
+
+def test_cpu_a_bt_matches_numpy() -> None:
+    text = """
+func.func @main(%a: tensor<16x256xf32>, %b: tensor<96x256xf32>) -> tensor<16x96xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<16x256xf32>, tensor<96x256xf32>) -> tensor<16x96xf32>
+  func.return %0 : tensor<16x96xf32>
+}
+"""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(16, 256)).astype(np.float32)
+    b = rng.normal(size=(96, 256)).astype(np.float32)
+    got = xlir.compile(text, target="cpu")(a, b)
+    np.testing.assert_allclose(got, a @ b.T, rtol=1e-4, atol=1e-4)
