@@ -35,7 +35,8 @@ CROSS_PROGRAMS = [
     "while_loops",
     "train_step_mlp",
 ]
-CROSS = ["aarch64-linux-gnu", "riscv64-linux-gnu"]
+CROSS = ["x86_64-linux-gnu", "aarch64-linux-gnu", "riscv64-linux-gnu"]
+"""Triples run from a generic CPU (x86_64 natively, the others under qemu)."""
 
 
 @pytest.fixture(autouse=True)
