@@ -5,6 +5,7 @@ message on stderr and exit status 1: an `XlirError` is printed as it is (it
 already carries file:line:col), a `UsageError` or `ValueError` (bad command
 line, input file or argument) after `prog: error:`, and anything else is an
 internal error that names `XLIR_TRACEBACK=1`, which re-raises it.
+`write_output` is where their results go (a file, or stdout).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 from xlir.diagnostics import XlirError
@@ -19,6 +21,18 @@ from xlir.diagnostics import XlirError
 
 class UsageError(Exception):
     """A bad command line or input file; the message is the whole story."""
+
+
+def write_output(path: str | None, data: bytes) -> None:
+    """A tool's output to `path`, or to stdout for None or `-`."""
+    if path is None or path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        Path(path).write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
 def run_command(prog: str, body: Callable[[], int]) -> NoReturn:

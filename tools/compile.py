@@ -16,12 +16,13 @@ otherwise.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from xlir.targets.base import get_target
 from xlir.targets.cpu.aot import RELOCATION_MODELS, AotOptions, AotResult
-from xlir.tools.cli import UsageError, run_command
+from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
 
@@ -80,21 +81,16 @@ def compile_file(args: argparse.Namespace) -> AotResult:
     )
 
 
-def _write(path: str, data: bytes) -> None:
-    try:
-        Path(path).write_bytes(data)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror}") from None
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
 
     def body() -> int:
+        if args.output == "-" and sys.stdout.isatty():
+            raise UsageError("-o -: will not write an object file to a terminal")
         result = compile_file(args)
-        _write(args.output, result.object_code)
+        write_output(args.output, result.object_code)
         if args.header:
-            _write(args.header, result.header.encode())
+            write_output(args.header, result.header.encode())
         return 0
 
     run_command(PROG, body)

@@ -28,7 +28,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE, CpuCompiler
 from xlir.targets.cpu.llvm_jit import llvm_ir, optimize, target_machine
-from xlir.tools.cli import UsageError, run_command
+from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError
@@ -150,24 +150,13 @@ def _check_output(args: argparse.Namespace) -> None:
         raise UsageError("--target obj: will not write binary to a terminal")
 
 
-def _write(result: str | bytes, output: str | None) -> None:
-    data = result.encode() if isinstance(result, str) else result
-    if output is None or output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    try:
-        Path(output).write_bytes(data)
-    except OSError as error:
-        raise UsageError(f"cannot write {output}: {error.strerror}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     _check_output(args)
     source = sys.stdin.read() if args.file == "-" else Path(args.file)
     module, _ = load_module(source, "<stdin>" if args.file == "-" else None)
     require_llvm_level(module)
-    _write(translate(module, args), args.output)
+    result = translate(module, args)
+    write_output(args.output, result.encode() if isinstance(result, str) else result)
     return 0
 
 

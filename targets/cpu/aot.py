@@ -11,7 +11,7 @@ kernel is threaded): constants are embedded, the temp arena is the caller's.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -188,9 +188,7 @@ def compile_object(
     _export_only(module, function, entry)
     ir = _with_abi(llvm_ir(module, machine.triple), abi)
     code = object_code(ir, machine)
-    stats = MemoryStats(
-        **{**lowered.stats.__dict__, "generated_code_size_in_bytes": len(code)}
-    )
+    stats = replace(lowered.stats, generated_code_size_in_bytes=len(code))
     source = next(iter(sources), "<module>") if sources else "<module>"
     shown = "this host's" if features and features == host_cpu()[1] else features
     target = f"{machine.triple}, cpu {cpu}, reloc {options.reloc}" + (
