@@ -55,10 +55,12 @@ shared between copies reads the same element either way. Each copy's own ops
 stay in their order, so every output element is computed by the same
 operations in the same order as before: the result is bit for bit the same.
 
-Only nests whose body holds nothing but region-free ops and `loop.for`s
-(recursively) are jammed, with static bounds and steps on the jammed
-dimensions and `loop.for` bounds that do not depend on them (copies must
-walk the same iterations together). A jammed nest, and the remainders, carry
+Only nests whose body holds nothing but region-free ops, `loop.for`s and
+inner `loop.parallel`s (recursively) are jammed, with static bounds and
+steps on the jammed dimensions and `loop.for` bounds that do not depend on
+them (copies must walk the same iterations together). An inner
+`loop.parallel` is cloned whole once per copy, one after the other (softmax
+writes a row's exponentials before it sums them). A jammed nest, and the remainders, carry
 the `jam` attribute (the factor of each dimension), so they are not jammed
 again.
 """
@@ -69,24 +71,20 @@ import itertools
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from math import prod
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
-from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import (
     LoadOp,
-    ReshapeOp,
     StoreOp,
-    ViewOp,
-    element_bytes,
 )
 from xlir.dialects.syntax import i64_array
+from xlir.lowering.kernel_aliasing import arguments_may_alias, launches_by_kernel
 from xlir.passes.expand_math import EXPANSIONS
 from xlir.passes.loop_utils import bounds_of, index_constant, is_pure, static_trip_count
 
@@ -187,7 +185,7 @@ def jam_blocker(nest: ParallelOp, dims: Iterable[int]) -> str | None:
             bound_operands = (*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step)
             if any(v in varying for v in bound_operands):
                 return "a loop.for's bounds depend on a jammed dimension"
-        elif op.regions:
+        elif op.regions and not isinstance(op, ParallelOp):
             return f"its body holds '{op.name}', which has regions"
     return None
 
@@ -224,8 +222,7 @@ def epilogue_copies(nest: ParallelOp) -> int:
 
 def _kernel_arguments_may_alias(nest: ParallelOp, a: SSAValue, b: SSAValue) -> bool:
     """Whether two buffers of the nest's kernel may be one: unless both are
-    kernel arguments, the module launches the kernel, and no launch passes
-    them the same buffer or overlapping views of one."""
+    kernel arguments that no launch passes overlapping buffers."""
     kernel = nest.parent_op()
     while kernel is not None and not isinstance(kernel, KernelOp):
         kernel = kernel.parent_op()
@@ -235,46 +232,12 @@ def _kernel_arguments_may_alias(nest: ParallelOp, a: SSAValue, b: SSAValue) -> b
     if a not in arguments or b not in arguments:
         return True
     module = kernel.parent_op()
-    name = kernel.sym_name.data
-    launches = [
-        op
-        for op in (module.walk() if module is not None else ())
-        if isinstance(op, LaunchOp) and op.kernel.string_value() == name
-    ]
-    return not launches or any(
-        _may_overlap(launch.args[arguments.index(a)], launch.args[arguments.index(b)])
-        for launch in launches
+    launches = (
+        launches_by_kernel(module).get(kernel.sym_name.data, [])
+        if isinstance(module, ModuleOp)
+        else []
     )
-
-
-def _may_overlap(a: SSAValue, b: SSAValue) -> bool:
-    """Whether two host buffers may share bytes: the same value, one seen
-    through reshapes, or views of one buffer whose byte ranges meet (other
-    distinct values are distinct allocations, arguments or globals)."""
-    if a is b:
-        return True
-    first, second = a.owner, b.owner
-    if isinstance(first, ReshapeOp):
-        return _may_overlap(first.source, b)
-    if isinstance(second, ReshapeOp):
-        return _may_overlap(a, second.source)
-    if isinstance(first, ViewOp) and isinstance(second, ViewOp):
-        if first.source is not second.source:
-            return _may_overlap(first.source, second.source)
-        starts = first.offset.value.data, second.offset.value.data
-        ends = [s + _byte_size(v) for s, v in zip(starts, (a, b), strict=True)]
-        return starts[0] < ends[1] and starts[1] < ends[0]
-    if isinstance(first, ViewOp):
-        return _may_overlap(first.source, b)
-    if isinstance(second, ViewOp):
-        return _may_overlap(a, second.source)
-    return False
-
-
-def _byte_size(buffer: SSAValue) -> int:
-    type_ = buffer.type
-    assert isinstance(type_, MemRefType)
-    return prod(type_.get_shape()) * (element_bytes(type_.element_type) or 8)
+    return arguments_may_alias(kernel, arguments.index(a), arguments.index(b), launches)
 
 
 def epilogue_scratch(nest: ParallelOp) -> StoreOp | None:
@@ -352,7 +315,8 @@ def _recomputed(nest: ParallelOp) -> list[Operation] | None:
 
 
 def _shareable(op: Operation) -> bool:
-    return isinstance(op, LoadOp) or is_pure(op)
+    """Region-free ops only: an inner nest reads the copy's own values."""
+    return not op.regions and (isinstance(op, LoadOp) or is_pure(op))
 
 
 def _jam_ops(

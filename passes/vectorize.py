@@ -23,7 +23,15 @@ alone (those that are not contractions):
   XLA:CPU's fast math); `maximumf`/`minimumf` and the integer combiners are
   associative and commutative exactly, so those are always split.
 
-Both bound the code they clone as `register-tile` does (`passes/jam.py`):
+* **Jam rows for the reductions that stay in order** (exact). A float sum
+  that may not be split runs one dependent add per element: its speed is
+  the add's latency, not its throughput. Jamming the nest's largest
+  parallel dimension by `ROW_JAM` interleaves that many independent rows
+  (`passes/jam.py`): each row still adds its elements in order, so the bits
+  are the same, and the core keeps several adds in flight (layernorm's
+  row sums: ~3x).
+
+All three bound the code they clone as `register-tile` does (`passes/jam.py`):
 a costly epilogue runs once per jammed tile where it can, else the jam
 takes fewer columns, and a loop whose body would be cloned past
 `CLONED_EPILOGUE_BUDGET` (V expanded `exp`s, say) is not split.
@@ -97,6 +105,15 @@ _EXACT_COMBINERS = {
 _REASSOCIATING_COMBINERS = {"arith.addf", "arith.mulf"}
 """Combiners that round differently when reordered."""
 
+ROW_JAM = 8
+"""Rows interleaved for an in-order reduction: enough independent adds to
+cover a float add's latency (3-4 cycles) on two or more ports."""
+
+ROW_JAM_BUDGET = 320
+"""The most body cost (`ops_cost`) row jamming clones: a costly row (softmax's
+exponentials, 72) gets 4 rows, not 8, which would cost more compile time
+than its run time gains."""
+
 
 def _identity(combiner: str, type_: Attribute) -> FloatAttr | IntegerAttr:
     """The value x with combiner(x, y) == y for every y of `type_`."""
@@ -156,6 +173,19 @@ def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
     for rest in jammed.remainders.values():
         jam(rest, {dim: width})
     return True
+
+
+def jam_rows(nest: ParallelOp, rows: int) -> bool:
+    """Jam the parallel dimension with the most iterations by `rows` (fewer
+    where the cloned body would cost more than `ROW_JAM_BUDGET`); whether
+    it changed."""
+    counts = [static_trip_count(*b) or 0 for b in bounds_of(nest)]
+    if not counts:
+        return False
+    dim = max(range(len(counts)), key=lambda d: counts[d])
+    cost = max(1, ops_cost(nest.body.block.ops))
+    rows = min(rows, epilogue_copies(nest), ROW_JAM_BUDGET // cost)
+    return rows > 1 and jam(nest, {dim: rows}) is not None
 
 
 def _combiners(loop: ForOp) -> list[Operation] | None:
@@ -267,6 +297,12 @@ class VectorizePass(ModulePass):
                 for inner in nest.walk()
                 if isinstance(inner, ForOp) and inner.iter_args
             ]
-            for loop in reductions:
-                loop_width = self.width or lanes(_element_bits(loop))
-                split_reduction(loop, loop_width, self.reassociate)
+            in_order = [
+                loop
+                for loop in reductions
+                if not split_reduction(
+                    loop, self.width or lanes(_element_bits(loop)), self.reassociate
+                )
+            ]
+            if in_order:
+                jam_rows(nest, ROW_JAM)

@@ -14,7 +14,9 @@ from functools import cache
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -23,13 +25,34 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 PTR = llvm.LLVMPointerType()
 
 _ALIKE: dict[object, tuple[type[Operation], dict[str, Attribute]]] = {}
 """`FunctionBuilder.emit_alike`'s ops by key: their class and properties."""
+
+
+NOALIAS = "llvm.noalias"
+"""The argument attribute xDSL's translation writes as LLVM's `noalias`."""
+
+
+def noalias_attributes(flags: Sequence[bool]) -> ArrayAttr[DictionaryAttr]:
+    """A function's `arg_attrs`: `noalias` where the flag is set."""
+    return ArrayAttr(DictionaryAttr({NOALIAS: UnitAttr()} if f else {}) for f in flags)
+
+
+def is_noalias(value: SSAValue) -> bool:
+    """Whether `value` is an argument its function marks `noalias`."""
+    if not isinstance(value, BlockArgument):
+        return False
+    function = value.block.parent_op()
+    if not isinstance(function, llvm.FuncOp) or function.arg_attrs is None:
+        return False
+    if value.block is not function.body.blocks[0]:
+        return False
+    return NOALIAS in function.arg_attrs.data[value.index].data
 
 
 class Unsupported(Exception):

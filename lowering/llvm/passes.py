@@ -1,8 +1,8 @@
 """`loop-to-llvm` and `device-to-llvm`: the loop level in xDSL's llvm dialect.
 
 `loop-to-llvm` lowers every `loop.kernel` to an internal `llvm.func` (buffers
-become pointers, index becomes i64) and every `loop.global` to an internal
-constant; `device-to-llvm` lowers every host `func.func` to its native entry
+become pointers, `noalias` where no launch passes overlapping buffers; index
+becomes i64) and every `loop.global` to an internal constant; `device-to-llvm` lowers every host `func.func` to its native entry
 point (`host`). Run both (`loop-to-llvm,device-to-llvm`, as the CPU pipeline
 does) to get a module xDSL's LLVM translation accepts. Before changing
 anything, each pass checks every op it must lower and reports all it cannot,
@@ -21,12 +21,14 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
+from xlir.lowering.kernel_aliasing import distinct_arguments, launches_by_kernel
 from xlir.lowering.llvm.control import CONTROL
 from xlir.lowering.llvm.function import (
     FunctionBuilder,
     ModuleSymbols,
     Unsupported,
     llvm_type,
+    noalias_attributes,
 )
 from xlir.lowering.llvm.host import ENTRY_TYPE, HostLowering
 from xlir.lowering.llvm.memory import MEMORY, lower_global
@@ -125,6 +127,7 @@ class LoopToLLVMPass(ModulePass):
         _report(_problems(kernels, host=False), self.name)
         _report([(g, str(e)) for g in globals_ for e in _type_errors(g)], self.name)
         symbols = ModuleSymbols()
+        launches = launches_by_kernel(op)
         for global_ in globals_:
             op.body.block.insert_op_before(lower_global(global_), global_)
             global_.detach()
@@ -133,6 +136,11 @@ class LoopToLLVMPass(ModulePass):
             inputs = [llvm_type(t, kernel) for t in kernel.argument_types]
             type_ = llvm.LLVMFunctionType(inputs)
             function, region = _new_function(kernel.sym_name.data, type_, "internal")
+            # noalias: LLVM may keep loads in registers across stores and
+            # vectorize without run-time overlap checks
+            function.arg_attrs = noalias_attributes(
+                distinct_arguments(kernel, launches.get(kernel.sym_name.data, []))
+            )
             b = FunctionBuilder(region, symbols, _lower_op)
             for old, new in zip(
                 kernel.body.block.args, region.blocks[0].args, strict=True

@@ -4,13 +4,15 @@
 the iterations of the first dimension, numbered 0 to n - 1, are split into
 ranges run on several threads. For a loop in function `@K`:
 
-* `void K.chunkI(ptr ctx, i64 begin, i64 end)` (internal): the loop nest
-  over iterations [begin, end) of dimension 0 and all of the other
-  dimensions. Its live-ins (values the loop uses but defines outside:
-  buffer pointers, indices, scalars, dynamic bounds) come from `ctx`, one
-  8-byte slot per value on the caller's stack; constants and global
-  addresses are made again inside, so LLVM still folds and vectorizes with
-  them.
+* `void K.chunkI(ptr ctx, i64 begin, i64 end)` (internal): loads the
+  loop's live-ins (values the loop uses but defines outside: buffer
+  pointers, indices, scalars, dynamic bounds) from `ctx`, one 8-byte slot
+  per value on the caller's stack, and calls
+* `void K.chunkI.body(live-ins..., i64 begin, i64 end)` (internal): the
+  loop nest over iterations [begin, end) of dimension 0 and all of the
+  other dimensions. A buffer `K` takes `noalias` is `noalias` here too;
+  constants and global addresses are made again inside, so LLVM still
+  folds and vectorizes with them.
 * `ptr K.chunkI.thread(ptr task)` (internal): what `pthread_create` starts;
   it runs the chunk of one task.
 * in place of the loop: fill `ctx`, `t = xlir.spawn_chunks(K.chunkI.thread,
@@ -49,7 +51,12 @@ from xlir.lowering.llvm.control import (
     loop_bounds,
     parallel_nest,
 )
-from xlir.lowering.llvm.function import PTR, FunctionBuilder
+from xlir.lowering.llvm.function import (
+    PTR,
+    FunctionBuilder,
+    is_noalias,
+    noalias_attributes,
+)
 from xlir.passes.loop_utils import static_trip_count
 
 CTX, BEGIN, END, HANDLE, STARTED = range(5)
@@ -152,20 +159,47 @@ def _new_function(
 def _chunk(
     b: FunctionBuilder, op: ParallelOp, passed: list[SSAValue], remade: list[Operation]
 ) -> str:
-    """`void chunk(ptr ctx, i64 begin, i64 end)`: the loop over iterations
-    [begin, end) of dimension 0; its name."""
+    """`void chunk(ptr ctx, i64 begin, i64 end)`: the live-ins from `ctx`,
+    then the loop over iterations [begin, end) of dimension 0 (`_body`); its
+    name."""
     function = b.region.parent_op()
     assert isinstance(function, llvm.FuncOp)
     number = 0
     while f"{function.sym_name.data}.chunk{number}" in b.module.declared:
         number += 1
     name = f"{function.sym_name.data}.chunk{number}"
+    body = _body(b, f"{name}.body", op, passed, remade)
     c = _new_function(b, name, [PTR, i64, i64], llvm.LLVMVoidType())
     ctx, begin, end = c.region.blocks[0].args
     types = [b.get(v).type for v in passed]
     context = _struct(types)
-    for index, (value, type_) in enumerate(zip(passed, types, strict=True)):
-        c.bind(value, _load(c, ctx, context, index, type_))
+    loaded = [_load(c, ctx, context, n, t) for n, t in enumerate(types)]
+    c.emit(llvm.CallOp(body, *loaded, begin, end))
+    c.emit(llvm.ReturnOp())
+    return name
+
+
+def _body(
+    b: FunctionBuilder,
+    name: str,
+    op: ParallelOp,
+    passed: list[SSAValue],
+    remade: list[Operation],
+) -> str:
+    """`void body(live-ins..., i64 begin, i64 end)`: the loop over iterations
+    [begin, end) of dimension 0. The live-ins are arguments, so a buffer the
+    kernel has `noalias` keeps it here (LLVM inlines the body into the chunk
+    and keeps what noalias says), which pointers loaded from `ctx` cannot."""
+    types = [b.get(v).type for v in passed]
+    c = _new_function(b, name, [*types, i64, i64], llvm.LLVMVoidType())
+    body = c.region.parent_op()
+    assert isinstance(body, llvm.FuncOp)
+    body.arg_attrs = noalias_attributes(
+        [is_noalias(b.get(v)) for v in passed] + [False, False]
+    )
+    *values, begin, end = c.region.blocks[0].args
+    for value, argument in zip(passed, values, strict=True):
+        c.bind(value, argument)
     for owner in remade:
         c.run(owner)
     dims = loop_bounds(c, op)

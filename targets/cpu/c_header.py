@@ -116,7 +116,10 @@ def _comment(signature: Signature, info: HeaderInfo) -> list[str]:
         )
     lines.append(" *")
     lines.append(
-        " * Buffers are row-major and need the alignment of their element type."
+        " * Buffers are row-major and need the alignment of their element type;"
+    )
+    lines.append(
+        " * no two may overlap (the code is compiled as if they were restrict)."
     )
     lines.extend(f" * {note}" for note in info.notes)
     lines.append(" */")

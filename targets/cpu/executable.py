@@ -88,7 +88,7 @@ class CpuExecutable(Executable):
     def __call__(self, *arrays: Any, out: Sequence[np.ndarray] | None = None):
         checked = self.signature.check_arguments(arrays)
         if out is not None:
-            _check_out(self.signature, out)
+            _check_out(self.signature, out, checked)
         results = self.run(checked, out)
         return results[0] if len(results) == 1 else tuple(results)
 
@@ -115,7 +115,13 @@ class CpuExecutable(Executable):
         return self.llvm_ir
 
 
-def _check_out(signature: Signature, out: Sequence[np.ndarray]) -> None:
+def _check_out(
+    signature: Signature, out: Sequence[np.ndarray], arguments: Sequence[np.ndarray]
+) -> None:
+    """Shapes and types as the signature says, and no output sharing memory
+    with an argument or another output: the code reads arguments while it
+    writes results, and tells LLVM that distinct buffers never overlap
+    (lowering/kernel_aliasing.py)."""
     if len(out) != len(signature.results):
         raise ValueError(
             f"out: @{signature.function} has {len(signature.results)} result(s), "
@@ -133,3 +139,15 @@ def _check_out(signature: Signature, out: Sequence[np.ndarray]) -> None:
                 f"out: {spec.name} must be a writable C-contiguous "
                 f"{spec.dtype} array of shape {list(spec.shape)} ({spec.type_text})"
             )
+    others = [
+        (f"argument {spec.name}", array)
+        for spec, array in zip(signature.arguments, arguments, strict=True)
+    ]
+    for spec, array in zip(signature.results, out, strict=True):
+        for name, other in others:
+            if np.may_share_memory(array, other):
+                raise ValueError(
+                    f"out: {spec.name} shares memory with {name}; "
+                    "outputs must be arrays of their own"
+                )
+        others.append((f"out {spec.name}", array))

@@ -150,7 +150,12 @@ def llvm_ir(module: ModuleOp, triple: str | None = None) -> str:
 
 
 def optimize(ir: str, machine: llvm.TargetMachine, speed: int = 3) -> llvm.ModuleRef:
-    """Parse and run LLVM's -O`speed` pipeline for `machine`."""
+    """Parse and run LLVM's -O`speed` pipeline for `machine`, without LLVM's
+    loop unroller (as XLA:CPU): the loop vectorizer interleaves by itself,
+    `register-tile` and `vectorize` unroll and jam where it pays, and
+    unrolling every vector loop again doubled the code that the rest of the
+    pipeline and instruction selection then chew on (a third of LLVM's
+    time on the bench programs)."""
     _initialized()
     parsed = llvm.parse_assembly(ir)
     parsed.triple = machine.triple
@@ -159,6 +164,7 @@ def optimize(ir: str, machine: llvm.TargetMachine, speed: int = 3) -> llvm.Modul
     options = llvm.PipelineTuningOptions(speed_level=speed)
     options.loop_vectorization = True
     options.slp_vectorization = True
+    options.loop_unrolling = False
     builder = llvm.create_pass_builder(machine, options)
     builder.getModulePassManager().run(parsed, builder)
     return parsed

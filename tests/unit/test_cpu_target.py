@@ -101,6 +101,10 @@ def test_outputs_into_caller_arrays_and_from_threads(monkeypatch) -> None:
     np.testing.assert_allclose(out, _reference(x), rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="out: result0 must be"):
         executable(x, out=[np.empty((1,), np.float32)])
+    with pytest.raises(ValueError, match="out: result0 shares memory with argument"):
+        executable(x, out=[x])
+    with pytest.raises(ValueError, match="out: result0 shares memory with argument"):
+        executable(x, out=[x.view()])
     inputs = [x * (i + 1) for i in range(8)]
     results: dict[int, np.ndarray] = {}
 

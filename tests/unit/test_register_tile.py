@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xlir.passes import jam
+from xlir.passes import jam, vectorize
 
 import xlir
 from tests.corpus import PROGRAMS, load_case
@@ -158,6 +158,51 @@ def test_random_dots(
 ) -> None:
     arguments = _dot_arguments(m, k, n, transposed, seed)
     _compare(_dot_program(m, k, n, transposed, epilogue), arguments)
+
+
+ROW_REDUCTIONS = {
+    "sum": "%s = stablehlo.reduce(%x init: %zero) applies stablehlo.add "
+    "across dimensions = [1] : (tensor<{r}x{c}xf32>, tensor<f32>) -> tensor<{r}xf32>",
+    "softmax": "%m = stablehlo.reduce(%x init: %zero) applies stablehlo.maximum "
+    "across dimensions = [1] : (tensor<{r}x{c}xf32>, tensor<f32>) -> tensor<{r}xf32>\n"
+    "%mb = stablehlo.broadcast_in_dim %m, dims = [0] : "
+    "(tensor<{r}xf32>) -> tensor<{r}x{c}xf32>\n"
+    "%d = stablehlo.subtract %x, %mb : tensor<{r}x{c}xf32>\n"
+    "%e = stablehlo.exponential %d : tensor<{r}x{c}xf32>\n"
+    "%s = stablehlo.reduce(%e init: %zero) applies stablehlo.add "
+    "across dimensions = [1] : (tensor<{r}x{c}xf32>, tensor<f32>) -> tensor<{r}xf32>",
+}
+"""Row reductions that stay in order (a plain sum; softmax's sum of the
+exponentials an inner nest writes): `vectorize` jams their rows."""
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    rows=st.integers(1, 21),
+    columns=st.integers(1, 40),
+    kind=st.sampled_from(sorted(ROW_REDUCTIONS)),
+    seed=st.integers(0, 2**16),
+)
+def test_row_jammed_reductions_keep_bits(
+    rows: int, columns: int, kind: str, seed: int
+) -> None:
+    body = ROW_REDUCTIONS[kind].format(r=rows, c=columns)
+    text = (
+        f"func.func @main(%x: tensor<{rows}x{columns}xf32>) -> tensor<{rows}xf32> {{\n"
+        "%zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        f"{body}\nreturn %s : tensor<{rows}xf32>\n}}\n"
+    )
+    x = np.random.default_rng(seed).standard_normal((rows, columns)).astype(np.float32)
+    want = _run(_lowered(text, ""), [x])
+    jammed = _lowered(text, ",vectorize{width=4}")
+    if rows > 1:
+        assert "jam = array<i64:" in str(jammed)
+    np.testing.assert_array_equal(_run(jammed, [x])[0], want[0])
+    got = xlir.compile(_lowered(text, ""), target="cpu")(x)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vectorize, "ROW_JAM", 1)
+        in_rows = xlir.compile(_lowered(text, ""), target="cpu")(x)
+    np.testing.assert_array_equal(got, in_rows)
 
 
 @pytest.mark.parametrize("epilogue", ["gelu", "two_outputs"])

@@ -40,8 +40,7 @@
 // CHECK:         llvm.mlir.zero : !llvm.ptr
 
 // The chunk: live-ins from the context in order of first use (the dynamic
-// bound %n, then %x, %s, %y), the constant made again, dimension 0 from
-// lower + begin * step to lower + end * step, dimension 1 as it was.
+// bound %n, then %x, %s, %y), passed to the body with begin and end.
 // CHECK-LABEL: llvm.func internal @scale.chunk0
 // CHECK-SAME:    (%[[C:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64)
 // CHECK:         %[[F0:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
@@ -51,7 +50,14 @@
 // CHECK-NEXT:    %[[X:[0-9]+]] = llvm.inttoptr %[[XI]] : i64 to !llvm.ptr
 // CHECK:         %[[S:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
 // CHECK:         %[[Y:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
-// CHECK-NEXT:    %[[ONE:[0-9]+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+// CHECK-NEXT:    llvm.call @scale.chunk0.body(%[[NN]], %[[X]], %[[S]], %[[Y]], %[[BEGIN]], %[[END]]) : (i64, !llvm.ptr, f32, !llvm.ptr, i64, i64) -> ()
+
+// The body: the constant made again, dimension 0 from lower + begin * step
+// to lower + end * step, dimension 1 as it was. No launch of @scale says
+// its buffers are distinct, so none is noalias.
+// CHECK-LABEL: llvm.func internal @scale.chunk0.body
+// CHECK-SAME:    (%[[NN:[0-9]+]]: i64, %[[X:[0-9]+]]: !llvm.ptr, %[[S:[0-9]+]]: f32, %[[Y:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64) {
+// CHECK:         %[[ONE:[0-9]+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
 // CHECK-NEXT:    %[[BS:[0-9]+]] = llvm.mul %[[BEGIN]], %{{.*}} : i64
 // CHECK-NEXT:    %[[LO:[0-9]+]] = llvm.add %{{.*}}, %[[BS]] : i64
 // CHECK-NEXT:    %[[ES:[0-9]+]] = llvm.mul %[[END]], %{{.*}} : i64
@@ -87,8 +93,9 @@
 // threads = 0: the count is sysconf(_SC_NPROCESSORS_ONLN) at each launch,
 // with room for 64 tasks; a dynamic first dimension's trip count is
 // max(0, (upper - lower + step - 1) / step).
+// Its one buffer is noalias: there is no other to alias it.
 // CHECK-LABEL: llvm.func internal @fill
-// CHECK-SAME:    (%{{.*}}: !llvm.ptr, %[[UP:[0-9]+]]: i64)
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr {llvm.noalias}, %[[UP:[0-9]+]]: i64)
 // CHECK:         llvm.alloca %{{.*}} x !llvm.array<64 x !llvm.struct<(i64, i64, i64, i64, i64)>>
 // CHECK:         %[[CPUS:[0-9]+]] = llvm.call @sysconf(%{{.*}}) : (i32) -> i64
 // CHECK:         %[[SPAN:[0-9]+]] = llvm.sub %[[UP]], %{{.*}} : i64

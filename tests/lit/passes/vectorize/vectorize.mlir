@@ -72,7 +72,8 @@ loop.kernel @row_max(%x: memref<3x10xf32>, %out: memref<3xf32>) {
 // is left to the fast pipeline; there the partial sums start at -0.0 and the
 // stores stay in program order, copy by copy.
 // CHECK-LABEL: loop.kernel @row_sum
-// CHECK:         loop.for %{{.*}} = 0 to 16 step 1 iter_args
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (2) step (2) attributes {jam = array<i64: 2>}
+// CHECK:           loop.for %{{.*}} = 0 to 16 step 1 iter_args({{.*}}) -> (f32, f32)
 // CHECK-NOT:     loop.for
 // FAST-LABEL: loop.kernel @row_sum
 // FAST:         %[[Z:.*]] = arith.constant -0.000000e+00 : f32
@@ -103,15 +104,25 @@ loop.kernel @row_sum(%x: memref<2x16xf32>, %e: memref<2x16xf32>, %out: memref<2x
 
 // -----
 
-// Left alone: a nest jammed already, a running max that is also stored (a
-// scan), a loop too short to split (fewer than 2 x 4 iterations), a dynamic
-// bound, and a strided read.
-// CHECK-LABEL: loop.kernel @left_alone
+// Not split: a nest jammed already (left as it is), a running max that is
+// also stored (a scan), a loop too short to split (fewer than 2 x 4
+// iterations), a dynamic bound, and a strided read. The last four get 8 rows
+// jammed instead, each row's loop still stepping by 1.
+// CHECK-LABEL: loop.kernel @not_split
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (2) attributes {jam = array<i64: 2>}
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 8 step 1 iter_args(%{{[^,]*}}) -> (f32) {
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
+// CHECK:           loop.for %{{.*}} = 0 to 16 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-8:     loop.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x16xf32>
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
+// CHECK:           loop.for %{{.*}} = 0 to 6 step 1
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
+// CHECK:           loop.for %{{.*}} = 0 to %{{.*}} step 1
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
+// CHECK:           loop.for %{{.*}} = 0 to 8 step 1
 // CHECK-NOT:     step 4
-// CHECK-NOT:     attributes
 // CHECK:         loop.return
-loop.kernel @left_alone(%x: memref<8x16xf32>, %scan: memref<8x16xf32>, %out: memref<8xf32>, %n: index) {
+loop.kernel @not_split(%x: memref<8x16xf32>, %scan: memref<8x16xf32>, %out: memref<8xf32>, %n: index) {
   %low = arith.constant 0xFF800000 : f32
   %two = arith.constant 2 : index
   loop.parallel (%j) = (0) to (8) step (2) attributes {jam = array<i64: 2>} {
@@ -192,6 +203,66 @@ loop.kernel @column_tanh(%x: memref<16x10xf32>, %out: memref<10xf32>) {
     }
     %t = math.tanh %s : f32
     loop.store %t, %out[%j] : memref<10xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// In-order row sums (exact): 8 rows jammed, 8 independent adds per step,
+// each row's elements added in order; the 2 rows left keep the old body.
+// CHECK-LABEL: loop.kernel @row_sums_in_order
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           loop.for %[[J:[^ ]+]] = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-COUNT-7:     loop.load %{{.*}}[%{{.*}}, %[[J]]]
+// CHECK-COUNT-8:     arith.addf
+// CHECK-NEXT:        loop.yield
+// CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (1) {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 32 step 1 iter_args(%{{[^,]*}}) -> (f32) {
+// FAST-LABEL: loop.kernel @row_sums_in_order
+// FAST-NOT:     jam
+// FAST:         loop.for %{{.*}} = 0 to 32 step 4
+loop.kernel @row_sums_in_order(%x: memref<10x32xf32>, %out: memref<10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (10) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<10x32xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<10xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Softmax's row: exponentials written by an inner nest, then summed in
+// order. Each jammed row gets its own copy of the inner nest, before the
+// one loop that sums them all; the body costs 67 (an exp counts 64), so
+// ROW_JAM_BUDGET (320) allows 4 rows, not 8.
+// CHECK-LABEL: loop.kernel @softmax_rows
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK-COUNT-4:   math.exp
+// CHECK-NOT:       math.exp
+// CHECK:           loop.for %{{.*}} = 0 to 64 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// CHECK-COUNT-4:     arith.addf
+// CHECK:         loop.return
+loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    loop.parallel (%j) = (0) to (64) step (1) {
+      %v = loop.load %x[%i, %j] : memref<8x64xf32>
+      %w = math.exp %v : f32
+      loop.store %w, %e[%i, %j] : memref<8x64xf32>
+    }
+    %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
+      %w = loop.load %e[%i, %j] : memref<8x64xf32>
+      %n = arith.addf %acc, %w : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
   }
   loop.return
 }
