@@ -50,6 +50,7 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.passes.math_approximations import (
     arctangent,
     exponential,
+    hyperbolic,
     logarithm,
     power,
     trigonometric,
@@ -62,7 +63,7 @@ Expansion = Callable[..., Value]
 EXPANSIONS: dict[type[Operation], Expansion] = {
     math.ExpOp: exponential.exp,
     math.ExpM1Op: exponential.expm1,
-    math.TanhOp: exponential.tanh,
+    math.TanhOp: hyperbolic.tanh,
     math.LogOp: logarithm.log,
     math.Log1pOp: logarithm.log1p,
     math.SinOp: trigonometric.sin,

@@ -1,4 +1,4 @@
-"""exp, expm1 and tanh on f32, from one kernel: expm1 on a reduced argument.
+"""exp and expm1 on f32, from one kernel: expm1 on a reduced argument.
 
 Cody-Waite reduction: x = k ln2 + r with k = round(x / ln2) and |r| <= ln2/2.
 k is rounded by adding and subtracting 1.5 * 2^23 (the "shifter"), which
@@ -17,8 +17,6 @@ coefficients rounded to f32. Then:
 * expm1(x) = (2^k - 1) + 2^k expm1(r), where `2^k - 1` is exact for
   |k| <= 24; above, expm1 is exp (the -1 is below half an ulp). For
   |x| < 2^-25 it is x itself (keeps -0).
-* tanh(x) = sign(x) t / (t + 2) with t = expm1(2|x|), |x| clamped to 10
-  (tanh is 1 in f32 from 9.01 on).
 
 NaN goes through every step as NaN: the clamps are selects on ordered
 compares, which keep it.
@@ -77,22 +75,11 @@ def exp(code: ScalarBuilder, x: Value) -> Value:
     return _Reduced(code, clamp(code, x, -104.0, 89.0)).exp()
 
 
-def _expm1_in_range(code: ScalarBuilder, x: Value) -> Value:
-    """expm1 of an x in [-104, 89] (or NaN)."""
+def expm1(code: ScalarBuilder, x: Value) -> Value:
+    x = clamp(code, x, -104.0, 89.0)
     reduced = _Reduced(code, x)
     first, second = reduced.scales
     scale = first * second  # exact where it is used: |k| <= 24
     moderate = (scale - 1.0) + scale * reduced.expm1_r
     result = code.select(reduced.k.gt(24), reduced.exp(), moderate)
     return code.select(x.abs().lt(2.0**-25), x, result)
-
-
-def expm1(code: ScalarBuilder, x: Value) -> Value:
-    return _expm1_in_range(code, clamp(code, x, -104.0, 89.0))
-
-
-def tanh(code: ScalarBuilder, x: Value) -> Value:
-    magnitude = x.abs()
-    magnitude = code.select(magnitude.gt(10.0), 10.0, magnitude)
-    t = _expm1_in_range(code, magnitude + magnitude)
-    return (t / (t + 2.0)).copysign(x)

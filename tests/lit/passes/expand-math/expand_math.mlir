@@ -36,6 +36,55 @@ loop.kernel @exp_f32(%a: memref<16xf32>, %out: memref<16xf32>) {
 
 // -----
 
+// tanh on f32 needs no exp: |x| clamped to 9.1 (tanh is 1 in f32 from 9.01
+// on), v = 2 tanh(|x|/2) = a - a^3 D(a^2) / Q(a^2) with D and Q of degree 2,
+// then the double-argument formula tanh = v / (1 + v^2/4), and x's sign.
+// CHECK-LABEL: loop.kernel @tanh_f32
+// CHECK-NOT:     math.tanh
+// CHECK:         %[[X:.*]] = loop.load
+// CHECK-NEXT:    %[[ABS:.*]] = math.absf %[[X]] : f32
+// CHECK-NEXT:    %[[SATURATION:.*]] = arith.constant 9.100000e+00 : f32
+// CHECK-NEXT:    %[[LARGE:.*]] = arith.cmpf ogt, %[[ABS]], %[[SATURATION]] : f32
+// CHECK-NEXT:    %[[A:.*]] = arith.select %[[LARGE]], %[[SATURATION]], %[[ABS]] : f32
+// CHECK-NEXT:    %[[S:.*]] = arith.mulf %[[A]], %[[A]] : f32
+// CHECK-NEXT:    %[[CUBE:.*]] = arith.mulf %[[A]], %[[S]] : f32
+// CHECK-NEXT:    %[[D2:.*]] = arith.constant 6.940380e-08 : f32
+// CHECK-NEXT:    %[[D2S:.*]] = arith.mulf %[[D2]], %[[S]] : f32
+// CHECK-NEXT:    %[[D1:.*]] = arith.constant 0.000974366441 : f32
+// CHECK-NEXT:    %[[D21:.*]] = arith.addf %[[D2S]], %[[D1]] : f32
+// CHECK-NEXT:    %[[D21S:.*]] = arith.mulf %[[D21]], %[[S]] : f32
+// CHECK-NEXT:    %[[D0:.*]] = arith.constant 0.0833332688 : f32
+// CHECK-NEXT:    %[[D:.*]] = arith.addf %[[D21S]], %[[D0]] : f32
+// CHECK-NEXT:    %[[NUMERATOR:.*]] = arith.mulf %[[CUBE]], %[[D]] : f32
+// CHECK-NEXT:    %[[Q2:.*]] = arith.constant 0.00105119124 : f32
+// CHECK-NEXT:    %[[Q2S:.*]] = arith.mulf %[[Q2]], %[[S]] : f32
+// CHECK-NEXT:    %[[Q1:.*]] = arith.constant 0.111691609 : f32
+// CHECK-NEXT:    %[[Q21:.*]] = arith.addf %[[Q2S]], %[[Q1]] : f32
+// CHECK-NEXT:    %[[Q21S:.*]] = arith.mulf %[[Q21]], %[[S]] : f32
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[Q:.*]] = arith.addf %[[Q21S]], %[[ONE]] : f32
+// CHECK-NEXT:    %[[CORRECTION:.*]] = arith.divf %[[NUMERATOR]], %[[Q]] : f32
+// CHECK-NEXT:    %[[V:.*]] = arith.subf %[[A]], %[[CORRECTION]] : f32
+// CHECK-NEXT:    %[[V2:.*]] = arith.mulf %[[V]], %[[V]] : f32
+// CHECK-NEXT:    %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK-NEXT:    %[[W:.*]] = arith.mulf %[[V2]], %[[QUARTER]] : f32
+// CHECK-NEXT:    %[[DENOMINATOR:.*]] = arith.addf %[[W]], %[[ONE]] : f32
+// CHECK-NEXT:    %[[T:.*]] = arith.divf %[[V]], %[[DENOMINATOR]] : f32
+// CHECK-NEXT:    %[[R:.*]] = math.copysign %[[T]], %[[X]] : f32
+// CHECK-NEXT:    loop.store %[[R]], %{{.*}}[%{{.*}}] : memref<16xf32>
+// CHECK-NOT:     math.
+// CHECK:         loop.return
+loop.kernel @tanh_f32(%a: memref<16xf32>, %out: memref<16xf32>) {
+  loop.parallel (%i) = (0) to (16) step (1) {
+    %x = loop.load %a[%i] : memref<16xf32>
+    %r = math.tanh %x : f32
+    loop.store %r, %out[%i] : memref<16xf32>
+  }
+  loop.return
+}
+
+// -----
+
 // bf16 goes through f32: extended, expanded, truncated back once. The last
 // select makes log of a negative number or NaN NaN.
 // CHECK-LABEL: loop.kernel @log_bf16

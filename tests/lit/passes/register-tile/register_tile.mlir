@@ -214,7 +214,7 @@ loop.kernel @left_alone(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x1
 
 // -----
 
-// A costly epilogue (a bias add and a tanh: about 70 ops once expand-math
+// A costly epilogue (a bias add and a tanh: about 30 ops once expand-math
 // has written the tanh out) runs once per tile, not once per accumulator:
 // each copy's accumulator is stored to its element of the output, then a
 // nest over the tile's 2x4 elements loads it back, runs the epilogue and
