@@ -9,11 +9,14 @@ each outermost `loop.parallel` of a kernel whose estimated work is at least
 already marked (by hand, or by an earlier run with other options) keeps its
 mark, so the CPU pipeline's own run leaves a chosen count alone.
 
-The estimate counts the ops of the body (a `loop.yield` is free), each nested
-loop's ops times its trip count, and the whole times the loop's own trip
-counts: a static count where the bounds are static, else the largest the
-value ranges of the bounds allow (`index_ranges`), else 1 (unknown work is
-taken as small). An op with regions counts one plus all its regions.
+The estimate counts each op of a loop's body (a `loop.yield` is free) times
+the trip counts of the loop dimensions it depends on, nested loops
+recursively: an op that reads only the outer index (a gather's row index,
+a broadcast operand's load) runs once per row once LLVM hoists it, and an
+op of no index runs once. Trip counts are static where the bounds are,
+else the largest the value ranges of the bounds allow (`index_ranges`),
+else 1 (unknown work is taken as small). An op with regions counts one
+plus all its regions, in every iteration.
 
 `threads=0` asks for the CPUs online when the kernel runs; N > 0 for N
 threads. The default `min-work` comes from this machine (2 cores, Xeon,
@@ -33,12 +36,12 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, Bound, ForOp, ParallelOp, YieldOp
 from xlir.passes.index_ranges import value_range
-from xlir.passes.loop_utils import LoopOp, bounds_of, static_trip_count
+from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 from xlir.diagnostics import XlirError
 
@@ -59,11 +62,6 @@ def _trip_estimate(lower: Bound, upper: Bound, step: Bound) -> int:
     return max(0, -(-(high[1] - low[0]) // step))
 
 
-def loop_trips(loop: LoopOp) -> int:
-    """Estimated iterations of a loop, all dimensions together."""
-    return prod(_trip_estimate(*dim) for dim in bounds_of(loop))
-
-
 def estimated_work(block: Block) -> int:
     """Ops a block executes (module docstring)."""
     return sum(_op_work(op) for op in block.ops)
@@ -73,10 +71,41 @@ def _op_work(op: Operation) -> int:
     if isinstance(op, YieldOp):
         return 0
     if isinstance(op, ParallelOp | ForOp):
-        return loop_trips(op) * estimated_work(op.block)
+        return _loop_work(op)
     return 1 + sum(
         estimated_work(block) for region in op.regions for block in region.blocks
     )
+
+
+def _loop_work(loop: ParallelOp | ForOp) -> int:
+    """Ops a loop executes, each op counted once per iteration of the
+    dimensions it depends on: an op of the outer index only (a gather's row
+    index, a broadcast operand's load) is hoisted out of the inner one by
+    LLVM, and runs once per row."""
+    trips = [_trip_estimate(*dim) for dim in bounds_of(loop)]
+    ivs = (
+        list(loop.induction_vars)
+        if isinstance(loop, ParallelOp)
+        else [loop.induction_var]
+    )
+    every = frozenset(range(len(trips)))
+    depends: dict[SSAValue, frozenset[int]] = {
+        iv: frozenset([d]) for d, iv in enumerate(ivs)
+    }
+    if isinstance(loop, ForOp):
+        depends |= {arg: every for arg in loop.carried}
+    work = 0
+    for op in loop.block.ops:
+        if op.regions:
+            dims = every
+        else:
+            dims = frozenset().union(
+                *(depends.get(v, frozenset()) for v in op.operands)
+            )
+        for result in op.results:
+            depends[result] = dims
+        work += prod(trips[d] for d in dims) * _op_work(op)
+    return work
 
 
 def outer_parallels(kernel: KernelOp) -> list[ParallelOp]:
@@ -100,7 +129,7 @@ def worth_threads(loop: ParallelOp, min_work: int) -> bool:
     bounds = bounds_of(loop)
     if not bounds or _trip_estimate(*bounds[0]) < 2:
         return False
-    return loop_trips(loop) * estimated_work(loop.block) >= min_work
+    return _loop_work(loop) >= min_work
 
 
 @dataclass(frozen=True)

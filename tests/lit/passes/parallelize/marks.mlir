@@ -123,3 +123,21 @@ loop.kernel @chosen(%x: memref<2xf32>) {
   }
   loop.return
 }
+
+// -----
+
+// An op of the outer index only runs once per row (LLVM hoists it out of
+// the inner dimension): 4 x (load, index_cast) + 4 x 256 x (load, store) =
+// 2056 < 4096, where counting every op per element would give 4096.
+// CHECK-LABEL: loop.kernel @gather_rows
+// CHECK-NOT:     threads
+// CHECK:         loop.return
+loop.kernel @gather_rows(%rows: memref<4xi32>, %x: memref<16x256xf32>, %out: memref<4x256xf32>) {
+  loop.parallel (%i, %j) = (0, 0) to (4, 256) step (1, 1) {
+    %r = loop.load %rows[%i] : memref<4xi32>
+    %c = arith.index_cast %r : i32 to index
+    %v = loop.load %x[%c, %j] : memref<16x256xf32>
+    loop.store %v, %out[%i, %j] : memref<4x256xf32>
+  }
+  loop.return
+}
