@@ -16,7 +16,12 @@ a broadcast operand's load) runs once per row once LLVM hoists it, and an
 op of no index runs once. Trip counts are static where the bounds are,
 else the largest the value ranges of the bounds allow (`index_ranges`),
 else 1 (unknown work is taken as small). An op with regions counts one
-plus all its regions, in every iteration.
+plus all its regions, in every iteration. A nest that `register-tile` or
+`vectorize` jammed along a unit-stride dimension counts its work divided
+by the copies that become one vector op (`_vector_lanes`): a 128^3 matmul's
+register tiles are 2 million scalar FMAs but 130,000 vector ones, less
+than a thread start pays for (while_loops_128's ten of them ran 1.6x
+slower threaded).
 
 `threads=0` asks for the CPUs online when the kernel runs; N > 0 for N
 threads. The default `min-work` comes from this machine (2 cores, Xeon,
@@ -35,13 +40,16 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, Bound, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, element_bytes
 from xlir.passes.index_ranges import value_range
+from xlir.passes.jam import JAM_ATTRIBUTE, unit_stride_dim
 from xlir.passes.loop_utils import bounds_of, static_trip_count
+from xlir.passes.vector_width import lanes
 
 from xlir.diagnostics import XlirError
 
@@ -129,7 +137,26 @@ def worth_threads(loop: ParallelOp, min_work: int) -> bool:
     bounds = bounds_of(loop)
     if not bounds or _trip_estimate(*bounds[0]) < 2:
         return False
-    return _loop_work(loop) >= min_work
+    return _loop_work(loop) // _vector_lanes(loop) >= min_work
+
+
+def _vector_lanes(loop: ParallelOp) -> int:
+    """How many of a jammed nest's copies run as one vector op: its jam
+    factor along a dimension its loads read with unit stride (the copies of
+    `register-tile`'s columns become vector lanes for LLVM's SLP
+    vectorizer), at most a register's lanes; 1 for other nests (rows jammed
+    for an in-order reduction stay scalar)."""
+    factors = loop.attributes.get(JAM_ATTRIBUTE)
+    if not isinstance(factors, DenseArrayBase):
+        return 1
+    jam = factors.get_values()
+    best = 1
+    for load in (op for op in loop.walk() if isinstance(op, LoadOp)):
+        dim = unit_stride_dim(load, loop.induction_vars)
+        bytes_ = element_bytes(load.buffer.type.element_type) or 8
+        if dim is not None and jam[dim] > 1:
+            best = max(best, min(jam[dim], lanes(8 * bytes_)))
+    return best
 
 
 @dataclass(frozen=True)
