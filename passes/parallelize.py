@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.kernel import KernelOp
@@ -153,7 +153,9 @@ def _vector_lanes(loop: ParallelOp) -> int:
     best = 1
     for load in (op for op in loop.walk() if isinstance(op, LoadOp)):
         dim = unit_stride_dim(load, loop.induction_vars)
-        bytes_ = element_bytes(load.buffer.type.element_type) or 8
+        type_ = load.buffer.type
+        assert isinstance(type_, MemRefType)
+        bytes_ = element_bytes(type_.element_type) or 8
         if dim is not None and jam[dim] > 1:
             best = max(best, min(jam[dim], lanes(8 * bytes_)))
     return best
