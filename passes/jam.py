@@ -60,9 +60,10 @@ inner `loop.parallel`s (recursively) are jammed, with static bounds and
 steps on the jammed dimensions and `loop.for` bounds that do not depend on
 them (copies must walk the same iterations together). An inner
 `loop.parallel` is cloned whole once per copy, one after the other (softmax
-writes a row's exponentials before it sums them). A jammed nest, and the remainders, carry
-the `jam` attribute (the factor of each dimension), so they are not jammed
-again.
+writes a row's exponentials before it sums them). A jammed nest carries the
+`jam` attribute (the factor of each dimension), so it is not jammed again;
+the remainder nests keep the old nest's attributes (a caller may jam them
+by what is left).
 """
 
 from __future__ import annotations
@@ -101,8 +102,8 @@ CLONED_EPILOGUE_BUDGET = 1024
 tile: the callers jam by less then (`epilogue_copies`)."""
 
 JAM_ATTRIBUTE = "jam"
-"""The attribute of a jammed nest (and of its remainders): the factor of each
-dimension, 1 for the dimensions not jammed."""
+"""The attribute of a jammed nest: the factor of each dimension, 1 for the
+dimensions not jammed."""
 
 
 @dataclass
