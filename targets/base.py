@@ -525,6 +525,29 @@ class Executable(ABC):
 # --- registry -------------------------------------------------------------
 
 
+class HostExecutable(Executable):
+    """An executable that runs on the host's numpy arrays (`run`): `execute`
+    enqueues that call on the stream."""
+
+    @abstractmethod
+    def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Run on already checked host arrays."""
+
+    def execute(
+        self, arguments: Sequence[DeviceBuffer], stream: Stream
+    ) -> list[DeviceBuffer]:
+        outputs = self.allocate_outputs(stream.executor)
+
+        def run() -> None:
+            values = self.run([b.handle for b in arguments])
+            for buffer, value in zip(outputs, values, strict=True):
+                buffer.handle = value
+                buffer.shape = tuple(value.shape)
+
+        stream.enqueue(run)
+        return outputs
+
+
 def _interpreter() -> Platform:
     from xlir.targets.interpreter import InterpreterPlatform
 

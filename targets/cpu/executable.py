@@ -16,12 +16,10 @@ from typing import Any
 
 import numpy as np
 from xlir.targets.base import (
-    DeviceBuffer,
-    Executable,
+    HostExecutable,
     MemoryStats,
     Platform,
     Signature,
-    Stream,
 )
 from xlir.targets.cpu.llvm_jit import LoadedObject
 
@@ -38,7 +36,7 @@ def aligned_bytes(size: int) -> np.ndarray:
     return raw[start : start + size]
 
 
-class CpuExecutable(Executable):
+class CpuExecutable(HostExecutable):
     def __init__(
         self,
         platform: Platform,
@@ -91,20 +89,6 @@ class CpuExecutable(Executable):
             _check_out(self.signature, out, checked)
         results = self.run(checked, out)
         return results[0] if len(results) == 1 else tuple(results)
-
-    def execute(
-        self, arguments: Sequence[DeviceBuffer], stream: Stream
-    ) -> list[DeviceBuffer]:
-        outputs = self.allocate_outputs(stream.executor)
-
-        def run() -> None:
-            values = self.run([b.handle for b in arguments])
-            for buffer, value in zip(outputs, values, strict=True):
-                buffer.handle = value
-                buffer.shape = tuple(value.shape)
-
-        stream.enqueue(run)
-        return outputs
 
     def memory_stats(self) -> MemoryStats:
         """The buffer plan's figures and the object code's size."""

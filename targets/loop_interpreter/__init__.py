@@ -17,12 +17,10 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xlir.targets.base import (
-    DeviceBuffer,
-    Executable,
+    HostExecutable,
     MemoryStats,
     Platform,
     Signature,
-    Stream,
     TensorSpec,
 )
 from xlir.targets.loop_interpreter.image import LoopModule, function_type
@@ -55,7 +53,7 @@ def loop_signature(module: ModuleOp, function: str) -> Signature:
     )
 
 
-class LoopExecutable(Executable):
+class LoopExecutable(HostExecutable):
     """A loop-level module on the interpreter's device (the host)."""
 
     def __init__(
@@ -67,20 +65,6 @@ class LoopExecutable(Executable):
     ):
         super().__init__(platform, loop_signature(module, function), module)
         self.image = LoopModule(module, sources)
-
-    def execute(
-        self, arguments: Sequence[DeviceBuffer], stream: Stream
-    ) -> list[DeviceBuffer]:
-        outputs = self.allocate_outputs(stream.executor)
-
-        def run() -> None:
-            results = self.run([b.handle for b in arguments])
-            for buffer, value in zip(outputs, results, strict=True):
-                buffer.handle = value
-                buffer.shape = tuple(value.shape)
-
-        stream.enqueue(run)
-        return outputs
 
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Run on already checked host arrays."""
