@@ -40,7 +40,8 @@ GFLOP/s on matmul_512.
 Nothing is pinned: numpy's BLAS and XLA use the threads they find. On a
 shared or oversubscribed machine, threaded BLAS can slow down many times
 over; set OPENBLAS_NUM_THREADS=1 there. Timings are the median of `--repeat`
-calls after two warm-up calls.
+calls after two warm-up calls, taken in rounds that call numpy, xlir and
+XLA once each, so that a slow spell of a shared machine hits all three.
 """
 
 from __future__ import annotations
@@ -111,14 +112,26 @@ WARMUP = """func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 
 def median_ms(call: Callable[[], object], repeat: int, warmup: int = 2) -> float:
+    return interleaved_medians_ms({"call": call}, repeat, warmup)["call"]
+
+
+def interleaved_medians_ms(
+    calls: dict[str, Callable[[], object]], repeat: int, warmup: int = 2
+) -> dict[str, float]:
+    """The median time of each call over `repeat` rounds, each round calling
+    every one once in turn: on a shared machine whose speed drifts, all sides
+    then meet the same conditions, where timing one side after the other
+    would give one of them a slow spell the others miss."""
     for _ in range(warmup):
-        call()
-    times = []
+        for call in calls.values():
+            call()
+    times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+        for name, call in calls.items():
+            start = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) * 1e3 for name, t in times.items()}
 
 
 def timed_ms(call: Callable[[], object]) -> tuple[object, float]:
@@ -265,7 +278,9 @@ def run_program(
         row.problems.append(f"numpy MISMATCH on the corpus inputs: {problem}")
     if problem := mismatch(small_name, numpy_program(*arrays), expected, scaled=True):
         row.problems.append(f"numpy MISMATCH on the bench inputs: {problem}")
-    row.numpy_ms = median_ms(lambda: numpy_program(*arrays), args.repeat)
+    calls: dict[str, Callable[[], object]] = {
+        "numpy_ms": lambda: numpy_program(*arrays)
+    }
 
     try:
         executable, row.cold_ms = timed_ms(lambda: xlir.compile(text, target="cpu"))
@@ -275,7 +290,7 @@ def run_program(
         else:
             row.xlir_ok = True
         outputs = [np.empty(r.shape, dtype=r.dtype) for r in signature.results]
-        row.xlir_ms = median_ms(lambda: executable(*arrays, out=outputs), args.repeat)
+        calls["xlir_ms"] = lambda: executable(*arrays, out=outputs)
     except Exception as error:
         row.problems.append(f"XLIR-CPU FAILED: {type(error).__name__}: {error}")
 
@@ -285,9 +300,11 @@ def run_program(
             call = xla.caller(compiled, arrays)
             if problem := mismatch(small_name, call(), expected, scaled=True):
                 row.problems.append(f"XLA differs from the interpreter: {problem}")
-            row.xla_ms = median_ms(call, args.repeat)
+            calls["xla_ms"] = call
         except Exception as error:
             row.problems.append(f"XLA FAILED: {type(error).__name__}: {error}")
+    for name, milliseconds in interleaved_medians_ms(calls, args.repeat).items():
+        setattr(row, name, milliseconds)
     return row
 
 
@@ -414,7 +431,7 @@ def print_notes(xla: XlaCpu | None, repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--programs", help="comma-separated bench or small names")
-    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     programs = selected_programs(args.programs)

@@ -61,6 +61,7 @@ from xlir.dialects.stablehlo.reduction import ReduceOp
 from xlir.lowering import index_maps as maps
 from xlir.lowering.index_maps import IndexArith, Indices, shape
 from xlir.lowering.nest import Nest
+from xlir.lowering.planned_memory import in_place
 from xlir.lowering.scalar import (
     UnsupportedScalarOp,
     constant,
@@ -134,17 +135,46 @@ class FusionLowering:
                 pending = [p for p in pending if p not in riding]
         groups: dict[tuple[int, ...], list[tuple[SSAValue, SSAValue]]] = {}
         for value, buffer in pending:
-            groups.setdefault(shape(value), []).append((value, buffer))
+            if isinstance(value.owner, dm.DynamicUpdateSliceOp):
+                self._update_window(value.owner, buffer)
+            else:
+                groups.setdefault(shape(value), []).append((value, buffer))
         for out_shape, stores in groups.items():
-            loop = ParallelOp(
-                [0] * len(out_shape), list(out_shape), [1] * len(out_shape)
-            )
-            self.nest.open(loop)
-            idx = list(loop.induction_vars)
+            idx = self._parallel(out_shape)
             for value, buffer in stores:
                 self.store(self.value(value, idx), buffer, idx)
             self.nest.close()
         return self.kernel
+
+    def _parallel(self, sizes: Sequence[int]) -> Indices:
+        """Opens a `loop.parallel` over `sizes`; returns its indices."""
+        loop = ParallelOp([0] * len(sizes), list(sizes), [1] * len(sizes))
+        self.nest.open(loop)
+        return list(loop.induction_vars)
+
+    def _update_window(self, op: dm.DynamicUpdateSliceOp, buffer: SSAValue) -> None:
+        """A yielded dynamic_update_slice as XLA does it: the operand copied
+        into the output, then the update stored over its window. The copy is
+        left out when the plan gives the output the operand's memory (an
+        in-place update), so only the window is written."""
+        operand = op.operand
+        if not (
+            isinstance(operand, BlockArgument)
+            and in_place(
+                self.fusion.results[
+                    next(k for k, out in enumerate(self.outputs) if out is buffer)
+                ],
+                self.fusion.inputs[operand.index],
+            )
+        ):
+            idx = self._parallel(shape(operand))
+            self.store(self.value(operand, idx), buffer, idx)
+            self.nest.close()
+        starts = self._starts(op.start_indices, shape(operand), shape(op.update))
+        idx = self._parallel(shape(op.update))
+        target = [self.ix.add(s, i) for s, i in zip(starts, idx, strict=True)]
+        self.store(self.value(op.update, idx), buffer, target)
+        self.nest.close()
 
     def store(self, scalar: SSAValue, buffer: SSAValue, idx: Indices) -> None:
         self.nest.builder(self.nest.innermost).insert(StoreOp(scalar, buffer, idx))
@@ -299,11 +329,8 @@ class FusionLowering:
         inits = [self.value(i, []) for s in siblings for i in s.init_values]
         stored_first = dict(riding) if self._store_first(riding, siblings) else {}
         if stored_first:
-            loop = ParallelOp(
-                [0] * len(dims), [in_shape[d] for d in dims], [1] * len(dims)
-            )
-            self.nest.open(loop)
-            full = _full_index(list(loop.induction_vars), idx, dims, len(in_shape))
+            inner = self._parallel([in_shape[d] for d in dims])
+            full = _full_index(inner, idx, dims, len(in_shape))
             for stored, buffer in riding:
                 self.store(self.value(stored, full), buffer, full)
             self.nest.close()

@@ -45,9 +45,14 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, Bound, ForOp, ParallelOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, element_bytes
+from xlir.dialects.loop.memory import element_bytes
 from xlir.passes.index_ranges import value_range
-from xlir.passes.jam import JAM_ATTRIBUTE, unit_stride_dim
+from xlir.passes.jam import (
+    JAM_ATTRIBUTE,
+    loads_in,
+    reduction_loops,
+    unit_stride_dim,
+)
 from xlir.passes.loop_utils import bounds_of, static_trip_count
 from xlir.passes.vector_width import lanes
 
@@ -142,16 +147,17 @@ def worth_threads(loop: ParallelOp, min_work: int) -> bool:
 
 def _vector_lanes(loop: ParallelOp) -> int:
     """How many of a jammed nest's copies run as one vector op: its jam
-    factor along a dimension its loads read with unit stride (the copies of
-    `register-tile`'s columns become vector lanes for LLVM's SLP
-    vectorizer), at most a register's lanes; 1 for other nests (rows jammed
-    for an in-order reduction stay scalar)."""
+    factor along a dimension its reductions' loads read with unit stride
+    (the copies of `register-tile`'s columns become vector lanes for LLVM's
+    SLP vectorizer), at most a register's lanes; 1 for other nests (rows
+    jammed for an in-order reduction stay scalar, though the rows' own
+    results, `sum[i]`, are unit stride along them)."""
     factors = loop.attributes.get(JAM_ATTRIBUTE)
     if not isinstance(factors, DenseArrayBase):
         return 1
     jam = factors.get_values()
     best = 1
-    for load in (op for op in loop.walk() if isinstance(op, LoadOp)):
+    for load in loads_in(reduction_loops(loop)):
         dim = unit_stride_dim(load, loop.induction_vars)
         type_ = load.buffer.type
         assert isinstance(type_, MemRefType)

@@ -8,7 +8,7 @@ row-major over the updates: a `loop.for` nest over the update dimensions up
 to the last scatter (non-window) one, and a `loop.parallel` over the window
 dimensions after it, whose elements all belong to one scatter index and so
 land on distinct elements. The copy is left out for each result the buffer
-plan puts in its operand's memory (`slicing.in_place`).
+plan puts in its operand's memory (`planned_memory.in_place`).
 
 Each update's operand index is its full start index (from
 `scatter_indices`, `index_vector_dim` saying where each index vector lies;
@@ -31,7 +31,7 @@ from xlir.dialects.stablehlo.attributes import ScatterDimensionNumbersAttr
 from xlir.dialects.stablehlo.indexing import ScatterOp
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder
-from xlir.lowering.kernels.slicing import in_place
+from xlir.lowering.planned_memory import in_place
 from xlir.lowering.scalar import is_unsigned
 
 

@@ -52,7 +52,8 @@ func.func @main(%x: tensor<2x2xf32>, %y: tensor<2x3xf32>) -> tensor<2x5xf32> att
 // -----
 
 // dynamic_slice: the start is loaded once, outside the nest, and clamped to
-// [0, 8 - 3]; dynamic_update_slice selects the update inside its window.
+// [0, 8 - 3]; dynamic_update_slice copies its operand, then stores the
+// update over its window at the clamped start (tests update_window.mlir).
 // CHECK-LABEL: loop.kernel @fusion_1
 // CHECK:         %[[S:.*]] = loop.load %1[] : memref<i32>
 // CHECK-NEXT:    %[[SI:.*]] = arith.index_cast %[[S]] : i32 to index
@@ -63,9 +64,16 @@ func.func @main(%x: tensor<2x2xf32>, %y: tensor<2x3xf32>) -> tensor<2x5xf32> att
 // CHECK-NEXT:      loop.load %0[%[[K]]] : memref<8xf32>
 // CHECK-LABEL: loop.kernel @fusion_2
 // CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (1) {
-// CHECK:           %[[U:.*]] = loop.load %1[%{{.*}}] : memref<3xf32>
 // CHECK-NEXT:      %[[X:.*]] = loop.load %0[%[[I]]] : memref<8xf32>
-// CHECK-NEXT:      arith.select %{{.*}}, %[[U]], %[[X]] : f32
+// CHECK-NEXT:      loop.store %[[X]], %3[%[[I]]] : memref<8xf32>
+// CHECK:         %[[S:.*]] = loop.load %2[] : memref<i32>
+// CHECK-NEXT:    %[[SI:.*]] = arith.index_cast %[[S]] : i32 to index
+// CHECK:         %[[LO:.*]] = arith.maxsi %[[SI]], %{{.*}} : index
+// CHECK-NEXT:    %[[ST:.*]] = arith.minsi %[[LO]], %{{.*}} : index
+// CHECK-NEXT:    loop.parallel (%[[J:.*]]) = (0) to (3) step (1) {
+// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[ST]], %[[J]] : index
+// CHECK-NEXT:      %[[U:.*]] = loop.load %1[%[[J]]] : memref<3xf32>
+// CHECK-NEXT:      loop.store %[[U]], %3[%[[K]]] : memref<8xf32>
 func.func @main(%x: tensor<8xf32>, %u: tensor<3xf32>, %s: tensor<i32>) -> (tensor<3xf32>, tensor<8xf32>) attributes {hlo.plan = #hlo.plan<arena = 0, alignment = 64, arguments = 48, outputs = 44, alias = 0, constants = 0>} {
   %0 = hlo.fusion kind = loop (%x, %s) {name = "fusion.1", hlo.buffers = [#hlo.buffer<out 0>]} : (tensor<8xf32>, tensor<i32>) -> tensor<3xf32> {
   ^bb0(%a: tensor<8xf32>, %b: tensor<i32>):

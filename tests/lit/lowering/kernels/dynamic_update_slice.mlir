@@ -30,15 +30,19 @@ func.func @donated(%x: tensor<6x8xf32>, %u: tensor<2x3xf32>, %s: tensor<i32>, %t
 
 // -----
 
-// Out of place (the operand is a parameter, read only): one nest over the
-// result, selecting the update inside the window and the operand outside.
+// Out of place (the operand is a parameter, read only): the operand copied
+// into the result, then the update stored over its window, as in place.
 
 // CHECK-LABEL: loop.kernel @dynamic_update_slice_1(
-// CHECK:       loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (6, 8) step (1, 1) {
-// CHECK:         %[[V:.*]] = loop.load %{{.*}} : memref<2x3xf32>
-// CHECK:         %[[W:.*]] = loop.load %{{.*}}[%[[I]], %[[J]]] : memref<6x8xf32>
-// CHECK:         %[[SEL:.*]] = arith.select %{{.*}}, %[[V]], %[[W]] : f32
-// CHECK:         loop.store %[[SEL]], %{{.*}}[%[[I]], %[[J]]] : memref<6x8xf32>
+// CHECK-SAME: %[[X:[^:]*]]: memref<6x8xf32>, %[[U:[^:]*]]: memref<2x3xf32>, %{{[^:]*}}: memref<i32>, %{{[^:]*}}: memref<i32>, %[[OUT:[^:]*]]: memref<6x8xf32>)
+// CHECK-NEXT:  loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (6, 8) step (1, 1) {
+// CHECK-NEXT:    %[[W:.*]] = loop.load %[[X]][%[[I]], %[[J]]] : memref<6x8xf32>
+// CHECK-NEXT:    loop.store %[[W]], %[[OUT]][%[[I]], %[[J]]] : memref<6x8xf32>
+// CHECK-NEXT:  }
+// CHECK:       loop.parallel (%[[K:.*]], %[[L:.*]]) = (0, 0) to (2, 3) step (1, 1) {
+// CHECK:         %[[V:.*]] = loop.load %[[U]][%[[K]], %[[L]]] : memref<2x3xf32>
+// CHECK-NEXT:    loop.store %[[V]], %[[OUT]][%{{.*}}, %{{.*}}] : memref<6x8xf32>
+// CHECK-NOT:   arith.select
 func.func @main(%x: tensor<6x8xf32>, %u: tensor<2x3xf32>, %s: tensor<i32>, %t: tensor<i32>) -> tensor<6x8xf32> {
   %r = stablehlo.dynamic_update_slice %x, %u, %s, %t : (tensor<6x8xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<6x8xf32>
   return %r : tensor<6x8xf32>

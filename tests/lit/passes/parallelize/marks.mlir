@@ -144,57 +144,71 @@ loop.kernel @gather_rows(%rows: memref<4xi32>, %x: memref<16x256xf32>, %out: mem
 
 // -----
 
-// A nest jammed by 4 along its unit-stride dimension runs its 4 copies as
-// one vector op: 64 x 16 x 15 ops = 15360 (and 3 constants) count as a
-// quarter, 3840 < 4096. The same nest jammed along its rows is not
-// discounted (the copies read different rows): 64/4 x 64 x 15 > 4096.
+// A nest jammed by 4 along the dimension its reduction reads with unit
+// stride runs its 4 copies as one vector op: 16 x (64 x 8 + 10) ops = 8352
+// count as a quarter, 2088 < 4096. Rows jammed for in-order sums are not
+// discounted (the copies read different rows), though what the rows store
+// and load after their sums, `sums[i]`, is unit stride along them:
+// 16 x (64 x 8 + 14) > 4096.
 // CHECK-LABEL: loop.kernel @jammed_columns
 // CHECK-NOT:     threads
 // CHECK-LABEL: loop.kernel @jammed_rows
-// CHECK:         attributes {jam = array<i64: 4, 1>, threads = 0 : i64}
-loop.kernel @jammed_columns(%x: memref<64x64xf32>, %out: memref<64x64xf32>) {
-  loop.parallel (%i, %j) = (0, 0) to (64, 64) step (1, 4) attributes {jam = array<i64: 1, 4>} {
+// CHECK:         attributes {jam = array<i64: 4>, threads = 0 : i64}
+loop.kernel @jammed_columns(%x: memref<64x64xf32>, %out: memref<64xf32>) {
+  loop.parallel (%j) = (0) to (64) step (4) attributes {jam = array<i64: 4>} {
+    %zero = arith.constant 0.0 : f32
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
     %j1 = arith.addi %j, %c1 : index
     %j2 = arith.addi %j, %c2 : index
     %j3 = arith.addi %j, %c3 : index
-    %a = loop.load %x[%i, %j] : memref<64x64xf32>
-    %b = loop.load %x[%i, %j1] : memref<64x64xf32>
-    %c = loop.load %x[%i, %j2] : memref<64x64xf32>
-    %d = loop.load %x[%i, %j3] : memref<64x64xf32>
-    %na = arith.negf %a : f32
-    %nb = arith.negf %b : f32
-    %nc = arith.negf %c : f32
-    %nd = arith.negf %d : f32
-    loop.store %na, %out[%i, %j] : memref<64x64xf32>
-    loop.store %nb, %out[%i, %j1] : memref<64x64xf32>
-    loop.store %nc, %out[%i, %j2] : memref<64x64xf32>
-    loop.store %nd, %out[%i, %j3] : memref<64x64xf32>
+    %s:4 = loop.for %k = 0 to 64 step 1 iter_args(%a = %zero, %b = %zero, %c = %zero, %d = %zero) -> (f32, f32, f32, f32) {
+      %xa = loop.load %x[%k, %j] : memref<64x64xf32>
+      %xb = loop.load %x[%k, %j1] : memref<64x64xf32>
+      %xc = loop.load %x[%k, %j2] : memref<64x64xf32>
+      %xd = loop.load %x[%k, %j3] : memref<64x64xf32>
+      %na = arith.addf %a, %xa : f32
+      %nb = arith.addf %b, %xb : f32
+      %nc = arith.addf %c, %xc : f32
+      %nd = arith.addf %d, %xd : f32
+      loop.yield %na, %nb, %nc, %nd : f32, f32, f32, f32
+    }
+    loop.store %s#0, %out[%j] : memref<64xf32>
+    loop.store %s#1, %out[%j1] : memref<64xf32>
+    loop.store %s#2, %out[%j2] : memref<64xf32>
+    loop.store %s#3, %out[%j3] : memref<64xf32>
   }
   loop.return
 }
-loop.kernel @jammed_rows(%x: memref<64x64xf32>, %out: memref<64x64xf32>) {
-  loop.parallel (%i, %j) = (0, 0) to (64, 64) step (4, 1) attributes {jam = array<i64: 4, 1>} {
+loop.kernel @jammed_rows(%x: memref<64x64xf32>, %sums: memref<64xf32>) {
+  loop.parallel (%i) = (0) to (64) step (4) attributes {jam = array<i64: 4>} {
+    %zero = arith.constant 0.0 : f32
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
     %i1 = arith.addi %i, %c1 : index
     %i2 = arith.addi %i, %c2 : index
     %i3 = arith.addi %i, %c3 : index
-    %a = loop.load %x[%i, %j] : memref<64x64xf32>
-    %b = loop.load %x[%i1, %j] : memref<64x64xf32>
-    %c = loop.load %x[%i2, %j] : memref<64x64xf32>
-    %d = loop.load %x[%i3, %j] : memref<64x64xf32>
-    %na = arith.negf %a : f32
-    %nb = arith.negf %b : f32
-    %nc = arith.negf %c : f32
-    %nd = arith.negf %d : f32
-    loop.store %na, %out[%i, %j] : memref<64x64xf32>
-    loop.store %nb, %out[%i1, %j] : memref<64x64xf32>
-    loop.store %nc, %out[%i2, %j] : memref<64x64xf32>
-    loop.store %nd, %out[%i3, %j] : memref<64x64xf32>
+    %s:4 = loop.for %k = 0 to 64 step 1 iter_args(%a = %zero, %b = %zero, %c = %zero, %d = %zero) -> (f32, f32, f32, f32) {
+      %xa = loop.load %x[%i, %k] : memref<64x64xf32>
+      %xb = loop.load %x[%i1, %k] : memref<64x64xf32>
+      %xc = loop.load %x[%i2, %k] : memref<64x64xf32>
+      %xd = loop.load %x[%i3, %k] : memref<64x64xf32>
+      %na = arith.addf %a, %xa : f32
+      %nb = arith.addf %b, %xb : f32
+      %nc = arith.addf %c, %xc : f32
+      %nd = arith.addf %d, %xd : f32
+      loop.yield %na, %nb, %nc, %nd : f32, f32, f32, f32
+    }
+    loop.store %s#0, %sums[%i] : memref<64xf32>
+    loop.store %s#1, %sums[%i1] : memref<64xf32>
+    loop.store %s#2, %sums[%i2] : memref<64xf32>
+    loop.store %s#3, %sums[%i3] : memref<64xf32>
+    %la = loop.load %sums[%i] : memref<64xf32>
+    %lb = loop.load %sums[%i1] : memref<64xf32>
+    %lc = loop.load %sums[%i2] : memref<64xf32>
+    %ld = loop.load %sums[%i3] : memref<64xf32>
   }
   loop.return
 }

@@ -1,0 +1,283 @@
+"""`fuse-kernels`: kernels launched one after the other that work row by row
+on the same rows become one kernel with one loop over the rows.
+
+Softmax is three fusions at the HLO level (a row max, the exponentials and
+their row sum, the division), because a reduction's result is needed whole
+before its consumer can start. Yet each row of each kernel needs only the
+same row of the kernels before it: run the three bodies row after row, in
+one loop, and the row stays in L1 between them instead of making five
+trips through memory (layernorm's five kernels likewise).
+
+    loop.kernel @fusion_1(%x: memref<64x128xf32>, %m: memref<64xf32>)
+      loop.parallel (%i) = (0) to (64) step (1) { ... store %m[%i] }
+    loop.kernel @fusion_2(%m: memref<64xf32>, %x: ..., %y: memref<64x128xf32>)
+      loop.parallel (%i, %j) = (0, 0) to (64, 128) step (1, 1) {
+        ... load %m[%i] ... store %y[%i, %j] }
+
+becomes
+
+    loop.kernel @fusion_1(%x, %m, %y)
+      loop.parallel (%i) = (0) to (64) step (1) {
+        ... store %m[%i]
+        loop.parallel (%j) = (0) to (128) step (1) { ... load %m[%i] ... }
+      }
+
+Two launches on one stream fuse when nothing but buffer definitions (views,
+reshapes, allocations, constants) lies between them, each kernel is
+launched only there, and each kernel is one `loop.parallel` starting at 0
+with step 1 over the same number of rows (its first dimension), after ops
+that compute scalars (loads among them: a load before the row loop is not
+a row's, so it may not read what the other kernel writes). The row loop keeps its other dimensions as an inner
+`loop.parallel`. The condition, for every pair of buffers of the two
+launches that may share memory (`kernel_aliasing.may_overlap`) where either
+kernel writes its one: both are the same buffer and both kernels reach it
+only through loads and stores whose first index is the row. Row i of the
+second kernel then reads only what row i of the first wrote, and no row of
+either touches another row's elements of a buffer the other writes, so the
+fused loop's iterations are still independent.
+
+Contractions are left alone: `register-tile` needs their output dimensions
+side by side in one nest (`register_tile.contraction_dims`). The fused
+kernel keeps the first kernel's name. Runs before the other loop passes,
+on `loop.parallel`s no pass has marked yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xlir.dialects.device import AllocOp, LaunchOp
+from xlir.dialects.loop.kernel import KernelOp, ReturnOp
+from xlir.dialects.loop.loops import Bound, ParallelOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp, element_bytes
+from xlir.lowering.kernel_aliasing import launches_by_kernel, may_overlap
+from xlir.passes.loop_utils import clone_body, is_pure
+from xlir.passes.register_tile import contraction_dims
+
+BETWEEN_LAUNCHES = (ViewOp, ReshapeOp, AllocOp, arith.ConstantOp)
+"""Host ops that may lie between two launches that fuse: they only define
+buffers and scalars."""
+
+
+@dataclass
+class RowKernel:
+    """A kernel that is scalar ops (`prelude`) and one `loop.parallel` over
+    `rows` rows."""
+
+    kernel: KernelOp
+    prelude: list[Operation]
+    loop: ParallelOp
+    rows: int
+
+    @property
+    def row(self) -> SSAValue:
+        return self.loop.induction_vars[0]
+
+    def accesses(self, argument: int) -> tuple[bool, bool]:
+        """(whether the kernel writes the buffer, whether it reaches it only
+        through loads and stores in the loop indexed by the row first)."""
+        writes, by_row = False, True
+        for use in self.kernel.body.block.args[argument].uses:
+            op = use.operation
+            if isinstance(op, StoreOp) and use.index == 1:
+                writes = True
+            elif not (isinstance(op, LoadOp) and use.index == 0):
+                return True, False  # passed on (a view): take it as written anywhere
+            by_row = by_row and bool(op.indices) and op.indices[0] is self.row
+            by_row = by_row and self.loop.is_ancestor(op)
+        return writes, by_row
+
+
+def row_kernel(kernel: KernelOp) -> RowKernel | None:
+    """The kernel as a `RowKernel`, if it is one that may fuse."""
+    *prelude, loop, end = kernel.body.block.ops
+    if not (
+        isinstance(loop, ParallelOp)
+        and isinstance(end, ReturnOp)
+        and loop.induction_vars
+    ):
+        return None
+    if loop.attributes or kernel.arg_attrs is not None:
+        return None  # marked by another pass: leave its choices alone
+    if any(op.regions or not (is_pure(op) or isinstance(op, LoadOp)) for op in prelude):
+        return None
+    lower, upper, step = loop.lower_bounds[0], loop.upper_bounds[0], loop.steps[0]
+    if lower != 0 or step != 1 or not isinstance(upper, int) or upper < 2:
+        return None
+    if contraction_dims(loop) is not None:
+        return None
+    return RowKernel(kernel, prelude, loop, upper)
+
+
+def fusible(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> bool:
+    if first.rows != second.rows or a.stream != b.stream:
+        return False
+    first_writes = [first.accesses(n) for n in range(len(a.args))]
+    for n, x in enumerate(a.args):
+        if not isinstance(x.type, MemRefType):
+            continue
+        for m, y in enumerate(b.args):
+            if not isinstance(y.type, MemRefType) or not may_overlap(x, y):
+                continue
+            writes_x, x_by_row = first_writes[n]
+            writes_y, y_by_row = second.accesses(m)
+            if (writes_x or writes_y) and not (
+                same_rows(x, y) and x_by_row and y_by_row
+            ):
+                return False
+    return True
+
+
+def same_rows(x: SSAValue, y: SSAValue) -> bool:
+    """Whether row i of `x` and of `y` are the same bytes for every i: one
+    buffer, or views at one offset of one buffer with rows of one size (the
+    plan puts `tensor<512x1xf32>` where `tensor<512xf32>` was)."""
+    if x is y:
+        return True
+    a, b = x.owner, y.owner
+    if not (isinstance(a, ViewOp) and isinstance(b, ViewOp)):
+        return False
+    rows = _row_bytes(x)
+    return (
+        a.source is b.source
+        and a.byte_offset == b.byte_offset
+        and rows is not None
+        and rows == _row_bytes(y)
+    )
+
+
+def _row_bytes(buffer: SSAValue) -> tuple[int, int] | None:
+    """(rows, bytes per row) of a buffer of static shape and known element size."""
+    type_ = buffer.type
+    assert isinstance(type_, MemRefType)
+    shape = type_.get_shape()
+    size = element_bytes(type_.element_type)
+    if not shape or size is None or any(d < 0 for d in shape):
+        return None
+    return shape[0], size * prod(shape[1:])
+
+
+def _bound(bound: Bound, mapping: dict[SSAValue, SSAValue]) -> Bound:
+    return bound if isinstance(bound, int) else mapping.get(bound, bound)
+
+
+def _clone_rows(
+    source: RowKernel, builder: Builder, mapping: dict[SSAValue, SSAValue]
+) -> None:
+    """The body of one row of `source` at `builder`, its other dimensions
+    as an inner `loop.parallel`."""
+    loop = source.loop
+    if len(loop.induction_vars) == 1:
+        clone_body(loop.body.block, builder, mapping)
+        return
+    inner = ParallelOp(
+        [_bound(b, mapping) for b in loop.lower_bounds[1:]],
+        [_bound(b, mapping) for b in loop.upper_bounds[1:]],
+        [_bound(b, mapping) for b in loop.steps[1:]],
+    )
+    builder.insert(inner)
+    mapping.update(zip(loop.induction_vars[1:], inner.induction_vars, strict=True))
+    assert inner.body.block.last_op is not None
+    clone_body(
+        loop.body.block, Builder(InsertPoint.before(inner.body.block.last_op)), mapping
+    )
+
+
+def fuse(
+    first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp
+) -> tuple[KernelOp, LaunchOp]:
+    """One kernel (named as the first) and its launch in place of both."""
+    arguments: list[SSAValue] = []
+    for value in (*a.args, *b.args):
+        if not any(value is seen for seen in arguments):
+            arguments.append(value)
+    kernel = KernelOp(first.kernel.sym_name.data, [v.type for v in arguments])
+    block = kernel.body.block
+    assert block.last_op is not None
+    builder = Builder(InsertPoint.before(block.last_op))
+    rows = ParallelOp([0], [first.rows], [1])
+    mappings: list[dict[SSAValue, SSAValue]] = []
+    for source, launch in ((first, a), (second, b)):
+        mapping: dict[SSAValue, SSAValue] = {
+            arg: block.args[next(i for i, v in enumerate(arguments) if v is value)]
+            for arg, value in zip(
+                source.kernel.body.block.args, launch.args, strict=True
+            )
+        }
+        for op in source.prelude:
+            builder.insert(op.clone(value_mapper=mapping))
+        mapping[source.row] = rows.induction_vars[0]
+        mappings.append(mapping)
+    builder.insert(rows)
+    assert rows.body.block.last_op is not None
+    in_row = Builder(InsertPoint.before(rows.body.block.last_op))
+    _clone_rows(first, in_row, mappings[0])
+    _clone_rows(second, in_row, mappings[1])
+    module_block = first.kernel.parent_block()
+    assert module_block is not None
+    module_block.insert_op_before(kernel, first.kernel)
+    first.kernel.detach()
+    first.kernel.erase()
+    second.kernel.detach()
+    second.kernel.erase()
+    launch = LaunchOp(kernel.sym_name.data, arguments, b.stream)
+    host = b.parent_block()
+    assert host is not None
+    host.insert_op_before(launch, b)
+    for old in (a, b):
+        old.detach()
+        old.erase()
+    return kernel, launch
+
+
+def fuse_launches(block: Block, kernels: dict[str, KernelOp], once: set[str]) -> None:
+    """Fuse runs of launches in one host block, each into the one before."""
+    previous: LaunchOp | None = None
+    for op in list(block.ops):
+        if not isinstance(op, LaunchOp):
+            if not isinstance(op, BETWEEN_LAUNCHES):
+                previous = None
+            continue
+        if previous is not None:
+            names = [previous.kernel.string_value(), op.kernel.string_value()]
+            if all(n in once and n in kernels for n in names):
+                first, second = (row_kernel(kernels[n]) for n in names)
+                if first and second and fusible(first, second, previous, op):
+                    kernels[names[0]], op = fuse(first, second, previous, op)
+                    del kernels[names[1]]
+        previous = op
+
+
+def host_blocks(module: ModuleOp) -> Sequence[Block]:
+    """The blocks that hold launches, in order."""
+    found: dict[int, Block] = {}
+    for op in module.walk():
+        if isinstance(op, LaunchOp) and op.parent_block() is not None:
+            block = op.parent_block()
+            assert block is not None
+            found.setdefault(id(block), block)
+    return list(found.values())
+
+
+@dataclass(frozen=True)
+class FuseKernelsPass(ModulePass):
+    name = "fuse-kernels"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = {
+            k.sym_name.data: k for k in op.body.block.ops if isinstance(k, KernelOp)
+        }
+        once = {
+            name for name, found in launches_by_kernel(op).items() if len(found) == 1
+        }
+        for block in host_blocks(op):
+            fuse_launches(block, kernels, once)
