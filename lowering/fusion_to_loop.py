@@ -51,7 +51,6 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
@@ -103,6 +102,10 @@ class FusionLowering:
             zip(fusion.block.args, args, strict=False)
         )
         self.outputs = list(args[len(fusion.inputs) :])
+        self.results: dict[SSAValue, SSAValue] = dict(
+            zip(self.outputs, fusion.results, strict=True)
+        )
+        """Each output buffer's fusion result."""
         self.globals: list[GlobalOp] = []
         self.nest = Nest(self.kernel.body.block)
         self.ix = IndexArith(self.nest.place)
@@ -140,17 +143,11 @@ class FusionLowering:
             else:
                 groups.setdefault(shape(value), []).append((value, buffer))
         for out_shape, stores in groups.items():
-            idx = self._parallel(out_shape)
+            idx = self.nest.open_parallel(out_shape)
             for value, buffer in stores:
                 self.store(self.value(value, idx), buffer, idx)
             self.nest.close()
         return self.kernel
-
-    def _parallel(self, sizes: Sequence[int]) -> Indices:
-        """Opens a `loop.parallel` over `sizes`; returns its indices."""
-        loop = ParallelOp([0] * len(sizes), list(sizes), [1] * len(sizes))
-        self.nest.open(loop)
-        return list(loop.induction_vars)
 
     def _update_window(self, op: dm.DynamicUpdateSliceOp, buffer: SSAValue) -> None:
         """A yielded dynamic_update_slice as XLA does it: the operand copied
@@ -160,18 +157,13 @@ class FusionLowering:
         operand = op.operand
         if not (
             isinstance(operand, BlockArgument)
-            and in_place(
-                self.fusion.results[
-                    next(k for k, out in enumerate(self.outputs) if out is buffer)
-                ],
-                self.fusion.inputs[operand.index],
-            )
+            and in_place(self.results[buffer], self.fusion.inputs[operand.index])
         ):
-            idx = self._parallel(shape(operand))
+            idx = self.nest.open_parallel(shape(operand))
             self.store(self.value(operand, idx), buffer, idx)
             self.nest.close()
         starts = self._starts(op.start_indices, shape(operand), shape(op.update))
-        idx = self._parallel(shape(op.update))
+        idx = self.nest.open_parallel(shape(op.update))
         target = [self.ix.add(s, i) for s, i in zip(starts, idx, strict=True)]
         self.store(self.value(op.update, idx), buffer, target)
         self.nest.close()
@@ -329,7 +321,7 @@ class FusionLowering:
         inits = [self.value(i, []) for s in siblings for i in s.init_values]
         stored_first = dict(riding) if self._store_first(riding, siblings) else {}
         if stored_first:
-            inner = self._parallel([in_shape[d] for d in dims])
+            inner = self.nest.open_parallel([in_shape[d] for d in dims])
             full = _full_index(inner, idx, dims, len(in_shape))
             for stored, buffer in riding:
                 self.store(self.value(stored, full), buffer, full)

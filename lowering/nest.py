@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
-from xlir.dialects.loop.loops import ForOp, YieldOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 
 
 @dataclass
@@ -100,6 +100,13 @@ class Nest:
         for callback in self._on_close:
             callback(depth)
         self._depth = {v: d for v, d in self._depth.items() if d < depth}
+
+    def open_parallel(self, sizes: Sequence[int]) -> list[SSAValue]:
+        """Open a `loop.parallel` over `sizes` (from 0, step 1); its
+        induction variables."""
+        loop = ParallelOp([0] * len(sizes), list(sizes), [1] * len(sizes))
+        self.open(loop)
+        return list(loop.induction_vars)
 
     def for_nest(
         self,

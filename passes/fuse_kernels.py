@@ -27,10 +27,12 @@ reshapes, allocations, constants) lies between them, each kernel is
 launched only there, and each kernel is one `loop.parallel` starting at 0
 with step 1 over the same number of rows (its first dimension), after ops
 that compute scalars (loads among them: a load before the row loop is not
-a row's, so it may not read what the other kernel writes). The row loop keeps its other dimensions as an inner
-`loop.parallel`. The condition, for every pair of buffers of the two
-launches that may share memory (`kernel_aliasing.may_overlap`) where either
-kernel writes its one: both are the same buffer and both kernels reach it
+a row's, so it may not read what the other kernel writes). The row loop
+keeps its other dimensions as an inner `loop.parallel`. The condition, for
+every pair of buffers of the two launches that may share memory
+(`kernel_aliasing.may_overlap`) where either kernel writes its one: row i
+of both is the same bytes for every i (`same_rows`: one buffer, or views
+at one arena offset with rows of one size) and both kernels reach them
 only through loads and stores whose first index is the row. Row i of the
 second kernel then reads only what row i of the first wrote, and no row of
 either touches another row's elements of a buffer the other writes, so the
@@ -44,7 +46,6 @@ on `loop.parallel`s no pass has marked yet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -121,15 +122,14 @@ def row_kernel(kernel: KernelOp) -> RowKernel | None:
 def fusible(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> bool:
     if first.rows != second.rows or a.stream != b.stream:
         return False
-    first_writes = [first.accesses(n) for n in range(len(a.args))]
-    for n, x in enumerate(a.args):
+    first_accesses = [first.accesses(n) for n in range(len(a.args))]
+    second_accesses = [second.accesses(m) for m in range(len(b.args))]
+    for x, (writes_x, x_by_row) in zip(a.args, first_accesses, strict=True):
         if not isinstance(x.type, MemRefType):
             continue
-        for m, y in enumerate(b.args):
+        for y, (writes_y, y_by_row) in zip(b.args, second_accesses, strict=True):
             if not isinstance(y.type, MemRefType) or not may_overlap(x, y):
                 continue
-            writes_x, x_by_row = first_writes[n]
-            writes_y, y_by_row = second.accesses(m)
             if (writes_x or writes_y) and not (
                 same_rows(x, y) and x_by_row and y_by_row
             ):
@@ -196,10 +196,10 @@ def fuse(
     first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp
 ) -> tuple[KernelOp, LaunchOp]:
     """One kernel (named as the first) and its launch in place of both."""
-    arguments: list[SSAValue] = []
+    position: dict[SSAValue, int] = {}
     for value in (*a.args, *b.args):
-        if not any(value is seen for seen in arguments):
-            arguments.append(value)
+        position.setdefault(value, len(position))
+    arguments = list(position)
     kernel = KernelOp(first.kernel.sym_name.data, [v.type for v in arguments])
     block = kernel.body.block
     assert block.last_op is not None
@@ -208,7 +208,7 @@ def fuse(
     mappings: list[dict[SSAValue, SSAValue]] = []
     for source, launch in ((first, a), (second, b)):
         mapping: dict[SSAValue, SSAValue] = {
-            arg: block.args[next(i for i, v in enumerate(arguments) if v is value)]
+            arg: block.args[position[value]]
             for arg, value in zip(
                 source.kernel.body.block.args, launch.args, strict=True
             )
@@ -257,17 +257,6 @@ def fuse_launches(block: Block, kernels: dict[str, KernelOp], once: set[str]) ->
         previous = op
 
 
-def host_blocks(module: ModuleOp) -> Sequence[Block]:
-    """The blocks that hold launches, in order."""
-    found: dict[int, Block] = {}
-    for op in module.walk():
-        if isinstance(op, LaunchOp) and op.parent_block() is not None:
-            block = op.parent_block()
-            assert block is not None
-            found.setdefault(id(block), block)
-    return list(found.values())
-
-
 @dataclass(frozen=True)
 class FuseKernelsPass(ModulePass):
     name = "fuse-kernels"
@@ -276,8 +265,11 @@ class FuseKernelsPass(ModulePass):
         kernels = {
             k.sym_name.data: k for k in op.body.block.ops if isinstance(k, KernelOp)
         }
-        once = {
-            name for name, found in launches_by_kernel(op).items() if len(found) == 1
+        launches = launches_by_kernel(op)
+        once = {name for name, found in launches.items() if len(found) == 1}
+        host_blocks = {
+            launch.parent_block() for found in launches.values() for launch in found
         }
-        for block in host_blocks(op):
-            fuse_launches(block, kernels, once)
+        for block in host_blocks:
+            if block is not None:
+                fuse_launches(block, kernels, once)

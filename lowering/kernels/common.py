@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values
 from xlir.lowering.fusion_to_loop import buffer_type
@@ -76,9 +75,7 @@ class KernelBuilder:
 
     def parallel(self, shape: Sequence[int], body: Callable[[Indices], None]) -> None:
         """`body(indices)` inside a `loop.parallel` over `shape`."""
-        loop = ParallelOp([0] * len(shape), list(shape), [1] * len(shape))
-        self.nest.open(loop)
-        body(list(loop.induction_vars))
+        body(self.nest.open_parallel(shape))
         self.nest.close()
 
     def copy(self, source: SSAValue, target: SSAValue, shape: Sequence[int]) -> None:
