@@ -8,9 +8,9 @@ ranges run on several threads. For a loop in function `@K`:
   loop's live-ins (values the loop uses but defines outside: buffer
   pointers, indices, scalars, dynamic bounds) from `ctx`, one 8-byte slot
   per value on the caller's stack, and calls
-* `void K.chunkI.body(live-ins..., i64 begin, i64 end)` (internal): the
-  loop nest over iterations [begin, end) of dimension 0 and all of the
-  other dimensions. A buffer `K` takes `noalias` is `noalias` here too;
+* `void K.chunkI.body(live-ins..., i64 begin, i64 end)` (internal,
+  `noinline`: compiled once for all threads): the loop nest over
+  iterations [begin, end) of dimension 0 and all of the other dimensions. A buffer `K` takes `noalias` is `noalias` here too;
   constants and global addresses are made again inside, so LLVM still
   folds and vectorizes with them.
 * `ptr K.chunkI.thread(ptr task)` (internal): what `pthread_create` starts;
@@ -20,7 +20,9 @@ ranges run on several threads. For a loop in function `@K`:
   took (task 0, the calling thread's share, and any whose `pthread_create`
   failed: then the loop runs serially), then `xlir.join_chunks(tasks, t)`.
 
-The two helpers are emitted once per module. `spawn_chunks` takes t =
+The two helpers are emitted once per module, `optnone`: a few instructions
+per launch, which LLVM would otherwise inline at every launch and vectorize
+(the task-filling loop into scatters). `spawn_chunks` takes t =
 min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
 lengths differ by at most one, and starts a thread for each range but the
 first; `join_chunks` joins the threads started. A task is five i64 slots
@@ -39,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, i64
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, UnitAttr, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
@@ -141,18 +143,28 @@ def _remade(value: SSAValue) -> Operation | None:
 
 
 def _new_function(
-    b: FunctionBuilder, name: str, inputs: list[Attribute], output: Attribute
+    b: FunctionBuilder,
+    name: str,
+    inputs: list[Attribute],
+    output: Attribute,
+    inline: bool = True,
+    optimize: bool = True,
 ) -> FunctionBuilder:
-    """An internal function of the module, to fill; its builder."""
+    """An internal function of the module, to fill; its builder. Not
+    `inline`: LLVM keeps it a call (`noinline`); not `optimize`: LLVM leaves
+    it as it is (`optnone`, which needs `noinline`)."""
     region = Region(Block(arg_types=inputs))
-    b.module.define(
-        llvm.FuncOp(
-            name,
-            llvm.LLVMFunctionType(inputs, output),
-            linkage=llvm.LinkageAttr("internal"),
-            body=region,
-        )
+    function = llvm.FuncOp(
+        name,
+        llvm.LLVMFunctionType(inputs, output),
+        linkage=llvm.LinkageAttr("internal"),
+        body=region,
     )
+    if not inline or not optimize:
+        function.no_inline = UnitAttr()
+    if not optimize:
+        function.optimize_none = UnitAttr()
+    b.module.define(function)
     return FunctionBuilder(region, b.module, b.lower_op)
 
 
@@ -188,10 +200,12 @@ def _body(
 ) -> str:
     """`void body(live-ins..., i64 begin, i64 end)`: the loop over iterations
     [begin, end) of dimension 0. The live-ins are arguments, so a buffer the
-    kernel has `noalias` keeps it here (LLVM inlines the body into the chunk
-    and keeps what noalias says), which pointers loaded from `ctx` cannot."""
+    kernel has `noalias` keeps it here, which pointers loaded from `ctx`
+    cannot. `noinline`: the calling thread's share and the threads' all call
+    this one copy, which LLVM optimizes and vectorizes once (inlined into
+    both callers, every kernel was compiled twice)."""
     types = [b.get(v).type for v in passed]
-    c = _new_function(b, name, [*types, i64, i64], llvm.LLVMVoidType())
+    c = _new_function(b, name, [*types, i64, i64], llvm.LLVMVoidType(), inline=False)
     body = c.region.parent_op()
     assert isinstance(body, llvm.FuncOp)
     body.arg_attrs = noalias_attributes(
@@ -224,7 +238,7 @@ def _spawn(b: FunctionBuilder) -> str:
     capacity)`: fill the tasks, start all but the first; how many tasks."""
     if SPAWN in b.module.declared:
         return SPAWN
-    s = _new_function(b, SPAWN, [PTR, PTR, PTR, i64, i64, i64], i64)
+    s = _new_function(b, SPAWN, [PTR, PTR, PTR, i64, i64, i64], i64, optimize=False)
     thread, ctx, tasks, n, threads, capacity = s.region.blocks[0].args
     count = s.intrinsic("llvm.smin.i64", [threads, n], i64)
     count = s.intrinsic("llvm.smin.i64", [count, capacity], i64)
@@ -273,7 +287,7 @@ def _join(b: FunctionBuilder) -> str:
     """`void join(ptr tasks, i64 count)`: join the threads started."""
     if JOIN in b.module.declared:
         return JOIN
-    j = _new_function(b, JOIN, [PTR, i64], llvm.LLVMVoidType())
+    j = _new_function(b, JOIN, [PTR, i64], llvm.LLVMVoidType(), optimize=False)
     tasks, count = j.region.blocks[0].args
     j.module.declare("pthread_join", [i64, PTR], I32)
 

@@ -142,17 +142,27 @@ def host_description() -> str:
     return f"{llvm.get_default_triple()}|{cpu}|{features}"
 
 
+FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}
+"""`llvm.func` unit properties and the LLVM function attributes they mean."""
+
+
 def llvm_ir(module: ModuleOp, triple: str | None = None) -> str:
     """LLVM IR text of an llvm-dialect module. xDSL's translation drops the
-    linkage of functions: internal ones (the kernels) are marked here, so
-    LLVM may inline them and they stay out of the symbol table."""
+    linkage of functions and the flags of `FUNCTION_FLAGS`: they are carried
+    over here (internal functions, the kernels, may be inlined by LLVM and
+    stay out of the symbol table). A flag is read from the properties or,
+    where `llvm.func` was parsed from text, the attributes (xDSL's parser
+    puts them there)."""
     converted = convert_module(module, fallback_target_triple=triple)
     for op in module.body.block.ops:
-        if (
-            isinstance(op, llvm_dialect.FuncOp)
-            and op.linkage.linkage.data == "internal"
-        ):
-            converted.get_global(op.sym_name.data).linkage = "internal"
+        if not isinstance(op, llvm_dialect.FuncOp) or not op.body.blocks:
+            continue
+        function = converted.get_global(op.sym_name.data)
+        if op.linkage.linkage.data != "external":
+            function.linkage = op.linkage.linkage.data
+        for flag, attribute in FUNCTION_FLAGS.items():
+            if flag in op.properties or flag in op.attributes:
+                function.attributes.add(attribute)
     return str(converted)
 
 

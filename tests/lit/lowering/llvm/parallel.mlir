@@ -9,17 +9,18 @@
 // The helpers: spawn clamps the count to [1, min(n, capacity)], splits [0, n)
 // into ranges base or base + 1 long, fills the tasks {ctx, begin, end,
 // pthread_t, started} and starts a thread for every task but the first;
-// join joins the tasks whose thread started.
+// join joins the tasks whose thread started. Both are left unoptimized
+// (a few instructions per launch) and never inlined.
 // CHECK:       llvm.func @sysconf(i32) -> i64
 // CHECK:       llvm.func @pthread_join(i64, !llvm.ptr) -> i32
-// CHECK-LABEL: llvm.func internal @xlir.join_chunks(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+// CHECK-LABEL: llvm.func internal @xlir.join_chunks(%{{.*}}: !llvm.ptr, %{{.*}}: i64) attributes {no_inline, optimize_none}
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK:         llvm.icmp "ne"
 // CHECK:         llvm.call @pthread_join(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> i32
 // CHECK:       llvm.func @pthread_create(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
 
 // CHECK-LABEL: llvm.func internal @xlir.spawn_chunks
-// CHECK-SAME:    (%[[ENTRY:[0-9]+]]: !llvm.ptr, %[[CTX:[0-9]+]]: !llvm.ptr, %[[TASKS:[0-9]+]]: !llvm.ptr, %[[N:[0-9]+]]: i64, %[[WANT:[0-9]+]]: i64, %[[CAP:[0-9]+]]: i64) -> i64
+// CHECK-SAME:    (%[[ENTRY:[0-9]+]]: !llvm.ptr, %[[CTX:[0-9]+]]: !llvm.ptr, %[[TASKS:[0-9]+]]: !llvm.ptr, %[[N:[0-9]+]]: i64, %[[WANT:[0-9]+]]: i64, %[[CAP:[0-9]+]]: i64) -> i64 attributes {no_inline, optimize_none}
 // CHECK:         %[[A:[0-9]+]] = llvm.call_intrinsic "llvm.smin.i64"(%[[WANT]], %[[N]])
 // CHECK-NEXT:    %[[B:[0-9]+]] = llvm.call_intrinsic "llvm.smin.i64"(%[[A]], %[[CAP]])
 // CHECK-NEXT:    %[[T:[0-9]+]] = llvm.call_intrinsic "llvm.smax.i64"(%[[B]], %{{.*}})
@@ -54,9 +55,10 @@
 
 // The body: the constant made again, dimension 0 from lower + begin * step
 // to lower + end * step, dimension 1 as it was. No launch of @scale says
-// its buffers are distinct, so none is noalias.
+// its buffers are distinct, so none is noalias. Never inlined: the calling
+// thread and the started ones share one copy.
 // CHECK-LABEL: llvm.func internal @scale.chunk0.body
-// CHECK-SAME:    (%[[NN:[0-9]+]]: i64, %[[X:[0-9]+]]: !llvm.ptr, %[[S:[0-9]+]]: f32, %[[Y:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64) {
+// CHECK-SAME:    (%[[NN:[0-9]+]]: i64, %[[X:[0-9]+]]: !llvm.ptr, %[[S:[0-9]+]]: f32, %[[Y:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64) attributes {no_inline} {
 // CHECK:         %[[ONE:[0-9]+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
 // CHECK-NEXT:    %[[BS:[0-9]+]] = llvm.mul %[[BEGIN]], %{{.*}} : i64
 // CHECK-NEXT:    %[[LO:[0-9]+]] = llvm.add %{{.*}}, %[[BS]] : i64

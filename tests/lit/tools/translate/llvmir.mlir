@@ -35,3 +35,25 @@
 // PROGRAM: call void @fusion_2(
 // PROGRAM: call void @fusion_3(
 // PROGRAM: ret void
+
+// The attributes xDSL's translation drops are carried over: a threaded
+// kernel's body is `noinline` (one copy for every thread, optimized once),
+// the spawn and join helpers `noinline optnone`.
+// RUN: xlir-opt %S/../../lowering/llvm/parallel.mlir -p loop-to-llvm | xlir-translate - | filecheck %s --check-prefix=THREADS
+// THREADS-DAG: define internal void @fill.chunk0.body({{.*}}) #[[BODY:[0-9]+]] {
+// THREADS-DAG: define internal void @xlir.join_chunks({{.*}}) #[[HELPER:[0-9]+]] {
+// THREADS-DAG: define internal i64 @xlir.spawn_chunks({{.*}}) #[[HELPER]] {
+// THREADS-DAG: attributes #[[BODY]] = { noinline }
+// THREADS-DAG: attributes #[[HELPER]] = { noinline optnone }
+
+// At -O3 each body stays one function, called by its thread entry and by
+// the entry that launches it.
+// RUN: xlir-opt %corpus/small/softmax_rows.mlir -p "hlo-opt,hlo-to-loop,expand-math,parallelize{min_work=1},loop-to-llvm,device-to-llvm" | xlir-translate - -O3 | filecheck %s --check-prefix=THREADS-O3
+// THREADS-O3: define internal {{.*}}@fusion_1.chunk0.thread(
+// THREADS-O3-NEXT: {{.+}}:
+// THREADS-O3-NOT: define
+// THREADS-O3: call {{.*}}void @fusion_1.chunk0.body(
+// THREADS-O3: define internal {{.*}}void @fusion_1.chunk0.body(
+// THREADS-O3: define void @main(
+// THREADS-O3-NOT: define
+// THREADS-O3: call {{.*}}void @fusion_1.chunk0.body(
