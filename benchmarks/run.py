@@ -26,9 +26,14 @@ and biases scaled as the corpus draws them (`WEIGHT_ARGUMENTS`). Columns:
 * `x/numpy`, `x/xla`: xlir's time over the others' (below 1: xlir is faster),
   then the geometric means of both.
 * `cold ms`: xlir compile into an empty cache (`XLIR_CACHE_DIR` is a fresh
-  temporary folder); `cached ms`: the second compile of the same text;
-  `xla cmp ms`: XLA's compile of the text. One throwaway compile of a tiny
-  program first pays each compiler's one-time start-up.
+  temporary folder each time); `cached ms`: the second compile of the same
+  text; `xla cmp ms`: XLA's compile of the text. Both compile times are the
+  median of `--compiles` (3) compiles, xlir's and XLA's taken in turn, so
+  a slow spell of the shared machine hits both rather than one row of one
+  (single compiles moved 1.5x between runs). One throwaway compile of a
+  tiny program first pays each compiler's one-time start-up. Below the
+  table: the medians over the programs of both cold times, and their
+  ratio.
 
 Then the machine: memory bandwidth (a numpy triad `a = b + s*c` on 64 MiB
 float32 arrays, done in cache-sized blocks so the `s*c` temporary stays in
@@ -282,8 +287,15 @@ def run_program(
         "numpy_ms": lambda: numpy_program(*arrays)
     }
 
+    def cold_xlir() -> object:
+        """A compile into a fresh, empty cache folder."""
+        os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=args.cache_root)
+        return xlir.compile(text, target="cpu")
+
+    cold: dict[str, list[float]] = {"cold_ms": [], "xla_compile_ms": []}
     try:
-        executable, row.cold_ms = timed_ms(lambda: xlir.compile(text, target="cpu"))
+        executable, milliseconds = timed_ms(cold_xlir)
+        cold["cold_ms"].append(milliseconds)
         executable, row.cached_ms = timed_ms(lambda: xlir.compile(text, target="cpu"))
         if problem := mismatch(small_name, executable(*arrays), expected, scaled=True):
             row.problems.append(f"XLIR-CPU MISMATCH against the interpreter: {problem}")
@@ -296,7 +308,8 @@ def run_program(
 
     if xla is not None:
         try:
-            compiled, row.xla_compile_ms = timed_ms(lambda: xla.compile(text))
+            compiled, milliseconds = timed_ms(lambda: xla.compile(text))
+            cold["xla_compile_ms"].append(milliseconds)
             call = xla.caller(compiled, arrays)
             if problem := mismatch(small_name, call(), expected, scaled=True):
                 row.problems.append(f"XLA differs from the interpreter: {problem}")
@@ -305,6 +318,15 @@ def run_program(
             row.problems.append(f"XLA FAILED: {type(error).__name__}: {error}")
     for name, milliseconds in interleaved_medians_ms(calls, args.repeat).items():
         setattr(row, name, milliseconds)
+    compilers: dict[str, Callable[[], object]] = {"cold_ms": cold_xlir}
+    if xla is not None:
+        compilers["xla_compile_ms"] = lambda: xla.compile(text)
+    for _ in range(args.compiles - 1):  # in turn, as the calls are timed
+        for name, compiler in compilers.items():
+            if cold[name]:  # it compiled the first time
+                cold[name].append(timed_ms(compiler)[1])
+    for name, times in cold.items():
+        setattr(row, name, statistics.median(times) if times else None)
     return row
 
 
@@ -364,6 +386,24 @@ def sgemm_gflops(repeat: int) -> float:
     c = np.empty_like(a)
     milliseconds = median_ms(lambda: np.matmul(a, b, out=c), repeat, warmup=1)
     return 2 * SGEMM_SIZE**3 / milliseconds / 1e6
+
+
+def print_compile_times(rows: Sequence[Row]) -> None:
+    """The medians over the programs of the cold compile times, and the
+    slowest cached compile."""
+    cold = [r.cold_ms for r in rows if r.cold_ms is not None]
+    xla = [r.xla_compile_ms for r in rows if r.xla_compile_ms is not None]
+    cached = [r.cached_ms for r in rows if r.cached_ms is not None]
+    if not cold:
+        return
+    line = f"cold compile, median over programs: xlir {statistics.median(cold):.1f} ms"
+    if xla:
+        xla_median = statistics.median(xla)
+        line += (
+            f", XLA {xla_median:.1f} ms ({statistics.median(cold) / xla_median:.2f}x)"
+        )
+    print(line)
+    print(f"cached compile: at most {max(cached):.1f} ms")
 
 
 def print_machine(rows: Sequence[Row], repeat: int) -> None:
@@ -432,10 +472,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--programs", help="comma-separated bench or small names")
     parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument(
+        "--compiles", type=int, default=3, help="cold compiles of each program"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     programs = selected_programs(args.programs)
-    cache = tempfile.mkdtemp(prefix="xlir-bench-cache-")
+    cache = args.cache_root = tempfile.mkdtemp(prefix="xlir-bench-cache-")
     os.environ["XLIR_CACHE_DIR"] = cache
     try:
         xla = XlaCpu() if jax is not None else None
@@ -461,6 +504,7 @@ def main() -> None:
             print(
                 f"geometric mean xlir/{label}: {mean:.2f} over {len(present)} program(s)"
             )
+    print_compile_times(correct)
     print_machine(rows, args.repeat)
     problems = [(r.name, p) for r in rows for p in r.problems]
     for name, problem in problems:
