@@ -161,7 +161,12 @@ class CpuCompiler(Compiler):
         if entry is None:
             return None
         return CpuExecutable(
-            self.platform, entry.signature, entry.code, entry.temp_bytes, entry.stats
+            self.platform,
+            entry.signature,
+            entry.code,
+            entry.temp_bytes,
+            entry.stats,
+            llvm_ir=entry.llvm_ir,
         )
 
     def compile(
@@ -187,6 +192,7 @@ class CpuCompiler(Compiler):
                     executable.signature,
                     executable.temp_bytes,
                     executable.memory_stats(),
+                    executable.llvm_ir,
                 ),
             )
         return executable

@@ -1,7 +1,8 @@
 """The persistent compilation cache of the CPU target (like JAX's).
 
 An entry is the object code of one compile with what is needed to call it
-(signature, temp bytes, memory stats), keyed by a hash of the program text,
+(signature, temp bytes, memory stats) and its LLVM IR (what `as_text()`
+shows), keyed by a hash of the program text,
 function, pipelines, host CPU, the versions of xlir, xDSL and llvmlite, and
 the xlir sources' sizes and times (`compiler_fingerprint`).
 Entries live in `$XLIR_CACHE_DIR` (default `~/.cache/xlir`); `XLIR_CACHE=0`
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from xlir.targets.base import MemoryStats, Signature, TensorSpec
 
-MAGIC = b"xlir-cpu-cache-1\n"
+MAGIC = b"xlir-cpu-cache-2\n"
 
 SUBPACKAGES = ("dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
@@ -101,6 +102,7 @@ class Entry:
     signature: Signature
     temp_bytes: int
     stats: MemoryStats
+    llvm_ir: str
 
 
 def store(key: str, entry: Entry) -> None:
@@ -112,6 +114,7 @@ def store(key: str, entry: Entry) -> None:
             "signature": _signature_json(entry.signature),
             "temp_bytes": entry.temp_bytes,
             "stats": asdict(entry.stats),
+            "llvm_ir": entry.llvm_ir,
         }
     ).encode()
     payload = len(meta).to_bytes(8, "little") + meta + entry.code
@@ -155,6 +158,7 @@ def _decode(data: bytes) -> Entry | None:
             _signature(meta["signature"]),
             int(meta["temp_bytes"]),
             MemoryStats(**meta["stats"]),
+            str(meta["llvm_ir"]),
         )
     except (ValueError, KeyError, TypeError):
         return None

@@ -44,14 +44,14 @@ class CpuExecutable(HostExecutable):
         code: bytes,
         temp_bytes: int,
         stats: MemoryStats,
-        llvm_ir: str = "",
+        llvm_ir: str,
     ):
         super().__init__(platform, signature)
         self.code = code
         """The object code (what the compilation cache stores)."""
         self.temp_bytes = temp_bytes
         self.llvm_ir = llvm_ir
-        """The LLVM IR before optimization; empty when loaded from the cache."""
+        """The LLVM IR before optimization."""
         self._stats = replace(stats, generated_code_size_in_bytes=len(code))
         self._object = LoadedObject(code)
         self._entry = ENTRY(self._object.address(signature.function))
@@ -95,7 +95,7 @@ class CpuExecutable(HostExecutable):
         return self._stats
 
     def as_text(self) -> str:
-        """The LLVM IR before optimization (empty when loaded from the cache)."""
+        """The LLVM IR before optimization (a cache hit's too: the entry keeps it)."""
         return self.llvm_ir
 
 

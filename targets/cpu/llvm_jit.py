@@ -109,7 +109,7 @@ def target_machine(
             f"{', '.join(known_architectures())}"
         ) from None
     if cpu is None:
-        cpu = llvm.get_host_cpu_name() if host else ""
+        cpu = host_cpu()[0] if host else ""
     if features is None:
         features = host_cpu()[1] if host else ""
     return target.create_target_machine(
@@ -122,8 +122,10 @@ def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
     return target_machine(opt=opt)
 
 
+@cache
 def host_cpu() -> tuple[str, str]:
-    """This CPU's LLVM name and features. Where it has AVX-512, LLVM's tuning
+    """This CPU's LLVM name and features (asked of LLVM once per process:
+    every compile makes two target machines and a cache key). Where it has AVX-512, LLVM's tuning
     for it (Skylake-X to Sapphire Rapids) still prefers 256-bit vectors;
     `-prefer-256-bit` lets the vectorizers use the full registers, which the
     register tiles of `register-tile` are sized for (matmul_512: ~85 -> ~150
