@@ -263,7 +263,11 @@ def check_numpy_on_corpus(small_name: str) -> str:
 
 
 def run_program(
-    path: Path, small_name: str, args: argparse.Namespace, xla: XlaCpu | None
+    path: Path,
+    small_name: str,
+    args: argparse.Namespace,
+    xla: XlaCpu | None,
+    cache_root: str,
 ) -> Row:
     row = Row(path.stem, small_name)
     text = path.read_text()
@@ -289,12 +293,15 @@ def run_program(
 
     def cold_xlir() -> object:
         """A compile into a fresh, empty cache folder."""
-        os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=args.cache_root)
+        os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=cache_root)
         return xlir.compile(text, target="cpu")
 
-    cold: dict[str, list[float]] = {"cold_ms": [], "xla_compile_ms": []}
+    compilers: dict[str, Callable[[], object]] = {"cold_ms": cold_xlir}
+    if xla is not None:
+        compilers["xla_compile_ms"] = lambda: xla.compile(text)
+    cold: dict[str, list[float]] = {name: [] for name in compilers}
     try:
-        executable, milliseconds = timed_ms(cold_xlir)
+        executable, milliseconds = timed_ms(compilers["cold_ms"])
         cold["cold_ms"].append(milliseconds)
         executable, row.cached_ms = timed_ms(lambda: xlir.compile(text, target="cpu"))
         if problem := mismatch(small_name, executable(*arrays), expected, scaled=True):
@@ -308,7 +315,7 @@ def run_program(
 
     if xla is not None:
         try:
-            compiled, milliseconds = timed_ms(lambda: xla.compile(text))
+            compiled, milliseconds = timed_ms(compilers["xla_compile_ms"])
             cold["xla_compile_ms"].append(milliseconds)
             call = xla.caller(compiled, arrays)
             if problem := mismatch(small_name, call(), expected, scaled=True):
@@ -318,9 +325,6 @@ def run_program(
             row.problems.append(f"XLA FAILED: {type(error).__name__}: {error}")
     for name, milliseconds in interleaved_medians_ms(calls, args.repeat).items():
         setattr(row, name, milliseconds)
-    compilers: dict[str, Callable[[], object]] = {"cold_ms": cold_xlir}
-    if xla is not None:
-        compilers["xla_compile_ms"] = lambda: xla.compile(text)
     for _ in range(args.compiles - 1):  # in turn, as the calls are timed
         for name, compiler in compilers.items():
             if cold[name]:  # it compiled the first time
@@ -478,7 +482,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     programs = selected_programs(args.programs)
-    cache = args.cache_root = tempfile.mkdtemp(prefix="xlir-bench-cache-")
+    cache = tempfile.mkdtemp(prefix="xlir-bench-cache-")
     os.environ["XLIR_CACHE_DIR"] = cache
     try:
         xla = XlaCpu() if jax is not None else None
@@ -490,7 +494,7 @@ def main() -> None:
         print("-" * len(HEADER))
         rows = []
         for path, small_name in programs:
-            rows.append(run_program(path, small_name, args, xla))
+            rows.append(run_program(path, small_name, args, xla, cache))
             print_row(rows[-1])
     finally:
         shutil.rmtree(cache, ignore_errors=True)

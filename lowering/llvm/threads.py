@@ -10,9 +10,10 @@ ranges run on several threads. For a loop in function `@K`:
   per value on the caller's stack, and calls
 * `void K.chunkI.body(live-ins..., i64 begin, i64 end)` (internal,
   `noinline`: compiled once for all threads): the loop nest over
-  iterations [begin, end) of dimension 0 and all of the other dimensions. A buffer `K` takes `noalias` is `noalias` here too;
-  constants and global addresses are made again inside, so LLVM still
-  folds and vectorizes with them.
+  iterations [begin, end) of dimension 0 and all of the other dimensions.
+  A buffer `K` takes `noalias` is `noalias` here too; constants and global
+  addresses are made again inside, so LLVM still folds and vectorizes with
+  them.
 * `ptr K.chunkI.thread(ptr task)` (internal): what `pthread_create` starts;
   it runs the chunk of one task.
 * in place of the loop: fill `ctx`, `t = xlir.spawn_chunks(K.chunkI.thread,
@@ -20,10 +21,10 @@ ranges run on several threads. For a loop in function `@K`:
   took (task 0, the calling thread's share, and any whose `pthread_create`
   failed: then the loop runs serially), then `xlir.join_chunks(tasks, t)`.
 
-The two helpers are emitted once per module, `optnone`: a few instructions
-per launch, which LLVM would otherwise inline at every launch and vectorize
-(the task-filling loop into scatters). `spawn_chunks` takes t =
-min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
+The two helpers are emitted once per module, `noinline optnone`: a few
+instructions per launch, which LLVM would otherwise inline at every launch
+and vectorize (the task-filling loop into scatters). `spawn_chunks` takes
+t = min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
 lengths differ by at most one, and starts a thread for each range but the
 first; `join_chunks` joins the threads started. A task is five i64 slots
 (ctx, begin, end, the `pthread_t`, started); the tasks live on the caller's

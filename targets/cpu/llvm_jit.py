@@ -125,11 +125,11 @@ def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
 @cache
 def host_cpu() -> tuple[str, str]:
     """This CPU's LLVM name and features (asked of LLVM once per process:
-    every compile makes two target machines and a cache key). Where it has AVX-512, LLVM's tuning
-    for it (Skylake-X to Sapphire Rapids) still prefers 256-bit vectors;
-    `-prefer-256-bit` lets the vectorizers use the full registers, which the
-    register tiles of `register-tile` are sized for (matmul_512: ~85 -> ~150
-    GFLOP/s)."""
+    every compile makes two target machines and a cache key). Where it has
+    AVX-512, LLVM's tuning for it (Skylake-X to Sapphire Rapids) still
+    prefers 256-bit vectors; `-prefer-256-bit` lets the vectorizers use the
+    full registers, which the register tiles of `register-tile` are sized
+    for (matmul_512: ~85 -> ~150 GFLOP/s)."""
     _initialized()
     features = llvm.get_host_cpu_features()
     flat = features.flatten()
