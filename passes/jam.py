@@ -87,6 +87,7 @@ from xlir.dialects.loop.memory import (
 from xlir.dialects.syntax import i64_array
 from xlir.lowering.kernel_aliasing import arguments_may_alias, launches_by_kernel
 from xlir.passes.expand_math import EXPANSIONS
+from xlir.passes.jam_vector import Lanes, blocker, lane_addresses
 from xlir.passes.loop_utils import bounds_of, index_constant, is_pure, static_trip_count
 
 EXPANDED_OP_COST = 64
@@ -321,40 +322,67 @@ def _shareable(op: Operation) -> bool:
 
 
 def _jam_ops(
-    ops: Iterable[Operation], maps: list[dict[SSAValue, SSAValue]], builder: Builder
+    ops: Iterable[Operation],
+    maps: list[dict[SSAValue, SSAValue]],
+    builder: Builder,
+    lanes: Lanes | None,
 ) -> None:
     """Clone `ops` once per copy (`maps[c]` maps the old values to copy c's),
     op by op; a load or pure op once per distinct list of operands, shared
-    by the copies that have it."""
+    by the copies that have it. With `lanes`, the copies are vector copies
+    and what varies along their dimension is cloned as vector ops."""
     for op in ops:
         if isinstance(op, YieldOp):
             continue
         if isinstance(op, ForOp):
-            _jam_for(op, maps, builder)
+            _jam_for(op, maps, builder, lanes)
             continue
+
+        def clone(m: dict[SSAValue, SSAValue], op: Operation = op) -> None:
+            if lanes is not None and lanes.vectorizes(op):
+                lanes.clone(op, m, builder)
+            else:
+                builder.insert(op.clone(value_mapper=m))
+
         if not _shareable(op):
             for m in maps:
-                builder.insert(op.clone(value_mapper=m))
+                clone(m)
             continue
         first_with: dict[tuple[SSAValue, ...], dict[SSAValue, SSAValue]] = {}
         for m in maps:
             key = tuple(m.get(v, v) for v in op.operands)
             if key not in first_with:
                 first_with[key] = m
-                builder.insert(op.clone(value_mapper=m))
+                clone(m)
                 continue
             for old in op.results:
                 m[old] = first_with[key][old]
 
 
-def _jam_for(loop: ForOp, maps: list[dict[SSAValue, SSAValue]], builder: Builder):
+def _jam_for(
+    loop: ForOp,
+    maps: list[dict[SSAValue, SSAValue]],
+    builder: Builder,
+    lanes: Lanes | None,
+):
     """One `loop.for` carrying every copy's values (copy-major)."""
     first = maps[0]
     lower, upper, step = (
         b if isinstance(b, int) else first.get(b, b)
         for b in (loop.lower, loop.upper, loop.step)
     )
-    inits = [m.get(v, v) for m in maps for v in loop.iter_args]
+
+    def lane_value(value: SSAValue, arg: SSAValue, at: Builder) -> SSAValue:
+        """A carried value as its copy carries it: a vector when it varies."""
+        if lanes is not None and arg in lanes.varying:
+            return lanes.splat(value, at)
+        return value
+
+    inits = [
+        lane_value(m.get(v, v), arg, builder)
+        for m in maps
+        for v, arg in zip(loop.iter_args, loop.carried, strict=True)
+    ]
     block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
     jammed = builder.insert(ForOp(lower, upper, step, inits, Region(block)))
     count = len(loop.iter_args)
@@ -364,9 +392,18 @@ def _jam_for(loop: ForOp, maps: list[dict[SSAValue, SSAValue]], builder: Builder
         for r, arg in enumerate(loop.carried):
             m[arg] = block.args[1 + c * count + r]
             m[arg].name_hint = arg.name_hint
-    _jam_ops(loop.body.block.ops, maps, Builder(InsertPoint.at_end(block)))
+    inner = Builder(InsertPoint.at_end(block))
+    _jam_ops(loop.body.block.ops, maps, inner, lanes)
     yielded = loop.yield_op().arguments
-    block.add_op(YieldOp(*(m.get(v, v) for m in maps for v in yielded)))
+    block.add_op(
+        YieldOp(
+            *(
+                lane_value(m.get(v, v), arg, inner)
+                for m in maps
+                for v, arg in zip(yielded, loop.carried, strict=True)
+            )
+        )
+    )
     for c, m in enumerate(maps):
         for r, result in enumerate(loop.results):
             m[result] = jammed.results[c * count + r]
@@ -395,10 +432,16 @@ def _nest_like(
     return made
 
 
-def jam(nest: ParallelOp, factors: Mapping[int, int]) -> Jammed | None:
+def jam(
+    nest: ParallelOp,
+    factors: Mapping[int, int],
+    vector: tuple[int, int] | None = None,
+) -> Jammed | None:
     """Jam dimension d of `nest` by `factors[d]` (clipped to its trip count);
     None, and the nest unchanged, when no factor above 1 is left or
-    `jam_blocker` refuses."""
+    `jam_blocker` refuses. `vector` = (d, lanes) makes the copies along d
+    vector copies (`passes/jam_vector.py`) of the most lanes, up to `lanes`,
+    that divide its factor (a power of two), where the nest allows."""
     bounds = bounds_of(nest)
     clipped: dict[int, int] = {}
     for d, factor in factors.items():
@@ -424,9 +467,17 @@ def jam(nest: ParallelOp, factors: Mapping[int, int]) -> Jammed | None:
     )
     builder = Builder(InsertPoint.before(main.yield_op()))
     dims = list(clipped)
+    scratch = None
+    if ops_cost(epilogue(nest)) > CLONED_EPILOGUE_COST:
+        scratch = epilogue_scratch(nest)
+    lanes = _vector_lanes(nest, clipped, vector, scratch)
+    strides = {d: 1 for d in dims}
+    if lanes is not None and vector is not None:
+        strides[vector[0]] = lanes.width
     maps: list[dict[SSAValue, SSAValue]] = []
     offset_values: dict[tuple[int, int], SSAValue] = {}
-    for offsets in itertools.product(*(range(clipped[d]) for d in dims)):
+    copies = (range(0, clipped[d], strides[d]) for d in dims)
+    for offsets in itertools.product(*copies):
         m: dict[SSAValue, SSAValue] = dict(
             zip(nest.induction_vars, main.induction_vars, strict=True)
         )
@@ -442,13 +493,10 @@ def jam(nest: ParallelOp, factors: Mapping[int, int]) -> Jammed | None:
                 offset_values[d, offset] = builder.insert(shifted).result
             m[nest.induction_vars[d]] = offset_values[d, offset]
         maps.append(m)
-    scratch = None
-    if ops_cost(epilogue(nest)) > CLONED_EPILOGUE_COST:
-        scratch = epilogue_scratch(nest)
     if scratch is None:
-        _jam_ops(nest.body.block.ops, maps, builder)
+        _jam_ops(nest.body.block.ops, maps, builder, lanes)
     else:
-        _jam_with_epilogue_nest(nest, main, clipped, scratch, maps, builder)
+        _jam_with_epilogue_nest(nest, main, clipped, scratch, maps, builder, lanes)
     at = Builder(InsertPoint.before(nest))
     at.insert(main)
     remainders: dict[int, ParallelOp] = {}
@@ -473,13 +521,15 @@ def _jam_with_epilogue_nest(
     scratch: StoreOp,
     maps: list[dict[SSAValue, SSAValue]],
     builder: Builder,
+    lanes: Lanes | None,
 ) -> None:
     """Jam the ops up to the reductions, store each copy's accumulator to
-    its element of `scratch`'s output, then one nest over the tile's offsets
-    runs the epilogue per element on the accumulator loaded back."""
+    its element of `scratch`'s output (its elements, for a vector copy),
+    then one nest over the tile's offsets runs the epilogue per element on
+    the accumulator loaded back."""
     ops = epilogue(nest)
     body = list(nest.body.block.ops)
-    _jam_ops(body[: body.index(ops[0])], maps, builder)
+    _jam_ops(body[: body.index(ops[0])], maps, builder, lanes)
     (accumulator,) = [r for loop in reduction_loops(nest) for r in loop.results]
     for m in maps:
         indices = [m.get(v, v) for v in scratch.indices]
@@ -505,3 +555,36 @@ def _jam_with_epilogue_nest(
     assert recomputed is not None
     for op in (*recomputed, *ops):
         inner.insert(op.clone(value_mapper=mapping))
+
+
+def _vector_lanes(
+    nest: ParallelOp,
+    factors: Mapping[int, int],
+    vector: tuple[int, int] | None,
+    scratch: StoreOp | None,
+) -> Lanes | None:
+    """The vector copies of the jam, or None for scalar copies: `vector`'s
+    dimension must step by 1 and the ops cloned per copy (those before the
+    epilogue and the accumulator's store, when the epilogue runs once per
+    tile) must allow them (`jam_vector.blocker`)."""
+    if vector is None or vector[0] not in factors:
+        return None
+    dim, most = vector
+    factor = factors[dim]
+    width = 1
+    while width * 2 <= most and factor % (width * 2) == 0:
+        width *= 2
+    if width == 1 or bounds_of(nest)[dim][2] != 1:
+        return None
+    iv = nest.induction_vars[dim]
+    body = [op for op in nest.body.block.ops if not isinstance(op, YieldOp)]
+    if scratch is None:
+        cloned = body
+    else:
+        cloned = body[: body.index(epilogue(nest)[0])]
+        if scratch.indices[-1] is not iv:
+            return None
+    varying = dependents([iv], body)
+    if blocker(cloned, iv, varying) is not None:
+        return None
+    return Lanes(varying, lane_addresses(cloned, iv, varying), width)

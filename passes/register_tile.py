@@ -1,4 +1,5 @@
-"""`register-tile{mr=M nr=N contract=true}`: register tiles for contractions.
+"""`register-tile{mr=M nr=N lanes=L contract=true}`: register tiles for
+contractions.
 
 A dot, a batched dot or a convolution lowers to a `loop.parallel` over the
 output around a `loop.for` reduction: one multiply-add per loaded pair, and
@@ -10,8 +11,12 @@ of `B[k, j]`) and `mr` along a dimension that an operand not depending on
 `j` is read by (`i` of `A[i, k]`). Per reduction step the tile then loads
 `nr` contiguous elements of B (vector loads), `mr` elements of A (broadcasts)
 and does `mr * nr` independent multiply-adds on accumulators that stay in
-registers: LLVM's SLP vectorizer turns them into `mr * nr / lanes` vector
-FMAs. After the loop comes the epilogue (bias, activation, store): a cheap
+registers. The `nr` columns are vector copies of `lanes` elements
+(`passes/jam_vector.py`): each row of the tile loads `nr / lanes` vectors of
+B, broadcasts its element of A and does `nr / lanes` vector FMAs, so the IR
+is as small as the code LLVM makes of it (`lanes=1` jams scalar copies, for
+LLVM's SLP vectorizer to pack again, at about three times the compile time).
+After the loop comes the epilogue (bias, activation, store): a cheap
 one is cloned per accumulator; a costlier one (a GELU is hundreds of ops
 once `expand-math` has written out its tanh) runs once per tile, in a
 nest over the tile's elements, on the accumulators stored to the output
@@ -29,7 +34,8 @@ fewer than `mr`. Remainder columns get `mr` x (what is left) tiles and
 remainder rows 1 x `nr` tiles (a few rows are not worth the code of
 another full tile), so no element runs the slow scalar form.
 
-`mr` and `nr` count f32 elements; 0 (the default) picks them for the host
+`mr`, `nr` and `lanes` count f32 elements; 0 (the default) picks them for
+the host (`lanes`: as many as the vector registers LLVM uses hold)
 (`passes/vector_width.py`): `nr` two vectors of the width LLVM vectorizes
 at, `mr` 12 with 32 vector registers (AVX-512), 6 with 16 (AVX2, SSE), so
 that the `2 * mr` accumulators, two vectors of B and one broadcast fit in
@@ -71,14 +77,15 @@ from xlir.passes.jam import (
     unit_stride_dim,
 )
 from xlir.passes.loop_utils import bounds_of, static_trip_count
-from xlir.passes.vector_width import lanes, vector_registers
+from xlir.passes.vector_width import lanes as vector_lanes
+from xlir.passes.vector_width import vector_registers
 
 from xlir.diagnostics import XlirError
 
 
 def default_tile() -> tuple[int, int]:
     """(mr, nr) in f32 elements for this host (module docstring)."""
-    return (12 if vector_registers() >= 32 else 6), 2 * lanes(32)
+    return (12 if vector_registers() >= 32 else 6), 2 * vector_lanes(32)
 
 
 def _unit_stride_dims(
@@ -167,8 +174,11 @@ def _carried_scale(nest: ParallelOp) -> int:
     return max(1, total)
 
 
-def register_tile(nest: ParallelOp, mr: int, nr: int, contract: bool) -> bool:
-    """Tile one contraction nest (and its remainders); whether it changed."""
+def register_tile(
+    nest: ParallelOp, mr: int, nr: int, lanes: int, contract: bool
+) -> bool:
+    """Tile one contraction nest (and its remainders) with vector copies of
+    up to `lanes` f32 elements; whether it changed."""
     dims = contraction_dims(nest)
     if dims is None or jam_blocker(nest, dims) is not None:
         return False
@@ -179,7 +189,8 @@ def register_tile(nest: ParallelOp, mr: int, nr: int, contract: bool) -> bool:
     if contract:
         for loop in reduction_loops(nest):
             contract_multiply_adds(loop)
-    return _tile_with_remainders(nest, mr_dim, mr, nr_dim, nr)
+    lanes = max(1, lanes // _carried_scale(nest))
+    return _tile_with_remainders(nest, mr_dim, mr, nr_dim, nr, lanes)
 
 
 def _dividing_rows(count: int, mr: int) -> int:
@@ -198,17 +209,17 @@ def _dividing_rows(count: int, mr: int) -> int:
 
 
 def _tile_with_remainders(
-    nest: ParallelOp, mr_dim: int, mr: int, nr_dim: int, nr: int
+    nest: ParallelOp, mr_dim: int, mr: int, nr_dim: int, nr: int, lanes: int
 ) -> bool:
     """Jam by (mr, nr); the rest of the columns again by (mr, what is left),
     the rest of the rows by (1, nr): a few rows are not worth the code of
     another full tile."""
-    jammed = jam(nest, {mr_dim: mr, nr_dim: nr})
+    jammed = jam(nest, {mr_dim: mr, nr_dim: nr}, (nr_dim, lanes))
     if jammed is None:
         return False
     for dim, rest in jammed.remainders.items():
         rows = 1 if dim == mr_dim else mr
-        _tile_with_remainders(rest, mr_dim, rows, nr_dim, nr)
+        _tile_with_remainders(rest, mr_dim, rows, nr_dim, nr, lanes)
     return True
 
 
@@ -220,15 +231,18 @@ class RegisterTilePass(ModulePass):
 
     mr: int = 0
     nr: int = 0
+    lanes: int = 0
     contract: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.mr < 0 or self.nr < 0:
+        if self.mr < 0 or self.nr < 0 or self.lanes < 0:
             raise XlirError(
-                f"error: register-tile: mr and nr must be non-negative (0: from "
-                f"the host), got mr={self.mr} nr={self.nr}"
+                f"error: register-tile: mr, nr and lanes must be non-negative "
+                f"(0: from the host), got mr={self.mr} nr={self.nr} "
+                f"lanes={self.lanes}"
             )
         default_mr, default_nr = default_tile()
         mr, nr = self.mr or default_mr, self.nr or default_nr
+        lanes = self.lanes or vector_lanes(32)
         for nest in [p for p in op.walk() if isinstance(p, ParallelOp)]:
-            register_tile(nest, mr, nr, self.contract)
+            register_tile(nest, mr, nr, lanes, self.contract)

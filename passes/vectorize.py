@@ -8,8 +8,9 @@ alone (those that are not contractions):
 
 * **Jam along a unit-stride parallel dimension** (exact). A column sum,
   `loop.parallel (%j) { loop.for %i { acc += x[i, j] } }`, is jammed by V
-  along `j` (`passes/jam.py`): V accumulators, V contiguous loads and V adds
-  per step, which SLP makes one vector add. The dimension is the innermost
+  along `j` (`passes/jam.py`) as one vector copy where it can be
+  (`passes/jam_vector.py`): a vector accumulator, a vector load and a vector
+  add per step (else V scalar copies, which SLP packs). The dimension is the innermost
   one that a load in the reductions indexes with unit stride; the
   remainder is jammed by what is left.
 * **Split a reduction along a unit-stride dimension into V partial sums**.
@@ -170,11 +171,11 @@ def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
     allowed = epilogue_copies(nest)
     while width > allowed:
         width //= 2  # whole vectors still
-    jammed = jam(nest, {dim: width})
+    jammed = jam(nest, {dim: width}, (dim, width))
     if jammed is None:
         return False
     for rest in jammed.remainders.values():
-        jam(rest, {dim: width})
+        jam(rest, {dim: width}, (dim, width))
     return True
 
 

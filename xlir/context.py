@@ -21,14 +21,16 @@ def _lazy(module: str, attribute: str) -> Callable[[], Dialect]:
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     name: _lazy(module, attribute)
     for name, (module, attribute) in {
-        # xDSL's: the HLO level uses func; the loop level arith, math, memref
-        # and scf (host control flow); the CPU target's last level llvm.
+        # xDSL's: the HLO level uses func; the loop level arith, math, memref,
+        # scf (host control flow) and vector (the broadcasts of register
+        # tiles); the CPU target's last level llvm.
         "builtin": ("xdsl.dialects.builtin", "Builtin"),
         "func": ("xdsl.dialects.func", "Func"),
         "arith": ("xdsl.dialects.arith", "Arith"),
         "math": ("xdsl.dialects.math", "Math"),
         "memref": ("xdsl.dialects.memref", "MemRef"),
         "scf": ("xdsl.dialects.scf", "Scf"),
+        "vector": ("xdsl.dialects.vector", "Vector"),
         "llvm": ("xdsl.dialects.llvm", "LLVM"),
         # xlir's.
         "stablehlo": ("xlir.dialects.stablehlo", "StableHLO"),

@@ -7,6 +7,11 @@ one pair of ops with verifiers that name the rule, and so that the level stays
 closed: a kernel body is `loop`, `arith` and `math` ops only. The syntax is
 `memref`'s, and lowering to it (for xDSL's `convert-memref-to-ptr`) is a rename.
 
+A load or store of a 1-D `vector<Nx...>` (the form `register-tile` makes)
+moves N consecutive elements along the buffer's last dimension, from the
+element the indices name: `%v = loop.load %B[%k, %j] : memref<8x64xf32>,
+vector<16xf32>` reads B[k, j] to B[k, j + 15].
+
 Views never copy: `loop.view` gives a typed window of a byte buffer (the temp
 arena of the buffer plan), `loop.reshape` the same elements under another
 static shape. Both keep the row-major identity layout, so an index into a view
@@ -26,6 +31,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     NoneAttr,
+    VectorType,
     i8,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -75,12 +81,36 @@ def verify_indices(op: Operation, buffer: SSAValue, indices: Sequence[SSAValue])
 
 
 def _verify_element(op: Operation, what: str, value: SSAValue, buffer: SSAValue):
+    """The value is an element of the buffer, or a 1-D vector of them."""
     assert isinstance(buffer.type, MemRefType)
-    if value.type != buffer.type.element_type:
-        raise VerifyException(
-            f"'{op.name}' op {what} type {value.type} must equal the element type "
-            f"{buffer.type.element_type} of {buffer.type}"
-        )
+    type_ = value.type
+    element = buffer.type.element_type
+    if isinstance(type_, VectorType):
+        shape = type_.get_shape()
+        if type_.element_type == element and len(shape) == 1 and shape[0] > 0:
+            if not buffer.type.get_shape():
+                raise VerifyException(
+                    f"'{op.name}' op {what} type {type_} needs a buffer with a "
+                    f"dimension to run along, but {buffer.type} has rank 0"
+                )
+            return
+    elif type_ == element:
+        return
+    raise VerifyException(
+        f"'{op.name}' op {what} type {type_} must equal the element type "
+        f"{element} of {buffer.type} (or be a 1-D vector of it)"
+    )
+
+
+def _parse_vector_type(parser: Parser) -> VectorType | None:
+    """The `, vector<Nx...>` after an access's buffer type, if any."""
+    if parser.parse_optional_punctuation(",") is None:
+        return None
+    pos = parser.pos
+    type_ = parser.parse_type()
+    if not isinstance(type_, VectorType):
+        parser.raise_error(f"expected a vector type, got {type_}", pos)
+    return type_
 
 
 def _parse_access(
@@ -121,10 +151,12 @@ def _print_access(
 
 @irdl_op_definition
 class LoadOp(IRDLOperation):
-    """One element of a buffer, at one index per dimension.
+    """One element of a buffer, at one index per dimension, or a vector of
+    consecutive elements along the last dimension from there.
 
     `%x = loop.load %buf[%i, %j] : memref<64x128xf32>` (a rank-0 buffer takes
-    `[]`)."""
+    `[]`); `%v = loop.load %buf[%i, %j] : memref<64x128xf32>, vector<16xf32>`.
+    """
 
     name = "loop.load"
     buffer = operand_def(MemRefType)
@@ -132,22 +164,31 @@ class LoadOp(IRDLOperation):
     result = result_def()
     traits = traits_def(MemoryReadEffect())
 
-    def __init__(self, buffer: SSAValue, indices: Sequence[SSAValue]):
+    def __init__(
+        self,
+        buffer: SSAValue,
+        indices: Sequence[SSAValue],
+        vector: VectorType | None = None,
+    ):
         assert isinstance(buffer.type, MemRefType)
         super().__init__(
-            operands=[buffer, indices], result_types=[buffer.type.element_type]
+            operands=[buffer, indices],
+            result_types=[vector or buffer.type.element_type],
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         buffer, indices, attributes = _parse_access(parser)
-        op = cls(buffer, indices)
+        op = cls(buffer, indices, _parse_vector_type(parser))
         op.attributes |= attributes
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         _print_access(printer, self.buffer, self.indices, self.attributes)
+        if isinstance(self.result.type, VectorType):
+            printer.print_string(", ")
+            printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         verify_indices(self, self.buffer, self.indices)
@@ -156,9 +197,11 @@ class LoadOp(IRDLOperation):
 
 @irdl_op_definition
 class StoreOp(IRDLOperation):
-    """Write one element of a buffer.
+    """Write one element of a buffer, or a vector of consecutive elements
+    along the last dimension.
 
-    `loop.store %x, %buf[%i, %j] : memref<64x128xf32>`"""
+    `loop.store %x, %buf[%i, %j] : memref<64x128xf32>`;
+    `loop.store %v, %buf[%i, %j] : memref<64x128xf32>, vector<16xf32>`"""
 
     name = "loop.store"
     value = operand_def()
@@ -175,9 +218,8 @@ class StoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         buffer, indices, attributes = _parse_access(parser)
         assert isinstance(buffer.type, MemRefType)
-        op = cls(
-            parser.resolve_operand(value, buffer.type.element_type), buffer, indices
-        )
+        value_type = _parse_vector_type(parser) or buffer.type.element_type
+        op = cls(parser.resolve_operand(value, value_type), buffer, indices)
         op.attributes |= attributes
         return op
 
@@ -186,6 +228,9 @@ class StoreOp(IRDLOperation):
         printer.print_operand(self.value)
         printer.print_string(", ")
         _print_access(printer, self.buffer, self.indices, self.attributes)
+        if isinstance(self.value.type, VectorType):
+            printer.print_string(", ")
+            printer.print_attribute(self.value.type)
 
     def verify_(self) -> None:
         verify_indices(self, self.buffer, self.indices)

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     UnitAttr,
+    VectorType,
     i32,
     i64,
 )
@@ -77,6 +78,8 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
         and type_.name != "bf16"
     ):
         return type_
+    if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
+        return VectorType(llvm_type(type_.element_type, op), type_.get_shape())
     raise Unsupported(
         op, f"has a value of type {type_}, which the CPU does not support"
     )

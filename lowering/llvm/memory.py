@@ -1,7 +1,8 @@
 """Buffers as pointers: loads, stores, views, reshapes and globals.
 
 A buffer is a `!llvm.ptr` to its first element; `loop.load`/`loop.store`
-address element `indices` row-major (`FunctionBuilder.element_pointer`). A
+address element `indices` row-major (`FunctionBuilder.element_pointer`), a
+vector access its first element, aligned as an element. A
 `loop.view` is the arena's pointer plus its byte offset, a `loop.reshape` the
 same pointer, and a `loop.global` an internal constant array that
 `loop.get_global` takes the address of.
@@ -12,18 +13,38 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import llvm
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import MemRefType, VectorType
+from xdsl.ir import Attribute, Operation
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
-from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
+from xlir.dialects.loop.memory import (
+    LoadOp,
+    ReshapeOp,
+    StoreOp,
+    ViewOp,
+    element_bytes,
+)
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, llvm_type
+
+
+def _vector_alignment(type_: Attribute, buffer: Attribute) -> int | None:
+    """A vector access is aligned as its elements are (LLVM would assume the
+    whole vector's size); a scalar one takes LLVM's default."""
+    if not isinstance(type_, VectorType):
+        return None
+    assert isinstance(buffer, MemRefType)
+    return element_bytes(buffer.element_type) or 1
 
 
 def lower_load(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, LoadOp)
     address = b.element_pointer(op.buffer, op.indices, op)
     type_ = llvm_type(op.result.type, op)
+    align = _vector_alignment(type_, op.buffer.type)
     loaded = b.emit_alike(
-        "load", lambda: llvm.LoadOp(address, type_), [address], [type_]
+        ("load", align),
+        lambda: llvm.LoadOp(address, type_, alignment=align),
+        [address],
+        [type_],
     )
     b.bind(op.result, loaded)
 
@@ -32,7 +53,13 @@ def lower_store(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, StoreOp)
     address = b.element_pointer(op.buffer, op.indices, op)
     value = b.get(op.value)
-    b.emit_alike("store", lambda: llvm.StoreOp(value, address), [value, address], [])
+    align = _vector_alignment(value.type, op.buffer.type)
+    b.emit_alike(
+        ("store", align),
+        lambda: llvm.StoreOp(value, address, alignment=align),
+        [value, address],
+        [],
+    )
 
 
 def lower_view(b: FunctionBuilder, op: Operation) -> None:

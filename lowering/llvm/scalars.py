@@ -1,4 +1,5 @@
-"""`arith` and `math` on scalars as `llvm` ops.
+"""`arith` and `math` on scalars (and on the vectors of register tiles) as
+`llvm` ops.
 
 Integer and float arithmetic map one to one. Where xDSL's llvm dialect has no
 op, LLVM intrinsics called through `llvm.call_intrinsic` fill in, with the
@@ -9,6 +10,8 @@ lowering guards the range and NaN already, so saturation is never observed),
 `sitofp` of the value widened (or halved, for 64 bits, keeping the sticky
 bit so the rounding stays correct). Transcendentals that `expand-math` did
 not turn into arithmetic (f64, or a pipeline without it) call libm.
+`vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
+`passes/jam_vector.py` puts on vectors lower as on scalars, with vector types.
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from collections.abc import Callable
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    VectorType,
     f32,
     i1,
+    i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.lowering.llvm.function import FunctionBuilder, Unsupported, llvm_type
@@ -31,7 +37,9 @@ Emitter = Callable[[FunctionBuilder, Operation], SSAValue]
 
 
 def suffix(type_: Attribute) -> str:
-    """The type part of an overloaded intrinsic's name: f32, i64, …"""
+    """The type part of an overloaded intrinsic's name: f32, i64, v16f32, …"""
+    if isinstance(type_, VectorType):
+        return f"v{type_.get_shape()[0]}{suffix(type_.element_type)}"
     if isinstance(type_, IntegerType):
         return f"i{type_.width.data}"
     assert isinstance(type_, AnyFloat)
@@ -170,6 +178,17 @@ def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
     return b.emit(llvm.FDivOp(one, root))
 
 
+def _broadcast(b: FunctionBuilder, op: Operation) -> SSAValue:
+    type_ = _result_type(op)
+    assert isinstance(type_, VectorType)
+    undefined = b.emit(llvm.UndefOp(type_))
+    first = b.emit(
+        llvm.InsertElementOp(undefined, b.get(op.operands[0]), b.const(0, i32))
+    )
+    zeros = DenseArrayBase.from_list(i32, [0] * type_.get_shape()[0])
+    return b.emit(llvm.ShuffleVectorOp(first, undefined, zeros, type_))
+
+
 def _with_false_flag(name: str) -> Emitter:
     """ctlz/abs take an i1 'is poison' flag: false keeps every input defined."""
 
@@ -268,6 +287,7 @@ EMITTERS: dict[str, Emitter] = {
     "math.powf": _libm("pow"),
     "math.cbrt": _libm("cbrt"),
     "math.erf": _libm("erf"),
+    "vector.broadcast": _broadcast,
 }
 """Op name -> the emitter of its `llvm` code."""
 

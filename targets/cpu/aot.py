@@ -39,7 +39,7 @@ VECTOR_TILES = {
     "riscv64": (4, 4, 1),
 }
 """Register tile rows and columns (`register-tile`'s mr, nr) and f32 lanes
-(`vectorize`'s width) for another triple's generic CPU, which the loop
+(its vector copies', and `vectorize`'s width) for another triple's generic CPU, which the loop
 passes cannot measure as they do for the host: SSE2's 16 registers of 4
 floats, NEON's 32 of 4, and rv64gc's scalar floating-point registers."""
 
@@ -119,7 +119,7 @@ def aot_loop_pipeline(options: AotOptions) -> str:
     arch = (options.triple or "").split("-")[0]
     if options.triple and options.cpu != "native" and arch in VECTOR_TILES:
         mr, nr, lanes = VECTOR_TILES[arch]
-        sized["register-tile"] = f"register-tile{{mr={mr} nr={nr}}}"
+        sized["register-tile"] = f"register-tile{{mr={mr} nr={nr} lanes={lanes}}}"
         sized["vectorize"] = f"vectorize{{width={lanes}}}"
     return ",".join(sized.get(name, name) for name in passes)
 

@@ -15,7 +15,14 @@ from xdsl.ir import Attribute, Operation
 from xlir.targets.interpreter.types import Unsupported, dense_to_numpy
 
 # Op modules register their factories on import.
-from xlir.targets.loop_interpreter import arith, host, loops, math_ops, memory  # noqa: F401
+from xlir.targets.loop_interpreter import (  # noqa: F401
+    arith,
+    host,
+    loops,
+    math_ops,
+    memory,
+    vector,
+)
 from xlir.targets.loop_interpreter.engine import Program, Routine, Scope
 from xlir.targets.loop_interpreter.values import from_buffer, to_buffer
 

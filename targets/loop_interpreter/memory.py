@@ -1,6 +1,7 @@
 """Buffers: loads and stores (gathers and scatters over the lanes of a
-vectorized loop, bounds-checked), views of byte arenas, reshapes, globals,
-allocations and copies (`loop`, `memref` and `device` memory ops).
+vectorized loop, bounds-checked; a vector load or store moves its lanes along
+the last index), views of byte arenas, reshapes, globals, allocations and
+copies (`loop`, `memref` and `device` memory ops).
 
 Views and reshapes are numpy views, so buffers alias as they do on a
 device: an in-place buffer plan really writes over its operand.
@@ -23,6 +24,7 @@ from xlir.targets.loop_interpreter.values import (
     storage_dtype,
     storer,
 )
+from xlir.targets.loop_interpreter.vector import lane_offsets, lanes_of
 
 from xlir.diagnostics import XlirError
 
@@ -52,6 +54,21 @@ def _out_of_bounds(
     return scope.fail(op, f"index [{found}] is out of bounds of {buffer_type}")
 
 
+def _indexer(op: Operation, scope: Scope, slots: Sequence[int], value_type: Any):
+    """env -> the access's index tuple, its last index spread over the lanes
+    when the access moves a vector."""
+    lanes = lanes_of(value_type)
+    if lanes is None:
+        return lambda env: tuple([env[i] for i in slots])
+    offsets = lane_offsets(lanes, scope)
+    *leading, last = slots
+
+    def index(env: Env) -> tuple[Any, ...]:
+        return (*[env[i] for i in leading], env[last] + offsets)
+
+    return index
+
+
 def _masked(index: tuple[Any, ...], mask: Any) -> tuple[Any, ...]:
     """Indices with inactive lanes moved to 0, so that they load in bounds."""
     return tuple(np.where(mask, i, 0) for i in index)
@@ -63,12 +80,14 @@ def _load(op: Operation, scope: Scope) -> Step:
     shape = tuple(buffer_type.get_shape())
     buf = scope.slot(op.operands[0])
     count = len(shape)
-    idx = scope.slots_of(op.operands[1 : 1 + count])
+    indexer = _indexer(
+        op, scope, scope.slots_of(op.operands[1 : 1 + count]), op.results[0].type
+    )
     out = scope.slot(op.results[0])
     convert = loader(buffer_type)
 
     def load(env: Env) -> None:
-        index = tuple([env[i] for i in idx])
+        index = indexer(env)
         if env[0] is not None:
             index = _masked(index, env[0])
         if _outside(index, shape):
@@ -84,11 +103,11 @@ def _store(op: Operation, scope: Scope) -> Step:
     buffer_type = memref_type(op.operands[1].type)
     shape = tuple(buffer_type.get_shape())
     value_slot, buf = scope.slots_of(op.operands[:2])
-    idx = scope.slots_of(op.operands[2:])
+    indexer = _indexer(op, scope, scope.slots_of(op.operands[2:]), op.operands[0].type)
     convert = storer(buffer_type)
 
     def store(env: Env) -> None:
-        index = tuple([env[i] for i in idx])
+        index = indexer(env)
         value = convert(env[value_slot])
         buffer = env[buf]
         mask = env[0]

@@ -3,7 +3,8 @@
 A *register* value (an SSA value of a scalar type) is a numpy scalar or an
 array over the lanes of a vectorized loop, in the host dtype of its type
 (`targets/base.py`'s `element_dtype`: bf16 held as float32, rounded after
-every operation; i1 as bool; index as int64).
+every operation; i1 as bool; index as int64). A value of a `vector<N>` type
+has one more axis, of N, in front of the loop's (`vector.py`).
 
 A *buffer* (a memref) is a numpy array in *device* layout: bf16 elements are
 their uint16 bits, so a buffer occupies exactly its bytes and views of a byte
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, MemRefType, TensorType
+from xdsl.dialects.builtin import BFloat16Type, MemRefType, TensorType, VectorType
 from xdsl.ir import Attribute
 from xlir.targets.base import element_dtype
 from xlir.targets.interpreter.types import (
@@ -33,7 +34,7 @@ def register_dtype(type_: Attribute) -> np.dtype:
     """The host dtype of a scalar type (or of a shaped type's elements)."""
     element = (
         type_.get_element_type()
-        if isinstance(type_, MemRefType | TensorType)
+        if isinstance(type_, MemRefType | TensorType | VectorType)
         else type_
     )
     dtype = element_dtype(element)
@@ -45,7 +46,7 @@ def register_dtype(type_: Attribute) -> np.dtype:
 def is_bf16(type_: Attribute) -> bool:
     element = (
         type_.get_element_type()
-        if isinstance(type_, MemRefType | TensorType)
+        if isinstance(type_, MemRefType | TensorType | VectorType)
         else type_
     )
     return isinstance(element, BFloat16Type)

@@ -1,7 +1,7 @@
 """`register-tile` and `vectorize` keep results: programs lowered by
 `hlo-opt,hlo-to-loop` run on the loop interpreter before and after the
-passes. The exact forms (`contract=false`, `reassociate=false`) must give
-the same bits, since every output element is computed by the same
+passes. The exact forms (`contract=false`, `reassociate=false`; scalar or
+vector copies) must give the same bits, since every output element is computed by the same
 operations in the same order; the contracting and reassociating ones must
 stay within float32 rounding. Random dot shapes (hypothesis) reach the
 remainder nests; the corpus adds epilogues, batch dimensions, transposed
@@ -26,6 +26,8 @@ from xlir.pass_manager import run_pipeline
 
 EXACT = [
     "register-tile{mr=3 nr=4 contract=false}",
+    "register-tile{mr=3 nr=4 lanes=1 contract=false}",
+    "register-tile{mr=2 nr=8 lanes=2 contract=false}",
     "vectorize{width=4}",
     "register-tile{mr=2 nr=8 contract=false},vectorize{width=3}",
 ]
@@ -241,6 +243,22 @@ def test_cpu_epilogue_nest_bits_match_cloned() -> None:
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("epilogue", ["relu", "gelu"])
+def test_cpu_vector_copies_bits_match_scalar_copies(epilogue: str) -> None:
+    """On this CPU, a dense layer tiled with vector copies (the default) gives
+    the bits of scalar copies that LLVM's SLP vectorizer packs (`lanes=1`):
+    each lane runs the same FMAs in the same order."""
+    text = _dot_program(29, 33, 70, False, epilogue)
+    arguments = _dot_arguments(29, 33, 70, False, 5)
+    vector = _lowered(text, ",fuse-kernels,register-tile")
+    assert "vector<" in str(vector)
+    scalar = _lowered(text, ",fuse-kernels,register-tile{lanes=1}")
+    assert "vector<" not in str(scalar)
+    got = xlir.compile(vector, target="cpu")(*arguments)
+    want = xlir.compile(scalar, target="cpu")(*arguments)
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("path", LOWERED, ids=[p.name for p in LOWERED])
 def test_corpus_outputs_kept(path) -> None:
     text = path.read_text()
@@ -254,8 +272,10 @@ def test_corpus_outputs_kept(path) -> None:
 
 def test_the_passes_change_the_corpus_kernels() -> None:
     """The corpus's dot, batched dot, convolution and column reduction are
-    jammed (so the tests above compare transformed code)."""
+    jammed, with vector copies (so the tests above compare transformed
+    code)."""
     for name in ("matmul", "bmm_einsum", "conv2d_nhwc", "mlp_fwd"):
         text = (PROGRAMS[0].parent / f"{name}.mlir").read_text()
-        printed = str(_lowered(text, ",register-tile{mr=3 nr=4}"))
-        assert "jam = array<i64:" in printed and "math.fma" in printed, name
+        printed = str(_lowered(text, ",register-tile{mr=3 nr=4 lanes=4}"))
+        assert "jam = array<i64:" in printed, name
+        assert "math.fma" in printed and "vector<4xf32>" in printed, name

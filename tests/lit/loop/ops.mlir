@@ -36,6 +36,19 @@ loop.kernel @parallel(%in: memref<64x128xf32>, %out: memref<64x128xf32>) {
   loop.return
 }
 
+// A load or store of a vector moves consecutive elements along the last
+// dimension.
+// CHECK-LABEL: loop.kernel @vector_access(%in: memref<4x32xf32>, %out: memref<4x32xf32>, %i: index, %j: index) {
+// CHECK-NEXT:    %v = loop.load %in[%i, %j] : memref<4x32xf32>, vector<16xf32>
+// CHECK-NEXT:    loop.store %v, %out[%i, %j] : memref<4x32xf32>, vector<16xf32>
+// GENERIC:       %v = "loop.load"(%in, %i, %j) : (memref<4x32xf32>, index, index) -> vector<16xf32>
+// GENERIC-NEXT:  "loop.store"(%v, %out, %i, %j) : (vector<16xf32>, memref<4x32xf32>, index, index) -> ()
+loop.kernel @vector_access(%in: memref<4x32xf32>, %out: memref<4x32xf32>, %i: index, %j: index) {
+  %v = loop.load %in[%i, %j] : memref<4x32xf32>, vector<16xf32>
+  loop.store %v, %out[%i, %j] : memref<4x32xf32>, vector<16xf32>
+  loop.return
+}
+
 // Bounds and steps mix static integers and index values; the yield of a body
 // with nothing to yield may be written or left implicit.
 // CHECK-LABEL: loop.kernel @mixed_bounds(%buf: memref<?xf32>, %n: index, %s: index) {

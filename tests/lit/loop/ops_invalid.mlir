@@ -152,7 +152,7 @@ loop.kernel @load_result(%buf: memref<4xf32>, %i: index) {
   %x = "loop.load"(%buf, %i) : (memref<4xf32>, index) -> f16
   loop.return
 }
-// CHECK: ops_invalid.mlir:152:3: error: 'loop.load' op result type f16 must equal the element type f32 of memref<4xf32>
+// CHECK: ops_invalid.mlir:152:3: error: 'loop.load' op result type f16 must equal the element type f32 of memref<4xf32> (or be a 1-D vector of it)
 
 // -----
 
@@ -184,7 +184,7 @@ loop.kernel @store_value(%buf: memref<4xf32>, %x: i32, %i: index) {
   "loop.store"(%x, %buf, %i) : (i32, memref<4xf32>, index) -> ()
   loop.return
 }
-// CHECK: ops_invalid.mlir:184:3: error: 'loop.store' op value type i32 must equal the element type f32 of memref<4xf32>
+// CHECK: ops_invalid.mlir:184:3: error: 'loop.store' op value type i32 must equal the element type f32 of memref<4xf32> (or be a 1-D vector of it)
 
 // -----
 
@@ -340,3 +340,27 @@ func.func @return_parent() {
   loop.return
 }
 // CHECK: ops_invalid.mlir:340:3: error: 'loop.return' expects parent op 'loop.kernel'
+
+// -----
+
+loop.kernel @vector_element(%buf: memref<4xf32>, %i: index) {
+  %v = "loop.load"(%buf, %i) : (memref<4xf32>, index) -> vector<4xf16>
+  loop.return
+}
+// CHECK: ops_invalid.mlir:347:3: error: 'loop.load' op result type vector<4xf16> must equal the element type f32 of memref<4xf32> (or be a 1-D vector of it)
+
+// -----
+
+loop.kernel @vector_rank(%buf: memref<4x4xf32>, %i: index) {
+  %v = "loop.load"(%buf, %i, %i) : (memref<4x4xf32>, index, index) -> vector<2x2xf32>
+  loop.return
+}
+// CHECK: ops_invalid.mlir:355:3: error: 'loop.load' op result type vector<2x2xf32> must equal the element type f32 of memref<4x4xf32> (or be a 1-D vector of it)
+
+// -----
+
+loop.kernel @vector_scalar_buffer(%buf: memref<f32>) {
+  %v = "loop.load"(%buf) : (memref<f32>) -> vector<4xf32>
+  loop.return
+}
+// CHECK: ops_invalid.mlir:363:3: error: 'loop.load' op result type vector<4xf32> needs a buffer with a dimension to run along, but memref<f32> has rank 0

@@ -1,7 +1,10 @@
-// RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4}' --split-input-file | filecheck %s
-// RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 contract=false}' --split-input-file | filecheck %s --check-prefix=EXACT
+// RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 lanes=1}' --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 lanes=1 contract=false}' --split-input-file | filecheck %s --check-prefix=EXACT
 // RUN: not xlir-opt %s -p 'register-tile{mr=-1}' 2>&1 | filecheck %s --check-prefix=BAD
-// BAD: error: register-tile: mr and nr must be non-negative (0: from the host), got mr=-1 nr=0
+// BAD: error: register-tile: mr, nr and lanes must be non-negative (0: from the host), got mr=-1 nr=0 lanes=0
+
+// Copies of one element each (lanes=1), as LLVM's SLP vectorizer would pack
+// them; vector copies are tested in vector.mlir.
 
 // A 4x6x8 matmul tiled 2x4: the whole tiles cover j < 4 with 8 accumulators
 // in one loop.for; A[i, k] is loaded once per row and B[k, j] once per

@@ -1,4 +1,4 @@
-// RUN: xlir-opt %s -p 'register-tile{mr=4 nr=4}' --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p 'register-tile{mr=4 nr=4 lanes=4}' --split-input-file | filecheck %s
 
 // A tile's rows divide the nest's rows where a number above half of `mr`
 // does: 6 rows are two tiles of 3, not a tile of 4 and two single rows.

@@ -4,22 +4,19 @@
 // BAD: error: vectorize: width must be non-negative (0: from the host), got -2
 
 // A column sum: jammed by 4 along j (the reduction reads x[i, j] with unit
-// stride in j), 4 accumulators; the 2 columns left are jammed by 2.
+// stride in j) as one vector copy: a vector accumulator, a vector load and
+// add per row; the 2 columns left are a 2-lane copy.
 // CHECK-LABEL: loop.kernel @column_sum
 // CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
-// CHECK:           %[[S0:[0-9]+]], %[[S1:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}} = loop.for %[[I:[^ ]+]] = 0 to 16 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
-// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J]]]
-// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %{{.*}}]
-// CHECK-NEXT:        loop.load
-// CHECK-NEXT:        loop.load
-// CHECK-NEXT:        arith.addf
-// CHECK-NEXT:        arith.addf
-// CHECK-NEXT:        arith.addf
-// CHECK-NEXT:        arith.addf
-// CHECK-NEXT:        loop.yield
+// CHECK-NEXT:      %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[S:[0-9]+]] = loop.for %[[I:[^ ]+]] = 0 to 16 step 1 iter_args(%[[A:.*]] = %[[Z]]) -> (vector<4xf32>) {
+// CHECK-NEXT:        %[[V:.*]] = loop.load %{{.*}}[%[[I]], %[[J]]] : memref<16x10xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[N:.*]] = arith.addf %[[A]], %[[V]] : vector<4xf32>
+// CHECK-NEXT:        loop.yield %[[N]] : vector<4xf32>
 // CHECK-NEXT:      }
-// CHECK-NEXT:      loop.store %[[S0]], %{{.*}}[%[[J]]]
+// CHECK-NEXT:      loop.store %[[S]], %{{.*}}[%[[J]]] : memref<10xf32>, vector<4xf32>
 // CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (2) attributes {jam = array<i64: 2>} {
+// CHECK:           loop.for {{.*}} -> (vector<2xf32>)
 loop.kernel @column_sum(%x: memref<16x10xf32>, %out: memref<10xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%j) = (0) to (10) step (1) {
@@ -173,14 +170,13 @@ loop.kernel @not_split(%x: memref<8x16xf32>, %scan: memref<8x16xf32>, %out: memr
 // -----
 
 // A column sum with a costly epilogue (a tanh per column): jammed by 4, the
-// sums stored to the output, then the epilogue once in a nest over the 4
-// columns (and once for the 2-column remainder).
+// vector of sums stored to the output, then the epilogue once in a nest over
+// the 4 columns (and once for the 2-column remainder).
 // CHECK-LABEL: loop.kernel @column_tanh
 // CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
-// CHECK:           %[[S0:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = loop.for
+// CHECK:           %[[S0:[0-9]+]] = loop.for
 // CHECK-NOT:       math.tanh
-// CHECK:           loop.store %[[S0]], %[[OUT:.*]][%[[J]]] : memref<10xf32>
-// CHECK-COUNT-3:   loop.store
+// CHECK:           loop.store %[[S0]], %[[OUT:.*]][%[[J]]] : memref<10xf32>, vector<4xf32>
 // CHECK-NEXT:      loop.parallel (%[[D:.*]]) = (0) to (4) step (1) {
 // CHECK-NEXT:        %[[E:.*]] = arith.addi %[[J]], %[[D]] : index
 // CHECK-NEXT:        %[[S:.*]] = loop.load %[[OUT]][%[[E]]] : memref<10xf32>

@@ -1,0 +1,211 @@
+"""Vector copies in a jam: the copies of a jam along a unit-stride dimension,
+`width` at a time, as one copy of vector ops.
+
+Jamming a dot's columns by 32 makes 32 scalar copies of every op, which LLVM's
+SLP vectorizer packs back into vectors: hundreds of ops per tile that xDSL
+builds and translates one by one, and that LLVM's DSE, InstCombine and SLP
+walk quadratically (about 70% of the LLVM time of a dot kernel). With
+`width` 16, copies 0-15 of a column are one copy of `vector<16xf32>` ops
+instead:
+
+    %y = loop.load %B[%k, %j] : memref<8x64xf32>, vector<16xf32>
+    %x = loop.load %A[%i, %k] : memref<4x8xf32>
+    %xs = vector.broadcast %x : f32 to vector<16xf32>
+    %f = math.fma %xs, %y, %acc : vector<16xf32>
+
+Lane l of each vector op is what copy l computed, op for op, so the bits are
+those of the scalar jam. What depends on the dimension's induction variable
+(`Lanes.varying`) is vectorized: a load or store whose last index is that
+variable (plus something that does not depend on it) moves `width`
+consecutive elements; elementwise `arith`/`math` ops (`VECTOR_OPS`) get
+vector types, their scalar operands broadcast; carried values of a
+`loop.for` become vectors. The index arithmetic that only addresses the
+vector (`j + 1`) stays scalar: it is lane 0's index. Anything else that
+depends on the variable (another use of its index, an op without a vector
+form, a store of lanes into one element) keeps the scalar jam (`blocker`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, vector
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, VectorType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+
+VECTOR_OPS = frozenset(
+    {
+        "arith.addf",
+        "arith.subf",
+        "arith.mulf",
+        "arith.divf",
+        "arith.negf",
+        "arith.maximumf",
+        "arith.minimumf",
+        "arith.maxnumf",
+        "arith.minnumf",
+        "arith.addi",
+        "arith.subi",
+        "arith.muli",
+        "arith.andi",
+        "arith.ori",
+        "arith.xori",
+        "arith.maxsi",
+        "arith.minsi",
+        "arith.maxui",
+        "arith.minui",
+        "arith.extf",
+        "arith.truncf",
+        "arith.extsi",
+        "arith.extui",
+        "arith.trunci",
+        "arith.sitofp",
+        "math.fma",
+        "math.absf",
+        "math.sqrt",
+        "math.copysign",
+    }
+)
+"""Elementwise ops that vector copies make on vectors (every backend that runs
+`register-tile` or `vectorize` lowers them on vectors: the cpu target's
+`lowering/llvm/scalars.py`). Not compares and selects: xDSL's `llvm.fcmp`
+and `llvm.select` take scalars only."""
+
+
+def _is_lane_type(type_: Attribute) -> bool:
+    return isinstance(type_, IntegerType | AnyFloat)
+
+
+class Lanes:
+    """The vector copies of one jam: which values vary along the dimension,
+    and how an op is cloned as a vector op."""
+
+    def __init__(self, varying: set[SSAValue], addresses: set[SSAValue], width: int):
+        self.varying = varying
+        self.addresses = addresses
+        self.width = width
+        self._splats: dict[tuple[SSAValue, Block | None], SSAValue] = {}
+
+    def vectorizes(self, op: Operation) -> bool:
+        """Whether the op becomes a vector op (not an address computation)."""
+        if isinstance(op, StoreOp):
+            return op.indices[-1] in self.varying if op.indices else False
+        return any(r in self.varying and r not in self.addresses for r in op.results)
+
+    def vector_type(self, type_: Attribute) -> VectorType:
+        return VectorType(type_, [self.width])
+
+    def splat(self, value: SSAValue, builder: Builder) -> SSAValue:
+        """`value` as a vector: itself if it is one, else broadcast (once per
+        block it is used in)."""
+        if isinstance(value.type, VectorType):
+            return value
+        point = builder.insertion_point
+        key = (value, point.block)
+        found = self._splats.get(key)
+        if found is None:
+            made = vector.BroadcastOp(value, self.vector_type(value.type))
+            found = self._splats[key] = builder.insert(made).vector
+        return found
+
+    def clone(
+        self, op: Operation, mapping: dict[SSAValue, SSAValue], builder: Builder
+    ) -> Operation:
+        """The vector form of `op` under `mapping`, inserted by `builder`."""
+        operands = [mapping.get(v, v) for v in op.operands]
+        if isinstance(op, StoreOp):
+            value = self.splat(operands[0], builder)
+            return builder.insert(StoreOp(value, operands[1], operands[2:]))
+        if isinstance(op, LoadOp):
+            vector_type = self.vector_type(op.result.type)
+            made = LoadOp(operands[0], operands[1:], vector_type)
+        else:
+            made = op.create(
+                operands=[self.splat(v, builder) for v in operands],
+                result_types=[self.vector_type(r.type) for r in op.results],
+                properties=dict(op.properties),
+                attributes=dict(op.attributes),
+            )
+        for new, old in zip(made.results, op.results, strict=True):
+            new.name_hint = old.name_hint
+            mapping[old] = new
+        return builder.insert(made)
+
+
+def blocker(
+    ops: Iterable[Operation], iv: SSAValue, varying: set[SSAValue]
+) -> str | None:
+    """Why `ops` (with those nested) cannot become vector copies along the
+    induction variable `iv` (`varying`: the values that depend on it), or
+    None when they can."""
+    addresses = lane_addresses(ops, iv, varying)
+    for top in ops:
+        for op in top.walk():
+            problem = _op_blocker(op, varying, addresses)
+            if problem is not None:
+                return problem
+    return None
+
+
+def lane_addresses(
+    ops: Iterable[Operation], iv: SSAValue, varying: set[SSAValue]
+) -> set[SSAValue]:
+    """`iv` and the index values `iv + x` (x not varying) among `ops`."""
+    found = {iv}
+    for top in ops:
+        for op in top.walk():
+            if isinstance(op, arith.AddiOp) and isinstance(op.result.type, IndexType):
+                lhs, rhs = op.lhs, op.rhs
+                if (lhs in found and rhs not in varying) or (
+                    rhs in found and lhs not in varying
+                ):
+                    found.add(op.result)
+    return found
+
+
+def _op_blocker(
+    op: Operation, varying: set[SSAValue], addresses: set[SSAValue]
+) -> str | None:
+    uses_varying = [v for v in op.operands if v in varying]
+    if not uses_varying or isinstance(op, YieldOp):
+        return None
+    if isinstance(op, LoadOp | StoreOp):
+        *leading, last = op.indices
+        if any(v in varying for v in leading):
+            return f"'{op.name}' indexes a leading dimension along the vector"
+        if last not in addresses:
+            return f"'{op.name}' does not move along the vector with unit stride"
+        if isinstance(op, StoreOp) and op.value in addresses:
+            return "an index along the vector is stored"
+        return None
+    if op in (a.owner for a in addresses):
+        return None
+    if any(v in addresses for v in uses_varying):
+        return f"'{op.name}' uses an index along the vector"
+    if isinstance(op, ForOp):
+        return _carried_blocker(op, varying)
+    if isinstance(op, ParallelOp):
+        return "an inner loop.parallel uses a value that varies along the vector"
+    if op.name not in VECTOR_OPS:
+        return f"'{op.name}' has no vector form"
+    if not all(_is_lane_type(r.type) for r in op.results):
+        return f"'{op.name}' has a result that cannot be a vector lane"
+    return None
+
+
+def _carried_blocker(loop: ForOp, varying: set[SSAValue]) -> str | None:
+    """A loop.for takes varying values only as carried values of lane types."""
+    for arg in loop.carried:
+        if arg in varying and not _is_lane_type(arg.type):
+            return "a loop.for carries a value that cannot be a vector lane"
+    bounds: Sequence[SSAValue] = (
+        *loop.dynamic_lower,
+        *loop.dynamic_upper,
+        *loop.dynamic_step,
+    )
+    if any(v in varying for v in bounds):
+        return "a loop.for's bounds vary along the vector"
+    return None

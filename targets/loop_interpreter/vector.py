@@ -1,0 +1,57 @@
+"""Vector values: `vector.broadcast`, and the lane offsets of vector loads
+and stores.
+
+A value of type `vector<N x T>` holds its N lanes on an axis in front of the
+enclosing parallels' grid (`Scope.rank` axes when the body runs vectorized),
+so that it broadcasts against the grid's values as they do against each
+other, and elementwise ops need no change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import Attribute, Operation
+from xlir.targets.interpreter.types import Unsupported
+from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
+
+
+def lanes_of(type_: Attribute) -> int | None:
+    """N for a `vector<N x T>`, None for a scalar type."""
+    if not isinstance(type_, VectorType):
+        return None
+    shape = type_.get_shape()
+    if len(shape) != 1:
+        raise Unsupported(f"vectors of rank {len(shape)} are not supported")
+    return shape[0]
+
+
+def lane_offsets(lanes: int, scope: Scope) -> np.ndarray:
+    """0 .. lanes - 1 on the lane axis, in front of the grid's axes."""
+    rank = scope.rank if scope.vector else 0
+    return np.arange(lanes, dtype=np.int64).reshape((lanes,) + (1,) * rank)
+
+
+def _spread(value: Any, lanes: int, rank: int) -> Any:
+    """A grid value with the lane axis put in front (of size `lanes`)."""
+    array = np.asarray(value)
+    array = array.reshape((1,) * (rank - array.ndim) + array.shape)
+    return np.broadcast_to(array[None], (lanes, *array.shape))
+
+
+@implements("vector.broadcast")
+def _broadcast(op: Operation, scope: Scope) -> Step:
+    if isinstance(op.operands[0].type, VectorType):
+        raise Unsupported("only scalars are broadcast")
+    lanes = lanes_of(op.results[0].type)
+    assert lanes is not None
+    rank = scope.rank if scope.vector else 0
+    source = scope.slot(op.operands[0])
+    out = scope.slot(op.results[0])
+
+    def broadcast(env: Env) -> None:
+        env[out] = _spread(env[source], lanes, rank)
+
+    return broadcast

@@ -1,0 +1,42 @@
+// RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
+// RUN: xlir-opt %s -p loop-to-llvm | xlir-translate - | filecheck %s --check-prefix=IR
+
+// Vector ops of register tiles: a vector load or store is one llvm.load or
+// llvm.store of the vector type at its first element, aligned as an element
+// (LLVM would otherwise assume the vector's own size); a broadcast inserts
+// lane 0 and shuffles it to every lane; arith and math ops keep their vector
+// types (math.fma: llvm.fma.v4f32).
+
+// CHECK-LABEL: llvm.func internal @tile
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}, %{{.*}}] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<8 x f32>
+// CHECK-NEXT:    %[[Y:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK:         %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK-NEXT:    %[[U:.*]] = llvm.mlir.undef : vector<4xf32>
+// CHECK-NEXT:    %[[L0:.*]] = llvm.insertelement %[[X]], %[[U]][%{{.*}} : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[S:.*]] = llvm.shufflevector %[[L0]], %[[U]] [0, 0, 0, 0] : vector<4xf32>
+// CHECK-NEXT:    %[[F:.*]] = llvm.call_intrinsic "llvm.fma.v4f32"(%[[S]], %[[Y]], %{{.*}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT:    %[[M:.*]] = llvm.call_intrinsic "llvm.maximum.v4f32"(%[[F]], %[[Y]]) : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT:    %[[A:.*]] = llvm.fadd %[[M]], %[[Y]] : vector<4xf32>
+// CHECK:         llvm.store %[[A]], %{{.*}} {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
+// CHECK:         llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<2xf64>
+
+// IR: load <4 x float>, ptr %{{.*}}, align 4
+// IR: shufflevector <4 x float> %{{.*}}, <4 x float> undef, <4 x i32> zeroinitializer
+// IR: call <4 x float> @llvm.fma.v4f32(
+// IR: store <4 x float> %{{.*}}, ptr %{{.*}}, align 4
+// IR: load <2 x double>, ptr %{{.*}}, align 8
+loop.kernel @tile(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %c: memref<4x8xf32>, %d: memref<2x2xf64>) {
+  %i = arith.constant 1 : index
+  %j = arith.constant 4 : index
+  %y = loop.load %b[%i, %j] : memref<8x8xf32>, vector<4xf32>
+  %x = loop.load %a[%i, %i] : memref<4x8xf32>
+  %s = vector.broadcast %x : f32 to vector<4xf32>
+  %f = math.fma %s, %y, %y : vector<4xf32>
+  %m = arith.maximumf %f, %y : vector<4xf32>
+  %r = arith.addf %m, %y : vector<4xf32>
+  loop.store %r, %c[%i, %j] : memref<4x8xf32>, vector<4xf32>
+  %z = arith.constant 0 : index
+  %w = loop.load %d[%z, %z] : memref<2x2xf64>, vector<2xf64>
+  loop.store %w, %d[%i, %z] : memref<2x2xf64>, vector<2xf64>
+  loop.return
+}
