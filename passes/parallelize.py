@@ -16,12 +16,12 @@ a broadcast operand's load) runs once per row once LLVM hoists it, and an
 op of no index runs once. Trip counts are static where the bounds are,
 else the largest the value ranges of the bounds allow (`index_ranges`),
 else 1 (unknown work is taken as small). An op with regions counts one
-plus all its regions, in every iteration. A nest that `register-tile` or
-`vectorize` jammed along a unit-stride dimension counts its work divided
-by the copies that become one vector op (`_vector_lanes`): a 128^3 matmul's
-register tiles are 2 million scalar FMAs but 130,000 vector ones, less
-than a thread start pays for (while_loops_128's ten of them ran 1.6x
-slower threaded).
+plus all its regions, in every iteration. A vector op counts one, as it
+runs; a nest that `register-tile` or `vectorize` jammed along a unit-stride
+dimension in scalar copies counts its work divided by the copies that LLVM
+makes one vector op (`_vector_lanes`): a 128^3 matmul's register tiles are
+2 million scalar FMAs but 130,000 vector ones, less than a thread start
+pays for (while_loops_128's ten of them ran 1.6x slower threaded).
 
 `threads=0` asks for the CPUs online when the kernel runs; N > 0 for N
 threads. The default `min-work` comes from this machine (2 cores, Xeon,
@@ -40,7 +40,14 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, ModuleOp, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+    i64,
+)
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.kernel import KernelOp
@@ -148,16 +155,20 @@ def worth_threads(loop: ParallelOp, min_work: int) -> bool:
 def _vector_lanes(loop: ParallelOp) -> int:
     """How many of a jammed nest's copies run as one vector op: its jam
     factor along a dimension its reductions' loads read with unit stride
-    (the copies of `register-tile`'s columns become vector lanes for LLVM's
-    SLP vectorizer), at most a register's lanes; 1 for other nests (rows
-    jammed for an in-order reduction stay scalar, though the rows' own
-    results, `sum[i]`, are unit stride along them)."""
+    (scalar copies of `register-tile`'s columns become vector lanes for
+    LLVM's SLP vectorizer), at most a register's lanes; 1 for other nests
+    (rows jammed for an in-order reduction stay scalar, though the rows'
+    own results, `sum[i]`, are unit stride along them) and for vector
+    copies, whose ops are counted as the vector ops they are."""
     factors = loop.attributes.get(JAM_ATTRIBUTE)
     if not isinstance(factors, DenseArrayBase):
         return 1
+    loads = loads_in(reduction_loops(loop))
+    if any(isinstance(load.result.type, VectorType) for load in loads):
+        return 1
     jam = factors.get_values()
     best = 1
-    for load in loads_in(reduction_loops(loop)):
+    for load in loads:
         dim = unit_stride_dim(load, loop.induction_vars)
         type_ = load.buffer.type
         assert isinstance(type_, MemRefType)

@@ -212,3 +212,23 @@ loop.kernel @jammed_rows(%x: memref<64x64xf32>, %sums: memref<64xf32>) {
   }
   loop.return
 }
+
+// -----
+
+// Vector copies are counted as the vector ops they are, not discounted again:
+// 64 x (64 x 2 + 3) = 8384 > 4096.
+// CHECK-LABEL: loop.kernel @vector_columns
+// CHECK:         attributes {jam = array<i64: 4>, threads = 0 : i64}
+loop.kernel @vector_columns(%x: memref<64x256xf32>, %out: memref<256xf32>) {
+  loop.parallel (%j) = (0) to (256) step (4) attributes {jam = array<i64: 4>} {
+    %zero = arith.constant 0.0 : f32
+    %z = vector.broadcast %zero : f32 to vector<4xf32>
+    %s = loop.for %k = 0 to 64 step 1 iter_args(%a = %z) -> (vector<4xf32>) {
+      %v = loop.load %x[%k, %j] : memref<64x256xf32>, vector<4xf32>
+      %n = arith.addf %a, %v : vector<4xf32>
+      loop.yield %n : vector<4xf32>
+    }
+    loop.store %s, %out[%j] : memref<256xf32>, vector<4xf32>
+  }
+  loop.return
+}
