@@ -88,6 +88,7 @@ class Lanes:
         self.addresses = addresses
         self.width = width
         self._splats: dict[tuple[SSAValue, Block | None], SSAValue] = {}
+        self._types: dict[Attribute, VectorType] = {}
 
     def vectorizes(self, op: Operation) -> bool:
         """Whether the op becomes a vector op (not an address computation)."""
@@ -96,7 +97,11 @@ class Lanes:
         return any(r in self.varying and r not in self.addresses for r in op.results)
 
     def vector_type(self, type_: Attribute) -> VectorType:
-        return VectorType(type_, [self.width])
+        """`vector<width x type_>`, made once (xDSL verifies each new one)."""
+        found = self._types.get(type_)
+        if found is None:
+            found = self._types[type_] = VectorType(type_, [self.width])
+        return found
 
     def splat(self, value: SSAValue, builder: Builder) -> SSAValue:
         """`value` as a vector: itself if it is one, else broadcast (once per

@@ -64,8 +64,21 @@ class Unsupported(Exception):
         self.op = op
 
 
+_LLVM_TYPES: dict[Attribute, Attribute] = {}
+"""`llvm_type`'s answers so far: each is asked for thousands of times per
+module, and xDSL's type checks are slow (abstract-class `isinstance`, a
+`VectorType` verified anew each time one is built)."""
+
+
 def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     """The LLVM-dialect type of a loop-level value type."""
+    found = _LLVM_TYPES.get(type_)
+    if found is None:
+        found = _LLVM_TYPES[type_] = _convert_type(type_, op)
+    return found
+
+
+def _convert_type(type_: Attribute, op: Operation) -> Attribute:
     if isinstance(type_, MemRefType):
         return PTR
     if isinstance(type_, IndexType):
@@ -79,7 +92,10 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     ):
         return type_
     if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
-        return VectorType(llvm_type(type_.element_type, op), type_.get_shape())
+        element = llvm_type(type_.element_type, op)
+        if element == type_.element_type:
+            return type_
+        return VectorType(element, type_.get_shape())
     raise Unsupported(
         op, f"has a value of type {type_}, which the CPU does not support"
     )
