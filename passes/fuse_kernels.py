@@ -46,6 +46,7 @@ on `loop.parallel`s no pass has marked yet.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import prod
 
@@ -58,10 +59,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xlir.dialects.device import AllocOp, LaunchOp
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
-from xlir.dialects.loop.loops import Bound, ParallelOp
+from xlir.dialects.loop.loops import ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp, element_bytes
 from xlir.lowering.kernel_aliasing import launches_by_kernel, may_overlap
-from xlir.passes.loop_utils import clone_body, is_pure
+from xlir.passes.loop_utils import is_pure
 from xlir.passes.register_tile import contraction_dims
 
 BETWEEN_LAUNCHES = (ViewOp, ReshapeOp, AllocOp, arith.ConstantOp)
@@ -166,36 +167,38 @@ def _row_bytes(buffer: SSAValue) -> tuple[int, int] | None:
     return shape[0], size * prod(shape[1:])
 
 
-def _bound(bound: Bound, mapping: dict[SSAValue, SSAValue]) -> Bound:
-    return bound if isinstance(bound, int) else mapping.get(bound, bound)
+def _move_ops(ops: Iterable[Operation], builder: Builder) -> None:
+    """Move `ops` (a `loop.yield` among them stays) to the builder's point."""
+    for op in list(ops):
+        if not isinstance(op, YieldOp):
+            op.detach()
+            builder.insert(op)
 
 
-def _clone_rows(
-    source: RowKernel, builder: Builder, mapping: dict[SSAValue, SSAValue]
-) -> None:
-    """The body of one row of `source` at `builder`, its other dimensions
-    as an inner `loop.parallel`."""
+def _move_rows(source: RowKernel, builder: Builder) -> None:
+    """The body of one row of `source` to `builder` (its row index already
+    replaced), its other dimensions as an inner `loop.parallel`."""
     loop = source.loop
     if len(loop.induction_vars) == 1:
-        clone_body(loop.body.block, builder, mapping)
+        _move_ops(loop.body.block.ops, builder)
         return
-    inner = ParallelOp(
-        [_bound(b, mapping) for b in loop.lower_bounds[1:]],
-        [_bound(b, mapping) for b in loop.upper_bounds[1:]],
-        [_bound(b, mapping) for b in loop.steps[1:]],
+    inner = builder.insert(
+        ParallelOp(loop.lower_bounds[1:], loop.upper_bounds[1:], loop.steps[1:])
     )
-    builder.insert(inner)
-    mapping.update(zip(loop.induction_vars[1:], inner.induction_vars, strict=True))
+    for old, new in zip(loop.induction_vars[1:], inner.induction_vars, strict=True):
+        old.replace_all_uses_with(new)
     assert inner.body.block.last_op is not None
-    clone_body(
-        loop.body.block, Builder(InsertPoint.before(inner.body.block.last_op)), mapping
+    _move_ops(
+        loop.body.block.ops, Builder(InsertPoint.before(inner.body.block.last_op))
     )
 
 
 def fuse(
     first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp
 ) -> tuple[KernelOp, LaunchOp]:
-    """One kernel (named as the first) and its launch in place of both."""
+    """One kernel (named as the first) and its launch in place of both. The
+    ops move into it rather than being cloned: a run of n kernels fuses
+    into one pair by pair, and cloning would copy the first ones n times."""
     position: dict[SSAValue, int] = {}
     for value in (*a.args, *b.args):
         position.setdefault(value, len(position))
@@ -205,23 +208,16 @@ def fuse(
     assert block.last_op is not None
     builder = Builder(InsertPoint.before(block.last_op))
     rows = ParallelOp([0], [first.rows], [1])
-    mappings: list[dict[SSAValue, SSAValue]] = []
     for source, launch in ((first, a), (second, b)):
-        mapping: dict[SSAValue, SSAValue] = {
-            arg: block.args[position[value]]
-            for arg, value in zip(
-                source.kernel.body.block.args, launch.args, strict=True
-            )
-        }
-        for op in source.prelude:
-            builder.insert(op.clone(value_mapper=mapping))
-        mapping[source.row] = rows.induction_vars[0]
-        mappings.append(mapping)
+        for arg, value in zip(source.kernel.body.block.args, launch.args, strict=True):
+            arg.replace_all_uses_with(block.args[position[value]])
+        _move_ops(source.prelude, builder)
+        source.row.replace_all_uses_with(rows.induction_vars[0])
     builder.insert(rows)
     assert rows.body.block.last_op is not None
     in_row = Builder(InsertPoint.before(rows.body.block.last_op))
-    _clone_rows(first, in_row, mappings[0])
-    _clone_rows(second, in_row, mappings[1])
+    _move_rows(first, in_row)
+    _move_rows(second, in_row)
     module_block = first.kernel.parent_block()
     assert module_block is not None
     module_block.insert_op_before(kernel, first.kernel)
