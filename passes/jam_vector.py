@@ -31,7 +31,13 @@ from collections.abc import Iterable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, VectorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    VectorType,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -76,7 +82,11 @@ and `llvm.select` take scalars only."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
-    return isinstance(type_, IntegerType | AnyFloat)
+    """Integers and floats of whole bytes: a vector of i1 would be packed bits
+    in memory, where a buffer of i1 holds a byte per element."""
+    if isinstance(type_, IntegerType):
+        return type_.width.data % 8 == 0
+    return isinstance(type_, AnyFloat)
 
 
 class Lanes:
@@ -185,6 +195,10 @@ def _op_blocker(
             return f"'{op.name}' does not move along the vector with unit stride"
         if isinstance(op, StoreOp) and op.value in addresses:
             return "an index along the vector is stored"
+        buffer = op.buffer.type
+        assert isinstance(buffer, MemRefType)
+        if not _is_lane_type(buffer.element_type):
+            return f"'{op.name}' moves {buffer.element_type}, which is no vector lane"
         return None
     if op in (a.owner for a in addresses):
         return None

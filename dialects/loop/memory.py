@@ -93,6 +93,12 @@ def _verify_element(op: Operation, what: str, value: SSAValue, buffer: SSAValue)
                     f"'{op.name}' op {what} type {type_} needs a buffer with a "
                     f"dimension to run along, but {buffer.type} has rank 0"
                 )
+            if (bits := bit_width(element)) is not None and bits % 8:
+                raise VerifyException(
+                    f"'{op.name}' op {what} type {type_} has {bits}-bit lanes; "
+                    "a buffer holds such elements a byte each, a vector packs "
+                    "them, so vectors take whole-byte elements only"
+                )
             return
     elif type_ == element:
         return

@@ -364,3 +364,11 @@ loop.kernel @vector_scalar_buffer(%buf: memref<f32>) {
   loop.return
 }
 // CHECK: ops_invalid.mlir:363:3: error: 'loop.load' op result type vector<4xf32> needs a buffer with a dimension to run along, but memref<f32> has rank 0
+
+// -----
+
+loop.kernel @vector_bits(%buf: memref<8xi1>, %i: index) {
+  %v = "loop.load"(%buf, %i) : (memref<8xi1>, index) -> vector<8xi1>
+  loop.return
+}
+// CHECK: ops_invalid.mlir:371:3: error: 'loop.load' op result type vector<8xi1> has 1-bit lanes; a buffer holds such elements a byte each, a vector packs them, so vectors take whole-byte elements only
