@@ -44,6 +44,10 @@ stores the result (LLVM vectorizes it along the unit-stride column):
 Each element goes through the same ops as before (a store and load of the
 accumulator's own type are exact), so the bits are the same.
 
+Copies along a unit-stride dimension can be vector copies instead
+(`passes/jam_vector.py`): one copy of vector ops for `lanes` scalar ones,
+lane for lane the same ops.
+
 Dimensions whose trip count the factor does not divide leave remainder nests
 with the old body (the returned `Jammed.remainders`), covering the rest of
 the index space one jammed dimension at a time.
@@ -470,7 +474,7 @@ def jam(
     scratch = None
     if ops_cost(epilogue(nest)) > CLONED_EPILOGUE_COST:
         scratch = epilogue_scratch(nest)
-    lanes = _vector_lanes(nest, clipped, vector, scratch)
+    lanes = _vector_copies(nest, clipped, vector, scratch)
     strides = {d: 1 for d in dims}
     if lanes is not None and vector is not None:
         strides[vector[0]] = lanes.width
@@ -557,7 +561,7 @@ def _jam_with_epilogue_nest(
         inner.insert(op.clone(value_mapper=mapping))
 
 
-def _vector_lanes(
+def _vector_copies(
     nest: ParallelOp,
     factors: Mapping[int, int],
     vector: tuple[int, int] | None,
@@ -585,6 +589,7 @@ def _vector_lanes(
         if scratch.indices[-1] is not iv:
             return None
     varying = dependents([iv], body)
-    if blocker(cloned, iv, varying) is not None:
+    addresses = lane_addresses(cloned, iv, varying)
+    if blocker(cloned, varying, addresses) is not None:
         return None
-    return Lanes(varying, lane_addresses(cloned, iv, varying), width)
+    return Lanes(varying, addresses, width)

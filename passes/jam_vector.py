@@ -27,7 +27,7 @@ form, a store of lanes into one element) keeps the scalar jam (`blocker`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
@@ -151,12 +151,12 @@ class Lanes:
 
 
 def blocker(
-    ops: Iterable[Operation], iv: SSAValue, varying: set[SSAValue]
+    ops: Iterable[Operation], varying: set[SSAValue], addresses: set[SSAValue]
 ) -> str | None:
-    """Why `ops` (with those nested) cannot become vector copies along the
-    induction variable `iv` (`varying`: the values that depend on it), or
-    None when they can."""
-    addresses = lane_addresses(ops, iv, varying)
+    """Why `ops` (with those nested) cannot become vector copies along an
+    induction variable (`varying`: the values that depend on it;
+    `addresses`: its `lane_addresses`), or None when they can. The jam has
+    already refused `loop.for` bounds that vary (`jam.jam_blocker`)."""
     for top in ops:
         for op in top.walk():
             problem = _op_blocker(op, varying, addresses)
@@ -200,7 +200,7 @@ def _op_blocker(
         if not _is_lane_type(buffer.element_type):
             return f"'{op.name}' moves {buffer.element_type}, which is no vector lane"
         return None
-    if op in (a.owner for a in addresses):
+    if any(r in addresses for r in op.results):
         return None
     if any(v in addresses for v in uses_varying):
         return f"'{op.name}' uses an index along the vector"
@@ -220,11 +220,4 @@ def _carried_blocker(loop: ForOp, varying: set[SSAValue]) -> str | None:
     for arg in loop.carried:
         if arg in varying and not _is_lane_type(arg.type):
             return "a loop.for carries a value that cannot be a vector lane"
-    bounds: Sequence[SSAValue] = (
-        *loop.dynamic_lower,
-        *loop.dynamic_upper,
-        *loop.dynamic_step,
-    )
-    if any(v in varying for v in bounds):
-        return "a loop.for's bounds vary along the vector"
     return None

@@ -15,7 +15,7 @@ registers. The `nr` columns are vector copies of `lanes` elements
 (`passes/jam_vector.py`): each row of the tile loads `nr / lanes` vectors of
 B, broadcasts its element of A and does `nr / lanes` vector FMAs, so the IR
 is as small as the code LLVM makes of it (`lanes=1` jams scalar copies, for
-LLVM's SLP vectorizer to pack again, at about three times the compile time).
+LLVM's SLP vectorizer to pack again, at two to three times the compile time).
 After the loop comes the epilogue (bias, activation, store): a cheap
 one is cloned per accumulator; a costlier one (a GELU is hundreds of ops
 once `expand-math` has written out its tanh) runs once per tile, in a
@@ -35,8 +35,8 @@ remainder rows 1 x `nr` tiles (a few rows are not worth the code of
 another full tile), so no element runs the slow scalar form.
 
 `mr`, `nr` and `lanes` count f32 elements; 0 (the default) picks them for
-the host (`lanes`: as many as the vector registers LLVM uses hold)
-(`passes/vector_width.py`): `nr` two vectors of the width LLVM vectorizes
+the host (`passes/vector_width.py`): `lanes` as many as one vector register
+LLVM uses holds, `nr` two vectors of the width LLVM vectorizes
 at, `mr` 12 with 32 vector registers (AVX-512), 6 with 16 (AVX2, SSE), so
 that the `2 * mr` accumulators, two vectors of B and one broadcast fit in
 the registers: 12 x 32 where LLVM uses 512-bit vectors, 12 x 16 where it

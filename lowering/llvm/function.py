@@ -64,21 +64,8 @@ class Unsupported(Exception):
         self.op = op
 
 
-_LLVM_TYPES: dict[Attribute, Attribute] = {}
-"""`llvm_type`'s answers so far: each is asked for thousands of times per
-module, and xDSL's type checks are slow (abstract-class `isinstance`, a
-`VectorType` verified anew each time one is built)."""
-
-
 def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     """The LLVM-dialect type of a loop-level value type."""
-    found = _LLVM_TYPES.get(type_)
-    if found is None:
-        found = _LLVM_TYPES[type_] = _convert_type(type_, op)
-    return found
-
-
-def _convert_type(type_: Attribute, op: Operation) -> Attribute:
     if isinstance(type_, MemRefType):
         return PTR
     if isinstance(type_, IndexType):
@@ -94,7 +81,7 @@ def _convert_type(type_: Attribute, op: Operation) -> Attribute:
     if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
         element = llvm_type(type_.element_type, op)
         if element == type_.element_type:
-            return type_
+            return type_  # a new VectorType costs 50 us: xDSL verifies it
         return VectorType(element, type_.get_shape())
     raise Unsupported(
         op, f"has a value of type {type_}, which the CPU does not support"

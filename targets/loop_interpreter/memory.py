@@ -54,7 +54,7 @@ def _out_of_bounds(
     return scope.fail(op, f"index [{found}] is out of bounds of {buffer_type}")
 
 
-def _indexer(op: Operation, scope: Scope, slots: Sequence[int], value_type: Any):
+def _indexer(scope: Scope, slots: Sequence[int], value_type: Any):
     """env -> the access's index tuple, its last index spread over the lanes
     when the access moves a vector."""
     lanes = lanes_of(value_type)
@@ -81,7 +81,7 @@ def _load(op: Operation, scope: Scope) -> Step:
     buf = scope.slot(op.operands[0])
     count = len(shape)
     indexer = _indexer(
-        op, scope, scope.slots_of(op.operands[1 : 1 + count]), op.results[0].type
+        scope, scope.slots_of(op.operands[1 : 1 + count]), op.results[0].type
     )
     out = scope.slot(op.results[0])
     convert = loader(buffer_type)
@@ -103,7 +103,7 @@ def _store(op: Operation, scope: Scope) -> Step:
     buffer_type = memref_type(op.operands[1].type)
     shape = tuple(buffer_type.get_shape())
     value_slot, buf = scope.slots_of(op.operands[:2])
-    indexer = _indexer(op, scope, scope.slots_of(op.operands[2:]), op.operands[0].type)
+    indexer = _indexer(scope, scope.slots_of(op.operands[2:]), op.operands[0].type)
     convert = storer(buffer_type)
 
     def store(env: Env) -> None:
