@@ -63,10 +63,12 @@ from xlir.dialects.hlo_buffers import (
 )
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.memory import ViewOp
+from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.control_flow import CaseOp, ReturnOp, WhileOp
 from xlir.lowering.fusion_to_loop import buffer_type, signless
+from xlir.lowering.planned_memory import planned_memory
+from xlir.passes.buffers.sharing import view_source
 
 LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
 """Builds the kernel of a fusion or heavy op under a name, with its globals."""
@@ -103,6 +105,7 @@ class HostSchedule:
         self.module_builder = Builder(InsertPoint.before(function))
         self.buffers: dict[SSAValue, SSAValue] = {}
         self.views: dict[tuple[int, MemRefType], SSAValue] = {}
+        self.reshapes: dict[tuple[SSAValue, MemRefType], SSAValue] = {}
 
     def build(self) -> func.FuncOp:
         old = self.function
@@ -172,15 +175,30 @@ class HostSchedule:
         if plan.kind == OUT:
             index = plan.output_index
             assert index is not None
-            return self.outputs[index]
+            return self._as_type(self.outputs[index], type_)
         if plan.kind == ARG:
             index = plan.argument_index
             assert index is not None
-            return self.args[index]
+            return self._as_type(self.args[index], type_)
         assert plan.kind == CONST
         op = result.owner
         assert isinstance(op, dm.ConstantOp)
         return builder.insert(GetGlobalOp(self._global(op.value), type_)).results[0]
+
+    def _as_type(self, buffer: SSAValue, type_: MemRefType) -> SSAValue:
+        """`buffer` itself, or a `loop.reshape` of it to `type_` where the
+        plan puts a value of another shape in its memory (a reshaped
+        parameter, a view of an output). Made once per buffer and type, up
+        front like the views."""
+        if buffer.type == type_:
+            return buffer
+        key = (buffer, type_)
+        if key not in self.reshapes:
+            reshape = ReshapeOp(buffer, type_)
+            Rewriter.insert_op(reshape, InsertPoint.after(self.last_prologue_op))
+            self.last_prologue_op = reshape
+            self.reshapes[key] = reshape.results[0]
+        return self.reshapes[key]
 
     def _global(self, value: DenseIntOrFPElementsAttr) -> str:
         name = unique_name("constant", self.taken, numbered=True)
@@ -210,6 +228,9 @@ class HostSchedule:
         return []
 
     def _launch(self, op: Operation, builder: Builder) -> None:
+        if _views_in_place(op):
+            self.place(op, builder)  # the memory is already there: no kernel
+            return
         name = kernel_name(op, self.taken)
         kernel, globals_ = self.lower(op, name)
         for global_op in globals_:
@@ -312,6 +333,18 @@ def _take_each_buffer_once(kernel: KernelOp, args: list[SSAValue]) -> list[SSAVa
         kept = [a for i, a in enumerate(kernel.arg_attrs.data) if i not in dropped]
         kernel.arg_attrs = ArrayAttr(kept)
     return [buffer for i, buffer in enumerate(args) if i not in dropped]
+
+
+def _views_in_place(op: Operation) -> bool:
+    """Whether each result of `op` only views an operand (a reshape, or a
+    fusion of views: `view_source`) that the plan puts in the same memory,
+    so the result's buffer already holds it."""
+    for index, result in enumerate(op.results):
+        source = view_source(op, index)
+        memory = planned_memory(result)
+        if source is None or memory is None or memory != planned_memory(source):
+            return False
+    return bool(op.results)
 
 
 def _buffer(type_: Attribute) -> Attribute:
