@@ -42,6 +42,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fold-index": _lazy("xlir.passes.fold_index", "FoldIndexPass"),
     "register-tile": _lazy("xlir.passes.register_tile", "RegisterTilePass"),
     "vectorize": _lazy("xlir.passes.vectorize", "VectorizePass"),
+    "pack-panels": _lazy("xlir.passes.pack_panels", "PackPanelsPass"),
     "parallelize": _lazy("xlir.passes.parallelize", "ParallelizePass"),
     "expand-math": _lazy("xlir.passes.expand_math", "ExpandMathPass"),
     # Lowering from the loop level to LLVM (docs/cpu.md).

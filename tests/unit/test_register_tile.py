@@ -1,7 +1,7 @@
 """`register-tile` and `vectorize` keep results: programs lowered by
 `hlo-opt,hlo-to-loop` run on the loop interpreter before and after the
 passes. The exact forms (`contract=false`, `reassociate=false`; scalar or
-vector copies) must give the same bits, since every output element is computed by the same
+vector copies; rhs read in place or from packed panels) must give the same bits, since every output element is computed by the same
 operations in the same order; the contracting and reassociating ones must
 stay within float32 rounding. Random dot shapes (hypothesis) reach the
 remainder nests; the corpus adds epilogues, batch dimensions, transposed
@@ -30,6 +30,8 @@ EXACT = [
     "register-tile{mr=2 nr=8 lanes=2 contract=false}",
     "vectorize{width=4}",
     "register-tile{mr=2 nr=8 contract=false},vectorize{width=3}",
+    "register-tile{mr=2 nr=8 lanes=2 contract=false},pack-panels{min-bytes=0}",
+    "register-tile{mr=3 nr=4 lanes=1 contract=false},pack-panels{min-bytes=0}",
 ]
 CLOSE = [
     "register-tile{mr=3 nr=4}",
@@ -256,6 +258,24 @@ def test_cpu_vector_copies_bits_match_scalar_copies(epilogue: str) -> None:
     assert "vector<" not in str(scalar)
     got = xlir.compile(vector, target="cpu")(*arguments)
     want = xlir.compile(scalar, target="cpu")(*arguments)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("epilogue", ["relu", "gelu"])
+def test_cpu_packed_panels_bits_match_unpacked(epilogue: str) -> None:
+    """On this CPU, a dense layer reading its weights from packed panels
+    (`pack-panels`, threads splitting the panels) gives the bits of the
+    tiles reading them in place: the same FMAs on the same values. Its
+    9 KiB of weights are below the default `min-bytes`, so the CPU
+    pipeline leaves the unpacked module alone."""
+    text = _dot_program(29, 33, 70, False, epilogue)
+    arguments = _dot_arguments(29, 33, 70, False, 5)
+    packed = _lowered(text, ",fuse-kernels,register-tile,pack-panels{min-bytes=0}")
+    assert "device.free" in str(packed)
+    plain = _lowered(text, ",fuse-kernels,register-tile")
+    assert "device.free" not in str(plain)
+    got = xlir.compile(packed, target="cpu")(*arguments)
+    want = xlir.compile(plain, target="cpu")(*arguments)
     np.testing.assert_array_equal(got, want)
 
 

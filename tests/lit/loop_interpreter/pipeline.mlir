@@ -16,6 +16,11 @@
 // RUN: xlir-opt %corpus/small/mlp_fwd.mlir -p "hlo-opt,hlo-to-loop,fuse-kernels,register-tile{mr=4 nr=8 lanes=4}" | xlir-run - --inputs %corpus/small/mlp_fwd.npz --expected %corpus/small/mlp_fwd.npz --rtol 1e-4 --atol 1e-5 | filecheck %s
 // RUN: xlir-opt %corpus/small/train_step_mlp.mlir -p "hlo-opt,hlo-to-loop,fuse-kernels,register-tile{mr=4 nr=8 lanes=4}" | xlir-run - --inputs %corpus/small/train_step_mlp.npz --expected %corpus/small/train_step_mlp.npz --rtol 1e-4 --atol 1e-5 | filecheck %s
 
+// The same dots reading their rhs from packed panels (pack-panels: panel loop
+// outside, a scratch buffer per launch).
+// RUN: xlir-opt %corpus/small/mlp_fwd.mlir -p "hlo-opt,hlo-to-loop,fuse-kernels,register-tile{mr=4 nr=8 lanes=4},pack-panels{min-bytes=0}" | xlir-run - --inputs %corpus/small/mlp_fwd.npz --expected %corpus/small/mlp_fwd.npz --rtol 1e-4 --atol 1e-5 | filecheck %s
+// RUN: xlir-opt %corpus/small/train_step_mlp.mlir -p "hlo-opt,hlo-to-loop,fuse-kernels,register-tile{mr=4 nr=8 lanes=4},pack-panels{min-bytes=0}" | xlir-run - --inputs %corpus/small/train_step_mlp.npz --expected %corpus/small/train_step_mlp.npz --rtol 1e-4 --atol 1e-5 | filecheck %s
+
 // CHECK-NOT: MISMATCH
 // CHECK: PASSED
 // CHECK: time per call: {{.*}} on interpreter
