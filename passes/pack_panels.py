@@ -6,8 +6,8 @@ consecutive elements of the rhs row `B[k, j0 : j0 + nr]`. Rows of B lie a
 whole row of B apart, so a tile's walk down k touches a new cache line (and
 every few steps a new page) each step, and with the row tiles outermost the
 tile of the next rows walks all of B again. Once B outgrows the L2 cache
-every step waits on memory: a 1024^3 matmul ran at a third of a BLAS's
-speed, where a 512^3 one (B in L2) runs at most of it.
+every step waits on memory: a 1024^3 matmul ran at 40 GFLOP/s on one
+core, numpy's BLAS at 145.
 
 As BLAS kernels do, the nest is turned inside out: the panel of columns
 `j0 : j0 + nr` becomes the outer (threaded) loop, and each of its
@@ -17,18 +17,19 @@ columns, into a scratch buffer where consecutive k steps are consecutive
 read from cache by every row tile; B is read once per call. Each panel
 has its own slice of the scratch buffer, so threads splitting the panels
 share nothing. Results are bit for bit the same: each tile runs the same
-operations in the same order, on the same values.
+operations in the same order, on the same values. (1024^3: 122 GFLOP/s;
+it pays down to small dots too: 512^3 +16%, conv2d's 18 KiB filter +10%.)
 
 A nest is packed when it is a register tile (its `jam` attribute) whose
 vector dimension has static bounds and the tile's width as its step, some
-read-only kernel argument B is loaded there only at that dimension's index
-plus a constant column in the tile (its other indices not depending on it),
-some other dimension of the nest reuses each panel (its index reaches no
-index of B), and the packed part of B holds at least `min-bytes` bytes:
-below that B stays in cache anyway and the copy is overhead (a 512^3 f32
-matmul, 1 MiB of B, was no faster packed). The scratch buffer is a kernel
-argument after the others, allocated around each launch (`device.alloc`,
-`device.free`).
+read-only kernel argument B with every column of the panels is loaded
+there only at that dimension's index plus a constant column of the tile,
+its other indices depending on no parallel dimension (a batched dot reads
+B at the batch: its panels would hold every batch and stream each batch's
+A once per panel; its batch should stay the outer loop, left for later),
+another dimension of the nest reuses each panel, and the panels hold at
+least `min-bytes` bytes. The scratch buffer is a kernel argument after the
+others, allocated around each launch (`device.alloc`, `device.free`).
 """
 
 from __future__ import annotations
@@ -157,11 +158,14 @@ def _reads(
 ) -> Panels | None:
     """The plan for `buffer` when all its uses in the nest are loads at a
     column of the panel along `dim` whose other indices depend on no
-    parallel dimension (`parallel`: the values that do), and the kernel
-    never stores to it."""
+    parallel dimension (`parallel`: the values that do), B has every column
+    of the panels, and the kernel never stores to it."""
     type_ = buffer.type
     if buffer in stored or not isinstance(type_, MemRefType) or not type_.get_shape():
         return None
+    upper = bounds_of(nest)[dim][1]
+    if not isinstance(upper, int) or upper > type_.get_shape()[-1]:
+        return None  # the copy reads every column of the last panel
     iv = nest.induction_vars[dim]
     loads: dict[LoadOp, int] = {}
     for use in buffer.uses:
