@@ -245,37 +245,36 @@ def test_cpu_epilogue_nest_bits_match_cloned() -> None:
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("epilogue", ["relu", "gelu"])
-def test_cpu_vector_copies_bits_match_scalar_copies(epilogue: str) -> None:
-    """On this CPU, a dense layer tiled with vector copies (the default) gives
-    the bits of scalar copies that LLVM's SLP vectorizer packs (`lanes=1`):
-    each lane runs the same FMAs in the same order."""
-    text = _dot_program(29, 33, 70, False, epilogue)
-    arguments = _dot_arguments(29, 33, 70, False, 5)
-    vector = _lowered(text, ",fuse-kernels,register-tile")
-    assert "vector<" in str(vector)
-    scalar = _lowered(text, ",fuse-kernels,register-tile{lanes=1}")
-    assert "vector<" not in str(scalar)
-    got = xlir.compile(vector, target="cpu")(*arguments)
-    want = xlir.compile(scalar, target="cpu")(*arguments)
-    np.testing.assert_array_equal(got, want)
+CPU_VARIANTS = {
+    # vector copies (the default) against scalar copies that LLVM's SLP
+    # vectorizer packs (`lanes=1`): each lane runs the same FMAs in order
+    "vector-copies": ("register-tile", "register-tile{lanes=1}", "vector<"),
+    # weights read from packed panels (threads splitting the panels)
+    # against the tiles reading them in place; the 9 KiB of weights are
+    # below the default `min-bytes`, so the CPU pipeline packs neither again
+    "packed-panels": (
+        "register-tile,pack-panels{min-bytes=0}",
+        "register-tile",
+        "device.free",
+    ),
+}
 
 
+@pytest.mark.parametrize("variant", sorted(CPU_VARIANTS))
 @pytest.mark.parametrize("epilogue", ["relu", "gelu"])
-def test_cpu_packed_panels_bits_match_unpacked(epilogue: str) -> None:
-    """On this CPU, a dense layer reading its weights from packed panels
-    (`pack-panels`, threads splitting the panels) gives the bits of the
-    tiles reading them in place: the same FMAs on the same values. Its
-    9 KiB of weights are below the default `min-bytes`, so the CPU
-    pipeline leaves the unpacked module alone."""
+def test_cpu_variants_keep_bits(variant: str, epilogue: str) -> None:
+    """On this CPU, a dense layer compiled with each form of `CPU_VARIANTS`
+    gives the bits of its baseline; `marker` shows in the variant's loop IR
+    only (so the two differ)."""
+    pipeline, baseline, marker = CPU_VARIANTS[variant]
     text = _dot_program(29, 33, 70, False, epilogue)
     arguments = _dot_arguments(29, 33, 70, False, 5)
-    packed = _lowered(text, ",fuse-kernels,register-tile,pack-panels{min-bytes=0}")
-    assert "device.free" in str(packed)
-    plain = _lowered(text, ",fuse-kernels,register-tile")
-    assert "device.free" not in str(plain)
-    got = xlir.compile(packed, target="cpu")(*arguments)
-    want = xlir.compile(plain, target="cpu")(*arguments)
+    variant_module = _lowered(text, f",fuse-kernels,{pipeline}")
+    assert marker in str(variant_module)
+    baseline_module = _lowered(text, f",fuse-kernels,{baseline}")
+    assert marker not in str(baseline_module)
+    got = xlir.compile(variant_module, target="cpu")(*arguments)
+    want = xlir.compile(baseline_module, target="cpu")(*arguments)
     np.testing.assert_array_equal(got, want)
 
 
