@@ -21,7 +21,8 @@ ranges run on several threads. For a loop in function `@K`:
   took (task 0, the calling thread's share, and any whose `pthread_create`
   failed: then the loop runs serially), then `xlir.join_chunks(tasks, t)`.
 
-The two helpers are emitted once per module, `noinline optnone`: a few
+The two helpers are built once per process and copied into each module that
+launches threads, `noinline optnone`: a few
 instructions per launch, which LLVM would otherwise inline at every launch
 and vectorize (the task-filling loop into scatters). `spawn_chunks` takes
 t = min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
@@ -40,6 +41,7 @@ calls. The object code needs only `pthread_create`, `pthread_join` and
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, UnitAttr, i64
@@ -57,6 +59,7 @@ from xlir.lowering.llvm.control import (
 from xlir.lowering.llvm.function import (
     PTR,
     FunctionBuilder,
+    ModuleSymbols,
     is_noalias,
     noalias_attributes,
 )
@@ -235,10 +238,41 @@ def _thread_entry(b: FunctionBuilder, chunk: str) -> str:
 
 
 def _spawn(b: FunctionBuilder) -> str:
+    return _add_helper(b, SPAWN)
+
+
+def _join(b: FunctionBuilder) -> str:
+    return _add_helper(b, JOIN)
+
+
+def _add_helper(b: FunctionBuilder, name: str) -> str:
+    """Give the module helper `name` and the functions it declares: copies
+    of those `_helper_symbols` built once per process (building them anew
+    cost a threaded program's compile several milliseconds); its name."""
+    if name not in b.module.declared:
+        for symbol, function in _helper_symbols(name).declared.items():
+            if symbol not in b.module.declared:
+                b.module.declared[symbol] = function.clone()
+    return name
+
+
+@cache
+def _helper_symbols(name: str) -> ModuleSymbols:
+    """The symbols helper `name` needs, itself included, built in a module
+    of their own; the lowering only ever copies them."""
+    symbols = ModuleSymbols()
+    builder = FunctionBuilder(Region(Block()), symbols, _no_nested_ops)
+    {SPAWN: _build_spawn, JOIN: _build_join}[name](builder)
+    return symbols
+
+
+def _no_nested_ops(_: FunctionBuilder, op: Operation) -> None:
+    raise AssertionError(f"a thread helper has no nested '{op.name}'")
+
+
+def _build_spawn(b: FunctionBuilder) -> None:
     """`i64 spawn(ptr thread, ptr ctx, ptr tasks, i64 n, i64 threads, i64
     capacity)`: fill the tasks, start all but the first; how many tasks."""
-    if SPAWN in b.module.declared:
-        return SPAWN
     s = _new_function(b, SPAWN, [PTR, PTR, PTR, i64, i64, i64], i64, optimize=False)
     thread, ctx, tasks, n, threads, capacity = s.region.blocks[0].args
     count = s.intrinsic("llvm.smin.i64", [threads, n], i64)
@@ -281,13 +315,10 @@ def _spawn(b: FunctionBuilder) -> str:
     counted_loop(s, (s.const(0), count, s.const(1)), [], fill)
     counted_loop(s, (s.const(1), count, s.const(1)), [], start)
     s.emit(llvm.ReturnOp(count))
-    return SPAWN
 
 
-def _join(b: FunctionBuilder) -> str:
+def _build_join(b: FunctionBuilder) -> None:
     """`void join(ptr tasks, i64 count)`: join the threads started."""
-    if JOIN in b.module.declared:
-        return JOIN
     j = _new_function(b, JOIN, [PTR, i64], llvm.LLVMVoidType(), optimize=False)
     tasks, count = j.region.blocks[0].args
     j.module.declare("pthread_join", [i64, PTR], I32)
@@ -311,7 +342,6 @@ def _join(b: FunctionBuilder) -> str:
 
     counted_loop(j, (j.const(1), count, j.const(1)), [], join)
     j.emit(llvm.ReturnOp())
-    return JOIN
 
 
 def _trip_count(b: FunctionBuilder, op: ParallelOp) -> SSAValue:
