@@ -166,11 +166,7 @@ class HostSchedule:
             assert self.arena is not None
             key = (plan.offset_value or 0, type_)
             if key not in self.views:
-                view = ViewOp(self.arena, key[0], type_)
-                # views up front, after the allocations: they only name memory
-                Rewriter.insert_op(view, InsertPoint.after(self.last_prologue_op))
-                self.last_prologue_op = view
-                self.views[key] = view.results[0]
+                self.views[key] = self._up_front(ViewOp(self.arena, key[0], type_))
             return self.views[key]
         if plan.kind == OUT:
             index = plan.output_index
@@ -194,11 +190,15 @@ class HostSchedule:
             return buffer
         key = (buffer, type_)
         if key not in self.reshapes:
-            reshape = ReshapeOp(buffer, type_)
-            Rewriter.insert_op(reshape, InsertPoint.after(self.last_prologue_op))
-            self.last_prologue_op = reshape
-            self.reshapes[key] = reshape.results[0]
+            self.reshapes[key] = self._up_front(ReshapeOp(buffer, type_))
         return self.reshapes[key]
+
+    def _up_front(self, op: ViewOp | ReshapeOp) -> SSAValue:
+        """`op` at the end of the prologue, after the allocations: views and
+        reshapes only name memory; its result."""
+        Rewriter.insert_op(op, InsertPoint.after(self.last_prologue_op))
+        self.last_prologue_op = op
+        return op.results[0]
 
     def _global(self, value: DenseIntOrFPElementsAttr) -> str:
         name = unique_name("constant", self.taken, numbered=True)

@@ -61,7 +61,7 @@ from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
 from xlir.dialects.syntax import i64_array
 from xlir.passes.jam import JAM_ATTRIBUTE, dependents
-from xlir.passes.loop_utils import bounds_of
+from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 from xlir.diagnostics import XlirError
 
@@ -126,13 +126,12 @@ def _column(index: SSAValue, iv: SSAValue) -> int | None:
 def _panels_of(nest: ParallelOp, kernel: KernelOp) -> Panels | None:
     """The packing plan of a register-tiled nest, or None (module docstring)."""
     factors = nest.attributes.get(JAM_ATTRIBUTE)
-    if not isinstance(factors, DenseArrayBase) or nest.parent_op() is not kernel:
+    if not isinstance(factors, DenseArrayBase):
         return None
     jam = factors.get_values()
-    bounds = bounds_of(nest)
-    ivs = nest.induction_vars
+    parallel = dependents(nest.induction_vars, nest.body.block.ops)
     stored = {op.buffer for op in kernel.walk() if isinstance(op, StoreOp)}
-    for dim, (lower, upper, step) in enumerate(bounds):
+    for dim, (lower, upper, step) in enumerate(bounds_of(nest)):
         width = jam[dim]
         if width < 2 or step != width:
             continue
@@ -140,7 +139,6 @@ def _panels_of(nest: ParallelOp, kernel: KernelOp) -> Panels | None:
             continue
         if (upper - lower) % width:
             continue
-        parallel = dependents(ivs, nest.body.block.ops)
         for buffer in kernel.body.block.args:
             panels = _reads(nest, dim, width, buffer, parallel, stored)
             if panels is not None and _reused(panels):
@@ -194,12 +192,9 @@ def _reads(
 def _reused(panels: Panels) -> bool:
     """Whether another dimension of the nest runs more than once per panel
     (none reaches B's indices: `_reads`)."""
-    for dim, (lower, upper, step) in enumerate(bounds_of(panels.nest)):
-        if dim == panels.dim:
-            continue
-        if not all(isinstance(bound, int) for bound in (lower, upper, step)):
-            return True
-        if upper - lower > step:  # pyright: ignore[reportOperatorIssue]
+    for dim, bounds in enumerate(bounds_of(panels.nest)):
+        count = static_trip_count(*bounds)
+        if dim != panels.dim and (count is None or count > 1):
             return True
     return False
 
@@ -234,12 +229,13 @@ def _add_scratch(
     return scratch
 
 
-def pack(panels: Panels, kernel: KernelOp, launches: list[LaunchOp]) -> ParallelOp:
+def _pack(panels: Panels, kernel: KernelOp, launches: list[LaunchOp]) -> None:
     """Rewrite the nest as its panels' loop around the copy of a panel and
-    the old nest on it (module docstring); the panels' loop."""
+    the old nest on it (module docstring)."""
     nest, dim, width = panels.nest, panels.dim, panels.width
     scratch = _add_scratch(kernel, panels.packed_type, launches)
-    lower, upper, step = bounds_of(nest)[dim]
+    bounds = bounds_of(nest)
+    lower, upper, step = bounds[dim]
     assert isinstance(lower, int)  # `_panels_of` takes static bounds only
     outer = ParallelOp([lower], [upper], [step])
     outer.attributes[JAM_ATTRIBUTE] = i64_array([width])
@@ -263,12 +259,11 @@ def pack(panels: Panels, kernel: KernelOp, launches: list[LaunchOp]) -> Parallel
     iv = nest.body.block.args[dim]
     iv.replace_all_uses_with(column_start)
     nest.body.block.erase_arg(iv)
-    kept = [d for d in range(len(bounds_of(nest))) if d != dim]
-    bounds = [bounds_of(nest)[d] for d in kept]
+    kept = [b for d, b in enumerate(bounds) if d != dim]
     inner = ParallelOp(
-        [lo for lo, _, _ in bounds],
-        [up for _, up, _ in bounds],
-        [st for _, _, st in bounds],
+        [lo for lo, _, _ in kept],
+        [up for _, up, _ in kept],
+        [st for _, _, st in kept],
         nest.detach_region(nest.body),
     )
     factors = nest.attributes[JAM_ATTRIBUTE]
@@ -285,7 +280,6 @@ def pack(panels: Panels, kernel: KernelOp, launches: list[LaunchOp]) -> Parallel
         Rewriter.replace_op(
             load, LoadOp(scratch, [panel, *load.indices[:-1], columns[column]], vector)
         )
-    return outer
 
 
 def _copy_lanes(panels: Panels) -> int:
@@ -352,4 +346,4 @@ class PackPanelsPass(ModulePass):
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
                 panels = _panels_of(nest, kernel)
                 if panels is not None and panels.packed_bytes >= self.min_bytes:
-                    pack(panels, kernel, launches.get(kernel.sym_name.data, []))
+                    _pack(panels, kernel, launches.get(kernel.sym_name.data, []))

@@ -81,12 +81,13 @@ def expand(spec: str) -> list[ArgSpec]:
 
 
 @lru_cache(maxsize=64)
-def _passes(spec: str) -> tuple[ModulePass, ...]:
-    """The pass objects of a spec, made once per spec: building them from
-    their options reads each pass class's type hints (~0.6 ms a pipeline,
-    three pipelines a compile). Passes are frozen dataclasses, so one
-    object serves every run."""
-    return tuple(PASSES[s.name]().from_spec(s) for s in expand(spec))
+def _parsed(spec: str) -> tuple[tuple[ArgSpec, ...], tuple[ModulePass, ...]]:
+    """A spec's passes and their objects, made once per spec: building the
+    objects from their options reads each pass class's type hints (~0.6 ms
+    a pipeline, three pipelines a compile). Passes are frozen dataclasses,
+    so one object serves every run."""
+    specs = tuple(expand(spec)) if spec.strip() else ()
+    return specs, tuple(PASSES[s.name]().from_spec(s) for s in specs)
 
 
 def spec_text(passes: Sequence[ArgSpec]) -> str:
@@ -104,8 +105,9 @@ class PassManager:
         verify_each: bool = True,
         sources: dict[str, str] | None = None,
     ):
-        self.specs = expand(spec) if spec.strip() else []
-        self.passes = list(_passes(spec)) if self.specs else []
+        specs, passes = _parsed(spec)
+        self.specs = list(specs)
+        self.passes = list(passes)
         self.instruments = list(instruments)
         self.verify_each = verify_each
         self.sources = sources

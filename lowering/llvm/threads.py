@@ -21,10 +21,10 @@ ranges run on several threads. For a loop in function `@K`:
   took (task 0, the calling thread's share, and any whose `pthread_create`
   failed: then the loop runs serially), then `xlir.join_chunks(tasks, t)`.
 
-The two helpers are built once per process and copied into each module that
-launches threads, `noinline optnone`: a few
-instructions per launch, which LLVM would otherwise inline at every launch
-and vectorize (the task-filling loop into scatters). `spawn_chunks` takes
+The two helpers, `noinline optnone`, are built once per process and copied
+into each module that launches threads: a few instructions per launch,
+which LLVM would otherwise inline at every launch and vectorize (the
+task-filling loop into scatters). `spawn_chunks` takes
 t = min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
 lengths differ by at most one, and starts a thread for each range but the
 first; `join_chunks` joins the threads started. A task is five i64 slots
@@ -108,7 +108,7 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
         )
     task_count = b.emit(
         llvm.CallOp(
-            _spawn(b),
+            _add_helper(b, SPAWN),
             b.emit(llvm.AddressOfOp(thread, PTR)),
             ctx,
             tasks,
@@ -126,7 +126,7 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
         return []
 
     counted_loop(b, (b.const(0), task_count, b.const(1)), [], run_left)
-    b.emit(llvm.CallOp(_join(b), tasks, task_count))
+    b.emit(llvm.CallOp(_add_helper(b, JOIN), tasks, task_count))
 
 
 def _live_ins(op: ParallelOp) -> list[SSAValue]:
@@ -235,14 +235,6 @@ def _thread_entry(b: FunctionBuilder, chunk: str) -> str:
     _run_task(t, chunk, t.region.blocks[0].args[0])
     t.emit(llvm.ReturnOp(t.emit(llvm.ZeroOp(result_types=[PTR]))))
     return name
-
-
-def _spawn(b: FunctionBuilder) -> str:
-    return _add_helper(b, SPAWN)
-
-
-def _join(b: FunctionBuilder) -> str:
-    return _add_helper(b, JOIN)
 
 
 def _add_helper(b: FunctionBuilder, name: str) -> str:
