@@ -4,38 +4,39 @@
 the iterations of the first dimension, numbered 0 to n - 1, are split into
 ranges run on several threads. For a loop in function `@K`:
 
-* `void K.chunkI(ptr ctx, i64 begin, i64 end)` (internal): loads the
-  loop's live-ins (values the loop uses but defines outside: buffer
-  pointers, indices, scalars, dynamic bounds) from `ctx`, one 8-byte slot
-  per value on the caller's stack, and calls
-* `void K.chunkI.body(live-ins..., i64 begin, i64 end)` (internal,
-  `noinline`: compiled once for all threads): the loop nest over
-  iterations [begin, end) of dimension 0 and all of the other dimensions.
-  A buffer `K` takes `noalias` is `noalias` here too; constants and global
-  addresses are made again inside, so LLVM still folds and vectorizes with
-  them.
+* `void K.chunkI(live-ins..., i64 begin, i64 end)` (internal, `noinline`:
+  compiled once for all threads): the loop nest over iterations [begin,
+  end) of dimension 0 and all of the other dimensions. Its live-ins (values
+  the loop uses but defines outside: buffer pointers, indices, scalars,
+  dynamic bounds) are arguments, so a buffer `K` takes `noalias` is
+  `noalias` here too; constants and global addresses are made again
+  inside, so LLVM still folds and vectorizes with them.
 * `ptr K.chunkI.thread(ptr task)` (internal): what `pthread_create` starts;
-  it runs the chunk of one task.
-* in place of the loop: fill `ctx`, `t = xlir.spawn_chunks(K.chunkI.thread,
-  ctx, tasks, n, threads, capacity)`, then run every task that no thread
-  took (task 0, the calling thread's share, and any whose `pthread_create`
-  failed: then the loop runs serially), then `xlir.join_chunks(tasks, t)`.
+  it loads the live-ins from the task's context (one 8-byte slot per value
+  on the launcher's stack) and calls the chunk on the task's range.
+* in place of the loop: fill the context, `t = xlir.spawn_chunks(
+  K.chunkI.thread, ctx, tasks, n, threads, capacity)`, call the chunk on
+  the calling thread's share [0, end of task 0), then `xlir.join_chunks(
+  tasks, t)`.
 
 The two helpers, `noinline optnone`, are built once per process and copied
 into each module that launches threads: a few instructions per launch,
 which LLVM would otherwise inline at every launch and vectorize (the
-task-filling loop into scatters). `spawn_chunks` takes
-t = min(threads, n, capacity), at least 1, splits [0, n) into t ranges whose
-lengths differ by at most one, and starts a thread for each range but the
-first; `join_chunks` joins the threads started. A task is five i64 slots
-(ctx, begin, end, the `pthread_t`, started); the tasks live on the caller's
-stack, `capacity` of them: N for `threads = N`, `MAX_THREADS` for `threads =
-0`, whose count is `sysconf(_SC_NPROCESSORS_ONLN)` at each launch (about 3
-us; 84 is that name's value in glibc and musl, so such objects are for
-Linux). The chunks call each other directly rather than one generic helper
-calling through a pointer because xDSL's LLVM translation has no indirect
-calls. The object code needs only `pthread_create`, `pthread_join` and
-`sysconf` from the C library: no runtime of xlir's.
+task-filling loop into scatters). `spawn_chunks` takes t = min(threads, n,
+capacity), at least 1, splits [0, n) into t ranges whose lengths differ by
+at most one, and starts a thread for each range but the first, last range
+first; task 0's end is then the end of what the calling thread runs: where
+the lowest started range begins, so when a `pthread_create` fails, the
+ranges below it (then all but those already started) are the caller's, and
+the loop still runs every iteration once. `join_chunks` joins the threads
+started. A task is five i64 slots (ctx, begin, end, the `pthread_t`,
+started); the tasks live on the caller's stack, `capacity` of them: N for
+`threads = N`, `MAX_THREADS` for `threads = 0`, whose count is
+`sysconf(_SC_NPROCESSORS_ONLN)` at each launch (about 3 us; 84 is that
+name's value in glibc and musl, so such objects are for Linux). The
+launcher's code is a handful of calls and no loop, so LLVM spends its time
+on the chunk. The object code needs only `pthread_create`, `pthread_join`
+and `sysconf` from the C library: no runtime of xlir's.
 """
 
 from __future__ import annotations
@@ -90,12 +91,13 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     passed = [v for v in live_ins if _remade(v) is None]
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
     chunk = _chunk(b, op, passed, remade)
-    thread = _thread_entry(b, chunk)
+    thread = _thread_entry(b, chunk, [b.get(v).type for v in passed])
 
-    context = _struct([b.get(v).type for v in passed])
+    values = [b.get(v) for v in passed]
+    context = _struct([v.type for v in values])
     ctx = _stack(b, context)
-    for index, value in enumerate(passed):
-        _store(b, b.get(value), ctx, context, index)
+    for index, value in enumerate(values):
+        _store(b, value, ctx, context, index)
     requested = threads.value.data
     capacity = requested or MAX_THREADS
     tasks = _stack(b, llvm.LLVMArrayType(capacity, TASK))
@@ -118,14 +120,8 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
             return_type=i64,
         )
     )
-
-    def run_left(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-        task = _task(b, tasks, k)
-        idle = b.emit(llvm.ICmpOp(_load(b, task, TASK, STARTED), b.const(0), EQ))
-        _when(b, idle, lambda: _run_task(b, chunk, task))
-        return []
-
-    counted_loop(b, (b.const(0), task_count, b.const(1)), [], run_left)
+    share = _load(b, _task(b, tasks, b.const(0)), TASK, END)
+    b.emit(llvm.CallOp(chunk, *values, b.const(0), share))
     b.emit(llvm.CallOp(_add_helper(b, JOIN), tasks, task_count))
 
 
@@ -175,44 +171,23 @@ def _new_function(
 def _chunk(
     b: FunctionBuilder, op: ParallelOp, passed: list[SSAValue], remade: list[Operation]
 ) -> str:
-    """`void chunk(ptr ctx, i64 begin, i64 end)`: the live-ins from `ctx`,
-    then the loop over iterations [begin, end) of dimension 0 (`_body`); its
-    name."""
+    """`void chunk(live-ins..., i64 begin, i64 end)`: the loop over iterations
+    [begin, end) of dimension 0; its name. The live-ins are arguments, so a
+    buffer the kernel has `noalias` keeps it here, which pointers loaded
+    from a context cannot. `noinline`: the calling thread's share and the
+    threads' all call this one copy, which LLVM optimizes and vectorizes
+    once (inlined into both callers, every kernel was compiled twice)."""
     function = b.region.parent_op()
     assert isinstance(function, llvm.FuncOp)
     number = 0
     while f"{function.sym_name.data}.chunk{number}" in b.module.declared:
         number += 1
     name = f"{function.sym_name.data}.chunk{number}"
-    body = _body(b, f"{name}.body", op, passed, remade)
-    c = _new_function(b, name, [PTR, i64, i64], llvm.LLVMVoidType())
-    ctx, begin, end = c.region.blocks[0].args
-    types = [b.get(v).type for v in passed]
-    context = _struct(types)
-    loaded = [_load(c, ctx, context, n, t) for n, t in enumerate(types)]
-    c.emit(llvm.CallOp(body, *loaded, begin, end))
-    c.emit(llvm.ReturnOp())
-    return name
-
-
-def _body(
-    b: FunctionBuilder,
-    name: str,
-    op: ParallelOp,
-    passed: list[SSAValue],
-    remade: list[Operation],
-) -> str:
-    """`void body(live-ins..., i64 begin, i64 end)`: the loop over iterations
-    [begin, end) of dimension 0. The live-ins are arguments, so a buffer the
-    kernel has `noalias` keeps it here, which pointers loaded from `ctx`
-    cannot. `noinline`: the calling thread's share and the threads' all call
-    this one copy, which LLVM optimizes and vectorizes once (inlined into
-    both callers, every kernel was compiled twice)."""
     types = [b.get(v).type for v in passed]
     c = _new_function(b, name, [*types, i64, i64], llvm.LLVMVoidType(), inline=False)
-    body = c.region.parent_op()
-    assert isinstance(body, llvm.FuncOp)
-    body.arg_attrs = noalias_attributes(
+    chunk = c.region.parent_op()
+    assert isinstance(chunk, llvm.FuncOp)
+    chunk.arg_attrs = noalias_attributes(
         [is_noalias(b.get(v)) for v in passed] + [False, False]
     )
     *values, begin, end = c.region.blocks[0].args
@@ -228,11 +203,17 @@ def _body(
     return name
 
 
-def _thread_entry(b: FunctionBuilder, chunk: str) -> str:
-    """`ptr thread(ptr task)`: run the task's chunk; its name."""
+def _thread_entry(b: FunctionBuilder, chunk: str, types: list[Attribute]) -> str:
+    """`ptr thread(ptr task)`: the live-ins from the task's context, then the
+    chunk on the task's range; its name."""
     name = f"{chunk}.thread"
     t = _new_function(b, name, [PTR], PTR)
-    _run_task(t, chunk, t.region.blocks[0].args[0])
+    task = t.region.blocks[0].args[0]
+    ctx = _load(t, task, TASK, CTX, PTR)
+    context = _struct(types)
+    values = [_load(t, ctx, context, n, type_) for n, type_ in enumerate(types)]
+    begin, end = _load(t, task, TASK, BEGIN), _load(t, task, TASK, END)
+    t.emit(llvm.CallOp(chunk, *values, begin, end))
     t.emit(llvm.ReturnOp(t.emit(llvm.ZeroOp(result_types=[PTR]))))
     return name
 
@@ -264,7 +245,9 @@ def _no_nested_ops(_: FunctionBuilder, op: Operation) -> None:
 
 def _build_spawn(b: FunctionBuilder) -> None:
     """`i64 spawn(ptr thread, ptr ctx, ptr tasks, i64 n, i64 threads, i64
-    capacity)`: fill the tasks, start all but the first; how many tasks."""
+    capacity)`: fill the tasks, start all but the first, last first, each
+    only while all above it started; task 0 ends where the lowest started
+    one begins. How many tasks."""
     s = _new_function(b, SPAWN, [PTR, PTR, PTR, i64, i64, i64], i64, optimize=False)
     thread, ctx, tasks, n, threads, capacity = s.region.blocks[0].args
     count = s.intrinsic("llvm.smin.i64", [threads, n], i64)
@@ -286,27 +269,46 @@ def _build_spawn(b: FunctionBuilder) -> None:
             _store(s, value, task, TASK, slot)
         return []
 
-    def start(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-        task = _task(s, tasks, k)
-        s.module.declare("pthread_create", [PTR, PTR, PTR, PTR], I32)
-        null = s.emit(llvm.ZeroOp(result_types=[PTR]))
-        status = s.emit(
-            llvm.CallOp(
-                "pthread_create",
-                _field(s, task, TASK, HANDLE),
-                null,
-                thread,
-                task,
-                return_type=I32,
-            )
+    first = _task(s, tasks, s.const(0))
+
+    def start(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        task = _task(s, tasks, s.emit(llvm.SubOp(count, j)))
+        above_started = s.emit(
+            llvm.ICmpOp(_load(s, first, TASK, END), _load(s, task, TASK, END), EQ)
         )
-        ok = s.emit(llvm.ICmpOp(status, s.const(0, I32), EQ))
-        _store(s, s.emit(llvm.ZExtOp(ok, i64)), task, TASK, STARTED)
+        _when(s, above_started, lambda: _start(s, thread, task, first))
         return []
 
     counted_loop(s, (s.const(0), count, s.const(1)), [], fill)
+    _store(s, n, first, TASK, END)
     counted_loop(s, (s.const(1), count, s.const(1)), [], start)
     s.emit(llvm.ReturnOp(count))
+
+
+def _start(
+    s: FunctionBuilder, thread: SSAValue, task: SSAValue, first: SSAValue
+) -> None:
+    """Start a thread on `task`; where it started, mark it and end task 0
+    where it begins."""
+    s.module.declare("pthread_create", [PTR, PTR, PTR, PTR], I32)
+    null = s.emit(llvm.ZeroOp(result_types=[PTR]))
+    status = s.emit(
+        llvm.CallOp(
+            "pthread_create",
+            _field(s, task, TASK, HANDLE),
+            null,
+            thread,
+            task,
+            return_type=I32,
+        )
+    )
+    started = s.emit(llvm.ICmpOp(status, s.const(0, I32), EQ))
+
+    def mark() -> None:
+        _store(s, s.const(1), task, TASK, STARTED)
+        _store(s, _load(s, task, TASK, BEGIN), first, TASK, END)
+
+    _when(s, started, mark)
 
 
 def _build_join(b: FunctionBuilder) -> None:
@@ -347,12 +349,6 @@ def _trip_count(b: FunctionBuilder, op: ParallelOp) -> SSAValue:
     rounded = b.add(span, b.emit(llvm.SubOp(by, b.const(1))))
     count = b.emit(llvm.SDivOp(rounded, by))
     return b.intrinsic("llvm.smax.i64", [count, b.const(0)], i64)
-
-
-def _run_task(b: FunctionBuilder, chunk: str, task: SSAValue) -> None:
-    ctx = _load(b, task, TASK, CTX, PTR)
-    begin, end = _load(b, task, TASK, BEGIN), _load(b, task, TASK, END)
-    b.emit(llvm.CallOp(chunk, ctx, begin, end))
 
 
 def _when(b: FunctionBuilder, condition: SSAValue, then: Callable[[], object]) -> None:

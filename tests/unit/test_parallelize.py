@@ -11,6 +11,7 @@ import ctypes
 import ctypes.util
 import shutil
 import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -175,3 +176,65 @@ def test_object_needs_only_libc_libm_pthread(tmp_path) -> None:
     ]
     foreign = sorted(name for name in undefined if not _exported(name, libraries))
     assert not foreign, f"symbols outside libc/libm/pthread: {foreign}"
+
+
+# Run in a process of its own: its address space is then capped just above
+# what it uses, so `pthread_create` cannot map a thread's stack (the cap
+# holds for root too). With room for no stack no thread starts and the
+# calling thread runs every range; with room for a few, the last ranges get
+# threads and the calling thread runs all those below the first that failed.
+FAILED_SPAWNS = """
+import resource, sys, threading
+import numpy as np
+import xlir
+from xlir.context import make_context
+from xlir.parsing import parse_module
+
+stacks = int(sys.argv[1])
+text = '''
+loop.kernel @k(%x: memref<700xf32>, %y: memref<700xf32>) {
+  %s = arith.constant 3.0 : f32
+  loop.parallel (%i) = (0) to (700) step (1) attributes {threads = 7 : i64} {
+    %v = loop.load %x[%i] : memref<700xf32>
+    %w = arith.mulf %v, %s : f32
+    loop.store %w, %y[%i] : memref<700xf32>
+  }
+  loop.return
+}
+func.func public @main(%x: memref<700xf32>) -> memref<700xf32> {
+  %stream = device.default_stream
+  %y = device.alloc : memref<700xf32>
+  device.launch @k(%x, %y) on %stream : memref<700xf32>, memref<700xf32>
+  func.return %y : memref<700xf32>
+}
+'''
+executable = xlir.compile(parse_module(make_context(), text, "k"), target="cpu")
+x = np.arange(700, dtype=np.float32)
+want = x * np.float32(3.0)
+stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+stack = stack if 0 < stack < 1 << 30 else 8 << 20
+with open("/proc/self/statm") as statm:
+    used = int(statm.read().split()[0]) * resource.getpagesize()
+room = used + stacks * (stack + (1 << 16)) + (4 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (room, resource.getrlimit(resource.RLIMIT_AS)[1]))
+if stacks == 0:
+    try:
+        threading.Thread(target=lambda: None).start()
+        sys.exit("a thread started: the cap does not stop pthread_create here")
+    except RuntimeError:
+        pass
+for _ in range(3):
+    np.testing.assert_array_equal(executable(x), want)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("stacks", [0, 3])
+def test_threads_that_fail_to_start(stacks: int) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", FAILED_SPAWNS, str(stacks)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr

@@ -3,10 +3,10 @@
 // A kernel's buffer is noalias when no launch passes it memory that another
 // of its buffers may share (lowering/kernel_aliasing.py).
 
-// Threads: the chunk's body takes the buffers as noalias arguments too,
+// Threads: the chunk takes the buffers as noalias arguments too,
 // the range is not (the chunk functions come first).
-// CHECK-LABEL: llvm.func internal @scale_threaded.chunk0.body
-// CHECK-SAME:    (%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-LABEL: llvm.func internal @scale_threaded.chunk0(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64)
 
 // Distinct buffers at every launch (a parameter, an allocation, disjoint
 // views of the arena): all noalias; scalars never are.

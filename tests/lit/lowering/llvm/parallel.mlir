@@ -1,18 +1,26 @@
 // RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
 
 // A loop.parallel marked {threads = N} becomes a chunk function over
-// iterations [begin, end) of its first dimension, a thread entry running one
-// task's chunk, and at its place: the live-ins packed into a context struct
-// on the stack (pointers as i64), xlir.spawn_chunks (emitted once per
-// module), the tasks no thread took run here, and xlir.join_chunks.
+// iterations [begin, end) of its first dimension, a thread entry running
+// the chunk on one task's range, and at its place: the live-ins packed into
+// a context struct on the stack (pointers as i64), xlir.spawn_chunks
+// (emitted once per module), the chunk on the calling thread's share, and
+// xlir.join_chunks.
+
+// The thread entry: the live-ins from the task's context in order of first
+// use (the dynamic bound %n, then %x, %s, %y), then the task's begin and end.
+// CHECK:       llvm.func @sysconf(i32) -> i64
+// CHECK-LABEL: llvm.func internal @fill.chunk0.thread
+// CHECK-LABEL: llvm.func internal @fill.chunk0(
+// CHECK:       llvm.func @pthread_join(i64, !llvm.ptr) -> i32
 
 // The helpers: spawn clamps the count to [1, min(n, capacity)], splits [0, n)
 // into ranges base or base + 1 long, fills the tasks {ctx, begin, end,
-// pthread_t, started} and starts a thread for every task but the first;
-// join joins the tasks whose thread started. Both are left unoptimized
-// (a few instructions per launch) and never inlined.
-// CHECK:       llvm.func @sysconf(i32) -> i64
-// CHECK:       llvm.func @pthread_join(i64, !llvm.ptr) -> i32
+// pthread_t, started}, sets task 0's end to n, then starts the tasks from
+// the last down to 1, each only while task 0 ends where it ends (all above
+// it started), and where it started, ends task 0 where it begins; join
+// joins the tasks whose thread started. Both are left unoptimized (a few
+// instructions per launch) and never inlined.
 // CHECK-LABEL: llvm.func internal @xlir.join_chunks(%{{.*}}: !llvm.ptr, %{{.*}}: i64) attributes {no_inline, optimize_none}
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK:         llvm.icmp "ne"
@@ -26,39 +34,55 @@
 // CHECK-NEXT:    %[[T:[0-9]+]] = llvm.call_intrinsic "llvm.smax.i64"(%[[B]], %{{.*}})
 // CHECK-NEXT:    %[[BASE:[0-9]+]] = llvm.sdiv %[[N]], %[[T]] : i64
 // CHECK-NEXT:    %[[REM:[0-9]+]] = llvm.srem %[[N]], %[[T]] : i64
+// CHECK-NEXT:    %[[FIRST:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, i64, i64)>
 // CHECK:         llvm.ptrtoint %[[CTX]] : !llvm.ptr to i64
-// CHECK:       ^{{.*}}(%[[K:[0-9]+]]: i64):
-// CHECK:         %[[TASK:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][%[[K]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, i64, i64)>
+// CHECK:         %[[E0:[0-9]+]] = llvm.getelementptr inbounds %[[FIRST]][0, 2]
+// CHECK-NEXT:    %[[E0T:[0-9]+]] = llvm.getelementptr inbounds %[[E0]][0]
+// CHECK-NEXT:    llvm.store %[[N]], %[[E0T]] : i64, !llvm.ptr
+// CHECK:       ^{{.*}}(%[[J:[0-9]+]]: i64):
+// CHECK:         %[[K:[0-9]+]] = llvm.sub %[[T]], %[[J]] : i64
+// CHECK-NEXT:    %[[TASK:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][%[[K]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, i64, i64)>
+// CHECK:         %[[SHARE:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK:         %[[ITS:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[ABOVE:[0-9]+]] = llvm.icmp "eq" %[[SHARE]], %[[ITS]] : i64
+// CHECK-NEXT:    llvm.cond_br %[[ABOVE]]
+// CHECK:         llvm.return %[[T]] : i64
 // CHECK:         %[[HANDLE:[0-9]+]] = llvm.getelementptr inbounds %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, i64
 // CHECK-NEXT:    %[[RC:[0-9]+]] = llvm.call @pthread_create(%[[HANDLE]], %{{.*}}, %[[ENTRY]], %[[TASK]])
-// CHECK-NEXT:    llvm.icmp "eq" %[[RC]], %{{.*}} : i32
-// CHECK:         llvm.return %[[T]] : i64
+// CHECK-NEXT:    %[[OK:[0-9]+]] = llvm.icmp "eq" %[[RC]], %{{.*}} : i32
+// CHECK-NEXT:    llvm.cond_br %[[OK]]
+// CHECK:         llvm.getelementptr inbounds %[[TASK]][0, 4]
+// CHECK:         llvm.store
+// CHECK:         llvm.getelementptr inbounds %[[TASK]][0, 1]
+// CHECK:         %[[BEGIN:[0-9]+]] = llvm.load
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[FIRST]][0, 2]
+// CHECK-NEXT:    %[[E0U:[0-9]+]] = llvm.getelementptr
+// CHECK-NEXT:    llvm.store %[[BEGIN]], %[[E0U]] : i64, !llvm.ptr
 
-// The thread entry reads the task's context, begin and end.
-// CHECK-LABEL: llvm.func internal @scale.chunk0.thread(%{{.*}}: !llvm.ptr) -> !llvm.ptr
-// CHECK:         llvm.inttoptr
-// CHECK:         llvm.call @scale.chunk0(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64) -> ()
-// CHECK:         llvm.mlir.zero : !llvm.ptr
-
-// The chunk: live-ins from the context in order of first use (the dynamic
-// bound %n, then %x, %s, %y), passed to the body with begin and end.
-// CHECK-LABEL: llvm.func internal @scale.chunk0
-// CHECK-SAME:    (%[[C:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64)
-// CHECK:         %[[F0:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
+// CHECK-LABEL: llvm.func internal @scale.chunk0.thread
+// CHECK-SAME:    (%[[TK:[0-9]+]]: !llvm.ptr) -> !llvm.ptr
+// CHECK:         %[[CI:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[C:[0-9]+]] = llvm.inttoptr %[[CI]] : i64 to !llvm.ptr
+// CHECK-NEXT:    %[[F0:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
 // CHECK-NEXT:    %[[F0T:[0-9]+]] = llvm.getelementptr inbounds %[[F0]][0] : (!llvm.ptr) -> !llvm.ptr, i64
 // CHECK-NEXT:    %[[NN:[0-9]+]] = llvm.load %[[F0T]] : !llvm.ptr -> i64
 // CHECK:         %[[XI:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[X:[0-9]+]] = llvm.inttoptr %[[XI]] : i64 to !llvm.ptr
 // CHECK:         %[[S:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
 // CHECK:         %[[Y:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
-// CHECK-NEXT:    llvm.call @scale.chunk0.body(%[[NN]], %[[X]], %[[S]], %[[Y]], %[[BEGIN]], %[[END]]) : (i64, !llvm.ptr, f32, !llvm.ptr, i64, i64) -> ()
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[TK]][0, 1]
+// CHECK:         %[[BEGIN:[0-9]+]] = llvm.load
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[TK]][0, 2]
+// CHECK:         %[[END:[0-9]+]] = llvm.load
+// CHECK-NEXT:    llvm.call @scale.chunk0(%[[NN]], %[[X]], %[[S]], %[[Y]], %[[BEGIN]], %[[END]]) : (i64, !llvm.ptr, f32, !llvm.ptr, i64, i64) -> ()
+// CHECK:         llvm.mlir.zero : !llvm.ptr
 
-// The body: the constant made again, dimension 0 from lower + begin * step
+// The chunk: the constant made again, dimension 0 from lower + begin * step
 // to lower + end * step, dimension 1 as it was. No launch of @scale says
 // its buffers are distinct, so none is noalias. Never inlined: the calling
 // thread and the started ones share one copy.
-// CHECK-LABEL: llvm.func internal @scale.chunk0.body
-// CHECK-SAME:    (%[[NN:[0-9]+]]: i64, %[[X:[0-9]+]]: !llvm.ptr, %[[S:[0-9]+]]: f32, %[[Y:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64) attributes {no_inline} {
+// CHECK-LABEL: llvm.func internal @scale.chunk0(
+// CHECK-SAME:    %[[NN:[0-9]+]]: i64, %[[X:[0-9]+]]: !llvm.ptr, %[[S:[0-9]+]]: f32, %[[Y:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64) attributes {no_inline} {
 // CHECK:         %[[ONE:[0-9]+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
 // CHECK-NEXT:    %[[BS:[0-9]+]] = llvm.mul %[[BEGIN]], %{{.*}} : i64
 // CHECK-NEXT:    %[[LO:[0-9]+]] = llvm.add %{{.*}}, %[[BS]] : i64
@@ -74,10 +98,11 @@
 // CHECK:         llvm.getelementptr inbounds %[[Y]]
 
 // The caller: context and tasks on the stack in the entry block (4 tasks for
-// threads = 4), stores into the context, spawn with n = 10, then the tasks
-// left (started == 0) run here, then join.
-// CHECK-LABEL: llvm.func internal @scale
-// CHECK-SAME:    (%[[XA:[0-9]+]]: !llvm.ptr, %[[YA:[0-9]+]]: !llvm.ptr, %[[SA:[0-9]+]]: f32, %[[NA:[0-9]+]]: i64)
+// threads = 4), stores into the context, spawn with n = 10, the chunk on
+// [0, end of task 0) with the live-ins as they are, then join. No loop.
+// CHECK-LABEL: llvm.func internal @scale(
+// CHECK-SAME:    %[[XA:[0-9]+]]: !llvm.ptr, %[[YA:[0-9]+]]: !llvm.ptr, %[[SA:[0-9]+]]: f32, %[[NA:[0-9]+]]: i64)
+// CHECK-DAG:     %[[ZERO:[0-9]+]] = llvm.mlir.constant(0) : i64
 // CHECK-DAG:     %[[TEN:[0-9]+]] = llvm.mlir.constant(10) : i64
 // CHECK-DAG:     %[[FOUR:[0-9]+]] = llvm.mlir.constant(4) : i64
 // CHECK:         %[[TS:[0-9]+]] = llvm.alloca %{{.*}} x !llvm.array<4 x !llvm.struct<(i64, i64, i64, i64, i64)>>
@@ -88,16 +113,20 @@
 // CHECK-NEXT:    llvm.ptrtoint %[[YA]] : !llvm.ptr to i64
 // CHECK:         %[[EP:[0-9]+]] = llvm.mlir.addressof @scale.chunk0.thread : !llvm.ptr
 // CHECK-NEXT:    %[[CNT:[0-9]+]] = llvm.call @xlir.spawn_chunks(%[[EP]], %[[CX]], %[[TS]], %[[TEN]], %[[FOUR]], %[[FOUR]])
-// CHECK:         llvm.icmp "eq"
-// CHECK:         llvm.call @xlir.join_chunks(%[[TS]], %[[CNT]]) : (!llvm.ptr, i64) -> ()
-// CHECK:         llvm.call @scale.chunk0(
+// CHECK-NEXT:    %[[T0:[0-9]+]] = llvm.getelementptr inbounds %[[TS]][%[[ZERO]]]
+// CHECK-NEXT:    %[[T0E:[0-9]+]] = llvm.getelementptr inbounds %[[T0]][0, 2]
+// CHECK-NEXT:    %[[T0ET:[0-9]+]] = llvm.getelementptr inbounds %[[T0E]][0]
+// CHECK-NEXT:    %[[SHARE:[0-9]+]] = llvm.load %[[T0ET]] : !llvm.ptr -> i64
+// CHECK-NEXT:    llvm.call @scale.chunk0(%[[NA]], %[[XA]], %[[SA]], %[[YA]], %[[ZERO]], %[[SHARE]]) : (i64, !llvm.ptr, f32, !llvm.ptr, i64, i64) -> ()
+// CHECK-NEXT:    llvm.call @xlir.join_chunks(%[[TS]], %[[CNT]]) : (!llvm.ptr, i64) -> ()
+// CHECK-NEXT:    llvm.return
 
 // threads = 0: the count is sysconf(_SC_NPROCESSORS_ONLN) at each launch,
 // with room for 64 tasks; a dynamic first dimension's trip count is
 // max(0, (upper - lower + step - 1) / step).
 // Its one buffer is noalias: there is no other to alias it.
-// CHECK-LABEL: llvm.func internal @fill
-// CHECK-SAME:    (%{{.*}}: !llvm.ptr {llvm.noalias}, %[[UP:[0-9]+]]: i64)
+// CHECK-LABEL: llvm.func internal @fill(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr {llvm.noalias}, %[[UP:[0-9]+]]: i64)
 // CHECK:         llvm.alloca %{{.*}} x !llvm.array<64 x !llvm.struct<(i64, i64, i64, i64, i64)>>
 // CHECK:         %[[CPUS:[0-9]+]] = llvm.call @sysconf(%{{.*}}) : (i32) -> i64
 // CHECK:         %[[SPAN:[0-9]+]] = llvm.sub %[[UP]], %{{.*}} : i64

@@ -40,7 +40,7 @@
 // kernel's body is `noinline` (one copy for every thread, optimized once),
 // the spawn and join helpers `noinline optnone`.
 // RUN: xlir-opt %S/../../lowering/llvm/parallel.mlir -p loop-to-llvm | xlir-translate - | filecheck %s --check-prefix=THREADS
-// THREADS-DAG: define internal void @fill.chunk0.body({{.*}}) #[[BODY:[0-9]+]] {
+// THREADS-DAG: define internal void @fill.chunk0({{.*}}) #[[BODY:[0-9]+]] {
 // THREADS-DAG: define internal void @xlir.join_chunks({{.*}}) #[[HELPER:[0-9]+]] {
 // THREADS-DAG: define internal i64 @xlir.spawn_chunks({{.*}}) #[[HELPER]] {
 // THREADS-DAG: attributes #[[BODY]] = { noinline }
@@ -52,8 +52,8 @@
 // THREADS-O3: define internal {{.*}}@fusion_1.chunk0.thread(
 // THREADS-O3-NEXT: {{.+}}:
 // THREADS-O3-NOT: define
-// THREADS-O3: call {{.*}}void @fusion_1.chunk0.body(
-// THREADS-O3: define internal {{.*}}void @fusion_1.chunk0.body(
+// THREADS-O3: call {{.*}}void @fusion_1.chunk0(
+// THREADS-O3: define internal {{.*}}void @fusion_1.chunk0(
 // THREADS-O3: define void @main(
 // THREADS-O3-NOT: define
-// THREADS-O3: call {{.*}}void @fusion_1.chunk0.body(
+// THREADS-O3: call {{.*}}void @fusion_1.chunk0(
