@@ -1,8 +1,8 @@
 """`loop-to-llvm` and `device-to-llvm`: the loop level in xDSL's llvm dialect.
 
-`loop-to-llvm` lowers every `loop.kernel` to an internal `llvm.func` (buffers
-become pointers, `noalias` where no launch passes overlapping buffers; index
-becomes i64) and every `loop.global` to an internal constant; `device-to-llvm` lowers every host `func.func` to its native entry
+`loop-to-llvm` lowers every `loop.kernel` to an internal, `noinline`
+`llvm.func` (buffers become pointers, `noalias` where no launch passes
+overlapping buffers; index becomes i64) and every `loop.global` to an internal constant; `device-to-llvm` lowers every host `func.func` to its native entry
 point (`host`). Run both (`loop-to-llvm,device-to-llvm`, as the CPU pipeline
 does) to get a module xDSL's LLVM translation accepts. Before changing
 anything, each pass checks every op it must lower and reports all it cannot,
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.globals import GlobalOp
@@ -141,6 +141,9 @@ class LoopToLLVMPass(ModulePass):
             function.arg_attrs = noalias_attributes(
                 distinct_arguments(kernel, launches.get(kernel.sym_name.data, []))
             )
+            # noinline: LLVM optimizes each kernel once, as itself (inlined
+            # into the entry, it went through the function passes twice)
+            function.no_inline = UnitAttr()
             b = FunctionBuilder(region, symbols, _lower_op)
             for old, new in zip(
                 kernel.body.block.args, region.blocks[0].args, strict=True

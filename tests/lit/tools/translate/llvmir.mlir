@@ -22,12 +22,13 @@
 // O3: call <4 x float> @llvm.fma.v4f32(
 // O3-NOT: define internal
 
-// A whole program down the CPU path: kernels stay internal, the entry is
+// A whole program down the CPU path: kernels are internal and `noinline`
+// (LLVM optimizes each once, as itself), the entry is
 // `void main(void **args, void **results, void *temp)`.
 // RUN: xlir-opt %corpus/small/softmax_rows.mlir -p hlo-opt,hlo-to-loop,expand-math,loop-to-llvm,device-to-llvm | xlir-translate - | filecheck %s --check-prefix=PROGRAM
-// PROGRAM: define internal void @fusion_1(
-// PROGRAM: define internal void @fusion_2(
-// PROGRAM: define internal void @fusion_3(
+// PROGRAM: define internal void @fusion_1({{.*}}) #[[KERNEL:[0-9]+]] {
+// PROGRAM: define internal void @fusion_2({{.*}}) #[[KERNEL]] {
+// PROGRAM: define internal void @fusion_3({{.*}}) #[[KERNEL]] {
 // PROGRAM: define void @main(ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}})
 // PROGRAM-NEXT: {{.+}}:
 // PROGRAM-NEXT: getelementptr inbounds ptr, ptr %{{.+}}, i32 0
@@ -35,6 +36,7 @@
 // PROGRAM: call void @fusion_2(
 // PROGRAM: call void @fusion_3(
 // PROGRAM: ret void
+// PROGRAM: attributes #[[KERNEL]] = { noinline }
 
 // The attributes xDSL's translation drops are carried over: a threaded
 // kernel's body is `noinline` (one copy for every thread, optimized once),
@@ -46,14 +48,17 @@
 // THREADS-DAG: attributes #[[BODY]] = { noinline }
 // THREADS-DAG: attributes #[[HELPER]] = { noinline optnone }
 
-// At -O3 each body stays one function, called by its thread entry and by
-// the entry that launches it.
+// At -O3 each chunk stays one function, called by its thread entry and by
+// its kernel, itself a function of its own that the entry calls.
 // RUN: xlir-opt %corpus/small/softmax_rows.mlir -p "hlo-opt,hlo-to-loop,expand-math,parallelize{min_work=1},loop-to-llvm,device-to-llvm" | xlir-translate - -O3 | filecheck %s --check-prefix=THREADS-O3
 // THREADS-O3: define internal {{.*}}@fusion_1.chunk0.thread(
 // THREADS-O3-NEXT: {{.+}}:
 // THREADS-O3-NOT: define
 // THREADS-O3: call {{.*}}void @fusion_1.chunk0(
 // THREADS-O3: define internal {{.*}}void @fusion_1.chunk0(
-// THREADS-O3: define void @main(
+// THREADS-O3: define internal {{.*}}void @fusion_1(
 // THREADS-O3-NOT: define
 // THREADS-O3: call {{.*}}void @fusion_1.chunk0(
+// THREADS-O3: define void @main(
+// THREADS-O3-NOT: define
+// THREADS-O3: call {{.*}}void @fusion_1(
