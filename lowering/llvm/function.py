@@ -8,8 +8,9 @@ old `memref` type kept for addressing (row-major, static shape).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -17,6 +18,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -162,7 +164,7 @@ class FunctionBuilder:
         """An integer constant, made once at the top of the function."""
         key = (value, type_)
         if key not in self.constants:
-            op = llvm.ConstantOp(IntegerAttr(value, type_), type_)  # pyright: ignore[reportCallIssue, reportArgumentType]
+            op = constant_op(value, type_)
             entry = self.region.blocks[0]
             if entry.first_op is None:
                 entry.add_op(op)
@@ -203,27 +205,63 @@ class FunctionBuilder:
         if not indices:
             return pointer
         element = _row_major_type(type_) or llvm_type(type_.element_type, op)
+        return self.gep(
+            pointer,
+            (llvm.GEP_USE_SSA_VAL,) * len(indices),
+            element,
+            [self.get(i) for i in indices],
+        )
+
+    def gep(
+        self,
+        base: SSAValue,
+        indices: tuple[int, ...],
+        element: Attribute,
+        dynamic: Sequence[SSAValue] = (),
+    ) -> SSAValue:
+        """An inbounds `getelementptr` of `element`s from `base`: constant
+        `indices`, `llvm.GEP_USE_SSA_VAL` where the next of `dynamic` goes."""
         return self.emit(
             llvm.GEPOp.create(
-                operands=[pointer, *(self.get(i) for i in indices)],
+                operands=[base, *dynamic],
                 result_types=[PTR],
-                properties={**_gep_properties(len(indices)), "elem_type": element},
+                properties={**_gep_properties(indices), "elem_type": element},
             )
         )
 
 
 @cache
-def _gep_properties(count: int) -> dict[str, Attribute]:
-    """An inbounds GEP's properties with `count` SSA indices, built once: a
-    GEP per load and store is the lowering's most common op, and building
-    its attributes each time (what `GEPOp(...)` does) dominated loop-to-llvm."""
+def _gep_properties(indices: tuple[int, ...]) -> dict[str, Attribute]:
+    """An inbounds GEP's properties for these indices, built once: a GEP per
+    load and store is the lowering's most common op, and building its
+    attributes each time (what `GEPOp(...)` does, 85 us) dominated
+    loop-to-llvm."""
     return {
-        "rawConstantIndices": DenseArrayBase.from_list(
-            i32, [llvm.GEP_USE_SSA_VAL] * count
-        ),
+        "rawConstantIndices": DenseArrayBase.from_list(i32, indices),
         "noWrapFlags": IntegerAttr(0, 32),
         "inbounds": UnitAttr(),
     }
+
+
+def constant_op(value: int | float, type_: Attribute) -> llvm.ConstantOp:
+    """`llvm.mlir.constant` of an integer or float `value`, its properties
+    built once per value and type (`ConstantOp(...)` makes and verifies a
+    new attribute each time: 4x the cost)."""
+    key = value if isinstance(value, int) else struct.pack("<d", value)
+    return llvm.ConstantOp.create(
+        result_types=[type_], properties=_constant_properties(key, type_)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _constant_properties(key: int | bytes, type_: Attribute) -> dict[str, Attribute]:
+    """Keyed by the float's bits, so that 0.0 and -0.0 (equal in Python) and
+    NaNs (unequal to themselves) each get their own entry."""
+    if isinstance(key, int):
+        value: Attribute = IntegerAttr(key, type_)  # pyright: ignore[reportArgumentType, reportCallIssue]
+    else:
+        value = FloatAttr(struct.unpack("<d", key)[0], type_)  # pyright: ignore[reportArgumentType, reportCallIssue]
+    return dict(llvm.ConstantOp(value, type_).properties)  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 
 @cache

@@ -73,7 +73,7 @@ class HostLowering:
 
     @staticmethod
     def _slot(b: FunctionBuilder, array: SSAValue, index: int) -> SSAValue:
-        address = b.emit(llvm.GEPOp(array, [index], PTR, inbounds=True))
+        address = b.gep(array, (index,), PTR)
         return b.emit(llvm.LoadOp(address, PTR))
 
     def lower(self, b: FunctionBuilder, op: Operation) -> bool:

@@ -67,14 +67,8 @@ def lower_view(b: FunctionBuilder, op: Operation) -> None:
     offset = op.offset.value.data
     source = b.get(op.source)
     if offset:
-        source = b.emit(
-            llvm.GEPOp(
-                source,
-                [offset],
-                llvm_type(op.source.type.element_type, op),  # pyright: ignore[reportAttributeAccessIssue]
-                inbounds=True,
-            )
-        )
+        element = llvm_type(op.source.type.element_type, op)  # pyright: ignore[reportAttributeAccessIssue]
+        source = b.gep(source, (offset,), element)
     b.bind(op.result, source)
 
 

@@ -31,7 +31,12 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xlir.lowering.llvm.function import FunctionBuilder, Unsupported, llvm_type
+from xlir.lowering.llvm.function import (
+    FunctionBuilder,
+    Unsupported,
+    constant_op,
+    llvm_type,
+)
 
 Emitter = Callable[[FunctionBuilder, Operation], SSAValue]
 
@@ -83,9 +88,9 @@ def _constant(b: FunctionBuilder, op: Operation) -> SSAValue:
             number = number & 1
         elif number >= 1 << (bits - 1):
             number -= 1 << bits
-        return b.emit(llvm.ConstantOp(IntegerAttr(number, type_), type_))  # pyright: ignore[reportCallIssue, reportArgumentType]
+        return b.emit(constant_op(number, type_))
     if isinstance(value, FloatAttr):
-        return b.emit(llvm.ConstantOp(FloatAttr(value.value.data, type_), type_))  # pyright: ignore[reportCallIssue, reportArgumentType]
+        return b.emit(constant_op(value.value.data, type_))
     raise Unsupported(op, f"has a constant {value} the CPU does not support")
 
 
@@ -174,7 +179,7 @@ def _unary_float(cls) -> Emitter:
 def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
     type_ = _result_type(op)
     root = b.emit(llvm.FSqrtOp(b.get(op.operands[0])))
-    one = b.emit(llvm.ConstantOp(FloatAttr(1.0, type_), type_))  # pyright: ignore[reportCallIssue, reportArgumentType]
+    one = b.emit(constant_op(1.0, type_))
     return b.emit(llvm.FDivOp(one, root))
 
 

@@ -372,9 +372,7 @@ def _stack(b: FunctionBuilder, type_: Attribute) -> SSAValue:
 
 
 def _task(b: FunctionBuilder, tasks: SSAValue, k: SSAValue) -> SSAValue:
-    return b.emit(
-        llvm.GEPOp(tasks, [llvm.GEP_USE_SSA_VAL], TASK, ssa_indices=[k], inbounds=True)
-    )
+    return b.gep(tasks, (llvm.GEP_USE_SSA_VAL,), TASK, [k])
 
 
 def _struct(types: list[Attribute]) -> llvm.LLVMStructType:
@@ -391,8 +389,8 @@ def _field(
     load or store (LLVM folds it). llvmlite cannot retype an address to
     hold a pointer (it takes the two pointer types for equal), so pointer
     fields are i64 (ptrtoint/inttoptr)."""
-    address = b.emit(llvm.GEPOp(base, [0, index], struct, inbounds=True))
-    return b.emit(llvm.GEPOp(address, [0], struct.types.data[index], inbounds=True))
+    address = b.gep(base, (0, index), struct)
+    return b.gep(address, (0,), struct.types.data[index])
 
 
 def _store(
