@@ -14,15 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import llvm, scf
-from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import i64
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp
-from xlir.lowering.llvm.function import FunctionBuilder, llvm_type
-
-SLT = IntegerAttr(2, 64)
-EQ = IntegerAttr(0, 64)
-
+from xlir.lowering.llvm.function import EQ, SLT, FunctionBuilder, llvm_type
 
 Bounds = tuple[SSAValue, SSAValue, SSAValue]
 """Lower bound, upper bound and step of one loop, as values of the new function."""
@@ -55,16 +51,16 @@ def counted_loop(
     lower, upper, step = bounds
     types = [v.type for v in carried]
     header = b.new_block([i64, *types])
-    b.emit(llvm.BrOp(header, lower, *carried))
+    b.branch(header, lower, *carried)
     b.block = header
     iv, *values = header.args
-    test = b.emit(llvm.ICmpOp(iv, upper, SLT))
+    test = b.icmp(iv, upper, SLT)
     body_block = b.new_block()
     exit_block = b.new_block(types)
-    b.emit(llvm.CondBrOp(test, body_block, [], exit_block, list(values)))
+    b.cond_branch(test, body_block, [], exit_block, list(values))
     b.block = body_block
     next_values = body(iv, list(values))
-    b.emit(llvm.BrOp(header, b.add(iv, step), *next_values))
+    b.branch(header, b.add(iv, step), *next_values)
     b.block = exit_block
     return list(exit_block.args)
 
@@ -128,7 +124,7 @@ def lower_while(b: FunctionBuilder, op: Operation) -> None:
     before, after = op.before_region.block, op.after_region.block
     types = [llvm_type(v.type, op) for v in op.arguments]
     test = b.new_block(types)
-    b.emit(llvm.BrOp(test, *[b.get(v) for v in op.arguments]))
+    b.branch(test, *[b.get(v) for v in op.arguments])
     b.block = test
     for arg, new in zip(before.args, test.args, strict=True):
         b.bind(arg, new)
@@ -138,14 +134,14 @@ def lower_while(b: FunctionBuilder, op: Operation) -> None:
     passed = [b.get(v) for v in condition.args]
     body = b.new_block([v.type for v in passed])
     exit_block = b.new_block([v.type for v in passed])
-    b.emit(llvm.CondBrOp(b.get(condition.condition), body, passed, exit_block, passed))
+    b.cond_branch(b.get(condition.condition), body, passed, exit_block, passed)
     b.block = body
     for arg, new in zip(after.args, body.args, strict=True):
         b.bind(arg, new)
     b.lower_block(after)
     yielded = after.last_op
     assert yielded is not None
-    b.emit(llvm.BrOp(test, *[b.get(v) for v in yielded.operands]))
+    b.branch(test, *[b.get(v) for v in yielded.operands])
     b.block = exit_block
     for old, new in zip(op.results, exit_block.args, strict=True):
         b.bind(old, new)
@@ -161,17 +157,17 @@ def lower_index_switch(b: FunctionBuilder, op: Operation) -> None:
         is_default = position == len(op.case_regions)
         case_block = b.new_block()
         if is_default:
-            b.emit(llvm.BrOp(case_block))
+            b.branch(case_block)
         else:
             value = op.cases.get_values()[position]
-            equal = b.emit(llvm.ICmpOp(index, b.const(value), EQ))
+            equal = b.icmp(index, b.const(value), EQ)
             next_test = b.new_block()
-            b.emit(llvm.CondBrOp(equal, case_block, [], next_test, []))
+            b.cond_branch(equal, case_block, [], next_test, [])
         b.block = case_block
         b.lower_block(region.block)
         yielded = region.block.last_op
         assert yielded is not None
-        b.emit(llvm.BrOp(merge, *[b.get(v) for v in yielded.operands]))
+        b.branch(merge, *[b.get(v) for v in yielded.operands])
         if not is_default:
             b.block = next_test  # pyright: ignore[reportPossiblyUnboundVariable]
     b.region.add_block(merge)
@@ -185,7 +181,7 @@ def lower_if(b: FunctionBuilder, op: Operation) -> None:
     types = [llvm_type(r.type, op) for r in op.results]
     then_block, else_block = b.new_block(), b.new_block()
     merge = Block(arg_types=types)
-    b.emit(llvm.CondBrOp(b.get(op.cond), then_block, [], else_block, []))
+    b.cond_branch(b.get(op.cond), then_block, [], else_block, [])
     for block, region in ((then_block, op.true_region), (else_block, op.false_region)):
         b.block = block
         if region.blocks:
@@ -194,7 +190,7 @@ def lower_if(b: FunctionBuilder, op: Operation) -> None:
             values = [b.get(v) for v in yielded.operands] if yielded else []
         else:
             values = []
-        b.emit(llvm.BrOp(merge, *values))
+        b.branch(merge, *values)
     b.region.add_block(merge)
     b.block = merge
     for old, new in zip(op.results, merge.args, strict=True):

@@ -74,7 +74,7 @@ class HostLowering:
     @staticmethod
     def _slot(b: FunctionBuilder, array: SSAValue, index: int) -> SSAValue:
         address = b.gep(array, (index,), PTR)
-        return b.emit(llvm.LoadOp(address, PTR))
+        return b.load(address, PTR)
 
     def lower(self, b: FunctionBuilder, op: Operation) -> bool:
         """Lower `op` if it is a device op or the return; False otherwise."""
@@ -90,7 +90,7 @@ class HostLowering:
                 b.emit(llvm.CallOp(op.kernel.root_reference.data, *args))
             case device.ReadScalarOp():
                 address = b.element_pointer(op.buffer, op.indices, op)
-                b.bind(op.result, b.emit(llvm.LoadOp(address, op.result.type)))
+                b.bind(op.result, b.load(address, op.result.type))
             case device.CopyOp():
                 size = byte_count(op.source.type, op)  # pyright: ignore[reportArgumentType]
                 memcpy(b, b.get(op.target), b.get(op.source), size)

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.lowering.llvm.function import (
+    SLT,
     FunctionBuilder,
     Unsupported,
     constant_op,
@@ -136,7 +137,7 @@ def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
     doubled = b.emit(llvm.SIToFPOp(halved, target))
     doubled = b.emit(llvm.FAddOp(doubled, doubled))
     direct = b.emit(llvm.SIToFPOp(value, target))
-    negative = b.emit(llvm.ICmpOp(value, b.const(0, source), IntegerAttr(2, 64)))
+    negative = b.icmp(value, b.const(0, source), SLT)
     return b.emit(llvm.SelectOp(negative, doubled, direct))
 
 
@@ -146,8 +147,7 @@ def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
     assert isinstance(op, arith.CmpiOp)
-    predicate = IntegerAttr(op.predicate.value.data, 64)
-    return b.emit(llvm.ICmpOp(b.get(op.lhs), b.get(op.rhs), predicate))
+    return b.icmp(b.get(op.lhs), b.get(op.rhs), op.predicate.value.data)
 
 
 def _cmpf(b: FunctionBuilder, op: Operation) -> SSAValue:

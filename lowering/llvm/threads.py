@@ -50,15 +50,16 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
 from xlir.lowering.llvm.control import (
-    EQ,
-    SLT,
     bound_value,
     counted_loop,
     loop_bounds,
     parallel_nest,
 )
 from xlir.lowering.llvm.function import (
+    EQ,
+    NE,
     PTR,
+    SLT,
     FunctionBuilder,
     ModuleSymbols,
     is_noalias,
@@ -79,7 +80,6 @@ NPROCESSORS_ONLN = 84
 
 SPAWN = "xlir.spawn_chunks"
 JOIN = "xlir.join_chunks"
-NE = IntegerAttr(1, 64)
 I32 = IntegerType(32)
 
 
@@ -258,7 +258,7 @@ def _build_spawn(b: FunctionBuilder) -> None:
 
     def fill(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
         begin = s.add(s.mul(k, base), s.intrinsic("llvm.smin.i64", [k, longer], i64))
-        extra = s.emit(llvm.ZExtOp(s.emit(llvm.ICmpOp(k, longer, SLT)), i64))
+        extra = s.emit(llvm.ZExtOp(s.icmp(k, longer, SLT), i64))
         task = _task(s, tasks, k)
         for slot, value in (
             (CTX, ctx),
@@ -273,8 +273,8 @@ def _build_spawn(b: FunctionBuilder) -> None:
 
     def start(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
         task = _task(s, tasks, s.emit(llvm.SubOp(count, j)))
-        above_started = s.emit(
-            llvm.ICmpOp(_load(s, first, TASK, END), _load(s, task, TASK, END), EQ)
+        above_started = s.icmp(
+            _load(s, first, TASK, END), _load(s, task, TASK, END), EQ
         )
         _when(s, above_started, lambda: _start(s, thread, task, first))
         return []
@@ -302,7 +302,7 @@ def _start(
             return_type=I32,
         )
     )
-    started = s.emit(llvm.ICmpOp(status, s.const(0, I32), EQ))
+    started = s.icmp(status, s.const(0, I32), EQ)
 
     def mark() -> None:
         _store(s, s.const(1), task, TASK, STARTED)
@@ -319,7 +319,7 @@ def _build_join(b: FunctionBuilder) -> None:
 
     def join(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
         task = _task(j, tasks, k)
-        started = j.emit(llvm.ICmpOp(_load(j, task, TASK, STARTED), j.const(0), NE))
+        started = j.icmp(_load(j, task, TASK, STARTED), j.const(0), NE)
         _when(
             j,
             started,
@@ -354,10 +354,10 @@ def _trip_count(b: FunctionBuilder, op: ParallelOp) -> SSAValue:
 def _when(b: FunctionBuilder, condition: SSAValue, then: Callable[[], object]) -> None:
     """`if (condition) then();`, continuing after it."""
     body, after = b.new_block(), b.new_block()
-    b.emit(llvm.CondBrOp(condition, body, [], after, []))
+    b.cond_branch(condition, body, [], after, [])
     b.block = body
     then()
-    b.emit(llvm.BrOp(after))
+    b.branch(after)
     b.block = after
 
 
@@ -413,7 +413,5 @@ def _load(
     type_: Attribute = i64,
 ) -> SSAValue:
     """Field `index` as a value of `type_` (i64 by default)."""
-    value = b.emit(
-        llvm.LoadOp(_field(b, base, struct, index), struct.types.data[index])
-    )
+    value = b.load(_field(b, base, struct, index), struct.types.data[index])
     return b.emit(llvm.IntToPtrOp(value)) if type_ == PTR else value
