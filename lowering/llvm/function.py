@@ -201,10 +201,26 @@ class FunctionBuilder:
             [result],
         )
 
-    def load(self, address: SSAValue, type_: Attribute) -> SSAValue:
-        """A plain `llvm.load` of a `type_`."""
+    def load(
+        self, address: SSAValue, type_: Attribute, alignment: int | None = None
+    ) -> SSAValue:
+        """`llvm.load` of a `type_` (`alignment` in bytes: None for the type's)."""
         return self.emit_alike(
-            ("load", None), lambda: llvm.LoadOp(address, type_), [address], [type_]
+            ("load", alignment),
+            lambda: llvm.LoadOp(address, type_, alignment=alignment),
+            [address],
+            [type_],
+        )
+
+    def store(
+        self, value: SSAValue, address: SSAValue, alignment: int | None = None
+    ) -> None:
+        """`llvm.store` of `value` (`alignment` in bytes: None for its type's)."""
+        self.emit_alike(
+            ("store", alignment),
+            lambda: llvm.StoreOp(value, address, alignment=alignment),
+            [value, address],
+            [],
         )
 
     # --- control flow -----------------------------------------------------------------

@@ -39,13 +39,7 @@ def lower_load(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, LoadOp)
     address = b.element_pointer(op.buffer, op.indices, op)
     type_ = llvm_type(op.result.type, op)
-    align = _vector_alignment(type_, op.buffer.type)
-    loaded = b.emit_alike(
-        ("load", align),
-        lambda: llvm.LoadOp(address, type_, alignment=align),
-        [address],
-        [type_],
-    )
+    loaded = b.load(address, type_, _vector_alignment(type_, op.buffer.type))
     b.bind(op.result, loaded)
 
 
@@ -53,13 +47,7 @@ def lower_store(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, StoreOp)
     address = b.element_pointer(op.buffer, op.indices, op)
     value = b.get(op.value)
-    align = _vector_alignment(value.type, op.buffer.type)
-    b.emit_alike(
-        ("store", align),
-        lambda: llvm.StoreOp(value, address, alignment=align),
-        [value, address],
-        [],
-    )
+    b.store(value, address, _vector_alignment(value.type, op.buffer.type))
 
 
 def lower_view(b: FunctionBuilder, op: Operation) -> None:

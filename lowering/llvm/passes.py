@@ -2,8 +2,9 @@
 
 `loop-to-llvm` lowers every `loop.kernel` to an internal, `noinline`
 `llvm.func` (buffers become pointers, `noalias` where no launch passes
-overlapping buffers; index becomes i64) and every `loop.global` to an internal constant; `device-to-llvm` lowers every host `func.func` to its native entry
-point (`host`). Run both (`loop-to-llvm,device-to-llvm`, as the CPU pipeline
+overlapping buffers; index becomes i64) and every `loop.global` to an
+internal constant; `device-to-llvm` lowers every host `func.func` to its
+native entry point (`host`). Run both (`loop-to-llvm,device-to-llvm`, as the CPU pipeline
 does) to get a module xDSL's LLVM translation accepts. Before changing
 anything, each pass checks every op it must lower and reports all it cannot,
 with locations, in one diagnostic.

@@ -90,11 +90,12 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     live_ins = _live_ins(op)
     passed = [v for v in live_ins if _remade(v) is None]
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
-    chunk = _chunk(b, op, passed, remade)
-    thread = _thread_entry(b, chunk, [b.get(v).type for v in passed])
-
     values = [b.get(v) for v in passed]
-    context = _struct([v.type for v in values])
+    types = [v.type for v in values]
+    chunk = _chunk(b, op, passed, remade)
+    thread = _thread_entry(b, chunk, types)
+
+    context = _struct(types)
     ctx = _stack(b, context)
     for index, value in enumerate(values):
         _store(b, value, ctx, context, index)
@@ -402,7 +403,7 @@ def _store(
 ) -> None:
     if value.type == PTR:
         value = b.emit(llvm.PtrToIntOp(value, i64))
-    b.emit(llvm.StoreOp(value, _field(b, base, struct, index)))
+    b.store(value, _field(b, base, struct, index))
 
 
 def _load(

@@ -2,7 +2,8 @@
 
 The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation,
 is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`; loop and SLP
-vectorization on) for the host CPU's name and features, and is emitted as an object file.
+vectorization on) for the host CPU's name and features, and is emitted as
+an object file.
 Object code is what the compilation cache stores, so a cache hit and a fresh
 compile load the same bytes into an MCJIT engine.
 """

@@ -1,13 +1,14 @@
 // RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
 
-// A kernel becomes an internal llvm.func over pointers: each loop a header
+// A kernel becomes an internal, no_inline llvm.func over pointers (LLVM
+// optimizes each kernel once, as itself): each loop a header
 // block testing `iv < upper` and a body branching back with `iv + step`;
 // loop.for carries its values in block arguments; loads and stores address
 // row-major through one getelementptr over the buffer as an array of its
 // trailing dimensions (no index arithmetic); constants sit at the top.
 
 // CHECK:       llvm.mlir.global internal constant @table(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<2 x f32>
-// CHECK-LABEL: llvm.func internal @row_sums(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-LABEL: llvm.func internal @row_sums(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {no_inline} {
 // CHECK-DAG:     %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-DAG:     %[[ROWS:.*]] = llvm.mlir.constant(4) : i64
 // CHECK-DAG:     %[[COLS:.*]] = llvm.mlir.constant(8) : i64
