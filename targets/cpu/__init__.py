@@ -27,8 +27,9 @@ from xlir.targets.base import (
     planned_memory_stats,
 )
 from xlir.targets.cpu import cache
+from xlir.targets.cpu.codegen_parts import compile_parts
 from xlir.targets.cpu.executable import CpuExecutable
-from xlir.targets.cpu.llvm_jit import host_description, llvm_ir, object_code
+from xlir.targets.cpu.llvm_jit import host_description
 from xlir.targets.interpreter import InterpreterExecutor, function_signature
 from xlir.targets.loop_interpreter import loop_signature
 
@@ -163,7 +164,7 @@ class CpuCompiler(Compiler):
         return CpuExecutable(
             self.platform,
             entry.signature,
-            entry.code,
+            entry.objects,
             entry.temp_bytes,
             entry.stats,
             llvm_ir=entry.llvm_ir,
@@ -188,7 +189,7 @@ class CpuCompiler(Compiler):
             cache.store(
                 key,
                 cache.Entry(
-                    executable.code,
+                    executable.objects,
                     executable.signature,
                     executable.temp_bytes,
                     executable.memory_stats(),
@@ -204,11 +205,11 @@ class CpuCompiler(Compiler):
         sources: dict[str, str] | None = None,
     ) -> Executable:
         lowered = lower_to_llvm(module, function, sources)
-        ir = llvm_ir(module)
+        ir, objects = compile_parts(module)
         return CpuExecutable(
             self.platform,
             lowered.signature,
-            object_code(ir),
+            objects,
             lowered.temp_bytes,
             lowered.stats,
             llvm_ir=ir,

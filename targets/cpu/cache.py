@@ -1,6 +1,7 @@
 """The persistent compilation cache of the CPU target (like JAX's).
 
-An entry is the object code of one compile with what is needed to call it
+An entry is the object files of one compile (one per part of parallel
+code generation) with what is needed to call it
 (signature, temp bytes, memory stats) and its LLVM IR (what `as_text()`
 shows), keyed by a hash of the program text,
 function, pipelines, host CPU, the versions of xlir, xDSL and llvmlite, and
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from xlir.targets.base import MemoryStats, Signature, TensorSpec
 
-MAGIC = b"xlir-cpu-cache-2\n"
+MAGIC = b"xlir-cpu-cache-3\n"
 
 SUBPACKAGES = ("dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
@@ -98,7 +99,7 @@ def _signature(data: dict) -> Signature:
 class Entry:
     """What a cache entry holds."""
 
-    code: bytes
+    objects: tuple[bytes, ...]
     signature: Signature
     temp_bytes: int
     stats: MemoryStats
@@ -115,9 +116,10 @@ def store(key: str, entry: Entry) -> None:
             "temp_bytes": entry.temp_bytes,
             "stats": asdict(entry.stats),
             "llvm_ir": entry.llvm_ir,
+            "objects": [len(code) for code in entry.objects],
         }
     ).encode()
-    payload = len(meta).to_bytes(8, "little") + meta + entry.code
+    payload = len(meta).to_bytes(8, "little") + meta + b"".join(entry.objects)
     data = MAGIC + hashlib.sha256(payload).digest() + payload
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -153,8 +155,14 @@ def _decode(data: bytes) -> Entry | None:
     size = int.from_bytes(payload[:8], "little")
     try:
         meta = json.loads(payload[8 : 8 + size])
+        objects, start = [], 8 + size
+        for length in meta["objects"]:
+            objects.append(payload[start : start + int(length)])
+            start += int(length)
+        if start != len(payload):
+            return None
         return Entry(
-            payload[8 + size :],
+            tuple(objects),
             _signature(meta["signature"]),
             int(meta["temp_bytes"]),
             MemoryStats(**meta["stats"]),

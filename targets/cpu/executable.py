@@ -41,19 +41,22 @@ class CpuExecutable(HostExecutable):
         self,
         platform: Platform,
         signature: Signature,
-        code: bytes,
+        objects: Sequence[bytes],
         temp_bytes: int,
         stats: MemoryStats,
         llvm_ir: str,
     ):
         super().__init__(platform, signature)
-        self.code = code
-        """The object code (what the compilation cache stores)."""
+        self.objects = tuple(objects)
+        """The object files, one per part of parallel code generation (what
+        the compilation cache stores)."""
         self.temp_bytes = temp_bytes
         self.llvm_ir = llvm_ir
-        """The LLVM IR before optimization."""
-        self._stats = replace(stats, generated_code_size_in_bytes=len(code))
-        self._object = LoadedObject(code)
+        """The LLVM IR before optimization (each part's)."""
+        self._stats = replace(
+            stats, generated_code_size_in_bytes=sum(map(len, self.objects))
+        )
+        self._object = LoadedObject(self.objects)
         self._entry = ENTRY(self._object.address(signature.function))
         self._local = threading.local()
 

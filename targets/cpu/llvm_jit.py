@@ -10,9 +10,13 @@ compile load the same bytes into an MCJIT engine.
 
 from __future__ import annotations
 
+import ctypes
+from collections.abc import Collection, Sequence
 from functools import cache
+from typing import Any
 
 import llvmlite.binding as llvm
+from llvmlite.binding import ffi
 from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import ModuleOp
@@ -163,20 +167,26 @@ FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}
 """`llvm.func` unit properties and the LLVM function attributes they mean."""
 
 
-def llvm_ir(module: ModuleOp, triple: str | None = None) -> str:
+def llvm_ir(
+    module: ModuleOp, triple: str | None = None, exported: Collection[str] = ()
+) -> str:
     """LLVM IR text of an llvm-dialect module. xDSL's translation drops the
     linkage of functions and the flags of `FUNCTION_FLAGS`: they are carried
     over here (internal functions, the kernels, may be inlined by LLVM and
     stay out of the symbol table). A flag is read from the properties or,
     where `llvm.func` was parsed from text, the attributes (xDSL's parser
-    puts them there)."""
+    puts them there). The functions and globals named in `exported` are
+    external whatever their linkage (another module uses them)."""
     converted = convert_module(module, fallback_target_triple=triple)
+    for name in exported:
+        converted.get_global(name).linkage = ""
     for op in module.body.block.ops:
         if not isinstance(op, llvm_dialect.FuncOp) or not op.body.blocks:
             continue
         function = converted.get_global(op.sym_name.data)
-        if op.linkage.linkage.data != "external":
-            function.linkage = op.linkage.linkage.data
+        linkage = op.linkage.linkage.data
+        if linkage != "external" and op.sym_name.data not in exported:
+            function.linkage = linkage
         for flag, attribute in FUNCTION_FLAGS.items():
             if flag in op.properties or flag in op.attributes:
                 function.attributes.add(attribute)
@@ -192,8 +202,19 @@ def optimize(
     unrolling every vector loop again doubled the code that the rest of the
     pipeline and instruction selection then chew on (a third of LLVM's
     time on the bench programs)."""
+    return _optimized(ir, machine, speed, None)
+
+
+def _optimized(
+    ir: str,
+    machine: llvm.TargetMachine,
+    speed: int,
+    context: llvm.ContextRef | None,
+) -> llvm.ModuleRef:
+    """`optimize` in the global context, or in `context` (one of the
+    caller's own) with the passes run outside llvmlite's lock."""
     _initialized()
-    parsed = llvm.parse_assembly(ir)
+    parsed = llvm.parse_assembly(ir, context)
     parsed.triple = machine.triple
     parsed.data_layout = str(machine.target_data)
     parsed.verify()
@@ -202,24 +223,56 @@ def optimize(
     options.slp_vectorization = True
     options.loop_unrolling = False
     builder = llvm.create_pass_builder(machine, options)
-    builder.getModulePassManager().run(parsed, builder)
+    manager = builder.getModulePassManager()
+    if context is None:
+        manager.run(parsed, builder)
+    else:
+        _unlocked(ffi.lib.LLVMPY_RunNewModulePassManager)(manager, parsed, builder)
     return parsed
 
 
+def _unlocked(function: Any) -> Any:
+    """The C function under llvmlite's wrapper, called without the lock the
+    wrapper takes. llvmlite runs every call into LLVM under one process-wide
+    lock, which guards what threads share (the global context); a module
+    parsed into a context of its own, optimized and emitted with a machine
+    of its own shares nothing, so several such compiles can run at once on
+    several cores (ctypes lets go of the GIL for the call). Where a
+    llvmlite release has no such attribute, the locked call."""
+    return getattr(function, "_cfn", function)
+
+
 def object_code(ir: str, machine: llvm.TargetMachine | None = None) -> bytes:
-    """Optimized object code of LLVM IR for `machine` (default: this host)."""
+    """Optimized object code of LLVM IR for `machine` (default: a new one for
+    this host, which only this call uses). Parsed into an LLVM context of
+    its own, its optimization and code generation run outside llvmlite's
+    lock, so calls on several threads compile on several cores; a given
+    `machine` must not be in use by another thread meanwhile."""
     machine = machine or host_target_machine()
-    return machine.emit_object(optimize(ir, machine))
+    module = _optimized(ir, machine, OPT_LEVEL, llvm.create_context())
+    emit = _unlocked(ffi.lib.LLVMPY_TargetMachineEmitToMemory)
+    with ffi.OutputString() as error:
+        buffer = emit(machine, module, 1, error)
+        if not buffer:
+            raise RuntimeError(str(error))
+    try:
+        return ctypes.string_at(
+            ffi.lib.LLVMPY_GetBufferStart(buffer), ffi.lib.LLVMPY_GetBufferSize(buffer)
+        )
+    finally:
+        ffi.lib.LLVMPY_DisposeMemoryBuffer(buffer)
 
 
 class LoadedObject:
-    """Object code linked into this process; `address(name)` of a symbol."""
+    """Object files linked into this process (they may call each other);
+    `address(name)` of a symbol."""
 
-    def __init__(self, code: bytes):
+    def __init__(self, objects: Sequence[bytes]):
         machine = host_target_machine()
-        self.code = code  # the engine reads the object's bytes in place
+        self.objects = objects  # the engine reads the objects' bytes in place
         self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
-        self.engine.add_object_file(llvm.ObjectFileRef.from_data(code))
+        for code in objects:
+            self.engine.add_object_file(llvm.ObjectFileRef.from_data(code))
         self.engine.finalize_object()
 
     def address(self, name: str) -> int:

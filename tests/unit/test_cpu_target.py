@@ -12,6 +12,7 @@ import xlir.targets.cpu as cpu
 
 import xlir
 from tests.conftest import CORPUS
+from tests.corpus import load_case
 
 SOFTMAX = (CORPUS / "small" / "softmax_rows.mlir").read_text()
 
@@ -53,6 +54,19 @@ def test_second_compile_is_a_cache_hit(cache_dir, monkeypatch) -> None:
     np.testing.assert_array_equal(first(x), second(x))
     np.testing.assert_allclose(second(x), _reference(x), rtol=1e-5, atol=1e-6)
     assert second.memory_stats() == first.memory_stats()
+
+
+def test_cache_entry_of_several_parts(cache_dir, monkeypatch) -> None:
+    monkeypatch.setenv("XLIR_CODEGEN_THREADS", "3")
+    text = (CORPUS / "small" / "mlp_fwd.mlir").read_text()
+    first = xlir.compile(text, target="cpu")
+    assert len(first.objects) == 3, "parallel code generation made three objects"
+    monkeypatch.setattr(cpu.CpuCompiler, "run_backend", None)
+    second = xlir.compile(text, target="cpu")
+    assert second.objects == first.objects
+    assert second.as_text() == first.as_text()
+    arguments, _ = load_case(CORPUS / "small" / "mlp_fwd.mlir")
+    np.testing.assert_array_equal(second(*arguments), first(*arguments))
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])

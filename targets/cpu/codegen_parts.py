@@ -1,0 +1,202 @@
+"""Parallel code generation: the llvm-dialect module compiled as a few LLVM
+modules on several cores at once, as XLA:CPU splits its module for
+parallel codegen (docs/cpu.md, "Parallel code generation").
+
+LLVM takes half of a cold compile, function by function, on one core.
+Here the module's function definitions are dealt into parts (largest
+first, each to the part with the fewest ops so far); the calling thread
+translates one part after the other while worker threads optimize and emit
+the parts already translated (`llvm_jit.object_code`, each in an LLVM
+context of its own), and the MCJIT engine links the objects. A symbol a
+part uses but does not hold is declared there, and exported from the part
+that defines it; everything else keeps its linkage.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp
+from xlir.targets.cpu.llvm_jit import llvm_ir, object_code
+
+THREADS = "XLIR_CODEGEN_THREADS"
+"""Environment variable: how many threads generate code (default: the
+cores this process may run on, at most `MAX_THREADS`); 1 compiles the
+module whole on the calling thread."""
+
+MAX_THREADS = 8
+
+PART_COST = 8.0
+"""The least estimated cost (`_cost`) a part must have: a part costs LLVM
+about 3 ms of its own (a pass pipeline, a code generator), which a
+smaller part does not win back."""
+
+Symbol = llvm.FuncOp | llvm.GlobalOp
+
+
+def codegen_threads() -> int:
+    """How many threads compile a module's parts (`THREADS`)."""
+    given = os.environ.get(THREADS)
+    if given:
+        try:
+            return max(1, int(given))
+        except ValueError:
+            raise ValueError(
+                f"{THREADS}: expected a number of threads, found {given!r}"
+            ) from None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0
+    return max(1, min(cores or os.cpu_count() or 1, MAX_THREADS))
+
+
+@cache
+def _pool(threads: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(threads, thread_name_prefix="xlir-codegen")
+
+
+@dataclass
+class Part:
+    """Function definitions compiled together, their estimated cost, and
+    the symbols they use."""
+
+    definitions: list[llvm.FuncOp] = field(default_factory=list)
+    cost: float = 0.0
+    uses: set[str] = field(default_factory=set)
+
+
+def _cost_and_uses(function: llvm.FuncOp) -> tuple[float, set[str]]:
+    """LLVM's time on a function, roughly, in milliseconds, and the symbols
+    it calls or takes the address of. Fitted to each function of the bench
+    programs compiled alone (a 2-core VM): a function with loops costs a
+    quarter of a millisecond per op and one per block (loops are what the
+    vectorizers and instruction selection work on); one without loops (a
+    launcher, a thread entry) or left unoptimized (`optnone`) about 2 ms."""
+    ops = blocks = 0
+    uses: set[str] = set()
+    for block in function.body.blocks:
+        blocks += 1
+        for op in block.ops:
+            ops += 1
+            if isinstance(op, llvm.CallOp) and op.callee is not None:
+                uses.add(op.callee.root_reference.data)
+            elif isinstance(op, llvm.AddressOfOp):
+                uses.add(op.global_name.root_reference.data)
+    unoptimized = "optimize_none" in function.properties
+    if blocks == 1 or unoptimized:
+        return 1.0 + ops / 30, uses
+    return ops / 4 + blocks, uses
+
+
+def deal(module: ModuleOp, count: int) -> list[Part]:
+    """The module's function definitions dealt into at most `count` parts,
+    largest first, each to the cheapest part so far; fewer parts while the
+    cheapest would cost less than `PART_COST`."""
+    definitions = sorted(
+        (
+            (*_cost_and_uses(op), op)
+            for op in module.body.block.ops
+            if isinstance(op, llvm.FuncOp) and op.body.blocks
+        ),
+        key=lambda d: -d[0],
+    )
+    count = max(1, min(count, len(definitions)))
+    while True:
+        parts = [Part() for _ in range(count)]
+        for cost, uses, op in definitions:
+            part = min(parts, key=lambda p: p.cost)
+            part.definitions.append(op)
+            part.cost += cost
+            part.uses |= uses
+        if count == 1 or min(p.cost for p in parts) >= PART_COST:
+            return parts
+        count -= 1
+
+
+def _declaration(op: Symbol) -> Symbol:
+    """An external declaration of a function or global held by another part."""
+    if isinstance(op, llvm.FuncOp):
+        return llvm.FuncOp(
+            op.sym_name, op.function_type, linkage=llvm.LinkageAttr("external")
+        )
+    return llvm.GlobalOp(
+        op.global_type,
+        op.sym_name,
+        "external",
+        addr_space=op.addr_space.value.data,
+        constant=op.constant is not None,
+    )
+
+
+@contextmanager
+def part_modules(
+    module: ModuleOp, parts: Sequence[Part]
+) -> Iterator[list[tuple[ModuleOp, set[str]]]]:
+    """Each part as a module of its own, with the names its IR must export.
+    The module's ops move into the parts for the while, and back after.
+    A global or declaration goes with the first part that uses it (or the
+    first part), and is declared in the others that use it."""
+    order: list[Symbol] = [op for op in module.body.block.ops if isinstance(op, Symbol)]
+    symbols = {op.sym_name.data: op for op in order}
+    home: dict[str, int] = {}
+    for index, part in enumerate(parts):
+        for op in part.definitions:
+            home[op.sym_name.data] = index
+    for index, part in enumerate(parts):
+        for name in sorted(part.uses):
+            home.setdefault(name, index)
+    exported: list[set[str]] = [set() for _ in parts]
+    modules: list[ModuleOp] = []
+    for index, part in enumerate(parts):
+        declared = []
+        for name in sorted(part.uses):
+            if home[name] != index:
+                declared.append(_declaration(symbols[name]))
+                exported[home[name]].add(name)
+        modules.append(ModuleOp(declared, module.attributes))
+    for op in order:
+        op.detach()
+        modules[home.get(op.sym_name.data, 0)].body.block.add_op(op)
+    try:
+        yield list(zip(modules, exported, strict=True))
+    finally:
+        for op in order:
+            op.detach()
+            module.body.block.add_op(op)
+
+
+def compile_parts(
+    module: ModuleOp, threads: int | None = None
+) -> tuple[str, tuple[bytes, ...]]:
+    """The module's LLVM IR (each part's, one after the other) and the
+    parts' host object code, compiled on `threads` threads (default
+    `codegen_threads()`) while the calling thread translates the next part."""
+    threads = threads or codegen_threads()
+    parts = deal(module, threads)
+    if len(parts) == 1:
+        ir = llvm_ir(module)
+        return ir, (object_code(ir),)
+    pool = _pool(threads)
+    texts: list[str] = []
+    objects: list[Future[bytes]] = []
+    with part_modules(module, parts) as modules:
+        for index, (part, exported) in enumerate(modules):
+            ir = llvm_ir(part, exported=exported)
+            objects.append(_submit(pool, ir))
+            texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
+    return "\n".join(texts), tuple(code.result() for code in objects)
+
+
+def _submit(pool: ThreadPoolExecutor, ir: str) -> Future[bytes]:
+    """`ir` compiling on the pool, or compiled here where no thread can
+    start (a process out of address space for another stack)."""
+    try:
+        return pool.submit(object_code, ir)
+    except RuntimeError:
+        done: Future[bytes] = Future()
+        done.set_result(object_code(ir))
+        return done
