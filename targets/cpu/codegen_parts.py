@@ -55,7 +55,10 @@ def codegen_threads() -> int:
 
 
 @cache
-def _pool(threads: int) -> ThreadPoolExecutor:
+def _pool(threads: int, process: int) -> ThreadPoolExecutor:
+    """Worker threads of this process (`process`: its id). A child forked
+    after a compile inherits the pool without its threads, and would wait
+    forever on work no thread takes: it makes a pool of its own."""
     return ThreadPoolExecutor(threads, thread_name_prefix="xlir-codegen")
 
 
@@ -180,7 +183,7 @@ def compile_parts(
     if len(parts) == 1:
         ir = llvm_ir(module)
         return ir, (object_code(ir),)
-    pool = _pool(threads)
+    pool = _pool(threads, os.getpid())
     texts: list[str] = []
     objects: list[Future[bytes]] = []
     with part_modules(module, parts) as modules:

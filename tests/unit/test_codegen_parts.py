@@ -7,6 +7,9 @@ they compute compiled whole."""
 from __future__ import annotations
 
 import ctypes
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -160,3 +163,31 @@ def test_thread_count_from_the_environment(monkeypatch) -> None:
         codegen_threads()
     monkeypatch.delenv(THREADS)
     assert codegen_threads() >= 1
+
+
+FORKED = """
+import os, signal, sys
+os.environ["XLIR_CACHE"] = "0"
+os.environ["XLIR_CODEGEN_THREADS"] = "3"
+import xlir
+text = open(sys.argv[1]).read()
+xlir.compile(text, target="cpu")
+child = os.fork()
+if child == 0:
+    signal.alarm(120)  # a hung child ends too
+    executable = xlir.compile(text, target="cpu")
+    os._exit(0 if len(executable.objects) == 3 else 1)
+_, status = os.waitpid(child, 0)
+print("ok" if os.waitstatus_to_exitcode(status) == 0 else "child failed")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_compile_in_a_forked_child() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", FORKED, str(SMALL / "mlp_fwd.mlir")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.stdout.strip() == "ok", result.stderr
