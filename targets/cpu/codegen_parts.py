@@ -3,8 +3,9 @@ modules on several cores at once, as XLA:CPU splits its module for
 parallel codegen (docs/cpu.md, "Parallel code generation").
 
 LLVM takes half of a cold compile, function by function, on one core.
-Here the module's function definitions are dealt into parts (largest
-first, each to the part with the fewest ops so far); the calling thread
+Here the module's function definitions are dealt into parts (costliest
+first, by an estimate of LLVM's time on each, to the cheapest part so
+far); the calling thread
 translates one part after the other while worker threads optimize and emit
 the parts already translated (`llvm_jit.object_code`, each in an LLVM
 context of its own), and the MCJIT engine links the objects. A symbol a
@@ -33,7 +34,7 @@ module whole on the calling thread."""
 MAX_THREADS = 8
 
 PART_COST = 8.0
-"""The least estimated cost (`_cost`) a part must have: a part costs LLVM
+"""The least estimated cost (`_cost_and_uses`) a part must have: a part costs LLVM
 about 3 ms of its own (a pass pipeline, a code generator), which a
 smaller part does not win back."""
 
@@ -179,8 +180,8 @@ def compile_parts(
     parts' host object code, compiled on `threads` threads (default
     `codegen_threads()`) while the calling thread translates the next part."""
     threads = threads or codegen_threads()
-    parts = deal(module, threads)
-    if len(parts) == 1:
+    parts = deal(module, threads) if threads > 1 else []
+    if len(parts) <= 1:
         ir = llvm_ir(module)
         return ir, (object_code(ir),)
     pool = _pool(threads, os.getpid())
