@@ -50,6 +50,18 @@ process, alternating, measured twice: -4.1%, -4.3%) with the same run time
 vectorized where it pays, which is most of what -O3 adds."""
 
 
+LOOP_INTERLEAVING = False
+"""Whether LLVM's loop vectorizer may also interleave the loops it
+vectorizes (run 2-4 vector iterations per trip). Off: the loops it gets
+are memory-bound elementwise and in-order reduction loops, where more
+copies of the vector body bought no run time (same-process A/B over the
+bench programs: ratio 0.996, every output bit-identical), while
+instruction selection and the passes after the vectorizer chewed on each
+copy: LLVM's time on the bench programs' modules fell 11-13% (best of 4,
+alternating; layernorm 0.67, int_ops 0.78, compare_select 0.84, softmax
+0.86). Register tiles and row jams are unrolled by xlir's own passes."""
+
+
 ARCHITECTURES = (
     "x86_64",
     "i686",
@@ -197,8 +209,9 @@ def optimize(
     ir: str, machine: llvm.TargetMachine, speed: int = OPT_LEVEL
 ) -> llvm.ModuleRef:
     """Parse and run LLVM's -O`speed` pipeline for `machine`, without LLVM's
-    loop unroller (as XLA:CPU): the loop vectorizer interleaves by itself,
-    `register-tile` and `vectorize` unroll and jam where it pays, and
+    loop unroller (as XLA:CPU) or the vectorizer's interleaving
+    (`LOOP_INTERLEAVING`): `register-tile` and `vectorize` unroll and jam
+    where it pays, and
     unrolling every vector loop again doubled the code that the rest of the
     pipeline and instruction selection then chew on (a third of LLVM's
     time on the bench programs)."""
@@ -222,6 +235,7 @@ def _optimized(
     options.loop_vectorization = True
     options.slp_vectorization = True
     options.loop_unrolling = False
+    options.loop_interleaving = LOOP_INTERLEAVING
     builder = llvm.create_pass_builder(machine, options)
     manager = builder.getModulePassManager()
     if context is None:
