@@ -28,7 +28,7 @@ and biases scaled as the corpus draws them (`WEIGHT_ARGUMENTS`). Columns:
 * `cold ms`: xlir compile into an empty cache (`XLIR_CACHE_DIR` is a fresh
   temporary folder each time); `cached ms`: the second compile of the same
   text; `xla cmp ms`: XLA's compile of the text. Both compile times are the
-  median of `--compiles` (3) compiles, xlir's and XLA's taken in turn, so
+  median of `--compiles` (5) compiles, xlir's and XLA's taken in turn, so
   a slow spell of the shared machine hits both rather than one row of one
   (single compiles moved 1.5x between runs). One throwaway compile of a
   tiny program first pays each compiler's one-time start-up. Below the
@@ -477,7 +477,7 @@ def main() -> None:
     parser.add_argument("--programs", help="comma-separated bench or small names")
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument(
-        "--compiles", type=int, default=3, help="cold compiles of each program"
+        "--compiles", type=int, default=5, help="cold compiles of each program"
     )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
