@@ -211,10 +211,9 @@ def optimize(
     """Parse and run LLVM's -O`speed` pipeline for `machine`, without LLVM's
     loop unroller (as XLA:CPU) or the vectorizer's interleaving
     (`LOOP_INTERLEAVING`): `register-tile` and `vectorize` unroll and jam
-    where it pays, and
-    unrolling every vector loop again doubled the code that the rest of the
-    pipeline and instruction selection then chew on (a third of LLVM's
-    time on the bench programs)."""
+    where it pays, and unrolling every vector loop again doubled the code
+    that the rest of the pipeline and instruction selection then chew on (a
+    third of LLVM's time on the bench programs)."""
     return _optimized(ir, machine, speed, None)
 
 

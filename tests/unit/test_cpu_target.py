@@ -1,6 +1,7 @@
 """The `cpu` target's API: the persistent compilation cache (hits, damaged
 entries rebuilt, the off switch), caller-provided outputs, concurrent calls,
-memory stats and argument errors."""
+memory stats and argument errors, and what LLVM makes of a vectorizable
+loop."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 import numpy as np
 import pytest
 import xlir.targets.cpu as cpu
+from xlir.targets.cpu import llvm_jit
 
 import xlir
 from tests.conftest import CORPUS
@@ -177,3 +179,36 @@ def test_views_of_parameters_and_outputs_around_a_dot() -> None:
     want = a @ b.reshape(6, 4)
     np.testing.assert_allclose(square, want, rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(flat, square.reshape(16))
+
+
+SCALE_LOOP = """
+define void @scale(ptr noalias %x, ptr noalias %y, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [0, %entry], [%next, %loop]
+  %in = getelementptr inbounds float, ptr %x, i64 %i
+  %a = load float, ptr %in
+  %b = fmul float %a, 2.0
+  %out = getelementptr inbounds float, ptr %y, i64 %i
+  store float %b, ptr %out
+  %next = add i64 %i, 1
+  %more = icmp slt i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+"""
+
+
+def test_llvm_vectorizes_a_loop_once() -> None:
+    """LLVM's loop vectorizer makes one vector body of one vector load and
+    store per trip: no interleaved copies (`LOOP_INTERLEAVING`), no
+    vectorized epilogue, no unrolling (llvm_jit.py says why)."""
+    machine = llvm_jit.host_target_machine()
+    optimized = str(llvm_jit.optimize(SCALE_LOOP, machine))
+    vector_loads = [line for line in optimized.splitlines() if "load <" in line]
+    vector_stores = [line for line in optimized.splitlines() if "store <" in line]
+    assert len(vector_loads) == 1, optimized
+    assert len(vector_stores) == 1, optimized
+    assert optimized.count("fmul <") == 1, optimized
