@@ -40,6 +40,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "unroll": _lazy("xlir.passes.unroll", "UnrollPass"),
     "tile": _lazy("xlir.passes.tile", "TilePass"),
     "fold-index": _lazy("xlir.passes.fold_index", "FoldIndexPass"),
+    "split-ranges": _lazy("xlir.passes.split_ranges", "SplitRangesPass"),
     "register-tile": _lazy("xlir.passes.register_tile", "RegisterTilePass"),
     "vectorize": _lazy("xlir.passes.vectorize", "VectorizePass"),
     "pack-panels": _lazy("xlir.passes.pack_panels", "PackPanelsPass"),

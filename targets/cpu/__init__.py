@@ -39,7 +39,8 @@ from xlir.levels import is_loop_level
 from xlir.pass_manager import PIPELINES, run_pipeline
 
 LOOP_PIPELINE = (
-    "fuse-kernels,register-tile,vectorize,pack-panels,expand-math,parallelize,"
+    "fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,expand-math,"
+    "parallelize,"
     "loop-to-llvm,device-to-llvm"
 )
 """From the loop level to the llvm dialect."""

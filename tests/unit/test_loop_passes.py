@@ -1,8 +1,8 @@
-"""The loop-level passes (`hoist`, `unroll`, `tile`, `fold-index`) keep every
-result bit for bit: each corpus program lowered by `hlo-opt,hlo-to-loop` runs
-on the loop interpreter before and after each pass (and a pipeline of all of
-them), and the outputs must be identical, not merely close: none of the
-passes reorders floating-point arithmetic. Kernels written by hand cover the
+"""The loop-level passes (`hoist`, `unroll`, `tile`, `fold-index`,
+`split-ranges`) keep every result bit for bit: each corpus program lowered by
+`hlo-opt,hlo-to-loop` runs on the loop interpreter before and after each
+pass (and a pipeline of all of them), and the outputs must be identical, not
+merely close: none of the passes reorders floating-point arithmetic. Kernels written by hand cover the
 edges the corpus lacks (remainder loops, partial tiles, dynamic bounds)."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ PIPELINES = [
     "tile{sizes=4,8}",
     "tile{sizes=0,3,5}",
     "fold-index",
+    "split-ranges",
+    "split-ranges{max-pieces=3}",
     "tile{sizes=8,8},unroll{factor=4},hoist,fold-index",
 ]
 LOWERED = [p for p in PROGRAMS if ".export." not in p.name]
