@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 
 import xlir
@@ -140,3 +142,50 @@ def test_tile_and_unroll_change_the_structure() -> None:
     fors = [op for op in module.walk() if isinstance(op, ForOp)]
     assert len(parallels) == 4  # two nests of tiles and elements
     assert [(f.lower, f.upper, f.step) for f in fors] == [(0, 6, 3), (6, 7, 1)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    rows=st.integers(1, 5),
+    widths=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    low=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+    high=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+    reverse=st.booleans(),
+)
+def test_split_ranges_on_random_pads_of_concatenations(
+    rows: int,
+    widths: list[int],
+    low: tuple[int, int],
+    high: tuple[int, int],
+    reverse: bool,
+) -> None:
+    """`pad(concatenate(x_k, dim = 1))`, reversed along the rows or not,
+    for random sizes: the same bits as the unsplit kernel and numpy, and
+    the pieces choose nothing (no `select` left) when the budget allows."""
+    total = sum(widths)
+    out = (rows + low[0] + high[0], total + low[1] + high[1])
+    args = ", ".join(f"%x{k}: tensor<{rows}x{w}xf32>" for k, w in enumerate(widths))
+    operands = ", ".join(f"%x{k}" for k in range(len(widths)))
+    types = ", ".join(f"tensor<{rows}x{w}xf32>" for w in widths)
+    source = "%c" if not reverse else "%r"
+    text = f"""
+    func.func @main({args}) -> tensor<{out[0]}x{out[1]}xf32> {{
+      %c = stablehlo.concatenate {operands}, dim = 1 : ({types}) -> tensor<{rows}x{total}xf32>
+      %r = stablehlo.reverse %c, dims = [0] : tensor<{rows}x{total}xf32>
+      %z = stablehlo.constant dense<-1.0> : tensor<f32>
+      %p = stablehlo.pad {source}, %z, low = [{low[0]}, {low[1]}], high = [{high[0]}, {high[1]}], interior = [0, 0] : (tensor<{rows}x{total}xf32>, tensor<f32>) -> tensor<{out[0]}x{out[1]}xf32>
+      return %p : tensor<{out[0]}x{out[1]}xf32>
+    }}
+    """
+    rng = np.random.default_rng(rows * 31 + total)
+    xs = [rng.standard_normal((rows, w)).astype(np.float32) for w in widths]
+    joined = np.concatenate(xs, axis=1)
+    joined = joined[::-1] if reverse else joined
+    want = np.pad(joined, list(zip(low, high, strict=True)), constant_values=-1.0)
+    whole = _run(_lowered(text, "pad.mlir", "hlo-opt,hlo-to-loop"), xs)
+    split = _lowered(
+        text, "pad.mlir", "hlo-opt,hlo-to-loop,split-ranges{max-pieces=16}"
+    )
+    _assert_identical(_run(split, xs), whole)
+    np.testing.assert_array_equal(whole[0], want)
+    assert not any(op.name == "arith.select" for op in split.walk())
