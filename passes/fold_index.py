@@ -49,6 +49,7 @@ from xdsl.transforms.canonicalization_patterns.arith import (
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp
 from xlir.passes.index_ranges import (
     Linear,
+    compare_ranges,
     linear_form,
     linear_range,
     value_range,
@@ -210,7 +211,7 @@ class DecidedByRanges(RewritePattern):
         if a is None or b is None:
             return
         if isinstance(op, arith.CmpiOp):
-            decided = _compare(op.predicate.value.data, a, b)
+            decided = compare_ranges(op.predicate.value.data, a, b)
             if decided is not None:
                 rewriter.replace(op, arith.ConstantOp(BoolAttr.from_bool(decided)))
             return
@@ -218,28 +219,6 @@ class DecidedByRanges(RewritePattern):
         if smaller_first or b[1] <= a[0]:
             keep_lhs = smaller_first == isinstance(op, arith.MinSIOp)
             rewriter.replace(op, [], [op.lhs if keep_lhs else op.rhs])
-
-
-def _compare(predicate: int, a: tuple[int, int], b: tuple[int, int]) -> bool | None:
-    """The answer of `cmpi` (arith's predicate numbers) for every pair in the
-    ranges, or None when it depends on the values."""
-    if predicate >= 6:  # unsigned: the same as signed on non-negative ranges
-        if a[0] < 0 or b[0] < 0:
-            return None
-        predicate -= 4
-    if predicate in (0, 1):  # eq, ne
-        if a[0] == a[1] == b[0] == b[1]:
-            return predicate == 0
-        if a[1] < b[0] or b[1] < a[0]:
-            return predicate == 1
-        return None
-    less = {2: (a, b, False), 3: (a, b, True), 4: (b, a, False), 5: (b, a, True)}
-    low, high, or_equal = less[predicate]  # slt, sle, sgt, sge: low < high?
-    if low[1] < high[0] or (or_equal and low[1] <= high[0]):
-        return True
-    if low[0] > high[1] or (not or_equal and low[0] >= high[1]):
-        return False
-    return None
 
 
 class StaticBounds(RewritePattern):

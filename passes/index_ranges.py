@@ -10,6 +10,8 @@ unsigned readings agree whenever its lower end is non-negative.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp
@@ -123,7 +125,9 @@ def _is_remainder(
     )
 
 
-def _recombine(terms: dict[SSAValue, int], depth: int) -> Linear:
+def _recombine(
+    terms: dict[SSAValue, int], depth: int, through: Callable[[SSAValue], SSAValue]
+) -> Linear:
     """A sum with each `a*c * (x / c) + a * (x rem c)` replaced by `a * x`
     (expanded): what a delinearized index linearized again leaves."""
     terms = dict(terms)
@@ -139,33 +143,39 @@ def _recombine(terms: dict[SSAValue, int], depth: int) -> Linear:
             continue
         scale = terms.pop(remainder)
         del terms[term]
-        inner, inner_constant = linear_form(source, depth + 1)
+        inner, inner_constant = linear_form(source, depth + 1, through)
         for t, c in inner.items():
             terms[t] = terms.get(t, 0) + scale * c
         constant += scale * inner_constant
     return {t: c for t, c in terms.items() if c}, constant
 
 
-def linear_form(value: SSAValue, depth: int = 0) -> Linear:
+def linear_form(
+    value: SSAValue,
+    depth: int = 0,
+    through: Callable[[SSAValue], SSAValue] = lambda value: value,
+) -> Linear:
     """`value` as a linear sum through `addi`, `subi` and `muli` by
     constants, with division/remainder pairs recombined; anything else is a
-    term of its own."""
+    term of its own. `through` gives the value each value stands for (a
+    caller that has folded some ops in its head, not yet in the IR)."""
+    value = through(value)
     if (constant := constant_int(value)) is not None:
         return {}, constant
     owner = value.owner
     if depth < _DEPTH and isinstance(owner, arith.AddiOp | arith.SubiOp):
         sign = 1 if isinstance(owner, arith.AddiOp) else -1
-        terms, constant = linear_form(owner.lhs, depth + 1)
-        right, right_constant = linear_form(owner.rhs, depth + 1)
+        terms, constant = linear_form(owner.lhs, depth + 1, through)
+        right, right_constant = linear_form(owner.rhs, depth + 1, through)
         terms = dict(terms)
         for term, coefficient in right.items():
             terms[term] = terms.get(term, 0) + sign * coefficient
-        terms, extra = _recombine(terms, depth)
+        terms, extra = _recombine(terms, depth, through)
         return terms, constant + sign * right_constant + extra
     if depth < _DEPTH and isinstance(owner, arith.MuliOp):
         for scaled, factor in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-            if (times := constant_int(factor)) is not None:
-                terms, constant = linear_form(scaled, depth + 1)
+            if (times := constant_int(through(factor))) is not None:
+                terms, constant = linear_form(scaled, depth + 1, through)
                 if times == 0:
                     return {}, 0
                 return {t: c * times for t, c in terms.items()}, constant * times
@@ -182,3 +192,25 @@ def linear_range(terms: dict[SSAValue, int], constant: int) -> Range | None:
         ends = (coefficient * found[0], coefficient * found[1])
         lo, hi = lo + min(ends), hi + max(ends)
     return _checked(lo, hi)
+
+
+def compare_ranges(predicate: int, a: Range, b: Range) -> bool | None:
+    """The answer of `cmpi` (arith's predicate numbers) for every pair in the
+    ranges, or None when it depends on the values."""
+    if predicate >= 6:  # unsigned: the same as signed on non-negative ranges
+        if a[0] < 0 or b[0] < 0:
+            return None
+        predicate -= 4
+    if predicate in (0, 1):  # eq, ne
+        if a[0] == a[1] == b[0] == b[1]:
+            return predicate == 0
+        if a[1] < b[0] or b[1] < a[0]:
+            return predicate == 1
+        return None
+    less = {2: (a, b, False), 3: (a, b, True), 4: (b, a, False), 5: (b, a, True)}
+    low, high, or_equal = less[predicate]  # slt, sle, sgt, sge: low < high?
+    if low[1] < high[0] or (or_equal and low[1] <= high[0]):
+        return True
+    if low[0] > high[1] or (not or_equal and low[0] >= high[1]):
+        return False
+    return None

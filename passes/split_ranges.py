@@ -20,7 +20,7 @@ LLVM turns into `memcpy`/`memset` or a unit-stride vector loop.
 
 A nest is split at the points of a dimension (static bounds, step 1) where
 a `cmpi`, `minsi` or `maxsi` on `index` values whose difference is
-`+-iv + c` (through `addi`, `subi` and `muli` by constants) changes its
+`+-iv + c` (`index_ranges.linear_form`, on the ops folded so far) changes its
 answer, outermost dimension first, and the pieces again, as long as the
 nest has at most `max-pieces` pieces. On each piece the ops its ranges
 decide fold (a clamp to the operand it takes, a comparison to its answer,
@@ -48,6 +48,7 @@ from xdsl.passes import ModulePass
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.index_ranges import Linear, compare_ranges, linear_form
 from xlir.passes.loop_utils import constant_int, is_pure
 
 from xlir.diagnostics import XlirError
@@ -58,29 +59,25 @@ DEFAULT_MAX_PIECES = 8
 _DECIDERS = (arith.CmpiOp, arith.MinSIOp, arith.MaxSIOp)
 _I1 = IntegerType(1)
 
-Range = tuple[int, int]
-"""A dimension's iterations [begin, end)."""
-
-Form = tuple[dict[SSAValue, int], int]
-"""A value as a sum of terms times coefficients plus a constant."""
+Iterations = tuple[int, int]
+"""A dimension's iterations [begin, end) (`index_ranges.Range` is inclusive)."""
 
 
 def _answer(op: Operation, difference: int) -> bool:
-    """What `op` decides when lhs - rhs is `difference`: a comparison its
-    answer, a min or max whether it takes its lhs."""
+    """What `op` decides when lhs - rhs is `difference`: a (signed)
+    comparison its answer, a min or max whether it takes its lhs."""
     if isinstance(op, arith.CmpiOp):
-        return {
-            0: difference == 0,
-            1: difference != 0,
-            2: difference < 0,
-            3: difference <= 0,
-            4: difference > 0,
-            5: difference >= 0,
-        }[op.predicate.value.data]
+        answer = compare_ranges(
+            op.predicate.value.data, (difference, difference), (0, 0)
+        )
+        assert answer is not None
+        return answer
     return difference <= 0 if isinstance(op, arith.MinSIOp) else difference >= 0
 
 
-def _changes(op: Operation, sign: int, constant: int, iterations: Range) -> list[int]:
+def _changes(
+    op: Operation, sign: int, constant: int, iterations: Iterations
+) -> list[int]:
     """The iterations p inside `iterations` where `op`'s answer at p differs
     from its answer at p - 1, lhs - rhs being `sign * iv + constant`."""
     begin, end = iterations
@@ -105,25 +102,21 @@ class _Body:
     decide or be decided, and which may go when unused (they write nothing:
     a load only reads, at indices the lowering keeps in bounds)."""
 
-    def __init__(self, nest: ParallelOp):
-        self.nest = nest
-        self.ops = list(nest.body.block.ops)
-        self.own = set(self.ops)
+    def __init__(self, nest: ParallelOp, ops: list[Operation]):
+        self.nest, self.ops = nest, ops
+        self.own = set(ops)
         self.choosers = [
             op
-            for op in self.ops
+            for op in ops
             if _decides_on_index(op)
             or isinstance(op, arith.SelectOp)
             or (isinstance(op, arith.AndIOp | arith.OrIOp) and op.result.type == _I1)
         ]
         self.removable = {
             op
-            for op in self.ops
+            for op in ops
             if isinstance(op, LoadOp) or (is_pure(op) and not isinstance(op, YieldOp))
         }
-
-    def may_split(self) -> bool:
-        return any(isinstance(op, _DECIDERS) for op in self.choosers)
 
 
 class _Folding:
@@ -131,14 +124,14 @@ class _Folding:
     other values, i1 values that are constants, the ops still needed, and
     the points where an undecided op would be decided by a split."""
 
-    def __init__(self, body: _Body, box: Sequence[Range | None]):
+    def __init__(self, body: _Body, box: Sequence[Iterations | None]):
         self.body, self.box = body, box
         self.dims = {
             iv: d for d, iv in enumerate(body.nest.induction_vars) if box[d] is not None
         }
         self.equal: dict[SSAValue, SSAValue] = {}
         self.known: dict[SSAValue, bool] = {}
-        self.forms: dict[SSAValue, Form] = {}
+        self.forms: dict[SSAValue, Linear] = {}
         self.undecided: list[tuple[Operation, int, list[int]]] = []
         for op in body.choosers:
             self._visit(op)
@@ -154,34 +147,12 @@ class _Folding:
         constant = constant_int(value)
         return None if constant is None or value.type != _I1 else bool(constant & 1)
 
-    def _form(self, value: SSAValue) -> Form:
+    def _form(self, value: SSAValue) -> Linear:
+        """`linear_form` of what `value` stands for on this box, once each."""
         value = self.value(value)
-        if value in self.forms:
-            return self.forms[value]
-        constant = constant_int(value)
-        owner = value.owner
-        form: Form
-        if constant is not None:
-            form = ({}, constant)
-        elif isinstance(owner, arith.AddiOp | arith.SubiOp):
-            sign = 1 if isinstance(owner, arith.AddiOp) else -1
-            (left, a), (right, b) = self._form(owner.lhs), self._form(owner.rhs)
-            terms = dict(left)
-            for term, coefficient in right.items():
-                terms[term] = terms.get(term, 0) + sign * coefficient
-            form = ({t: c for t, c in terms.items() if c}, a + sign * b)
-        elif isinstance(owner, arith.MuliOp):
-            (left, a), (right, b) = self._form(owner.lhs), self._form(owner.rhs)
-            if not right:  # times the constant b
-                form = ({t: k * b for t, k in left.items() if k * b}, a * b)
-            elif not left:
-                form = ({t: k * a for t, k in right.items() if k * a}, a * b)
-            else:
-                form = ({value: 1}, 0)
-        else:
-            form = ({value: 1}, 0)
-        self.forms[value] = form
-        return form
+        if value not in self.forms:
+            self.forms[value] = linear_form(value, through=self.value)
+        return self.forms[value]
 
     def _visit(self, op: Operation) -> None:
         if isinstance(op, _DECIDERS):
@@ -294,7 +265,10 @@ def _materialize(folding: _Folding) -> ParallelOp:
 
 def _split(nest: ParallelOp, max_pieces: int) -> None:
     """Replace `nest` by its pieces (module docstring), if it splits."""
-    box: list[Range | None] = [
+    ops = list(nest.body.block.ops)
+    if not any(_decides_on_index(op) for op in ops):
+        return  # the common case, and the cheap test: nothing to split on
+    box: list[Iterations | None] = [
         (lower, upper)
         if isinstance(lower, int) and isinstance(upper, int) and step == 1
         else None
@@ -302,9 +276,7 @@ def _split(nest: ParallelOp, max_pieces: int) -> None:
             nest.lower_bounds, nest.upper_bounds, nest.steps, strict=True
         )
     ]
-    body = _Body(nest)
-    if not body.may_split():
-        return
+    body = _Body(nest, ops)
     pieces = [_Folding(body, box)]
     count, done = 1, []
     while pieces:

@@ -4,11 +4,11 @@ parallel codegen (docs/cpu.md, "Parallel code generation").
 
 LLVM takes half of a cold compile, function by function, on one core.
 Here the module's function definitions are dealt into parts (costliest
-first, by an estimate of LLVM's time on each, to the cheapest part so
-far); the calling thread
-translates one part after the other while worker threads optimize and emit
-the parts already translated (`llvm_jit.object_code`, each in an LLVM
-context of its own), and the MCJIT engine links the objects. A symbol a
+first, by an estimate of LLVM's time on each, to the cheapest part so far);
+the calling thread translates one part after the other while worker
+threads optimize and emit the parts already translated
+(`llvm_jit.object_code`, each in an LLVM context of its own), and the MCJIT
+engine links the objects. A symbol a
 part uses but does not hold is declared there, and exported from the part
 that defines it; everything else keeps its linkage.
 """
@@ -34,9 +34,9 @@ module whole on the calling thread."""
 MAX_THREADS = 8
 
 PART_COST = 8.0
-"""The least estimated cost (`_cost_and_uses`) a part must have: a part costs LLVM
-about 3 ms of its own (a pass pipeline, a code generator), which a
-smaller part does not win back."""
+"""The least estimated cost (`_cost_and_uses`) a part must have: a part
+costs LLVM about 3 ms of its own (a pass pipeline, a code generator), which
+a smaller part does not win back."""
 
 Symbol = llvm.FuncOp | llvm.GlobalOp
 
