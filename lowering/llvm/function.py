@@ -106,7 +106,7 @@ class FunctionBuilder:
         self.region = region
         self.block = region.blocks[0]
         self.values: dict[SSAValue, SSAValue] = {}
-        self.constants: dict[tuple[int, Attribute], SSAValue] = {}
+        self.constants: dict[tuple[int | bytes, Attribute], SSAValue] = {}
         self.module = module
         self.lower_op = lower
         """Lowers one nested op; the host lowering wraps it."""
@@ -169,9 +169,11 @@ class FunctionBuilder:
 
     # --- constants and integer arithmetic ------------------------------------------
 
-    def const(self, value: int, type_: Attribute = i64) -> SSAValue:
-        """An integer constant, made once at the top of the function."""
-        key = (value, type_)
+    def const(self, value: int | float, type_: Attribute = i64) -> SSAValue:
+        """An integer or float constant, made once at the top of the function
+        (the loop level repeats its constants in every nest: one op each
+        for the lowering to build and xDSL's translation to convert)."""
+        key = (value if isinstance(value, int) else struct.pack("<d", value), type_)
         if key not in self.constants:
             op = constant_op(value, type_)
             entry = self.region.blocks[0]
@@ -183,9 +185,19 @@ class FunctionBuilder:
         return self.constants[key]
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a + b; the other where one is the constant 0."""
+        if integer_constant(b) == 0:
+            return a
+        if integer_constant(a) == 0:
+            return b
         return self.emit_alike(llvm.AddOp, lambda: llvm.AddOp(a, b), [a, b], [a.type])
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a * b; the other where one is the constant 1."""
+        if integer_constant(b) == 1:
+            return a
+        if integer_constant(a) == 1:
+            return b
         return self.emit_alike(llvm.MulOp, lambda: llvm.MulOp(a, b), [a, b], [a.type])
 
     def icmp(self, a: SSAValue, b: SSAValue, predicate: int) -> SSAValue:
@@ -310,6 +322,16 @@ def _gep_properties(indices: tuple[int, ...]) -> dict[str, Attribute]:
     }
 
 
+def integer_constant(value: SSAValue) -> int | None:
+    """The number an integer `llvm.mlir.constant` holds; None for any other
+    value."""
+    owner = value.owner
+    if not isinstance(owner, llvm.ConstantOp):
+        return None
+    number = owner.value
+    return number.value.data if isinstance(number, IntegerAttr) else None
+
+
 def constant_op(value: int | float, type_: Attribute) -> llvm.ConstantOp:
     """`llvm.mlir.constant` of an integer or float `value`, its properties
     built once per value and type (`ConstantOp(...)` makes and verifies a
@@ -348,10 +370,13 @@ def _row_major_type(type_: MemRefType) -> Attribute | None:
 
 class ModuleSymbols:
     """Functions the lowering adds on demand, once each: declarations (libm,
-    malloc) and internal definitions (the thread helpers)."""
+    malloc) and internal definitions (the thread helpers, or their
+    declarations where `extern_helpers`: a runtime linked in later defines
+    them)."""
 
-    def __init__(self):
+    def __init__(self, extern_helpers: bool = False):
         self.declared: dict[str, llvm.FuncOp] = {}
+        self.extern_helpers = extern_helpers
 
     def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
         if name not in self.declared:

@@ -3,11 +3,13 @@
 `loop-to-llvm` lowers every `loop.kernel` to an internal, `noinline`
 `llvm.func` (buffers become pointers, `noalias` where no launch passes
 overlapping buffers; index becomes i64) and every `loop.global` to an
-internal constant; `device-to-llvm` lowers every host `func.func` to its
-native entry point (`host`). Run both (`loop-to-llvm,device-to-llvm`, as the CPU pipeline
-does) to get a module xDSL's LLVM translation accepts. Before changing
-anything, each pass checks every op it must lower and reports all it cannot,
-with locations, in one diagnostic.
+internal constant; with `thread-helpers=extern`, threaded loops call thread
+helpers the module only declares (`threads.py`). `device-to-llvm` lowers
+every host `func.func` to its native entry point (`host`). Run both
+(`loop-to-llvm,device-to-llvm`, as the CPU pipeline does) to get a module
+xDSL's LLVM translation accepts. Before changing anything, each pass checks
+every op it must lower and reports all it cannot, with locations, in one
+diagnostic.
 """
 
 from __future__ import annotations
@@ -116,18 +118,29 @@ def _new_function(
     return function, region
 
 
+THREAD_HELPERS = ("inline", "extern")
+"""`loop-to-llvm`'s `thread-helpers` choices (`threads.py`): the module
+defines the thread helpers it calls, or only declares them."""
+
+
 @dataclass(frozen=True)
 class LoopToLLVMPass(ModulePass):
     """Kernels and globals to the llvm dialect; see the module docstring."""
 
     name = "loop-to-llvm"
+    thread_helpers: str = "inline"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.thread_helpers not in THREAD_HELPERS:
+            raise XlirError(
+                f"error: loop-to-llvm: thread-helpers must be one of "
+                f"{', '.join(THREAD_HELPERS)}, got '{self.thread_helpers}'"
+            )
         kernels = [o for o in op.body.block.ops if isinstance(o, KernelOp)]
         globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
         _report(_problems(kernels, host=False), self.name)
         _report([(g, str(e)) for g in globals_ for e in _type_errors(g)], self.name)
-        symbols = ModuleSymbols()
+        symbols = ModuleSymbols(extern_helpers=self.thread_helpers == "extern")
         launches = launches_by_kernel(op)
         for global_ in globals_:
             op.body.block.insert_op_before(lower_global(global_), global_)

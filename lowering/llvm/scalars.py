@@ -35,7 +35,6 @@ from xlir.lowering.llvm.function import (
     SLT,
     FunctionBuilder,
     Unsupported,
-    constant_op,
     llvm_type,
 )
 
@@ -89,9 +88,9 @@ def _constant(b: FunctionBuilder, op: Operation) -> SSAValue:
             number = number & 1
         elif number >= 1 << (bits - 1):
             number -= 1 << bits
-        return b.emit(constant_op(number, type_))
+        return b.const(number, type_)
     if isinstance(value, FloatAttr):
-        return b.emit(constant_op(value.value.data, type_))
+        return b.const(value.value.data, type_)
     raise Unsupported(op, f"has a constant {value} the CPU does not support")
 
 
@@ -179,7 +178,7 @@ def _unary_float(cls) -> Emitter:
 def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
     type_ = _result_type(op)
     root = b.emit(llvm.FSqrtOp(b.get(op.operands[0])))
-    one = b.emit(constant_op(1.0, type_))
+    one = b.const(1.0, type_)
     return b.emit(llvm.FDivOp(one, root))
 
 

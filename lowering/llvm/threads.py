@@ -22,7 +22,11 @@ ranges run on several threads. For a loop in function `@K`:
 The two helpers, `noinline optnone`, are built once per process and copied
 into each module that launches threads: a few instructions per launch,
 which LLVM would otherwise inline at every launch and vectorize (the
-task-filling loop into scatters). `spawn_chunks` takes t = min(threads, n,
+task-filling loop into scatters). With `loop-to-llvm{thread-helpers=
+extern}` the module only declares them, and whoever loads its object links
+them in: the CPU JIT compiles `helpers_module()` once per process
+(`targets/cpu/thread_runtime.py`), so a threaded program's compile no
+longer translates and optimizes ~90 ops of helpers each time. `spawn_chunks` takes t = min(threads, n,
 capacity), at least 1, splits [0, n) into t ranges whose lengths differ by
 at most one, and starts a thread for each range but the first, last range
 first; task 0's end is then the end of what the calling thread runs: where
@@ -45,7 +49,7 @@ from collections.abc import Callable
 from functools import cache
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, UnitAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, UnitAttr, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
@@ -62,6 +66,7 @@ from xlir.lowering.llvm.function import (
     SLT,
     FunctionBuilder,
     ModuleSymbols,
+    integer_constant,
     is_noalias,
     noalias_attributes,
 )
@@ -222,12 +227,35 @@ def _thread_entry(b: FunctionBuilder, chunk: str, types: list[Attribute]) -> str
 def _add_helper(b: FunctionBuilder, name: str) -> str:
     """Give the module helper `name` and the functions it declares: copies
     of those `_helper_symbols` built once per process (building them anew
-    cost a threaded program's compile several milliseconds); its name."""
-    if name not in b.module.declared:
-        for symbol, function in _helper_symbols(name).declared.items():
-            if symbol not in b.module.declared:
-                b.module.declared[symbol] = function.clone()
+    cost a threaded program's compile several milliseconds), or only its
+    declaration where the module's helpers are external; its name."""
+    if name in b.module.declared:
+        return name
+    built = _helper_symbols(name).declared
+    if b.module.extern_helpers:
+        type_ = built[name].function_type
+        return b.module.declare(name, type_.inputs.data, type_.output)
+    for symbol, function in built.items():
+        if symbol not in b.module.declared:
+            b.module.declared[symbol] = function.clone()
     return name
+
+
+HELPERS = (SPAWN, JOIN)
+
+
+def helpers_module() -> ModuleOp:
+    """The thread helpers, external, with what they declare: the module a
+    runtime compiles once to link with modules lowered with external
+    helpers."""
+    functions: dict[str, llvm.FuncOp] = {}
+    for name in HELPERS:
+        for symbol, function in _helper_symbols(name).declared.items():
+            if symbol not in functions:
+                functions[symbol] = function.clone()
+    for name in HELPERS:
+        functions[name].linkage = llvm.LinkageAttr("external")
+    return ModuleOp(list(functions.values()))
 
 
 @cache
@@ -373,6 +401,8 @@ def _stack(b: FunctionBuilder, type_: Attribute) -> SSAValue:
 
 
 def _task(b: FunctionBuilder, tasks: SSAValue, k: SSAValue) -> SSAValue:
+    if integer_constant(k) == 0:
+        return tasks
     return b.gep(tasks, (llvm.GEP_USE_SSA_VAL,), TASK, [k])
 
 
@@ -386,12 +416,16 @@ def _field(
 ) -> SSAValue:
     """The address of field `index` of the struct at `base`. xDSL's
     translation gives a getelementptr llvmlite's typed pointer to its element
-    type, so a second one, of offset 0, retypes the field's address for its
-    load or store (LLVM folds it). llvmlite cannot retype an address to
-    hold a pointer (it takes the two pointer types for equal), so pointer
-    fields are i64 (ptrtoint/inttoptr)."""
+    type: a field after i64 fields only is the index-th i64 from `base`, one
+    getelementptr of i64s; any other takes a second one, of offset 0, to
+    retype the field's address for its load or store (LLVM folds it).
+    llvmlite cannot retype an address to hold a pointer (it takes the two
+    pointer types for equal), so pointer fields are i64 (ptrtoint/inttoptr)."""
+    fields = struct.types.data
+    if all(type_ == i64 for type_ in fields[: index + 1]):
+        return b.gep(base, (index,), i64)
     address = b.gep(base, (0, index), struct)
-    return b.gep(address, (0,), struct.types.data[index])
+    return b.gep(address, (0,), fields[index])
 
 
 def _store(

@@ -107,10 +107,11 @@ def _machine_settings(options: AotOptions) -> tuple[str, str, str]:
 
 
 def aot_loop_pipeline(options: AotOptions) -> str:
-    """The cpu target's loop pipeline with `options.threads` applied and, for
+    """The cpu target's loop pipeline (thread helpers in the object: it
+    needs only the C library) with `options.threads` applied and, for
     a triple that is not this host's, the vector passes sized for it (the
     host's sizes are measured)."""
-    passes = loop_pipeline().split(",")
+    passes = loop_pipeline(jit=False).split(",")
     if options.threads == 1:
         passes.remove("parallelize")
     sized = {}

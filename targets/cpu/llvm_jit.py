@@ -11,6 +11,7 @@ compile load the same bytes into an MCJIT engine.
 from __future__ import annotations
 
 import ctypes
+import threading
 from collections.abc import Collection, Sequence
 from functools import cache
 from typing import Any
@@ -169,6 +170,21 @@ def host_cpu() -> tuple[str, str]:
     return llvm.get_host_cpu_name(), flat
 
 
+_THIS_THREAD = threading.local()
+
+
+def thread_host_machine() -> llvm.TargetMachine:
+    """This thread's host target machine (`host_target_machine`), made on
+    its first use and kept: a new machine sets its subtarget up on its first
+    code generation, which cost each `object_code` call 2-4 ms (the bench
+    programs' modules, alternating); a machine kept per thread is never in
+    use by two threads at once."""
+    machine = getattr(_THIS_THREAD, "machine", None)
+    if machine is None:
+        machine = _THIS_THREAD.machine = host_target_machine()
+    return machine
+
+
 def host_description() -> str:
     """Triple, CPU and features: part of every cache key."""
     cpu, features = host_cpu()
@@ -256,12 +272,12 @@ def _unlocked(function: Any) -> Any:
 
 
 def object_code(ir: str, machine: llvm.TargetMachine | None = None) -> bytes:
-    """Optimized object code of LLVM IR for `machine` (default: a new one for
-    this host, which only this call uses). Parsed into an LLVM context of
-    its own, its optimization and code generation run outside llvmlite's
-    lock, so calls on several threads compile on several cores; a given
-    `machine` must not be in use by another thread meanwhile."""
-    machine = machine or host_target_machine()
+    """Optimized object code of LLVM IR for `machine` (default: this thread's
+    host machine, `thread_host_machine`). Parsed into an LLVM context of its
+    own, its optimization and code generation run outside llvmlite's lock,
+    so calls on several threads compile on several cores; a given `machine`
+    must not be in use by another thread meanwhile."""
+    machine = machine or thread_host_machine()
     module = _optimized(ir, machine, OPT_LEVEL, llvm.create_context())
     emit = _unlocked(ffi.lib.LLVMPY_TargetMachineEmitToMemory)
     with ffi.OutputString() as error:

@@ -3,7 +3,8 @@ or 7 threads computes every output bit for bit as the serial one (the split
 only divides the iterations of the outermost parallel dimension, never an
 accumulation), also when the trip count leaves a remainder or is below the
 thread count, and when several Python threads call the executable at once.
-The object code needs nothing beyond libc, libm and pthreads."""
+The object code, with the JIT's thread runtime, needs nothing beyond libc,
+libm and pthreads."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import threading
 import numpy as np
 import pytest
 import xlir.targets.cpu as cpu_target
+from xlir.targets.cpu.thread_runtime import runtime_object
 
 import xlir
 from tests.corpus import SMALL, load_case
@@ -88,7 +90,7 @@ def _serial(text: str):
         executable = xlir.compile(_loop_level(text, None), target="cpu")
     finally:
         cpu_target.LOOP_PIPELINE = pipeline
-    assert "pthread_create" not in executable.as_text()
+    assert "xlir.spawn_chunks" not in executable.as_text()
     return executable
 
 
@@ -106,7 +108,7 @@ def test_corpus_bit_for_bit(name: str) -> None:
     want = _outputs(_serial(text), arguments)
     for threads in THREADS:
         executable = xlir.compile(_loop_level(text, threads), target="cpu")
-        assert "pthread_create" in executable.as_text()
+        assert "xlir.spawn_chunks" in executable.as_text()
         _assert_identical(_outputs(executable, arguments), want)
 
 
@@ -117,7 +119,7 @@ def test_trip_count_below_threads(threads: int) -> None:
     want[1:7:2] = want[1:7:2] * np.float32(3.0) + np.float32(1.5)
     marked = SMALL_TRIP.replace("MARK", f"attributes {{threads = {threads} : i64}}")
     executable = xlir.compile(_loop_level(marked, None), target="cpu")
-    assert "pthread_create" in executable.as_text()
+    assert "xlir.spawn_chunks" in executable.as_text()
     np.testing.assert_array_equal(executable(x.copy()), want)
     serial = _serial(SMALL_TRIP.replace("MARK", ""))
     np.testing.assert_array_equal(serial(x.copy()), want)
@@ -164,7 +166,9 @@ def test_object_needs_only_libc_libm_pthread(tmp_path) -> None:
     executable = xlir.compile(_loop_level(text, 0), target="cpu")
     undefined: set[str] = set()
     defined: set[str] = set()
-    for index, code in enumerate(executable.objects):  # the parts call each other
+    # the parts call each other, and the thread helpers of the runtime
+    linked = (*executable.objects, runtime_object())
+    for index, code in enumerate(linked):
         path = tmp_path / f"part{index}.o"
         path.write_bytes(code)
         for option, names in (("-u", undefined), ("--defined-only", defined)):

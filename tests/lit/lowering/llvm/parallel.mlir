@@ -1,11 +1,23 @@
 // RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
+// RUN: xlir-opt %s -p 'loop-to-llvm{thread-helpers=extern}' | filecheck %s --check-prefix=EXTERN
+// RUN: not xlir-opt %s -p 'loop-to-llvm{thread-helpers=none}' 2>&1 | filecheck %s --check-prefix=BAD
 
 // A loop.parallel marked {threads = N} becomes a chunk function over
 // iterations [begin, end) of its first dimension, a thread entry running
 // the chunk on one task's range, and at its place: the live-ins packed into
 // a context struct on the stack (pointers as i64), xlir.spawn_chunks
 // (emitted once per module), the chunk on the calling thread's share, and
-// xlir.join_chunks.
+// xlir.join_chunks. A field after i64 fields only is addressed by one
+// getelementptr of i64s, any other by the struct's and a retyping one.
+
+// thread-helpers=extern: the helpers are declared, not defined (the CPU JIT
+// links them from its runtime); everything else is the same.
+// EXTERN-DAG:  llvm.func @xlir.join_chunks(!llvm.ptr, i64)
+// EXTERN-DAG:  llvm.func @xlir.spawn_chunks(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> i64
+// EXTERN-NOT:  pthread_create
+// EXTERN-NOT:  llvm.func internal @xlir.
+// EXTERN:      llvm.call @xlir.spawn_chunks
+// BAD: error: loop-to-llvm: thread-helpers must be one of inline, extern, got 'none'
 
 // The thread entry: the live-ins from the task's context in order of first
 // use (the dynamic bound %n, then %x, %s, %y), then the task's begin and end.
@@ -34,11 +46,9 @@
 // CHECK-NEXT:    %[[T:[0-9]+]] = llvm.call_intrinsic "llvm.smax.i64"(%[[B]], %{{.*}})
 // CHECK-NEXT:    %[[BASE:[0-9]+]] = llvm.sdiv %[[N]], %[[T]] : i64
 // CHECK-NEXT:    %[[REM:[0-9]+]] = llvm.srem %[[N]], %[[T]] : i64
-// CHECK-NEXT:    %[[FIRST:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, i64, i64)>
 // CHECK:         llvm.ptrtoint %[[CTX]] : !llvm.ptr to i64
-// CHECK:         %[[E0:[0-9]+]] = llvm.getelementptr inbounds %[[FIRST]][0, 2]
-// CHECK-NEXT:    %[[E0T:[0-9]+]] = llvm.getelementptr inbounds %[[E0]][0]
-// CHECK-NEXT:    llvm.store %[[N]], %[[E0T]] : i64, !llvm.ptr
+// CHECK:         %[[E0:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][2] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.store %[[N]], %[[E0]] : i64, !llvm.ptr
 // CHECK:       ^{{.*}}(%[[J:[0-9]+]]: i64):
 // CHECK:         %[[K:[0-9]+]] = llvm.sub %[[T]], %[[J]] : i64
 // CHECK-NEXT:    %[[TASK:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][%[[K]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, i64, i64)>
@@ -47,50 +57,51 @@
 // CHECK-NEXT:    %[[ABOVE:[0-9]+]] = llvm.icmp "eq" %[[SHARE]], %[[ITS]] : i64
 // CHECK-NEXT:    llvm.cond_br %[[ABOVE]]
 // CHECK:         llvm.return %[[T]] : i64
-// CHECK:         %[[HANDLE:[0-9]+]] = llvm.getelementptr inbounds %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK:         %[[HANDLE:[0-9]+]] = llvm.getelementptr inbounds %[[TASK]][3] : (!llvm.ptr) -> !llvm.ptr, i64
 // CHECK-NEXT:    %[[RC:[0-9]+]] = llvm.call @pthread_create(%[[HANDLE]], %{{.*}}, %[[ENTRY]], %[[TASK]])
 // CHECK-NEXT:    %[[OK:[0-9]+]] = llvm.icmp "eq" %[[RC]], %{{.*}} : i32
 // CHECK-NEXT:    llvm.cond_br %[[OK]]
-// CHECK:         llvm.getelementptr inbounds %[[TASK]][0, 4]
+// CHECK:         llvm.getelementptr inbounds %[[TASK]][4]
 // CHECK:         llvm.store
-// CHECK:         llvm.getelementptr inbounds %[[TASK]][0, 1]
+// CHECK:         llvm.getelementptr inbounds %[[TASK]][1]
 // CHECK:         %[[BEGIN:[0-9]+]] = llvm.load
-// CHECK-NEXT:    llvm.getelementptr inbounds %[[FIRST]][0, 2]
-// CHECK-NEXT:    %[[E0U:[0-9]+]] = llvm.getelementptr
+// CHECK-NEXT:    %[[E0U:[0-9]+]] = llvm.getelementptr inbounds %[[TASKS]][2]
 // CHECK-NEXT:    llvm.store %[[BEGIN]], %[[E0U]] : i64, !llvm.ptr
 
 // CHECK-LABEL: llvm.func internal @scale.chunk0.thread
 // CHECK-SAME:    (%[[TK:[0-9]+]]: !llvm.ptr) -> !llvm.ptr
 // CHECK:         %[[CI:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[C:[0-9]+]] = llvm.inttoptr %[[CI]] : i64 to !llvm.ptr
-// CHECK-NEXT:    %[[F0:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
-// CHECK-NEXT:    %[[F0T:[0-9]+]] = llvm.getelementptr inbounds %[[F0]][0] : (!llvm.ptr) -> !llvm.ptr, i64
-// CHECK-NEXT:    %[[NN:[0-9]+]] = llvm.load %[[F0T]] : !llvm.ptr -> i64
-// CHECK:         %[[XI:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[F0:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[NN:[0-9]+]] = llvm.load %[[F0]] : !llvm.ptr -> i64
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[C]][1] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[XI:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[X:[0-9]+]] = llvm.inttoptr %[[XI]] : i64 to !llvm.ptr
-// CHECK:         %[[S:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
-// CHECK:         %[[Y:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
-// CHECK-NEXT:    llvm.getelementptr inbounds %[[TK]][0, 1]
+// CHECK-NEXT:    %[[F2:[0-9]+]] = llvm.getelementptr inbounds %[[C]][0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
+// CHECK-NEXT:    %[[F2T:[0-9]+]] = llvm.getelementptr inbounds %[[F2]][0] : (!llvm.ptr) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[S:[0-9]+]] = llvm.load %[[F2T]] : !llvm.ptr -> f32
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[C]][0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, f32, i64)>
+// CHECK-NEXT:    llvm.getelementptr inbounds %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.load
+// CHECK-NEXT:    %[[Y:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[TK]][1]
 // CHECK:         %[[BEGIN:[0-9]+]] = llvm.load
-// CHECK-NEXT:    llvm.getelementptr inbounds %[[TK]][0, 2]
+// CHECK-NEXT:    llvm.getelementptr inbounds %[[TK]][2]
 // CHECK:         %[[END:[0-9]+]] = llvm.load
 // CHECK-NEXT:    llvm.call @scale.chunk0(%[[NN]], %[[X]], %[[S]], %[[Y]], %[[BEGIN]], %[[END]]) : (i64, !llvm.ptr, f32, !llvm.ptr, i64, i64) -> ()
 // CHECK:         llvm.mlir.zero : !llvm.ptr
 
 // The chunk: the constant made again, dimension 0 from lower + begin * step
-// to lower + end * step, dimension 1 as it was. No launch of @scale says
+// to lower + end * step (here lower 0 and step 1: from begin to end),
+// dimension 1 as it was. No launch of @scale says
 // its buffers are distinct, so none is noalias. Never inlined: the calling
 // thread and the started ones share one copy.
 // CHECK-LABEL: llvm.func internal @scale.chunk0(
 // CHECK-SAME:    %[[NN:[0-9]+]]: i64, %[[X:[0-9]+]]: !llvm.ptr, %[[S:[0-9]+]]: f32, %[[Y:[0-9]+]]: !llvm.ptr, %[[BEGIN:[0-9]+]]: i64, %[[END:[0-9]+]]: i64) attributes {no_inline} {
 // CHECK:         %[[ONE:[0-9]+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
-// CHECK-NEXT:    %[[BS:[0-9]+]] = llvm.mul %[[BEGIN]], %{{.*}} : i64
-// CHECK-NEXT:    %[[LO:[0-9]+]] = llvm.add %{{.*}}, %[[BS]] : i64
-// CHECK-NEXT:    %[[ES:[0-9]+]] = llvm.mul %[[END]], %{{.*}} : i64
-// CHECK-NEXT:    %[[HI:[0-9]+]] = llvm.add %{{.*}}, %[[ES]] : i64
-// CHECK-NEXT:    llvm.br ^[[HEAD:.*]](%[[LO]] : i64)
+// CHECK-NEXT:    llvm.br ^[[HEAD:.*]](%[[BEGIN]] : i64)
 // CHECK:       ^[[HEAD]](%[[I:[0-9]+]]: i64):
-// CHECK-NEXT:    llvm.icmp "slt" %[[I]], %[[HI]] : i64
+// CHECK-NEXT:    llvm.icmp "slt" %[[I]], %[[END]] : i64
 // CHECK:         llvm.icmp "slt" %{{.*}}, %[[NN]] : i64
 // CHECK:         llvm.getelementptr inbounds %[[X]]
 // CHECK:         llvm.fmul %{{.*}}, %[[S]] : f32
@@ -113,10 +124,8 @@
 // CHECK-NEXT:    llvm.ptrtoint %[[YA]] : !llvm.ptr to i64
 // CHECK:         %[[EP:[0-9]+]] = llvm.mlir.addressof @scale.chunk0.thread : !llvm.ptr
 // CHECK-NEXT:    %[[CNT:[0-9]+]] = llvm.call @xlir.spawn_chunks(%[[EP]], %[[CX]], %[[TS]], %[[TEN]], %[[FOUR]], %[[FOUR]])
-// CHECK-NEXT:    %[[T0:[0-9]+]] = llvm.getelementptr inbounds %[[TS]][%[[ZERO]]]
-// CHECK-NEXT:    %[[T0E:[0-9]+]] = llvm.getelementptr inbounds %[[T0]][0, 2]
-// CHECK-NEXT:    %[[T0ET:[0-9]+]] = llvm.getelementptr inbounds %[[T0E]][0]
-// CHECK-NEXT:    %[[SHARE:[0-9]+]] = llvm.load %[[T0ET]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[T0E:[0-9]+]] = llvm.getelementptr inbounds %[[TS]][2] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[SHARE:[0-9]+]] = llvm.load %[[T0E]] : !llvm.ptr -> i64
 // CHECK-NEXT:    llvm.call @scale.chunk0(%[[NA]], %[[XA]], %[[SA]], %[[YA]], %[[ZERO]], %[[SHARE]]) : (i64, !llvm.ptr, f32, !llvm.ptr, i64, i64) -> ()
 // CHECK-NEXT:    llvm.call @xlir.join_chunks(%[[TS]], %[[CNT]]) : (!llvm.ptr, i64) -> ()
 // CHECK-NEXT:    llvm.return

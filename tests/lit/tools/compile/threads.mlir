@@ -6,6 +6,9 @@
 // THREADED: * Threads: the largest kernels split their outer loop over pthreads
 // PTHREAD-DAG: U pthread_create
 // PTHREAD-DAG: U pthread_join
+// The thread helpers are in the object (the JIT links them from its runtime):
+// RUN: nm -u %t.o | filecheck %s --check-prefix=SELF-CONTAINED --allow-empty
+// SELF-CONTAINED-NOT: xlir.
 
 // RUN: xlir-compile %s --threads 1 -o %t.serial.o --header %t.serial.h
 // RUN: filecheck %s --check-prefix=SERIAL < %t.serial.h
