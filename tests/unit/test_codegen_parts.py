@@ -13,10 +13,12 @@ import sys
 
 import numpy as np
 import pytest
+import xlir.targets.cpu.codegen_parts as codegen_parts
 from xdsl.dialects import llvm
 from xlir.targets.cpu import CpuPlatform, lower_to_llvm
 from xlir.targets.cpu.codegen_parts import (
     PART_COST,
+    SWITCH_INTERVAL,
     THREADS,
     codegen_threads,
     compile_parts,
@@ -84,6 +86,23 @@ def _definitions(module) -> list[str]:
         for op in module.body.block.ops
         if isinstance(op, llvm.FuncOp) and op.body.blocks
     ]
+
+
+def test_quick_gil_handover_while_translating(monkeypatch) -> None:
+    """The parts are translated with `SWITCH_INTERVAL` (workers waiting for
+    the GIL get it quickly), and the interval before comes back after."""
+    seen: list[float] = []
+    translate = codegen_parts.llvm_ir
+
+    def recording(*args, **kwargs):
+        seen.append(sys.getswitchinterval())
+        return translate(*args, **kwargs)
+
+    monkeypatch.setattr(codegen_parts, "llvm_ir", recording)
+    before = sys.getswitchinterval()
+    compile_parts(_llvm_level(SHARED_GLOBAL), threads=2)
+    assert seen == pytest.approx([SWITCH_INTERVAL, SWITCH_INTERVAL])
+    assert sys.getswitchinterval() == before
 
 
 @pytest.mark.parametrize("name", ["mlp_fwd", "while_loops", "compare_select"])
