@@ -38,6 +38,17 @@ second kernel then reads only what row i of the first wrote, and no row of
 either touches another row's elements of a buffer the other writes, so the
 fused loop's iterations are still independent.
 
+In the fused row, the second kernel's elements join the first's last inner
+nest when the two run over the same columns (equal static bounds) and each
+element of the second touches only its own element of what the first's
+nest writes, and the other way round (`merges`): compare_select's and
+int_ops' row loops held sibling nests over the same 1024 columns, each a
+loop for LLVM to vectorize (~3 ms of its time each) and a pass over the
+row for the CPU. The condition, for every pair of buffers of the two
+launches that may share memory where either nest writes its one: one
+buffer (or views of one type at one offset), reached inside both nests only
+through loads and stores at (row, the nest's indices).
+
 Contractions are left alone: `register-tile` needs their output dimensions
 side by side in one nest (`register_tile.contraction_dims`). The fused
 kernel keeps the first kernel's name. Runs before the other loop passes,
@@ -138,6 +149,79 @@ def fusible(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> bo
     return True
 
 
+@dataclass
+class ElementNest:
+    """The part of a row kernel that runs per element of a row: the loop
+    holding it (the kernel's own loop of two or more dimensions, or the
+    inner nest a fused row ends with), the bounds and indices of its
+    dimensions past the row."""
+
+    owner: ParallelOp
+    bounds: tuple[tuple[int | SSAValue, ...], ...]
+    indices: tuple[SSAValue, ...]
+
+
+def element_nest(kernel: RowKernel) -> ElementNest | None:
+    loop = kernel.loop
+    if len(loop.induction_vars) > 1:
+        bounds = (loop.lower_bounds[1:], loop.upper_bounds[1:], loop.steps[1:])
+        return ElementNest(loop, tuple(map(tuple, bounds)), loop.induction_vars[1:])
+    last = loop.body.block.last_op
+    nest = last.prev_op if last is not None else None
+    if not isinstance(nest, ParallelOp) or nest.attributes:
+        return None
+    bounds = (nest.lower_bounds, nest.upper_bounds, nest.steps)
+    return ElementNest(nest, tuple(map(tuple, bounds)), nest.induction_vars)
+
+
+def element_accesses(
+    kernel: RowKernel, nest: ElementNest, argument: int
+) -> tuple[bool, bool, bool]:
+    """(whether the nest writes the buffer, whether it reaches it at all,
+    whether only through loads and stores at its own element)."""
+    own = (kernel.row, *nest.indices)
+    writes = reaches = False
+    for use in kernel.kernel.body.block.args[argument].uses:
+        op = use.operation
+        if not nest.owner.is_ancestor(op):
+            continue
+        reaches = True
+        if isinstance(op, StoreOp) and use.index == 1:
+            writes = True
+        elif not (isinstance(op, LoadOp) and use.index == 0):
+            return True, True, False  # passed on: take it as written anywhere
+        if len(op.indices) != len(own) or any(
+            a is not b for a, b in zip(op.indices, own, strict=True)
+        ):
+            return writes, True, False
+    return writes, reaches, True
+
+
+def merges(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> bool:
+    """Whether the second kernel's elements may run in the first's last inner
+    nest (module docstring); both must fuse (`fusible`)."""
+    if len(second.loop.induction_vars) < 2:
+        return False
+    x_nest, y_nest = element_nest(first), element_nest(second)
+    if x_nest is None or y_nest is None or x_nest.bounds != y_nest.bounds:
+        return False
+    if not all(isinstance(v, int) for bound in x_nest.bounds for v in bound):
+        return False
+    xs = [element_accesses(first, x_nest, n) for n in range(len(a.args))]
+    ys = [element_accesses(second, y_nest, m) for m in range(len(b.args))]
+    for x, (writes_x, reaches_x, own_x) in zip(a.args, xs, strict=True):
+        if not isinstance(x.type, MemRefType):
+            continue
+        for y, (writes_y, reaches_y, own_y) in zip(b.args, ys, strict=True):
+            if not isinstance(y.type, MemRefType) or not may_overlap(x, y):
+                continue
+            if ((writes_x and reaches_y) or (writes_y and reaches_x)) and not (
+                own_x and own_y and x.type == y.type and same_rows(x, y)
+            ):
+                return False
+    return True
+
+
 def same_rows(x: SSAValue, y: SSAValue) -> bool:
     """Whether row i of `x` and of `y` are the same bytes for every i: one
     buffer, or views at one offset of one buffer with rows of one size (the
@@ -193,12 +277,23 @@ def _move_rows(source: RowKernel, builder: Builder) -> None:
     )
 
 
+def _merge_rows(source: RowKernel, nest: ParallelOp) -> None:
+    """The elements of one row of `source` (its row index already replaced)
+    into `nest`, after the nest's own."""
+    loop = source.loop
+    for old, new in zip(loop.induction_vars[1:], nest.induction_vars, strict=True):
+        old.replace_all_uses_with(new)
+    assert nest.body.block.last_op is not None
+    _move_ops(loop.body.block.ops, Builder(InsertPoint.before(nest.body.block.last_op)))
+
+
 def fuse(
     first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp
 ) -> tuple[KernelOp, LaunchOp]:
     """One kernel (named as the first) and its launch in place of both. The
     ops move into it rather than being cloned: a run of n kernels fuses
     into one pair by pair, and cloning would copy the first ones n times."""
+    merged = merges(first, second, a, b)
     position: dict[SSAValue, int] = {}
     for value in (*a.args, *b.args):
         position.setdefault(value, len(position))
@@ -217,7 +312,11 @@ def fuse(
     assert rows.body.block.last_op is not None
     in_row = Builder(InsertPoint.before(rows.body.block.last_op))
     _move_rows(first, in_row)
-    _move_rows(second, in_row)
+    last = rows.body.block.last_op
+    if merged and last is not None and isinstance(last.prev_op, ParallelOp):
+        _merge_rows(second, last.prev_op)
+    else:
+        _move_rows(second, in_row)
     module_block = first.kernel.parent_block()
     assert module_block is not None
     module_block.insert_op_before(kernel, first.kernel)

@@ -29,6 +29,7 @@ PIPELINES = [
     "fold-index",
     "split-ranges",
     "split-ranges{max-pieces=3}",
+    "fuse-kernels",
     "tile{sizes=8,8},unroll{factor=4},hoist,fold-index",
 ]
 LOWERED = [p for p in PROGRAMS if ".export." not in p.name]

@@ -271,3 +271,68 @@ builtin.module {
     func.return %z, %d : memref<4xf32>, memref<4x4xf32>
   }
 }
+
+// -----
+
+// Two elementwise kernels over the same rows and columns, the second
+// reading the first's result at its own element: the second's elements join
+// the first's inner nest (one loop over the columns, the first's body first).
+// A third kernel, over the same columns, reads the second's result in
+// reverse column order: its elements stay in a nest of their own after the
+// merged one.
+// CHECK-LABEL: loop.kernel @scale(
+// CHECK-SAME:    %[[X:[^:]*]]: memref<4x8xf32>, %[[Y:[^:]*]]: memref<4x8xf32>, %[[Z:[^:]*]]: memref<4x8xf32>, %[[W:[^:]*]]: memref<4x8xf32>)
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (4) step (1) {
+// CHECK-NEXT:      loop.parallel (%[[J:.*]]) = (0) to (8) step (1) {
+// CHECK-NEXT:        %[[V:.*]] = loop.load %[[X]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:        %[[D:.*]] = arith.addf %[[V]], %[[V]] : f32
+// CHECK-NEXT:        loop.store %[[D]], %[[Y]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:        %[[U:.*]] = loop.load %[[Y]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[U]], %[[U]] : f32
+// CHECK-NEXT:        loop.store %[[M]], %[[Z]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      loop.parallel (%[[K:.*]]) = (0) to (8) step (1) {
+// CHECK:             loop.load %[[Z]][%[[I]], %{{.*}}] : memref<4x8xf32>
+// CHECK:             loop.store %{{.*}}, %[[W]][%[[I]], %[[K]]] : memref<4x8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NOT:   loop.kernel @square
+// CHECK-NOT:   loop.kernel @next
+builtin.module {
+  loop.kernel @scale(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+    loop.parallel (%i, %j) = (0, 0) to (4, 8) step (1, 1) {
+      %v = loop.load %x[%i, %j] : memref<4x8xf32>
+      %d = arith.addf %v, %v : f32
+      loop.store %d, %y[%i, %j] : memref<4x8xf32>
+    }
+    loop.return
+  }
+  loop.kernel @square(%y: memref<4x8xf32>, %z: memref<4x8xf32>) {
+    loop.parallel (%i, %j) = (0, 0) to (4, 8) step (1, 1) {
+      %u = loop.load %y[%i, %j] : memref<4x8xf32>
+      %m = arith.mulf %u, %u : f32
+      loop.store %m, %z[%i, %j] : memref<4x8xf32>
+    }
+    loop.return
+  }
+  loop.kernel @next(%z: memref<4x8xf32>, %w: memref<4x8xf32>) {
+    %seven = arith.constant 7 : index
+    loop.parallel (%i, %k) = (0, 0) to (4, 8) step (1, 1) {
+      %n = arith.subi %seven, %k : index
+      %a = loop.load %z[%i, %n] : memref<4x8xf32>
+      loop.store %a, %w[%i, %k] : memref<4x8xf32>
+    }
+    loop.return
+  }
+  func.func @main(%x: memref<4x8xf32>) -> memref<4x8xf32> {
+    %s = device.default_stream
+    %y = device.alloc : memref<4x8xf32>
+    %z = device.alloc : memref<4x8xf32>
+    %w = device.alloc : memref<4x8xf32>
+    device.launch @scale(%x, %y) on %s : memref<4x8xf32>, memref<4x8xf32>
+    device.launch @square(%y, %z) on %s : memref<4x8xf32>, memref<4x8xf32>
+    device.launch @next(%z, %w) on %s : memref<4x8xf32>, memref<4x8xf32>
+    device.synchronize %s
+    func.return %w : memref<4x8xf32>
+  }
+}
