@@ -17,27 +17,27 @@ from xlir.context import make_context
 from xlir.parsing import parse_module
 
 KERNEL = """
-loop.kernel @k(%x: memref<700xf32>, %y: memref<700xf32>) {
-  %s = arith.constant 3.0 : f32
-  loop.parallel (%i) = (0) to (700) step (1) ATTRIBUTES {
-    %v = loop.load %x[%i] : memref<700xf32>
-    %w = arith.mulf %v, %s : f32
-    loop.store %w, %y[%i] : memref<700xf32>
+loop.kernel @add(%a: memref<8x75xf32>, %b: memref<8x75xf32>, %c: memref<8x75xf32>) {
+  loop.parallel (%i, %j) = (0, 0) to (8, 75) step (1, 1) ATTRIBUTES {
+    %u = loop.load %a[%i, %j] : memref<8x75xf32>
+    %v = loop.load %b[%i, %j] : memref<8x75xf32>
+    %w = arith.addf %u, %v : f32
+    loop.store %w, %c[%i, %j] : memref<8x75xf32>
   }
   loop.return
 }
-func.func public @main(%x: memref<700xf32>) -> memref<700xf32> {
+func.func public @main(%a: memref<8x75xf32>, %b: memref<8x75xf32>) -> memref<8x75xf32> {
   %stream = device.default_stream
-  %y = device.alloc : memref<700xf32>
-  device.launch @k(%x, %y) on %stream : memref<700xf32>, memref<700xf32>
-  func.return %y : memref<700xf32>
+  %c = device.alloc : memref<8x75xf32>
+  device.launch @add(%a, %b, %c) on %stream : memref<8x75xf32>, memref<8x75xf32>, memref<8x75xf32>
+  func.return %c : memref<8x75xf32>
 }
 """
 
 
 def _compiled(attributes: str):
     text = KERNEL.replace("ATTRIBUTES", attributes)
-    return xlir.compile(parse_module(make_context(), text, "k"), target="cpu")
+    return xlir.compile(parse_module(make_context(), text, "add"), target="cpu")
 
 
 def test_threaded_program_declares_the_helpers_and_runs() -> None:
@@ -48,15 +48,19 @@ def test_threaded_program_declares_the_helpers_and_runs() -> None:
         assert any(line.startswith("declare ") for line in mentions)
         assert not any(line.startswith("define ") for line in mentions)
     assert needs_runtime(executable.objects)
-    x = np.arange(700, dtype=np.float32)
-    np.testing.assert_array_equal(executable(x), x * np.float32(3.0))
+    _check_sum(executable)
 
 
 def test_serial_program_needs_no_runtime() -> None:
     executable = _compiled("")
     assert not needs_runtime(executable.objects)
-    x = np.arange(700, dtype=np.float32)
-    np.testing.assert_array_equal(executable(x), x * np.float32(3.0))
+    _check_sum(executable)
+
+
+def _check_sum(executable) -> None:
+    a = np.arange(600, dtype=np.float32).reshape(8, 75)
+    b = np.full((8, 75), 0.5, dtype=np.float32)
+    np.testing.assert_array_equal(executable(a, b), a + b)
 
 
 @pytest.mark.skipif(shutil.which("nm") is None, reason="needs nm (binutils)")
