@@ -312,9 +312,10 @@ def fuse(
     assert rows.body.block.last_op is not None
     in_row = Builder(InsertPoint.before(rows.body.block.last_op))
     _move_rows(first, in_row)
-    last = rows.body.block.last_op
-    if merged and last is not None and isinstance(last.prev_op, ParallelOp):
-        _merge_rows(second, last.prev_op)
+    if merged:  # the first's element nest now ends the row
+        nest = rows.body.block.last_op.prev_op
+        assert isinstance(nest, ParallelOp)
+        _merge_rows(second, nest)
     else:
         _move_rows(second, in_row)
     module_block = first.kernel.parent_block()

@@ -173,7 +173,7 @@ class FunctionBuilder:
         """An integer or float constant, made once at the top of the function
         (the loop level repeats its constants in every nest: one op each
         for the lowering to build and xDSL's translation to convert)."""
-        key = (value if isinstance(value, int) else struct.pack("<d", value), type_)
+        key = (_constant_key(value), type_)
         if key not in self.constants:
             op = constant_op(value, type_)
             entry = self.region.blocks[0]
@@ -336,16 +336,21 @@ def constant_op(value: int | float, type_: Attribute) -> llvm.ConstantOp:
     """`llvm.mlir.constant` of an integer or float `value`, its properties
     built once per value and type (`ConstantOp(...)` makes and verifies a
     new attribute each time: 4x the cost)."""
-    key = value if isinstance(value, int) else struct.pack("<d", value)
     return llvm.ConstantOp.create(
-        result_types=[type_], properties=_constant_properties(key, type_)
+        result_types=[type_],
+        properties=_constant_properties(_constant_key(value), type_),
     )
+
+
+def _constant_key(value: int | float) -> int | bytes:
+    """An integer as it is, a float as its bits, so that 0.0 and -0.0 (equal
+    in Python) and NaNs (unequal to themselves) each get their own key."""
+    return value if isinstance(value, int) else struct.pack("<d", value)
 
 
 @lru_cache(maxsize=4096)
 def _constant_properties(key: int | bytes, type_: Attribute) -> dict[str, Attribute]:
-    """Keyed by the float's bits, so that 0.0 and -0.0 (equal in Python) and
-    NaNs (unequal to themselves) each get their own entry."""
+    """Keyed by `_constant_key`."""
     if isinstance(key, int):
         value: Attribute = IntegerAttr(key, type_)  # pyright: ignore[reportArgumentType, reportCallIssue]
     else:

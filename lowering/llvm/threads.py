@@ -26,21 +26,23 @@ task-filling loop into scatters). With `loop-to-llvm{thread-helpers=
 extern}` the module only declares them, and whoever loads its object links
 them in: the CPU JIT compiles `helpers_module()` once per process
 (`targets/cpu/thread_runtime.py`), so a threaded program's compile no
-longer translates and optimizes ~90 ops of helpers each time. `spawn_chunks` takes t = min(threads, n,
-capacity), at least 1, splits [0, n) into t ranges whose lengths differ by
-at most one, and starts a thread for each range but the first, last range
-first; task 0's end is then the end of what the calling thread runs: where
-the lowest started range begins, so when a `pthread_create` fails, the
-ranges below it (then all but those already started) are the caller's, and
-the loop still runs every iteration once. `join_chunks` joins the threads
-started. A task is five i64 slots (ctx, begin, end, the `pthread_t`,
-started); the tasks live on the caller's stack, `capacity` of them: N for
-`threads = N`, `MAX_THREADS` for `threads = 0`, whose count is
-`sysconf(_SC_NPROCESSORS_ONLN)` at each launch (about 3 us; 84 is that
-name's value in glibc and musl, so such objects are for Linux). The
-launcher's code is a handful of calls and no loop, so LLVM spends its time
-on the chunk. The object code needs only `pthread_create`, `pthread_join`
-and `sysconf` from the C library: no runtime of xlir's.
+longer translates and optimizes ~90 ops of helpers each time.
+
+`spawn_chunks` takes t = min(threads, n, capacity), at least 1, splits [0,
+n) into t ranges whose lengths differ by at most one, and starts a thread
+for each range but the first, last range first; task 0's end is then the
+end of what the calling thread runs: where the lowest started range begins,
+so when a `pthread_create` fails, the ranges below it (then all but those
+already started) are the caller's, and the loop still runs every iteration
+once. `join_chunks` joins the threads started. A task is five i64 slots
+(ctx, begin, end, the `pthread_t`, started); the tasks live on the caller's
+stack, `capacity` of them: N for `threads = N`, `MAX_THREADS` for `threads
+= 0`, whose count is `sysconf(_SC_NPROCESSORS_ONLN)` at each launch (about
+3 us; 84 is that name's value in glibc and musl, so such objects are for
+Linux). The launcher's code is a handful of calls and no loop, so LLVM
+spends its time on the chunk. The object code needs only `pthread_create`,
+`pthread_join` and `sysconf` from the C library (and, with external
+helpers, the object that defines them).
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ NPROCESSORS_ONLN = 84
 
 SPAWN = "xlir.spawn_chunks"
 JOIN = "xlir.join_chunks"
+HELPERS = (SPAWN, JOIN)
 I32 = IntegerType(32)
 
 
@@ -231,17 +234,19 @@ def _add_helper(b: FunctionBuilder, name: str) -> str:
     declaration where the module's helpers are external; its name."""
     if name in b.module.declared:
         return name
-    built = _helper_symbols(name).declared
     if b.module.extern_helpers:
-        type_ = built[name].function_type
+        type_ = _helper_symbols(name).declared[name].function_type
         return b.module.declare(name, type_.inputs.data, type_.output)
-    for symbol, function in built.items():
-        if symbol not in b.module.declared:
-            b.module.declared[symbol] = function.clone()
+    _copy_helper(b.module.declared, name)
     return name
 
 
-HELPERS = (SPAWN, JOIN)
+def _copy_helper(functions: dict[str, llvm.FuncOp], name: str) -> None:
+    """Copies of helper `name` and of the functions it declares into
+    `functions`, where not there yet."""
+    for symbol, function in _helper_symbols(name).declared.items():
+        if symbol not in functions:
+            functions[symbol] = function.clone()
 
 
 def helpers_module() -> ModuleOp:
@@ -250,10 +255,7 @@ def helpers_module() -> ModuleOp:
     helpers."""
     functions: dict[str, llvm.FuncOp] = {}
     for name in HELPERS:
-        for symbol, function in _helper_symbols(name).declared.items():
-            if symbol not in functions:
-                functions[symbol] = function.clone()
-    for name in HELPERS:
+        _copy_helper(functions, name)
         functions[name].linkage = llvm.LinkageAttr("external")
     return ModuleOp(list(functions.values()))
 
