@@ -46,6 +46,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "pack-panels": _lazy("xlir.passes.pack_panels", "PackPanelsPass"),
     "parallelize": _lazy("xlir.passes.parallelize", "ParallelizePass"),
     "expand-math": _lazy("xlir.passes.expand_math", "ExpandMathPass"),
+    "interleave": _lazy("xlir.passes.interleave", "InterleavePass"),
     # Lowering from the loop level to LLVM (docs/cpu.md).
     "loop-to-llvm": _lazy("xlir.lowering.llvm.passes", "LoopToLLVMPass"),
     "device-to-llvm": _lazy("xlir.lowering.llvm.passes", "DeviceToLLVMPass"),

@@ -77,6 +77,12 @@ THREADS = "threads"
 (0: the CPUs online when it runs). Other targets and the interpreter ignore
 it."""
 
+INTERLEAVE = "interleave"
+"""The optional attribute `interleave` sets on an innermost `loop.parallel`
+(`{interleave = N : i64}`, N a power of two up to 16): the CPU's vectorizer
+runs N vector iterations side by side in each trip of its innermost
+dimension. A hint: other targets and the interpreter ignore it."""
+
 
 def _types(types: Sequence[Attribute]) -> str:
     return "(" + ", ".join(map(str, types)) + ")"
@@ -232,7 +238,7 @@ class ParallelOp(_LoopBounds):
 
     Zero dimensions (`loop.parallel () = () to () step ()`) run the body once.
     An attribute dict may follow the bounds (`... step (1) attributes
-    {threads = 0 : i64} {`, see `THREADS`).
+    {threads = 0 : i64} {`, see `THREADS` and `INTERLEAVE`).
     """
 
     name = "loop.parallel"
@@ -318,6 +324,16 @@ class ParallelOp(_LoopBounds):
             raise VerifyException(
                 f"'{self.name}' op attribute '{THREADS}' must be a non-negative "
                 f"i64 (0: the CPUs online), got {threads}"
+            )
+        interleave = self.attributes.get(INTERLEAVE)
+        if interleave is not None and not (
+            isinstance(interleave, IntegerAttr)
+            and interleave.type == i64
+            and interleave.value.data in (1, 2, 4, 8, 16)
+        ):
+            raise VerifyException(
+                f"'{self.name}' op attribute '{INTERLEAVE}' must be an i64 power "
+                f"of two from 1 to 16, got {interleave}"
             )
 
 

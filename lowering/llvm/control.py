@@ -7,7 +7,9 @@ CPU runs the iterations in order; LLVM's vectorizer takes the innermost),
 comparisons. A loop is a header block (`iv < upper` or exit) and a body that
 branches back with `iv + step`; LLVM rotates and optimizes it. A
 `loop.parallel` marked `{threads = N}` by `parallelize` is split across
-threads (`threads`).
+threads (`threads`); one marked `{interleave = N}` by `interleave` gets
+`INTERLEAVE_COUNT` on its innermost loop's back edge, which the translation
+to LLVM IR makes `llvm.loop.interleave.count` metadata.
 """
 
 from __future__ import annotations
@@ -15,10 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import i64
+from xdsl.dialects.builtin import IntegerAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
-from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp
+from xlir.dialects.loop.loops import INTERLEAVE, THREADS, ForOp, ParallelOp
 from xlir.lowering.llvm.function import EQ, SLT, FunctionBuilder, llvm_type
+
+INTERLEAVE_COUNT = "xlir.interleave_count"
+"""The attribute (`N : i32`) on a loop's back-edge `llvm.br` that asks LLVM's
+vectorizer to interleave N iterations (xDSL's llvm dialect has no loop
+annotations)."""
 
 Bounds = tuple[SSAValue, SSAValue, SSAValue]
 """Lower bound, upper bound and step of one loop, as values of the new function."""
@@ -44,10 +51,12 @@ def counted_loop(
     bounds: Bounds,
     carried: Sequence[SSAValue],
     body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
+    interleave: IntegerAttr | None = None,
 ) -> list[SSAValue]:
     """for iv in [lower, upper) by step, carrying `carried` (new values):
     `body(iv, values)` fills the body and returns the next values. Returns the
-    values after the loop; `b.block` is then the exit block."""
+    values after the loop; `b.block` is then the exit block. `interleave`
+    goes on the back edge (`INTERLEAVE_COUNT`)."""
     lower, upper, step = bounds
     types = [v.type for v in carried]
     header = b.new_block([i64, *types])
@@ -61,6 +70,10 @@ def counted_loop(
     b.block = body_block
     next_values = body(iv, list(values))
     b.branch(header, b.add(iv, step), *next_values)
+    if interleave is not None:
+        back_edge = b.block.last_op
+        assert back_edge is not None
+        back_edge.attributes[INTERLEAVE_COUNT] = IntegerAttr(interleave.value.data, i32)
     b.block = exit_block
     return list(exit_block.args)
 
@@ -77,8 +90,10 @@ def lower_parallel(b: FunctionBuilder, op: Operation) -> None:
 
 def parallel_nest(b: FunctionBuilder, op: ParallelOp, dims: list[Bounds]) -> None:
     """The loops of `op` over `dims` (new values), outermost first, around
-    its body."""
+    its body; the innermost loop carries `op`'s interleave hint."""
     ivs = op.induction_vars
+    interleave = op.attributes.get(INTERLEAVE)
+    assert interleave is None or isinstance(interleave, IntegerAttr)
 
     def nest(depth: int) -> None:
         if depth == len(dims):
@@ -90,7 +105,8 @@ def parallel_nest(b: FunctionBuilder, op: ParallelOp, dims: list[Bounds]) -> Non
             nest(depth + 1)
             return []
 
-        counted_loop(b, dims[depth], [], body)
+        innermost = depth == len(dims) - 1
+        counted_loop(b, dims[depth], [], body, interleave if innermost else None)
 
     nest(0)
 

@@ -40,7 +40,7 @@ from xlir.pass_manager import PIPELINES, run_pipeline
 
 LOOP_PIPELINE = (
     "fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,expand-math,"
-    "parallelize,"
+    "interleave,parallelize,"
     "loop-to-llvm,device-to-llvm"
 )
 """From the loop level to the llvm dialect: a module whose object code needs

@@ -39,9 +39,10 @@ VECTOR_TILES = {
     "riscv64": (4, 4, 1),
 }
 """Register tile rows and columns (`register-tile`'s mr, nr) and f32 lanes
-(its vector copies', and `vectorize`'s width) for another triple's generic CPU, which the loop
-passes cannot measure as they do for the host: SSE2's 16 registers of 4
-floats, NEON's 32 of 4, and rv64gc's scalar floating-point registers."""
+(its vector copies', `vectorize`'s and `interleave`'s width) for another
+triple's generic CPU, which the loop passes cannot measure as they do for
+the host: SSE2's 16 registers of 4 floats, NEON's 32 of 4, and rv64gc's
+scalar floating-point registers."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ def aot_loop_pipeline(options: AotOptions) -> str:
         mr, nr, lanes = VECTOR_TILES[arch]
         sized["register-tile"] = f"register-tile{{mr={mr} nr={nr} lanes={lanes}}}"
         sized["vectorize"] = f"vectorize{{width={lanes}}}"
+        sized["interleave"] = f"interleave{{width={lanes}}}"
     return ",".join(sized.get(name, name) for name in passes)
 
 

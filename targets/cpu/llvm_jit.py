@@ -17,10 +17,12 @@ from functools import cache
 from typing import Any
 
 import llvmlite.binding as llvm
+from llvmlite import ir
 from llvmlite.binding import ffi
 from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xlir.lowering.llvm.control import INTERLEAVE_COUNT
 
 
 @cache
@@ -204,7 +206,8 @@ def llvm_ir(
     stay out of the symbol table). A flag is read from the properties or,
     where `llvm.func` was parsed from text, the attributes (xDSL's parser
     puts them there). The functions and globals named in `exported` are
-    external whatever their linkage (another module uses them)."""
+    external whatever their linkage (another module uses them). A branch
+    marked `INTERLEAVE_COUNT` gets its loop metadata (`_loop_id`)."""
     converted = convert_module(module, fallback_target_triple=triple)
     for name in exported:
         converted.get_global(name).linkage = ""
@@ -218,7 +221,27 @@ def llvm_ir(
         for flag, attribute in FUNCTION_FLAGS.items():
             if flag in op.properties or flag in op.attributes:
                 function.attributes.add(attribute)
+        for block, converted_block in zip(op.body.blocks, function.blocks, strict=True):
+            count = block.last_op and block.last_op.attributes.get(INTERLEAVE_COUNT)
+            if isinstance(count, IntegerAttr):
+                loop = _loop_id(converted, count.value.data)
+                converted_block.terminator.set_metadata("llvm.loop", loop)
     return str(converted)
+
+
+def _loop_id(module: ir.Module, interleave: int) -> ir.MDValue:
+    """A new loop's `!llvm.loop` node: LLVM wants a distinct node per loop
+    whose first operand is the node itself (llvmlite's `add_metadata` shares
+    equal nodes, and cannot name a node in its own operands)."""
+    hint = module.add_metadata(
+        [
+            ir.MetaDataString(module, "llvm.loop.interleave.count"),
+            ir.IntType(32)(interleave),
+        ]
+    )
+    node = ir.MDValue(module, [hint], name=str(len(module.metadata)))
+    node.operands = (node, hint)
+    return node
 
 
 def optimize(
