@@ -30,6 +30,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),
     "fold-constants": _lazy("xlir.passes.fold_constants", "FoldConstantsPass"),
     "dot-layout": _lazy("xlir.passes.dot_layout", "DotLayoutPass"),
+    "conv-padding": _lazy("xlir.passes.conv_padding", "ConvPaddingPass"),
     "fuse": _lazy("xlir.passes.fuse", "FusePass"),
     "assign-buffers": _lazy("xlir.passes.assign_buffers", "AssignBuffersPass"),
     # Lowering from the HLO level to the loop level (docs/loop-level.md).

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import IntegerAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects.loop.loops import INTERLEAVE, THREADS, ForOp, ParallelOp
 from xlir.lowering.llvm.function import EQ, SLT, FunctionBuilder, llvm_type
+from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 INTERLEAVE_COUNT = "xlir.interleave_count"
 """The attribute (`N : i32`) on a loop's back-edge `llvm.br` that asks LLVM's
@@ -85,19 +86,39 @@ def lower_parallel(b: FunctionBuilder, op: Operation) -> None:
 
         lower_threaded(b, op)
     else:
-        parallel_nest(b, op, loop_bounds(b, op))
+        parallel_nest(b, op, loop_bounds(b, op), single_iteration_dims(op))
 
 
-def parallel_nest(b: FunctionBuilder, op: ParallelOp, dims: list[Bounds]) -> None:
+def single_iteration_dims(op: ParallelOp) -> frozenset[int]:
+    """The dimensions of `op` with static bounds and one iteration."""
+    return frozenset(
+        d for d, bounds in enumerate(bounds_of(op)) if static_trip_count(*bounds) == 1
+    )
+
+
+def parallel_nest(
+    b: FunctionBuilder,
+    op: ParallelOp,
+    dims: list[Bounds],
+    single: frozenset[int] = frozenset(),
+) -> None:
     """The loops of `op` over `dims` (new values), outermost first, around
-    its body; the innermost loop carries `op`'s interleave hint."""
+    its body; the innermost loop carries `op`'s interleave hint. A
+    dimension in `single` runs once, at its lower bound: no loop (a batch
+    of one, a pad's one-column border), which LLVM would otherwise make and
+    then delete."""
     ivs = op.induction_vars
     interleave = op.attributes.get(INTERLEAVE)
     assert interleave is None or isinstance(interleave, IntegerAttr)
+    looped = [d for d in range(len(dims)) if d not in single]
 
     def nest(depth: int) -> None:
         if depth == len(dims):
             b.lower_block(op.block)
+            return
+        if depth in single:
+            b.bind(ivs[depth], dims[depth][0])
+            nest(depth + 1)
             return
 
         def body(iv: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
@@ -105,7 +126,7 @@ def parallel_nest(b: FunctionBuilder, op: ParallelOp, dims: list[Bounds]) -> Non
             nest(depth + 1)
             return []
 
-        innermost = depth == len(dims) - 1
+        innermost = depth == looped[-1]
         counted_loop(b, dims[depth], [], body, interleave if innermost else None)
 
     nest(0)

@@ -60,6 +60,7 @@ from xlir.lowering.llvm.control import (
     counted_loop,
     loop_bounds,
     parallel_nest,
+    single_iteration_dims,
 )
 from xlir.lowering.llvm.function import (
     EQ,
@@ -207,7 +208,7 @@ def _chunk(
     dims = loop_bounds(c, op)
     lower, _, step = dims[0]
     dims[0] = (c.add(lower, c.mul(begin, step)), c.add(lower, c.mul(end, step)), step)
-    parallel_nest(c, op, dims)
+    parallel_nest(c, op, dims, single_iteration_dims(op) - {0})
     c.emit(llvm.ReturnOp())
     return name
 

@@ -1,9 +1,10 @@
 """The `cpu` target: native code for this machine through LLVM (docs/cpu.md).
 
-`CpuCompiler` runs the HLO pipeline (`hlo-opt` with `dot-layout` before
-`fuse` by default: `CpuCompiler.DEFAULT_PIPELINE`), then the backend
-pipeline `BACKEND_PIPELINE` down to the llvm dialect, translates it with
-xDSL's llvmlite translation, optimizes at -O3 for the host CPU and emits
+`CpuCompiler` runs the HLO pipeline (`hlo-opt` with `dot-layout` and
+`conv-padding` before `fuse` by default: `CpuCompiler.DEFAULT_PIPELINE`),
+then the backend pipeline `BACKEND_PIPELINE` down to the llvm dialect,
+translates it with xDSL's llvmlite translation, optimizes at -O2 for the
+host CPU and emits
 object code (`llvm_jit`), which `CpuExecutable` loads and calls. Compiles
 of program text go through the persistent cache (`cache`).
 """
@@ -157,10 +158,13 @@ class CpuCompiler(Compiler):
     DEFAULT_PIPELINE = ",".join(
         step
         for name in PIPELINES["hlo-opt"]
-        for step in (("dot-layout", name) if name == "fuse" else (name,))
+        for step in (
+            ("dot-layout", "conv-padding", name) if name == "fuse" else (name,)
+        )
     )
-    """`hlo-opt` with `dot-layout` before `fuse`: the dot kernels read their
-    rhs with unit stride (passes/dot_layout.py)."""
+    """`hlo-opt` with `dot-layout` and `conv-padding` before `fuse`: the dot
+    kernels read their rhs with unit stride (passes/dot_layout.py), the
+    convolution kernels an input padded beforehand (passes/conv_padding.py)."""
 
     def lookup(
         self, text: str, function: str, pipeline: str | None

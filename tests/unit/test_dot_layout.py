@@ -116,12 +116,13 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
         np.testing.assert_array_equal(got, want)
 
 
-def test_cpu_pipeline_is_hlo_opt_with_dot_layout_before_fuse() -> None:
+def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
     steps = [p.name for p in expand(CpuCompiler.DEFAULT_PIPELINE)]
     fuse = PIPELINES["hlo-opt"].index("fuse")
     assert steps == [
         *PIPELINES["hlo-opt"][:fuse],
         "dot-layout",
+        "conv-padding",
         *PIPELINES["hlo-opt"][fuse:],
     ]
 

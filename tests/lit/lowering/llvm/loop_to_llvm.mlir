@@ -26,10 +26,23 @@
 // CHECK-NEXT:    %[[J1:.*]] = llvm.add %[[J]], %[[ONE]] : i64
 // CHECK-NEXT:    llvm.br ^[[INNER]](%[[J1]], %[[S]] : i64, f32)
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+
+// A dimension of one static iteration (a batch of one, a one-column
+// border) is no loop: its index is the lower bound.
+// CHECK-LABEL: llvm.func internal @border
+// CHECK-DAG:     %[[SEVEN:.*]] = llvm.mlir.constant(7) : i64
+// CHECK-DAG:     %[[FIVE:.*]] = llvm.mlir.constant(5) : i64
+// CHECK:         llvm.br ^[[LOOP:bb[0-9]+]](
+// CHECK:       ^[[LOOP]](%[[J:.*]]: i64):
+// CHECK:         llvm.getelementptr inbounds %{{.*}}[%[[SEVEN]], %[[J]], %[[FIVE]]] : (!llvm.ptr, i64, i64, i64) -> !llvm.ptr, !llvm.array<8 x !llvm.array<6 x f32>>
+// CHECK:         llvm.br ^[[LOOP]](
+// CHECK-NOT:     llvm.br
+// CHECK:         llvm.return
 // CHECK-LABEL: llvm.func internal @scaled
 // CHECK:         llvm.mlir.addressof @table : !llvm.ptr
 // CHECK:         llvm.getelementptr inbounds %{{.*}}[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:         llvm.call_intrinsic "llvm.maximum.f32"
+
 builtin.module {
   loop.global @table : memref<2xf32> = dense<[1.0, 2.0]>
   loop.kernel @row_sums(%a: memref<4x8xf32>, %out: memref<4xf32>) {
@@ -41,6 +54,13 @@ builtin.module {
         loop.yield %t : f32
       }
       loop.store %s, %out[%i] : memref<4xf32>
+    }
+    loop.return
+  }
+  loop.kernel @border(%x: memref<8x8x6xf32>) {
+    %zero = arith.constant 0.0 : f32
+    loop.parallel (%i, %j, %k) = (7, 0, 5) to (8, 8, 6) step (1, 1, 1) {
+      loop.store %zero, %x[%i, %j, %k] : memref<8x8x6xf32>
     }
     loop.return
   }
