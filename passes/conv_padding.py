@@ -35,11 +35,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xlir.dialects.stablehlo.attributes import ConvDimensionNumbersAttr
-from xlir.dialects.stablehlo.contraction import ConvolutionOp
+from xlir.dialects.stablehlo.contraction import ConvolutionOp, padding_pairs
 from xlir.dialects.stablehlo.data_movement import ConstantOp, PadOp
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.dialects.syntax import array_values
-from xlir.lowering.kernels.common import padding_pairs
 from xlir.passes.simplify_patterns.constants import dense_from_numpy
 
 
@@ -48,15 +47,17 @@ class PadConvolutionInput(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvolutionOp, rewriter: PatternRewriter) -> None:
-        numbers = op.dimension_numbers
-        assert isinstance(numbers, ConvDimensionNumbersAttr)
-        spatial = numbers.input_spatial_dimensions.data
-        padding = padding_pairs(op.padding, len(spatial))
         dilated = op.lhs_dilation is not None and any(
             d != 1 for d in array_values(op.lhs_dilation)
         )
-        if dilated or all(pair == (0, 0) for pair in padding):
+        if op.padding is None or dilated:
             return
+        padding = padding_pairs(op.padding)
+        if all(pair == (0, 0) for pair in padding):
+            return
+        numbers = op.dimension_numbers
+        assert isinstance(numbers, ConvDimensionNumbersAttr)
+        spatial = numbers.input_spatial_dimensions.data
         rank = len(shape(op.lhs.type))
         low, high = [0] * rank, [0] * rank
         for dim, (before, after) in zip(spatial, padding, strict=True):

@@ -52,7 +52,7 @@ def counted_loop(
     bounds: Bounds,
     carried: Sequence[SSAValue],
     body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
-    interleave: IntegerAttr | None = None,
+    interleave: int | None = None,
 ) -> list[SSAValue]:
     """for iv in [lower, upper) by step, carrying `carried` (new values):
     `body(iv, values)` fills the body and returns the next values. Returns the
@@ -74,7 +74,7 @@ def counted_loop(
     if interleave is not None:
         back_edge = b.block.last_op
         assert back_edge is not None
-        back_edge.attributes[INTERLEAVE_COUNT] = IntegerAttr(interleave.value.data, i32)
+        back_edge.attributes[INTERLEAVE_COUNT] = IntegerAttr(interleave, i32)
     b.block = exit_block
     return list(exit_block.args)
 
@@ -108,8 +108,8 @@ def parallel_nest(
     of one, a pad's one-column border), which LLVM would otherwise make and
     then delete."""
     ivs = op.induction_vars
-    interleave = op.attributes.get(INTERLEAVE)
-    assert interleave is None or isinstance(interleave, IntegerAttr)
+    mark = op.attributes.get(INTERLEAVE)
+    interleave = mark.value.data if isinstance(mark, IntegerAttr) else None
     looped = [d for d in range(len(dims)) if d not in single]
 
     def nest(depth: int) -> None:

@@ -4,9 +4,9 @@
 `conv-padding` before `fuse` by default: `CpuCompiler.DEFAULT_PIPELINE`),
 then the backend pipeline `BACKEND_PIPELINE` down to the llvm dialect,
 translates it with xDSL's llvmlite translation, optimizes at -O2 for the
-host CPU and emits
-object code (`llvm_jit`), which `CpuExecutable` loads and calls. Compiles
-of program text go through the persistent cache (`cache`).
+host CPU and emits object code (`llvm_jit`), which `CpuExecutable` loads
+and calls. Compiles of program text go through the persistent cache
+(`cache`).
 """
 
 from __future__ import annotations
