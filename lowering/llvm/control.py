@@ -9,7 +9,9 @@ branches back with `iv + step`; LLVM rotates and optimizes it. A
 `loop.parallel` marked `{threads = N}` by `parallelize` is split across
 threads (`threads`); one marked `{interleave = N}` by `interleave` gets
 `INTERLEAVE_COUNT` on its innermost loop's back edge, which the translation
-to LLVM IR makes `llvm.loop.interleave.count` metadata.
+to LLVM IR makes `llvm.loop.interleave.count` metadata. A plain copy or
+fill loops only outside its contiguous runs, each one call
+(`block_transfers`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects.loop.loops import INTERLEAVE, THREADS, ForOp, ParallelOp
+from xlir.lowering.llvm.block_transfers import block_transfer, lower_block_transfer
 from xlir.lowering.llvm.function import EQ, SLT, FunctionBuilder, llvm_type
 from xlir.passes.loop_utils import bounds_of, static_trip_count
 
@@ -106,15 +109,22 @@ def parallel_nest(
     its body; the innermost loop carries `op`'s interleave hint. A
     dimension in `single` runs once, at its lower bound: no loop (a batch
     of one, a pad's one-column border), which LLVM would otherwise make and
-    then delete."""
+    then delete. A plain copy or fill loops only outside its contiguous
+    runs, one call each (`block_transfers`)."""
     ivs = op.induction_vars
     mark = op.attributes.get(INTERLEAVE)
     interleave = mark.value.data if isinstance(mark, IntegerAttr) else None
+    transfer = block_transfer(op, single)
+    if transfer is not None:
+        single, interleave = single | transfer.merged, None
     looped = [d for d in range(len(dims)) if d not in single]
 
     def nest(depth: int) -> None:
         if depth == len(dims):
-            b.lower_block(op.block)
+            if transfer is None:
+                b.lower_block(op.block)
+            else:
+                lower_block_transfer(b, transfer)
             return
         if depth in single:
             b.bind(ivs[depth], dims[depth][0])
