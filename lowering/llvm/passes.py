@@ -5,7 +5,8 @@
 overlapping buffers; index becomes i64) and every `loop.global` to an
 internal constant; with `thread-helpers=extern`, threaded loops call thread
 helpers the module only declares (`threads.py`). `device-to-llvm` lowers
-every host `func.func` to its native entry point (`host`). Run both
+every host `func.func` to its native entry point (`host`). Either leaves
+a function without branches unoptimized (`optnone`). Run both
 (`loop-to-llvm,device-to-llvm`, as the CPU pipeline does) to get a module
 xDSL's LLVM translation accepts. Before changing anything, each pass checks
 every op it must lower and reports all it cannot, with locations, in one
@@ -14,7 +15,7 @@ diagnostic.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -142,6 +143,7 @@ class LoopToLLVMPass(ModulePass):
         _report([(g, str(e)) for g in globals_ for e in _type_errors(g)], self.name)
         symbols = ModuleSymbols(extern_helpers=self.thread_helpers == "extern")
         launches = launches_by_kernel(op)
+        lowered: list[llvm.FuncOp] = []
         for global_ in globals_:
             op.body.block.insert_op_before(lower_global(global_), global_)
             global_.detach()
@@ -168,7 +170,21 @@ class LoopToLLVMPass(ModulePass):
             op.body.block.insert_op_before(function, kernel)
             kernel.detach()
             kernel.erase()
+            lowered.append(function)
+        defined = [f for f in symbols.declared.values() if f.body.blocks]
+        _straight_code_unoptimized([*lowered, *defined])
         _declarations(op, symbols)
+
+
+def _straight_code_unoptimized(functions: Iterable[llvm.FuncOp]) -> None:
+    """Leave the functions without branches (host entries, thread launchers
+    and entries, kernels of a few elements) as they are (`optnone`, which
+    needs `noinline`): each runs once a call, and LLVM's -O2 pipeline on
+    them took a tenth of its time on the bench programs for no run time."""
+    for function in functions:
+        if len(function.body.blocks) == 1:
+            function.no_inline = UnitAttr()
+            function.optimize_none = UnitAttr()
 
 
 def _type_errors(global_: GlobalOp) -> list[str]:
@@ -198,4 +214,5 @@ class DeviceToLLVMPass(ModulePass):
             op.body.block.insert_op_before(function, host)
             host.detach()
             host.erase()
+            _straight_code_unoptimized([function])
         _declarations(op, symbols)

@@ -4,10 +4,11 @@
 // **results, void *temp)`: parameters and results are loaded from their
 // pointer arrays, the arena is `temp`, launches are calls, streams vanish,
 // a while loop is a test block and a body block, and a returned buffer that
-// is not its result's own memory is copied there.
+// is not its result's own memory is copied there. An entry with branches is
+// optimized; one without (@straight) is left as it is (`optimize_none`).
 
 // CHECK-LABEL: llvm.func @main(
-// CHECK-SAME:  %[[ARGS:[0-9]+]]: !llvm.ptr, %[[RESULTS:[0-9]+]]: !llvm.ptr, %[[TEMP:[0-9]+]]: !llvm.ptr)
+// CHECK-SAME:  %[[ARGS:[0-9]+]]: !llvm.ptr, %[[RESULTS:[0-9]+]]: !llvm.ptr, %[[TEMP:[0-9]+]]: !llvm.ptr) {
 // CHECK:         %[[P0:.*]] = llvm.getelementptr inbounds %[[ARGS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    %[[X:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
 // CHECK:         %[[R0:.*]] = llvm.getelementptr inbounds %[[RESULTS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
@@ -25,6 +26,10 @@
 // CHECK:         %[[R1:.*]] = llvm.getelementptr inbounds %[[RESULTS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    %[[DEST:.*]] = llvm.load %[[R1]] : !llvm.ptr -> !llvm.ptr
 // CHECK:         llvm.call_intrinsic "llvm.memcpy.p0.p0.i64"(%[[DEST]], %[[X]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i1) -> ()
+// CHECK-NEXT:    llvm.return
+// CHECK-LABEL: llvm.func @straight(
+// CHECK-SAME:    attributes {no_inline, optimize_none}
+// CHECK:         llvm.call @negate
 // CHECK-NEXT:    llvm.return
 builtin.module {
   loop.kernel @negate(%a: memref<4xf32>, %b: memref<4xf32>) {
@@ -51,5 +56,12 @@ builtin.module {
     device.synchronize %s
     device.free %arena : memref<128xi8>
     func.return %out, %x : memref<4xf32>, memref<4xf32>
+  }
+  func.func @straight(%x: memref<4xf32>) -> memref<4xf32> {
+    %s = device.default_stream
+    %out = device.alloc : memref<4xf32>
+    device.launch @negate(%x, %out) on %s : memref<4xf32>, memref<4xf32>
+    device.synchronize %s
+    func.return %out : memref<4xf32>
   }
 }
