@@ -7,9 +7,11 @@ from __future__ import annotations
 from io import StringIO
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
 
 from xlir import make_context, parse_module
 from xlir.diagnostics import verify_module
@@ -116,3 +118,29 @@ def test_constants_keep_their_values(element: str, dims: list[int], data) -> Non
     constant = next(op for op in again.walk() if op.name == "stablehlo.constant")
     parsed = np.array(constant.value.get_values(), dtype=dtype)  # type: ignore[attr-defined]
     np.testing.assert_array_equal(parsed, nested.reshape(-1))
+
+
+def test_repeated_dense_literals_read_by_their_spelling() -> None:
+    """A dense literal parsed once is looked up by its spelling: repeats give
+    the same values, and spellings that differ only in the type, the sign of
+    zero or as bits (JAX's -inf) stay apart; a bad literal is still an
+    error."""
+    literals = [
+        "dense<0.000000e+00> : tensor<f32>",
+        "dense<-0.000000e+00> : tensor<f32>",
+        "dense<0.000000e+00> : tensor<f64>",
+        "dense<0xFF800000> : tensor<f32>",
+        "dense<[1, 2]> : tensor<2xi32>",
+    ]
+    lines = [f"  %c{i} = stablehlo.constant {t}" for i, t in enumerate(literals * 2)]
+    text = "func.func @main() {\n" + "\n".join(lines) + "\n  func.return\n}\n"
+    module = parse_module(make_context(), text)
+    ops = list(next(iter(module.body.block.ops)).body.block.ops)[:-1]
+    values = [op.value for op in ops]
+    assert values[:5] == values[5:]
+    assert len({str(v) for v in values[:5]}) == 5
+    assert [np.signbit(float(values[i].get_values()[0])) for i in (0, 1)] == [0, 1]
+    assert values[3].get_values()[0] == float("-inf")
+    bad = text.replace(literals[4], "dense<[1, 2, 3]> : tensor<2xi32>", 2)
+    with pytest.raises(ParseError, match="Shape mismatch"):
+        parse_module(make_context(), bad)
