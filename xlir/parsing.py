@@ -8,7 +8,7 @@ Three differences from xDSL's own `Parser`:
   every op gets the location where it stands in the text being parsed
   (`loc("file.mlir":line:col)`), which is what diagnostics need.
 * Tensor types repeat thousands of times in a large module, and dense
-  literals (`dense<0.000000e+00> : tensor<f32>`, 0.4 ms each) dozens of
+  literals (`dense<0.000000e+00> : tensor<f32>`) dozens of
   times; each distinct spelling is parsed once and then looked up.
 * Float elements written as bit patterns (`dense<0xFF800000> : tensor<f32>`,
   JAX's spelling of -inf and NaN) are read as bits; xDSL 0.74 reads them as
