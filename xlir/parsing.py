@@ -1,6 +1,6 @@
 """Reading StableHLO text: xDSL's parser, adapted to what JAX prints.
 
-Three differences from xDSL's own `Parser`:
+How it differs from xDSL's own `Parser`:
 
 * JAX's export flavour puts `loc(...)` after every op and defines the `#locN`
   aliases it uses *after* the module. Those locations point into the Python

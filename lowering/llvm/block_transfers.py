@@ -33,12 +33,11 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     VectorType,
-    i8,
 )
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
-from xlir.lowering.llvm.function import I1, FunctionBuilder, is_noalias
+from xlir.lowering.llvm.function import FunctionBuilder, is_noalias
 from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.ConstantOp)
@@ -103,13 +102,11 @@ def lower_block_transfer(b: FunctionBuilder, transfer: BlockTransfer) -> None:
     store, load = transfer.store, transfer.load
     buffer = store.buffer.type
     assert isinstance(buffer, MemRefType)
-    size = b.const(transfer.elements * (element_bytes(buffer.element_type) or 0))
+    size = transfer.elements * (element_bytes(buffer.element_type) or 0)
     destination = b.element_pointer(store.buffer, store.indices, store)
-    volatile = b.const(0, I1)
     if load is None:
         assert transfer.fill_byte is not None
-        value = b.const(transfer.fill_byte, i8)
-        b.intrinsic("llvm.memset.p0.i64", [destination, value, size, volatile], None)
+        b.fill_bytes(destination, transfer.fill_byte, size)
         return
     source = b.element_pointer(load.buffer, load.indices, load)
     disjoint = (
@@ -117,8 +114,7 @@ def lower_block_transfer(b: FunctionBuilder, transfer: BlockTransfer) -> None:
         and is_noalias(b.get(store.buffer))
         and is_noalias(b.get(load.buffer))
     )
-    name = "llvm.memcpy.p0.p0.i64" if disjoint else "llvm.memmove.p0.p0.i64"
-    b.intrinsic(name, [destination, source, size, volatile], None)
+    b.copy_bytes(destination, source, size, may_overlap=not disjoint)
 
 
 def _is_index_arithmetic(op: Operation) -> bool:

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     UnitAttr,
     VectorType,
+    i8,
     i32,
     i64,
 )
@@ -267,6 +268,26 @@ class FunctionBuilder:
             lambda: llvm.CallIntrinsicOp(name, list(args), results),
             args,
             results,
+        )
+
+    def copy_bytes(
+        self, target: SSAValue, source: SSAValue, size: int, may_overlap: bool
+    ) -> None:
+        """`llvm.memcpy` of `size` bytes, or `llvm.memmove` where the two
+        ranges `may_overlap`."""
+        name = "memmove" if may_overlap else "memcpy"
+        self.intrinsic(
+            f"llvm.{name}.p0.p0.i64",
+            [target, source, self.const(size), self.const(0, I1)],
+            None,
+        )
+
+    def fill_bytes(self, target: SSAValue, byte: int, size: int) -> None:
+        """`llvm.memset` of `size` bytes to `byte`."""
+        self.intrinsic(
+            "llvm.memset.p0.i64",
+            [target, self.const(byte, i8), self.const(size), self.const(0, I1)],
+            None,
         )
 
     # --- addressing -------------------------------------------------------------------

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from math import prod
 
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import MemRefType, i1, i64
+from xdsl.dialects.builtin import MemRefType, i64
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.memory import ViewOp, element_bytes
@@ -32,14 +32,6 @@ def byte_count(type_: MemRefType, op: Operation) -> int:
     if size is None:
         raise Unsupported(op, f"has a buffer {type_} without a byte size")
     return size * prod(type_.get_shape())
-
-
-def memcpy(b: FunctionBuilder, target: SSAValue, source: SSAValue, size: int) -> None:
-    b.intrinsic(
-        "llvm.memcpy.p0.p0.i64",
-        [target, source, b.const(size), b.const(0, i1)],
-        None,
-    )
 
 
 class HostLowering:
@@ -93,7 +85,9 @@ class HostLowering:
                 b.bind(op.result, b.load(address, op.result.type))
             case device.CopyOp():
                 size = byte_count(op.source.type, op)  # pyright: ignore[reportArgumentType]
-                memcpy(b, b.get(op.target), b.get(op.source), size)
+                b.copy_bytes(
+                    b.get(op.target), b.get(op.source), size, may_overlap=False
+                )
             case func.ReturnOp():
                 self._return(b, op)
             case (
@@ -127,5 +121,6 @@ class HostLowering:
             )
             if not own:
                 target = self._slot(b, self.results_ptr, index)
-                memcpy(b, target, b.get(value), byte_count(value.type, op))  # pyright: ignore[reportArgumentType]
+                size = byte_count(value.type, op)  # pyright: ignore[reportArgumentType]
+                b.copy_bytes(target, b.get(value), size, may_overlap=False)
         b.emit(llvm.ReturnOp())
