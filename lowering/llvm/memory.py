@@ -2,7 +2,11 @@
 
 A buffer is a `!llvm.ptr` to its first element; `loop.load`/`loop.store`
 address element `indices` row-major (`FunctionBuilder.element_pointer`), a
-vector access its first element, aligned as an element. A
+vector access its first element, aligned as an element. A boolean is a byte
+in memory (as numpy's) and is loaded and stored as an `i8`: LLVM's loop
+vectorizer widens `i8` accesses but takes every `i1` store of a vectorized
+loop apart into an extract and a store per lane (compare_select's mask
+loops: slower code, and half of LLVM's time on them). A
 `loop.view` is the arena's pointer plus its byte offset, a `loop.reshape` the
 same pointer, and a `loop.global` an internal constant array that
 `loop.get_global` takes the address of.
@@ -13,7 +17,7 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import MemRefType, VectorType
+from xdsl.dialects.builtin import MemRefType, VectorType, i1, i8
 from xdsl.ir import Attribute, Operation
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.memory import (
@@ -39,6 +43,9 @@ def lower_load(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, LoadOp)
     address = b.element_pointer(op.buffer, op.indices, op)
     type_ = llvm_type(op.result.type, op)
+    if type_ == i1:
+        b.bind(op.result, b.emit(llvm.TruncOp(b.load(address, i8), i1)))
+        return
     loaded = b.load(address, type_, _vector_alignment(type_, op.buffer.type))
     b.bind(op.result, loaded)
 
@@ -47,6 +54,9 @@ def lower_store(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, StoreOp)
     address = b.element_pointer(op.buffer, op.indices, op)
     value = b.get(op.value)
+    if value.type == i1:
+        b.store(b.emit(llvm.ZExtOp(value, i8)), address)
+        return
     b.store(value, address, _vector_alignment(value.type, op.buffer.type))
 
 

@@ -43,6 +43,16 @@
 // CHECK:         llvm.getelementptr inbounds %{{.*}}[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:         llvm.call_intrinsic "llvm.maximum.f32"
 
+// A boolean is a byte in memory, loaded and stored as an i8 (LLVM's loop
+// vectorizer widens i8 accesses; it would take i1 stores apart lane by lane).
+// CHECK-LABEL: llvm.func internal @mask
+// CHECK:         %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK-NEXT:    %[[M:.*]] = llvm.trunc %[[B]] : i8 to i1
+// CHECK:         %[[N:.*]] = llvm.xor %[[M]], %{{.*}} : i1
+// CHECK:         %[[W:.*]] = llvm.zext %[[N]] : i1 to i8
+// CHECK-NEXT:    llvm.store %[[W]], %{{.*}} : i8, !llvm.ptr
+// CHECK-NOT:     i1, !llvm.ptr
+
 builtin.module {
   loop.global @table : memref<2xf32> = dense<[1.0, 2.0]>
   loop.kernel @row_sums(%a: memref<4x8xf32>, %out: memref<4xf32>) {
@@ -72,6 +82,15 @@ builtin.module {
       %b = loop.load %t[%i] : memref<2xf32>
       %m = arith.maximumf %a, %b : f32
       loop.store %m, %v[%i] : memref<2xf32>
+    }
+    loop.return
+  }
+  loop.kernel @mask(%x: memref<16xi1>, %y: memref<16xi1>) {
+    %true = arith.constant true
+    loop.parallel (%i) = (0) to (16) step (1) {
+      %m = loop.load %x[%i] : memref<16xi1>
+      %n = arith.xori %m, %true : i1
+      loop.store %n, %y[%i] : memref<16xi1>
     }
     loop.return
   }
