@@ -16,6 +16,8 @@ How it differs from xDSL's own `Parser`:
 * xDSL rebuilds a type constraint for every `dense<...>` literal (about
   5 ms each); the constraint is built once here.
 * Errors carry the file name, so tools print `file:line:col`.
+* Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
+  tokens, each in one regular-expression match: parsing 0.80-0.88x).
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, TypeAttribute
 from xdsl.irdl import base
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xlir.lexing import QuickLexer
 
 _TYPED_LITERAL = re.compile(r"<[^<>]*>\s*:\s*tensor<[^<>]*>")
 """A dense literal's contents and its tensor type, as `dense<` ... spells
@@ -56,6 +61,7 @@ class XlirParser(Parser):
         self, ctx: Context, text: str, name: str = "<unknown>", line_offset: int = 0
     ):
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(QuickLexer(self.lexer.input))
         self._file = StringAttr(name)
         self._line_offset = line_offset
         self._line_starts = [0]
