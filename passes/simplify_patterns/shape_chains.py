@@ -9,6 +9,8 @@ absorbs for free.
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -22,7 +24,11 @@ from xlir.dialects.stablehlo.data_movement import (
 )
 from xlir.dialects.stablehlo.elementwise import ConvertOp
 from xlir.dialects.stablehlo.types import shape
-from xlir.passes.simplify_patterns.constants import splat_ops, splat_scalar
+from xlir.passes.simplify_patterns.constants import (
+    MAX_SPLAT_ELEMENTS,
+    splat_ops,
+    splat_scalar,
+)
 
 
 class TransposeOfTranspose(RewritePattern):
@@ -78,18 +84,19 @@ class BroadcastOfBroadcast(RewritePattern):
 
 
 class BroadcastOfSplat(RewritePattern):
-    """broadcast_in_dim(splat c) → splat c, when the result is small."""
+    """broadcast_in_dim(splat c) → splat c, when the result is small (checked
+    first: reading the constant and building its splat cost more than the
+    rest of `simplify` on a program of large broadcasts)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: BroadcastInDimOp, rewriter: PatternRewriter
     ) -> None:
-        scalar = splat_scalar(op.operand)
-        if scalar is None:
+        if prod(shape(op.result.type)) > MAX_SPLAT_ELEMENTS:
             return
-        replacement = splat_ops(op.result.type, scalar)
-        if len(replacement) == 1:
-            rewriter.replace(op, replacement)
+        scalar = splat_scalar(op.operand)
+        if scalar is not None:
+            rewriter.replace(op, splat_ops(op.result.type, scalar))
 
 
 class RemoveNoOp(RewritePattern):
