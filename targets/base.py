@@ -42,6 +42,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
+from xdsl.traits import SymbolTable
+from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
@@ -439,8 +441,20 @@ class Compiler(ABC):
 
 
 def planned_memory_stats(module: ModuleOp | None, signature: Signature) -> MemoryStats:
-    """The figures of the buffer plan of `signature`'s function in `module`;
-    without a plan, the argument and output bytes only."""
+    """The figures of the buffer plan of `signature`'s function in `module`:
+    those `assign-buffers` recorded on it (a compile reads them rather than
+    planning again), or a plan made here; without a module, the argument
+    and output bytes only."""
+    function = module and SymbolTable.lookup_symbol(module, signature.function)
+    recorded = function and function.attributes.get(PLAN)
+    if isinstance(recorded, PlanAttr):
+        return MemoryStats(
+            argument_size_in_bytes=recorded.arguments.data,
+            output_size_in_bytes=recorded.outputs.data,
+            alias_size_in_bytes=recorded.alias.data,
+            temp_size_in_bytes=recorded.arena.data,
+            constant_size_in_bytes=recorded.constants.data,
+        )
     planned = buffer_stats(module).get(signature.function) if module else None
     if planned is not None:
         return MemoryStats(

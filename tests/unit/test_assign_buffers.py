@@ -25,12 +25,14 @@ from xlir.dialects.hlo_buffers import (
 from xlir.passes.assign_buffers import AssignBuffersPass
 from xlir.passes.buffers.plan import Buffer, FunctionPlan, plan_function
 from xlir.passes.buffers.report import buffer_report, buffer_stats
+from xlir.targets.base import MemoryStats, planned_memory_stats
+from xlir.targets.interpreter import function_signature
 
 import xlir
 from tests.corpus import PROGRAMS, load_case
 from xlir.context import make_context
 from xlir.parsing import parse_module
-from xlir.pass_manager import PIPELINES
+from xlir.pass_manager import PIPELINES, run_pipeline
 
 
 def parse(text: str) -> ModuleOp:
@@ -366,3 +368,21 @@ def test_report_uses_the_planned_alignment() -> None:
     module = parse(PLANNED)
     AssignBuffersPass(alignment=16).apply(make_context(), module)
     assert buffer_stats(module)["f"].alignment == 16
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_memory_stats_read_from_the_recorded_plan_are_a_fresh_plans(path) -> None:
+    """A compile reads the figures `assign-buffers` recorded on the function
+    (`planned_memory_stats`); a new plan of the same function gives the
+    same ones."""
+    module = parse(path.read_text())
+    run_pipeline(make_context(), module, "hlo-opt", verify=False)
+    recorded = planned_memory_stats(module, function_signature(module, "main"))
+    fresh = buffer_stats(module)["main"]
+    assert recorded == MemoryStats(
+        argument_size_in_bytes=fresh.argument_size_in_bytes,
+        output_size_in_bytes=fresh.output_size_in_bytes,
+        alias_size_in_bytes=fresh.alias_size_in_bytes,
+        temp_size_in_bytes=fresh.temp_size_in_bytes,
+        constant_size_in_bytes=fresh.constant_size_in_bytes,
+    )
