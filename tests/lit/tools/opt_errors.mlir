@@ -10,6 +10,11 @@
 // SYNTAX: bad_syntax.mlir:2:{{[0-9]+}}: error:
 // SYNTAX-NOT: Traceback
 
+// An unterminated string literal: a diagnostic at once (xlir/lexing.py).
+// RUN: not xlir-opt %S/Inputs/unterminated_string.mlir 2>&1 | filecheck %s --check-prefix=STRING
+// STRING: unterminated_string.mlir:1:69: error: End of file reached before closing string literal.
+// STRING-NOT: Traceback
+
 // RUN: not xlir-opt %S/Inputs/bad_verify.mlir 2>&1 | filecheck %s --check-prefix=VERIFY
 // VERIFY: bad_verify.mlir:2:3: error: 'stablehlo.transpose' op permutation [1] is not a permutation of [0, 1)
 // VERIFY-NEXT: %0 = stablehlo.transpose
