@@ -396,13 +396,10 @@ def _row_major_type(type_: MemRefType) -> Attribute | None:
 
 class ModuleSymbols:
     """Functions the lowering adds on demand, once each: declarations (libm,
-    malloc) and internal definitions (the thread helpers, or their
-    declarations where `extern_helpers`: a runtime linked in later defines
-    them)."""
+    the thread pool) and internal definitions (threaded loops' chunks)."""
 
-    def __init__(self, extern_helpers: bool = False):
+    def __init__(self):
         self.declared: dict[str, llvm.FuncOp] = {}
-        self.extern_helpers = extern_helpers
 
     def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
         if name not in self.declared:

@@ -3,8 +3,8 @@
 `loop-to-llvm` lowers every `loop.kernel` to an internal, `noinline`
 `llvm.func` (buffers become pointers, `noalias` where no launch passes
 overlapping buffers; index becomes i64) and every `loop.global` to an
-internal constant; with `thread-helpers=extern`, threaded loops call thread
-helpers the module only declares (`threads.py`). `device-to-llvm` lowers
+internal constant; threaded loops call the thread pool's `xlir.parallel_for`,
+which the module only declares (`threads.py`). `device-to-llvm` lowers
 every host `func.func` to its native entry point (`host`). Either leaves
 a function without branches unoptimized (`optnone`). Run both
 (`loop-to-llvm,device-to-llvm`, as the CPU pipeline does) to get a module
@@ -126,29 +126,18 @@ def _new_function(
     return function, region
 
 
-THREAD_HELPERS = ("inline", "extern")
-"""`loop-to-llvm`'s `thread-helpers` choices (`threads.py`): the module
-defines the thread helpers it calls, or only declares them."""
-
-
 @dataclass(frozen=True)
 class LoopToLLVMPass(ModulePass):
     """Kernels and globals to the llvm dialect; see the module docstring."""
 
     name = "loop-to-llvm"
-    thread_helpers: str = "inline"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.thread_helpers not in THREAD_HELPERS:
-            raise XlirError(
-                f"error: loop-to-llvm: thread-helpers must be one of "
-                f"{', '.join(THREAD_HELPERS)}, got '{self.thread_helpers}'"
-            )
         kernels = [o for o in op.body.block.ops if isinstance(o, KernelOp)]
         globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
         _report(_problems(kernels, host=False), self.name)
         _report([(g, str(e)) for g in globals_ for e in _type_errors(g)], self.name)
-        symbols = ModuleSymbols(extern_helpers=self.thread_helpers == "extern")
+        symbols = ModuleSymbols()
         launches = launches_by_kernel(op)
         lowered: list[llvm.FuncOp] = []
         for global_ in globals_:
@@ -184,8 +173,8 @@ class LoopToLLVMPass(ModulePass):
 
 
 def _straight_code_unoptimized(functions: Iterable[llvm.FuncOp]) -> None:
-    """Leave the functions without branches (host entries, thread launchers
-    and entries, kernels of a few elements) as they are (`optnone`, which
+    """Leave the functions without branches (host entries, thread launchers,
+    grain entries, kernels of a few elements) as they are (`optnone`, which
     needs `noinline`): each runs once a call, and LLVM's -O2 pipeline on
     them took a tenth of its time on the bench programs for no run time."""
     for function in functions:

@@ -47,10 +47,6 @@ LOOP_PIPELINE = (
 """From the loop level to the llvm dialect: a module whose object code needs
 only the C library."""
 
-JIT_LOOP_TO_LLVM = "loop-to-llvm{thread-helpers=extern}"
-"""The JIT's `loop-to-llvm`: threaded kernels call the thread helpers of its
-runtime, compiled once per process (`thread_runtime.py`)."""
-
 BACKEND_PIPELINE = f"hlo-to-loop,{LOOP_PIPELINE}"
 """From the fused, planned HLO level to the llvm dialect."""
 
@@ -61,16 +57,12 @@ FAST_MATH = "XLIR_FAST_MATH"
 do; off by default, so results are bit for bit the sequential order's."""
 
 
-def loop_pipeline(jit: bool = True) -> str:
-    """The loop pipeline compiles use now: `LOOP_PIPELINE` (for the `jit`,
-    with `JIT_LOOP_TO_LLVM`), reassociating with `XLIR_FAST_MATH=1` in the
-    environment."""
-    pipeline = LOOP_PIPELINE
-    if jit:
-        pipeline = pipeline.replace("loop-to-llvm", JIT_LOOP_TO_LLVM, 1)
+def loop_pipeline() -> str:
+    """The loop pipeline compiles use now: `LOOP_PIPELINE`, reassociating
+    with `XLIR_FAST_MATH=1` in the environment."""
     if os.environ.get(FAST_MATH) == "1":
-        return pipeline.replace("vectorize", "vectorize{reassociate=true}", 1)
-    return pipeline
+        return LOOP_PIPELINE.replace("vectorize", "vectorize{reassociate=true}", 1)
+    return LOOP_PIPELINE
 
 
 class CpuExecutor(InterpreterExecutor):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
+from xlir.lowering.llvm.threads import PARALLEL_FOR
 from xlir.targets.base import MemoryStats, Signature
 from xlir.targets.cpu import loop_pipeline, lower_to_llvm
 from xlir.targets.cpu.c_header import C_IDENTIFIER, HeaderInfo, c_header
@@ -108,11 +109,10 @@ def _machine_settings(options: AotOptions) -> tuple[str, str, str]:
 
 
 def aot_loop_pipeline(options: AotOptions) -> str:
-    """The cpu target's loop pipeline (thread helpers in the object: it
-    needs only the C library) with `options.threads` applied and, for
+    """The cpu target's loop pipeline with `options.threads` applied and, for
     a triple that is not this host's, the vector passes sized for it (the
     host's sizes are measured)."""
-    passes = loop_pipeline(jit=False).split(",")
+    passes = loop_pipeline().split(",")
     if options.threads == 1:
         passes.remove("parallelize")
     sized = {}
@@ -149,15 +149,17 @@ def _donated(module: ModuleOp, function: str) -> dict[int, int]:
 def _notes(module: ModuleOp) -> list[str]:
     """What the header's comment says about threads."""
     threaded = any(
-        isinstance(op, llvm.FuncOp) and op.sym_name.data == "pthread_create"
+        isinstance(op, llvm.FuncOp) and op.sym_name.data == PARALLEL_FOR
         for op in module.body.block.ops
     )
     if not threaded:
         return ["Runs on the calling thread only."]
     return [
-        "Threads: the largest kernels split their outer loop over pthreads",
-        "(one per online CPU, sysconf(_SC_NPROCESSORS_ONLN)), created and joined",
-        "within each call; link with -lpthread. The call returns when all are done.",
+        "Threads: the largest kernels split their outer loop over a pool of",
+        "pthreads (one per online CPU, sysconf(_SC_NPROCESSORS_ONLN)), started on",
+        "the first call and waiting for later ones; link with -lpthread. The call",
+        "returns when all are done; calls from several threads at once are safe",
+        "(one of them uses the pool, the others run alone).",
     ]
 
 

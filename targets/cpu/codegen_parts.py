@@ -99,7 +99,7 @@ def _cost_and_uses(function: llvm.FuncOp) -> tuple[float, set[str]]:
     programs compiled alone (a 2-core VM): a function with loops costs a
     quarter of a millisecond per op and one per block (loops are what the
     vectorizers and instruction selection work on); one without loops (a
-    launcher, a thread entry) or left unoptimized (`optnone`) about 2 ms."""
+    launcher, a grain entry) or left unoptimized (`optnone`) about 2 ms."""
     ops = blocks = 0
     uses: set[str] = set()
     for block in function.body.blocks:
@@ -202,14 +202,14 @@ def compile_parts(
     threads = threads or codegen_threads()
     parts = deal(module, threads) if threads > 1 else []
     if len(parts) <= 1:
-        ir = llvm_ir(module)
+        ir = llvm_ir(module, thread_pool=False)
         return ir, (object_code(ir),)
     pool = _pool(threads, os.getpid())
     texts: list[str] = []
     objects: list[Future[bytes]] = []
     with part_modules(module, parts) as modules, _quick_gil_handover():
         for index, (part, exported) in enumerate(modules):
-            ir = llvm_ir(part, exported=exported)
+            ir = llvm_ir(part, exported=exported, thread_pool=False)
             objects.append(_submit(pool, ir))
             texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
     return "\n".join(texts), tuple(code.result() for code in objects)

@@ -22,7 +22,7 @@ from xlir.targets.base import (
     Signature,
 )
 from xlir.targets.cpu.llvm_jit import LoadedObject
-from xlir.targets.cpu.thread_runtime import needs_runtime, runtime_object
+from xlir.targets.cpu.thread_runtime import load_runtime, needs_runtime
 
 ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 """`void entry(void **args, void **results, void *temp)` (lowering/llvm/host.py)."""
@@ -57,8 +57,9 @@ class CpuExecutable(HostExecutable):
         self._stats = replace(
             stats, generated_code_size_in_bytes=sum(map(len, self.objects))
         )
-        runtime = (runtime_object(),) if needs_runtime(self.objects) else ()
-        self._object = LoadedObject((*self.objects, *runtime))
+        if needs_runtime(self.objects):
+            load_runtime()
+        self._object = LoadedObject(self.objects)
         self._entry = ENTRY(self._object.address(signature.function))
         self._local = threading.local()
 

@@ -23,6 +23,8 @@ from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.lowering.llvm.control import INTERLEAVE_COUNT
+from xlir.lowering.llvm.threads import PARALLEL_FOR
+from xlir.targets.cpu.thread_pool import define_thread_pool
 
 
 @cache
@@ -198,7 +200,10 @@ FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}
 
 
 def llvm_ir(
-    module: ModuleOp, triple: str | None = None, exported: Collection[str] = ()
+    module: ModuleOp,
+    triple: str | None = None,
+    exported: Collection[str] = (),
+    thread_pool: bool = True,
 ) -> str:
     """LLVM IR text of an llvm-dialect module. xDSL's translation drops the
     linkage of functions and the flags of `FUNCTION_FLAGS`: they are carried
@@ -207,8 +212,13 @@ def llvm_ir(
     where `llvm.func` was parsed from text, the attributes (xDSL's parser
     puts them there). The functions and globals named in `exported` are
     external whatever their linkage (another module uses them). A branch
-    marked `INTERLEAVE_COUNT` gets its loop metadata (`_loop_id`)."""
+    marked `INTERLEAVE_COUNT` gets its loop metadata (`_loop_id`). Where
+    the module calls the thread pool, the pool is defined in it, internal
+    (`thread_pool.py`; the object then needs only the C library), unless
+    `thread_pool` is False: the JIT links the one of its runtime."""
     converted = convert_module(module, fallback_target_triple=triple)
+    if thread_pool and PARALLEL_FOR in converted.globals:
+        define_thread_pool(converted)
     for name in exported:
         converted.get_global(name).linkage = ""
     for op in module.body.block.ops:

@@ -1,14 +1,14 @@
-"""The CPU JIT's runtime: the thread helpers, compiled once per process.
+"""The CPU JIT's runtime: the thread pool, compiled and loaded once per process.
 
-The JIT pipeline lowers with `loop-to-llvm{thread-helpers=extern}`: a
-threaded program only declares `xlir.spawn_chunks` and `xlir.join_chunks`
-(lowering/llvm/threads.py), and the engine that loads its objects links
-this object in beside them, as XLA:CPU's JIT resolves its runtime functions
-in the process. Translating and optimizing the helpers with every threaded
-program cost its cold compile 6-9 ms (about 90 llvm ops through xDSL's
-translation, two more functions through LLVM); here they are compiled on
-the first load that needs them. Ahead-of-time objects keep their own copy
-(the default `thread-helpers=inline`), so they need only the C library.
+A threaded program only declares `xlir.parallel_for` (lowering/llvm/
+threads.py). The JIT compiles the pool (`thread_pool.py`) on the first
+load that needs it, into an engine kept for the life of the process, and
+makes its entry a symbol of the process (`llvm.add_symbol`), which every
+executable's engine then links against, as XLA:CPU's JIT resolves its
+runtime functions in the process. So all executables share one pool and
+its threads, and a threaded program's compile does not translate and
+optimize the pool again. Ahead-of-time objects define a pool of their own
+(`llvm_jit.llvm_ir`), so they need only the C library.
 """
 
 from __future__ import annotations
@@ -16,18 +16,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from xlir.lowering.llvm.threads import HELPERS, helpers_module
-from xlir.targets.cpu.llvm_jit import llvm_ir, object_code
+import llvmlite.binding as llvm
+from llvmlite import ir
+from xlir.lowering.llvm.threads import PARALLEL_FOR
+from xlir.targets.cpu.llvm_jit import LoadedObject, object_code
+from xlir.targets.cpu.thread_pool import define_thread_pool
 
 
 def needs_runtime(objects: Sequence[bytes]) -> bool:
-    """Whether any of these objects names a thread helper (a call to one
-    puts its name in the object's symbol table)."""
-    names = [name.encode() for name in HELPERS]
-    return any(name in code for code in objects for name in names)
+    """Whether any of these objects calls the thread pool (a call puts its
+    name in the object's symbol table)."""
+    name = PARALLEL_FOR.encode()
+    return any(name in code for code in objects)
 
 
 @cache
 def runtime_object() -> bytes:
-    """The helpers' object code for this host, compiled on first use."""
-    return object_code(llvm_ir(helpers_module()))
+    """The pool's object code for this host, compiled on first use."""
+    module = ir.Module()
+    module.triple = llvm.get_default_triple()
+    define_thread_pool(module, linkage="external")
+    return object_code(str(module))
+
+
+@cache
+def load_runtime() -> LoadedObject:
+    """The pool loaded into this process, its entry a process symbol; kept
+    (its threads run its code) for as long as the process lives."""
+    loaded = LoadedObject((runtime_object(),))
+    llvm.add_symbol(PARALLEL_FOR, loaded.address(PARALLEL_FOR))
+    return loaded

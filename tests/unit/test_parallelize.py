@@ -90,7 +90,7 @@ def _serial(text: str):
         executable = xlir.compile(_loop_level(text, None), target="cpu")
     finally:
         cpu_target.LOOP_PIPELINE = pipeline
-    assert "xlir.spawn_chunks" not in executable.as_text()
+    assert "xlir.parallel_for" not in executable.as_text()
     return executable
 
 
@@ -108,7 +108,7 @@ def test_corpus_bit_for_bit(name: str) -> None:
     want = _outputs(_serial(text), arguments)
     for threads in THREADS:
         executable = xlir.compile(_loop_level(text, threads), target="cpu")
-        assert "xlir.spawn_chunks" in executable.as_text()
+        assert "xlir.parallel_for" in executable.as_text()
         _assert_identical(_outputs(executable, arguments), want)
 
 
@@ -119,7 +119,7 @@ def test_trip_count_below_threads(threads: int) -> None:
     want[1:7:2] = want[1:7:2] * np.float32(3.0) + np.float32(1.5)
     marked = SMALL_TRIP.replace("MARK", f"attributes {{threads = {threads} : i64}}")
     executable = xlir.compile(_loop_level(marked, None), target="cpu")
-    assert "xlir.spawn_chunks" in executable.as_text()
+    assert "xlir.parallel_for" in executable.as_text()
     np.testing.assert_array_equal(executable(x.copy()), want)
     serial = _serial(SMALL_TRIP.replace("MARK", ""))
     np.testing.assert_array_equal(serial(x.copy()), want)
@@ -177,7 +177,8 @@ def test_object_needs_only_libc_libm_pthread(tmp_path) -> None:
             ).stdout
             names |= {line.split()[-1] for line in listing.splitlines() if line.strip()}
     undefined -= defined
-    assert {"pthread_create", "pthread_join", "sysconf"} <= undefined
+    pool = {"pthread_create", "pthread_detach", "pthread_cond_wait", "sysconf"}
+    assert pool <= undefined
     libraries = [
         ctypes.CDLL(found)
         for name in ("c", "m", "pthread")
@@ -190,8 +191,8 @@ def test_object_needs_only_libc_libm_pthread(tmp_path) -> None:
 # Run in a process of its own: its address space is then capped just above
 # what it uses, so `pthread_create` cannot map a thread's stack (the cap
 # holds for root too). With room for no stack no thread starts and the
-# calling thread runs every range; with room for a few, the last ranges get
-# threads and the calling thread runs all those below the first that failed.
+# calling thread takes every grain; with room for a few, the pool runs with
+# the threads that started.
 FAILED_SPAWNS = """
 import resource, sys, threading
 import numpy as np

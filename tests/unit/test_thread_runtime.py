@@ -1,15 +1,18 @@
 """The CPU JIT's thread runtime (targets/cpu/thread_runtime.py): a threaded
-program's objects only declare the thread helpers and run with the
-runtime's object linked beside them; a serial program goes without it."""
+program's objects only declare the thread pool's entry and run against the
+one pool of the process, whose threads all executables share; a serial
+program goes without it; a forked child runs threaded programs too."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
-from xlir.lowering.llvm.threads import HELPERS
+from xlir.lowering.llvm.threads import PARALLEL_FOR
 from xlir.targets.cpu.thread_runtime import needs_runtime, runtime_object
 
 import xlir
@@ -40,15 +43,30 @@ def _compiled(attributes: str):
     return xlir.compile(parse_module(make_context(), text, "add"), target="cpu")
 
 
-def test_threaded_program_declares_the_helpers_and_runs() -> None:
+def test_threaded_program_declares_the_pool_and_runs() -> None:
     executable = _compiled("attributes {threads = 4 : i64}")
     lines = executable.as_text().splitlines()
-    for name in HELPERS:
-        mentions = [line for line in lines if f'@"{name}"(' in line]
-        assert any(line.startswith("declare ") for line in mentions)
-        assert not any(line.startswith("define ") for line in mentions)
+    mentions = [line for line in lines if f'@"{PARALLEL_FOR}"(' in line]
+    assert any(line.startswith("declare ") for line in mentions)
+    assert not any(line.startswith("define ") for line in mentions)
+    assert "xlir.pool" not in executable.as_text()
     assert needs_runtime(executable.objects)
     _check_sum(executable)
+
+
+def _threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_executables_share_one_pool() -> None:
+    """Five executables, each launching 4 threads: at most 3 more threads in
+    the process (one pool for all), where a pool per executable made 15."""
+    executables = [_compiled("attributes {threads = 4 : i64}") for _ in range(5)]
+    before = _threads()
+    for executable in executables:
+        _check_sum(executable)
+    assert _threads() - before <= 3
 
 
 def test_serial_program_needs_no_runtime() -> None:
@@ -74,4 +92,35 @@ def test_runtime_object_defines_the_helpers(tmp_path) -> None:
         check=True,
     ).stdout
     names = {line.split()[-1] for line in defined.splitlines() if line.strip()}
-    assert set(HELPERS) <= names
+    assert PARALLEL_FOR in names
+    assert not any(name.startswith("xlir.pool") for name in names)  # internal
+
+
+FORKED = """
+import os, sys
+import numpy as np
+from tests.unit.test_thread_runtime import _check_sum, _compiled
+
+executable = _compiled("attributes {threads = 4 : i64}")
+_check_sum(executable)  # the pool's threads start in this process
+child = os.fork()
+if child == 0:
+    _check_sum(executable)  # no threads here: the calling one takes all grains
+    _check_sum(_compiled("attributes {threads = 2 : i64}"))
+    os._exit(0)
+_, status = os.waitpid(child, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_child_runs_threaded_programs() -> None:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+    result = subprocess.run(
+        [sys.executable, "-c", FORKED],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+    )
+    assert result.returncode == 0, result.stderr

@@ -1,12 +1,14 @@
-// A kernel big enough for threads splits over pthreads unless --threads 1.
+// A kernel big enough for threads is handed to a pool of pthreads unless
+// --threads 1.
 
 // RUN: xlir-compile %s -o %t.o --header %t.h
 // RUN: filecheck %s --check-prefix=THREADED < %t.h
 // RUN: nm -u %t.o | filecheck %s --check-prefix=PTHREAD
-// THREADED: * Threads: the largest kernels split their outer loop over pthreads
+// THREADED: * Threads: the largest kernels split their outer loop over a pool of
 // PTHREAD-DAG: U pthread_create
-// PTHREAD-DAG: U pthread_join
-// The thread helpers are in the object (the JIT links them from its runtime):
+// PTHREAD-DAG: U pthread_cond_wait
+// PTHREAD-DAG: U pthread_mutex_lock
+// The thread pool is in the object (the JIT links the one of its runtime):
 // RUN: nm -u %t.o | filecheck %s --check-prefix=SELF-CONTAINED --allow-empty
 // SELF-CONTAINED-NOT: xlir.
 

@@ -39,26 +39,35 @@
 // PROGRAM: attributes #[[KERNEL]] = { noinline }
 
 // The attributes xDSL's translation drops are carried over: a threaded
-// kernel's body is `noinline` (one copy for every thread, optimized once),
-// the spawn and join helpers `noinline optnone`.
+// kernel's body is `noinline` (optimized as itself), its grain entry
+// `noinline optnone`. The module calls the thread pool, so the translation
+// defines it there, internal, with its worker and globals (the object
+// needs only the C library): mutex, condition variables and state,
+// zero-initialized.
 // RUN: xlir-opt %S/../../lowering/llvm/parallel.mlir -p loop-to-llvm | xlir-translate - | filecheck %s --check-prefix=THREADS
 // THREADS-DAG: define internal void @fill.chunk0({{.*}}) #[[BODY:[0-9]+]] {
-// THREADS-DAG: define internal void @xlir.join_chunks({{.*}}) #[[HELPER:[0-9]+]] {
-// THREADS-DAG: define internal i64 @xlir.spawn_chunks({{.*}}) #[[HELPER]] {
+// THREADS-DAG: define internal void @fill.chunk0.grain({{.*}}) #[[ENTRY:[0-9]+]] {
+// THREADS-DAG: define internal void @xlir.parallel_for(ptr {{.*}}, ptr {{.*}}, i64 {{.*}}, i64 {{.*}}) #[[BODY]] {
+// THREADS-DAG: define internal ptr @xlir.pool.worker(
+// THREADS-DAG: @xlir.pool.mutex = internal global [64 x i8] zeroinitializer, align 64
+// THREADS-DAG: @xlir.pool.state = internal global { {{.*}} } zeroinitializer, align 64
+// THREADS-DAG: call i32 @pthread_create(
+// THREADS-DAG: call i32 @pthread_cond_wait(
 // THREADS-DAG: attributes #[[BODY]] = { noinline }
-// THREADS-DAG: attributes #[[HELPER]] = { noinline optnone }
+// THREADS-DAG: attributes #[[ENTRY]] = { noinline optnone }
 
-// At -O3 each chunk stays one function, called by its thread entry and by
-// its kernel, itself a function of its own that the entry calls.
+// At -O3 each chunk stays one function, called by its grain entry; the
+// kernel, a function of its own that the entry calls, hands the grain
+// entry to the pool.
 // RUN: xlir-opt %corpus/small/softmax_rows.mlir -p "hlo-opt,hlo-to-loop,expand-math,parallelize{min_work=1},loop-to-llvm,device-to-llvm" | xlir-translate - -O3 | filecheck %s --check-prefix=THREADS-O3
-// THREADS-O3: define internal {{.*}}@fusion_1.chunk0.thread(
+// THREADS-O3: define internal {{.*}}@fusion_1.chunk0.grain(
 // THREADS-O3-NEXT: {{.+}}:
 // THREADS-O3-NOT: define
 // THREADS-O3: call {{.*}}void @fusion_1.chunk0(
 // THREADS-O3: define internal {{.*}}void @fusion_1.chunk0(
 // THREADS-O3: define internal {{.*}}void @fusion_1(
 // THREADS-O3-NOT: define
-// THREADS-O3: call {{.*}}void @fusion_1.chunk0(
+// THREADS-O3: call {{.*}}void @xlir.parallel_for(ptr @fusion_1.chunk0.grain,
 // THREADS-O3: define void @main(
 // THREADS-O3-NOT: define
 // THREADS-O3: call {{.*}}void @fusion_1(
