@@ -145,6 +145,57 @@ def test_outputs_into_caller_arrays_and_from_threads(monkeypatch) -> None:
         )
 
 
+TWO_OUTPUTS = """
+func.func public @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %y = stablehlo.add %x, %x : tensor<4x8xf32>
+  %z = stablehlo.multiply %x, %x : tensor<4x8xf32>
+  return %y, %z : tensor<4x8xf32>, tensor<4x8xf32>
+}
+"""
+
+
+def test_arguments_as_they_come(monkeypatch) -> None:
+    """Arrays that are not C-contiguous, read-only, of another type than
+    ndarray or empty are passed right; outputs must be writable arrays of
+    their own, also of each other."""
+    monkeypatch.setenv("XLIR_CACHE", "0")
+    executable = xlir.compile(SOFTMAX, target="cpu")
+    x = _input(executable)
+    want = _reference(x)
+    readonly = x.copy()
+    readonly.flags.writeable = False
+    strided = np.repeat(x, 2, axis=1)[:, ::2]
+    for argument in (x, readonly, np.asfortranarray(x), strided, x.tolist()):
+        np.testing.assert_allclose(executable(argument), want, rtol=1e-5, atol=1e-6)
+    out = np.empty_like(x)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="out: result0 must be a writable"):
+        executable(x, out=[out])
+
+    pair = xlir.compile(TWO_OUTPUTS, target="cpu")
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    frozen = x.copy()
+    frozen.flags.writeable = False
+    y, z = np.empty_like(x), np.empty_like(x)
+    got = pair(frozen, out=[y, z])
+    assert got[0] is y and got[1] is z
+    np.testing.assert_array_equal(y, x + x)
+    np.testing.assert_array_equal(z, x * x)
+    both = np.empty((8, 8), np.float32)
+    with pytest.raises(ValueError, match="out: result1 shares memory with out result0"):
+        pair(x, out=[both[:4], both[:4]])
+    pair(x, out=[both[:4], both[4:]])  # adjacent, not overlapping
+    np.testing.assert_array_equal(both, np.concatenate([x + x, x * x]))
+
+    empty = xlir.compile(
+        "func.func @main(%x: tensor<0x3xf32>) -> tensor<0x3xf32> {\n"
+        "  %y = stablehlo.negate %x : tensor<0x3xf32>\n"
+        "  return %y : tensor<0x3xf32>\n}\n",
+        target="cpu",
+    )
+    assert empty(np.zeros((0, 3), np.float32)).shape == (0, 3)
+
+
 def test_stats_and_argument_errors(monkeypatch) -> None:
     monkeypatch.setenv("XLIR_CACHE", "0")
     executable = xlir.compile(SOFTMAX, target="cpu")
