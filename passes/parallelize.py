@@ -24,14 +24,19 @@ makes one vector op (`_vector_lanes`): a 128^3 matmul's register tiles are
 pays for (while_loops_128's ten of them ran 1.6x slower threaded).
 
 `threads=0` asks for the CPUs online when the kernel runs; N > 0 for N
-threads. The default `min-work` comes from this machine (2 cores, Xeon,
-glibc 2.36): a pthread create + join costs about 20 us and
-`sysconf(_SC_NPROCESSORS_ONLN)` 3 us (a C loop of 2000 of each), and the
-bench's kernels run from 0.02 ns per estimated op (vectorized elementwise:
-gelu_1m, 82 million ops in 1.8 ms) to 0.2 ns (gathers, memory-bound
-chains). A split in two on a free core saves half the serial time, so it
-pays from 2 x 23 us / (cost per op): 230,000 to 2,300,000 ops; the default,
-2^20, sits between.
+threads. The default `min-work` was set when each launch started and
+joined its threads (a 2-core Xeon, glibc 2.36: a pthread create + join
+cost about 20 us): the bench's kernels run from 0.02 ns per estimated op
+(vectorized elementwise: gelu_1m, 82 million ops in 1.8 ms) to 0.2 ns
+(gathers, memory-bound chains), and a split in two on a free core saves
+half the serial time, so it paid from 2 x 23 us / (cost per op): 230,000 to
+2,300,000 ops; the default, 2^20, sits between. Launches now go to a thread
+pool (targets/cpu/thread_pool.py), which costs the calling thread a few
+microseconds, but a pool thread that has gone to sleep joins 15-50 us late.
+Lower defaults measured on a 2-core EPYC (same process, alternating):
+2^18 ran while_loops_128 0.77x the time called back to back but 0.95x with
+its arrays out of cache, and gather_index 1.29x out of cache; the default
+stays.
 """
 
 from __future__ import annotations
