@@ -40,6 +40,7 @@ threads it no longer has: the calling thread then takes every grain itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from llvmlite import ir
@@ -116,9 +117,9 @@ class _Pool:
         return variable
 
     def call(self, b: ir.IRBuilder, name: str, *arguments: ir.Value) -> ir.Value:
-        """A call of C library function `name` (declared on first use), all
-        of whose arguments are pointers and which returns an int, but
-        `sysconf` and `pthread_detach`, which take a long."""
+        """A call of C library function `name`, declared on its first call
+        with the types of these arguments, returning an int (`sysconf` a
+        long)."""
         function = self.module.globals.get(name)
         if not isinstance(function, ir.Function):
             types = [a.type for a in arguments]  # pyright: ignore[reportAttributeAccessIssue]
@@ -153,15 +154,16 @@ class _Pool:
         self,
         function: ir.Function,
         b: ir.IRBuilder,
-        until: str,
+        ready: Callable[[ir.IRBuilder, bool], ir.Value],
         condition: ir.GlobalVariable,
         done: ir.Block,
     ) -> tuple[ir.Block, ir.Block]:
-        """Code to wait, the mutex held, until the wait `until` names is
-        over (`ready`): without the mutex, checking up to `SPIN` times;
-        then, the mutex held again, on `condition` while it still is not.
-        Its first block, to branch to, and its last, which branches to
-        `done` with the mutex held."""
+        """Code to wait, the mutex held, until `ready(b, atomic)` (an i1
+        computed from the state, read atomically where the mutex is not
+        held): without the mutex, checking up to `SPIN` times; then, the
+        mutex held again, on `condition` while it is still false. Its first
+        block, to branch to, and its last, which branches to `done` with the
+        mutex held."""
         start = function.append_basic_block("wait")
         spin = function.append_basic_block("spin")
         relock = function.append_basic_block("relock")
@@ -174,38 +176,22 @@ class _Pool:
         b.position_at_end(spin)
         count = b.phi(I64)
         count.add_incoming(I64(0), start)
-        ready = self.ready(b, until, atomic=True)
         more = _value(b.add(count, I64(1)))
         count.add_incoming(more, spin)
         tired = b.icmp_signed(">=", more, I64(SPIN))
-        b.cbranch(b.or_(ready, tired), relock, spin)
+        b.cbranch(b.or_(ready(b, True), tired), relock, spin)
 
         b.position_at_end(relock)
         self.lock(b)
         b.branch(recheck)
 
         b.position_at_end(recheck)
-        b.cbranch(self.ready(b, until), done, sleep)
+        b.cbranch(ready(b, False), done, sleep)
 
         b.position_at_end(sleep)
         self.call(b, "pthread_cond_wait", condition, self.mutex)
         b.branch(recheck)
         return start, recheck
-
-    def ready(self, b: ir.IRBuilder, until: str, atomic: bool = False) -> ir.Value:
-        """Whether the wait `until` names is over: "posted" (a post since
-        the one a pool thread has seen, `self.seen`) or "finished" (every
-        grain of the launch)."""
-        if until == "posted":
-            posts = self.load(b, "posts", atomic)
-            return _value(b.icmp_signed("!=", posts, self.seen))
-        finished = self.load(b, "finished", atomic)
-        return _value(b.icmp_signed("==", finished, self.total))
-
-    seen: ir.Value
-    """The posts a pool thread has seen (a value of its function)."""
-    total: ir.Value
-    """The grains of the calling thread's launch (a value of its function)."""
 
 
 def _function(
@@ -287,9 +273,12 @@ def _define_worker(pool: _Pool, grains: ir.Function) -> ir.Function:
     b.position_at_end(check)
     seen = b.phi(I64, "seen")
     seen.add_incoming(I64(0), entry)
-    pool.seen = seen
     posts = pool.load(b, "posts")
-    wait, woken = pool.spin_then_sleep(function, b, "posted", pool.posted, check)
+
+    def new_post(b: ir.IRBuilder, atomic: bool) -> ir.Value:
+        return _value(b.icmp_signed("!=", pool.load(b, "posts", atomic), seen))
+
+    wait, woken = pool.spin_then_sleep(function, b, new_post, pool.posted, check)
     seen.add_incoming(seen, woken)
     b.position_at_end(check)
     b.cbranch(b.icmp_signed("==", posts, seen), wait, posted)
@@ -371,12 +360,12 @@ def _define_parallel_for(
     b.branch(blocks["grow"])
 
     b.position_at_end(blocks["post"])
-    pool.total = _min(b, n, _value(b.mul(count, I64(GRAINS_PER_THREAD))))
+    total = _min(b, n, _value(b.mul(count, I64(GRAINS_PER_THREAD))))
     for name, value in (
         ("grain", grain),
         ("ctx", ctx),
         ("n", n),
-        ("grains", pool.total),
+        ("grains", total),
         ("next", I64(0)),
         ("finished", I64(0)),
         ("busy", I64(1)),
@@ -387,8 +376,12 @@ def _define_parallel_for(
     pool.store(b, "posts", _value(b.add(pool.load(b, "posts"), I64(1))))
     pool.call(b, "pthread_cond_broadcast", pool.posted)
     b.call(grains, [])
+
+    def all_finished(b: ir.IRBuilder, atomic: bool) -> ir.Value:
+        return _value(b.icmp_signed("==", pool.load(b, "finished", atomic), total))
+
     wait, _ = pool.spin_then_sleep(
-        function, b, "finished", pool.finished, blocks["finish"]
+        function, b, all_finished, pool.finished, blocks["finish"]
     )
     b.position_at_end(blocks["post"])
     b.branch(wait)
