@@ -44,8 +44,9 @@ LOOP_PIPELINE = (
     "interleave,parallelize,"
     "loop-to-llvm,device-to-llvm"
 )
-"""From the loop level to the llvm dialect: a module whose object code needs
-only the C library."""
+"""From the loop level to the llvm dialect: a module whose object code, with
+the thread pool `llvm_jit.llvm_ir` defines where it is called, needs only
+the C library."""
 
 BACKEND_PIPELINE = f"hlo-to-loop,{LOOP_PIPELINE}"
 """From the fused, planned HLO level to the llvm dialect."""
