@@ -35,7 +35,7 @@ from xdsl.traits import IsTerminator
 PTR = llvm.LLVMPointerType()
 I1 = IntegerType(1)
 
-EQ, NE, SLT = 0, 1, 2
+EQ, SLT = 0, 2
 """`llvm.icmp` predicates (LLVM's numbering, as `arith.cmpi`'s)."""
 
 _ALIKE: dict[object, tuple[type[Operation], dict[str, Attribute]]] = {}

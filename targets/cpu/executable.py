@@ -78,7 +78,7 @@ class CpuExecutable(HostExecutable):
         self, arrays: Sequence[np.ndarray], out: Sequence[np.ndarray] | None = None
     ) -> list[np.ndarray]:
         """Run on arrays of the signature's types, writing into `out` when
-        given (checked: `_check_out`)."""
+        given (of the right types: `_check_out`)."""
         return self._run([np.ascontiguousarray(a) for a in arrays], out)
 
     def _run(
@@ -95,8 +95,8 @@ class CpuExecutable(HostExecutable):
             frame.arguments[index] = _address(array)
         for index, array in enumerate(outputs):
             frame.results[index] = _address(array)
-        if out is not None and _overlapping(frame, arrays, outputs):
-            _check_out(self.signature, outputs, arrays)  # names the culprits
+        if out is not None:
+            _check_sharing(self.signature, frame, arrays, outputs)
         self._entry(frame.arguments_at, frame.results_at, frame.arena_at)
         return outputs
 
@@ -171,27 +171,10 @@ def _address(array: np.ndarray) -> int:
         return array.ctypes.data
 
 
-def _overlapping(
-    frame: _Frame, arrays: Sequence[np.ndarray], outputs: Sequence[np.ndarray]
-) -> bool:
-    """Whether an output's bytes overlap an argument's or another output's
-    (their addresses are in `frame`)."""
-    spans = [(frame.arguments[i] or 0, a.nbytes) for i, a in enumerate(arrays)]
-    for index, array in enumerate(outputs):
-        start, size = frame.results[index] or 0, array.nbytes
-        if any(start < s + n and s < start + size for s, n in spans if n and size):
-            return True
-        spans.append((start, size))
-    return False
-
-
 def _check_out(
     signature: Signature, out: Sequence[np.ndarray], arguments: Sequence[np.ndarray]
 ) -> None:
-    """Shapes and types as the signature says, and no output sharing memory
-    with an argument or another output: the code reads arguments while it
-    writes results, and tells LLVM that distinct buffers never overlap
-    (lowering/kernel_aliasing.py)."""
+    """Output shapes and types as the signature says."""
     if len(out) != len(signature.results):
         raise ValueError(
             f"out: @{signature.function} has {len(signature.results)} result(s), "
@@ -209,15 +192,30 @@ def _check_out(
                 f"out: {spec.name} must be a writable C-contiguous "
                 f"{spec.dtype} array of shape {list(spec.shape)} ({spec.type_text})"
             )
-    others = [
-        (f"argument {spec.name}", array)
-        for spec, array in zip(signature.arguments, arguments, strict=True)
+
+
+def _check_sharing(
+    signature: Signature,
+    frame: _Frame,
+    arguments: Sequence[np.ndarray],
+    out: Sequence[np.ndarray],
+) -> None:
+    """No output's bytes overlap an argument's or another output's (their
+    addresses are in `frame`): the code reads arguments while it writes
+    results, and tells LLVM that distinct buffers never overlap
+    (lowering/kernel_aliasing.py)."""
+    spans = [
+        ("argument", spec.name, frame.arguments[index] or 0, array.nbytes)
+        for index, (spec, array) in enumerate(
+            zip(signature.arguments, arguments, strict=True)
+        )
     ]
-    for spec, array in zip(signature.results, out, strict=True):
-        for name, other in others:
-            if np.may_share_memory(array, other):
+    for index, (spec, array) in enumerate(zip(signature.results, out, strict=True)):
+        start, size = frame.results[index] or 0, array.nbytes
+        for kind, name, other, length in spans:
+            if size and length and start < other + length and other < start + size:
                 raise ValueError(
-                    f"out: {spec.name} shares memory with {name}; "
+                    f"out: {spec.name} shares memory with {kind} {name}; "
                     "outputs must be arrays of their own"
                 )
-        others.append((f"out {spec.name}", array))
+        spans.append(("out", spec.name, start, size))
