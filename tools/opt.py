@@ -41,7 +41,7 @@ from xlir.tools.instruments import (
 from xlir.context import DIALECTS
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
-from xlir.pass_manager import Instrument, PassManager, expand
+from xlir.pass_manager import Instrument, PassManager, expand, verify_result
 
 
 def planned_temp_bytes(module: ModuleOp) -> int | None:
@@ -95,6 +95,14 @@ class XlirOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
         aids = arg_parser.add_argument_group("debugging aids")
+        aids.add_argument(
+            "--verify-each",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="verify the IR after every pass and name the pass that breaks "
+            "it (on by default, as in mlir-opt; --no-verify-each verifies the "
+            "input and the final result only)",
+        )
         aids.add_argument(
             "--print-ir-after-all",
             action="store_true",
@@ -176,7 +184,7 @@ class XlirOptMain(xDSLOptMain):
         manager = PassManager(
             self._spec,
             instruments,
-            verify_each=not args.disable_verify,
+            verify_each=args.verify_each and not args.disable_verify,
             sources=self._sources,
         )
         if args.reproducer:
@@ -190,6 +198,8 @@ class XlirOptMain(xDSLOptMain):
         if self._dumper is not None:
             self._dumper.dump_input(prog)
         manager.run(self.ctx, prog)
+        if manager.passes and not (manager.verify_each or self.args.disable_verify):
+            verify_result(prog, self._spec, self._sources)
         if self.args.buffer_report:
             sys.stderr.write(buffer_report(prog))
 

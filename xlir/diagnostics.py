@@ -14,16 +14,23 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xlir.verifier import InvalidUse, check_uses
+
 
 class XlirError(Exception):
     """A user-facing error whose message is a finished diagnostic."""
 
 
 def format_at(
-    file: str, line: int, column: int, message: str, source: str | None
+    file: str,
+    line: int,
+    column: int,
+    message: str,
+    source: str | None,
+    severity: str = "error",
 ) -> str:
     """`file:line:col: error: message`, then the line and a caret if known."""
-    text = f"{file}:{line}:{column}: error: {message}"
+    text = f"{file}:{line}:{column}: {severity}: {message}"
     if source is not None:
         lines = source.split("\n")
         if 1 <= line <= len(lines):
@@ -32,15 +39,20 @@ def format_at(
 
 
 def format_at_op(
-    op: Operation, message: str, sources: dict[str, str] | None = None
+    op: Operation,
+    message: str,
+    sources: dict[str, str] | None = None,
+    severity: str = "error",
 ) -> str:
     """A diagnostic at the op's location (its place in the parsed text)."""
     loc = op.location
     if isinstance(loc, FileLineColLoc):
         file = loc.filename.data
         source = (sources or {}).get(file)
-        return format_at(file, loc.line.data, loc.column.data, message, source)
-    return f"error: {message}"
+        return format_at(
+            file, loc.line.data, loc.column.data, message, source, severity
+        )
+    return f"{severity}: {message}"
 
 
 def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
@@ -59,8 +71,16 @@ def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
 
 
 def verify_module(root: Operation, sources: dict[str, str] | None = None) -> None:
-    """Verify every op, raising an XlirError located at the first op that
-    fails (xDSL's own `verify` does not say which op it was)."""
+    """Verify SSA dominance and region isolation (xlir/verifier.py), then
+    every op, raising an XlirError located at the first op that fails
+    (xDSL's own `verify` does not say which op it was)."""
+    try:
+        check_uses(root)
+    except InvalidUse as error:
+        text = format_at_op(error.op, error.message, sources)
+        for op, note in error.notes:
+            text += "\n" + format_at_op(op, note, sources, "note")
+        raise XlirError(text) from None
     for op in _walk(root):
         try:
             op.verify(verify_nested_ops=False)

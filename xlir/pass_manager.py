@@ -7,11 +7,15 @@ dumps and reproducers are instruments, so `xlir.compile` pays for none of them.
 
 A pass that raises stops the pipeline with a `PassFailure` naming the pass;
 so does one that leaves IR that does not verify, when each pass is verified
-(xlir-opt's default; `xlir.compile` verifies once, at the end).
+(xlir-opt's default, `--verify-each`). `xlir.compile` verifies once, at the
+end, unless the environment sets `XLIR_VERIFY_EACH=1`, its debug mode: then
+every pass of every pipeline, down to the llvm dialect, is verified, and the
+first one that breaks the IR is named. The test suite runs so.
 """
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Sequence
 from functools import lru_cache
@@ -38,6 +42,15 @@ PIPELINES: dict[str, tuple[str, ...]] = {
     ),
 }
 """Named pipelines: the HLO-level default pipeline that `xlir.compile` runs."""
+
+
+VERIFY_EACH_VARIABLE = "XLIR_VERIFY_EACH"
+"""The environment variable that turns on verification after every pass."""
+
+
+def verify_each_requested() -> bool:
+    """Whether the environment asks for verification after every pass."""
+    return os.environ.get(VERIFY_EACH_VARIABLE, "") not in ("", "0")
 
 
 class PassFailure(XlirError):
@@ -168,14 +181,24 @@ def run_pipeline(
     """Run a pipeline spec on a module, as `xlir.compile` does: the result is
     verified once at the end (verifying after each pass, as xlir-opt does,
     costs several times the pipeline itself), or not at all with `verify`
-    off (a backend whose output LLVM verifies anyway)."""
-    manager = PassManager(spec, verify_each=False, sources=sources)
+    off (a backend whose output LLVM verifies anyway). With
+    `XLIR_VERIFY_EACH=1` in the environment, every pass is verified."""
+    each = verify_each_requested()
+    manager = PassManager(spec, verify_each=each, sources=sources)
     manager.run(ctx, module)
-    if manager.passes and verify:
-        try:
-            verify_module(module, sources)
-        except XlirError as error:
-            raise PassFailure(
-                f"{error}\nnote: the IR after pipeline '{spec}'; "
-                f"`xlir-opt -p '{spec}'` names the pass that broke it"
-            ) from None
+    if manager.passes and verify and not each:
+        verify_result(module, spec, sources)
+
+
+def verify_result(
+    module: ModuleOp, spec: str, sources: dict[str, str] | None = None
+) -> None:
+    """Verify the IR a whole pipeline left; a failure says how to find the
+    pass that broke it."""
+    try:
+        verify_module(module, sources)
+    except XlirError as error:
+        raise PassFailure(
+            f"{error}\nnote: the IR after pipeline '{spec}'; "
+            f"`xlir-opt --verify-each -p '{spec}'` names the pass that broke it"
+        ) from None
