@@ -10,7 +10,7 @@ there, and then passes loop forever on the cycle. The rules, as MLIR's:
   op that owns the region, but not that op's own results.
 * In a region of several blocks, a block also sees the values of the blocks
   that dominate it (a dominator tree of the branches); a block no branch
-  reaches sees every value of its region, as MLIR's dominance has it.
+  reaches is dominated by every other block, as in MLIR.
 * The region of `builtin.module` is a graph region: its ops may use each
   other in any order.
 * An op with the IsolatedFromAbove trait (`func.func`, `builtin.module`,
@@ -95,7 +95,8 @@ def check_uses(root: Operation) -> None:
         elif kind == _UNREACHABLE:
             block, region = item
             stack.append((_LEAVE, region.blocks))
-            visible.update(_defined_in(region.blocks))
+            visible.update(_defined_in(b for b in region.blocks if b is not block))
+            visible.update(block.args)
             _push_ops(stack, block)
         elif kind == _LEAVE:
             visible.difference_update(_defined_in(item))

@@ -16,6 +16,9 @@ config.excludes = ["Inputs", "lit.cfg.py"]  # noqa: F821
 config.test_source_root = os.path.dirname(__file__)  # noqa: F821
 config.environment["PATH"] = os.environ.get("PATH", "")  # noqa: F821
 config.environment["PYTHONUNBUFFERED"] = "1"  # noqa: F821
+# Verify the IR after every pass of xlir-run's and xlir-compile's pipelines too
+# (xlir-opt does by default), so a pass that breaks the IR is named.
+config.environment["XLIR_VERIFY_EACH"] = os.environ.get("XLIR_VERIFY_EACH", "1")  # noqa: F821
 config.substitutions.append(  # noqa: F821
     ("%corpus", os.path.abspath(os.path.join(config.test_source_root, "..", "..", "..", "shared", "corpus")))  # noqa: F821
 )
