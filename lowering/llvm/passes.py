@@ -2,10 +2,13 @@
 
 `loop-to-llvm` lowers every `loop.kernel` to an internal, `noinline`
 `llvm.func` (buffers become pointers, `noalias` where no launch passes
-overlapping buffers; index becomes i64) and every `loop.global` to an
-internal constant; threaded loops call the thread pool's `xlir.parallel_for`,
-which the module only declares (`threads.py`). `device-to-llvm` lowers
-every host `func.func` to its native entry point (`host`). Either leaves
+overlapping buffers; index becomes i64); threaded loops call the thread
+pool's `xlir.parallel_for`, which the module only declares (`threads.py`).
+`device-to-llvm` lowers every host `func.func` to its native entry point
+(`host`) and then every `loop.global` to an internal constant: a global goes
+with the last of its uses (`loop.get_global` in a host function names a
+`loop.global`; a kernel's `llvm.mlir.addressof` takes any symbol), so the IR
+verifies between the two passes. Either leaves
 a function without branches unoptimized (`optnone`). Run both
 (`loop-to-llvm,device-to-llvm`, as the CPU pipeline does) to get a module
 xDSL's LLVM translation accepts. Before changing anything, each pass checks
@@ -134,16 +137,10 @@ class LoopToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [o for o in op.body.block.ops if isinstance(o, KernelOp)]
-        globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
         _report(_problems(kernels, host=False), self.name)
-        _report([(g, str(e)) for g in globals_ for e in _type_errors(g)], self.name)
         symbols = ModuleSymbols()
         launches = launches_by_kernel(op)
         lowered: list[llvm.FuncOp] = []
-        for global_ in globals_:
-            op.body.block.insert_op_before(lower_global(global_), global_)
-            global_.detach()
-            global_.erase()
         for kernel in kernels:
             inputs = [llvm_type(t, kernel) for t in kernel.argument_types]
             type_ = llvm.LLVMFunctionType(inputs)
@@ -199,7 +196,12 @@ class DeviceToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         hosts = [o for o in op.body.block.ops if isinstance(o, func.FuncOp)]
-        _report(_problems(hosts, host=True), self.name)
+        globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
+        _report(
+            _problems(hosts, host=True)
+            + [(g, str(e)) for g in globals_ for e in _type_errors(g)],
+            self.name,
+        )
         symbols = ModuleSymbols()
         for host in hosts:
             function, region = _new_function(host.sym_name.data, ENTRY_TYPE, "external")
@@ -211,4 +213,8 @@ class DeviceToLLVMPass(ModulePass):
             host.detach()
             host.erase()
             _straight_code_unoptimized([function])
+        for global_ in globals_:
+            op.body.block.insert_op_before(lower_global(global_), global_)
+            global_.detach()
+            global_.erase()
         _declarations(op, symbols)

@@ -1,4 +1,5 @@
 // RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
+// RUN: xlir-opt %s -p loop-to-llvm,device-to-llvm | filecheck %s --check-prefix=GLOBAL
 
 // A kernel becomes an internal, no_inline llvm.func over pointers (LLVM
 // optimizes each kernel once, as itself): each loop a header
@@ -7,7 +8,12 @@
 // row-major through one getelementptr over the buffer as an array of its
 // trailing dimensions (no index arithmetic); constants sit at the top.
 
-// CHECK:       llvm.mlir.global internal constant @table(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<2 x f32>
+// A global stays until device-to-llvm has lowered the host functions that
+// take its address (loop.get_global names a loop.global), then becomes an
+// internal constant.
+// CHECK:       loop.global @table
+// GLOBAL:      llvm.mlir.global internal constant @table(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<2 x f32>
+// GLOBAL-NOT:  loop.global
 // CHECK-LABEL: llvm.func internal @row_sums(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {no_inline} {
 // CHECK-DAG:     %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-DAG:     %[[ROWS:.*]] = llvm.mlir.constant(4) : i64
