@@ -87,7 +87,7 @@ func.func @isolated(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   }
   func.return %r : tensor<4xf32>
 }
-// CHECK: fusion_invalid.mlir:83:3: error: 'hlo.fusion' op is isolated from above, but operand #1 of 'stablehlo.add' inside it is defined outside; pass the value in as a fusion operand
+// CHECK: fusion_invalid.mlir:85:5: error: 'stablehlo.add' op operand #1 uses a value defined outside the region of 'hlo.fusion', which is isolated from above
 
 // -----
 

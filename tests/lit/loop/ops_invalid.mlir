@@ -332,7 +332,7 @@ func.func @kernel_isolated(%n: index) {
   }
   func.return
 }
-// CHECK: ops_invalid.mlir:329:3: error: Operation using value defined out of its IsolatedFromAbove parent: AddiOp(%m = arith.addi %n, %n : index)
+// CHECK: ops_invalid.mlir:330:5: error: 'arith.addi' op operand #0 uses a value defined outside the region of 'loop.kernel', which is isolated from above
 
 // -----
 
