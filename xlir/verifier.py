@@ -30,7 +30,15 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
-from xdsl.ir import Block, BlockArgument, ErasedSSAValue, Operation, Region, SSAValue
+from xdsl.ir import (
+    Block,
+    BlockArgument,
+    ErasedSSAValue,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
 from xdsl.traits import IsolatedFromAbove
 
 
@@ -201,37 +209,40 @@ def dominator_tree(region: Region) -> dict[Block, list[Block]]:
 def _explain(root: Operation, user: Operation, value: SSAValue) -> InvalidUse:
     """Why `user` may not use `value`: erased, not in the IR, from outside
     an isolated region, or not dominating the use."""
-    prefix = f"'{_name(user)}' op operand #{list(user.operands).index(value)}"
+    prefix = f"'{op_name(user)}' op operand #{list(user.operands).index(value)}"
     if isinstance(value, ErasedSSAValue):
         return InvalidUse(user, f"{prefix} is a value that was erased", [])
-    if isinstance(value, BlockArgument):
-        site = value.owner.parent_op()
-        where = f"an argument of a block of '{_name(site)}'" if site else ""
+    if isinstance(value, OpResult):
+        site, block = value.op, value.op.parent
+        what = f"the result of '{op_name(value.op)}'"
     else:
-        site = value.owner
-        where = f"the result of '{_name(site)}'"
-    if site is None or not root.is_ancestor(site):
+        assert isinstance(value, BlockArgument)
+        block = value.block
+        site = block.parent_op()
+        what = "a block argument"
+    if site is None or block is None or not root.is_ancestor(site):
         return InvalidUse(
             user,
-            f"{prefix} is {where or 'a block argument'}, which is not in the IR "
-            "(erased, or never inserted)",
+            f"{prefix} is {what} that is not in the IR (erased, or never inserted)",
             [],
         )
-    inside_site = isinstance(value, BlockArgument)
     for ancestor in _ancestors(user):
         if is_isolated(ancestor):
-            if not ancestor.is_ancestor(site) or (site is ancestor and not inside_site):
+            inside = ancestor.is_ancestor(site) and (
+                site is not ancestor or isinstance(value, BlockArgument)
+            )
+            if not inside:
                 return InvalidUse(
                     user,
                     f"{prefix} uses a value defined outside the region of "
-                    f"'{_name(ancestor)}', which is isolated from above",
+                    f"'{op_name(ancestor)}', which is isolated from above",
                     [(ancestor, "required by the isolation of this op's regions")],
                 )
             break
     return InvalidUse(
         user,
         f"{prefix} does not dominate this use",
-        [(site, f"operand defined here ({where}, {_relation(user, value)})")],
+        [(site, f"operand defined here ({what}, {_relation(user, block)})")],
     )
 
 
@@ -243,23 +254,20 @@ def _ancestors(op: Operation) -> Iterator[Operation]:
         parent = parent.parent_op()
 
 
-def _relation(user: Operation, value: SSAValue) -> str:
-    """Where the definition stands, seen from the use."""
-    block = value.owner if isinstance(value, BlockArgument) else value.owner.parent
-    assert isinstance(block, Block)
+def _relation(user: Operation, block: Block) -> str:
+    """Where a definition in `block` stands, seen from the use."""
     if block is user.parent:
         return "in the same block"
-    region = block.parent
-    if region is not None and region is user.parent_region():
+    if block.parent is user.parent_region():
         return "in another block of the same region"
-    if block.parent_op() in _ancestors(user):
+    owner = block.parent_op()
+    if any(owner is ancestor for ancestor in _ancestors(user)):
         return "in an enclosing region"
-    if user.is_ancestor(block.parent_op()):  # type: ignore[arg-type]
+    if owner is not None and user.is_ancestor(owner):
         return "in a region of this op"
     return "in a region that does not enclose this op"
 
 
-def _name(op: Operation | None) -> str:
-    if op is None:
-        return "?"
+def op_name(op: Operation) -> str:
+    """The op's name as written, also for an op of an unknown dialect."""
     return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
