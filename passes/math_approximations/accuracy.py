@@ -20,6 +20,7 @@ import numpy as np
 from xlir.targets.loop_interpreter import LoopModule
 
 from xlir.context import make_context
+from xlir.diagnostics import verify_module
 from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
 
@@ -121,6 +122,7 @@ def run_op(
     """The op on the loop interpreter, after `expand-math` if `expand`."""
     text = kernel_module(op, len(inputs), inputs[0].size, type_)
     module = parse_module(make_context(), text, "math_accuracy.mlir")
+    verify_module(module, {"math_accuracy.mlir": text})
     if expand:
         run_pipeline(make_context(), module, "expand-math")
     return LoopModule(module).call("main", inputs)[0]
