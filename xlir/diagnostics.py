@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
 
 
@@ -70,10 +71,16 @@ def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
     return text
 
 
-def verify_module(root: Operation, sources: dict[str, str] | None = None) -> None:
+def verify_module(
+    root: Operation,
+    sources: dict[str, str] | None = None,
+    verified: VerifiedOps | None = None,
+) -> None:
     """Verify SSA dominance and region isolation (xlir/verifier.py), then
     every op, raising an XlirError located at the first op that fails
-    (xDSL's own `verify` does not say which op it was)."""
+    (xDSL's own `verify` does not say which op it was). With `verified`,
+    kept across the passes of a pipeline, the ops that cannot verify
+    differently than last time are skipped (xlir/verified_ops.py)."""
     try:
         check_uses(root)
     except InvalidUse as error:
@@ -82,10 +89,14 @@ def verify_module(root: Operation, sources: dict[str, str] | None = None) -> Non
             text += "\n" + format_at_op(op, note, sources, "note")
         raise XlirError(text) from None
     for op in _walk(root):
+        if verified is not None and not verified.needs_verifying(op):
+            continue
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as error:
             raise XlirError(format_at_op(op, str(error), sources)) from None
+    if verified is not None:
+        verified.completed()
 
 
 def _walk(root: Operation) -> Iterable[Operation]:

@@ -28,6 +28,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xlir.diagnostics import XlirError, verify_module
 from xlir.passes.registry import PASSES
+from xlir.verified_ops import VerifiedOps
 
 PIPELINES: dict[str, tuple[str, ...]] = {
     "hlo-opt": (
@@ -130,14 +131,17 @@ class PassManager:
         return spec_text(self.specs[index:])
 
     def run(self, ctx: Context, module: ModuleOp) -> None:
+        verified = VerifiedOps()
         try:
             for pass_ in self.passes:
-                self._run_one(ctx, module, pass_)
+                self._run_one(ctx, module, pass_, verified)
         finally:
             for instrument in self.instruments:
                 instrument.finish()
 
-    def _run_one(self, ctx: Context, module: ModuleOp, pass_: ModulePass) -> None:
+    def _run_one(
+        self, ctx: Context, module: ModuleOp, pass_: ModulePass, verified: VerifiedOps
+    ) -> None:
         for instrument in self.instruments:
             instrument.before(pass_, module)
         try:
@@ -157,7 +161,7 @@ class PassManager:
             )
         if self.verify_each:
             try:
-                verify_module(module, self.sources)
+                verify_module(module, self.sources, verified)
             except XlirError as error:
                 self._fail(
                     pass_, module, f"{error}\nnote: the IR after pass '{pass_.name}'"

@@ -18,12 +18,14 @@ from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.ir import Block, Operation, OpResult, Region
 from xdsl.passes import ModulePass
+from xlir.dialects.syntax import i64_array
 from xlir.passes.registry import PASSES
 from xlir.tools.opt import main as opt_main
 
 import xlir
 from xlir.diagnostics import XlirError
 from xlir.pass_manager import VERIFY_EACH_VARIABLE, PassFailure, run_pipeline
+from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
 
 SELF_USE = """\
@@ -200,3 +202,50 @@ def test_values_not_in_the_ir() -> None:
     innermost.add_op(AnyOp([detached.results[0]]))
     with pytest.raises(InvalidUse, match="not in the IR"):
         check_uses(module)
+
+
+@dataclass(frozen=True)
+class BreakTransposePass(ModulePass):
+    """Changes a transpose's permutation in place to one that is none."""
+
+    name = "test-break-transpose"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for inner in op.walk():
+            if inner.name == "stablehlo.transpose":
+                inner.properties["permutation"] = i64_array([0, 0])
+
+
+TRANSPOSE = """\
+func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  func.return %0 : tensor<3x2xf32>
+}
+"""
+
+
+def test_verify_each_reverifies_an_op_changed_in_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An op verified after one pass and changed by the next is verified
+    again (xlir/verified_ops.py skips only ops whose key is unchanged)."""
+    monkeypatch.setitem(PASSES, BreakTransposePass.name, lambda: BreakTransposePass)
+    monkeypatch.setenv(VERIFY_EACH_VARIABLE, "1")
+    module = xlir.parse_module(xlir.make_context(), TRANSPOSE, "t.mlir")
+    with pytest.raises(PassFailure) as failure:
+        run_pipeline(xlir.make_context(), module, f"cse,{BreakTransposePass.name}")
+    assert "'stablehlo.transpose' op permutation [0, 0]" in str(failure.value)
+    assert f"the IR after pass '{BreakTransposePass.name}'" in str(failure.value)
+
+
+def test_verified_ops_skip_only_unchanged_leaf_ops() -> None:
+    module = xlir.parse_module(xlir.make_context(), TRANSPOSE, "t.mlir")
+    verified = VerifiedOps()
+    ops = list(module.walk())
+    assert all(verified.needs_verifying(op) for op in ops)
+    verified.completed()
+    transpose = next(op for op in ops if op.name == "stablehlo.transpose")
+    skipped = [op.name for op in ops if not verified.needs_verifying(op)]
+    assert skipped == ["stablehlo.transpose"]  # func.return: a terminator
+    transpose.properties["permutation"] = i64_array([0, 1])
+    assert verified.needs_verifying(transpose)
