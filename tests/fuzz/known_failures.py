@@ -1,0 +1,46 @@
+"""Defects the fuzzers found that are open (each fixed by work in progress,
+issue 29): the fuzz tests fail on every failure not listed here. Remove an
+entry when its fix lands."""
+
+from __future__ import annotations
+
+import re
+
+from xlir.testing.differential import Verdict
+from xlir.testing.program import Program
+
+
+def known_program_failure(verdict: Verdict, program: Program) -> str | None:
+    """Which open defect explains the failure, or None."""
+    if verdict.kind == "internal" and re.search(
+        r"TypeError: Type of #N arg mismatch", verdict.signature
+    ):
+        return "issue 29 item 9: llvmlite argument type mismatch in cpu codegen"
+    if verdict.kind == "internal" and "insertion point must have a parent block" in (
+        verdict.detail
+    ):
+        return "issue 29 item 9: internal error in pass 'vectorize'"
+    if "internal error in pass 'fuse': IndexError" in verdict.detail:
+        return "issue 29 item 9: fuse on zero-size tensors"
+    if verdict.kind == "mismatch" and "stablehlo.while" in program.text():
+        return "issue 29 item 2: while loops carrying several values on cpu"
+    return None
+
+
+KNOWN_MUTANT_FAILURES = [
+    (r"internal error in pass 'decompose': AssertionError", "item 9"),
+    (r"Integer value N is out of range for type", "item 3"),
+    (r"internal error in pass '(fold-constants|fuse)'", "items 1, 9"),
+    (r"NotImplementedError: Format not implemented", "item 3"),
+    (r"Unexpected attribute|Expected attribute #builtin", "item 3"),
+    (r"AssertionError: +\(at .*attribute_parser", "item 3"),
+    (r"pass 'assign-buffers' failed", "item 9"),
+]
+"""Mutant failure signatures (regular expressions) of open defects."""
+
+
+def known_mutant_failure(signature: str) -> str | None:
+    for pattern, item in KNOWN_MUTANT_FAILURES:
+        if re.search(pattern, signature):
+            return f"issue 29 {item}"
+    return None

@@ -1,0 +1,38 @@
+"""Random programs (the project's generator, through hypothesis) run on
+every registered target and agree with the evaluator. All cases share one
+worker process, so a target that crashes or hangs fails the test with a
+verdict instead of killing pytest."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from tests.fuzz.known_failures import known_program_failure
+from tests.fuzz.strategies import program_cases
+from xlir.testing.differential import check
+from xlir.testing.fuzz import arrays
+from xlir.testing.worker import Worker
+
+
+@pytest.fixture(scope="module")
+def worker():
+    with Worker() as shared:
+        yield shared
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=program_cases())
+def test_targets_agree_with_the_evaluator(worker, case) -> None:
+    program, inputs = case
+    verdict = check(worker, program, arrays(inputs))
+    if verdict.kind == "rejected" and "not support" in verdict.detail:
+        return  # the target lists what it does not support, with locations
+    if verdict.failed and known_program_failure(verdict, program) is None:
+        pytest.fail(f"{verdict.signature}\n{verdict.detail}\n{program.text()}")

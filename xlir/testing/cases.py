@@ -1,0 +1,80 @@
+"""What a fuzz worker runs (`worker.Worker.call` names these functions): one
+program on one target, or one text through the parser, the verifier and a
+pass pipeline. Each returns `(outcome, detail)`; outcomes:
+
+* `ok`: it ran (detail: the outputs) or went through (detail: "");
+* `diagnostic`: an error that names file:line:col (or an argument);
+* `unlocated`: an error message without a location;
+* `internal`: an exception that is not a diagnostic, or a diagnostic that
+  reports an internal error (detail: type, message and where it was raised).
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from io import StringIO
+from typing import Any
+
+import numpy as np
+from xdsl.printer import Printer
+
+import xlir
+from xlir.api import load_module
+from xlir.context import make_context
+from xlir.diagnostics import XlirError
+from xlir.pass_manager import PassManager
+
+LOCATED = re.compile(r"^[^\s:][^:\n]*:\d+:\d+: error: ", re.M)
+"""A diagnostic's `file:line:col: error: ` head."""
+
+
+def _internal(error: BaseException) -> tuple[str, str]:
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [f for f in frames if "/xdsl/" in f.filename or "xlir" in f.filename]
+    where = (ours or frames)[-1] if frames else None
+    at = f" (at {where.filename}:{where.lineno})" if where else ""
+    message = str(error).splitlines()[0][:300] if str(error) else ""
+    return "internal", f"{type(error).__name__}: {message}{at}"
+
+
+def _diagnostic(message: str) -> tuple[str, str]:
+    if "internal error" in message:
+        return "internal", message
+    return ("diagnostic" if LOCATED.search(message) else "unlocated"), message
+
+
+def run_program(
+    text: str, arguments: list[np.ndarray], target: str, calls: int = 1
+) -> tuple[str, Any]:
+    """Compile `text` for `target` and call it `calls` times with the
+    arguments; detail: the outputs of each call."""
+    try:
+        executable = xlir.compile(text, target=target, name="fuzz.mlir")
+        runs = []
+        for _ in range(calls):
+            got = executable(*[np.copy(a) for a in arguments])
+            runs.append(
+                [np.asarray(g) for g in (got if isinstance(got, tuple) else (got,))]
+            )
+    except XlirError as error:
+        return _diagnostic(str(error))
+    except Exception as error:
+        return _internal(error)
+    return "ok", runs
+
+
+def check_text(text: str, name: str, pipeline: str) -> tuple[str, str]:
+    """Parse and verify `text`, run `pipeline` verifying after each pass,
+    and print the result."""
+    try:
+        module, sources = load_module(text, name)
+        PassManager(pipeline, verify_each=True, sources=sources).run(
+            make_context(), module
+        )
+        Printer(stream=StringIO()).print_op(module)
+    except XlirError as error:
+        return _diagnostic(str(error))
+    except Exception as error:
+        return _internal(error)
+    return "ok", ""

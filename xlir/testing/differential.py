@@ -1,0 +1,153 @@
+"""Differential testing: a program runs on every registered target and is
+compared with the evaluator (the `interpreter` target): integers and i1 bit
+for bit, floats within `TOLERANCES` with NaN in the same places.
+
+Every target runs in the worker process (`worker.Worker`), twice, so a
+crash, a hang, or a second call that differs from the first (memory
+corruption shows so) is a verdict too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from xlir.targets.base import TARGETS
+from xlir.testing.program import Program
+from xlir.testing.worker import Worker
+
+REFERENCE = "interpreter"
+
+TOLERANCES = {"f16": 2e-2, "bf16": 6e-2, "f32": 2e-4, "f64": 1e-9}
+"""Relative tolerance per float element type. A difference counts against
+the largest finite magnitude of the reference output as well as against the
+element itself, so that reassociated sums and approximated transcendental
+functions (whose rounding the spec leaves to the implementation) do not
+count, while zeros, garbage bits or a wrong element do."""
+
+CALLS = 2
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one program on one target."""
+
+    kind: str
+    """`ok`, `mismatch`, `rejected` (a diagnostic for a valid program),
+    `internal`, `crash`, `hang`, or `reference` (the evaluator failed)."""
+    target: str
+    detail: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.kind != "ok"
+
+    @property
+    def signature(self) -> str:
+        """What tells failure classes apart: kind, target, and the symptom
+        without its numbers, locations and values."""
+        detail = self.detail.splitlines()[0] if self.detail else ""
+        if self.kind == "mismatch":
+            detail = detail.split(":")[0]
+        else:
+            detail = detail.split("error: ", 1)[-1]
+        detail = re.sub(r"\d+", "N", detail)
+        return f"{self.kind} on {self.target}: {detail[:160]}"
+
+
+def targets() -> list[str]:
+    """Every registered target but the reference, which all are checked against."""
+    return [name for name in TARGETS if name != REFERENCE]
+
+
+def run_reference(worker: Worker, text: str, arguments: list[np.ndarray]):
+    """The evaluator's outputs, or the Verdict saying why there are none."""
+    status, reply = worker.call("run_program", text, arguments, REFERENCE, 1)
+    if status != "ok":
+        return Verdict(status, REFERENCE, reply)
+    outcome, detail = reply
+    if outcome != "ok":
+        return Verdict("reference", REFERENCE, f"{outcome}: {detail}")
+    return detail[0]
+
+
+def check(
+    worker: Worker,
+    program: Program,
+    arguments: list[np.ndarray],
+    timeout: float = 60.0,
+) -> Verdict:
+    """The first failure of the program on any target, or an `ok` verdict."""
+    text = program.text()
+    reference = run_reference(worker, text, arguments)
+    if isinstance(reference, Verdict):
+        return reference
+    elements = [program.type_of(v).element for v in program.outputs]
+    for target in targets():
+        status, reply = worker.call(
+            "run_program", text, arguments, target, CALLS, timeout=timeout
+        )
+        if status != "ok":
+            return Verdict(status, target, reply)
+        outcome, detail = reply
+        if outcome == "internal":
+            return Verdict("internal", target, detail)
+        if outcome != "ok":
+            return Verdict("rejected", target, f"{outcome}: {detail}")
+        for call, outputs in enumerate(detail):
+            problem = compare_outputs(reference, outputs, elements)
+            if problem is not None:
+                return Verdict("mismatch", target, f"{problem} (call {call + 1})")
+    return Verdict("ok", "all")
+
+
+def compare_outputs(
+    want: list[np.ndarray], got: list[np.ndarray], elements: list[str]
+) -> str | None:
+    """None when `got` matches the reference `want`, else what differs."""
+    if len(want) != len(got):
+        return f"output count: {len(got)} instead of {len(want)}"
+    for index, (w, g, element) in enumerate(zip(want, got, elements, strict=True)):
+        problem = compare_arrays(w, g, element)
+        if problem is not None:
+            return f"out{index} ({element}): {problem}"
+    return None
+
+
+def compare_arrays(want: np.ndarray, got: np.ndarray, element: str) -> str | None:
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return (
+            f"got {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
+        )
+    if element not in TOLERANCES:
+        bad = want != got
+        if bad.any():
+            return _first(bad, want, got)
+        return None
+    nan = np.isnan(want)
+    bad = nan != np.isnan(got)
+    if bad.any():
+        return _first(bad, want, got)
+    w = want[~nan].astype(np.float64)
+    g = got[~nan].astype(np.float64)
+    infinite = ~np.isfinite(w) | ~np.isfinite(g)
+    bad_inf = infinite & (w != g)
+    finite = w[~infinite]
+    scale = float(np.max(np.abs(finite))) if finite.size else 0.0
+    rtol = TOLERANCES[element]
+    with np.errstate(invalid="ignore", over="ignore"):
+        bad_finite = ~infinite & (np.abs(w - g) > rtol * np.maximum(np.abs(w), scale))
+    bad_values = bad_inf | bad_finite
+    if bad_values.any():
+        where = np.zeros(want.shape, bool)
+        where[~nan] = bad_values
+        return _first(where, want, got)
+    return None
+
+
+def _first(bad: np.ndarray, want: np.ndarray, got: np.ndarray) -> str:
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    count = int(bad.sum())
+    return f"{count} element(s) differ, first at {list(index)}: got {got[index]!r}, expected {want[index]!r}"

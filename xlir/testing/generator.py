@@ -1,0 +1,858 @@
+"""Random valid StableHLO programs, seeded and deterministic.
+
+`generate(seed)` builds a `Program` over the ops and element types every
+target runs: elementwise ops (float, integer and i1), compare, select,
+clamp, convert, constant, iota, broadcast_in_dim, reshape, transpose,
+reverse, slice with strides, pad (negative and interior padding),
+concatenate, reduce over any dimensions, dot_general with batch, contracting
+and free dimensions in any order, gather, scatter, sort, and while and case
+with carried values (one value yielded into two slots included). The same
+seed gives the same text.
+
+Behaviour the StableHLO spec leaves implementation-defined (or "TBD") is
+kept out by construction, so that any difference between targets is a bug:
+
+* integer divide and remainder by zero, and of the smallest signed value by
+  -1: the divisor goes through a select that replaces those cases by 1;
+* float-to-integer convert of NaN or of a value out of the destination's
+  range: the operand is clamped into a range both types hold and NaN
+  replaced by 0; integer-to-integer convert of a value the destination
+  cannot hold: the operand is clamped to the destination's range first;
+* integer power with a negative exponent: the exponent is masked to 0..7;
+* reduce with an init value that is not the combiner's identity, or a
+  combiner that is not associative: inits are always the identity, and the
+  combiners are add, multiply, maximum, minimum, and, or;
+* the order of equal keys in an unstable sort, and comparators that are not
+  strict weak orders (LT on NaN): sorts are stable and compare floats with
+  TOTALORDER;
+* scatter with indices out of bounds, and the order in which updates to one
+  element combine: indices are clamped into bounds, and combiners are
+  max/min (exact in any order) for floats, add/max/min for integers;
+* the rounding of reductions, dot_general and transcendental functions: the
+  differential test compares floats within a tolerance per element type
+  (`differential.TOLERANCES`), NaN positions exactly; the sign of a zero
+  result is not compared.
+
+Float-to-float and integer-to-float converts that round (TBD in the spec) are
+kept: every implementation rounds to nearest even, and the comparison is
+within the tolerance. Integer overflow wraps (two's complement), as XLA and
+the evaluator define it, and is compared bit for bit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from xlir.testing.inputs import host_dtype
+from xlir.testing.program import (
+    FLOAT_TYPES,
+    INT_TYPES,
+    SIGNED_TYPES,
+    Program,
+    TType,
+)
+
+FLOAT_UNARY = (
+    "abs",
+    "negate",
+    "exponential",
+    "exponential_minus_one",
+    "log",
+    "log_plus_one",
+    "sqrt",
+    "rsqrt",
+    "cbrt",
+    "tanh",
+    "logistic",
+    "sine",
+    "cosine",
+    "tan",
+    "floor",
+    "ceil",
+    "round_nearest_even",
+    "round_nearest_afz",
+    "sign",
+)
+INT_UNARY = ("abs", "negate", "not", "popcnt", "count_leading_zeros", "sign")
+UNSIGNED_UNARY = ("negate", "not", "popcnt", "count_leading_zeros")
+FLOAT_BINARY = (
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "maximum",
+    "minimum",
+    "power",
+    "atan2",
+    "remainder",
+)
+INT_BINARY = (
+    "add",
+    "subtract",
+    "multiply",
+    "maximum",
+    "minimum",
+    "and",
+    "or",
+    "xor",
+    "shift_left",
+    "shift_right_logical",
+    "shift_right_arithmetic",
+    "divide",
+    "remainder",
+    "power",
+)
+BOOL_BINARY = ("and", "or", "xor")
+DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+
+
+def compare_type(type_: TType) -> str:
+    if type_.is_float:
+        return "FLOAT"
+    return "SIGNED" if type_.is_signed else "UNSIGNED"
+
+
+def literal(element: str, value: float | int) -> str:
+    """A scalar as a dense literal of the element type: floats that are not
+    finite as hex bit patterns, as JAX prints them."""
+    if element == "i1":
+        return "true" if value else "false"
+    if element in INT_TYPES:
+        return str(int(value))
+    if np.isfinite(value):
+        return f"{float(value):e}"
+    if element == "bf16":
+        bits = np.array(value, np.float32).view(np.uint32).item() >> 16
+        return f"0x{bits:04X}"
+    dtype = host_dtype(TType((), element))
+    bits = np.array(value, dtype).view(f"u{dtype.itemsize}").item()
+    return f"0x{bits:0{dtype.itemsize * 2}X}"
+
+
+def identity(combiner: str, element: str) -> float | int:
+    """The identity of a reduction's combiner for the element type."""
+    if element == "i1":
+        return {"and": 1, "or": 0, "xor": 0}[combiner]
+    if combiner in ("add", "or", "xor"):
+        return 0
+    if combiner == "multiply":
+        return 1
+    if element in FLOAT_TYPES:
+        return -np.inf if combiner == "maximum" else np.inf
+    info = np.iinfo(host_dtype(TType((), element)))
+    if combiner == "and":
+        return -1 if element in SIGNED_TYPES else int(info.max)
+    return int(info.min) if combiner == "maximum" else int(info.max)
+
+
+def _dims(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+class Generator:
+    """Builds one program; `Generator(seed).program()`."""
+
+    def __init__(self, seed: int, max_ops: int = 12):
+        self.rng = random.Random(seed)
+        self.max_ops = max_ops
+        self.p = Program()
+        rng = self.rng
+        self.float_type = rng.choice(FLOAT_TYPES)
+        self.int_type = rng.choice(INT_TYPES)
+        self.shapes = [self.random_shape() for _ in range(rng.randint(1, 3))]
+
+    # --- choices ----------------------------------------------------------
+
+    def random_shape(self, max_rank: int = 3) -> tuple[int, ...]:
+        rank = self.rng.choice([0, 1, 1, 2, 2, 2, 3][: max_rank * 2 + 1])
+        return tuple(self.rng.choice([1, 2, 3, 4, 5]) for _ in range(rank))
+
+    def random_element(self) -> str:
+        roll = self.rng.random()
+        if roll < 0.45:
+            return self.float_type
+        if roll < 0.8:
+            return self.int_type
+        if roll < 0.9:
+            return "i1"
+        return self.rng.choice(FLOAT_TYPES + INT_TYPES)
+
+    def random_type(self) -> TType:
+        shape = self.rng.choice([*self.shapes, self.random_shape()])
+        return TType(shape, self.random_element())
+
+    def pick(self, accept: Callable[[TType], bool], reuse: float = 0.85) -> int | None:
+        """An existing value whose type is accepted (later ones likelier)."""
+        p = self.p
+        candidates = [v for v in p.arguments if accept(p.arguments[v])]
+        for node in p.nodes:
+            candidates += [
+                v
+                for v, t in zip(node.result_ids, node.results, strict=True)
+                if accept(t)
+            ]
+        if not candidates or self.rng.random() > reuse:
+            return None
+        weights = [1 + i for i in range(len(candidates))]
+        return self.rng.choices(candidates, weights)[0]
+
+    def value(self, type_: TType) -> int:
+        """A value of exactly this type: an existing one or a new argument."""
+        found = self.pick(lambda t: t == type_)
+        return found if found is not None else self.p.new_argument(type_)
+
+    def any_value(self, accept: Callable[[TType], bool] = lambda t: True) -> int:
+        found = self.pick(accept)
+        if found is not None:
+            return found
+        for _ in range(20):
+            type_ = self.random_type()
+            if accept(type_):
+                return self.p.new_argument(type_)
+        return self.p.new_argument(TType((2, 3), self.float_type))
+
+    def emit(self, template: str, operands: list[int], results: list[TType]):
+        return self.p.add_node(template, operands, results)
+
+    # --- the program --------------------------------------------------------
+
+    def program(self) -> Program:
+        ops = self.rng.randint(1, self.max_ops)
+        makers = [
+            (self.unary, 6),
+            (self.binary, 8),
+            (self.compare, 2),
+            (self.select, 2),
+            (self.clamp, 1),
+            (self.convert, 3),
+            (self.constant, 2),
+            (self.iota, 1),
+            (self.broadcast, 3),
+            (self.reshape, 2),
+            (self.transpose, 2),
+            (self.reverse, 1),
+            (self.slice, 2),
+            (self.pad, 2),
+            (self.concatenate, 2),
+            (self.reduce, 3),
+            (self.dot_general, 3),
+            (self.gather, 1),
+            (self.scatter, 1),
+            (self.sort, 1),
+            (self.while_, 2),
+            (self.case, 1),
+        ]
+        functions = [m for m, _ in makers]
+        weights = [w for _, w in makers]
+        while len(self.p.nodes) < ops:
+            self.rng.choices(functions, weights)[0]()
+        if not self.p.nodes:
+            self.unary()
+        self.choose_outputs()
+        return self.p
+
+    def choose_outputs(self) -> None:
+        p = self.p
+        last = p.nodes[-1]
+        outputs = [self.rng.choice(list(last.result_ids))]
+        used = {v for node in p.nodes for v in node.operands}
+        unused = [
+            v
+            for node in p.nodes
+            for v in node.result_ids
+            if v not in used and v not in outputs
+        ]
+        self.rng.shuffle(unused)
+        outputs += unused[: self.rng.randint(0, 2)]
+        p.outputs = outputs
+
+    # --- elementwise --------------------------------------------------------
+
+    def unary_line(self, out: str, x: str, type_: TType) -> str:
+        if type_.is_bool:
+            return f"{out} = stablehlo.not {x} : {type_}"
+        if type_.is_float:
+            op = self.rng.choice(FLOAT_UNARY)
+        elif type_.is_signed:
+            op = self.rng.choice(INT_UNARY)
+        else:
+            op = self.rng.choice(UNSIGNED_UNARY)
+        return f"{out} = stablehlo.{op} {x} : {type_}"
+
+    def unary(self) -> None:
+        x = self.any_value()
+        type_ = self.p.type_of(x)
+        if type_.is_float and self.rng.random() < 0.1:
+            result = type_.with_element("i1")
+            self.emit(
+                f"$R = stablehlo.is_finite $0 : ({type_}) -> {result}", [x], [result]
+            )
+            return
+        self.emit(self.unary_line("$R", "$0", type_), [x], [type_])
+
+    def binary_lines(self, out: str, x: str, y: str, type_: TType) -> list[str]:
+        """`out = x op y`, with the guards that keep it defined."""
+        t = str(type_)
+        if type_.is_bool:
+            return [f"{out} = stablehlo.{self.rng.choice(BOOL_BINARY)} {x}, {y} : {t}"]
+        if type_.is_float:
+            return [f"{out} = stablehlo.{self.rng.choice(FLOAT_BINARY)} {x}, {y} : {t}"]
+        op = self.rng.choice(INT_BINARY)
+        b = type_.with_element("i1")
+        cmp = compare_type(type_)
+        if op == "power":
+            return [
+                f"{out}m = stablehlo.constant dense<7> : {t}",
+                f"{out}e = stablehlo.and {y}, {out}m : {t}",
+                f"{out} = stablehlo.power {x}, {out}e : {t}",
+            ]
+        if op in ("divide", "remainder"):
+            lines = [
+                f"{out}z = stablehlo.constant dense<0> : {t}",
+                f"{out}o = stablehlo.constant dense<1> : {t}",
+                f"{out}q = stablehlo.compare EQ, {y}, {out}z, {cmp} : ({t}, {t}) -> {b}",
+                f"{out}d = stablehlo.select {out}q, {out}o, {y} : {b}, {t}",
+            ]
+            divisor = f"{out}d"
+            if type_.is_signed:
+                low = np.iinfo(host_dtype(type_)).min
+                lines += [
+                    f"{out}n = stablehlo.constant dense<-1> : {t}",
+                    f"{out}l = stablehlo.constant dense<{low}> : {t}",
+                    f"{out}a = stablehlo.compare EQ, {divisor}, {out}n, SIGNED : ({t}, {t}) -> {b}",
+                    f"{out}c = stablehlo.compare EQ, {x}, {out}l, SIGNED : ({t}, {t}) -> {b}",
+                    f"{out}g = stablehlo.and {out}a, {out}c : {b}",
+                    f"{out}s = stablehlo.select {out}g, {out}o, {divisor} : {b}, {t}",
+                ]
+                divisor = f"{out}s"
+            return [*lines, f"{out} = stablehlo.{op} {x}, {divisor} : {t}"]
+        return [f"{out} = stablehlo.{op} {x}, {y} : {t}"]
+
+    def binary(self) -> None:
+        x = self.any_value()
+        type_ = self.p.type_of(x)
+        y = self.value(type_)
+        lines = self.binary_lines("$Pr", "$0", "$1", type_)
+        lines[-1] = lines[-1].replace("$Pr =", "$R =", 1)
+        self.emit("\n".join(lines), [x, y], [type_])
+
+    def compare(self) -> None:
+        x = self.any_value(lambda t: not t.is_bool)
+        type_ = self.p.type_of(x)
+        y = self.value(type_)
+        kind = compare_type(type_)
+        if type_.is_float and self.rng.random() < 0.2:
+            kind = "TOTALORDER"
+        result = type_.with_element("i1")
+        direction = self.rng.choice(DIRECTIONS)
+        self.emit(
+            f"$R = stablehlo.compare {direction}, $0, $1, {kind} : ({type_}, {type_}) -> {result}",
+            [x, y],
+            [result],
+        )
+
+    def select(self) -> None:
+        x = self.any_value()
+        type_ = self.p.type_of(x)
+        y = self.value(type_)
+        if self.rng.random() < 0.2:
+            predicate_type = TType((), "i1")
+        else:
+            predicate_type = type_.with_element("i1")
+        predicate = self.value(predicate_type)
+        self.emit(
+            f"$R = stablehlo.select $0, $1, $2 : ({predicate_type}, {type_}, {type_}) -> {type_}",
+            [predicate, x, y],
+            [type_],
+        )
+
+    def clamp(self) -> None:
+        x = self.any_value(lambda t: not t.is_bool)
+        type_ = self.p.type_of(x)
+        bounds = [
+            type_ if self.rng.random() < 0.5 else type_.with_shape(()) for _ in range(2)
+        ]
+        low, high = (self.value(t) for t in bounds)
+        self.emit(
+            f"$R = stablehlo.clamp $0, $1, $2 : ({bounds[0]}, {type_}, {bounds[1]}) -> {type_}",
+            [low, x, high],
+            [type_],
+        )
+
+    def convert(self) -> None:
+        x = self.any_value()
+        source = self.p.type_of(x)
+        target = source.with_element(self.rng.choice((*FLOAT_TYPES, *INT_TYPES, "i1")))
+        s, t = str(source), str(target)
+        lines: list[str] = []
+        operand = "$0"
+        bounds = self.convert_bounds(source, target)
+        if bounds is not None:
+            low, high = (literal(source.element, v) for v in bounds)
+            scalar = source.with_shape(())
+            lines = [
+                f"$Pl = stablehlo.constant dense<{low}> : {scalar}",
+                f"$Ph = stablehlo.constant dense<{high}> : {scalar}",
+                f"$Pc = stablehlo.clamp $Pl, $0, $Ph : ({scalar}, {s}, {scalar}) -> {s}",
+            ]
+            operand = "$Pc"
+            if source.is_float:
+                b = source.with_element("i1")
+                lines += [
+                    f"$Pn = stablehlo.compare EQ, $Pc, $Pc, FLOAT : ({s}, {s}) -> {b}",
+                    f"$Pz = stablehlo.constant dense<0.0> : {s}",
+                    f"$Ps = stablehlo.select $Pn, $Pc, $Pz : {b}, {s}",
+                ]
+                operand = "$Ps"
+        lines.append(f"$R = stablehlo.convert {operand} : ({s}) -> {t}")
+        self.emit("\n".join(lines), [x], [target])
+
+    @staticmethod
+    def convert_bounds(source: TType, target: TType) -> tuple[int, int] | None:
+        """The range to clamp to before a convert that could leave the
+        target's range, or None where every value converts defined."""
+        if not target.is_int or source.is_bool:
+            return None
+        info = np.iinfo(host_dtype(target))
+        if source.is_float:
+            return max(int(info.min), -2048), min(int(info.max), 2048)
+        source_info = np.iinfo(host_dtype(source))
+        if source_info.min >= info.min and source_info.max <= info.max:
+            return None
+        return max(int(info.min), int(source_info.min)), min(
+            int(info.max), int(source_info.max)
+        )
+
+    def constant(self) -> None:
+        type_ = self.random_type()
+        rng = self.rng
+        if type_.is_bool:
+            value: float | int = rng.random() < 0.5
+        elif type_.is_float:
+            value = rng.choice(
+                [
+                    0.0,
+                    -0.0,
+                    1.0,
+                    -2.5,
+                    0.1,
+                    np.inf,
+                    -np.inf,
+                    np.nan,
+                    1e-40,
+                    3e38,
+                    70000.0,
+                ]
+            )
+            if type_.element == "f16" and value in (1e-40, 3e38, 70000.0):
+                value = {1e-40: 6e-8, 3e38: 65504.0, 70000.0: 60000.0}[value]
+        else:
+            info = np.iinfo(host_dtype(type_))
+            value = rng.choice([0, 1, 7, int(info.max), int(info.min), type_.bits])
+        self.emit(
+            f"$R = stablehlo.constant dense<{literal(type_.element, value)}> : {type_}",
+            [],
+            [type_],
+        )
+
+    def iota(self) -> None:
+        shape = self.random_shape()
+        if not shape:
+            shape = (4,)
+        element = self.rng.choice([self.int_type, self.float_type, "i32"])
+        type_ = TType(shape, element)
+        dim = self.rng.randrange(len(shape))
+        self.emit(f"$R = stablehlo.iota dim = {dim} : {type_}", [], [type_])
+
+    # --- data movement ------------------------------------------------------
+
+    def broadcast(self) -> None:
+        x = self.any_value(lambda t: t.rank <= 2)
+        source = self.p.type_of(x)
+        rank = source.rank + self.rng.randint(0, 2)
+        positions = sorted(self.rng.sample(range(rank), source.rank))
+        if self.rng.random() < 0.2:
+            self.rng.shuffle(positions)
+        shape = [self.rng.choice([1, 2, 3]) for _ in range(rank)]
+        for d, position in zip(source.shape, positions, strict=True):
+            shape[position] = d if d != 1 or self.rng.random() < 0.5 else 3
+        target = source.with_shape(tuple(shape))
+        self.emit(
+            f"$R = stablehlo.broadcast_in_dim $0, dims = {_dims(positions)} : ({source}) -> {target}",
+            [x],
+            [target],
+        )
+
+    def reshape(self) -> None:
+        x = self.any_value()
+        source = self.p.type_of(x)
+        factors = _prime_factors(source.size)
+        self.rng.shuffle(factors)
+        shape: list[int] = []
+        for f in factors:
+            if shape and self.rng.random() < 0.5:
+                shape[-1] *= f
+            else:
+                shape.append(f)
+        while self.rng.random() < 0.3 and len(shape) < 4:
+            shape.insert(self.rng.randint(0, len(shape)), 1)
+        if source.size == 0:
+            shape = [0]
+        target = source.with_shape(tuple(shape))
+        self.emit(f"$R = stablehlo.reshape $0 : ({source}) -> {target}", [x], [target])
+
+    def transpose(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        permutation = list(range(source.rank))
+        self.rng.shuffle(permutation)
+        target = source.with_shape(tuple(source.shape[i] for i in permutation))
+        self.emit(
+            f"$R = stablehlo.transpose $0, dims = {_dims(permutation)} : ({source}) -> {target}",
+            [x],
+            [target],
+        )
+
+    def reverse(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        type_ = self.p.type_of(x)
+        dims = sorted(
+            self.rng.sample(range(type_.rank), self.rng.randint(1, type_.rank))
+        )
+        self.emit(
+            f"$R = stablehlo.reverse $0, dims = {_dims(dims)} : {type_}", [x], [type_]
+        )
+
+    def slice(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        parts, shape = [], []
+        for d in source.shape:
+            start = self.rng.randint(0, d)
+            limit = self.rng.randint(start, d)
+            if limit == start and self.rng.random() < 0.8:
+                start, limit = 0, d
+            stride = self.rng.choice([1, 1, 2, 3])
+            parts.append(f"{start}:{limit}:{stride}")
+            shape.append(-(-(limit - start) // stride))
+        target = source.with_shape(tuple(shape))
+        self.emit(
+            f"$R = stablehlo.slice $0 [{', '.join(parts)}] : ({source}) -> {target}",
+            [x],
+            [target],
+        )
+
+    def pad(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        low, high, interior, shape = [], [], [], []
+        for d in source.shape:
+            while True:
+                lo, hi = self.rng.randint(-2, 2), self.rng.randint(-2, 2)
+                inner = self.rng.choice([0, 0, 1, 2])
+                size = d + lo + hi + max(d - 1, 0) * inner
+                if size >= 0:
+                    break
+            low.append(lo)
+            high.append(hi)
+            interior.append(inner)
+            shape.append(size)
+        target = source.with_shape(tuple(shape))
+        scalar = source.with_shape(())
+        padding = self.value(scalar)
+        self.emit(
+            f"$R = stablehlo.pad $0, $1, low = {_dims(low)}, high = {_dims(high)}, "
+            f"interior = {_dims(interior)} : ({source}, {scalar}) -> {target}",
+            [x, padding],
+            [target],
+        )
+
+    def concatenate(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        first = self.p.type_of(x)
+        dim = self.rng.randrange(first.rank)
+        operands, types = [x], [first]
+        for _ in range(self.rng.randint(1, 2)):
+            found = self.pick(
+                lambda t: (
+                    t.element == first.element
+                    and t.rank == first.rank
+                    and all(
+                        a == b
+                        for i, (a, b) in enumerate(
+                            zip(t.shape, first.shape, strict=True)
+                        )
+                        if i != dim
+                    )
+                )
+            )
+            if found is None:
+                shape = list(first.shape)
+                shape[dim] = self.rng.randint(1, 4)
+                found = self.p.new_argument(first.with_shape(tuple(shape)))
+            operands.append(found)
+            types.append(self.p.type_of(found))
+        shape = list(first.shape)
+        shape[dim] = sum(t.shape[dim] for t in types)
+        target = first.with_shape(tuple(shape))
+        names = ", ".join(f"${i}" for i in range(len(operands)))
+        self.emit(
+            f"$R = stablehlo.concatenate {names}, dim = {dim} : "
+            f"({', '.join(str(t) for t in types)}) -> {target}",
+            operands,
+            [target],
+        )
+
+    # --- reductions and contractions ------------------------------------------
+
+    def reduce(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        if source.is_bool:
+            combiner = self.rng.choice(["and", "or"])
+        elif source.is_float:
+            combiner = self.rng.choice(["add", "add", "multiply", "maximum", "minimum"])
+        else:
+            combiner = self.rng.choice(
+                ["add", "multiply", "maximum", "minimum", "and", "or"]
+            )
+        dims = sorted(
+            self.rng.sample(range(source.rank), self.rng.randint(1, source.rank))
+        )
+        scalar = source.with_shape(())
+        target = source.with_shape(
+            tuple(d for i, d in enumerate(source.shape) if i not in dims)
+        )
+        init = literal(source.element, identity(combiner, source.element))
+        self.emit(
+            f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
+            f"$R = stablehlo.reduce($0 init: $Pi) applies stablehlo.{combiner} "
+            f"across dimensions = {_dims(dims)} : ({source}, {scalar}) -> {target}",
+            [x],
+            [target],
+        )
+
+    def dot_general(self) -> None:
+        x = self.any_value(lambda t: 1 <= t.rank <= 3 and not t.is_bool)
+        lhs = self.p.type_of(x)
+        rng = self.rng
+        roles = [rng.choice(["batch", "contract", "free"]) for _ in lhs.shape]
+        batch = [i for i, r in enumerate(roles) if r == "batch"]
+        contract = [i for i, r in enumerate(roles) if r == "contract"]
+        rng.shuffle(batch)
+        rng.shuffle(contract)
+        lhs_free = [i for i, r in enumerate(roles) if r == "free"]
+        rhs_dims = [("batch", i) for i in batch] + [("contract", i) for i in contract]
+        rhs_dims += [("free", rng.randint(1, 4)) for _ in range(rng.randint(0, 1))]
+        rng.shuffle(rhs_dims)
+        rhs_shape = tuple(
+            size if role == "free" else lhs.shape[size] for role, size in rhs_dims
+        )
+        rhs = lhs.with_shape(rhs_shape)
+        y = self.value(rhs)
+
+        def where(role: str, lhs_dim: int) -> int:
+            return rhs_dims.index((role, lhs_dim))
+
+        rhs_batch = [where("batch", i) for i in batch]
+        rhs_contract = [where("contract", i) for i in contract]
+        rhs_free = [s for role, s in rhs_dims if role == "free"]
+        shape = [lhs.shape[i] for i in batch] + [lhs.shape[i] for i in lhs_free]
+        target = lhs.with_shape(tuple(shape + rhs_free))
+        batching = (
+            f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
+        )
+        self.emit(
+            f"$R = stablehlo.dot_general $0, $1, {batching}contracting_dims = "
+            f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}",
+            [x, y],
+            [target],
+        )
+
+    # --- indexing ---------------------------------------------------------------
+
+    def gather(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0)
+        source = self.p.type_of(x)
+        dim = self.rng.randrange(source.rank)
+        count = self.rng.randint(1, 4)
+        index_type = TType((count, 1), self.rng.choice(["i32", "i64", "ui32"]))
+        indices = self.value(index_type)
+        sizes = [
+            self.rng.randint(1, d) if i != dim else 1
+            for i, d in enumerate(source.shape)
+        ]
+        kept = [s for i, s in enumerate(sizes) if i != dim]
+        target = source.with_shape((count, *kept))
+        offsets = list(range(1, source.rank))
+        self.emit(
+            f'$R = "stablehlo.gather"($0, $1) <{{dimension_numbers = #stablehlo.gather<'
+            f"offset_dims = {_dims(offsets)}, collapsed_slice_dims = [{dim}], "
+            f"start_index_map = [{dim}], index_vector_dim = 1>, "
+            f"slice_sizes = array<i64: {', '.join(map(str, sizes))}>}}> : "
+            f"({source}, {index_type}) -> {target}",
+            [x, indices],
+            [target],
+        )
+
+    def scatter(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0 and not t.is_bool)
+        source = self.p.type_of(x)
+        dim = self.rng.randrange(source.rank)
+        count = self.rng.randint(1, 4)
+        index_type = TType((count, 1), "i32")
+        indices = self.value(index_type)
+        kept = [d for i, d in enumerate(source.shape) if i != dim]
+        update_type = source.with_shape((count, *kept))
+        updates = self.value(update_type)
+        if source.is_float:
+            combiner = self.rng.choice(["maximum", "minimum"])
+        else:
+            combiner = self.rng.choice(["add", "maximum", "minimum"])
+        e = source.with_shape(())
+        windows = list(range(1, source.rank))
+        self.emit(
+            f"$Pl = stablehlo.constant dense<0> : tensor<i32>\n"
+            f"$Ph = stablehlo.constant dense<{source.shape[dim] - 1}> : tensor<i32>\n"
+            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : (tensor<i32>, {index_type}, tensor<i32>) -> {index_type}\n"
+            f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
+            f"#stablehlo.scatter<update_window_dims = {_dims(windows)}, "
+            f"inserted_window_dims = [{dim}], scatter_dims_to_operand_dims = [{dim}], "
+            f"index_vector_dim = 1>}}> ({{\n"
+            f"^bb0($Pa: {e}, $Pb: {e}):\n"
+            f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
+            f"  stablehlo.return $Pc : {e}\n"
+            f"}}) : ({source}, {index_type}, {update_type}) -> {source}",
+            [x, indices, updates],
+            [source],
+        )
+
+    def sort(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool)
+        keys = self.p.type_of(x)
+        operands = [x]
+        if self.rng.random() < 0.5:
+            operands.append(self.value(keys.with_element(self.random_element())))
+        types = [self.p.type_of(v) for v in operands]
+        dim = self.rng.randrange(keys.rank)
+        direction = self.rng.choice(["LT", "GT"])
+        kind = "TOTALORDER" if keys.is_float else compare_type(keys)
+        scalars = [t.with_shape(()) for t in types]
+        block_args = ", ".join(
+            f"$Pa{i}{side}: {s}" for i, s in enumerate(scalars) for side in "ab"
+        )
+        k = scalars[0]
+        names = ", ".join(f"${i}" for i in range(len(operands)))
+        result_types = ", ".join(str(t) for t in types)
+        self.emit(
+            f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
+            f"^bb0({block_args}):\n"
+            f"  $Pc = stablehlo.compare {direction}, $Pa0a, $Pa0b, {kind} : ({k}, {k}) -> tensor<i1>\n"
+            f"  stablehlo.return $Pc : tensor<i1>\n"
+            f"}}) : ({result_types}) -> ({result_types})"
+            if len(types) > 1
+            else f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
+            f"^bb0({block_args}):\n"
+            f"  $Pc = stablehlo.compare {direction}, $Pa0a, $Pa0b, {kind} : ({k}, {k}) -> tensor<i1>\n"
+            f"  stablehlo.return $Pc : tensor<i1>\n"
+            f"}}) : ({result_types}) -> {result_types}",
+            operands,
+            types,
+        )
+
+    # --- control flow -----------------------------------------------------------
+
+    def while_(self) -> None:
+        rng = self.rng
+        carried = [self.any_value() for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.5:  # two slots of one type, for a value yielded twice
+            carried.append(self.value(self.p.type_of(carried[0])))
+        types = [self.p.type_of(v) for v in carried]
+        counter = TType((), "i32")
+        trips = rng.randint(0, 4)
+        slots = ", ".join(f"$Pi{i} = ${i}" for i in range(len(carried)))
+        body: list[str] = []
+        yields: list[str] = []
+        for i, type_ in enumerate(types):
+            same = [j for j, t in enumerate(types) if t == type_]
+            other = f"$Pi{rng.choice(same)}"
+            out = f"$Pb{i}"
+            roll = rng.random()
+            if roll < 0.15:
+                yields.append(f"$Pi{i}")
+                continue
+            if roll < 0.25 and yields and types[i] == types[i - 1]:
+                yields.append(yields[-1])  # one value into two slots
+                continue
+            if roll < 0.6:
+                body.append(self.unary_line(out, f"$Pi{i}", type_))
+            else:
+                body += self.binary_lines(out, f"$Pi{i}", other, type_)
+            yields.append(out)
+        all_types = ", ".join(str(t) for t in [counter, *types])
+        self.emit(
+            f"$Pz = stablehlo.constant dense<0> : {counter}\n"
+            f"$R = stablehlo.while($Pk = $Pz, {slots}) : {all_types}\n"
+            f"cond {{\n"
+            f"  $Pn = stablehlo.constant dense<{trips}> : {counter}\n"
+            f"  $Pc = stablehlo.compare LT, $Pk, $Pn, SIGNED : ({counter}, {counter}) -> tensor<i1>\n"
+            f"  stablehlo.return $Pc : tensor<i1>\n"
+            f"}} do {{\n"
+            f"  $Po = stablehlo.constant dense<1> : {counter}\n"
+            f"  $Pk1 = stablehlo.add $Pk, $Po : {counter}\n"
+            + "".join(f"  {line}\n" for line in body)
+            + f"  stablehlo.return $Pk1, {', '.join(yields)} : {all_types}\n"
+            f"}}",
+            carried,
+            [counter, *types],
+        )
+
+    def case(self) -> None:
+        rng = self.rng
+        index = self.value(TType((), "i32"))
+        results = [self.any_value() for _ in range(rng.randint(1, 2))]
+        types = [self.p.type_of(v) for v in results]
+        operands = [index, *results]
+        branches = []
+        for b in range(rng.randint(1, 3)):
+            lines, returned = [], []
+            for i, type_ in enumerate(types):
+                name = f"$P{b}x{i}"
+                if rng.random() < 0.3:
+                    returned.append(f"${i + 1}")
+                    continue
+                lines.append(self.unary_line(name, f"${i + 1}", type_))
+                returned.append(name)
+            type_list = ", ".join(str(t) for t in types)
+            lines.append(f"stablehlo.return {', '.join(returned)} : {type_list}")
+            branches.append("".join(f"  {line}\n" for line in lines))
+        result_text = (
+            str(types[0]) if len(types) == 1 else f"({', '.join(map(str, types))})"
+        )
+        self.emit(
+            '$R = "stablehlo.case"($0) ({\n'
+            + "}, {\n".join(branches)
+            + f"}}) : (tensor<i32>) -> {result_text}",
+            operands,
+            types,
+        )
+
+
+def _prime_factors(n: int) -> list[int]:
+    factors, d = [], 2
+    while n > 1 and d * d <= n:
+        while n % d == 0:
+            factors.append(d)
+            n //= d
+        d += 1
+    if n > 1:
+        factors.append(n)
+    return factors
+
+
+def generate(seed: int, max_ops: int = 12) -> Program:
+    """The random program of this seed."""
+    return Generator(seed, max_ops).program()
