@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from xlir.testing.generator import generate
-from xlir.testing.minimize import cut, minimize, prune
+from xlir.testing.minimize import cut, minimize, minimize_text, prune
 from xlir.testing.program import Program, TType
 from xlir.testing.worker import Worker
 
@@ -88,3 +88,12 @@ def test_a_dead_or_hung_worker_is_a_verdict() -> None:
             "check_text", "func.func @main() {\n  return\n}\n", "t.mlir", "hlo-opt"
         )
         assert (status, outcome) == ("ok", "ok")
+
+
+def test_minimize_text_keeps_the_lines_the_failure_needs() -> None:
+    text = "\n".join(f"line {i}" for i in range(40))
+
+    def still_fails(candidate: str) -> bool:
+        return "line 7" in candidate and "line 31" in candidate
+
+    assert minimize_text(text, still_fails) == "line 7\nline 31"

@@ -45,12 +45,19 @@ def _diagnostic(message: str) -> tuple[str, str]:
 
 
 def run_program(
-    text: str, arguments: list[np.ndarray], target: str, calls: int = 1
+    text: str,
+    arguments: list[np.ndarray],
+    target: str,
+    calls: int = 1,
+    pipeline: str | None = None,
 ) -> tuple[str, Any]:
-    """Compile `text` for `target` and call it `calls` times with the
-    arguments; detail: the outputs of each call."""
+    """Compile `text` for `target` (with `pipeline`, None for the target's
+    own) and call it `calls` times with the arguments; detail: the outputs
+    of each call."""
     try:
-        executable = xlir.compile(text, target=target, name="fuzz.mlir")
+        executable = xlir.compile(
+            text, target=target, name="fuzz.mlir", pipeline=pipeline
+        )
         runs = []
         for _ in range(calls):
             got = executable(*[np.copy(a) for a in arguments])

@@ -16,34 +16,41 @@ The exit status is 1 when anything failed.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from xlir.testing import differential
 from xlir.testing.generator import generate
 from xlir.testing.inputs import random_array
-from xlir.testing.minimize import minimize
+from xlir.testing.minimize import minimize, minimize_text
 from xlir.testing.mutate import Mutator, seed_texts
 from xlir.testing.program import Program
 from xlir.testing.worker import Worker
 
 MUTANT_PIPELINE = "hlo-opt"
 MUTANT_FAILURES = ("unlocated", "internal", "crash", "hang")
+LOG = functools.partial(print, flush=True)
+"""Where the fuzzers say what they found, as they find it."""
 
 
 @dataclass
 class Tally:
-    """Outcomes by class, and one reproducer per failure signature."""
+    """Outcomes by class, failures by signature, and the reproducers written
+    (by the signature refined with the ops of the reduced case, so that one
+    signature may hold several distinct defects)."""
 
     outcomes: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
     reproducers: dict[str, Path] = field(default_factory=dict)
+    minimized: Counter[str] = field(default_factory=Counter)
 
     @property
     def failed(self) -> int:
@@ -53,11 +60,26 @@ class Tally:
         lines = [f"{title}: {sum(self.outcomes.values())} cases"]
         lines += [f"  {kind:12} {n}" for kind, n in sorted(self.outcomes.items())]
         for signature, n in self.failures.most_common():
-            where = self.reproducers.get(signature)
-            lines.append(
-                f"  FAIL x{n}: {signature}" + (f"\n    -> {where}" if where else "")
-            )
+            lines.append(f"  FAIL x{n}: {signature}")
+            lines += [
+                f"    -> {path}"
+                + (f" {refined[len(signature) :]}" if refined != signature else "")
+                for refined, path in self.reproducers.items()
+                if refined.startswith(signature)
+            ]
         return "\n".join(lines)
+
+
+MINIMIZED_PER_SIGNATURE = 3
+"""Failures of one signature minimized, each written if its reduced case
+uses other ops than those written before."""
+
+
+def ops_of(program: Program) -> str:
+    """The ops a (reduced) program uses, to tell apart failures of one
+    signature."""
+    names = set(re.findall(r"stablehlo\.(\w+)", program.text()))
+    return "[" + " ".join(sorted(names - {"constant", "return"})) + "]"
 
 
 def program_case(seed: int, max_ops: int = 12) -> tuple[Program, dict[int, np.ndarray]]:
@@ -117,7 +139,7 @@ def write_program(
     stem = folder / f"{index:03d}-{_slug(verdict.kind + '-' + verdict.target)}"
     text = program.text()
     stem.with_suffix(".mlir").write_text(text)
-    saved = {f"arg{i}": a for i, a in enumerate(arrays(inputs))}
+    saved: dict[str, Any] = {f"arg{i}": a for i, a in enumerate(arrays(inputs))}
     reference = differential.run_reference(worker, text, arrays(inputs))
     if not isinstance(reference, differential.Verdict):
         saved |= {f"out{i}": a for i, a in enumerate(reference)}
@@ -138,7 +160,7 @@ def fuzz_programs(
     seconds: float,
     seed: int,
     out: Path | None,
-    log=print,
+    log=LOG,
     max_ops: int = 12,
     minimize_budget: int = 60,
     count: int | None = None,
@@ -158,25 +180,30 @@ def fuzz_programs(
             if kind not in ("ok", "unsupported"):
                 signature = verdict.signature
                 tally.failures[signature] += 1
-                if signature not in tally.reproducers:
-                    log(f"seed {seed}: {signature}")
+                tally.minimized[signature] += 1
+                if tally.minimized[signature] <= MINIMIZED_PER_SIGNATURE:
+                    if tally.minimized[signature] == 1:
+                        log(f"seed {seed}: {signature}")
                     if kind != "hang":
                         program, inputs = minimize_failure(
                             worker, program, inputs, signature, minimize_budget
                         )
-                    if out is not None:
-                        tally.reproducers[signature] = write_program(
-                            worker,
-                            out / "programs",
-                            len(tally.reproducers),
-                            verdict,
-                            program,
-                            inputs,
-                            f"seed {seed}; rerun: python -m "
-                            f"xlir.testing.fuzz --programs --seed {seed} --minutes 0",
-                        )
-                    else:
-                        tally.reproducers[signature] = Path(f"seed-{seed}")
+                        again = check_case(worker, program, inputs)
+                        verdict = again if again.signature == signature else verdict
+                    refined = f"{signature} {ops_of(program)}"
+                    if refined not in tally.reproducers:
+                        tally.reproducers[refined] = Path(f"seed-{seed}")
+                        if out is not None:
+                            tally.reproducers[refined] = write_program(
+                                worker,
+                                out / "programs",
+                                len(tally.reproducers),
+                                verdict,
+                                program,
+                                inputs,
+                                f"seed {seed}; rerun: python -m xlir.testing.fuzz "
+                                f"--programs --seed {seed} --minutes 0",
+                            )
             seed += 1
             if _done(deadline, tally, count):
                 break
@@ -194,8 +221,8 @@ def fuzz_mutants(
     seed: int,
     out: Path | None,
     sources: list[tuple[str, str]],
-    log=print,
-    timeout: float = 20.0,
+    log=LOG,
+    timeout: float = 60.0,
     count: int | None = None,
 ) -> Tally:
     """Send mutants of the source texts through the parser, the verifier and
@@ -218,6 +245,7 @@ def fuzz_mutants(
                     log(f"seed {seed} ({name}): {signature}")
                     path = Path(f"seed-{seed}")
                     if out is not None:
+                        text = _minimize_mutant(worker, text, signature, timeout)
                         folder = out / "mutants"
                         folder.mkdir(parents=True, exist_ok=True)
                         path = (
@@ -226,7 +254,7 @@ def fuzz_mutants(
                         )
                         path.write_text(text)
                         path.with_suffix(".txt").write_text(
-                            f"{signature}\n\n{detail}\n\nmutant of {name}, seed "
+                            f"{signature}\n\n{detail}\n\nreduced mutant of {name}, seed "
                             f"{seed}; rerun: xlir-opt -p {MUTANT_PIPELINE} {path.name}\n"
                         )
                     tally.reproducers[signature] = path
@@ -234,6 +262,21 @@ def fuzz_mutants(
             if _done(deadline, tally, count):
                 break
     return tally
+
+
+def _minimize_mutant(worker: Worker, text: str, signature: str, timeout: float):
+    """Fewer lines failing the same way (hangs are kept as they are)."""
+    if signature.startswith("hang"):
+        return text
+
+    def still_fails(candidate: str) -> bool:
+        status, reply = worker.call(
+            "check_text", candidate, "mutant.mlir", MUTANT_PIPELINE, timeout=timeout
+        )
+        outcome, detail = reply if status == "ok" else (status, reply)
+        return mutant_signature(outcome, detail) == signature
+
+    return minimize_text(text, still_fails, budget=60)
 
 
 def default_corpus() -> list[Path]:
@@ -249,7 +292,9 @@ def default_corpus() -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m xlir.testing.fuzz", description=__doc__.split("\n\n")[0]
+        prog="python -m xlir.testing.fuzz",
+        description="Random programs on every target against the evaluator, and "
+        "mutated texts through the parser, the verifier and hlo-opt.",
     )
     parser.add_argument("--minutes", type=float, default=1.0)
     mode = parser.add_mutually_exclusive_group()

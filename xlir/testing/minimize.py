@@ -133,3 +133,27 @@ def minimize(
                         changed |= accept(cut(current, arrays, index, values))
             index -= 1
     return best
+
+
+def minimize_text(
+    text: str, still_fails: Callable[[str], bool], budget: int = 100
+) -> str:
+    """A text with fewer lines on which `still_fails` holds: chunks of lines
+    are dropped, halves first, then ever smaller ones (ddmin's complement
+    step), trying at most `budget` candidates."""
+    lines = text.split("\n")
+    chunk = max(len(lines) // 2, 1)
+    tries = 0
+    while tries < budget:
+        start = 0
+        while start < len(lines) and tries < budget:
+            candidate = lines[:start] + lines[start + chunk :]
+            tries += 1
+            if candidate and still_fails("\n".join(candidate)):
+                lines = candidate
+            else:
+                start += chunk
+        if chunk == 1:
+            break
+        chunk = max(chunk // 2, 1)
+    return "\n".join(lines)

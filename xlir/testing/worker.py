@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 _HEADER = struct.Struct("<Q")
 
@@ -50,7 +50,9 @@ class Worker:
         )
         return self._process
 
-    def call(self, function: str, *arguments: Any, timeout: float = 60.0):
+    def call(
+        self, function: str, *arguments: Any, timeout: float = 60.0
+    ) -> tuple[str, Any]:
         """`("ok", value)`, or `("crash", what the worker printed last)` when
         it died, or `("hang", "")` when it took longer than `timeout`
         seconds (the worker is then killed)."""
@@ -92,13 +94,13 @@ class Worker:
         self.close()
 
 
-def _write(stream: BinaryIO, message: Any) -> None:
+def _write(stream: IO[bytes], message: Any) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
 
-def _read_exactly(stream: BinaryIO, size: int, deadline: float | None) -> bytes:
+def _read_exactly(stream: IO[bytes], size: int, deadline: float | None) -> bytes:
     chunks: list[bytes] = []
     while size > 0:
         if deadline is not None:
@@ -114,7 +116,7 @@ def _read_exactly(stream: BinaryIO, size: int, deadline: float | None) -> bytes:
     return b"".join(chunks)
 
 
-def _read(stream: BinaryIO, deadline: float | None) -> Any:
+def _read(stream: IO[bytes], deadline: float | None) -> Any:
     (size,) = _HEADER.unpack(_read_exactly(stream, _HEADER.size, deadline))
     return pickle.loads(_read_exactly(stream, size, deadline))
 
