@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from xlir.tools.run import main
+from xlir.tools.run import compare, main
 
 from tests.conftest import CORPUS
 
@@ -215,3 +215,14 @@ def test_console_script_no_traceback(tmp_path) -> None:
     )
     assert result.returncode == 1
     assert "error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_expected_nan_and_inf_in_the_same_places_match() -> None:
+    want = np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)
+    ok, verdict = compare(want.copy(), want, 1e-4, 1e-5)
+    assert ok, verdict
+    got = np.array([np.nan, np.inf, np.inf, 1.0], np.float32)
+    ok, verdict = compare(got, want, 1e-4, 1e-5)
+    assert not ok and "first at [2]" in verdict
+    ok, _ = compare(np.array([1.0, np.inf, -np.inf, 1.0], np.float32), want, 1e-4, 1e-5)
+    assert not ok
