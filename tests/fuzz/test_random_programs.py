@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests.fuzz.known_failures import known_program_failure
-from tests.fuzz.strategies import program_cases
+from tests.fuzz.strategies import program_seeds
 from xlir.testing.differential import check
-from xlir.testing.fuzz import arrays
+from xlir.testing.fuzz import arrays, program_case
 from xlir.testing.worker import Worker
 
 
@@ -22,17 +22,20 @@ def worker():
 
 
 @settings(
-    max_examples=200,
+    max_examples=300,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(case=program_cases())
-def test_targets_agree_with_the_evaluator(worker, case) -> None:
-    program, inputs = case
+@given(seed=program_seeds())
+def test_targets_agree_with_the_evaluator(worker, seed) -> None:
+    program, inputs = program_case(*seed)
     verdict = check(worker, program, arrays(inputs))
     if verdict.kind == "rejected" and "not support" in verdict.detail:
         return  # the target lists what it does not support, with locations
     if verdict.failed and known_program_failure(verdict, program) is None:
-        pytest.fail(f"{verdict.signature}\n{verdict.detail}\n{program.text()}")
+        pytest.fail(
+            f"program_case{seed}: {verdict.signature}\n{verdict.detail}\n"
+            f"{program.text()}"
+        )

@@ -4,9 +4,12 @@
 target runs: elementwise ops (float, integer and i1), compare, select,
 clamp, convert, constant, iota, broadcast_in_dim, reshape, transpose,
 reverse, slice with strides, pad (negative and interior padding),
-concatenate, reduce over any dimensions, dot_general with batch, contracting
-and free dimensions in any order, gather, scatter, sort, and while and case
-with carried values (one value yielded into two slots included). The same
+concatenate, reduce over any dimensions, reduce_window (padding, strides,
+base and window dilations), dot_general with batch, contracting and free
+dimensions in any order, gather, scatter, dynamic_slice and
+dynamic_update_slice (start indices of any value: they are clamped), sort,
+calls of private functions, and while and case with carried values (one
+value yielded into two slots included). The same
 seed gives the same text.
 
 Behaviour the StableHLO spec leaves implementation-defined (or "TBD") is
@@ -214,8 +217,14 @@ class Generator:
                 return self.p.new_argument(type_)
         return self.p.new_argument(TType((2, 3), self.float_type))
 
-    def emit(self, template: str, operands: list[int], results: list[TType]):
-        return self.p.add_node(template, operands, results)
+    def emit(
+        self,
+        template: str,
+        operands: list[int],
+        results: list[TType],
+        function: str = "",
+    ):
+        return self.p.add_node(template, operands, results, function)
 
     # --- the program --------------------------------------------------------
 
@@ -244,6 +253,10 @@ class Generator:
             (self.sort, 1),
             (self.while_, 2),
             (self.case, 1),
+            (self.dynamic_slice, 1),
+            (self.dynamic_update_slice, 1),
+            (self.reduce_window, 2),
+            (self.call, 1),
         ]
         functions = [m for m, _ in makers]
         weights = [w for _, w in makers]
@@ -761,6 +774,105 @@ class Generator:
             f"}}) : ({result_types}) -> {result_types}",
             operands,
             types,
+        )
+
+    def start_indices(self, count: int) -> list[int]:
+        """Scalar start indices (any value: dynamic slices clamp them)."""
+        element = self.rng.choice(["i32", "i32", "i64", "ui32"])
+        return [self.value(TType((), element)) for _ in range(count)]
+
+    def dynamic_slice(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        sizes = [self.rng.randint(0 if d == 0 else 1, d) for d in source.shape]
+        starts = self.start_indices(source.rank)
+        target = source.with_shape(tuple(sizes))
+        index_types = ", ".join(str(self.p.type_of(v)) for v in starts)
+        names = ", ".join(f"${i + 1}" for i in range(len(starts)))
+        self.emit(
+            f"$R = stablehlo.dynamic_slice $0, {names}, sizes = {_dims(sizes)} : "
+            f"({source}, {index_types}) -> {target}",
+            [x, *starts],
+            [target],
+        )
+
+    def dynamic_update_slice(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        update = self.value(
+            source.with_shape(tuple(self.rng.randint(0, d) for d in source.shape))
+        )
+        starts = self.start_indices(source.rank)
+        types = [source, self.p.type_of(update), *(self.p.type_of(v) for v in starts)]
+        names = ", ".join(f"${i}" for i in range(len(types)))
+        self.emit(
+            f"$R = stablehlo.dynamic_update_slice {names} : "
+            f"({', '.join(map(str, types))}) -> {source}",
+            [x, update, *starts],
+            [source],
+        )
+
+    def reduce_window(self) -> None:
+        x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool)
+        source = self.p.type_of(x)
+        rng = self.rng
+        windows, strides, base, dilations, padding, shape = [], [], [], [], [], []
+        for d in source.shape:
+            while True:
+                b, w = rng.choice([1, 1, 2]), rng.choice([1, 1, 2])
+                low, high = rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 1])
+                size = rng.randint(1, 3)
+                dilated = (max(d, 1) - 1) * b + 1 + low + high if d else low + high
+                window = (size - 1) * w + 1
+                if dilated >= window:
+                    break
+            stride = rng.choice([1, 1, 2, 3])
+            windows.append(size)
+            strides.append(stride)
+            base.append(b)
+            dilations.append(w)
+            padding.append(f"[{low}, {high}]")
+            shape.append((dilated - window) // stride + 1)
+        if source.is_float:
+            combiner = rng.choice(["add", "maximum", "minimum"])
+        else:
+            combiner = rng.choice(
+                ["add", "multiply", "maximum", "minimum", "and", "or"]
+            )
+        scalar = source.with_shape(())
+        target = source.with_shape(tuple(shape))
+        init = literal(source.element, identity(combiner, source.element))
+
+        def array(values: list[int]) -> str:
+            return f"array<i64: {', '.join(map(str, values))}>"
+
+        self.emit(
+            f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
+            f'$R = "stablehlo.reduce_window"($0, $Pi) <{{base_dilations = {array(base)}, '
+            f"padding = dense<[{', '.join(padding)}]> : tensor<{source.rank}x2xi64>, "
+            f"window_dilations = {array(dilations)}, "
+            f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
+            f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
+            f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {scalar}\n"
+            f"  stablehlo.return $Pc : {scalar}\n"
+            f"}}) : ({source}, {scalar}) -> {target}",
+            [x],
+            [target],
+        )
+
+    def call(self) -> None:
+        """A call of a private function (JAX's `pjit` and `jnp.where`), whose
+        body is one elementwise op."""
+        x = self.any_value()
+        type_ = self.p.type_of(x)
+        body = self.binary_lines("%r", "%a", "%a", type_)
+        self.emit(
+            f"$R = func.call $F($0) : ({type_}) -> {type_}",
+            [x],
+            [type_],
+            function=f"func.func private $F(%a: {type_}) -> {type_} {{\n"
+            + "".join(f"  {line}\n" for line in body)
+            + f"  return %r : {type_}\n}}",
         )
 
     # --- control flow -----------------------------------------------------------

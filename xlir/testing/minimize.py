@@ -97,7 +97,7 @@ def minimize(
 ) -> Case:
     """A smaller case on which `still_fails` holds (it must hold on the
     given one), trying at most `budget` candidates."""
-    best = prune(program, inputs)
+    best = (program, inputs)
     tries = 0
 
     def accept(candidate: Case | None) -> bool:
@@ -110,6 +110,7 @@ def minimize(
             return True
         return False
 
+    accept(prune(program, inputs))
     changed = True
     while changed and tries < budget:
         changed = False

@@ -8,7 +8,8 @@ its results into new arguments without knowing what the node is.
 
 Template syntax: `$0`, `$1`, ... are the operands' names, `$R` the results'
 definition (`%v3` or `%v3:2`), `$P` a prefix unique to the node for names
-inside its regions.
+inside its regions, `$F` the name of the private function a node may bring
+along (`Node.function`, printed after `@main` while the node is there).
 """
 
 from __future__ import annotations
@@ -81,13 +82,15 @@ class Node:
     results: list[TType]
     first_result: int
     """The id of the first result; results have consecutive ids."""
+    function: str = ""
+    """A private function the node calls, as a template too."""
 
     @property
     def result_ids(self) -> range:
         return range(self.first_result, self.first_result + len(self.results))
 
 
-_PLACEHOLDER = re.compile(r"\$(\d+|R|P)")
+_PLACEHOLDER = re.compile(r"\$(\d+|R|P|F)")
 
 
 @dataclass
@@ -116,8 +119,14 @@ class Program:
         self.arguments[value] = type_
         return value
 
-    def add_node(self, template: str, operands: list[int], results: list[TType]):
-        node = Node(template, list(operands), list(results), self.next_id)
+    def add_node(
+        self,
+        template: str,
+        operands: list[int],
+        results: list[TType],
+        function: str = "",
+    ):
+        node = Node(template, list(operands), list(results), self.next_id, function)
         self.next_id += len(results)
         self.nodes.append(node)
         return list(node.result_ids)
@@ -126,7 +135,13 @@ class Program:
         return Program(
             dict(self.arguments),
             [
-                Node(n.template, list(n.operands), list(n.results), n.first_result)
+                Node(
+                    n.template,
+                    list(n.operands),
+                    list(n.results),
+                    n.first_result,
+                    n.function,
+                )
                 for n in self.nodes
             ],
             list(self.outputs),
@@ -157,10 +172,14 @@ class Program:
         outputs = ", ".join(names[v] for v in self.outputs)
         lines.append(f"  return {outputs} : {', '.join(result_types)}")
         lines.append("}")
+        lines += [
+            render(node, names, node.function) for node in self.nodes if node.function
+        ]
         return "\n".join(lines) + "\n"
 
 
-def render(node: Node, names: dict[int, str]) -> str:
+def render(node: Node, names: dict[int, str], template: str | None = None) -> str:
+    """The node's template (or another of its templates) filled in."""
     if len(node.results) == 1:
         definition = f"%v{node.first_result}"
     else:
@@ -172,6 +191,8 @@ def render(node: Node, names: dict[int, str]) -> str:
             return definition
         if key == "P":
             return f"%n{node.first_result}_"
+        if key == "F":
+            return f"@f{node.first_result}"
         return names[node.operands[int(key)]]
 
-    return _PLACEHOLDER.sub(substitute, node.template)
+    return _PLACEHOLDER.sub(substitute, node.template if template is None else template)
