@@ -74,6 +74,18 @@ def bypass(program: Program, inputs: dict[int, np.ndarray], index: int) -> Case 
     return None
 
 
+def _all_live(program: Program, inputs: dict[int, np.ndarray]) -> Case:
+    """The program with the results no output needs made outputs too, for a
+    failure that lives in code an output does not need."""
+    live, _ = prune(program, inputs)
+    kept = {n.first_result for n in live.nodes}
+    widened = program.copy()
+    for node in program.nodes:
+        if node.first_result not in kept:
+            widened.outputs += list(node.result_ids)
+    return widened, inputs
+
+
 def _earlier_outputs(program: Program, inputs: dict[int, np.ndarray], output: int):
     """The program returning, instead of `output`, one of the operands of the
     node that computes it (so that the node and its other users can go)."""
@@ -110,7 +122,8 @@ def minimize(
             return True
         return False
 
-    accept(prune(program, inputs))
+    if not accept(prune(program, inputs)):
+        accept(_all_live(program, inputs))
     changed = True
     while changed and tries < budget:
         changed = False
