@@ -169,8 +169,8 @@ class Generator:
 
     # --- choices ----------------------------------------------------------
 
-    def random_shape(self, max_rank: int = 3) -> tuple[int, ...]:
-        rank = self.rng.choice([0, 1, 1, 2, 2, 2, 3][: max_rank * 2 + 1])
+    def random_shape(self) -> tuple[int, ...]:
+        rank = self.rng.choice([0, 1, 1, 2, 2, 2, 3])
         return tuple(self.rng.choice([1, 2, 3, 4, 5]) for _ in range(rank))
 
     def random_element(self) -> str:
@@ -262,8 +262,6 @@ class Generator:
         weights = [w for _, w in makers]
         while len(self.p.nodes) < ops:
             self.rng.choices(functions, weights)[0]()
-        if not self.p.nodes:
-            self.unary()
         self.choose_outputs()
         return self.p
 
@@ -280,6 +278,8 @@ class Generator:
         ]
         self.rng.shuffle(unused)
         outputs += unused[: self.rng.randint(0, 2)]
+        if p.arguments and self.rng.random() < 0.1:  # an argument returned as is
+            outputs.append(self.rng.choice(list(p.arguments)))
         p.outputs = outputs
 
     # --- elementwise --------------------------------------------------------
