@@ -1,0 +1,41 @@
+"""How the differential test compares a target's outputs with the
+evaluator's: integers and i1 bit for bit, floats within the element type's
+tolerance with NaN and infinities in the same places."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xlir.testing.differential import TOLERANCES, compare_arrays, compare_outputs
+
+
+def test_integers_compare_bit_for_bit() -> None:
+    want = np.array([1, -2, 2**31 - 1], np.int32)
+    assert compare_arrays(want, want.copy(), "i32") is None
+    got = want.copy()
+    got[2] -= 1
+    assert "first at [2]" in (compare_arrays(want, got, "i32") or "")
+    assert compare_arrays(want, want.astype(np.int64), "i32") is not None
+
+
+def test_floats_compare_within_the_tolerance_and_nan_in_place() -> None:
+    want = np.array([1.0, np.nan, np.inf, -0.0], np.float32)
+    close = want * np.float32(1 + TOLERANCES["f32"] / 2)
+    assert compare_arrays(want, close, "f32") is None
+    assert compare_arrays(want, np.array([1.0, np.nan, np.inf, 0.0], np.float32), "f32") is None  # fmt: skip
+    for got in ([1.0, 0.0, np.inf, 0.0], [1.0, np.nan, -np.inf, 0.0], [1.1, np.nan, np.inf, 0.0]):  # fmt: skip
+        assert compare_arrays(want, np.array(got, np.float32), "f32") is not None
+
+
+def test_a_small_error_counts_against_the_largest_element() -> None:
+    want = np.array([1000.0, 1e-3], np.float32)
+    got = np.array([1000.0, 1e-3 + 1e-4], np.float32)  # cancellation noise
+    assert compare_arrays(want, got, "f32") is None
+    assert compare_arrays(want, np.array([1000.0, 1.0], np.float32), "f32")
+
+
+def test_outputs_name_the_first_that_differs() -> None:
+    want = [np.zeros(2, np.float16), np.ones(3, np.int8)]
+    got = [np.zeros(2, np.float16), np.array([1, 2, 1], np.int8)]
+    assert compare_outputs(want, got, ["f16", "i8"]).startswith("out1 (i8)")
+    assert compare_outputs(want, want[:1], ["f16", "i8"]).startswith("output count")
