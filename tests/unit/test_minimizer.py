@@ -9,7 +9,7 @@ import numpy as np
 from xlir.testing.generator import generate
 from xlir.testing.minimize import cut, minimize, minimize_text, prune
 from xlir.testing.program import Program, TType
-from xlir.testing.worker import Worker
+from xlir.testing.worker import Worker, last_words
 
 
 def _zeros(program: Program, inputs, value: int) -> np.ndarray:
@@ -97,3 +97,19 @@ def test_minimize_text_keeps_the_lines_the_failure_needs() -> None:
         return "line 7" in candidate and "line 31" in candidate
 
     assert minimize_text(text, still_fails) == "line 7\nline 31"
+
+
+def test_a_crash_is_described_by_faulthandler_s_innermost_frame() -> None:
+    lines = [
+        "some warning",
+        "Fatal Python error: Segmentation fault",
+        "",
+        "Current thread 0x00007f (most recent call first):",
+        '  File "/x/targets/cpu/executable.py", line 88 in run',
+        '  File "/x/xlir/testing/cases.py", line 60 in run_program',
+    ]
+    assert last_words(lines) == (
+        ": Fatal Python error: Segmentation fault "
+        '(File "/x/targets/cpu/executable.py", line 88 in run)'
+    )
+    assert last_words(["a", "free(): invalid pointer"]) == ": free(): invalid pointer"

@@ -12,6 +12,7 @@ kept to describe a crash.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import resource
@@ -77,8 +78,7 @@ class Worker:
         self._process = None
         self.restarts += 1
         signal = f"signal {-status}" if status < 0 else f"exit status {status}"
-        tail = lines[-1] if lines else ""
-        return f"worker died ({signal}){': ' + tail if tail else ''}"
+        return f"worker died ({signal}){last_words(lines)}"
 
     def close(self) -> None:
         if self._process is not None:
@@ -92,6 +92,16 @@ class Worker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def last_words(lines: list[str]) -> str:
+    """What the worker said as it died: faulthandler's report and the
+    innermost frame, or its last line."""
+    for i, line in enumerate(lines):
+        if line.startswith("Fatal Python error"):
+            frames = [f.strip() for f in lines[i:] if f.strip().startswith("File ")]
+            return f": {line}" + (f" ({frames[0]})" if frames else "")
+    return f": {lines[-1]}" if lines else ""
 
 
 def _write(stream: IO[bytes], message: Any) -> None:
@@ -125,6 +135,7 @@ def _serve() -> None:
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what cases print must not mix with the replies
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    faulthandler.enable()  # a crash names the Python frame it happened under
     from xlir.testing import cases
 
     requests = sys.stdin.buffer
