@@ -24,7 +24,10 @@ kept out by construction, so that any difference between targets is a bug:
 * integer power with a negative exponent: the exponent is masked to 0..7;
 * reduce with an init value that is not the combiner's identity, or a
   combiner that is not associative: inits are always the identity, and the
-  combiners are add, multiply, maximum, minimum, and, or;
+  combiners are add, multiply (integers only), maximum, minimum, and, or;
+* the order of the terms of float sums and dot products, where it decides
+  whether the result overflows: finite terms and factors are clamped to
+  `SUM_BOUNDS` / `PRODUCT_BOUNDS` first (inf and NaN go through);
 * the order of equal keys in an unstable sort, and comparators that are not
   strict weak orders (LT on NaN): sorts are stable and compare floats with
   TOTALORDER;
@@ -110,6 +113,11 @@ INT_BINARY = (
 )
 BOOL_BINARY = ("and", "or", "xor")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+SUM_BOUNDS = {"f16": 256.0, "bf16": 1e36, "f32": 1e36, "f64": 1e300}
+"""Finite terms of float sums are clamped to these: a sum of up to 125 of
+them cannot overflow, in any order."""
+PRODUCT_BOUNDS = {"f16": 16.0, "bf16": 1e18, "f32": 1e18, "f64": 1e150}
+"""The same for the factors of dot products."""
 
 
 def compare_type(type_: TType) -> str:
@@ -351,6 +359,22 @@ class Generator:
         lines = self.binary_lines("$Pr", "$0", "$1", type_)
         lines[-1] = lines[-1].replace("$Pr =", "$R =", 1)
         self.emit("\n".join(lines), [x, y], [type_])
+
+    @staticmethod
+    def tame(x: str, type_: TType, bounds: dict[str, float], out: str) -> list[str]:
+        """Lines making `out` be `x` with its finite elements clamped to
+        the element type's bound (inf and NaN kept): a sum or dot product
+        of huge values overflows or not depending on the order of its
+        terms, which the spec leaves to the implementation."""
+        t, b, s = str(type_), type_.with_element("i1"), type_.with_shape(())
+        high, low = (literal(type_.element, v * bounds[type_.element]) for v in (1, -1))
+        return [
+            f"{out}h = stablehlo.constant dense<{high}> : {s}",
+            f"{out}l = stablehlo.constant dense<{low}> : {s}",
+            f"{out}c = stablehlo.clamp {out}l, {x}, {out}h : ({s}, {t}, {s}) -> {t}",
+            f"{out}f = stablehlo.is_finite {x} : ({t}) -> {b}",
+            f"{out} = stablehlo.select {out}f, {out}c, {x} : {b}, {t}",
+        ]
 
     def compare(self) -> None:
         x = self.any_value(lambda t: not t.is_bool)
@@ -627,7 +651,7 @@ class Generator:
         if source.is_bool:
             combiner = self.rng.choice(["and", "or"])
         elif source.is_float:
-            combiner = self.rng.choice(["add", "add", "multiply", "maximum", "minimum"])
+            combiner = self.rng.choice(["add", "add", "maximum", "minimum"])
         else:
             combiner = self.rng.choice(
                 ["add", "multiply", "maximum", "minimum", "and", "or"]
@@ -640,9 +664,13 @@ class Generator:
             tuple(d for i, d in enumerate(source.shape) if i not in dims)
         )
         init = literal(source.element, identity(combiner, source.element))
+        operand, lines = "$0", []
+        if combiner == "add" and source.is_float:
+            operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt")
         self.emit(
-            f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f"$R = stablehlo.reduce($0 init: $Pi) applies stablehlo.{combiner} "
+            "".join(f"{line}\n" for line in lines)
+            + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
+            f"$R = stablehlo.reduce({operand} init: $Pi) applies stablehlo.{combiner} "
             f"across dimensions = {_dims(dims)} : ({source}, {scalar}) -> {target}",
             [x],
             [target],
@@ -678,8 +706,14 @@ class Generator:
         batching = (
             f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
         )
+        lines, operands = [], "$0, $1"
+        if lhs.is_float:
+            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px")
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py")
+            operands = "$Px, $Py"
         self.emit(
-            f"$R = stablehlo.dot_general $0, $1, {batching}contracting_dims = "
+            "".join(f"{line}\n" for line in lines)
+            + f"$R = stablehlo.dot_general {operands}, {batching}contracting_dims = "
             f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}",
             [x, y],
             [target],
@@ -842,13 +876,17 @@ class Generator:
         scalar = source.with_shape(())
         target = source.with_shape(tuple(shape))
         init = literal(source.element, identity(combiner, source.element))
+        operand, lines = "$0", []
+        if combiner == "add" and source.is_float:
+            operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt")
 
         def array(values: list[int]) -> str:
             return f"array<i64: {', '.join(map(str, values))}>"
 
         self.emit(
-            f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f'$R = "stablehlo.reduce_window"($0, $Pi) <{{base_dilations = {array(base)}, '
+            "".join(f"{line}\n" for line in lines)
+            + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
+            f'$R = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
             f"padding = dense<[{', '.join(padding)}]> : tensor<{source.rank}x2xi64>, "
             f"window_dilations = {array(dilations)}, "
             f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
