@@ -32,8 +32,6 @@ def worker():
 def test_targets_agree_with_the_evaluator(worker, seed) -> None:
     program, inputs = program_case(*seed)
     verdict = check(worker, program, arrays(inputs))
-    if verdict.kind == "rejected" and "not support" in verdict.detail:
-        return  # the target lists what it does not support, with locations
     if verdict.failed and known_program_failure(verdict, program) is None:
         pytest.fail(
             f"program_case{seed}: {verdict.signature}\n{verdict.detail}\n"

@@ -39,15 +39,17 @@ class Verdict:
     """The outcome of one program on one target."""
 
     kind: str
-    """`ok`, `mismatch`, `rejected` (a diagnostic for a valid program),
-    `internal`, `crash`, `hang`, or `reference` (the evaluator failed:
-    target `evaluator`)."""
+    """`ok`, `unsupported` (the target says, with located diagnostics, that
+    it does not support an element type or op of the program), or a
+    failure: `mismatch`, `rejected` (another diagnostic for a valid
+    program), `internal`, `crash`, `hang`, or `reference` (the evaluator
+    failed: target `evaluator`)."""
     target: str
     detail: str = ""
 
     @property
     def failed(self) -> bool:
-        return self.kind != "ok"
+        return self.kind not in ("ok", "unsupported")
 
     @property
     def signature(self) -> str:
@@ -101,6 +103,8 @@ def check(
         outcome, detail = reply
         if outcome == "internal":
             return Verdict("internal", target, detail)
+        if outcome == "diagnostic" and "not support" in detail:
+            return Verdict("unsupported", target, detail)
         if outcome != "ok":
             return Verdict("rejected", target, f"{outcome}: {detail}")
         for call, outputs in enumerate(detail):
