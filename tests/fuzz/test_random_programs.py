@@ -5,6 +5,7 @@ verdict instead of killing pytest."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -37,3 +38,17 @@ def test_targets_agree_with_the_evaluator(worker, seed) -> None:
             f"program_case{seed}: {verdict.signature}\n{verdict.detail}\n"
             f"{program.text()}"
         )
+
+
+def test_xla_is_a_second_reference(worker) -> None:
+    pytest.importorskip("jax")
+    text = """func.func @main(%a: tensor<3xbf16>, %b: tensor<3xi64>) -> (tensor<3xbf16>, tensor<3xi64>) {
+  %0 = stablehlo.add %a, %a : tensor<3xbf16>
+  %1 = stablehlo.shift_left %b, %b : tensor<3xi64>
+  return %0, %1 : tensor<3xbf16>, tensor<3xi64>
+}"""
+    a, b = np.array([1.5, -2, 3], np.float32), np.array([1, 64, 3], np.int64)
+    status, (outcome, outputs) = worker.call("run_xla", text, [a, b], [True, False])
+    assert (status, outcome) == ("ok", "ok")
+    np.testing.assert_array_equal(outputs[0], 2 * a)
+    np.testing.assert_array_equal(outputs[1], [2, 0, 24])

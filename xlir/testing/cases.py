@@ -85,3 +85,39 @@ def check_text(text: str, name: str, pipeline: str) -> tuple[str, str]:
     except Exception as error:
         return _internal(error)
     return "ok", ""
+
+
+def run_xla(
+    text: str, arguments: list[np.ndarray], bf16: list[bool]
+) -> tuple[str, Any]:
+    """Compile `text` with XLA (JAX's CPU client) and run it once, a second
+    reference where JAX is installed; `bf16` says which arguments are bf16
+    (held as float32). Detail: the outputs (bf16 ones as float32), or
+    `unavailable` when JAX is not installed."""
+    try:
+        import jax
+        import jax.extend.backend
+        import jaxlib.xla_client as xla_client
+        import ml_dtypes
+    except ImportError:
+        return "unavailable", "JAX is not installed"
+    jax.config.update("jax_enable_x64", True)  # else 64-bit arrays shrink
+    try:
+        client = jax.extend.backend.get_backend("cpu")
+        device = client.devices()[0]
+        executable = client.compile_and_load(
+            text, xla_client.DeviceList((device,)), xla_client.CompileOptions()
+        )
+        inputs = [
+            jax.device_put(a.astype(ml_dtypes.bfloat16) if b else a, device)
+            for a, b in zip(arguments, bf16, strict=True)
+        ]
+        results = executable.execute_sharded(inputs)
+        outputs = [
+            np.asarray(r[0]) for r in results.disassemble_into_single_device_arrays()
+        ]
+    except Exception as error:
+        return _internal(error)
+    return "ok", [
+        o.astype(np.float32) if o.dtype == ml_dtypes.bfloat16 else o for o in outputs
+    ]

@@ -3,7 +3,8 @@ compared with the evaluator (the `interpreter` target running the program as
 written, with no pass): integers and i1 bit for bit, floats within
 `TOLERANCES` with NaN in the same places. The interpreter target with its
 default pipeline is one of the targets checked, so what `hlo-opt` breaks
-shows as a difference on `interpreter`.
+shows as a difference on `interpreter`; on request, and where JAX is
+installed, XLA is checked too.
 
 Every target runs in the worker process (`worker.Worker`), twice, so a
 crash, a hang, or a second call that differs from the first (memory
@@ -23,6 +24,12 @@ from xlir.testing.worker import Worker
 
 REFERENCE = "interpreter"
 """The target that runs the reference, with no pass (`pipeline=""`)."""
+
+XLA = "xla"
+"""JAX's XLA, on request (`check(xla=True)`) where JAX is installed: checked
+against the evaluator as the targets are, so that a difference points at
+the evaluator or at XLA. XLA:CPU flushes denormals to zero, so its
+differences on denormal values are XLA's, not bugs."""
 
 TOLERANCES = {"f16": 2e-2, "bf16": 6e-2, "f32": 2e-4, "f64": 1e-9}
 """Relative tolerance per float element type. A difference counts against
@@ -87,6 +94,7 @@ def check(
     program: Program,
     arguments: list[np.ndarray],
     timeout: float = 60.0,
+    xla: bool = False,
 ) -> Verdict:
     """The first failure of the program on any target, or an `ok` verdict."""
     text = program.text()
@@ -111,6 +119,19 @@ def check(
             problem = compare_outputs(reference, outputs, elements)
             if problem is not None:
                 return Verdict("mismatch", target, f"{problem} (call {call + 1})")
+    if not xla:
+        return Verdict("ok", "all")
+    bf16 = [program.arguments[v].element == "bf16" for v in program.arguments]
+    status, reply = worker.call("run_xla", text, arguments, bf16, timeout=timeout)
+    if status != "ok":
+        return Verdict(status, XLA, reply)
+    outcome, detail = reply
+    if outcome == "ok":
+        problem = compare_outputs(reference, detail, elements)
+        if problem is not None:
+            return Verdict("mismatch", XLA, problem)
+    elif outcome != "unavailable":
+        return Verdict("rejected", XLA, f"{outcome}: {detail}")
     return Verdict("ok", "all")
 
 

@@ -1,11 +1,12 @@
 """The long-running fuzzers:
 
     python -m xlir.testing.fuzz --minutes N [--programs | --mutants]
-                                [--seed S] [--out DIR] [--corpus DIR ...]
+                                [--seed S] [--out DIR] [--corpus DIR ...] [--xla]
 
 `--programs` differential-tests random programs (`generator`) on every
-registered target against the evaluator; `--mutants` sends mutated corpus
-texts (`mutate`) through the parser, the verifier and `hlo-opt`. With
+registered target against the evaluator (and JAX's XLA with `--xla`);
+`--mutants` sends mutated corpus texts (`mutate`) through the parser, the
+verifier and `hlo-opt`. With
 neither, the time is split between the two. Counts per outcome class are
 printed as it goes and at the end; each new failure class is minimized and
 written to DIR (`programs/` or `mutants/`: the `.mlir`, its arguments and
@@ -93,8 +94,10 @@ def arrays(inputs: dict[int, np.ndarray]) -> list[np.ndarray]:
     return list(inputs.values())
 
 
-def check_case(worker: Worker, program: Program, inputs: dict[int, np.ndarray]):
-    return differential.check(worker, program, arrays(inputs))
+def check_case(
+    worker: Worker, program: Program, inputs: dict[int, np.ndarray], xla: bool = False
+):
+    return differential.check(worker, program, arrays(inputs), xla=xla)
 
 
 def _evaluator(worker: Worker):
@@ -113,11 +116,12 @@ def minimize_failure(
     inputs: dict[int, np.ndarray],
     signature: str,
     budget: int = 60,
+    xla: bool = False,
 ):
     """The smallest case found that fails with the same signature."""
 
     def still_fails(candidate: Program, arguments: dict[int, np.ndarray]) -> bool:
-        return check_case(worker, candidate, arguments).signature == signature
+        return check_case(worker, candidate, arguments, xla).signature == signature
 
     return minimize(program, inputs, still_fails, _evaluator(worker), budget)
 
@@ -164,15 +168,16 @@ def fuzz_programs(
     max_ops: int = 12,
     minimize_budget: int = 60,
     count: int | None = None,
+    xla: bool = False,
 ) -> Tally:
     """Differential-test random programs for `seconds` (or `count` of them),
-    from `seed` on."""
+    from `seed` on; with `xla`, against JAX's XLA too."""
     tally = Tally()
     deadline = time.monotonic() + seconds
     with Worker() as worker:
         while True:
             program, inputs = program_case(seed, max_ops)
-            verdict = check_case(worker, program, inputs)
+            verdict = check_case(worker, program, inputs, xla)
             kind = verdict.kind
             tally.outcomes[kind] += 1
             if verdict.failed:
@@ -184,9 +189,9 @@ def fuzz_programs(
                         log(f"seed {seed}: {signature}")
                     if kind != "hang":
                         program, inputs = minimize_failure(
-                            worker, program, inputs, signature, minimize_budget
+                            worker, program, inputs, signature, minimize_budget, xla
                         )
-                        again = check_case(worker, program, inputs)
+                        again = check_case(worker, program, inputs, xla)
                         verdict = again if again.signature == signature else verdict
                     refined = f"{signature} {ops_of(program)}"
                     if refined not in tally.reproducers:
@@ -299,6 +304,11 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--programs", action="store_true", help="random programs only")
     mode.add_argument("--mutants", action="store_true", help="mutated texts only")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--xla",
+        action="store_true",
+        help="check programs on JAX's XLA too (needs JAX; XLA flushes denormals)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="reproducers go here")
     parser.add_argument(
         "--corpus", type=Path, action="append", help="texts to mutate (.mlir under it)"
@@ -308,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     share = 1.0 if args.programs or args.mutants else 0.5
     failed = 0
     if not args.mutants:
-        tally = fuzz_programs(seconds * share, args.seed, args.out)
+        tally = fuzz_programs(seconds * share, args.seed, args.out, xla=args.xla)
         print(tally.report(f"random programs on {', '.join(differential.targets())}"))
         failed += tally.failed
     if not args.programs:
