@@ -72,8 +72,8 @@ class Tally:
 
 
 MINIMIZED_PER_SIGNATURE = 3
-"""Failures of one signature minimized, each written if its reduced case
-uses other ops than those written before."""
+"""How many failures of one signature are minimized; each is written if its
+reduced case uses other ops than those written before it."""
 
 
 def ops_of(program: Program) -> str:
