@@ -299,19 +299,29 @@ def main(argv: list[str] | None = None) -> int:
         description="Random programs on every target against the evaluator, and "
         "mutated texts through the parser, the verifier and hlo-opt.",
     )
-    parser.add_argument("--minutes", type=float, default=1.0)
+    parser.add_argument(
+        "--minutes", type=float, default=1.0, help="how long (0: one case)"
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--programs", action="store_true", help="random programs only")
     mode.add_argument("--mutants", action="store_true", help="mutated texts only")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="of the first case; each next one adds 1"
+    )
     parser.add_argument(
         "--xla",
         action="store_true",
         help="check programs on JAX's XLA too (needs JAX; XLA flushes denormals)",
     )
-    parser.add_argument("--out", type=Path, default=None, help="reproducers go here")
     parser.add_argument(
-        "--corpus", type=Path, action="append", help="texts to mutate (.mlir under it)"
+        "--out", type=Path, default=None, metavar="DIR", help="reproducers go here"
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="texts to mutate: the .mlir files under DIR (repeatable)",
     )
     args = parser.parse_args(argv)
     seconds = max(args.minutes * 60, 0.001)
