@@ -48,6 +48,7 @@ KNOWN_MUTANT_FAILURES = [
     (r"unlocated: mutant.mlir: error: (Unexpected|Expected) attribute", "item 3"),
     # IR the verifier should reject before a pass sees it (item 1)
     (r"Forward declared values do not have an owner", "item 1"),
+    (r"AssertionError: +\(at \S*xlir/verifier.py", "item 1"),
     (r"internal error in pass 'fuse': ValueError: Attempting to delete", "item 1"),
     # internal errors in passes (item 9)
     (r"internal error in pass 'decompose': AssertionError", "item 9"),
