@@ -1,0 +1,121 @@
+"""Running self-checking files (`check.*` ops) on the interpreter.
+
+A *test* is an argument-free function that uses `check.*` ops. A file is one
+module, or with `split` one module per `// -----` chunk. A chunk that does not
+parse, verify or prepare fails every test it holds; those are found in its
+text, so that a broken chunk still counts as many tests as a working one.
+`xlir-run --check` prints what `check_source` returns, and the conformance
+tests compare it with their lists of known failures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from xlir.context import make_context
+from xlir.diagnostics import XlirError, format_parse_error, verify_module
+from xlir.parsing import XlirParser
+
+_FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.-]+)")
+
+
+@dataclass
+class CheckResult:
+    """One test: its function, the line of its chunk, and what went wrong
+    (nothing when it passed). `skipped` tests take arguments."""
+
+    function: str
+    line: int
+    problems: list[str] = field(default_factory=list)
+    skipped: bool = False
+    chunk_error: bool = False
+    """The chunk did not parse, verify or prepare (its one problem says why)."""
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems and not self.skipped
+
+
+def split_chunks(text: str) -> list[tuple[str, int]]:
+    """The `// -----` chunks of a file with the line offset of each."""
+    chunks: list[tuple[str, int]] = []
+    lines = text.split("\n")
+    start = 0
+    for index, line in enumerate(lines):
+        if line.strip() == "// -----":
+            chunks.append(("\n".join(lines[start:index]), start))
+            start = index + 1
+    chunks.append(("\n".join(lines[start:]), start))
+    return chunks
+
+
+def _parse_chunk(text: str, name: str, offset: int, whole: str) -> ModuleOp:
+    try:
+        module = XlirParser(make_context(), text, name, offset).parse_module()
+    except ParseError as error:
+        raise XlirError(format_parse_error(error, offset)) from None
+    except DiagnosticException as error:
+        raise XlirError(f"{name}: error: {error}") from None
+    verify_module(module, {name: whole})
+    return module
+
+
+def _check_functions(module: ModuleOp) -> list[tuple[str, int]]:
+    """(name, argument count) of each function that uses check ops."""
+    found = []
+    for op in module.walk():
+        if op.name != "func.func":
+            continue
+        if any(n.name.startswith("check.") for n in op.walk()):
+            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+            arguments = len(op.regions[0].blocks[0].args) if op.regions[0].blocks else 0
+            found.append((getattr(name, "data", "?"), arguments))
+    return found
+
+
+def _functions_in_text(text: str, offset: int) -> list[str]:
+    """The names of the functions in a chunk's text that use check ops (for
+    a chunk that cannot be parsed); the chunk's line if there are none."""
+    starts = list(_FUNCTION.finditer(text))
+    names = []
+    for match, after in zip(starts, [*starts[1:], None], strict=False):
+        body = text[match.end() : after.start() if after else len(text)]
+        if "check." in body:
+            names.append(match.group(1))
+    return names or [f"<chunk at line {offset + 1}>"]
+
+
+def check_source(text: str, name: str, split: bool) -> list[CheckResult]:
+    """Run every test of a self-checking file on the interpreter."""
+    from xlir.targets.interpreter import ModuleInterpreter
+
+    results: list[CheckResult] = []
+    chunks = split_chunks(text) if split else [(text, 0)]
+    for chunk, offset in chunks:
+        try:
+            module = _parse_chunk(chunk, name, offset, text)
+            image = ModuleInterpreter(module, {name: text})
+        except XlirError as error:
+            results.extend(
+                CheckResult(function, offset + 1, [str(error)], chunk_error=True)
+                for function in _functions_in_text(chunk, offset)
+            )
+            continue
+        for function, arguments in _check_functions(module):
+            result = CheckResult(function, offset + 1, skipped=arguments > 0)
+            results.append(result)
+            if result.skipped:
+                continue
+            image.check_failures.clear()
+            try:
+                with np.errstate(all="ignore"):
+                    image.call(function, [])
+                result.problems = list(image.check_failures)
+            except XlirError as error:
+                result.problems = [str(error)]
+    return results
