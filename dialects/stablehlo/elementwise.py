@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import TensorType, i1
+from xdsl.dialects.builtin import ComplexType, TensorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -134,8 +134,10 @@ class BinaryElementwiseOp(_ElementwiseOp):
 
 
 _FLOAT = ("float",)
-_NUMERIC = ("float", "integer")
-_SIGNED_NUMERIC = ("float", "signed")
+_FLOAT_COMPLEX = ("float", "complex")
+_NUMERIC = ("float", "integer", "complex")
+_SIGNED_NUMERIC = ("float", "signed", "complex")
+_ANY = ("float", "integer", "bool", "complex")
 _INT = ("integer",)
 _LOGICAL = ("integer", "bool")
 
@@ -147,13 +149,24 @@ class AbsOp(UnaryElementwiseOp):
     name = "stablehlo.abs"
     ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _SIGNED_NUMERIC
 
+    def verify_(self) -> None:
+        _check_same_shape(self)
+        check_element_kinds(self.name, "operand", self.operand.type, self.ELEMENT_KINDS)
+        operand = element_type(self.operand.type)
+        want = operand.element_type if isinstance(operand, ComplexType) else operand
+        if element_type(self.result.type) != want:
+            raise VerifyException(
+                f"'{self.name}' op result must have {want} elements for a "
+                f"{operand} operand, but has {element_type(self.result.type)}"
+            )
+
 
 @irdl_op_definition
 class CbrtOp(UnaryElementwiseOp):
     """Cube root."""
 
     name = "stablehlo.cbrt"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -169,7 +182,7 @@ class CosineOp(UnaryElementwiseOp):
     """cos(x)."""
 
     name = "stablehlo.cosine"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -185,7 +198,7 @@ class ExponentialOp(UnaryElementwiseOp):
     """e^x."""
 
     name = "stablehlo.exponential"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -193,7 +206,7 @@ class ExponentialMinusOneOp(UnaryElementwiseOp):
     """e^x - 1."""
 
     name = "stablehlo.exponential_minus_one"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -209,7 +222,7 @@ class LogOp(UnaryElementwiseOp):
     """Natural logarithm."""
 
     name = "stablehlo.log"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -217,7 +230,7 @@ class LogPlusOneOp(UnaryElementwiseOp):
     """log(1 + x)."""
 
     name = "stablehlo.log_plus_one"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -225,7 +238,7 @@ class LogisticOp(UnaryElementwiseOp):
     """1 / (1 + e^-x)."""
 
     name = "stablehlo.logistic"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -273,7 +286,7 @@ class RsqrtOp(UnaryElementwiseOp):
     """1 / sqrt(x)."""
 
     name = "stablehlo.rsqrt"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -289,7 +302,7 @@ class SineOp(UnaryElementwiseOp):
     """sin(x)."""
 
     name = "stablehlo.sine"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -297,7 +310,7 @@ class SqrtOp(UnaryElementwiseOp):
     """Square root."""
 
     name = "stablehlo.sqrt"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -305,7 +318,7 @@ class TanOp(UnaryElementwiseOp):
     """tan(x)."""
 
     name = "stablehlo.tan"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -313,7 +326,7 @@ class TanhOp(UnaryElementwiseOp):
     """Hyperbolic tangent."""
 
     name = "stablehlo.tanh"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -321,7 +334,7 @@ class AddOp(BinaryElementwiseOp):
     """a + b (logical or for i1)."""
 
     name = "stablehlo.add"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -329,7 +342,7 @@ class Atan2Op(BinaryElementwiseOp):
     """atan2(a, b)."""
 
     name = "stablehlo.atan2"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -345,7 +358,7 @@ class MaximumOp(BinaryElementwiseOp):
     """max(a, b), NaN wins."""
 
     name = "stablehlo.maximum"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -353,7 +366,7 @@ class MinimumOp(BinaryElementwiseOp):
     """min(a, b), NaN wins."""
 
     name = "stablehlo.minimum"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -361,7 +374,7 @@ class MultiplyOp(BinaryElementwiseOp):
     """a * b (and for i1)."""
 
     name = "stablehlo.multiply"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -609,7 +622,7 @@ class CompareOp(IRDLOperation):
             if kind in (
                 ComparisonType.FLOAT,
                 ComparisonType.TOTALORDER,
-            ) and not is_float(element):
+            ) and not (is_float(element) or isinstance(element, ComplexType)):
                 raise VerifyException(
                     f"'{self.name}' op compare type {kind.value} needs float "
                     f"operands, but they have {element} elements"

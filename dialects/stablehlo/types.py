@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
     IntegerType,
     Signedness,
     TensorType,
@@ -52,12 +53,19 @@ def is_float(t: Attribute) -> bool:
     return isinstance(t, AnyFloat)
 
 
+def is_complex(t: Attribute) -> bool:
+    return isinstance(t, ComplexType)
+
+
 def bit_width(t: Attribute) -> int | None:
-    """Bits per element of an integer or float type, else None."""
+    """Bits per element of an integer, float or complex type, else None."""
     if isinstance(t, IntegerType):
         return t.width.data
     if isinstance(t, AnyFloat):
         return t.bitwidth
+    if isinstance(t, ComplexType):
+        part = bit_width(t.element_type)
+        return None if part is None else 2 * part
     return None
 
 
@@ -66,6 +74,7 @@ ELEMENT_KINDS = {
     "integer": is_integer,
     "signed": is_signed_integer,
     "bool": is_bool,
+    "complex": is_complex,
 }
 
 
@@ -82,6 +91,7 @@ def check_element_kinds(
             "integer": "integer",
             "signed": "signed integer",
             "bool": "boolean (i1)",
+            "complex": "complex",
         }[k]
         for k in kinds
     )

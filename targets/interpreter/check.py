@@ -46,6 +46,11 @@ def exactly_equal(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """Elementwise equality; floats bit for bit (so -0.0 != +0.0), any NaN
     equal to any NaN."""
     actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.dtype.kind == "c":
+        expected = expected.astype(actual.dtype)
+        return exactly_equal(actual.real, expected.real) & exactly_equal(
+            actual.imag, expected.imag
+        )
     if actual.dtype.kind == "f":
         nan = np.isnan(actual) & np.isnan(expected)
         return nan | (_bits(actual) == _bits(expected.astype(actual.dtype)))
@@ -55,6 +60,12 @@ def exactly_equal(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
 def almost_equal(
     actual: np.ndarray, expected: np.ndarray, tolerance: float
 ) -> np.ndarray:
+    """Within `tolerance` (complex numbers: each part)."""
+    if np.iscomplexobj(actual) or np.iscomplexobj(expected):
+        a, e = np.asarray(actual, np.complex128), np.asarray(expected, np.complex128)
+        return almost_equal(a.real, e.real, tolerance) & almost_equal(
+            a.imag, e.imag, tolerance
+        )
     a = np.asarray(actual, dtype=np.float64)
     e = np.asarray(expected, dtype=np.float64)
     nan = np.isnan(a) & np.isnan(e)

@@ -17,17 +17,19 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import ComplexType, TensorType
 from xdsl.ir import Operation
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
 from xlir.targets.interpreter.types import (
     Unsupported,
-    bf16_bits,
-    bf16_from_bits,
     bit_width,
     dtype_of,
+    from_bits,
     is_bf16,
     is_unsigned,
     round_bf16,
+    storage_dtype,
+    to_bits,
 )
 
 Array = Any
@@ -82,13 +84,39 @@ def _signed(dtype: np.dtype) -> np.dtype:
 # --- unary --------------------------------------------------------------------
 
 
+def complex_cbrt(z: Array) -> Array:
+    """The principal cube root of complex numbers."""
+    return np.power(z, 1 / 3)
+
+
+def complex_atan2(y: Array, x: Array) -> Array:
+    """atan2 extended to complex numbers: -i log((x + iy) / sqrt(x^2 + y^2))."""
+    return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+
+
+_COMPLEX_VARIANTS: dict[str, Callable[..., Array]] = {
+    "stablehlo.cbrt": complex_cbrt,
+    "stablehlo.atan2": complex_atan2,
+}
+"""Complex forms of the kernels whose numpy function takes no complex."""
+
+
 def _float_only(name: str, fn: Callable[[Array], Array]) -> None:
     @kernel(name)
     def factory(op: Operation, interp: ModuleInterpreter) -> Callable[[Array], Array]:
-        if _operand_dtype(op).kind != "f":
+        kind = _operand_dtype(op).kind
+        if kind == "c" and name in _COMPLEX_VARIANTS:
+            return _COMPLEX_VARIANTS[name]
+        if kind not in "fc" or (kind == "c" and name in _REAL_ONLY):
             raise Unsupported(f"needs float elements, not {op.operands[0].type}")
         return fn
 
+
+_REAL_ONLY = {
+    "stablehlo.ceil",
+    "stablehlo.floor",
+    "stablehlo.round_nearest_even",
+}
 
 for _name, _fn in {
     "stablehlo.cbrt": np.cbrt,
@@ -142,9 +170,20 @@ def _negate(op: Operation, interp: ModuleInterpreter):
     return np.negative
 
 
+def complex_sign(z: Array) -> Array:
+    """z / |z|, 0 for 0, NaN (in both parts) where either part is NaN."""
+    z = np.asarray(z)
+    magnitude = np.abs(z)
+    unit = z / np.where(magnitude == 0, 1, magnitude)
+    nan = np.isnan(z.real) | np.isnan(z.imag)
+    return np.where(nan, np.array(complex(np.nan, np.nan), z.dtype), unit)
+
+
 @kernel("stablehlo.sign")
 def _sign(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
+    if dtype.kind == "c":
+        return complex_sign
     if dtype.kind == "f":
         # sign(±0) = ±0, sign(NaN) = NaN
         return lambda x: np.where(x == 0, x, np.sign(x))
@@ -210,17 +249,29 @@ for _name, _fn in {
 
 @kernel("stablehlo.atan2")
 def _atan2(op: Operation, interp: ModuleInterpreter):
-    return np.arctan2
+    return complex_atan2 if _operand_dtype(op).kind == "c" else np.arctan2
+
+
+def complex_greater(a: Array, b: Array) -> Array:
+    """Lexicographic order of (real, imaginary) pairs."""
+    a, b = np.asarray(a), np.asarray(b)
+    return (a.real > b.real) | ((a.real == b.real) & (a.imag > b.imag))
 
 
 @kernel("stablehlo.maximum")
 def _maximum(op: Operation, interp: ModuleInterpreter):
-    return float_maximum if _operand_dtype(op).kind == "f" else np.maximum
+    kind = _operand_dtype(op).kind
+    if kind == "c":
+        return lambda a, b: np.where(complex_greater(b, a), b, a)
+    return float_maximum if kind == "f" else np.maximum
 
 
 @kernel("stablehlo.minimum")
 def _minimum(op: Operation, interp: ModuleInterpreter):
-    return float_minimum if _operand_dtype(op).kind == "f" else np.minimum
+    kind = _operand_dtype(op).kind
+    if kind == "c":
+        return lambda a, b: np.where(complex_greater(a, b), b, a)
+    return float_minimum if kind == "f" else np.minimum
 
 
 def int_divide(a: Array, b: Array) -> Array:
@@ -253,12 +304,15 @@ def int_remainder(a: Array, b: Array) -> Array:
 
 @kernel("stablehlo.divide")
 def _divide(op: Operation, interp: ModuleInterpreter):
-    return np.true_divide if _operand_dtype(op).kind == "f" else int_divide
+    return np.true_divide if _operand_dtype(op).kind in "fc" else int_divide
 
 
 @kernel("stablehlo.remainder")
 def _remainder(op: Operation, interp: ModuleInterpreter):
-    return np.fmod if _operand_dtype(op).kind == "f" else int_remainder
+    kind = _operand_dtype(op).kind
+    if kind == "c":
+        raise Unsupported("complex remainder is not supported")
+    return np.fmod if kind == "f" else int_remainder
 
 
 def int_power(base: Array, exponent: Array) -> Array:
@@ -287,7 +341,7 @@ def int_power(base: Array, exponent: Array) -> Array:
 
 @kernel("stablehlo.power")
 def _power(op: Operation, interp: ModuleInterpreter):
-    return np.power if _operand_dtype(op).kind == "f" else int_power
+    return np.power if _operand_dtype(op).kind in "fc" else int_power
 
 
 def _shift_factory(kind: str):
@@ -392,7 +446,11 @@ def _clamp(op: Operation, interp: ModuleInterpreter):
 
 
 def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Array:
+    """Convert between host dtypes; complex to real keeps the real part."""
     x = np.asarray(x)
+    if src.kind == "c" and dst.kind != "c":
+        x = x.real
+        src = x.dtype
     if dst.kind == "b":
         return x != 0
     if src.kind == "f" and dst.kind in "iu":
@@ -418,24 +476,45 @@ def _convert(op: Operation, interp: ModuleInterpreter):
     return lambda x: convert_array(x, src, dst, dst_bf16)
 
 
+def _bit_matrix(x: Array, type_: Any) -> np.ndarray:
+    """Each element's bits, least significant first, along a new last axis
+    (a complex element: its real part's bits, then its imaginary part's)."""
+    element = type_.get_element_type()
+    if isinstance(element, ComplexType):
+        x = np.asarray(x)
+        parts = np.stack([x.real, x.imag], axis=-1)
+        bits = _bit_matrix(parts, TensorType(element.element_type, parts.shape))
+        return bits.reshape(*x.shape, -1)
+    width = bit_width(type_)
+    values = to_bits(x, type_).astype(np.uint64)
+    shifts = np.arange(width, dtype=np.uint64)
+    return ((values[..., None] >> shifts) & np.uint64(1)).astype(np.uint64)
+
+
+def _from_bit_matrix(bits: np.ndarray, type_: Any) -> np.ndarray:
+    """The inverse of `_bit_matrix`."""
+    element = type_.get_element_type()
+    if isinstance(element, ComplexType):
+        parts_shape = (*bits.shape[:-1], 2)
+        part_type = TensorType(element.element_type, parts_shape)
+        parts = _from_bit_matrix(bits.reshape(*parts_shape, -1), part_type)
+        return (parts[..., 0] + 1j * parts[..., 1]).astype(dtype_of(element))
+    shifts = np.arange(bits.shape[-1], dtype=np.uint64)
+    values = np.bitwise_or.reduce(bits << shifts, axis=-1)
+    storage = storage_dtype(type_)
+    return from_bits(values.astype(f"u{storage.itemsize}"), type_)
+
+
 @kernel("stablehlo.bitcast_convert")
 def _bitcast_convert(op: Operation, interp: ModuleInterpreter):
+    """Bits as a little-endian string: a wider element takes the trailing
+    dimension's elements, first at its least significant bits."""
     in_type, out_type = op.operands[0].type, op.results[0].type
-    src_bf16, dst_bf16 = is_bf16(in_type), is_bf16(out_type)
-    src_bits, dst_bits = bit_width(in_type), bit_width(out_type)
-    if src_bits == 1 or dst_bits == 1:
-        raise Unsupported("bitcast_convert of i1 is not supported")
-    dst = _result_dtype(op)
+    dst_bits = bit_width(out_type)
     out_shape = tuple(out_type.get_shape())  # type: ignore[attr-defined]
 
     def bitcast(x: Array) -> Array:
-        x = np.asarray(x)
-        if src_bf16:
-            x = bf16_bits(x)
-        raw = np.ascontiguousarray(x)
-        if dst_bf16:
-            return bf16_from_bits(raw.view(np.uint16).reshape(out_shape))
-        target = np.dtype(f"{dst.kind}{dst_bits // 8}")
-        return raw.view(target).reshape(out_shape)
+        bits = _bit_matrix(x, in_type).reshape(*out_shape, dst_bits)
+        return _from_bit_matrix(bits, out_type)
 
     return bitcast

@@ -23,8 +23,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xlir.targets.interpreter.types import (
     Unsupported,
     dtype_of,
-    is_bf16,
-    round_bf16,
+    rounding,
 )
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -55,12 +54,13 @@ def _make_fix(type_: Any) -> Callable[[Any], Any]:
     if not isinstance(type_, TensorType):
         return lambda x: x
     dtype = dtype_of(type_)
-    if is_bf16(type_):
+    round_to_type = rounding(type_)
+    if round_to_type is not None:
 
-        def fix_bf16(x: Any) -> np.ndarray:
-            return round_bf16(np.asarray(x, dtype=np.float32))
+        def fix_narrow(x: Any) -> np.ndarray:
+            return round_to_type(np.asarray(x, dtype=dtype))
 
-        return fix_bf16
+        return fix_narrow
 
     def fix(x: Any) -> np.ndarray:
         if type(x) is not np.ndarray:
