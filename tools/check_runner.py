@@ -1,6 +1,8 @@
 """Running self-checking files (`check.*` ops) on the interpreter.
 
-A *test* is an argument-free function that uses `check.*` ops. A file is one
+A *test* is an argument-free function that uses `check.*` ops (in a chunk
+where no function does, every argument-free function is a test, which passes
+if it runs). A file is one
 module, or with `split` one module per `// -----` chunk. A chunk that does not
 parse, verify or prepare fails every test it holds; those are found in its
 text, so that a broken chunk still counts as many tests as a working one.
@@ -66,28 +68,33 @@ def _parse_chunk(text: str, name: str, offset: int, whole: str) -> ModuleOp:
 
 
 def _check_functions(module: ModuleOp) -> list[tuple[str, int]]:
-    """(name, argument count) of each function that uses check ops."""
-    found = []
+    """(name, argument count) of each test function: those that use check
+    ops, or where none does, those that take no arguments."""
+    checking, argument_free = [], []
     for op in module.walk():
-        if op.name != "func.func":
+        if op.name != "func.func" or not op.regions[0].blocks:
             continue
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        entry = (getattr(name, "data", "?"), len(op.regions[0].blocks[0].args))
         if any(n.name.startswith("check.") for n in op.walk()):
-            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-            arguments = len(op.regions[0].blocks[0].args) if op.regions[0].blocks else 0
-            found.append((getattr(name, "data", "?"), arguments))
-    return found
+            checking.append(entry)
+        elif entry[1] == 0:
+            argument_free.append(entry)
+    return checking or argument_free
 
 
 def _functions_in_text(text: str, offset: int) -> list[str]:
-    """The names of the functions in a chunk's text that use check ops (for
-    a chunk that cannot be parsed); the chunk's line if there are none."""
+    """The test functions of a chunk that cannot be parsed, found as
+    `_check_functions` finds them; the chunk's line if there are none."""
     starts = list(_FUNCTION.finditer(text))
-    names = []
+    checking, argument_free = [], []
     for match, after in zip(starts, [*starts[1:], None], strict=False):
         body = text[match.end() : after.start() if after else len(text)]
         if "check." in body:
-            names.append(match.group(1))
-    return names or [f"<chunk at line {offset + 1}>"]
+            checking.append(match.group(1))
+        elif body.lstrip().startswith("()"):
+            argument_free.append(match.group(1))
+    return checking or argument_free or [f"<chunk at line {offset + 1}>"]
 
 
 def check_source(text: str, name: str, split: bool) -> list[CheckResult]:

@@ -8,7 +8,7 @@ the verifiers and passes share, `attributes` the enums and dimension numbers.
 from xdsl.ir import Dialect
 from xlir.dialects.stablehlo.attributes import STABLEHLO_ATTRIBUTES
 from xlir.dialects.stablehlo.contraction import CONTRACTION_OPS
-from xlir.dialects.stablehlo.control_flow import CONTROL_FLOW_OPS
+from xlir.dialects.stablehlo.control_flow import CONTROL_FLOW_OPS, TokenType
 from xlir.dialects.stablehlo.data_movement import DATA_MOVEMENT_OPS
 from xlir.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from xlir.dialects.stablehlo.indexing import INDEXING_OPS
@@ -24,5 +24,5 @@ StableHLO = Dialect(
         *INDEXING_OPS,
         *CONTROL_FLOW_OPS,
     ],
-    STABLEHLO_ATTRIBUTES,
+    [*STABLEHLO_ATTRIBUTES, TokenType],
 )
