@@ -1,5 +1,5 @@
 """Elementwise StableHLO ops: unary and binary math, compare, select, clamp,
-convert, bitcast_convert, is_finite.
+convert, bitcast_convert, is_finite, real, imag, complex, reduce_precision.
 
 Unary and binary ops print as `stablehlo.add %a, %b : T` when every operand and
 the result share one type, and with a function type otherwise.
@@ -7,9 +7,19 @@ the result share one type, and with a function type otherwise.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ComplexType, TensorType, i1
+from xdsl.dialects.builtin import (
+    I32,
+    ComplexType,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -740,7 +750,177 @@ class ClampOp(_ElementwiseOp):
                 )
 
 
+def _part_type(element: Attribute) -> Attribute:
+    """The float type of a complex type's parts (a float type is its own)."""
+    return element.element_type if isinstance(element, ComplexType) else element
+
+
+class _PartOp(UnaryElementwiseOp):
+    """real and imag: a float or complex operand, its part type's result."""
+
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
+
+    def verify_(self) -> None:
+        _check_same_shape(self)
+        check_element_kinds(self.name, "operand", self.operand.type, self.ELEMENT_KINDS)
+        want = _part_type(element_type(self.operand.type))
+        if element_type(self.result.type) != want:
+            raise VerifyException(
+                f"'{self.name}' op result must have {want} elements, but has "
+                f"{element_type(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class RealOp(_PartOp):
+    """The real part (a float operand is its own real part)."""
+
+    name = "stablehlo.real"
+
+
+@irdl_op_definition
+class ImagOp(_PartOp):
+    """The imaginary part (zero for a float operand)."""
+
+    name = "stablehlo.imag"
+
+
+@irdl_op_definition
+class ComplexOp(BinaryElementwiseOp):
+    """`stablehlo.complex %re, %im : tensor<complex<f64>>`: the complex numbers
+    with these parts. The short form names the result type only."""
+
+    name = "stablehlo.complex"
+    PRINT_FUNCTIONAL: ClassVar[bool] = False
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ComplexOp:
+        pos = parser.pos
+        operands = parse_operand_list(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
+            operand_types, result_types = parse_function_type_tail(parser)
+        else:
+            type_pos = parser.pos
+            result = parser.parse_type()
+            element = element_type(result) if isinstance(result, TensorType) else None
+            if not isinstance(element, ComplexType):
+                parser.raise_error(
+                    f"expected a tensor of complex elements, found {result}", type_pos
+                )
+            assert isinstance(result, TensorType)
+            part = TensorType(element.element_type, result.get_shape())
+            operand_types, result_types = [part, part], [result]
+        values = resolve_operands(parser, operands, operand_types, pos)
+        op = cls.create(operands=list(values), result_types=list(result_types))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        if self.lhs.type == self.rhs.type:
+            printer.print_attribute(self.result.type)
+        else:
+            print_function_type(printer, self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        _check_same_shape(self)
+        part = element_type(self.lhs.type)
+        if element_type(self.rhs.type) != part or not isinstance(
+            part, Float32Type | Float64Type
+        ):
+            raise VerifyException(
+                f"'{self.name}' op operands must both have f32 or both f64 elements, "
+                f"but have {part} and {element_type(self.rhs.type)}"
+            )
+        if element_type(self.result.type) != ComplexType(part):
+            raise VerifyException(
+                f"'{self.name}' op result must have complex<{part}> elements, but "
+                f"has {element_type(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class ReducePrecisionOp(IRDLOperation):
+    """`stablehlo.reduce_precision %x, format = e5m10 : T`: rounds each
+    element to a float format with that many exponent and mantissa bits,
+    kept in the operand's type."""
+
+    name = "stablehlo.reduce_precision"
+    operand = operand_def(TensorType)
+    output = result_def(TensorType)
+    exponent_bits = prop_def(IntegerAttr[I32])
+    mantissa_bits = prop_def(IntegerAttr[I32])
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReducePrecisionOp:
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_characters("format")
+        parser.parse_punctuation("=")
+        format_pos = parser.pos
+        spelling = parser.parse_identifier(" (a format such as e5m10)")
+        match = re.fullmatch(r"e(\d+)m(\d+)", spelling)
+        if match is None:
+            parser.raise_error(
+                f"expected a format eXmY (such as e5m10), found '{spelling}'",
+                format_pos,
+            )
+        attributes = parser.parse_optional_attr_dict()
+        operand_types, result_types = parse_trailing_types(parser, 1)
+        values = resolve_operands(parser, [operand], operand_types, pos)
+        op = cls.create(
+            operands=list(values),
+            result_types=list(result_types),
+            properties={
+                "exponent_bits": IntegerAttr(int(match.group(1)), i32),
+                "mantissa_bits": IntegerAttr(int(match.group(2)), i32),
+            },
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        exponent, mantissa = (
+            self.exponent_bits.value.data,
+            self.mantissa_bits.value.data,
+        )
+        printer.print_string(f", format = e{exponent}m{mantissa}")
+        print_attr_dict(printer, self.attributes)
+        print_trailing_types(printer, [self.operand.type], [self.output.type])
+
+    def verify_(self) -> None:
+        if self.operand.type != self.output.type:
+            raise VerifyException(
+                f"'{self.name}' op result type {self.output.type} must equal the "
+                f"operand type {self.operand.type}"
+            )
+        check_element_kinds(self.name, "operand", self.operand.type, _FLOAT)
+        if self.exponent_bits.value.data < 1:
+            raise VerifyException(
+                f"'{self.name}' op needs at least 1 exponent bit, but has "
+                f"{self.exponent_bits.value.data}"
+            )
+        if self.mantissa_bits.value.data < 0:
+            raise VerifyException(
+                f"'{self.name}' op needs a non-negative number of mantissa bits, "
+                f"but has {self.mantissa_bits.value.data}"
+            )
+
+
 ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
+    RealOp,
+    ImagOp,
+    ComplexOp,
+    ReducePrecisionOp,
     *UNARY_OPS,
     *BINARY_OPS,
     ConvertOp,

@@ -518,3 +518,61 @@ def _bitcast_convert(op: Operation, interp: ModuleInterpreter):
         return _from_bit_matrix(bits, out_type)
 
     return bitcast
+
+
+@kernel("stablehlo.real")
+def _real(op: Operation, interp: ModuleInterpreter):
+    return np.real
+
+
+@kernel("stablehlo.imag")
+def _imag(op: Operation, interp: ModuleInterpreter):
+    return lambda x: np.imag(x) if np.iscomplexobj(x) else np.zeros_like(x)
+
+
+@kernel("stablehlo.complex")
+def _complex(op: Operation, interp: ModuleInterpreter):
+    dtype = _result_dtype(op)
+    return lambda re, im: (re + 1j * np.asarray(im, dtype)).astype(dtype)
+
+
+def reduce_precision(x: Array, exponent_bits: int, mantissa_bits: int) -> Array:
+    """Round to the nearest value (ties to even) of a float format with the
+    given exponent and mantissa bits, as XLA does: exponents past the
+    format's range give infinity (too large) or zero (too small), and NaN
+    stays NaN unless no mantissa bits are left to hold it (then infinity)."""
+    x = np.asarray(x)
+    finfo = np.finfo(x.dtype)
+    source_mantissa, source_exponent = finfo.nmant, finfo.nexp
+    unsigned = _unsigned(x.dtype)
+    one = unsigned.type(1)
+    bits = x.view(unsigned).copy()
+    if mantissa_bits < source_mantissa:
+        dropped = unsigned.type(source_mantissa - mantissa_bits)
+        last_kept = one << dropped
+        bias = (last_kept >> one) - one + ((bits & last_kept) >> dropped)
+        bits = (bits + bias) & ~(last_kept - one)
+    if exponent_bits < source_exponent:
+        width = x.dtype.itemsize * 8
+        sign = bits & (one << unsigned.type(width - 1))
+        exponent_mask = unsigned.type(((1 << source_exponent) - 1) << source_mantissa)
+        exponent = bits & exponent_mask
+        bias = (1 << (source_exponent - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        largest = unsigned.type((bias + reduced_bias) << source_mantissa)
+        smallest = unsigned.type((bias - reduced_bias) << source_mantissa)
+        bits = np.where(
+            exponent > largest,
+            sign | exponent_mask,
+            np.where(exponent <= smallest, sign, bits),
+        )
+    result = np.asarray(bits, unsigned).view(x.dtype)
+    nan_result = x if mantissa_bits > 0 else np.copysign(np.inf, x).astype(x.dtype)
+    return np.where(np.isnan(x), nan_result, result)
+
+
+@kernel("stablehlo.reduce_precision")
+def _reduce_precision(op: Operation, interp: ModuleInterpreter):
+    exponent_bits = int(attribute(op, "exponent_bits").value.data)
+    mantissa_bits = int(attribute(op, "mantissa_bits").value.data)
+    return lambda x: reduce_precision(x, exponent_bits, mantissa_bits)
