@@ -1,7 +1,7 @@
 """The `stablehlo` dialect: StableHLO's ops, attributes and textual syntax.
 
 The dialect is split by op family (elementwise, data_movement, contraction,
-reduction, indexing, control_flow); `shape_rules` holds the shape inference
+reduction, indexing, control_flow, linalg); `shape_rules` holds the shape inference
 the verifiers and passes share, `attributes` the enums and dimension numbers.
 """
 
@@ -12,6 +12,7 @@ from xlir.dialects.stablehlo.control_flow import CONTROL_FLOW_OPS, TokenType
 from xlir.dialects.stablehlo.data_movement import DATA_MOVEMENT_OPS
 from xlir.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from xlir.dialects.stablehlo.indexing import INDEXING_OPS
+from xlir.dialects.stablehlo.linalg import LINALG_ATTRIBUTES, LINALG_OPS
 from xlir.dialects.stablehlo.reduction import REDUCTION_OPS
 
 StableHLO = Dialect(
@@ -23,6 +24,7 @@ StableHLO = Dialect(
         *REDUCTION_OPS,
         *INDEXING_OPS,
         *CONTROL_FLOW_OPS,
+        *LINALG_OPS,
     ],
-    [*STABLEHLO_ATTRIBUTES, TokenType],
+    [*STABLEHLO_ATTRIBUTES, *LINALG_ATTRIBUTES, TokenType],
 )

@@ -34,6 +34,7 @@ from xlir.targets.interpreter import (  # noqa: F401
     data_movement,
     elementwise,
     indexing,
+    linalg,
     reduction,
     rng,
 )
