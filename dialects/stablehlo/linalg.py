@@ -1,10 +1,10 @@
 """Linear algebra and transforms: triangular_solve and fft.
 
-    %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true,
-           unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}
-           : (tensor<3x3xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>
-    %y = stablehlo.fft %x, type = FFT, length = [4]
-           : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+%x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true,
+       unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}
+       : (tensor<3x3xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>
+%y = stablehlo.fft %x, type = FFT, length = [4]
+       : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
 """
 
 from __future__ import annotations

@@ -129,9 +129,9 @@ def integer_wrap(width: int, unsigned: bool) -> Callable[[np.ndarray], np.ndarra
     half = 1 << (width - 1)
     if unsigned:
         return lambda x: (np.asarray(x).astype(np.int64) & mask).astype(np.uint8)
-    return lambda x: (
-        ((np.asarray(x).astype(np.int64) + half) & mask) - half
-    ).astype(np.int8)
+    return lambda x: (((np.asarray(x).astype(np.int64) + half) & mask) - half).astype(
+        np.int8
+    )
 
 
 def to_bits(x: np.ndarray, type_: Attribute) -> np.ndarray:
