@@ -1,7 +1,8 @@
 """The `stablehlo` dialect: StableHLO's ops, attributes and textual syntax.
 
 The dialect is split by op family (elementwise, data_movement, contraction,
-reduction, indexing, control_flow, linalg); `shape_rules` holds the shape inference
+reduction, indexing, control_flow, linalg,
+dynamic); `shape_rules` holds the shape inference
 the verifiers and passes share, `attributes` the enums and dimension numbers.
 """
 
@@ -10,6 +11,7 @@ from xlir.dialects.stablehlo.attributes import STABLEHLO_ATTRIBUTES
 from xlir.dialects.stablehlo.contraction import CONTRACTION_OPS
 from xlir.dialects.stablehlo.control_flow import CONTROL_FLOW_OPS, TokenType
 from xlir.dialects.stablehlo.data_movement import DATA_MOVEMENT_OPS
+from xlir.dialects.stablehlo.dynamic import DYNAMIC_OPS
 from xlir.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from xlir.dialects.stablehlo.indexing import INDEXING_OPS
 from xlir.dialects.stablehlo.linalg import LINALG_ATTRIBUTES, LINALG_OPS
@@ -25,6 +27,7 @@ StableHLO = Dialect(
         *INDEXING_OPS,
         *CONTROL_FLOW_OPS,
         *LINALG_OPS,
+        *DYNAMIC_OPS,
     ],
     [*STABLEHLO_ATTRIBUTES, *LINALG_ATTRIBUTES, TokenType],
 )
