@@ -1,4 +1,4 @@
-"""reduce, reduce_window, select_and_scatter and sort.
+"""map, reduce, reduce_window, select_and_scatter and sort.
 
 Compact bodies (one add/multiply/maximum/minimum/and/or/xor) run as numpy
 `ufunc.reduce`; other elementwise bodies (e.g. the variadic argmax) run on
@@ -406,3 +406,9 @@ def _python_sort(body: Program, moved: list[np.ndarray]) -> np.ndarray:
 
         order[index] = sorted(range(k), key=functools.cmp_to_key(compare))
     return order
+
+
+@kernel("stablehlo.map")
+def _map(op: Operation, interp: ModuleInterpreter):
+    body = _body(op, interp)
+    return lambda *inputs: apply_region(body, list(inputs), 1)[0]
