@@ -36,6 +36,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
         "stablehlo": ("xlir.dialects.stablehlo", "StableHLO"),
         "chlo": ("xlir.dialects.chlo", "Chlo"),
         "check": ("xlir.dialects.check", "Check"),
+        "quant": ("xlir.dialects.quant", "Quant"),
         "hlo": ("xlir.dialects.hlo", "Hlo"),
         "loop": ("xlir.dialects.loop", "Loop"),
         "device": ("xlir.dialects.device", "Device"),

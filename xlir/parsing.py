@@ -18,6 +18,7 @@ How it differs from xDSL's own `Parser`:
 * Errors carry the file name, so tools print `file:line:col`; a name used
   but never defined in scope is reported at its first use, not at the end of
   the module.
+* An empty text (or one of comments only) is an empty module, as in MLIR.
 * Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
 """
@@ -85,6 +86,10 @@ class XlirParser(Parser):
         )
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As xDSL's, but a text with nothing but comments is an empty module
+        (as in MLIR), and an undefined name is reported at its first use."""
+        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as error:

@@ -2,7 +2,7 @@
 
 The dialect is split by op family (elementwise, data_movement, contraction,
 reduction, indexing, control_flow, linalg,
-dynamic); `shape_rules` holds the shape inference
+dynamic, quantization); `shape_rules` holds the shape inference
 the verifiers and passes share, `attributes` the enums and dimension numbers.
 """
 
@@ -15,6 +15,7 @@ from xlir.dialects.stablehlo.dynamic import DYNAMIC_OPS
 from xlir.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from xlir.dialects.stablehlo.indexing import INDEXING_OPS
 from xlir.dialects.stablehlo.linalg import LINALG_ATTRIBUTES, LINALG_OPS
+from xlir.dialects.stablehlo.quantization import QUANTIZATION_OPS
 from xlir.dialects.stablehlo.reduction import REDUCTION_OPS
 
 StableHLO = Dialect(
@@ -28,6 +29,7 @@ StableHLO = Dialect(
         *CONTROL_FLOW_OPS,
         *LINALG_OPS,
         *DYNAMIC_OPS,
+        *QUANTIZATION_OPS,
     ],
     [*STABLEHLO_ATTRIBUTES, *LINALG_ATTRIBUTES, TokenType],
 )

@@ -41,6 +41,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonTypeAttr,
 )
 from xlir.dialects.stablehlo.types import (
+    baseline_element,
     bit_width,
     check_element_kinds,
     element_type,
@@ -72,9 +73,11 @@ def _check_same_shape(op: Operation) -> None:
 
 
 def _check_same_element_type(op: Operation) -> None:
-    want = element_type(op.results[0].type)
+    """Every operand has the result's element type (quantized types: the same
+    storage and expressed types)."""
+    want = baseline_element(element_type(op.results[0].type))
     for i, operand in enumerate(op.operands):
-        if element_type(operand.type) != want:
+        if baseline_element(element_type(operand.type)) != want:
             raise VerifyException(
                 f"'{op.name}' op operand #{i} has element type "
                 f"{element_type(operand.type)} but the result has {want}"

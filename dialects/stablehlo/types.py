@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.quant import UniformQuantizedType
 
 
 def element_type(tensor: Attribute) -> Attribute:
@@ -57,6 +58,19 @@ def is_complex(t: Attribute) -> bool:
     return isinstance(t, ComplexType)
 
 
+def is_quantized(t: Attribute) -> bool:
+    return isinstance(t, UniformQuantizedType)
+
+
+def baseline_element(t: Attribute) -> Attribute:
+    """The element type with a quantized type's scales and zero points
+    dropped (its storage and expressed types kept), as the spec compares
+    quantized operands."""
+    if isinstance(t, UniformQuantizedType):
+        return UniformQuantizedType.get(t.storage_type, t.expressed_type, [1.0], [0])
+    return t
+
+
 def bit_width(t: Attribute) -> int | None:
     """Bits per element of an integer, float or complex type, else None."""
     if isinstance(t, IntegerType):
@@ -66,6 +80,8 @@ def bit_width(t: Attribute) -> int | None:
     if isinstance(t, ComplexType):
         part = bit_width(t.element_type)
         return None if part is None else 2 * part
+    if isinstance(t, UniformQuantizedType):
+        return t.storage_type.width.data
     return None
 
 
@@ -84,6 +100,8 @@ def check_element_kinds(
     """Raise unless the element type of `tensor` belongs to one of `kinds`."""
     element = element_type(tensor)
     if any(ELEMENT_KINDS[k](element) for k in kinds):
+        return
+    if is_quantized(element) and "float" in kinds:  # quantized floats
         return
     expected = " or ".join(
         {

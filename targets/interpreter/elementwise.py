@@ -23,10 +23,13 @@ from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
 from xlir.targets.interpreter.types import (
     Unsupported,
     bit_width,
+    dequantize,
     dtype_of,
     from_bits,
     is_bf16,
+    is_quantized,
     is_unsigned,
+    quantize,
     round_bf16,
     storage_dtype,
     to_bits,
@@ -576,3 +579,17 @@ def _reduce_precision(op: Operation, interp: ModuleInterpreter):
     exponent_bits = int(attribute(op, "exponent_bits").value.data)
     mantissa_bits = int(attribute(op, "mantissa_bits").value.data)
     return lambda x: reduce_precision(x, exponent_bits, mantissa_bits)
+
+
+@kernel("stablehlo.uniform_quantize")
+def _uniform_quantize(op: Operation, interp: ModuleInterpreter):
+    source, target = op.operands[0].type, op.results[0].type
+    if is_quantized(source):  # requantize
+        return lambda q: quantize(dequantize(q, source), target)
+    return lambda x: quantize(x, target)
+
+
+@kernel("stablehlo.uniform_dequantize")
+def _uniform_dequantize(op: Operation, interp: ModuleInterpreter):
+    source = op.operands[0].type
+    return lambda q: dequantize(q, source)

@@ -19,10 +19,13 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.targets.interpreter.types import (
     Unsupported,
+    dequantize,
     dtype_of,
+    is_quantized,
+    quantize,
     rounding,
 )
 
@@ -185,6 +188,63 @@ def _run_capturing(
             program.captured = old
 
 
+QUANTIZED_NATIVE = {
+    "stablehlo.uniform_quantize",
+    "stablehlo.uniform_dequantize",
+    "stablehlo.bitcast_convert",
+    "stablehlo.constant",
+}
+"""Ops whose kernels work on quantized values' storage integers themselves;
+every other op on quantized types runs on their dequantized values."""
+
+
+def _has_quantized_types(op: Operation) -> bool:
+    return any(is_quantized(v.type) for v in (*op.operands, *op.results))
+
+
+def _expressed(type_: Attribute) -> Attribute:
+    """A quantized tensor type with its expressed element type instead."""
+    if not is_quantized(type_):
+        return type_
+    assert isinstance(type_, TensorType)
+    quantized = type_.get_element_type()
+    return TensorType(quantized.expressed_type, type_.get_shape())  # type: ignore[attr-defined]
+
+
+def _dequantize_op_quantize(
+    op: Operation, factory: Factory, interp: ModuleInterpreter
+) -> Kernel:
+    """The spec's semantics of an op on quantized values: dequantize the
+    operands, run the op on the expressed values, quantize the results."""
+    if op.regions:
+        raise Unsupported("quantized operands of ops with regions are not supported")
+    stand_in_block = Block(arg_types=[_expressed(v.type) for v in op.operands])
+    stand_in = type(op).create(
+        operands=list(stand_in_block.args),
+        result_types=[_expressed(r.type) for r in op.results],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    inner = factory(stand_in, interp)
+    ins = [v.type if is_quantized(v.type) else None for v in op.operands]
+    outs = [r.type if is_quantized(r.type) else None for r in op.results]
+
+    def run(*values: Any) -> Any:
+        floats = [
+            dequantize(v, t) if t is not None else v
+            for v, t in zip(values, ins, strict=True)
+        ]
+        result = inner(*floats)
+        results = result if len(outs) > 1 else [result]
+        quantized = [
+            quantize(r, t) if t is not None else r
+            for r, t in zip(results, outs, strict=True)
+        ]
+        return quantized if len(outs) > 1 else quantized[0]
+
+    return run
+
+
 class CheckFailure(Exception):
     """A check.* op found a mismatch (the message says where and how)."""
 
@@ -230,6 +290,8 @@ class ModuleInterpreter:
             self.report(op, f"'{op.name}' is not supported by the interpreter")
             return None
         try:
+            if op.name not in QUANTIZED_NATIVE and _has_quantized_types(op):
+                return _dequantize_op_quantize(op, factory, self)
             return factory(op, self)
         except Unsupported as error:
             self.report(op, f"'{op.name}': {error}")

@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
+from xlir.dialects.quant import UniformQuantizedType
 from xlir.targets.base import element_dtype
 
 NARROW_FLOATS: dict[type[Attribute], np.dtype] = {
@@ -74,8 +75,11 @@ def _element(type_: Attribute) -> Attribute:
 
 
 def dtype_of(type_: Attribute) -> np.dtype:
-    """The host dtype of a tensor type (or of an element type)."""
+    """The host dtype of a tensor type (or of an element type); quantized
+    values are held as their storage integers."""
     element = _element(type_)
+    if isinstance(element, UniformQuantizedType):
+        return dtype_of(element.storage_type)
     if type(element) in NARROW_FLOATS:
         return np.dtype(np.float32)
     if isinstance(element, IntegerType) and element.width.data in (2, 4):
@@ -109,6 +113,8 @@ def rounding(type_: Attribute) -> Callable[[np.ndarray], np.ndarray] | None:
     """What brings a host value to the nearest value of the type (None where
     the host dtype is the type itself)."""
     element = _element(type_)
+    if isinstance(element, UniformQuantizedType):
+        return rounding(element.storage_type)
     if isinstance(element, BFloat16Type):
         return round_bf16
     narrow = NARROW_FLOATS.get(type(element))
@@ -174,10 +180,53 @@ def bit_width(type_: Attribute) -> int:
         return element.width.data
     if isinstance(element, ComplexType):
         return 2 * bit_width(element.element_type)
+    if isinstance(element, UniformQuantizedType):
+        return bit_width(element.storage_type)
     width = getattr(element, "bitwidth", None)
     if isinstance(width, int):
         return width
     return dtype_of(element).itemsize * 8
+
+
+def is_quantized(type_: Attribute) -> bool:
+    return isinstance(_element(type_), UniformQuantizedType)
+
+
+def _scale_and_zero_point(
+    quantized: UniformQuantizedType, rank: int, dtype: np.dtype
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scales and zero points shaped to broadcast against a tensor of `rank`
+    (along the quantized axis, if there is one)."""
+    scales = np.asarray(quantized.scale_values, dtype)
+    zero_points = np.asarray(quantized.zero_point_values, dtype)
+    if quantized.axis.data >= 0:
+        view = [1] * rank
+        view[quantized.axis.data] = -1
+        return scales.reshape(view), zero_points.reshape(view)
+    return scales.reshape(()), zero_points.reshape(())
+
+
+def dequantize(q: np.ndarray, type_: Attribute) -> np.ndarray:
+    """The expressed values of quantized ones: (q - zero_point) * scale."""
+    quantized = _element(type_)
+    assert isinstance(quantized, UniformQuantizedType)
+    dtype = dtype_of(quantized.expressed_type)
+    q = np.asarray(q)
+    scale, zero_point = _scale_and_zero_point(quantized, q.ndim, dtype)
+    return ((q.astype(dtype) - zero_point) * scale).astype(dtype)
+
+
+def quantize(x: np.ndarray, type_: Attribute) -> np.ndarray:
+    """round_nearest_even(x / scale + zero_point), clamped to the storage
+    range, in the storage dtype."""
+    quantized = _element(type_)
+    assert isinstance(quantized, UniformQuantizedType)
+    dtype = dtype_of(quantized.expressed_type)
+    x = np.asarray(x, dtype)
+    scale, zero_point = _scale_and_zero_point(quantized, x.ndim, dtype)
+    q = np.rint(x / scale + zero_point)
+    q = np.clip(q, quantized.storage_min.data, quantized.storage_max.data)
+    return q.astype(dtype_of(quantized.storage_type))
 
 
 def round_bf16(x: np.ndarray) -> np.ndarray:
