@@ -79,13 +79,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def random_arguments(signature: Signature, seed: int) -> list[np.ndarray]:
-    """Standard normal floats, integers in [0, 10), fair booleans."""
+    """Standard normal floats (and parts of complex numbers), integers in
+    [0, 10), fair booleans."""
     rng = np.random.default_rng(seed)
     arrays = []
     for spec in signature.arguments:
         kind = spec.dtype.kind
         if kind == "f":
             value = rng.standard_normal(spec.shape).astype(spec.dtype)
+        elif kind == "c":
+            parts = rng.standard_normal((2, *spec.shape))
+            value = (parts[0] + 1j * parts[1]).astype(spec.dtype)
         elif kind in "iu":
             value = rng.integers(0, 10, spec.shape).astype(spec.dtype)
         else:
