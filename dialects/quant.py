@@ -2,7 +2,7 @@
 
     !quant.uniform<i8:f32, 0.1:-30>                    per tensor
     !quant.uniform<i8<-127:127>:f32, 0.5>              a storage range, zero point 0
-    !quant.uniform<i8:f32:0, {0.1:-30, 0.5:-20}>       per axis 0
+    !quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>        per axis 0
 
 A value `q` of the storage type stands for `(q - zero_point) * scale` of the
 expressed type.
@@ -125,7 +125,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             )
         ]
         if self.axis.data >= 0:
-            printer.print_string(f":{self.axis.data}, {{{', '.join(pairs)}}}>")
+            printer.print_string(f":{self.axis.data}, {{{','.join(pairs)}}}>")
         else:
             printer.print_string(f", {pairs[0]}>")
 
