@@ -81,10 +81,18 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             )
         storage_range = None
         if parser.parse_optional_punctuation("<") is not None:
+            range_pos = parser.pos
             low = parser.parse_integer(allow_boolean=False)
             parser.parse_punctuation(":")
             high = parser.parse_integer(allow_boolean=False)
             parser.parse_punctuation(">")
+            full_low, full_high = _full_range(storage)
+            if not full_low <= low <= high <= full_high:
+                parser.raise_error(
+                    f"storage range [{low}, {high}] does not fit {storage} "
+                    f"([{full_low}, {full_high}])",
+                    range_pos,
+                )
             storage_range = (low, high)
         parser.parse_punctuation(":")
         expressed = parser.parse_type()

@@ -105,7 +105,9 @@ class TriangularSolveOp(IRDLOperation):
                 f"{element_type(self.b.type)}",
             )
         if len(a_shape) < 2 or a_shape[-1] != a_shape[-2]:
-            raise _fail(self, f"a must be square matrices, but has shape {a_shape}")
+            raise _fail(
+                self, f"a must be square matrices, but has shape {list(a_shape)}"
+            )
         if len(b_shape) != len(a_shape) or b_shape[:-2] != a_shape[:-2]:
             raise _fail(
                 self,
@@ -199,7 +201,7 @@ class FftOp(IRDLOperation):
                 want = "float" if real else "complex"
                 raise _fail(
                     self,
-                    f"{kind.value} needs a {what} with {want} elements, not {element}",
+                    f"{kind.value} needs {want} elements in its {what}, not {element}",
                 )
         want_shape = list(in_shape)
         if kind == FftType.RFFT:
