@@ -10,7 +10,7 @@ return with the helpers `region_block` and `check_region_signature` here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     I32,
@@ -636,7 +636,9 @@ class TupleOp(IRDLOperation):
     def __init__(self, values: Sequence[SSAValue]):
         super().__init__(
             operands=[values],
-            result_types=[TupleType(ArrayAttr([v.type for v in values]))],
+            result_types=[
+                TupleType(ArrayAttr([cast(TypeAttribute, v.type) for v in values]))
+            ],
         )
 
     @classmethod

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -72,7 +72,7 @@ def _fail(op: IRDLOperation, message: str) -> VerifyException:
     return VerifyException(f"'{op.name}' op {message}")
 
 
-def _is_float_or_complex(element: object) -> bool:
+def _is_float_or_complex(element: Attribute) -> bool:
     return is_float(element) or isinstance(element, ComplexType)
 
 

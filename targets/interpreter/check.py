@@ -48,8 +48,8 @@ def exactly_equal(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.dtype.kind == "c":
         expected = expected.astype(actual.dtype)
-        return exactly_equal(actual.real, expected.real) & exactly_equal(
-            actual.imag, expected.imag
+        return exactly_equal(np.real(actual), np.real(expected)) & exactly_equal(
+            np.imag(actual), np.imag(expected)
         )
     if actual.dtype.kind == "f":
         nan = np.isnan(actual) & np.isnan(expected)

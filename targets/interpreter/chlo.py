@@ -14,7 +14,12 @@ from xlir.targets.interpreter.contraction import compute_dtype, dims_field, dot_
 from xlir.targets.interpreter.data_movement import int_attr
 from xlir.targets.interpreter.elementwise import attribute, total_order_key
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import Unsupported, dtype_of, rounding
+from xlir.targets.interpreter.types import (
+    Unsupported,
+    dtype_of,
+    rounding,
+    tensor_shape,
+)
 
 Array = Any
 
@@ -260,9 +265,8 @@ def _ragged_dot(op: Operation, interp: ModuleInterpreter):
     (group,) = dims_field(numbers, "rhs_group_dimensions")
     rb_g = [d - (d > group) for d in rb]
     rc_g = [d - (d > group) for d in rc]
-    lhs_free = [
-        d for d in range(len(op.operands[0].type.get_shape())) if d not in lb + lc
-    ]  # type: ignore[attr-defined]
+    lhs_rank = len(tensor_shape(op.operands[0].type))
+    lhs_free = [d for d in range(lhs_rank) if d not in lb + lc]
     ragged_axis = len(lb) + lhs_free.index(ragged)
     dtype = compute_dtype(op)
 
