@@ -46,7 +46,12 @@ from xlir.dialects.stablehlo.elementwise import (
     SubtractOp,
     XorOp,
 )
-from xlir.dialects.stablehlo.types import element_type, is_float
+from xlir.dialects.stablehlo.types import (
+    element_type,
+    is_complex,
+    is_float,
+    is_quantized,
+)
 from xlir.passes.simplify_patterns.constants import (
     constant_array,
     dense_from_numpy,
@@ -57,7 +62,9 @@ from xlir.targets.interpreter.types import dtype_of
 
 
 def _is_float(value: SSAValue) -> bool:
-    return is_float(element_type(value.type))
+    """Float or complex: NaN and infinities rule out the integer identities."""
+    element = element_type(value.type)
+    return is_float(element) or is_complex(element)
 
 
 def _is_zero(scalar: np.ndarray | None, sign: bool | None = None) -> bool:
@@ -101,7 +108,8 @@ class SubtractZero(RewritePattern):
 
 @dataclass
 class SelfCancel(RewritePattern):
-    """x - x → 0 and x xor x → 0, for integers (floats: x - x with fast-math)."""
+    """x - x → 0 and x xor x → 0, for integers (floats: x - x with fast-math;
+    never for quantized values, whose zero is their zero point)."""
 
     fast_math: bool = False
 
@@ -110,6 +118,8 @@ class SelfCancel(RewritePattern):
         self, op: SubtractOp | XorOp, rewriter: PatternRewriter
     ) -> None:
         if op.lhs is not op.rhs or (_is_float(op.lhs) and not self.fast_math):
+            return
+        if is_quantized(element_type(op.lhs.type)):
             return
         zero = np.zeros((), dtype_of(op.result.type))
         rewriter.replace(op, splat_ops(op.result.type, zero))

@@ -193,9 +193,20 @@ QUANTIZED_NATIVE = {
     "stablehlo.uniform_dequantize",
     "stablehlo.bitcast_convert",
     "stablehlo.constant",
+    # structure: values pass through to the ops inside, which see them
+    "hlo.fusion",
+    "func.call",
+    "stablehlo.composite",
+    "stablehlo.while",
+    "stablehlo.case",
+    "stablehlo.if",
+    "stablehlo.optimization_barrier",
+    "stablehlo.tuple",
+    "stablehlo.get_tuple_element",
 }
-"""Ops whose kernels work on quantized values' storage integers themselves;
-every other op on quantized types runs on their dequantized values."""
+"""Ops whose kernels work on quantized values' storage integers themselves
+(or only pass them on); every other op on quantized types runs on their
+dequantized values."""
 
 
 def _has_quantized_types(op: Operation) -> bool:

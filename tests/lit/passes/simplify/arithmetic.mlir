@@ -83,6 +83,19 @@ func.func @self_cancel(%i: tensor<3xi32>, %b: tensor<3xi1>, %f: tensor<3xf32>) -
 
 // -----
 
+// Complex x - x is NaN where a part is inf or NaN; quantized x - x is the
+// zero point, not the storage integer 0: neither is folded.
+// CHECK-LABEL: func.func @self_cancel_complex_quantized
+func.func @self_cancel_complex_quantized(%c: tensor<3xcomplex<f32>>, %q: tensor<3x!quant.uniform<i8:f32, 0.5:3>>) -> (tensor<3xcomplex<f32>>, tensor<3x!quant.uniform<i8:f32, 0.5:3>>) {
+  // CHECK: stablehlo.subtract %c, %c : tensor<3xcomplex<f32>>
+  // CHECK: stablehlo.subtract %q, %q : tensor<3x!quant.uniform<i8:f32, 0.5:3>>
+  %0 = stablehlo.subtract %c, %c : tensor<3xcomplex<f32>>
+  %1 = stablehlo.subtract %q, %q : tensor<3x!quant.uniform<i8:f32, 0.5:3>>
+  func.return %0, %1 : tensor<3xcomplex<f32>>, tensor<3x!quant.uniform<i8:f32, 0.5:3>>
+}
+
+// -----
+
 // A big result is a broadcast scalar, not a literal of 4096 zeros.
 // CHECK-LABEL: func.func @self_cancel_big
 func.func @self_cancel_big(%i: tensor<64x64xi32>) -> tensor<64x64xi32> {
