@@ -1,0 +1,115 @@
+"""The interpreter's narrow, complex and quantized types, and the numerics of
+the ops added for StableHLO's conformance suite, against independent
+references (Python integers, ml_dtypes, numpy's linear algebra)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import (
+    Float8E5M2Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xlir.targets.interpreter.chlo import mulhi
+from xlir.targets.interpreter.elementwise import reduce_precision
+from xlir.targets.interpreter.linalg import solve_triangular
+from xlir.targets.interpreter.types import from_bits, rounding, to_bits
+
+import xlir
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_mulhi_64_bit_matches_python_integers(dtype: type) -> None:
+    rng = np.random.default_rng(0)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, 500, dtype=dtype, endpoint=True)
+    b = rng.integers(info.min, info.max, 500, dtype=dtype, endpoint=True)
+    a[:4] = [info.min, info.max, 0, info.max]
+    b[:4] = [info.min, info.max, info.max, info.min]
+    want = [(int(x) * int(y)) >> 64 for x, y in zip(a, b, strict=True)]
+    got = mulhi(a, b)
+    assert [int(v) for v in got] == want
+
+
+def test_reduce_precision_to_half_matches_float16() -> None:
+    """e5m10 is f16's format: inside its range, rounding an f32 to it is a
+    conversion to float16."""
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(2000) * 1000).astype(np.float32)
+    x[:3] = [np.inf, -np.inf, np.nan]
+    got = reduce_precision(x, 5, 10)
+    want = x.astype(np.float16).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_narrow_floats_round_like_ml_dtypes() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(1000).astype(np.float32) * 100
+    round_e5m2 = rounding(TensorType(Float8E5M2Type(), [1000]))
+    assert round_e5m2 is not None
+    want = x.astype(ml_dtypes.float8_e5m2).astype(np.float32)
+    np.testing.assert_array_equal(round_e5m2(x), want)
+
+
+@pytest.mark.parametrize("signedness", [Signedness.SIGNLESS, Signedness.UNSIGNED])
+def test_four_bit_integers_wrap_and_round_trip_their_bits(
+    signedness: Signedness,
+) -> None:
+    type_ = TensorType(IntegerType(4, signedness), [6])
+    wrap = rounding(type_)
+    assert wrap is not None
+    values = wrap(np.arange(-3, 3) * 7)
+    low = 0 if signedness == Signedness.UNSIGNED else -8
+    assert values.min() >= low and values.max() <= low + 15
+    assert np.array_equal(((values - np.arange(-3, 3) * 7) % 16), np.zeros(6))
+    bits = to_bits(values, type_)
+    assert bits.max() <= 15
+    np.testing.assert_array_equal(from_bits(bits, type_), values)
+
+
+@pytest.mark.parametrize("left_side", [True, False])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("transpose", ["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"])
+def test_triangular_solve_matches_a_dense_solve(
+    left_side: bool, lower: bool, transpose: str
+) -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 4, 4)) + 1j * rng.standard_normal((2, 4, 4))
+    a += 4 * np.eye(4)
+    b = rng.standard_normal((2, 4, 3) if left_side else (2, 3, 4)) + 0j
+    triangle = np.tril(a) if lower else np.triu(a)
+    op = {
+        "NO_TRANSPOSE": triangle,
+        "TRANSPOSE": np.swapaxes(triangle, -1, -2),
+        "ADJOINT": np.conj(np.swapaxes(triangle, -1, -2)),
+    }[transpose]
+    x = solve_triangular(a, b, left_side, lower, False, transpose)
+    product = op @ x if left_side else x @ op
+    np.testing.assert_allclose(product, b, atol=1e-12)
+
+
+QUANTIZED = """
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %b = stablehlo.uniform_quantize %y : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %d = stablehlo.subtract %a, %a : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %s = stablehlo.add %d, %b : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %m = stablehlo.multiply %s, %b : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %r = stablehlo.uniform_dequantize %m : (tensor<4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_quantized_ops_run_on_dequantized_values_through_the_pipeline() -> None:
+    """Each op dequantizes, computes in f32 and quantizes: x - x is exactly
+    zero whatever the clamping, and 1.5 * 1.5 = 2.25 is 7.5 in storage,
+    which rounds to even (8), i.e. 2.5."""
+    executable = xlir.compile(QUANTIZED, target="interpreter")
+    x = np.array([1.0, -2.0, 3.3, 100.0], np.float32)
+    y = np.array([1.5, 2.0, -3.0, 7.0], np.float32)
+    got = executable(x, y)
+    np.testing.assert_array_equal(got, np.array([2.5, 4.0, 9.0, 49.0], np.float32))
