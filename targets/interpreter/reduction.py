@@ -363,7 +363,7 @@ def _sort(op: Operation, interp: ModuleInterpreter):
     def sort(*inputs: Array) -> Array:
         inputs_ = [np.asarray(x) for x in inputs]
         axis = dimension % inputs_[0].ndim if inputs_[0].ndim else 0
-        if inputs_[0].ndim == 0:
+        if inputs_[0].ndim == 0 or inputs_[0].size == 0:  # nothing to order
             return inputs_[0] if n == 1 else inputs_
         moved = [np.moveaxis(x, axis, -1) for x in inputs_]
         k = moved[0].shape[-1]
