@@ -18,8 +18,6 @@ from xlir.tools.check_runner import CheckResult, check_source
 from tests.conftest import STABLEHLO_SUITE
 
 KNOWN_FAILURES: dict[str, list[str]] = {
-    # `algorithm = <...>` of dot_general does not parse yet.
-    "dot_general.mlir": ["dot_general_op_test_algorithm"],
     # interpreter.probe and check.expect_serialized_eq are not implemented.
     "probe.mlir": [
         "probe_i1",
