@@ -119,6 +119,7 @@ def check_source(text: str, name: str, split: bool) -> list[CheckResult]:
             if result.skipped:
                 continue
             image.check_failures.clear()
+            image.probes.clear()
             try:
                 with np.errstate(all="ignore"):
                     image.call(function, [])

@@ -1,5 +1,6 @@
 """check.* ops: compare a value with an expected one and record a failure
-(with the op's location) instead of stopping the run."""
+(with the op's location) instead of stopping the run; interpreter.probe
+records the values that flow through it, for check.expect_serialized_eq."""
 
 from __future__ import annotations
 
@@ -176,5 +177,39 @@ def _expect_close(op: Operation, interp: ModuleInterpreter):
             exactly_equal(a, e),
         )
         _record(interp, op, ok, a, e, f"ULP distance in [{least}, {most}]")
+
+    return check
+
+
+@kernel("interpreter.probe")
+def _probe(op: Operation, interp: ModuleInterpreter):
+    probe_id = attribute(op, "probe_id").data
+
+    def probe(x: Array) -> Array:
+        interp.probes.setdefault(probe_id, []).append(np.array(x, copy=True))
+        return x
+
+    return probe
+
+
+@kernel("check.expect_serialized_eq")
+def _expect_serialized_eq(op: Operation, interp: ModuleInterpreter):
+    probe_id = attribute(op, "probe_id").data
+    iteration = _int_value(attribute(op, "iter"), 0)
+
+    def check(expected: Array) -> None:
+        recorded = interp.probes.get(probe_id, [])
+        if iteration >= len(recorded):
+            interp.check_failures.append(
+                format_at_op(
+                    op,
+                    f"{op.name} failed: probe '{probe_id}' recorded "
+                    f"{len(recorded)} value(s), so it has no iteration {iteration}",
+                    interp.sources,
+                )
+            )
+            return
+        actual = recorded[iteration]
+        _record(interp, op, exactly_equal(actual, expected), actual, expected, "exact")
 
     return check

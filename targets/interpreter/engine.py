@@ -276,6 +276,9 @@ class ModuleInterpreter:
         self.errors: list[str] = []
         self.check_failures: list[str] = []
         """Failures of check.* ops that do not stop the run (in order)."""
+        self.probes: dict[str, list[np.ndarray]] = {}
+        """The values each `interpreter.probe` recorded, by probe id, one per
+        execution."""
         for name, func in self.functions.items():
             body = func.regions[0]
             if not body.blocks:  # a declaration

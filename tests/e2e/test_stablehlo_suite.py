@@ -17,19 +17,7 @@ from xlir.tools.check_runner import CheckResult, check_source
 
 from tests.conftest import STABLEHLO_SUITE
 
-KNOWN_FAILURES: dict[str, list[str]] = {
-    # interpreter.probe and check.expect_serialized_eq are not implemented.
-    "probe.mlir": [
-        "probe_i1",
-        "probe_si64",
-        "probe_ui64",
-        "probe_f64",
-        "probe_bf16",
-        "probe_c32",
-        "probe_sanitized_probe_id",
-        "probe_iterations",
-    ],
-}
+KNOWN_FAILURES: dict[str, list[str]] = {}
 """Failing tests of the non-collective files, by function name."""
 
 KNOWN_COLLECTIVE_FAILURES: dict[str, list[str]] = {
