@@ -1,9 +1,9 @@
 """The `stablehlo` dialect: StableHLO's ops, attributes and textual syntax.
 
 The dialect is split by op family (elementwise, data_movement, contraction,
-reduction, indexing, control_flow, linalg,
-dynamic, quantization); `shape_rules` holds the shape inference
-the verifiers and passes share, `attributes` the enums and dimension numbers.
+reduction, indexing, control_flow, linalg, dynamic, quantization,
+normalization); `shape_rules` holds the shape inference the verifiers and
+passes share, `attributes` the enums and dimension numbers.
 """
 
 from xdsl.ir import Dialect
@@ -15,6 +15,7 @@ from xlir.dialects.stablehlo.dynamic import DYNAMIC_OPS
 from xlir.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from xlir.dialects.stablehlo.indexing import INDEXING_OPS
 from xlir.dialects.stablehlo.linalg import LINALG_ATTRIBUTES, LINALG_OPS
+from xlir.dialects.stablehlo.normalization import NORMALIZATION_OPS
 from xlir.dialects.stablehlo.quantization import QUANTIZATION_OPS
 from xlir.dialects.stablehlo.reduction import REDUCTION_OPS
 
@@ -30,6 +31,7 @@ StableHLO = Dialect(
         *LINALG_OPS,
         *DYNAMIC_OPS,
         *QUANTIZATION_OPS,
+        *NORMALIZATION_OPS,
     ],
     [*STABLEHLO_ATTRIBUTES, *LINALG_ATTRIBUTES, TokenType],
 )

@@ -1,4 +1,4 @@
-"""Linear algebra and transforms: triangular_solve and fft.
+"""Linear algebra and transforms: triangular_solve, cholesky and fft.
 
 %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true,
        unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}
@@ -22,6 +22,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -229,5 +230,60 @@ class FftOp(IRDLOperation):
             )
 
 
-LINALG_OPS: list[type[IRDLOperation]] = [TriangularSolveOp, FftOp]
+@irdl_op_definition
+class CholeskyOp(IRDLOperation):
+    """`stablehlo.cholesky %a, lower = true : tensor<3x3xf32>`: the Cholesky
+    factor of each Hermitian positive-definite matrix of `a` (lower: L with
+    a = L L^H, else U with a = U^H U); the other triangle is
+    implementation-defined."""
+
+    name = "stablehlo.cholesky"
+    a = operand_def(TensorType)
+    result = result_def(TensorType)
+    lower = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CholeskyOp:
+        operand = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_characters("lower")
+            parser.parse_punctuation("=")
+            properties["lower"] = BoolAttr.from_bool(parser.parse_boolean())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        op = cls.create(
+            operands=[parser.resolve_operand(operand, type_)],
+            result_types=[type_],
+            properties=properties,
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        if self.lower is not None:
+            flag = "true" if self.lower.value.data else "false"
+            printer.print_string(f", lower = {flag}")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        dims = shape(self.a.type)
+        element = element_type(self.a.type)
+        if not _is_float_or_complex(element):
+            raise _fail(self, f"a must have float or complex elements, not {element}")
+        if len(dims) < 2 or dims[-1] != dims[-2]:
+            raise _fail(self, f"a must be square matrices, but has shape {list(dims)}")
+        if self.result.type != self.a.type:
+            raise _fail(
+                self, f"result type {self.result.type} must equal a's {self.a.type}"
+            )
+
+
+LINALG_OPS: list[type[IRDLOperation]] = [TriangularSolveOp, FftOp, CholeskyOp]
 LINALG_ATTRIBUTES = [TransposeAttr, FftTypeAttr]

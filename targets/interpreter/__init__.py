@@ -35,6 +35,7 @@ from xlir.targets.interpreter import (  # noqa: F401
     elementwise,
     indexing,
     linalg,
+    normalization,
     reduction,
     rng,
 )

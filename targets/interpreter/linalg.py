@@ -1,4 +1,4 @@
-"""triangular_solve and fft on numpy arrays."""
+"""triangular_solve, cholesky and fft on numpy arrays."""
 
 from __future__ import annotations
 
@@ -52,6 +52,35 @@ def _triangular_solve(op: Operation, interp: ModuleInterpreter):
     unit = _flag(op, "unit_diagonal")
     transpose = str(attribute(op, "transpose_a").data.value)
     return lambda a, b: solve_triangular(a, b, left_side, lower, unit, transpose)
+
+
+def cholesky(a: Array, lower: bool) -> Array:
+    """The Cholesky factor of each matrix (Cholesky-Banachiewicz, one column
+    at a time over every batch at once); zeros in the other triangle. A
+    matrix that is not positive definite gives NaN from its first failing
+    pivot on, as the spec leaves it undefined."""
+    a = np.asarray(a)
+    factor = np.zeros_like(a)
+    size = a.shape[-1]
+    for j in range(size):
+        row = factor[..., j, :j]
+        pivot = a[..., j, j] - np.einsum("...k,...k->...", row, np.conj(row))
+        diagonal = np.sqrt(pivot.real if np.iscomplexobj(a) else pivot)
+        factor[..., j, j] = diagonal
+        below = a[..., j + 1 :, j] - np.einsum(
+            "...ik,...k->...i", factor[..., j + 1 :, :j], np.conj(row)
+        )
+        factor[..., j + 1 :, j] = below / diagonal[..., None]
+    if lower:
+        return factor
+    return np.conj(np.swapaxes(factor, -1, -2))
+
+
+@kernel("stablehlo.cholesky")
+def _cholesky(op: Operation, interp: ModuleInterpreter):
+    value = attribute(op, "lower")
+    lower = bool(value is not None and value.value.data)
+    return lambda a: cholesky(a, lower)
 
 
 @kernel("stablehlo.fft")

@@ -113,3 +113,42 @@ def test_quantized_ops_run_on_dequantized_values_through_the_pipeline() -> None:
     y = np.array([1.5, 2.0, -3.0, 7.0], np.float32)
     got = executable(x, y)
     np.testing.assert_array_equal(got, np.array([2.5, 4.0, 9.0, 49.0], np.float32))
+
+
+BATCH_NORM = """
+func.func @main(%x: tensor<3x2x4xf64>, %scale: tensor<2xf64>, %offset: tensor<2xf64>, %g: tensor<3x2x4xf64>) -> (tensor<3x2x4xf64>, tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>) {
+  %out, %mean, %var = "stablehlo.batch_norm_training"(%x, %scale, %offset) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>) -> (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>)
+  %gx, %gs, %go = "stablehlo.batch_norm_grad"(%x, %scale, %mean, %var, %g) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<3x2x4xf64>) -> (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>)
+  return %out, %gx, %gs, %go : tensor<3x2x4xf64>, tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>
+}
+"""
+
+
+def test_batch_norm_grad_is_the_gradient_of_batch_norm_training() -> None:
+    """Against central differences of <g, batch_norm_training(x, scale,
+    offset)> in each input."""
+    executable = xlir.compile(BATCH_NORM, target="interpreter", pipeline="")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 2, 4))
+    scale, offset = rng.standard_normal(2), rng.standard_normal(2)
+    g = rng.standard_normal((3, 2, 4))
+    _, grad_x, grad_scale, grad_offset = executable(x, scale, offset, g)
+
+    def loss(x: np.ndarray, scale: np.ndarray, offset: np.ndarray) -> float:
+        return float(np.sum(g * executable(x, scale, offset, g)[0]))
+
+    def numeric(which: int, value: np.ndarray) -> np.ndarray:
+        grad = np.zeros_like(value)
+        for index in np.ndindex(value.shape):
+            step = np.zeros_like(value)
+            step[index] = 1e-6
+            args_plus = [x, scale, offset]
+            args_minus = [x, scale, offset]
+            args_plus[which] = value + step
+            args_minus[which] = value - step
+            grad[index] = (loss(*args_plus) - loss(*args_minus)) / 2e-6
+        return grad
+
+    np.testing.assert_allclose(grad_x, numeric(0, x), atol=1e-5)
+    np.testing.assert_allclose(grad_scale, numeric(1, scale), atol=1e-5)
+    np.testing.assert_allclose(grad_offset, numeric(2, offset), atol=1e-5)

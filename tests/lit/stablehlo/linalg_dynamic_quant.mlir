@@ -42,3 +42,13 @@ func.func @quantized(%x: tensor<2xf32>) -> tensor<2xf32> {
   %d = stablehlo.uniform_dequantize %s : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>) -> tensor<2xf32>
   func.return %d : tensor<2xf32>
 }
+
+// CHECK-LABEL: func.func @cholesky_batch_norm
+func.func @cholesky_batch_norm(%a: tensor<3x3xf32>, %x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<3x3xf32> {
+  // CHECK: stablehlo.cholesky %{{.*}}, lower = true : tensor<3x3xf32>
+  // GENERIC: "stablehlo.cholesky"(%{{.*}}) <{lower = true}> : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %l = stablehlo.cholesky %a, lower = true : tensor<3x3xf32>
+  // CHECK: "stablehlo.batch_norm_inference"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %y = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %l : tensor<3x3xf32>
+}
