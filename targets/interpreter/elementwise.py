@@ -402,7 +402,23 @@ _DIRECTIONS = {
 
 
 def compare_function(direction: str, compare_type: str | None, dtype: np.dtype):
+    """Floats as IEEE's quiet comparisons (or totalOrder), complex numbers as
+    (real, imaginary) pairs in lexicographic order, as the spec has it."""
     fn = _DIRECTIONS[direction]
+    if dtype.kind == "c" and compare_type == "TOTALORDER":
+        part = compare_function(
+            direction, compare_type, np.real(np.zeros(1, dtype)).dtype
+        )
+        key = total_order_key
+
+        def lexicographic(a: Array, b: Array) -> Array:
+            real_a, real_b = np.real(a), np.real(b)
+            first_differs = key(real_a) != key(real_b)
+            return np.where(
+                first_differs, part(real_a, real_b), part(np.imag(a), np.imag(b))
+            )
+
+        return lexicographic
     if dtype.kind == "f" and compare_type == "TOTALORDER":
         return lambda a, b: fn(total_order_key(a), total_order_key(b))
     if dtype.kind == "i" and compare_type == "UNSIGNED":

@@ -317,6 +317,8 @@ def _simple_comparator(body: Program, n: int) -> tuple[int, bool, str | None] | 
 
 
 def _sort_key(x: np.ndarray, descending: bool, compare_type: str | None) -> np.ndarray:
+    if x.dtype.kind == "c":  # numpy orders complex numbers lexicographically
+        return -x if descending else x
     if x.dtype.kind == "f":
         if compare_type == "TOTALORDER":
             key = total_order_key(x)
@@ -367,7 +369,9 @@ def _sort(op: Operation, interp: ModuleInterpreter):
             return inputs_[0] if n == 1 else inputs_
         moved = [np.moveaxis(x, axis, -1) for x in inputs_]
         k = moved[0].shape[-1]
-        if simple is not None:
+        if simple is not None and not (
+            simple[2] == "TOTALORDER" and moved[simple[0]].dtype.kind == "c"
+        ):
             index, descending, compare_type = simple
             order = np.argsort(
                 _sort_key(moved[index], descending, compare_type),
