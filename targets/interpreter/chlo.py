@@ -148,8 +148,13 @@ _SPECIAL: dict[str, Callable[[Array], Array]] = {
 
 
 def _special_factory(fn: Callable[[Array], Array]):
+    """Floats in float64; complex numbers (for the numpy functions, which
+    take them) in complex128."""
+
     def factory(op: Operation, interp: ModuleInterpreter):
         dtype = dtype_of(op.results[0].type)
+        if dtype.kind == "c" and isinstance(fn, np.ufunc):
+            return lambda x: fn(np.asarray(x, dtype=np.complex128)).astype(dtype)
         if dtype.kind != "f":
             raise Unsupported(f"needs float elements, not {op.results[0].type}")
         return lambda x: fn(np.asarray(x, dtype=np.float64)).astype(dtype)
