@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute
+from xlir.targets.interpreter.elementwise import attribute, total_order_key
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import dense_to_numpy
+from xlir.targets.interpreter.types import dense_to_numpy, storage_dtype
 
 from xlir.diagnostics import format_at_op
 
@@ -74,14 +76,25 @@ def almost_equal(
     return nan | same | (np.abs(a - e) <= tolerance)
 
 
-def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    from xlir.targets.interpreter.elementwise import total_order_key
+def ulp_distance(actual: np.ndarray, expected: np.ndarray, type_: Any) -> np.ndarray:
+    """Units in the last place of the element type between the values (for
+    complex numbers, the larger of the parts' distances)."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if np.iscomplexobj(actual):
+        part = TensorType(type_.get_element_type().element_type, type_.get_shape())
+        return np.maximum(
+            ulp_distance(np.real(actual), np.real(expected), part),
+            ulp_distance(np.imag(actual), np.imag(expected), part),
+        )
+    storage = storage_dtype(type_)
 
-    a = total_order_key(np.asarray(actual)).astype(np.int64)
-    e = total_order_key(np.asarray(expected).astype(np.asarray(actual).dtype)).astype(
-        np.int64
-    )
-    return np.abs(a - e)
+    def key(x: np.ndarray) -> np.ndarray:
+        stored = np.asarray(x).astype(storage)
+        if storage == np.dtype(ml_dtypes.float8_e8m0fnu):  # no sign bit
+            return stored.view(np.uint8).astype(np.int64)
+        return total_order_key(stored).astype(np.int64)
+
+    return np.abs(key(actual) - key(expected))
 
 
 def _record(
@@ -169,7 +182,7 @@ def _expect_close(op: Operation, interp: ModuleInterpreter):
 
     def check(actual: Array, expected: Array) -> None:
         a, e = np.asarray(actual), np.asarray(expected)
-        distance = ulp_distance(a, e)
+        distance = ulp_distance(a, e, op.operands[0].type)
         finite = np.isfinite(a) & np.isfinite(e)
         ok = np.where(
             finite,

@@ -70,7 +70,7 @@ def total_order_key(x: Array) -> Array:
     """Signed integers that order floats as IEEE totalOrder does
     (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN)."""
     x = np.asarray(x)
-    signed = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
+    signed = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
     bits = x.view(signed)
     maximum = np.iinfo(signed).max
     return np.where(bits < 0, bits ^ signed(maximum), bits)
