@@ -490,8 +490,20 @@ def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Arr
 
 @kernel("stablehlo.convert")
 def _convert(op: Operation, interp: ModuleInterpreter):
+    """Floats saturate to 2- and 4-bit integer types as to wider ones."""
     src, dst = _operand_dtype(op), _result_dtype(op)
     dst_bf16 = is_bf16(op.results[0].type)
+    result = op.results[0].type
+    width = bit_width(result)
+    if src.kind in "fc" and dst.kind in "iu" and width < 8:
+        low = 0 if is_unsigned(result) else -(1 << (width - 1))
+        high = (1 << width) - 1 if is_unsigned(result) else (1 << (width - 1)) - 1
+
+        def saturate(x: Array) -> Array:
+            x = np.real(np.asarray(x))
+            return convert_array(np.clip(x, low, high), x.dtype, dst, dst_bf16)
+
+        return saturate
     return lambda x: convert_array(x, src, dst, dst_bf16)
 
 
