@@ -62,9 +62,15 @@ from xlir.targets.interpreter.types import dtype_of
 
 
 def _is_float(value: SSAValue) -> bool:
-    """Float or complex: NaN and infinities rule out the integer identities."""
+    return is_float(element_type(value.type))
+
+
+def _identities_hold(value: SSAValue) -> bool:
+    """False for complex values (a product mixes the parts, so (inf + 0i) * 1
+    has a NaN part) and quantized ones (their zero is the zero point): the
+    arithmetic identities here are left alone for them."""
     element = element_type(value.type)
-    return is_float(element) or is_complex(element)
+    return not (is_complex(element) or is_quantized(element))
 
 
 def _is_zero(scalar: np.ndarray | None, sign: bool | None = None) -> bool:
@@ -86,6 +92,8 @@ class AddZero(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AddOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         sign = None if self.fast_math or not _is_float(op.lhs) else True
         for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
             if _is_zero(splat_scalar(c), sign):
@@ -101,6 +109,8 @@ class SubtractZero(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SubtractOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         sign = None if self.fast_math or not _is_float(op.lhs) else False
         if _is_zero(splat_scalar(op.rhs), sign):
             rewriter.replace(op, (), (op.lhs,))
@@ -108,8 +118,7 @@ class SubtractZero(RewritePattern):
 
 @dataclass
 class SelfCancel(RewritePattern):
-    """x - x → 0 and x xor x → 0, for integers (floats: x - x with fast-math;
-    never for quantized values, whose zero is their zero point)."""
+    """x - x → 0 and x xor x → 0, for integers (floats: x - x with fast-math)."""
 
     fast_math: bool = False
 
@@ -117,9 +126,9 @@ class SelfCancel(RewritePattern):
     def match_and_rewrite(
         self, op: SubtractOp | XorOp, rewriter: PatternRewriter
     ) -> None:
-        if op.lhs is not op.rhs or (_is_float(op.lhs) and not self.fast_math):
+        if not _identities_hold(op.lhs):
             return
-        if is_quantized(element_type(op.lhs.type)):
+        if op.lhs is not op.rhs or (_is_float(op.lhs) and not self.fast_math):
             return
         zero = np.zeros((), dtype_of(op.result.type))
         rewriter.replace(op, splat_ops(op.result.type, zero))
@@ -130,6 +139,8 @@ class MultiplyOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MultiplyOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
             if _is_one(splat_scalar(c)):
                 rewriter.replace(op, (), (x,))
@@ -145,6 +156,8 @@ class MultiplyZero(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MultiplyOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if _is_float(op.lhs) and not self.fast_math:
             return
         for c in (op.rhs, op.lhs):
@@ -158,6 +171,8 @@ class DivideOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DivideOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if _is_one(splat_scalar(op.rhs)):
             rewriter.replace(op, (), (op.lhs,))
 
@@ -170,6 +185,8 @@ class DivideByPowerOfTwo(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DivideOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if not _is_float(op.rhs):
             return
         divisor = constant_array(op.rhs)
@@ -245,6 +262,8 @@ class CompareSame(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CompareOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if op.lhs is not op.rhs:
             return
         total = (

@@ -57,9 +57,9 @@ def splat_scalar(value: SSAValue) -> np.ndarray | None:
     array = constant_array(value)
     if array is None or array.size == 0:
         return None
-    flat = array.reshape(-1)
-    bits = flat.view(f"u{flat.dtype.itemsize}")
-    if not (bits == bits[0]).all():
+    flat = np.ascontiguousarray(array.reshape(-1))
+    element_bytes = flat.view(np.uint8).reshape(flat.size, -1)
+    if not (element_bytes == element_bytes[0]).all():
         return None
     return flat[:1].reshape(())
 

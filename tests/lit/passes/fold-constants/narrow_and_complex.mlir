@@ -23,3 +23,19 @@ func.func @main() -> (tensor<2xi4>, tensor<2xf8E4M3FN>, tensor<2xbf16>, tensor<2
   %q = stablehlo.multiply %p, %p : tensor<2xcomplex<f32>>
   return %c, %h, %z, %q : tensor<2xi4>, tensor<2xf8E4M3FN>, tensor<2xbf16>, tensor<2xcomplex<f32>>
 }
+
+// An op with several results folds into one constant per result.
+// CHECK-LABEL: func.func @sort_two_results
+func.func @sort_two_results() -> (tensor<3xi64>, tensor<3xi64>) {
+  %k = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi64>
+  %v = stablehlo.constant dense<[30, 10, 20]> : tensor<3xi64>
+  // CHECK-DAG: %[[K:.*]] = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi64>
+  // CHECK-DAG: %[[V:.*]] = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi64>
+  // CHECK: func.return %[[K]], %[[V]]
+  %s:2 = "stablehlo.sort"(%k, %v) ({
+    ^bb0(%a: tensor<i64>, %b: tensor<i64>, %c: tensor<i64>, %d: tensor<i64>):
+      %lt = stablehlo.compare LT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<3xi64>, tensor<3xi64>) -> (tensor<3xi64>, tensor<3xi64>)
+  func.return %s#0, %s#1 : tensor<3xi64>, tensor<3xi64>
+}
