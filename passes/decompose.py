@@ -13,11 +13,10 @@ plain stablehlo, so that later passes and the backends see a small op set.
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 
-What stays, unchanged: chlo ops on complex numbers (their formulas are not
-written yet), `chlo.mulhi`, `chlo.next_after`, `chlo.scan`,
-`chlo.ragged_dot`, `chlo.bessel_i1e`
-(no decomposition written yet), and composites whose decomposition is missing
-or is not a single-block function.
+What stays, unchanged (no decomposition written yet): chlo ops on complex
+numbers, `chlo.mulhi`, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
+`chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
+single-block function.
 """
 
 from __future__ import annotations
