@@ -97,11 +97,11 @@ def complex_atan2(y: Array, x: Array) -> Array:
     return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
 
 
-_COMPLEX_VARIANTS: dict[str, Callable[..., Array]] = {
-    "stablehlo.cbrt": complex_cbrt,
-    "stablehlo.atan2": complex_atan2,
-}
+_COMPLEX_VARIANTS: dict[str, Callable[..., Array]] = {"stablehlo.cbrt": complex_cbrt}
 """Complex forms of the kernels whose numpy function takes no complex."""
+
+_REAL_ONLY = {"stablehlo.ceil", "stablehlo.floor", "stablehlo.round_nearest_even"}
+"""Kernels that take floats only (the others take complex numbers too)."""
 
 
 def _float_only(name: str, fn: Callable[[Array], Array]) -> None:
@@ -114,12 +114,6 @@ def _float_only(name: str, fn: Callable[[Array], Array]) -> None:
             raise Unsupported(f"needs float elements, not {op.operands[0].type}")
         return fn
 
-
-_REAL_ONLY = {
-    "stablehlo.ceil",
-    "stablehlo.floor",
-    "stablehlo.round_nearest_even",
-}
 
 for _name, _fn in {
     "stablehlo.cbrt": np.cbrt,
