@@ -7,21 +7,28 @@ module, or with `split` one module per `// -----` chunk. A chunk that does not
 parse, verify or prepare fails every test it holds; those are found in its
 text, so that a broken chunk still counts as many tests as a working one.
 `xlir-run --check` prints what `check_source` returns, and the conformance
-tests compare it with their lists of known failures.
+tests compare it with their lists of known failures. With a pass pipeline,
+each test runs through it first (as `xlir-run` runs programs), so the suite
+checks the passes too.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xlir.targets.base import get_target
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
+
+if TYPE_CHECKING:
+    from xlir.targets.interpreter import ModuleInterpreter
 
 _FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.-]+)")
 
@@ -97,16 +104,21 @@ def _functions_in_text(text: str, offset: int) -> list[str]:
     return checking or argument_free or [f"<chunk at line {offset + 1}>"]
 
 
-def check_source(text: str, name: str, split: bool) -> list[CheckResult]:
-    """Run every test of a self-checking file on the interpreter."""
+def check_source(
+    text: str, name: str, split: bool, pipeline: str | None = None
+) -> list[CheckResult]:
+    """Run every test of a self-checking file on the interpreter: on the
+    evaluator as parsed, or with `pipeline` (a pass pipeline, e.g. `hlo-opt`)
+    applied to each test's function first."""
     from xlir.targets.interpreter import ModuleInterpreter
 
     results: list[CheckResult] = []
+    sources = {name: text}
     chunks = split_chunks(text) if split else [(text, 0)]
     for chunk, offset in chunks:
         try:
             module = _parse_chunk(chunk, name, offset, text)
-            image = ModuleInterpreter(module, {name: text})
+            image = ModuleInterpreter(module, sources) if pipeline is None else None
         except XlirError as error:
             results.extend(
                 CheckResult(function, offset + 1, [str(error)], chunk_error=True)
@@ -118,12 +130,30 @@ def check_source(text: str, name: str, split: bool) -> list[CheckResult]:
             results.append(result)
             if result.skipped:
                 continue
-            image.check_failures.clear()
-            image.probes.clear()
             try:
                 with np.errstate(all="ignore"):
-                    image.call(function, [])
-                result.problems = list(image.check_failures)
+                    if image is None:
+                        result.problems = _run_compiled(
+                            module, function, sources, pipeline
+                        )
+                    else:
+                        result.problems = _run_prepared(image, function)
             except XlirError as error:
                 result.problems = [str(error)]
     return results
+
+
+def _run_prepared(image: ModuleInterpreter, function: str) -> list[str]:
+    image.check_failures.clear()
+    image.probes.clear()
+    image.call(function, [])
+    return list(image.check_failures)
+
+
+def _run_compiled(
+    module: ModuleOp, function: str, sources: dict[str, str], pipeline: str | None
+) -> list[str]:
+    compiler = get_target("interpreter").compiler()
+    executable = compiler.compile(module.clone(), function, sources, pipeline)
+    executable()
+    return list(getattr(executable, "check_failures", []))

@@ -13,8 +13,9 @@ as `out0, out1, ...`; `--expected` compares them with an `.npz` of `outN`
 exactly) and exits 1 on a mismatch.
 
 `--check` runs every argument-free function that uses `check.*` ops (in
-every `// -----` chunk with `--split-input-file`) and prints PASS or FAIL for
-each, exiting 1 if any fails.
+every `// -----` chunk with `--split-input-file`) on the interpreter, as
+parsed or after `--pipeline`, and prints PASS or FAIL for each, exiting 1 if
+any fails.
 
 Every error is a diagnostic on stderr (file:line:col, or the argument's
 name) and exit status 1, never a traceback.
@@ -53,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         "--pipeline",
         metavar="PASSES",
         help="HLO-level pass pipeline before the target runs (default: the "
-        "target's, e.g. hlo-opt; '' for none)",
+        "target's, e.g. hlo-opt; '' for none; with --check, none unless given)",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--inputs", metavar="NPZ", help="inputs as arg0, arg1, ...")
@@ -252,7 +253,7 @@ def run_checks(args: argparse.Namespace) -> int:
     text, name = _read_source(args.file)
     passed = failed = 0
     broken_chunks: set[int] = set()
-    for result in check_source(text, name, args.split_input_file):
+    for result in check_source(text, name, args.split_input_file, args.pipeline):
         if result.chunk_error:
             failed += 1
             if result.line not in broken_chunks:

@@ -9,6 +9,7 @@ integers as 8-bit ones (wrapped around). Complex types are numpy's complex.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import ml_dtypes
 import numpy as np
@@ -127,6 +128,23 @@ def rounding(type_: Attribute) -> Callable[[np.ndarray], np.ndarray] | None:
     if isinstance(element, IntegerType) and element.width.data in (2, 4):
         return integer_wrap(element.width.data, is_unsigned(element))
     return None
+
+
+def rounding_by_name(spelling: str) -> Callable[[np.ndarray], np.ndarray] | None:
+    """`rounding` of an element type given by its MLIR spelling (`bf16`,
+    `f8E4M3FN`, `i4`, ...), as device buffers record it."""
+    return _roundings_by_name().get(spelling)
+
+
+@cache
+def _roundings_by_name() -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    elements: list[Attribute] = [BFloat16Type(), *(cls() for cls in NARROW_FLOATS)]
+    elements += [IntegerType(w, s) for w in (2, 4) for s in Signedness]
+    return {
+        str(element): fix
+        for element in elements
+        if (fix := rounding(element)) is not None
+    }
 
 
 def integer_wrap(width: int, unsigned: bool) -> Callable[[np.ndarray], np.ndarray]:

@@ -1,5 +1,6 @@
 """StableHLO's own interpreter test suite (../shared/stablehlo_interpret) on
-the interpreter, in-process, file by file.
+the interpreter, in-process, file by file: on the evaluator as parsed, and
+after the `hlo-opt` pipeline (so the suite checks the passes too).
 
 Each file's failing tests must be exactly those listed here: a listed test
 that starts passing fails too, so that the lists stay true. The collective
@@ -49,11 +50,16 @@ def _suite_files() -> list[str]:
     )
 
 
+PIPELINES = [None, "hlo-opt"]
+"""None: the evaluator runs the parsed module."""
+
+
 @cache
-def _results(name: str) -> tuple[bool, list[CheckResult]]:
+def _results(name: str, pipeline: str | None) -> tuple[bool, list[CheckResult]]:
     """(whether the file is collective, its tests' results)."""
     text = (STABLEHLO_SUITE / name).read_text()
-    return "interpreter.run_parallel" in text, check_source(text, name, split=True)
+    results = check_source(text, name, split=True, pipeline=pipeline)
+    return "interpreter.run_parallel" in text, results
 
 
 def _skip_without_suite() -> None:
@@ -61,10 +67,11 @@ def _skip_without_suite() -> None:
         pytest.skip(f"StableHLO's test suite is not at {STABLEHLO_SUITE}")
 
 
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=["evaluator", "hlo-opt"])
 @pytest.mark.parametrize("name", _suite_files() or ["<suite missing>"])
-def test_file_fails_only_its_known_failures(name: str) -> None:
+def test_file_fails_only_its_known_failures(name: str, pipeline: str | None) -> None:
     _skip_without_suite()
-    collective, results = _results(name)
+    collective, results = _results(name, pipeline)
     known = (KNOWN_COLLECTIVE_FAILURES if collective else KNOWN_FAILURES).get(name, [])
     failing = [r for r in results if not r.passed]
     unexpected = Counter(r.function for r in failing) - Counter(known)
@@ -88,11 +95,12 @@ def test_lists_name_only_suite_files() -> None:
     assert not stale, f"known failures of files not in the suite: {sorted(stale)}"
 
 
-def test_pass_rate_outside_collectives() -> None:
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=["evaluator", "hlo-opt"])
+def test_pass_rate_outside_collectives(pipeline: str | None) -> None:
     _skip_without_suite()
     passed = total = 0
     for name in _suite_files():
-        collective, results = _results(name)
+        collective, results = _results(name, pipeline)
         if not collective:
             passed += sum(r.passed for r in results)
             total += len(results)

@@ -152,3 +152,26 @@ def test_batch_norm_grad_is_the_gradient_of_batch_norm_training() -> None:
     np.testing.assert_allclose(grad_x, numeric(0, x), atol=1e-5)
     np.testing.assert_allclose(grad_scale, numeric(1, scale), atol=1e-5)
     np.testing.assert_allclose(grad_offset, numeric(2, offset), atol=1e-5)
+
+
+NARROW_ARGUMENTS = """
+func.func @main(%x: tensor<3xf8E4M3FN>, %i: tensor<3xi4>) -> (tensor<3xf8E4M3FN>, tensor<3xi4>) {
+  %y = stablehlo.add %x, %x : tensor<3xf8E4M3FN>
+  %j = stablehlo.add %i, %i : tensor<3xi4>
+  return %y, %j : tensor<3xf8E4M3FN>, tensor<3xi4>
+}
+"""
+
+
+def test_narrow_arguments_are_held_in_host_dtypes_and_rounded_on_the_way_in() -> None:
+    """The interpreter takes float8 as float32 and i4 as int8 (like bf16 as
+    float32): values are rounded to the type when they enter."""
+    executable = xlir.compile(NARROW_ARGUMENTS, target="interpreter")
+    specs = executable.signature.arguments
+    assert [s.dtype for s in specs] == [np.dtype(np.float32), np.dtype(np.int8)]
+    x = np.array([0.1, 1.0, 300.0], np.float32)  # 0.1 → 0.1015625, 300 → 288
+    i = np.array([7, -8, 9], np.int8)  # 9 wraps to -7
+    y, j = executable(x, i)
+    # 288 + 288 overflows f8E4M3FN (largest 448), which has no infinity: NaN
+    np.testing.assert_array_equal(y, np.array([0.203125, 2.0, np.nan], np.float32))
+    np.testing.assert_array_equal(j, np.array([-2, 0, 2], np.int8))
