@@ -225,8 +225,8 @@ class DotGeneralOp(IRDLOperation):
             if keyword == "precision" and "precision_config" not in properties:
                 properties["precision_config"] = parse_precision_list(parser)
             elif keyword == "algorithm" and "algorithm" not in properties:
-                properties["algorithm"] = DotAlgorithmAttr(
-                    *DotAlgorithmAttr.parse_parameters(parser)
+                properties["algorithm"] = DotAlgorithmAttr.new(
+                    DotAlgorithmAttr.parse_parameters(parser)
                 )
             else:
                 parser.raise_error(
