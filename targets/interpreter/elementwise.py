@@ -197,8 +197,15 @@ def _not(op: Operation, interp: ModuleInterpreter):
 @kernel("stablehlo.popcnt")
 def _popcnt(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
-    unsigned = _unsigned(dtype)
-    return lambda x: np.bitwise_count(np.asarray(x).view(unsigned)).astype(dtype)
+    unsigned, mask = _unsigned(dtype), _low_bits(op)
+    return lambda x: np.bitwise_count(np.asarray(x).view(unsigned) & mask).astype(dtype)
+
+
+def _low_bits(op: Operation) -> Any:
+    """The mask of the operand type's bits in its host integers (a 2- or
+    4-bit integer is held in 8 bits)."""
+    unsigned = _unsigned(_operand_dtype(op))
+    return unsigned.type((1 << bit_width(op.operands[0].type)) - 1)
 
 
 @kernel("stablehlo.count_leading_zeros")
@@ -206,11 +213,11 @@ def _clz(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
     if dtype.kind not in "iu":
         raise Unsupported("needs integer elements")
-    unsigned = _unsigned(dtype)
-    width = dtype.itemsize * 8
+    unsigned, mask = _unsigned(dtype), _low_bits(op)
+    width = bit_width(op.operands[0].type)
 
     def clz(x: Array) -> Array:
-        value = np.asarray(x).view(unsigned).copy()
+        value = np.asarray(x).view(unsigned) & mask
         length = np.zeros(value.shape, dtype=np.int64)
         for shift in (32, 16, 8, 4, 2, 1):
             if shift >= width:
@@ -346,21 +353,25 @@ def _shift_factory(kind: str):
         dtype = _operand_dtype(op)
         if dtype.kind not in "iu":
             raise Unsupported("needs integer elements")
-        width = dtype.itemsize * 8
+        width = bit_width(op.operands[0].type)
         unsigned, signed = _unsigned(dtype), _signed(dtype)
+        mask = _low_bits(op)
+        sign = unsigned.type(1 << (width - 1))
 
         def shift(lhs: Array, rhs: Array) -> Array:
             lhs, rhs = np.asarray(lhs), np.asarray(rhs)
-            amount = rhs.view(unsigned)
+            amount = rhs.view(unsigned) & mask
             inside = amount < width
             safe = np.where(inside, amount, 0).astype(unsigned)
+            bits = lhs.view(unsigned) & mask
             if kind == "left":
-                shifted = (lhs.view(unsigned) << safe).view(dtype)
+                shifted = (bits << safe).view(dtype)
                 return np.where(inside, shifted, dtype.type(0))
             if kind == "logical":
-                shifted = (lhs.view(unsigned) >> safe).view(dtype)
+                shifted = (bits >> safe).view(dtype)
                 return np.where(inside, shifted, dtype.type(0))
-            value = lhs.view(signed)
+            # the bits as a signed number of `width` bits, in the host's width
+            value = ((bits ^ sign) - sign).view(signed)
             shifted = (value >> safe.view(signed)).view(dtype)
             fill = np.where(value < 0, signed.type(-1), signed.type(0)).view(dtype)
             return np.where(inside, shifted, fill)

@@ -175,3 +175,52 @@ def test_narrow_arguments_are_held_in_host_dtypes_and_rounded_on_the_way_in() ->
     # 288 + 288 overflows f8E4M3FN (largest 448), which has no infinity: NaN
     np.testing.assert_array_equal(y, np.array([0.203125, 2.0, np.nan], np.float32))
     np.testing.assert_array_equal(j, np.array([-2, 0, 2], np.int8))
+
+
+def _bit_ops_reference(kind: str, a: int, b: int, width: int, signed: bool) -> int:
+    """Shifts, popcnt and clz on `width`-bit two's complement integers."""
+    mask = (1 << width) - 1
+    bits, amount = a & mask, b & mask
+    if kind == "shift_left":
+        result = 0 if amount >= width else (bits << amount) & mask
+    elif kind == "shift_right_logical":
+        result = 0 if amount >= width else bits >> amount
+    elif kind == "shift_right_arithmetic":
+        value = bits - (1 << width) if bits >> (width - 1) else bits
+        result = (-1 if value < 0 else 0) if amount >= width else value >> amount
+    elif kind == "popcnt":
+        result = bin(bits).count("1")
+    else:
+        result = width - bits.bit_length()
+    result &= mask
+    return result - (1 << width) if signed and result >> (width - 1) else result
+
+
+@pytest.mark.parametrize(("width", "signed"), [(2, True), (4, True), (4, False)])
+def test_bit_ops_on_narrow_integers_match_a_reference(width: int, signed: bool) -> None:
+    """Every pair of values: the bits of 2- and 4-bit integers are theirs,
+    not those of the 8-bit integers that hold them."""
+    from xlir.tools.check_runner import check_source
+
+    spelling = f"{'i' if signed else 'ui'}{width}"
+    low = -(1 << (width - 1)) if signed else 0
+    values = list(range(low, low + (1 << width)))
+    lhs = [a for a in values for _ in values]
+    rhs = [b for _ in values for b in values]
+    type_ = f"tensor<{len(lhs)}x{spelling}>"
+    lines = [
+        f"%a = stablehlo.constant dense<{lhs}> : {type_}",
+        f"%b = stablehlo.constant dense<{rhs}> : {type_}",
+    ]
+    kinds = ["shift_left", "shift_right_logical", "shift_right_arithmetic"]
+    for kind in [*kinds, "popcnt", "count_leading_zeros"]:
+        operands = "%a, %b" if kind in kinds else "%a"
+        want = [
+            _bit_ops_reference(kind, a, b, width, signed)
+            for a, b in zip(lhs, rhs, strict=True)
+        ]
+        lines.append(f"%{kind} = stablehlo.{kind} {operands} : {type_}")
+        lines.append(f"check.expect_eq_const %{kind}, dense<{want}> : {type_}")
+    text = "func.func @bits() {\n" + "\n".join(lines) + "\nfunc.return\n}\n"
+    (result,) = check_source(text, "bits.mlir", split=False)
+    assert result.passed, result.problems
