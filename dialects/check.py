@@ -9,12 +9,14 @@ self-checking test files run on every target. The syntax is StableHLO's:
     check.expect_almost_eq %a, %b, tolerance = 1.000000e-01 : tensor<f64>
     check.expect_close %a, %b, max_ulp_difference = 3 : tensor<f16>, tensor<f16>
     check.expect_close %a, %b, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<f16>, tensor<f16>
+    check.expect_serialized_eq %a, probe_id = "sum", iter = 1 : tensor<i64>
 
 The `_const` forms take the operand's type from the constant. `tolerance` may
 also be given in the attribute dictionary (`{tolerance = 0.1 : f64}`), as
 upstream tests do; it is an absolute tolerance and defaults to 1e-4.
 `expect_close` compares in units in the last place: `min_ulp_difference <=
-ulp_distance(actual, expected) <= max_ulp_difference`.
+ulp_distance(actual, expected) <= max_ulp_difference`. `expect_serialized_eq`
+compares with a value an `interpreter.probe` recorded (dialects/interpreter.py).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
+    StringAttr,
     TensorType,
     f64,
 )
@@ -446,12 +449,61 @@ class ExpectCloseOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class ExpectSerializedEqOp(IRDLOperation):
+    """Fails unless the operand equals exactly the value that the probe
+    `probe_id` recorded in its execution number `iter` (0, the first, if
+    absent).
+
+    `check.expect_serialized_eq %x, probe_id = "after_add", iter = 1 : tensor<i64>`"""
+
+    name = "check.expect_serialized_eq"
+    expected = operand_def(TensorType)
+    probe_id = prop_def(StringAttr)
+    iter = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExpectSerializedEqOp:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_characters("probe_id")
+        parser.parse_punctuation("=")
+        properties: dict[str, Attribute] = {
+            "probe_id": StringAttr(parser.parse_str_literal())
+        }
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_characters("iter")
+            parser.parse_punctuation("=")
+            iteration = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            properties["iter"] = IntegerAttr(iteration, ui64)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        op = cls.create(
+            operands=[parser.resolve_operand(operand, type_)], properties=properties
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.expected)
+        printer.print_string(", probe_id = ")
+        printer.print_string_literal(self.probe_id.data)
+        if self.iter is not None:
+            printer.print_string(f", iter = {self.iter.value.data}")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.expected.type)
+
+
 CHECK_OPS: list[type[IRDLOperation]] = [
     ExpectEqConstOp,
     ExpectAlmostEqConstOp,
     ExpectEqOp,
     ExpectAlmostEqOp,
     ExpectCloseOp,
+    ExpectSerializedEqOp,
 ]
 
 Check = Dialect("check", [*CHECK_OPS], [])

@@ -1,7 +1,9 @@
 """The `chlo` dialect: the "client HLO" ops JAX leaves in its StableHLO output.
 
-Only the ops JAX emits are here: unary special functions and trigonometry,
-`conj`, the `is_inf` family and `top_k`. The `decompose` pass rewrites them
+Here are the ops JAX emits (unary special functions and trigonometry, `conj`,
+`square`, `next_after`, the `is_inf` family and `top_k`) and those of
+StableHLO's conformance suite (`mulhi`; `scan` and `ragged_dot` are in
+`chlo_structured.py`). The `decompose` pass rewrites them
 into stablehlo. The syntax is MLIR's chlo syntax:
 
     %10 = chlo.erfc %9 : tensor<4x128xf32> -> tensor<4x128xf32>
@@ -35,21 +37,24 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.chlo_structured import STRUCTURED_ATTRIBUTES, STRUCTURED_OPS
 from xlir.dialects.stablehlo.types import element_type, is_float, is_integer, shape
-from xlir.dialects.syntax import print_attr_dict
+from xlir.dialects.syntax import print_attr_dict, resolve_operands
 
-_KIND_TEXT = {"float": "float", "complex": "complex"}
+_KIND_TEXT = {"float": "float", "complex": "complex", "integer": "integer"}
 
 
 def _check_element_kinds(
     op_name: str, what: str, tensor: Attribute, kinds: tuple[str, ...]
 ) -> None:
-    """Raise unless the element type of `tensor` is float (or complex, where
-    `kinds` allows it)."""
+    """Raise unless the element type of `tensor` is float (or complex, or
+    integer, where `kinds` allows it)."""
     element = element_type(tensor)
     if is_float(element) and "float" in kinds:
         return
     if isinstance(element, ComplexType) and "complex" in kinds:
+        return
+    if is_integer(element) and "integer" in kinds:
         return
     expected = " or ".join(_KIND_TEXT[k] for k in kinds)
     raise VerifyException(
@@ -385,7 +390,90 @@ class TopKOp(IRDLOperation):
             )
 
 
-CHLO_OPS: list[type[IRDLOperation]] = [*UNARY_OPS, TopKOp]
+@irdl_op_definition
+class SquareOp(UnaryElementwiseOp):
+    """x * x."""
 
-Chlo = Dialect("chlo", [*CHLO_OPS], [])
+    name = "chlo.square"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "complex", "integer")
+
+
+class BinaryElementwiseOp(IRDLOperation):
+    """`%r = chlo.op %a, %b : Ta, Tb -> T`: operands and result of one type."""
+
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BinaryElementwiseOp:
+        pos = parser.pos
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        lhs_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        rhs_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        values = resolve_operands(parser, [lhs, rhs], [lhs_type, rhs_type], pos)
+        op = cls.create(operands=list(values), result_types=[result_type])
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.rhs.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if not self.lhs.type == self.rhs.type == self.result.type:
+            raise VerifyException(
+                f"'{self.name}' op operands and result must have one type, but have "
+                f"{self.lhs.type}, {self.rhs.type} and {self.result.type}"
+            )
+        _check_element_kinds(self.name, "operand", self.lhs.type, self.ELEMENT_KINDS)
+
+
+@irdl_op_definition
+class MulhiOp(BinaryElementwiseOp):
+    """The high half of the double-width product of two integers."""
+
+    name = "chlo.mulhi"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("integer",)
+
+
+@irdl_op_definition
+class NextAfterOp(BinaryElementwiseOp):
+    """The next representable float after x in the direction of y."""
+
+    name = "chlo.next_after"
+
+
+CHLO_OPS: list[type[IRDLOperation]] = [
+    *UNARY_OPS,
+    SquareOp,
+    MulhiOp,
+    NextAfterOp,
+    TopKOp,
+    *STRUCTURED_OPS,
+]
+
+Chlo = Dialect("chlo", [*CHLO_OPS], STRUCTURED_ATTRIBUTES)
 """The chlo dialect."""

@@ -52,7 +52,15 @@ class HloToLoopPass(ModulePass):
                     "buffer plan; run `hlo-opt` (or `fuse,assign-buffers`) first",
                 )
             )
-        problems: list[tuple[Operation, str]] = []
+        problems = [
+            (inner, f"on a value of type {value.type} is not supported (only tensors)")
+            for function in functions
+            for inner in function.body.walk()
+            for value in (*inner.operands, *inner.results)
+            if not isinstance(value.type, TensorType)
+        ]
+        if problems:
+            _report(problems)
         taken = {f.sym_name.data for f in functions}
 
         def lower(target: Operation, name: str) -> tuple[KernelOp, list[GlobalOp]]:
@@ -81,14 +89,17 @@ class HloToLoopPass(ModulePass):
             function.detach()
             function.erase(safe_erase=False)
         if problems:
-            lines = [
-                format_at_op(target, f"'{target.name}' {reason}")
-                for target, reason in problems
-            ]
-            raise XlirError(
-                f"hlo-to-loop cannot lower {len(problems)} op(s) of this module:\n"
-                + "\n".join(lines)
-            )
+            _report(problems)
+
+
+def _report(problems: list[tuple[Operation, str]]) -> None:
+    """One diagnostic listing every op that cannot be lowered (each once)."""
+    unique = list(dict.fromkeys((id(op), op, reason) for op, reason in problems))
+    lines = [format_at_op(op, f"'{op.name}' {reason}") for _, op, reason in unique]
+    raise XlirError(
+        f"hlo-to-loop cannot lower {len(lines)} op(s) of this module:\n"
+        + "\n".join(lines)
+    )
 
 
 def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:

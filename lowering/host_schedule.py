@@ -313,6 +313,10 @@ def _take_each_buffer_once(kernel: KernelOp, args: list[SSAValue]) -> list[SSAVa
     buffer as an earlier one, using that earlier argument in its place
     (module docstring); the launch's arguments that remain."""
     block = kernel.body.block
+    if len(block.args) < len(args):
+        # the empty stand-in for an op that cannot be lowered (the pass
+        # reports it once every op has been tried)
+        return args
     first: dict[SSAValue, int] = {}
     repeated: list[tuple[int, int]] = []
     for position, buffer in enumerate(args):

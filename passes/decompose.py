@@ -7,16 +7,16 @@ plain stablehlo, so that later passes and the backends see a small op set.
   computed in f32 and converted back.
 * Trigonometric and hyperbolic ops become exp/log/atan2 formulas that avoid
   overflow and cancellation (`decompositions/elementary.py`); is_inf and kin
-  become compares; conj of a real number is the number.
+  become compares; conj of a real number is the number; square is x * x.
 * top_k becomes a stable descending `stablehlo.sort` of the operand with an
   iota of indices, then a slice (`decompositions/top_k.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 
-What stays, unchanged: chlo ops on complex numbers (xlir's stablehlo has no
-real/imag/complex ops to spell the complex formulas with), `chlo.bessel_i1e`
-(no decomposition written yet), and composites whose decomposition is missing
-or is not a single-block function.
+What stays, unchanged (no decomposition written yet): chlo ops on complex
+numbers, `chlo.mulhi`, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
+`chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
+single-block function.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
 from xlir.dialects.stablehlo.control_flow import CompositeOp
+from xlir.dialects.stablehlo.elementwise import MultiplyOp
 from xlir.dialects.stablehlo.types import element_type, is_float
 from xlir.passes.decompositions import elementary, erf, gamma, predicates
 from xlir.passes.decompositions.emitter import Emitter, compute_type
@@ -78,14 +79,24 @@ class DecomposeUnary(RewritePattern):
                 rewriter.replace(op, [], [op.operand])
             return
         formula = UNARY.get(type(op))
-        element = element_type(op.operands[0].type) if op.operands else None
-        if formula is None or element is None or not is_float(element):
+        if formula is None or not op.operands:
+            return
+        element = element_type(op.operands[0].type)
+        if not is_float(element):
             return
         e = Emitter(rewriter, op, compute_type(element))
         result = formula(e, e.convert(op.operands[0], e.element))
         if is_float(element_type(op.results[0].type)):
             result = e.convert(result, element)
         rewriter.replace(op, [], [result])
+
+
+class DecomposeSquare(RewritePattern):
+    """chlo.square → x * x (for every element type it takes)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.SquareOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, MultiplyOp(op.operand, op.operand, op.result.type))
 
 
 class DecomposeTopK(RewritePattern):
@@ -125,7 +136,12 @@ class DecomposePass(ModulePass):
         inlined: set[str] = set()
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [DecomposeUnary(), DecomposeTopK(), InlineComposite(inlined)]
+                [
+                    DecomposeUnary(),
+                    DecomposeSquare(),
+                    DecomposeTopK(),
+                    InlineComposite(inlined),
+                ]
             )
         ).rewrite_module(op)
         erase_dead_private_functions(op, inlined)

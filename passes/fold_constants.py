@@ -74,7 +74,7 @@ class FoldConstantOp(RewritePattern):
             ]
         except Unsupported:
             return
-        rewriter.replace(op, constants)
+        rewriter.replace(op, constants, [c.output for c in constants])
 
     def _foldable(self, op: Operation) -> bool:
         if (

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -57,7 +58,8 @@ from xlir.pass_manager import run_pipeline
 def element_dtype(element: Attribute) -> np.dtype | None:
     """The numpy dtype that holds elements of an MLIR element type on the
     host, or None where there is none. `bf16` is held as float32 (rounded to
-    bf16 after every operation), `i1` as bool, signless `iN` as signed."""
+    bf16 after every operation), `i1` as bool, signless `iN` as signed,
+    complex<f32> and complex<f64> as numpy's complex types."""
     if isinstance(element, IntegerType):
         width = element.width.data
         if width == 1:
@@ -74,6 +76,10 @@ def element_dtype(element: Attribute) -> np.dtype | None:
         return np.dtype(np.float16)
     if isinstance(element, Float64Type):
         return np.dtype(np.float64)
+    if isinstance(element, ComplexType):
+        part = element_dtype(element.element_type)
+        if part in (np.float32, np.float64):
+            return np.dtype(np.complex64 if part == np.float32 else np.complex128)
     return None
 
 

@@ -13,8 +13,9 @@ as `out0, out1, ...`; `--expected` compares them with an `.npz` of `outN`
 exactly) and exits 1 on a mismatch.
 
 `--check` runs every argument-free function that uses `check.*` ops (in
-every `// -----` chunk with `--split-input-file`) and prints PASS or FAIL for
-each, exiting 1 if any fails.
+every `// -----` chunk with `--split-input-file`) on the interpreter, as
+parsed or after `--pipeline`, and prints PASS or FAIL for each, exiting 1 if
+any fails.
 
 Every error is a diagnostic on stderr (file:line:col, or the argument's
 name) and exit status 1, never a traceback.
@@ -32,15 +33,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xlir.targets.base import Executable, Signature, get_target
+from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 
 from xlir.api import load_module
-from xlir.context import make_context
-from xlir.diagnostics import XlirError, format_parse_error, verify_module
-from xlir.parsing import XlirParser
+from xlir.diagnostics import XlirError
 
 PROG = "xlir-run"
 
@@ -56,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         "--pipeline",
         metavar="PASSES",
         help="HLO-level pass pipeline before the target runs (default: the "
-        "target's, e.g. hlo-opt; '' for none)",
+        "target's, e.g. hlo-opt; '' for none; with --check, none unless given)",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--inputs", metavar="NPZ", help="inputs as arg0, arg1, ...")
@@ -82,13 +80,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def random_arguments(signature: Signature, seed: int) -> list[np.ndarray]:
-    """Standard normal floats, integers in [0, 10), fair booleans."""
+    """Standard normal floats (and parts of complex numbers), integers in
+    [0, 10), fair booleans."""
     rng = np.random.default_rng(seed)
     arrays = []
     for spec in signature.arguments:
         kind = spec.dtype.kind
         if kind == "f":
             value = rng.standard_normal(spec.shape).astype(spec.dtype)
+        elif kind == "c":
+            parts = rng.standard_normal((2, *spec.shape))
+            value = (parts[0] + 1j * parts[1]).astype(spec.dtype)
         elif kind in "iu":
             value = rng.integers(0, 10, spec.shape).astype(spec.dtype)
         else:
@@ -248,81 +250,34 @@ def _report_checks(executable: Executable) -> None:
         raise XlirError(f"error: {len(failures)} check(s) failed")
 
 
-def split_chunks(text: str) -> list[tuple[str, int]]:
-    """The `// -----` chunks of a file with the line offset of each."""
-    chunks: list[tuple[str, int]] = []
-    lines = text.split("\n")
-    start = 0
-    for index, line in enumerate(lines):
-        if line.strip() == "// -----":
-            chunks.append(("\n".join(lines[start:index]), start))
-            start = index + 1
-    chunks.append(("\n".join(lines[start:]), start))
-    return chunks
-
-
-def _parse_chunk(text: str, name: str, offset: int, whole: str) -> ModuleOp:
-    try:
-        module = XlirParser(make_context(), text, name, offset).parse_module()
-    except ParseError as error:
-        raise XlirError(format_parse_error(error, offset)) from None
-    except DiagnosticException as error:
-        raise XlirError(f"{name}: error: {error}") from None
-    verify_module(module, {name: whole})
-    return module
-
-
-def _check_functions(module: ModuleOp) -> list[tuple[str, int]]:
-    found = []
-    for op in module.walk():
-        if op.name != "func.func":
-            continue
-        if any(n.name.startswith("check.") for n in op.walk()):
-            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-            arguments = len(op.regions[0].blocks[0].args) if op.regions[0].blocks else 0
-            found.append((getattr(name, "data", "?"), arguments))
-    return found
-
-
 def run_checks(args: argparse.Namespace) -> int:
-    from xlir.targets.interpreter import ModuleInterpreter
-
     if args.target != "interpreter":
         raise UsageError("--check runs on the interpreter target only for now")
     text, name = _read_source(args.file)
-    chunks = split_chunks(text) if args.split_input_file else [(text, 0)]
-    passed = failed = errors = 0
-    for chunk, offset in chunks:
-        try:
-            module = _parse_chunk(chunk, name, offset, text)
-            image = ModuleInterpreter(module, {name: text})
-        except XlirError as error:
-            print(str(error), file=sys.stderr)
-            errors += 1
-            continue
-        for function, arguments in _check_functions(module):
-            if arguments:
-                print(f"SKIP @{function} (it takes arguments)")
-                continue
-            image.check_failures.clear()
-            try:
-                image.call(function, [])
-                problems = list(image.check_failures)
-            except XlirError as error:
-                problems = [str(error)]
-            if problems:
-                failed += 1
-                print(f"FAIL @{function}")
-                for problem in problems:
-                    print("  " + problem.replace("\n", "\n  "))
-            else:
-                passed += 1
-                print(f"PASS @{function}")
+    passed = failed = 0
+    broken_chunks: set[int] = set()
+    for result in check_source(text, name, args.split_input_file, args.pipeline):
+        if result.chunk_error:
+            failed += 1
+            if result.line not in broken_chunks:
+                broken_chunks.add(result.line)
+                print(result.problems[0], file=sys.stderr)
+            print(f"FAIL @{result.function} (its chunk has errors)")
+        elif result.skipped:
+            print(f"SKIP @{result.function} (it takes arguments)")
+        elif result.passed:
+            passed += 1
+            print(f"PASS @{result.function}")
+        else:
+            failed += 1
+            print(f"FAIL @{result.function}")
+            for problem in result.problems:
+                print("  " + problem.replace("\n", "\n  "))
     summary = f"{passed} passed, {failed} failed"
-    if errors:
-        summary += f", {errors} chunk(s) with errors"
+    if broken_chunks:
+        summary += f", {len(broken_chunks)} chunk(s) with errors"
     print(summary)
-    return 1 if failed or errors else 0
+    return 1 if failed else 0
 
 
 def main(argv: Sequence[str] | None = None) -> None:

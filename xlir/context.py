@@ -36,6 +36,8 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
         "stablehlo": ("xlir.dialects.stablehlo", "StableHLO"),
         "chlo": ("xlir.dialects.chlo", "Chlo"),
         "check": ("xlir.dialects.check", "Check"),
+        "quant": ("xlir.dialects.quant", "Quant"),
+        "interpreter": ("xlir.dialects.interpreter", "Interpreter"),
         "hlo": ("xlir.dialects.hlo", "Hlo"),
         "loop": ("xlir.dialects.loop", "Loop"),
         "device": ("xlir.dialects.device", "Device"),

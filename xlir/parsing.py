@@ -18,6 +18,7 @@ How it differs from xDSL's own `Parser`:
 * Errors carry the file name, so tools print `file:line:col`; a name used
   but never defined in scope is reported at its first use, not at the end of
   the module.
+* An empty text (or one of comments only) is an empty module, as in MLIR.
 * Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
 """
@@ -85,6 +86,10 @@ class XlirParser(Parser):
         )
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As xDSL's, but a text with nothing but comments is an empty module
+        (as in MLIR), and an undefined name is reported at its first use."""
+        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as error:
@@ -153,7 +158,10 @@ class XlirParser(Parser):
 
     def _parse_tensor_literal_element(self):  # type: ignore[override]
         element = super()._parse_tensor_literal_element()
-        if element.span.text.startswith(("0x", "0X")):
+        text = element.span.text
+        if text.startswith(("0x", "0X")):
+            return _BitPatternElement(False, element.value, element.span)
+        if text.startswith("(") and "0x" in text.lower():
             return _BitPatternElement(False, element.value, element.span)
         return element
 
@@ -209,14 +217,28 @@ class XlirParser(Parser):
 
 
 class _BitPatternElement(Parser._TensorLiteralElement):
-    """A hex literal in a dense attribute: for float elements, the raw bits."""
+    """A hex literal in a dense attribute: for float elements (and the parts
+    of complex ones), the raw bits."""
 
     def to_type(self, parser, type):  # type: ignore[override]
         if isinstance(type, AnyFloat):
             assert isinstance(self.value, int)
-            raw = self.value.to_bytes(type.compile_time_size, "little")
-            return next(iter(type.iter_unpack(raw)))
+            return _float_from_bits(self.value, type)
+        if isinstance(type, ComplexType) and isinstance(type.element_type, AnyFloat):
+            assert isinstance(self.value, tuple)
+            inside = self.span.text.strip("()").split(",")
+            return tuple(
+                _float_from_bits(int(value), type.element_type)
+                if part.strip().lower().startswith("0x")
+                else float(value)
+                for part, value in zip(inside, self.value, strict=True)
+            )
         return super().to_type(parser, type)
+
+
+def _float_from_bits(bits: int, type: AnyFloat) -> float:
+    raw = bits.to_bytes(type.compile_time_size, "little")
+    return next(iter(type.iter_unpack(raw)))
 
 
 def parse_module(ctx: Context, text: str, name: str = "<unknown>") -> ModuleOp:

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.dialects.builtin import BoolAttr, IntAttr
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
+    Attribute,
     ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
 )
@@ -560,6 +562,89 @@ def _parse_layout_entry(parser: AttrParser) -> str | int:
     return parser.parse_identifier(" (a layout letter or spatial dimension number)")
 
 
+@irdl_attr_definition
+class DotAlgorithmAttr(ParametrizedAttribute):
+    """`#stablehlo.dot_algorithm<lhs_precision_type = tf32, ...>`: how a
+    dot_general may compute (the precision of its operands and accumulator,
+    how many parts each operand is split into, how many products it takes);
+    dot_general's pretty form writes it `algorithm = <...>`."""
+
+    name = "stablehlo.dot_algorithm"
+    TYPE_FIELDS: ClassVar[tuple[str, ...]] = (
+        "lhs_precision_type",
+        "rhs_precision_type",
+        "accumulation_type",
+    )
+    INT_FIELDS: ClassVar[tuple[str, ...]] = (
+        "lhs_component_count",
+        "rhs_component_count",
+        "num_primitive_operations",
+    )
+    lhs_precision_type: Attribute = param_def()
+    rhs_precision_type: Attribute = param_def()
+    accumulation_type: Attribute = param_def()
+    lhs_component_count: IntAttr = param_def()
+    rhs_component_count: IntAttr = param_def()
+    num_primitive_operations: IntAttr = param_def()
+    allow_imprecise_accumulation: BoolAttr = param_def()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        fields = (*cls.TYPE_FIELDS, *cls.INT_FIELDS, "allow_imprecise_accumulation")
+        values: dict[str, Attribute] = {}
+
+        def parse_field() -> None:
+            pos = parser.pos
+            key = parser.parse_identifier(f" (one of {', '.join(fields)})")
+            if key not in fields or key in values:
+                parser.raise_error(
+                    f"unexpected field '{key}' in #{cls.name}, expected each of "
+                    + ", ".join(fields),
+                    pos,
+                )
+            parser.parse_punctuation("=")
+            if key in cls.TYPE_FIELDS:
+                values[key] = parser.parse_type()
+            elif key in cls.INT_FIELDS:
+                count_pos = parser.pos
+                count = parser.parse_integer(allow_boolean=False)
+                if count < 1:
+                    parser.raise_error(
+                        f"{key} must be at least 1, but is {count}", count_pos
+                    )
+                values[key] = IntAttr(count)
+            else:
+                values[key] = BoolAttr.from_bool(parser.parse_boolean())
+
+        pos = parser.pos
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_field)
+        missing = [f for f in fields if f not in values]
+        if missing:
+            parser.raise_error(f"#{cls.name} needs {', '.join(missing)}", pos)
+        return [values[f] for f in fields]
+
+    def print_parameters(self, printer: Printer) -> None:
+        fields = (*self.TYPE_FIELDS, *self.INT_FIELDS)
+        printer.print_string("<")
+        for field, value in zip(fields, self.parameters, strict=False):
+            printer.print_string(f"{field} = ")
+            if isinstance(value, IntAttr):
+                printer.print_string(str(value.data))
+            else:
+                printer.print_attribute(value)
+            printer.print_string(", ")
+        flag = "true" if self.allow_imprecise_accumulation.value.data else "false"
+        printer.print_string(f"allow_imprecise_accumulation = {flag}>")
+
+    def verify(self) -> None:
+        for field in self.INT_FIELDS:
+            value = getattr(self, field).data
+            if value < 1:
+                raise VerifyException(
+                    f"#{self.name} {field} must be at least 1, but is {value}"
+                )
+
+
 STABLEHLO_ATTRIBUTES = [
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
@@ -570,4 +655,5 @@ STABLEHLO_ATTRIBUTES = [
     ScatterDimensionNumbersAttr,
     OutputOperandAliasAttr,
     ConvDimensionNumbersAttr,
+    DotAlgorithmAttr,
 ]

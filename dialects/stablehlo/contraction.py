@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.stablehlo import shape_rules
 from xlir.dialects.stablehlo.attributes import (
     ConvDimensionNumbersAttr,
+    DotAlgorithmAttr,
     DotDimensionNumbersAttr,
     Precision,
     PrecisionAttr,
@@ -169,6 +170,7 @@ class DotGeneralOp(IRDLOperation):
     rhs = operand_def(TensorType)
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(ArrayAttr[PrecisionAttr])
+    algorithm = opt_prop_def(DotAlgorithmAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
@@ -216,10 +218,21 @@ class DotGeneralOp(IRDLOperation):
                 lhs_batch, rhs_batch, lhs_contract, rhs_contract
             )
         }
-        if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("precision")
+        while parser.parse_optional_punctuation(",") is not None:
+            keyword_pos = parser.pos
+            keyword = parser.parse_identifier(" (precision or algorithm)")
             parser.parse_punctuation("=")
-            properties["precision_config"] = parse_precision_list(parser)
+            if keyword == "precision" and "precision_config" not in properties:
+                properties["precision_config"] = parse_precision_list(parser)
+            elif keyword == "algorithm" and "algorithm" not in properties:
+                properties["algorithm"] = DotAlgorithmAttr.new(
+                    DotAlgorithmAttr.parse_parameters(parser)
+                )
+            else:
+                parser.raise_error(
+                    f"expected precision or algorithm (once each), found '{keyword}'",
+                    keyword_pos,
+                )
         op = _parse_operands_and_types(parser, cls, operands, pos, properties)
         assert isinstance(op, DotGeneralOp)
         return op
@@ -240,6 +253,9 @@ class DotGeneralOp(IRDLOperation):
             f"{print_int_list(dims.rhs_contracting_dimensions.data)}"
         )
         print_precision(printer, self.precision_config)
+        if self.algorithm is not None:
+            printer.print_string(", algorithm = ")
+            self.algorithm.print_parameters(printer)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_function_type(printer, self.operand_types, self.result_types)

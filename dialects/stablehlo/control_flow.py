@@ -1,5 +1,6 @@
-"""Control flow and structural ops: while, case, return, optimization_barrier,
-composite, custom_call, rng_bit_generator.
+"""Control flow and structural ops: while, case, if, return,
+optimization_barrier, composite, custom_call, rng_bit_generator, tuples and
+tokens.
 
 `stablehlo.return` ends the region of every stablehlo op that has one (reduce,
 sort, while, case, ...); each region op checks what its regions take and
@@ -9,9 +10,10 @@ return with the helpers `region_block` and `check_region_signature` here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
+    I32,
     ArrayAttr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
@@ -20,13 +22,23 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     TensorType,
+    TupleType,
     i1,
     i32,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -77,9 +89,11 @@ REGION_OP_NAMES: tuple[str, ...] = (
     "stablehlo.scatter",
     "stablehlo.while",
     "stablehlo.case",
+    "stablehlo.if",
     "stablehlo.map",
     "stablehlo.all_reduce",
     "stablehlo.reduce_scatter",
+    "chlo.scan",
 )
 """The stablehlo ops whose regions end with `stablehlo.return`."""
 
@@ -580,10 +594,196 @@ class RngBitGeneratorOp(IRDLOperation):
             )
 
 
+@irdl_attr_definition
+class TokenType(ParametrizedAttribute, TypeAttribute):
+    """`!stablehlo.token`: orders side effects; it carries no value."""
+
+    name = "stablehlo.token"
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`"stablehlo.if"(%pred) ({...}, {...}) : (tensor<i1>) -> T`: runs the
+    true branch or the false branch and yields its results."""
+
+    name = "stablehlo.if"
+    pred = operand_def(TensorType)
+    outputs = var_result_def()
+    true_branch = region_def()
+    false_branch = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        pred_type = self.pred.type
+        if shape(pred_type) != () or element_type(pred_type) != i1:
+            raise _fail(
+                self, f"pred must be a rank-0 tensor of i1, but has type {pred_type}"
+            )
+        results = list(self.outputs.types)
+        check_region_signature(self, self.true_branch, "true branch", [], results)
+        check_region_signature(self, self.false_branch, "false branch", [], results)
+
+
+@irdl_op_definition
+class TupleOp(IRDLOperation):
+    """`stablehlo.tuple %a, %b : tuple<Ta, Tb>`: a tuple of its operands."""
+
+    name = "stablehlo.tuple"
+    val = var_operand_def()
+    result = result_def(TupleType)
+    traits = traits_def(Pure())
+
+    def __init__(self, values: Sequence[SSAValue]):
+        super().__init__(
+            operands=[values],
+            result_types=[
+                TupleType(ArrayAttr([cast(TypeAttribute, v.type) for v in values]))
+            ],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TupleOp:
+        pos = parser.pos
+        operands = parse_optional_operand_list(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_pos = parser.pos
+        result = parser.parse_type()
+        if not isinstance(result, TupleType):
+            parser.raise_error(f"expected a tuple type, found {result}", type_pos)
+        values = resolve_operands(parser, operands, list(result.types.data), pos)
+        op = cls(values)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.val:
+            printer.print_string(" ")
+            print_operands(printer, self.val)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        want = list(self.result.type.types.data)  # pyright: ignore[reportAttributeAccessIssue]
+        if list(self.val.types) != want:
+            raise _fail(
+                self,
+                f"result type {self.result.type} must be the tuple of the operand "
+                f"types {_types(self.val.types)}",
+            )
+
+
+@irdl_op_definition
+class GetTupleElementOp(IRDLOperation):
+    """`stablehlo.get_tuple_element %t[1] : (tuple<Ta, Tb>) -> Tb`."""
+
+    name = "stablehlo.get_tuple_element"
+    operand = operand_def(TupleType)
+    result = result_def()
+    index = prop_def(IntegerAttr[I32])
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GetTupleElementOp:
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        index = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation("]")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operand_types, result_types = parse_function_type_tail(parser)
+        values = resolve_operands(parser, [operand], operand_types, pos)
+        if len(result_types) != 1:
+            parser.raise_error("expected one result type", pos)
+        op = cls.create(
+            operands=list(values),
+            result_types=list(result_types),
+            properties={"index": IntegerAttr(index, i32)},
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f"[{self.index.value.data}]")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        print_function_type(printer, [self.operand.type], [self.result.type])
+
+    def verify_(self) -> None:
+        elements = list(self.operand.type.types.data)  # pyright: ignore[reportAttributeAccessIssue]
+        index = self.index.value.data
+        if not 0 <= index < len(elements):
+            raise _fail(
+                self,
+                f"index {index} is out of range for a tuple of {len(elements)} "
+                "element(s)",
+            )
+        if self.result.type != elements[index]:
+            raise _fail(
+                self,
+                f"result type {self.result.type} must be the tuple's element "
+                f"#{index}, {elements[index]}",
+            )
+
+
+@irdl_op_definition
+class AfterAllOp(IRDLOperation):
+    """`stablehlo.after_all %t1, %t2 : !stablehlo.token`: a token that follows
+    every operand token."""
+
+    name = "stablehlo.after_all"
+    inputs = var_operand_def(TokenType)
+    result = result_def(TokenType)
+
+    def __init__(self, tokens: Sequence[SSAValue]):
+        super().__init__(operands=[tokens], result_types=[TokenType()])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AfterAllOp:
+        pos = parser.pos
+        operands = parse_optional_operand_list(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        token_pos = parser.pos
+        token = parser.parse_type()
+        if not isinstance(token, TokenType):
+            parser.raise_error(f"expected !stablehlo.token, found {token}", token_pos)
+        op = cls(resolve_operands(parser, operands, [token] * len(operands), pos))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.inputs:
+            printer.print_string(" ")
+            print_operands(printer, self.inputs)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class CreateTokenOp(IRDLOperation):
+    """`stablehlo.create_token : !stablehlo.token` (the older spelling of an
+    after_all without operands)."""
+
+    name = "stablehlo.create_token"
+    result = result_def(TokenType)
+    assembly_format = "attr-dict `:` type($result)"
+
+
 CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [
     ReturnOp,
     WhileOp,
     CaseOp,
+    IfOp,
+    TupleOp,
+    GetTupleElementOp,
+    AfterAllOp,
+    CreateTokenOp,
     OptimizationBarrierOp,
     CompositeOp,
     CustomCallOp,

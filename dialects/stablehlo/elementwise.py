@@ -1,5 +1,5 @@
 """Elementwise StableHLO ops: unary and binary math, compare, select, clamp,
-convert, bitcast_convert, is_finite.
+convert, bitcast_convert, is_finite, real, imag, complex, reduce_precision.
 
 Unary and binary ops print as `stablehlo.add %a, %b : T` when every operand and
 the result share one type, and with a function type otherwise.
@@ -7,9 +7,19 @@ the result share one type, and with a function type otherwise.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
-from xdsl.dialects.builtin import TensorType, i1
+from xdsl.dialects.builtin import (
+    I32,
+    ComplexType,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -31,6 +41,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonTypeAttr,
 )
 from xlir.dialects.stablehlo.types import (
+    baseline_element,
     bit_width,
     check_element_kinds,
     element_type,
@@ -62,9 +73,11 @@ def _check_same_shape(op: Operation) -> None:
 
 
 def _check_same_element_type(op: Operation) -> None:
-    want = element_type(op.results[0].type)
+    """Every operand has the result's element type (quantized types: the same
+    storage and expressed types)."""
+    want = baseline_element(element_type(op.results[0].type))
     for i, operand in enumerate(op.operands):
-        if element_type(operand.type) != want:
+        if baseline_element(element_type(operand.type)) != want:
             raise VerifyException(
                 f"'{op.name}' op operand #{i} has element type "
                 f"{element_type(operand.type)} but the result has {want}"
@@ -134,8 +147,10 @@ class BinaryElementwiseOp(_ElementwiseOp):
 
 
 _FLOAT = ("float",)
-_NUMERIC = ("float", "integer")
-_SIGNED_NUMERIC = ("float", "signed")
+_FLOAT_COMPLEX = ("float", "complex")
+_NUMERIC = ("float", "integer", "complex")
+_SIGNED_NUMERIC = ("float", "signed", "complex")
+_ANY = ("float", "integer", "bool", "complex")
 _INT = ("integer",)
 _LOGICAL = ("integer", "bool")
 
@@ -147,13 +162,24 @@ class AbsOp(UnaryElementwiseOp):
     name = "stablehlo.abs"
     ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _SIGNED_NUMERIC
 
+    def verify_(self) -> None:
+        _check_same_shape(self)
+        check_element_kinds(self.name, "operand", self.operand.type, self.ELEMENT_KINDS)
+        operand = element_type(self.operand.type)
+        want = operand.element_type if isinstance(operand, ComplexType) else operand
+        if element_type(self.result.type) != want:
+            raise VerifyException(
+                f"'{self.name}' op result must have {want} elements for a "
+                f"{operand} operand, but has {element_type(self.result.type)}"
+            )
+
 
 @irdl_op_definition
 class CbrtOp(UnaryElementwiseOp):
     """Cube root."""
 
     name = "stablehlo.cbrt"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -169,7 +195,7 @@ class CosineOp(UnaryElementwiseOp):
     """cos(x)."""
 
     name = "stablehlo.cosine"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -185,7 +211,7 @@ class ExponentialOp(UnaryElementwiseOp):
     """e^x."""
 
     name = "stablehlo.exponential"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -193,7 +219,7 @@ class ExponentialMinusOneOp(UnaryElementwiseOp):
     """e^x - 1."""
 
     name = "stablehlo.exponential_minus_one"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -209,7 +235,7 @@ class LogOp(UnaryElementwiseOp):
     """Natural logarithm."""
 
     name = "stablehlo.log"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -217,7 +243,7 @@ class LogPlusOneOp(UnaryElementwiseOp):
     """log(1 + x)."""
 
     name = "stablehlo.log_plus_one"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -225,7 +251,7 @@ class LogisticOp(UnaryElementwiseOp):
     """1 / (1 + e^-x)."""
 
     name = "stablehlo.logistic"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -273,7 +299,7 @@ class RsqrtOp(UnaryElementwiseOp):
     """1 / sqrt(x)."""
 
     name = "stablehlo.rsqrt"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -289,7 +315,7 @@ class SineOp(UnaryElementwiseOp):
     """sin(x)."""
 
     name = "stablehlo.sine"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -297,7 +323,7 @@ class SqrtOp(UnaryElementwiseOp):
     """Square root."""
 
     name = "stablehlo.sqrt"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -305,7 +331,7 @@ class TanOp(UnaryElementwiseOp):
     """tan(x)."""
 
     name = "stablehlo.tan"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -313,7 +339,7 @@ class TanhOp(UnaryElementwiseOp):
     """Hyperbolic tangent."""
 
     name = "stablehlo.tanh"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -321,7 +347,7 @@ class AddOp(BinaryElementwiseOp):
     """a + b (logical or for i1)."""
 
     name = "stablehlo.add"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -329,7 +355,7 @@ class Atan2Op(BinaryElementwiseOp):
     """atan2(a, b)."""
 
     name = "stablehlo.atan2"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
 
 
 @irdl_op_definition
@@ -345,7 +371,7 @@ class MaximumOp(BinaryElementwiseOp):
     """max(a, b), NaN wins."""
 
     name = "stablehlo.maximum"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -353,7 +379,7 @@ class MinimumOp(BinaryElementwiseOp):
     """min(a, b), NaN wins."""
 
     name = "stablehlo.minimum"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -361,7 +387,7 @@ class MultiplyOp(BinaryElementwiseOp):
     """a * b (and for i1)."""
 
     name = "stablehlo.multiply"
-    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float", "integer", "bool")
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _ANY
 
 
 @irdl_op_definition
@@ -609,7 +635,7 @@ class CompareOp(IRDLOperation):
             if kind in (
                 ComparisonType.FLOAT,
                 ComparisonType.TOTALORDER,
-            ) and not is_float(element):
+            ) and not (is_float(element) or isinstance(element, ComplexType)):
                 raise VerifyException(
                     f"'{self.name}' op compare type {kind.value} needs float "
                     f"operands, but they have {element} elements"
@@ -727,7 +753,177 @@ class ClampOp(_ElementwiseOp):
                 )
 
 
+def _part_type(element: Attribute) -> Attribute:
+    """The float type of a complex type's parts (a float type is its own)."""
+    return element.element_type if isinstance(element, ComplexType) else element
+
+
+class _PartOp(UnaryElementwiseOp):
+    """real and imag: a float or complex operand, its part type's result."""
+
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOAT_COMPLEX
+
+    def verify_(self) -> None:
+        _check_same_shape(self)
+        check_element_kinds(self.name, "operand", self.operand.type, self.ELEMENT_KINDS)
+        want = _part_type(element_type(self.operand.type))
+        if element_type(self.result.type) != want:
+            raise VerifyException(
+                f"'{self.name}' op result must have {want} elements, but has "
+                f"{element_type(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class RealOp(_PartOp):
+    """The real part (a float operand is its own real part)."""
+
+    name = "stablehlo.real"
+
+
+@irdl_op_definition
+class ImagOp(_PartOp):
+    """The imaginary part (zero for a float operand)."""
+
+    name = "stablehlo.imag"
+
+
+@irdl_op_definition
+class ComplexOp(BinaryElementwiseOp):
+    """`stablehlo.complex %re, %im : tensor<complex<f64>>`: the complex numbers
+    with these parts. The short form names the result type only."""
+
+    name = "stablehlo.complex"
+    PRINT_FUNCTIONAL: ClassVar[bool] = False
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ComplexOp:
+        pos = parser.pos
+        operands = parse_operand_list(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
+            operand_types, result_types = parse_function_type_tail(parser)
+        else:
+            type_pos = parser.pos
+            result = parser.parse_type()
+            element = element_type(result) if isinstance(result, TensorType) else None
+            if not isinstance(element, ComplexType):
+                parser.raise_error(
+                    f"expected a tensor of complex elements, found {result}", type_pos
+                )
+            assert isinstance(result, TensorType)
+            part = TensorType(element.element_type, result.get_shape())
+            operand_types, result_types = [part, part], [result]
+        values = resolve_operands(parser, operands, operand_types, pos)
+        op = cls.create(operands=list(values), result_types=list(result_types))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        if self.lhs.type == self.rhs.type:
+            printer.print_attribute(self.result.type)
+        else:
+            print_function_type(printer, self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        _check_same_shape(self)
+        part = element_type(self.lhs.type)
+        if element_type(self.rhs.type) != part or not isinstance(
+            part, Float32Type | Float64Type
+        ):
+            raise VerifyException(
+                f"'{self.name}' op operands must both have f32 or both f64 elements, "
+                f"but have {part} and {element_type(self.rhs.type)}"
+            )
+        if element_type(self.result.type) != ComplexType(part):
+            raise VerifyException(
+                f"'{self.name}' op result must have complex<{part}> elements, but "
+                f"has {element_type(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class ReducePrecisionOp(IRDLOperation):
+    """`stablehlo.reduce_precision %x, format = e5m10 : T`: rounds each
+    element to a float format with that many exponent and mantissa bits,
+    kept in the operand's type."""
+
+    name = "stablehlo.reduce_precision"
+    operand = operand_def(TensorType)
+    output = result_def(TensorType)
+    exponent_bits = prop_def(IntegerAttr[I32])
+    mantissa_bits = prop_def(IntegerAttr[I32])
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReducePrecisionOp:
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_characters("format")
+        parser.parse_punctuation("=")
+        format_pos = parser.pos
+        spelling = parser.parse_identifier(" (a format such as e5m10)")
+        match = re.fullmatch(r"e(\d+)m(\d+)", spelling)
+        if match is None:
+            parser.raise_error(
+                f"expected a format eXmY (such as e5m10), found '{spelling}'",
+                format_pos,
+            )
+        attributes = parser.parse_optional_attr_dict()
+        operand_types, result_types = parse_trailing_types(parser, 1)
+        values = resolve_operands(parser, [operand], operand_types, pos)
+        op = cls.create(
+            operands=list(values),
+            result_types=list(result_types),
+            properties={
+                "exponent_bits": IntegerAttr(int(match.group(1)), i32),
+                "mantissa_bits": IntegerAttr(int(match.group(2)), i32),
+            },
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        exponent, mantissa = (
+            self.exponent_bits.value.data,
+            self.mantissa_bits.value.data,
+        )
+        printer.print_string(f", format = e{exponent}m{mantissa}")
+        print_attr_dict(printer, self.attributes)
+        print_trailing_types(printer, [self.operand.type], [self.output.type])
+
+    def verify_(self) -> None:
+        if self.operand.type != self.output.type:
+            raise VerifyException(
+                f"'{self.name}' op result type {self.output.type} must equal the "
+                f"operand type {self.operand.type}"
+            )
+        check_element_kinds(self.name, "operand", self.operand.type, _FLOAT)
+        if self.exponent_bits.value.data < 1:
+            raise VerifyException(
+                f"'{self.name}' op needs at least 1 exponent bit, but has "
+                f"{self.exponent_bits.value.data}"
+            )
+        if self.mantissa_bits.value.data < 0:
+            raise VerifyException(
+                f"'{self.name}' op needs a non-negative number of mantissa bits, "
+                f"but has {self.mantissa_bits.value.data}"
+            )
+
+
 ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
+    RealOp,
+    ImagOp,
+    ComplexOp,
+    ReducePrecisionOp,
     *UNARY_OPS,
     *BINARY_OPS,
     ConvertOp,

@@ -1,10 +1,10 @@
-"""Ops with a reducer or comparator region: reduce, reduce_window,
-select_and_scatter, sort.
+"""Ops with a reducer, comparator or mapped region: map, reduce,
+reduce_window, select_and_scatter, sort.
 
 `reduce` prints in StableHLO's two pretty forms: the one-line
 `applies stablehlo.add across dimensions = [1]` form when its body is a single
 commutative binary op on its two arguments, and the `reducer(%a: T, %b: T)`
-region form otherwise. The other three ops print generically, as StableHLO
+region form otherwise. The other ops print generically, as StableHLO
 does. Their shape formula (the number of windows along each dimension) is a
 pure function here, `infer_reduce_window`.
 """
@@ -736,7 +736,49 @@ class SortOp(IRDLOperation):
         )
 
 
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """`"stablehlo.map"(%a, %b) ({body}) {dimensions = array<i64: 0, 1>}`:
+    applies the body (rank-0 arguments, one rank-0 result) to the elements of
+    its inputs at each index; `dimensions` must be every dimension in order."""
+
+    name = "stablehlo.map"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dimensions = prop_def(DenseArrayBase[I64])
+    computation = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        out = shape(self.result.type)
+        if not self.inputs:
+            raise _fail(self, "needs at least one input")
+        for i, value in enumerate(self.inputs):
+            if shape(value.type) != out:
+                raise _fail(
+                    self,
+                    f"input #{i} has shape {list(shape(value.type))}, but the result "
+                    f"has shape {list(out)}",
+                )
+        dims = list(array_values(self.dimensions))
+        if dims != list(range(len(out))):
+            raise _fail(
+                self,
+                f"dimensions must be {list(range(len(out)))} (every dimension in "
+                f"order), but are {dims}",
+            )
+        scalars = [TensorType(element_type(v.type), []) for v in self.inputs]
+        check_region_signature(
+            self,
+            self.computation,
+            "computation",
+            scalars,
+            [TensorType(element_type(self.result.type), [])],
+        )
+
+
 REDUCTION_OPS: list[type[IRDLOperation]] = [
+    MapOp,
     ReduceOp,
     ReduceWindowOp,
     SelectAndScatterOp,

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
     IntegerType,
     Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.quant import UniformQuantizedType
 
 
 def element_type(tensor: Attribute) -> Attribute:
@@ -52,12 +54,34 @@ def is_float(t: Attribute) -> bool:
     return isinstance(t, AnyFloat)
 
 
+def is_complex(t: Attribute) -> bool:
+    return isinstance(t, ComplexType)
+
+
+def is_quantized(t: Attribute) -> bool:
+    return isinstance(t, UniformQuantizedType)
+
+
+def baseline_element(t: Attribute) -> Attribute:
+    """The element type with a quantized type's scales and zero points
+    dropped (its storage and expressed types kept), as the spec compares
+    quantized operands."""
+    if isinstance(t, UniformQuantizedType):
+        return UniformQuantizedType.get(t.storage_type, t.expressed_type, [1.0], [0])
+    return t
+
+
 def bit_width(t: Attribute) -> int | None:
-    """Bits per element of an integer or float type, else None."""
+    """Bits per element of an integer, float or complex type, else None."""
     if isinstance(t, IntegerType):
         return t.width.data
     if isinstance(t, AnyFloat):
         return t.bitwidth
+    if isinstance(t, ComplexType):
+        part = bit_width(t.element_type)
+        return None if part is None else 2 * part
+    if isinstance(t, UniformQuantizedType):
+        return t.storage_type.width.data
     return None
 
 
@@ -66,6 +90,7 @@ ELEMENT_KINDS = {
     "integer": is_integer,
     "signed": is_signed_integer,
     "bool": is_bool,
+    "complex": is_complex,
 }
 
 
@@ -76,12 +101,15 @@ def check_element_kinds(
     element = element_type(tensor)
     if any(ELEMENT_KINDS[k](element) for k in kinds):
         return
+    if is_quantized(element) and "float" in kinds:  # quantized floats
+        return
     expected = " or ".join(
         {
             "float": "float",
             "integer": "integer",
             "signed": "signed integer",
             "bool": "boolean (i1)",
+            "complex": "complex",
         }[k]
         for k in kinds
     )

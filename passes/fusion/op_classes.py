@@ -158,12 +158,13 @@ def role(op: Operation) -> Role:
 
 
 def is_small_constant(op: Operation) -> bool:
-    """A scalar or splat constant: cheaper to rematerialize in each fusion
-    than to read from memory."""
+    """A scalar, splat or empty constant: cheaper to rematerialize in each
+    fusion than to read from memory."""
     value = op.properties.get("value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return False
-    if len(shape(op.results[0].type)) == 0:
+    dims = shape(op.results[0].type)
+    if len(dims) == 0 or 0 in dims:  # a scalar, or no elements at all
         return True
     return value.is_splat()
 

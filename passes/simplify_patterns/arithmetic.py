@@ -46,7 +46,12 @@ from xlir.dialects.stablehlo.elementwise import (
     SubtractOp,
     XorOp,
 )
-from xlir.dialects.stablehlo.types import element_type, is_float
+from xlir.dialects.stablehlo.types import (
+    element_type,
+    is_complex,
+    is_float,
+    is_quantized,
+)
 from xlir.passes.simplify_patterns.constants import (
     constant_array,
     dense_from_numpy,
@@ -58,6 +63,14 @@ from xlir.targets.interpreter.types import dtype_of
 
 def _is_float(value: SSAValue) -> bool:
     return is_float(element_type(value.type))
+
+
+def _identities_hold(value: SSAValue) -> bool:
+    """False for complex values (a product mixes the parts, so (inf + 0i) * 1
+    has a NaN part) and quantized ones (their zero is the zero point): the
+    arithmetic identities here are left alone for them."""
+    element = element_type(value.type)
+    return not (is_complex(element) or is_quantized(element))
 
 
 def _is_zero(scalar: np.ndarray | None, sign: bool | None = None) -> bool:
@@ -79,6 +92,8 @@ class AddZero(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AddOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         sign = None if self.fast_math or not _is_float(op.lhs) else True
         for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
             if _is_zero(splat_scalar(c), sign):
@@ -94,6 +109,8 @@ class SubtractZero(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SubtractOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         sign = None if self.fast_math or not _is_float(op.lhs) else False
         if _is_zero(splat_scalar(op.rhs), sign):
             rewriter.replace(op, (), (op.lhs,))
@@ -109,6 +126,8 @@ class SelfCancel(RewritePattern):
     def match_and_rewrite(
         self, op: SubtractOp | XorOp, rewriter: PatternRewriter
     ) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if op.lhs is not op.rhs or (_is_float(op.lhs) and not self.fast_math):
             return
         zero = np.zeros((), dtype_of(op.result.type))
@@ -120,6 +139,8 @@ class MultiplyOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MultiplyOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
             if _is_one(splat_scalar(c)):
                 rewriter.replace(op, (), (x,))
@@ -135,6 +156,8 @@ class MultiplyZero(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MultiplyOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if _is_float(op.lhs) and not self.fast_math:
             return
         for c in (op.rhs, op.lhs):
@@ -148,6 +171,8 @@ class DivideOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DivideOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if _is_one(splat_scalar(op.rhs)):
             rewriter.replace(op, (), (op.lhs,))
 
@@ -160,6 +185,8 @@ class DivideByPowerOfTwo(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DivideOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if not _is_float(op.rhs):
             return
         divisor = constant_array(op.rhs)
@@ -235,6 +262,8 @@ class CompareSame(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CompareOp, rewriter: PatternRewriter) -> None:
+        if not _identities_hold(op.lhs):
+            return
         if op.lhs is not op.rhs:
             return
         total = (

@@ -14,7 +14,6 @@ from typing import cast
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyDenseElement,
-    BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     RankedStructure,
@@ -24,9 +23,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.targets.interpreter.types import (
     Unsupported,
-    bf16_bits,
     dense_to_numpy,
     dtype_of,
+    is_quantized,
+    rounding,
+    storage_dtype,
 )
 
 MAX_SPLAT_ELEMENTS = 16
@@ -56,25 +57,30 @@ def splat_scalar(value: SSAValue) -> np.ndarray | None:
     array = constant_array(value)
     if array is None or array.size == 0:
         return None
-    flat = array.reshape(-1)
-    bits = flat.view(f"u{flat.dtype.itemsize}")
-    if not (bits == bits[0]).all():
+    flat = np.ascontiguousarray(array.reshape(-1))
+    element_bytes = flat.view(np.uint8).reshape(flat.size, -1)
+    if not (element_bytes == element_bytes[0]).all():
         return None
     return flat[:1].reshape(())
 
 
 def dense_from_numpy(array: np.ndarray, type_: Attribute) -> DenseIntOrFPElementsAttr:
     """A dense literal of the tensor type `type_` holding `array` (already of
-    the host dtype of `type_`, or castable to it)."""
+    the host dtype of `type_`, or castable to it), rounded to the type's
+    values first (bf16, float8, 2- and 4-bit integers)."""
     assert isinstance(type_, TensorType)
     element = type_.get_element_type()
-    if isinstance(element, BFloat16Type):
-        raw = bf16_bits(np.asarray(array, dtype=np.float32)).astype("<u2")
-    else:
-        dtype = dtype_of(element)
-        raw = np.asarray(array).astype(dtype).astype(dtype.newbyteorder("<"))
-        if dtype.kind == "b":
-            raw = raw.astype(np.uint8)
+    if is_quantized(element):
+        raise Unsupported("quantized values have no dense literal")
+    values = np.asarray(array).astype(dtype_of(element))
+    round_to_type = rounding(element)
+    if round_to_type is not None:
+        values = round_to_type(values)
+    raw = values.astype(storage_dtype(element))
+    if raw.dtype.kind == "b":
+        raw = raw.astype(np.uint8)
+    elif raw.dtype.kind in "iufc":
+        raw = raw.astype(raw.dtype.newbyteorder("<"))
     return DenseIntOrFPElementsAttr(
         cast(RankedStructure[AnyDenseElement], type_),
         BytesAttr(np.ascontiguousarray(raw).tobytes()),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
@@ -34,11 +34,13 @@ from xlir.targets.interpreter import (  # noqa: F401
     data_movement,
     elementwise,
     indexing,
+    linalg,
+    normalization,
     reduction,
     rng,
 )
 from xlir.targets.interpreter.engine import KERNELS, ModuleInterpreter
-from xlir.targets.interpreter.types import round_bf16
+from xlir.targets.interpreter.types import Unsupported, dtype_of, rounding_by_name
 
 from xlir.diagnostics import XlirError
 from xlir.levels import is_loop_level
@@ -69,8 +71,9 @@ class InterpreterExecutor(StreamExecutor):
 
     def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
         array = np.array(host, copy=True)
-        if buffer.element_type == "bf16":
-            array = round_bf16(array)
+        round_to_type = rounding_by_name(buffer.element_type)
+        if round_to_type is not None:
+            array = round_to_type(array)
         buffer.handle = array
         buffer.shape = tuple(array.shape)
 
@@ -116,6 +119,23 @@ class InterpreterPlatform(Platform):
         return InterpreterCompiler(self)
 
 
+def _tensor_spec(name: str, type_: Any) -> TensorSpec:
+    """A TensorSpec with the interpreter's host dtype, which every element
+    type it runs has (float32 for the narrow floats, 8-bit integers for the
+    2- and 4-bit ones, the storage integers of quantized types)."""
+    if not isinstance(type_, TensorType):
+        raise XlirError(f"error: {name} has type {type_}, expected a tensor")
+    element = type_.get_element_type()
+    try:
+        dtype = dtype_of(element)
+    except Unsupported:
+        raise XlirError(
+            f"error: {name} has element type {element}, which has no host "
+            "representation"
+        ) from None
+    return TensorSpec(name, tuple(type_.get_shape()), str(element), dtype)
+
+
 def function_signature(module: ModuleOp, function: str) -> Signature:
     for op in module.walk():
         if op.name != "func.func":
@@ -128,8 +148,8 @@ def function_signature(module: ModuleOp, function: str) -> Signature:
         outputs = list(ftype.outputs.data)  # type: ignore[union-attr]
         return Signature(
             function,
-            tuple(TensorSpec.from_type(f"arg{i}", t) for i, t in enumerate(inputs)),
-            tuple(TensorSpec.from_type(f"result{i}", t) for i, t in enumerate(outputs)),
+            tuple(_tensor_spec(f"arg{i}", t) for i, t in enumerate(inputs)),
+            tuple(_tensor_spec(f"result{i}", t) for i, t in enumerate(outputs)),
         )
     names = [
         getattr(op.properties.get("sym_name"), "data", "?")

@@ -1,15 +1,18 @@
 """check.* ops: compare a value with an expected one and record a failure
-(with the op's location) instead of stopping the run."""
+(with the op's location) instead of stopping the run; interpreter.probe
+records the values that flow through it, for check.expect_serialized_eq."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute
+from xlir.targets.interpreter.elementwise import attribute, total_order_key
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import dense_to_numpy
+from xlir.targets.interpreter.types import dense_to_numpy, storage_dtype
 
 from xlir.diagnostics import format_at_op
 
@@ -46,6 +49,11 @@ def exactly_equal(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """Elementwise equality; floats bit for bit (so -0.0 != +0.0), any NaN
     equal to any NaN."""
     actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.dtype.kind == "c":
+        expected = expected.astype(actual.dtype)
+        return exactly_equal(np.real(actual), np.real(expected)) & exactly_equal(
+            np.imag(actual), np.imag(expected)
+        )
     if actual.dtype.kind == "f":
         nan = np.isnan(actual) & np.isnan(expected)
         return nan | (_bits(actual) == _bits(expected.astype(actual.dtype)))
@@ -55,6 +63,12 @@ def exactly_equal(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
 def almost_equal(
     actual: np.ndarray, expected: np.ndarray, tolerance: float
 ) -> np.ndarray:
+    """Within `tolerance` (complex numbers: each part)."""
+    if np.iscomplexobj(actual) or np.iscomplexobj(expected):
+        a, e = np.asarray(actual, np.complex128), np.asarray(expected, np.complex128)
+        return almost_equal(a.real, e.real, tolerance) & almost_equal(
+            a.imag, e.imag, tolerance
+        )
     a = np.asarray(actual, dtype=np.float64)
     e = np.asarray(expected, dtype=np.float64)
     nan = np.isnan(a) & np.isnan(e)
@@ -62,14 +76,25 @@ def almost_equal(
     return nan | same | (np.abs(a - e) <= tolerance)
 
 
-def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    from xlir.targets.interpreter.elementwise import total_order_key
+def ulp_distance(actual: np.ndarray, expected: np.ndarray, type_: Any) -> np.ndarray:
+    """Units in the last place of the element type between the values (for
+    complex numbers, the larger of the parts' distances)."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if np.iscomplexobj(actual):
+        part = TensorType(type_.get_element_type().element_type, type_.get_shape())
+        return np.maximum(
+            ulp_distance(np.real(actual), np.real(expected), part),
+            ulp_distance(np.imag(actual), np.imag(expected), part),
+        )
+    storage = storage_dtype(type_)
 
-    a = total_order_key(np.asarray(actual)).astype(np.int64)
-    e = total_order_key(np.asarray(expected).astype(np.asarray(actual).dtype)).astype(
-        np.int64
-    )
-    return np.abs(a - e)
+    def key(x: np.ndarray) -> np.ndarray:
+        stored = np.asarray(x).astype(storage)
+        if storage == np.dtype(ml_dtypes.float8_e8m0fnu):  # no sign bit
+            return stored.view(np.uint8).astype(np.int64)
+        return total_order_key(stored).astype(np.int64)
+
+    return np.abs(key(actual) - key(expected))
 
 
 def _record(
@@ -157,7 +182,7 @@ def _expect_close(op: Operation, interp: ModuleInterpreter):
 
     def check(actual: Array, expected: Array) -> None:
         a, e = np.asarray(actual), np.asarray(expected)
-        distance = ulp_distance(a, e)
+        distance = ulp_distance(a, e, op.operands[0].type)
         finite = np.isfinite(a) & np.isfinite(e)
         ok = np.where(
             finite,
@@ -165,5 +190,39 @@ def _expect_close(op: Operation, interp: ModuleInterpreter):
             exactly_equal(a, e),
         )
         _record(interp, op, ok, a, e, f"ULP distance in [{least}, {most}]")
+
+    return check
+
+
+@kernel("interpreter.probe")
+def _probe(op: Operation, interp: ModuleInterpreter):
+    probe_id = attribute(op, "probe_id").data
+
+    def probe(x: Array) -> Array:
+        interp.probes.setdefault(probe_id, []).append(np.array(x, copy=True))
+        return x
+
+    return probe
+
+
+@kernel("check.expect_serialized_eq")
+def _expect_serialized_eq(op: Operation, interp: ModuleInterpreter):
+    probe_id = attribute(op, "probe_id").data
+    iteration = _int_value(attribute(op, "iter"), 0)
+
+    def check(expected: Array) -> None:
+        recorded = interp.probes.get(probe_id, [])
+        if iteration >= len(recorded):
+            interp.check_failures.append(
+                format_at_op(
+                    op,
+                    f"{op.name} failed: probe '{probe_id}' recorded "
+                    f"{len(recorded)} value(s), so it has no iteration {iteration}",
+                    interp.sources,
+                )
+            )
+            return
+        actual = recorded[iteration]
+        _record(interp, op, exactly_equal(actual, expected), actual, expected, "exact")
 
     return check

@@ -1,5 +1,6 @@
 """chlo ops: special functions (computed in float64, then rounded to the
-result type), hyperbolic and inverse trigonometry, is_inf and kin, top_k."""
+result type), hyperbolic and inverse trigonometry, is_inf and kin, top_k,
+square, next_after, mulhi, scan and ragged_dot."""
 
 from __future__ import annotations
 
@@ -9,10 +10,16 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
+from xlir.targets.interpreter.contraction import compute_dtype, dims_field, dot_general
 from xlir.targets.interpreter.data_movement import int_attr
-from xlir.targets.interpreter.elementwise import total_order_key
+from xlir.targets.interpreter.elementwise import attribute, total_order_key
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import Unsupported, dtype_of
+from xlir.targets.interpreter.types import (
+    Unsupported,
+    dtype_of,
+    rounding,
+    tensor_shape,
+)
 
 Array = Any
 
@@ -141,8 +148,13 @@ _SPECIAL: dict[str, Callable[[Array], Array]] = {
 
 
 def _special_factory(fn: Callable[[Array], Array]):
+    """Floats in float64; complex numbers (for the numpy functions, which
+    take them) in complex128."""
+
     def factory(op: Operation, interp: ModuleInterpreter):
         dtype = dtype_of(op.results[0].type)
+        if dtype.kind == "c" and isinstance(fn, np.ufunc):
+            return lambda x: fn(np.asarray(x, dtype=np.complex128)).astype(dtype)
         if dtype.kind != "f":
             raise Unsupported(f"needs float elements, not {op.results[0].type}")
         return lambda x: fn(np.asarray(x, dtype=np.float64)).astype(dtype)
@@ -156,9 +168,130 @@ for _name, _fn in _SPECIAL.items():
 
 @kernel("chlo.conj")
 def _conj(op: Operation, interp: ModuleInterpreter):
-    if dtype_of(op.operands[0].type).kind != "f":
-        raise Unsupported("complex numbers are not supported")
-    return lambda x: x
+    return np.conj
+
+
+@kernel("chlo.square")
+def _square(op: Operation, interp: ModuleInterpreter):
+    return lambda x: np.multiply(x, x)
+
+
+@kernel("chlo.next_after")
+def _next_after(op: Operation, interp: ModuleInterpreter):
+    if rounding(op.operands[0].type) is not None:
+        raise Unsupported(
+            f"next_after of {op.operands[0].type} is not supported (only f16, f32 "
+            "and f64)"
+        )
+    return np.nextafter
+
+
+def _high_product_64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The high 64 bits of the 128-bit product of unsigned 64-bit integers,
+    from 32-bit halves."""
+    low_mask, half = np.uint64(0xFFFFFFFF), np.uint64(32)
+    a_low, a_high = a & low_mask, a >> half
+    b_low, b_high = b & low_mask, b >> half
+    low_low = a_low * b_low
+    middle = a_high * b_low + (low_low >> half)
+    carry = (middle & low_mask) + a_low * b_high
+    return a_high * b_high + (middle >> half) + (carry >> half)
+
+
+def mulhi(a: Array, b: Array) -> np.ndarray:
+    """The high half of the double-width product (signed for signed types)."""
+    a, b = np.asarray(a), np.asarray(b)
+    dtype = a.dtype
+    width = dtype.itemsize * 8
+    if width < 64:
+        wide = np.int64 if dtype.kind == "i" else np.uint64
+        product = a.astype(wide) * b.astype(wide)
+        return (product >> wide(width)).astype(dtype)
+    unsigned_a, unsigned_b = a.view(np.uint64), b.view(np.uint64)
+    high = _high_product_64(unsigned_a, unsigned_b)
+    if dtype.kind == "i":  # two's complement: subtract the other factor per sign
+        high = high - np.where(a < 0, unsigned_b, 0) - np.where(b < 0, unsigned_a, 0)
+    return high.view(dtype)
+
+
+@kernel("chlo.mulhi")
+def _mulhi(op: Operation, interp: ModuleInterpreter):
+    if dtype_of(op.operands[0].type).kind not in "iu":
+        raise Unsupported("needs integer elements")
+    if rounding(op.operands[0].type) is not None:
+        raise Unsupported("mulhi of 2- and 4-bit integers is not supported")
+    return mulhi
+
+
+@kernel("chlo.scan")
+def _scan(op: Operation, interp: ModuleInterpreter):
+    body = interp.compile_region(op.regions[0])
+    dimension = int_attr(op, "dimension")
+    reverse = attribute(op, "is_reverse")
+    reverse = bool(reverse is not None and reverse.value.data)
+    sizes = attribute(op, "operandSegmentSizes")
+    inputs = int(next(iter(sizes.iter_values())))
+    carries = len(op.operands) - inputs
+    outputs = len(op.results) - carries
+
+    def scan(*values: Array) -> list[Array]:
+        xs, state = values[:inputs], list(values[inputs:])
+        length = np.shape(xs[0])[dimension]
+        steps = range(length - 1, -1, -1) if reverse else range(length)
+        slices: list[list[Array]] = [[None] * length for _ in range(outputs)]
+        for i in steps:
+            results = body.run([np.take(x, i, axis=dimension) for x in xs] + state)
+            for k in range(outputs):
+                slices[k][i] = results[k]
+            state = list(results[outputs:])
+        stacked = [np.stack(s, axis=dimension) for s in slices]
+        return [*stacked, *state]
+
+    return scan
+
+
+@kernel("chlo.ragged_dot")
+def _ragged_dot(op: Operation, interp: ModuleInterpreter):
+    numbers = attribute(op, "ragged_dot_dimension_numbers")
+    lb, rb = (
+        dims_field(numbers, "lhs_batching_dimensions"),
+        dims_field(numbers, "rhs_batching_dimensions"),
+    )
+    lc, rc = (
+        dims_field(numbers, "lhs_contracting_dimensions"),
+        dims_field(numbers, "rhs_contracting_dimensions"),
+    )
+    (ragged,) = dims_field(numbers, "lhs_ragged_dimensions")
+    if ragged in lc or ragged in lb:
+        raise Unsupported(
+            "only a ragged non-contracting lhs dimension is supported (ragged "
+            "contracting or batch dimensions are not)"
+        )
+    (group,) = dims_field(numbers, "rhs_group_dimensions")
+    rb_g = [d - (d > group) for d in rb]
+    rc_g = [d - (d > group) for d in rc]
+    lhs_rank = len(tensor_shape(op.operands[0].type))
+    lhs_free = [d for d in range(lhs_rank) if d not in lb + lc]
+    ragged_axis = len(lb) + lhs_free.index(ragged)
+    dtype = compute_dtype(op)
+
+    def ragged_dot(lhs: Array, rhs: Array, group_sizes: Array) -> Array:
+        rows = np.shape(lhs)[ragged]
+        owner = np.repeat(np.arange(len(group_sizes)), np.asarray(group_sizes))
+        owner = np.concatenate([owner, np.full(rows, -1)])[:rows]
+        result = None
+        for g in range(len(group_sizes)):
+            part = dot_general(
+                lhs, np.take(rhs, g, axis=group), lb, rb_g, lc, rc_g, dtype
+            )
+            mask_shape = [1] * part.ndim
+            mask_shape[ragged_axis] = rows
+            masked = np.where((owner == g).reshape(mask_shape), part, 0)
+            result = masked if result is None else result + masked
+        assert result is not None
+        return result
+
+    return ragged_dot
 
 
 @kernel("chlo.is_inf")

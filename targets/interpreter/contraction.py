@@ -187,6 +187,25 @@ def convolution(
 
 @kernel("stablehlo.convolution")
 def _convolution(op: Operation, interp: ModuleInterpreter):
+    run = make_convolution(op)
+    spatial = len(op.operands[0].type.get_shape()) - 2  # type: ignore[attr-defined]
+    padding = _padding(op, spatial)
+    return lambda lhs, rhs: run(lhs, rhs, padding)
+
+
+@kernel("stablehlo.dynamic_conv")
+def _dynamic_conv(op: Operation, interp: ModuleInterpreter):
+    run = make_convolution(op)
+
+    def dynamic_conv(lhs: Array, rhs: Array, padding: Array) -> Array:
+        pairs = [(int(lo), int(hi)) for lo, hi in np.asarray(padding).reshape(-1, 2)]
+        return run(lhs, rhs, pairs)
+
+    return dynamic_conv
+
+
+def make_convolution(op: Operation):
+    """run(lhs, rhs, padding) with the op's other attributes."""
     numbers = attribute(op, "dimension_numbers")
     if numbers is None:
         raise Unsupported("missing the attribute 'dimension_numbers'")
@@ -201,7 +220,6 @@ def _convolution(op: Operation, interp: ModuleInterpreter):
     osp = _conv_layout(numbers, "output_spatial_dimensions")
     spatial = len(isp)
     strides = int_list(op, "window_strides", [1] * spatial)
-    padding = _padding(op, spatial)
     lhs_dilation = int_list(op, "lhs_dilation", [1] * spatial)
     rhs_dilation = int_list(op, "rhs_dilation", [1] * spatial)
     reversal = _bools(op, "window_reversal", spatial)
@@ -212,7 +230,7 @@ def _convolution(op: Operation, interp: ModuleInterpreter):
     to_result = list(np.argsort([ob, of, *osp]))
     dtype = compute_dtype(op)
 
-    def run(lhs: Array, rhs: Array) -> Array:
+    def run(lhs: Array, rhs: Array, padding: list[tuple[int, int]]) -> Array:
         x = np.transpose(np.asarray(lhs).astype(dtype, copy=False), [ib, if_, *isp])
         w = np.transpose(np.asarray(rhs).astype(dtype, copy=False), [ko, ki, *ksp])
         options = {

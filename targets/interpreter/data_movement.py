@@ -1,6 +1,7 @@
 """Kernels that build and move data: constant, iota, broadcast_in_dim,
 reshape, transpose, reverse, concatenate, slice, pad, dynamic_slice,
-dynamic_update_slice, get_dimension_size."""
+dynamic_update_slice, get_dimension_size, and the dynamic forms of iota,
+broadcast_in_dim, reshape and pad (sizes read from their operands)."""
 
 from __future__ import annotations
 
@@ -70,42 +71,71 @@ def _constant(op: Operation, interp: ModuleInterpreter):
     return lambda: value
 
 
-@kernel("stablehlo.iota")
-def _iota(op: Operation, interp: ModuleInterpreter):
-    shape = result_shape(op)
-    dimension = int_attr(op, "iota_dimension")
-    dtype = dtype_of(op.results[0].type)
+def iota_array(shape: Sequence[int], dimension: int, dtype: np.dtype) -> Array:
     view = [1] * len(shape)
     view[dimension] = shape[dimension]
     line = np.arange(shape[dimension]).astype(dtype).reshape(view)
     value = np.ascontiguousarray(np.broadcast_to(line, shape))
     value.setflags(write=False)
+    return value
+
+
+@kernel("stablehlo.iota")
+def _iota(op: Operation, interp: ModuleInterpreter):
+    value = iota_array(
+        result_shape(op), int_attr(op, "iota_dimension"), dtype_of(op.results[0].type)
+    )
     return lambda: value
+
+
+@kernel("stablehlo.dynamic_iota")
+def _dynamic_iota(op: Operation, interp: ModuleInterpreter):
+    dimension = int_attr(op, "iota_dimension")
+    dtype = dtype_of(op.results[0].type)
+    return lambda shape: iota_array(_sizes(shape), dimension, dtype)
+
+
+def _sizes(values: Array) -> list[int]:
+    """A shape held by a 1-D tensor operand."""
+    sizes = [int(v) for v in np.asarray(values).reshape(-1)]
+    if any(v < 0 for v in sizes):
+        raise ValueError(f"negative dimension size in shape {sizes}")
+    return sizes
+
+
+def broadcast_in_dim(x: Array, shape: Sequence[int], dims: Sequence[int]) -> Array:
+    x = np.asarray(x)
+    view = [1] * len(shape)
+    for source, target in enumerate(dims):
+        view[target] = x.shape[source]
+    order = sorted(range(len(dims)), key=lambda i: dims[i])
+    if order != list(range(len(dims))):
+        x = np.transpose(x, order)
+    return np.broadcast_to(np.reshape(x, view), tuple(shape))
 
 
 @kernel("stablehlo.broadcast_in_dim")
 def _broadcast_in_dim(op: Operation, interp: ModuleInterpreter):
     shape = result_shape(op)
     dims = int_list(op, "broadcast_dimensions")
-    operand_shape = tensor_shape(op.operands[0].type)
-    view = [1] * len(shape)
-    for source, target in enumerate(dims):
-        view[target] = operand_shape[source]
-    order = sorted(range(len(dims)), key=lambda i: dims[i])
-    needs_transpose = order != list(range(len(dims)))
+    return lambda x: broadcast_in_dim(x, shape, dims)
 
-    def broadcast(x: Array) -> Array:
-        if needs_transpose:
-            x = np.transpose(x, order)
-        return np.broadcast_to(np.reshape(x, view), shape)
 
-    return broadcast
+@kernel("stablehlo.dynamic_broadcast_in_dim")
+def _dynamic_broadcast_in_dim(op: Operation, interp: ModuleInterpreter):
+    dims = int_list(op, "broadcast_dimensions")
+    return lambda x, shape: broadcast_in_dim(x, _sizes(shape), dims)
 
 
 @kernel("stablehlo.reshape")
 def _reshape(op: Operation, interp: ModuleInterpreter):
     shape = result_shape(op)
     return lambda x: np.reshape(x, shape)
+
+
+@kernel("stablehlo.dynamic_reshape")
+def _dynamic_reshape(op: Operation, interp: ModuleInterpreter):
+    return lambda x, shape: np.reshape(x, _sizes(shape))
 
 
 @kernel("stablehlo.transpose")
@@ -168,6 +198,17 @@ def _pad(op: Operation, interp: ModuleInterpreter):
     high = int_list(op, "edge_padding_high")
     interior = int_list(op, "interior_padding", [0] * len(low))
     return lambda x, value: pad_array(x, value, low, high, interior)
+
+
+@kernel("stablehlo.dynamic_pad")
+def _dynamic_pad(op: Operation, interp: ModuleInterpreter):
+    def pad(x: Array, value: Array, low: Array, high: Array, interior: Array) -> Array:
+        amounts = [[int(v) for v in np.ravel(a)] for a in (low, high, interior)]
+        if any(v < 0 for v in amounts[2]):
+            raise ValueError(f"negative interior padding {amounts[2]}")
+        return pad_array(x, value, *amounts)
+
+    return pad
 
 
 def clamped_starts(

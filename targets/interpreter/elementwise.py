@@ -17,17 +17,22 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import ComplexType, TensorType
 from xdsl.ir import Operation
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
 from xlir.targets.interpreter.types import (
     Unsupported,
-    bf16_bits,
-    bf16_from_bits,
     bit_width,
+    dequantize,
     dtype_of,
+    from_bits,
     is_bf16,
+    is_quantized,
     is_unsigned,
+    quantize,
     round_bf16,
+    storage_dtype,
+    to_bits,
 )
 
 Array = Any
@@ -65,7 +70,7 @@ def total_order_key(x: Array) -> Array:
     """Signed integers that order floats as IEEE totalOrder does
     (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN)."""
     x = np.asarray(x)
-    signed = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
+    signed = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
     bits = x.view(signed)
     maximum = np.iinfo(signed).max
     return np.where(bits < 0, bits ^ signed(maximum), bits)
@@ -82,10 +87,30 @@ def _signed(dtype: np.dtype) -> np.dtype:
 # --- unary --------------------------------------------------------------------
 
 
+def complex_cbrt(z: Array) -> Array:
+    """The principal cube root of complex numbers."""
+    return np.power(z, 1 / 3)
+
+
+def complex_atan2(y: Array, x: Array) -> Array:
+    """atan2 extended to complex numbers: -i log((x + iy) / sqrt(x^2 + y^2))."""
+    return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+
+
+_COMPLEX_VARIANTS: dict[str, Callable[..., Array]] = {"stablehlo.cbrt": complex_cbrt}
+"""Complex forms of the kernels whose numpy function takes no complex."""
+
+_REAL_ONLY = {"stablehlo.ceil", "stablehlo.floor", "stablehlo.round_nearest_even"}
+"""Kernels that take floats only (the others take complex numbers too)."""
+
+
 def _float_only(name: str, fn: Callable[[Array], Array]) -> None:
     @kernel(name)
     def factory(op: Operation, interp: ModuleInterpreter) -> Callable[[Array], Array]:
-        if _operand_dtype(op).kind != "f":
+        kind = _operand_dtype(op).kind
+        if kind == "c" and name in _COMPLEX_VARIANTS:
+            return _COMPLEX_VARIANTS[name]
+        if kind not in "fc" or (kind == "c" and name in _REAL_ONLY):
             raise Unsupported(f"needs float elements, not {op.operands[0].type}")
         return fn
 
@@ -142,9 +167,20 @@ def _negate(op: Operation, interp: ModuleInterpreter):
     return np.negative
 
 
+def complex_sign(z: Array) -> Array:
+    """z / |z|, 0 for 0, NaN (in both parts) where either part is NaN."""
+    z = np.asarray(z)
+    magnitude = np.abs(z)
+    unit = z / np.where(magnitude == 0, 1, magnitude)
+    nan = np.isnan(z.real) | np.isnan(z.imag)
+    return np.where(nan, np.array(complex(np.nan, np.nan), z.dtype), unit)
+
+
 @kernel("stablehlo.sign")
 def _sign(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
+    if dtype.kind == "c":
+        return complex_sign
     if dtype.kind == "f":
         # sign(±0) = ±0, sign(NaN) = NaN
         return lambda x: np.where(x == 0, x, np.sign(x))
@@ -161,8 +197,15 @@ def _not(op: Operation, interp: ModuleInterpreter):
 @kernel("stablehlo.popcnt")
 def _popcnt(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
-    unsigned = _unsigned(dtype)
-    return lambda x: np.bitwise_count(np.asarray(x).view(unsigned)).astype(dtype)
+    unsigned, mask = _unsigned(dtype), _low_bits(op)
+    return lambda x: np.bitwise_count(np.asarray(x).view(unsigned) & mask).astype(dtype)
+
+
+def _low_bits(op: Operation) -> Any:
+    """The mask of the operand type's bits in its host integers (a 2- or
+    4-bit integer is held in 8 bits)."""
+    unsigned = _unsigned(_operand_dtype(op))
+    return unsigned.type((1 << bit_width(op.operands[0].type)) - 1)
 
 
 @kernel("stablehlo.count_leading_zeros")
@@ -170,11 +213,11 @@ def _clz(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
     if dtype.kind not in "iu":
         raise Unsupported("needs integer elements")
-    unsigned = _unsigned(dtype)
-    width = dtype.itemsize * 8
+    unsigned, mask = _unsigned(dtype), _low_bits(op)
+    width = bit_width(op.operands[0].type)
 
     def clz(x: Array) -> Array:
-        value = np.asarray(x).view(unsigned).copy()
+        value = np.asarray(x).view(unsigned) & mask
         length = np.zeros(value.shape, dtype=np.int64)
         for shift in (32, 16, 8, 4, 2, 1):
             if shift >= width:
@@ -210,17 +253,29 @@ for _name, _fn in {
 
 @kernel("stablehlo.atan2")
 def _atan2(op: Operation, interp: ModuleInterpreter):
-    return np.arctan2
+    return complex_atan2 if _operand_dtype(op).kind == "c" else np.arctan2
+
+
+def complex_greater(a: Array, b: Array) -> Array:
+    """Lexicographic order of (real, imaginary) pairs."""
+    a, b = np.asarray(a), np.asarray(b)
+    return (a.real > b.real) | ((a.real == b.real) & (a.imag > b.imag))
 
 
 @kernel("stablehlo.maximum")
 def _maximum(op: Operation, interp: ModuleInterpreter):
-    return float_maximum if _operand_dtype(op).kind == "f" else np.maximum
+    kind = _operand_dtype(op).kind
+    if kind == "c":
+        return lambda a, b: np.where(complex_greater(b, a), b, a)
+    return float_maximum if kind == "f" else np.maximum
 
 
 @kernel("stablehlo.minimum")
 def _minimum(op: Operation, interp: ModuleInterpreter):
-    return float_minimum if _operand_dtype(op).kind == "f" else np.minimum
+    kind = _operand_dtype(op).kind
+    if kind == "c":
+        return lambda a, b: np.where(complex_greater(a, b), b, a)
+    return float_minimum if kind == "f" else np.minimum
 
 
 def int_divide(a: Array, b: Array) -> Array:
@@ -253,12 +308,15 @@ def int_remainder(a: Array, b: Array) -> Array:
 
 @kernel("stablehlo.divide")
 def _divide(op: Operation, interp: ModuleInterpreter):
-    return np.true_divide if _operand_dtype(op).kind == "f" else int_divide
+    return np.true_divide if _operand_dtype(op).kind in "fc" else int_divide
 
 
 @kernel("stablehlo.remainder")
 def _remainder(op: Operation, interp: ModuleInterpreter):
-    return np.fmod if _operand_dtype(op).kind == "f" else int_remainder
+    kind = _operand_dtype(op).kind
+    if kind == "c":
+        raise Unsupported("complex remainder is not supported")
+    return np.fmod if kind == "f" else int_remainder
 
 
 def int_power(base: Array, exponent: Array) -> Array:
@@ -287,7 +345,7 @@ def int_power(base: Array, exponent: Array) -> Array:
 
 @kernel("stablehlo.power")
 def _power(op: Operation, interp: ModuleInterpreter):
-    return np.power if _operand_dtype(op).kind == "f" else int_power
+    return np.power if _operand_dtype(op).kind in "fc" else int_power
 
 
 def _shift_factory(kind: str):
@@ -295,21 +353,25 @@ def _shift_factory(kind: str):
         dtype = _operand_dtype(op)
         if dtype.kind not in "iu":
             raise Unsupported("needs integer elements")
-        width = dtype.itemsize * 8
+        width = bit_width(op.operands[0].type)
         unsigned, signed = _unsigned(dtype), _signed(dtype)
+        mask = _low_bits(op)
+        sign = unsigned.type(1 << (width - 1))
 
         def shift(lhs: Array, rhs: Array) -> Array:
             lhs, rhs = np.asarray(lhs), np.asarray(rhs)
-            amount = rhs.view(unsigned)
+            amount = rhs.view(unsigned) & mask
             inside = amount < width
             safe = np.where(inside, amount, 0).astype(unsigned)
+            bits = lhs.view(unsigned) & mask
             if kind == "left":
-                shifted = (lhs.view(unsigned) << safe).view(dtype)
+                shifted = (bits << safe).view(dtype)
                 return np.where(inside, shifted, dtype.type(0))
             if kind == "logical":
-                shifted = (lhs.view(unsigned) >> safe).view(dtype)
+                shifted = (bits >> safe).view(dtype)
                 return np.where(inside, shifted, dtype.type(0))
-            value = lhs.view(signed)
+            # the bits as a signed number of `width` bits, in the host's width
+            value = ((bits ^ sign) - sign).view(signed)
             shifted = (value >> safe.view(signed)).view(dtype)
             fill = np.where(value < 0, signed.type(-1), signed.type(0)).view(dtype)
             return np.where(inside, shifted, fill)
@@ -345,7 +407,23 @@ _DIRECTIONS = {
 
 
 def compare_function(direction: str, compare_type: str | None, dtype: np.dtype):
+    """Floats as IEEE's quiet comparisons (or totalOrder), complex numbers as
+    (real, imaginary) pairs in lexicographic order, as the spec has it."""
     fn = _DIRECTIONS[direction]
+    if dtype.kind == "c" and compare_type == "TOTALORDER":
+        part = compare_function(
+            direction, compare_type, np.real(np.zeros(1, dtype)).dtype
+        )
+        key = total_order_key
+
+        def lexicographic(a: Array, b: Array) -> Array:
+            real_a, real_b = np.real(a), np.real(b)
+            first_differs = key(real_a) != key(real_b)
+            return np.where(
+                first_differs, part(real_a, real_b), part(np.imag(a), np.imag(b))
+            )
+
+        return lexicographic
     if dtype.kind == "f" and compare_type == "TOTALORDER":
         return lambda a, b: fn(total_order_key(a), total_order_key(b))
     if dtype.kind == "i" and compare_type == "UNSIGNED":
@@ -392,7 +470,11 @@ def _clamp(op: Operation, interp: ModuleInterpreter):
 
 
 def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Array:
+    """Convert between host dtypes; complex to real keeps the real part."""
     x = np.asarray(x)
+    if src.kind == "c" and dst.kind != "c":
+        x = x.real
+        src = x.dtype
     if dst.kind == "b":
         return x != 0
     if src.kind == "f" and dst.kind in "iu":
@@ -413,29 +495,134 @@ def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Arr
 
 @kernel("stablehlo.convert")
 def _convert(op: Operation, interp: ModuleInterpreter):
+    """Floats saturate to 2- and 4-bit integer types as to wider ones."""
     src, dst = _operand_dtype(op), _result_dtype(op)
     dst_bf16 = is_bf16(op.results[0].type)
+    result = op.results[0].type
+    width = bit_width(result)
+    if src.kind in "fc" and dst.kind in "iu" and width < 8:
+        low = 0 if is_unsigned(result) else -(1 << (width - 1))
+        high = (1 << width) - 1 if is_unsigned(result) else (1 << (width - 1)) - 1
+
+        def saturate(x: Array) -> Array:
+            x = np.real(np.asarray(x))
+            return convert_array(np.clip(x, low, high), x.dtype, dst, dst_bf16)
+
+        return saturate
     return lambda x: convert_array(x, src, dst, dst_bf16)
+
+
+def _bit_matrix(x: Array, type_: Any) -> np.ndarray:
+    """Each element's bits, least significant first, along a new last axis
+    (a complex element: its real part's bits, then its imaginary part's)."""
+    element = type_.get_element_type()
+    if isinstance(element, ComplexType):
+        x = np.asarray(x)
+        parts = np.stack([x.real, x.imag], axis=-1)
+        bits = _bit_matrix(parts, TensorType(element.element_type, parts.shape))
+        return bits.reshape(*x.shape, -1)
+    width = bit_width(type_)
+    values = to_bits(x, type_).astype(np.uint64)
+    shifts = np.arange(width, dtype=np.uint64)
+    return ((values[..., None] >> shifts) & np.uint64(1)).astype(np.uint64)
+
+
+def _from_bit_matrix(bits: np.ndarray, type_: Any) -> np.ndarray:
+    """The inverse of `_bit_matrix`."""
+    element = type_.get_element_type()
+    if isinstance(element, ComplexType):
+        parts_shape = (*bits.shape[:-1], 2)
+        part_type = TensorType(element.element_type, parts_shape)
+        parts = _from_bit_matrix(bits.reshape(*parts_shape, -1), part_type)
+        return (parts[..., 0] + 1j * parts[..., 1]).astype(dtype_of(element))
+    shifts = np.arange(bits.shape[-1], dtype=np.uint64)
+    values = np.bitwise_or.reduce(bits << shifts, axis=-1)
+    storage = storage_dtype(type_)
+    return from_bits(values.astype(f"u{storage.itemsize}"), type_)
 
 
 @kernel("stablehlo.bitcast_convert")
 def _bitcast_convert(op: Operation, interp: ModuleInterpreter):
+    """Bits as a little-endian string: a wider element takes the trailing
+    dimension's elements, first at its least significant bits."""
     in_type, out_type = op.operands[0].type, op.results[0].type
-    src_bf16, dst_bf16 = is_bf16(in_type), is_bf16(out_type)
-    src_bits, dst_bits = bit_width(in_type), bit_width(out_type)
-    if src_bits == 1 or dst_bits == 1:
-        raise Unsupported("bitcast_convert of i1 is not supported")
-    dst = _result_dtype(op)
+    dst_bits = bit_width(out_type)
     out_shape = tuple(out_type.get_shape())  # type: ignore[attr-defined]
 
     def bitcast(x: Array) -> Array:
-        x = np.asarray(x)
-        if src_bf16:
-            x = bf16_bits(x)
-        raw = np.ascontiguousarray(x)
-        if dst_bf16:
-            return bf16_from_bits(raw.view(np.uint16).reshape(out_shape))
-        target = np.dtype(f"{dst.kind}{dst_bits // 8}")
-        return raw.view(target).reshape(out_shape)
+        bits = _bit_matrix(x, in_type).reshape(*out_shape, dst_bits)
+        return _from_bit_matrix(bits, out_type)
 
     return bitcast
+
+
+@kernel("stablehlo.real")
+def _real(op: Operation, interp: ModuleInterpreter):
+    return np.real
+
+
+@kernel("stablehlo.imag")
+def _imag(op: Operation, interp: ModuleInterpreter):
+    return lambda x: np.imag(x) if np.iscomplexobj(x) else np.zeros_like(x)
+
+
+@kernel("stablehlo.complex")
+def _complex(op: Operation, interp: ModuleInterpreter):
+    dtype = _result_dtype(op)
+    return lambda re, im: (re + 1j * np.asarray(im, dtype)).astype(dtype)
+
+
+def reduce_precision(x: Array, exponent_bits: int, mantissa_bits: int) -> Array:
+    """Round to the nearest value (ties to even) of a float format with the
+    given exponent and mantissa bits, as XLA does: exponents past the
+    format's range give infinity (too large) or zero (too small), and NaN
+    stays NaN unless no mantissa bits are left to hold it (then infinity)."""
+    x = np.asarray(x)
+    finfo = np.finfo(x.dtype)
+    source_mantissa, source_exponent = finfo.nmant, finfo.nexp
+    unsigned = _unsigned(x.dtype)
+    one = unsigned.type(1)
+    bits = x.view(unsigned).copy()
+    if mantissa_bits < source_mantissa:
+        dropped = unsigned.type(source_mantissa - mantissa_bits)
+        last_kept = one << dropped
+        bias = (last_kept >> one) - one + ((bits & last_kept) >> dropped)
+        bits = (bits + bias) & ~(last_kept - one)
+    if exponent_bits < source_exponent:
+        width = x.dtype.itemsize * 8
+        sign = bits & (one << unsigned.type(width - 1))
+        exponent_mask = unsigned.type(((1 << source_exponent) - 1) << source_mantissa)
+        exponent = bits & exponent_mask
+        bias = (1 << (source_exponent - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        largest = unsigned.type((bias + reduced_bias) << source_mantissa)
+        smallest = unsigned.type((bias - reduced_bias) << source_mantissa)
+        bits = np.where(
+            exponent > largest,
+            sign | exponent_mask,
+            np.where(exponent <= smallest, sign, bits),
+        )
+    result = np.asarray(bits, unsigned).view(x.dtype)
+    nan_result = x if mantissa_bits > 0 else np.copysign(np.inf, x).astype(x.dtype)
+    return np.where(np.isnan(x), nan_result, result)
+
+
+@kernel("stablehlo.reduce_precision")
+def _reduce_precision(op: Operation, interp: ModuleInterpreter):
+    exponent_bits = int(attribute(op, "exponent_bits").value.data)
+    mantissa_bits = int(attribute(op, "mantissa_bits").value.data)
+    return lambda x: reduce_precision(x, exponent_bits, mantissa_bits)
+
+
+@kernel("stablehlo.uniform_quantize")
+def _uniform_quantize(op: Operation, interp: ModuleInterpreter):
+    source, target = op.operands[0].type, op.results[0].type
+    if is_quantized(source):  # requantize
+        return lambda q: quantize(dequantize(q, source), target)
+    return lambda x: quantize(x, target)
+
+
+@kernel("stablehlo.uniform_dequantize")
+def _uniform_dequantize(op: Operation, interp: ModuleInterpreter):
+    source = op.operands[0].type
+    return lambda q: dequantize(q, source)

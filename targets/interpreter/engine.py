@@ -19,12 +19,14 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.targets.interpreter.types import (
     Unsupported,
+    dequantize,
     dtype_of,
-    is_bf16,
-    round_bf16,
+    is_quantized,
+    quantize,
+    rounding,
 )
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -55,12 +57,13 @@ def _make_fix(type_: Any) -> Callable[[Any], Any]:
     if not isinstance(type_, TensorType):
         return lambda x: x
     dtype = dtype_of(type_)
-    if is_bf16(type_):
+    round_to_type = rounding(type_)
+    if round_to_type is not None:
 
-        def fix_bf16(x: Any) -> np.ndarray:
-            return round_bf16(np.asarray(x, dtype=np.float32))
+        def fix_narrow(x: Any) -> np.ndarray:
+            return round_to_type(np.asarray(x, dtype=dtype))
 
-        return fix_bf16
+        return fix_narrow
 
     def fix(x: Any) -> np.ndarray:
         if type(x) is not np.ndarray:
@@ -185,6 +188,74 @@ def _run_capturing(
             program.captured = old
 
 
+QUANTIZED_NATIVE = {
+    "stablehlo.uniform_quantize",
+    "stablehlo.uniform_dequantize",
+    "stablehlo.bitcast_convert",
+    "stablehlo.constant",
+    # structure: values pass through to the ops inside, which see them
+    "hlo.fusion",
+    "func.call",
+    "stablehlo.composite",
+    "stablehlo.while",
+    "stablehlo.case",
+    "stablehlo.if",
+    "stablehlo.optimization_barrier",
+    "stablehlo.tuple",
+    "stablehlo.get_tuple_element",
+}
+"""Ops whose kernels work on quantized values' storage integers themselves
+(or only pass them on); every other op on quantized types runs on their
+dequantized values."""
+
+
+def _has_quantized_types(op: Operation) -> bool:
+    return any(is_quantized(v.type) for v in (*op.operands, *op.results))
+
+
+def _expressed(type_: Attribute) -> Attribute:
+    """A quantized tensor type with its expressed element type instead."""
+    if not is_quantized(type_):
+        return type_
+    assert isinstance(type_, TensorType)
+    quantized = type_.get_element_type()
+    return TensorType(quantized.expressed_type, type_.get_shape())  # type: ignore[attr-defined]
+
+
+def _dequantize_op_quantize(
+    op: Operation, factory: Factory, interp: ModuleInterpreter
+) -> Kernel:
+    """The spec's semantics of an op on quantized values: dequantize the
+    operands, run the op on the expressed values, quantize the results."""
+    if op.regions:
+        raise Unsupported("quantized operands of ops with regions are not supported")
+    stand_in_block = Block(arg_types=[_expressed(v.type) for v in op.operands])
+    stand_in = type(op).create(
+        operands=list(stand_in_block.args),
+        result_types=[_expressed(r.type) for r in op.results],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    inner = factory(stand_in, interp)
+    ins = [v.type if is_quantized(v.type) else None for v in op.operands]
+    outs = [r.type if is_quantized(r.type) else None for r in op.results]
+
+    def run(*values: Any) -> Any:
+        floats = [
+            dequantize(v, t) if t is not None else v
+            for v, t in zip(values, ins, strict=True)
+        ]
+        result = inner(*floats)
+        results = result if len(outs) > 1 else [result]
+        quantized = [
+            quantize(r, t) if t is not None else r
+            for r, t in zip(results, outs, strict=True)
+        ]
+        return quantized if len(outs) > 1 else quantized[0]
+
+    return run
+
+
 class CheckFailure(Exception):
     """A check.* op found a mismatch (the message says where and how)."""
 
@@ -205,6 +276,9 @@ class ModuleInterpreter:
         self.errors: list[str] = []
         self.check_failures: list[str] = []
         """Failures of check.* ops that do not stop the run (in order)."""
+        self.probes: dict[str, list[np.ndarray]] = {}
+        """The values each `interpreter.probe` recorded, by probe id, one per
+        execution."""
         for name, func in self.functions.items():
             body = func.regions[0]
             if not body.blocks:  # a declaration
@@ -230,6 +304,8 @@ class ModuleInterpreter:
             self.report(op, f"'{op.name}' is not supported by the interpreter")
             return None
         try:
+            if op.name not in QUANTIZED_NATIVE and _has_quantized_types(op):
+                return _dequantize_op_quantize(op, factory, self)
             return factory(op, self)
         except Unsupported as error:
             self.report(op, f"'{op.name}': {error}")

@@ -43,6 +43,22 @@ def _batch_axis(start_dim: int, index_vector_dim: int) -> int:
 
 @kernel("stablehlo.gather")
 def _gather(op: Operation, interp: ModuleInterpreter):
+    slice_sizes = int_list(op, "slice_sizes")
+    gather = make_gather(op)
+    return lambda operand, start_indices: gather(operand, start_indices, slice_sizes)
+
+
+@kernel("stablehlo.dynamic_gather")
+def _dynamic_gather(op: Operation, interp: ModuleInterpreter):
+    gather = make_gather(op)
+    return lambda operand, start_indices, sizes: gather(
+        operand, start_indices, [int(v) for v in np.ravel(sizes)]
+    )
+
+
+def make_gather(op: Operation):
+    """gather(operand, start_indices, slice_sizes) with the op's dimension
+    numbers."""
     numbers = attribute(op, "dimension_numbers")
     offset_dims = dims_field(numbers, "offset_dims")
     collapsed = dims_field(numbers, "collapsed_slice_dims")
@@ -50,9 +66,8 @@ def _gather(op: Operation, interp: ModuleInterpreter):
     indices_batching = dims_field(numbers, "start_indices_batching_dims")
     start_index_map = dims_field(numbers, "start_index_map")
     index_vector_dim = _index_field(numbers, "index_vector_dim")
-    slice_sizes = int_list(op, "slice_sizes")
 
-    def gather(operand: Array, start_indices: Array) -> Array:
+    def gather(operand: Array, start_indices: Array, slice_sizes: list[int]) -> Array:
         operand = np.asarray(operand)
         idx = _normalize_indices(start_indices, index_vector_dim)
         batch = idx.shape[:-1]

@@ -1,4 +1,4 @@
-"""reduce, reduce_window, select_and_scatter and sort.
+"""map, reduce, reduce_window, select_and_scatter and sort.
 
 Compact bodies (one add/multiply/maximum/minimum/and/or/xor) run as numpy
 `ufunc.reduce`; other elementwise bodies (e.g. the variadic argmax) run on
@@ -317,6 +317,8 @@ def _simple_comparator(body: Program, n: int) -> tuple[int, bool, str | None] | 
 
 
 def _sort_key(x: np.ndarray, descending: bool, compare_type: str | None) -> np.ndarray:
+    if x.dtype.kind == "c":  # numpy orders complex numbers lexicographically
+        return -x if descending else x
     if x.dtype.kind == "f":
         if compare_type == "TOTALORDER":
             key = total_order_key(x)
@@ -363,11 +365,13 @@ def _sort(op: Operation, interp: ModuleInterpreter):
     def sort(*inputs: Array) -> Array:
         inputs_ = [np.asarray(x) for x in inputs]
         axis = dimension % inputs_[0].ndim if inputs_[0].ndim else 0
-        if inputs_[0].ndim == 0:
+        if inputs_[0].ndim == 0 or inputs_[0].size == 0:  # nothing to order
             return inputs_[0] if n == 1 else inputs_
         moved = [np.moveaxis(x, axis, -1) for x in inputs_]
         k = moved[0].shape[-1]
-        if simple is not None:
+        if simple is not None and not (
+            simple[2] == "TOTALORDER" and moved[simple[0]].dtype.kind == "c"
+        ):
             index, descending, compare_type = simple
             order = np.argsort(
                 _sort_key(moved[index], descending, compare_type),
@@ -406,3 +410,9 @@ def _python_sort(body: Program, moved: list[np.ndarray]) -> np.ndarray:
 
         order[index] = sorted(range(k), key=functools.cmp_to_key(compare))
     return order
+
+
+@kernel("stablehlo.map")
+def _map(op: Operation, interp: ModuleInterpreter):
+    body = _body(op, interp)
+    return lambda *inputs: apply_region(body, list(inputs), 1)[0]

@@ -1,17 +1,58 @@
-"""Element types on the host: numpy dtypes, bf16 emulation, dense constants."""
+"""Element types on the host: numpy dtypes, narrow types, dense constants.
+
+Types numpy lacks are held in a wider host dtype and rounded to their own
+values after every operation (the op's result *fix*): bf16 and the float8,
+float6 and float4 types as float32 (rounded by `ml_dtypes`), the 2- and 4-bit
+integers as 8-bit ones (wrapped around). Complex types are numpy's complex.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     DenseIntOrFPElementsAttr,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float32Type,
+    Float64Type,
     IntegerType,
     Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute
+from xlir.dialects.quant import UniformQuantizedType
 from xlir.targets.base import element_dtype
+
+NARROW_FLOATS: dict[type[Attribute], np.dtype] = {
+    Float8E3M4Type: np.dtype(ml_dtypes.float8_e3m4),
+    Float8E4M3Type: np.dtype(ml_dtypes.float8_e4m3),
+    Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn),
+    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz),
+    Float8E4M3B11FNUZType: np.dtype(ml_dtypes.float8_e4m3b11fnuz),
+    Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
+    Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
+    Float8E8M0FNUType: np.dtype(ml_dtypes.float8_e8m0fnu),
+    Float6E2M3FNType: np.dtype(ml_dtypes.float6_e2m3fn),
+    Float6E3M2FNType: np.dtype(ml_dtypes.float6_e3m2fn),
+    Float4E2M1FNType: np.dtype(ml_dtypes.float4_e2m1fn),
+}
+"""Float types held as float32 on the host, with the `ml_dtypes` dtype that
+rounds to them and stores them (one byte per element)."""
 
 
 class Unsupported(Exception):
@@ -30,13 +71,111 @@ def tensor_shape(type_: Attribute) -> tuple[int, ...]:
     return tuple(type_.get_shape())
 
 
+def _element(type_: Attribute) -> Attribute:
+    return type_.get_element_type() if isinstance(type_, TensorType) else type_
+
+
 def dtype_of(type_: Attribute) -> np.dtype:
-    """The host dtype of a tensor type (or of an element type)."""
-    element = type_.get_element_type() if isinstance(type_, TensorType) else type_
+    """The host dtype of a tensor type (or of an element type); quantized
+    values are held as their storage integers."""
+    element = _element(type_)
+    if isinstance(element, UniformQuantizedType):
+        return dtype_of(element.storage_type)
+    if type(element) in NARROW_FLOATS:
+        return np.dtype(np.float32)
+    if isinstance(element, IntegerType) and element.width.data in (2, 4):
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        return np.dtype(np.uint8 if unsigned else np.int8)
+    if isinstance(element, ComplexType):
+        part = element.element_type
+        if isinstance(part, Float32Type):
+            return np.dtype(np.complex64)
+        if isinstance(part, Float64Type):
+            return np.dtype(np.complex128)
     dtype = element_dtype(element)
     if dtype is None:
         raise Unsupported(f"element type {element} is not supported")
     return dtype
+
+
+def storage_dtype(type_: Attribute) -> np.dtype:
+    """The dtype that holds the type's exact bits: `ml_dtypes`' for narrow
+    floats, 8-bit integers for 2- and 4-bit ones, else the host dtype."""
+    element = _element(type_)
+    narrow = NARROW_FLOATS.get(type(element))
+    if narrow is not None:
+        return narrow
+    if isinstance(element, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    return dtype_of(element)
+
+
+def rounding(type_: Attribute) -> Callable[[np.ndarray], np.ndarray] | None:
+    """What brings a host value to the nearest value of the type (None where
+    the host dtype is the type itself)."""
+    element = _element(type_)
+    if isinstance(element, UniformQuantizedType):
+        return rounding(element.storage_type)
+    if isinstance(element, BFloat16Type):
+        return round_bf16
+    narrow = NARROW_FLOATS.get(type(element))
+    if narrow is not None:
+
+        def round_narrow(x: np.ndarray) -> np.ndarray:
+            return np.asarray(x, np.float32).astype(narrow).astype(np.float32)
+
+        return round_narrow
+    if isinstance(element, IntegerType) and element.width.data in (2, 4):
+        return integer_wrap(element.width.data, is_unsigned(element))
+    return None
+
+
+def rounding_by_name(spelling: str) -> Callable[[np.ndarray], np.ndarray] | None:
+    """`rounding` of an element type given by its MLIR spelling (`bf16`,
+    `f8E4M3FN`, `i4`, ...), as device buffers record it."""
+    return _roundings_by_name().get(spelling)
+
+
+@cache
+def _roundings_by_name() -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    elements: list[Attribute] = [BFloat16Type(), *(cls() for cls in NARROW_FLOATS)]
+    elements += [IntegerType(w, s) for w in (2, 4) for s in Signedness]
+    return {
+        str(element): fix
+        for element in elements
+        if (fix := rounding(element)) is not None
+    }
+
+
+def integer_wrap(width: int, unsigned: bool) -> Callable[[np.ndarray], np.ndarray]:
+    """Wrap integers around to `width` bits, held in 8-bit integers."""
+    mask = (1 << width) - 1
+    half = 1 << (width - 1)
+    if unsigned:
+        return lambda x: (np.asarray(x).astype(np.int64) & mask).astype(np.uint8)
+    return lambda x: (((np.asarray(x).astype(np.int64) + half) & mask) - half).astype(
+        np.int8
+    )
+
+
+def to_bits(x: np.ndarray, type_: Attribute) -> np.ndarray:
+    """The bit patterns of values of a real type, as unsigned integers of its
+    storage's width (the low bits only for types narrower than a byte)."""
+    storage = storage_dtype(type_)
+    raw = np.asarray(np.asarray(x).astype(storage), order="C")
+    bits = raw.view(f"u{storage.itemsize}")
+    width = bit_width(type_)
+    return bits & ((1 << width) - 1) if width < 8 else bits
+
+
+def from_bits(bits: np.ndarray, type_: Attribute) -> np.ndarray:
+    """Values of the type (in its host dtype) from bit patterns as `to_bits`
+    makes them."""
+    storage = storage_dtype(type_)
+    values = np.asarray(bits, order="C").view(storage)
+    fix = rounding(type_)
+    host = values.astype(dtype_of(type_))
+    return fix(host) if fix is not None and storage.itemsize == 1 else host
 
 
 def is_bf16(type_: Attribute) -> bool:
@@ -57,9 +196,55 @@ def bit_width(type_: Attribute) -> int:
     element = type_.get_element_type() if isinstance(type_, TensorType) else type_
     if isinstance(element, IntegerType):
         return element.width.data
-    if isinstance(element, BFloat16Type):
-        return 16
+    if isinstance(element, ComplexType):
+        return 2 * bit_width(element.element_type)
+    if isinstance(element, UniformQuantizedType):
+        return bit_width(element.storage_type)
+    width = getattr(element, "bitwidth", None)
+    if isinstance(width, int):
+        return width
     return dtype_of(element).itemsize * 8
+
+
+def is_quantized(type_: Attribute) -> bool:
+    return isinstance(_element(type_), UniformQuantizedType)
+
+
+def _scale_and_zero_point(
+    quantized: UniformQuantizedType, rank: int, dtype: np.dtype
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scales and zero points shaped to broadcast against a tensor of `rank`
+    (along the quantized axis, if there is one)."""
+    scales = np.asarray(quantized.scale_values, dtype)
+    zero_points = np.asarray(quantized.zero_point_values, dtype)
+    if quantized.axis.data >= 0:
+        view = [1] * rank
+        view[quantized.axis.data] = -1
+        return scales.reshape(view), zero_points.reshape(view)
+    return scales.reshape(()), zero_points.reshape(())
+
+
+def dequantize(q: np.ndarray, type_: Attribute) -> np.ndarray:
+    """The expressed values of quantized ones: (q - zero_point) * scale."""
+    quantized = _element(type_)
+    assert isinstance(quantized, UniformQuantizedType)
+    dtype = dtype_of(quantized.expressed_type)
+    q = np.asarray(q)
+    scale, zero_point = _scale_and_zero_point(quantized, q.ndim, dtype)
+    return ((q.astype(dtype) - zero_point) * scale).astype(dtype)
+
+
+def quantize(x: np.ndarray, type_: Attribute) -> np.ndarray:
+    """round_nearest_even(x / scale + zero_point), clamped to the storage
+    range, in the storage dtype."""
+    quantized = _element(type_)
+    assert isinstance(quantized, UniformQuantizedType)
+    dtype = dtype_of(quantized.expressed_type)
+    x = np.asarray(x, dtype)
+    scale, zero_point = _scale_and_zero_point(quantized, x.ndim, dtype)
+    q = np.rint(x / scale + zero_point)
+    q = np.clip(q, quantized.storage_min.data, quantized.storage_max.data)
+    return q.astype(dtype_of(quantized.storage_type))
 
 
 def round_bf16(x: np.ndarray) -> np.ndarray:
@@ -98,6 +283,8 @@ def dense_to_numpy(attr: Attribute, type_: Attribute | None = None) -> np.ndarra
         flat = bf16_from_bits(np.frombuffer(raw, dtype="<u2"))
     elif isinstance(element, IntegerType) and element.width.data == 1:
         flat = np.frombuffer(raw, dtype=np.uint8) != 0
+    elif type(element) in NARROW_FLOATS:
+        flat = np.frombuffer(raw, dtype=storage_dtype(element)).astype(np.float32)
     else:
         dtype = dtype_of(element)
         flat = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)

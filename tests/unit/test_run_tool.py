@@ -174,6 +174,24 @@ def test_check_mode(capsys, tmp_path) -> None:
     assert "1 passed, 1 failed" in stdout
 
 
+def test_check_mode_through_a_pipeline(capsys, tmp_path) -> None:
+    """The same verdicts after hlo-opt (which folds @good's add), and a
+    pipeline that does not parse is a usage error, not a failed test."""
+    path = tmp_path / "checks.mlir"
+    path.write_text(CHECKS)
+    code, stdout, _ = run(
+        capsys, "--check", "--split-input-file", "--pipeline", "hlo-opt", str(path)
+    )
+    assert code == 1
+    assert "PASS @good" in stdout and "FAIL @bad" in stdout
+    assert "1 passed, 1 failed" in stdout
+    code, stdout, stderr = run(
+        capsys, "--check", "--pipeline", "no-such-pass", str(path)
+    )
+    assert code == 1 and "unknown pass(es) 'no-such-pass'" in stderr
+    assert "FAIL" not in stdout
+
+
 def test_check_mode_chunk_error(capsys, tmp_path) -> None:
     path = tmp_path / "checks.mlir"
     path.write_text(

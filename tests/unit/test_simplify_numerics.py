@@ -35,8 +35,11 @@ def _inputs(executable, rng: np.random.Generator) -> list[np.ndarray]:
     arrays = []
     for spec in executable.signature.arguments:
         size = int(np.prod(spec.shape, dtype=np.int64))
-        if spec.dtype.kind == "f":
-            values = rng.choice(np.array(SPECIAL + list(rng.normal(size=8))), size)
+        if spec.dtype.kind in "fc":
+            pool = np.array(SPECIAL + list(rng.normal(size=8)))
+            values = rng.choice(pool, size)
+            if spec.dtype.kind == "c":
+                values = values + 1j * rng.choice(pool, size)
         elif spec.dtype.kind == "b":
             values = rng.integers(0, 2, size).astype(bool)
         else:

@@ -74,4 +74,19 @@ func.func @top_k() {
   func.return
 }
 
-// CHECK: {{^}}4 passed, 0 failed
+// -----
+
+// The trigonometric and hyperbolic chlo ops take complex numbers too.
+// CHECK: PASS @complex_inverses
+func.func @complex_inverses() {
+  %z = stablehlo.constant dense<[(0.5, 0.25), (2.0, -1.0)]> : tensor<2xcomplex<f64>>
+  %a = chlo.acos %z : tensor<2xcomplex<f64>> -> tensor<2xcomplex<f64>>
+  %c = stablehlo.cosine %a : tensor<2xcomplex<f64>>
+  check.expect_almost_eq %c, %z : tensor<2xcomplex<f64>>
+  %s = chlo.sinh %z : tensor<2xcomplex<f64>> -> tensor<2xcomplex<f64>>
+  %as = chlo.asinh %s : tensor<2xcomplex<f64>> -> tensor<2xcomplex<f64>>
+  check.expect_almost_eq %as, %z : tensor<2xcomplex<f64>>
+  func.return
+}
+
+// CHECK: {{^}}5 passed, 0 failed

@@ -111,4 +111,20 @@ func.func @bitcast_convert() {
   func.return
 }
 
-// CHECK: {{^}}6 passed, 0 failed
+// -----
+
+// Floats saturate to 2- and 4-bit integers (NaN gives 0); integers wrap.
+// CHECK: PASS @convert_narrow_integers
+func.func @convert_narrow_integers() {
+  %x = stablehlo.constant dense<[100.0, -100.0, 3.7, -3.7, 0x7FC00000]> : tensor<5xf32>
+  %a = stablehlo.convert %x : (tensor<5xf32>) -> tensor<5xi4>
+  check.expect_eq_const %a, dense<[7, -8, 3, -3, 0]> : tensor<5xi4>
+  %b = stablehlo.convert %x : (tensor<5xf32>) -> tensor<5xui2>
+  check.expect_eq_const %b, dense<[3, 0, 3, 0, 0]> : tensor<5xui2>
+  %i = stablehlo.constant dense<[9, -9]> : tensor<2xi32>
+  %c = stablehlo.convert %i : (tensor<2xi32>) -> tensor<2xi4>
+  check.expect_eq_const %c, dense<[-7, 7]> : tensor<2xi4>
+  func.return
+}
+
+// CHECK: {{^}}7 passed, 0 failed

@@ -189,4 +189,33 @@ func.func @sort_general_comparator() {
   func.return
 }
 
-// CHECK: {{^}}7 passed, 0 failed
+// -----
+
+// A sort of an empty tensor (along either dimension) has nothing to order.
+// CHECK: PASS @sort_empty
+func.func @sort_empty() {
+  %y = stablehlo.constant dense<> : tensor<3x0xi32>
+  %t:2 = "stablehlo.sort"(%y, %y) ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>):
+      %lt = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %eq = stablehlo.compare EQ, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %lt2 = stablehlo.compare LT, %c, %d : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %and = stablehlo.and %eq, %lt2 : tensor<i1>
+      %or = stablehlo.or %lt, %and : tensor<i1>
+      stablehlo.return %or : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<3x0xi32>, tensor<3x0xi32>) -> (tensor<3x0xi32>, tensor<3x0xi32>)
+  %u:2 = "stablehlo.sort"(%y, %y) ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>):
+      %lt = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %eq = stablehlo.compare EQ, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %lt2 = stablehlo.compare LT, %c, %d : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %and = stablehlo.and %eq, %lt2 : tensor<i1>
+      %or = stablehlo.or %lt, %and : tensor<i1>
+      stablehlo.return %or : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<3x0xi32>, tensor<3x0xi32>) -> (tensor<3x0xi32>, tensor<3x0xi32>)
+  check.expect_eq_const %t#0, dense<> : tensor<3x0xi32>
+  check.expect_eq_const %u#1, dense<> : tensor<3x0xi32>
+  func.return
+}
+
+// CHECK: {{^}}8 passed, 0 failed

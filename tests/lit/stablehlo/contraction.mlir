@@ -83,3 +83,23 @@ func.func @batch_groups(%x: tensor<8x10x4xf32>, %w: tensor<3x4x6xf32>) -> tensor
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f] {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<8x10x4xf32>, tensor<3x4x6xf32>) -> tensor<4x8x6xf32>
   func.return %0 : tensor<4x8x6xf32>
 }
+
+// CHECK-LABEL: func.func @dot_general_algorithm
+func.func @dot_general_algorithm(%lhs: tensor<2x2x2xf32>, %rhs: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {
+  // CHECK: stablehlo.dot_general %{{.*}}, %{{.*}}, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT], algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2x2xf32>, tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
+  // GENERIC: algorithm = #stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>
+  %0 = stablehlo.dot_general %lhs, %rhs,
+    batching_dims = [0] x [0],
+    contracting_dims = [2] x [1],
+    precision = [DEFAULT, DEFAULT],
+    algorithm = <
+      lhs_precision_type = tf32,
+      rhs_precision_type = tf32,
+      accumulation_type = f32,
+      lhs_component_count = 1,
+      rhs_component_count = 1,
+      num_primitive_operations = 1,
+      allow_imprecise_accumulation = false
+    > : (tensor<2x2x2xf32>, tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
+  func.return %0 : tensor<2x2x2xf32>
+}

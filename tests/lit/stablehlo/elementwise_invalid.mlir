@@ -12,7 +12,7 @@ func.func @float_only(%a: tensor<4xi32>) -> tensor<4xi32> {
   %0 = stablehlo.exponential %a : tensor<4xi32>
   func.return %0 : tensor<4xi32>
 }
-// CHECK: elementwise_invalid.mlir:12:3: error: 'stablehlo.exponential' op operand must have float elements, but has i32
+// CHECK: elementwise_invalid.mlir:12:3: error: 'stablehlo.exponential' op operand must have float or complex elements, but has i32
 
 // -----
 

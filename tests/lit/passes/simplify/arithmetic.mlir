@@ -83,6 +83,26 @@ func.func @self_cancel(%i: tensor<3xi32>, %b: tensor<3xi1>, %f: tensor<3xf32>) -
 
 // -----
 
+// Complex x - x is NaN where a part is inf or NaN, and (inf + 0i) * 1 has
+// a NaN part; quantized x - x is the zero point, not the storage integer 0:
+// none of these is simplified.
+// CHECK-LABEL: func.func @self_cancel_complex_quantized
+func.func @self_cancel_complex_quantized(%c: tensor<3xcomplex<f32>>, %q: tensor<3x!quant.uniform<i8:f32, 0.5:3>>) -> (tensor<3xcomplex<f32>>, tensor<3x!quant.uniform<i8:f32, 0.5:3>>) {
+  // CHECK: stablehlo.subtract %c, %c : tensor<3xcomplex<f32>>
+  // CHECK: stablehlo.subtract %q, %q : tensor<3x!quant.uniform<i8:f32, 0.5:3>>
+  // CHECK: stablehlo.multiply %{{.*}}, %{{.*}} : tensor<3xcomplex<f32>>
+  // CHECK: stablehlo.add %{{.*}}, %{{.*}} : tensor<3xcomplex<f32>>
+  %0 = stablehlo.subtract %c, %c : tensor<3xcomplex<f32>>
+  %1 = stablehlo.subtract %q, %q : tensor<3x!quant.uniform<i8:f32, 0.5:3>>
+  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<3xcomplex<f32>>
+  %2 = stablehlo.multiply %0, %one : tensor<3xcomplex<f32>>
+  %zero = stablehlo.constant dense<(-0.0, -0.0)> : tensor<3xcomplex<f32>>
+  %3 = stablehlo.add %2, %zero : tensor<3xcomplex<f32>>
+  func.return %3, %1 : tensor<3xcomplex<f32>>, tensor<3x!quant.uniform<i8:f32, 0.5:3>>
+}
+
+// -----
+
 // A big result is a broadcast scalar, not a literal of 4096 zeros.
 // CHECK-LABEL: func.func @self_cancel_big
 func.func @self_cancel_big(%i: tensor<64x64xi32>) -> tensor<64x64xi32> {

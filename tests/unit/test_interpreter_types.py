@@ -1,0 +1,226 @@
+"""The interpreter's narrow, complex and quantized types, and the numerics of
+the ops added for StableHLO's conformance suite, against independent
+references (Python integers, ml_dtypes, numpy's linear algebra)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import (
+    Float8E5M2Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xlir.targets.interpreter.chlo import mulhi
+from xlir.targets.interpreter.elementwise import reduce_precision
+from xlir.targets.interpreter.linalg import solve_triangular
+from xlir.targets.interpreter.types import from_bits, rounding, to_bits
+
+import xlir
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_mulhi_64_bit_matches_python_integers(dtype: type) -> None:
+    rng = np.random.default_rng(0)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, 500, dtype=dtype, endpoint=True)
+    b = rng.integers(info.min, info.max, 500, dtype=dtype, endpoint=True)
+    a[:4] = [info.min, info.max, 0, info.max]
+    b[:4] = [info.min, info.max, info.max, info.min]
+    want = [(int(x) * int(y)) >> 64 for x, y in zip(a, b, strict=True)]
+    got = mulhi(a, b)
+    assert [int(v) for v in got] == want
+
+
+def test_reduce_precision_to_half_matches_float16() -> None:
+    """e5m10 is f16's format: inside its range, rounding an f32 to it is a
+    conversion to float16."""
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(2000) * 1000).astype(np.float32)
+    x[:3] = [np.inf, -np.inf, np.nan]
+    got = reduce_precision(x, 5, 10)
+    want = x.astype(np.float16).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_narrow_floats_round_like_ml_dtypes() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(1000).astype(np.float32) * 100
+    round_e5m2 = rounding(TensorType(Float8E5M2Type(), [1000]))
+    assert round_e5m2 is not None
+    want = x.astype(ml_dtypes.float8_e5m2).astype(np.float32)
+    np.testing.assert_array_equal(round_e5m2(x), want)
+
+
+@pytest.mark.parametrize("signedness", [Signedness.SIGNLESS, Signedness.UNSIGNED])
+def test_four_bit_integers_wrap_and_round_trip_their_bits(
+    signedness: Signedness,
+) -> None:
+    type_ = TensorType(IntegerType(4, signedness), [6])
+    wrap = rounding(type_)
+    assert wrap is not None
+    values = wrap(np.arange(-3, 3) * 7)
+    low = 0 if signedness == Signedness.UNSIGNED else -8
+    assert values.min() >= low and values.max() <= low + 15
+    assert np.array_equal(((values - np.arange(-3, 3) * 7) % 16), np.zeros(6))
+    bits = to_bits(values, type_)
+    assert bits.max() <= 15
+    np.testing.assert_array_equal(from_bits(bits, type_), values)
+
+
+@pytest.mark.parametrize("left_side", [True, False])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("transpose", ["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"])
+def test_triangular_solve_matches_a_dense_solve(
+    left_side: bool, lower: bool, transpose: str
+) -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 4, 4)) + 1j * rng.standard_normal((2, 4, 4))
+    a += 4 * np.eye(4)
+    b = rng.standard_normal((2, 4, 3) if left_side else (2, 3, 4)) + 0j
+    triangle = np.tril(a) if lower else np.triu(a)
+    op = {
+        "NO_TRANSPOSE": triangle,
+        "TRANSPOSE": np.swapaxes(triangle, -1, -2),
+        "ADJOINT": np.conj(np.swapaxes(triangle, -1, -2)),
+    }[transpose]
+    x = solve_triangular(a, b, left_side, lower, False, transpose)
+    product = op @ x if left_side else x @ op
+    np.testing.assert_allclose(product, b, atol=1e-12)
+
+
+QUANTIZED = """
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %b = stablehlo.uniform_quantize %y : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %d = stablehlo.subtract %a, %a : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %s = stablehlo.add %d, %b : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %m = stablehlo.multiply %s, %b : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %r = stablehlo.uniform_dequantize %m : (tensor<4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_quantized_ops_run_on_dequantized_values_through_the_pipeline() -> None:
+    """Each op dequantizes, computes in f32 and quantizes: x - x is exactly
+    zero whatever the clamping, and 1.5 * 1.5 = 2.25 is 7.5 in storage,
+    which rounds to even (8), i.e. 2.5."""
+    executable = xlir.compile(QUANTIZED, target="interpreter")
+    x = np.array([1.0, -2.0, 3.3, 100.0], np.float32)
+    y = np.array([1.5, 2.0, -3.0, 7.0], np.float32)
+    got = executable(x, y)
+    np.testing.assert_array_equal(got, np.array([2.5, 4.0, 9.0, 49.0], np.float32))
+
+
+BATCH_NORM = """
+func.func @main(%x: tensor<3x2x4xf64>, %scale: tensor<2xf64>, %offset: tensor<2xf64>, %g: tensor<3x2x4xf64>) -> (tensor<3x2x4xf64>, tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>) {
+  %out, %mean, %var = "stablehlo.batch_norm_training"(%x, %scale, %offset) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>) -> (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>)
+  %gx, %gs, %go = "stablehlo.batch_norm_grad"(%x, %scale, %mean, %var, %g) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<3x2x4xf64>) -> (tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>)
+  return %out, %gx, %gs, %go : tensor<3x2x4xf64>, tensor<3x2x4xf64>, tensor<2xf64>, tensor<2xf64>
+}
+"""
+
+
+def test_batch_norm_grad_is_the_gradient_of_batch_norm_training() -> None:
+    """Against central differences of <g, batch_norm_training(x, scale,
+    offset)> in each input."""
+    executable = xlir.compile(BATCH_NORM, target="interpreter", pipeline="")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 2, 4))
+    scale, offset = rng.standard_normal(2), rng.standard_normal(2)
+    g = rng.standard_normal((3, 2, 4))
+    _, grad_x, grad_scale, grad_offset = executable(x, scale, offset, g)
+
+    def loss(x: np.ndarray, scale: np.ndarray, offset: np.ndarray) -> float:
+        return float(np.sum(g * executable(x, scale, offset, g)[0]))
+
+    def numeric(which: int, value: np.ndarray) -> np.ndarray:
+        grad = np.zeros_like(value)
+        for index in np.ndindex(value.shape):
+            step = np.zeros_like(value)
+            step[index] = 1e-6
+            args_plus = [x, scale, offset]
+            args_minus = [x, scale, offset]
+            args_plus[which] = value + step
+            args_minus[which] = value - step
+            grad[index] = (loss(*args_plus) - loss(*args_minus)) / 2e-6
+        return grad
+
+    np.testing.assert_allclose(grad_x, numeric(0, x), atol=1e-5)
+    np.testing.assert_allclose(grad_scale, numeric(1, scale), atol=1e-5)
+    np.testing.assert_allclose(grad_offset, numeric(2, offset), atol=1e-5)
+
+
+NARROW_ARGUMENTS = """
+func.func @main(%x: tensor<3xf8E4M3FN>, %i: tensor<3xi4>) -> (tensor<3xf8E4M3FN>, tensor<3xi4>) {
+  %y = stablehlo.add %x, %x : tensor<3xf8E4M3FN>
+  %j = stablehlo.add %i, %i : tensor<3xi4>
+  return %y, %j : tensor<3xf8E4M3FN>, tensor<3xi4>
+}
+"""
+
+
+def test_narrow_arguments_are_held_in_host_dtypes_and_rounded_on_the_way_in() -> None:
+    """The interpreter takes float8 as float32 and i4 as int8 (like bf16 as
+    float32): values are rounded to the type when they enter."""
+    executable = xlir.compile(NARROW_ARGUMENTS, target="interpreter")
+    specs = executable.signature.arguments
+    assert [s.dtype for s in specs] == [np.dtype(np.float32), np.dtype(np.int8)]
+    x = np.array([0.1, 1.0, 300.0], np.float32)  # 0.1 → 0.1015625, 300 → 288
+    i = np.array([7, -8, 9], np.int8)  # 9 wraps to -7
+    y, j = executable(x, i)
+    # 288 + 288 overflows f8E4M3FN (largest 448), which has no infinity: NaN
+    np.testing.assert_array_equal(y, np.array([0.203125, 2.0, np.nan], np.float32))
+    np.testing.assert_array_equal(j, np.array([-2, 0, 2], np.int8))
+
+
+def _bit_ops_reference(kind: str, a: int, b: int, width: int, signed: bool) -> int:
+    """Shifts, popcnt and clz on `width`-bit two's complement integers."""
+    mask = (1 << width) - 1
+    bits, amount = a & mask, b & mask
+    if kind == "shift_left":
+        result = 0 if amount >= width else (bits << amount) & mask
+    elif kind == "shift_right_logical":
+        result = 0 if amount >= width else bits >> amount
+    elif kind == "shift_right_arithmetic":
+        value = bits - (1 << width) if bits >> (width - 1) else bits
+        result = (-1 if value < 0 else 0) if amount >= width else value >> amount
+    elif kind == "popcnt":
+        result = bin(bits).count("1")
+    else:
+        result = width - bits.bit_length()
+    result &= mask
+    return result - (1 << width) if signed and result >> (width - 1) else result
+
+
+@pytest.mark.parametrize(("width", "signed"), [(2, True), (4, True), (4, False)])
+def test_bit_ops_on_narrow_integers_match_a_reference(width: int, signed: bool) -> None:
+    """Every pair of values: the bits of 2- and 4-bit integers are theirs,
+    not those of the 8-bit integers that hold them."""
+    from xlir.tools.check_runner import check_source
+
+    spelling = f"{'i' if signed else 'ui'}{width}"
+    low = -(1 << (width - 1)) if signed else 0
+    values = list(range(low, low + (1 << width)))
+    lhs = [a for a in values for _ in values]
+    rhs = [b for _ in values for b in values]
+    type_ = f"tensor<{len(lhs)}x{spelling}>"
+    lines = [
+        f"%a = stablehlo.constant dense<{lhs}> : {type_}",
+        f"%b = stablehlo.constant dense<{rhs}> : {type_}",
+    ]
+    kinds = ["shift_left", "shift_right_logical", "shift_right_arithmetic"]
+    for kind in [*kinds, "popcnt", "count_leading_zeros"]:
+        operands = "%a, %b" if kind in kinds else "%a"
+        want = [
+            _bit_ops_reference(kind, a, b, width, signed)
+            for a, b in zip(lhs, rhs, strict=True)
+        ]
+        lines.append(f"%{kind} = stablehlo.{kind} {operands} : {type_}")
+        lines.append(f"check.expect_eq_const %{kind}, dense<{want}> : {type_}")
+    text = "func.func @bits() {\n" + "\n".join(lines) + "\nfunc.return\n}\n"
+    (result,) = check_source(text, "bits.mlir", split=False)
+    assert result.passed, result.problems

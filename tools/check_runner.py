@@ -1,0 +1,159 @@
+"""Running self-checking files (`check.*` ops) on the interpreter.
+
+A *test* is an argument-free function that uses `check.*` ops (in a chunk
+where no function does, every argument-free function is a test, which passes
+if it runs). A file is one
+module, or with `split` one module per `// -----` chunk. A chunk that does not
+parse, verify or prepare fails every test it holds; those are found in its
+text, so that a broken chunk still counts as many tests as a working one.
+`xlir-run --check` prints what `check_source` returns, and the conformance
+tests compare it with their lists of known failures. With a pass pipeline,
+each test runs through it first (as `xlir-run` runs programs), so the suite
+checks the passes too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xlir.targets.base import get_target
+
+from xlir.context import make_context
+from xlir.diagnostics import XlirError, format_parse_error, verify_module
+from xlir.parsing import XlirParser
+
+if TYPE_CHECKING:
+    from xlir.targets.interpreter import ModuleInterpreter
+
+_FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.-]+)")
+
+
+@dataclass
+class CheckResult:
+    """One test: its function, the line of its chunk, and what went wrong
+    (nothing when it passed). `skipped` tests take arguments."""
+
+    function: str
+    line: int
+    problems: list[str] = field(default_factory=list)
+    skipped: bool = False
+    chunk_error: bool = False
+    """The chunk did not parse, verify or prepare (its one problem says why)."""
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems and not self.skipped
+
+
+def split_chunks(text: str) -> list[tuple[str, int]]:
+    """The `// -----` chunks of a file with the line offset of each."""
+    chunks: list[tuple[str, int]] = []
+    lines = text.split("\n")
+    start = 0
+    for index, line in enumerate(lines):
+        if line.strip() == "// -----":
+            chunks.append(("\n".join(lines[start:index]), start))
+            start = index + 1
+    chunks.append(("\n".join(lines[start:]), start))
+    return chunks
+
+
+def _parse_chunk(text: str, name: str, offset: int, whole: str) -> ModuleOp:
+    try:
+        module = XlirParser(make_context(), text, name, offset).parse_module()
+    except ParseError as error:
+        raise XlirError(format_parse_error(error, offset)) from None
+    except DiagnosticException as error:
+        raise XlirError(f"{name}: error: {error}") from None
+    verify_module(module, {name: whole})
+    return module
+
+
+def _check_functions(module: ModuleOp) -> list[tuple[str, int]]:
+    """(name, argument count) of each test function: those that use check
+    ops, or where none does, those that take no arguments."""
+    checking, argument_free = [], []
+    for op in module.walk():
+        if op.name != "func.func" or not op.regions[0].blocks:
+            continue
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        entry = (getattr(name, "data", "?"), len(op.regions[0].blocks[0].args))
+        if any(n.name.startswith("check.") for n in op.walk()):
+            checking.append(entry)
+        elif entry[1] == 0:
+            argument_free.append(entry)
+    return checking or argument_free
+
+
+def _functions_in_text(text: str, offset: int) -> list[str]:
+    """The test functions of a chunk that cannot be parsed, found as
+    `_check_functions` finds them; the chunk's line if there are none."""
+    starts = list(_FUNCTION.finditer(text))
+    checking, argument_free = [], []
+    for match, after in zip(starts, [*starts[1:], None], strict=False):
+        body = text[match.end() : after.start() if after else len(text)]
+        if "check." in body:
+            checking.append(match.group(1))
+        elif body.lstrip().startswith("()"):
+            argument_free.append(match.group(1))
+    return checking or argument_free or [f"<chunk at line {offset + 1}>"]
+
+
+def check_source(
+    text: str, name: str, split: bool, pipeline: str | None = None
+) -> list[CheckResult]:
+    """Run every test of a self-checking file on the interpreter: on the
+    evaluator as parsed, or with `pipeline` (a pass pipeline, e.g. `hlo-opt`)
+    applied to each test's function first."""
+    from xlir.targets.interpreter import ModuleInterpreter
+
+    results: list[CheckResult] = []
+    sources = {name: text}
+    chunks = split_chunks(text) if split else [(text, 0)]
+    for chunk, offset in chunks:
+        try:
+            module = _parse_chunk(chunk, name, offset, text)
+            image = ModuleInterpreter(module, sources) if pipeline is None else None
+        except XlirError as error:
+            results.extend(
+                CheckResult(function, offset + 1, [str(error)], chunk_error=True)
+                for function in _functions_in_text(chunk, offset)
+            )
+            continue
+        for function, arguments in _check_functions(module):
+            result = CheckResult(function, offset + 1, skipped=arguments > 0)
+            results.append(result)
+            if result.skipped:
+                continue
+            try:
+                with np.errstate(all="ignore"):
+                    if image is None:
+                        result.problems = _run_compiled(
+                            module, function, sources, pipeline
+                        )
+                    else:
+                        result.problems = _run_prepared(image, function)
+            except XlirError as error:
+                result.problems = [str(error)]
+    return results
+
+
+def _run_prepared(image: ModuleInterpreter, function: str) -> list[str]:
+    image.check_failures.clear()
+    image.probes.clear()
+    image.call(function, [])
+    return list(image.check_failures)
+
+
+def _run_compiled(
+    module: ModuleOp, function: str, sources: dict[str, str], pipeline: str | None
+) -> list[str]:
+    compiler = get_target("interpreter").compiler()
+    executable = compiler.compile(module.clone(), function, sources, pipeline)
+    executable()
+    return list(getattr(executable, "check_failures", []))
