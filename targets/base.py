@@ -389,6 +389,10 @@ class Compiler(ABC):
 
     def __init__(self, platform: Platform):
         self.platform = platform
+        self.bounds_check = False
+        """Whether generated code checks each memory access against its
+        buffer's bounds (a debug mode of the targets that compile to native
+        code; the others index numpy arrays, which check always)."""
 
     def run_hlo_passes(
         self,

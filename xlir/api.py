@@ -72,11 +72,16 @@ def compile(
     function: str = "main",
     name: str | None = None,
     pipeline: str | None = None,
+    bounds_check: bool = False,
 ) -> Executable:
     """Compile StableHLO (text, a path, or a parsed module) for a target.
 
     `pipeline` is the HLO-level pass pipeline (a spec as for `xlir-opt -p`);
     None runs the target's default (`hlo-opt`), "" runs no pass.
+    `bounds_check` (cpu) makes the generated code check every load and
+    store against its buffer's bounds and abort with a message naming the
+    kernel and the buffer at the first one out (a debug mode, slower;
+    `XLIR_CPU_BOUNDS_CHECK=1` in the environment does it for every compile).
 
     The result is callable with numpy arrays and returns an array, or a tuple
     of arrays for several results; `executable.signature` lists the expected
@@ -85,6 +90,7 @@ def compile(
     argument.
     """
     compiler = get_target(target).compiler()
+    compiler.bounds_check = bounds_check
     if isinstance(source, str):
         cached = compiler.lookup(source, function, pipeline)
         if cached is not None:

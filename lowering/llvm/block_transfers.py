@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
+from xlir.lowering.llvm.bounds_checks import check_access
 from xlir.lowering.llvm.function import FunctionBuilder, is_noalias
 from xlir.passes.loop_utils import bounds_of, static_trip_count
 
@@ -60,9 +61,13 @@ class BlockTransfer:
     elements: int
 
 
-def block_transfer(op: ParallelOp, single: frozenset[int]) -> BlockTransfer | None:
+def block_transfer(
+    op: ParallelOp, single: frozenset[int], split: frozenset[int] = frozenset()
+) -> BlockTransfer | None:
     """`op` as runs of contiguous elements, if its body is a plain copy or a
-    fill of equal bytes (`single`: its dimensions that run once, no loop)."""
+    fill of equal bytes (`single`: its dimensions that run once, no loop;
+    `split`: those the nest runs only part of, a threaded chunk's first,
+    whose runs end at the part's end, not the buffer's)."""
     block = op.body.block
     body = [o for o in block.ops if o is not block.last_op]
     stores = [o for o in body if isinstance(o, StoreOp)]
@@ -88,7 +93,7 @@ def block_transfer(op: ParallelOp, single: frozenset[int]) -> BlockTransfer | No
     if not element_bytes(buffer.element_type):
         return None
     accesses = [store] if load is None else [store, load]
-    merged, elements = _merged_dims(op, single, accesses)
+    merged, elements = _merged_dims(op, single, split, accesses)
     if not merged:
         return None
     return BlockTransfer(store, load, fill_byte, index_ops, frozenset(merged), elements)
@@ -103,6 +108,9 @@ def lower_block_transfer(b: FunctionBuilder, transfer: BlockTransfer) -> None:
     buffer = store.buffer.type
     assert isinstance(buffer, MemRefType)
     size = transfer.elements * (element_bytes(buffer.element_type) or 0)
+    if b.module.bounds_check:
+        for access in (store, load) if load is not None else (store,):
+            check_access(b, access, access.buffer, access.indices, transfer.elements)
     destination = b.element_pointer(store.buffer, store.indices, store)
     if load is None:
         assert transfer.fill_byte is not None
@@ -144,10 +152,14 @@ def _fill_byte(value: SSAValue, nest: ParallelOp) -> int | None:
 
 
 def _merged_dims(
-    op: ParallelOp, single: frozenset[int], accesses: Sequence[LoadOp | StoreOp]
+    op: ParallelOp,
+    single: frozenset[int],
+    split: frozenset[int],
+    accesses: Sequence[LoadOp | StoreOp],
 ) -> tuple[list[int], int]:
     """The innermost looped dimensions whose iterations are one contiguous run
-    in every access, and the run's length in elements."""
+    in every access, and the run's length in elements; none from a `split`
+    dimension outwards."""
     bounds = bounds_of(op)
     ivs = op.induction_vars
     merged: list[int] = []
@@ -155,7 +167,7 @@ def _merged_dims(
     elements = 1
     for dim in reversed([d for d in range(len(ivs)) if d not in single]):
         trip = static_trip_count(*bounds[dim])
-        if bounds[dim][2] != 1 or not trip:
+        if dim in split or bounds[dim][2] != 1 or not trip:
             break
         runs = [*runs, (ivs[dim], trip)]
         if not all(_contiguous(access, op, runs) for access in accesses):

@@ -104,17 +104,20 @@ def parallel_nest(
     op: ParallelOp,
     dims: list[Bounds],
     single: frozenset[int] = frozenset(),
+    split: frozenset[int] = frozenset(),
 ) -> None:
     """The loops of `op` over `dims` (new values), outermost first, around
     its body; the innermost loop carries `op`'s interleave hint. A
     dimension in `single` runs once, at its lower bound: no loop (a batch
     of one, a pad's one-column border), which LLVM would otherwise make and
     then delete. A plain copy or fill loops only outside its contiguous
-    runs, one call each (`block_transfers`)."""
+    runs, one call each (`block_transfers`); a dimension in `split` (whose
+    `dims` cover only part of `op`'s range: a threaded chunk's first) is
+    never part of a run."""
     ivs = op.induction_vars
     mark = op.attributes.get(INTERLEAVE)
     interleave = mark.value.data if isinstance(mark, IntegerAttr) else None
-    transfer = block_transfer(op, single)
+    transfer = block_transfer(op, single, split)
     if transfer is not None:
         single, interleave = single | transfer.merged, None
     looped = [d for d in range(len(dims)) if d not in single]

@@ -8,6 +8,7 @@ old `memref` type kept for addressing (row-major, static shape).
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
@@ -23,6 +24,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    StringAttr,
     UnitAttr,
     VectorType,
     i8,
@@ -396,10 +398,15 @@ def _row_major_type(type_: MemRefType) -> Attribute | None:
 
 class ModuleSymbols:
     """Functions the lowering adds on demand, once each: declarations (libm,
-    the thread pool) and internal definitions (threaded loops' chunks)."""
+    the thread pool) and internal definitions (threaded loops' chunks); and
+    the constant strings of bounds checks, where `bounds_check` asks for
+    them (lowering/llvm/bounds_checks.py)."""
 
-    def __init__(self):
+    def __init__(self, bounds_check: bool = False):
         self.declared: dict[str, llvm.FuncOp] = {}
+        self.strings: dict[str, llvm.GlobalOp] = {}
+        self.bounds_check = bounds_check
+        """Whether loads, stores and block transfers check their bounds."""
 
     def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
         if name not in self.declared:
@@ -414,4 +421,19 @@ class ModuleSymbols:
         name = function.sym_name.data
         assert name not in self.declared, f"{name} defined twice"
         self.declared[name] = function
+        return name
+
+    def string(self, text: str) -> str:
+        """The name of an internal constant holding `text`, NUL-terminated
+        (named by its content: the same in every pass and part)."""
+        name = "xlir.string." + hashlib.sha1(text.encode()).hexdigest()[:16]
+        if name not in self.strings:
+            data = text.encode() + b"\0"
+            self.strings[name] = llvm.GlobalOp(
+                llvm.LLVMArrayType(len(data), i8),
+                name,
+                "internal",
+                constant=True,
+                value=StringAttr(data.decode()),
+            )
         return name

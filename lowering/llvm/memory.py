@@ -9,7 +9,8 @@ loop apart into an extract and a store per lane (compare_select's mask
 loops: slower code, and half of LLVM's time on them). A
 `loop.view` is the arena's pointer plus its byte offset, a `loop.reshape` the
 same pointer, and a `loop.global` an internal constant array that
-`loop.get_global` takes the address of.
+`loop.get_global` takes the address of. With `loop-to-llvm{bounds-check=true}`
+each load and store is checked against its buffer first (`bounds_checks`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from xlir.dialects.loop.memory import (
     ViewOp,
     element_bytes,
 )
+from xlir.lowering.llvm.bounds_checks import check_access
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, llvm_type
 
 
@@ -39,8 +41,15 @@ def _vector_alignment(type_: Attribute, buffer: Attribute) -> int | None:
     return element_bytes(buffer.element_type) or 1
 
 
+def _lanes(type_: Attribute) -> int:
+    """Elements a load or store of a `type_` value touches."""
+    return type_.get_shape()[0] if isinstance(type_, VectorType) else 1
+
+
 def lower_load(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, LoadOp)
+    if b.module.bounds_check:
+        check_access(b, op, op.buffer, op.indices, _lanes(op.result.type))
     address = b.element_pointer(op.buffer, op.indices, op)
     type_ = llvm_type(op.result.type, op)
     if type_ == i1:
@@ -52,6 +61,8 @@ def lower_load(b: FunctionBuilder, op: Operation) -> None:
 
 def lower_store(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, StoreOp)
+    if b.module.bounds_check:
+        check_access(b, op, op.buffer, op.indices, _lanes(op.value.type))
     address = b.element_pointer(op.buffer, op.indices, op)
     value = b.get(op.value)
     if value.type == i1:

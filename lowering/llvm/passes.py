@@ -112,11 +112,14 @@ def _report(problems: list[tuple[Operation, str]], what: str) -> None:
 
 
 def _declarations(module: ModuleOp, symbols: ModuleSymbols) -> None:
-    """Add the external functions the lowering called, once each."""
+    """Add the external functions the lowering called and the strings it
+    made, once each."""
     present = {
-        op.sym_name.data for op in module.body.block.ops if isinstance(op, llvm.FuncOp)
+        op.sym_name.data
+        for op in module.body.block.ops
+        if isinstance(op, llvm.FuncOp | llvm.GlobalOp)
     }
-    for name, declaration in symbols.declared.items():
+    for name, declaration in {**symbols.declared, **symbols.strings}.items():
         if name not in present:
             module.body.block.insert_op_before(declaration, module.body.block.first_op)  # pyright: ignore[reportArgumentType]
 
@@ -135,10 +138,15 @@ class LoopToLLVMPass(ModulePass):
 
     name = "loop-to-llvm"
 
+    bounds_check: bool = False
+    """Check every load, store and block transfer against its buffer's
+    bounds, aborting with a message where one is out (a debug mode:
+    bounds_checks.py)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [o for o in op.body.block.ops if isinstance(o, KernelOp)]
         _report(_problems(kernels, host=False), self.name)
-        symbols = ModuleSymbols()
+        symbols = ModuleSymbols(self.bounds_check)
         launches = launches_by_kernel(op)
         lowered: list[llvm.FuncOp] = []
         for kernel in kernels:

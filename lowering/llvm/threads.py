@@ -148,7 +148,7 @@ def _chunk(
     dims = loop_bounds(c, op)
     lower, _, step = dims[0]
     dims[0] = (c.add(lower, c.mul(begin, step)), c.add(lower, c.mul(end, step)), step)
-    parallel_nest(c, op, dims, single_iteration_dims(op) - {0})
+    parallel_nest(c, op, dims, single_iteration_dims(op) - {0}, frozenset({0}))
     c.emit(llvm.ReturnOp())
     return name
 

@@ -58,12 +58,23 @@ FAST_MATH = "XLIR_FAST_MATH"
 do; off by default, so results are bit for bit the sequential order's."""
 
 
-def loop_pipeline() -> str:
+BOUNDS_CHECK = "XLIR_CPU_BOUNDS_CHECK"
+"""Set to 1, every compile checks each load and store of the generated code
+against its buffer's bounds (`loop-to-llvm{bounds-check=true}`, a debug
+mode: lowering/llvm/bounds_checks.py), as `xlir.compile(...,
+bounds_check=True)` does for one."""
+
+
+def loop_pipeline(bounds_check: bool = False) -> str:
     """The loop pipeline compiles use now: `LOOP_PIPELINE`, reassociating
-    with `XLIR_FAST_MATH=1` in the environment."""
+    with `XLIR_FAST_MATH=1` in the environment, checking bounds where
+    `bounds_check` or `XLIR_CPU_BOUNDS_CHECK=1` asks."""
+    pipeline = LOOP_PIPELINE
     if os.environ.get(FAST_MATH) == "1":
-        return LOOP_PIPELINE.replace("vectorize", "vectorize{reassociate=true}", 1)
-    return LOOP_PIPELINE
+        pipeline = pipeline.replace("vectorize", "vectorize{reassociate=true}", 1)
+    if bounds_check or os.environ.get(BOUNDS_CHECK) == "1":
+        pipeline = pipeline.replace("loop-to-llvm", "loop-to-llvm{bounds-check=true}")
+    return pipeline
 
 
 class CpuExecutor(InterpreterExecutor):
@@ -162,7 +173,16 @@ class CpuCompiler(Compiler):
     def lookup(
         self, text: str, function: str, pipeline: str | None
     ) -> Executable | None:
-        return self._load(_key(text, function, pipeline))
+        return self._load(self._key(text, function, pipeline))
+
+    def _key(self, text: str, function: str, pipeline: str | None) -> str | None:
+        """The cache key of compiling `function` of `text`; None with the
+        cache off."""
+        if cache.cache_dir() is None:
+            return None
+        hlo = self.DEFAULT_PIPELINE if pipeline is None else pipeline
+        backend = f"hlo-to-loop,{loop_pipeline(self.bounds_check)}"
+        return cache.cache_key(text, function, hlo, backend, host_description())
 
     def _load(self, key: str | None) -> CpuExecutable | None:
         entry = cache.load(key) if key is not None else None
@@ -186,7 +206,7 @@ class CpuCompiler(Compiler):
     ) -> Executable:
         """Through the cache when the module comes from one program text."""
         text = next(iter(sources.values())) if sources and len(sources) == 1 else None
-        key = _key(text, function, pipeline) if text is not None else None
+        key = self._key(text, function, pipeline) if text is not None else None
         cached = self._load(key)
         if cached is not None:
             return cached
@@ -211,7 +231,9 @@ class CpuCompiler(Compiler):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
-        lowered = lower_to_llvm(module, function, sources)
+        lowered = lower_to_llvm(
+            module, function, sources, loop_pipeline(self.bounds_check)
+        )
         ir, objects = compile_parts(module)
         return CpuExecutable(
             self.platform,
@@ -236,11 +258,3 @@ class CpuCompiler(Compiler):
         optimized = self.run_hlo_passes(module, pipeline, sources)
         return compile_object(optimized, options or AotOptions(), function, sources)
 
-
-def _key(text: str, function: str, pipeline: str | None) -> str | None:
-    """The cache key of compiling `function` of `text`; None with the cache off."""
-    if cache.cache_dir() is None:
-        return None
-    hlo = CpuCompiler.DEFAULT_PIPELINE if pipeline is None else pipeline
-    backend = f"hlo-to-loop,{loop_pipeline()}"
-    return cache.cache_key(text, function, hlo, backend, host_description())

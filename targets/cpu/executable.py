@@ -22,7 +22,12 @@ from xlir.targets.base import (
     Signature,
 )
 from xlir.targets.cpu.llvm_jit import LoadedObject
-from xlir.targets.cpu.thread_runtime import load_runtime, needs_runtime
+from xlir.targets.cpu.thread_runtime import (
+    load_runtime,
+    load_support,
+    needs_runtime,
+    needs_support,
+)
 
 ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 """`void entry(void **args, void **results, void *temp)` (lowering/llvm/host.py)."""
@@ -59,6 +64,8 @@ class CpuExecutable(HostExecutable):
         )
         if needs_runtime(self.objects):
             load_runtime()
+        if needs_support(self.objects):
+            load_support()
         self._object = LoadedObject(self.objects)
         self._entry = ENTRY(self._object.address(signature.function))
         self._arguments = _layouts(signature.arguments)

@@ -22,8 +22,10 @@ from llvmlite.binding import ffi
 from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 from xlir.lowering.llvm.control import INTERLEAVE_COUNT
 from xlir.lowering.llvm.threads import PARALLEL_FOR
+from xlir.targets.cpu.support_functions import define_bounds_error
 from xlir.targets.cpu.thread_pool import define_thread_pool
 
 
@@ -214,11 +216,14 @@ def llvm_ir(
     external whatever their linkage (another module uses them). A branch
     marked `INTERLEAVE_COUNT` gets its loop metadata (`_loop_id`). Where
     the module calls the thread pool, the pool is defined in it, internal
-    (`thread_pool.py`; the object then needs only the C library), unless
-    `thread_pool` is False: the JIT links the one of its runtime."""
+    (`thread_pool.py`; the object then needs only the C library), and so is
+    the bounds-check handler where it calls that (`support_functions.py`),
+    unless `thread_pool` is False: the JIT links the ones of its runtime."""
     converted = convert_module(module, fallback_target_triple=triple)
     if thread_pool and PARALLEL_FOR in converted.globals:
         define_thread_pool(converted)
+    if thread_pool and BOUNDS_ERROR in converted.globals:
+        define_bounds_error(converted)
     for name in exported:
         converted.get_global(name).linkage = ""
     for op in module.body.block.ops:

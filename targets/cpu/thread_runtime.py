@@ -1,4 +1,6 @@
-"""The CPU JIT's runtime: the thread pool, compiled and loaded once per process.
+"""The CPU JIT's runtime: the thread pool and the support functions
+(support_functions.py: the bounds-check handler, half conversions),
+compiled and loaded once per process.
 
 A threaded program only declares `xlir.parallel_for` (lowering/llvm/
 threads.py). The JIT compiles the pool (`thread_pool.py`) on the first
@@ -8,7 +10,9 @@ executable's engine then links against, as XLA:CPU's JIT resolves its
 runtime functions in the process. So all executables share one pool and
 its threads, and a threaded program's compile does not translate and
 optimize the pool again. Ahead-of-time objects define a pool of their own
-(`llvm_jit.llvm_ir`), so they need only the C library.
+(`llvm_jit.llvm_ir`), so they need only the C library. The support
+functions are loaded the same way, on the first load of an object that
+calls one of them.
 """
 
 from __future__ import annotations
@@ -20,7 +24,17 @@ import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.llvm.threads import PARALLEL_FOR
 from xlir.targets.cpu.llvm_jit import LoadedObject, object_code
+from xlir.targets.cpu.support_functions import (
+    HALF_CONVERSIONS,
+    define_bounds_error,
+    define_half_conversions,
+)
 from xlir.targets.cpu.thread_pool import define_thread_pool
+
+from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
+
+SUPPORT = (BOUNDS_ERROR, *HALF_CONVERSIONS)
+"""The support functions' names."""
 
 
 def needs_runtime(objects: Sequence[bytes]) -> bool:
@@ -45,4 +59,29 @@ def load_runtime() -> LoadedObject:
     (its threads run its code) for as long as the process lives."""
     loaded = LoadedObject((runtime_object(),))
     llvm.add_symbol(PARALLEL_FOR, loaded.address(PARALLEL_FOR))
+    return loaded
+
+
+def needs_support(objects: Sequence[bytes]) -> bool:
+    """Whether any of these objects calls a support function."""
+    return any(name.encode() in code for code in objects for name in SUPPORT)
+
+
+@cache
+def support_object() -> bytes:
+    """The support functions' object code for this host."""
+    module = ir.Module()
+    module.triple = llvm.get_default_triple()
+    define_bounds_error(module, linkage="external")
+    define_half_conversions(module)
+    return object_code(str(module))
+
+
+@cache
+def load_support() -> LoadedObject:
+    """The support functions loaded into this process, each a process
+    symbol; kept for as long as the process lives."""
+    loaded = LoadedObject((support_object(),))
+    for name in SUPPORT:
+        llvm.add_symbol(name, loaded.address(name))
     return loaded
