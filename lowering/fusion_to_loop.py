@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     TensorType,
+    f32,
     i1,
     i64,
 )
@@ -386,7 +387,8 @@ class FusionLowering:
         lhs_free = [d for d in range(len(lhs_shape)) if d not in (*lhs_b, *lhs_c)]
         rhs_free = [d for d in range(len(rhs_shape)) if d not in (*rhs_b, *rhs_c)]
         out_type = scalar_type(op.results[0].type)
-        zero = self._const(0, out_type)
+        acc_type = accumulator_type(out_type)
+        zero = self._const(0, acc_type)
 
         def operand_index(
             rank: int,
@@ -416,11 +418,14 @@ class FusionLowering:
                     len(rhs_shape), rhs_b, rhs_free, rhs_c, nb + len(lhs_free), ivs
                 ),
             )
-            lhs, rhs = self._widen(lhs, out_type), self._widen(rhs, out_type)
-            product = self.nest.place(_multiply(out_type)(lhs, rhs))
-            return [self.nest.place(_add(out_type)(accs[0], product))]
+            lhs, rhs = self._widen(lhs, acc_type), self._widen(rhs, acc_type)
+            product = self.nest.place(_multiply(acc_type)(lhs, rhs))
+            return [self.nest.place(_add(acc_type)(accs[0], product))]
 
-        return self.nest.for_nest([lhs_shape[d] for d in lhs_c], [zero], body)[0]
+        sum_ = self.nest.for_nest([lhs_shape[d] for d in lhs_c], [zero], body)[0]
+        if acc_type == out_type:
+            return sum_
+        return self.nest.place(arith.TruncFOp(sum_, out_type))
 
     def _widen(self, scalar: SSAValue, target: Attribute) -> SSAValue:
         """A dot operand in the accumulator's type (bf16 x bf16 -> f32)."""
@@ -432,6 +437,15 @@ class FusionLowering:
             return self.nest.place(arith.SIToFPOp(scalar, target))
         assert isinstance(target, IntegerType)
         return self.nest.place(arith.ExtSIOp(scalar, target))
+
+
+def accumulator_type(result: Attribute) -> Attribute:
+    """The type a contraction or window sum accumulates in: the result's,
+    except half-precision floats, which accumulate in f32 (as the reference
+    interpreter does)."""
+    if isinstance(result, AnyFloat) and result.bitwidth < 32:
+        return f32
+    return result
 
 
 def _full_index(

@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerType,
-    f32,
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -84,15 +83,6 @@ class KernelBuilder:
 
     def finish(self) -> KernelOp:
         return self.kernel
-
-
-def accumulator_type(result: Attribute) -> Attribute:
-    """The type a contraction or window sum accumulates in: the result's,
-    except half-precision floats, which accumulate in f32 (as the reference
-    interpreter does)."""
-    if isinstance(result, AnyFloat) and result.bitwidth < 32:
-        return f32
-    return result
 
 
 def cast(kb: KernelBuilder, value: SSAValue, target: Attribute) -> SSAValue:

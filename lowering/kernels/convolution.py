@@ -21,10 +21,10 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.attributes import ConvDimensionNumbersAttr
 from xlir.dialects.stablehlo.contraction import ConvolutionOp
 from xlir.dialects.syntax import array_values
+from xlir.lowering.fusion_to_loop import accumulator_type
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import (
     KernelBuilder,
-    accumulator_type,
     cast,
     int_list,
     multiply_add,

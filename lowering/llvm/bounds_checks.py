@@ -80,4 +80,3 @@ def _position(buffer: SSAValue) -> str:
     if isinstance(owner, Operation):
         return f"(result of {owner.name})"
     return f"(argument #{buffer.index})"  # pyright: ignore[reportAttributeAccessIssue]
-
