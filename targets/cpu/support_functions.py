@@ -31,7 +31,7 @@ HALF_CONVERSIONS = ("__truncdfhf2", "__truncsfhf2", "__extendhfsf2")
 I16, I32, I64 = ir.IntType(16), ir.IntType(32), ir.IntType(64)
 HALF, FLOAT, DOUBLE = ir.HalfType(), ir.FloatType(), ir.DoubleType()
 
-_FORMAT = "xlir: error: out-of-bounds %s: element %lld of %lld\n\0"
+_FORMAT = "xlir: error: out-of-bounds %s: at element %lld of %lld\n\0"
 
 
 def define_bounds_error(module: ir.Module, linkage: str = "internal") -> None:

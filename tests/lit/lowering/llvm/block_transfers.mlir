@@ -7,8 +7,15 @@
 // value whose bytes are all equal); the loops left are those outside the
 // runs.
 
-// A threaded copy: the chunk loops over its share of rows, one call each (the
-// chunk functions come first).
+// A threaded fill of whole rows: the chunk fills its share of rows one row
+// (64 bytes) at a time, never the whole buffer from its first row (the
+// chunk functions come first, the last made first).
+// CHECK-LABEL: llvm.func internal @threaded_fill.chunk0(
+// CHECK-DAG:     %[[ROW_BYTES:.*]] = llvm.mlir.constant(64) : i64
+// CHECK:         llvm.call_intrinsic "llvm.memset.p0.i64"(%{{.*}}, %{{.*}}, %[[ROW_BYTES]], %{{.*}})
+// CHECK:         llvm.return
+
+// A threaded copy: the chunk loops over its share of rows, one call each.
 // CHECK-LABEL: llvm.func internal @threaded.chunk0(
 // CHECK:         llvm.call_intrinsic "llvm.memcpy.p0.p0.i64"
 // CHECK-NOT:     llvm.store
@@ -91,6 +98,13 @@ builtin.module {
     loop.parallel (%i, %j) = (0, 0) to (64, 16) step (1, 1) attributes {threads = 2 : i64} {
       %x = loop.load %src[%i, %j] : memref<64x32xf32>
       loop.store %x, %dst[%i, %j] : memref<64x16xf32>
+    }
+    loop.return
+  }
+  loop.kernel @threaded_fill(%dst: memref<64x16xf32>) {
+    %zero = arith.constant 0.0 : f32
+    loop.parallel (%i, %j) = (0, 0) to (64, 16) step (1, 1) attributes {threads = 2 : i64} {
+      loop.store %zero, %dst[%i, %j] : memref<64x16xf32>
     }
     loop.return
   }
