@@ -22,7 +22,6 @@ ahead-of-time module gets the bounds handler where it calls it
 from __future__ import annotations
 
 from llvmlite import ir
-
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 
 HALF_CONVERSIONS = ("__truncdfhf2", "__truncsfhf2", "__extendhfsf2")

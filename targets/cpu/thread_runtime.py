@@ -22,6 +22,7 @@ from functools import cache
 
 import llvmlite.binding as llvm
 from llvmlite import ir
+from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 from xlir.lowering.llvm.threads import PARALLEL_FOR
 from xlir.targets.cpu.llvm_jit import LoadedObject, object_code
 from xlir.targets.cpu.support_functions import (
@@ -30,8 +31,6 @@ from xlir.targets.cpu.support_functions import (
     define_half_conversions,
 )
 from xlir.targets.cpu.thread_pool import define_thread_pool
-
-from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 
 SUPPORT = (BOUNDS_ERROR, *HALF_CONVERSIONS)
 """The support functions' names."""

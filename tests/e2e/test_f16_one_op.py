@@ -7,14 +7,13 @@ inf, as the interpreter and XLA give).
 Where the CPU has no instruction for an f64 -> f16 conversion (x86 without
 AVX512-FP16), LLVM calls `__truncdfhf2`, which the JIT once left unresolved
 (a call to address 0: a segfault on the first call). So each program also
-runs in a subprocess compiled for this CPU without its native half
-features (`NO_NATIVE_HALF`), where the JIT links its own conversions
-(targets/cpu/support_functions.py)."""
+runs in a subprocess compiled for this CPU without its native f16
+features, and again without F16C (tests/cpu_features.py), where the JIT
+links its own conversions (targets/cpu/support_functions.py)."""
 
 from __future__ import annotations
 
 import os
-import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -23,11 +22,9 @@ import numpy as np
 import pytest
 
 import xlir
+from tests.cpu_features import X86
 
 ROOT = Path(__file__).resolve().parents[2]
-
-NO_NATIVE_HALF = ("avx512", "avx10", "f16c")
-"""x86 features dropped (those that imply F16C or give native f16)."""
 
 N = 64
 
@@ -110,33 +107,20 @@ def test_dot_general_sums_in_f32() -> None:
 
 
 RUN_WITHOUT_NATIVE_HALF = """
-import functools, sys
-import xlir.targets.cpu.llvm_jit as jit
-cpu, features = jit.host_cpu()
-dropped = tuple(sys.argv[1].split(","))
-kept = ",".join(
-    "-" + f[1:] if f.startswith("+") and f[1:].startswith(dropped) else f
-    for f in features.split(",")
-)
-jit.host_cpu = functools.cache(lambda: (cpu, kept))
+import sys
+from tests.cpu_features import without_native_half
+without_native_half(f16c=sys.argv[2] == "1")
 from tests.e2e.test_f16_one_op import check
-check(sys.argv[2])
+check(sys.argv[1])
 """
 
 
-@pytest.mark.skipif(
-    platform.machine() not in ("x86_64", "AMD64"), reason="x86 features"
-)
+@pytest.mark.skipif(not X86, reason="drops x86 features")
+@pytest.mark.parametrize("f16c", [True, False], ids=["f16c", "no-f16c"])
 @pytest.mark.parametrize("name", PROGRAMS)
-def test_cpu_without_native_half_matches_interpreter(name: str) -> None:
+def test_cpu_without_native_half_matches_interpreter(name: str, f16c: bool) -> None:
     result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            RUN_WITHOUT_NATIVE_HALF,
-            ",".join(NO_NATIVE_HALF),
-            name,
-        ],
+        [sys.executable, "-c", RUN_WITHOUT_NATIVE_HALF, name, "1" if f16c else "0"],
         capture_output=True,
         text=True,
         timeout=300,

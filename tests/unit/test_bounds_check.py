@@ -16,12 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
+from xlir.targets.cpu import loop_pipeline
 from xlir.targets.cpu.llvm_jit import llvm_ir
 
 import xlir
 from tests.corpus import SMALL, load_case
 from xlir.context import make_context
 from xlir.parsing import parse_module
+from xlir.pass_manager import run_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,9 +128,6 @@ def test_the_mode_is_part_of_the_cache_key(monkeypatch, tmp_path) -> None:
 
 
 def test_ahead_of_time_module_defines_the_handler() -> None:
-    from xlir.pass_manager import run_pipeline
-    from xlir.targets.cpu import loop_pipeline
-
     module = parse_module(make_context(), SHIFT.replace("OFFSET", "0"), "shift")
     run_pipeline(make_context(), module, loop_pipeline(bounds_check=True))
     lines = llvm_ir(module).splitlines()
