@@ -21,6 +21,8 @@ ahead-of-time module gets the bounds handler where it calls it
 
 from __future__ import annotations
 
+from typing import cast
+
 from llvmlite import ir
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 
@@ -72,7 +74,8 @@ def define_half_conversions(module: ir.Module, linkage: str = "external") -> Non
 
     narrow = _conversion(module, "__truncsfhf2", HALF, FLOAT, linkage)
     builder = ir.IRBuilder(narrow.append_basic_block())
-    builder.ret(_double_to_half(builder, builder.fpext(narrow.args[0], DOUBLE)))
+    wide = cast(ir.Value, builder.fpext(narrow.args[0], DOUBLE))
+    builder.ret(_double_to_half(builder, wide))
 
     extend = _conversion(module, "__extendhfsf2", FLOAT, HALF, linkage)
     builder = ir.IRBuilder(extend.append_basic_block())
@@ -132,7 +135,7 @@ def _double_to_half(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
         b.icmp_unsigned(">", magnitude, I64(0x7FF0_0000_0000_0000)), nan, result
     )
     sign = b.and_(b.lshr(bits, I64(48)), I64(0x8000))
-    return b.bitcast(b.trunc(b.or_(result, sign), I16), HALF)
+    return cast(ir.Value, b.bitcast(b.trunc(b.or_(result, sign), I16), HALF))
 
 
 def _half_to_float(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
@@ -149,4 +152,4 @@ def _half_to_float(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
     result = b.select(b.icmp_unsigned("==", exponent, I32(31)), special, normal)
     result = b.select(b.icmp_unsigned("==", exponent, I32(0)), small, result)
     sign = b.shl(b.and_(bits, I32(0x8000)), I32(16))
-    return b.bitcast(b.or_(result, sign), FLOAT)
+    return cast(ir.Value, b.bitcast(b.or_(result, sign), FLOAT))
