@@ -7,9 +7,10 @@ compared with the buffer's size: one unsigned `offset < size - lanes + 1`
 `xlir.bounds_error(message, offset, size)`, which prints the message (the
 access, its function and buffer) with the numbers and aborts: an
 out-of-bounds write is caught where it happens, not calls later as a
-corrupted heap. The handler is defined by the CPU JIT's runtime
-(targets/cpu/support_runtime.py) or, ahead of time, in the object
-(`llvm_jit.llvm_ir`). Without the option no check is emitted.
+corrupted heap. The handler is one of the CPU JIT's support functions
+(targets/cpu/support_functions.py, loaded by thread_runtime.py) or, ahead
+of time, defined in the object (`llvm_jit.llvm_ir`). Without the option no
+check is emitted.
 """
 
 from __future__ import annotations
