@@ -7,8 +7,10 @@ transformer decoder layer. Needs jax (tests/e2e/test_bench_size_programs.py
 skips without it).
 
 `python -m tests.e2e.bench_size_programs NAME [--no-native-f16]` runs one
-on the cpu target twice and checks both calls against JAX's outputs: what
-the test runs in a subprocess, so that a crash is a failure, not a dead run.
+on the cpu target twice and checks both calls against JAX's outputs;
+`corpus-bench` runs every bench program of the corpus twice with bounds
+checks (`run_corpus_bench`): what the tests run in a subprocess, so that a
+crash is a failure, not a dead run.
 """
 
 from __future__ import annotations
@@ -139,8 +141,7 @@ def run(name: str) -> None:
     text, arguments, expected = export(name)
     executable = xlir.compile(text, target="cpu", name=name)
     for call in range(2):
-        got = executable(*arguments)
-        got = got if isinstance(got, tuple) else (got,)
+        got = _outputs(executable(*arguments))
         assert len(got) == len(expected)
         for index, (have, want) in enumerate(zip(got, expected, strict=True)):
             assert have.shape == want.shape, f"call {call} out{index}: shape"
@@ -157,16 +158,42 @@ def run(name: str) -> None:
             )
 
 
+def run_corpus_bench() -> None:
+    """Every program of the corpus's bench/ (random inputs) compiled with
+    bounds checks and called twice, the same bits each time
+    (tests/e2e/test_corpus_cpu.py checks the numbers, without checks)."""
+    import xlir
+    from tests.conftest import CORPUS
+    from tests.unit.test_kernels_numerics import random_inputs
+
+    for path in sorted((CORPUS / "bench").glob("*.mlir")):
+        text = path.read_text()
+        arguments = random_inputs(text, seed=1)
+        checked = xlir.compile(text, target="cpu", name=path.name, bounds_check=True)
+        first, second = (_outputs(checked(*arguments)) for _ in range(2))
+        for index, (have, want) in enumerate(zip(second, first, strict=True)):
+            np.testing.assert_array_equal(
+                have, want, err_msg=f"{path.name}: out{index}"
+            )
+
+
+def _outputs(result: Any) -> tuple[np.ndarray, ...]:
+    return result if isinstance(result, tuple) else (result,)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("name", choices=sorted(PROGRAMS))
+    parser.add_argument("name", choices=[*sorted(PROGRAMS), "corpus-bench"])
     parser.add_argument("--no-native-f16", action="store_true")
     arguments = parser.parse_args()
     if arguments.no_native_f16:
         from tests.cpu_features import without_native_half
 
         without_native_half()
-    run(arguments.name)
+    if arguments.name == "corpus-bench":
+        run_corpus_bench()
+    else:
+        run(arguments.name)
 
 
 if __name__ == "__main__":
