@@ -49,7 +49,8 @@ def check_access(
     offset = b.get(indices[0]) if indices else b.const(0)
     for index, extent in zip(indices[1:], shape[1:], strict=True):
         offset = b.add(b.mul(offset, b.const(extent)), b.get(index))
-    inside = b.icmp(offset, b.const(size - elements + 1), ULT)
+    # more elements than the buffer has: no offset is inside (`ult 0`)
+    inside = b.icmp(offset, b.const(max(size - elements + 1, 0)), ULT)
     fail, go_on = b.new_block(), b.new_block()
     b.cond_branch(inside, go_on, [], fail, [])
     b.block = fail

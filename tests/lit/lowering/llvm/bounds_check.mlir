@@ -53,6 +53,12 @@
 // CHECK:         llvm.mlir.addressof @[[VECTOR_LOAD]]
 // CHECK:         llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
 
+// A vector wider than its buffer: no offset is inside (ult 0).
+// CHECK-LABEL: llvm.func internal @too_wide(
+// CHECK-DAG:     %[[NONE:.*]] = llvm.mlir.constant(0) : i64
+// CHECK:         llvm.icmp "ult" %{{.*}}, %[[NONE]] : i64
+// CHECK:         llvm.call @xlir.bounds_error
+
 // A rank-0 buffer: offset 0 of 1.
 // CHECK-LABEL: llvm.func internal @scalar(
 // CHECK-COUNT-2: llvm.call @xlir.bounds_error
@@ -85,6 +91,12 @@ builtin.module {
     loop.parallel (%i, %j) = (0, 0) to (64, 16) step (1, 1) attributes {threads = 2 : i64} {
       loop.store %zero, %a[%i, %j] : memref<64x16xf32>
     }
+    loop.return
+  }
+  loop.kernel @too_wide(%a: memref<8xf32>, %b: memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %v = loop.load %a[%c0] : memref<8xf32>, vector<16xf32>
+    loop.store %v, %b[%c0] : memref<16xf32>, vector<16xf32>
     loop.return
   }
   loop.kernel @scalar(%a: memref<f32>, %b: memref<f32>) {
