@@ -140,11 +140,9 @@ def fusible(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> bo
         if not isinstance(x.type, MemRefType):
             continue
         for y, (writes_y, y_by_row) in zip(b.args, second_accesses, strict=True):
-            if not isinstance(y.type, MemRefType) or not may_overlap(x, y):
-                continue
-            if (writes_x or writes_y) and not (
-                same_rows(x, y) and x_by_row and y_by_row
-            ):
+            if not (writes_x or writes_y) or not isinstance(y.type, MemRefType):
+                continue  # two reads never conflict: no overlap test
+            if may_overlap(x, y) and not (same_rows(x, y) and x_by_row and y_by_row):
                 return False
     return True
 
@@ -213,9 +211,10 @@ def merges(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> boo
         if not isinstance(x.type, MemRefType):
             continue
         for y, (writes_y, reaches_y, own_y) in zip(b.args, ys, strict=True):
-            if not isinstance(y.type, MemRefType) or not may_overlap(x, y):
+            conflict = (writes_x and reaches_y) or (writes_y and reaches_x)
+            if not conflict or not isinstance(y.type, MemRefType):
                 continue
-            if ((writes_x and reaches_y) or (writes_y and reaches_x)) and not (
+            if may_overlap(x, y) and not (
                 own_x and own_y and x.type == y.type and same_rows(x, y)
             ):
                 return False

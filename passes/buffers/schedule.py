@@ -6,7 +6,9 @@ list scheduler (`HloMemoryScheduler`), `list_schedule` orders the ops by
 their data dependencies, greedily taking among the ready ops the one that
 frees the most bytes net of what it allocates (ties: the earlier in program
 order). `assign-buffers` plans both orders and keeps the smaller arena, as
-XLA's default scheduler keeps the best of its heuristics.
+XLA's default scheduler keeps the best of its heuristics. The ready ops wait
+in a heap; an op's gain changes only when it becomes the last reader of a
+value, so each step costs a logarithm, not a pass over the ready ops.
 
 Ops read values of their own regions' ancestors, so an op depends on every
 value defined outside it that it or anything nested in it uses. Ops that may
@@ -16,6 +18,7 @@ themselves. The block's terminator stays last.
 
 from __future__ import annotations
 
+import heapq
 from itertools import pairwise
 
 from xdsl.dialects.builtin import TensorType
@@ -53,29 +56,46 @@ def list_schedule(block: Block) -> list[Operation]:
     for op in effectful[1:]:
         waiting[op] += 1
     pending_readers = {v: len(r) for v, r in readers.items()}
-    ready = [op for op in ops if waiting[op] == 0]
     order: list[Operation] = []
+    # The ready ops by (gain, -position), largest first: a heap of entries
+    # (-gain, position), where an entry is stale once its op is scheduled or
+    # its gain has grown (`gains` holds the gain of each ready op).
+    gains: dict[Operation, int] = {}
+    heap: list[tuple[int, int]] = []
 
-    def gain(op: Operation) -> int:
+    def make_ready(op: Operation) -> None:
         freed = sum(
             _bytes(v) for v in inputs[op] if pending_readers[v] == 1 and v not in kept
         )
         allocated = sum(_bytes(r) for r in op.results if r not in kept)
-        return freed - allocated
+        gains[op] = freed - allocated
+        heapq.heappush(heap, (allocated - freed, position[op]))
 
-    while ready:
-        best = max(ready, key=lambda op: (gain(op), -position[op]))
-        ready.remove(best)
+    for op in ops:
+        if waiting[op] == 0:
+            make_ready(op)
+    while heap:
+        negated, index = heapq.heappop(heap)
+        best = ops[index]
+        if gains.get(best) != -negated:
+            continue
+        del gains[best], waiting[best]
         order.append(best)
         for value in inputs[best]:
             pending_readers[value] -= 1
+            if pending_readers[value] == 1 and value not in kept:
+                # Its last reader would now free it: that reader gains.
+                (last,) = (r for r in readers[value] if r in waiting)
+                if last in gains:
+                    gains[last] += _bytes(value)
+                    heapq.heappush(heap, (-gains[last], position[last]))
         successors = [r for v in best.results for r in readers.get(v, ())]
         if best in after:
             successors.append(after[best])
         for successor in successors:
             waiting[successor] -= 1
             if waiting[successor] == 0:
-                ready.append(successor)
+                make_ready(successor)
     assert len(order) == len(ops), "a dependency cycle among top-level ops"
     return [*order, terminator]
 

@@ -15,11 +15,17 @@ extra output (multi-output fusion) if its shape fits that fusion's one loop
 nest (`rules.multi_output_shape`) and no cycle arises; else a group of its
 own. Plain fusion and duplication cannot create a cycle between groups;
 multi-output and sibling merges are checked by reachability.
+
+The graph of groups and ungrouped ops keeps, for each node, the set of the
+nodes it leads to (`reachability.Reachability`), so a cycle check is a bit
+test. Ops are placed last to first: a new group or op leads only to nodes
+placed before it; a multi-output producer adds edges from its home, and a
+sibling merge makes two nodes one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
@@ -34,6 +40,7 @@ from xlir.passes.fusion.op_classes import (
     reuse_factor,
     role,
 )
+from xlir.passes.fusion.reachability import Reachability
 from xlir.passes.fusion.rules import Use
 
 _KIND_PREFERENCE = {FusionKind.INPUT: 0, FusionKind.LOOP: 1, FusionKind.OUTPUT: 2}
@@ -78,10 +85,15 @@ class Planner:
         self.groups: list[Group] = []
         self.groups_of: dict[Operation, list[Group]] = {}
         self.home: dict[Operation, Group] = {}
+        self.reachability = Reachability[Group | Operation](self._successors)
+        """Between the groups and the placed ops in none (nodes themselves)."""
+        self._signatures: dict[Operation, tuple[object, ...]] = {}
 
     def plan(self) -> Plan:
         for op in reversed(self.ops):
             self._place(op)
+            if op not in self.groups_of:
+                self.reachability.add_first(op)
         self._merge_siblings_on_shared_inputs()
         alive = [group for group in self.groups if group.alive]
         return Plan(self.block, self.position, alive, self.groups_of, self.home)
@@ -131,17 +143,7 @@ class Planner:
         self, sources: Iterable[Group | Operation], target: Group
     ) -> Group | Operation | None:
         """The first source from which a path leads into the target."""
-        for source in sources:
-            seen: set[int] = {id(source)}
-            stack = [source]
-            while stack:
-                for successor in self._successors(stack.pop()):
-                    if successor is target:
-                        return source
-                    if id(successor) not in seen:
-                        seen.add(id(successor))
-                        stack.append(successor)
-        return None
+        return self.reachability.reaches(sources, target)
 
     # --- placing one op -----------------------------------------------------
 
@@ -261,6 +263,7 @@ class Planner:
             self._add(producer, home, by_group[home])
             self.home[producer] = home
             home.provides.append(producer)
+            self.reachability.add_edges(home)
             others = len(by_group) - 1 + len(external)
             self._remark(
                 producer,
@@ -367,7 +370,7 @@ class Planner:
     def _merge_siblings_on_shared_inputs(self) -> None:
         """The same for reductions that read one value from outside (an
         argument, an unfused op's result)."""
-        readers: dict[SSAValue, list[Group]] = {}
+        readers: dict[SSAValue, dict[Group, None]] = {}
         for group in self.groups:
             if group.alive and group.kind is FusionKind.INPUT:
                 for member in sorted(group.members, key=self.position.__getitem__):
@@ -380,9 +383,7 @@ class Planner:
                             and role(owner) is Role.CONSTANT
                         ):
                             continue
-                        groups = readers.setdefault(value, [])
-                        if group not in groups:
-                            groups.append(group)
+                        readers.setdefault(value, {})[group] = None
         for groups in readers.values():
             self._merge_all([g for g in groups if g.alive], None)
 
@@ -391,41 +392,63 @@ class Planner:
         pending = list(groups)
         while len(pending) > 1:
             first, rest = pending[0], pending[1:]
-            kept: list[Group] = []
-            for other in rest:
-                reason = self._sibling_refusal(first, other)
-                if producer is not None or reason is None:
-                    self.remarks.pair(
-                        self.position[other.root],
-                        other.root,
-                        first.root,
-                        "fused (sibling reductions, one multi-output input fusion)"
-                        if reason is None
-                        else refused(*reason),
+            # Each pair gets a remark; else only groups unrelated to the first
+            # may merge with it (merging only adds paths), and a parameter
+            # read by every reduction of a large program makes many pairs.
+            candidates = (
+                rest
+                if producer is not None and self.remarks.enabled
+                else [rest[i] for i in self.reachability.unrelated(first, rest)]
+            )
+            for other in candidates:
+                refusal = self._sibling_refusal(first, other)
+                if refusal is None:
+                    self._remark_sibling(
+                        other,
+                        first,
+                        "fused (sibling reductions, one multi-output input fusion)",
                     )
-                if reason is None:
                     self._absorb(first, other)
                     merged = True
-                else:
-                    kept.append(other)
-            pending = kept
+                    continue
+                if producer is not None and self.remarks.enabled:
+                    rule, reason = refusal
+                    self._remark_sibling(other, first, refused(rule, reason()))
+            pending = [other for other in rest if other.alive]
         return merged
 
-    def _sibling_refusal(self, a: Group, b: Group) -> tuple[str, str] | None:
-        if _signature(a.root) != _signature(b.root):
-            return ("sibling-shape", rules.sibling_shapes())
-        size = len(a.members | b.members)
-        if size > self.max_ops:
-            return (
-                "max-ops",
-                f"together they would have {size} ops (max-ops={self.max_ops})",
-            )
+    def _sibling_refusal(
+        self, a: Group, b: Group
+    ) -> tuple[str, Callable[[], str]] | None:
+        """The rule refusing to merge two sibling groups, and a function
+        writing why (only `explain` reads it)."""
+        if self._signature(a.root) != self._signature(b.root):
+            return ("sibling-shape", rules.sibling_shapes)
+        if len(a.members) + len(b.members) > self.max_ops:
+            size = len(a.members | b.members)
+            if size > self.max_ops:
+                return (
+                    "max-ops",
+                    lambda: (
+                        f"together they would have {size} ops (max-ops={self.max_ops})"
+                    ),
+                )
         for source, target in ((a, b), (b, a)):
-            if self._reaches([source], target) is not None:
-                return ("cycle", rules.cycle(target.root, source.root))
+            if self.reachability.leads(source, target):
+                return ("cycle", lambda t=target, s=source: rules.cycle(t.root, s.root))
         return None
 
+    def _signature(self, op: Operation) -> tuple[object, ...]:
+        signature = self._signatures.get(op)
+        if signature is None:
+            signature = self._signatures[op] = _signature(op)
+        return signature
+
+    def _remark_sibling(self, other: Group, first: Group, verdict: str) -> None:
+        self.remarks.pair(self.position[other.root], other.root, first.root, verdict)
+
     def _absorb(self, into: Group, other: Group) -> None:
+        self.reachability.merge(into, other)
         other.alive = False
         for op in other.members:
             groups = self.groups_of[op]
@@ -466,6 +489,7 @@ class Planner:
         self._add(root, group, ())
         self.home[root] = group
         group.provides.append(root)
+        self.reachability.add_first(group)
 
     def _remark(self, producer: Operation, uses: Sequence[Use], verdict: str) -> None:
         self.remarks.pair(self.position[producer], producer, uses[0][0], verdict)

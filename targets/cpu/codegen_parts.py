@@ -15,10 +15,11 @@ that defines it; everything else keeps its linkage.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -201,18 +202,41 @@ def compile_parts(
     `codegen_threads()`) while the calling thread translates the next part."""
     threads = threads or codegen_threads()
     parts = deal(module, threads) if threads > 1 else []
-    if len(parts) <= 1:
-        ir = llvm_ir(module, thread_pool=False)
-        return ir, (object_code(ir),)
-    pool = _pool(threads, os.getpid())
-    texts: list[str] = []
-    objects: list[Future[bytes]] = []
-    with part_modules(module, parts) as modules, _quick_gil_handover():
-        for index, (part, exported) in enumerate(modules):
-            ir = llvm_ir(part, exported=exported, thread_pool=False)
-            objects.append(_submit(pool, ir))
-            texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
+    with _translations_collected():
+        if len(parts) <= 1:
+            ir = _translate(module)
+            return ir, (object_code(ir),)
+        pool = _pool(threads, os.getpid())
+        texts: list[str] = []
+        objects: list[Future[bytes]] = []
+        with part_modules(module, parts) as modules, _quick_gil_handover():
+            for index, (part, exported) in enumerate(modules):
+                ir = _translate(part, exported)
+                objects.append(_submit(pool, ir))
+                texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
     return "\n".join(texts), tuple(code.result() for code in objects)
+
+
+@contextmanager
+def _translations_collected() -> Iterator[None]:
+    """The objects that exist now set aside from the cycle collector for the
+    while (`gc.freeze`), so that `_translate` collecting costs only what it
+    made."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _translate(module: ModuleOp, exported: Collection[str] = ()) -> str:
+    """`llvm_ir` of a part, its llvmlite objects freed at once: they hold
+    cycles, which only the collector frees, and `xlir.compile` pauses it, so
+    each part's would stay until the compile ends (the peak memory of a
+    large module's compile)."""
+    ir = llvm_ir(module, exported=exported, thread_pool=False)
+    gc.collect()
+    return ir
 
 
 @contextmanager
