@@ -256,6 +256,33 @@ class HostSchedule:
                 )
             )
 
+    def _copy_all(
+        self, pairs: Sequence[tuple[SSAValue, SSAValue]], builder: Builder
+    ) -> None:
+        """Copy each (source, target) as if all were read before any is
+        written: a while body may return its carried values permuted (JAX's
+        threefry swaps two rotation tables each round), and copying them in
+        order would overwrite a source before it is read. A copy goes once
+        no other pending copy reads its target; a cycle goes through a
+        scratch buffer."""
+        pending = [(source, target) for source, target in pairs if source is not target]
+        scratch: list[SSAValue] = []
+        while pending:
+            read = {source for source, _ in pending}
+            ready = next((p for p in pending if p[1] not in read), None)
+            if ready is None:  # every target is still to be read: a cycle
+                source = pending[0][0]
+                assert isinstance(source.type, MemRefType)
+                saved = builder.insert(device.AllocOp(source.type)).results[0]
+                scratch.append(saved)
+                self._copy(source, saved, builder)
+                pending = [(saved if s is source else s, t) for s, t in pending]
+                continue
+            self._copy(*ready, builder)
+            pending.remove(ready)
+        for buffer in scratch:
+            builder.insert(device.FreeOp(buffer))
+
     def _finish(self, returned: Sequence[SSAValue], builder: Builder) -> None:
         for value, output in zip(returned, self.outputs, strict=True):
             self._copy(self.buffers[value], output, builder)
@@ -271,8 +298,8 @@ class HostSchedule:
     def _while(self, op: WhileOp, builder: Builder) -> None:
         self.place(op, builder)
         carried = [self.buffers[r] for r in op.results]
-        for init, buffer in zip(op.operands, carried, strict=True):
-            self._copy(self.buffers[init], buffer, builder)
+        inits = [self.buffers[init] for init in op.operands]
+        self._copy_all(list(zip(inits, carried, strict=True)), builder)
         cond_block, body_block = op.regions[0].block, op.regions[1].block
         for block in (cond_block, body_block):
             self.buffers.update(zip(block.args, carried, strict=True))
@@ -285,8 +312,7 @@ class HostSchedule:
         Builder(InsertPoint.at_end(before)).insert(scf.ConditionOp(flag.results[0]))
         after_builder = Builder(InsertPoint.at_end(after))
         results = self.schedule(body_block, after_builder)
-        for source, target in zip(results, carried, strict=True):
-            self._copy(source, target, after_builder)
+        self._copy_all(list(zip(results, carried, strict=True)), after_builder)
         after_builder.insert(scf.YieldOp())
         builder.insert(scf.WhileOp([], [], Region(before), Region(after)))
 

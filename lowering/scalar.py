@@ -606,7 +606,7 @@ def _representable(value: float, type_: AnyFloat) -> float:
     max_exponent = 15 if isinstance(type_, Float16Type) else 127
     if isinstance(type_, Float64Type):
         max_exponent = 1023
-    if abs(value) < 2.0 ** (max_exponent + 1):
+    if abs(value) <= 2.0**max_exponent:
         return value
     return float("inf") if value > 0 else float("-inf")
 

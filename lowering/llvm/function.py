@@ -278,19 +278,26 @@ class FunctionBuilder:
         """`llvm.memcpy` of `size` bytes, or `llvm.memmove` where the two
         ranges `may_overlap`."""
         name = "memmove" if may_overlap else "memcpy"
-        self.intrinsic(
+        self.pointer_intrinsic(
             f"llvm.{name}.p0.p0.i64",
             [target, source, self.const(size), self.const(0, I1)],
-            None,
         )
 
     def fill_bytes(self, target: SSAValue, byte: int, size: int) -> None:
         """`llvm.memset` of `size` bytes to `byte`."""
-        self.intrinsic(
+        self.pointer_intrinsic(
             "llvm.memset.p0.i64",
             [target, self.const(byte, i8), self.const(size), self.const(0, I1)],
-            None,
         )
+
+    def pointer_intrinsic(self, name: str, args: Sequence[SSAValue]) -> None:
+        """A call of a void intrinsic that takes pointers, declared with the
+        operands' types: xDSL's translation would otherwise declare it with
+        the types of its first call's arguments, and the address of a
+        constant global is typed by its array (`[4 x i32]*`), so a second
+        call on another global would not match."""
+        self.module.declare(name, [a.type for a in args], llvm.LLVMVoidType())
+        self.intrinsic(name, args, None)
 
     # --- addressing -------------------------------------------------------------------
 

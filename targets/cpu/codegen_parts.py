@@ -111,6 +111,8 @@ def _cost_and_uses(function: llvm.FuncOp) -> tuple[float, set[str]]:
                 uses.add(op.callee.root_reference.data)
             elif isinstance(op, llvm.AddressOfOp):
                 uses.add(op.global_name.root_reference.data)
+            elif isinstance(op, llvm.CallIntrinsicOp):
+                uses.add(op.intrin.data)
     unoptimized = "optimize_none" in function.properties
     if blocks == 1 or unoptimized:
         return 1.0 + ops / 30, uses
@@ -172,13 +174,13 @@ def part_modules(
         for op in part.definitions:
             home[op.sym_name.data] = index
     for index, part in enumerate(parts):
-        for name in sorted(part.uses):
+        for name in sorted(part.uses & symbols.keys()):
             home.setdefault(name, index)
     exported: list[set[str]] = [set() for _ in parts]
     modules: list[ModuleOp] = []
     for index, part in enumerate(parts):
         declared = []
-        for name in sorted(part.uses):
+        for name in sorted(part.uses & symbols.keys()):
             if home[name] != index:
                 declared.append(_declaration(symbols[name]))
                 exported[home[name]].add(name)
