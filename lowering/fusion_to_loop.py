@@ -68,6 +68,9 @@ from xlir.lowering.scalar import (
     constant,
     emit_block,
     emit_scalar,
+    float_sum_type,
+    float_to_int,
+    is_unsigned,
     scalar_type,
 )
 
@@ -387,7 +390,7 @@ class FusionLowering:
         lhs_free = [d for d in range(len(lhs_shape)) if d not in (*lhs_b, *lhs_c)]
         rhs_free = [d for d in range(len(rhs_shape)) if d not in (*rhs_b, *rhs_c)]
         out_type = scalar_type(op.results[0].type)
-        acc_type = accumulator_type(out_type)
+        acc_type = accumulator_type(out_type, scalar_type(op.lhs.type))
         zero = self._const(0, acc_type)
 
         def operand_index(
@@ -425,6 +428,11 @@ class FusionLowering:
         sum_ = self.nest.for_nest([lhs_shape[d] for d in lhs_c], [zero], body)[0]
         if acc_type == out_type:
             return sum_
+        if isinstance(out_type, IntegerType):
+            unsigned = is_unsigned(op.results[0].type)
+            return self.nest.emit(
+                [sum_], lambda b: [float_to_int(b, sum_, out_type, unsigned)]
+            )[0]
         return self.nest.place(arith.TruncFOp(sum_, out_type))
 
     def _widen(self, scalar: SSAValue, target: Attribute) -> SSAValue:
@@ -439,10 +447,14 @@ class FusionLowering:
         return self.nest.place(arith.ExtSIOp(scalar, target))
 
 
-def accumulator_type(result: Attribute) -> Attribute:
-    """The type a contraction or window sum accumulates in: the result's,
-    except half-precision floats, which accumulate in f32 (as the reference
-    interpreter does)."""
+def accumulator_type(result: Attribute, operand: Attribute) -> Attribute:
+    """The type a contraction of `operand` elements accumulates in: the
+    result's, except half-precision floats, which accumulate in f32 (as the
+    reference interpreter does), and float operands of an integer result
+    (`float_sum_type`)."""
+    float_sum = float_sum_type(operand, result)
+    if float_sum is not None:
+        return float_sum
     if isinstance(result, AnyFloat) and result.bitwidth < 32:
         return f32
     return result

@@ -105,9 +105,14 @@ def emit_block(
     block: Block, arguments: Sequence[SSAValue], builder: Builder
 ) -> list[SSAValue]:
     """Inline a scalar region's block (a reducer, a comparator, a scatter
-    combiner) on `arguments`; returns the values its terminator returns."""
+    combiner) on `arguments`; returns the values its terminator returns.
+    A constant the block uses from outside it (CSE may hoist a comparator's
+    `0.0` next to an equal one of the function) is emitted where used."""
     values: dict[SSAValue, SSAValue] = dict(zip(block.args, arguments, strict=True))
     for op in block.ops:
+        for operand in op.operands:
+            if operand not in values:
+                values[operand] = _outer_constant(op, operand, builder)
         operands = [values[operand] for operand in op.operands]
         if op is block.last_op:
             return operands
@@ -116,6 +121,19 @@ def emit_block(
         ):
             values[result] = value
     raise AssertionError("a region block ends in its terminator")
+
+
+def _outer_constant(user: Operation, value: SSAValue, builder: Builder) -> SSAValue:
+    """The scalar of a constant defined outside a region that `user`, in it,
+    uses; any other outer value has no scalar here."""
+    owner = value.owner
+    if not (isinstance(owner, Operation) and owner.name == "stablehlo.constant"):
+        raise UnsupportedScalarOp(
+            user,
+            "uses a value defined outside its region; a reducer's, comparator's "
+            "or combiner's block may use only its arguments and constants",
+        )
+    return emit_scalar(owner, [], builder)[0]
 
 
 def emit_scalar(
@@ -580,24 +598,47 @@ def _float_to_float(e: _Emitter, x: SSAValue, target: AnyFloat) -> SSAValue:
 
 
 def _float_to_int(e: _Emitter, x: SSAValue) -> SSAValue:
-    """Truncate toward zero, saturating at the type's bounds; NaN gives 0."""
     target = e.result_type
-    assert isinstance(target, IntegerType) and isinstance(e.type, AnyFloat)
+    assert isinstance(target, IntegerType)
+    return float_to_int(e.builder, x, target, is_unsigned(e.op.results[0].type))
+
+
+def float_to_int(
+    builder: Builder, x: SSAValue, target: IntegerType, unsigned: bool
+) -> SSAValue:
+    """`x` truncated toward zero, saturating at the type's bounds; NaN gives
+    0 (StableHLO leaves it to the implementation; this is XLA's choice)."""
+    source = x.type
+    assert isinstance(source, AnyFloat)
+
+    def put(op: Operation) -> SSAValue:
+        return builder.insert(op).results[0]
+
     width = target.width.data
-    unsigned = is_unsigned(e.op.results[0].type)
     low, high = (0, 1 << width) if unsigned else (-(1 << (width - 1)), 1 << (width - 1))
-    high_f = e.const(_representable(float(high), e.type))
-    low_f = e.const(_representable(float(low), e.type))
-    above = e.cmpf("oge", x, high_f)
-    below = e.cmpf("ole", x, low_f)
-    nan = e.cmpf("uno", x, x)
-    inside = e(arith.XOrIOp(e.or_(e.or_(above, below), nan), e.const(1, i1)))
-    safe = e.select(inside, x, e.const(0.0))
+    high_f = constant(builder, _representable(float(high), source), source)
+    low_f = constant(builder, _representable(float(low), source), source)
+    above = put(arith.CmpfOp(x, high_f, "oge"))
+    below = put(arith.CmpfOp(x, low_f, "ole"))
+    nan = put(arith.CmpfOp(x, x, "uno"))
+    outside = put(arith.OrIOp(put(arith.OrIOp(above, below)), nan))
+    inside = put(arith.XOrIOp(outside, constant(builder, 1, i1)))
+    safe = put(arith.SelectOp(inside, x, constant(builder, 0.0, source)))
     cls = arith.FPToUIOp if unsigned else arith.FPToSIOp
-    value = e(cls(safe, target))
-    value = e.select(above, e.const(high - 1, target), value)
-    value = e.select(below, e.const(low, target), value)
-    return e.select(nan, e.const(0, target), value)
+    value = put(cls(safe, target))
+    value = put(arith.SelectOp(above, constant(builder, high - 1, target), value))
+    value = put(arith.SelectOp(below, constant(builder, low, target), value))
+    return put(arith.SelectOp(nan, constant(builder, 0, target), value))
+
+
+def float_sum_type(operand: Attribute, result: Attribute) -> Attribute | None:
+    """The type a dot or convolution of float `operand` elements with an
+    integer `result` sums its products in: the operands' own (at least f32),
+    the sum converted to the result at the end, as XLA does (f32 operands
+    with an i8 result: 4.5 gives 4, 200.7 gives 127). None for other types."""
+    if not (isinstance(result, IntegerType) and isinstance(operand, AnyFloat)):
+        return None
+    return operand if operand.bitwidth >= 32 else f32
 
 
 def _representable(value: float, type_: AnyFloat) -> float:

@@ -26,7 +26,7 @@ from xlir.dialects.syntax import array_values
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
 from xlir.lowering.nest import Nest
-from xlir.lowering.scalar import constant, emit_block
+from xlir.lowering.scalar import constant, emit_block, float_to_int
 
 
 class KernelBuilder:
@@ -85,12 +85,19 @@ class KernelBuilder:
         return self.kernel
 
 
-def cast(kb: KernelBuilder, value: SSAValue, target: Attribute) -> SSAValue:
+def cast(
+    kb: KernelBuilder, value: SSAValue, target: Attribute, unsigned: bool = False
+) -> SSAValue:
     """A float or signed integer scalar in a wider (or narrower, for the final
-    store of a half-precision accumulator) type of the same kind."""
+    store of a half-precision accumulator) type of the same kind, or a float
+    sum as the integer (`unsigned` or not) of a contraction's result."""
     source = value.type
     if source == target:
         return value
+    if isinstance(target, IntegerType) and isinstance(source, AnyFloat):
+        return kb.nest.emit(
+            [value], lambda b: [float_to_int(b, value, target, unsigned)]
+        )[0]
     if isinstance(target, AnyFloat) and isinstance(source, AnyFloat):
         if target.bitwidth > source.bitwidth:
             return kb.place(arith.ExtFOp(value, target))

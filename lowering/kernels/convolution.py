@@ -31,7 +31,7 @@ from xlir.lowering.kernels.common import (
     padding_pairs,
     window_tap,
 )
-from xlir.lowering.scalar import scalar_type
+from xlir.lowering.scalar import is_unsigned, scalar_type
 
 
 def lower_convolution(op: ConvolutionOp, name: str) -> KernelOp:
@@ -61,7 +61,7 @@ def lower_convolution(op: ConvolutionOp, name: str) -> KernelOp:
     in_per_group = rhs_shape[numbers.kernel_input_feature]
     taps = [rhs_shape[d] for d in kernel_spatial]
     result_type = scalar_type(op.result.type)
-    acc_type = accumulator_type(result_type)
+    acc_type = accumulator_type(result_type, scalar_type(op.lhs.type))
     zero = kb.const(0, acc_type)
     lhs_zero = kb.const(0, scalar_type(op.lhs.type))
 
@@ -106,7 +106,7 @@ def lower_convolution(op: ConvolutionOp, name: str) -> KernelOp:
             return [multiply_add(kb, accs[0], x, kb.load(rhs, w_idx))]
 
         (acc,) = kb.nest.for_nest([in_per_group, *taps], [zero], body)
-        kb.store(cast(kb, acc, result_type), out, idx)
+        kb.store(cast(kb, acc, result_type, is_unsigned(op.result.type)), out, idx)
 
     kb.parallel(out_shape, element)
     return kb.finish()

@@ -15,7 +15,7 @@ from xlir.targets.interpreter.data_movement import (
     pad_array,
     result_shape,
 )
-from xlir.targets.interpreter.elementwise import attribute
+from xlir.targets.interpreter.elementwise import attribute, convert_array
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
 from xlir.targets.interpreter.types import Unsupported, dtype_of
 
@@ -23,10 +23,25 @@ Array = Any
 
 
 def compute_dtype(op: Operation) -> np.dtype:
+    """The dtype products are summed in: the result's, except f16 (f32) and
+    float operands with an integer result, which sum in their own type (at
+    least f32) before the sum is converted, as XLA does."""
     dtype = dtype_of(op.results[0].type)
+    operand = dtype_of(op.operands[0].type)
+    if dtype.kind in "iu" and operand.kind == "f":
+        return np.promote_types(operand, np.float32)
     if dtype == np.float16:
         return np.dtype(np.float32)
     return dtype
+
+
+def to_result(op: Operation, sums: Array, dtype: np.dtype) -> Array:
+    """Sums of `compute_dtype` as the result's elements: float sums of an
+    integer result converted as `stablehlo.convert` does (saturating)."""
+    result = dtype_of(op.results[0].type)
+    if result.kind in "iu" and dtype.kind == "f":
+        return convert_array(sums, dtype, result, False)
+    return sums
 
 
 def dims_field(attr: Any, name: str) -> list[int]:
@@ -84,7 +99,9 @@ def _dot_general(op: Operation, interp: ModuleInterpreter):
     lc = dims_field(numbers, "lhs_contracting_dimensions")
     rc = dims_field(numbers, "rhs_contracting_dimensions")
     dtype = compute_dtype(op)
-    return lambda lhs, rhs: dot_general(lhs, rhs, lb, rb, lc, rc, dtype)
+    return lambda lhs, rhs: to_result(
+        op, dot_general(lhs, rhs, lb, rb, lc, rc, dtype), dtype
+    )
 
 
 @kernel("stablehlo.dot")
@@ -93,7 +110,7 @@ def _dot(op: Operation, interp: ModuleInterpreter):
 
     def dot(lhs: Array, rhs: Array) -> Array:
         lc = [lhs.ndim - 1]
-        return dot_general(lhs, rhs, [], [], lc, [0], dtype)
+        return to_result(op, dot_general(lhs, rhs, [], [], lc, [0], dtype), dtype)
 
     return dot
 
@@ -227,7 +244,7 @@ def make_convolution(op: Operation):
     batch_groups = int_attr(op, "batch_group_count", 1)
     out_shape = result_shape(op)
     out_spatial = [out_shape[d] for d in osp]
-    to_result = list(np.argsort([ob, of, *osp]))
+    to_layout = list(np.argsort([ob, of, *osp]))
     dtype = compute_dtype(op)
 
     def run(lhs: Array, rhs: Array, padding: list[tuple[int, int]]) -> Array:
@@ -257,6 +274,6 @@ def make_convolution(op: Operation):
                 ],
                 axis=1,
             )
-        return np.transpose(out, to_result)
+        return to_result(op, np.transpose(out, to_layout), dtype)
 
     return run
