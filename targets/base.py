@@ -48,7 +48,7 @@ from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
-from xlir.diagnostics import XlirError
+from xlir.diagnostics import XlirError, format_at_op
 from xlir.levels import is_loop_level
 from xlir.pass_manager import run_pipeline
 
@@ -403,6 +403,7 @@ class Compiler(ABC):
         """Target-independent optimization: `pipeline` (a pass-pipeline spec;
         None: the target's default, "": none). A module already lowered to the
         loop level gets no default pipeline."""
+        _reject_nested_modules(module, sources)
         if pipeline is None and is_loop_level(module):
             return module
         spec = self.DEFAULT_PIPELINE if pipeline is None else pipeline
@@ -448,6 +449,23 @@ class Compiler(ABC):
             f"error: target '{self.platform.name}' does not support ahead-of-time "
             "compilation; use a target that does (e.g. 'cpu')"
         )
+
+
+def _reject_nested_modules(
+    module: ModuleOp, sources: dict[str, str] | None
+) -> None:
+    """A program is one module of functions: a module inside it is a symbol
+    table of its own, whose functions the program cannot call."""
+    for op in module.ops:
+        if isinstance(op, ModuleOp):
+            raise XlirError(
+                format_at_op(
+                    op,
+                    "a nested 'builtin.module' cannot be compiled; a program is "
+                    "one module of functions (compile the inner module on its own)",
+                    sources,
+                )
+            )
 
 
 def planned_memory_stats(module: ModuleOp | None, signature: Signature) -> MemoryStats:
