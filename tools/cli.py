@@ -3,14 +3,18 @@
 `run_command(prog, body)` runs a tool's body and turns its failures into one
 message on stderr and exit status 1: an `XlirError` is printed as it is (it
 already carries file:line:col), a `UsageError` or `ValueError` (bad command
-line, input file or argument) after `prog: error:`, and anything else is an
-internal error that names `XLIR_TRACEBACK=1`, which re-raises it.
+line, input file or argument) after `prog: error:`, running out of memory
+(a program's tensors too large for this machine) as such, and anything else
+is an internal error that names `XLIR_TRACEBACK=1`, which re-raises it. A
+reader of stdout that goes away (`xlir-opt ... | head`) ends the tool
+quietly, with the status of a process killed by SIGPIPE, as C tools do.
 `write_output` is where their results go (a file, or stdout).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -35,10 +39,21 @@ def write_output(path: str | None, data: bytes) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
+def exit_on_broken_pipe() -> NoReturn:
+    """Stop quietly: stdout's reader is gone. Stdout is pointed at the null
+    device first, so that Python's own flush at exit does not fail again."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    raise SystemExit(128 + signal.SIGPIPE)
+
+
 def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
     """Exits with `body()`'s status, or 1 after printing what went wrong."""
     try:
         status = body()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        exit_on_broken_pipe()
     except XlirError as error:
         sys.stdout.flush()
         print(error, file=sys.stderr)
@@ -46,6 +61,11 @@ def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
     except (UsageError, ValueError) as error:
         sys.stdout.flush()
         print(f"{prog}: error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except MemoryError as error:
+        sys.stdout.flush()
+        detail = f": {error}" if str(error) else ""
+        print(f"{prog}: error: out of memory{detail}", file=sys.stderr)
         raise SystemExit(1) from None
     except KeyboardInterrupt:
         raise SystemExit(130) from None

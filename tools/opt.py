@@ -17,9 +17,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.universe import Universe
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -29,6 +30,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.buffers.report import buffer_report
 from xlir.passes.registry import PASSES
+from xlir.tools.cli import UsageError, run_command
 from xlir.tools.instruments import (
     REPRODUCER_HEADER,
     IRPrinter,
@@ -39,7 +41,12 @@ from xlir.tools.instruments import (
 )
 
 from xlir.context import DIALECTS
-from xlir.diagnostics import XlirError, format_parse_error, verify_module
+from xlir.diagnostics import (
+    XlirError,
+    decode_source,
+    format_parse_error,
+    verify_module,
+)
 from xlir.parsing import XlirParser
 from xlir.pass_manager import Instrument, PassManager, expand, verify_result
 
@@ -53,6 +60,13 @@ def planned_temp_bytes(module: ModuleOp) -> int | None:
         if isinstance(plan := op.attributes.get(PLAN), PlanAttr)
     ]
     return sum(arenas) if arenas else None
+
+
+PROG = "xlir-opt"
+
+UNUSED_XDSL_FLAGS = frozenset(("--print-between-passes", "--time-passes", "--shrink"))
+"""xdsl-opt's flags that xlir-opt's own driver loop does not implement; the
+debugging aids below do their work (`--print-ir-after-all`, `--pass-timing`)."""
 
 
 class XlirOptMain(xDSLOptMain):
@@ -72,19 +86,37 @@ class XlirOptMain(xDSLOptMain):
         for name, factory in PASSES.items():
             self.register_pass(name, factory)
 
+    def register_all_targets(self):
+        """Only `mlir`: xDSL's other targets print its own dialects (riscv,
+        x86, wasm, ...), which xlir's modules never hold; LLVM IR, assembly
+        and objects come from `xlir-translate`."""
+        self.available_targets["mlir"] = Universe.get_multiverse().all_targets["mlir"]
+
     def _check_pipeline(self) -> None:
         """Unknown passes are reported before any input is read."""
         expand(self._spec)
 
     def register_all_frontends(self):
         def parse_mlir(io: IO[bytes], line_offset: int = 0) -> ModuleOp:
-            text = io.read().decode()
             name = self.get_input_name()
+            text = decode_source(io.read(), name)
             self._sources[name] = text
             parser = XlirParser(self.ctx, text, name, line_offset)
             return parser.parse_module(not self.args.no_implicit_module)
 
         self.available_frontends["mlir"] = parse_mlir  # type: ignore[assignment]
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The input file (stdin for none or `-`), read as MLIR whatever its
+        extension: xlir-opt has that one frontend."""
+        name = self.args.input_file
+        if name is None or name == "-":
+            return sys.stdin.buffer, "mlir"
+        return open(name, "rb"), "mlir"
+
+    def get_input_name(self) -> str:
+        name = self.args.input_file
+        return "<stdin>" if name is None or name == "-" else name
 
     def parse_chunk(self, chunk, file_extension, start_offset=0):  # type: ignore[override]
         module = self.available_frontends[file_extension](chunk, start_offset)  # type: ignore[call-arg]
@@ -93,7 +125,18 @@ class XlirOptMain(xDSLOptMain):
         return module
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
-        super().register_all_arguments(arg_parser)
+        add_argument = arg_parser.add_argument
+
+        def add_used_argument(*names: str, **options: Any) -> argparse.Action | None:
+            if UNUSED_XDSL_FLAGS.intersection(names):
+                return None
+            return add_argument(*names, **options)
+
+        arg_parser.add_argument = add_used_argument  # pyright: ignore[reportAttributeAccessIssue]
+        try:
+            super().register_all_arguments(arg_parser)
+        finally:
+            del arg_parser.add_argument  # pyright: ignore[reportAttributeAccessIssue]
         aids = arg_parser.add_argument_group("debugging aids")
         aids.add_argument(
             "--verify-each",
@@ -241,21 +284,18 @@ class XlirOptMain(xDSLOptMain):
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    try:
-        XlirOptMain(args).run()
-    except XlirError as error:
-        sys.stdout.flush()
-        print(error, file=sys.stderr)
-        raise SystemExit(1) from None
-    except ArgSpecParseError as error:
-        print(f"xlir-opt: error: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
-    except FileNotFoundError as error:
-        print(f"xlir-opt: error: {error.strerror}: {error.filename}", file=sys.stderr)
-        raise SystemExit(1) from None
-    except ValueError as error:
-        print(f"xlir-opt: error: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
+    def body() -> int:
+        try:
+            XlirOptMain(args).run()
+        except ArgSpecParseError as error:
+            raise UsageError(str(error)) from None
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # the input or an output file
+            raise UsageError(f"{error.filename}: {error.strerror}") from None
+        return 0
+
+    run_command(PROG, body)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 
 from xlir.api import load_module
-from xlir.diagnostics import XlirError
+from xlir.diagnostics import XlirError, decode_source
 
 PROG = "xlir-run"
 
@@ -177,9 +177,9 @@ def compare(
 
 def _read_source(path: str) -> tuple[str, str]:
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
+        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     try:
-        return Path(path).read_text(), path
+        return decode_source(Path(path).read_bytes(), path), path
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except OSError as error:

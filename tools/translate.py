@@ -31,7 +31,7 @@ from xlir.targets.cpu.llvm_jit import llvm_ir, optimize, target_machine
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
-from xlir.diagnostics import XlirError
+from xlir.diagnostics import XlirError, decode_source
 
 PROG = "xlir-translate"
 
@@ -152,7 +152,11 @@ def _check_output(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_output(args)
-    source = sys.stdin.read() if args.file == "-" else Path(args.file)
+    source = (
+        decode_source(sys.stdin.buffer.read(), "<stdin>")
+        if args.file == "-"
+        else Path(args.file)
+    )
     module, _ = load_module(source, "<stdin>" if args.file == "-" else None)
     require_llvm_level(module)
     result = translate(module, args)

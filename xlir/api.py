@@ -12,7 +12,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from xlir.context import make_context
-from xlir.diagnostics import XlirError, format_parse_error, verify_module
+from xlir.diagnostics import (
+    XlirError,
+    decode_source,
+    format_parse_error,
+    verify_module,
+)
 from xlir.parsing import parse_module
 from xlir.targets.base import Executable, get_target
 
@@ -28,13 +33,13 @@ def load_module(
     else:
         if isinstance(source, os.PathLike):
             path = Path(source)
+            name = name or str(path)
             try:
-                text = path.read_text()
+                text = decode_source(path.read_bytes(), name)
             except OSError as error:
                 raise XlirError(
                     f"error: cannot read {path}: {error.strerror}"
                 ) from None
-            name = name or str(path)
         else:
             text = source
             name = name or "<source>"

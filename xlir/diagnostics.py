@@ -56,6 +56,22 @@ def format_at_op(
     return f"{severity}: {message}"
 
 
+def decode_source(data: bytes, file: str) -> str:
+    """The UTF-8 text of a source file; bytes that are not UTF-8 (a binary
+    file given as input) are an XlirError at the first one's line and
+    column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        raise XlirError(
+            f"{file}:{line}:{column}: error: the input is not UTF-8 text "
+            f"(byte 0x{data[error.start]:02x}); expected StableHLO or MLIR text"
+        ) from None
+
+
 def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
     span = error.span
     location = span.get_location()

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
+from xdsl.passes import ModulePass, PassOptionInfo, get_pass_option_infos
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -101,7 +101,56 @@ def _parsed(spec: str) -> tuple[tuple[ArgSpec, ...], tuple[ModulePass, ...]]:
     a pipeline, three pipelines a compile). Passes are frozen dataclasses,
     so one object serves every run."""
     specs = tuple(expand(spec)) if spec.strip() else ()
-    return specs, tuple(PASSES[s.name]().from_spec(s) for s in specs)
+    return specs, tuple(make_pass(s) for s in specs)
+
+
+_TYPE_WORDS = {
+    "int": "an integer",
+    "bool": "true or false",
+    "float": "a number",
+    "str": "a string",
+    "tuple[int, ...]": "integers separated by commas",
+}
+
+
+def make_pass(spec: ArgSpec) -> ModulePass:
+    """The pass object of one spec. An option the pass lacks, or a value of
+    the wrong type, is a ValueError naming the pass, the option, what it
+    takes and the options there are (xDSL's message names Python types)."""
+    cls = PASSES[spec.name]()
+    spec = spec.normalize_parameter_names()
+    infos = {info.name: info for info in get_pass_option_infos(cls)}
+    for name, values in spec.parameters.items():
+        if name not in infos:
+            raise ValueError(
+                f"pass '{spec.name}' has no option '{name}'; {_options(infos)}"
+            )
+        try:
+            cls.from_spec(ArgSpec(spec.name, {name: values}))
+        except ValueError:
+            given = ",".join(
+                str(v).lower() if isinstance(v, bool) else str(v) for v in values
+            )
+            raise ValueError(
+                f"pass '{spec.name}': option '{name}' takes "
+                f"{_type_words(infos[name])}, got '{given}'"
+            ) from None
+    return cls.from_spec(spec)
+
+
+def _type_words(info: PassOptionInfo) -> str:
+    type_ = info.expected_type.strip("'\"")
+    return _TYPE_WORDS.get(type_, type_)
+
+
+def _options(infos: dict[str, PassOptionInfo]) -> str:
+    if not infos:
+        return "it takes no options"
+    listed = ", ".join(
+        f"{name} ({_type_words(info)}, default {info.default_value})"
+        for name, info in infos.items()
+    )
+    return f"its options: {listed}"
 
 
 def spec_text(passes: Sequence[ArgSpec]) -> str:
