@@ -68,10 +68,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def compile_file(args: argparse.Namespace) -> AotResult:
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"input file not found: {path}")
-    module, sources = load_module(path)
+    module, sources = load_module(Path(args.file))
     options = AotOptions(
         args.triple, args.cpu, args.features, args.reloc, args.entry, args.threads
     )

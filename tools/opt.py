@@ -48,7 +48,7 @@ from xlir.diagnostics import (
     verify_module,
 )
 from xlir.parsing import XlirParser
-from xlir.pass_manager import Instrument, PassManager, expand, verify_result
+from xlir.pass_manager import Instrument, PassManager, verify_result
 
 
 def planned_temp_bytes(module: ModuleOp) -> int | None:
@@ -93,8 +93,16 @@ class XlirOptMain(xDSLOptMain):
         self.available_targets["mlir"] = Universe.get_multiverse().all_targets["mlir"]
 
     def _check_pipeline(self) -> None:
-        """Unknown passes are reported before any input is read."""
-        expand(self._spec)
+        """Unknown passes and bad options are reported before any input is
+        read."""
+        PassManager(self._spec)
+        named = self.args.print_ir_after
+        unknown = [n for n in named.split(",") if n not in PASSES] if named else []
+        if unknown:
+            raise UsageError(
+                f"--print-ir-after: unknown pass(es) {', '.join(map(repr, unknown))}; "
+                f"known: {', '.join(sorted(PASSES))}"
+            )
 
     def register_all_frontends(self):
         def parse_mlir(io: IO[bytes], line_offset: int = 0) -> ModuleOp:
@@ -112,7 +120,19 @@ class XlirOptMain(xDSLOptMain):
         name = self.args.input_file
         if name is None or name == "-":
             return sys.stdin.buffer, "mlir"
-        return open(name, "rb"), "mlir"
+        try:
+            return open(name, "rb"), "mlir"
+        except OSError as error:
+            raise UsageError(f"cannot read {name}: {error.strerror}") from None
+
+    def prepare_output(self) -> IO[str]:
+        name = self.args.output_file
+        if name is None or name == "-":
+            return sys.stdout
+        try:
+            return open(name, "w")
+        except OSError as error:
+            raise UsageError(f"cannot write {name}: {error.strerror}") from None
 
     def get_input_name(self) -> str:
         name = self.args.input_file

@@ -24,7 +24,6 @@ name) and exit status 1, never a traceback.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 import time
@@ -99,9 +98,20 @@ def random_arguments(signature: Signature, seed: int) -> list[np.ndarray]:
     return arrays
 
 
+NPY_MAGIC = b"\x93NUMPY"
+ZIP_MAGIC = b"PK\x03\x04"
+
+
 def _load_arrays(path: str, prefix: str, count: int, what: str) -> list[np.ndarray]:
-    if not os.path.exists(path):
-        raise UsageError(f"{what} file not found: {path}")
+    try:
+        with open(path, "rb") as file:
+            magic = file.read(6)
+    except OSError as error:
+        raise UsageError(f"cannot read {what} file {path}: {error.strerror}") from None
+    if not magic.startswith((NPY_MAGIC, ZIP_MAGIC)):
+        raise UsageError(
+            f"{what} file {path} is neither an .npz (a zip of arrays) nor an .npy file"
+        )
     try:
         data = np.load(path, allow_pickle=False)
     except Exception as error:
@@ -119,8 +129,31 @@ def _load_arrays(path: str, prefix: str, count: int, what: str) -> list[np.ndarr
         if key not in data.files:
             present = ", ".join(data.files) or "none"
             raise UsageError(f"{path} has no array '{key}' (keys: {present})")
-        arrays.append(data[key])
+        arrays.append(_array(data, key, path))
     return arrays
+
+
+def _array(data: Any, key: str, path: str) -> np.ndarray:
+    """One array of an .npz; an entry that is not one (object arrays, which
+    need pickle, or bytes that are no .npy) is a UsageError."""
+    try:
+        value = data[key]
+    except Exception as error:
+        raise UsageError(f"cannot read array '{key}' of {path}: {error}") from None
+    if not isinstance(value, np.ndarray):
+        raise UsageError(f"'{key}' in {path} is not an .npy array")
+    return value
+
+
+def _save_outputs(path: str, results: Sequence[np.ndarray]) -> None:
+    """`out0, out1, ...` to `path` itself (`np.savez` given a name would add
+    `.npz` to one that lacks it)."""
+    outputs: dict[str, Any] = {f"out{i}": r for i, r in enumerate(results)}
+    try:
+        with open(path, "wb") as file:
+            np.savez(file, **outputs)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
 def preview(array: np.ndarray, limit: int = 160) -> str:
@@ -187,6 +220,10 @@ def _read_source(path: str) -> tuple[str, str]:
 
 
 def run_main(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be non-negative, not {args.seed}")
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
     platform = get_target(args.target)
@@ -207,8 +244,6 @@ def run_main(args: argparse.Namespace) -> int:
         )
     else:
         arrays = []
-    if args.repeat < 1:
-        raise UsageError("--repeat must be at least 1")
     times = []
     results: tuple[np.ndarray, ...] = ()
     for _ in range(args.repeat):
@@ -232,8 +267,7 @@ def run_main(args: argparse.Namespace) -> int:
             "PASSED" if status == 0 else "FAILED: outputs differ from the expected ones"
         )
     if args.output:
-        outputs: dict[str, Any] = {f"out{i}": r for i, r in enumerate(results)}
-        np.savez(args.output, **outputs)
+        _save_outputs(args.output, results)
     median = sorted(times)[len(times) // 2]
     print(
         f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "

@@ -25,4 +25,40 @@
 // PASS-NOT: Traceback
 
 // RUN: not xlir-opt %S/Inputs/does_not_exist.mlir 2>&1 | filecheck %s --check-prefix=MISSING
-// MISSING: xlir-opt: error: No such file or directory: {{.*}}does_not_exist.mlir
+// MISSING: xlir-opt: error: cannot read {{.*}}does_not_exist.mlir: No such file or directory
+
+// RUN: not xlir-opt %S/Inputs 2>&1 | filecheck %s --check-prefix=FOLDER
+// FOLDER: xlir-opt: error: cannot read {{.*}}Inputs: Is a directory
+
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -o %S/Inputs 2>&1 | filecheck %s --check-prefix=WRITE
+// WRITE: xlir-opt: error: cannot write {{.*}}Inputs: Is a directory
+
+// xDSL's targets print its own dialects; xlir-opt offers only mlir.
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -t riscv-asm 2>&1 | filecheck %s --check-prefix=TARGET
+// TARGET: xlir-opt: error: argument -t/--target: invalid choice: 'riscv-asm' (choose from mlir)
+
+// xdsl-opt flags that xlir-opt's driver does not implement are not offered.
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir --time-passes 2>&1 | filecheck %s --check-prefix=TIME
+// TIME: xlir-opt: error: unrecognized arguments: --time-passes
+// RUN: xlir-opt --help | filecheck %s --check-prefix=HELP
+// HELP-NOT: --time-passes
+// HELP-NOT: --print-between-passes
+// HELP-NOT: --shrink
+// HELP: --pass-timing
+
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'vectorize{max_opz=3}' 2>&1 | filecheck %s --check-prefix=OPTION
+// OPTION: xlir-opt: error: pass 'vectorize' has no option 'max_opz'; its options: width (an integer, default 0), reassociate (true or false, default false)
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'vectorize{width=abc}' 2>&1 | filecheck %s --check-prefix=OPTION-TYPE
+// OPTION-TYPE: xlir-opt: error: pass 'vectorize': option 'width' takes an integer, got 'abc'
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'tile{sizes=a,b}' 2>&1 | filecheck %s --check-prefix=OPTION-LIST
+// OPTION-LIST: xlir-opt: error: pass 'tile': option 'sizes' takes integers separated by commas, got 'a,b'
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'cse{x=1}' 2>&1 | filecheck %s --check-prefix=NO-OPTIONS
+// NO-OPTIONS: xlir-opt: error: pass 'cse' has no option 'x'; it takes no options
+
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p cse --print-ir-after=csee 2>&1 | filecheck %s --check-prefix=AFTER
+// AFTER: xlir-opt: error: --print-ir-after: unknown pass(es) 'csee'; known:
+
+// Bytes that are not UTF-8 are located.
+// RUN: printf 'func.func @f() {\n  \x89return\n}\n' > %t.bin
+// RUN: not xlir-opt %t.bin 2>&1 | filecheck %s --check-prefix=BINARY
+// BINARY: .bin:2:3: error: the input is not UTF-8 text (byte 0x89); expected StableHLO or MLIR text

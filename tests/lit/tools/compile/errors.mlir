@@ -16,7 +16,10 @@
 // SYNTAX: bad_syntax.mlir:[[#]]:[[#]]: error:
 
 // RUN: not xlir-compile %S/Inputs/missing.mlir -o %t.o 2>&1 | filecheck %s --check-prefix=MISSING
-// MISSING: xlir-compile: error: input file not found: {{.*}}missing.mlir
+// MISSING: error: cannot read {{.*}}missing.mlir: No such file or directory
+
+// RUN: not xlir-compile %S/Inputs -o %t.o 2>&1 | filecheck %s --check-prefix=FOLDER
+// FOLDER: error: cannot read {{.*}}Inputs: Is a directory
 
 // RUN: not xlir-compile %S/Inputs/unsupported.mlir -o %t.o 2>&1 | filecheck %s --check-prefix=BF16
 // BF16: cannot lower
