@@ -8,7 +8,10 @@ function, pipelines, host CPU, the versions of xlir, xDSL and llvmlite, and
 the xlir sources' sizes and times (`compiler_fingerprint`).
 Entries live in `$XLIR_CACHE_DIR` (default `~/.cache/xlir`); `XLIR_CACHE=0`
 turns the cache off. Each file carries a SHA-256 of its contents: a
-truncated or corrupted entry is discarded and rebuilt, never loaded.
+truncated or corrupted entry is discarded and rebuilt, never loaded. It also
+carries its own key and the versions it was made with, checked on load: a
+valid entry of another program (or compiler) put under this key's name is
+discarded too, never run.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from xlir.targets.base import MemoryStats, Signature, TensorSpec
 
-MAGIC = b"xlir-cpu-cache-3\n"
+MAGIC = b"xlir-cpu-cache-4\n"
 
 SUBPACKAGES = ("dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
@@ -119,6 +122,8 @@ def store(key: str, entry: Entry) -> None:
         return
     meta = json.dumps(
         {
+            "key": key,
+            "versions": list(_versions()),
             "signature": _signature_json(entry.signature),
             "temp_bytes": entry.temp_bytes,
             "stats": asdict(entry.stats),
@@ -138,7 +143,8 @@ def store(key: str, entry: Entry) -> None:
 
 
 def load(key: str) -> Entry | None:
-    """The entry under `key`, or None (missing, or damaged and removed)."""
+    """The entry under `key`, or None (missing, or damaged or another key's
+    and removed)."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -147,13 +153,15 @@ def load(key: str) -> Entry | None:
         data = path.read_bytes()
     except OSError:
         return None
-    entry = _decode(data)
+    entry = _decode(data, key)
     if entry is None:
         path.unlink(missing_ok=True)
     return entry
 
 
-def _decode(data: bytes) -> Entry | None:
+def _decode(data: bytes, key: str) -> Entry | None:
+    """The entry `data` holds if it is whole and was stored under `key` by
+    this compiler."""
     if not data.startswith(MAGIC):
         return None
     digest, payload = data[len(MAGIC) : len(MAGIC) + 32], data[len(MAGIC) + 32 :]
@@ -162,6 +170,8 @@ def _decode(data: bytes) -> Entry | None:
     size = int.from_bytes(payload[:8], "little")
     try:
         meta = json.loads(payload[8 : 8 + size])
+        if meta["key"] != key or meta["versions"] != list(_versions()):
+            return None
         objects, start = [], 8 + size
         for length in meta["objects"]:
             objects.append(payload[start : start + int(length)])

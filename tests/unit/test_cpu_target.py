@@ -1,5 +1,5 @@
 """The `cpu` target's API: the persistent compilation cache (hits, damaged
-entries rebuilt, the off switch), caller-provided outputs, concurrent calls,
+entries and another program's entries rebuilt, the off switch), caller-provided outputs, concurrent calls,
 memory stats and argument errors, and what LLVM makes of a vectorizable
 loop."""
 
@@ -87,6 +87,34 @@ def test_damaged_entry_is_rebuilt(cache_dir, damage) -> None:
     x = _input(executable)
     np.testing.assert_allclose(executable(x), _reference(x), rtol=1e-5, atol=1e-6)
     assert entry.read_bytes() == data, "the entry was rebuilt"
+
+
+ADD_ONE = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %0 = stablehlo.add %x, %one : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+DOUBLE = ADD_ONE.replace("add %x, %one", "multiply %x, %x")
+
+
+def test_entry_of_another_program_is_not_run(cache_dir) -> None:
+    """Each program's entry swapped for the other's (both valid, same
+    signature): each compile still runs its own program, and rebuilds its
+    entry."""
+    xlir.compile(ADD_ONE, target="cpu")
+    (add_entry,) = _entries(cache_dir)
+    xlir.compile(DOUBLE, target="cpu")
+    (double_entry,) = set(_entries(cache_dir)) - {add_entry}
+    add_data, double_data = add_entry.read_bytes(), double_entry.read_bytes()
+    add_entry.write_bytes(double_data)
+    double_entry.write_bytes(add_data)
+    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    np.testing.assert_array_equal(xlir.compile(ADD_ONE, target="cpu")(x), x + 1)
+    np.testing.assert_array_equal(xlir.compile(DOUBLE, target="cpu")(x), x * x)
+    assert add_entry.read_bytes() == add_data, "the entry was rebuilt"
+    assert double_entry.read_bytes() == double_data, "the entry was rebuilt"
 
 
 def test_cache_off_switch(cache_dir, monkeypatch) -> None:
