@@ -131,7 +131,9 @@ def test_missing_input_key(capsys, add_file, tmp_path) -> None:
 
 def test_missing_input_file(capsys, add_file) -> None:
     code, _, stderr = run(capsys, str(add_file), "--inputs", "/nonexistent.npz")
-    assert code == 1 and "cannot read input file /nonexistent.npz: No such file" in stderr
+    assert (
+        code == 1 and "cannot read input file /nonexistent.npz: No such file" in stderr
+    )
 
 
 def test_wrong_input_shape(capsys, add_file, tmp_path) -> None:
