@@ -200,6 +200,8 @@ class PassManager:
         except DiagnosticException as error:
             self._fail(pass_, module, f"error: pass '{pass_.name}' failed: {error}")
         except Exception as error:  # a bug in the pass: say where, not a trace
+            if os.environ.get("XLIR_TRACEBACK"):
+                raise  # the tools' switch for the whole trace
             where = traceback.extract_tb(error.__traceback__)[-1]
             self._fail(
                 pass_,

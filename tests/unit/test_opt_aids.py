@@ -83,6 +83,16 @@ def test_crashing_pass_is_a_diagnostic_with_a_reproducer(tmp_path: Path, capsys)
     assert "internal error in pass 'test-crash'" in err
 
 
+def test_crashing_pass_shows_its_traceback_on_request(
+    tmp_path: Path, capsys, monkeypatch
+):
+    source = tmp_path / "in.mlir"
+    source.write_text(PROGRAM)
+    monkeypatch.setenv("XLIR_TRACEBACK", "1")
+    with pytest.raises(IndexError, match="list index out of range"):
+        main([str(source), "-p", "cse,test-crash,dce"])
+
+
 def test_pass_leaving_invalid_ir_is_named(tmp_path: Path, capsys):
     source = tmp_path / "in.mlir"
     source.write_text(PROGRAM)
