@@ -180,3 +180,19 @@ def test_nested_module_is_a_located_diagnostic(target: str) -> None:
         XlirError, match=r":2:3: error: a nested 'builtin.module' cannot be compiled"
     ):
         xlir.compile(text, target=target)
+
+
+def test_jax_random_dropout_matches_jax() -> None:
+    """Dropout with `jax.random` (threefry in a while loop that swaps its
+    carried rotation tables, constants copied out of globals of two sizes)
+    gives JAX's mask on every target."""
+    jax = pytest.importorskip("jax")
+
+    def dropout(x):
+        keep = jax.random.bernoulli(jax.random.PRNGKey(0), 0.5, x.shape)
+        return jax.numpy.where(keep, x / 0.5, 0.0)
+
+    x = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+    text = jax.jit(dropout).lower(x).as_text()
+    (result,) = _same_on_both(text, x)
+    np.testing.assert_array_equal(result, np.asarray(jax.jit(dropout)(x)))
