@@ -39,12 +39,21 @@ def write_output(path: str | None, data: bytes) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
-def exit_on_broken_pipe() -> NoReturn:
-    """Stop quietly: stdout's reader is gone. Stdout is pointed at the null
-    device first, so that Python's own flush at exit does not fail again."""
+def _stdout_to_null() -> None:
+    """Point stdout at the null device: its reader is gone, and Python's own
+    flush at exit would fail again."""
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, sys.stdout.fileno())
-    raise SystemExit(128 + signal.SIGPIPE)
+
+
+def _fail(message: str) -> NoReturn:
+    """What the tool printed so far, then `message` on stderr; exit 1."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_to_null()
+    print(message, file=sys.stderr)
+    raise SystemExit(1)
 
 
 def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
@@ -52,31 +61,23 @@ def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
     try:
         status = body()
         sys.stdout.flush()
-    except BrokenPipeError:
-        exit_on_broken_pipe()
+    except BrokenPipeError:  # stop quietly, as a process killed by SIGPIPE
+        _stdout_to_null()
+        raise SystemExit(128 + signal.SIGPIPE) from None
     except XlirError as error:
-        sys.stdout.flush()
-        print(error, file=sys.stderr)
-        raise SystemExit(1) from None
+        _fail(str(error))
     except (UsageError, ValueError) as error:
-        sys.stdout.flush()
-        print(f"{prog}: error: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
+        _fail(f"{prog}: error: {error}")
     except MemoryError as error:
-        sys.stdout.flush()
         detail = f": {error}" if str(error) else ""
-        print(f"{prog}: error: out of memory{detail}", file=sys.stderr)
-        raise SystemExit(1) from None
+        _fail(f"{prog}: error: out of memory{detail}")
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     except Exception as error:  # a bug: still no traceback in front of a user
         if os.environ.get("XLIR_TRACEBACK"):
             raise
-        sys.stdout.flush()
-        print(
+        _fail(
             f"{prog}: internal error: {type(error).__name__}: {error} "
-            "(set XLIR_TRACEBACK=1 to see where)",
-            file=sys.stderr,
+            "(set XLIR_TRACEBACK=1 to see where)"
         )
-        raise SystemExit(1) from None
     raise SystemExit(status)
