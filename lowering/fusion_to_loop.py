@@ -49,7 +49,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
@@ -65,6 +65,7 @@ from xlir.lowering.nest import Nest
 from xlir.lowering.planned_memory import in_place
 from xlir.lowering.scalar import (
     UnsupportedScalarOp,
+    captured_values,
     constant,
     emit_block,
     emit_scalar,
@@ -349,8 +350,12 @@ class FusionLowering:
                 n = len(s.inputs)
                 xs = [self.value(i, full) for i in s.inputs]
                 args = [*accs[offset : offset + n], *xs]
+                captured = self._captured_scalars(s.body.block)
                 results += self.nest.emit(
-                    args, lambda b, s=s, args=args: emit_block(s.body.block, args, b)
+                    [*args, *captured.values()],
+                    lambda b, s=s, args=args, captured=captured: emit_block(
+                        s.body.block, args, b, captured
+                    ),
                 )
                 offset += n
             return results
@@ -360,6 +365,15 @@ class FusionLowering:
         for result, scalar in zip(flat, results, strict=True):
             self.memo[(result, tuple(idx))] = scalar
         return self.memo[(value, tuple(idx))]
+
+    def _captured_scalars(self, block: Block) -> dict[SSAValue, SSAValue]:
+        """The scalars of the fusion's rank-0 values a reducer's block uses
+        from outside it (a constant the fusion took as an operand)."""
+        return {
+            value: self.value(value, [])
+            for value in captured_values(block)
+            if isinstance(value.type, TensorType) and not value.type.get_shape()
+        }
 
     @staticmethod
     def _store_first(

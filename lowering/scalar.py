@@ -26,7 +26,7 @@ the builder. Complex numbers and the ops listed nowhere here raise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
@@ -102,13 +102,19 @@ def constant(builder: Builder, value: float | int, type_: Attribute) -> SSAValue
 
 
 def emit_block(
-    block: Block, arguments: Sequence[SSAValue], builder: Builder
+    block: Block,
+    arguments: Sequence[SSAValue],
+    builder: Builder,
+    captured: Mapping[SSAValue, SSAValue] | None = None,
 ) -> list[SSAValue]:
     """Inline a scalar region's block (a reducer, a comparator, a scatter
     combiner) on `arguments`; returns the values its terminator returns.
-    A constant the block uses from outside it (CSE may hoist a comparator's
-    `0.0` next to an equal one of the function) is emitted where used."""
+    Values the block uses from outside it are taken from `captured` (their
+    scalars, where the caller has them), else must be constants (CSE may
+    hoist a comparator's `0.0` next to an equal one of the function), which
+    are emitted where used."""
     values: dict[SSAValue, SSAValue] = dict(zip(block.args, arguments, strict=True))
+    values.update(captured or {})
     for op in block.ops:
         for operand in op.operands:
             if operand not in values:
@@ -121,6 +127,14 @@ def emit_block(
         ):
             values[result] = value
     raise AssertionError("a region block ends in its terminator")
+
+
+def captured_values(block: Block) -> list[SSAValue]:
+    """The values a region's block uses from outside it, in order of first
+    use."""
+    inside = set(block.args) | {r for op in block.ops for r in op.results}
+    found = {v: None for op in block.ops for v in op.operands if v not in inside}
+    return list(found)
 
 
 def _outer_constant(user: Operation, value: SSAValue, builder: Builder) -> SSAValue:

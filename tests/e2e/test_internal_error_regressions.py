@@ -91,6 +91,31 @@ comparator's `0.0` when the function has one too): a KeyError in
 hlo-to-loop."""
 
 
+REDUCER_USING_A_CONSTANT_OF_ITS_BRANCH = """
+func.func @main(%i: tensor<i32>, %x: tensor<4xf32>) -> tensor<f32> {
+  %r = "stablehlo.case"(%i) ({
+    %inf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %cap = stablehlo.constant dense<2.0> : tensor<f32>
+    %a = stablehlo.abs %x : tensor<4xf32>
+    %s = stablehlo.reduce(%a init: %inf) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+     reducer(%acc: tensor<f32>, %e: tensor<f32>) {
+      %p = stablehlo.minimum %e, %cap : tensor<f32>
+      %q = stablehlo.minimum %acc, %p : tensor<f32>
+      stablehlo.return %q : tensor<f32>
+    }
+    stablehlo.return %s : tensor<f32>
+  }, {
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    stablehlo.return %one : tensor<f32>
+  }) : (tensor<i32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+"""
+"""A reducer (associative: a minimum capped by a constant) using a
+constant of the case branch around it, which `fuse` passes to the fusion as
+an operand: the cpu lowering had no scalar for it."""
+
+
 def _run(text: str, target: str, *args: np.ndarray) -> list[np.ndarray]:
     result = xlir.compile(text, target=target)(*args)
     return [np.asarray(r) for r in (result if isinstance(result, tuple) else (result,))]
@@ -152,6 +177,12 @@ def test_sort_comparator_using_a_constant_of_the_function() -> None:
     x = np.array([3.0, -0.0, 1.0, 0.0, -2.0], np.float32)
     (result,) = _same_on_both(SORT_WITH_OUTER_CONSTANT, x)
     np.testing.assert_array_equal(result, np.sort(x))
+
+
+def test_reducer_using_a_constant_of_its_branch() -> None:
+    x = np.array([-3.0, 2.5, -4.0, 7.0], np.float32)
+    (result,) = _same_on_both(REDUCER_USING_A_CONSTANT_OF_ITS_BRANCH, np.int32(0), x)
+    assert result == np.float32(2.0)  # the smallest |x|, capped at 2
 
 
 def test_comparator_using_an_outer_value_is_a_located_diagnostic() -> None:
