@@ -1,6 +1,7 @@
 """What every xlir command does with errors: a diagnostic, never a traceback.
 
-`run_command(prog, body)` runs a tool's body and turns its failures into one
+`run_command(prog, body)` runs a tool's body (on a stack deep enough for
+deeply nested programs: `xlir.deep_stack`) and turns its failures into one
 message on stderr and exit status 1: an `XlirError` is printed as it is (it
 already carries file:line:col), a `UsageError` or `ValueError` (bad command
 line, input file or argument) after `prog: error:`, and anything else is an
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from xlir.deep_stack import run_deep
 from xlir.diagnostics import XlirError
 
 
@@ -38,7 +40,7 @@ def write_output(path: str | None, data: bytes) -> None:
 def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
     """Exits with `body()`'s status, or 1 after printing what went wrong."""
     try:
-        status = body()
+        status = run_deep(body)
     except XlirError as error:
         sys.stdout.flush()
         print(error, file=sys.stderr)

@@ -39,6 +39,7 @@ from xlir.tools.instruments import (
 )
 
 from xlir.context import DIALECTS
+from xlir.deep_stack import run_deep
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
 from xlir.pass_manager import Instrument, PassManager, expand, verify_result
@@ -242,7 +243,7 @@ class XlirOptMain(xDSLOptMain):
 
 def main(args: Sequence[str] | None = None) -> None:
     try:
-        XlirOptMain(args).run()
+        run_deep(XlirOptMain(args).run)
     except XlirError as error:
         sys.stdout.flush()
         print(error, file=sys.stderr)

@@ -100,8 +100,13 @@ def verify_module(
 
 
 def _walk(root: Operation) -> Iterable[Operation]:
-    yield root
-    for region in root.regions:
-        for block in region.blocks:
-            for op in block.ops:
-                yield from _walk(op)
+    """Every op under `root`, itself first, in pre-order: with a stack of
+    its own, as a recursive generator costs each op one step per level of
+    nesting above it."""
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend(reversed(block.ops))

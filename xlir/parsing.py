@@ -19,6 +19,9 @@ How it differs from xDSL's own `Parser`:
   but never defined in scope is reported at its first use, not at the end of
   the module.
 * An empty text (or one of comments only) is an empty module, as in MLIR.
+* Regions nested deeper than `deep_stack.MAX_REGION_DEPTH` are refused where
+  the limit is crossed, and running out of Python frames (a literal nested
+  100,000 deep) is an error at the token reached, not a `RecursionError`.
 * Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
 """
@@ -26,6 +29,7 @@ How it differs from xDSL's own `Parser`:
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_right
 
 from xdsl.context import Context
@@ -50,6 +54,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xlir.deep_stack import MAX_REGION_DEPTH
 from xlir.lexing import QuickLexer
 
 _TYPED_LITERAL = re.compile(r"<[^<>]*>\s*:\s*tensor<[^<>]*>")
@@ -77,6 +82,21 @@ class XlirParser(Parser):
         self._type_cache: dict[str, TypeAttribute] = {}
         self._dense_cache: dict[str, DenseIntOrFPElementsAttr] = {}
         self._first_uses: dict[str, Span] = {}
+        self._region_depth = 0
+
+    def parse_optional_region(self, arguments=None):  # type: ignore[override]
+        """A region, refused where it would nest deeper than
+        `MAX_REGION_DEPTH` (every later pass and target recurses as deep)."""
+        if self._current_token.text == "{" and self._region_depth >= MAX_REGION_DEPTH:
+            self.raise_error(
+                f"regions nested more than {MAX_REGION_DEPTH} deep; xlir accepts "
+                f"at most {MAX_REGION_DEPTH} levels"
+            )
+        self._region_depth += 1
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self._region_depth -= 1
 
     def source_location(self, offset: int) -> FileLineColLoc:
         line = bisect_right(self._line_starts, offset)
@@ -92,6 +112,11 @@ class XlirParser(Parser):
             return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
+        except RecursionError:
+            self.raise_error(
+                "nesting too deep: the parser ran out of its "
+                f"{sys.getrecursionlimit()} Python frames here"
+            )
         except ParseError as error:
             undefined = next(iter(self.forward_ssa_references), None)
             if not error.msg.startswith("values used but not defined") or (
