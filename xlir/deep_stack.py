@@ -27,6 +27,10 @@ from xlir.diagnostics import XlirError
 MAX_REGION_DEPTH = 2000
 """The deepest nesting of regions xlir accepts (docs/tools.md)."""
 
+SHALLOW_DEPTH = 32
+"""Programs nested at most this deep run on the caller's own stack when
+they are run, not only compiled (the interpreter's calls)."""
+
 RECURSION_LIMIT = 200_000
 """Python frames allowed while deep work runs."""
 

@@ -29,6 +29,7 @@ from xlir.targets.interpreter.types import (
     rounding,
 )
 
+from xlir.deep_stack import SHALLOW_DEPTH, run_deep
 from xlir.diagnostics import XlirError, format_at_op
 
 Kernel = Callable[..., Any]
@@ -280,6 +281,9 @@ class ModuleInterpreter:
                 self.functions[name.data] = op  # type: ignore[union-attr]
         self.programs: dict[str, Program] = {}
         self.region_programs: dict[Region, Program] = {}
+        self.depth = 0
+        """How deeply the compiled regions nest (runs recurse as deep)."""
+        self._open_regions = 0
         self.captured: dict[Operation, list[SSAValue]] = {}
         """The values each region op uses from outside it (`_captured_values`)."""
         self.errors: list[str] = []
@@ -323,7 +327,12 @@ class ModuleInterpreter:
     def compile_region(self, region: Region) -> Program:
         if len(region.blocks) != 1:
             raise Unsupported("regions with more than one block are not supported")
-        program = Program(region.blocks[0], self)
+        self._open_regions += 1
+        self.depth = max(self.depth, self._open_regions)
+        try:
+            program = Program(region.blocks[0], self)
+        finally:
+            self._open_regions -= 1
         self.region_programs[region] = program
         return program
 
@@ -341,5 +350,12 @@ class ModuleInterpreter:
     def call(self, name: str, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
         if name not in self.programs:
             raise XlirError(f"error: there is no function @{name} with a body")
+        program = self.programs[name]
+        if self.depth > SHALLOW_DEPTH:
+            return run_deep(lambda: self._run(program, arguments))
+        return self._run(program, arguments)
+
+    @staticmethod
+    def _run(program: Program, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
         with np.errstate(all="ignore"):
-            return self.programs[name].run(list(arguments))
+            return program.run(list(arguments))
