@@ -25,7 +25,8 @@ from typing import TypeVar
 from xlir.diagnostics import XlirError
 
 MAX_REGION_DEPTH = 2000
-"""The deepest nesting of regions xlir accepts (docs/tools.md)."""
+"""The deepest nesting of regions xlir accepts, a function's body counted
+as the first (docs/tools.md)."""
 
 SHALLOW_DEPTH = 32
 """Programs nested at most this deep run on the caller's own stack when
