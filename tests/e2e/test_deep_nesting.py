@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xlir.lowering.llvm.passes import DEEP_CONTROL
 
 from xlir.deep_stack import MAX_REGION_DEPTH
 
@@ -139,3 +140,17 @@ def test_pathological_nesting_is_located(tmp_path: Path) -> None:
         first = result.stderr.splitlines()[0]
         assert first.startswith(f"{path}:1:"), first[:500]
         assert "error: nesting too deep: the parser ran out of its" in first
+
+
+@pytest.mark.parametrize("depth", [2, DEEP_CONTROL + 8])
+def test_deep_host_control_is_unoptimized(tmp_path: Path, depth: int) -> None:
+    """LLVM's loop passes would take minutes on the host code of 1,000 nested
+    loops: host code nested past `DEEP_CONTROL` is `optnone`, other host
+    code is optimized."""
+    path = tmp_path / "nest.mlir"
+    path.write_text(nested_whiles(depth))
+    pipeline = "hlo-opt,hlo-to-loop,expand-math,loop-to-llvm,device-to-llvm"
+    result = tool("opt", str(path), "-p", pipeline, "--disable-verify")
+    assert result.returncode == 0, result.stderr[-2000:]
+    (entry,) = [line for line in result.stdout.splitlines() if "@main(" in line]
+    assert ("optimize_none" in entry) == (depth > DEEP_CONTROL), entry
