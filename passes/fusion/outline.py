@@ -79,7 +79,7 @@ class Outliner:
                     if use.operation.parent is self.block:
                         continue
                     reader = self._reader(use.operation)
-                    if reader in self.kept_set:
+                    if reader is not None and reader in self.kept_set:
                         reads.setdefault(reader, {})[result] = None
         return reads
 
