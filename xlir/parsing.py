@@ -49,7 +49,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import AttributeInvT, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import base
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -312,7 +312,9 @@ class _BitPatternElement(Parser._TensorLiteralElement):
         return super().to_type(parser, type)
 
 
-def _float_from_bits(parser: Parser, bits: int, type: AnyFloat, span: Span) -> float:
+def _float_from_bits(
+    parser: AttrParser, bits: int, type: AnyFloat, span: Span
+) -> float:
     """The float of `type` with these bits; an error at the literal's `span`
     where the bits are signed or wider than the type."""
     if bits < 0:

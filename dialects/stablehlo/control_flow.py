@@ -611,7 +611,7 @@ class IfOp(IRDLOperation):
     outputs = var_result_def()
     true_branch = region_def()
     false_branch = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def verify_(self) -> None:
         pred_type = self.pred.type

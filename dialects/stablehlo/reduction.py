@@ -748,7 +748,7 @@ class MapOp(IRDLOperation):
     result = result_def(TensorType)
     dimensions = prop_def(DenseArrayBase[I64])
     computation = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def verify_(self) -> None:
         out = shape(self.result.type)
