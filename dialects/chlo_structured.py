@@ -43,8 +43,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure, RecursiveMemoryEffect
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.stablehlo.attributes import Precision, _DimensionFields
 from xlir.dialects.stablehlo.control_flow import check_region_signature
 from xlir.dialects.stablehlo.types import element_type, is_integer, shape
@@ -80,7 +81,7 @@ class ScanOp(IRDLOperation):
     body = region_def()
     dimension = prop_def(IntegerAttr[I64])
     is_reverse = opt_prop_def(BoolAttr)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod

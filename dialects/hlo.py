@@ -57,10 +57,10 @@ from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
     Pure,
-    RecursiveMemoryEffect,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.hlo_buffers import HLO_BUFFER_ATTRIBUTES
 from xlir.dialects.syntax import (
     parse_function_type_tail,
@@ -134,7 +134,7 @@ class FusionOp(IRDLOperation):
     kind = prop_def(FusionKindAttr)
     outputs = var_result_def()
     body = region_def()
-    traits = traits_def(FusionIsolatedFromAbove(), RecursiveMemoryEffect())
+    traits = traits_def(FusionIsolatedFromAbove(), RecursiveEffects())
 
     def __init__(
         self,

@@ -50,6 +50,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.stablehlo.types import bit_width
 
+from xlir.walk import walk
+
 BUFFERS = "hlo.buffers"
 """The discardable attribute on an op: an array of `#hlo.buffer`, one per result."""
 PLAN = "hlo.plan"
@@ -313,7 +315,7 @@ def aliased_outputs(func: FuncOp) -> dict[int, int]:
 
 def planned_ops(func: FuncOp) -> list[Operation]:
     """The ops of `func` that carry `hlo.buffers`."""
-    return [op for op in func.walk() if BUFFERS in op.attributes]
+    return [op for op in walk(func) if BUFFERS in op.attributes]
 
 
 def verify_plan(func: FuncOp) -> None:

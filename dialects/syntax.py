@@ -30,11 +30,29 @@ class I64Tuple(Data[tuple[int, ...]]):
         printer.print_string(print_int_list(self.data))
 
 
+I64_RANGE = range(-(2**63), 2**63)
+"""The values of StableHLO's (signed) i64 dimension lists."""
+
+
+def parse_i64(parser: AttrParser) -> int:
+    """An integer literal that fits in i64; an error at the literal if not."""
+    start = parser.pos
+    value = parser.parse_integer(allow_boolean=False)
+    if value not in I64_RANGE:
+        parser.raise_error(
+            f"integer literal {value} does not fit in i64: expected a value from "
+            f"{I64_RANGE.start} to {I64_RANGE.stop - 1}",
+            start,
+            parser.pos,
+        )
+    return value
+
+
 def parse_int_list(parser: AttrParser) -> tuple[int, ...]:
-    """`[1, 2, 3]` or `[]`."""
+    """`[1, 2, 3]` or `[]`, of i64 values."""
     return tuple(
         parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            parser.Delimiter.SQUARE, lambda: parse_i64(parser)
         )
     )
 

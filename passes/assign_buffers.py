@@ -29,6 +29,8 @@ from xlir.dialects.hlo_buffers import BUFFERS, PLAN, planned_ops
 from xlir.passes.buffers.plan import FunctionPlan, plan_function
 from xlir.passes.buffers.schedule import list_schedule, reorder
 
+from xlir.walk import walk
+
 
 def attach_plan(plan: FunctionPlan) -> None:
     """Write the plan onto its function, replacing any earlier one."""
@@ -42,7 +44,7 @@ def attach_plan(plan: FunctionPlan) -> None:
 
 def defined_functions(module: ModuleOp) -> list[FuncOp]:
     """The functions of `module` that have a body."""
-    return [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+    return [op for op in walk(module) if isinstance(op, FuncOp) and op.body.blocks]
 
 
 @dataclass(frozen=True)

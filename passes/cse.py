@@ -19,6 +19,7 @@ from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
     CSEDriver,
 )
+from xlir.dialects.effects import effects_memo
 
 
 def same_nested_types(op: Operation, other: Operation) -> bool:
@@ -41,4 +42,5 @@ class CSEPass(CommonSubexpressionElimination):
     name = "cse"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _ExactCSEDriver().simplify(op)
+        with effects_memo():
+            _ExactCSEDriver().simplify(op)

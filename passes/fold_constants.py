@@ -27,8 +27,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.traits import is_side_effect_free
-from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
+from xlir.dialects.effects import memo_region_dce
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.passes.simplify_patterns.constants import (
     constant_array,
@@ -108,4 +108,4 @@ class FoldConstantsPass(ModulePass):
                 f"max-elements must be at least 0, but is {self.max_elements}"
             )
         pattern = FoldConstantOp(self.max_elements, ModuleInterpreter(ModuleOp([])))
-        PatternRewriteWalker(pattern, post_walk_func=region_dce).rewrite_module(op)
+        PatternRewriteWalker(pattern, post_walk_func=memo_region_dce).rewrite_module(op)

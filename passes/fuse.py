@@ -39,6 +39,7 @@ from xlir.passes.fusion.grouping import Planner
 from xlir.passes.fusion.outline import Outliner
 
 from xlir.diagnostics import XlirError
+from xlir.walk import walk
 
 COMPUTATIONS = frozenset({"func.func", "stablehlo.while", "stablehlo.case"})
 """Ops whose blocks are fused, each on its own."""
@@ -64,7 +65,7 @@ class FusePass(ModulePass):
                 "error: fuse: max-duplication must be at least 1, got "
                 f"{self.max_duplication}"
             )
-        existing = sum(isinstance(inner, FusionOp) for inner in op.walk())
+        existing = sum(isinstance(inner, FusionOp) for inner in walk(op))
         names = itertools.count(existing + 1)
         remarks = Remarks(self.explain)
         for block in _computation_blocks(op):

@@ -35,6 +35,8 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from xlir.walk import walk
+
 
 def _is_private(func: FuncOp) -> bool:
     return func.sym_visibility is not None and func.sym_visibility.data == "private"
@@ -53,7 +55,7 @@ def _symbol_refs(attr: Attribute) -> Iterator[str]:
 
 
 def _referenced_symbols(op: Operation) -> Iterator[str]:
-    for nested in op.walk():
+    for nested in walk(op):
         for attr in (*nested.properties.values(), *nested.attributes.values()):
             yield from _symbol_refs(attr)
 

@@ -22,7 +22,7 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     # xDSL's generic passes.
     "canonicalize": _lazy("xdsl.transforms.canonicalize", "CanonicalizePass"),
-    "dce": _lazy("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
+    "dce": _lazy("xlir.passes.dce", "DCEPass"),
     # The HLO level (docs/hlo-passes.md).
     "cse": _lazy("xlir.passes.cse", "CSEPass"),
     "inline": _lazy("xlir.passes.inline", "InlinePass"),

@@ -17,7 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
-from xdsl.transforms.dead_code_elimination import region_dce
+from xlir.dialects.effects import memo_region_dce
 from xlir.passes.simplify_patterns.arithmetic import arithmetic_patterns
 from xlir.passes.simplify_patterns.compare_clamped import compare_clamped_patterns
 from xlir.passes.simplify_patterns.dot import dot_patterns
@@ -41,5 +41,5 @@ class SimplifyPass(ModulePass):
             *compare_clamped_patterns(),
         ]
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), post_walk_func=region_dce
+            GreedyRewritePatternApplier(patterns), post_walk_func=memo_region_dce
         ).rewrite_module(op)

@@ -1,6 +1,7 @@
 """What every xlir command does with errors: a diagnostic, never a traceback.
 
-`run_command(prog, body)` runs a tool's body and turns its failures into one
+`run_command(prog, body)` runs a tool's body (on a stack deep enough for
+deeply nested programs: `xlir.deep_stack`) and turns its failures into one
 message on stderr and exit status 1: an `XlirError` is printed as it is (it
 already carries file:line:col), a `UsageError` or `ValueError` (bad command
 line, input file or argument) after `prog: error:`, running out of memory
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from xlir.deep_stack import run_deep
 from xlir.diagnostics import XlirError
 
 
@@ -59,7 +61,7 @@ def _fail(message: str) -> NoReturn:
 def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
     """Exits with `body()`'s status, or 1 after printing what went wrong."""
     try:
-        status = body()
+        status = run_deep(body)
         sys.stdout.flush()
     except BrokenPipeError:  # stop quietly, as a process killed by SIGPIPE
         _stdout_to_null()

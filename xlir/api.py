@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from xlir.context import make_context
+from xlir.deep_stack import run_deep
 from xlir.diagnostics import (
     XlirError,
     decode_source,
@@ -100,6 +101,10 @@ def compile(
         cached = compiler.lookup(source, function, pipeline)
         if cached is not None:
             return cached
-    with cyclic_gc_paused():
+
+    def build() -> Executable:
         module, sources = load_module(source, name)
         return compiler.compile(module, function, sources, pipeline)
+
+    with cyclic_gc_paused():
+        return run_deep(build)

@@ -8,14 +8,13 @@ exit non-zero instead of showing a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
+from xlir.walk import walk
 
 
 class XlirError(Exception):
@@ -104,7 +103,7 @@ def verify_module(
         for op, note in error.notes:
             text += "\n" + format_at_op(op, note, sources, "note")
         raise XlirError(text) from None
-    for op in _walk(root):
+    for op in walk(root):
         if verified is not None and not verified.needs_verifying(op):
             continue
         try:
@@ -113,11 +112,3 @@ def verify_module(
             raise XlirError(format_at_op(op, str(error), sources)) from None
     if verified is not None:
         verified.completed()
-
-
-def _walk(root: Operation) -> Iterable[Operation]:
-    yield root
-    for region in root.regions:
-        for block in region.blocks:
-            for op in block.ops:
-                yield from _walk(op)

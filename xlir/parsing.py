@@ -19,13 +19,18 @@ How it differs from xDSL's own `Parser`:
   but never defined in scope is reported at its first use, not at the end of
   the module.
 * An empty text (or one of comments only) is an empty module, as in MLIR.
+* Regions nested deeper than `deep_stack.MAX_REGION_DEPTH` are refused where
+  the limit is crossed, and running out of Python frames (a literal nested
+  100,000 deep) is an error at the token reached, not a `RecursionError`.
 * Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
 """
 
 from __future__ import annotations
 
+import math
 import re
+import sys
 from bisect import bisect_right
 
 from xdsl.context import Context
@@ -44,17 +49,24 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import AttributeInvT, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import base
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xlir.deep_stack import MAX_REGION_DEPTH
 from xlir.lexing import QuickLexer
 
 _TYPED_LITERAL = re.compile(r"<[^<>]*>\s*:\s*tensor<[^<>]*>")
 """A dense literal's contents and its tensor type, as `dense<` ... spells
 them when neither has angle brackets inside."""
+
+_HEX_BLOB = re.compile(r'<\s*"0[xX]([^"]*)"\s*>')
+"""`dense<"0x...">`: a literal given as raw bytes (group 1: the digits)."""
+
+_VALUE_ERRORS = (VerifyException, ValueError, OverflowError)
+"""What xDSL raises for a value its attribute or type cannot hold."""
 
 _DENSE_LITERAL_TYPE = base(
     RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
@@ -77,6 +89,21 @@ class XlirParser(Parser):
         self._type_cache: dict[str, TypeAttribute] = {}
         self._dense_cache: dict[str, DenseIntOrFPElementsAttr] = {}
         self._first_uses: dict[str, Span] = {}
+        self._region_depth = 0
+
+    def parse_optional_region(self, arguments=None):  # type: ignore[override]
+        """A region, refused where it would nest deeper than
+        `MAX_REGION_DEPTH` (every later pass and target recurses as deep)."""
+        if self._current_token.text == "{" and self._region_depth >= MAX_REGION_DEPTH:
+            self.raise_error(
+                f"regions nested more than {MAX_REGION_DEPTH} deep; xlir accepts "
+                f"at most {MAX_REGION_DEPTH} levels"
+            )
+        self._region_depth += 1
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self._region_depth -= 1
 
     def source_location(self, offset: int) -> FileLineColLoc:
         line = bisect_right(self._line_starts, offset)
@@ -92,6 +119,11 @@ class XlirParser(Parser):
             return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
+        except RecursionError:
+            self.raise_error(
+                "nesting too deep: the parser ran out of its "
+                f"{sys.getrecursionlimit()} Python frames here"
+            )
         except ParseError as error:
             undefined = next(iter(self.forward_ssa_references), None)
             if not error.msg.startswith("values used but not defined") or (
@@ -113,9 +145,21 @@ class XlirParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except _VALUE_ERRORS as error:  # an op's syntax built a bad attribute
+            self.raise_error(str(error), start, max(self.pos, start + 1))
         op.location = self.source_location(start)
         return op
+
+    def parse_optional_attribute(self):  # type: ignore[override]
+        """An attribute; one whose value its type cannot hold (`dense<-2147483649>
+        : tensor<i32>`, `0x1FFFFFFFF : i32`) is an error where it starts."""
+        start = self.pos
+        try:
+            return super().parse_optional_attribute()
+        except _VALUE_ERRORS as error:
+            self.raise_error(str(error), start, max(self.pos, start + 1))
 
     def parse_optional_location(self):  # type: ignore[override]
         """Skip a `loc(...)` annotation; ops take their place in the text."""
@@ -159,7 +203,7 @@ class XlirParser(Parser):
     def _parse_tensor_literal_element(self):  # type: ignore[override]
         element = super()._parse_tensor_literal_element()
         text = element.span.text
-        if text.startswith(("0x", "0X")):
+        if text.lstrip("-").startswith(("0x", "0X")):
             return _BitPatternElement(False, element.value, element.span)
         if text.startswith("(") and "0x" in text.lower():
             return _BitPatternElement(False, element.value, element.span)
@@ -184,6 +228,9 @@ class XlirParser(Parser):
         spelling."""
         text = self.lexer.input.content
         start = self._current_token.span.start
+        blob = _HEX_BLOB.match(text, start)
+        if blob is not None:
+            return self._checked_blob(blob)
         typed = _TYPED_LITERAL.match(text, start)
         if typed is None:
             return super()._parse_builtin_dense_attr()
@@ -195,6 +242,34 @@ class XlirParser(Parser):
         parsed = super()._parse_builtin_dense_attr()
         self._dense_cache[key] = parsed
         return parsed
+
+    def _checked_blob(self, blob: re.Match[str]) -> DenseIntOrFPElementsAttr:
+        """`dense<"0x...">`: the bytes must be one element (a splat) or every
+        element of the type, as in MLIR. The type after the blob is read
+        first, to say so."""
+        self._resume_from(blob.end())
+        self.parse_punctuation(":", " in dense attribute")
+        type = self._parse_dense_literal_type()
+        size = type.element_type.compile_time_size  # type: ignore[attr-defined]
+        count = math.prod(type.get_shape())  # type: ignore[attr-defined]
+        digits = blob.group(1)
+        here = (blob.start(1) - 3, blob.end(1) + 1)  # the string, quotes included
+        if re.fullmatch("[0-9a-fA-F]*", digits) is None:
+            self.raise_error(f"expected hex digits after '0x', found '{digits}'", *here)
+        element = type.element_type  # type: ignore[attr-defined]
+        expected = f"{size} bytes (one {element})"
+        if count != 1:
+            expected = (
+                f"{size * count} bytes ({count} x {element}) or {size} (one, repeated)"
+            )
+        if len(digits) % 2 or len(digits) // 2 not in (size, size * count):
+            self.raise_error(
+                f"hex data of {len(digits) / 2:g} bytes does not fit {type}: "
+                f"expected {expected}",
+                *here,
+            )
+        self._resume_from(blob.start())
+        return super()._parse_builtin_dense_attr()
 
     def parse_optional_type(self) -> TypeAttribute | None:
         token = self._current_token
@@ -218,17 +293,18 @@ class XlirParser(Parser):
 
 class _BitPatternElement(Parser._TensorLiteralElement):
     """A hex literal in a dense attribute: for float elements (and the parts
-    of complex ones), the raw bits."""
+    of complex ones), the raw bits, which must fit in the type's width and
+    have no sign (MLIR's rules)."""
 
     def to_type(self, parser, type):  # type: ignore[override]
         if isinstance(type, AnyFloat):
             assert isinstance(self.value, int)
-            return _float_from_bits(self.value, type)
+            return _float_from_bits(parser, self.value, type, self.span)
         if isinstance(type, ComplexType) and isinstance(type.element_type, AnyFloat):
             assert isinstance(self.value, tuple)
             inside = self.span.text.strip("()").split(",")
             return tuple(
-                _float_from_bits(int(value), type.element_type)
+                _float_from_bits(parser, int(value), type.element_type, self.span)
                 if part.strip().lower().startswith("0x")
                 else float(value)
                 for part, value in zip(inside, self.value, strict=True)
@@ -236,7 +312,23 @@ class _BitPatternElement(Parser._TensorLiteralElement):
         return super().to_type(parser, type)
 
 
-def _float_from_bits(bits: int, type: AnyFloat) -> float:
+def _float_from_bits(
+    parser: AttrParser, bits: int, type: AnyFloat, span: Span
+) -> float:
+    """The float of `type` with these bits; an error at the literal's `span`
+    where the bits are signed or wider than the type."""
+    if bits < 0:
+        parser.raise_error(
+            "a hexadecimal float literal gives the bits of the value and "
+            f"takes no sign: found {span.text}",
+            span,
+        )
+    if bits.bit_length() > type.bitwidth:
+        parser.raise_error(
+            f"hexadecimal float literal {span.text} does not fit in {type}: "
+            f"expected at most {type.bitwidth // 4} hex digits ({type.bitwidth} bits)",
+            span,
+        )
     raw = bits.to_bytes(type.compile_time_size, "little")
     return next(iter(type.iter_unpack(raw)))
 

@@ -62,10 +62,10 @@ from xdsl.traits import (
     HasParent,
     IsTerminator,
     Pure,
-    RecursiveMemoryEffect,
     SingleBlockImplicitTerminator,
 )
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.syntax import array_values, i64_array, print_operands
 
 Bound = int | SSAValue
@@ -244,7 +244,7 @@ class ParallelOp(_LoopBounds):
     name = "loop.parallel"
     body = region_def()
     traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+        lambda: (SingleBlockImplicitTerminator(YieldOp), RecursiveEffects())
     )
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -362,7 +362,7 @@ class ForOp(_LoopBounds):
     results_ = var_result_def()
     body = region_def()
     traits = lazy_traits_def(
-        lambda: (SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+        lambda: (SingleBlockImplicitTerminator(YieldOp), RecursiveEffects())
     )
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 

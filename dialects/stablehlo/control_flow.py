@@ -56,11 +56,11 @@ from xdsl.traits import (
     IsTerminator,
     OpTrait,
     Pure,
-    RecursiveMemoryEffect,
     ReturnLike,
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.stablehlo.attributes import RngAlgorithm, RngAlgorithmAttr
 from xlir.dialects.stablehlo.types import (
     element_type,
@@ -197,7 +197,7 @@ class WhileOp(IRDLOperation):
     outputs = var_result_def()
     cond = region_def()
     body = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def __init__(self, operands: Sequence[SSAValue], cond: Region, body: Region):
         super().__init__(
@@ -285,7 +285,7 @@ class CaseOp(IRDLOperation):
     index = operand_def(TensorType)
     outputs = var_result_def()
     branches = var_region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def verify_(self) -> None:
         index_type = self.index.type
@@ -611,7 +611,7 @@ class IfOp(IRDLOperation):
     outputs = var_result_def()
     true_branch = region_def()
     false_branch = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def verify_(self) -> None:
         pred_type = self.pred.type

@@ -39,8 +39,9 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import Pure, RecursiveMemoryEffect
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.stablehlo import shape_rules
 from xlir.dialects.stablehlo.attributes import (
     GatherDimensionNumbersAttr,
@@ -163,7 +164,7 @@ class ScatterOp(IRDLOperation):
     unique_indices = opt_prop_def(BoolAttr)
     update_computation = region_def()
     outputs = var_result_def(TensorType)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
     irdl_options = (SameVariadicOperandSize(),)
 
     def __init__(

@@ -42,8 +42,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Commutative, RecursiveMemoryEffect
+from xdsl.traits import Commutative
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.stablehlo import shape_rules
 from xlir.dialects.stablehlo.control_flow import (
     ReturnOp,
@@ -380,7 +381,7 @@ class ReduceOp(IRDLOperation):
     dimensions = prop_def(DenseArrayBase[I64])
     body = region_def()
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def __init__(
         self,
@@ -535,7 +536,7 @@ class ReduceWindowOp(IRDLOperation):
     padding = opt_prop_def(DenseIntOrFPElementsAttr)
     body = region_def()
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def inferred_shape(self) -> Shape:
         """The result shape the window attributes give (raises ShapeError)."""
@@ -597,7 +598,7 @@ class SelectAndScatterOp(IRDLOperation):
     padding = opt_prop_def(DenseIntOrFPElementsAttr)
     select = region_def()
     scatter = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def verify_(self) -> None:
         operand_shape = shape(self.operand.type)
@@ -701,7 +702,7 @@ class SortOp(IRDLOperation):
     dimension = opt_prop_def(IntegerAttr[I64])
     is_stable = opt_prop_def(BoolAttr)
     comparator = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     @property
     def sort_dimension(self) -> int:
@@ -747,7 +748,7 @@ class MapOp(IRDLOperation):
     result = result_def(TensorType)
     dimensions = prop_def(DenseArrayBase[I64])
     computation = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveEffects())
 
     def verify_(self) -> None:
         out = shape(self.result.type)

@@ -8,8 +8,9 @@ pool's `xlir.parallel_for`, which the module only declares (`threads.py`).
 (`host`) and then every `loop.global` to an internal constant: a global goes
 with the last of its uses (`loop.get_global` in a host function names a
 `loop.global`; a kernel's `llvm.mlir.addressof` takes any symbol), so the IR
-verifies between the two passes. Either leaves
-a function without branches unoptimized (`optnone`). Run both
+verifies between the two passes. Either leaves a function without
+branches, or a host one with control flow nested more than `DEEP_CONTROL`
+deep, unoptimized (`optnone`). Run both
 (`loop-to-llvm,device-to-llvm`, as the CPU pipeline does) to get a module
 xDSL's LLVM translation accepts. Before changing anything, each pass checks
 every op it must lower and reports all it cannot, with locations, in one
@@ -42,6 +43,7 @@ from xlir.lowering.llvm.memory import MEMORY, lower_global
 from xlir.lowering.llvm.scalars import EMITTERS, lower_scalar
 
 from xlir.diagnostics import XlirError, format_at_op
+from xlir.walk import region_depth
 
 TERMINATORS = {"loop.yield", "loop.return", "scf.yield", "scf.condition"}
 """Handled by the op that owns their block."""
@@ -188,6 +190,13 @@ def _straight_code_unoptimized(functions: Iterable[llvm.FuncOp]) -> None:
             function.optimize_none = UnitAttr()
 
 
+DEEP_CONTROL = 32
+"""Host code with control flow nested deeper than this (while loops in while
+loops ...) is left unoptimized too: LLVM's loop passes take time growing
+with the square of the nesting (minutes for 1,000 levels), and host code
+only launches kernels, which are optimized as usual."""
+
+
 def _type_errors(global_: GlobalOp) -> list[str]:
     try:
         llvm_type(global_.value.get_element_type(), global_)
@@ -217,10 +226,14 @@ class DeviceToLLVMPass(ModulePass):
             b.lower_op = HostLowering(host, b).wrap(_lower_op)
             for inner in host.body.block.ops:
                 b.run(inner)
+            deep = region_depth(host) > DEEP_CONTROL
             op.body.block.insert_op_before(function, host)
             host.detach()
             host.erase()
             _straight_code_unoptimized([function])
+            if deep:
+                function.no_inline = UnitAttr()
+                function.optimize_none = UnitAttr()
         for global_ in globals_:
             op.body.block.insert_op_before(lower_global(global_), global_)
             global_.detach()

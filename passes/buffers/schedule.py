@@ -26,13 +26,16 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 from xlir.dialects.hlo_buffers import byte_size
 
+from xlir.walk import walk
+
 
 def _inputs(op: Operation) -> set[SSAValue]:
     """Values from outside `op` that it or its regions read."""
-    inside = {r for o in op.walk() for r in o.results} | {
-        a for region in op.regions for b in region.blocks for a in b.args
+    nested = list(walk(op))
+    inside = {r for o in nested for r in o.results} | {
+        a for o in nested for region in o.regions for b in region.blocks for a in b.args
     }
-    return {v for o in op.walk() for v in o.operands if v not in inside}
+    return {v for o in nested for v in o.operands if v not in inside}
 
 
 def _bytes(value: SSAValue) -> int:

@@ -32,6 +32,7 @@ class Outliner:
         """Original value -> the fusion result that now carries it."""
         self.kept = [op for op in plan.position if self._stays(op)]
         self.kept_set = set(self.kept)
+        self.nested_reads = self._nested_reads()
 
     def run(self) -> None:
         originals = list(self.plan.position)
@@ -43,11 +44,13 @@ class Outliner:
             else:
                 node.detach()
                 self.block.add_op(node)
-        for op in self.kept:
-            for inner in op.walk():
-                operands = tuple(self.provided.get(v, v) for v in inner.operands)
-                if operands != tuple(inner.operands):
-                    inner.operands = operands
+        for value, result in self.provided.items():
+            for use in list(value.uses):
+                reader = use.operation
+                if self._reader(reader) in self.kept_set:
+                    operands = list(reader.operands)
+                    operands[use.index] = result
+                    reader.operands = operands
         for op in reversed(originals):
             if op not in self.kept_set:
                 self.block.erase_op(op)
@@ -63,6 +66,22 @@ class Outliner:
         return op not in self.plan.home and any(
             self._read_outside(result, None) for result in op.results
         )
+
+    def _nested_reads(self) -> dict[Operation, dict[SSAValue, None]]:
+        """The values of this block's ops that each kept op reads inside its
+        regions. Found from the values' uses: walking the regions instead
+        would visit every op once per block around it, which is quadratic
+        in the depth of nested while loops."""
+        reads: dict[Operation, dict[SSAValue, None]] = {}
+        for op in self.plan.position:
+            for result in op.results:
+                for use in result.uses:
+                    if use.operation.parent is self.block:
+                        continue
+                    reader = self._reader(use.operation)
+                    if reader is not None and reader in self.kept_set:
+                        reads.setdefault(reader, {})[result] = None
+        return reads
 
     def _reader(self, use_op: Operation) -> Operation | None:
         return self.block.find_ancestor_op_in_block(use_op)
@@ -109,6 +128,18 @@ class Outliner:
             return sorted(node.members, key=self.plan.position.__getitem__)
         return [node]
 
+    def _reads(self, node: Node) -> Iterator[SSAValue]:
+        """The values a node reads from outside itself (some more than once)."""
+        if isinstance(node, Group):
+            for member in self._members(node):
+                for inner in member.walk():
+                    for value in inner.operands:
+                        if not self._inside(value, node):
+                            yield value
+            return
+        yield from node.operands
+        yield from self.nested_reads.get(node, ())
+
     def _schedule(self) -> list[Node]:
         nodes: list[Node] = [*self.plan.groups, *self.kept]
         key = {
@@ -119,14 +150,10 @@ class Outliner:
         pending: dict[int, int] = {}
         for node in nodes:
             deps: dict[int, Node] = {}
-            for member in self._members(node):
-                for inner in member.walk():
-                    for value in inner.operands:
-                        if isinstance(node, Group) and self._inside(value, node):
-                            continue
-                        provider = self._provider(value)
-                        if provider is not None and provider is not node:
-                            deps[id(provider)] = provider
+            for value in self._reads(node):
+                provider = self._provider(value)
+                if provider is not None and provider is not node:
+                    deps[id(provider)] = provider
             pending[id(node)] = len(deps)
             for dep in deps:
                 successors[dep].append(node)

@@ -29,6 +29,7 @@ from xlir.targets.interpreter.types import (
     rounding,
 )
 
+from xlir.deep_stack import SHALLOW_DEPTH, run_deep
 from xlir.diagnostics import XlirError, format_at_op
 
 Kernel = Callable[..., Any]
@@ -107,7 +108,7 @@ class Program:
                 fix = fixes
             captures = None
             if op.regions:
-                outside = _captured_values(op)
+                outside = _captured_values(op, interp.captured)
                 if outside:
                     programs = [
                         interp.region_programs[r]
@@ -151,25 +152,32 @@ class Program:
                 yield nested.name
 
 
-def _captured_values(op: Operation) -> list[SSAValue]:
-    """Values used inside the op's regions but defined outside the op."""
+def _captured_values(
+    op: Operation, known: dict[Operation, list[SSAValue]]
+) -> list[SSAValue]:
+    """Values used inside the op's regions but defined outside the op. Those
+    of the region ops inside come from `known` (filled here): each op is
+    looked at once however deep the regions nest."""
+    cached = known.get(op)
+    if cached is not None:
+        return cached
     inside: set[SSAValue] = set()
     used: list[SSAValue] = []
     for region in op.regions:
-        for nested in region.walk():
-            inside.update(nested.results)
-            for nested_region in nested.regions:
-                for block in nested_region.blocks:
-                    inside.update(block.args)
-            used.extend(nested.operands)
         for block in region.blocks:
             inside.update(block.args)
+            for nested in block.ops:
+                inside.update(nested.results)
+                used.extend(nested.operands)
+                if nested.regions:
+                    used.extend(_captured_values(nested, known))
     seen: set[SSAValue] = set()
     outside = []
     for value in used:
         if value not in inside and value not in seen:
             seen.add(value)
             outside.append(value)
+    known[op] = outside
     return outside
 
 
@@ -273,6 +281,11 @@ class ModuleInterpreter:
                 self.functions[name.data] = op  # type: ignore[union-attr]
         self.programs: dict[str, Program] = {}
         self.region_programs: dict[Region, Program] = {}
+        self.depth = 0
+        """How deeply the compiled regions nest (runs recurse as deep)."""
+        self._open_regions = 0
+        self.captured: dict[Operation, list[SSAValue]] = {}
+        """The values each region op uses from outside it (`_captured_values`)."""
         self.errors: list[str] = []
         self.check_failures: list[str] = []
         """Failures of check.* ops that do not stop the run (in order)."""
@@ -314,7 +327,12 @@ class ModuleInterpreter:
     def compile_region(self, region: Region) -> Program:
         if len(region.blocks) != 1:
             raise Unsupported("regions with more than one block are not supported")
-        program = Program(region.blocks[0], self)
+        self._open_regions += 1
+        self.depth = max(self.depth, self._open_regions)
+        try:
+            program = Program(region.blocks[0], self)
+        finally:
+            self._open_regions -= 1
         self.region_programs[region] = program
         return program
 
@@ -332,5 +350,12 @@ class ModuleInterpreter:
     def call(self, name: str, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
         if name not in self.programs:
             raise XlirError(f"error: there is no function @{name} with a body")
+        program = self.programs[name]
+        if self.depth > SHALLOW_DEPTH:
+            return run_deep(lambda: self._run(program, arguments))
+        return self._run(program, arguments)
+
+    @staticmethod
+    def _run(program: Program, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
         with np.errstate(all="ignore"):
-            return self.programs[name].run(list(arguments))
+            return program.run(list(arguments))
