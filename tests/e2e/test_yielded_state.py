@@ -99,6 +99,30 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
 """`jax.lax.fori_loop(0, n, lambda i, c: c * 0.5 + x, x)` with a traced trip
 count `n`, as JAX 0.10.2 exports it: the bound is carried unchanged."""
 
+_FORI_LOOP_COUNTER_INTO_CARRY = """
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<f32>, %arg1: tensor<i32>) -> (tensor<f32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0:3 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg1, %iterArg_1 = %arg0) : tensor<i32>, tensor<i32>, tensor<f32>
+    cond {
+      %1 = stablehlo.compare LT, %iterArg, %iterArg_0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      %c_2 = stablehlo.constant dense<1> : tensor<i32>
+      %1 = stablehlo.add %iterArg, %c_2 : tensor<i32>
+      %2 = stablehlo.convert %iterArg : (tensor<i32>) -> tensor<f32>
+      %3 = stablehlo.add %iterArg_1, %2 : tensor<f32>
+      stablehlo.return %1, %iterArg_0, %3 : tensor<i32>, tensor<i32>, tensor<f32>
+    }
+    return %0#2 : tensor<f32>
+  }
+}
+"""
+"""`jax.lax.fori_loop(0, n, lambda i, c: c + i.astype(jnp.float32), c)` as
+JAX 0.10.2 exports it: the new carry is computed in the bytes of the
+counter, which dies there, so it must be copied out before the counter's
+new value is copied in (the other order returned the bound's bits)."""
+
 PROGRAMS = {
     # The carried i32's slot and the transpose share bytes unless the state
     # keeps them over the whole loop: the counter's bits land in the matrix.
@@ -114,6 +138,7 @@ PROGRAMS = {
     "counter_into_another_slot": _counted("%j, %i, %s, %v", (0, 1, 3)),
     "case_branches": _CASE,
     "fori_loop_traced_trip_count": _FORI_LOOP,
+    "fori_loop_counter_into_carry": _FORI_LOOP_COUNTER_INTO_CARRY,
 }
 
 
@@ -138,14 +163,23 @@ def _loop_level(text: str) -> LoopExecutable:
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_yields_match_the_evaluator(name: str) -> None:
     text = PROGRAMS[name]
-    matrix = np.random.default_rng(7).random((8, 8), dtype=np.float32)
     executables = {
         "cpu": xlir.compile(text, target="cpu"),
         "loop level": _loop_level(text),
     }
     reference = xlir.compile(text, target="interpreter")
-    for n in (0, 1, 2, 3):
-        arguments = (matrix, np.int32(n))
+    specs = reference.signature.arguments
+    rng = np.random.default_rng(7)
+    floats = {
+        index: rng.random(spec.shape, dtype=np.float32)
+        for index, spec in enumerate(specs)
+        if spec.dtype == np.float32
+    }
+    for n in (0, 1, 2, 3):  # the trip count or the case's index
+        arguments = [
+            floats[index] if index in floats else np.full(spec.shape, n, spec.dtype)
+            for index, spec in enumerate(specs)
+        ]
         expected = _outputs(reference(*arguments))
         for target, executable in executables.items():
             got = _outputs(executable(*arguments))
