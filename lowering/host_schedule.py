@@ -14,7 +14,10 @@ while's result buffers): the condition's kernels run in its `before` region
 and the predicate comes to the host with `device.read_scalar`; the body's
 results are copied into the carried buffers where the plan put them
 elsewhere. `stablehlo.case` becomes `scf.index_switch` on the index read
-the same way, out-of-range indices taking the last branch.
+the same way, out-of-range indices taking the last branch. The copies of a
+yield (and of a loop's initial values) are one parallel copy: each reads
+its source before any of them overwrites it, through scratch where they
+form a cycle (a body that swaps two carried values).
 
 A kernel may take scratch buffers after its operands' and results' (sort's
 merge passes): each is a `device.alloc` of its type before the launch and a
@@ -256,36 +259,43 @@ class HostSchedule:
                 )
             )
 
-    def _copy_all(
-        self, pairs: Sequence[tuple[SSAValue, SSAValue]], builder: Builder
+    def _parallel_copy(
+        self, sources: list[SSAValue], targets: list[SSAValue], builder: Builder
     ) -> None:
-        """Copy each (source, target) as if all were read before any is
-        written: a while body may return its carried values permuted (JAX's
-        threefry swaps two rotation tables each round), and copying them in
-        order would overwrite a source before it is read. A copy goes once
-        no other pending copy reads its target; a cycle goes through a
-        scratch buffer."""
-        pending = [(source, target) for source, target in pairs if source is not target]
+        """Copy each source into its target as if all at once (the moves of a
+        loop's or a branch's yield): a copy whose target memory another copy
+        still reads waits for it, and where the copies form a cycle (a yield
+        that swaps two carried values) the sources in that memory are saved
+        to scratch first."""
+        pending = [
+            (s, t)
+            for s, t in zip(sources, targets, strict=True)
+            if _memory(s) != _memory(t)
+        ]
         scratch: list[SSAValue] = []
         while pending:
-            read = {source for source, _ in pending}
-            ready = next((p for p in pending if p[1] not in read), None)
-            if ready is None:  # every target is still to be read: a cycle
-                source = pending[0][0]
-                assert isinstance(source.type, MemRefType)
-                saved = builder.insert(device.AllocOp(source.type)).results[0]
-                scratch.append(saved)
-                self._copy(source, saved, builder)
-                pending = [(saved if s is source else s, t) for s, t in pending]
+            read = {_memory(s) for s, _ in pending}
+            ready = [move for move in pending if _memory(move[1]) not in read]
+            if not ready:  # a cycle: save what its first target holds
+                memory = _memory(pending[0][1])
+                saved: dict[SSAValue, SSAValue] = {}
+                for source, _ in pending:
+                    if _memory(source) == memory and source not in saved:
+                        assert isinstance(source.type, MemRefType)
+                        copy = builder.insert(device.AllocOp(source.type)).results[0]
+                        self._copy(source, copy, builder)
+                        saved[source] = copy
+                        scratch.append(copy)
+                pending = [(saved.get(s, s), t) for s, t in pending]
                 continue
-            self._copy(*ready, builder)
-            pending.remove(ready)
-        for buffer in scratch:
-            builder.insert(device.FreeOp(buffer))
+            for source, target in ready:
+                self._copy(source, target, builder)
+            pending = [move for move in pending if move not in ready]
+        for copy in scratch:
+            builder.insert(device.FreeOp(copy))
 
     def _finish(self, returned: Sequence[SSAValue], builder: Builder) -> None:
-        for value, output in zip(returned, self.outputs, strict=True):
-            self._copy(self.buffers[value], output, builder)
+        self._parallel_copy([self.buffers[v] for v in returned], self.outputs, builder)
         builder.insert(device.SynchronizeOp(self.stream))
         if self.arena is not None:
             builder.insert(device.FreeOp(self.arena))
@@ -298,8 +308,8 @@ class HostSchedule:
     def _while(self, op: WhileOp, builder: Builder) -> None:
         self.place(op, builder)
         carried = [self.buffers[r] for r in op.results]
-        inits = [self.buffers[init] for init in op.operands]
-        self._copy_all(list(zip(inits, carried, strict=True)), builder)
+        inits = [self.buffers[v] for v in op.operands]
+        self._parallel_copy(inits, carried, builder)
         cond_block, body_block = op.regions[0].block, op.regions[1].block
         for block in (cond_block, body_block):
             self.buffers.update(zip(block.args, carried, strict=True))
@@ -312,7 +322,7 @@ class HostSchedule:
         Builder(InsertPoint.at_end(before)).insert(scf.ConditionOp(flag.results[0]))
         after_builder = Builder(InsertPoint.at_end(after))
         results = self.schedule(body_block, after_builder)
-        self._copy_all(list(zip(results, carried, strict=True)), after_builder)
+        self._parallel_copy(results, carried, after_builder)
         after_builder.insert(scf.YieldOp())
         builder.insert(scf.WhileOp([], [], Region(before), Region(after)))
 
@@ -326,8 +336,7 @@ class HostSchedule:
             block = Block()
             inner = Builder(InsertPoint.at_end(block))
             results = self.schedule(branch.block, inner)
-            for source, target in zip(results, targets, strict=True):
-                self._copy(source, target, inner)
+            self._parallel_copy(results, targets, inner)
             inner.insert(scf.YieldOp())
             regions.append(Region(block))
         cases = DenseArrayBase.from_list(i64, list(range(len(regions) - 1)))
@@ -363,6 +372,18 @@ def _take_each_buffer_once(kernel: KernelOp, args: list[SSAValue]) -> list[SSAVa
         kept = [a for i, a in enumerate(kernel.arg_attrs.data) if i not in dropped]
         kernel.arg_attrs = ArrayAttr(kept)
     return [buffer for i, buffer in enumerate(args) if i not in dropped]
+
+
+def _memory(buffer: SSAValue) -> tuple[SSAValue, int]:
+    """The memory a host buffer names: a parameter, an allocation, or an
+    offset in the arena, whatever type its `loop.view` or `loop.reshape`
+    gives it."""
+    owner = buffer.owner
+    if isinstance(owner, ReshapeOp):
+        return _memory(owner.source)
+    if isinstance(owner, ViewOp):
+        return (owner.source, owner.byte_offset)
+    return (buffer, 0)
 
 
 def _views_in_place(op: Operation) -> bool:

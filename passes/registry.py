@@ -45,6 +45,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "register-tile": _lazy("xlir.passes.register_tile", "RegisterTilePass"),
     "vectorize": _lazy("xlir.passes.vectorize", "VectorizePass"),
     "pack-panels": _lazy("xlir.passes.pack_panels", "PackPanelsPass"),
+    "block-sums": _lazy("xlir.passes.block_sums", "BlockSumsPass"),
     "parallelize": _lazy("xlir.passes.parallelize", "ParallelizePass"),
     "expand-math": _lazy("xlir.passes.expand_math", "ExpandMathPass"),
     "interleave": _lazy("xlir.passes.interleave", "InterleavePass"),

@@ -13,9 +13,14 @@ are then joined into shared buffers, in program order:
   arguments of both regions) are one buffer per position — the loop state.
   The initial value shares it when it dies at the loop (else it is copied in);
   a position the body passes through unchanged stays in the initial value's
-  buffer (it is never written); a value the body yields joins the state when
-  the state's old value is dead by the time it is first written. A value a
-  `stablehlo.case` branch yields joins the case's result in the same way.
+  buffer (it is never written; a constant's is copied in); a value the body
+  yields once joins the state when the state's old value is dead by the time
+  it is first written. A value a `stablehlo.case` branch yields joins the
+  case's result in the same way. The body's yields are copies made as if at
+  once (the host schedule orders them), so a value may be yielded into
+  several positions or computed in another position's state, and a loop's
+  state and a case's results keep their bytes over the whole op, where the
+  yields write them whether or not anything reads them later.
 
 Sharing never mixes what must stay apart: parameters are read only (unless
 `tf.aliasing_output = N` donates parameter k to output N, and then only a
@@ -221,9 +226,10 @@ class _Planner:
             self.join(result, body.args[k], writes=False)
         pairs = list(enumerate(zip(op.results, op.operands, strict=True)))
         # Positions the body never writes first: they share the initial value's
-        # buffer, which no other position may then overwrite.
+        # buffer (not a constant's: the host fills the state from it), which
+        # no other position may then overwrite.
         for k, (result, init) in pairs:
-            if yielded.operands[k] is body.args[k]:
+            if yielded.operands[k] is body.args[k] and not self.buffer(init).constant:
                 self.join(init, result, writes=False)
         everything = list(range(len(op.operands)))
         for k, (result, init) in pairs:
@@ -283,9 +289,26 @@ class _Planner:
 
     # --- placing ----------------------------------------------------------------
 
+    def _reserve_over(self, op: WhileOp | CaseOp) -> None:
+        """Keep the result buffers of `op` (a loop's state, a branch's
+        results) to themselves over the whole op: the yields at the end of
+        its regions write them even where no value in them is still read
+        (a state nobody reads after the loop)."""
+        start, end = self.timeline.start[op], self.timeline.end[op]
+        for result in op.results:
+            if result in self.parent:
+                buffer = self.buffer(result)
+                buffer.start, buffer.end = (
+                    min(buffer.start, start),
+                    max(buffer.end, end),
+                )
+
     def finish(self, alignment: int) -> FunctionPlan:
         timeline = self.timeline
         func = timeline.func
+        for op in timeline.ops:
+            if isinstance(op, WhileOp | CaseOp):
+                self._reserve_over(op)
         buffers = list(self.info.values())
         temps: list[HeapBlock] = []
         for index, buffer in enumerate(buffers):

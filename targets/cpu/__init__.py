@@ -40,7 +40,8 @@ from xlir.levels import is_loop_level
 from xlir.pass_manager import PIPELINES, run_pipeline
 
 LOOP_PIPELINE = (
-    "fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,expand-math,"
+    "fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,block-sums,"
+    "expand-math,"
     "interleave,parallelize,"
     "loop-to-llvm,device-to-llvm"
 )
@@ -55,7 +56,8 @@ BACKEND_PIPELINE = f"hlo-to-loop,{LOOP_PIPELINE}"
 FAST_MATH = "XLIR_FAST_MATH"
 """Set to 1, float sums and products may be reassociated (`vectorize`'s
 `reassociate=true`: partial sums that vectorize), as XLA:CPU's reductions
-do; off by default, so results are bit for bit the sequential order's."""
+do; off by default, so results are bit for bit those of a fixed order (the
+sequential one, sums of more than 256 terms in `block-sums`' blocks)."""
 
 
 BOUNDS_CHECK = "XLIR_CPU_BOUNDS_CHECK"
@@ -257,4 +259,3 @@ class CpuCompiler(Compiler):
 
         optimized = self.run_hlo_passes(module, pipeline, sources)
         return compile_object(optimized, options or AotOptions(), function, sources)
-

@@ -84,6 +84,12 @@ def dot_general(
     right = np.transpose(rhs, rb + rc + rf).reshape(b, k, n)
     if dtype.kind == "b":
         product = np.matmul(left.astype(np.int64), right.astype(np.int64)) != 0
+    elif dtype.kind == "f" and dtype.itemsize < 8:
+        # Summed in f64 and rounded once: BLAS's f32 kernels sum long
+        # contractions in f32 partial sums, and the oracle should be at
+        # least as accurate as the targets it checks.
+        wide = np.matmul(left.astype(np.float64), right.astype(np.float64))
+        product = wide.astype(dtype)
     elif b == 1:
         product = np.matmul(left[0], right[0])
     else:

@@ -217,7 +217,10 @@ def _scatter(op: Operation, interp: ModuleInterpreter):
             if coords
             else np.zeros(int(keep.sum()), dtype=np.int64)
         )
-        results = [np.array(x, copy=True) for x in inputs]
+        # Row-major copies: the flat views below must be views, not copies
+        # (a copy of a broadcast keeps its strides' order, column-major for
+        # a row vector broadcast down the rows).
+        results = [np.array(x, copy=True, order="C") for x in inputs]
         chosen = [u[keep] for u in updates]
         if overwrite:
             for r, c in zip(results, chosen, strict=True):

@@ -81,6 +81,17 @@ def reduce_last_axis(
     return [np.broadcast_to(r, kept) for r in result[:n]]
 
 
+def _pairwise_sum(x: Array, axes: tuple[int, ...]) -> Array:
+    """Float sums over `axes`, with numpy's pairwise summation: numpy sums
+    pairwise only along one contiguous run of elements, and in order (one
+    rounding per term) along any other axis, so the reduced axes are moved
+    last into one contiguous axis first (a copy unless they already are)."""
+    kept_axes = [a for a in range(x.ndim) if a not in axes]
+    kept = [x.shape[a] for a in kept_axes]
+    moved = np.transpose(x, kept_axes + sorted(axes)).reshape(*kept, -1)
+    return np.add.reduce(np.ascontiguousarray(moved), axis=-1)
+
+
 def reduce_arrays(
     body: Program,
     compact: Any,
@@ -98,6 +109,8 @@ def reduce_arrays(
         if any(x.shape[a] == 0 for a in axes):
             kept = tuple(s for i, s in enumerate(x.shape) if i not in axes)
             return [np.broadcast_to(inits[0], kept).copy()]
+        if ufunc is np.add and x.dtype.kind == "f":
+            return [combine(inits[0], _pairwise_sum(x, axes))]
         return [combine(inits[0], ufunc.reduce(x, axis=axes))]
     rank = inputs[0].ndim
     kept_axes = [a for a in range(rank) if a not in axes]

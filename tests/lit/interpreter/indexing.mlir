@@ -88,4 +88,28 @@ func.func @scatter_variadic_and_batching() {
   func.return
 }
 
-// CHECK: {{^}}4 passed, 0 failed
+// -----
+
+// The operand is a broadcast (a strided view): the result is a row-major
+// copy that the updates are written into (a column-major copy lost them).
+// CHECK: PASS @scatter_into_broadcast_row
+func.func @scatter_into_broadcast_row() {
+  %row = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %x = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+  %i = stablehlo.constant dense<[[2], [0], [1], [2]]> : tensor<4x1xi32>
+  %u = stablehlo.constant dense<[[10.0], [20.0], [30.0], [40.0]]> : tensor<4x1xf32>
+  %set = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>, unique_indices = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) : (tensor<4x3xf32>, tensor<4x1xi32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  check.expect_eq_const %set, dense<[[1.0, 2.0, 10.0], [20.0, 2.0, 3.0], [1.0, 30.0, 3.0], [1.0, 2.0, 40.0]]> : tensor<4x3xf32>
+  %add = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4x3xf32>, tensor<4x1xi32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  check.expect_eq_const %add, dense<[[1.0, 2.0, 13.0], [21.0, 2.0, 3.0], [1.0, 32.0, 3.0], [1.0, 2.0, 43.0]]> : tensor<4x3xf32>
+  func.return
+}
+
+// CHECK: {{^}}5 passed, 0 failed

@@ -184,3 +184,83 @@ func.func @main(%n: tensor<i32>) -> tensor<i32> attributes {hlo.plan = #hlo.plan
   }
   func.return %0 : tensor<i32>
 }
+
+// -----
+
+// The yields of a loop body are parallel copies: a body that swaps its two
+// states saves one of them to scratch first, then copies each into place.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:    (%[[A:.*]]: memref<4xf32>, %[[N:.*]]: memref<i32>)
+// CHECK:         %[[X:.*]] = device.alloc : memref<4xf32>
+// CHECK-NEXT:    %[[Y:.*]] = device.alloc : memref<4xf32>
+// CHECK:         } do {
+// CHECK-NEXT:      device.launch @fusion_2
+// CHECK-NEXT:      %[[SAVED:.*]] = device.alloc : memref<4xf32>
+// CHECK-NEXT:      device.copy device_to_device %[[X]], %[[SAVED]]
+// CHECK-NEXT:      device.copy device_to_device %[[Y]], %[[X]]
+// CHECK-NEXT:      device.copy device_to_device %[[SAVED]], %[[Y]]
+// CHECK-NEXT:      device.free %[[SAVED]] : memref<4xf32>
+// CHECK-NEXT:      scf.yield
+func.func @main(%a: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {hlo.plan = #hlo.plan<arena = 65, alignment = 64, arguments = 20, outputs = 32, alias = 0, constants = 4>} {
+  %c0 = stablehlo.constant {hlo.buffers = [#hlo.buffer<const>]} dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %x = %a, %y = %a) : tensor<i32>, tensor<4xf32>, tensor<4xf32> attributes {hlo.buffers = [#hlo.buffer<temp, offset = 0, size = 4>, #hlo.buffer<out 0>, #hlo.buffer<out 1>]}
+  cond {
+    %1 = hlo.fusion kind = loop (%i, %n) {name = "fusion.1", hlo.buffers = [#hlo.buffer<temp, offset = 64, size = 1>]} : (tensor<i32>, tensor<i32>) -> tensor<i1> {
+    ^bb0(%2: tensor<i32>, %3: tensor<i32>):
+      %lt = stablehlo.compare LT, %2, %3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      hlo.yield %lt : tensor<i1>
+    }
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %2 = hlo.fusion kind = loop (%i) {name = "fusion.2", hlo.buffers = [#hlo.buffer<temp, offset = 0, size = 4>]} : (tensor<i32>) -> tensor<i32> {
+    ^bb0(%3: tensor<i32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %3, %one : tensor<i32>
+      hlo.yield %j : tensor<i32>
+    }
+    stablehlo.return %2, %y, %x : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The body computes its new %s over the state of %x, whose yield refills it
+// with the parameter: %s is copied out of that memory before it is refilled.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:    (%[[A:.*]]: memref<4xf32>, %[[N:.*]]: memref<i32>)
+// CHECK:         %[[V:.*]] = device.alloc : memref<4xf32>
+// CHECK:         %[[X:.*]] = loop.view %{{.*}}[0] : memref<129xi8> -> memref<4xf32>
+// CHECK:         } do {
+// CHECK:           device.launch @fusion_3(%[[V]], %[[X]])
+// CHECK-NEXT:      device.copy device_to_device %[[X]], %[[V]]
+// CHECK-NEXT:      device.copy device_to_device %[[A]], %[[X]]
+// CHECK-NEXT:      scf.yield
+func.func @main(%a: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> attributes {hlo.plan = #hlo.plan<arena = 129, alignment = 64, arguments = 20, outputs = 16, alias = 0, constants = 4>} {
+  %c0 = stablehlo.constant {hlo.buffers = [#hlo.buffer<const>]} dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %x = %a, %v = %a) : tensor<i32>, tensor<4xf32>, tensor<4xf32> attributes {hlo.buffers = [#hlo.buffer<temp, offset = 64, size = 4>, #hlo.buffer<temp, offset = 0, size = 16>, #hlo.buffer<out 0>]}
+  cond {
+    %1 = hlo.fusion kind = loop (%i, %n) {name = "fusion.1", hlo.buffers = [#hlo.buffer<temp, offset = 128, size = 1>]} : (tensor<i32>, tensor<i32>) -> tensor<i1> {
+    ^bb0(%2: tensor<i32>, %3: tensor<i32>):
+      %lt = stablehlo.compare LT, %2, %3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      hlo.yield %lt : tensor<i1>
+    }
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %2 = hlo.fusion kind = loop (%i) {name = "fusion.2", hlo.buffers = [#hlo.buffer<temp, offset = 64, size = 4>]} : (tensor<i32>) -> tensor<i32> {
+    ^bb0(%3: tensor<i32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %3, %one : tensor<i32>
+      hlo.yield %j : tensor<i32>
+    }
+    %3 = hlo.fusion kind = loop (%v, %x) {name = "fusion.3", hlo.buffers = [#hlo.buffer<temp, offset = 0, size = 16>]} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%4: tensor<4xf32>, %5: tensor<4xf32>):
+      %s = stablehlo.add %4, %5 : tensor<4xf32>
+      hlo.yield %s : tensor<4xf32>
+    }
+    stablehlo.return %2, %a, %3 : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %r#2 : tensor<4xf32>
+}

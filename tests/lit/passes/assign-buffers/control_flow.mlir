@@ -136,3 +136,50 @@ func.func @scalar_computations(%x: tensor<1024xf32>, %z: tensor<f32>) -> (tensor
   }
   func.return %0, %1 : tensor<f32>, tensor<1024xf32>
 }
+
+// -----
+
+// A state nobody reads after the loop (%k: the counter is yielded into it,
+// and the loop's result is dead) is still written at the end of every
+// iteration: its buffer keeps its bytes over the whole loop, apart from the
+// body's transpose, which is live until that write.
+// CHECK-LABEL: func.func @state_unread_after_loop
+// CHECK:       stablehlo.while{{.*}}[#hlo.buffer<out 0>, #hlo.buffer<temp, offset = 512, size = 4>, #hlo.buffer<temp, offset = 0, size = 256>, #hlo.buffer<out 1>]
+// CHECK:       stablehlo.transpose {{.*}}[#hlo.buffer<temp, offset = 256, size = 256>]
+func.func @state_unread_after_loop(%a: tensor<8x8xf32>, %n: tensor<i32>) -> (tensor<i32>, tensor<8x8xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %b = stablehlo.negate %a : tensor<8x8xf32>
+  %r:4 = stablehlo.while(%i = %c0, %k = %c0, %v = %a, %w = %b) : tensor<i32>, tensor<i32>, tensor<8x8xf32>, tensor<8x8xf32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    %t = stablehlo.transpose %v, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    stablehlo.return %j, %j, %t, %t : tensor<i32>, tensor<i32>, tensor<8x8xf32>, tensor<8x8xf32>
+  }
+  func.return %r#0, %r#3 : tensor<i32>, tensor<8x8xf32>
+}
+
+// -----
+
+// A state passed through unchanged from a constant is not the constant's
+// read-only data: the host fills a buffer of its own from it (here output 1).
+// CHECK-LABEL: func.func @constant_passed_through
+// CHECK:       stablehlo.while{{.*}}[#hlo.buffer<out 0>, #hlo.buffer<out 1>]
+// CHECK-NOT:   #hlo.buffer<const>]}
+func.func @constant_passed_through(%n: tensor<i32>) -> (tensor<i32>, tensor<i32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c5 = stablehlo.constant dense<5> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %k = %c5) : tensor<i32>, tensor<i32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %k : tensor<i32>
+    stablehlo.return %j, %k : tensor<i32>, tensor<i32>
+  }
+  %s = stablehlo.multiply %r#0, %r#1 : tensor<i32>
+  func.return %s, %r#1 : tensor<i32>, tensor<i32>
+}
