@@ -183,10 +183,9 @@ def compare(
         )
     g = got.astype(np.float64)
     w = want.astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        error = np.abs(g - w)
     same = (g == w) | (np.isnan(g) & np.isnan(w))  # inf and NaN where expected
-    error[same] = 0.0
+    with np.errstate(invalid="ignore"):
+        error = np.where(same, 0.0, np.abs(g - w))
     bad = ~same & (~np.isfinite(w) | ~(error <= atol + rtol * np.abs(w)))
     worst_abs = float(np.nanmax(error)) if error.size else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):

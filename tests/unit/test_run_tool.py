@@ -246,3 +246,10 @@ def test_expected_nan_and_inf_in_the_same_places_match() -> None:
     assert not ok and "first at [2]" in verdict
     ok, _ = compare(np.array([1.0, np.inf, -np.inf, 1.0], np.float32), want, 1e-4, 1e-5)
     assert not ok
+
+
+def test_rank_0_float_outputs_compare() -> None:
+    want = np.array(2.5, np.float32)
+    assert compare(want.copy(), want, 0.0, 0.0)[0]
+    ok, verdict = compare(np.array(np.nan, np.float32), want, 1e-4, 1e-5)
+    assert not ok and "first at []" in verdict
