@@ -167,7 +167,8 @@ class HostSchedule:
         type_ = _buffer(result.type)
         assert isinstance(type_, MemRefType)
         if plan.kind == TEMP:
-            assert self.arena is not None
+            if self.arena is None:  # the plan's temps are all empty
+                self.arena = self._up_front(device.AllocOp(MemRefType(i8, [0])))
             key = (plan.offset_value or 0, type_)
             if key not in self.views:
                 self.views[key] = self._up_front(ViewOp(self.arena, key[0], type_))
@@ -198,7 +199,7 @@ class HostSchedule:
             self.reshapes[key] = self._up_front(ReshapeOp(buffer, type_))
         return self.reshapes[key]
 
-    def _up_front(self, op: ViewOp | ReshapeOp) -> SSAValue:
+    def _up_front(self, op: Operation) -> SSAValue:
         """`op` at the end of the prologue, after the allocations: views and
         reshapes only name memory; its result."""
         Rewriter.insert_op(op, InsertPoint.after(self.last_prologue_op))
