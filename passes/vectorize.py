@@ -300,7 +300,10 @@ class VectorizePass(ModulePass):
                 "error: vectorize: width must be non-negative (0: from the host), "
                 f"got {self.width}"
             )
-        for nest in [p for p in op.walk() if isinstance(p, ParallelOp)]:
+        # Inner nests first: jamming a nest clones the nests inside it and
+        # erases the originals, which must not be visited after.
+        nests = [p for p in op.walk() if isinstance(p, ParallelOp)]
+        for nest in reversed(nests):
             loops = reduction_loops(nest)
             if is_jammed(nest) or not loops:
                 continue

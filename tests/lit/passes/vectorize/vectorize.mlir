@@ -262,3 +262,33 @@ loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memr
   }
   loop.return
 }
+
+// -----
+
+// A reduction nest inside a nest that is row-jammed itself: the inner nest
+// is vectorized first (jammed by 4 along j), then the outer one is jammed,
+// cloning the inner one, which is not visited again.
+// CHECK-LABEL: loop.kernel @nested_reductions
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (4) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
+// CHECK:           loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:             loop.for {{.*}} -> (vector<4xf32>) {
+loop.kernel @nested_reductions(%x: memref<4x16x10xf32>, %out: memref<4x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%k) = (0) to (4) step (1) {
+    %t = loop.for %i = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%k, %i, %i] : memref<4x16x10xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.parallel (%j) = (0) to (10) step (1) {
+      %s = loop.for %i = 0 to 16 step 1 iter_args(%acc = %t) -> (f32) {
+        %v = loop.load %x[%k, %i, %j] : memref<4x16x10xf32>
+        %n = arith.addf %acc, %v : f32
+        loop.yield %n : f32
+      }
+      loop.store %s, %out[%k, %j] : memref<4x10xf32>
+    }
+  }
+  loop.return
+}
