@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xlir.targets.base import TARGETS
 
 import xlir
-from xlir.targets.base import TARGETS
 
 E = "tensor<3x0xf32>"
 """The empty operand most programs take as %x."""
