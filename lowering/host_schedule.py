@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.dialects import device
 from xlir.dialects.hlo_buffers import (
@@ -183,9 +183,22 @@ class HostSchedule:
             return self._as_type(self.args[index], type_)
         assert plan.kind == CONST
         op = result.owner
-        assert isinstance(op, dm.ConstantOp)
-        get = GetGlobalOp(self._global(op.value, op.location), type_)
-        return builder.insert(get).results[0]
+        if isinstance(op, dm.ConstantOp):
+            get = GetGlobalOp(self._global(op.value, op.location), type_)
+            return builder.insert(get).results[0]
+        # a value in a constant's memory: a loop state the body never writes
+        # (the while's initial value), or a view of a constant
+        assert isinstance(op, Operation) and isinstance(result, OpResult)
+        source = (
+            op.operands[result.index]
+            if isinstance(op, WhileOp)
+            else view_source(op, result.index)
+        )
+        assert source is not None
+        buffer = self.buffers[source]
+        if buffer.type == type_:
+            return buffer
+        return builder.insert(ReshapeOp(buffer, type_)).results[0]
 
     def _as_type(self, buffer: SSAValue, type_: MemRefType) -> SSAValue:
         """`buffer` itself, or a `loop.reshape` of it to `type_` where the
