@@ -209,6 +209,10 @@ class FusionLowering:
         return self.nest.place(arith.SelectOp(cond, a, b))
 
     def _compute(self, value: SSAValue, idx: Indices) -> SSAValue:
+        if 0 in shape(value):
+            # no element: a pad, concatenate or window reads it only where a
+            # select then takes another value, so load nothing out of bounds
+            return self._const(0, scalar_type(value.type))
         if isinstance(value, BlockArgument):
             return self.nest.place(LoadOp(self.buffers[value], idx))
         op = value.owner

@@ -69,6 +69,17 @@ PROGRAMS: dict[str, tuple[str, str, str]] = {
         "tensor<4x0xf32>",
         "%r = stablehlo.slice %x [0:4, 2:2] : (tensor<4x3xf32>) -> tensor<4x0xf32>",
     ),
+    "empty_slice_of_slice": (
+        "%x: tensor<3x3xf32>",
+        "tensor<0x0xf32>",
+        "%s = stablehlo.slice %x [0:3:2, 1:2:2] : (tensor<3x3xf32>) -> tensor<2x1xf32>\n"
+        "  %r = stablehlo.slice %s [2:2:2, 1:1:1] : (tensor<2x1xf32>) -> tensor<0x0xf32>",
+    ),
+    "reduce_window_of_empty_padded": (
+        "%x: tensor<0x2xf32>, %i: tensor<f32>",
+        "tensor<2x2xf32>",
+        f'%r = "stablehlo.reduce_window"(%x, %i) <{{window_dimensions = array<i64: 2, 1>, padding = dense<[[2, 1], [0, 0]]> : tensor<2x2xi64>}}> {REGION_ADD} : (tensor<0x2xf32>, tensor<f32>) -> tensor<2x2xf32>',
+    ),
     "pad_empty": (
         f"%x: {E}, %p: tensor<f32>",
         "tensor<4x2xf32>",
@@ -203,6 +214,7 @@ EXPECTED = {
     "pad_empty": lambda x, p: np.full((4, 2), p, np.float32),
     "concatenate_with_empty": lambda x, y: np.concatenate([y, y], axis=1),
     "reduce_over_empty": lambda x, i: np.full(3, i, np.float32),
+    "reduce_window_of_empty_padded": lambda x, i: np.full((2, 2), 3 * i, np.float32),
     "reduce_all_then_add": lambda x, i: np.float32(2 * i),
     "dot_over_nothing": lambda x, y: np.zeros((3, 2), np.float32),
     "scatter_no_updates": lambda x, i, u: x,
