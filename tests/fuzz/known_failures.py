@@ -32,6 +32,7 @@ KNOWN_MUTANT_FAILURES = [
     # error without a location (item 3)
     (r"Integer value N is out of range for type", "item 3"),
     (r"OverflowError: (int too big to convert|too many digits)", "item 3"),
+    (r"OverflowError: float too large to pack", "item 3"),
     (r"NotImplementedError: Format not implemented", "item 3"),
     (r"AssertionError: +\(at .*attribute_parser", "item 3"),
     (r"MemoryError: +\(at .*attribute_parser", "item 3"),
