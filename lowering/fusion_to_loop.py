@@ -20,6 +20,10 @@ fusion operands are loaded, and nothing in between is materialized. Each
   the elementwise work then vectorizes, which it cannot inside an ordered
   float reduction, and the reduction adds the same values in the same order.
   Otherwise they are stored inside the `loop.for`.
+* A reduce_window (in an input fusion, or feeding other fused ops) is a
+  `loop.for` nest over its window's taps carrying one accumulator per
+  input, as its own kernel is; each tap pulls its element through the fused
+  producers, and a tap in the padding reads the init value.
 * Output fusions: the dot's contraction is a `loop.for` nest inside the
   parallel nest, and the epilogue is applied to the accumulated value before
   the store.
@@ -58,7 +62,7 @@ from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.indexing import GatherOp
-from xlir.dialects.stablehlo.reduction import ReduceOp
+from xlir.dialects.stablehlo.reduction import ReduceOp, ReduceWindowOp
 from xlir.lowering import index_maps as maps
 from xlir.lowering.index_maps import IndexArith, Indices, shape
 from xlir.lowering.nest import Nest
@@ -209,6 +213,10 @@ class FusionLowering:
         return self.nest.place(arith.SelectOp(cond, a, b))
 
     def _compute(self, value: SSAValue, idx: Indices) -> SSAValue:
+        if 0 in shape(value):
+            # no element: a pad, concatenate or window reads it only where a
+            # select then takes another value, so load nothing out of bounds
+            return self._const(0, scalar_type(value.type))
         if isinstance(value, BlockArgument):
             return self.nest.place(LoadOp(self.buffers[value], idx))
         op = value.owner
@@ -265,6 +273,8 @@ class FusionLowering:
                 )
             case ReduceOp():
                 return self._reduce(op, value, idx)
+            case ReduceWindowOp():
+                return self._reduce_window(op, value, idx)
             case DotGeneralOp():
                 return self._dot(op, idx)
             case _:
@@ -374,6 +384,30 @@ class FusionLowering:
             for value in captured_values(block)
             if isinstance(value.type, TensorType) and not value.type.get_shape()
         }
+
+    def _reduce_window(
+        self, op: ReduceWindowOp, value: SSAValue, idx: Indices
+    ) -> SSAValue:
+        """A `loop.for` nest over the window's taps carrying one accumulator
+        per input, as the op's own kernel (`kernels/reduce_window.py`); a tap
+        in the padding or a hole of the base dilation reads the init value.
+        Returns `value`'s element."""
+        inits = [self.value(i, []) for i in op.init_values]
+
+        def body(taps: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            at, inside = maps.reduce_window(op, idx, taps, self.ix)
+            values = [
+                self._select(inside, self.value(x, at), init)
+                for x, init in zip(op.inputs, inits, strict=True)
+            ]
+            args = [*accs, *values]
+            return self.nest.emit(args, lambda b: emit_block(op.body.block, args, b))
+
+        window = maps.int_list(op.window_dimensions, [])
+        results = self.nest.for_nest(window, inits, body)
+        for result, scalar in zip(op.results, results, strict=True):
+            self.memo[(result, tuple(idx))] = scalar
+        return self.memo[(value, tuple(idx))]
 
     @staticmethod
     def _store_first(

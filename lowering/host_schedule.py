@@ -45,13 +45,15 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
     IndexType,
+    LocationAttr,
     MemRefType,
     StringAttr,
     TensorType,
+    UnknownLoc,
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.dialects import device
 from xlir.dialects.hlo_buffers import (
@@ -150,6 +152,8 @@ class HostSchedule:
         for key, value in old.attributes.items():
             if key not in (PLAN, "sym_name", "function_type", "sym_visibility"):
                 new.attributes[key] = value
+        new.location = old.location
+        _stamp_location(new, old.location)
         return new
 
     # --- buffers --------------------------------------------------------------
@@ -166,7 +170,8 @@ class HostSchedule:
         type_ = _buffer(result.type)
         assert isinstance(type_, MemRefType)
         if plan.kind == TEMP:
-            assert self.arena is not None
+            if self.arena is None:  # the plan's temps are all empty
+                self.arena = self._up_front(device.AllocOp(MemRefType(i8, [0])))
             key = (plan.offset_value or 0, type_)
             if key not in self.views:
                 self.views[key] = self._up_front(ViewOp(self.arena, key[0], type_))
@@ -181,8 +186,22 @@ class HostSchedule:
             return self._as_type(self.args[index], type_)
         assert plan.kind == CONST
         op = result.owner
-        assert isinstance(op, dm.ConstantOp)
-        return builder.insert(GetGlobalOp(self._global(op.value), type_)).results[0]
+        if isinstance(op, dm.ConstantOp):
+            get = GetGlobalOp(self._global(op.value, op.location), type_)
+            return builder.insert(get).results[0]
+        # a value in a constant's memory: a loop state the body never writes
+        # (the while's initial value), or a view of a constant
+        assert isinstance(op, Operation) and isinstance(result, OpResult)
+        source = (
+            op.operands[result.index]
+            if isinstance(op, WhileOp)
+            else view_source(op, result.index)
+        )
+        assert source is not None
+        buffer = self.buffers[source]
+        if buffer.type == type_:
+            return buffer
+        return builder.insert(ReshapeOp(buffer, type_)).results[0]
 
     def _as_type(self, buffer: SSAValue, type_: MemRefType) -> SSAValue:
         """`buffer` itself, or a `loop.reshape` of it to `type_` where the
@@ -196,39 +215,55 @@ class HostSchedule:
             self.reshapes[key] = self._up_front(ReshapeOp(buffer, type_))
         return self.reshapes[key]
 
-    def _up_front(self, op: ViewOp | ReshapeOp) -> SSAValue:
+    def _up_front(self, op: Operation) -> SSAValue:
         """`op` at the end of the prologue, after the allocations: views and
         reshapes only name memory; its result."""
         Rewriter.insert_op(op, InsertPoint.after(self.last_prologue_op))
         self.last_prologue_op = op
         return op.results[0]
 
-    def _global(self, value: DenseIntOrFPElementsAttr) -> str:
+    def _global(self, value: DenseIntOrFPElementsAttr, location: LocationAttr) -> str:
         name = unique_name("constant", self.taken, numbered=True)
-        value = signless(value)
-        self.module_builder.insert(GlobalOp(name, value))
+        global_op = GlobalOp(name, signless(value))
+        global_op.location = location
+        self.module_builder.insert(global_op)
         return name
 
     # --- ops -------------------------------------------------------------------
 
     def schedule(self, block: Block, builder: Builder) -> list[SSAValue]:
-        """Launch `block`'s ops; the buffers of the values it returns."""
+        """Launch `block`'s ops; the buffers of the values it returns. The
+        host ops made for an op get its location, so that a diagnostic about
+        them points into the source."""
+        host_block = builder.insertion_point.block
         for op in block.ops:
-            match op:
-                case func.ReturnOp():
-                    self._finish(op.arguments, builder)
-                    return []
-                case ReturnOp():
-                    return [self.buffers[v] for v in op.operands]
-                case dm.ConstantOp():
-                    self.place(op, builder)
-                case WhileOp():
-                    self._while(op, builder)
-                case CaseOp():
-                    self._case(op, builder)
-                case _:
-                    self._launch(op, builder)
+            before = host_block.last_op
+            returned = self._schedule_op(op, builder)
+            made = host_block.last_op
+            while made is not None and made is not before:
+                _stamp_location(made, op.location)
+                made = made.prev_op
+            if returned is not None:
+                return returned
         return []
+
+    def _schedule_op(self, op: Operation, builder: Builder) -> list[SSAValue] | None:
+        """Launch one op; at a return, the buffers of the values it returns."""
+        match op:
+            case func.ReturnOp():
+                self._finish(op.arguments, builder)
+                return []
+            case ReturnOp():
+                return [self.buffers[v] for v in op.operands]
+            case dm.ConstantOp():
+                self.place(op, builder)
+            case WhileOp():
+                self._while(op, builder)
+            case CaseOp():
+                self._case(op, builder)
+            case _:
+                self._launch(op, builder)
+        return None
 
     def _launch(self, op: Operation, builder: Builder) -> None:
         if _views_in_place(op):
@@ -396,6 +431,13 @@ def _views_in_place(op: Operation) -> bool:
         if source is None or memory is None or memory != planned_memory(source):
             return False
     return bool(op.results)
+
+
+def _stamp_location(op: Operation, location: LocationAttr) -> None:
+    """Give `op` and the ops inside it that have none `location`."""
+    for inner in op.walk():
+        if isinstance(inner.location, UnknownLoc):
+            inner.location = location
 
 
 def _buffer(type_: Attribute) -> Attribute:

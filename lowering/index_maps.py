@@ -22,11 +22,19 @@ from collections.abc import Callable, Sequence
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+)
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
 from xlir.dialects.stablehlo.indexing import GatherOp
+from xlir.dialects.stablehlo.reduction import ReduceWindowOp
+from xlir.dialects.syntax import array_values
 
 Place = Callable[[Operation], SSAValue]
 """Inserts an op where its operands allow (the nest decides) and returns its
@@ -333,3 +341,78 @@ def gather(
         else:
             result.append(ix.add(starts[d], next(offsets)))
     return result
+
+
+def int_list(attr: DenseArrayBase | None, default: Sequence[int]) -> list[int]:
+    """An optional `array<i64: ...>` property, or its default."""
+    return list(default) if attr is None else list(array_values(attr))
+
+
+def padding_pairs(
+    attr: DenseIntOrFPElementsAttr | None, rank: int
+) -> list[tuple[int, int]]:
+    """An optional `dense<[[lo, hi], ...]>` padding property, per dimension."""
+    if attr is None:
+        return [(0, 0)] * rank
+    flat = [int(v) for v in attr.get_values()]  # pyright: ignore[reportArgumentType]
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(rank)]
+
+
+def window_tap(
+    ix: IndexArith,
+    out: SSAValue,
+    tap: SSAValue,
+    window: tuple[int, int, int, int],
+    base: tuple[int, int],
+    out_size: int,
+    cond: SSAValue | None,
+) -> tuple[SSAValue, SSAValue | None]:
+    """The input index a window tap reads in one dimension, and `cond` anded
+    with whether it lands on an input element rather than padding or a hole
+    of the base dilation (the index is clamped in bounds either way).
+
+    `window` is (taps, stride, window dilation, low padding), `base` is
+    (input size, base dilation); a bound is tested only where the shapes let
+    a tap cross it."""
+    taps, stride, dilation, low = window
+    size, base_dilation = base
+    position = ix.sub(ix.add(ix.mul(out, stride), ix.mul(tap, dilation)), low)
+    last = (size - 1) * base_dilation
+    if low > 0:
+        cond = ix.and_(cond, ix.cmp("sge", position, 0))
+    if (out_size - 1) * stride + (taps - 1) * dilation - low > last:
+        cond = ix.and_(cond, ix.cmp("sle", position, last))
+    position = ix.clamp(position, 0, last)
+    if base_dilation > 1:
+        cond = ix.and_(cond, ix.cmp("eq", ix.rem(position, base_dilation), 0))
+        position = ix.div(position, base_dilation)
+    return position, cond
+
+
+def reduce_window(
+    op: ReduceWindowOp, idx: Indices, taps: Indices, ix: IndexArith
+) -> tuple[Indices, SSAValue | None]:
+    """The input element window tap `taps` of output element `idx` reads
+    (clamped in bounds), and whether it is one rather than padding or a hole
+    of the base dilation (None: always)."""
+    in_shape, out_shape = shape(op.inputs[0]), shape(op.outputs[0])
+    rank = len(in_shape)
+    window = int_list(op.window_dimensions, [])
+    strides = int_list(op.window_strides, [1] * rank)
+    base_dilations = int_list(op.base_dilations, [1] * rank)
+    window_dilations = int_list(op.window_dilations, [1] * rank)
+    padding = padding_pairs(op.padding, rank)
+    inside: SSAValue | None = None
+    at: Indices = []
+    for d in range(rank):
+        position, inside = window_tap(
+            ix,
+            idx[d],
+            taps[d],
+            (window[d], strides[d], window_dilations[d], padding[d][0]),
+            (in_shape[d], base_dilations[d]),
+            out_shape[d],
+            inside,
+        )
+        at.append(position)
+    return at, inside

@@ -42,11 +42,11 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
     f32,
-    f64,
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
+from xlir.dialects.arith import RemfOp
 from xlir.dialects.loop import loops
 from xlir.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
@@ -414,33 +414,10 @@ def _divide(e: _Emitter) -> SSAValue:
 def _remainder(e: _Emitter) -> SSAValue:
     a, b = e.args
     if e.is_float:
-        return _fmod(e, a, b)
+        return e(RemfOp(a, b))
     zero, safe = _division_guards(e)
     cls = arith.RemUIOp if e.unsigned else arith.RemSIOp
     return e.select(zero, a, e(cls(a, safe)))
-
-
-def _fmod(e: _Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
-    """C's fmod (`arith` has no `remf`): `a - trunc(a / b) * b` in one fused
-    multiply-add, with `a`'s sign; exact while the quotient fits the
-    mantissa. `fmod(x, ±inf)` is `x` for finite `x`. f16 is computed in
-    f64, where every quotient of two halves fits (at most 2**40: in f16
-    itself, 65504 rem 3 came out 16) and the remainder, exact, converts back
-    exactly."""
-    type_ = a.type
-    if isinstance(type_, Float16Type):
-        a, b = e(arith.ExtFOp(a, f64)), e(arith.ExtFOp(b, f64))
-    quotient = e(math.TruncOp(e(arith.DivfOp(a, b))))
-    rest = e(math.FmaOp(e(arith.NegfOp(quotient)), b, a))
-    rest = e(math.CopySignOp(rest, a))
-    inf = e.const(float("inf"), a.type)
-    keep = e.and_(
-        e.cmpf("oeq", e(math.AbsFOp(b)), inf), e.cmpf("olt", e(math.AbsFOp(a)), inf)
-    )
-    result = e.select(keep, a, rest)
-    if result.type != type_:
-        result = e(arith.TruncFOp(result, type_))
-    return result
 
 
 @_rule("power")

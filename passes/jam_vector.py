@@ -48,6 +48,7 @@ VECTOR_OPS = frozenset(
         "arith.subf",
         "arith.mulf",
         "arith.divf",
+        "arith.remf",
         "arith.negf",
         "arith.maximumf",
         "arith.minimumf",

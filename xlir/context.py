@@ -26,7 +26,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
         # tiles); the CPU target's last level llvm.
         "builtin": ("xdsl.dialects.builtin", "Builtin"),
         "func": ("xdsl.dialects.func", "Func"),
-        "arith": ("xdsl.dialects.arith", "Arith"),
+        "arith": ("xlir.dialects.arith", "Arith"),  # xDSL's, with remf
         "math": ("xdsl.dialects.math", "Math"),
         "memref": ("xdsl.dialects.memref", "MemRef"),
         "scf": ("xdsl.dialects.scf", "Scf"),

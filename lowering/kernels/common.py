@@ -14,15 +14,12 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     IntegerType,
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
-from xlir.dialects.syntax import array_values
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
 from xlir.lowering.nest import Nest
@@ -117,50 +114,3 @@ def multiply_add(kb: KernelBuilder, acc: SSAValue, a: SSAValue, b: SSAValue):
     if type_ == i1:
         return kb.place(arith.OrIOp(acc, kb.place(arith.AndIOp(a, b))))
     return kb.place(arith.AddiOp(acc, kb.place(arith.MuliOp(a, b))))
-
-
-def int_list(attr: DenseArrayBase | None, default: Sequence[int]) -> list[int]:
-    """An optional `array<i64: ...>` property, or its default."""
-    return list(default) if attr is None else list(array_values(attr))
-
-
-def padding_pairs(
-    attr: DenseIntOrFPElementsAttr | None, rank: int
-) -> list[tuple[int, int]]:
-    """An optional `dense<[[lo, hi], ...]>` padding property, per dimension."""
-    if attr is None:
-        return [(0, 0)] * rank
-    flat = [int(v) for v in attr.get_values()]  # pyright: ignore[reportArgumentType]
-    return [(flat[2 * i], flat[2 * i + 1]) for i in range(rank)]
-
-
-def window_tap(
-    kb: KernelBuilder,
-    out: SSAValue,
-    tap: SSAValue,
-    window: tuple[int, int, int, int],
-    base: tuple[int, int],
-    out_size: int,
-    cond: SSAValue | None,
-) -> tuple[SSAValue, SSAValue | None]:
-    """The input index a window tap reads in one dimension, and `cond` anded
-    with whether it lands on an input element rather than padding or a hole
-    of the base dilation (the index is clamped in bounds either way).
-
-    `window` is (taps, stride, window dilation, low padding), `base` is
-    (input size, base dilation); a bound is tested only where the shapes let
-    a tap cross it."""
-    ix = kb.ix
-    taps, stride, dilation, low = window
-    size, base_dilation = base
-    position = ix.sub(ix.add(ix.mul(out, stride), ix.mul(tap, dilation)), low)
-    last = (size - 1) * base_dilation
-    if low > 0:
-        cond = ix.and_(cond, ix.cmp("sge", position, 0))
-    if (out_size - 1) * stride + (taps - 1) * dilation - low > last:
-        cond = ix.and_(cond, ix.cmp("sle", position, last))
-    position = ix.clamp(position, 0, last)
-    if base_dilation > 1:
-        cond = ix.and_(cond, ix.cmp("eq", ix.rem(position, base_dilation), 0))
-        position = ix.div(position, base_dilation)
-    return position, cond

@@ -22,14 +22,11 @@ from xlir.dialects.stablehlo.attributes import ConvDimensionNumbersAttr
 from xlir.dialects.stablehlo.contraction import ConvolutionOp
 from xlir.dialects.syntax import array_values
 from xlir.lowering.fusion_to_loop import accumulator_type
-from xlir.lowering.index_maps import Indices, shape
+from xlir.lowering.index_maps import Indices, int_list, padding_pairs, shape, window_tap
 from xlir.lowering.kernels.common import (
     KernelBuilder,
     cast,
-    int_list,
     multiply_add,
-    padding_pairs,
-    window_tap,
 )
 from xlir.lowering.scalar import is_unsigned, scalar_type
 
@@ -91,7 +88,7 @@ def lower_convolution(op: ConvolutionOp, name: str) -> KernelOp:
                     ix.sub(ix.const(taps[d] - 1), tap) if reversal[d] else tap
                 )
                 position, inside = window_tap(
-                    kb,
+                    kb.ix,
                     idx[out_spatial[d]],
                     tap,
                     (taps[d], strides[d], rhs_dilation[d], padding[d][0]),

@@ -14,45 +14,25 @@ from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.reduction import ReduceWindowOp
-from xlir.lowering.index_maps import Indices, shape
-from xlir.lowering.kernels.common import (
-    KernelBuilder,
-    int_list,
-    padding_pairs,
-    window_tap,
-)
+from xlir.lowering import index_maps as maps
+from xlir.lowering.index_maps import Indices, int_list, shape
+from xlir.lowering.kernels.common import KernelBuilder
 
 
 def lower_reduce_window(op: ReduceWindowOp, name: str) -> KernelOp:
     kb = KernelBuilder(op, name)
     count = len(op.inputs)
     inputs, init_buffers = kb.inputs[:count], kb.inputs[count:]
-    in_shape, out_shape = shape(op.inputs[0]), shape(op.outputs[0])
-    rank = len(in_shape)
     window = int_list(op.window_dimensions, [])
-    strides = int_list(op.window_strides, [1] * rank)
-    base_dilations = int_list(op.base_dilations, [1] * rank)
-    window_dilations = int_list(op.window_dilations, [1] * rank)
-    padding = padding_pairs(op.padding, rank)
     inits = [kb.load(buffer, []) for buffer in init_buffers]
     block = op.body.block
     assert block is not None
 
     def element(idx: Indices) -> None:
         def body(taps: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
-            inside: SSAValue | None = None
-            at: Indices = []
-            for d in range(rank):
-                position, inside = window_tap(
-                    kb,
-                    idx[d],
-                    taps[d],
-                    (window[d], strides[d], window_dilations[d], padding[d][0]),
-                    (in_shape[d], base_dilations[d]),
-                    out_shape[d],
-                    inside,
-                )
-                at.append(position)
+            at, inside = maps.reduce_window(op, idx, taps, kb.ix)
+            if 0 in shape(op.inputs[0]):  # every tap is padding: nothing to load
+                return kb.inline(block, [*accs, *inits])
             values = [kb.load(buffer, at) for buffer in inputs]
             if inside is not None:
                 values = [
@@ -65,7 +45,7 @@ def lower_reduce_window(op: ReduceWindowOp, name: str) -> KernelOp:
         for result, buffer in zip(results, kb.outputs, strict=True):
             kb.store(result, buffer, idx)
 
-    kb.parallel(out_shape, element)
+    kb.parallel(shape(op.outputs[0]), element)
     return kb.finish()
 
 

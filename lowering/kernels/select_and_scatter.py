@@ -24,13 +24,8 @@ from xdsl.dialects.builtin import i1
 from xdsl.ir import SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.reduction import SelectAndScatterOp
-from xlir.lowering.index_maps import Indices, shape
-from xlir.lowering.kernels.common import (
-    KernelBuilder,
-    int_list,
-    padding_pairs,
-    window_tap,
-)
+from xlir.lowering.index_maps import Indices, int_list, padding_pairs, shape, window_tap
+from xlir.lowering.kernels.common import KernelBuilder
 
 
 def every_window_reaches_operand(
@@ -77,7 +72,7 @@ def lower_select_and_scatter(op: SelectAndScatterOp, name: str) -> KernelOp:
     ) -> tuple[SSAValue, SSAValue | None]:
         frame = (window[d], strides[d], 1, padding[d][0])
         return window_tap(
-            kb, src[d], tap, frame, (in_shape[d], 1), src_shape[d], inside
+            kb.ix, src[d], tap, frame, (in_shape[d], 1), src_shape[d], inside
         )
 
     def walk(src: Indices) -> tuple[Indices, SSAValue]:

@@ -76,6 +76,7 @@ class Unsupported(Exception):
 def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     """The LLVM-dialect type of a loop-level value type."""
     if isinstance(type_, MemRefType):
+        llvm_type(type_.element_type, op)  # a pointer to elements the CPU holds
         return PTR
     if isinstance(type_, IndexType):
         return i64

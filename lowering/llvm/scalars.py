@@ -247,6 +247,7 @@ EMITTERS: dict[str, Emitter] = {
     "arith.subf": _binary(llvm.FSubOp),
     "arith.mulf": _binary(llvm.FMulOp),
     "arith.divf": _binary(llvm.FDivOp),
+    "arith.remf": _binary(llvm.FRemOp),
     "arith.negf": _negf,
     "arith.maximumf": _intrinsic("maximum"),
     "arith.minimumf": _intrinsic("minimum"),

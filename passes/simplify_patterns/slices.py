@@ -54,6 +54,8 @@ class SliceOfSlice(RewritePattern):
             inner.start, inner.step, op.start, op.step, counts, strict=True
         ):
             begin, step = s1 + s2 * t1, t1 * t2
+            if n == 0:  # reads nothing: its start may lie past the operand's end
+                begin, step = 0, 1
             start.append(begin)
             stride.append(step)
             limit.append(_last_read(begin, step, n))

@@ -11,7 +11,7 @@ from xlir.targets.interpreter.contraction import dims_field
 from xlir.targets.interpreter.data_movement import int_list
 from xlir.targets.interpreter.elementwise import attribute
 from xlir.targets.interpreter.engine import ModuleInterpreter, Program, kernel
-from xlir.targets.interpreter.reduction import combine_at
+from xlir.targets.interpreter.reduction import combine_at, flat_view
 from xlir.targets.interpreter.regions import (
     apply_region,
     compact_ufunc,
@@ -130,7 +130,7 @@ def _combine_rounds(
 ) -> None:
     """Apply a variadic body in order at repeated indices, in rounds of
     distinct indices."""
-    flats = [t.reshape(-1) for t in targets]
+    flats = [flat_view(t) for t in targets]
     if indices.size == 0:
         return
     order = np.argsort(indices, kind="stable")
@@ -224,7 +224,7 @@ def _scatter(op: Operation, interp: ModuleInterpreter):
         chosen = [u[keep] for u in updates]
         if overwrite:
             for r, c in zip(results, chosen, strict=True):
-                r.reshape(-1)[flat_index] = c
+                flat_view(r)[flat_index] = c
         elif compact is not None:
             combine_at(results[0], flat_index, chosen[0], body, compact, vectorizable)
         else:

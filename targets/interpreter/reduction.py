@@ -207,6 +207,13 @@ def _reduce_window(op: Operation, interp: ModuleInterpreter):
     return reduce_window
 
 
+def flat_view(array: np.ndarray) -> np.ndarray:
+    """`array` as one dimension, sharing its memory, so writes through it
+    land in `array` (a reshape of a transposed or sorted array is a copy)."""
+    assert array.flags.c_contiguous, "writes through a reshaped copy would be lost"
+    return array.reshape(-1)
+
+
 def combine_at(
     target: np.ndarray,
     indices: np.ndarray,
@@ -216,8 +223,8 @@ def combine_at(
     vectorizable: bool,
 ) -> None:
     """target.flat[indices[i]] = body(target.flat[indices[i]], updates[i]) for
-    every i in order (indices may repeat)."""
-    flat = target.reshape(-1)
+    every i in order (indices may repeat); `target` is C-contiguous."""
+    flat = flat_view(target)
     if indices.size == 0:
         return
     if compact is not None:

@@ -93,13 +93,13 @@ def rounding(type_: Attribute) -> Convert | None:
 
 
 def to_buffer(array: np.ndarray, type_: Attribute) -> np.ndarray:
-    """A host array (a tensor's value) as a fresh buffer of a memref type."""
+    """A host array (a tensor's value) as a fresh buffer of a memref type,
+    row-major so that views and reshapes of it share its memory."""
     memref = memref_type(type_)
+    array = np.array(array, copy=True, order="C")
     if is_bf16(memref):
-        return bf16_bits(np.asarray(array, np.float32)).reshape(memref.get_shape())
-    return np.array(array, dtype=storage_dtype(memref), copy=True).reshape(
-        memref.get_shape()
-    )
+        return bf16_bits(array.astype(np.float32)).reshape(memref.get_shape())
+    return array.astype(storage_dtype(memref), copy=False).reshape(memref.get_shape())
 
 
 def from_buffer(buffer: np.ndarray, type_: Attribute) -> np.ndarray:

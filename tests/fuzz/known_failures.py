@@ -20,18 +20,8 @@ def known_program_failure(verdict: Verdict, program: Program) -> str | None:
         verdict.detail
     ):
         return "issue 29 item 9: internal error in pass 'vectorize'"
-    if "unlocated" in verdict.detail and "'loop.global' has a value of type bf16" in (
-        verdict.detail
-    ):
-        return "diagnostics: the cpu's 'does not support bf16' for a constant has no location"
-    if re.search(r"AssertionError: +\(at \S*lowering/host_schedule.py", verdict.detail):
-        return "hlo-to-loop asserts on zero-size tensors"
     if "OverflowError: (34, 'Numerical result out of range')" in verdict.detail:
         return "issue 29 item 9: OverflowError converting large f64 constants"
-    if "'stablehlo.reduce_window' has no scalar translation" in verdict.detail:
-        return "fuse puts reduce_window into loop fusions the cpu cannot lower"
-    if "internal error in pass 'fuse': IndexError" in verdict.detail:
-        return "issue 29 item 9: fuse on zero-size tensors"
     return None
 
 
@@ -51,8 +41,6 @@ KNOWN_MUTANT_FAILURES = [
     (r"internal error in pass 'fuse': ValueError: Attempting to delete", "item 1"),
     # internal errors in passes (item 9)
     (r"internal error in pass 'decompose': AssertionError", "item 9"),
-    (r"internal error in pass 'fold-constants': ValueError: Expected", "item 9"),
-    (r"internal error in pass 'fuse': IndexError", "item 9"),
     (r"unlocated: error: pass 'assign-buffers' failed", "item 9"),
 ]
 """Mutant failure signatures (regular expressions) of open defects."""

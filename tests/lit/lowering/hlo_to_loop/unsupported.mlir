@@ -2,24 +2,18 @@
 
 // Every op that cannot be lowered is listed at once, with its location: a
 // heavy op with no kernel and an op inside a fusion that the fusion lowering
-// cannot compute element by element (a reduce_window in an input fusion).
+// cannot compute element by element (a convolution in an output fusion).
 
 // CHECK: hlo-to-loop cannot lower 2 op(s) of this module:
 // CHECK-NEXT: unsupported.mlir:[[# @LINE + 3]]:5: error: 'stablehlo.custom_call' has no loop kernel yet
-// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'stablehlo.reduce_window' has no scalar translation
-func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2xf32>) attributes {hlo.plan = #hlo.plan<arena = 0, alignment = 64, arguments = 16, outputs = 24, alias = 0, constants = 0>} {
-    %0 = stablehlo.custom_call @my_kernel(%x) {hlo.buffers = [#hlo.buffer<out 0>]} : (tensor<4xf32>) -> tensor<4xf32>
-    %1 = hlo.fusion kind = input (%x) {name = "fusion.1", hlo.buffers = [#hlo.buffer<out 1>]} : (tensor<4xf32>) -> tensor<2xf32> {
-    ^bb0(%a: tensor<4xf32>):
-      %e = stablehlo.exponential %a : tensor<4xf32>
-      %zero = stablehlo.constant dense<0.0> : tensor<f32>
-      %r = "stablehlo.reduce_window"(%e, %zero) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
-      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
-        %s = stablehlo.add %p, %q : tensor<f32>
-        stablehlo.return %s : tensor<f32>
-      }) : (tensor<4xf32>, tensor<f32>) -> tensor<2xf32>
-      hlo.yield %r : tensor<2xf32>
+// CHECK-NEXT: unsupported.mlir:[[# @LINE + 5]]:7: error: 'stablehlo.convolution' has no scalar translation
+func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>) -> (tensor<1x4x4x1xf32>, tensor<1x2x2x1xf32>) attributes {hlo.plan = #hlo.plan<arena = 0, alignment = 64, arguments = 100, outputs = 80, alias = 0, constants = 0>} {
+    %0 = stablehlo.custom_call @my_kernel(%x) {hlo.buffers = [#hlo.buffer<out 0>]} : (tensor<1x4x4x1xf32>) -> tensor<1x4x4x1xf32>
+    %1 = hlo.fusion kind = output (%x, %w) {name = "fusion.1", hlo.buffers = [#hlo.buffer<out 1>]} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32> {
+    ^bb0(%a: tensor<1x4x4x1xf32>, %b: tensor<3x3x1x1xf32>):
+      %c = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32>
+      %r = stablehlo.negate %c : tensor<1x2x2x1xf32>
+      hlo.yield %r : tensor<1x2x2x1xf32>
     }
-    func.return %0, %1 : tensor<4xf32>, tensor<2xf32>
+    func.return %0, %1 : tensor<1x4x4x1xf32>, tensor<1x2x2x1xf32>
 }
-

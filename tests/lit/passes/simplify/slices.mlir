@@ -41,6 +41,19 @@ func.func @slice_of_slice(%x: tensor<16x8xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// An empty slice of a slice reads nothing: its start past the inner slice's
+// last element (x[0:3:2][2:2:2]) would lie past x's end, so it starts at 0.
+// CHECK-LABEL: func.func @empty_slice_of_slice
+func.func @empty_slice_of_slice(%x: tensor<3x3xf32>) -> tensor<0x0xf32> {
+  // CHECK:      %[[S:.*]] = stablehlo.slice %x [0:0, 0:0] : (tensor<3x3xf32>) -> tensor<0x0xf32>
+  // CHECK-NEXT: func.return %[[S]]
+  %0 = stablehlo.slice %x [0:3:2, 1:2:2] : (tensor<3x3xf32>) -> tensor<2x1xf32>
+  %1 = stablehlo.slice %0 [2:2:2, 1:1:1] : (tensor<2x1xf32>) -> tensor<0x0xf32>
+  func.return %1 : tensor<0x0xf32>
+}
+
+// -----
+
 // A slice that reads only %b (rows 4..7 of the concatenation, stride 2).
 // CHECK-LABEL: func.func @slice_of_concat_one
 func.func @slice_of_concat_one(%a: tensor<4x3xf32>, %b: tensor<4x3xf32>, %c: tensor<2x3xf32>) -> tensor<2x2xf32> {
