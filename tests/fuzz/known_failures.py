@@ -12,16 +12,6 @@ from xlir.testing.program import Program
 
 def known_program_failure(verdict: Verdict, program: Program) -> str | None:
     """Which open defect explains the failure, or None."""
-    if verdict.kind == "internal" and re.search(
-        r"TypeError: Type of #N arg mismatch", verdict.signature
-    ):
-        return "issue 29 item 9: llvmlite argument type mismatch in cpu codegen"
-    if verdict.kind == "internal" and "insertion point must have a parent block" in (
-        verdict.detail
-    ):
-        return "issue 29 item 9: internal error in pass 'vectorize'"
-    if "OverflowError: (34, 'Numerical result out of range')" in verdict.detail:
-        return "issue 29 item 9: OverflowError converting large f64 constants"
     return None
 
 
