@@ -21,12 +21,25 @@ How it differs from xDSL's own `Parser`:
 * An empty text (or one of comments only) is an empty module, as in MLIR.
 * Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
+* What xDSL 0.74 turns into an exception without a location is an error where
+  it stands: a type an op's syntax does not accept (`arith.subf ... : i64`),
+  an integer type wider than MLIR's limit (`i99999999999999999999`), integer
+  elements wider than 64 bits in a dense array or literal (which xDSL cannot
+  store), a complex literal element that is not a `(re, im)` pair, and an
+  operand defined inside the op's own regions (xDSL leaves the op holding a
+  placeholder; the verifier then reports that the definition does not
+  dominate the use).
+* A splat literal (`dense<0.0> : tensor<...>`) of more than
+  `MAX_SPLAT_ELEMENTS` elements is refused: xDSL expands it element by
+  element, so a typo in its shape would exhaust memory.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -42,11 +55,12 @@ from xdsl.dialects.builtin import (
     RankedStructure,
     StringAttr,
 )
-from xdsl.ir import AttributeInvT, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import base
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -55,6 +69,18 @@ from xlir.lexing import QuickLexer
 _TYPED_LITERAL = re.compile(r"<[^<>]*>\s*:\s*tensor<[^<>]*>")
 """A dense literal's contents and its tensor type, as `dense<` ... spells
 them when neither has angle brackets inside."""
+
+_OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
+"""The name of the op whose text starts at a position (after its results)."""
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's widest integer type."""
+
+MAX_STORED_INTEGER_WIDTH = 64
+"""The widest integer elements xDSL packs into a dense array or literal."""
+
+MAX_SPLAT_ELEMENTS = 1 << 24
+"""The most elements a splat literal may give (64 MiB of f32)."""
 
 _DENSE_LITERAL_TYPE = base(
     RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
@@ -77,6 +103,8 @@ class XlirParser(Parser):
         self._type_cache: dict[str, TypeAttribute] = {}
         self._dense_cache: dict[str, DenseIntOrFPElementsAttr] = {}
         self._first_uses: dict[str, Span] = {}
+        self._definitions: dict[ForwardDeclaredValue, SSAValue] = {}
+        self._splat_literal = False
 
     def source_location(self, offset: int) -> FileLineColLoc:
         line = bisect_right(self._line_starts, offset)
@@ -111,11 +139,73 @@ class XlirParser(Parser):
             self._first_uses.setdefault(operand.operand_name, operand.span)
         return super().resolve_operand(operand, type)
 
+    def _register_ssa_definition(
+        self, name: str, values: Sequence[SSAValue], span: Span
+    ) -> None:
+        """Remember which value each forward reference became."""
+        references = dict(self.forward_ssa_references.get(name, {}))
+        super()._register_ssa_definition(name, values, span)
+        for index, placeholder in references.items():
+            self._definitions[placeholder] = values[index]
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as error:  # a type its syntax does not accept
+            name = _OP_NAME.match(self.lexer.input.content, start)
+            self.raise_error(
+                f"'{name.group(1) if name else '?'}' op: {error} (not a type or "
+                "attribute this op accepts)",
+                start,
+                max(self.pos, start + 1),
+            )
+        # An operand defined in the op's own regions was a forward reference
+        # while the operands were read, and the op did not exist yet when the
+        # definition replaced the reference's uses.
+        for index, operand in enumerate(op.operands):
+            if isinstance(operand, ForwardDeclaredValue):
+                defined = self._definitions.get(operand)
+                if defined is not None:
+                    op.operands[index] = defined
         op.location = self.source_location(start)
         return op
+
+    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
+        token = self._current_token
+        parsed = super()._parse_optional_integer_or_float_type()
+        if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
+            self.raise_error(
+                f"integer type {token.text} is too wide: at most "
+                f"{MAX_INTEGER_WIDTH} bits",
+                token.span,
+            )
+        return parsed
+
+    def _check_stored_width(self, type: Attribute, pos: int, end: int) -> None:
+        """Elements xDSL packs into bytes are integers of at most 64 bits."""
+        if isinstance(type, IntegerType) and type.width.data > MAX_STORED_INTEGER_WIDTH:
+            self.raise_error(
+                f"integer elements of type {type} cannot be stored: xlir stores "
+                f"integers of at most {MAX_STORED_INTEGER_WIDTH} bits",
+                pos,
+                end,
+            )
+
+    def _parse_builtin_densearray_attr(self):  # type: ignore[override]
+        start = self.pos
+        self.parse_characters("<", " in dense array")
+        pos = self.pos
+        element = self.parse_attribute()
+        self._check_stored_width(element, pos, self.pos)
+        self._resume_from(start)
+        return super()._parse_builtin_densearray_attr()
+
+    def _parse_tensor_literal(self):  # type: ignore[override]
+        """Also notes whether the (outermost) literal is a splat."""
+        values, shape = super()._parse_tensor_literal()
+        self._splat_literal = not shape
+        return values, shape
 
     def parse_optional_location(self):  # type: ignore[override]
         """Skip a `loc(...)` annotation; ops take their place in the text."""
@@ -163,7 +253,7 @@ class XlirParser(Parser):
             return _BitPatternElement(False, element.value, element.span)
         if text.startswith("(") and "0x" in text.lower():
             return _BitPatternElement(False, element.value, element.span)
-        return element
+        return _ComplexCheckedElement(element.is_negative, element.value, element.span)
 
     def _parse_dense_literal_type(self):  # type: ignore[override]
         pos = self.pos
@@ -176,6 +266,16 @@ class XlirParser(Parser):
             )
         if any(dim == DYNAMIC_INDEX for dim in type.get_shape()):  # type: ignore[attr-defined]
             self.raise_error("a dense literal needs a static shape", pos)
+        self._check_stored_width(type.get_element_type(), pos, self.pos)  # type: ignore[attr-defined]
+        splat, self._splat_literal = self._splat_literal, False
+        count = prod(type.get_shape())  # type: ignore[attr-defined]
+        if splat and count > MAX_SPLAT_ELEMENTS:
+            self.raise_error(
+                f"a splat literal of {count} elements is too large: xlir accepts "
+                f"at most {MAX_SPLAT_ELEMENTS}",
+                pos,
+                self.pos,
+            )
         return type
 
     def _parse_builtin_dense_attr(self) -> DenseIntOrFPElementsAttr:  # type: ignore[override]
@@ -216,7 +316,20 @@ class XlirParser(Parser):
         return parsed
 
 
-class _BitPatternElement(Parser._TensorLiteralElement):
+class _ComplexCheckedElement(Parser._TensorLiteralElement):
+    """A literal element: one for a complex type must be a `(re, im)` pair."""
+
+    def to_type(self, parser, type):  # type: ignore[override]
+        if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
+            parser.raise_error(
+                f"expected a complex literal (real, imaginary) for {type}, "
+                f"found {self.span.text}",
+                self.span,
+            )
+        return super().to_type(parser, type)
+
+
+class _BitPatternElement(_ComplexCheckedElement):
     """A hex literal in a dense attribute: for float elements (and the parts
     of complex ones), the raw bits."""
 
