@@ -23,9 +23,9 @@ How it differs from xDSL's own `Parser`:
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
 * What xDSL 0.74 turns into an exception without a location is an error where
   it stands: a type an op's syntax does not accept (`arith.subf ... : i64`),
-  an integer type wider than MLIR's limit (`i99999999999999999999`), integer
-  elements wider than 64 bits in a dense array or literal (which xDSL cannot
-  store), a complex literal element that is not a `(re, im)` pair, and an
+  an integer type wider than MLIR's limit (`i99999999999999999999`), elements
+  of a dense array or literal that xDSL cannot store (integers over 64 bits,
+  f80, f128), a complex literal element that is not a `(re, im)` pair, and an
   operand defined inside the op's own regions (xDSL leaves the op holding a
   placeholder; the verifier then reports that the definition does not
   dominate the use).
@@ -75,9 +75,6 @@ _OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's widest integer type."""
-
-MAX_STORED_INTEGER_WIDTH = 64
-"""The widest integer elements xDSL packs into a dense array or literal."""
 
 MAX_SPLAT_ELEMENTS = 1 << 24
 """The most elements a splat literal may give (64 MiB of f32)."""
@@ -182,12 +179,18 @@ class XlirParser(Parser):
             )
         return parsed
 
-    def _check_stored_width(self, type: Attribute, pos: int, end: int) -> None:
-        """Elements xDSL packs into bytes are integers of at most 64 bits."""
-        if isinstance(type, IntegerType) and type.width.data > MAX_STORED_INTEGER_WIDTH:
+    def _check_storable(self, type: Attribute, pos: int, end: int) -> None:
+        """Elements of dense arrays and literals are packed into bytes, which
+        xDSL cannot do for some types (integers over 64 bits, f80, f128)."""
+        element = type.element_type if isinstance(type, ComplexType) else type
+        if not isinstance(element, IntegerType | AnyFloat):
+            return
+        try:  # bf16 has no format: xDSL packs it its own way
+            getattr(element, "format", None)
+        except NotImplementedError:
             self.raise_error(
-                f"integer elements of type {type} cannot be stored: xlir stores "
-                f"integers of at most {MAX_STORED_INTEGER_WIDTH} bits",
+                f"elements of type {type} cannot be stored: xlir stores integers "
+                "of at most 64 bits and floats of at most 64",
                 pos,
                 end,
             )
@@ -197,7 +200,7 @@ class XlirParser(Parser):
         self.parse_characters("<", " in dense array")
         pos = self.pos
         element = self.parse_attribute()
-        self._check_stored_width(element, pos, self.pos)
+        self._check_storable(element, pos, self.pos)
         self._resume_from(start)
         return super()._parse_builtin_densearray_attr()
 
@@ -266,7 +269,7 @@ class XlirParser(Parser):
             )
         if any(dim == DYNAMIC_INDEX for dim in type.get_shape()):  # type: ignore[attr-defined]
             self.raise_error("a dense literal needs a static shape", pos)
-        self._check_stored_width(type.get_element_type(), pos, self.pos)  # type: ignore[attr-defined]
+        self._check_storable(type.get_element_type(), pos, self.pos)  # type: ignore[attr-defined]
         splat, self._splat_literal = self._splat_literal, False
         count = prod(type.get_shape())  # type: ignore[attr-defined]
         if splat and count > MAX_SPLAT_ELEMENTS:

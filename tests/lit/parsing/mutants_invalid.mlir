@@ -30,7 +30,7 @@ func.func @integer_op_on_floats(%k: tensor<f32>) -> tensor<f32> {
 // -----
 
 // Integer types: at most MLIR's 16777215 bits; elements xDSL stores in
-// bytes (dense arrays and literals) at most 64 bits.
+// bytes (dense arrays and literals): integers and floats of at most 64 bits.
 func.func @too_wide_type() attributes {a = array<i99999999999999999999999: 1, 1>} {
   func.return
 }
@@ -41,7 +41,7 @@ func.func @too_wide_type() attributes {a = array<i99999999999999999999999: 1, 1>
 func.func @wide_array_elements() attributes {a = array<i65: -9223372036854775808>} {
   func.return
 }
-// CHECK: mutants_invalid.mlir:41:56: error: integer elements of type i65 cannot be stored: xlir stores integers of at most 64 bits
+// CHECK: mutants_invalid.mlir:41:56: error: elements of type i65 cannot be stored: xlir stores integers of at most 64 bits and floats of at most 64
 
 // -----
 
@@ -49,7 +49,15 @@ func.func @wide_literal_elements() -> tensor<2xi128> {
   %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi128>
   func.return %0 : tensor<2xi128>
 }
-// CHECK: mutants_invalid.mlir:49:43: error: integer elements of type i128 cannot be stored: xlir stores integers of at most 64 bits
+// CHECK: mutants_invalid.mlir:49:43: error: elements of type i128 cannot be stored: xlir stores integers of at most 64 bits and floats of at most 64
+
+// -----
+
+func.func @wide_float_elements() -> tensor<2xf80> {
+  %0 = stablehlo.constant dense<1.5> : tensor<2xf80>
+  func.return %0 : tensor<2xf80>
+}
+// CHECK: mutants_invalid.mlir:57:40: error: elements of type f80 cannot be stored: xlir stores integers of at most 64 bits and floats of at most 64
 
 // -----
 
@@ -58,7 +66,7 @@ func.func @complex_from_integer() -> tensor<complex<f32>> {
   %0 = stablehlo.constant dense<0> : tensor<complex<f32>>
   func.return %0 : tensor<complex<f32>>
 }
-// CHECK: mutants_invalid.mlir:58:33: error: expected a complex literal (real, imaginary) for complex<f32>, found 0
+// CHECK: mutants_invalid.mlir:66:33: error: expected a complex literal (real, imaginary) for complex<f32>, found 0
 
 // -----
 
@@ -67,4 +75,4 @@ func.func @huge_splat() -> tensor<2147483648xf32> {
   %0 = stablehlo.constant dense<-0.0> : tensor<2147483648xf32>
   func.return %0 : tensor<2147483648xf32>
 }
-// CHECK: mutants_invalid.mlir:67:41: error: a splat literal of 2147483648 elements is too large: xlir accepts at most 16777216
+// CHECK: mutants_invalid.mlir:75:41: error: a splat literal of 2147483648 elements is too large: xlir accepts at most 16777216
