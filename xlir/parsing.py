@@ -28,7 +28,7 @@ How it differs from xDSL's own `Parser`:
   f80, f128), a complex literal element that is not a `(re, im)` pair, and an
   operand defined inside the op's own regions (xDSL leaves the op holding a
   placeholder; the verifier then reports that the definition does not
-  dominate the use).
+  dominate the use), and a block defined twice after a branch to it.
 * A splat literal (`dense<0.0> : tensor<...>`) of more than
   `MAX_SPLAT_ELEMENTS` elements is refused: xDSL expands it element by
   element, so a typo in its shape would exhaust memory.
@@ -55,7 +55,14 @@ from xdsl.dialects.builtin import (
     RankedStructure,
     StringAttr,
 )
-from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    AttributeInvT,
+    Block,
+    Operation,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import base
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.core import ForwardDeclaredValue
@@ -144,6 +151,18 @@ class XlirParser(Parser):
         super()._register_ssa_definition(name, values, span)
         for index, placeholder in references.items():
             self._definitions[placeholder] = values[index]
+
+    def _parse_block(self) -> Block:
+        """A block; one used by a branch before its definition is noted as
+        defined too (xDSL 0.74 forgets to, and then fails on a second
+        definition with a KeyError instead of reporting the re-declaration)."""
+        token = self._current_token
+        name = token.text[1:]
+        referenced = token.kind == MLIRTokenKind.CARET_IDENT and name in self.blocks
+        block = super()._parse_block()
+        if referenced and self.blocks[name][1] is None:
+            self.blocks[name] = (block, token.span)
+        return block
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start

@@ -76,3 +76,17 @@ func.func @huge_splat() -> tensor<2147483648xf32> {
   func.return %0 : tensor<2147483648xf32>
 }
 // CHECK: mutants_invalid.mlir:75:41: error: a splat literal of 2147483648 elements is too large: xlir accepts at most 16777216
+
+// -----
+
+// A block branched to before its definition, then defined twice.
+llvm.func @block_defined_twice(%c: i1) {
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb2:
+  llvm.return
+^bb2:
+  llvm.return
+^bb1:
+  llvm.return
+}
+// CHECK: mutants_invalid.mlir:87:1: error: re-declaration of block 'bb2'
