@@ -24,8 +24,8 @@ How it differs from xDSL's own `Parser`:
 * What xDSL 0.74 turns into an exception without a location is an error where
   it stands: a type an op's syntax does not accept (`arith.subf ... : i64`),
   an integer type wider than MLIR's limit (`i99999999999999999999`), elements
-  of a dense array or literal that xDSL cannot store (integers over 64 bits,
-  f80, f128), a complex literal element that is not a `(re, im)` pair, and an
+  of a dense array or literal that xDSL cannot store (i0, integers over 64
+  bits, f80, f128), a complex literal element that is not a `(re, im)` pair, and an
   operand defined inside the op's own regions (xDSL leaves the op holding a
   placeholder; the verifier then reports that the definition does not
   dominate the use), and a block defined twice after a branch to it.
@@ -200,16 +200,19 @@ class XlirParser(Parser):
 
     def _check_storable(self, type: Attribute, pos: int, end: int) -> None:
         """Elements of dense arrays and literals are packed into bytes, which
-        xDSL cannot do for some types (integers over 64 bits, f80, f128)."""
+        xDSL cannot do for some types (i0, integers over 64 bits, f80, f128)."""
         element = type.element_type if isinstance(type, ComplexType) else type
         if not isinstance(element, IntegerType | AnyFloat):
             return
         try:  # bf16 has no format: xDSL packs it its own way
             getattr(element, "format", None)
+            storable = element.bitwidth > 0
         except NotImplementedError:
+            storable = False
+        if not storable:
             self.raise_error(
                 f"elements of type {type} cannot be stored: xlir stores integers "
-                "of at most 64 bits and floats of at most 64",
+                "of 1 to 64 bits and floats of at most 64",
                 pos,
                 end,
             )

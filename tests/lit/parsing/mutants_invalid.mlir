@@ -41,7 +41,7 @@ func.func @too_wide_type() attributes {a = array<i99999999999999999999999: 1, 1>
 func.func @wide_array_elements() attributes {a = array<i65: -9223372036854775808>} {
   func.return
 }
-// CHECK: mutants_invalid.mlir:41:56: error: elements of type i65 cannot be stored: xlir stores integers of at most 64 bits and floats of at most 64
+// CHECK: mutants_invalid.mlir:41:56: error: elements of type i65 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
 
 // -----
 
@@ -49,7 +49,7 @@ func.func @wide_literal_elements() -> tensor<2xi128> {
   %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi128>
   func.return %0 : tensor<2xi128>
 }
-// CHECK: mutants_invalid.mlir:49:43: error: elements of type i128 cannot be stored: xlir stores integers of at most 64 bits and floats of at most 64
+// CHECK: mutants_invalid.mlir:49:43: error: elements of type i128 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
 
 // -----
 
@@ -57,7 +57,7 @@ func.func @wide_float_elements() -> tensor<2xf80> {
   %0 = stablehlo.constant dense<1.5> : tensor<2xf80>
   func.return %0 : tensor<2xf80>
 }
-// CHECK: mutants_invalid.mlir:57:40: error: elements of type f80 cannot be stored: xlir stores integers of at most 64 bits and floats of at most 64
+// CHECK: mutants_invalid.mlir:57:40: error: elements of type f80 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
 
 // -----
 
@@ -90,3 +90,10 @@ llvm.func @block_defined_twice(%c: i1) {
   llvm.return
 }
 // CHECK: mutants_invalid.mlir:87:1: error: re-declaration of block 'bb2'
+
+// -----
+
+func.func @zero_width_elements() attributes {a = array<i0: 0, 0>} {
+  func.return
+}
+// CHECK: mutants_invalid.mlir:96:56: error: elements of type i0 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
