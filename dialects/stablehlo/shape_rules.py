@@ -280,7 +280,7 @@ def check_compatible(declared: Shape, inferred: Shape, what: str = "result") -> 
         )
 
 
-def shape_text(sizes: Shape) -> str:
+def shape_text(sizes: Sequence[int]) -> str:
     """A shape as diagnostics print it, `?` for a dynamic size: [?, 8]."""
     return "[" + ", ".join("?" if s == DYNAMIC else str(s) for s in sizes) + "]"
 
