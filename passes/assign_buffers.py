@@ -12,6 +12,10 @@ Each function is planned in program order and in `schedule.list_schedule`'s
 memory-minimizing order; the order with the smaller arena is kept (ties: the
 program's), and the function's ops are left in it.
 
+Buffers have sizes known at compile time, so every tensor in a planned
+function must have a static shape; a dynamic dimension (`tensor<?x16xf32>`)
+is an error at the value's definition.
+
 Option: `alignment` (bytes, a power of two; 64 like XLA:CPU) for the offsets
 of temp buffers: `-p 'assign-buffers{alignment=16}'`.
 """
@@ -21,14 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 from xlir.dialects.hlo_buffers import BUFFERS, PLAN, planned_ops
 from xlir.passes.buffers.plan import FunctionPlan, plan_function
 from xlir.passes.buffers.schedule import list_schedule, reorder
 
+from xlir.diagnostics import XlirError, format_at_op
 from xlir.walk import walk
 
 
@@ -47,6 +53,26 @@ def defined_functions(module: ModuleOp) -> list[FuncOp]:
     return [op for op in walk(module) if isinstance(op, FuncOp) and op.body.blocks]
 
 
+def check_static_shapes(func: FuncOp) -> None:
+    """Every tensor the function's buffers would hold has a static shape."""
+    for index, argument in enumerate(func.body.block.args):
+        _check_static(argument.type, func, f"argument #{index}")
+    for inner in func.body.walk():
+        for index, result in enumerate(inner.results):
+            _check_static(result.type, inner, f"result #{index}")
+
+
+def _check_static(type: object, op: Operation, what: str) -> None:
+    if isinstance(type, TensorType) and not type.has_static_shape():
+        raise XlirError(
+            format_at_op(
+                op,
+                f"assign-buffers: {what} of '{op.name}' has the dynamic shape "
+                f"{type}; buffers need static shapes",
+            )
+        )
+
+
 @dataclass(frozen=True)
 class AssignBuffersPass(ModulePass):
     name = "assign-buffers"
@@ -59,6 +85,7 @@ class AssignBuffersPass(ModulePass):
                 f"alignment must be a power of two, but is {self.alignment}"
             )
         for func in defined_functions(op):
+            check_static_shapes(func)
             attach_plan(self._best_plan(func))
 
     def _best_plan(self, func: FuncOp) -> FunctionPlan:

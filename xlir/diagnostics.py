@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xlir.terminators import check_terminators
 from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
 from xlir.walk import walk
@@ -108,6 +109,7 @@ def verify_module(
             continue
         try:
             op.verify(verify_nested_ops=False)
+            check_terminators(op)
         except VerifyException as error:
             raise XlirError(format_at_op(op, str(error), sources)) from None
     if verified is not None:

@@ -24,6 +24,17 @@ How it differs from xDSL's own `Parser`:
   100,000 deep) is an error at the token reached, not a `RecursionError`.
 * Identifiers and punctuation are lexed by `lexing.QuickLexer` (the same
   tokens, each in one regular-expression match: parsing 0.80-0.88x).
+* What xDSL 0.74 turns into an exception without a location is an error where
+  it stands: a type an op's syntax does not accept (`arith.subf ... : i64`),
+  an integer type wider than MLIR's limit (`i99999999999999999999`), elements
+  of a dense array or literal that xDSL cannot store (i0, integers over 64
+  bits, f80, f128), a complex literal element that is not a `(re, im)` pair, and an
+  operand defined inside the op's own regions (xDSL leaves the op holding a
+  placeholder; the verifier then reports that the definition does not
+  dominate the use), and a block defined twice after a branch to it.
+* A splat literal (`dense<0.0> : tensor<...>`) of more than
+  `MAX_SPLAT_ELEMENTS` elements is refused: xDSL expands it element by
+  element, so a typo in its shape would exhaust memory.
 """
 
 from __future__ import annotations
@@ -32,6 +43,8 @@ import math
 import re
 import sys
 from bisect import bisect_right
+from collections.abc import Sequence
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -47,9 +60,17 @@ from xdsl.dialects.builtin import (
     RankedStructure,
     StringAttr,
 )
-from xdsl.ir import AttributeInvT, Operation, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    AttributeInvT,
+    Block,
+    Operation,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import base
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -67,6 +88,15 @@ _HEX_BLOB = re.compile(r'<\s*"0[xX]([^"]*)"\s*>')
 
 _VALUE_ERRORS = (VerifyException, ValueError, OverflowError)
 """What xDSL raises for a value its attribute or type cannot hold."""
+
+_OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
+"""The name of the op whose text starts at a position (after its results)."""
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's widest integer type."""
+
+MAX_SPLAT_ELEMENTS = 1 << 24
+"""The most elements a splat literal may give (64 MiB of f32)."""
 
 _DENSE_LITERAL_TYPE = base(
     RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
@@ -90,6 +120,8 @@ class XlirParser(Parser):
         self._dense_cache: dict[str, DenseIntOrFPElementsAttr] = {}
         self._first_uses: dict[str, Span] = {}
         self._region_depth = 0
+        self._definitions: dict[ForwardDeclaredValue, SSAValue] = {}
+        self._splat_literal = False
 
     def parse_optional_region(self, arguments=None):  # type: ignore[override]
         """A region, refused where it would nest deeper than
@@ -143,12 +175,52 @@ class XlirParser(Parser):
             self._first_uses.setdefault(operand.operand_name, operand.span)
         return super().resolve_operand(operand, type)
 
+    def _register_ssa_definition(
+        self, name: str, values: Sequence[SSAValue], span: Span
+    ) -> None:
+        """Remember which value each forward reference became."""
+        references = dict(self.forward_ssa_references.get(name, {}))
+        super()._register_ssa_definition(name, values, span)
+        for index, placeholder in references.items():
+            self._definitions[placeholder] = values[index]
+
+    def _parse_block(self) -> Block:
+        """A block; one used by a branch before its definition is noted as
+        defined too (xDSL 0.74 forgets to, and then fails on a second
+        definition with a KeyError instead of reporting the re-declaration)."""
+        token = self._current_token
+        name = token.text[1:]
+        referenced = token.kind == MLIRTokenKind.CARET_IDENT and name in self.blocks
+        block = super()._parse_block()
+        if referenced and self.blocks[name][1] is None:
+            self.blocks[name] = (block, token.span)
+        return block
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         try:
             op = super().parse_operation()
-        except _VALUE_ERRORS as error:  # an op's syntax built a bad attribute
+        except VerifyException as error:  # a type its syntax does not accept
+            name = _OP_NAME.match(self.lexer.input.content, start)
+            self.raise_error(
+                f"'{name.group(1) if name else '?'}' op: {error} (not a type or "
+                "attribute this op accepts)",
+                start,
+                max(self.pos, start + 1),
+            )
+        except (
+            ValueError,
+            OverflowError,
+        ) as error:  # an op's syntax built a bad attribute
             self.raise_error(str(error), start, max(self.pos, start + 1))
+        # An operand defined in the op's own regions was a forward reference
+        # while the operands were read, and the op did not exist yet when the
+        # definition replaced the reference's uses.
+        for index, operand in enumerate(op.operands):
+            if isinstance(operand, ForwardDeclaredValue):
+                defined = self._definitions.get(operand)
+                if defined is not None:
+                    op.operands[index] = defined
         op.location = self.source_location(start)
         return op
 
@@ -160,6 +232,51 @@ class XlirParser(Parser):
             return super().parse_optional_attribute()
         except _VALUE_ERRORS as error:
             self.raise_error(str(error), start, max(self.pos, start + 1))
+
+    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
+        token = self._current_token
+        parsed = super()._parse_optional_integer_or_float_type()
+        if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
+            self.raise_error(
+                f"integer type {token.text} is too wide: at most "
+                f"{MAX_INTEGER_WIDTH} bits",
+                token.span,
+            )
+        return parsed
+
+    def _check_storable(self, type: Attribute, pos: int, end: int) -> None:
+        """Elements of dense arrays and literals are packed into bytes, which
+        xDSL cannot do for some types (i0, integers over 64 bits, f80, f128)."""
+        element = type.element_type if isinstance(type, ComplexType) else type
+        if not isinstance(element, IntegerType | AnyFloat):
+            return
+        try:  # bf16 has no format: xDSL packs it its own way
+            getattr(element, "format", None)
+            storable = element.bitwidth > 0
+        except NotImplementedError:
+            storable = False
+        if not storable:
+            self.raise_error(
+                f"elements of type {type} cannot be stored: xlir stores integers "
+                "of 1 to 64 bits and floats of at most 64",
+                pos,
+                end,
+            )
+
+    def _parse_builtin_densearray_attr(self):  # type: ignore[override]
+        start = self.pos
+        self.parse_characters("<", " in dense array")
+        pos = self.pos
+        element = self.parse_attribute()
+        self._check_storable(element, pos, self.pos)
+        self._resume_from(start)
+        return super()._parse_builtin_densearray_attr()
+
+    def _parse_tensor_literal(self):  # type: ignore[override]
+        """Also notes whether the (outermost) literal is a splat."""
+        values, shape = super()._parse_tensor_literal()
+        self._splat_literal = not shape
+        return values, shape
 
     def parse_optional_location(self):  # type: ignore[override]
         """Skip a `loc(...)` annotation; ops take their place in the text."""
@@ -207,7 +324,7 @@ class XlirParser(Parser):
             return _BitPatternElement(False, element.value, element.span)
         if text.startswith("(") and "0x" in text.lower():
             return _BitPatternElement(False, element.value, element.span)
-        return element
+        return _ComplexCheckedElement(element.is_negative, element.value, element.span)
 
     def _parse_dense_literal_type(self):  # type: ignore[override]
         pos = self.pos
@@ -220,6 +337,16 @@ class XlirParser(Parser):
             )
         if any(dim == DYNAMIC_INDEX for dim in type.get_shape()):  # type: ignore[attr-defined]
             self.raise_error("a dense literal needs a static shape", pos)
+        self._check_storable(type.get_element_type(), pos, self.pos)  # type: ignore[attr-defined]
+        splat, self._splat_literal = self._splat_literal, False
+        count = prod(type.get_shape())  # type: ignore[attr-defined]
+        if splat and count > MAX_SPLAT_ELEMENTS:
+            self.raise_error(
+                f"a splat literal of {count} elements is too large: xlir accepts "
+                f"at most {MAX_SPLAT_ELEMENTS}",
+                pos,
+                self.pos,
+            )
         return type
 
     def _parse_builtin_dense_attr(self) -> DenseIntOrFPElementsAttr:  # type: ignore[override]
@@ -291,7 +418,20 @@ class XlirParser(Parser):
         return parsed
 
 
-class _BitPatternElement(Parser._TensorLiteralElement):
+class _ComplexCheckedElement(Parser._TensorLiteralElement):
+    """A literal element: one for a complex type must be a `(re, im)` pair."""
+
+    def to_type(self, parser, type):  # type: ignore[override]
+        if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
+            parser.raise_error(
+                f"expected a complex literal (real, imaginary) for {type}, "
+                f"found {self.span.text}",
+                self.span,
+            )
+        return super().to_type(parser, type)
+
+
+class _BitPatternElement(_ComplexCheckedElement):
     """A hex literal in a dense attribute: for float elements (and the parts
     of complex ones), the raw bits, which must fit in the type's width and
     have no sign (MLIR's rules)."""

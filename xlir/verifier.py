@@ -215,11 +215,13 @@ def _explain(root: Operation, user: Operation, value: SSAValue) -> InvalidUse:
     if isinstance(value, OpResult):
         site, block = value.op, value.op.parent
         what = f"the result of '{op_name(value.op)}'"
-    else:
-        assert isinstance(value, BlockArgument)
+    elif isinstance(value, BlockArgument):
         block = value.block
         site = block.parent_op()
         what = "a block argument"
+    else:  # a placeholder, such as one the parser left unresolved
+        site = block = None
+        what = "a value"
     if site is None or block is None or not root.is_ancestor(site):
         return InvalidUse(
             user,

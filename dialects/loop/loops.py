@@ -202,6 +202,11 @@ def _resolve_bounds(
     `index`."""
     mixed: list[list[Bound]] = []
     for dynamic, static in parsed:
+        if static.count(DYNAMIC_INDEX) != len(dynamic):
+            parser.raise_error(
+                f"a constant bound or step may not be {DYNAMIC_INDEX}: that "
+                "value marks an SSA bound"
+            )
         values = iter(
             parser.resolve_operands(dynamic, [IndexType()] * len(dynamic), parser.pos)
         )

@@ -40,6 +40,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonType,
     ComparisonTypeAttr,
 )
+from xlir.dialects.stablehlo.shape_rules import shape_text
 from xlir.dialects.stablehlo.types import (
     baseline_element,
     bit_width,
@@ -66,8 +67,9 @@ def _check_same_shape(op: Operation) -> None:
     for i, operand in enumerate(op.operands):
         if shape(operand.type) != want:
             raise VerifyException(
-                f"'{op.name}' op operand #{i} has shape {list(shape(operand.type))} "
-                f"but the result has shape {list(want)}; elementwise operands must "
+                f"'{op.name}' op operand #{i} has shape "
+                f"{shape_text(shape(operand.type))} but the result has shape "
+                f"{shape_text(want)}; elementwise operands must "
                 "match the result's shape"
             )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.stablehlo.types import shape
@@ -260,8 +261,8 @@ def infer_reduce(operand: Shape, dims: Sequence[int]) -> Shape:
     return tuple(s for d, s in enumerate(operand) if d not in dims)
 
 
-DYNAMIC = -1
-"""The size xDSL gives a `?` dimension; rules let it match any size."""
+DYNAMIC = DYNAMIC_INDEX
+"""The size xDSL's parser gives a `?` dimension; rules let it match any size."""
 
 
 def _same_size(a: int, b: int) -> bool:
@@ -274,9 +275,14 @@ def check_compatible(declared: Shape, inferred: Shape, what: str = "result") -> 
         _same_size(a, b) for a, b in zip(declared, inferred, strict=True)
     ):
         raise ShapeError(
-            f"{what} shape {list(declared)} does not match the inferred shape "
-            f"{list(inferred)}"
+            f"{what} shape {shape_text(declared)} does not match the inferred "
+            f"shape {shape_text(inferred)}"
         )
+
+
+def shape_text(sizes: Sequence[int]) -> str:
+    """A shape as diagnostics print it, `?` for a dynamic size: [?, 8]."""
+    return "[" + ", ".join("?" if s == DYNAMIC else str(s) for s in sizes) + "]"
 
 
 def _check_sorted(what: str, dims: Sequence[int]) -> None:
@@ -715,6 +721,6 @@ def check_result_shape(op: Operation, inferred: Sequence[int], index: int = 0) -
     declared = shape(op.results[index].type)
     if tuple(declared) != tuple(inferred):
         raise VerifyException(
-            f"'{op.name}' op result shape {list(declared)} does not match the "
-            f"inferred shape {list(inferred)}"
+            f"'{op.name}' op result shape {shape_text(declared)} does not match "
+            f"the inferred shape {shape_text(inferred)}"
         )

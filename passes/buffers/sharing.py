@@ -210,11 +210,14 @@ def _reads_in_step(
     of a dynamic_update_slice/scatter). Inside an input fusion whose
     `reduce` stores `target` as it goes, `arg` may also feed the reduce's
     input, read in the same step, and every output it reaches must be shaped
-    like that input (stored in the same step)."""
+    like that input (stored in the same step). Each value is visited once:
+    a fusion's formulas reconverge (erf_inv's polynomial), and following
+    every path instead would take exponential time."""
     if _num_elements(arg) != _num_elements(target):
         return False
     reaches = False
     pending: list[SSAValue] = [arg]
+    seen: set[SSAValue] = {arg}
     while pending:
         value = pending.pop()
         reaches |= value is target
@@ -230,7 +233,10 @@ def _reads_in_step(
                 continue
             if not _keeps_element(user, use.index):
                 return False
-            pending.extend(user.results)
+            for result in user.results:
+                if result not in seen:
+                    seen.add(result)
+                    pending.append(result)
     return reaches
 
 

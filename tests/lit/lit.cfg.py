@@ -20,7 +20,12 @@ config.environment["PYTHONUNBUFFERED"] = "1"  # noqa: F821
 # (xlir-opt does by default), so a pass that breaks the IR is named.
 config.environment["XLIR_VERIFY_EACH"] = os.environ.get("XLIR_VERIFY_EACH", "1")  # noqa: F821
 config.substitutions.append(  # noqa: F821
-    ("%corpus", os.path.abspath(os.path.join(config.test_source_root, "..", "..", "..", "shared", "corpus")))  # noqa: F821
+    (
+        "%corpus",
+        os.path.abspath(
+            os.path.join(config.test_source_root, "..", "..", "..", "shared", "corpus")
+        ),
+    )  # noqa: F821
 )
 for tool in ("xlir-opt", "xlir-run", "xlir-compile", "xlir-translate", "filecheck"):
     if shutil.which(tool) is None:

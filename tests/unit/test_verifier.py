@@ -17,6 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.ir import Block, Operation, OpResult, Region
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.passes import ModulePass
 from xlir.dialects.syntax import i64_array
 from xlir.passes.registry import PASSES
@@ -201,6 +202,15 @@ def test_values_not_in_the_ir() -> None:
     detached = AnyOp(result_types=[i32])
     innermost.add_op(AnyOp([detached.results[0]]))
     with pytest.raises(InvalidUse, match="not in the IR"):
+        check_uses(module)
+
+
+def test_placeholder_values_are_not_in_the_ir() -> None:
+    """A value that is neither a result nor a block argument (the parser's
+    forward reference) is reported, not an assertion."""
+    module, _, innermost, _ = _nest(1)
+    innermost.add_op(AnyOp([ForwardDeclaredValue(i32)]))
+    with pytest.raises(InvalidUse, match="is a value that is not in the IR"):
         check_uses(module)
 
 

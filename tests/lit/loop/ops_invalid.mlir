@@ -372,3 +372,23 @@ loop.kernel @vector_bits(%buf: memref<8xi1>, %i: index) {
   loop.return
 }
 // CHECK: ops_invalid.mlir:371:3: error: 'loop.load' op result type vector<8xi1> has 1-bit lanes; a buffer holds such elements a byte each, a vector packs them, so vectors take whole-byte elements only
+
+// -----
+
+// The value that marks an SSA bound in the static lists cannot be written
+// as a constant bound.
+loop.kernel @marker_as_step(%buf: memref<64xf32>) {
+  loop.parallel (%i) = (0) to (64) step (-9223372036854775808) {
+  }
+  loop.return
+}
+// CHECK: ops_invalid.mlir:381:64: error: a constant bound or step may not be -9223372036854775808: that value marks an SSA bound
+
+// -----
+
+loop.kernel @marker_as_for_bound(%buf: memref<64xf32>) {
+  loop.for %j = 0 to -9223372036854775808 step 1 {
+  }
+  loop.return
+}
+// CHECK: ops_invalid.mlir:390:50: error: a constant bound or step may not be -9223372036854775808: that value marks an SSA bound

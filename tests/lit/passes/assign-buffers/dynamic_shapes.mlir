@@ -1,0 +1,18 @@
+// RUN: xlir-opt %s --split-input-file -p assign-buffers --verify-diagnostics | filecheck %s
+
+// Buffers need static shapes: a dynamic dimension is an error at the value's
+// definition (for a function argument, the function), not a plan of negative
+// sizes.
+
+func.func @dynamic_argument(%a: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  func.return %a : tensor<?x16xf32>
+}
+// CHECK: dynamic_shapes.mlir:7:1: error: assign-buffers: argument #0 of 'func.func' has the dynamic shape tensor<?x16xf32>; buffers need static shapes
+
+// -----
+
+func.func @dynamic_result(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<?x8xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<?x8xf32>
+  func.return %0 : tensor<?x8xf32>
+}
+// CHECK: dynamic_shapes.mlir:15:3: error: assign-buffers: result #0 of 'stablehlo.dot_general' has the dynamic shape tensor<?x8xf32>; buffers need static shapes
