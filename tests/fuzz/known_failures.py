@@ -15,24 +15,7 @@ def known_program_failure(verdict: Verdict, program: Program) -> str | None:
     return None
 
 
-KNOWN_MUTANT_FAILURES = [
-    # literals and attributes out of range, parsed with a traceback or an
-    # error without a location (item 3)
-    (r"Integer value N is out of range for type", "item 3"),
-    (r"OverflowError: (int too big to convert|too many digits)", "item 3"),
-    (r"OverflowError: float too large to pack", "item 3"),
-    (r"NotImplementedError: Format not implemented", "item 3"),
-    (r"AssertionError: +\(at .*attribute_parser", "item 3"),
-    (r"MemoryError: +\(at .*attribute_parser", "item 3"),
-    (r"unlocated: mutant.mlir: error: (Unexpected|Expected) attribute", "item 3"),
-    # IR the verifier should reject before a pass sees it (item 1)
-    (r"Forward declared values do not have an owner", "item 1"),
-    (r"AssertionError: +\(at \S*xlir/verifier.py", "item 1"),
-    (r"internal error in pass 'fuse': ValueError: Attempting to delete", "item 1"),
-    # internal errors in passes (item 9)
-    (r"internal error in pass 'decompose': AssertionError", "item 9"),
-    (r"unlocated: error: pass 'assign-buffers' failed", "item 9"),
-]
+KNOWN_MUTANT_FAILURES: list[tuple[str, str]] = []
 """Mutant failure signatures (regular expressions) of open defects."""
 
 
