@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 import sys
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -86,8 +87,9 @@ them when neither has angle brackets inside."""
 _HEX_BLOB = re.compile(r'<\s*"0[xX]([^"]*)"\s*>')
 """`dense<"0x...">`: a literal given as raw bytes (group 1: the digits)."""
 
-_VALUE_ERRORS = (VerifyException, ValueError, OverflowError)
-"""What xDSL raises for a value its attribute or type cannot hold."""
+_VALUE_ERRORS = (VerifyException, ValueError, OverflowError, struct.error)
+"""What xDSL raises for a value its attribute or type cannot hold (struct's
+error: a complex literal's part that its integer element type cannot hold)."""
 
 _OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name of the op whose text starts at a position (after its results)."""
@@ -231,7 +233,12 @@ class XlirParser(Parser):
         try:
             return super().parse_optional_attribute()
         except _VALUE_ERRORS as error:
-            self.raise_error(str(error), start, max(self.pos, start + 1))
+            message = str(error)
+            if isinstance(error, struct.error):
+                message = (
+                    f"a value of this literal does not fit its element type ({message})"
+                )
+            self.raise_error(message, start, max(self.pos, start + 1))
 
     def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
         token = self._current_token
@@ -318,7 +325,15 @@ class XlirParser(Parser):
         super()._parse_alias_def()
 
     def _parse_tensor_literal_element(self):  # type: ignore[override]
-        element = super()._parse_tensor_literal_element()
+        start = self.pos
+        try:
+            element = super()._parse_tensor_literal_element()
+        except AssertionError:  # xDSL 0.74 asserts on `(re, im` not closed by `)`
+            self.raise_error(
+                "expected ')' closing a complex literal (real, imaginary)",
+                start,
+                max(self.pos, start + 1),
+            )
         text = element.span.text
         if text.lstrip("-").startswith(("0x", "0X")):
             return _BitPatternElement(False, element.value, element.span)

@@ -5,6 +5,7 @@ success or a located diagnostic (`cases.check_text`)."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from pathlib import Path
@@ -192,17 +193,12 @@ class Mutator:
         t = self._token(text, NUMBER)
         if t is None:
             return text
-        if self.rng.random() < 0.5:
+        token = t.group()
+        value = int(token, 16) if token.startswith("0x") else float(token)
+        if self.rng.random() < 0.5 or not math.isfinite(value):
             new = self.rng.choice(NUMBERS)
         else:
-            new = str(
-                int(
-                    float.fromhex(t.group())
-                    if t.group().startswith("0x")
-                    else float(t.group())
-                )
-                + self.rng.choice([-1, 1, -2, 2])
-            )
+            new = str(int(value) + self.rng.choice([-1, 1, -2, 2]))
         return _splice(text, t.start(), t.end(), new)
 
     def change_element(self, text: str) -> str:

@@ -97,3 +97,21 @@ func.func @zero_width_elements() attributes {a = array<i0: 0, 0>} {
   func.return
 }
 // CHECK: mutants_invalid.mlir:96:56: error: elements of type i0 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
+
+// -----
+
+// A complex literal element not closed after its two parts (xDSL asserts).
+func.func @complex_not_closed() -> tensor<2xcomplex<f64>> {
+  %c = stablehlo.constant dense<[(2.0, 0.0, (0.0, 0.0)]> : tensor<2xcomplex<f64>>
+  func.return %c : tensor<2xcomplex<f64>>
+}
+// CHECK: mutants_invalid.mlir:105:34: error: expected ')' closing a complex literal (real, imaginary)
+
+// -----
+
+// Parts a complex of integers cannot hold (struct's error in xDSL).
+func.func @complex_parts_out_of_range() -> tensor<1xcomplex<ui8>> {
+  %c = stablehlo.constant dense<[(0.5, 300.0)]> : tensor<1xcomplex<ui8>>
+  func.return %c : tensor<1xcomplex<ui8>>
+}
+// CHECK: mutants_invalid.mlir:114:27: error: a value of this literal does not fit its element type
