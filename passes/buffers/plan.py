@@ -14,8 +14,9 @@ are then joined into shared buffers, in program order:
   The initial value shares it when it dies at the loop (else it is copied in);
   a position the body passes through unchanged stays in the initial value's
   buffer (it is never written; a constant's is copied in); a value the body
-  yields once joins the state when the state's old value is dead by the time
-  it is first written. A value a `stablehlo.case` branch yields joins the
+  yields once joins the state when the state's old contents (the carried
+  argument and what is computed in place over it) are dead by the time it is
+  first written. A value a `stablehlo.case` branch yields joins the
   case's result in the same way. The body's yields are copies made as if at
   once (the host schedule orders them), so a value may be yielded into
   several positions or computed in another position's state, and a loop's
@@ -240,7 +241,7 @@ class _Planner:
         self._visit(cond)
         self._visit(body)
         for k, value in enumerate(yielded.operands):
-            self._adopt(op, body, k, value, self.timeline.last_use[body.args[k]])
+            self._adopt(op, body, k, value)
 
     def _case(self, op: CaseOp) -> None:
         for branch in op.branches:
@@ -249,14 +250,12 @@ class _Planner:
             yielded = block.last_op
             assert yielded is not None
             for k, value in enumerate(yielded.operands):
-                self._adopt(op, block, k, value, self.timeline.start[op])
+                self._adopt(op, block, k, value)
 
-    def _adopt(
-        self, op: Operation, block: Block, k: int, value: SSAValue, free_after: int
-    ) -> None:
+    def _adopt(self, op: Operation, block: Block, k: int, value: SSAValue) -> None:
         """Let `value`, yielded by `block` at position `k`, be computed directly
         in result `k`'s buffer, when its whole buffer lies inside the block
-        after `free_after` (the step after which the old contents are dead)."""
+        after the state's old contents are dead."""
         if (
             not isinstance(value, OpResult)
             or value not in self.parent
@@ -268,11 +267,30 @@ class _Planner:
         own = self.buffer(value)
         if own.arguments or own.outputs or own.constant:
             return
+        free_after = self._last_read_in(block, op.results[k], self.timeline.start[op])
         if own.start < free_after or (
             own.start == free_after and not self._overwrites(own, op.results[k])
         ):
             return
         self.join(op.results[k], value, writes=True)
+
+    def _last_read_in(self, block: Block, state: SSAValue, since: int) -> int:
+        """The last step of `block` that reads a value of `state`'s buffer, or
+        `since`. In the block, the buffer holds a loop's carried argument and
+        what is computed in place over it (an in-place chain carries the old
+        contents on), each live until its last read, a yield included."""
+        timeline = self.timeline
+        first_op, yielded = block.first_op, block.last_op
+        assert first_op is not None and yielded is not None
+        first, last = timeline.start[first_op], timeline.start[yielded]
+        return max(
+            [since]
+            + [
+                timeline.last_use[v]
+                for v in self.buffer(state).values
+                if v.owner is block or first <= timeline.defined[v] <= last
+            ]
+        )
 
     def _overwrites(self, own: Buffer, state: SSAValue) -> bool:
         """The first op writing `own` may write it over `state`'s buffer, which

@@ -123,6 +123,30 @@ JAX 0.10.2 exports it: the new carry is computed in the bytes of the
 counter, which dies there, so it must be copied out before the counter's
 new value is copied in (the other order returned the bound's bits)."""
 
+_IN_PLACE_OVER_A_REFILLED_STATE = """
+func.func @main(%a: tensor<8x8xf32>, %n: tensor<i32>) -> tensor<8x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %b = stablehlo.negate %a : tensor<8x8xf32>
+  %r:3 = stablehlo.while(%i = %c0, %x = %b, %y = %b)
+      : tensor<i32>, tensor<8x8xf32>, tensor<8x8xf32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    %m = stablehlo.minimum %x, %y : tensor<8x8xf32>
+    %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    stablehlo.return %j, %m, %t : tensor<i32>, tensor<8x8xf32>, tensor<8x8xf32>
+  }
+  return %r#1 : tensor<8x8xf32>
+}
+"""
+"""One value passed into two states; the body computes %m in place over
+%y's state, where %y dies, and yields it into %x, then computes %t for %y.
+%t may not be computed in %y's state while %m still lives there (the old
+plan put it there, and %x got %t's bytes)."""
+
 PROGRAMS = {
     # The carried i32's slot and the transpose share bytes unless the state
     # keeps them over the whole loop: the counter's bits land in the matrix.
@@ -139,6 +163,7 @@ PROGRAMS = {
     "case_branches": _CASE,
     "fori_loop_traced_trip_count": _FORI_LOOP,
     "fori_loop_counter_into_carry": _FORI_LOOP_COUNTER_INTO_CARRY,
+    "in_place_over_a_refilled_state": _IN_PLACE_OVER_A_REFILLED_STATE,
 }
 
 
