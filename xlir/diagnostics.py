@@ -8,6 +8,8 @@ exit non-zero instead of showing a traceback.
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -111,6 +113,28 @@ def verify_module(
             op.verify(verify_nested_ops=False)
             check_terminators(op)
         except VerifyException as error:
-            raise XlirError(format_at_op(op, str(error), sources)) from None
+            culprit = _redefinition(op, str(error)) or op
+            raise XlirError(format_at_op(culprit, str(error), sources)) from None
     if verified is not None:
         verified.completed()
+
+
+_REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')
+
+
+def _redefinition(table: Operation, message: str) -> Operation | None:
+    """The second definition of the symbol a symbol table's error names (the
+    table itself, often an implicit module, has no place in the text)."""
+    found = _REDEFINITION.match(message)
+    if found is None:
+        return None
+    named = [
+        op
+        for region in table.regions
+        for block in region.blocks
+        for op in block.ops
+        if (name := op.properties.get("sym_name", op.attributes.get("sym_name")))
+        is not None
+        and getattr(name, "data", None) == found.group(1)
+    ]
+    return named[1] if len(named) > 1 else None

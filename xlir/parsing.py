@@ -455,8 +455,11 @@ class _BitPatternElement(_ComplexCheckedElement):
         if isinstance(type, AnyFloat):
             assert isinstance(self.value, int)
             return _float_from_bits(parser, self.value, type, self.span)
-        if isinstance(type, ComplexType) and isinstance(type.element_type, AnyFloat):
-            assert isinstance(self.value, tuple)
+        if (
+            isinstance(type, ComplexType)
+            and isinstance(type.element_type, AnyFloat)
+            and isinstance(self.value, tuple)
+        ):
             inside = self.span.text.strip("()").split(",")
             return tuple(
                 _float_from_bits(parser, int(value), type.element_type, self.span)

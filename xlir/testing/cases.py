@@ -39,7 +39,7 @@ def _internal(error: BaseException) -> tuple[str, str]:
 
 
 def _diagnostic(message: str) -> tuple[str, str]:
-    if "internal error" in message:
+    if "internal error" in message.partition("\n")[0]:  # not in the quoted source
         return "internal", message
     return ("diagnostic" if LOCATED.search(message) else "unlocated"), message
 

@@ -115,3 +115,12 @@ func.func @complex_parts_out_of_range() -> tensor<1xcomplex<ui8>> {
   func.return %c : tensor<1xcomplex<ui8>>
 }
 // CHECK: mutants_invalid.mlir:114:27: error: a value of this literal does not fit its element type
+
+// -----
+
+// A hex literal where a complex element needs a (real, imaginary) pair.
+func.func @complex_from_hex() -> tensor<complex<f32>> {
+  %c = stablehlo.constant dense<0xFFFFFFFFFFFFFFFFFF> : tensor<complex<f32>>
+  func.return %c : tensor<complex<f32>>
+}
+// CHECK: mutants_invalid.mlir:123:33: error: expected a complex literal (real, imaginary) for complex<f32>
