@@ -9,6 +9,7 @@ element by element.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -88,7 +89,8 @@ def _pairwise_sum(x: Array, axes: tuple[int, ...]) -> Array:
     last into one contiguous axis first (a copy unless they already are)."""
     kept_axes = [a for a in range(x.ndim) if a not in axes]
     kept = [x.shape[a] for a in kept_axes]
-    moved = np.transpose(x, kept_axes + sorted(axes)).reshape(*kept, -1)
+    count = math.prod(x.shape[a] for a in axes)  # not -1: size 0 is allowed
+    moved = np.transpose(x, kept_axes + sorted(axes)).reshape(*kept, count)
     return np.add.reduce(np.ascontiguousarray(moved), axis=-1)
 
 
