@@ -321,7 +321,8 @@ class FusionLowering:
         self, starts: Sequence[SSAValue], operand: Sequence[int], sizes: Sequence[int]
     ) -> Indices:
         scalars = [self.value(s, []) for s in starts]
-        return maps.clamped_starts(scalars, operand, sizes, self.ix)
+        unsigned = [is_unsigned(s.type) for s in starts]
+        return maps.clamped_starts(scalars, unsigned, operand, sizes, self.ix)
 
     # --- loops with carried values ---------------------------------------------
 

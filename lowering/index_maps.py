@@ -27,7 +27,9 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     TensorType,
+    i64,
 )
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects.stablehlo import data_movement as dm
@@ -35,6 +37,7 @@ from xlir.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
 from xlir.dialects.stablehlo.indexing import GatherOp
 from xlir.dialects.stablehlo.reduction import ReduceWindowOp
 from xlir.dialects.syntax import array_values
+from xlir.lowering.scalar import is_unsigned
 
 Place = Callable[[Operation], SSAValue]
 """Inserts an op where its operands allow (the nest decides) and returns its
@@ -153,8 +156,13 @@ class IndexArith:
         a = self._emit(("max", a, lo), lambda: arith.MaxSIOp(a, lo))
         return self._emit(("min", a, hi), lambda: arith.MinSIOp(a, hi))
 
-    def from_integer(self, value: SSAValue) -> SSAValue:
-        """A loaded integer scalar (a start index) as an `index`."""
+    def from_integer(self, value: SSAValue, unsigned: bool = False) -> SSAValue:
+        """A loaded integer scalar (a start index) as an `index`; an unsigned
+        one is zero-extended (ui32 4294967295 is past every bound, not -1)."""
+        width = value.type.width.data if isinstance(value.type, IntegerType) else 64
+        if unsigned and width < 64:
+            wide = value
+            value = self._emit(("zext", wide), lambda: arith.ExtUIOp(wide, i64))
         return self._emit(
             ("cast", value), lambda: arith.IndexCastOp(value, IndexType())
         )
@@ -217,15 +225,17 @@ def reshape(op: dm.ReshapeOp, idx: Indices, ix: IndexArith) -> Indices:
 
 def clamped_starts(
     starts: Sequence[SSAValue],
+    unsigned: Sequence[bool],
     operand: Sequence[int],
     sizes: Sequence[int],
     ix: IndexArith,
 ) -> Indices:
-    """Dynamic start indices clamped so the window stays inside the operand
-    (StableHLO's dynamic_slice and dynamic_update_slice rule)."""
+    """Dynamic start indices (`unsigned`: of a `uiN` type) clamped so the
+    window stays inside the operand (StableHLO's dynamic_slice and
+    dynamic_update_slice rule)."""
     return [
-        ix.clamp(ix.from_integer(s), 0, n - size)
-        for s, n, size in zip(starts, operand, sizes, strict=True)
+        ix.clamp(ix.from_integer(s, u), 0, n - size)
+        for s, u, n, size in zip(starts, unsigned, operand, sizes, strict=True)
     ]
 
 
@@ -326,9 +336,10 @@ def gather(
         return result
 
     starts: Indices = [ix.const(0)] * len(operand_shape)
+    unsigned = is_unsigned(op.start_indices.type)
     for k, d in enumerate(start_map):
         value = ix.from_integer(
-            start_index(at(k if vector_dim < indices_rank else None))
+            start_index(at(k if vector_dim < indices_rank else None)), unsigned
         )
         starts[d] = ix.clamp(value, 0, operand_shape[d] - sizes[d])
     batch_dims_of_indices = [d for d in range(indices_rank) if d != vector_dim]

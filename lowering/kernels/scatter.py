@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, i64
 from xdsl.ir import SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import LoadOp
@@ -125,11 +124,7 @@ def _start_index(
     if vector_dim < len(shape(op.scatter_indices)):
         at.insert(vector_dim, kb.ix.const(component))
     value = kb.load(kb.inputs[len(op.inputs)], at)
-    type_ = value.type
-    assert isinstance(type_, IntegerType)
-    if is_unsigned(op.scatter_indices.type) and type_.width.data < 64:
-        value = kb.place(arith.ExtUIOp(value, i64))
-    return kb.ix.from_integer(value)
+    return kb.ix.from_integer(value, is_unsigned(op.scatter_indices.type))
 
 
 def _load_in_place(kb: KernelBuilder, buffer: SSAValue, idx: Sequence[SSAValue]):

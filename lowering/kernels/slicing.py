@@ -19,6 +19,7 @@ from xlir.lowering import index_maps as maps
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder
 from xlir.lowering.planned_memory import in_place
+from xlir.lowering.scalar import is_unsigned
 
 
 def lower_dynamic_update_slice(op: DynamicUpdateSliceOp, name: str) -> KernelOp:
@@ -29,7 +30,8 @@ def lower_dynamic_update_slice(op: DynamicUpdateSliceOp, name: str) -> KernelOp:
         kb.copy(operand, out, shape(op.operand))
     sizes = shape(op.update)
     scalars = [kb.load(start, []) for start in kb.inputs[2:]]
-    starts = maps.clamped_starts(scalars, shape(op.operand), sizes, kb.ix)
+    unsigned = [is_unsigned(s.type) for s in op.start_indices]
+    starts = maps.clamped_starts(scalars, unsigned, shape(op.operand), sizes, kb.ix)
 
     def element(idx: Indices) -> None:
         target = [kb.ix.add(s, i) for s, i in zip(starts, idx, strict=True)]

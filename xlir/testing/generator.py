@@ -31,6 +31,10 @@ kept out by construction, so that any difference between targets is a bug:
 * the order of equal keys in an unstable sort, and comparators that are not
   strict weak orders (LT on NaN): sorts are stable and compare floats with
   TOTALORDER;
+* the sign and payload of a NaN an operation computes (IEEE 754 leaves them
+  open; -0/0 gives -NaN on one target and +NaN on another), which TOTALORDER
+  tells apart: its compares and sorts read their float operands with every
+  NaN replaced by one canonical NaN;
 * scatter with indices out of bounds, and the order in which updates to one
   element combine: indices are clamped into bounds, and combiners are
   max/min (exact in any order) for floats, add/max/min for integers;
@@ -361,6 +365,18 @@ class Generator:
         self.emit("\n".join(lines), [x, y], [type_])
 
     @staticmethod
+    def canonical_nan(x: str, type_: TType, out: str) -> list[str]:
+        """Lines making `out` be `x` with every NaN replaced by the positive
+        quiet NaN, for a TOTALORDER comparison (see the module docstring)."""
+        t, b = str(type_), type_.with_element("i1")
+        nan = literal(type_.element, float("nan"))
+        return [
+            f"{out}n = stablehlo.compare NE, {x}, {x}, FLOAT : ({t}, {t}) -> {b}",
+            f"{out}q = stablehlo.constant dense<{nan}> : {t}",
+            f"{out} = stablehlo.select {out}n, {out}q, {x} : {b}, {t}",
+        ]
+
+    @staticmethod
     def tame(x: str, type_: TType, bounds: dict[str, float], out: str) -> list[str]:
         """Lines making `out` be `x` with its finite elements clamped to
         the element type's bound (inf and NaN kept): a sum or dot product
@@ -381,15 +397,20 @@ class Generator:
         type_ = self.p.type_of(x)
         y = self.value(type_)
         kind = compare_type(type_)
-        if type_.is_float and self.rng.random() < 0.2:
-            kind = "TOTALORDER"
         result = type_.with_element("i1")
         direction = self.rng.choice(DIRECTIONS)
-        self.emit(
-            f"$R = stablehlo.compare {direction}, $0, $1, {kind} : ({type_}, {type_}) -> {result}",
-            [x, y],
-            [result],
+        operands, lines = "$0, $1", []
+        if type_.is_float and self.rng.random() < 0.2:
+            kind = "TOTALORDER"
+            lines = [
+                *self.canonical_nan("$0", type_, "$Px"),
+                *self.canonical_nan("$1", type_, "$Py"),
+            ]
+            operands = "$Px, $Py"
+        lines.append(
+            f"$R = stablehlo.compare {direction}, {operands}, {kind} : ({type_}, {type_}) -> {result}"
         )
+        self.emit("\n".join(lines), [x, y], [result])
 
     def select(self) -> None:
         x = self.any_value()
@@ -793,15 +814,21 @@ class Generator:
         )
         k = scalars[0]
         names = ", ".join(f"${i}" for i in range(len(operands)))
+        prologue = ""
+        if keys.is_float:
+            prologue = "\n".join([*self.canonical_nan("$0", keys, "$Pk"), ""])
+            names = names.replace("$0", "$Pk", 1)
         result_types = ", ".join(str(t) for t in types)
         self.emit(
-            f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
+            prologue
+            + f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
             f"^bb0({block_args}):\n"
             f"  $Pc = stablehlo.compare {direction}, $Pa0a, $Pa0b, {kind} : ({k}, {k}) -> tensor<i1>\n"
             f"  stablehlo.return $Pc : tensor<i1>\n"
             f"}}) : ({result_types}) -> ({result_types})"
             if len(types) > 1
-            else f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
+            else prologue
+            + f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
             f"^bb0({block_args}):\n"
             f"  $Pc = stablehlo.compare {direction}, $Pa0a, $Pa0b, {kind} : ({k}, {k}) -> tensor<i1>\n"
             f"  stablehlo.return $Pc : tensor<i1>\n"
