@@ -130,6 +130,10 @@ def compare_type(type_: TType) -> str:
     return "SIGNED" if type_.is_signed else "UNSIGNED"
 
 
+BITS_OF = {"f16": "i16", "bf16": "i16", "f32": "i32", "f64": "i64"}
+"""The integer type of a float type's width."""
+
+
 def literal(element: str, value: float | int) -> str:
     """A scalar as a dense literal of the element type: floats that are not
     finite as hex bit patterns, as JAX prints them."""
@@ -367,13 +371,18 @@ class Generator:
     @staticmethod
     def canonical_nan(x: str, type_: TType, out: str) -> list[str]:
         """Lines making `out` be `x` with every NaN replaced by the positive
-        quiet NaN, for a TOTALORDER comparison (see the module docstring)."""
+        quiet NaN, for a TOTALORDER comparison (see the module docstring).
+        The choice is made on the bits: LLVM may fold a float select of a
+        NaN back to `x`, since it does not keep NaNs' bits through float ops."""
         t, b = str(type_), type_.with_element("i1")
-        nan = literal(type_.element, float("nan"))
+        bits = type_.with_element(BITS_OF[type_.element])
+        nan = int(literal(type_.element, float("nan")), 16)
         return [
             f"{out}n = stablehlo.compare NE, {x}, {x}, FLOAT : ({t}, {t}) -> {b}",
-            f"{out}q = stablehlo.constant dense<{nan}> : {t}",
-            f"{out} = stablehlo.select {out}n, {out}q, {x} : {b}, {t}",
+            f"{out}b = stablehlo.bitcast_convert {x} : ({t}) -> {bits}",
+            f"{out}q = stablehlo.constant dense<{nan}> : {bits}",
+            f"{out}s = stablehlo.select {out}n, {out}q, {out}b : {b}, {bits}",
+            f"{out} = stablehlo.bitcast_convert {out}s : ({bits}) -> {t}",
         ]
 
     @staticmethod
