@@ -95,9 +95,9 @@ def run_xla(
     (held as float32). Detail: the outputs (bf16 ones as float32), or
     `unavailable` when JAX is not installed."""
     try:
-        import jax
-        import jax.extend.backend
-        import jaxlib.xla_client as xla_client
+        import jax  # pyright: ignore[reportMissingImports]
+        import jax.extend.backend  # pyright: ignore[reportMissingImports]
+        import jaxlib.xla_client as xla_client  # pyright: ignore[reportMissingImports]
         import ml_dtypes
     except ImportError:
         return "unavailable", "JAX is not installed"
