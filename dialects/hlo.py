@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
     Attribute,
@@ -63,6 +62,7 @@ from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.hlo_buffers import HLO_BUFFER_ATTRIBUTES
 from xlir.dialects.syntax import (
+    op_name,
     parse_function_type_tail,
     parse_optional_operand_list,
     parse_terminator_values,
@@ -105,16 +105,9 @@ class FusionIsolatedFromAbove(IsolatedFromAbove):
                 if not op.is_ancestor(operand.owner) or operand.owner is op:
                     raise VerifyException(
                         f"'{op.name}' op is isolated from above, but operand #{index} "
-                        f"of '{_op_name(inner)}' inside it is defined outside; pass the "
+                        f"of '{op_name(inner)}' inside it is defined outside; pass the "
                         "value in as a fusion operand"
                     )
-
-
-def _op_name(op: Operation) -> str:
-    """The op's name, also for an op of a dialect xlir does not know."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data
-    return op.name
 
 
 def _walk_regions(regions: Sequence[Region]) -> Iterator[Operation]:
@@ -215,7 +208,7 @@ class FusionOp(IRDLOperation):
             )
         terminator = block.last_op
         if not isinstance(terminator, YieldOp):
-            found = "nothing" if terminator is None else f"'{_op_name(terminator)}'"
+            found = "nothing" if terminator is None else f"'{op_name(terminator)}'"
             raise VerifyException(
                 f"'{self.name}' op region must end in 'hlo.yield', but ends in {found}"
             )
@@ -228,7 +221,7 @@ class FusionOp(IRDLOperation):
             )
         required = REQUIRED_OPS.get(self.fusion_kind)
         if required is not None and not any(
-            _op_name(inner) in required for inner in _walk_regions([self.body])
+            op_name(inner) in required for inner in _walk_regions([self.body])
         ):
             raise VerifyException(
                 f"'{self.name}' op of kind {self.fusion_kind.value} must contain "

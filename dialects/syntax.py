@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, i64
-from xdsl.ir import Attribute, Data, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i64
+from xdsl.ir import Attribute, Data, Operation, SSAValue
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -208,3 +208,8 @@ def print_terminator_values(
     if values:
         printer.print_string(" : ")
         printer.print_list([v.type for v in values], printer.print_attribute)
+
+
+def op_name(op: Operation) -> str:
+    """The op's name as written, also for an op of a dialect xlir does not know."""
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name

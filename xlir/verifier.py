@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import (
     Block,
     BlockArgument,
@@ -40,6 +40,8 @@ from xdsl.ir import (
     SSAValue,
 )
 from xdsl.traits import IsolatedFromAbove
+
+from xlir.dialects.syntax import op_name
 
 
 class InvalidUse(Exception):
@@ -268,8 +270,3 @@ def _relation(user: Operation, block: Block) -> str:
     if owner is not None and user.is_ancestor(owner):
         return "in a region of this op"
     return "in a region that does not enclose this op"
-
-
-def op_name(op: Operation) -> str:
-    """The op's name as written, also for an op of an unknown dialect."""
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
