@@ -31,6 +31,14 @@ from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.buffers.report import buffer_report
 from xlir.passes.registry import PASSES
 from xlir.tools.cli import UsageError, run_command
+from xlir.tools.expected_diagnostics import (
+    Emitted,
+    Expected,
+    emitted,
+    expectations,
+    has_annotations,
+    unmet,
+)
 from xlir.tools.instruments import (
     REPRODUCER_HEADER,
     IRPrinter,
@@ -272,35 +280,72 @@ class XlirOptMain(xDSLOptMain):
         self._check_pipeline()
         chunks, file_extension = self.prepare_input()
         output = self.prepare_output()
+        name = self.get_input_name()
+        annotated = self.args.verify_diagnostics and self._annotated()
+        expected: list[Expected] = []
+        diagnostics: list[Emitted] = []
+        malformed: list[str] = []
         try:
             for index, (chunk, offset) in enumerate(chunks):
                 if index > 0:
                     output.write("// -----\n")
+                self._sources.pop(name, None)
                 try:
                     module = self.parse_chunk(chunk, file_extension, offset)
                     self.apply_passes(module)
                     output.write(self.output_resulting_program(module))
-                except ParseError as error:
-                    message = format_parse_error(error, offset)
-                    if not (
-                        self.args.parsing_diagnostics or self.args.verify_diagnostics
-                    ):
-                        raise XlirError(message) from None
-                    output.write(message + "\n")
-                except XlirError as error:
-                    if not self.args.verify_diagnostics:
-                        raise
-                    output.write(str(error) + "\n")
-                except DiagnosticException as error:
-                    if not self.args.verify_diagnostics:
-                        raise XlirError(f"error: {error}") from None
-                    output.write(f"error: {error}\n")
+                except (ParseError, XlirError, DiagnosticException) as error:
+                    message = self._diagnostic(error, offset)
+                    if annotated:
+                        diagnostics += emitted(message)
+                    else:
+                        output.write(message + "\n")
                 finally:
                     chunk.close()
+                if annotated:
+                    found, problems = expectations(
+                        self._sources.get(name, ""), offset, name
+                    )
+                    expected += found
+                    malformed += problems
                 output.flush()
         finally:
             if output is not sys.stdout:
                 output.close()
+        if annotated:
+            reports = malformed + unmet(name, expected, diagnostics)
+            if reports:
+                raise XlirError("\n".join(reports))
+
+    def _annotated(self) -> bool:
+        """Whether the input holds `expected-*` annotations: then
+        `--verify-diagnostics` checks them as mlir-opt does; without any, it
+        prints the diagnostics (exit status 0) for FileCheck, as xdsl-opt
+        does."""
+        name = self.args.input_file
+        if name is None or name == "-":
+            return False
+        try:
+            return has_annotations(Path(name).read_text(errors="replace"))
+        except OSError:
+            return False
+
+    def _diagnostic(
+        self, error: ParseError | XlirError | DiagnosticException, offset: int
+    ) -> str:
+        """The error as a finished diagnostic; re-raised unless a
+        diagnostics mode asks to go on with the next chunk."""
+        args = self.args
+        if isinstance(error, ParseError):
+            message = format_parse_error(error, offset)
+            if not (args.parsing_diagnostics or args.verify_diagnostics):
+                raise XlirError(message) from None
+            return message
+        if not args.verify_diagnostics:
+            if isinstance(error, XlirError):
+                raise error
+            raise XlirError(f"error: {error}") from None
+        return str(error) if isinstance(error, XlirError) else f"error: {error}"
 
 
 def main(args: Sequence[str] | None = None) -> None:
