@@ -62,7 +62,9 @@ def _pattern(text: str, regex: bool) -> re.Pattern[str]:
     )
 
 
-def expectations(source: str, line_offset: int, file: str) -> tuple[list[Expected], list[str]]:
+def expectations(
+    source: str, line_offset: int, file: str
+) -> tuple[list[Expected], list[str]]:
     """The annotations of `source` (whose first line is `line_offset + 1` of
     `file`), and diagnostics for malformed ones."""
     found: list[Expected] = []
