@@ -1,5 +1,5 @@
-"""xlir-opt's debugging aids, as pass-manager instruments: IR dumps after
-passes, a timing table, a statistics table and a reproducer on failure."""
+"""xlir-opt's debugging aids, as pass-manager instruments: IR dumps before
+and after passes, a timing table, a statistics table and a reproducer on failure."""
 
 from __future__ import annotations
 
@@ -26,19 +26,26 @@ def module_text(module: ModuleOp) -> str:
 
 
 class IRPrinter(Instrument):
-    """The IR after the named passes (or all), on a stream as MLIR's
-    `// -----// IR Dump After` blocks, or as numbered files in a folder."""
+    """The IR before and after the named passes (None: all), on a stream as
+    MLIR's `// -----// IR Dump After` blocks, or as numbered files in a
+    folder; with `only_changes`, an after-dump only where the pass changed
+    the IR (MLIR's `--print-ir-after-change`)."""
 
     def __init__(
         self,
         passes: Collection[str] | None,
         stream: TextIO | None = None,
         folder: Path | None = None,
+        before: Collection[str] | None = (),
+        only_changes: bool = False,
     ):
         self.passes = passes
+        self.before_passes = before
+        self.only_changes = only_changes
         self.stream = stream
         self.folder = folder
         self.index = 0
+        self.text_before = ""
 
     def dump_input(self, module: ModuleOp) -> None:
         """Write the parsed input as `00-input.mlir` (folders only)."""
@@ -46,11 +53,24 @@ class IRPrinter(Instrument):
             self.folder.mkdir(parents=True, exist_ok=True)
             (self.folder / "00-input.mlir").write_text(module_text(module))
 
+    @staticmethod
+    def _named(pass_: ModulePass, names: Collection[str] | None) -> bool:
+        return names is None or pass_.name in names
+
+    def before(self, pass_: ModulePass, module: ModuleOp) -> None:
+        if self.only_changes:
+            self.text_before = module_text(module)
+        if self.stream is not None and self._named(pass_, self.before_passes):
+            self.stream.write(f"// -----// IR Dump Before {pass_.name} //----- //\n")
+            self.stream.write(self.text_before or module_text(module))
+
     def after(self, pass_: ModulePass, module: ModuleOp) -> None:
         self.index += 1
-        if self.passes is not None and pass_.name not in self.passes:
+        if not self._named(pass_, self.passes):
             return
         text = module_text(module)
+        if self.only_changes and text == self.text_before:
+            return
         if self.stream is not None:
             self.stream.write(f"// -----// IR Dump After {pass_.name} //----- //\n")
             self.stream.write(text)

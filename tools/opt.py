@@ -31,6 +31,14 @@ from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.buffers.report import buffer_report
 from xlir.passes.registry import PASSES
 from xlir.tools.cli import UsageError, run_command
+from xlir.tools.expected_diagnostics import (
+    Emitted,
+    Expected,
+    emitted,
+    expectations,
+    has_annotations,
+    unmet,
+)
 from xlir.tools.instruments import (
     REPRODUCER_HEADER,
     IRPrinter,
@@ -39,6 +47,8 @@ from xlir.tools.instruments import (
     Timing,
     reproducer_pipeline,
 )
+from xlir.tools.list_passes import list_passes
+from xlir.tools.mlir_pipeline import flat_spec
 
 from xlir.context import DIALECTS
 from xlir.diagnostics import (
@@ -69,6 +79,29 @@ UNUSED_XDSL_FLAGS = frozenset(("--print-between-passes", "--time-passes", "--shr
 debugging aids below do their work (`--print-ir-after-all`, `--pass-timing`)."""
 
 
+MLIR_SPELLINGS = {
+    "--print-ir-after-all": "--mlir-print-ir-after-all",
+    "--print-ir-after": "--mlir-print-ir-after",
+    "--print-ir-before-all": "--mlir-print-ir-before-all",
+    "--print-ir-before": "--mlir-print-ir-before",
+    "--print-ir-after-change": "--mlir-print-ir-after-change",
+    "--print-ir-module-scope": "--mlir-print-ir-module-scope",
+    "--pass-timing": "--mlir-timing",
+    "--pass-statistics": "--mlir-pass-statistics",
+    "--print-op-generic": "--mlir-print-op-generic",
+    "--print-debuginfo": "--mlir-print-debuginfo",
+}
+"""mlir-opt's names of the flags xlir-opt has under its own."""
+
+
+def spellings(names: Sequence[str]) -> list[str]:
+    """A flag's names, its mlir-opt name, and each long name with one dash
+    too (`-split-input-file`), as LLVM's command lines accept."""
+    long = [n for n in names if n.startswith("--")]
+    long += [MLIR_SPELLINGS[n] for n in long if n in MLIR_SPELLINGS]
+    return [*names, *(n for n in long if n not in names), *(n[1:] for n in long)]
+
+
 class XlirOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         self._sources: dict[str, str] = {}
@@ -96,13 +129,16 @@ class XlirOptMain(xDSLOptMain):
         """Unknown passes and bad options are reported before any input is
         read."""
         PassManager(self._spec)
-        named = self.args.print_ir_after
-        unknown = [n for n in named.split(",") if n not in PASSES] if named else []
-        if unknown:
-            raise UsageError(
-                f"--print-ir-after: unknown pass(es) {', '.join(map(repr, unknown))}; "
-                f"known: {', '.join(sorted(PASSES))}"
-            )
+        for flag, named in (
+            ("--print-ir-after", self.args.print_ir_after),
+            ("--print-ir-before", self.args.print_ir_before),
+        ):
+            unknown = [n for n in named.split(",") if n not in PASSES] if named else []
+            if unknown:
+                raise UsageError(
+                    f"{flag}: unknown pass(es) {', '.join(map(repr, unknown))}; "
+                    f"known: {', '.join(sorted(PASSES))}"
+                )
 
     def register_all_frontends(self):
         def parse_mlir(io: IO[bytes], line_offset: int = 0) -> ModuleOp:
@@ -150,15 +186,36 @@ class XlirOptMain(xDSLOptMain):
         def add_used_argument(*names: str, **options: Any) -> argparse.Action | None:
             if UNUSED_XDSL_FLAGS.intersection(names):
                 return None
-            return add_argument(*names, **options)
+            if "--verify-diagnostics" in names:
+                options["help"] = (
+                    "check the input's expected-error/-note/-warning annotations "
+                    "as mlir-opt does; without annotations, print each chunk's "
+                    "diagnostic on stdout and exit 0, for FileCheck"
+                )
+            return add_argument(*spellings(names), **options)
 
         arg_parser.add_argument = add_used_argument  # pyright: ignore[reportAttributeAccessIssue]
         try:
             super().register_all_arguments(arg_parser)
         finally:
             del arg_parser.add_argument  # pyright: ignore[reportAttributeAccessIssue]
+        add_argument(
+            *spellings(["--pass-pipeline"]),
+            metavar="PIPELINE",
+            help="the pass pipeline in MLIR's syntax, "
+            "'builtin.module(inline,func.func(cse))' (instead of -p)",
+        )
+        add_argument(
+            *spellings(["--list-passes"]),
+            action="store_true",
+            help="list the passes and pipelines -p can name, with their options",
+        )
         aids = arg_parser.add_argument_group("debugging aids")
-        aids.add_argument(
+
+        def aid(*names: str, **options: Any) -> None:
+            aids.add_argument(*spellings(names), **options)
+
+        aid(
             "--verify-each",
             action=argparse.BooleanOptionalAction,
             default=True,
@@ -166,46 +223,68 @@ class XlirOptMain(xDSLOptMain):
             "it (on by default, as in mlir-opt; --no-verify-each verifies the "
             "input and the final result only)",
         )
-        aids.add_argument(
+        aid(
             "--print-ir-after-all",
             action="store_true",
             help="print the IR after every pass on stdout",
         )
-        aids.add_argument(
+        aid(
             "--print-ir-after",
             metavar="PASS[,PASS]",
             help="print the IR after each run of the named passes on stdout",
         )
-        aids.add_argument(
+        aid(
+            "--print-ir-before-all",
+            action="store_true",
+            help="print the IR before every pass on stdout",
+        )
+        aid(
+            "--print-ir-before",
+            metavar="PASS[,PASS]",
+            help="print the IR before each run of the named passes on stdout",
+        )
+        aid(
+            "--print-ir-after-change",
+            action="store_true",
+            help="print the IR after a pass only where it changed the IR (after "
+            "every pass unless --print-ir-after names some)",
+        )
+        aid(
+            "--print-ir-module-scope",
+            action="store_true",
+            help="accepted for mlir-opt's habit: xlir's passes are module passes, "
+            "so every dump is of the whole module",
+        )
+        aid(
             "--dump-dir",
             metavar="DIR",
             help="write the input and the IR after every pass as numbered files "
             "DIR/00-input.mlir, DIR/01-PASS.mlir, ...",
         )
-        aids.add_argument(
+        aid(
             "--pass-timing",
             action="store_true",
             help="print a table of the wall time of each pass on stderr",
         )
-        aids.add_argument(
+        aid(
             "--pass-statistics",
             action="store_true",
             help="print, per pass, ops before and after, fusions and planned temp "
             "bytes on stderr",
         )
-        aids.add_argument(
+        aid(
             "--buffer-report",
             action="store_true",
             help="print the buffer plan's figures (argument, output, alias, temp, "
             "constant bytes) and its buffers per function on stderr",
         )
-        aids.add_argument(
+        aid(
             "--reproducer",
             metavar="FILE",
             help="when a pass fails, write the IR it was given and the rest of the "
             "pipeline to FILE",
         )
-        aids.add_argument(
+        aid(
             "--run-reproducer",
             action="store_true",
             help="take the pipeline from the input file's reproducer header",
@@ -214,8 +293,15 @@ class XlirOptMain(xDSLOptMain):
     # --- pipeline -----------------------------------------------------------
 
     def setup_pipeline(self):
-        spec = self.args.passes
-        if self.args.run_reproducer:
+        args = self.args
+        spec = args.passes
+        if args.pass_pipeline is not None:
+            if spec:
+                raise UsageError(
+                    "give the pipeline with -p or --pass-pipeline, not both"
+                )
+            spec = flat_spec(args.pass_pipeline)
+        if args.run_reproducer:
             spec = self._reproducer_spec()
         self._spec = spec
 
@@ -231,12 +317,29 @@ class XlirOptMain(xDSLOptMain):
             )
         return spec
 
+    def _ir_printer(self) -> IRPrinter | None:
+        """The dumps on stdout that the --print-ir-* flags ask for."""
+        args = self.args
+
+        def named(all_: bool, names: str | None) -> list[str] | None:
+            return None if all_ else (names.split(",") if names else [])
+
+        after = named(args.print_ir_after_all, args.print_ir_after)
+        before = named(args.print_ir_before_all, args.print_ir_before)
+        if args.print_ir_after_change and after == []:
+            after = None
+        if after == [] and before == []:
+            return None
+        return IRPrinter(
+            after, sys.stdout, before=before, only_changes=args.print_ir_after_change
+        )
+
     def _pass_manager(self) -> PassManager:
         args = self.args
         instruments: list[Instrument] = []
-        if args.print_ir_after_all or args.print_ir_after:
-            after = None if args.print_ir_after_all else args.print_ir_after.split(",")
-            instruments.append(IRPrinter(after, stream=sys.stdout))
+        printer = self._ir_printer()
+        if printer is not None:
+            instruments.append(printer)
         if args.dump_dir:
             self._dumper = IRPrinter(None, folder=Path(args.dump_dir))
             instruments.append(self._dumper)
@@ -269,38 +372,78 @@ class XlirOptMain(xDSLOptMain):
     # --- running ------------------------------------------------------------
 
     def run(self):
+        if self.args.list_passes:
+            sys.stdout.write(list_passes())
+            return
         self._check_pipeline()
         chunks, file_extension = self.prepare_input()
         output = self.prepare_output()
+        name = self.get_input_name()
+        annotated = self.args.verify_diagnostics and self._annotated()
+        expected: list[Expected] = []
+        diagnostics: list[Emitted] = []
+        malformed: list[str] = []
         try:
             for index, (chunk, offset) in enumerate(chunks):
                 if index > 0:
                     output.write("// -----\n")
+                self._sources.pop(name, None)
                 try:
                     module = self.parse_chunk(chunk, file_extension, offset)
                     self.apply_passes(module)
                     output.write(self.output_resulting_program(module))
-                except ParseError as error:
-                    message = format_parse_error(error, offset)
-                    if not (
-                        self.args.parsing_diagnostics or self.args.verify_diagnostics
-                    ):
-                        raise XlirError(message) from None
-                    output.write(message + "\n")
-                except XlirError as error:
-                    if not self.args.verify_diagnostics:
-                        raise
-                    output.write(str(error) + "\n")
-                except DiagnosticException as error:
-                    if not self.args.verify_diagnostics:
-                        raise XlirError(f"error: {error}") from None
-                    output.write(f"error: {error}\n")
+                except (ParseError, XlirError, DiagnosticException) as error:
+                    message = self._diagnostic(error, offset)
+                    if annotated:
+                        diagnostics += emitted(message)
+                    else:
+                        output.write(message + "\n")
                 finally:
                     chunk.close()
+                if annotated:
+                    found, problems = expectations(
+                        self._sources.get(name, ""), offset, name
+                    )
+                    expected += found
+                    malformed += problems
                 output.flush()
         finally:
             if output is not sys.stdout:
                 output.close()
+        if annotated:
+            reports = malformed + unmet(name, expected, diagnostics)
+            if reports:
+                raise XlirError("\n".join(reports))
+
+    def _annotated(self) -> bool:
+        """Whether the input holds `expected-*` annotations: then
+        `--verify-diagnostics` checks them as mlir-opt does; without any, it
+        prints the diagnostics (exit status 0) for FileCheck, as xdsl-opt
+        does."""
+        name = self.args.input_file
+        if name is None or name == "-":
+            return False
+        try:
+            return has_annotations(Path(name).read_text(errors="replace"))
+        except OSError:
+            return False
+
+    def _diagnostic(
+        self, error: ParseError | XlirError | DiagnosticException, offset: int
+    ) -> str:
+        """The error as a finished diagnostic; re-raised unless a
+        diagnostics mode asks to go on with the next chunk."""
+        args = self.args
+        if isinstance(error, ParseError):
+            message = format_parse_error(error, offset)
+            if not (args.parsing_diagnostics or args.verify_diagnostics):
+                raise XlirError(message) from None
+            return message
+        if not args.verify_diagnostics:
+            if isinstance(error, XlirError):
+                raise error
+            raise XlirError(f"error: {error}") from None
+        return str(error) if isinstance(error, XlirError) else f"error: {error}"
 
 
 def main(args: Sequence[str] | None = None) -> None:
