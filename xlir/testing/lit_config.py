@@ -1,0 +1,34 @@
+"""The lit configuration of xlir's FileCheck tests, shared by the project's
+own suite (`tests/lit/lit.cfg.py`) and `xlir-lit`, which runs a user's
+folder of `// RUN: xlir-opt %s | filecheck %s` files with no config of its
+own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+import lit.formats
+
+TOOLS = ("xlir-opt", "xlir-run", "xlir-compile", "xlir-translate", "filecheck")
+
+
+def configure(config: Any, lit_config: Any, source_root: str) -> None:
+    """Tests are the `.mlir` files under `source_root` (but `Inputs/`
+    folders), run by lit's shell with xlir's tools on PATH; every pass of
+    every pipeline is verified (`XLIR_VERIFY_EACH=1`) unless the
+    environment says otherwise."""
+    config.test_format = lit.formats.ShTest()
+    config.suffixes = [".mlir"]
+    config.excludes = ["Inputs", "Output", "lit.cfg.py"]
+    config.test_source_root = source_root
+    config.environment["PATH"] = os.environ.get("PATH", "")
+    config.environment["PYTHONUNBUFFERED"] = "1"
+    config.environment["XLIR_VERIFY_EACH"] = os.environ.get("XLIR_VERIFY_EACH", "1")
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        lit_config.fatal(
+            f"{', '.join(missing)} not found on PATH; install xlir "
+            "(`pip install -e .`) and activate its environment"
+        )
