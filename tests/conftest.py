@@ -1,15 +1,57 @@
 """Shared test fixtures: where the JAX-exported corpus and StableHLO's
-interpreter test suite live. Every test runs with the IR verified after each
-pass (XLIR_VERIFY_EACH, xlir/pass_manager.py), so a pass that breaks the IR
-fails the test that ran it and is named."""
+interpreter test suite live (`../shared`, beside the repository). Every test
+runs with the IR verified after each pass (XLIR_VERIFY_EACH,
+xlir/pass_manager.py), so a pass that breaks the IR fails the test that ran
+it and is named.
+
+Without `../shared`, the tests that read it are skipped with a message
+saying where it comes from (a module that reads it when imported is skipped
+whole), and the rest run.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Generator
 from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("XLIR_VERIFY_EACH", "1")
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+CORPUS = SHARED / "corpus"
+MISSING_SHARED = (
+    f"{SHARED} is absent: the JAX corpus and StableHLO's interpreter test suite "
+    "that these tests read live there, beside the repository (the project's "
+    "shared folder; see the README's Tests section)"
+)
+
+
+def _reads_missing_shared(text: str) -> bool:
+    """Whether a failure names a path in `../shared` while it is absent."""
+    return not SHARED.exists() and str(SHARED) in text
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    report = yield
+    if report.failed and _reads_missing_shared(str(report.longrepr)):
+        report.outcome = "skipped"
+        report.longrepr = (str(collector.path), 0, f"Skipped: {MISSING_SHARED}")
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    try:
+        return (yield)
+    except Exception as error:
+        if _reads_missing_shared(str(error)):
+            pytest.skip(MISSING_SHARED)
+        raise
+
 
 STABLEHLO_SUITE = CORPUS.parent / "stablehlo_interpret"

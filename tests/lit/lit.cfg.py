@@ -1,6 +1,7 @@
 """lit configuration: FileCheck tests for xlir's dialects, passes and tools
 (`xlir.testing.lit_config`, which `xlir-lit` shares), and `%corpus`: the
-JAX corpus beside the repository."""
+JAX corpus beside the repository; tests that read it say `REQUIRES: shared`
+and are unsupported without it."""
 
 import os
 
@@ -16,3 +17,5 @@ config.substitutions.append(  # noqa: F821
         ),
     )
 )
+if os.path.isdir(config.substitutions[-1][1]):  # noqa: F821
+    config.available_features.add("shared")  # noqa: F821

@@ -4,6 +4,7 @@
 // One per kind of kernel: reductions, a while loop on the host, integer
 // arithmetic, a convolution, slices/concatenation/padding.
 
+// REQUIRES: shared
 // RUN: xlir-opt %corpus/small/layernorm.mlir -p hlo-opt,hlo-to-loop | xlir-run - --inputs %corpus/small/layernorm.npz --expected %corpus/small/layernorm.npz --rtol 1e-5 --atol 1e-6 | filecheck %s
 // RUN: xlir-opt %corpus/small/while_loops.mlir -p hlo-opt,hlo-to-loop | xlir-run - --inputs %corpus/small/while_loops.npz --expected %corpus/small/while_loops.npz | filecheck %s
 // RUN: xlir-opt %corpus/small/int_ops.mlir -p hlo-opt,hlo-to-loop | xlir-run - --inputs %corpus/small/int_ops.npz --expected %corpus/small/int_ops.npz --rtol 0 --atol 0 | filecheck %s

@@ -3,6 +3,7 @@
 // outputs, and on random inputs against the HLO interpreter's run of the
 // corpus program it was lowered from.
 
+// REQUIRES: shared
 // RUN: xlir-run %S/../device/host_schedule.mlir --inputs %corpus/small/softmax_rows.npz --expected %corpus/small/softmax_rows.npz --rtol 1e-6 --atol 1e-7 | filecheck %s --check-prefix=JAX
 // JAX: out0: tensor<64x128xf32> = [[
 // JAX: out0: ok: within rtol=1e-06 atol=1e-07

@@ -1,6 +1,7 @@
 // LLVM IR from the llvm dialect: -O0 (the default) translates only; -O3 runs
 // LLVM's pipeline for the target.
 
+// REQUIRES: shared
 // RUN: xlir-translate %S/Inputs/fma_kernel.mlir | filecheck %s --check-prefix=O0
 // O0: target datalayout = "{{.+}}"
 // O0: define internal void @fusion(ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}}, ptr %{{[^,]+}})
