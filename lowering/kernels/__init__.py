@@ -35,6 +35,9 @@ _FAMILIES = {
     "stablehlo.scatter": "scatter",
     "stablehlo.select_and_scatter": "select_and_scatter",
     "stablehlo.rng_bit_generator": "rng_bit_generator",
+    "stablehlo.triangular_solve": "linalg",
+    "stablehlo.cholesky": "linalg",
+    "stablehlo.custom_call": "linalg",
 }
 """Op name -> the module of `xlir.lowering.kernels` that lowers it."""
 

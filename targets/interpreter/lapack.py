@@ -77,7 +77,7 @@ def getrf(a: Array) -> list[Array]:
             matrix = lu[index]
             for j in range(steps):
                 row = j + int(np.argmax(np.abs(matrix[j:, j])))
-                pivots[index + (j,)] = row + 1
+                pivots[(*index, j)] = row + 1
                 if matrix[row, j] != 0:
                     matrix[[j, row]] = matrix[[row, j]]
                     matrix[j + 1 :, j] /= matrix[j, j]
@@ -109,7 +109,7 @@ def geqrf(a: Array) -> list[Array]:
         matrix = qr[index]
         for j in range(min(m, n)):
             beta, scale, v = _householder(matrix[j, j], matrix[j + 1 :, j])
-            matrix[j, j], matrix[j + 1 :, j], tau[index + (j,)] = beta, v, scale
+            matrix[j, j], matrix[j + 1 :, j], tau[(*index, j)] = beta, v, scale
             full = np.concatenate([[1], v]).astype(qr.dtype)
             block = matrix[j:, j + 1 :]
             block -= scale * np.outer(full, full @ block)
@@ -126,7 +126,7 @@ def orgqr(a: Array, tau: Array) -> Array:
         for j in range(tau.shape[-1] - 1, -1, -1):
             full = np.concatenate([[1], a[index][j + 1 :, j]]).astype(a.dtype)
             block = matrix[j:, :]
-            block -= tau[index + (j,)] * np.outer(full, full @ block)
+            block -= tau[(*index, j)] * np.outer(full, full @ block)
         q[index] = matrix
     return q
 
