@@ -18,7 +18,9 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
@@ -46,6 +48,14 @@ class KernelBuilder:
     def load(self, buffer: SSAValue, idx: Sequence[SSAValue]) -> SSAValue:
         return self.nest.place(LoadOp(buffer, idx))
 
+    def load_in_place(self, buffer: SSAValue, idx: Sequence[SSAValue]) -> SSAValue:
+        """A load in the innermost open loop, never hoisted out of it: for a
+        location that loop writes (at indices that do not depend on it)."""
+        load = LoadOp(buffer, idx)
+        self.nest.builder(self.nest.innermost).insert(load)
+        self.nest.record(load.results, self.nest.innermost)
+        return load.results[0]
+
     def store(self, value: SSAValue, buffer: SSAValue, idx: Sequence[SSAValue]):
         """Store in the innermost open loop (a store has no result to hoist)."""
         builder = self.nest.builder(self.nest.innermost)
@@ -68,6 +78,27 @@ class KernelBuilder:
         make: Callable[[Builder], Sequence[SSAValue]],
     ) -> list[SSAValue]:
         return self.nest.emit(operands, make)
+
+    def for_loop(
+        self,
+        lower: int | SSAValue,
+        upper: int | SSAValue,
+        inits: Sequence[SSAValue],
+        body: Callable[[SSAValue, list[SSAValue]], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """One `loop.for i = lower to upper` (bounds: integers or `index`
+        values of enclosing scopes, for triangles and early exits) carrying
+        `inits`; `body(i, carried)` returns the next carried values. Returns
+        the last ones."""
+        loop = ForOp(lower, upper, 1, list(inits))
+        self.nest.open(loop)
+        results = list(body(loop.induction_var, list(loop.carried)))
+        old = loop.yield_op()
+        Builder(InsertPoint.before(old)).insert(YieldOp(*results))
+        old.detach()
+        old.erase()
+        self.nest.close()
+        return list(loop.results)
 
     def parallel(self, shape: Sequence[int], body: Callable[[Indices], None]) -> None:
         """`body(indices)` inside a `loop.parallel` over `shape`."""

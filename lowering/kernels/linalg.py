@@ -21,13 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.dialects.stablehlo.lapack import (
     LapackCall,
     LapackCallError,
@@ -88,18 +85,7 @@ class _Matrices:
         return self.kb.place(arith.SelectOp(condition, a, b))
 
     def loop(self, lower: Bound, upper: Bound, inits: Sequence[SSAValue], body: Body):
-        """`loop.for i = lower to upper` carrying `inits`; `body(i, carried)`
-        returns the next carried values; returns the last ones."""
-        nest = self.kb.nest
-        loop = ForOp(lower, upper, 1, list(inits))
-        nest.open(loop)
-        results = list(body(loop.induction_var, list(loop.carried)))
-        old = loop.yield_op()
-        Builder(InsertPoint.before(old)).insert(YieldOp(*results))
-        old.detach()
-        old.erase()
-        nest.close()
-        return list(loop.results)
+        return self.kb.for_loop(lower, upper, inits, body)
 
     def dot(self, lower: Bound, upper: Bound, term: Callable[[SSAValue], SSAValue]):
         """The sum of `term(k)` for k from `lower` to `upper`."""
