@@ -45,8 +45,8 @@ def lower_top_k(op: TopKOp, name: str) -> KernelOp:
             return total_order_key(kb.place, value)
 
     elif isinstance(element, IntegerType):
-        key_type = element
-        unsigned = element.width.data == 1 or is_unsigned(op.operand.type)
+        key_type = IntegerType(element.width.data)  # buffers are signless
+        unsigned = element.width.data == 1 or is_unsigned(element)
         greater = "ugt" if unsigned else "sgt"
 
         def key_of(value: SSAValue) -> SSAValue:
