@@ -18,16 +18,17 @@ Array = Any
 _TRANSPOSE = {"N": "NO_TRANSPOSE", "T": "TRANSPOSE", "C": "ADJOINT"}
 
 
-def lapack_kernel(call: LapackCall) -> Callable[..., list[Array]]:
-    """The routine of `call` as a function of numpy arrays to its results."""
+def lapack_kernel(call: LapackCall) -> Callable[..., Array]:
+    """The routine of `call` as a function of numpy arrays to its results (a
+    list, or the one array of trsm and orgqr)."""
     dtype = np.float32 if call.element.bitwidth == 32 else np.float64  # type: ignore[attr-defined]
     match call.routine:
         case "trsm":
             left, lower = call.flag("side") == "L", call.flag("uplo") == "L"
             unit, transpose = call.flag("diag") == "U", _TRANSPOSE[call.flag("trans_x")]
-            return lambda a, b: [
-                solve_triangular(a, b, left, lower, unit, transpose).astype(dtype)
-            ]
+            return lambda a, b: solve_triangular(
+                a, b, left, lower, unit, transpose
+            ).astype(dtype)
         case "potrf":
             return lambda a: potrf(np.asarray(a), call.flag("uplo") == "L")
         case "getrf":
@@ -35,7 +36,7 @@ def lapack_kernel(call: LapackCall) -> Callable[..., list[Array]]:
         case "geqrf":
             return lambda a: geqrf(np.asarray(a))
         case "orgqr":
-            return lambda a, tau: [orgqr(np.asarray(a), np.asarray(tau))]
+            return lambda a, tau: orgqr(np.asarray(a), np.asarray(tau))
         case "syevd":
             return lambda a: syevd(np.asarray(a), call.flag("uplo") == "L")
         case _:

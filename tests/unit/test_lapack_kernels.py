@@ -77,6 +77,7 @@ def spd(batch: tuple[int, ...], n: int, dtype) -> np.ndarray:
 
 
 def close(have: np.ndarray, want: np.ndarray, element: str) -> None:
+    assert have.shape == np.shape(want)
     tol = tolerance(element)
     np.testing.assert_allclose(have, want, rtol=tol, atol=tol)
 
