@@ -14,6 +14,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
+    FunctionType,
     IntegerType,
     i1,
 )
@@ -108,6 +109,16 @@ class KernelBuilder:
     def copy(self, source: SSAValue, target: SSAValue, shape: Sequence[int]) -> None:
         """`target[i] = source[i]` over the whole shape."""
         self.parallel(shape, lambda i: self.store(self.load(source, i), target, i))
+
+    def scratch(self, types: Sequence[Attribute]) -> list[SSAValue]:
+        """More kernel arguments, after the results: buffers of `types` the
+        host schedule allocates around the launch (and frees after it)."""
+        block = self.kernel.body.block
+        buffers = [block.insert_arg(t, len(block.args)) for t in types]
+        self.kernel.function_type = FunctionType.from_lists(
+            [arg.type for arg in block.args], []
+        )
+        return buffers
 
     def finish(self) -> KernelOp:
         return self.kernel

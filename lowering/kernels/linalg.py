@@ -13,8 +13,10 @@ algorithms and their conventions (pivot choice, `info`, the triangle left as
 given, the Householder vectors' scaling) are those of the evaluator's
 (targets/interpreter/lapack.py), so the two agree to rounding.
 
-The symmetric eigendecomposition (`syevd`) and the SVD (`gesdd`) have no
-kernel yet: they are refused with a diagnostic naming the target.
+The symmetric eigendecomposition (`syevd`) is the cyclic Jacobi method,
+whose eigenvectors may differ from LAPACK's (and the evaluator's) in sign,
+as any two eigensolvers' may. The SVD (`gesdd`) has no kernel yet: it is
+refused with a diagnostic naming the target.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.lapack import (
@@ -432,6 +434,145 @@ def _orgqr(kb: KernelBuilder, call: LapackCall) -> None:
     m.each_matrix([], lambda _: _ignore(m.loop(0, steps, [], reflector)))
 
 
+JACOBI_SWEEPS = {32: 12, 64: 16}
+"""Sweeps of the cyclic Jacobi method by float width: it converges
+quadratically, so these leave the off-diagonal at rounding level for the
+matrix sizes JAX programs factor (a converged sweep changes nothing)."""
+
+
+def _rotate(
+    m: _Matrices,
+    buffer: SSAValue,
+    pair: tuple[SSAValue, SSAValue],
+    rotation: tuple[SSAValue, SSAValue],
+    columns: bool,
+) -> None:
+    """Columns (or rows) p, q of `buffer` := (c x_p - s x_q, s x_p + c x_q)."""
+    p, q = pair
+    c, s = rotation
+    size = shape(buffer)[-1 if not columns else -2]
+
+    def at(k: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
+        return (k, j) if columns else (j, k)
+
+    def element(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        xp, xq = m.load(buffer, *at(k, p)), m.load(buffer, *at(k, q))
+        m.store(m.sub(m.mul(c, xp), m.mul(s, xq)), buffer, *at(k, p))
+        m.store(m.add(m.mul(s, xp), m.mul(c, xq)), buffer, *at(k, q))
+        return []
+
+    m.loop(0, size, [], element)
+
+
+def _syevd(kb: KernelBuilder, call: LapackCall) -> None:
+    """Symmetric eigendecomposition by the cyclic Jacobi method: the matrix
+    (from its `uplo` triangle) is copied to scratch and rotated pair by pair
+    (p < q) to diagonal form, each rotation zeroing a_pq (Rutishauser's
+    t = sign(theta) / (|theta| + sqrt(theta^2 + 1))) and accumulated into
+    the eigenvectors; then the eigenvalues are sorted ascending, moving the
+    vectors with them. A matrix with NaN or inf gives NaN and `info` 1 (the
+    evaluator's convention)."""
+    (a,), (vectors, values, info) = kb.inputs, kb.outputs
+    (work,) = kb.scratch([vectors.type])
+    m = _matrices(kb, a)
+    n = call.rows
+    lower = call.flag("uplo") == "L"
+    sweeps = JACOBI_SWEEPS[call.element.bitwidth]  # type: ignore[attr-defined]
+    ix = m.ix
+
+    def copy_row(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        def entry(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            stored = ix.cmp("sge" if lower else "sle", i, j)
+            value = m.select(stored, m.load(a, i, j), m.load(a, j, i))
+            m.store(value, work, i, j)
+            one = ix.cmp("eq", i, j)
+            m.store(m.select(one, m.const(1.0), m.const(0.0)), vectors, i, j)
+            difference = m.sub(value, value)  # NaN for NaN and inf
+            return [
+                kb.place(arith.AndIOp(carried[0], m.cmp("ord", difference, difference)))
+            ]
+
+        return m.loop(0, n, carried, entry)
+
+    def pair(p: SSAValue, q: SSAValue) -> list[SSAValue]:
+        app = kb.load_in_place(work, [*m.batch, p, p])  # rotated for each q
+        aqq, apq = m.load(work, q, q), m.load(work, p, q)
+        theta = m.div(m.sub(aqq, app), m.add(apq, apq))
+        root = kb.place(math.SqrtOp(m.add(_square(m, theta), m.const(1.0))))
+        magnitude = m.add(kb.place(math.AbsFOp(theta)), root)
+        sign = kb.place(math.CopySignOp(m.const(1.0), theta))
+        rotating = m.cmp("une", apq, m.const(0.0))
+        t = m.select(rotating, m.div(sign, magnitude), m.const(0.0))
+        root = kb.place(math.SqrtOp(m.add(_square(m, t), m.const(1.0))))
+        c = m.div(m.const(1.0), root)
+        rotation = (c, m.mul(t, c))
+        _rotate(m, work, (p, q), rotation, columns=True)
+        _rotate(m, work, (p, q), rotation, columns=False)
+        _rotate(m, vectors, (p, q), rotation, columns=True)
+        return []
+
+    def sweep(_: SSAValue, __: list[SSAValue]) -> list[SSAValue]:
+        def row(p: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            m.loop(ix.add(p, 1), n, [], lambda q, _: pair(p, q))
+            return []
+
+        m.loop(0, n, [], row)
+        return []
+
+    def diagonal(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        m.store(m.load(work, i, i), values, i)
+        return []
+
+    def select_smallest(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        first = m.load(values, i)
+
+        def search(j: SSAValue, best: list[SSAValue]) -> list[SSAValue]:
+            value = m.load(values, j)
+            smaller = m.cmp("olt", value, best[0])
+            return [m.select(smaller, value, best[0]), m.select(smaller, j, best[1])]
+
+        smallest, at = m.loop(ix.add(i, 1), n, [first, i], search)
+        m.store(first, values, at)
+        m.store(smallest, values, i)
+
+        def swap(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            left, right = m.load(vectors, k, i), m.load(vectors, k, at)
+            m.store(right, vectors, k, i)
+            m.store(left, vectors, k, at)
+            return []
+
+        m.loop(0, n, [], swap)
+        return []
+
+    def poison(finite: SSAValue) -> None:
+        nan = m.const(float("nan"))
+
+        def row(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            def entry(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+                m.store(m.select(finite, m.load(vectors, i, j), nan), vectors, i, j)
+                return []
+
+            return m.loop(0, n, [], entry)
+
+        def value(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            m.store(m.select(finite, m.load(values, i), nan), values, i)
+            return []
+
+        m.loop(0, n, [], row)
+        m.loop(0, n, [], value)
+        failed = kb.place(arith.XOrIOp(finite, kb.const(1, i1)))
+        m.store(kb.place(arith.ExtUIOp(failed, i32)), info)
+
+    def matrix(_: Indices) -> None:
+        (finite,) = m.loop(0, n, [kb.const(1, i1)], copy_row)
+        m.loop(0, sweeps, [], sweep)
+        m.loop(0, n, [], diagonal)
+        m.loop(0, n, [], select_smallest)
+        poison(finite)
+
+    m.each_matrix([], matrix)
+
+
 _ROUTINES: dict[str, Callable[[KernelBuilder, LapackCall], None]] = {
     "potrf": _potrf,
     "getrf": _getrf,
@@ -445,6 +586,7 @@ _ROUTINES: dict[str, Callable[[KernelBuilder, LapackCall], None]] = {
     ),
     "geqrf": _geqrf,
     "orgqr": _orgqr,
+    "syevd": _syevd,
 }
 
 

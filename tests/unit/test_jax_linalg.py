@@ -53,11 +53,11 @@ PROGRAMS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[np.ndarray, ...
         lambda: (general(3, 3) + 3 * np.eye(3, dtype=np.float32), general(3, 2)),
         "cpu",
     ),
-    "eigh": (reconstruct_eigh, lambda: (positive_definite(4, 4),), "interpreter"),
+    "eigh": (reconstruct_eigh, lambda: (positive_definite(4, 4),), "cpu"),
     "svd": (reconstruct_svd, lambda: (general(4, 3),), "interpreter"),
 }  # fmt: skip
-"""name -> (function, its arguments, the last target it runs on: eigh and
-SVD have no cpu kernel yet)."""
+"""name -> (function, its arguments, the last target it runs on: the SVD
+has no cpu kernel yet)."""
 
 
 def targets_of(last: str) -> list[str]:

@@ -286,21 +286,46 @@ def test_geqrf_orgqr(target: str, element: str, dims: tuple[int, ...]):
     assert np.all((tau == 0) | ((tau >= 1 - 1e-6) & (tau <= 2 + 1e-6)))
 
 
-# --- eigh and SVD (evaluator) ------------------------------------------------
+# --- eigh and SVD ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("element", ["f32", "f64"])
-def test_syevd_evaluator(element: str):
-    a = spd((2,), 4, ELEMENTS[element])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_syevd(target: str, element: str, uplo: str):
+    a = spd((2,), 5, ELEMENTS[element])
+    a[1, 2, 2] = a[1, 3, 3] = 7.0  # keep it symmetric, give it a near tie
+    keep = np.tril if uplo == "L" else np.triu
+    given = keep(a) + 99 * (np.triu(a, 1) if uplo == "L" else np.tril(a, -1))
     text = lapack(
-        "syevd", element, [(2, 4, 4)],
-        [((2, 4, 4), element), ((2, 4), element), ((2,), "i32")],
-        {"uplo": "L", "mode": "V"},
+        "syevd", element, [(2, 5, 5)],
+        [((2, 5, 5), element), ((2, 5), element), ((2,), "i32")],
+        {"uplo": uplo, "mode": "V"},
     )  # fmt: skip
-    vectors, values, info = run(text, "interpreter", a)
+    vectors, values, info = run(text, target, given.astype(ELEMENTS[element]))
     close(values, np.linalg.eigvalsh(a.astype(np.float64)), element)
     close(vectors @ (values[..., None] * np.swapaxes(vectors, -1, -2)), a, element)
+    close(
+        np.swapaxes(vectors, -1, -2) @ vectors,
+        np.broadcast_to(np.eye(5), a.shape),
+        element,
+    )
     np.testing.assert_array_equal(info, [0, 0])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_syevd_nan_gives_nan_and_info(target: str):
+    a = np.stack([np.eye(3), np.eye(3)]).astype(np.float32)
+    a[0, 2, 0] = np.nan
+    text = lapack(
+        "syevd", "f32", [(2, 3, 3)],
+        [((2, 3, 3), "f32"), ((2, 3), "f32"), ((2,), "i32")],
+        {"uplo": "L", "mode": "V"},
+    )  # fmt: skip
+    vectors, values, info = run(text, target, a)
+    np.testing.assert_array_equal(info, [1, 0])
+    assert np.isnan(values[0]).all() and np.isnan(vectors[0]).all()
+    close(values[1], np.ones(3), "f32")
 
 
 @pytest.mark.parametrize("mode", ["A", "S"])
@@ -339,10 +364,11 @@ def test_refused_with_a_located_diagnostic(
     assert "<source>:3:3: error:" in str(error.value)
 
 
-def test_cpu_refuses_eigh_naming_the_target():
+def test_cpu_refuses_svd_naming_the_target():
     text = lapack(
-        "syevd", "f32", [(3, 3)],
-        [((3, 3), "f32"), ((3,), "f32"), ((), "i32")], {"uplo": "L", "mode": "V"},
+        "gesdd", "f32", [(3, 3)],
+        [((3, 3), "f32"), ((3,), "f32"), ((3, 3), "f32"), ((3, 3), "f32"), ((), "i32")],
+        {"mode": "A"},
     )  # fmt: skip
-    with pytest.raises(XlirError, match="lapack_ssyevd_ffi"):
+    with pytest.raises(XlirError, match="lapack_sgesdd_ffi"):
         xlir.compile(text, target="cpu")
