@@ -22,8 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import xlir
 from xlir.targets.cpu import CpuCompiler
+
+import xlir
 
 
 def top_k_program(rows: int, columns: int, k: int) -> str:

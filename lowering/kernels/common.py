@@ -114,7 +114,7 @@ class KernelBuilder:
         """More kernel arguments, after the results: buffers of `types` the
         host schedule allocates around the launch (and frees after it)."""
         block = self.kernel.body.block
-        buffers = [block.insert_arg(t, len(block.args)) for t in types]
+        buffers: list[SSAValue] = [block.insert_arg(t, len(block.args)) for t in types]
         self.kernel.function_type = FunctionType.from_lists(
             [arg.type for arg in block.args], []
         )

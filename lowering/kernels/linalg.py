@@ -33,6 +33,7 @@ from xlir.dialects.stablehlo.lapack import (
     is_lapack_target,
     lapack_call,
 )
+from xlir.dialects.stablehlo.linalg import CholeskyOp, Transpose, TriangularSolveOp
 from xlir.dialects.stablehlo.types import is_float
 from xlir.lowering.index_maps import Indices
 from xlir.lowering.kernels.common import KernelBuilder
@@ -183,15 +184,18 @@ def _solve(
     m.each_matrix([count], rhs)
 
 
-def lower_triangular_solve(op: Operation, name: str) -> KernelOp:
+def lower_triangular_solve(op: TriangularSolveOp, name: str) -> KernelOp:
     kb = KernelBuilder(op, name)
-    transpose = op.properties["transpose_a"].data.value  # type: ignore[attr-defined]
-    flags = [
-        op.properties[f].value.data for f in ("left_side", "lower", "unit_diagonal")
-    ]  # type: ignore[attr-defined]
     a, b = kb.inputs
     (x,) = kb.outputs
-    _solve(kb, (a, b, x), *flags, transpose != "NO_TRANSPOSE")
+    _solve(
+        kb,
+        (a, b, x),
+        bool(op.left_side.value.data),
+        bool(op.lower.value.data),
+        bool(op.unit_diagonal.value.data),
+        op.transpose_a.data != Transpose.NO_TRANSPOSE,
+    )
     return kb.finish()
 
 
@@ -238,13 +242,12 @@ def _square(m: _Matrices, value: SSAValue) -> SSAValue:
     return m.mul(value, value)
 
 
-def lower_cholesky(op: Operation, name: str) -> KernelOp:
+def lower_cholesky(op: CholeskyOp, name: str) -> KernelOp:
     """`stablehlo.cholesky`: the factor with zeros in the other triangle (as
     the evaluator gives; the spec leaves it implementation-defined)."""
     kb = KernelBuilder(op, name)
     (a,), (factor,) = kb.inputs, kb.outputs
-    lower = op.properties.get("lower")
-    is_lower = bool(lower is not None and lower.value.data)  # type: ignore[attr-defined]
+    is_lower = bool(op.lower is not None and op.lower.value.data)
     m = _matrices(kb, a)
     size = shape(a)[-1]
 
