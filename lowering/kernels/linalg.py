@@ -13,10 +13,10 @@ algorithms and their conventions (pivot choice, `info`, the triangle left as
 given, the Householder vectors' scaling) are those of the evaluator's
 (targets/interpreter/lapack.py), so the two agree to rounding.
 
-The symmetric eigendecomposition (`syevd`) is the cyclic Jacobi method,
-whose eigenvectors may differ from LAPACK's (and the evaluator's) in sign,
-as any two eigensolvers' may. The SVD (`gesdd`) has no kernel yet: it is
-refused with a diagnostic naming the target.
+The symmetric eigendecomposition (`syevd`) is the cyclic Jacobi method and
+the SVD (`gesdd`) the one-sided (Hestenes) Jacobi method; their singular and
+eigenvectors may differ from LAPACK's (and the evaluator's) in sign, as any
+two solvers' may.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import i1, i32
+from xdsl.dialects.builtin import MemRefType, i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.lapack import (
@@ -438,9 +438,20 @@ def _orgqr(kb: KernelBuilder, call: LapackCall) -> None:
 
 
 JACOBI_SWEEPS = {32: 12, 64: 16}
-"""Sweeps of the cyclic Jacobi method by float width: it converges
+"""Sweeps of the Jacobi methods by float width: they converge
 quadratically, so these leave the off-diagonal at rounding level for the
 matrix sizes JAX programs factor (a converged sweep changes nothing)."""
+
+
+def _grid(m: _Matrices, dims: Sequence[int], body: Callable[[Indices], None]) -> None:
+    """`body(indices)` over `dims` in nested `loop.for`s (inside the batch's
+    parallel loop, which a kernel opens once)."""
+
+    def step(idx: Indices, _: list[SSAValue]) -> list[SSAValue]:
+        body(idx)
+        return []
+
+    _reduce_grid(m, dims, [], step)
 
 
 def _rotate(
@@ -453,7 +464,7 @@ def _rotate(
     """Columns (or rows) p, q of `buffer` := (c x_p - s x_q, s x_p + c x_q)."""
     p, q = pair
     c, s = rotation
-    size = shape(buffer)[-1 if not columns else -2]
+    size = shape(buffer)[-2 if columns else -1]
 
     def at(k: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
         return (k, j) if columns else (j, k)
@@ -467,11 +478,86 @@ def _rotate(
     m.loop(0, size, [], element)
 
 
+def _swap_columns(m: _Matrices, buffer: SSAValue, i: SSAValue, j: SSAValue) -> None:
+    def element(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        left, right = m.load(buffer, k, i), m.load(buffer, k, j)
+        m.store(right, buffer, k, i)
+        m.store(left, buffer, k, j)
+        return []
+
+    m.loop(0, shape(buffer)[-2], [], element)
+
+
+def _jacobi_rotation(
+    m: _Matrices, difference: SSAValue, coupling: SSAValue
+) -> tuple[SSAValue, SSAValue]:
+    """(c, s) of the rotation that zeroes `coupling` (Rutishauser's: theta =
+    difference / (2 coupling), t = sign(theta) / (|theta| + sqrt(theta^2 +
+    1)), c = 1 / sqrt(t^2 + 1), s = t c); the identity when it is zero."""
+    one = m.const(1.0)
+    theta = m.div(difference, m.add(coupling, coupling))
+    root = m.kb.place(math.SqrtOp(m.add(_square(m, theta), one)))
+    magnitude = m.add(m.kb.place(math.AbsFOp(theta)), root)
+    sign = m.kb.place(math.CopySignOp(one, theta))
+    rotating = m.cmp("une", coupling, m.const(0.0))
+    t = m.select(rotating, m.div(sign, magnitude), m.const(0.0))
+    c = m.div(one, m.kb.place(math.SqrtOp(m.add(_square(m, t), one))))
+    return c, m.mul(t, c)
+
+
+def _sort_columns(
+    m: _Matrices, values: SSAValue, moved: Sequence[SSAValue], ascending: bool
+) -> None:
+    """Selection sort of `values` (first of equals stays first), swapping the
+    columns of the `moved` buffers with them."""
+    n = shape(values)[-1]
+    order = "olt" if ascending else "ogt"
+
+    def place(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        first = m.load(values, i)
+
+        def search(j: SSAValue, best: list[SSAValue]) -> list[SSAValue]:
+            value = m.load(values, j)
+            better = m.cmp(order, value, best[0])
+            return [m.select(better, value, best[0]), m.select(better, j, best[1])]
+
+        chosen, at = m.loop(m.ix.add(i, 1), n, [first, i], search)
+        m.store(first, values, at)
+        m.store(chosen, values, i)
+        for buffer in moved:
+            _swap_columns(m, buffer, i, at)
+        return []
+
+    m.loop(0, n, [], place)
+
+
+def _finite(m: _Matrices, value: SSAValue, finite: SSAValue) -> SSAValue:
+    """`finite` and whether `value` is neither NaN nor inf."""
+    difference = m.sub(value, value)  # NaN for NaN and inf
+    ordered = m.cmp("ord", difference, difference)
+    return m.kb.place(arith.AndIOp(finite, ordered))
+
+
+def _poison(
+    m: _Matrices, finite: SSAValue, buffers: Sequence[SSAValue], info: SSAValue
+) -> None:
+    """NaN in every element of `buffers` and `info` 1 unless `finite`."""
+    nan = m.const(float("nan"))
+    for buffer in buffers:
+        dims = shape(buffer)[len(m.batch_shape) :]
+
+        def entry(idx: Indices, buffer: SSAValue = buffer) -> None:
+            m.store(m.select(finite, m.load(buffer, *idx), nan), buffer, *idx)
+
+        _grid(m, dims, entry)
+    failed = m.kb.place(arith.XOrIOp(finite, m.kb.const(1, i1)))
+    m.store(m.kb.place(arith.ExtUIOp(failed, i32)), info)
+
+
 def _syevd(kb: KernelBuilder, call: LapackCall) -> None:
     """Symmetric eigendecomposition by the cyclic Jacobi method: the matrix
     (from its `uplo` triangle) is copied to scratch and rotated pair by pair
-    (p < q) to diagonal form, each rotation zeroing a_pq (Rutishauser's
-    t = sign(theta) / (|theta| + sqrt(theta^2 + 1))) and accumulated into
+    (p < q) to diagonal form, each rotation zeroing a_pq and accumulated into
     the eigenvectors; then the eigenvalues are sorted ascending, moving the
     vectors with them. A matrix with NaN or inf gives NaN and `info` 1 (the
     evaluator's convention)."""
@@ -490,25 +576,14 @@ def _syevd(kb: KernelBuilder, call: LapackCall) -> None:
             m.store(value, work, i, j)
             one = ix.cmp("eq", i, j)
             m.store(m.select(one, m.const(1.0), m.const(0.0)), vectors, i, j)
-            difference = m.sub(value, value)  # NaN for NaN and inf
-            return [
-                kb.place(arith.AndIOp(carried[0], m.cmp("ord", difference, difference)))
-            ]
+            return [_finite(m, value, carried[0])]
 
         return m.loop(0, n, carried, entry)
 
     def pair(p: SSAValue, q: SSAValue) -> list[SSAValue]:
         app = kb.load_in_place(work, [*m.batch, p, p])  # rotated for each q
         aqq, apq = m.load(work, q, q), m.load(work, p, q)
-        theta = m.div(m.sub(aqq, app), m.add(apq, apq))
-        root = kb.place(math.SqrtOp(m.add(_square(m, theta), m.const(1.0))))
-        magnitude = m.add(kb.place(math.AbsFOp(theta)), root)
-        sign = kb.place(math.CopySignOp(m.const(1.0), theta))
-        rotating = m.cmp("une", apq, m.const(0.0))
-        t = m.select(rotating, m.div(sign, magnitude), m.const(0.0))
-        root = kb.place(math.SqrtOp(m.add(_square(m, t), m.const(1.0))))
-        c = m.div(m.const(1.0), root)
-        rotation = (c, m.mul(t, c))
+        rotation = _jacobi_rotation(m, m.sub(aqq, app), apq)
         _rotate(m, work, (p, q), rotation, columns=True)
         _rotate(m, work, (p, q), rotation, columns=False)
         _rotate(m, vectors, (p, q), rotation, columns=True)
@@ -516,64 +591,195 @@ def _syevd(kb: KernelBuilder, call: LapackCall) -> None:
 
     def sweep(_: SSAValue, __: list[SSAValue]) -> list[SSAValue]:
         def row(p: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            m.loop(ix.add(p, 1), n, [], lambda q, _: pair(p, q))
-            return []
+            return m.loop(ix.add(p, 1), n, [], lambda q, _: pair(p, q))
 
-        m.loop(0, n, [], row)
-        return []
+        return m.loop(0, n, [], row)
 
     def diagonal(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
         m.store(m.load(work, i, i), values, i)
         return []
 
-    def select_smallest(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-        first = m.load(values, i)
-
-        def search(j: SSAValue, best: list[SSAValue]) -> list[SSAValue]:
-            value = m.load(values, j)
-            smaller = m.cmp("olt", value, best[0])
-            return [m.select(smaller, value, best[0]), m.select(smaller, j, best[1])]
-
-        smallest, at = m.loop(ix.add(i, 1), n, [first, i], search)
-        m.store(first, values, at)
-        m.store(smallest, values, i)
-
-        def swap(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            left, right = m.load(vectors, k, i), m.load(vectors, k, at)
-            m.store(right, vectors, k, i)
-            m.store(left, vectors, k, at)
-            return []
-
-        m.loop(0, n, [], swap)
-        return []
-
-    def poison(finite: SSAValue) -> None:
-        nan = m.const(float("nan"))
-
-        def row(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            def entry(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-                m.store(m.select(finite, m.load(vectors, i, j), nan), vectors, i, j)
-                return []
-
-            return m.loop(0, n, [], entry)
-
-        def value(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            m.store(m.select(finite, m.load(values, i), nan), values, i)
-            return []
-
-        m.loop(0, n, [], row)
-        m.loop(0, n, [], value)
-        failed = kb.place(arith.XOrIOp(finite, kb.const(1, i1)))
-        m.store(kb.place(arith.ExtUIOp(failed, i32)), info)
-
     def matrix(_: Indices) -> None:
         (finite,) = m.loop(0, n, [kb.const(1, i1)], copy_row)
         m.loop(0, sweeps, [], sweep)
         m.loop(0, n, [], diagonal)
-        m.loop(0, n, [], select_smallest)
-        poison(finite)
+        _sort_columns(m, values, [vectors], ascending=True)
+        _poison(m, finite, [vectors, values], info)
 
     m.each_matrix([], matrix)
+
+
+def _complete(m: _Matrices, basis: SSAValue, transposed: bool) -> None:
+    """Fill each zero column (row, if `transposed`) of `basis`, whose other
+    columns are orthonormal, with a unit vector orthogonal to them: e_k less
+    its projection, for the k the columns cover least (its residual has norm
+    at least sqrt((rows - columns) / rows), so one Gram-Schmidt step is
+    accurate). A column that needs nothing costs two norms: the other loops'
+    trip counts are 0."""
+    rows, columns = shape(basis)[-2:]
+    if transposed:
+        rows, columns = columns, rows
+    ix = m.ix
+
+    def at(i: SSAValue, c: SSAValue) -> tuple[SSAValue, SSAValue]:
+        return (c, i) if transposed else (i, c)
+
+    def norm2(c: SSAValue) -> SSAValue:
+        return m.dot(0, rows, lambda i: _square(m, m.load(basis, *at(i, c))))
+
+    def column(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        empty = m.cmp("olt", norm2(j), m.const(0.5))
+        span = m.kb.place(arith.SelectOp(empty, ix.const(rows), ix.const(0)))
+
+        def candidate(k: SSAValue, best: list[SSAValue]) -> list[SSAValue]:
+            covered = m.dot(0, columns, lambda c: _square(m, m.load(basis, *at(k, c))))
+            less = m.cmp("olt", covered, best[0])
+            return [m.select(less, covered, best[0]), m.select(less, k, best[1])]
+
+        _, k = m.loop(0, span, [m.const(float("inf")), ix.const(0)], candidate)
+
+        def residual(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            unit = m.select(ix.cmp("eq", i, k), m.const(1.0), m.const(0.0))
+            projection = m.dot(
+                0,
+                columns,
+                lambda c: m.mul(m.load(basis, *at(i, c)), m.load(basis, *at(k, c))),
+            )
+            m.store(m.sub(unit, projection), basis, *at(i, j))
+            return []
+
+        m.loop(0, span, [], residual)
+        length = m.kb.place(math.SqrtOp(norm2(j)))
+
+        def normalize(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            m.store(m.div(m.load(basis, *at(i, j)), length), basis, *at(i, j))
+            return []
+
+        m.loop(0, span, [], normalize)
+        return []
+
+    m.loop(0, columns, [], column)
+
+
+def _gesdd(kb: KernelBuilder, call: LapackCall) -> None:
+    """SVD by one-sided Jacobi (Hestenes): the columns of W = A (A^T when A
+    is wide) are rotated pairwise until orthogonal, the rotations accumulated
+    in Q; the singular values are W's column norms, sorted descending with
+    W's and Q's columns; W's normalized columns are the left (right, when
+    wide) singular vectors and Q the others. Singular vectors of a zero
+    singular value, and the extra ones of the full (`A`) mode, complete the
+    orthonormal bases (`_complete`). A matrix with NaN or inf gives NaN and
+    `info` 1, and the first result is the operand, as the evaluator gives."""
+    (a,), (copy, values, left, right, info) = kb.inputs, kb.outputs
+    m = _matrices(kb, a)
+    rows, columns = call.rows, call.columns
+    wide = rows < columns
+    tall_rows, rank = max(rows, columns), min(rows, columns)
+    batch = list(m.batch_shape)
+    work, rotations = kb.scratch(
+        [
+            MemRefType(m.element, [*batch, tall_rows, rank]),
+            MemRefType(m.element, [*batch, rank, rank]),
+        ]
+    )
+    sweeps = JACOBI_SWEEPS[call.element.bitwidth]  # type: ignore[attr-defined]
+    ix = m.ix
+    _copy(kb, a, copy)
+
+    def fill(idx: Indices, carried: list[SSAValue]) -> list[SSAValue]:
+        i, j = idx
+        value = m.load(a, j, i) if wide else m.load(a, i, j)
+        m.store(value, work, i, j)
+        return [_finite(m, value, carried[0])]
+
+    def pair(p: SSAValue, q: SSAValue) -> list[SSAValue]:
+        def sums(i: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+            wp, wq = m.load(work, i, p), m.load(work, i, q)
+            return [
+                m.add(acc[0], _square(m, wp)),
+                m.add(acc[1], _square(m, wq)),
+                m.add(acc[2], m.mul(wp, wq)),
+            ]
+
+        zero = m.const(0.0)
+        alpha, beta, gamma = m.loop(0, tall_rows, [zero, zero, zero], sums)
+        rotation = _jacobi_rotation(m, m.sub(beta, alpha), gamma)
+        _rotate(m, work, (p, q), rotation, columns=True)
+        _rotate(m, rotations, (p, q), rotation, columns=True)
+        return []
+
+    def sweep(_: SSAValue, __: list[SSAValue]) -> list[SSAValue]:
+        def row(p: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            return m.loop(ix.add(p, 1), rank, [], lambda q, _: pair(p, q))
+
+        return m.loop(0, rank, [], row)
+
+    def singular_value(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        norm2 = m.dot(0, tall_rows, lambda i: _square(m, m.load(work, i, j)))
+        m.store(m.kb.place(math.SqrtOp(norm2)), values, j)
+        return []
+
+    def write(idx: Indices) -> None:
+        """Both bases from W (normalized) and Q; zeros where completed."""
+        i, c = idx
+        sigma = m.load(values, c)
+        scale = m.select(m.cmp("ogt", sigma, m.const(0.0)), sigma, m.const(1.0))
+        m.store(m.div(m.load(work, i, c), scale), work, i, c)
+
+    def matrix(_: Indices) -> None:
+        (finite,) = _reduce_grid(m, [tall_rows, rank], [kb.const(1, i1)], fill)
+        _grid(m, [rank, rank], lambda idx: _identity(m, rotations, idx))
+        m.loop(0, sweeps, [], sweep)
+        m.loop(0, rank, [], singular_value)
+        _sort_columns(m, values, [work, rotations], ascending=False)
+        _grid(m, [tall_rows, rank], write)
+        vectors, others = (right, left) if wide else (left, right)
+        # The tall side's basis: W's columns, then zeros to complete.
+        width = shape(vectors)[-2 if wide else -1]
+
+        def from_work(idx: Indices) -> None:
+            i, c = idx
+            inside = ix.cmp("slt", c, rank)
+            value = m.load(work, i, ix.clamp(c, 0, rank - 1))
+            at = (c, i) if wide else (i, c)
+            m.store(m.select(inside, value, m.const(0.0)), vectors, *at)
+
+        _grid(m, [tall_rows, width], from_work)
+        _complete(m, vectors, transposed=wide)
+
+        # The other side: Q (U = Q when wide, V^T = Q^T when tall).
+        def from_rotations(idx: Indices) -> None:
+            i, c = idx
+            at = (i, c) if wide else (c, i)
+            m.store(m.load(rotations, i, c), others, *at)
+
+        _grid(m, [rank, rank], from_rotations)
+        _poison(m, finite, [values, left, right], info)
+
+    m.each_matrix([], matrix)
+
+
+def _identity(m: _Matrices, buffer: SSAValue, idx: Indices) -> None:
+    i, j = idx
+    one = m.ix.cmp("eq", i, j)
+    m.store(m.select(one, m.const(1.0), m.const(0.0)), buffer, i, j)
+
+
+def _reduce_grid(
+    m: _Matrices,
+    dims: Sequence[int],
+    inits: Sequence[SSAValue],
+    body: Callable[[Indices, list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """`body(indices, carried)` over `dims` in nested `loop.for`s carrying
+    values through all of them."""
+
+    def level(done: Indices, carried: list[SSAValue]) -> list[SSAValue]:
+        if len(done) == len(dims):
+            return body(done, carried)
+        return m.loop(0, dims[len(done)], carried, lambda i, c: level([*done, i], c))
+
+    return level([], list(inits))
 
 
 _ROUTINES: dict[str, Callable[[KernelBuilder, LapackCall], None]] = {
@@ -590,6 +796,7 @@ _ROUTINES: dict[str, Callable[[KernelBuilder, LapackCall], None]] = {
     "geqrf": _geqrf,
     "orgqr": _orgqr,
     "syevd": _syevd,
+    "gesdd": _gesdd,
 }
 
 

@@ -34,7 +34,7 @@ def reconstruct_eigh(a: Any) -> Any:
 
 def reconstruct_svd(a: Any) -> Any:
     u, s, vt = jnp.linalg.svd(a, full_matrices=False)
-    return (u * s) @ vt, s
+    return (u * s[..., None, :]) @ vt, s
 
 
 PROGRAMS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[np.ndarray, ...]], str]] = {
@@ -54,10 +54,12 @@ PROGRAMS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[np.ndarray, ...
         "cpu",
     ),
     "eigh": (reconstruct_eigh, lambda: (positive_definite(4, 4),), "cpu"),
-    "svd": (reconstruct_svd, lambda: (general(4, 3),), "interpreter"),
+    "svd": (reconstruct_svd, lambda: (general(4, 3),), "cpu"),
+    "svd_wide_batched": (reconstruct_svd, lambda: (general(2, 3, 5),), "cpu"),
+    "svdvals": (lambda a: jnp.linalg.svd(a, compute_uv=False), lambda: (general(5, 4),), "cpu"),
+    "eigvalsh": (jnp.linalg.eigvalsh, lambda: (positive_definite(2, 3, 3),), "cpu"),
 }  # fmt: skip
-"""name -> (function, its arguments, the last target it runs on: the SVD
-has no cpu kernel yet)."""
+"""name -> (function, its arguments, the last target it runs on)."""
 
 
 def targets_of(last: str) -> list[str]:

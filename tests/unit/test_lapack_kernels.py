@@ -328,19 +328,63 @@ def test_syevd_nan_gives_nan_and_info(target: str):
     close(values[1], np.ones(3), "f32")
 
 
-@pytest.mark.parametrize("mode", ["A", "S"])
-def test_gesdd_evaluator(mode: str):
-    a = RNG.standard_normal((4, 3))
-    u_dims, vt_dims = ((4, 4), (3, 3)) if mode == "A" else ((4, 3), (3, 3))
+def orthonormal(q: np.ndarray, element: str) -> None:
+    """q's columns are orthonormal."""
+    k = q.shape[-1]
+    close(
+        np.swapaxes(q, -1, -2) @ q,
+        np.broadcast_to(np.eye(k), (*q.shape[:-2], k, k)),
+        element,
+    )
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", ["A", "S", "N"])
+@pytest.mark.parametrize(
+    ("dims", "element"), [((4, 3), "f64"), ((2, 3, 5), "f32"), ((3, 3), "f32")]
+)
+def test_gesdd(target: str, mode: str, dims: tuple[int, ...], element: str):
+    a = RNG.standard_normal(dims).astype(ELEMENTS[element])
+    if len(dims) == 3:
+        a[1, 2] = a[1, 0]  # rank 2: a zero singular value, completed vectors
+    *batch, m, n = dims
+    k = min(m, n)
+    u_dims, vt_dims = ((m, k), (k, n)) if mode == "S" else ((m, m), (n, n))
     text = lapack(
-        "gesdd", "f64", [(4, 3)],
-        [((4, 3), "f64"), ((3,), "f64"), (u_dims, "f64"), (vt_dims, "f64"), ((), "i32")],
+        "gesdd", element, [dims],
+        [
+            (dims, element), ((*batch, k), element), ((*batch, *u_dims), element),
+            ((*batch, *vt_dims), element), (tuple(batch), "i32"),
+        ],
         {"mode": mode},
     )  # fmt: skip
-    _, s, u, vt, info = run(text, "interpreter", a)
-    close(s, np.linalg.svd(a, compute_uv=False), "f64")
-    close((u[:, :3] * s) @ vt, a, "f64")
-    assert info == 0
+    copy, s, u, vt, info = run(text, target, a)
+    np.testing.assert_array_equal(copy, a)
+    close(s, np.linalg.svd(a.astype(np.float64), compute_uv=False), element)
+    np.testing.assert_array_equal(info, np.zeros(batch, np.int32))
+    if mode == "N":
+        return
+    close((u[..., :k] * s[..., None, :]) @ vt[..., :k, :], a, element)
+    orthonormal(u, element)
+    orthonormal(np.swapaxes(vt, -1, -2), element)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_gesdd_inf_gives_nan_and_info(target: str):
+    a = np.stack([np.eye(3), np.eye(3)]).astype(np.float32)
+    a[1, 0, 1] = np.inf
+    text = lapack(
+        "gesdd", "f32", [(2, 3, 3)],
+        [
+            ((2, 3, 3), "f32"), ((2, 3), "f32"), ((2, 3, 3), "f32"),
+            ((2, 3, 3), "f32"), ((2,), "i32"),
+        ],
+        {"mode": "A"},
+    )  # fmt: skip
+    _, s, u, vt, info = run(text, target, a)
+    np.testing.assert_array_equal(info, [0, 1])
+    assert np.isnan(s[1]).all() and np.isnan(u[1]).all() and np.isnan(vt[1]).all()
+    close(s[0], np.ones(3), "f32")
 
 
 # --- what is refused --------------------------------------------------------------
@@ -362,13 +406,3 @@ def test_refused_with_a_located_diagnostic(
         xlir.compile(text, target=target)
     assert message in str(error.value)
     assert "<source>:3:3: error:" in str(error.value)
-
-
-def test_cpu_refuses_svd_naming_the_target():
-    text = lapack(
-        "gesdd", "f32", [(3, 3)],
-        [((3, 3), "f32"), ((3,), "f32"), ((3, 3), "f32"), ((3, 3), "f32"), ((), "i32")],
-        {"mode": "A"},
-    )  # fmt: skip
-    with pytest.raises(XlirError, match="lapack_sgesdd_ffi"):
-        xlir.compile(text, target="cpu")
