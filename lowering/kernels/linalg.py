@@ -636,7 +636,7 @@ def _complete(m: _Matrices, basis: SSAValue, transposed: bool) -> None:
             less = m.cmp("olt", covered, best[0])
             return [m.select(less, covered, best[0]), m.select(less, k, best[1])]
 
-        _, k = m.loop(0, span, [m.const(float("inf")), ix.const(0)], candidate)
+        k = m.loop(0, span, [m.const(float("inf")), ix.const(0)], candidate)[1]
 
         def residual(i: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
             unit = m.select(ix.cmp("eq", i, k), m.const(1.0), m.const(0.0))
