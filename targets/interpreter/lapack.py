@@ -63,9 +63,18 @@ def potrf(a: Array, lower: bool) -> list[Array]:
     return [np.where(keep, factor, a), _info(~(diagonal > 0))]
 
 
+def _first_largest(magnitudes: Array) -> int:
+    """BLAS's i?amax: the first position of the largest magnitude, where a
+    NaN is never larger (so it is chosen only in the first position)."""
+    if np.isnan(magnitudes[0]):
+        return 0
+    return int(np.argmax(np.where(np.isnan(magnitudes), -1, magnitudes)))
+
+
 def getrf(a: Array) -> list[Array]:
     """LU with partial pivoting (LAPACK's getf2): column j takes as pivot
-    the first row of largest magnitude at or below j and swaps whole rows,
+    the first row of largest magnitude at or below j (`_first_largest`) and
+    swaps whole rows,
     divides the column below by the pivot unless it is zero (then `info`
     names the first such column) and updates the trailing matrix."""
     lu = np.array(a, copy=True)
@@ -77,7 +86,7 @@ def getrf(a: Array) -> list[Array]:
         for index in np.ndindex(*lu.shape[:-2]):
             matrix = lu[index]
             for j in range(steps):
-                row = j + int(np.argmax(np.abs(matrix[j:, j])))
+                row = j + _first_largest(np.abs(matrix[j:, j]))
                 pivots[(*index, j)] = row + 1
                 if matrix[row, j] != 0:
                     matrix[[j, row]] = matrix[[row, j]]

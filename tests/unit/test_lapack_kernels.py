@@ -190,6 +190,19 @@ def test_getrf_singular(target: str):
         np.testing.assert_array_equal(pivots[index], want_pivots)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_getrf_never_pivots_on_a_later_nan(target: str):
+    """As BLAS's i?amax: a NaN below the diagonal is not the largest; one on
+    the diagonal stays the pivot. The evaluator and the kernels agree."""
+    a = np.array([[[1.0, 2.0], [np.nan, 3.0]], [[np.nan, 2.0], [5.0, 3.0]]])
+    text = lapack(
+        "getrf", "f64", [(2, 2, 2)],
+        [((2, 2, 2), "f64"), ((2, 2), "i32"), ((2,), "i32")],
+    )  # fmt: skip
+    _, pivots, _ = run(text, target, a)
+    np.testing.assert_array_equal(pivots, [[1, 2], [1, 2]])
+
+
 # --- triangular solves -----------------------------------------------------------
 
 
