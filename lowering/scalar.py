@@ -510,7 +510,7 @@ def _compare(e: _Emitter) -> SSAValue:
     kind = None if compare_type is None else str(compare_type.data)
     a, b = e.args
     if e.is_float and kind == "TOTALORDER":
-        a, b = _total_order_key(e, a), _total_order_key(e, b)
+        a, b = total_order_key(e, a), total_order_key(e, b)
         kind = "SIGNED"
     elif e.is_float:
         return e.cmpf(_FLOAT_PREDICATES[direction], a, b)
@@ -521,16 +521,20 @@ def _compare(e: _Emitter) -> SSAValue:
     return e.cmpi(predicate, a, b)
 
 
-def _total_order_key(e: _Emitter, x: SSAValue) -> SSAValue:
+def total_order_key(place: Callable[[Operation], SSAValue], x: SSAValue) -> SSAValue:
     """Signed integers ordered as IEEE totalOrder orders the floats: the bits,
-    with the magnitude bits flipped when the sign is set."""
-    assert isinstance(e.type, AnyFloat)
-    width = e.type.bitwidth
+    with the magnitude bits flipped when the sign is set. `place` inserts an
+    op and returns its result (a builder's, or a kernel nest's)."""
+    float_type = x.type
+    assert isinstance(float_type, AnyFloat)
+    width = float_type.bitwidth
     int_type = IntegerType(width)
-    bits = e(arith.BitcastOp(x, int_type))
-    negative = e.cmpi("slt", bits, e.const(0, int_type))
-    flipped = e(arith.XOrIOp(bits, e.const((1 << (width - 1)) - 1, int_type)))
-    return e.select(negative, flipped, bits)
+    zero = place(arith.ConstantOp(IntegerAttr(0, int_type)))
+    magnitude = place(arith.ConstantOp(IntegerAttr((1 << (width - 1)) - 1, int_type)))
+    bits = place(arith.BitcastOp(x, int_type))
+    negative = place(arith.CmpiOp(bits, zero, "slt"))
+    flipped = place(arith.XOrIOp(bits, magnitude))
+    return place(arith.SelectOp(negative, flipped, bits))
 
 
 @_rule("select")

@@ -9,7 +9,9 @@ plain stablehlo, so that later passes and the backends see a small op set.
   overflow and cancellation (`decompositions/elementary.py`); is_inf and kin
   become compares; conj of a real number is the number; square is x * x.
 * top_k becomes a stable descending `stablehlo.sort` of the operand with an
-  iota of indices, then a slice (`decompositions/top_k.py`).
+  iota of indices, then a slice (`decompositions/top_k.py`), unless
+  `keep-top-k` is set: a target with a selection kernel (cpu's,
+  lowering/kernels/top_k.py) keeps it.
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 
@@ -132,16 +134,17 @@ class DecomposePass(ModulePass):
 
     name = "decompose"
 
+    keep_top_k: bool = False
+    """Leave chlo.top_k for the target's own kernel."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         inlined: set[str] = set()
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    DecomposeUnary(),
-                    DecomposeSquare(),
-                    DecomposeTopK(),
-                    InlineComposite(inlined),
-                ]
-            )
-        ).rewrite_module(op)
+        patterns: list[RewritePattern] = [
+            DecomposeUnary(),
+            DecomposeSquare(),
+            InlineComposite(inlined),
+        ]
+        if not self.keep_top_k:
+            patterns.append(DecomposeTopK())
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
         erase_dead_private_functions(op, inlined)

@@ -50,7 +50,7 @@ from xlir.tools.instruments import (
 from xlir.tools.list_passes import list_passes
 from xlir.tools.mlir_pipeline import flat_spec
 
-from xlir.context import DIALECTS
+from xlir.context import make_context
 from xlir.diagnostics import (
     XlirError,
     decode_source,
@@ -112,8 +112,9 @@ class XlirOptMain(xDSLOptMain):
     # --- registration -----------------------------------------------------
 
     def register_all_dialects(self):
-        for name, factory in DIALECTS.items():
-            self.ctx.register_dialect(name, factory)
+        """xlir's dialects, in xlir's context (which keeps JAX's sdy and mhlo
+        attributes as opaque ones)."""
+        self.ctx = make_context()
 
     def register_all_passes(self):
         for name, factory in PASSES.items():

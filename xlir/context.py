@@ -6,7 +6,8 @@ from collections.abc import Callable
 from importlib import import_module
 
 from xdsl.context import Context
-from xdsl.ir import Dialect
+from xdsl.dialects.builtin import UnregisteredAttr
+from xdsl.ir import Attribute, Dialect
 
 
 def _lazy(module: str, attribute: str) -> Callable[[], Dialect]:
@@ -46,9 +47,38 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
 """Every dialect xlir knows, by name; each is loaded on first use."""
 
 
+FOREIGN_ATTRIBUTE_DIALECTS = frozenset({"sdy", "mhlo"})
+"""Dialects whose attributes JAX attaches for other tools (Shardy's sharding
+rules on LAPACK custom calls, XLA's hints): xlir keeps them as opaque text and
+prints them back, while an unknown attribute of any other dialect is an error."""
+
+
+class XlirContext(Context):
+    """xDSL's context, but attributes of the foreign dialects parse as
+    `UnregisteredAttr` (ops and types of unknown dialects stay errors)."""
+
+    def get_optional_attr(self, name: str) -> type[Attribute] | None:
+        found = super().get_optional_attr(name)
+        dialect, _ = Dialect.split_name(name)
+        if found is None and dialect in FOREIGN_ATTRIBUTE_DIALECTS:
+            found = UnregisteredAttr.with_name_and_type(name, False)
+            self._loaded_attrs[name] = found
+        return found
+
+    def clone(self) -> XlirContext:
+        return XlirContext(
+            self.allow_unregistered,
+            self._loaded_dialects.copy(),
+            self._loaded_ops.copy(),
+            self._loaded_attrs.copy(),
+            self._loaded_types.copy(),
+            self._registered_dialects.copy(),
+        )
+
+
 def make_context() -> Context:
     """A context with all xlir dialects registered (loaded lazily)."""
-    ctx = Context()
+    ctx = XlirContext()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
     return ctx

@@ -83,7 +83,9 @@ class RngAlgorithmAttr(EnumAttribute[RngAlgorithm], SpacedOpaqueSyntaxAttribute)
 
 class _DimensionFields(ParametrizedAttribute):
     """A struct of named integer lists (and integer scalars), printed as
-    `<field = [..], field = N>` with empty lists left out, as StableHLO does."""
+    `<field = [..], field = N>` with empty lists left out, as StableHLO does.
+    A missing integer field is 0, its default: StableHLO's printer (and so
+    JAX) leaves out `index_vector_dim = 0`."""
 
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
     INT_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -112,8 +114,7 @@ class _DimensionFields(ParametrizedAttribute):
 
         parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_field)
         for key in cls.INT_FIELDS:
-            if key not in values:
-                parser.raise_error(f"#{cls.name} needs the field '{key}'")
+            values.setdefault(key, (0,))
         return [I64Tuple(values.get(f, ())) for f in fields]
 
     def print_parameters(self, printer: Printer) -> None:

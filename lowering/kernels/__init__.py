@@ -32,9 +32,13 @@ _FAMILIES = {
     "stablehlo.convolution": "convolution",
     "stablehlo.reduce_window": "reduce_window",
     "stablehlo.sort": "sort",
+    "chlo.top_k": "top_k",
     "stablehlo.scatter": "scatter",
     "stablehlo.select_and_scatter": "select_and_scatter",
     "stablehlo.rng_bit_generator": "rng_bit_generator",
+    "stablehlo.triangular_solve": "linalg",
+    "stablehlo.cholesky": "linalg",
+    "stablehlo.custom_call": "linalg",
 }
 """Op name -> the module of `xlir.lowering.kernels` that lowers it."""
 

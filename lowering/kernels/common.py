@@ -14,11 +14,14 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
+    FunctionType,
     IntegerType,
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
@@ -46,6 +49,14 @@ class KernelBuilder:
     def load(self, buffer: SSAValue, idx: Sequence[SSAValue]) -> SSAValue:
         return self.nest.place(LoadOp(buffer, idx))
 
+    def load_in_place(self, buffer: SSAValue, idx: Sequence[SSAValue]) -> SSAValue:
+        """A load in the innermost open loop, never hoisted out of it: for a
+        location that loop writes (at indices that do not depend on it)."""
+        load = LoadOp(buffer, idx)
+        self.nest.builder(self.nest.innermost).insert(load)
+        self.nest.record(load.results, self.nest.innermost)
+        return load.results[0]
+
     def store(self, value: SSAValue, buffer: SSAValue, idx: Sequence[SSAValue]):
         """Store in the innermost open loop (a store has no result to hoist)."""
         builder = self.nest.builder(self.nest.innermost)
@@ -69,6 +80,27 @@ class KernelBuilder:
     ) -> list[SSAValue]:
         return self.nest.emit(operands, make)
 
+    def for_loop(
+        self,
+        lower: int | SSAValue,
+        upper: int | SSAValue,
+        inits: Sequence[SSAValue],
+        body: Callable[[SSAValue, list[SSAValue]], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """One `loop.for i = lower to upper` (bounds: integers or `index`
+        values of enclosing scopes, for triangles and early exits) carrying
+        `inits`; `body(i, carried)` returns the next carried values. Returns
+        the last ones."""
+        loop = ForOp(lower, upper, 1, list(inits))
+        self.nest.open(loop)
+        results = list(body(loop.induction_var, list(loop.carried)))
+        old = loop.yield_op()
+        Builder(InsertPoint.before(old)).insert(YieldOp(*results))
+        old.detach()
+        old.erase()
+        self.nest.close()
+        return list(loop.results)
+
     def parallel(self, shape: Sequence[int], body: Callable[[Indices], None]) -> None:
         """`body(indices)` inside a `loop.parallel` over `shape`."""
         body(self.nest.open_parallel(shape))
@@ -77,6 +109,16 @@ class KernelBuilder:
     def copy(self, source: SSAValue, target: SSAValue, shape: Sequence[int]) -> None:
         """`target[i] = source[i]` over the whole shape."""
         self.parallel(shape, lambda i: self.store(self.load(source, i), target, i))
+
+    def scratch(self, types: Sequence[Attribute]) -> list[SSAValue]:
+        """More kernel arguments, after the results: buffers of `types` the
+        host schedule allocates around the launch (and frees after it)."""
+        block = self.kernel.body.block
+        buffers: list[SSAValue] = [block.insert_arg(t, len(block.args)) for t in types]
+        self.kernel.function_type = FunctionType.from_lists(
+            [arg.type for arg in block.args], []
+        )
+        return buffers
 
     def finish(self) -> KernelOp:
         return self.kernel

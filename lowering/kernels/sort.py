@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Block, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.reduction import SortOp
@@ -41,7 +40,7 @@ def lower_sort(op: SortOp, name: str) -> KernelOp:
         for operand, result in zip(kb.inputs, kb.outputs, strict=True):
             kb.copy(operand, result, sizes)
         return kb.finish()
-    scratch = _scratch_buffers(kb) if len(widths) > 1 else []
+    scratch = kb.scratch([o.type for o in kb.outputs]) if len(widths) > 1 else []
     comparator = op.comparator.block
     assert comparator is not None
     source: Sequence[SSAValue] = kb.inputs
@@ -59,18 +58,6 @@ def _run_widths(length: int) -> list[int]:
     while 1 << len(widths) < length:
         widths.append(1 << len(widths))
     return widths
-
-
-def _scratch_buffers(kb: KernelBuilder) -> list[SSAValue]:
-    """One more kernel argument per result, of its type."""
-    block = kb.kernel.body.block
-    scratch: list[SSAValue] = [
-        block.insert_arg(output.type, len(block.args)) for output in kb.outputs
-    ]
-    kb.kernel.function_type = FunctionType.from_lists(
-        [arg.type for arg in block.args], []
-    )
-    return scratch
 
 
 def _merge_pass(

@@ -165,12 +165,18 @@ class CpuCompiler(Compiler):
         step
         for name in PIPELINES["hlo-opt"]
         for step in (
-            ("dot-layout", "conv-padding", name) if name == "fuse" else (name,)
+            ("dot-layout", "conv-padding", name)
+            if name == "fuse"
+            else ("decompose{keep-top-k=true}",)
+            if name == "decompose"
+            else (name,)
         )
     )
     """`hlo-opt` with `dot-layout` and `conv-padding` before `fuse`: the dot
     kernels read their rhs with unit stride (passes/dot_layout.py), the
-    convolution kernels an input padded beforehand (passes/conv_padding.py)."""
+    convolution kernels an input padded beforehand (passes/conv_padding.py);
+    `decompose` keeps chlo.top_k for its selection kernel
+    (lowering/kernels/top_k.py)."""
 
     def lookup(
         self, text: str, function: str, pipeline: str | None

@@ -1,5 +1,6 @@
 """Calls and control flow: func.call, while, case, if, composite,
-optimization_barrier, tuples; custom_call is refused with a diagnostic
+optimization_barrier, tuples; custom_call runs the LAPACK routines of jnp.linalg
+(lapack.py) and refuses any other target with a diagnostic
 (rng_bit_generator is in rng.py)."""
 
 from __future__ import annotations
@@ -8,9 +9,15 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
+from xlir.dialects.stablehlo.lapack import (
+    LapackCallError,
+    is_lapack_target,
+    lapack_call,
+)
 from xlir.targets.interpreter.data_movement import int_attr
 from xlir.targets.interpreter.elementwise import attribute
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
+from xlir.targets.interpreter.lapack import lapack_kernel
 from xlir.targets.interpreter.types import Unsupported
 
 Array = Any
@@ -107,6 +114,11 @@ def _get_tuple_element(op: Operation, interp: ModuleInterpreter):
 def _custom_call(op: Operation, interp: ModuleInterpreter):
     target = attribute(op, "call_target_name")
     name = getattr(target, "data", target)
+    if is_lapack_target(str(name)):
+        try:
+            return lapack_kernel(lapack_call(op))
+        except LapackCallError as error:
+            raise Unsupported(str(error)) from None
     raise Unsupported(
         f"custom call target '{name}' is not supported (custom calls are "
         "opaque to the interpreter)"
