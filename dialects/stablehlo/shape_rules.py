@@ -88,25 +88,30 @@ def check_iota(result: Shape, dim: int) -> None:
 
 
 def infer_concatenate(inputs: Sequence[Shape], dim: int) -> Shape:
+    """Sizes outside `dim` agree (a dynamic one agrees with any); the size in
+    `dim` is the sum, dynamic if any addend is."""
     if not inputs:
         raise ShapeError("concatenate needs at least one input")
     rank = len(inputs[0])
     if not 0 <= dim < rank:
         raise ShapeError(f"dimension {dim} is out of range [0, {rank})")
-    total = 0
+    out = list(inputs[0])
+    out[dim] = 0
     for i, s in enumerate(inputs):
         if len(s) != rank:
             raise ShapeError(
                 f"input #{i} has rank {len(s)} but input #0 has rank {rank}"
             )
         for d in range(rank):
-            if d != dim and s[d] != inputs[0][d]:
+            if d != dim and not _same_size(s[d], out[d]):
                 raise ShapeError(
                     f"input #{i} has size {s[d]} in dimension {d} but input #0 has "
                     f"{inputs[0][d]}; inputs may differ only in dimension {dim}"
                 )
-        total += s[dim]
-    return tuple(total if d == dim else inputs[0][d] for d in range(rank))
+            if d != dim and out[d] == DYNAMIC:
+                out[d] = s[d]
+        out[dim] = DYNAMIC if DYNAMIC in (s[dim], out[dim]) else out[dim] + s[dim]
+    return tuple(out)
 
 
 def infer_slice(
