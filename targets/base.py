@@ -49,7 +49,7 @@ from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import array_dtype, from_void, value_kind
+from xlir.element_types import array_dtype, from_void, is_ml_dtype, value_kind
 from xlir.levels import is_loop_level
 from xlir.pass_manager import run_pipeline
 
@@ -180,7 +180,7 @@ def _check_argument(spec: TensorSpec, value: Any) -> np.ndarray:
     want = value_kind(spec.dtype)
     if isinstance(value, np.ndarray | np.generic):
         array = from_void(np.asarray(value), spec.dtype)
-        narrow = spec.dtype.kind == "V" and value_kind(array.dtype) == want
+        narrow = is_ml_dtype(spec.dtype) and value_kind(array.dtype) == want
         if array.dtype != spec.dtype and not narrow:
             raise ValueError(
                 f"argument {spec.name}: expected dtype {spec.dtype} "

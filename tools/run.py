@@ -45,7 +45,7 @@ from xlir.tools.compare import compare, tolerance_for
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
-from xlir.element_types import from_void, value_kind
+from xlir.element_types import from_void, to_void, value_kind
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 
 PROG = "xlir-run"
@@ -161,8 +161,10 @@ def _array(data: Any, key: str, path: str) -> np.ndarray:
 
 def _save_outputs(path: str, results: Sequence[np.ndarray]) -> None:
     """`out0, out1, ...` to `path` itself (`np.savez` given a name would add
-    `.npz` to one that lacks it)."""
-    outputs: dict[str, Any] = {f"out{i}": r for i, r in enumerate(results)}
+    `.npz` to one that lacks it); `ml_dtypes` arrays as their raw bytes."""
+    outputs: dict[str, Any] = {
+        f"out{i}": to_void(np.asarray(r)) for i, r in enumerate(results)
+    }
     try:
         with open(path, "wb") as file:
             np.savez(file, **outputs)

@@ -7,7 +7,9 @@ arrays cross the API in these.
 
 `.npz` files store such arrays as raw bytes: numpy writes an `ml_dtypes`
 array as a void array of its item size (`|V2` for bf16), and reads it back
-so. `from_void` gives such an array its dtype back, from the signature.
+so. `from_void` gives such an array its dtype back, from the signature;
+`to_void` makes the raw form to save (numpy writes `float8_e5m2` as `<f1`,
+which it cannot read back).
 """
 
 from __future__ import annotations
@@ -101,6 +103,11 @@ def array_dtype(element: Attribute) -> np.dtype | None:
     return None
 
 
+def is_ml_dtype(dtype: np.dtype) -> bool:
+    """Whether `ml_dtypes` defines the dtype (numpy has no type of its own)."""
+    return dtype in ML_FLOATS or dtype in ML_INTEGERS
+
+
 def value_kind(dtype: np.dtype) -> str:
     """numpy's kind letter, with `ml_dtypes`' floats as floats ('f') and their
     integers as integers ('i', 'u'), where numpy says void ('V')."""
@@ -118,9 +125,17 @@ def from_void(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if (
         array.dtype.kind == "V"
         and array.dtype.fields is None
-        and dtype.kind == "V"
+        and is_ml_dtype(dtype)
         and array.dtype.itemsize == dtype.itemsize
         and array.dtype != dtype
     ):
         return array.view(dtype)
+    return array
+
+
+def to_void(array: np.ndarray) -> np.ndarray:
+    """An `ml_dtypes` array as the void array of its raw bytes, to save in an
+    `.npz` that numpy reads back; any other array itself."""
+    if is_ml_dtype(array.dtype):
+        return np.ascontiguousarray(array).view(f"V{array.dtype.itemsize}")
     return array
