@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import SSAValue
 from xdsl.printer import Printer
 
 from xlir.deep_stack import run_deep
@@ -43,7 +44,7 @@ def needs_refinement(module: ModuleOp) -> bool:
             target = op.properties.get("call_target_name")
             if getattr(target, "data", None) == "shape_assertion":
                 return True
-        values = [*op.results]
+        values: list[SSAValue] = [*op.results]
         if isinstance(op, FuncOp) and op.body.blocks:
             values += op.body.block.args
         for value in values:

@@ -92,7 +92,7 @@ def _is_shape_value(value: SSAValue) -> bool:
 def parse_types(ctx: Context, text: str) -> list[Attribute]:
     """The `types` option: tensor types separated by commas."""
     parser = Parser(ctx, text, "refine-shapes types")
-    types = [parser.parse_type()]
+    types: list[Attribute] = [parser.parse_type()]
     while parser.parse_optional_punctuation(",") is not None:
         types.append(parser.parse_type())
     if parser._current_token.kind != MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xlir.diagnostics import XlirError
-from xlir.polymorphic import ShapePolymorphicExecutable
 from xlir.tools.run import main as run_main
 
 import xlir
+from xlir.diagnostics import XlirError
+from xlir.polymorphic import ShapePolymorphicExecutable
 
 PROGRAMS = Path(__file__).resolve().parent / "programs" / "shape_poly"
 NAMES = ("dot_tanh", "reshape_pairs", "mean_rows")
