@@ -159,3 +159,18 @@ def test_f16_through_xlir_run_on_cpu(
         run_main([*argv, "--expected", str(tmp_path / "want.npz")])
     out = capsys.readouterr().out
     assert exit_.value.code == 0 and "within 4 ulp of float16" in out, out
+
+
+def test_cpu_cache_keeps_ml_dtypes_in_signatures() -> None:
+    """The compilation cache stores each dtype by name: bf16's `.str` is
+    `<V2`, which reads back as a plain void."""
+    from xlir.targets.base import Signature, TensorSpec
+    from xlir.targets.cpu import cache
+
+    specs = tuple(
+        TensorSpec(f"arg{i}", (2, 3), element, np.dtype(dtype))
+        for i, (element, dtype) in enumerate(NARROW.items())
+    )
+    signature = Signature("main", specs, specs[:1])
+    restored = cache._signature(cache._signature_json(signature))  # pyright: ignore[reportPrivateUsage]
+    assert restored == signature
