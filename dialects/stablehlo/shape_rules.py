@@ -134,7 +134,8 @@ def infer_slice(
     for d in range(rank):
         if strides[d] <= 0:
             raise ShapeError(f"stride {strides[d]} in dimension {d} must be positive")
-        if not 0 <= start[d] <= limit[d] <= operand[d]:
+        size = operand[d] if operand[d] != DYNAMIC else limit[d]
+        if not 0 <= start[d] <= limit[d] <= size:
             raise ShapeError(
                 f"dimension {d} needs 0 <= start ({start[d]}) <= limit ({limit[d]}) "
                 f"<= size ({operand[d]})"
@@ -162,6 +163,9 @@ def infer_pad(
             raise ShapeError(
                 f"interior padding {interior[d]} in dimension {d} must be >= 0"
             )
+        if operand[d] == DYNAMIC:
+            result.append(DYNAMIC)
+            continue
         size = operand[d] + low[d] + high[d] + max(operand[d] - 1, 0) * interior[d]
         if size < 0:
             raise ShapeError(f"dimension {d} would have negative size {size}")

@@ -3,19 +3,27 @@
 `dynamic_broadcast_in_dim`, `dynamic_reshape` and `dynamic_iota` take their
 result shape from the operand; `dynamic_pad`, `real_dynamic_slice`,
 `dynamic_gather` and `dynamic_conv` their amounts, from which the static
-op's shape rule gives the result. `get_dimension_size` of a static dimension
-is a constant.
+op's shape rule gives the result; so does JAX's `custom_call
+@stablehlo.dynamic_reduce_window` (`cumsum` with a symbolic dimension),
+which becomes a `reduce_window` whose body is its called function.
+`get_dimension_size` of a static dimension is a constant.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, i64
+from xdsl.dialects.builtin import SymbolRefAttr, TensorType, i64
+from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.traits import SymbolTable
 from xlir.dialects.stablehlo import shape_rules
 from xlir.dialects.stablehlo.contraction import ConvolutionOp
+from xlir.dialects.stablehlo.control_flow import CustomCallOp
+from xlir.dialects.stablehlo.control_flow import ReturnOp as StablehloReturnOp
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
     ConstantOp,
@@ -35,6 +43,7 @@ from xlir.dialects.stablehlo.dynamic import (
     RealDynamicSliceOp,
 )
 from xlir.dialects.stablehlo.indexing import GatherOp
+from xlir.dialects.stablehlo.reduction import ReduceWindowOp
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.dialects.syntax import array_values, i64_array
 from xlir.passes.simplify_patterns.constants import constant_array, dense_from_numpy
@@ -136,6 +145,47 @@ def _convolution(op: DynamicConvOp) -> Operation | None:
     )
 
 
+def _reduce_window(op: CustomCallOp) -> Operation | None:
+    """`custom_call @stablehlo.dynamic_reduce_window(inputs..., inits...,
+    window_dimensions, window_strides, base_dilations, window_dilations,
+    padding) {called_computations = [@body]}`."""
+    if op.call_target_name.data != "stablehlo.dynamic_reduce_window":
+        return None
+    count = (len(op.operands) - 5) // 2
+    attributes = [_values(v) for v in op.operands[2 * count :]]
+    called = op.called_computations
+    if count < 1 or called is None or len(called.data) != 1:
+        raise shape_rules.ShapeError(
+            "stablehlo.dynamic_reduce_window takes inputs, as many init values, "
+            "five window operands and one called computation"
+        )
+    if any(a is None for a in attributes):
+        return None
+    dims, strides, base, window, pads = (cast(list[int], a) for a in attributes)
+    body = SymbolTable.lookup_symbol(op, cast(SymbolRefAttr, called.data[0]))
+    if not isinstance(body, FuncOp) or not body.body.blocks:
+        raise shape_rules.ShapeError(
+            f"its called computation {called.data[0]} is not a function"
+        )
+    region = body.body.clone()
+    returned = region.block.last_op
+    assert isinstance(returned, ReturnOp)
+    Rewriter.replace_op(returned, StablehloReturnOp(list(returned.operands)))
+    pairs = np.asarray(pads, np.int64).reshape(-1, 2)
+    return ReduceWindowOp.create(
+        operands=list(op.operands[: 2 * count]),
+        result_types=[r.type for r in op.results],
+        properties={
+            "window_dimensions": i64_array(dims),
+            "window_strides": i64_array(strides),
+            "base_dilations": i64_array(base),
+            "window_dilations": i64_array(window),
+            "padding": dense_from_numpy(pairs, TensorType(i64, pairs.shape)),
+        },
+        regions=[region],
+    )
+
+
 def _dimension_size(op: GetDimensionSizeOp) -> Operation | None:
     size = shape(op.operand.type)[op.dimension.value.data]
     if size < 0:
@@ -152,6 +202,7 @@ STATIC_FORMS: dict[str, Callable[[Operation], Operation | None]] = {
     "stablehlo.dynamic_gather": _gather,  # pyright: ignore[reportAssignmentType]
     "stablehlo.dynamic_conv": _convolution,  # pyright: ignore[reportAssignmentType]
     "stablehlo.get_dimension_size": _dimension_size,  # pyright: ignore[reportAssignmentType]
+    "stablehlo.custom_call": _reduce_window,  # pyright: ignore[reportAssignmentType]
 }
 """By op name: the op's static replacement (its result type may still be
 refined by `rules`), or None while a shape operand is not a constant. A

@@ -1,6 +1,7 @@
 """Shape-polymorphic JAX exports (`programs/shape_poly/`, written by its
-`export.py`: a symbolic batch `b`) compiled for concrete batches by
-`refine-shapes`, on every target, against JAX's outputs."""
+`export.py`: a symbolic batch `b`; cumsum's `dynamic_reduce_window` custom
+call among them) compiled for concrete batches by `refine-shapes`, on every
+target, against JAX's outputs."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from xlir.diagnostics import XlirError
 from xlir.polymorphic import ShapePolymorphicExecutable
 
 PROGRAMS = Path(__file__).resolve().parent / "programs" / "shape_poly"
-NAMES = ("dot_tanh", "reshape_pairs", "mean_rows")
+NAMES = ("dot_tanh", "reshape_pairs", "mean_rows", "cumsum_rows")
 BATCHES = (1, 3, 8)
 
 

@@ -39,10 +39,15 @@ def mean_rows(x):
     return jnp.mean(x, axis=0)
 
 
+def cumsum_rows(x):
+    return jnp.cumsum(x, axis=0)
+
+
 PROGRAMS = {
     "dot_tanh": (dot_tanh, lambda b: [(b, 16), (16, 8)]),
     "reshape_pairs": (reshape_pairs, lambda b: [(b, 8)]),
     "mean_rows": (mean_rows, lambda b: [(b, 8)]),
+    "cumsum_rows": (cumsum_rows, lambda b: [(b, 3)]),
 }
 
 

@@ -111,3 +111,38 @@ func.func @main(%arg0: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<1x?x?x1xf32>
   } : (tensor<1x?x8x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x?x?x1xf32>
   return %g, %c : tensor<?x8xf32>, tensor<1x?x?x1xf32>
 }
+
+// -----
+
+// JAX's cumsum over a symbolic dimension: a `stablehlo.dynamic_reduce_window`
+// custom call whose body is a function; it becomes a reduce_window.
+
+// CHECK-LABEL: func.func @main(%arg0: tensor<3x8xf32>) -> tensor<3x8xf32>
+// CHECK:         "stablehlo.reduce_window"(%arg0, %{{.*}}) <{window_dimensions = array<i64: 3, 1>, window_strides = array<i64: 1, 1>, base_dilations = array<i64: 1, 1>, window_dilations = array<i64: 1, 1>, padding = dense<{{\[\[}}2, 0], [0, 0]]> : tensor<2x2xi64>}> ({
+// CHECK-NEXT:    ^{{.*}}(%{{.*}}: tensor<f32>, %{{.*}}: tensor<f32>):
+// CHECK-NEXT:      %[[S:.*]] = stablehlo.add
+// CHECK-NEXT:      stablehlo.return %[[S]] : tensor<f32>
+// CHECK-NEXT:    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+func.func @main(%arg0: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %nil = stablehlo.constant dense<0> : tensor<1xi32>
+  %minus = stablehlo.constant dense<-1> : tensor<i32>
+  %b = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+  %bv = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %window = stablehlo.concatenate %bv, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %ones = stablehlo.concatenate %one, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %low = stablehlo.add %b, %minus : tensor<i32>
+  %lowv = stablehlo.reshape %low : (tensor<i32>) -> tensor<1xi32>
+  %pad0 = stablehlo.concatenate %lowv, %nil, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %pad1 = stablehlo.concatenate %nil, %nil, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %p0 = stablehlo.reshape %pad0 : (tensor<2xi32>) -> tensor<1x2xi32>
+  %p1 = stablehlo.reshape %pad1 : (tensor<2xi32>) -> tensor<1x2xi32>
+  %padding = stablehlo.concatenate %p0, %p1, dim = 0 : (tensor<1x2xi32>, tensor<1x2xi32>) -> tensor<2x2xi32>
+  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%arg0, %zero, %window, %ones, %ones, %ones, %padding) {api_version = 2 : i32, called_computations = [@sum]} : (tensor<?x8xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+func.func @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
