@@ -174,3 +174,20 @@ def test_cpu_cache_keeps_ml_dtypes_in_signatures() -> None:
     signature = Signature("main", specs, specs[:1])
     restored = cache._signature(cache._signature_json(signature))  # pyright: ignore[reportPrivateUsage]
     assert restored == signature
+
+
+def test_api_argument_checks_for_narrow_types() -> None:
+    """Raw bytes of the type (a void array, as np.load gives JAX's bf16) are
+    taken as the type; values of another kind, or a narrow array for a wide
+    type, are refused naming the argument."""
+    executable = xlir.compile(_double("bf16"))
+    x = _values(ml_dtypes.bfloat16)
+    got = executable(to_void(x))
+    np.testing.assert_array_equal(got, executable(x))
+    with pytest.raises(ValueError, match="argument arg0: expected dtype bfloat16"):
+        executable(np.ones((2, 3), np.int32))
+    wide = xlir.compile(_double("f32"))
+    with pytest.raises(ValueError, match="argument arg0: expected dtype float32"):
+        wide(x)
+    with pytest.raises(ValueError, match="argument arg0: expected dtype float32"):
+        wide(np.ones((2, 3), np.float32).view("V4"))
