@@ -63,6 +63,9 @@ def infer_transpose(operand: Shape, permutation: Sequence[int]) -> Shape:
 
 
 def check_reshape(operand: Shape, result: Shape) -> None:
+    """Element counts agree (unknown while a size is dynamic)."""
+    if DYNAMIC in operand or DYNAMIC in result:
+        return
     if _count(operand) != _count(result):
         raise ShapeError(
             f"operand has {_count(operand)} elements but result has {_count(result)}; "
