@@ -10,7 +10,7 @@ ignored; a single-argument function may take an `.npy`), or are random with
 a seed. Outputs are printed (shape, dtype, a short preview) and may be saved
 as `out0, out1, ...`; `--expected` compares them with an `.npz` of `outN`
 with a tolerance per dtype (`tools/compare.py`: integers and booleans
-exactly, f32 within `1e-5 + 1e-4 * |want|`, bf16 and f16 within 4 ulp, ...;
+exactly, f32 within `1e-5 + 1e-4 * |want|`, bf16 and f16 within 8 ulp, ...;
 `--rtol`/`--atol` set one rule for every float type) and exits 1 on a
 mismatch. Arrays of bf16, float8, int4, ... are `ml_dtypes` arrays; an
 `.npz` holds them as raw bytes (`|V2` for bf16, as JAX's arrays save), which
