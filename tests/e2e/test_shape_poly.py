@@ -80,3 +80,19 @@ def test_xlir_run_random_needs_shapes(capsys: pytest.CaptureFixture[str]) -> Non
         run_main([str(PROGRAMS / "dot_tanh.mlir"), "--random"])
     assert exit_.value.code == 1
     assert "@main has dynamic shapes (arg0: tensor<?x16xf32>" in capsys.readouterr().err
+
+
+def test_execute_on_device_buffers_specialises_too() -> None:
+    """The runtime interface (`execute` on device buffers) compiles for the
+    buffers' shapes, as a call with arrays does."""
+    executable = xlir.compile(PROGRAMS / "mean_rows.mlir")
+    arguments, expected = _data("mean_rows", 3)
+    executor = executable.platform.executor(0)
+    transfer = executable.platform.transfer_manager()
+    stream = executor.create_stream()
+    inputs = [transfer.to_device(executor, a) for a in arguments]
+    outputs = executable.execute(inputs, stream)
+    stream.synchronize()
+    specialised = executable.specialisations[((3, 8),)]
+    got = transfer.from_device(executor, outputs[0], specialised.signature.results[0])
+    np.testing.assert_allclose(got, expected[0], rtol=1e-6)
