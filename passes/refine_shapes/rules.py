@@ -52,6 +52,7 @@ clamp take rank-0 operands beside full ones)."""
 LIKE_OPERANDS: frozenset[str] = frozenset(
     {
         "stablehlo.sort",
+        "stablehlo.scatter",
         "stablehlo.optimization_barrier",
         "stablehlo.reverse",
         "stablehlo.cholesky",
@@ -63,7 +64,6 @@ LIKE_FIRST_OPERAND: frozenset[str] = frozenset(
     {
         "stablehlo.dynamic_update_slice",
         "stablehlo.select_and_scatter",
-        "stablehlo.scatter",
     }
 )
 """Ops whose results all have the shape of their first operand."""
@@ -170,21 +170,21 @@ def _top_k(op: TopKOp) -> list[Shape]:
 
 
 RULES: dict[str, Callable[[Operation], list[Shape]]] = {
-    "stablehlo.broadcast_in_dim": _broadcast_in_dim,  # pyright: ignore[reportAssignmentType]
-    "stablehlo.reshape": _reshape,  # pyright: ignore[reportAssignmentType]
-    "stablehlo.transpose": lambda op: [
+    BroadcastInDimOp.name: _broadcast_in_dim,  # pyright: ignore[reportAssignmentType]
+    ReshapeOp.name: _reshape,  # pyright: ignore[reportAssignmentType]
+    TransposeOp.name: lambda op: [
         shape_rules.infer_transpose(
             shape(op.operands[0].type),
             array_values(op.permutation),  # pyright: ignore[reportAttributeAccessIssue]
         )
     ],
-    "stablehlo.concatenate": lambda op: [
+    ConcatenateOp.name: lambda op: [
         shape_rules.infer_concatenate(
             [shape(v.type) for v in op.operands],
             op.dimension.value.data,  # pyright: ignore[reportAttributeAccessIssue]
         )
     ],
-    "stablehlo.slice": lambda op: [
+    SliceOp.name: lambda op: [
         shape_rules.infer_slice(
             shape(op.operands[0].type),
             array_values(op.start_indices),  # pyright: ignore[reportAttributeAccessIssue]
@@ -192,7 +192,7 @@ RULES: dict[str, Callable[[Operation], list[Shape]]] = {
             array_values(op.strides),  # pyright: ignore[reportAttributeAccessIssue]
         )
     ],
-    "stablehlo.pad": lambda op: [
+    PadOp.name: lambda op: [
         shape_rules.infer_pad(
             shape(op.operands[0].type),
             array_values(op.edge_padding_low),  # pyright: ignore[reportAttributeAccessIssue]
@@ -200,12 +200,12 @@ RULES: dict[str, Callable[[Operation], list[Shape]]] = {
             array_values(op.interior_padding),  # pyright: ignore[reportAttributeAccessIssue]
         )
     ],
-    "stablehlo.dot_general": _dot_general,  # pyright: ignore[reportAssignmentType]
-    "stablehlo.dot": lambda op: [
+    DotGeneralOp.name: _dot_general,  # pyright: ignore[reportAssignmentType]
+    DotOp.name: lambda op: [
         shape_rules.infer_dot(shape(op.operands[0].type), shape(op.operands[1].type))
     ],
-    "stablehlo.convolution": _convolution,  # pyright: ignore[reportAssignmentType]
-    "stablehlo.gather": lambda op: [
+    ConvolutionOp.name: _convolution,  # pyright: ignore[reportAssignmentType]
+    GatherOp.name: lambda op: [
         infer_gather_shape(
             shape(op.operands[0].type),
             shape(op.operands[1].type),
@@ -213,24 +213,11 @@ RULES: dict[str, Callable[[Operation], list[Shape]]] = {
             array_values(op.slice_sizes),  # pyright: ignore[reportAttributeAccessIssue]
         )
     ],
-    "stablehlo.reduce": _reduce,  # pyright: ignore[reportAssignmentType]
-    "stablehlo.reduce_window": lambda op: [op.inferred_shape()] * len(op.results),  # pyright: ignore[reportAttributeAccessIssue]
-    "chlo.top_k": _top_k,  # pyright: ignore[reportAssignmentType]
+    ReduceOp.name: _reduce,  # pyright: ignore[reportAssignmentType]
+    ReduceWindowOp.name: lambda op: [op.inferred_shape()] * len(op.results),  # pyright: ignore[reportAttributeAccessIssue]
+    TopKOp.name: _top_k,  # pyright: ignore[reportAssignmentType]
 }
 """Rules by op name, beyond the families above."""
-
-_TYPED = (
-    BroadcastInDimOp,
-    ConcatenateOp,
-    PadOp,
-    SliceOp,
-    TransposeOp,
-    DotOp,
-    GatherOp,
-    ReduceWindowOp,
-)
-"""The op classes the lambdas above read properties of (kept imported so
-a renamed class fails here, at import)."""
 
 
 def inferred_shapes(op: Operation) -> list[Shape] | None:
