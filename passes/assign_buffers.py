@@ -68,7 +68,9 @@ def _check_static(type: object, op: Operation, what: str) -> None:
             format_at_op(
                 op,
                 f"assign-buffers: {what} of '{op.name}' has the dynamic shape "
-                f"{type}; buffers need static shapes",
+                f"{type}; buffers need static shapes (`refine-shapes"
+                '{types="..."}` specialises a shape-polymorphic program to '
+                "argument types; xlir.compile and xlir-run do it for theirs)",
             )
         )
 

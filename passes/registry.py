@@ -25,6 +25,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "dce": _lazy("xlir.passes.dce", "DCEPass"),
     # The HLO level (docs/hlo-passes.md).
     "cse": _lazy("xlir.passes.cse", "CSEPass"),
+    "refine-shapes": _lazy("xlir.passes.refine_shapes", "RefineShapesPass"),
     "inline": _lazy("xlir.passes.inline", "InlinePass"),
     "decompose": _lazy("xlir.passes.decompose", "DecomposePass"),
     "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),

@@ -49,6 +49,7 @@ from xlir.passes.buffers.report import buffer_stats
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op
+from xlir.element_types import array_dtype, from_void, is_ml_dtype, value_kind
 from xlir.levels import is_loop_level
 from xlir.pass_manager import run_pipeline
 
@@ -107,14 +108,15 @@ class TensorSpec:
     element_type: str
     """The MLIR spelling, e.g. `f32`, `bf16`, `i1`, `ui8`."""
     dtype: np.dtype
-    """The numpy dtype that holds it on the host (float32 for bf16)."""
+    """The dtype of its arrays in and out of the API: numpy's, or
+    `ml_dtypes`' for the types numpy lacks (`xlir/element_types.py`)."""
 
     @staticmethod
     def from_type(name: str, type_: Attribute) -> TensorSpec:
         if not isinstance(type_, TensorType):
             raise XlirError(f"error: {name} has type {type_}, expected a tensor")
         element = type_.get_element_type()
-        dtype = element_dtype(element)
+        dtype = array_dtype(element)
         if dtype is None:
             raise XlirError(
                 f"error: {name} has element type {element}, which has no "
@@ -124,13 +126,17 @@ class TensorSpec:
 
     @property
     def type_text(self) -> str:
-        dims = "".join(f"{d}x" for d in self.shape)
+        dims = "".join(f"{'?' if d < 0 else d}x" for d in self.shape)
         return f"tensor<{dims}{self.element_type}>"
 
     @property
+    def is_dynamic(self) -> bool:
+        """Whether a size is `?` (a shape-polymorphic program's argument)."""
+        return any(d < 0 for d in self.shape)
+
+    @property
     def nbytes(self) -> int:
-        per = 2 if self.element_type == "bf16" else self.dtype.itemsize
-        return int(np.prod(self.shape, dtype=np.int64)) * per
+        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
 
     def __str__(self) -> str:
         return f"{self.name}: {self.type_text}"
@@ -165,9 +171,17 @@ class Signature:
 
 
 def _check_argument(spec: TensorSpec, value: Any) -> np.ndarray:
+    """`value` as an array of the spec's dtype and shape. An array of another
+    dtype is taken only where the spec's type has no numpy dtype of its own
+    and the values are of its kind (floats for bf16 or f8, rounded to the
+    type; integers for i4, wrapped around), or as the raw bytes of such a
+    type (a void array, as `.npz` files hold `ml_dtypes` arrays); a Python
+    value or list may be of any kind the dtype holds."""
+    want = value_kind(spec.dtype)
     if isinstance(value, np.ndarray | np.generic):
-        array = np.asarray(value)
-        if array.dtype != spec.dtype:
+        array = from_void(np.asarray(value), spec.dtype)
+        narrow = is_ml_dtype(spec.dtype) and value_kind(array.dtype) == want
+        if array.dtype != spec.dtype and not narrow:
             raise ValueError(
                 f"argument {spec.name}: expected dtype {spec.dtype} "
                 f"({spec.type_text}), but got {array.dtype}"
@@ -181,18 +195,26 @@ def _check_argument(spec: TensorSpec, value: Any) -> np.ndarray:
                 f"{type(value).__name__} that is not an array ({error})"
             ) from None
         kinds = {"b": "b", "i": "iu", "u": "iu", "f": "iuf"}
-        if array.dtype.kind not in kinds.get(spec.dtype.kind, ""):
+        if array.dtype.kind not in kinds.get(want, ""):
             raise ValueError(
                 f"argument {spec.name}: expected dtype {spec.dtype} "
                 f"({spec.type_text}), but got {array.dtype}"
             )
-        array = array.astype(spec.dtype)
-    if tuple(array.shape) != spec.shape:
+    array = array.astype(spec.dtype, copy=False)
+    if len(array.shape) != len(spec.shape) or any(
+        want_size >= 0 and want_size != size
+        for want_size, size in zip(spec.shape, array.shape, strict=True)
+    ):
         raise ValueError(
-            f"argument {spec.name}: expected shape {list(spec.shape)} "
+            f"argument {spec.name}: expected shape {shape_text(spec.shape)} "
             f"({spec.type_text}), but got {list(array.shape)}"
         )
     return array
+
+
+def shape_text(sizes: Sequence[int]) -> str:
+    """`[8, ?]`: a shape with its dynamic sizes as `?`."""
+    return "[" + ", ".join("?" if d < 0 else str(d) for d in sizes) + "]"
 
 
 @dataclass(frozen=True)
@@ -451,9 +473,7 @@ class Compiler(ABC):
         )
 
 
-def _reject_nested_modules(
-    module: ModuleOp, sources: dict[str, str] | None
-) -> None:
+def _reject_nested_modules(module: ModuleOp, sources: dict[str, str] | None) -> None:
     """A program is one module of functions: a module inside it is a symbol
     table of its own, whose functions the program cannot call."""
     for op in module.ops:

@@ -9,8 +9,13 @@ Inputs come from an `.npz` with keys `arg0, arg1, ...` (other keys are
 ignored; a single-argument function may take an `.npy`), or are random with
 a seed. Outputs are printed (shape, dtype, a short preview) and may be saved
 as `out0, out1, ...`; `--expected` compares them with an `.npz` of `outN`
-(floats within `|got - want| <= atol + rtol * |want|`, integers and booleans
-exactly) and exits 1 on a mismatch.
+with a tolerance per dtype (`tools/compare.py`: integers and booleans
+exactly, f32 within `1e-5 + 1e-4 * |want|`, bf16 and f16 within 8 ulp, ...;
+`--rtol`/`--atol` set one rule for every float type) and exits 1 on a
+mismatch. Arrays of bf16, float8, int4, ... are `ml_dtypes` arrays; an
+`.npz` holds them as raw bytes (`|V2` for bf16, as JAX's arrays save), which
+are read as the function's argument or result type. A shape-polymorphic
+function (`tensor<?x16xf32>`) is compiled for the shapes of its inputs.
 
 `--check` runs every argument-free function that uses `check.*` ops (in
 every `// -----` chunk with `--split-input-file`) on the interpreter, as
@@ -31,13 +36,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 from xlir.targets.base import Executable, Signature, get_target
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
+from xlir.tools.compare import compare, tolerance_for
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
+from xlir.element_types import from_void, to_void, value_kind
+from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 
 PROG = "xlir-run"
 
@@ -61,8 +70,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed for --random")
     parser.add_argument("--output", metavar="NPZ", help="save outputs as out0, ...")
     parser.add_argument("--expected", metavar="NPZ", help="compare with out0, ...")
-    parser.add_argument("--rtol", type=float, default=1e-4)
-    parser.add_argument("--atol", type=float, default=1e-5)
+    parser.add_argument(
+        "--rtol", type=float, help="relative tolerance for floats (default: per dtype)"
+    )
+    parser.add_argument(
+        "--atol", type=float, help="absolute tolerance for floats (default: per dtype)"
+    )
     parser.add_argument("--repeat", type=int, default=1, help="calls to time")
     parser.add_argument(
         "--check", action="store_true", help="run the check.* test functions"
@@ -80,18 +93,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def random_arguments(signature: Signature, seed: int) -> list[np.ndarray]:
     """Standard normal floats (and parts of complex numbers), integers in
-    [0, 10), fair booleans."""
+    [0, 10) (up to the type's largest), fair booleans."""
     rng = np.random.default_rng(seed)
     arrays = []
     for spec in signature.arguments:
-        kind = spec.dtype.kind
+        kind = value_kind(spec.dtype)
         if kind == "f":
             value = rng.standard_normal(spec.shape).astype(spec.dtype)
         elif kind == "c":
             parts = rng.standard_normal((2, *spec.shape))
             value = (parts[0] + 1j * parts[1]).astype(spec.dtype)
         elif kind in "iu":
-            value = rng.integers(0, 10, spec.shape).astype(spec.dtype)
+            high = min(10, int(ml_dtypes.iinfo(spec.dtype).max) + 1)
+            value = rng.integers(0, high, spec.shape).astype(spec.dtype)
         else:
             value = rng.integers(0, 2, spec.shape).astype(bool)
         arrays.append(np.asarray(value))
@@ -147,8 +161,10 @@ def _array(data: Any, key: str, path: str) -> np.ndarray:
 
 def _save_outputs(path: str, results: Sequence[np.ndarray]) -> None:
     """`out0, out1, ...` to `path` itself (`np.savez` given a name would add
-    `.npz` to one that lacks it)."""
-    outputs: dict[str, Any] = {f"out{i}": r for i, r in enumerate(results)}
+    `.npz` to one that lacks it); `ml_dtypes` arrays as their raw bytes."""
+    outputs: dict[str, Any] = {
+        f"out{i}": to_void(np.asarray(r)) for i, r in enumerate(results)
+    }
     try:
         with open(path, "wb") as file:
             np.savez(file, **outputs)
@@ -162,46 +178,6 @@ def preview(array: np.ndarray, limit: int = 160) -> str:
     )
     text = re.sub(r"\s*\n\s*", " ", text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def compare(
-    got: np.ndarray, want: np.ndarray, rtol: float, atol: float
-) -> tuple[bool, str]:
-    """(ok, verdict text) for one output."""
-    if got.shape != want.shape:
-        return False, f"shape {list(got.shape)} != expected {list(want.shape)}"
-    if want.dtype.kind in "biu" or got.dtype.kind in "biu":
-        if got.dtype != want.dtype:
-            return False, f"dtype {got.dtype} != expected {want.dtype}"
-        differ = got != want
-        if not differ.any():
-            return True, "exact match"
-        index = tuple(int(i) for i in np.argwhere(differ)[0])
-        return False, (
-            f"{int(differ.sum())} of {got.size} elements differ; first at "
-            f"{list(index)}: got {got[index]}, expected {want[index]}"
-        )
-    g = got.astype(np.float64)
-    w = want.astype(np.float64)
-    same = (g == w) | (np.isnan(g) & np.isnan(w))  # inf and NaN where expected
-    with np.errstate(invalid="ignore"):
-        error = np.where(same, 0.0, np.abs(g - w))
-    bad = ~same & (~np.isfinite(w) | ~(error <= atol + rtol * np.abs(w)))
-    worst_abs = float(np.nanmax(error)) if error.size else 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        relative = np.where(
-            w != 0, error / np.abs(w), np.where(error == 0, 0.0, np.inf)
-        )
-    worst_rel = float(np.nanmax(relative)) if relative.size else 0.0
-    summary = f"max abs err {worst_abs:.3g}, max rel err {worst_rel:.3g}"
-    if not bad.any():
-        return True, f"within rtol={rtol:g} atol={atol:g} ({summary})"
-    index = tuple(int(i) for i in np.argwhere(bad)[0])
-    return False, (
-        f"{int(bad.sum())} of {got.size} elements outside rtol={rtol:g} "
-        f"atol={atol:g} ({summary}); first at {list(index)}: got {got[index]}, "
-        f"expected {want[index]}"
-    )
 
 
 # --- running ---------------------------------------------------------------------
@@ -226,23 +202,36 @@ def run_main(args: argparse.Namespace) -> int:
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
     platform = get_target(args.target)
-    executable = platform.compiler().compile(
-        module, args.function, sources, args.pipeline
-    )
+    compiler = platform.compiler()
+    if needs_refinement(module):
+        executable: Executable = ShapePolymorphicExecutable(
+            compiler, module, args.function, sources, args.pipeline
+        )
+    else:
+        executable = compiler.compile(module, args.function, sources, args.pipeline)
     signature = executable.signature
     count = len(signature.arguments)
+    names = ", ".join(str(a) for a in signature.arguments)
     if args.inputs:
         arrays = _load_arrays(args.inputs, "arg", count, "input")
+    elif args.random and isinstance(executable, ShapePolymorphicExecutable):
+        raise UsageError(
+            f"@{args.function} has dynamic shapes ({names}); give --inputs "
+            "FILE.npz with arrays of the shapes to compile it for"
+        )
     elif args.random:
         arrays = random_arguments(signature, args.seed)
     elif count:
-        names = ", ".join(str(a) for a in signature.arguments)
         raise UsageError(
             f"@{args.function} takes {count} argument(s) ({names}); "
             "give --inputs FILE.npz or --random"
         )
     else:
         arrays = []
+    if isinstance(executable, ShapePolymorphicExecutable):
+        checked = signature.check_arguments(arrays)
+        executable = executable.specialize([a.shape for a in checked])
+        signature = executable.signature
     times = []
     results: tuple[np.ndarray, ...] = ()
     for _ in range(args.repeat):
@@ -256,9 +245,12 @@ def run_main(args: argparse.Namespace) -> int:
     status = 0
     if args.expected:
         wanted = _load_arrays(args.expected, "out", len(results), "expected output")
-        for i, (got, want) in enumerate(zip(results, wanted, strict=True)):
+        for i, (spec, got, want) in enumerate(
+            zip(signature.results, results, wanted, strict=True)
+        ):
+            tolerance = tolerance_for(spec.dtype, args.rtol, args.atol)
             ok, verdict = compare(
-                np.asarray(got), np.asarray(want), args.rtol, args.atol
+                np.asarray(got), from_void(np.asarray(want), spec.dtype), tolerance
             )
             print(f"out{i}: {'ok' if ok else 'MISMATCH'}: {verdict}")
             status |= 0 if ok else 1

@@ -20,6 +20,7 @@ from xlir.diagnostics import (
     verify_module,
 )
 from xlir.parsing import parse_module
+from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.targets.base import Executable, get_target
 
 
@@ -89,9 +90,12 @@ def compile(
     kernel and the buffer at the first one out (a debug mode, slower;
     `XLIR_CPU_BOUNDS_CHECK=1` in the environment does it for every compile).
 
-    The result is callable with numpy arrays and returns an array, or a tuple
-    of arrays for several results; `executable.signature` lists the expected
-    arguments. Errors in the program are `XlirError`s with file:line:col
+    The result is callable with numpy arrays (`ml_dtypes` arrays for bf16,
+    float8, int4, ...) and returns an array, or a tuple of arrays for several
+    results; `executable.signature` lists the expected arguments. A
+    shape-polymorphic program (`tensor<?x16xf32>`, from `jax.export` with
+    symbolic dimensions) is compiled on each call for the arguments' shapes,
+    once per distinct shape signature (`xlir/polymorphic.py`). Errors in the program are `XlirError`s with file:line:col
     diagnostics; wrong arguments at call time are `ValueError`s naming the
     argument.
     """
@@ -104,6 +108,10 @@ def compile(
 
     def build() -> Executable:
         module, sources = load_module(source, name)
+        if needs_refinement(module):
+            return ShapePolymorphicExecutable(
+                compiler, module, function, sources, pipeline
+            )
         return compiler.compile(module, function, sources, pipeline)
 
     with cyclic_gc_paused():

@@ -7,6 +7,7 @@ or the argument shapes at compile time) each is its static counterpart.
     %1 = stablehlo.dynamic_reshape %x, %shape : (tensor<1x6xi64>, tensor<1xi64>) -> tensor<6xi64>
     %2 = stablehlo.dynamic_broadcast_in_dim %x, %dims, dims = [0, 1] : (...) -> T
     %3 = stablehlo.dynamic_pad %x, %value, %low, %high, %interior : (...) -> T
+    %4 = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (...) -> T
 
 `dynamic_gather` and `dynamic_conv` take the attributes of gather and
 convolution and print in the generic form, as StableHLO does.
@@ -267,6 +268,36 @@ class DynamicPadOp(_FunctionTypedOp):
 
 
 @irdl_op_definition
+class RealDynamicSliceOp(_FunctionTypedOp):
+    """slice with the start, limit and stride of each dimension held by
+    operands."""
+
+    name = "stablehlo.real_dynamic_slice"
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    limit_indices = operand_def(TensorType)
+    strides = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        rank = len(shape(self.operand.type))
+        _check_same_element_type(self, self.operand.type, self.result.type)
+        for what, value in (
+            ("start_indices", self.start_indices),
+            ("limit_indices", self.limit_indices),
+            ("strides", self.strides),
+        ):
+            _check_shape_operand(self, what, value.type, rank)
+        if len(shape(self.result.type)) != rank:
+            raise _fail(
+                self,
+                f"result rank {len(shape(self.result.type))} must equal the "
+                f"operand's {rank}",
+            )
+
+
+@irdl_op_definition
 class DynamicGatherOp(IRDLOperation):
     """gather with the slice sizes held by an operand."""
 
@@ -335,6 +366,7 @@ DYNAMIC_OPS: list[type[IRDLOperation]] = [
     DynamicReshapeOp,
     DynamicBroadcastInDimOp,
     DynamicPadOp,
+    RealDynamicSliceOp,
     DynamicGatherOp,
     DynamicConvOp,
 ]

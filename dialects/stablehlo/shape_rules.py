@@ -63,6 +63,9 @@ def infer_transpose(operand: Shape, permutation: Sequence[int]) -> Shape:
 
 
 def check_reshape(operand: Shape, result: Shape) -> None:
+    """Element counts agree (unknown while a size is dynamic)."""
+    if DYNAMIC in operand or DYNAMIC in result:
+        return
     if _count(operand) != _count(result):
         raise ShapeError(
             f"operand has {_count(operand)} elements but result has {_count(result)}; "
@@ -88,25 +91,30 @@ def check_iota(result: Shape, dim: int) -> None:
 
 
 def infer_concatenate(inputs: Sequence[Shape], dim: int) -> Shape:
+    """Sizes outside `dim` agree (a dynamic one agrees with any); the size in
+    `dim` is the sum, dynamic if any addend is."""
     if not inputs:
         raise ShapeError("concatenate needs at least one input")
     rank = len(inputs[0])
     if not 0 <= dim < rank:
         raise ShapeError(f"dimension {dim} is out of range [0, {rank})")
-    total = 0
+    out = list(inputs[0])
+    out[dim] = 0
     for i, s in enumerate(inputs):
         if len(s) != rank:
             raise ShapeError(
                 f"input #{i} has rank {len(s)} but input #0 has rank {rank}"
             )
         for d in range(rank):
-            if d != dim and s[d] != inputs[0][d]:
+            if d != dim and not _same_size(s[d], out[d]):
                 raise ShapeError(
                     f"input #{i} has size {s[d]} in dimension {d} but input #0 has "
                     f"{inputs[0][d]}; inputs may differ only in dimension {dim}"
                 )
-        total += s[dim]
-    return tuple(total if d == dim else inputs[0][d] for d in range(rank))
+            if d != dim and out[d] == DYNAMIC:
+                out[d] = s[d]
+        out[dim] = DYNAMIC if DYNAMIC in (s[dim], out[dim]) else out[dim] + s[dim]
+    return tuple(out)
 
 
 def infer_slice(
@@ -129,7 +137,8 @@ def infer_slice(
     for d in range(rank):
         if strides[d] <= 0:
             raise ShapeError(f"stride {strides[d]} in dimension {d} must be positive")
-        if not 0 <= start[d] <= limit[d] <= operand[d]:
+        size = operand[d] if operand[d] != DYNAMIC else limit[d]
+        if not 0 <= start[d] <= limit[d] <= size:
             raise ShapeError(
                 f"dimension {d} needs 0 <= start ({start[d]}) <= limit ({limit[d]}) "
                 f"<= size ({operand[d]})"
@@ -157,6 +166,9 @@ def infer_pad(
             raise ShapeError(
                 f"interior padding {interior[d]} in dimension {d} must be >= 0"
             )
+        if operand[d] == DYNAMIC:
+            result.append(DYNAMIC)
+            continue
         size = operand[d] + low[d] + high[d] + max(operand[d] - 1, 0) * interior[d]
         if size < 0:
             raise ShapeError(f"dimension {d} would have negative size {size}")

@@ -16,9 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xlir.targets.base import (
     Compiler,
+    DeviceBuffer,
     Executable,
     MemoryStats,
     Platform,
@@ -82,6 +84,13 @@ def loop_pipeline(bounds_check: bool = False) -> str:
 class CpuExecutor(InterpreterExecutor):
     """The host's memory, as for the interpreter: buffers hold numpy arrays;
     kernels are loaded executables run on them."""
+
+    def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
+        """As it is: the native code takes arrays of the signature's dtypes
+        (bf16 as `ml_dtypes.bfloat16`), which the arguments were checked to
+        have."""
+        buffer.handle = np.array(host, copy=True)
+        buffer.shape = tuple(buffer.handle.shape)
 
     def load_kernel(self, image: Any, name: str) -> Any:
         if not isinstance(image, CpuExecutable):

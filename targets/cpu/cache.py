@@ -84,7 +84,7 @@ def _signature_json(signature: Signature) -> dict:
             "name": s.name,
             "shape": list(s.shape),
             "type": s.element_type,
-            "dtype": s.dtype.str,
+            "dtype": s.dtype.name,  # `.str` of bfloat16 is "<V2", a void
         }
 
     return {

@@ -40,9 +40,10 @@ from xlir.targets.interpreter import (  # noqa: F401
     rng,
 )
 from xlir.targets.interpreter.engine import KERNELS, ModuleInterpreter
-from xlir.targets.interpreter.types import Unsupported, dtype_of, rounding_by_name
+from xlir.targets.interpreter.types import rounding_by_name
 
 from xlir.diagnostics import XlirError
+from xlir.element_types import array_dtype
 from xlir.levels import is_loop_level
 
 __all__ = [
@@ -70,6 +71,8 @@ class InterpreterExecutor(StreamExecutor):
             buffer.handle = None
 
     def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
+        """Into the interpreter's host dtype: narrow types as the wider one
+        that computes them (rounding brings bf16 to float32, int4 to int8)."""
         array = np.array(host, copy=True)
         round_to_type = rounding_by_name(buffer.element_type)
         if round_to_type is not None:
@@ -120,19 +123,18 @@ class InterpreterPlatform(Platform):
 
 
 def _tensor_spec(name: str, type_: Any) -> TensorSpec:
-    """A TensorSpec with the interpreter's host dtype, which every element
-    type it runs has (float32 for the narrow floats, 8-bit integers for the
-    2- and 4-bit ones, the storage integers of quantized types)."""
+    """A TensorSpec with the dtype arrays of the type have in the API
+    (`ml_dtypes`' for bf16, float8, int4, ...; the storage integers of
+    quantized types); the executor holds them in its host dtypes."""
     if not isinstance(type_, TensorType):
         raise XlirError(f"error: {name} has type {type_}, expected a tensor")
     element = type_.get_element_type()
-    try:
-        dtype = dtype_of(element)
-    except Unsupported:
+    dtype = array_dtype(element)
+    if dtype is None:
         raise XlirError(
             f"error: {name} has element type {element}, which has no host "
             "representation"
-        ) from None
+        )
     return TensorSpec(name, tuple(type_.get_shape()), str(element), dtype)
 
 

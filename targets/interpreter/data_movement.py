@@ -1,7 +1,7 @@
 """Kernels that build and move data: constant, iota, broadcast_in_dim,
 reshape, transpose, reverse, concatenate, slice, pad, dynamic_slice,
 dynamic_update_slice, get_dimension_size, and the dynamic forms of iota,
-broadcast_in_dim, reshape and pad (sizes read from their operands)."""
+broadcast_in_dim, reshape, pad and slice (sizes read from their operands)."""
 
 from __future__ import annotations
 
@@ -209,6 +209,21 @@ def _dynamic_pad(op: Operation, interp: ModuleInterpreter):
         return pad_array(x, value, *amounts)
 
     return pad
+
+
+@kernel("stablehlo.real_dynamic_slice")
+def _real_dynamic_slice(op: Operation, interp: ModuleInterpreter):
+    def real_dynamic_slice(x: Array, start: Array, limit: Array, strides: Array):
+        bounds = [[int(v) for v in np.ravel(a)] for a in (start, limit, strides)]
+        for dim, (s, e, t) in enumerate(zip(*bounds, strict=True)):
+            if not (0 <= s <= e <= x.shape[dim] and t > 0):
+                raise ValueError(
+                    f"slice [{s}:{e}:{t}] of dimension {dim} (size {x.shape[dim]}) "
+                    "is out of bounds"
+                )
+        return x[tuple(slice(*triple) for triple in zip(*bounds, strict=True))]
+
+    return real_dynamic_slice
 
 
 def clamped_starts(

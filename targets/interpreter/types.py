@@ -17,17 +17,6 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     ComplexType,
     DenseIntOrFPElementsAttr,
-    Float4E2M1FNType,
-    Float6E2M3FNType,
-    Float6E3M2FNType,
-    Float8E3M4Type,
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E4M3Type,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    Float8E8M0FNUType,
     Float32Type,
     Float64Type,
     IntegerType,
@@ -38,21 +27,7 @@ from xdsl.ir import Attribute
 from xlir.dialects.quant import UniformQuantizedType
 from xlir.targets.base import element_dtype
 
-NARROW_FLOATS: dict[type[Attribute], np.dtype] = {
-    Float8E3M4Type: np.dtype(ml_dtypes.float8_e3m4),
-    Float8E4M3Type: np.dtype(ml_dtypes.float8_e4m3),
-    Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn),
-    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz),
-    Float8E4M3B11FNUZType: np.dtype(ml_dtypes.float8_e4m3b11fnuz),
-    Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
-    Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
-    Float8E8M0FNUType: np.dtype(ml_dtypes.float8_e8m0fnu),
-    Float6E2M3FNType: np.dtype(ml_dtypes.float6_e2m3fn),
-    Float6E3M2FNType: np.dtype(ml_dtypes.float6_e3m2fn),
-    Float4E2M1FNType: np.dtype(ml_dtypes.float4_e2m1fn),
-}
-"""Float types held as float32 on the host, with the `ml_dtypes` dtype that
-rounds to them and stores them (one byte per element)."""
+from xlir.element_types import NARROW_FLOATS
 
 
 class Unsupported(Exception):

@@ -3,6 +3,7 @@ errors users see (each a diagnostic or a ValueError naming the argument)."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from xlir.targets import Stream, get_target
@@ -207,6 +208,8 @@ def test_platform_executor_stream() -> None:
 
 
 def test_bf16_arguments_are_rounded() -> None:
+    """bf16 is `ml_dtypes.bfloat16` in and out; float32 arrays are taken too,
+    rounded to bf16."""
     source = """
 func.func @main(%arg0: tensor<2xbf16>) -> tensor<2xbf16> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<2xbf16>
@@ -214,6 +217,7 @@ func.func @main(%arg0: tensor<2xbf16>) -> tensor<2xbf16> {
 }
 """
     executable = xlir.compile(source)
-    assert executable.signature.arguments[0].dtype == np.float32
+    assert executable.signature.arguments[0].dtype == ml_dtypes.bfloat16
     result = executable(np.array([1.00390625, 3.0], np.float32))  # 1 + 2^-8 -> 1.0
-    np.testing.assert_array_equal(result, [2.0, 6.0])
+    assert isinstance(result, np.ndarray) and result.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(result.astype(np.float32), [2.0, 6.0])

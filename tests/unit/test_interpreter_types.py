@@ -163,18 +163,24 @@ func.func @main(%x: tensor<3xf8E4M3FN>, %i: tensor<3xi4>) -> (tensor<3xf8E4M3FN>
 """
 
 
-def test_narrow_arguments_are_held_in_host_dtypes_and_rounded_on_the_way_in() -> None:
-    """The interpreter takes float8 as float32 and i4 as int8 (like bf16 as
-    float32): values are rounded to the type when they enter."""
+def test_narrow_arguments_are_ml_dtypes_and_rounded_on_the_way_in() -> None:
+    """float8 and i4 are `ml_dtypes` arrays in and out; float32 and int8
+    arrays are taken too, rounded (wrapped) to the type when they enter."""
     executable = xlir.compile(NARROW_ARGUMENTS, target="interpreter")
     specs = executable.signature.arguments
-    assert [s.dtype for s in specs] == [np.dtype(np.float32), np.dtype(np.int8)]
+    assert [s.dtype for s in specs] == [
+        np.dtype(ml_dtypes.float8_e4m3fn),
+        np.dtype(ml_dtypes.int4),
+    ]
     x = np.array([0.1, 1.0, 300.0], np.float32)  # 0.1 → 0.1015625, 300 → 288
     i = np.array([7, -8, 9], np.int8)  # 9 wraps to -7
     y, j = executable(x, i)
+    assert y.dtype == ml_dtypes.float8_e4m3fn and j.dtype == ml_dtypes.int4
     # 288 + 288 overflows f8E4M3FN (largest 448), which has no infinity: NaN
-    np.testing.assert_array_equal(y, np.array([0.203125, 2.0, np.nan], np.float32))
-    np.testing.assert_array_equal(j, np.array([-2, 0, 2], np.int8))
+    np.testing.assert_array_equal(
+        y.astype(np.float32), np.array([0.203125, 2.0, np.nan], np.float32)
+    )
+    np.testing.assert_array_equal(j.astype(np.int8), np.array([-2, 0, 2], np.int8))
 
 
 def _bit_ops_reference(kind: str, a: int, b: int, width: int, signed: bool) -> int:

@@ -7,9 +7,12 @@ import sys
 
 import numpy as np
 import pytest
-from xlir.tools.run import compare, main
+from xlir.tools.compare import Tolerance, compare
+from xlir.tools.run import main
 
 from tests.conftest import CORPUS
+
+F32 = Tolerance(rtol=1e-4, atol=1e-5)
 
 ADD = """func.func @main(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> tensor<3xf32> {
   %0 = stablehlo.add %arg0, %arg1 : tensor<3xf32>
@@ -239,17 +242,17 @@ def test_console_script_no_traceback(tmp_path) -> None:
 
 def test_expected_nan_and_inf_in_the_same_places_match() -> None:
     want = np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)
-    ok, verdict = compare(want.copy(), want, 1e-4, 1e-5)
+    ok, verdict = compare(want.copy(), want, F32)
     assert ok, verdict
     got = np.array([np.nan, np.inf, np.inf, 1.0], np.float32)
-    ok, verdict = compare(got, want, 1e-4, 1e-5)
+    ok, verdict = compare(got, want, F32)
     assert not ok and "first at [2]" in verdict
-    ok, _ = compare(np.array([1.0, np.inf, -np.inf, 1.0], np.float32), want, 1e-4, 1e-5)
+    ok, _ = compare(np.array([1.0, np.inf, -np.inf, 1.0], np.float32), want, F32)
     assert not ok
 
 
 def test_rank_0_float_outputs_compare() -> None:
     want = np.array(2.5, np.float32)
-    assert compare(want.copy(), want, 0.0, 0.0)[0]
-    ok, verdict = compare(np.array(np.nan, np.float32), want, 1e-4, 1e-5)
+    assert compare(want.copy(), want, Tolerance())[0]
+    ok, verdict = compare(np.array(np.nan, np.float32), want, F32)
     assert not ok and "first at []" in verdict
