@@ -602,12 +602,18 @@ def float_to_int(
     builder: Builder, x: SSAValue, target: IntegerType, unsigned: bool
 ) -> SSAValue:
     """`x` truncated toward zero, saturating at the type's bounds; NaN gives
-    0 (StableHLO leaves it to the implementation; this is XLA's choice)."""
+    0 (StableHLO leaves it to the implementation; this is XLA's choice).
+    Types narrower than f32 are compared in f32, which holds the bounds (a
+    float8 type may have neither them nor infinity)."""
     source = x.type
     assert isinstance(source, AnyFloat)
 
     def put(op: Operation) -> SSAValue:
         return builder.insert(op).results[0]
+
+    if source.bitwidth < 32:  # exactly, where 2^31 and inf are numbers
+        x = put(arith.ExtFOp(x, f32))
+        source = f32
 
     width = target.width.data
     low, high = (0, 1 << width) if unsigned else (-(1 << (width - 1)), 1 << (width - 1))

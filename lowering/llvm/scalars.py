@@ -8,7 +8,9 @@ propagating, as `arith.maximumf`), `llvm.smax`…, `llvm.fptosi.sat` (the
 lowering guards the range and NaN already, so saturation is never observed),
 `llvm.ctpop`/`ctlz`/`abs`, `llvm.round`/`roundeven`/`trunc`. `uitofp` is
 `sitofp` of the value widened (or halved, for 64 bits, keeping the sticky
-bit so the rounding stays correct). Transcendentals that `expand-math` did
+bit so the rounding stays correct). bf16 and the float8/6/4 formats are the
+integers that hold their bits: only selects and bitcasts take them (the
+`widen-floats` pass computes on them in f32). Transcendentals that `expand-math` did
 not turn into arithmetic (f64, or a pipeline without it) call libm.
 `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
 `passes/jam_vector.py` puts on vectors lower as on scalars, with vector types.
@@ -31,6 +33,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xlir.passes.float_formats import format_of
 from xlir.lowering.llvm.function import (
     SLT,
     FunctionBuilder,
@@ -141,7 +144,13 @@ def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 
 def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:
-    return b.emit(llvm.BitcastOp(b.get(op.operands[0]), _result_type(op)))
+    """A bf16 or float8 value is its bits already: to or from its integer it
+    is the same LLVM value."""
+    value = b.get(op.operands[0])
+    type_ = _result_type(op)
+    if value.type == type_:
+        return value
+    return b.emit(llvm.BitcastOp(value, type_))
 
 
 def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
@@ -297,5 +306,20 @@ EMITTERS: dict[str, Emitter] = {
 """Op name -> the emitter of its `llvm` code."""
 
 
+_MOVES_BITS = ("arith.select", "arith.bitcast")
+"""The ops that may take bf16 and float8 values as they are (their bits)."""
+
+
 def lower_scalar(b: FunctionBuilder, op: Operation) -> None:
+    if op.name not in _MOVES_BITS:
+        for value in (*op.operands, *op.results):
+            element = value.type
+            if isinstance(element, VectorType):
+                element = element.element_type
+            if format_of(element) is not None:
+                raise Unsupported(
+                    op,
+                    f"computes on {element}, which the CPU holds only in memory "
+                    "(the widen-floats pass computes on it in f32)",
+                )
     b.bind(op.results[0], EMITTERS[op.name](b, op))
