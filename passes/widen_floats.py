@@ -179,7 +179,9 @@ def _convert(op: Operation) -> None:
     code = ScalarBuilder(Builder(InsertPoint.before(op)))
     if isinstance(op, arith.ConstantOp):
         assert target_format is not None and isinstance(op.value, FloatAttr)
-        bits = code.const(bits_of(op.value.value.data, target_format), target_format.storage)
+        bits = code.const(
+            bits_of(op.value.value.data, target_format), target_format.storage
+        )
         result = bits.bitcast(target)
     else:
         value = code.wrap(op.operands[0])
@@ -200,4 +202,3 @@ def _convert(op: Operation) -> None:
     op.results[0].replace_all_uses_with(result.ssa)
     op.detach()
     op.erase()
-

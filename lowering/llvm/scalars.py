@@ -310,16 +310,22 @@ _MOVES_BITS = ("arith.select", "arith.bitcast")
 """The ops that may take bf16 and float8 values as they are (their bits)."""
 
 
+def narrow_float_problem(op: Operation) -> str | None:
+    """Why the scalar op cannot be lowered, where it computes on a type the
+    CPU holds only as bits (None where it does not)."""
+    if op.name in _MOVES_BITS:
+        return None
+    for value in (*op.operands, *op.results):
+        element = value.type
+        if isinstance(element, VectorType):
+            element = element.element_type
+        if format_of(element) is not None:
+            return (
+                f"computes on {element}, which the CPU holds only in memory "
+                "(the widen-floats pass computes on it in f32)"
+            )
+    return None
+
+
 def lower_scalar(b: FunctionBuilder, op: Operation) -> None:
-    if op.name not in _MOVES_BITS:
-        for value in (*op.operands, *op.results):
-            element = value.type
-            if isinstance(element, VectorType):
-                element = element.element_type
-            if format_of(element) is not None:
-                raise Unsupported(
-                    op,
-                    f"computes on {element}, which the CPU holds only in memory "
-                    "(the widen-floats pass computes on it in f32)",
-                )
     b.bind(op.results[0], EMITTERS[op.name](b, op))
