@@ -115,25 +115,38 @@ def format_of(type_: Attribute) -> Format | None:
     return FORMATS.get(type(type_))
 
 
+def bits_in_storage(x: Value, fmt: Format) -> Value:
+    """A narrow float's bits as its storage integer (zero-extended from 4 or
+    6 bits: `arith.bitcast` keeps the width)."""
+    bits = x.bitcast(IntegerType(fmt.width))
+    return bits if fmt.width % 8 == 0 else bits.extend(fmt.storage)
+
+
+def from_storage(bits: Value, fmt: Format, type_: Attribute) -> Value:
+    """The narrow float of type `type_` whose bits the storage integer holds."""
+    if fmt.width % 8:
+        bits = bits.truncate(IntegerType(fmt.width))
+    return bits.bitcast(type_)
+
+
 def decode(code: ScalarBuilder, bits: Value, fmt: Format) -> Value:
     """The f32 value of a narrow float given as its bits (`fmt.storage`)."""
     wide = bits.extend(IntegerType(32))
     if fmt.kind == "e8m0":
         value = code.select(wide.eq(0), 0x00400000, wide << 23)  # 2^-127
         return code.select(wide.eq(0xFF), 0x7FC00000, value).as_float()
+    if fmt.exponent == 8:  # bf16: the top half of an f32
+        return (wide << 16).as_float()
     magnitude_mask = (1 << fmt.magnitude_bits) - 1
     magnitude = wide & magnitude_mask
     sign = wide.shr_u(fmt.magnitude_bits) << 31
     exponent = magnitude.shr_u(fmt.mantissa)
-    if fmt.exponent == 8:  # bf16: f32's exponent, its top bits
-        normal = magnitude << (23 - fmt.mantissa)
-    else:
-        normal = (magnitude << (23 - fmt.mantissa)) + ((127 - fmt.bias) << 23)
-        # a subnormal: its mantissa times the smallest subnormal, exactly
-        tiny = code.const(2.0 ** (1 - fmt.bias - fmt.mantissa), f32)
-        subnormal = ((magnitude.to_float(f32)) * tiny).bits()
-        normal = code.select(exponent.eq(0), subnormal, normal)
-    if fmt.kind == "ieee" and fmt.exponent != 8:
+    normal = (magnitude << (23 - fmt.mantissa)) + ((127 - fmt.bias) << 23)
+    # a subnormal: its mantissa times the smallest subnormal, exactly
+    tiny = code.const(2.0 ** (1 - fmt.bias - fmt.mantissa), f32)
+    subnormal = ((magnitude.to_float(f32)) * tiny).bits()
+    normal = code.select(exponent.eq(0), subnormal, normal)
+    if fmt.kind == "ieee":
         top = (1 << fmt.exponent) - 1
         special = (magnitude << (23 - fmt.mantissa)) | 0x7F800000  # inf or NaN
         normal = code.select(exponent.eq(top), special, normal)

@@ -47,7 +47,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp
-from xlir.passes.float_formats import bits_of, decode, encode, format_of
+from xlir.passes.float_formats import (
+    bits_in_storage,
+    bits_of,
+    decode,
+    encode,
+    format_of,
+    from_storage,
+)
 from xlir.passes.math_approximations.scalar_builder import ScalarBuilder
 
 _KEPT = {"arith.constant", "arith.select", "arith.bitcast"}
@@ -186,13 +193,14 @@ def _convert(op: Operation) -> None:
     else:
         value = code.wrap(op.operands[0])
         if source_format is not None:
-            value = decode(code, value.bitcast(source_format.storage), source_format)
+            value = decode(code, bits_in_storage(value, source_format), source_format)
         elif isinstance(source, IntegerType):
             value = code.emit(type(op)(value.ssa, f64))  # pyright: ignore[reportCallIssue]
         elif isinstance(source, Float16Type):
             value = value.extend(f32)
         if target_format is not None:
-            result = encode(code, value, target_format).bitcast(target)
+            bits = encode(code, value, target_format)
+            result = from_storage(bits, target_format, target)
         elif value.type == target:
             result = value
         else:

@@ -145,11 +145,15 @@ def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:
     """A bf16 or float8 value is its bits already: to or from its integer it
-    is the same LLVM value."""
+    is the same LLVM value (a 4- or 6-bit one is its byte)."""
     value = b.get(op.operands[0])
     type_ = _result_type(op)
     if value.type == type_:
         return value
+    if isinstance(value.type, IntegerType) and isinstance(type_, IntegerType):
+        # a 4- or 6-bit float is held in a byte: to its bits, and back
+        wider = type_.width.data > value.type.width.data
+        return b.emit((llvm.ZExtOp if wider else llvm.TruncOp)(value, type_))
     return b.emit(llvm.BitcastOp(value, type_))
 
 
