@@ -33,13 +33,13 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xlir.passes.float_formats import format_of
 from xlir.lowering.llvm.function import (
     SLT,
     FunctionBuilder,
     Unsupported,
     llvm_type,
 )
+from xlir.passes.float_formats import format_of
 
 Emitter = Callable[[FunctionBuilder, Operation], SSAValue]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xlir.targets.base import STORAGE_DTYPES
 
 import xlir
-from xlir.targets.base import STORAGE_DTYPES
 
 N = 2048
 FORMATS = [name for name in STORAGE_DTYPES if name.startswith(("f", "b"))]
