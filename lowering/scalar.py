@@ -348,7 +348,10 @@ def _clz(e: _Emitter) -> SSAValue:
 @_rule("is_finite")
 def _is_finite(e: _Emitter) -> SSAValue:
     _float_only(e)
-    return e.cmpf("olt", e(math.AbsFOp(e.args[0])), e.const(float("inf")))
+    x = e.args[0]
+    if isinstance(e.type, AnyFloat) and e.type.bitwidth < 32:
+        x = e(arith.ExtFOp(x, f32))  # float8/6/4 types may have no inf
+    return e.cmpf("olt", e(math.AbsFOp(x)), e.const(float("inf"), x.type))
 
 
 # --- binary ----------------------------------------------------------------------

@@ -189,7 +189,7 @@ def _convert(op: Operation) -> None:
         bits = code.const(
             bits_of(op.value.value.data, target_format), target_format.storage
         )
-        result = bits.bitcast(target)
+        result = from_storage(bits, target_format, target)
     else:
         value = code.wrap(op.operands[0])
         if source_format is not None:
