@@ -150,10 +150,7 @@ def compare_outputs(
     if len(want) != len(got):
         return f"output count: {len(got)} instead of {len(want)}"
     for index, (w, g, element) in enumerate(zip(want, got, elements, strict=True)):
-        if exact:
-            problem = compare_bits(w, g)
-        else:
-            problem = compare_arrays(w, g, element)
+        problem = compare_bits(w, g) if exact else compare_arrays(w, g, element)
         if problem is not None:
             return f"out{index} ({element}): {problem}"
     return None

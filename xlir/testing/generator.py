@@ -12,6 +12,14 @@ calls of private functions, and while and case with carried values (one
 value yielded into two slots included). The same
 seed gives the same text.
 
+The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
+every element type but complex and quantized ones (the float8, float6 and
+float4 types and 2- and 4-bit integers too, `program.ALL_ELEMENT_TYPES`),
+favouring the given ones, only elementwise ops, compare, select, clamp,
+convert and constants, and of the float ops only those the spec defines to
+the bit (no transcendental functions), so that targets must agree with the
+evaluator exactly (`differential.check(exact=True)`).
+
 Behaviour the StableHLO spec leaves implementation-defined (or "TBD") is
 kept out by construction, so that any difference between targets is a bug:
 
@@ -21,7 +29,8 @@ kept out by construction, so that any difference between targets is a bug:
   range: the operand is clamped into a range both types hold and NaN
   replaced by 0; integer-to-integer convert of a value the destination
   cannot hold: the operand is clamped to the destination's range first;
-* integer power with a negative exponent: the exponent is masked to 0..7;
+* integer power with a negative exponent: the exponent is masked to 0..7
+  (to the type's largest value where that is smaller);
 * reduce with an init value that is not the combiner's identity, or a
   combiner that is not associative: inits are always the identity, and the
   combiners are add, multiply (integers only), maximum, minimum, and, or;
@@ -388,7 +397,7 @@ class Generator:
         cmp = compare_type(type_)
         if op == "power":
             return [
-                f"{out}m = stablehlo.constant dense<7> : {t}",
+                f"{out}m = stablehlo.constant dense<{min(7, int_info(type_).max)}> : {t}",
                 f"{out}e = stablehlo.and {y}, {out}m : {t}",
                 f"{out} = stablehlo.power {x}, {out}e : {t}",
             ]
