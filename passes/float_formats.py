@@ -176,15 +176,17 @@ def encode(code: ScalarBuilder, x: Value, fmt: Format) -> Value:
     nan = magnitude.compare("ugt", infinity)
     if fmt.kind == "e8m0":
         return _encode_e8m0(code, magnitude, negative, nan, precision, fmt)
-    exponent = magnitude.shr_u(precision)
     # normal in the format: round off the extra mantissa bits (a carry
     # moves into the exponent), then rebias
     drop = precision - fmt.mantissa
-    rounded = _round_shift(code, magnitude, drop) - ((bias - fmt.bias) << fmt.mantissa)
+    rounded = _round_shift(code, magnitude, drop)
+    if bias != fmt.bias:
+        rounded = rounded - ((bias - fmt.bias) << fmt.mantissa)
     # below the format's normal range: the mantissa with its hidden bit,
     # shifted down to the subnormal unit, rounded (at most past every bit)
     lowest = bias - fmt.bias + 1  # the source exponent of the smallest normal
     if lowest > 1:
+        exponent = magnitude.shr_u(precision)
         mantissa = magnitude & ((1 << precision) - 1)
         hidden = code.select(exponent.eq(0), 0, magnitude.coerce(1 << precision))
         effective = code.select(exponent.eq(0), 1, exponent)
