@@ -178,7 +178,7 @@ def _narrow_uses(wide: SSAValue, narrow: Attribute, builder: Builder) -> None:
 def _convert(op: Operation) -> None:
     """A conversion from or to a format LLVM lacks as integer code; a
     constant of one as its bits."""
-    source = op.operands[0].type if op.operands else None
+    source = op.operands[0].type if op.operands else op.results[0].type
     target = op.results[0].type
     source_format, target_format = format_of(source), format_of(target)
     if source_format is None and target_format is None:

@@ -111,8 +111,9 @@ def lower_global(op: GlobalOp) -> llvm.GlobalOp:
     value = op.value
     element = llvm_type(value.get_element_type(), op)
     if element != value.get_element_type():  # bf16, float8: their bits
-        shape = TensorType(element, value.get_shape())
-        value = DenseIntOrFPElementsAttr(shape, value.data)
+        assert isinstance(element, IntegerType)
+        bits = TensorType(element, value.get_shape())
+        value = DenseIntOrFPElementsAttr(bits, value.data)
     array = llvm.LLVMArrayType(prod(value.get_shape()), element)
     return llvm.GlobalOp(
         array, op.sym_name.data, "internal", constant=True, value=value, alignment=64
