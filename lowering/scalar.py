@@ -52,6 +52,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
 )
+from xlir.passes.float_formats import format_of
 
 
 class UnsupportedScalarOp(Exception):
@@ -527,10 +528,15 @@ def _compare(e: _Emitter) -> SSAValue:
 def total_order_key(place: Callable[[Operation], SSAValue], x: SSAValue) -> SSAValue:
     """Signed integers ordered as IEEE totalOrder orders the floats: the bits,
     with the magnitude bits flipped when the sign is set. `place` inserts an
-    op and returns its result (a builder's, or a kernel nest's)."""
+    op and returns its result (a builder's, or a kernel nest's). bf16 and
+    the float8/6/4 types are keyed by their f32 value, as the evaluator
+    orders the float32 values it holds (an unsigned `f8E8M0FNU`'s bits, or
+    an FNUZ NaN's, 0x80, do not order as sign and magnitude)."""
     float_type = x.type
     assert isinstance(float_type, AnyFloat)
     width = float_type.bitwidth
+    if format_of(float_type) is not None:
+        x, width = place(arith.ExtFOp(x, f32)), 32
     int_type = IntegerType(width)
     zero = place(arith.ConstantOp(IntegerAttr(0, int_type)))
     magnitude = place(arith.ConstantOp(IntegerAttr((1 << (width - 1)) - 1, int_type)))

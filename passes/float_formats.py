@@ -18,6 +18,7 @@ like any other: the element's bits are taken apart and put together again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import ml_dtypes
 import numpy as np
@@ -40,7 +41,9 @@ from xdsl.dialects.builtin import (
     f32,
 )
 from xdsl.ir import Attribute
-from xlir.passes.math_approximations.scalar_builder import ScalarBuilder, Value
+
+if TYPE_CHECKING:
+    from xlir.passes.math_approximations.scalar_builder import ScalarBuilder, Value
 
 
 @dataclass(frozen=True)
@@ -146,16 +149,20 @@ def decode(code: ScalarBuilder, bits: Value, fmt: Format) -> Value:
     tiny = code.const(2.0 ** (1 - fmt.bias - fmt.mantissa), f32)
     subnormal = ((magnitude.to_float(f32)) * tiny).bits()
     normal = code.select(exponent.eq(0), subnormal, normal)
+    # NaNs as ml_dtypes makes them: quiet, no payload, the sign kept (FNUZ's
+    # negative)
     if fmt.kind == "ieee":
         top = (1 << fmt.exponent) - 1
-        special = (magnitude << (23 - fmt.mantissa)) | 0x7F800000  # inf or NaN
+        infinity = top << fmt.mantissa
+        special = code.select(
+            magnitude.eq(infinity), 0x7F800000, normal.coerce(0x7FC00000)
+        )
         normal = code.select(exponent.eq(top), special, normal)
+    elif fmt.kind == "fn":
+        normal = code.select(magnitude.eq(magnitude_mask), 0x7FC00000, normal)
     value = normal | sign
-    if fmt.kind == "fn":
-        value = code.select(magnitude.eq(magnitude_mask), 0x7FC00000, value)
-    elif fmt.kind == "fnuz":
-        nan = wide.eq(1 << fmt.magnitude_bits)
-        value = code.select(nan, 0x7FC00000, value)
+    if fmt.kind == "fnuz":
+        value = code.select(wide.eq(1 << fmt.magnitude_bits), 0xFFC00000, value)
     return value.as_float()
 
 

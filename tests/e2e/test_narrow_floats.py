@@ -150,3 +150,28 @@ def test_fuzzer_findings_run_on_cpu(name: str) -> None:
     for g, w in zip(got, want, strict=True):
         # the dot's sums may be added in another order; the rest is exact
         np.testing.assert_allclose(g, w, rtol=1e-2 if name.startswith("dot") else 0)
+
+
+SORT = """
+func.func @main(%a: tensor<256xT>) -> tensor<256xT> {
+  %0 = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<T>, %y: tensor<T>):
+    %c = stablehlo.compare LT, %x, %y, TOTALORDER : (tensor<T>, tensor<T>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<256xT>) -> tensor<256xT>
+  return %0 : tensor<256xT>
+}"""
+
+
+@pytest.mark.parametrize("name", [n for n in FORMATS if n.startswith("f8")])
+def test_total_order_sorts_as_the_evaluator(name: str) -> None:
+    """Every code of a float8 type sorted by TOTALORDER: by value, as the
+    evaluator orders the float32 values it holds (the bits of an unsigned
+    `f8E8M0FNU` or of an `FNUZ` NaN, 0x80, ordered as sign and magnitude,
+    put NaN first or among the small values)."""
+    text = SORT.replace("T>", f"{name}>")
+    codes = np.arange(256, dtype=np.uint8)[::-1].copy()
+    values = codes.view(STORAGE_DTYPES[name]).astype(np.float32)
+    want = xlir.compile(text, target="interpreter", pipeline="")(values)
+    got = xlir.compile(text, target="cpu")(values)
+    assert _same(got, want)
