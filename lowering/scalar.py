@@ -350,7 +350,7 @@ def _clz(e: _Emitter) -> SSAValue:
 def _is_finite(e: _Emitter) -> SSAValue:
     _float_only(e)
     x = e.args[0]
-    if isinstance(e.type, AnyFloat) and e.type.bitwidth < 32:
+    if format_of(e.type) is not None:
         x = e(arith.ExtFOp(x, f32))  # float8/6/4 types may have no inf
     return e.cmpf("olt", e(math.AbsFOp(x)), e.const(float("inf"), x.type))
 
@@ -612,15 +612,15 @@ def float_to_int(
 ) -> SSAValue:
     """`x` truncated toward zero, saturating at the type's bounds; NaN gives
     0 (StableHLO leaves it to the implementation; this is XLA's choice).
-    Types narrower than f32 are compared in f32, which holds the bounds (a
-    float8 type may have neither them nor infinity)."""
+    bf16 and the float8/6/4 types are compared in f32, which holds the
+    bounds (a float8 type may have neither them nor infinity)."""
     source = x.type
     assert isinstance(source, AnyFloat)
 
     def put(op: Operation) -> SSAValue:
         return builder.insert(op).results[0]
 
-    if source.bitwidth < 32:  # exactly, where 2^31 and inf are numbers
+    if format_of(source) is not None:  # exactly, where 2^31 and inf are numbers
         x = put(arith.ExtFOp(x, f32))
         source = f32
 
