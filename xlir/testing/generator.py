@@ -71,6 +71,7 @@ from xlir.testing.program import (
     ALL_ELEMENT_TYPES,
     FLOAT_TYPES,
     INT_TYPES,
+    NARROW_FLOAT_WIDTHS,
     Program,
     TType,
 )
@@ -228,7 +229,7 @@ class Generator:
         rng = self.rng
         self.elementwise = elements is not None
         self.all_types = (
-            ALL_ELEMENT_TYPES if self.elementwise else FLOAT_TYPES + INT_TYPES
+            ALL_ELEMENT_TYPES if self.elementwise else (*FLOAT_TYPES, *INT_TYPES, "i1")
         )
         floats = [e for e in elements or FLOAT_TYPES if TType((), e).is_float]
         ints = [e for e in elements or INT_TYPES if TType((), e).is_int]
@@ -584,13 +585,14 @@ class Generator:
             )
             if type_.element == "f16" and value in (1e-40, 3e38, 70000.0):
                 value = {1e-40: 6e-8, 3e38: 65504.0, 70000.0: 60000.0}[value]
-            if type_.element in STORAGE_DTYPES and np.isfinite(value):
+            if type_.element in NARROW_FLOAT_WIDTHS and np.isfinite(value):
                 largest = float(float_info(type_).max)  # a value the type holds
                 value = float(np.clip(value, -largest, largest))
                 value = float(np.float32(value).astype(STORAGE_DTYPES[type_.element]))
         else:
             info = int_info(type_)
-            value = rng.choice([0, 1, 7, int(info.max), int(info.min), type_.bits])
+            values = [0, 1, 7, int(info.max), int(info.min), type_.bits]
+            value = rng.choice([v for v in values if info.min <= v <= info.max])
         self.emit(
             f"$R = stablehlo.constant dense<{literal(type_.element, value)}> : {type_}",
             [],
