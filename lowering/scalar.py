@@ -350,7 +350,7 @@ def _clz(e: _Emitter) -> SSAValue:
 def _is_finite(e: _Emitter) -> SSAValue:
     _float_only(e)
     x = e.args[0]
-    if format_of(e.type) is not None:
+    if format_of(x.type) is not None:
         x = e(arith.ExtFOp(x, f32))  # float8/6/4 types may have no inf
     return e.cmpf("olt", e(math.AbsFOp(x)), e.const(float("inf"), x.type))
 
