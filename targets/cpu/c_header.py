@@ -15,7 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xlir.targets.base import STORAGE_DTYPES, MemoryStats, Signature, TensorSpec
+from xlir.element_types import NARROW_FLOATS
+from xlir.targets.base import MemoryStats, Signature, TensorSpec
 
 C_ELEMENT_TYPES = {
     "f64": "double",
@@ -36,9 +37,7 @@ C_ELEMENT_TYPES = {
     "ui2": "uint8_t",
     "ui4": "uint8_t",
 }
-C_ELEMENT_TYPES.update(
-    (name, "uint8_t") for name in STORAGE_DTYPES if name.startswith(("f8", "f6", "f4"))
-)
+C_ELEMENT_TYPES.update((str(float_type()), "uint8_t") for float_type in NARROW_FLOATS)
 """Element types as C sees them: 16-bit floats as their bits, the float8,
 float6 and float4 types as a byte of their bits (in its low bits), `i1` as
 one byte holding 0 or 1, 2- and 4-bit integers as a byte whose low bits hold

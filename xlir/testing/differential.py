@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from xlir.element_types import is_ml_dtype
 from xlir.targets.base import TARGETS
 from xlir.testing.program import Program
 from xlir.testing.worker import Worker
@@ -193,6 +194,8 @@ def compare_bits(want: np.ndarray, got: np.ndarray) -> str | None:
         return (
             f"got {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
         )
+    if is_ml_dtype(want.dtype):  # bf16, float8, int4, ...: their values
+        want, got = want.astype(np.float64), got.astype(np.float64)
     if want.dtype.kind != "f":
         bad = want != got
     else:

@@ -65,7 +65,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xlir.targets.base import STORAGE_DTYPES
+from xlir.element_types import ml_dtype_of
 from xlir.testing.inputs import float_info, host_dtype, int_info
 from xlir.testing.program import (
     ALL_ELEMENT_TYPES,
@@ -165,7 +165,7 @@ def compare_type(type_: TType) -> str:
 
 BITS_OF = {"f16": "i16", "bf16": "i16", "f32": "i32", "f64": "i64"}
 BITS_OF.update(
-    (element, "i8") for element in STORAGE_DTYPES if element.startswith("f8E")
+    (element, "i8") for element in NARROW_FLOAT_WIDTHS if element.startswith("f8E")
 )
 del BITS_OF["f8E8M0FNU"]  # unsigned: its bits do not order as TOTALORDER does
 """The integer type of a float type's width."""
@@ -183,7 +183,7 @@ def literal(element: str, value: float | int) -> str:
     if element == "bf16":
         bits = np.array(value, np.float32).view(np.uint32).item() >> 16
         return f"0x{bits:04X}"
-    narrow = STORAGE_DTYPES.get(element)
+    narrow = ml_dtype_of(element)
     if narrow is not None:  # float8/6/4: the bits of the value it rounds to
         with np.errstate(invalid="ignore"):
             bits = np.array(value, np.float32).astype(narrow).view(np.uint8).item()
@@ -588,7 +588,7 @@ class Generator:
             if type_.element in NARROW_FLOAT_WIDTHS and np.isfinite(value):
                 largest = float(float_info(type_).max)  # a value the type holds
                 value = float(np.clip(value, -largest, largest))
-                value = float(np.float32(value).astype(STORAGE_DTYPES[type_.element]))
+                value = float(np.float32(value).astype(ml_dtype_of(type_.element)))
         else:
             info = int_info(type_)
             values = [0, 1, 7, int(info.max), int(info.min), type_.bits]

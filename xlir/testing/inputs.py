@@ -7,7 +7,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from xlir.targets.base import STORAGE_DTYPES
+from xlir.element_types import ml_dtype_of
 from xlir.targets.interpreter.types import rounding_by_name
 from xlir.testing.program import NARROW_FLOAT_WIDTHS, TType
 
@@ -27,13 +27,13 @@ def host_dtype(type_: TType) -> np.dtype:
 
 def int_info(type_: TType) -> ml_dtypes.iinfo | np.iinfo:
     """The integer type's range (2- and 4-bit ones too)."""
-    narrow = STORAGE_DTYPES.get(type_.element)
+    narrow = ml_dtype_of(type_.element)
     return ml_dtypes.iinfo(narrow) if narrow else np.iinfo(host_dtype(type_))
 
 
 def float_info(type_: TType) -> ml_dtypes.finfo | np.finfo:
     """The float type's range and precision (bf16 and the narrow ones too)."""
-    narrow = STORAGE_DTYPES.get(type_.element)
+    narrow = ml_dtype_of(type_.element)
     return ml_dtypes.finfo(narrow) if narrow else np.finfo(host_dtype(type_))
 
 
