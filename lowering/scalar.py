@@ -52,6 +52,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
 )
+from xlir.passes.float_formats import format_of
 
 
 class UnsupportedScalarOp(Exception):
@@ -348,7 +349,10 @@ def _clz(e: _Emitter) -> SSAValue:
 @_rule("is_finite")
 def _is_finite(e: _Emitter) -> SSAValue:
     _float_only(e)
-    return e.cmpf("olt", e(math.AbsFOp(e.args[0])), e.const(float("inf")))
+    x = e.args[0]
+    if format_of(x.type) is not None:
+        x = e(arith.ExtFOp(x, f32))  # float8/6/4 types may have no inf
+    return e.cmpf("olt", e(math.AbsFOp(x)), e.const(float("inf"), x.type))
 
 
 # --- binary ----------------------------------------------------------------------
@@ -524,10 +528,15 @@ def _compare(e: _Emitter) -> SSAValue:
 def total_order_key(place: Callable[[Operation], SSAValue], x: SSAValue) -> SSAValue:
     """Signed integers ordered as IEEE totalOrder orders the floats: the bits,
     with the magnitude bits flipped when the sign is set. `place` inserts an
-    op and returns its result (a builder's, or a kernel nest's)."""
+    op and returns its result (a builder's, or a kernel nest's). bf16 and
+    the float8/6/4 types are keyed by their f32 value, as the evaluator
+    orders the float32 values it holds (an unsigned `f8E8M0FNU`'s bits, or
+    an FNUZ NaN's, 0x80, do not order as sign and magnitude)."""
     float_type = x.type
     assert isinstance(float_type, AnyFloat)
     width = float_type.bitwidth
+    if format_of(float_type) is not None:
+        x, width = place(arith.ExtFOp(x, f32)), 32
     int_type = IntegerType(width)
     zero = place(arith.ConstantOp(IntegerAttr(0, int_type)))
     magnitude = place(arith.ConstantOp(IntegerAttr((1 << (width - 1)) - 1, int_type)))
@@ -602,12 +611,18 @@ def float_to_int(
     builder: Builder, x: SSAValue, target: IntegerType, unsigned: bool
 ) -> SSAValue:
     """`x` truncated toward zero, saturating at the type's bounds; NaN gives
-    0 (StableHLO leaves it to the implementation; this is XLA's choice)."""
+    0 (StableHLO leaves it to the implementation; this is XLA's choice).
+    bf16 and the float8/6/4 types are compared in f32, which holds the
+    bounds (a float8 type may have neither them nor infinity)."""
     source = x.type
     assert isinstance(source, AnyFloat)
 
     def put(op: Operation) -> SSAValue:
         return builder.insert(op).results[0]
+
+    if format_of(source) is not None:  # exactly, where 2^31 and inf are numbers
+        x = put(arith.ExtFOp(x, f32))
+        source = f32
 
     width = target.width.data
     low, high = (0, 1 << width) if unsigned else (-(1 << (width - 1)), 1 << (width - 1))

@@ -66,10 +66,6 @@ VECTOR_OPS = frozenset(
         "arith.minui",
         "arith.extf",
         "arith.truncf",
-        "arith.extsi",
-        "arith.extui",
-        "arith.trunci",
-        "arith.sitofp",
         "math.fma",
         "math.absf",
         "math.sqrt",
@@ -79,7 +75,10 @@ VECTOR_OPS = frozenset(
 """Elementwise ops that vector copies make on vectors (every backend that runs
 `register-tile` or `vectorize` lowers them on vectors: the cpu target's
 `lowering/llvm/scalars.py`). Not compares and selects: xDSL's `llvm.fcmp`
-and `llvm.select` take scalars only."""
+and `llvm.select` take scalars only; nor the integer casts (`extsi`,
+`extui`, `trunci`, `sitofp`), which xDSL's `arith` defines on scalars only
+(an i8 reduce converted to f32 was jammed into an invalid `sitofp` of a
+`vector<16xi8>`)."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:

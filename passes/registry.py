@@ -37,6 +37,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     # Lowering from the HLO level to the loop level (docs/loop-level.md).
     "hlo-to-loop": _lazy("xlir.lowering.hlo_to_loop", "HloToLoopPass"),
     # The loop level.
+    "widen-floats": _lazy("xlir.passes.widen_floats", "WidenFloatsPass"),
     "fuse-kernels": _lazy("xlir.passes.fuse_kernels", "FuseKernelsPass"),
     "hoist": _lazy("xlir.passes.hoist", "HoistPass"),
     "unroll": _lazy("xlir.passes.unroll", "UnrollPass"),

@@ -47,8 +47,13 @@ def format_at_op(
     sources: dict[str, str] | None = None,
     severity: str = "error",
 ) -> str:
-    """A diagnostic at the op's location (its place in the parsed text)."""
+    """A diagnostic at the op's location (its place in the parsed text); for
+    an op a pass made without one, at its nearest enclosing op's (a kernel
+    takes the location of the HLO op it comes from)."""
     loc = op.location
+    parent = op.parent_op()
+    while not isinstance(loc, FileLineColLoc) and parent is not None:
+        loc, parent = parent.location, parent.parent_op()
     if isinstance(loc, FileLineColLoc):
         file = loc.filename.data
         source = (sources or {}).get(file)

@@ -103,6 +103,22 @@ def array_dtype(element: Attribute) -> np.dtype | None:
     return None
 
 
+def ml_dtype_of(spelling: str) -> np.dtype | None:
+    """The `ml_dtypes` dtype of an element type numpy lacks, by its MLIR
+    spelling (`bf16`, `f8E4M3FN`, `ui4`, ...); None for any other."""
+    return _ML_DTYPES_BY_SPELLING.get(spelling)
+
+
+_ML_DTYPES_BY_SPELLING: dict[str, np.dtype] = {
+    "bf16": np.dtype(ml_dtypes.bfloat16),
+    **{str(cls()): dtype for cls, dtype in NARROW_FLOATS.items()},
+    **{
+        f"{'u' if unsigned else ''}i{width}": dtype
+        for (width, unsigned), dtype in NARROW_INTEGERS.items()
+    },
+}
+
+
 def is_ml_dtype(dtype: np.dtype) -> bool:
     """Whether `ml_dtypes` defines the dtype (numpy has no type of its own)."""
     return dtype in ML_FLOATS or dtype in ML_INTEGERS

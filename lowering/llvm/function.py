@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
+from xlir.passes.float_formats import format_of
 
 PTR = llvm.LLVMPointerType()
 I1 = IntegerType(1)
@@ -82,11 +83,10 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
         return i64
     if isinstance(type_, IntegerType):
         return type_
-    if (
-        isinstance(type_, AnyFloat)
-        and type_.bitwidth in (16, 32, 64)
-        and type_.name != "bf16"
-    ):
+    narrow = format_of(type_)
+    if narrow is not None:  # bf16, float8/6/4: their bits (passes/widen_floats.py)
+        return narrow.storage
+    if isinstance(type_, AnyFloat) and type_.bitwidth in (16, 32, 64):
         return type_
     if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
         element = llvm_type(type_.element_type, op)

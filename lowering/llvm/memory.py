@@ -18,7 +18,14 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import MemRefType, VectorType, i1, i8
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    VectorType,
+    i8,
+)
 from xdsl.ir import Attribute, Operation
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.memory import (
@@ -46,14 +53,21 @@ def _lanes(type_: Attribute) -> int:
     return type_.get_shape()[0] if isinstance(type_, VectorType) else 1
 
 
+def _in_a_byte(type_: Attribute) -> bool:
+    """An integer narrower than a byte (i1, i2, i4), which takes a byte of
+    memory: loaded as an `i8` and truncated, stored zero-extended (numpy's
+    booleans and `ml_dtypes`' 2- and 4-bit integers read only the low bits)."""
+    return isinstance(type_, IntegerType) and type_.width.data < 8
+
+
 def lower_load(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, LoadOp)
     if b.module.bounds_check:
         check_access(b, op, op.buffer, op.indices, _lanes(op.result.type))
     address = b.element_pointer(op.buffer, op.indices, op)
     type_ = llvm_type(op.result.type, op)
-    if type_ == i1:
-        b.bind(op.result, b.emit(llvm.TruncOp(b.load(address, i8), i1)))
+    if _in_a_byte(type_):
+        b.bind(op.result, b.emit(llvm.TruncOp(b.load(address, i8), type_)))
         return
     loaded = b.load(address, type_, _vector_alignment(type_, op.buffer.type))
     b.bind(op.result, loaded)
@@ -65,7 +79,7 @@ def lower_store(b: FunctionBuilder, op: Operation) -> None:
         check_access(b, op, op.buffer, op.indices, _lanes(op.value.type))
     address = b.element_pointer(op.buffer, op.indices, op)
     value = b.get(op.value)
-    if value.type == i1:
+    if _in_a_byte(value.type):
         b.store(b.emit(llvm.ZExtOp(value, i8)), address)
         return
     b.store(value, address, _vector_alignment(value.type, op.buffer.type))
@@ -96,6 +110,10 @@ def lower_global(op: GlobalOp) -> llvm.GlobalOp:
     """The constant data of a `loop.global`, as an internal LLVM constant."""
     value = op.value
     element = llvm_type(value.get_element_type(), op)
+    if element != value.get_element_type():  # bf16, float8: their bits
+        assert isinstance(element, IntegerType)
+        bits = TensorType(element, value.get_shape())
+        value = DenseIntOrFPElementsAttr(bits, value.data)
     array = llvm.LLVMArrayType(prod(value.get_shape()), element)
     return llvm.GlobalOp(
         array, op.sym_name.data, "internal", constant=True, value=value, alignment=64

@@ -40,7 +40,7 @@ from xlir.lowering.llvm.function import (
 )
 from xlir.lowering.llvm.host import ENTRY_TYPE, HostLowering
 from xlir.lowering.llvm.memory import MEMORY, lower_global
-from xlir.lowering.llvm.scalars import EMITTERS, lower_scalar
+from xlir.lowering.llvm.scalars import EMITTERS, lower_scalar, narrow_float_problem
 
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.walk import region_depth
@@ -91,6 +91,9 @@ def _problems(ops: Sequence[Operation], host: bool) -> list[tuple[Operation, str
                 continue
             if op.name not in known:
                 found.append((op, "has no CPU lowering"))
+                continue
+            if op.name in EMITTERS and (problem := narrow_float_problem(op)):
+                found.append((op, problem))
                 continue
             try:
                 for value in (*op.operands, *op.results):

@@ -8,7 +8,9 @@ propagating, as `arith.maximumf`), `llvm.smax`…, `llvm.fptosi.sat` (the
 lowering guards the range and NaN already, so saturation is never observed),
 `llvm.ctpop`/`ctlz`/`abs`, `llvm.round`/`roundeven`/`trunc`. `uitofp` is
 `sitofp` of the value widened (or halved, for 64 bits, keeping the sticky
-bit so the rounding stays correct). Transcendentals that `expand-math` did
+bit so the rounding stays correct). bf16 and the float8/6/4 formats are the
+integers that hold their bits: only selects and bitcasts take them (the
+`widen-floats` pass computes on them in f32). Transcendentals that `expand-math` did
 not turn into arithmetic (f64, or a pipeline without it) call libm.
 `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
 `passes/jam_vector.py` puts on vectors lower as on scalars, with vector types.
@@ -37,6 +39,7 @@ from xlir.lowering.llvm.function import (
     Unsupported,
     llvm_type,
 )
+from xlir.passes.float_formats import format_of
 
 Emitter = Callable[[FunctionBuilder, Operation], SSAValue]
 
@@ -141,7 +144,17 @@ def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 
 def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:
-    return b.emit(llvm.BitcastOp(b.get(op.operands[0]), _result_type(op)))
+    """A bf16 or float8 value is its bits already: to or from its integer it
+    is the same LLVM value (a 4- or 6-bit one is its byte)."""
+    value = b.get(op.operands[0])
+    type_ = _result_type(op)
+    if value.type == type_:
+        return value
+    if isinstance(value.type, IntegerType) and isinstance(type_, IntegerType):
+        # a 4- or 6-bit float is held in a byte: to its bits, and back
+        wider = type_.width.data > value.type.width.data
+        return b.emit((llvm.ZExtOp if wider else llvm.TruncOp)(value, type_))
+    return b.emit(llvm.BitcastOp(value, type_))
 
 
 def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
@@ -295,6 +308,27 @@ EMITTERS: dict[str, Emitter] = {
     "vector.broadcast": _broadcast,
 }
 """Op name -> the emitter of its `llvm` code."""
+
+
+_MOVES_BITS = ("arith.select", "arith.bitcast")
+"""The ops that may take bf16 and float8 values as they are (their bits)."""
+
+
+def narrow_float_problem(op: Operation) -> str | None:
+    """Why the scalar op cannot be lowered, where it computes on a type the
+    CPU holds only as bits (None where it does not)."""
+    if op.name in _MOVES_BITS:
+        return None
+    for value in (*op.operands, *op.results):
+        element = value.type
+        if isinstance(element, VectorType):
+            element = element.element_type
+        if format_of(element) is not None:
+            return (
+                f"computes on {element}, which the CPU holds only in memory "
+                "(the widen-floats pass computes on it in f32)"
+            )
+    return None
 
 
 def lower_scalar(b: FunctionBuilder, op: Operation) -> None:

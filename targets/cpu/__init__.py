@@ -42,7 +42,7 @@ from xlir.levels import is_loop_level
 from xlir.pass_manager import PIPELINES, run_pipeline
 
 LOOP_PIPELINE = (
-    "fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,block-sums,"
+    "widen-floats,fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,block-sums,"
     "expand-math,"
     "interleave,parallelize,"
     "loop-to-llvm,device-to-llvm"

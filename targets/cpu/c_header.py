@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xlir.element_types import NARROW_FLOATS
 from xlir.targets.base import MemoryStats, Signature, TensorSpec
 
 C_ELEMENT_TYPES = {
@@ -31,9 +32,17 @@ C_ELEMENT_TYPES = {
     "ui16": "uint16_t",
     "ui32": "uint32_t",
     "ui64": "uint64_t",
+    "i2": "uint8_t",
+    "i4": "uint8_t",
+    "ui2": "uint8_t",
+    "ui4": "uint8_t",
 }
-"""Element types as C sees them: 16-bit floats as their bits, `i1` as one
-byte holding 0 or 1 (what the generated code reads and writes)."""
+C_ELEMENT_TYPES.update((str(float_type()), "uint8_t") for float_type in NARROW_FLOATS)
+"""Element types as C sees them: 16-bit floats as their bits, the float8,
+float6 and float4 types as a byte of their bits (in its low bits), `i1` as
+one byte holding 0 or 1, 2- and 4-bit integers as a byte whose low bits hold
+their two's complement bits, the others zero, as `ml_dtypes` stores them
+(what the generated code reads and writes)."""
 
 ALIGNMENT = 64
 """The temp arena's alignment, which the buffer plan assumes."""

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ComplexType, TensorType
+from xdsl.dialects.builtin import ComplexType, Float8E8M0FNUType, TensorType
 from xdsl.ir import Operation
 from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
 from xlir.targets.interpreter.types import (
@@ -31,6 +31,7 @@ from xlir.targets.interpreter.types import (
     is_unsigned,
     quantize,
     round_bf16,
+    rounding,
     storage_dtype,
     to_bits,
 )
@@ -469,8 +470,13 @@ def _clamp(op: Operation, interp: ModuleInterpreter):
 # --- conversions -------------------------------------------------------------------
 
 
-def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Array:
-    """Convert between host dtypes; complex to real keeps the real part."""
+def convert_array(
+    x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool, narrow: bool = False
+) -> Array:
+    """Convert between host dtypes; complex to real keeps the real part.
+    `narrow`: the result type is narrower than the float32 that holds it
+    (bf16, float8, ...), so f64 and integer values are rounded to odd on the
+    way (`f32_rounded_to_odd`), to be rounded once in all."""
     x = np.asarray(x)
     if src.kind == "c" and dst.kind != "c":
         x = x.real
@@ -488,9 +494,27 @@ def convert_array(x: Array, src: np.dtype, dst: np.dtype, dst_bf16: bool) -> Arr
             result = np.where(truncated >= float(info.max), dst.type(info.max), result)
             return np.where(truncated <= float(info.min), dst.type(info.min), result)
         return clipped.astype(dst)
+    if narrow and dst == np.float32 and (src.kind in "iu" or src.itemsize > 4):
+        x = f32_rounded_to_odd(x.astype(np.float64))
     if dst_bf16:
         return round_bf16(x.astype(np.float32))
     return x.astype(dst)
+
+
+def f32_rounded_to_odd(x: np.ndarray) -> np.ndarray:
+    """float64 values as float32 rounded to odd (toward zero, the last bit
+    set where that was inexact). Rounded again to a type of at most 22 bits
+    of precision (bf16, the float8 types), that is the correctly rounded
+    result: rounding to nearest twice is not, where the first rounding
+    lands on the second's tie (1 + 2^-8 + 2^-40 would become bf16 1.0)."""
+    nearest = x.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        away = np.abs(nearest.astype(np.float64)) > np.abs(x)
+        inexact = (nearest.astype(np.float64) != x) & ~np.isnan(x)
+    bits = nearest.view(np.uint32).copy()
+    bits[away] -= np.uint32(1)  # one step toward zero (an inf becomes the max)
+    bits[inexact] |= np.uint32(1)
+    return bits.view(np.float32)
 
 
 @kernel("stablehlo.convert")
@@ -499,6 +523,9 @@ def _convert(op: Operation, interp: ModuleInterpreter):
     src, dst = _operand_dtype(op), _result_dtype(op)
     dst_bf16 = is_bf16(op.results[0].type)
     result = op.results[0].type
+    narrow = rounding(result) is not None and dst == np.float32
+    if isinstance(result.get_element_type(), Float8E8M0FNUType):  # pyright: ignore[reportAttributeAccessIssue]
+        narrow = False  # powers of two, rounded as ml_dtypes does (through f32)
     width = bit_width(result)
     if src.kind in "fc" and dst.kind in "iu" and width < 8:
         low = 0 if is_unsigned(result) else -(1 << (width - 1))
@@ -509,7 +536,7 @@ def _convert(op: Operation, interp: ModuleInterpreter):
             return convert_array(np.clip(x, low, high), x.dtype, dst, dst_bf16)
 
         return saturate
-    return lambda x: convert_array(x, src, dst, dst_bf16)
+    return lambda x: convert_array(x, src, dst, dst_bf16, narrow)
 
 
 def _bit_matrix(x: Array, type_: Any) -> np.ndarray:

@@ -492,3 +492,20 @@ def test_unary_float_edge_values(op: str):
             np.array([*FLOATS, 2.5, -3.5], np.float32)
         )
     np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "stablehlo.convert %a0 : (tensor<f8E4M3FN>) -> tensor<i32>",
+        "stablehlo.is_finite %a0 : (tensor<f8E4M3FN>) -> tensor<i1>",
+    ],
+)
+def test_float8_bounds_are_compared_in_f32(line: str):
+    """f8E4M3FN holds neither 2^31 nor infinity (448 is its largest value):
+    the value is extended to f32 before it meets those bounds."""
+    _, function = lower(hlo_op(line, "tensor<f8E4M3FN>"))
+    ops = [o for o in function.walk() if o.name.startswith("arith.")]
+    assert ops[0].name == "arith.extf"
+    compares = [o for o in ops if o.name == "arith.cmpf"]
+    assert compares and all(str(c.operands[0].type) == "f32" for c in compares)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from xlir.element_types import is_ml_dtype
 from xlir.targets.base import TARGETS
 from xlir.testing.program import Program
 from xlir.testing.worker import Worker
@@ -95,8 +96,12 @@ def check(
     arguments: list[np.ndarray],
     timeout: float = 60.0,
     xla: bool = False,
+    exact: bool = False,
 ) -> Verdict:
-    """The first failure of the program on any target, or an `ok` verdict."""
+    """The first failure of the program on any target, or an `ok` verdict.
+    `exact`: floats must agree bit for bit too (any NaN matching any NaN),
+    for programs of ops the spec defines to the bit (the generator's
+    elementwise mode)."""
     text = program.text()
     reference = run_reference(worker, text, arguments)
     if isinstance(reference, Verdict):
@@ -116,7 +121,7 @@ def check(
         if outcome != "ok":
             return Verdict("rejected", target, f"{outcome}: {detail}")
         for call, outputs in enumerate(detail):
-            problem = compare_outputs(reference, outputs, elements)
+            problem = compare_outputs(reference, outputs, elements, exact)
             if problem is not None:
                 return Verdict("mismatch", target, f"{problem} (call {call + 1})")
     if not xla:
@@ -136,13 +141,17 @@ def check(
 
 
 def compare_outputs(
-    want: list[np.ndarray], got: list[np.ndarray], elements: list[str]
+    want: list[np.ndarray],
+    got: list[np.ndarray],
+    elements: list[str],
+    exact: bool = False,
 ) -> str | None:
-    """None when `got` matches the reference `want`, else what differs."""
+    """None when `got` matches the reference `want`, else what differs
+    (`exact`: floats bit for bit, see `check`)."""
     if len(want) != len(got):
         return f"output count: {len(got)} instead of {len(want)}"
     for index, (w, g, element) in enumerate(zip(want, got, elements, strict=True)):
-        problem = compare_arrays(w, g, element)
+        problem = compare_bits(w, g) if exact else compare_arrays(w, g, element)
         if problem is not None:
             return f"out{index} ({element}): {problem}"
     return None
@@ -177,6 +186,23 @@ def compare_arrays(want: np.ndarray, got: np.ndarray, element: str) -> str | Non
         where[~nan] = bad_values
         return _first(where, want, got)
     return None
+
+
+def compare_bits(want: np.ndarray, got: np.ndarray) -> str | None:
+    """Equal values with equal signs (zeros too), any NaN matching any NaN."""
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return (
+            f"got {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
+        )
+    if is_ml_dtype(want.dtype):  # bf16, float8, int4, ...: their values
+        want, got = want.astype(np.float64), got.astype(np.float64)
+    if want.dtype.kind != "f":
+        bad = want != got
+    else:
+        nan = np.isnan(want)
+        same = (want == got) & (np.signbit(want) == np.signbit(got))
+        bad = np.where(nan, ~np.isnan(got), ~same)
+    return _first(bad, want, got) if bad.any() else None
 
 
 def _first(bad: np.ndarray, want: np.ndarray, got: np.ndarray) -> str:

@@ -83,9 +83,12 @@ def ops_of(program: Program) -> str:
     return "[" + " ".join(sorted(names - {"constant", "return"})) + "]"
 
 
-def program_case(seed: int, max_ops: int = 12) -> tuple[Program, dict[int, np.ndarray]]:
-    """The random program of this seed and its arguments."""
-    program = generate(seed, max_ops)
+def program_case(
+    seed: int, max_ops: int = 12, elements: tuple[str, ...] | None = None
+) -> tuple[Program, dict[int, np.ndarray]]:
+    """The random program of this seed and its arguments (`elements`: the
+    generator's elementwise mode over them)."""
+    program = generate(seed, max_ops, elements)
     rng = np.random.default_rng(seed)
     return program, {v: random_array(t, rng) for v, t in program.arguments.items()}
 

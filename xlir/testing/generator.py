@@ -12,6 +12,14 @@ calls of private functions, and while and case with carried values (one
 value yielded into two slots included). The same
 seed gives the same text.
 
+The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
+every element type but complex and quantized ones (the float8, float6 and
+float4 types and 2- and 4-bit integers too, `program.ALL_ELEMENT_TYPES`),
+favouring the given ones, only elementwise ops, compare, select, clamp,
+convert and constants, and of the float ops only those the spec defines to
+the bit (no transcendental functions), so that targets must agree with the
+evaluator exactly (`differential.check(exact=True)`).
+
 Behaviour the StableHLO spec leaves implementation-defined (or "TBD") is
 kept out by construction, so that any difference between targets is a bug:
 
@@ -21,7 +29,8 @@ kept out by construction, so that any difference between targets is a bug:
   range: the operand is clamped into a range both types hold and NaN
   replaced by 0; integer-to-integer convert of a value the destination
   cannot hold: the operand is clamped to the destination's range first;
-* integer power with a negative exponent: the exponent is masked to 0..7;
+* integer power with a negative exponent: the exponent is masked to 0..7
+  (to the type's largest value where that is smaller);
 * reduce with an init value that is not the combiner's identity, or a
   combiner that is not associative: inits are always the identity, and the
   combiners are add, multiply (integers only), maximum, minimum, and, or;
@@ -56,11 +65,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xlir.testing.inputs import host_dtype
+from xlir.element_types import ml_dtype_of
+from xlir.testing.inputs import float_info, host_dtype, int_info
 from xlir.testing.program import (
+    ALL_ELEMENT_TYPES,
     FLOAT_TYPES,
     INT_TYPES,
-    SIGNED_TYPES,
+    NARROW_FLOAT_WIDTHS,
     Program,
     TType,
 )
@@ -115,6 +126,28 @@ INT_BINARY = (
     "remainder",
     "power",
 )
+EXACT_FLOAT_UNARY = (
+    "abs",
+    "negate",
+    "sqrt",
+    "floor",
+    "ceil",
+    "round_nearest_even",
+    "round_nearest_afz",
+    "sign",
+)
+EXACT_FLOAT_BINARY = (
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "maximum",
+    "minimum",
+    "remainder",
+)
+"""The float ops whose result the spec defines to the bit (correctly
+rounded, or exact): the elementwise mode's, whose results are compared bit
+for bit."""
 BOOL_BINARY = ("and", "or", "xor")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 SUM_BOUNDS = {"f16": 256.0, "bf16": 1e36, "f32": 1e36, "f64": 1e300}
@@ -131,6 +164,10 @@ def compare_type(type_: TType) -> str:
 
 
 BITS_OF = {"f16": "i16", "bf16": "i16", "f32": "i32", "f64": "i64"}
+BITS_OF.update(
+    (element, "i8") for element in NARROW_FLOAT_WIDTHS if element.startswith("f8E")
+)
+del BITS_OF["f8E8M0FNU"]  # unsigned: its bits do not order as TOTALORDER does
 """The integer type of a float type's width."""
 
 
@@ -139,13 +176,18 @@ def literal(element: str, value: float | int) -> str:
     finite as hex bit patterns, as JAX prints them."""
     if element == "i1":
         return "true" if value else "false"
-    if element in INT_TYPES:
+    if TType((), element).is_int:
         return str(int(value))
     if np.isfinite(value):
         return f"{float(value):e}"
     if element == "bf16":
         bits = np.array(value, np.float32).view(np.uint32).item() >> 16
         return f"0x{bits:04X}"
+    narrow = ml_dtype_of(element)
+    if narrow is not None:  # float8/6/4: the bits of the value it rounds to
+        with np.errstate(invalid="ignore"):
+            bits = np.array(value, np.float32).astype(narrow).view(np.uint8).item()
+        return f"0x{bits:02X}"
     dtype = host_dtype(TType((), element))
     bits = np.array(value, dtype).view(f"u{dtype.itemsize}").item()
     return f"0x{bits:0{dtype.itemsize * 2}X}"
@@ -161,9 +203,9 @@ def identity(combiner: str, element: str) -> float | int:
         return 1
     if element in FLOAT_TYPES:
         return -np.inf if combiner == "maximum" else np.inf
-    info = np.iinfo(host_dtype(TType((), element)))
+    info = int_info(TType((), element))
     if combiner == "and":
-        return -1 if element in SIGNED_TYPES else int(info.max)
+        return -1 if TType((), element).is_signed else int(info.max)
     return int(info.min) if combiner == "maximum" else int(info.max)
 
 
@@ -174,13 +216,30 @@ def _dims(values) -> str:
 class Generator:
     """Builds one program; `Generator(seed).program()`."""
 
-    def __init__(self, seed: int, max_ops: int = 12):
+    def __init__(
+        self, seed: int, max_ops: int = 12, elements: tuple[str, ...] | None = None
+    ):
+        """`elements`: the elementwise mode, over these element types (and
+        the others, less often): only elementwise ops, compare, select,
+        clamp, convert and constants, and of the float ops only those the
+        spec defines to the bit (`EXACT_FLOAT_UNARY`/`_BINARY`)."""
         self.rng = random.Random(seed)
         self.max_ops = max_ops
         self.p = Program()
         rng = self.rng
-        self.float_type = rng.choice(FLOAT_TYPES)
-        self.int_type = rng.choice(INT_TYPES)
+        self.elementwise = elements is not None
+        self.all_types = (
+            ALL_ELEMENT_TYPES if self.elementwise else (*FLOAT_TYPES, *INT_TYPES, "i1")
+        )
+        floats = [e for e in elements or FLOAT_TYPES if TType((), e).is_float]
+        ints = [e for e in elements or INT_TYPES if TType((), e).is_int]
+        everything = [e for e in self.all_types if e != "i1"]
+        self.float_type = rng.choice(
+            floats or [e for e in everything if TType((), e).is_float]
+        )
+        self.int_type = rng.choice(
+            ints or [e for e in everything if TType((), e).is_int]
+        )
         self.shapes = [self.random_shape() for _ in range(rng.randint(1, 3))]
 
     # --- choices ----------------------------------------------------------
@@ -197,7 +256,7 @@ class Generator:
             return self.int_type
         if roll < 0.9:
             return "i1"
-        return self.rng.choice(FLOAT_TYPES + INT_TYPES)
+        return self.rng.choice([e for e in self.all_types if e != "i1"])
 
     def random_type(self) -> TType:
         shape = self.rng.choice([*self.shapes, self.random_shape()])
@@ -274,6 +333,10 @@ class Generator:
             (self.reduce_window, 2),
             (self.call, 1),
         ]
+        if self.elementwise:
+            elementwise = (self.unary, self.binary, self.compare, self.select)
+            elementwise += (self.clamp, self.convert, self.constant)
+            makers = [(m, w) for m, w in makers if m in elementwise]
         functions = [m for m, _ in makers]
         weights = [w for _, w in makers]
         while len(self.p.nodes) < ops:
@@ -304,7 +367,7 @@ class Generator:
         if type_.is_bool:
             return f"{out} = stablehlo.not {x} : {type_}"
         if type_.is_float:
-            op = self.rng.choice(FLOAT_UNARY)
+            op = self.rng.choice(EXACT_FLOAT_UNARY if self.elementwise else FLOAT_UNARY)
         elif type_.is_signed:
             op = self.rng.choice(INT_UNARY)
         else:
@@ -328,13 +391,14 @@ class Generator:
         if type_.is_bool:
             return [f"{out} = stablehlo.{self.rng.choice(BOOL_BINARY)} {x}, {y} : {t}"]
         if type_.is_float:
-            return [f"{out} = stablehlo.{self.rng.choice(FLOAT_BINARY)} {x}, {y} : {t}"]
+            ops = EXACT_FLOAT_BINARY if self.elementwise else FLOAT_BINARY
+            return [f"{out} = stablehlo.{self.rng.choice(ops)} {x}, {y} : {t}"]
         op = self.rng.choice(INT_BINARY)
         b = type_.with_element("i1")
         cmp = compare_type(type_)
         if op == "power":
             return [
-                f"{out}m = stablehlo.constant dense<7> : {t}",
+                f"{out}m = stablehlo.constant dense<{min(7, int_info(type_).max)}> : {t}",
                 f"{out}e = stablehlo.and {y}, {out}m : {t}",
                 f"{out} = stablehlo.power {x}, {out}e : {t}",
             ]
@@ -347,7 +411,7 @@ class Generator:
             ]
             divisor = f"{out}d"
             if type_.is_signed:
-                low = np.iinfo(host_dtype(type_)).min
+                low = int_info(type_).min
                 lines += [
                     f"{out}n = stablehlo.constant dense<-1> : {t}",
                     f"{out}l = stablehlo.constant dense<{low}> : {t}",
@@ -409,7 +473,7 @@ class Generator:
         result = type_.with_element("i1")
         direction = self.rng.choice(DIRECTIONS)
         operands, lines = "$0, $1", []
-        if type_.is_float and self.rng.random() < 0.2:
+        if type_.element in BITS_OF and self.rng.random() < 0.2:
             kind = "TOTALORDER"
             lines = [
                 *self.canonical_nan("$0", type_, "$Px"),
@@ -452,7 +516,7 @@ class Generator:
     def convert(self) -> None:
         x = self.any_value()
         source = self.p.type_of(x)
-        target = source.with_element(self.rng.choice((*FLOAT_TYPES, *INT_TYPES, "i1")))
+        target = source.with_element(self.rng.choice(self.all_types))
         s, t = str(source), str(target)
         lines: list[str] = []
         operand = "$0"
@@ -468,9 +532,10 @@ class Generator:
             operand = "$Pc"
             if source.is_float:
                 b = source.with_element("i1")
+                zero = low if source.element == "f8E8M0FNU" else "0.0"  # has no 0
                 lines += [
                     f"$Pn = stablehlo.compare EQ, $Pc, $Pc, FLOAT : ({s}, {s}) -> {b}",
-                    f"$Pz = stablehlo.constant dense<0.0> : {s}",
+                    f"$Pz = stablehlo.constant dense<{zero}> : {s}",
                     f"$Ps = stablehlo.select $Pn, $Pc, $Pz : {b}, {s}",
                 ]
                 operand = "$Ps"
@@ -483,10 +548,14 @@ class Generator:
         target's range, or None where every value converts defined."""
         if not target.is_int or source.is_bool:
             return None
-        info = np.iinfo(host_dtype(target))
+        info = int_info(target)
         if source.is_float:
-            return max(int(info.min), -2048), min(int(info.max), 2048)
-        source_info = np.iinfo(host_dtype(source))
+            largest = min(2048, int(float(float_info(source).max)))
+            low = max(int(info.min), -largest)
+            if source.element == "f8E8M0FNU":  # positive powers of two only
+                low = max(low, 1)
+            return low, min(int(info.max), largest)
+        source_info = int_info(source)
         if source_info.min >= info.min and source_info.max <= info.max:
             return None
         return max(int(info.min), int(source_info.min)), min(
@@ -516,9 +585,14 @@ class Generator:
             )
             if type_.element == "f16" and value in (1e-40, 3e38, 70000.0):
                 value = {1e-40: 6e-8, 3e38: 65504.0, 70000.0: 60000.0}[value]
+            if type_.element in NARROW_FLOAT_WIDTHS and np.isfinite(value):
+                largest = float(float_info(type_).max)  # a value the type holds
+                value = float(np.clip(value, -largest, largest))
+                value = float(np.float32(value).astype(ml_dtype_of(type_.element)))
         else:
-            info = np.iinfo(host_dtype(type_))
-            value = rng.choice([0, 1, 7, int(info.max), int(info.min), type_.bits])
+            info = int_info(type_)
+            values = [0, 1, 7, int(info.max), int(info.min), type_.bits]
+            value = rng.choice([v for v in values if info.min <= v <= info.max])
         self.emit(
             f"$R = stablehlo.constant dense<{literal(type_.element, value)}> : {type_}",
             [],
@@ -1039,6 +1113,9 @@ def _prime_factors(n: int) -> list[int]:
     return factors
 
 
-def generate(seed: int, max_ops: int = 12) -> Program:
-    """The random program of this seed."""
-    return Generator(seed, max_ops).program()
+def generate(
+    seed: int, max_ops: int = 12, elements: tuple[str, ...] | None = None
+) -> Program:
+    """The random program of this seed (`elements`: the elementwise mode
+    over them, `Generator`)."""
+    return Generator(seed, max_ops, elements).program()

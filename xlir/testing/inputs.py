@@ -4,31 +4,43 @@ shift amounts at and past the width), seeded and deterministic."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
-from xlir.targets.interpreter.types import round_bf16
-from xlir.testing.program import TType
+from xlir.element_types import ml_dtype_of
+from xlir.targets.interpreter.types import rounding_by_name
+from xlir.testing.program import NARROW_FLOAT_WIDTHS, TType
 
 
 def host_dtype(type_: TType) -> np.dtype:
-    """The dtype that holds the type on the host (float32 for bf16)."""
+    """The dtype that holds the type on the host (float32 for bf16 and the
+    float8/6/4 types, 8-bit integers for 2- and 4-bit ones)."""
     if type_.is_bool:
         return np.dtype(np.bool_)
-    if type_.element == "bf16":
+    if type_.element == "bf16" or type_.element in NARROW_FLOAT_WIDTHS:
         return np.dtype(np.float32)
     if type_.is_float:
         return np.dtype(type_.element.replace("f", "float"))
     kind = "u" if type_.element.startswith("u") else "i"
-    return np.dtype(f"{kind}{type_.bits // 8}")
+    return np.dtype(f"{kind}{max(type_.bits, 8) // 8}")
+
+
+def int_info(type_: TType) -> ml_dtypes.iinfo | np.iinfo:
+    """The integer type's range (2- and 4-bit ones too)."""
+    narrow = ml_dtype_of(type_.element)
+    return ml_dtypes.iinfo(narrow) if narrow else np.iinfo(host_dtype(type_))
+
+
+def float_info(type_: TType) -> ml_dtypes.finfo | np.finfo:
+    """The float type's range and precision (bf16 and the narrow ones too)."""
+    narrow = ml_dtype_of(type_.element)
+    return ml_dtypes.finfo(narrow) if narrow else np.finfo(host_dtype(type_))
 
 
 def _float_specials(type_: TType) -> list[float]:
-    if type_.element == "bf16":
-        tiny, largest, subnormal = 1.1754944e-38, 3.3895314e38, 9.2e-41
-    else:
-        info = np.finfo(host_dtype(type_))
-        tiny, largest = float(info.tiny), float(info.max)
-        subnormal = float(info.smallest_subnormal)
+    info = float_info(type_)
+    tiny, largest = float(info.tiny), float(info.max)
+    subnormal = float(info.smallest_subnormal)
     return [
         np.nan,
         np.inf,
@@ -47,7 +59,7 @@ def _float_specials(type_: TType) -> list[float]:
 
 
 def _int_specials(type_: TType) -> list[int]:
-    info = np.iinfo(host_dtype(type_))
+    info = int_info(type_)
     width = type_.bits
     values = [info.min, info.max, 0, 1, width - 1, width, width + 1, 2 * width]
     if type_.is_signed:
@@ -65,6 +77,8 @@ def random_array(type_: TType, rng: np.random.Generator, edge_rate: float = 0.2)
     specials: list = _float_specials(type_) if type_.is_float else _int_specials(type_)
     if type_.is_float:
         ordinary = rng.standard_normal(shape) * rng.choice([1.0, 4.0, 100.0])
+        largest = float(float_info(type_).max)
+        ordinary = np.clip(ordinary, -largest, largest)
         if rng.random() < 0.3:  # whole numbers, where rounding modes differ
             ordinary = np.round(ordinary * 2) / 2
     else:
@@ -76,6 +90,8 @@ def random_array(type_: TType, rng: np.random.Generator, edge_rate: float = 0.2)
         picks = rng.integers(0, len(specials), size=int(edges.sum()))
         chosen = np.array([specials[i] for i in picks], dtype=dtype)
         array[edges] = chosen
-    if type_.element == "bf16":
-        array = round_bf16(array)
+    fix = rounding_by_name(type_.element)
+    if fix is not None:  # to values of the type (inf and NaN too, where it has none)
+        with np.errstate(all="ignore"):
+            array = fix(array)
     return np.asarray(array, dtype=dtype)

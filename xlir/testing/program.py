@@ -22,6 +22,33 @@ SIGNED_TYPES = ("i8", "i16", "i32", "i64")
 UNSIGNED_TYPES = ("ui8", "ui16", "ui32", "ui64")
 INT_TYPES = SIGNED_TYPES + UNSIGNED_TYPES
 
+NARROW_FLOAT_WIDTHS = {
+    "f8E4M3FN": 8,
+    "f8E5M2": 8,
+    "f8E4M3FNUZ": 8,
+    "f8E5M2FNUZ": 8,
+    "f8E4M3B11FNUZ": 8,
+    "f8E3M4": 8,
+    "f8E4M3": 8,
+    "f8E8M0FNU": 8,
+    "f6E2M3FN": 6,
+    "f6E3M2FN": 6,
+    "f4E2M1FN": 4,
+}
+"""The float8, float6 and float4 types, by bit width: storage types the
+generator's elementwise mode draws (`Generator(elements=...)`)."""
+NARROW_SIGNED_TYPES = ("i2", "i4")
+NARROW_UNSIGNED_TYPES = ("ui2", "ui4")
+ALL_ELEMENT_TYPES = (
+    *FLOAT_TYPES,
+    *NARROW_FLOAT_WIDTHS,
+    *INT_TYPES,
+    *NARROW_SIGNED_TYPES,
+    *NARROW_UNSIGNED_TYPES,
+    "i1",
+)
+"""Every element type StableHLO has but complex and quantized ones."""
+
 
 @dataclass(frozen=True)
 class TType:
@@ -46,7 +73,7 @@ class TType:
 
     @property
     def is_float(self) -> bool:
-        return self.element in FLOAT_TYPES
+        return self.element in FLOAT_TYPES or self.element in NARROW_FLOAT_WIDTHS
 
     @property
     def is_bool(self) -> bool:
@@ -54,16 +81,21 @@ class TType:
 
     @property
     def is_int(self) -> bool:
-        return self.element in INT_TYPES
+        return self.element in INT_TYPES or self.element in (
+            *NARROW_SIGNED_TYPES,
+            *NARROW_UNSIGNED_TYPES,
+        )
 
     @property
     def is_signed(self) -> bool:
-        return self.element in SIGNED_TYPES
+        return self.element in SIGNED_TYPES or self.element in NARROW_SIGNED_TYPES
 
     @property
     def bits(self) -> int:
         if self.element == "bf16":
             return 16
+        if self.element in NARROW_FLOAT_WIDTHS:
+            return NARROW_FLOAT_WIDTHS[self.element]
         return int(self.element.lstrip("uif"))
 
     def with_shape(self, shape: tuple[int, ...]) -> TType:

@@ -5,8 +5,8 @@
 
 // CHECK: loop-to-llvm cannot lower 3 op(s) of this module:
 // CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'math.acos' has no CPU lowering
-// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'arith.truncf' has a value of type bf16, which the CPU does not support
-// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'arith.extf' has a value of type bf16, which the CPU does not support
+// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'arith.truncf' computes on bf16, which the CPU holds only in memory (the widen-floats pass computes on it in f32)
+// CHECK-NEXT: unsupported.mlir:[[# @LINE + 7]]:7: error: 'arith.extf' computes on bf16, which the CPU holds only in memory (the widen-floats pass computes on it in f32)
 builtin.module {
   loop.kernel @k(%a: memref<4xf32>) {
     loop.parallel (%i) = (0) to (4) step (1) {
