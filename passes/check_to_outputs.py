@@ -17,8 +17,8 @@ target"):
   `fold-constants` evaluating the test on the host while compiling it.
 
 A probe at the top level is moved to the checker with the value it records
-(it runs once, so records one value); a check or probe inside a region runs
-once per iteration and cannot become one result: it is an error.
+(it runs once, so records one value); a check or probe inside a region may
+run any number of times and cannot become one result: it is an error.
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ def _moved_ops(func: FuncOp) -> list[Operation]:
             raise XlirError(
                 format_at_op(
                     op,
-                    f"check-to-outputs: '{op.name}' inside a region runs once per "
-                    "iteration and cannot become a result; only check ops at the "
-                    "top level of a function can",
+                    f"check-to-outputs: '{op.name}' inside a region cannot become "
+                    "a result (the region may run any number of times); only "
+                    "check ops at the top level of a function can",
                 )
             )
         moved.append(op)
