@@ -14,6 +14,8 @@ plain stablehlo, so that later passes and the backends see a small op set.
   lowering/kernels/top_k.py) keeps it.
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
+* `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
+  the true branch, 1 the false one), so targets lower one conditional.
 
 What stays, unchanged (no decomposition written yet): chlo ops on complex
 numbers, `chlo.mulhi`, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
@@ -27,9 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType, i32
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -40,8 +42,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
-from xlir.dialects.stablehlo.control_flow import CompositeOp
-from xlir.dialects.stablehlo.elementwise import MultiplyOp
+from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
+from xlir.dialects.stablehlo.elementwise import ConvertOp, MultiplyOp, NotOp
 from xlir.dialects.stablehlo.types import element_type, is_float
 from xlir.passes.decompositions import elementary, erf, gamma, predicates
 from xlir.passes.decompositions.emitter import Emitter, compute_type
@@ -110,6 +112,27 @@ class DecomposeTopK(RewritePattern):
         rewriter.replace(op, [], top_k(e, op))
 
 
+class IfToCase(RewritePattern):
+    """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter) -> None:
+        negated = NotOp(op.pred)
+        index = ConvertOp(negated.results[0], TensorType(i32, []))
+        branches = [op.true_branch, op.false_branch]
+        case = CaseOp.create(
+            operands=[index.results[0]],
+            result_types=list(op.outputs.types),
+            regions=[Region() for _ in branches],
+            attributes=dict(op.attributes),
+        )
+        for region, branch in zip(case.regions, branches, strict=True):
+            branch.move_blocks(region)
+        for new in (negated, index, case):
+            new.location = op.location
+        rewriter.replace(op, [negated, index, case], list(case.results))
+
+
 @dataclass
 class InlineComposite(RewritePattern):
     """A composite → the body of its decomposition function."""
@@ -142,6 +165,7 @@ class DecomposePass(ModulePass):
         patterns: list[RewritePattern] = [
             DecomposeUnary(),
             DecomposeSquare(),
+            IfToCase(),
             InlineComposite(inlined),
         ]
         if not self.keep_top_k:

@@ -1,6 +1,8 @@
 """Chains of reshape, transpose and broadcast_in_dim folded into one op, and
 ops that leave their operand as it is (reshape, transpose, convert,
-broadcast_in_dim, reverse) removed.
+broadcast_in_dim, reverse) removed; an element of a tuple built in the
+program is the value it was built from (so tuples that only carry values
+from one op to another go, as XLA's simplifier does).
 
 A broadcast of a splat constant becomes a constant only when the result is
 small (`MAX_SPLAT_ELEMENTS`): a big one stays a broadcast, which fusion
@@ -16,6 +18,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xlir.dialects.stablehlo.control_flow import GetTupleElementOp, TupleOp
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
     ReshapeOp,
@@ -115,8 +118,21 @@ class RemoveNoOp(RewritePattern):
         rewriter.replace(op, (), (op.operand,))
 
 
+class ElementOfTuple(RewritePattern):
+    """get_tuple_element(tuple(v0, v1, ...))[i] → vi."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: GetTupleElementOp, rewriter: PatternRewriter
+    ) -> None:
+        built = op.operand.owner
+        if isinstance(built, TupleOp):
+            rewriter.replace(op, [], [built.val[op.index.value.data]])
+
+
 def shape_chain_patterns() -> list[RewritePattern]:
     return [
+        ElementOfTuple(),
         TransposeOfTranspose(),
         ReshapeOfReshape(),
         BroadcastOfBroadcast(),

@@ -110,3 +110,29 @@ func.func @convert_and_reverse(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<
   %3 = stablehlo.reverse %x, dims = [1] : tensor<1x4xf32>
   func.return %0, %1, %2, %3 : tensor<1x4xf32>, tensor<1x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>
 }
+
+
+// -----
+
+// An element of a tuple built in the program is the value it came from; the
+// tuples, dead then, go.
+// CHECK-LABEL: func.func @element_of_tuple
+func.func @element_of_tuple(%x: tensor<2xf32>, %y: tensor<i64>) -> (tensor<i64>, tensor<2xf32>) {
+  // CHECK-NEXT: func.return %y, %x : tensor<i64>, tensor<2xf32>
+  %inner = stablehlo.tuple %y : tuple<tensor<i64>>
+  %outer = stablehlo.tuple %x, %inner : tuple<tensor<2xf32>, tuple<tensor<i64>>>
+  %0 = stablehlo.get_tuple_element %outer[1] : (tuple<tensor<2xf32>, tuple<tensor<i64>>>) -> tuple<tensor<i64>>
+  %1 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<i64>>) -> tensor<i64>
+  %2 = stablehlo.get_tuple_element %outer[0] : (tuple<tensor<2xf32>, tuple<tensor<i64>>>) -> tensor<2xf32>
+  func.return %1, %2 : tensor<i64>, tensor<2xf32>
+}
+
+// -----
+
+// A tuple that comes from outside stays.
+// CHECK-LABEL: func.func @element_of_argument
+func.func @element_of_argument(%t: tuple<tensor<2xf32>>) -> tensor<2xf32> {
+  // CHECK-NEXT: %0 = stablehlo.get_tuple_element %t[0]
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
