@@ -12,13 +12,14 @@ plain stablehlo, so that later passes and the backends see a small op set.
   iota of indices, then a slice (`decompositions/top_k.py`), unless
   `keep-top-k` is set: a target with a selection kernel (cpu's,
   lowering/kernels/top_k.py) keeps it.
+* mulhi becomes 64-bit integer arithmetic (`decompositions/mulhi.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
   the true branch, 1 the false one), so targets lower one conditional.
 
 What stays, unchanged (no decomposition written yet): chlo ops on complex
-numbers, `chlo.mulhi`, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
+numbers, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
 `chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
 single-block function.
 """
@@ -45,7 +46,7 @@ from xlir.dialects import chlo
 from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
 from xlir.dialects.stablehlo.elementwise import ConvertOp, MultiplyOp, NotOp
 from xlir.dialects.stablehlo.types import element_type, is_float
-from xlir.passes.decompositions import elementary, erf, gamma, predicates
+from xlir.passes.decompositions import elementary, erf, gamma, mulhi, predicates
 from xlir.passes.decompositions.emitter import Emitter, compute_type
 from xlir.passes.decompositions.top_k import top_k
 from xlir.passes.inline import clone_body, erase_dead_private_functions
@@ -112,6 +113,15 @@ class DecomposeTopK(RewritePattern):
         rewriter.replace(op, [], top_k(e, op))
 
 
+class DecomposeMulhi(RewritePattern):
+    """chlo.mulhi → 64-bit integer arithmetic (`decompositions/mulhi.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.MulhiOp, rewriter: PatternRewriter) -> None:
+        e = Emitter(rewriter, op, element_type(op.lhs.type))
+        rewriter.replace(op, [], [mulhi.mulhi(e, op)])
+
+
 class IfToCase(RewritePattern):
     """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
 
@@ -165,6 +175,7 @@ class DecomposePass(ModulePass):
         patterns: list[RewritePattern] = [
             DecomposeUnary(),
             DecomposeSquare(),
+            DecomposeMulhi(),
             IfToCase(),
             InlineComposite(inlined),
         ]

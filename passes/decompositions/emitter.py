@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
     Float64Type,
+    IntegerType,
     TensorType,
     f32,
 )
@@ -42,7 +43,7 @@ class Emitter:
         self.shape = shape(op.operands[0].type)
         self.element = element
         self.is_f64 = isinstance(element, Float64Type)
-        self._constants: dict[bytes, SSAValue] = {}
+        self._constants: dict[tuple[Attribute, bytes | int], SSAValue] = {}
 
     def tensor(self, element: Attribute | None = None) -> TensorType:
         return TensorType(element or self.element, self.shape)
@@ -54,11 +55,16 @@ class Emitter:
 
     # --- values --------------------------------------------------------------
 
-    def const(self, value: float) -> SSAValue:
-        """`value` in the compute type, broadcast to the shape."""
-        element = self.element
-        assert isinstance(element, AnyFloat)
-        key = struct.pack("<d", value)
+    def const(self, value: float, element: Attribute | None = None) -> SSAValue:
+        """`value` in the compute type (or `element`, a float or integer
+        type), broadcast to the shape."""
+        element = element or self.element
+        assert isinstance(element, AnyFloat | IntegerType)
+        if isinstance(element, AnyFloat):
+            number: bytes | int = struct.pack("<d", float(value))
+        else:
+            number = int(value)
+        key = (element, number)
         if key not in self._constants:
             scalar = self.emit(
                 ConstantOp(
@@ -66,7 +72,7 @@ class Emitter:
                 )
             )
             self._constants[key] = self.emit(
-                BroadcastInDimOp(scalar, [], self.tensor())
+                BroadcastInDimOp(scalar, [], self.tensor(element))
             )
         return self._constants[key]
 
