@@ -13,13 +13,14 @@ plain stablehlo, so that later passes and the backends see a small op set.
   `keep-top-k` is set: a target with a selection kernel (cpu's,
   lowering/kernels/top_k.py) keeps it.
 * mulhi becomes 64-bit integer arithmetic (`decompositions/mulhi.py`).
+* scan becomes a while loop over the scan dimension (`decompositions/scan.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
   the true branch, 1 the false one), so targets lower one conditional.
 
 What stays, unchanged (no decomposition written yet): chlo ops on complex
-numbers, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
+numbers, `chlo.next_after`, `chlo.ragged_dot`,
 `chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
 single-block function.
 """
@@ -43,10 +44,18 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
+from xlir.dialects.chlo_structured import ScanOp
 from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
 from xlir.dialects.stablehlo.elementwise import ConvertOp, MultiplyOp, NotOp
 from xlir.dialects.stablehlo.types import element_type, is_float
-from xlir.passes.decompositions import elementary, erf, gamma, mulhi, predicates
+from xlir.passes.decompositions import (
+    elementary,
+    erf,
+    gamma,
+    mulhi,
+    predicates,
+    scan,
+)
 from xlir.passes.decompositions.emitter import Emitter, compute_type
 from xlir.passes.decompositions.top_k import top_k
 from xlir.passes.inline import clone_body, erase_dead_private_functions
@@ -122,6 +131,15 @@ class DecomposeMulhi(RewritePattern):
         rewriter.replace(op, [], [mulhi.mulhi(e, op)])
 
 
+class DecomposeScan(RewritePattern):
+    """chlo.scan → a while loop (`decompositions/scan.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScanOp, rewriter: PatternRewriter) -> None:
+        ops, results = scan.scan_as_while(op)
+        rewriter.replace(op, ops, results)
+
+
 class IfToCase(RewritePattern):
     """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
 
@@ -176,6 +194,7 @@ class DecomposePass(ModulePass):
             DecomposeUnary(),
             DecomposeSquare(),
             DecomposeMulhi(),
+            DecomposeScan(),
             IfToCase(),
             InlineComposite(inlined),
         ]
