@@ -14,6 +14,8 @@ plain stablehlo, so that later passes and the backends see a small op set.
   lowering/kernels/top_k.py) keeps it.
 * mulhi becomes 64-bit integer arithmetic (`decompositions/mulhi.py`).
 * scan becomes a while loop over the scan dimension (`decompositions/scan.py`).
+* `stablehlo.reduce_precision` of f16, bf16, f32 and f64 becomes integer
+  operations on the bits (`decompositions/reduce_precision.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
@@ -46,7 +48,12 @@ from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
 from xlir.dialects.chlo_structured import ScanOp
 from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
-from xlir.dialects.stablehlo.elementwise import ConvertOp, MultiplyOp, NotOp
+from xlir.dialects.stablehlo.elementwise import (
+    ConvertOp,
+    MultiplyOp,
+    NotOp,
+    ReducePrecisionOp,
+)
 from xlir.dialects.stablehlo.types import element_type, is_float
 from xlir.passes.decompositions import (
     elementary,
@@ -54,6 +61,7 @@ from xlir.passes.decompositions import (
     gamma,
     mulhi,
     predicates,
+    reduce_precision,
     scan,
 )
 from xlir.passes.decompositions.emitter import Emitter, compute_type
@@ -140,6 +148,19 @@ class DecomposeScan(RewritePattern):
         rewriter.replace(op, ops, results)
 
 
+class DecomposeReducePrecision(RewritePattern):
+    """reduce_precision → integer operations on the bits
+    (`decompositions/reduce_precision.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: ReducePrecisionOp, rewriter: PatternRewriter
+    ) -> None:
+        if reduce_precision.can_decompose(op):
+            e = Emitter(rewriter, op, element_type(op.operand.type))
+            rewriter.replace(op, [], [reduce_precision.reduce_precision(e, op)])
+
+
 class IfToCase(RewritePattern):
     """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
 
@@ -195,6 +216,7 @@ class DecomposePass(ModulePass):
             DecomposeSquare(),
             DecomposeMulhi(),
             DecomposeScan(),
+            DecomposeReducePrecision(),
             IfToCase(),
             InlineComposite(inlined),
         ]
