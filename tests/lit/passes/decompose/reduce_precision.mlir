@@ -22,7 +22,8 @@ func.func @to_half(%x: tensor<4xf32>) -> tensor<4xf32> {
 // as wide as the type's changes nothing but NaNs' handling.
 // CHECK-LABEL: func.func @no_mantissa
 // CHECK-NEXT:    %[[BITS:.+]] = stablehlo.bitcast_convert %x : (tensor<f64>) -> tensor<ui64>
-// CHECK:         %[[SIGN:.+]] = stablehlo.constant dense<9223372036854775808> : tensor<ui64>
+// CHECK:         stablehlo.constant dense<9223372036854775808> : tensor<ui64>
+// CHECK-NEXT:    %[[SIGN:.+]] = stablehlo.broadcast_in_dim
 // CHECK:         %[[R:.+]] = stablehlo.bitcast_convert {{.+}} : (tensor<ui64>) -> tensor<f64>
 // CHECK-NEXT:    %[[S:.+]] = stablehlo.and %[[BITS]], %[[SIGN]]
 // CHECK-NEXT:    %[[INF:.+]] = stablehlo.or %[[S]],
