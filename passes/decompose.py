@@ -16,6 +16,8 @@ plain stablehlo, so that later passes and the backends see a small op set.
 * scan becomes a while loop over the scan dimension (`decompositions/scan.py`).
 * `stablehlo.reduce_precision` of f16, bf16, f32 and f64 becomes integer
   operations on the bits (`decompositions/reduce_precision.py`).
+* `stablehlo.map` of an elementwise computation becomes its ops on whole
+  tensors (`decompositions/map.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
@@ -54,6 +56,7 @@ from xlir.dialects.stablehlo.elementwise import (
     NotOp,
     ReducePrecisionOp,
 )
+from xlir.dialects.stablehlo.reduction import MapOp
 from xlir.dialects.stablehlo.types import element_type, is_float
 from xlir.passes.decompositions import (
     elementary,
@@ -64,6 +67,7 @@ from xlir.passes.decompositions import (
     reduce_precision,
     scan,
 )
+from xlir.passes.decompositions import map as map_
 from xlir.passes.decompositions.emitter import Emitter, compute_type
 from xlir.passes.decompositions.top_k import top_k
 from xlir.passes.inline import clone_body, erase_dead_private_functions
@@ -161,6 +165,17 @@ class DecomposeReducePrecision(RewritePattern):
             rewriter.replace(op, [], [reduce_precision.reduce_precision(e, op)])
 
 
+class InlineMap(RewritePattern):
+    """map of an elementwise computation → its ops on whole tensors
+    (`decompositions/map.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MapOp, rewriter: PatternRewriter) -> None:
+        if map_.can_inline(op):
+            ops, result = map_.inline_map(op)
+            rewriter.replace(op, ops, [result])
+
+
 class IfToCase(RewritePattern):
     """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
 
@@ -217,6 +232,7 @@ class DecomposePass(ModulePass):
             DecomposeMulhi(),
             DecomposeScan(),
             DecomposeReducePrecision(),
+            InlineMap(),
             IfToCase(),
             InlineComposite(inlined),
         ]
