@@ -18,6 +18,8 @@ plain stablehlo, so that later passes and the backends see a small op set.
   operations on the bits (`decompositions/reduce_precision.py`).
 * `stablehlo.map` of an elementwise computation becomes its ops on whole
   tensors (`decompositions/map.py`).
+* `stablehlo.bitcast_convert` between widths becomes same-width bitcasts,
+  shifts and an `or` reduction (`decompositions/bitcast.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
@@ -51,6 +53,7 @@ from xlir.dialects import chlo
 from xlir.dialects.chlo_structured import ScanOp
 from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
 from xlir.dialects.stablehlo.elementwise import (
+    BitcastConvertOp,
     ConvertOp,
     MultiplyOp,
     NotOp,
@@ -59,6 +62,7 @@ from xlir.dialects.stablehlo.elementwise import (
 from xlir.dialects.stablehlo.reduction import MapOp
 from xlir.dialects.stablehlo.types import element_type, is_float
 from xlir.passes.decompositions import (
+    bitcast,
     elementary,
     erf,
     gamma,
@@ -176,6 +180,18 @@ class InlineMap(RewritePattern):
             rewriter.replace(op, ops, [result])
 
 
+class BitcastAcrossWidths(RewritePattern):
+    """bitcast_convert between widths → same-width bitcasts, shifts and an
+    `or` reduction (`decompositions/bitcast.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: BitcastConvertOp, rewriter: PatternRewriter
+    ) -> None:
+        if bitcast.changes_width(op):
+            rewriter.replace(op, [], [bitcast.bitcast_across_widths(rewriter, op)])
+
+
 class IfToCase(RewritePattern):
     """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
 
@@ -233,6 +249,7 @@ class DecomposePass(ModulePass):
             DecomposeScan(),
             DecomposeReducePrecision(),
             InlineMap(),
+            BitcastAcrossWidths(),
             IfToCase(),
             InlineComposite(inlined),
         ]
