@@ -2,7 +2,8 @@
 ops that leave their operand as it is (reshape, transpose, convert,
 broadcast_in_dim, reverse) removed; an element of a tuple built in the
 program is the value it was built from (so tuples that only carry values
-from one op to another go, as XLA's simplifier does).
+from one op to another go, as XLA's simplifier does); the size of a static
+dimension is a constant.
 
 A broadcast of a splat constant becomes a constant only when the result is
 small (`MAX_SPLAT_ELEMENTS`): a big one stays a broadcast, which fusion
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from math import prod
 
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -21,6 +23,8 @@ from xdsl.pattern_rewriter import (
 from xlir.dialects.stablehlo.control_flow import GetTupleElementOp, TupleOp
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
+    ConstantOp,
+    GetDimensionSizeOp,
     ReshapeOp,
     ReverseOp,
     TransposeOp,
@@ -130,8 +134,22 @@ class ElementOfTuple(RewritePattern):
             rewriter.replace(op, [], [built.val[op.index.value.data]])
 
 
+class StaticDimensionSize(RewritePattern):
+    """get_dimension_size of a static dimension → that size."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: GetDimensionSizeOp, rewriter: PatternRewriter
+    ) -> None:
+        size = shape(op.operand.type)[op.dimension.value.data]
+        if size >= 0:
+            attr = DenseIntOrFPElementsAttr.from_list(op.result.type, [size])  # type: ignore[arg-type]
+            rewriter.replace(op, ConstantOp(attr))
+
+
 def shape_chain_patterns() -> list[RewritePattern]:
     return [
+        StaticDimensionSize(),
         ElementOfTuple(),
         TransposeOfTranspose(),
         ReshapeOfReshape(),
