@@ -20,13 +20,16 @@ plain stablehlo, so that later passes and the backends see a small op set.
   tensors (`decompositions/map.py`).
 * `stablehlo.bitcast_convert` between widths becomes same-width bitcasts,
   shifts and an `or` reduction (`decompositions/bitcast.py`).
+* ragged_dot with ragged lhs rows becomes a `dot_general` per group, each
+  kept on its group's rows (`decompositions/ragged_dot.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
   the true branch, 1 the false one), so targets lower one conditional.
 
 What stays, unchanged (no decomposition written yet): chlo ops on complex
-numbers, `chlo.next_after`, `chlo.ragged_dot`,
+numbers, `chlo.next_after`, `chlo.ragged_dot` with a ragged contracting or
+batch dimension,
 `chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
 single-block function.
 """
@@ -50,7 +53,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
-from xlir.dialects.chlo_structured import ScanOp
+from xlir.dialects.chlo_structured import RaggedDotOp, ScanOp
 from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
 from xlir.dialects.stablehlo.elementwise import (
     BitcastConvertOp,
@@ -68,6 +71,7 @@ from xlir.passes.decompositions import (
     gamma,
     mulhi,
     predicates,
+    ragged_dot,
     reduce_precision,
     scan,
 )
@@ -192,6 +196,16 @@ class BitcastAcrossWidths(RewritePattern):
             rewriter.replace(op, [], [bitcast.bitcast_across_widths(rewriter, op)])
 
 
+class DecomposeRaggedDot(RewritePattern):
+    """chlo.ragged_dot (ragged lhs rows) → a dot_general per group
+    (`decompositions/ragged_dot.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: RaggedDotOp, rewriter: PatternRewriter) -> None:
+        if ragged_dot.can_decompose(op):
+            rewriter.replace(op, [], [ragged_dot.ragged_dot(rewriter, op)])
+
+
 class IfToCase(RewritePattern):
     """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
 
@@ -250,6 +264,7 @@ class DecomposePass(ModulePass):
             DecomposeReducePrecision(),
             InlineMap(),
             BitcastAcrossWidths(),
+            DecomposeRaggedDot(),
             IfToCase(),
             InlineComposite(inlined),
         ]
