@@ -67,7 +67,7 @@ def ragged_dot(rewriter: PatternRewriter, op: RaggedDotOp) -> SSAValue:
 
     def emit(new: Operation) -> SSAValue:
         new.location = op.location
-        rewriter.insert_op(new)
+        rewriter.insert(new)
         return new.results[0]
 
     def spread(scalar: SSAValue) -> SSAValue:
