@@ -156,8 +156,9 @@ class DecomposeScan(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ScanOp, rewriter: PatternRewriter) -> None:
-        ops, results = scan.scan_as_while(op)
-        rewriter.replace(op, ops, results)
+        if scan.can_decompose(op):
+            ops, results = scan.scan_as_while(op)
+            rewriter.replace(op, ops, results)
 
 
 class DecomposeReducePrecision(RewritePattern):

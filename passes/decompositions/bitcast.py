@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -33,7 +32,7 @@ from xlir.dialects.stablehlo.data_movement import (
 )
 from xlir.dialects.stablehlo.reduction import ReduceOp
 from xlir.dialects.stablehlo.types import element_type, shape
-from xlir.passes.decompositions.emitter import Emitter
+from xlir.passes.decompositions.emitter import Emitter, scalar
 
 
 def _width(element: Attribute) -> int | None:
@@ -88,7 +87,7 @@ def _positions(e: Emitter, piece_bits: int, wide: IntegerType) -> SSAValue:
 def _emitter(rewriter: PatternRewriter, op: Operation, type_: Attribute) -> Emitter:
     """An emitter before `op` for values of `type_`'s shape."""
     e = Emitter(rewriter, op, element_type(type_))
-    e.shape = list(shape(type_))
+    e.shape = shape(type_)
     return e
 
 
@@ -111,11 +110,11 @@ def _merge(
     pieces = _emitter(rewriter, op, op.operand.type)
     parts = _as_unsigned(pieces, op.operand, wide)
     shifted = pieces.emit(ew.ShiftLeftOp(parts, _positions(pieces, piece, wide)))
-    scalar = TensorType(wide, [])
-    body = Block(arg_types=[scalar, scalar])
+    element = TensorType(wide, [])
+    body = Block(arg_types=[element, element])
     combined = ew.OrOp(body.args[0], body.args[1])
     body.add_ops([combined, ReturnOp([combined.results[0]])])
-    zero = pieces.emit(ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar, [0])))
+    zero = pieces.emit(ConstantOp(scalar(wide, 0)))
     last = len(pieces.shape) - 1
     merged = pieces.emit(ReduceOp([shifted], [zero], [last], Region(body)))
     target = element_type(op.result.type)

@@ -29,6 +29,14 @@ from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.dialects.stablehlo.types import element_type, is_float, shape
 
 
+def scalar(element: Attribute, value: float) -> DenseIntOrFPElementsAttr:
+    """`value` as a 0-d constant of an integer or float element type."""
+    if isinstance(element, IntegerType):
+        return DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [int(value)])
+    assert isinstance(element, AnyFloat), f"no constants of {element} here"
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [float(value)])
+
+
 def compute_type(element: Attribute) -> Attribute:
     """f64 stays f64; every other float is computed in f32."""
     return element if isinstance(element, Float64Type) else f32
@@ -66,13 +74,9 @@ class Emitter:
             number = int(value)
         key = (element, number)
         if key not in self._constants:
-            scalar = self.emit(
-                ConstantOp(
-                    DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])
-                )
-            )
+            single = self.emit(ConstantOp(scalar(element, value)))
             self._constants[key] = self.emit(
-                BroadcastInDimOp(scalar, [], self.tensor(element))
+                BroadcastInDimOp(single, [], self.tensor(element))
             )
         return self._constants[key]
 

@@ -13,7 +13,13 @@ dimensions) stay.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xlir.dialects.chlo_structured import RaggedDotOp
@@ -33,6 +39,7 @@ from xlir.dialects.stablehlo.data_movement import (
     SliceOp,
 )
 from xlir.dialects.stablehlo.types import element_type, shape
+from xlir.passes.decompositions.emitter import scalar
 
 
 def _fields(op: RaggedDotOp, name: str) -> list[int]:
@@ -40,6 +47,10 @@ def _fields(op: RaggedDotOp, name: str) -> list[int]:
 
 
 def can_decompose(op: RaggedDotOp) -> bool:
+    """A ragged lhs dimension that is neither batch nor contracting, and a
+    result of integers or floats."""
+    if not isinstance(element_type(op.result.type), IntegerType | AnyFloat):
+        return False
     (ragged,) = _fields(op, "lhs_ragged_dimensions")
     batch = _fields(op, "lhs_batching_dimensions")
     contracting = _fields(op, "lhs_contracting_dimensions")
@@ -77,11 +88,9 @@ def ragged_dot(rewriter: PatternRewriter, op: RaggedDotOp) -> SSAValue:
     sizes = emit(
         ew.ConvertOp(op.group_sizes, TensorType(i64, shape(op.group_sizes.type)))
     )
-    zero = DenseIntOrFPElementsAttr.from_list(
-        TensorType(element_type(result_type), []), [0]
-    )
+    zero = scalar(element_type(result_type), 0)
     zeros = emit(BroadcastInDimOp(emit(ConstantOp(zero)), [], result_type))
-    end = emit(ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(i64, []), [0])))
+    end = emit(ConstantOp(scalar(i64, 0)))
     rhs_shape = list(shape(op.rhs.type))
     total: SSAValue | None = None
     for g in range(rhs_shape[group]):

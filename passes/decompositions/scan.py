@@ -12,7 +12,15 @@ or from the end down with `is_reverse`.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i64
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IntegerType,
+    LocationAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.dialects.chlo_structured import ScanOp
 from xlir.dialects.stablehlo import data_movement as dm
@@ -20,12 +28,13 @@ from xlir.dialects.stablehlo import elementwise as ew
 from xlir.dialects.stablehlo.attributes import ComparisonDirection
 from xlir.dialects.stablehlo.control_flow import ReturnOp, WhileOp
 from xlir.dialects.stablehlo.types import element_type, shape
+from xlir.passes.decompositions.emitter import scalar
 
 
 class _Builder:
     """Appends ops to one block, each with the scan's location."""
 
-    def __init__(self, block: Block, location: Attribute):
+    def __init__(self, block: Block, location: LocationAttr):
         self.block = block
         self.location = location
 
@@ -42,15 +51,21 @@ class _Builder:
         self.block.add_op(terminator)
 
     def scalar(self, value: int, element: Attribute = i64) -> SSAValue:
-        attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])
-        return self.add(dm.ConstantOp(attr))
+        return self.add(dm.ConstantOp(scalar(element, value)))
 
     def zeros(self, type_: TensorType) -> SSAValue:
         zero = self.scalar(0, element_type(type_))
         return self.add(dm.BroadcastInDimOp(zero, [], type_))
 
 
-def scan_as_while(op: ScanOp) -> tuple[list[Operation], list[SSAValue]]:
+def can_decompose(op: ScanOp) -> bool:
+    """Outputs of integer or float elements (the loop starts them at zero)."""
+    return all(
+        isinstance(element_type(r.type), IntegerType | AnyFloat) for r in op.results
+    )
+
+
+def scan_as_while(op: ScanOp) -> tuple[list[Operation], Sequence[SSAValue]]:
     """The ops that replace `op` (constants, zeros and the loop), and the
     values that replace its results."""
     insert = _Builder(Block(), op.location)
@@ -97,7 +112,7 @@ def scan_as_while(op: ScanOp) -> tuple[list[Operation], list[SSAValue]]:
     ops = list(insert.block.ops)
     for new in ops:
         new.detach()
-    final = list(loop.results)[1 + len(inputs) :]
+    final = loop.results[1 + len(inputs) :]
     return ops, final
 
 
