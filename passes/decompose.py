@@ -29,9 +29,8 @@ plain stablehlo, so that later passes and the backends see a small op set.
 
 What stays, unchanged (no decomposition written yet): chlo ops on complex
 numbers, `chlo.next_after`, `chlo.ragged_dot` with a ragged contracting or
-batch dimension,
-`chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
-single-block function.
+batch dimension, `chlo.bessel_i1e`, and composites whose decomposition is
+missing or is not a single-block function.
 """
 
 from __future__ import annotations
