@@ -15,6 +15,8 @@ target"):
   the function's top-level constants, which `@f` now takes as extra
   arguments (after its own). The target thus computes every op, instead of
   `fold-constants` evaluating the test on the host while compiling it.
+  Constants that a region reads stay, and so do a dynamic op's shape
+  operands (`refine-shapes` makes the op static from them).
 
 A probe at the top level is moved to the checker with the value it records
 (it runs once, so records one value); a check or probe inside a region may
@@ -28,10 +30,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue, Use
 from xdsl.passes import ModulePass
 from xlir.dialects.interpreter import ProbeOp
 from xlir.dialects.stablehlo.data_movement import ConstantOp
+from xlir.passes.refine_shapes.static_forms import SHAPE_OPERANDS
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -88,6 +91,14 @@ def _split_checks(func: FuncOp, moved: list[Operation]) -> FuncOp:
     return FuncOp(name, (checker.arg_types, []), Region(checker), "private")
 
 
+def _is_shape_operand(use: Use) -> bool:
+    """An operand a dynamic op needs constant (`refine-shapes` makes the op
+    static from it)."""
+    op = use.operation
+    names = SHAPE_OPERANDS.get(op.name, ())
+    return any(getattr(op, name) is use.operation.operands[use.index] for name in names)
+
+
 def _lift_constants(func: FuncOp) -> FuncOp:
     """Make the top-level constants that only top-level ops read arguments
     of `func`, returned by a new inputs function in the same order."""
@@ -97,7 +108,10 @@ def _lift_constants(func: FuncOp) -> FuncOp:
         for op in block.ops
         if isinstance(op, ConstantOp)
         and op.output.uses
-        and all(use.operation.parent_block() is block for use in op.output.uses)
+        and all(
+            use.operation.parent_block() is block and not _is_shape_operand(use)
+            for use in op.output.uses
+        )
     ]
     inputs = Block()
     for op in lifted:

@@ -2,8 +2,8 @@
 ops that leave their operand as it is (reshape, transpose, convert,
 broadcast_in_dim, reverse) removed; an element of a tuple built in the
 program is the value it was built from (so tuples that only carry values
-from one op to another go, as XLA's simplifier does); the size of a static
-dimension is a constant.
+from one op to another go, as XLA's simplifier does); a dynamic-shape op
+whose shapes are known is its static op (as upstream's canonicalizer does).
 
 A broadcast of a splat constant becomes a constant only when the result is
 small (`MAX_SPLAT_ELEMENTS`): a big one stays a broadcast, which fusion
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from math import prod
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -23,14 +24,14 @@ from xdsl.pattern_rewriter import (
 from xlir.dialects.stablehlo.control_flow import GetTupleElementOp, TupleOp
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
-    ConstantOp,
-    GetDimensionSizeOp,
     ReshapeOp,
     ReverseOp,
     TransposeOp,
 )
 from xlir.dialects.stablehlo.elementwise import ConvertOp
+from xlir.dialects.stablehlo.shape_rules import ShapeError
 from xlir.dialects.stablehlo.types import shape
+from xlir.passes.refine_shapes.static_forms import STATIC_FORMS
 from xlir.passes.simplify_patterns.constants import (
     MAX_SPLAT_ELEMENTS,
     splat_ops,
@@ -134,22 +135,33 @@ class ElementOfTuple(RewritePattern):
             rewriter.replace(op, [], [built.val[op.index.value.data]])
 
 
-class StaticDimensionSize(RewritePattern):
-    """get_dimension_size of a static dimension → that size."""
+class StaticForm(RewritePattern):
+    """A dynamic-shape op whose results are static and whose shape operands
+    are constants → its static form (`refine-shapes`' table: dynamic_reshape
+    → reshape, ...; get_dimension_size of a static dimension → a
+    constant)."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: GetDimensionSizeOp, rewriter: PatternRewriter
-    ) -> None:
-        size = shape(op.operand.type)[op.dimension.value.data]
-        if size >= 0:
-            attr = DenseIntOrFPElementsAttr.from_list(op.result.type, [size])  # type: ignore[arg-type]
-            rewriter.replace(op, ConstantOp(attr))
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        make = STATIC_FORMS.get(op.name)
+        if make is None or not all(_static(r.type) for r in op.results):
+            return
+        try:
+            static = make(op)
+        except ShapeError:
+            return  # amounts that make no shape: left for the verifier
+        if static is None or static.result_types != op.result_types:
+            return
+        static.attributes.update(op.attributes)
+        rewriter.replace_op(op, static)
+
+
+def _static(type_: Attribute) -> bool:
+    return isinstance(type_, TensorType) and type_.has_static_shape()
 
 
 def shape_chain_patterns() -> list[RewritePattern]:
     return [
-        StaticDimensionSize(),
+        StaticForm(),
         ElementOfTuple(),
         TransposeOfTranspose(),
         ReshapeOfReshape(),

@@ -92,6 +92,24 @@ func.func @probed() {
 
 // -----
 
+// A constant that a dynamic-shape op reads stays a constant (refine-shapes
+// needs its shape operands constant); its data operands are lifted.
+
+// CHECK-LABEL: func.func @shapes(%x: tensor<2xf32>) -> tensor<2x3xf32> {
+// CHECK-NEXT:    %shape = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %b = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0]
+// CHECK:       func.func private @shapes.inputs() -> tensor<2xf32> {
+// CHECK-NEXT:    %x = stablehlo.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+func.func @shapes() {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %shape = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
+  %b = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0] : (tensor<2xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  check.expect_eq_const %b, dense<[[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]]> : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
 // Functions without checks are left as they are.
 
 // CHECK-LABEL: func.func @plain() -> tensor<i1> {

@@ -137,3 +137,19 @@ func.func @dimension_size(%x: tensor<2x3xf32>) -> tensor<i32> {
   %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
   func.return %0 : tensor<i32>
 }
+
+// -----
+
+// A dynamic-shape op with static results and constant shape operands is
+// its static op.
+// CHECK-LABEL: func.func @known_shapes
+func.func @known_shapes(%x: tensor<1x6xi64>) -> (tensor<6xi64>, tensor<2x3xi64>) {
+  // CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %x : (tensor<1x6xi64>) -> tensor<6xi64>
+  // CHECK-NEXT: %[[I:.*]] = stablehlo.iota dim = 1 : tensor<2x3xi64>
+  // CHECK-NEXT: func.return %[[R]], %[[I]]
+  %six = stablehlo.constant dense<[6]> : tensor<1xi64>
+  %0 = stablehlo.dynamic_reshape %x, %six : (tensor<1x6xi64>, tensor<1xi64>) -> tensor<6xi64>
+  %shape = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
+  %1 = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi64>) -> tensor<2x3xi64>
+  func.return %0, %1 : tensor<6xi64>, tensor<2x3xi64>
+}
