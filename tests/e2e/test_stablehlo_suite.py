@@ -133,48 +133,6 @@ CPU_GAPS: dict[str, dict[str, list[str]]] = {
         "subtract.mlir": ["subtract_op_test_bf16"],
         "tanh.mlir": ["tanh_op_test_bf16"],
     },
-    # triangular_solve on cpu: helper "linalg" (its complex examples are under complex)
-    "linalg": {
-        "triangular_solve.mlir": [
-            "triangular_solve_op_test_real_3x3_diagonal_left_lower",
-            "triangular_solve_op_test_real_3x3_diagonal_left_upper",
-            "triangular_solve_op_test_real_3x3_diagonal_right_lower",
-            "triangular_solve_op_test_real_3x3_diagonal_right_upper",
-            "triangular_solve_op_test_real_3x3_diagonal_left_lower_unit_diagonal",
-            "triangular_solve_op_test_real_3x3_diagonal_left_upper_unit_diagonal",
-            "triangular_solve_op_test_real_3x3_diagonal_right_lower_unit_diagonal",
-            "triangular_solve_op_test_real_3x3_diagonal_right_upper_unit_diagonal",
-            "triangular_solve_op_test_real_3x3_diagonal_left_lower_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_left_upper_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_right_lower_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_right_upper_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_left_lower_unit_diagonal_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_left_upper_unit_diagonal_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_right_lower_unit_diagonal_transpose",
-            "triangular_solve_op_test_real_3x3_diagonal_right_upper_unit_diagonal_transpose",
-            "triangular_solve_op_test_real_3x3_triangular_left_lower",
-            "triangular_solve_op_test_real_3x3_triangular_left_upper",
-            "triangular_solve_op_test_real_3x3_triangular_right_lower",
-            "triangular_solve_op_test_real_3x3_triangular_right_upper",
-            "triangular_solve_op_test_real_3x3_triangular_left_lower_transpose",
-            "triangular_solve_op_test_real_3x3_triangular_left_upper_transpose",
-            "triangular_solve_op_test_real_3x3_triangular_right_lower_transpose",
-            "triangular_solve_op_test_real_3x3_triangular_right_upper_transpose",
-            "triangular_solve_op_test_spec_example",
-        ],
-    },
-    # dynamic shapes (the dynamic_* ops): helper "refine"
-    "refine": {
-        "dynamic_broadcast_in_dim.mlir": ["broadcast_in_dim"],
-        "dynamic_conv.mlir": ["dynamic_conv_op_test_si64"],
-        "dynamic_gather.mlir": ["dynamic_gather_op_test"],
-        "dynamic_iota.mlir": [
-            "dynamic_iota_op_test_si64_dim_0",
-            "dynamic_iota_op_test_si64_dim_1",
-        ],
-        "dynamic_pad.mlir": ["dynamic_pad"],
-        "dynamic_reshape.mlir": ["dynamic_reshape_op_test_si64"],
-    },
     # quantized types (uniform_quantize/dequantize, !quant.uniform) on cpu: not started
     "quant": {
         "quantized_ops.mlir": [
@@ -232,7 +190,7 @@ KNOWN_COLLECTIVE_FAILURES: dict[str, dict[str, list[str]]] = {
 }
 """Failing tests of the collective files (interpreter.run_parallel)."""
 
-REQUIRED_PASS_RATE = {"interpreter": 0.98, "cpu": 0.7}
+REQUIRED_PASS_RATE = {"interpreter": 0.98, "cpu": 0.78}
 """Of the non-collective tests. cpu's rises to the issue's 0.95 as the work
 that owns its gaps (CPU_GAPS) lands."""
 
