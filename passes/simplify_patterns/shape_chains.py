@@ -152,7 +152,7 @@ class StaticForm(RewritePattern):
         if static is None or static.result_types != op.result_types:
             return
         static.attributes.update(op.attributes)
-        rewriter.replace_op(op, static)
+        rewriter.replace(op, static)
 
 
 def _static(type_: Attribute) -> bool:
