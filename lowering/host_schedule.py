@@ -14,7 +14,10 @@ while's result buffers): the condition's kernels run in its `before` region
 and the predicate comes to the host with `device.read_scalar`; the body's
 results are copied into the carried buffers where the plan put them
 elsewhere. `stablehlo.case` becomes `scf.index_switch` on the index read
-the same way, out-of-range indices taking the last branch. The copies of a
+the same way, out-of-range indices taking the last branch. An
+`optimization_barrier` has done its work once the HLO passes are over: its
+results are copies of its operands (none where the plan shares the memory).
+The copies of a
 yield (and of a loop's initial values) are one parallel copy: each reads
 its source before any of them overwrites it, through scratch where they
 form a cycle (a body that swaps two carried values).
@@ -70,7 +73,12 @@ from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 from xlir.dialects.stablehlo import data_movement as dm
-from xlir.dialects.stablehlo.control_flow import CaseOp, ReturnOp, WhileOp
+from xlir.dialects.stablehlo.control_flow import (
+    CaseOp,
+    OptimizationBarrierOp,
+    ReturnOp,
+    WhileOp,
+)
 from xlir.lowering.fusion_to_loop import buffer_type, signless
 from xlir.lowering.planned_memory import planned_memory
 from xlir.passes.buffers.sharing import view_source
@@ -261,6 +269,11 @@ class HostSchedule:
                 self._while(op, builder)
             case CaseOp():
                 self._case(op, builder)
+            case OptimizationBarrierOp():
+                self.place(op, builder)
+                sources = [self.buffers[v] for v in op.operands]
+                targets = [self.buffers[r] for r in op.results]
+                self._parallel_copy(sources, targets, builder)
             case _:
                 self._launch(op, builder)
         return None
@@ -464,4 +477,12 @@ def _donated_outputs(function: func.FuncOp) -> dict[int, int]:
 
 def is_schedule_op(op: Operation) -> bool:
     """Ops the host schedule handles itself, with no kernel of their own."""
-    return isinstance(op, func.ReturnOp | ReturnOp | dm.ConstantOp | WhileOp | CaseOp)
+    return isinstance(
+        op,
+        func.ReturnOp
+        | ReturnOp
+        | dm.ConstantOp
+        | WhileOp
+        | CaseOp
+        | OptimizationBarrierOp,
+    )

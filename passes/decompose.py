@@ -12,13 +12,25 @@ plain stablehlo, so that later passes and the backends see a small op set.
   iota of indices, then a slice (`decompositions/top_k.py`), unless
   `keep-top-k` is set: a target with a selection kernel (cpu's,
   lowering/kernels/top_k.py) keeps it.
+* mulhi becomes 64-bit integer arithmetic (`decompositions/mulhi.py`).
+* scan becomes a while loop over the scan dimension (`decompositions/scan.py`).
+* `stablehlo.reduce_precision` of f16, bf16, f32 and f64 becomes integer
+  operations on the bits (`decompositions/reduce_precision.py`).
+* `stablehlo.map` of an elementwise computation becomes its ops on whole
+  tensors (`decompositions/map.py`).
+* `stablehlo.bitcast_convert` between widths becomes same-width bitcasts,
+  shifts and an `or` reduction (`decompositions/bitcast.py`).
+* ragged_dot with ragged lhs rows becomes a `dot_general` per group, each
+  kept on its group's rows (`decompositions/ragged_dot.py`).
 * A composite becomes a copy of its `decomposition` function's body; the
   function goes once nothing else refers to it.
+* `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
+  the true branch, 1 the false one), so targets lower one conditional.
 
 What stays, unchanged (no decomposition written yet): chlo ops on complex
-numbers, `chlo.mulhi`, `chlo.next_after`, `chlo.scan`, `chlo.ragged_dot`,
-`chlo.bessel_i1e`, and composites whose decomposition is missing or is not a
-single-block function.
+numbers, `chlo.next_after`, `chlo.ragged_dot` with a ragged contracting or
+batch dimension, `chlo.bessel_i1e`, and composites whose decomposition is
+missing or is not a single-block function.
 """
 
 from __future__ import annotations
@@ -27,9 +39,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType, i32
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -40,10 +52,29 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xlir.dialects import chlo
-from xlir.dialects.stablehlo.control_flow import CompositeOp
-from xlir.dialects.stablehlo.elementwise import MultiplyOp
+from xlir.dialects.chlo_structured import RaggedDotOp, ScanOp
+from xlir.dialects.stablehlo.control_flow import CaseOp, CompositeOp, IfOp
+from xlir.dialects.stablehlo.elementwise import (
+    BitcastConvertOp,
+    ConvertOp,
+    MultiplyOp,
+    NotOp,
+    ReducePrecisionOp,
+)
+from xlir.dialects.stablehlo.reduction import MapOp
 from xlir.dialects.stablehlo.types import element_type, is_float
-from xlir.passes.decompositions import elementary, erf, gamma, predicates
+from xlir.passes.decompositions import (
+    bitcast,
+    elementary,
+    erf,
+    gamma,
+    mulhi,
+    predicates,
+    ragged_dot,
+    reduce_precision,
+    scan,
+)
+from xlir.passes.decompositions import map as map_
 from xlir.passes.decompositions.emitter import Emitter, compute_type
 from xlir.passes.decompositions.top_k import top_k
 from xlir.passes.inline import clone_body, erase_dead_private_functions
@@ -110,6 +141,92 @@ class DecomposeTopK(RewritePattern):
         rewriter.replace(op, [], top_k(e, op))
 
 
+class DecomposeMulhi(RewritePattern):
+    """chlo.mulhi → 64-bit integer arithmetic (`decompositions/mulhi.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.MulhiOp, rewriter: PatternRewriter) -> None:
+        e = Emitter(rewriter, op, element_type(op.lhs.type))
+        rewriter.replace(op, [], [mulhi.mulhi(e, op)])
+
+
+class DecomposeScan(RewritePattern):
+    """chlo.scan → a while loop (`decompositions/scan.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScanOp, rewriter: PatternRewriter) -> None:
+        if scan.can_decompose(op):
+            ops, results = scan.scan_as_while(op)
+            rewriter.replace(op, ops, results)
+
+
+class DecomposeReducePrecision(RewritePattern):
+    """reduce_precision → integer operations on the bits
+    (`decompositions/reduce_precision.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: ReducePrecisionOp, rewriter: PatternRewriter
+    ) -> None:
+        if reduce_precision.can_decompose(op):
+            e = Emitter(rewriter, op, element_type(op.operand.type))
+            rewriter.replace(op, [], [reduce_precision.reduce_precision(e, op)])
+
+
+class InlineMap(RewritePattern):
+    """map of an elementwise computation → its ops on whole tensors
+    (`decompositions/map.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MapOp, rewriter: PatternRewriter) -> None:
+        if map_.can_inline(op):
+            ops, result = map_.inline_map(op)
+            rewriter.replace(op, ops, [result])
+
+
+class BitcastAcrossWidths(RewritePattern):
+    """bitcast_convert between widths → same-width bitcasts, shifts and an
+    `or` reduction (`decompositions/bitcast.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: BitcastConvertOp, rewriter: PatternRewriter
+    ) -> None:
+        if bitcast.changes_width(op):
+            rewriter.replace(op, [], [bitcast.bitcast_across_widths(rewriter, op)])
+
+
+class DecomposeRaggedDot(RewritePattern):
+    """chlo.ragged_dot (ragged lhs rows) → a dot_general per group
+    (`decompositions/ragged_dot.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: RaggedDotOp, rewriter: PatternRewriter) -> None:
+        if ragged_dot.can_decompose(op):
+            rewriter.replace(op, [], [ragged_dot.ragged_dot(rewriter, op)])
+
+
+class IfToCase(RewritePattern):
+    """`if(pred) {A} {B}` → `case(convert(not(pred)) to i32) {A} {B}`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter) -> None:
+        negated = NotOp(op.pred)
+        index = ConvertOp(negated.results[0], TensorType(i32, []))
+        branches = [op.true_branch, op.false_branch]
+        case = CaseOp.create(
+            operands=[index.results[0]],
+            result_types=list(op.outputs.types),
+            regions=[Region() for _ in branches],
+            attributes=dict(op.attributes),
+        )
+        for region, branch in zip(case.regions, branches, strict=True):
+            branch.move_blocks(region)
+        for new in (negated, index, case):
+            new.location = op.location
+        rewriter.replace(op, [negated, index, case], list(case.results))
+
+
 @dataclass
 class InlineComposite(RewritePattern):
     """A composite → the body of its decomposition function."""
@@ -142,6 +259,13 @@ class DecomposePass(ModulePass):
         patterns: list[RewritePattern] = [
             DecomposeUnary(),
             DecomposeSquare(),
+            DecomposeMulhi(),
+            DecomposeScan(),
+            DecomposeReducePrecision(),
+            InlineMap(),
+            BitcastAcrossWidths(),
+            DecomposeRaggedDot(),
+            IfToCase(),
             InlineComposite(inlined),
         ]
         if not self.keep_top_k:

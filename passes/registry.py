@@ -34,6 +34,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "conv-padding": _lazy("xlir.passes.conv_padding", "ConvPaddingPass"),
     "fuse": _lazy("xlir.passes.fuse", "FusePass"),
     "assign-buffers": _lazy("xlir.passes.assign_buffers", "AssignBuffersPass"),
+    "check-to-outputs": _lazy("xlir.passes.check_to_outputs", "CheckToOutputsPass"),
     # Lowering from the HLO level to the loop level (docs/loop-level.md).
     "hlo-to-loop": _lazy("xlir.lowering.hlo_to_loop", "HloToLoopPass"),
     # The loop level.

@@ -1,12 +1,14 @@
-"""Per-file results of StableHLO's interpreter test suite on the interpreter.
+"""Per-file results of StableHLO's interpreter test suite on a target.
 
-    python scripts/conformance_table.py [SUITE_DIR] [--failures]
+    python scripts/conformance_table.py [SUITE_DIR] [--target NAME] [--failures]
 
 Prints `file passed/total` for each file of the suite (default:
 `../shared/stablehlo_interpret` beside the repository), then the totals, with
 the collective files (those that run `interpreter.run_parallel`) counted
-apart. `--failures` also prints the first line of each failing test's
-problem.
+apart. `--target` picks the target (the interpreter by default; another
+target compiles each test through `check-to-outputs`, tools/check_runner.py).
+`--failures` also prints the first line of each failing test's problem (for
+an op a target cannot lower, the first op it names).
 """
 
 from __future__ import annotations
@@ -15,14 +17,24 @@ import argparse
 import sys
 from pathlib import Path
 
-from xlir.tools.check_runner import check_source
+from xlir.tools.check_runner import CheckResult, check_source
 
 SUITE = Path(__file__).resolve().parent.parent.parent / "shared" / "stablehlo_interpret"
+
+
+def _first_problem(result: CheckResult) -> str:
+    """The first line of the problem; for a list of ops a pass cannot lower,
+    the first op (the line after the heading)."""
+    lines = (result.problems or ["skipped"])[0].split("\n")
+    if len(lines) > 1 and lines[0].endswith("of this module:"):
+        return lines[1]
+    return lines[0]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("suite", nargs="?", default=str(SUITE))
+    parser.add_argument("--target", default="interpreter")
     parser.add_argument("--failures", action="store_true")
     args = parser.parse_args()
     root = Path(args.suite)
@@ -33,7 +45,9 @@ def main() -> None:
     for path in files:
         text = path.read_text()
         collective = "interpreter.run_parallel" in text
-        results = check_source(text, str(path.relative_to(root)), split=True)
+        results = check_source(
+            text, str(path.relative_to(root)), split=True, target=args.target
+        )
         passed = sum(r.passed for r in results)
         totals[collective][0] += passed
         totals[collective][1] += len(results)
@@ -42,8 +56,7 @@ def main() -> None:
         if args.failures:
             for result in results:
                 if not result.passed:
-                    first = (result.problems or ["skipped"])[0].split("\n")[0]
-                    print(f"    @{result.function}: {first[:200]}")
+                    print(f"    @{result.function}: {_first_problem(result)[:200]}")
     for collective, label in ((False, "non-collective"), (True, "collective")):
         passed, total = totals[collective]
         print(f"{label}: {passed}/{total}")

@@ -1,4 +1,4 @@
-"""Running self-checking files (`check.*` ops) on the interpreter.
+"""Running self-checking files (`check.*` ops) on a target.
 
 A *test* is an argument-free function that uses `check.*` ops (in a chunk
 where no function does, every argument-free function is a test, which passes
@@ -10,22 +10,31 @@ text, so that a broken chunk still counts as many tests as a working one.
 tests compare it with their lists of known failures. With a pass pipeline,
 each test runs through it first (as `xlir-run` runs programs), so the suite
 checks the passes too.
+
+On the interpreter the check ops run in the program (its kernels compare).
+On every other target a test goes through `check-to-outputs`
+(passes/check_to_outputs.py): the target compiles and runs the function with
+its constants as arguments and the checked values as results, and the
+interpreter runs the check ops on those results; no target needs code for
+them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xlir.targets.base import get_target
+from xlir.targets.base import Executable, get_target
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
+from xlir.pass_manager import run_pipeline
 
 if TYPE_CHECKING:
     from xlir.targets.interpreter import ModuleInterpreter
@@ -105,20 +114,30 @@ def _functions_in_text(text: str, offset: int) -> list[str]:
 
 
 def check_source(
-    text: str, name: str, split: bool, pipeline: str | None = None
+    text: str,
+    name: str,
+    split: bool,
+    pipeline: str | None = None,
+    target: str = "interpreter",
 ) -> list[CheckResult]:
-    """Run every test of a self-checking file on the interpreter: on the
-    evaluator as parsed, or with `pipeline` (a pass pipeline, e.g. `hlo-opt`)
-    applied to each test's function first."""
+    """Run every test of a self-checking file on `target`. On the
+    interpreter: on the evaluator as parsed, or with `pipeline` (a pass
+    pipeline, e.g. `hlo-opt`) applied to each test's function first; on
+    another target: compiled with `pipeline` (None: the target's default)."""
     from xlir.targets.interpreter import ModuleInterpreter
 
     results: list[CheckResult] = []
     sources = {name: text}
     chunks = split_chunks(text) if split else [(text, 0)]
+    on_interpreter = target == "interpreter"
     for chunk, offset in chunks:
         try:
             module = _parse_chunk(chunk, name, offset, text)
-            image = ModuleInterpreter(module, sources) if pipeline is None else None
+            image = (
+                ModuleInterpreter(module, sources)
+                if on_interpreter and pipeline is None
+                else None
+            )
         except XlirError as error:
             results.extend(
                 CheckResult(function, offset + 1, [str(error)], chunk_error=True)
@@ -132,7 +151,11 @@ def check_source(
                 continue
             try:
                 with np.errstate(all="ignore"):
-                    if image is None:
+                    if not on_interpreter:
+                        result.problems = _run_on_target(
+                            module, function, sources, pipeline, target
+                        )
+                    elif image is None:
                         result.problems = _run_compiled(
                             module, function, sources, pipeline
                         )
@@ -157,3 +180,73 @@ def _run_compiled(
     executable = compiler.compile(module.clone(), function, sources, pipeline)
     executable()
     return list(getattr(executable, "check_failures", []))
+
+
+def _split_test(
+    module: ModuleOp, function: str, sources: dict[str, str]
+) -> tuple[ModuleOp, ModuleOp]:
+    """(what the target compiles, what the host runs) for one test: the
+    chunk without the other tests, through `check-to-outputs`; the test's
+    inputs and checks functions go to the host's module."""
+    from xdsl.dialects.func import FuncOp
+    from xlir.passes.check_to_outputs import (
+        CHECKS_SUFFIX,
+        INPUTS_SUFFIX,
+        CheckToOutputsPass,
+    )
+
+    program = module.clone()
+    others = {name for name, _ in _check_functions(program)} - {function}
+    for op in list(program.ops):
+        if isinstance(op, FuncOp) and op.sym_name.data in others:
+            program.body.block.erase_op(op)
+    run_pipeline(make_context(), program, CheckToOutputsPass.name, sources)
+    host = ModuleOp([])
+    for op in list(program.ops):
+        if isinstance(op, FuncOp) and op.sym_name.data in (
+            function + CHECKS_SUFFIX,
+            function + INPUTS_SUFFIX,
+        ):
+            op.detach()
+            host.body.block.add_op(op)
+    return program, host
+
+
+def _run_on_target(
+    module: ModuleOp,
+    function: str,
+    sources: dict[str, str],
+    pipeline: str | None,
+    target: str,
+) -> list[str]:
+    """Compile the test for `target`, feed it its constants, and run its
+    checks on the interpreter over what it returns (a test without checks
+    passes if it runs)."""
+    from xlir.passes.check_to_outputs import CHECKS_SUFFIX, INPUTS_SUFFIX
+
+    program, host = _split_test(module, function, sources)
+    compiler = get_target(target).compiler()
+    executable = compiler.run_backend(
+        compiler.run_hlo_passes(program, pipeline, sources), function, sources
+    )
+    if not list(host.ops):
+        _call(executable, [])
+        return []
+    reference = get_target("interpreter").compiler()
+    inputs = reference.run_backend(host.clone(), function + INPUTS_SUFFIX, sources)
+    checks = reference.run_backend(host, function + CHECKS_SUFFIX, sources)
+    outputs = _call(executable, _call(inputs, []))
+    checked = outputs[len(outputs) - len(checks.signature.arguments) :]
+    _call(checks, checked)
+    return list(getattr(checks, "check_failures", []))
+
+
+def _call(executable: Executable, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The executable's results on `arrays`, each first held in the dtype
+    its signature asks (targets may hold a narrow type differently)."""
+    arguments = [
+        np.asarray(array).astype(spec.dtype, copy=False)
+        for array, spec in zip(arrays, executable.signature.arguments, strict=True)
+    ]
+    results = executable(*arguments)
+    return list(results) if isinstance(results, tuple) else [results]

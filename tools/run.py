@@ -3,7 +3,7 @@
     xlir-run FILE.mlir [--target NAME] [--function main]
              [--inputs in.npz | --random [--seed N]] [--output out.npz]
              [--expected ref.npz [--rtol R] [--atol A]] [--repeat N]
-    xlir-run --check [--split-input-file] FILE.mlir
+    xlir-run --check [--split-input-file] [--target NAME[,NAME...]] FILE.mlir
 
 Inputs come from an `.npz` with keys `arg0, arg1, ...` (other keys are
 ignored; a single-argument function may take an `.npy`), or are random with
@@ -18,9 +18,11 @@ are read as the function's argument or result type. A shape-polymorphic
 function (`tensor<?x16xf32>`) is compiled for the shapes of its inputs.
 
 `--check` runs every argument-free function that uses `check.*` ops (in
-every `// -----` chunk with `--split-input-file`) on the interpreter, as
-parsed or after `--pipeline`, and prints PASS or FAIL for each, exiting 1 if
-any fails.
+every `// -----` chunk with `--split-input-file`) on each target named
+(`--target interpreter,cpu`: one section per target), and prints PASS or FAIL
+for each, exiting 1 if any fails on any target. The interpreter runs the
+module as parsed, or after `--pipeline`; another target compiles each test
+through `check-to-outputs` and its pipeline (tools/check_runner.py).
 
 Every error is a diagnostic on stderr (file:line:col, or the argument's
 name) and exit status 1, never a traceback.
@@ -56,7 +58,11 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG, description="Compile a StableHLO module for a target and run it."
     )
     parser.add_argument("file", help="the .mlir file to run ('-' for stdin)")
-    parser.add_argument("--target", default="interpreter", help="target name")
+    parser.add_argument(
+        "--target",
+        default="interpreter",
+        help="target name (with --check, a comma-separated list runs each)",
+    )
     parser.add_argument("--function", default="main", help="function to run")
     parser.add_argument(
         "--pipeline",
@@ -199,6 +205,11 @@ def run_main(args: argparse.Namespace) -> int:
         raise UsageError("--repeat must be at least 1")
     if args.seed < 0:
         raise UsageError(f"--seed must be non-negative, not {args.seed}")
+    if "," in args.target:
+        raise UsageError(
+            f"--target {args.target}: several targets run only with --check; "
+            "name one target to run a function"
+        )
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
     platform = get_target(args.target)
@@ -276,12 +287,23 @@ def _report_checks(executable: Executable) -> None:
 
 
 def run_checks(args: argparse.Namespace) -> int:
-    if args.target != "interpreter":
-        raise UsageError("--check runs on the interpreter target only for now")
+    targets = [t.strip() for t in args.target.split(",")]
+    for target in targets:
+        get_target(target)  # an unknown name is a diagnostic before any run
     text, name = _read_source(args.file)
+    status = 0
+    for target in targets:
+        if len(targets) > 1:
+            print(f"== target {target} ==")
+        status |= _run_checks_on(target, text, name, args)
+    return status
+
+
+def _run_checks_on(target: str, text: str, name: str, args: argparse.Namespace) -> int:
     passed = failed = 0
     broken_chunks: set[int] = set()
-    for result in check_source(text, name, args.split_input_file, args.pipeline):
+    results = check_source(text, name, args.split_input_file, args.pipeline, target)
+    for result in results:
         if result.chunk_error:
             failed += 1
             if result.line not in broken_chunks:
@@ -301,7 +323,7 @@ def run_checks(args: argparse.Namespace) -> int:
     summary = f"{passed} passed, {failed} failed"
     if broken_chunks:
         summary += f", {len(broken_chunks)} chunk(s) with errors"
-    print(summary)
+    print(f"{summary} on {target}")
     return 1 if failed else 0
 
 

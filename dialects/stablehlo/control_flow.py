@@ -733,11 +733,13 @@ class GetTupleElementOp(IRDLOperation):
 @irdl_op_definition
 class AfterAllOp(IRDLOperation):
     """`stablehlo.after_all %t1, %t2 : !stablehlo.token`: a token that follows
-    every operand token."""
+    every operand token. Pure, as upstream: a token nothing reads orders
+    nothing."""
 
     name = "stablehlo.after_all"
     inputs = var_operand_def(TokenType)
     result = result_def(TokenType)
+    traits = traits_def(Pure())
 
     def __init__(self, tokens: Sequence[SSAValue]):
         super().__init__(operands=[tokens], result_types=[TokenType()])

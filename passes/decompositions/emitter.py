@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
     Float64Type,
+    IntegerType,
     TensorType,
     f32,
 )
@@ -26,6 +27,14 @@ from xlir.dialects.stablehlo import elementwise as ew
 from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.dialects.stablehlo.types import element_type, is_float, shape
+
+
+def scalar(element: Attribute, value: float) -> DenseIntOrFPElementsAttr:
+    """`value` as a 0-d constant of an integer or float element type."""
+    if isinstance(element, IntegerType):
+        return DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [int(value)])
+    assert isinstance(element, AnyFloat), f"no constants of {element} here"
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [float(value)])
 
 
 def compute_type(element: Attribute) -> Attribute:
@@ -42,7 +51,7 @@ class Emitter:
         self.shape = shape(op.operands[0].type)
         self.element = element
         self.is_f64 = isinstance(element, Float64Type)
-        self._constants: dict[bytes, SSAValue] = {}
+        self._constants: dict[tuple[Attribute, bytes | int], SSAValue] = {}
 
     def tensor(self, element: Attribute | None = None) -> TensorType:
         return TensorType(element or self.element, self.shape)
@@ -54,19 +63,20 @@ class Emitter:
 
     # --- values --------------------------------------------------------------
 
-    def const(self, value: float) -> SSAValue:
-        """`value` in the compute type, broadcast to the shape."""
-        element = self.element
-        assert isinstance(element, AnyFloat)
-        key = struct.pack("<d", value)
+    def const(self, value: float, element: Attribute | None = None) -> SSAValue:
+        """`value` in the compute type (or `element`, a float or integer
+        type), broadcast to the shape."""
+        element = element or self.element
+        assert isinstance(element, AnyFloat | IntegerType)
+        if isinstance(element, AnyFloat):
+            number: bytes | int = struct.pack("<d", float(value))
+        else:
+            number = int(value)
+        key = (element, number)
         if key not in self._constants:
-            scalar = self.emit(
-                ConstantOp(
-                    DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])
-                )
-            )
+            single = self.emit(ConstantOp(scalar(element, value)))
             self._constants[key] = self.emit(
-                BroadcastInDimOp(scalar, [], self.tensor())
+                BroadcastInDimOp(single, [], self.tensor(element))
             )
         return self._constants[key]
 

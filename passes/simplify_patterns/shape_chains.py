@@ -1,6 +1,9 @@
 """Chains of reshape, transpose and broadcast_in_dim folded into one op, and
 ops that leave their operand as it is (reshape, transpose, convert,
-broadcast_in_dim, reverse) removed.
+broadcast_in_dim, reverse) removed; an element of a tuple built in the
+program is the value it was built from (so tuples that only carry values
+from one op to another go, as XLA's simplifier does); a dynamic-shape op
+whose shapes are known is its static op (as upstream's canonicalizer does).
 
 A broadcast of a splat constant becomes a constant only when the result is
 small (`MAX_SPLAT_ELEMENTS`): a big one stays a broadcast, which fusion
@@ -11,11 +14,14 @@ from __future__ import annotations
 
 from math import prod
 
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xlir.dialects.stablehlo.control_flow import GetTupleElementOp, TupleOp
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
     ReshapeOp,
@@ -23,7 +29,9 @@ from xlir.dialects.stablehlo.data_movement import (
     TransposeOp,
 )
 from xlir.dialects.stablehlo.elementwise import ConvertOp
+from xlir.dialects.stablehlo.shape_rules import ShapeError
 from xlir.dialects.stablehlo.types import shape
+from xlir.passes.refine_shapes.static_forms import STATIC_FORMS
 from xlir.passes.simplify_patterns.constants import (
     MAX_SPLAT_ELEMENTS,
     splat_ops,
@@ -115,8 +123,46 @@ class RemoveNoOp(RewritePattern):
         rewriter.replace(op, (), (op.operand,))
 
 
+class ElementOfTuple(RewritePattern):
+    """get_tuple_element(tuple(v0, v1, ...))[i] → vi."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: GetTupleElementOp, rewriter: PatternRewriter
+    ) -> None:
+        built = op.operand.owner
+        if isinstance(built, TupleOp):
+            rewriter.replace(op, [], [built.val[op.index.value.data]])
+
+
+class StaticForm(RewritePattern):
+    """A dynamic-shape op whose results are static and whose shape operands
+    are constants → its static form (`refine-shapes`' table: dynamic_reshape
+    → reshape, ...; get_dimension_size of a static dimension → a
+    constant)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        make = STATIC_FORMS.get(op.name)
+        if make is None or not all(_static(r.type) for r in op.results):
+            return
+        try:
+            static = make(op)
+        except ShapeError:
+            return  # amounts that make no shape: left for the verifier
+        if static is None or static.result_types != op.result_types:
+            return
+        static.attributes.update(op.attributes)
+        rewriter.replace(op, static)
+
+
+def _static(type_: Attribute) -> bool:
+    return isinstance(type_, TensorType) and type_.has_static_shape()
+
+
 def shape_chain_patterns() -> list[RewritePattern]:
     return [
+        StaticForm(),
+        ElementOfTuple(),
         TransposeOfTranspose(),
         ReshapeOfReshape(),
         BroadcastOfBroadcast(),

@@ -178,6 +178,8 @@ class CpuCompiler(Compiler):
             if name == "fuse"
             else ("decompose{keep-top-k=true}",)
             if name == "decompose"
+            else ("inline{inline-public=true}",)
+            if name == "inline"
             else (name,)
         )
     )
@@ -185,7 +187,9 @@ class CpuCompiler(Compiler):
     kernels read their rhs with unit stride (passes/dot_layout.py), the
     convolution kernels an input padded beforehand (passes/conv_padding.py);
     `decompose` keeps chlo.top_k for its selection kernel
-    (lowering/kernels/top_k.py)."""
+    (lowering/kernels/top_k.py); and calls of public functions are inlined
+    too, as XLA's call inliner does (the entry is compiled as one program;
+    the loop level has no calls)."""
 
     def lookup(
         self, text: str, function: str, pipeline: str | None

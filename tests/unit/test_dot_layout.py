@@ -117,8 +117,10 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
 
 
 def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
-    steps = [p.name for p in expand(CpuCompiler.DEFAULT_PIPELINE)]
+    passes = expand(CpuCompiler.DEFAULT_PIPELINE)
+    steps = [p.name for p in passes]
     fuse = PIPELINES["hlo-opt"].index("fuse")
+    assert str(passes[0]) == "inline{inline-public=true}"
     assert steps == [
         *PIPELINES["hlo-opt"][:fuse],
         "dot-layout",

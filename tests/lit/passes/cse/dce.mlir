@@ -91,3 +91,15 @@ func.func @effects_stay(%n: tensor<i32>) -> tensor<i32> {
   %3 = stablehlo.custom_call @log(%n) : (tensor<i32>) -> tensor<i32>
   func.return %n : tensor<i32>
 }
+
+// -----
+
+// after_all is pure (as upstream): a token nothing reads goes.
+// CHECK-LABEL: func.func @dead_token
+func.func @dead_token(%t: !stablehlo.token) -> !stablehlo.token {
+  // CHECK-NEXT: %[[KEPT:.*]] = stablehlo.after_all %t
+  // CHECK-NEXT: func.return %[[KEPT]]
+  %dead = stablehlo.after_all : !stablehlo.token
+  %kept = stablehlo.after_all %t : !stablehlo.token
+  func.return %kept : !stablehlo.token
+}

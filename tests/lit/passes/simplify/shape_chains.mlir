@@ -110,3 +110,46 @@ func.func @convert_and_reverse(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<
   %3 = stablehlo.reverse %x, dims = [1] : tensor<1x4xf32>
   func.return %0, %1, %2, %3 : tensor<1x4xf32>, tensor<1x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>
 }
+
+
+// -----
+
+// An element of a tuple built in the program is the value it came from; the
+// tuples, dead then, go.
+// CHECK-LABEL: func.func @element_of_tuple
+func.func @element_of_tuple(%x: tensor<2xf32>, %y: tensor<i64>) -> (tensor<i64>, tensor<2xf32>) {
+  // CHECK-NEXT: func.return %y, %x : tensor<i64>, tensor<2xf32>
+  %inner = stablehlo.tuple %y : tuple<tensor<i64>>
+  %outer = stablehlo.tuple %x, %inner : tuple<tensor<2xf32>, tuple<tensor<i64>>>
+  %0 = stablehlo.get_tuple_element %outer[1] : (tuple<tensor<2xf32>, tuple<tensor<i64>>>) -> tuple<tensor<i64>>
+  %1 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<i64>>) -> tensor<i64>
+  %2 = stablehlo.get_tuple_element %outer[0] : (tuple<tensor<2xf32>, tuple<tensor<i64>>>) -> tensor<2xf32>
+  func.return %1, %2 : tensor<i64>, tensor<2xf32>
+}
+
+// -----
+
+// The size of a static dimension is a constant.
+// CHECK-LABEL: func.func @dimension_size
+func.func @dimension_size(%x: tensor<2x3xf32>) -> tensor<i32> {
+  // CHECK-NEXT: %[[THREE:.*]] = stablehlo.constant dense<3> : tensor<i32>
+  // CHECK-NEXT: func.return %[[THREE]]
+  %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
+  func.return %0 : tensor<i32>
+}
+
+// -----
+
+// A dynamic-shape op with static results and constant shape operands is
+// its static op.
+// CHECK-LABEL: func.func @known_shapes
+func.func @known_shapes(%x: tensor<1x6xi64>) -> (tensor<6xi64>, tensor<2x3xi64>) {
+  // CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %x : (tensor<1x6xi64>) -> tensor<6xi64>
+  // CHECK-NEXT: %[[I:.*]] = stablehlo.iota dim = 1 : tensor<2x3xi64>
+  // CHECK-NEXT: func.return %[[R]], %[[I]]
+  %six = stablehlo.constant dense<[6]> : tensor<1xi64>
+  %0 = stablehlo.dynamic_reshape %x, %six : (tensor<1x6xi64>, tensor<1xi64>) -> tensor<6xi64>
+  %shape = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
+  %1 = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi64>) -> tensor<2x3xi64>
+  func.return %0, %1 : tensor<6xi64>, tensor<2x3xi64>
+}
