@@ -74,14 +74,14 @@ class HloToLoopPass(ModulePass):
                 problems.extend(missing)
                 return kernel, globals_
             try:
-                kernel = emit_kernel(target, name)
+                made = emit_kernel(target, name)
             except UnsupportedScalarOp as error:
                 problems.append((error.op, error.reason))
                 return KernelOp(name, []), []
-            if kernel is None:
+            if made is None:
                 problems.append((target, "has no loop kernel yet"))
                 return KernelOp(name, []), []
-            return kernel, []
+            return made
 
         for function in functions:
             new = HostSchedule(function, lower, taken).build()
