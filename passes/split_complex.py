@@ -75,6 +75,10 @@ class _Unsupported(Exception):
     pass
 
 
+class _FollowOn(Exception):
+    """Uses a complex value whose op could not be split (already reported)."""
+
+
 def _is_complex(type_: Attribute) -> bool:
     return isinstance(type_, TensorType) and isinstance(
         type_.get_element_type(), ComplexType
@@ -185,6 +189,8 @@ class _Splitter:
         except _Unsupported as error:
             self.problems.append((op, str(error)))
             return
+        except _FollowOn:
+            return
         for result, value in zip(op.results, values, strict=True):
             if isinstance(value, tuple):
                 self.parts[result] = value
@@ -206,7 +212,7 @@ class _Splitter:
         """A complex value's parts, or the real value itself."""
         if _is_complex(value.type):
             if value not in self.parts:
-                raise _Unsupported("uses a complex value that could not be split")
+                raise _FollowOn()
             return self.parts[value]
         return value
 
@@ -455,7 +461,7 @@ def _iota(s: _Splitter, op: Operation) -> list[Value]:
     assert isinstance(op, dm.IotaOp)
     part = _part_type(op.results[0].type)
     builder = Builder(InsertPoint.before(op))
-    re = _insert(builder, dm.IotaOp(op.dim, part))
+    re = _insert(builder, dm.IotaOp(op.iota_dimension.value.data, part))
     zeros = np.zeros(tuple(part.get_shape()), dtype=np.float64)
     return [(re, _insert(builder, dm.ConstantOp(dense_from_numpy(zeros, part))))]
 
