@@ -491,17 +491,19 @@ _EXPANDED = {
     "stablehlo.while",
     "stablehlo.case",
     "stablehlo.optimization_barrier",
+    "stablehlo.if",
 }
 """Ops whose complex operands, results and region arguments each become two
 (`_expand`): their regions see the parts as they see real values."""
 
 
-def _expand(s: _Splitter, op: Operation) -> list[Value]:
+def _expand(s: _Splitter, op: Operation, args_done: bool = False) -> list[Value]:
     regions = list(op.regions)
     for region in regions:
         op.detach_region(region)
         for block in region.blocks:
-            s.expand_args(block)
+            if not args_done:
+                s.expand_args(block)
     new = type(op).create(
         operands=s.expanded(list(op.operands)),
         result_types=[
@@ -525,6 +527,30 @@ def _expand(s: _Splitter, op: Operation) -> list[Value]:
             (next(results), next(results)) if _is_complex(r.type) else next(results)
         )
     return values
+
+
+@_rule("stablehlo.sort")
+def _sort(s: _Splitter, op: Operation) -> list[Value]:
+    """Each complex operand is two; the comparator takes each operand's
+    (lhs, rhs) pair, so a complex pair becomes (lhs re, rhs re, lhs im,
+    rhs im)."""
+    block = op.regions[0].block
+    args = list(block.args)
+    for lhs, rhs in zip(args[0::2], args[1::2], strict=True):
+        if _is_complex(lhs.type):
+            part = _part_type(lhs.type)
+            at = lhs.index
+            new = [block.insert_arg(part, at + k) for k in range(4)]
+            s.parts[lhs] = (new[0], new[2])
+            s.parts[rhs] = (new[1], new[3])
+            s.dead_args += [lhs, rhs]
+    return _expand(s, op, args_done=True)
+
+
+@_rule("chlo.conj")
+def _conj(s: _Splitter, op: Operation) -> list[Value]:
+    re, im = s.pair(op.operands[0])
+    return [(re, _insert(Builder(InsertPoint.before(op)), ew.NegateOp(im)))]
 
 
 @_rule("stablehlo.return")

@@ -239,16 +239,37 @@ def test_fft_matches_numpy(kind: str, part: str) -> None:
         assert error <= (1e-5 if part == "f32" else 1e-12), (kind, batch, length, error)
 
 
-def test_op_without_a_split_is_one_diagnostic() -> None:
-    text = """func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  %0 = "stablehlo.sort"(%a) ({
-  ^bb0(%x: tensor<complex<f32>>, %y: tensor<complex<f32>>):
-    %lt = stablehlo.compare LT, %x, %y : (tensor<complex<f32>>, tensor<complex<f32>>) -> tensor<i1>
-    stablehlo.return %lt : tensor<i1>
-  }) {dimension = 0 : i64} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-  return %0 : tensor<4xcomplex<f32>>
+def test_ops_without_a_split_are_one_diagnostic() -> None:
+    text = """func.func @main(%a: tensor<complex<f64>>) -> (tensor<2xcomplex<f32>>, tensor<complex<f64>>) {
+  %0 = stablehlo.bitcast_convert %a : (tensor<complex<f64>>) -> tensor<2xcomplex<f32>>
+  %1 = stablehlo.custom_call @foo(%a) : (tensor<complex<f64>>) -> tensor<complex<f64>>
+  %2 = stablehlo.add %1, %1 : tensor<complex<f64>>
+  return %0, %2 : tensor<2xcomplex<f32>>, tensor<complex<f64>>
 }"""
-    with pytest.raises(
-        xlir.diagnostics.XlirError, match="split-complex cannot split 1 op"
-    ):
+    with pytest.raises(xlir.diagnostics.XlirError) as caught:
         xlir.compile(text, target="cpu")
+    message = str(caught.value)
+    assert "split-complex cannot split 2 op(s) on complex values" in message
+    assert ":2:3: error: 'stablehlo.bitcast_convert'" in message
+    assert ":3:3: error: 'stablehlo.custom_call'" in message
+
+
+def test_sort_by_complex_keys_and_conj() -> None:
+    """A comparator on complex values gets both parts of each side; conj."""
+    c, i = "tensor<6xcomplex<f32>>", "tensor<6xi32>"
+    s = "tensor<complex<f32>>"
+    text = f"""func.func @main(%a: {c}, %b: {i}) -> ({c}, {i}, {c}) {{
+  %0:2 = "stablehlo.sort"(%a, %b) ({{
+  ^bb0(%x: {s}, %y: {s}, %p: tensor<i32>, %q: tensor<i32>):
+    %lt = stablehlo.compare LT, %x, %y : ({s}, {s}) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }}) {{dimension = 0 : i64, is_stable = true}} : ({c}, {i}) -> ({c}, {i})
+  %c = chlo.conj %a : {c} -> {c}
+  return %0#0, %0#1, %c : {c}, {i}, {c}
+}}"""
+    a = np.array([1 + 2j, 1 + 1j, -3, 1 + 1j, 0.5 - 2j, -3 - 1j], np.complex64)
+    b = np.arange(6, dtype=np.int32)
+    got, ref = _run_both(text, a, b)
+    assert isinstance(got, tuple) and isinstance(ref, tuple)
+    for g, r in zip(got, ref, strict=True):
+        assert g.dtype == r.dtype and (g == r).all()
