@@ -73,13 +73,13 @@ from xlir.dialects.syntax import (
     array_values,
     i64_array,
     op_name,
-    parse_int_list,
-    print_int_list,
     parse_function_type_tail,
+    parse_int_list,
     parse_optional_operand_list,
     parse_terminator_values,
     print_attr_dict,
     print_function_type,
+    print_int_list,
     print_operands,
     print_terminator_values,
     resolve_operands,
@@ -368,12 +368,12 @@ class FftOp(IRDLOperation):
             kind, self.length, in_shape, shape(self.outputs.types[0])
         )
         trailing = list(in_shape[-len(self.length) :])
-        if not problem and kind in (FftType.FFT, FftType.IFFT):
-            if trailing != list(self.length):
-                problem = (
-                    f"{kind.value} needs the operand's trailing dimensions to be "
-                    f"{list(self.length)}, but its shape is {list(in_shape)}"
-                )
+        complex_in = kind in (FftType.FFT, FftType.IFFT)
+        if not problem and complex_in and trailing != list(self.length):
+            problem = (
+                f"{kind.value} needs the operand's trailing dimensions to be "
+                f"{list(self.length)}, but its shape is {list(in_shape)}"
+            )
         if problem:
             raise VerifyException(f"'{self.name}' op {problem}")
 

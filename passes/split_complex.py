@@ -62,7 +62,8 @@ from xlir.dialects.stablehlo.attributes import (
 )
 from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.linalg import FftOp, FftType
-from xlir.dialects.stablehlo.types import element_type, shape
+from xlir.dialects.stablehlo.types import element_type
+from xlir.dialects.syntax import array_values
 from xlir.passes.decompositions import complex_math as cm
 from xlir.passes.decompositions.emitter import Emitter
 from xlir.passes.simplify_patterns.constants import constant_array, dense_from_numpy
@@ -240,7 +241,9 @@ class _Splitter:
                 self.dead_args.append(arg)
 
 
-def _marked(attrs: ArrayAttr[DictionaryAttr] | None, marks: list[bool]) -> ArrayAttr:
+def _marked(
+    attrs: ArrayAttr[DictionaryAttr] | None, marks: list[bool]
+) -> ArrayAttr[DictionaryAttr]:
     old = list(attrs.data) if attrs is not None else [DictionaryAttr({})] * len(marks)
     new = []
     for dictionary, marked in zip(old, marks, strict=True):
@@ -248,7 +251,7 @@ def _marked(attrs: ArrayAttr[DictionaryAttr] | None, marks: list[bool]) -> Array
         if marked:
             entries[COMPLEX_ATTRIBUTE] = UnitAttr()
         new.append(DictionaryAttr(entries))
-    return ArrayAttr(new)
+    return ArrayAttr[DictionaryAttr](new)
 
 
 def _insert(builder: Builder, op: Operation) -> SSAValue:
@@ -448,12 +451,11 @@ def _constant(s: _Splitter, op: Operation) -> list[Value]:
         raise _Unsupported("holds a value that cannot be read")
     part = _part_type(op.results[0].type)
     builder = Builder(InsertPoint.before(op))
-    return [
-        tuple(  # pyright: ignore[reportReturnType]
-            _insert(builder, dm.ConstantOp(dense_from_numpy(values, part)))
-            for values in (np.real(array), np.imag(array))
-        )
-    ]
+    re, im = (
+        _insert(builder, dm.ConstantOp(dense_from_numpy(values, part)))
+        for values in (np.real(array), np.imag(array))
+    )
+    return [(re, im)]
 
 
 @_rule("stablehlo.iota")
@@ -476,7 +478,7 @@ def _fft(s: _Splitter, op: Operation) -> list[Value]:
         types: list[Attribute] = [result.type]
     else:
         types = [_part_type(result.type)] * 2
-    new = HloFftOp(inputs, kind, op.fft_length.get_values(), types)  # pyright: ignore[reportArgumentType]
+    new = HloFftOp(inputs, kind, array_values(op.fft_length), types)
     new.location = op.location
     Builder(InsertPoint.before(op)).insert(new)
     if kind == FftType.IRFFT:

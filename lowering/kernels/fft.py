@@ -30,7 +30,6 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseIntOrFPElementsAttr,
     FunctionType,
     IndexType,
     TensorType,
@@ -44,6 +43,7 @@ from xlir.dialects.stablehlo.linalg import FftType
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder
+from xlir.passes.simplify_patterns.constants import dense_from_numpy
 
 Pair = tuple[SSAValue, SSAValue]
 """Two buffers (real parts, imaginary parts), or two scalars."""
@@ -118,7 +118,7 @@ class _FftKernel:
                 element = i64
             type_ = TensorType(element, [len(values)])
             name = f"{self.name}_{kind}_{len(values)}"
-            dense = DenseIntOrFPElementsAttr.from_list(type_, values.tolist())
+            dense = dense_from_numpy(values, type_)
             global_op = GlobalOp(name, dense)
             self.globals.append(global_op)
             self.tables[key] = self.kb.place(GetGlobalOp(name, global_op.buffer_type))
@@ -126,8 +126,8 @@ class _FftKernel:
 
     def table_pair(self, kind: str, values: np.ndarray, index: SSAValue) -> Pair:
         """Entry `index` of a complex table (conjugated for the inverse)."""
-        re = self.kb.load(self.table(f"{kind}_re", values.real.copy()), [index])
-        im = self.kb.load(self.table(f"{kind}_im", values.imag.copy()), [index])
+        re = self.kb.load(self.table(f"{kind}_re", np.real(values).copy()), [index])
+        im = self.kb.load(self.table(f"{kind}_im", np.imag(values).copy()), [index])
         return re, im
 
     def index_entry(self, kind: str, values: np.ndarray, index: SSAValue) -> SSAValue:
@@ -243,9 +243,7 @@ class _FftKernel:
             return []
 
         kb.nest.for_nest([n], [], no_carry)
-        angles = np.arange(n // 2) * (2 * math.pi / n)
-        sign = 1.0 if self.inverse else -1.0
-        twiddles = np.cos(angles) + 1j * sign * np.sin(angles)
+        twiddles = unit_roots(np.arange(n // 2), n, self.inverse)
         half = 1
         while half < n:
 
@@ -283,9 +281,8 @@ class _FftKernel:
         kb, ix = self.kb, self.kb.ix
         n = full[axis]
         m = 1 << (2 * n - 2).bit_length()
-        j2 = np.array([(j * j) % (2 * n) for j in range(n)], dtype=np.float64)
-        sign = 1.0 if self.inverse else -1.0
-        chirp = np.cos(math.pi * j2 / n) + 1j * sign * np.sin(math.pi * j2 / n)
+        squares = np.array([(j * j) % (2 * n) for j in range(n)], dtype=np.int64)
+        chirp = unit_roots(squares, 2 * n, self.inverse)
         kind = "inverse_chirp" if self.inverse else "chirp"
         # the filter: b_j = conj(c_|j|) for |j| < n (indices mod m), transformed
         filter_ = self.scratch([m])
@@ -354,6 +351,26 @@ class _FftKernel:
             kb.parallel([n], finish)
 
         kb.parallel(grid, line)
+
+
+def unit_roots(steps: np.ndarray, order: int, inverse: bool) -> np.ndarray:
+    """e^(∓2 pi i t / order) for each t of `steps` (+ for the inverse), in
+    f64: the angle is taken to the first half quadrant, where cos and sin
+    are accurate, and rotated back exactly, so quarter turns give exact 0
+    and ±1 and the roots are symmetric."""
+    roots = np.empty(len(steps), dtype=np.complex128)
+    for index, step in enumerate(steps.tolist()):
+        quarter, rest = divmod(4 * int(step) % (4 * order), order)
+        if 2 * rest <= order:  # angle (pi / 2) rest / order, up to pi / 4
+            angle = math.pi / 2 * rest / order
+            re, im = math.cos(angle), math.sin(angle)
+        else:  # the complement of (pi / 2) (order - rest) / order
+            angle = math.pi / 2 * (order - rest) / order
+            re, im = math.sin(angle), math.cos(angle)
+        for _ in range(quarter):  # times i
+            re, im = -im, re
+        roots[index] = complex(re + 0.0, (im if inverse else -im) + 0.0)  # no -0.0
+    return roots
 
 
 def _line(idx: Indices, axis: int) -> Callable[[SSAValue], Indices]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 import xlir
 
 TYPES = {"f32": (np.complex64, np.float32), "f64": (np.complex128, np.float64)}
