@@ -18,7 +18,14 @@ from __future__ import annotations
 
 import math
 
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    TensorType,
+)
 from xdsl.ir import SSAValue
+from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.dialects.stablehlo import elementwise as ew
 from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.passes.decompositions.elementary import cosh, sinh
@@ -115,11 +122,20 @@ def sign(e: Emitter, x: Complex) -> Complex:
 
 def exp(e: Emitter, x: Complex) -> Complex:
     """e^re (cos im, sin im); a zero imaginary part stays exactly that (no
-    inf * 0 for a large real part)."""
-    scale = e.unary(ew.ExponentialOp, x[0])
-    re = e.mul(scale, e.unary(ew.CosineOp, x[1]))
-    im = e.mul(scale, e.unary(ew.SineOp, x[1]))
-    return re, e.select(e.compare(EQ, x[1], e.const(0.0)), x[1], im)
+    inf * 0 for a large real part). With an infinite or NaN imaginary part,
+    re = -inf gives 0 and re = +inf gives (inf, NaN), as C99's cexp."""
+    a, b = x
+    scale = e.unary(ew.ExponentialOp, a)
+    re = e.mul(scale, e.unary(ew.CosineOp, b))
+    im = e.mul(scale, e.unary(ew.SineOp, b))
+    zero = e.const(0.0)
+    im = e.select(e.compare(EQ, b, zero), b, im)
+    not_finite = e.unary(ew.NotOp, e.emit(ew.IsFiniteOp(b)))
+    below = e.and_(not_finite, e.compare(EQ, a, e.const(-math.inf)))
+    above = e.and_(not_finite, e.compare(EQ, a, e.const(math.inf)))
+    re = e.select(below, zero, e.select(above, a, re))
+    im = e.select(below, zero, e.select(above, e.const(math.nan), im))
+    return re, im
 
 
 def expm1(e: Emitter, x: Complex) -> Complex:
@@ -140,9 +156,25 @@ def log1p(e: Emitter, x: Complex) -> Complex:
     return log(e, (e.add(x[0], e.const(1.0)), x[1]))
 
 
+def _sign_bit(e: Emitter, x: SSAValue) -> SSAValue:
+    """Whether x's sign bit is set (-0.0 included)."""
+    element = e.element
+    assert isinstance(element, AnyFloat)
+    bits = TensorType(IntegerType(element.bitwidth), e.shape)
+    as_int = e.emit(ew.BitcastConvertOp(x, bits))
+    zero = e.emit(
+        ConstantOp(
+            DenseIntOrFPElementsAttr.from_list(TensorType(bits.element_type, []), [0])
+        )
+    )
+    zeros = e.emit(BroadcastInDimOp(zero, [], bits))
+    return e.emit(ew.CompareOp(as_int, zeros, LT, ComparisonType.SIGNED))
+
+
 def sqrt(e: Emitter, x: Complex) -> Complex:
     """The principal root from t = sqrt((|z| + |re|) / 2): (t, im / 2t) for
-    re >= 0, (|im| / 2t, ±t) with im's sign otherwise; sqrt(0) = (0, im)."""
+    re >= 0, (|im| / 2t, ±t) with im's sign (-0.0's too) otherwise;
+    sqrt(0) = (0, im), an infinite imaginary part gives (inf, im)."""
     a, b = x
     magnitude = abs_(e, x)
     t = e.unary(ew.SqrtOp, e.mul(e.add(magnitude, e.unary(ew.AbsOp, a)), e.const(0.5)))
@@ -150,21 +182,31 @@ def sqrt(e: Emitter, x: Complex) -> Complex:
     zero = e.const(0.0)
     non_negative = e.compare(GE, a, zero)
     re = e.select(non_negative, t, e.unary(ew.AbsOp, other))
-    signed_t = e.select(e.compare(LT, b, zero), e.unary(ew.NegateOp, t), t)
+    signed_t = e.select(_sign_bit(e, b), e.unary(ew.NegateOp, t), t)
     im = e.select(non_negative, other, signed_t)
     at_zero = e.compare(EQ, magnitude, zero)
-    return e.select(at_zero, zero, re), e.select(at_zero, b, im)
+    re, im = e.select(at_zero, zero, re), e.select(at_zero, b, im)
+    infinite = _is_inf(e, b)
+    return e.select(infinite, e.const(math.inf), re), e.select(infinite, b, im)
 
 
 def rsqrt(e: Emitter, x: Complex) -> Complex:
     return div(e, real(e, e.const(1.0)), sqrt(e, x))
 
 
+def _times(e: Emitter, factor: SSAValue, x: SSAValue) -> SSAValue:
+    """factor * x, where either is an exact zero that zero (not 0 * inf or
+    0 * NaN: C99's csin(x + 0i) has a zero imaginary part for any x)."""
+    zero = e.const(0.0)
+    product = e.select(e.compare(EQ, x, zero), x, e.mul(factor, x))
+    return e.select(e.compare(EQ, factor, zero), factor, product)
+
+
 def sin(e: Emitter, x: Complex) -> Complex:
     a, b = x
     return (
-        e.mul(e.unary(ew.SineOp, a), cosh(e, b)),
-        e.mul(e.unary(ew.CosineOp, a), sinh(e, b)),
+        _times(e, e.unary(ew.SineOp, a), cosh(e, b)),
+        _times(e, sinh(e, b), e.unary(ew.CosineOp, a)),
     )
 
 
@@ -172,7 +214,7 @@ def cos(e: Emitter, x: Complex) -> Complex:
     a, b = x
     return (
         e.mul(e.unary(ew.CosineOp, a), cosh(e, b)),
-        e.unary(ew.NegateOp, e.mul(e.unary(ew.SineOp, a), sinh(e, b))),
+        e.unary(ew.NegateOp, _times(e, e.unary(ew.SineOp, a), sinh(e, b))),
     )
 
 
@@ -193,11 +235,13 @@ def tanh(e: Emitter, x: Complex) -> Complex:
     far = e.compare(GT, magnitude, e.const(20.0))
     decay = e.unary(ew.ExponentialOp, e.mul(magnitude, e.const(-2.0)))
     sin_cos = e.mul(e.unary(ew.SineOp, b), e.unary(ew.CosineOp, b))
-    far_im = e.mul(e.const(4.0), e.mul(sin_cos, decay))
-    return (
-        e.select(far, e.unary(ew.SignOp, a), re),
-        e.select(far, far_im, im),
-    )
+    far_im = _times(e, decay, e.mul(e.const(4.0), sin_cos))
+    re = e.select(far, e.unary(ew.SignOp, a), re)
+    im = e.select(far, far_im, im)
+    # tanh(0 + iy) = i tan(y), tanh(x + 0i) = tanh(x): that part is the zero
+    zero = e.const(0.0)
+    re = e.select(e.compare(EQ, a, zero), a, re)
+    return re, e.select(e.compare(EQ, b, zero), b, im)
 
 
 def tan(e: Emitter, x: Complex) -> Complex:
@@ -207,13 +251,13 @@ def tan(e: Emitter, x: Complex) -> Complex:
 
 
 def power(e: Emitter, x: Complex, y: Complex) -> Complex:
-    """exp(y log x), with numpy's cases: x^0 = 1; 0^y = 0 for real y > 0,
+    """exp(y log x), with numpy's cases: x^0 = 1; 0^y = 0 where re(y) > 0,
     NaN for other y."""
     re, im = exp(e, mul(e, y, log(e, x)))
     zero, one = e.const(0.0), e.const(1.0)
     y_zero = e.and_(e.compare(EQ, y[0], zero), e.compare(EQ, y[1], zero))
     x_zero = e.and_(e.compare(EQ, x[0], zero), e.compare(EQ, x[1], zero))
-    positive = e.and_(e.compare(GT, y[0], zero), e.compare(EQ, y[1], zero))
+    positive = e.compare(GT, y[0], zero)
     at_zero = e.select(positive, zero, e.const(math.nan))
     re = e.select(x_zero, at_zero, re)
     im = e.select(x_zero, at_zero, im)
