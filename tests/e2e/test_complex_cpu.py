@@ -324,3 +324,51 @@ def test_special_values_are_numpys(name: str) -> None:
         same = (np.isnan(g) & np.isnan(r)) | np.isclose(g, r, rtol=1e-12, atol=0)
         same |= g == r
         assert same.all(), (name, x[~same], got[~same], ref[~same])
+
+
+def test_data_movement_and_region_ops_carry_both_parts() -> None:
+    """Every data movement op and op with a region on complex values, bit
+    for bit (they move or add values: no rounding differs)."""
+    c = "complex<f32>"
+    m, s = _tensor([3, 4], c), _tensor([], c)
+    text = f"""func.func @main(%a: {m}, %b: {_tensor([4], c)}, %i: tensor<i32>) -> ({_tensor([2, 3, 4], c)}, {_tensor([3, 8], c)}, {_tensor([5, 7], c)}, {m}, {_tensor([12], c)}, {_tensor([2, 4], c)}, {_tensor([2, 2], c)}, {m}, {m}, {_tensor([3, 4], "complex<f64>")}, {_tensor([3, 3], c)}, {m}) {{
+  %bc = stablehlo.broadcast_in_dim %a, dims = [1, 2] : ({m}) -> {_tensor([2, 3, 4], c)}
+  %cat = stablehlo.concatenate %a, %a, dim = 1 : ({m}, {m}) -> {_tensor([3, 8], c)}
+  %pv = stablehlo.constant dense<(1.5, -2.5)> : {s}
+  %pad = stablehlo.pad %a, %pv, low = [1, 2], high = [1, 1], interior = [0, 0] : ({m}, {s}) -> {_tensor([5, 7], c)}
+  %rev = stablehlo.reverse %a, dims = [0, 1] : {m}
+  %rs = stablehlo.reshape %a : ({m}) -> {_tensor([12], c)}
+  %idx = stablehlo.constant dense<[[2], [0]]> : tensor<2x1xi32>
+  %g = "stablehlo.gather"(%a, %idx) <{{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}}> : ({m}, tensor<2x1xi32>) -> {_tensor([2, 4], c)}
+  %ds = stablehlo.dynamic_slice %a, %i, %i, sizes = [2, 2] : ({m}, tensor<i32>, tensor<i32>) -> {_tensor([2, 2], c)}
+  %upd = stablehlo.reshape %b : ({_tensor([4], c)}) -> {_tensor([1, 4], c)}
+  %dus = stablehlo.dynamic_update_slice %a, %upd, %i, %i : ({m}, {_tensor([1, 4], c)}, tensor<i32>, tensor<i32>) -> {m}
+  %sidx = stablehlo.constant dense<[[1], [1]]> : tensor<2x1xi32>
+  %supd = stablehlo.broadcast_in_dim %b, dims = [1] : ({_tensor([4], c)}) -> {_tensor([2, 4], c)}
+  %sc = "stablehlo.scatter"(%a, %sidx, %supd) <{{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}}> ({{
+  ^bb0(%x: {s}, %y: {s}):
+    %sum = stablehlo.add %x, %y : {s}
+    stablehlo.return %sum : {s}
+  }}) : ({m}, tensor<2x1xi32>, {_tensor([2, 4], c)}) -> {m}
+  %wide = stablehlo.convert %a : ({m}) -> {_tensor([3, 4], "complex<f64>")}
+  %zero = stablehlo.constant dense<(0.0, 0.0)> : {s}
+  %rw = "stablehlo.reduce_window"(%a, %zero) <{{window_dimensions = array<i64: 1, 2>}}> ({{
+  ^bb0(%x: {s}, %y: {s}):
+    %sum = stablehlo.add %x, %y : {s}
+    stablehlo.return %sum : {s}
+  }}) : ({m}, {s}) -> {_tensor([3, 3], c)}
+  %case = "stablehlo.case"(%i) ({{
+    stablehlo.return %a : {m}
+  }}, {{
+    %n = stablehlo.negate %a : {m}
+    stablehlo.return %n : {m}
+  }}) : (tensor<i32>) -> {m}
+  return %bc, %cat, %pad, %rev, %rs, %g, %ds, %dus, %sc, %wide, %rw, %case : {_tensor([2, 3, 4], c)}, {_tensor([3, 8], c)}, {_tensor([5, 7], c)}, {m}, {_tensor([12], c)}, {_tensor([2, 4], c)}, {_tensor([2, 2], c)}, {m}, {m}, {_tensor([3, 4], "complex<f64>")}, {_tensor([3, 3], c)}, {m}
+}}"""
+    rng = np.random.default_rng(11)
+    a, b = _random(rng, [3, 4], "f32"), _random(rng, [4], "f32")
+    got, ref = _run_both(text, a, b, np.array(1, np.int32))
+    assert isinstance(got, tuple) and isinstance(ref, tuple)
+    for g, r in zip(got, ref, strict=True):
+        assert g.dtype == r.dtype and g.shape == r.shape
+        assert g.tobytes() == r.tobytes()
