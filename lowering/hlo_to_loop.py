@@ -37,7 +37,6 @@ from xlir.lowering.scalar import UnsupportedScalarOp
 
 from xlir.diagnostics import XlirError, format_at_op
 
-
 COMPLEX_FIRST = (
     "on complex values: the loop level has real numbers only; run "
     "`split-complex` before `fuse` (the cpu target's pipeline does)"

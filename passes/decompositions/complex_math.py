@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import SSAValue
-from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.dialects.stablehlo import elementwise as ew
 from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
+from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.passes.decompositions.elementary import cosh, sinh
 from xlir.passes.decompositions.emitter import Emitter
 
