@@ -234,7 +234,7 @@ class _Folding:
         return dim, sorted(points[dim])
 
 
-def _materialize(*foldings: _Folding) -> ParallelOp:
+def _materialize(foldings: Sequence[_Folding]) -> ParallelOp:
     """A nest over the first folding's box with the ops each still needs,
     folded; several foldings (one iteration each of the last dimension, in
     order) share one iteration of it, each with that index a constant."""
@@ -255,7 +255,9 @@ def _materialize(*foldings: _Folding) -> ParallelOp:
             index = arith.ConstantOp(IntegerAttr(last[0], IndexType()))
             block.add_op(index)
             mapping[nest.induction_vars[-1]] = index.result
-        _copy_live(piece_folding, block, mapping, piece_folding is foldings[-1])
+        _copy_live(
+            piece_folding, block, mapping, piece_folding is foldings[-1]
+        )
     piece = ParallelOp(lower, upper, list(nest.steps), Region(block))
     piece.attributes |= nest.attributes
     return piece
@@ -322,7 +324,7 @@ def _split(nest: ParallelOp, max_pieces: int) -> None:
     block = nest.parent_block()
     assert block is not None
     for group in _single_iteration_runs(done):
-        block.insert_op_before(_materialize(*group), nest)
+        block.insert_op_before(_materialize(group), nest)
     nest.detach()
     nest.erase()
 
