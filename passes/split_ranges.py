@@ -255,9 +255,7 @@ def _materialize(foldings: Sequence[_Folding]) -> ParallelOp:
             index = arith.ConstantOp(IntegerAttr(last[0], IndexType()))
             block.add_op(index)
             mapping[nest.induction_vars[-1]] = index.result
-        _copy_live(
-            piece_folding, block, mapping, piece_folding is foldings[-1]
-        )
+        _copy_live(piece_folding, block, mapping, piece_folding is foldings[-1])
     piece = ParallelOp(lower, upper, list(nest.steps), Region(block))
     piece.attributes |= nest.attributes
     return piece
