@@ -66,7 +66,11 @@ from xlir.dialects.stablehlo.types import element_type
 from xlir.dialects.syntax import array_values
 from xlir.passes.decompositions import complex_math as cm
 from xlir.passes.decompositions.emitter import Emitter
-from xlir.passes.simplify_patterns.constants import constant_array, dense_from_numpy
+from xlir.passes.simplify_patterns.constants import (
+    constant_array,
+    dense_from_numpy,
+    splat_ops,
+)
 from xlir.targets.interpreter.types import dense_to_numpy
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -176,6 +180,10 @@ class _Splitter:
 
     def op(self, op: Operation) -> None:
         types = [v.type for v in (*op.operands, *op.results)]
+        if op.name in _PARTS_OF_REALS and not _is_complex(op.operands[0].type):
+            op.results[0].replace_all_uses_with(_PARTS_OF_REALS[op.name](op))
+            self.dead_ops.append(op)
+            return
         if not any(map(_is_complex, types)):
             for region in op.regions:
                 for block in region.blocks:
@@ -424,6 +432,26 @@ def _part(s: _Splitter, op: Operation) -> list[Value]:
     return [s.pair(op.operands[0])[0 if op.name == "stablehlo.real" else 1]]
 
 
+def _zeros_like(op: Operation) -> SSAValue:
+    """imag of a real number: zeros of its type."""
+    return _zeros(Builder(InsertPoint.before(op)), op.results[0].type)
+
+
+def _zeros(builder: Builder, type_: Attribute) -> SSAValue:
+    """A tensor of zeros (a splat: a broadcast scalar when large)."""
+    ops = splat_ops(type_, np.zeros((), dtype=np.float64))
+    for made in ops:
+        builder.insert(made)
+    return ops[-1].results[0]
+
+
+_PARTS_OF_REALS: dict[str, Callable[[Operation], SSAValue]] = {
+    "stablehlo.real": lambda op: op.operands[0],
+    "stablehlo.imag": _zeros_like,
+}
+"""real and imag of real numbers (the spec allows them): the number, 0."""
+
+
 @_rule("stablehlo.complex")
 def _complex(s: _Splitter, op: Operation) -> list[Value]:
     return [(op.operands[0], op.operands[1])]
@@ -464,8 +492,7 @@ def _iota(s: _Splitter, op: Operation) -> list[Value]:
     part = _part_type(op.results[0].type)
     builder = Builder(InsertPoint.before(op))
     re = _insert(builder, dm.IotaOp(op.iota_dimension.value.data, part))
-    zeros = np.zeros(tuple(part.get_shape()), dtype=np.float64)
-    return [(re, _insert(builder, dm.ConstantOp(dense_from_numpy(zeros, part))))]
+    return [(re, _zeros(builder, part))]
 
 
 @_rule("stablehlo.fft")
