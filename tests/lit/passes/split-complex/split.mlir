@@ -116,3 +116,17 @@ func.func @real_only(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %a : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// real and imag of real numbers: the number, and zeros.
+
+// CHECK-LABEL: func.func @parts_of_reals(
+// CHECK-SAME:    %[[X:.*]]: tensor<3xf64>)
+// CHECK-NEXT:    %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<3xf64>
+// CHECK-NEXT:    func.return %[[X]], %[[Z]] : tensor<3xf64>, tensor<3xf64>
+func.func @parts_of_reals(%x: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %0 = stablehlo.real %x : tensor<3xf64>
+  %1 = stablehlo.imag %x : tensor<3xf64>
+  return %0, %1 : tensor<3xf64>, tensor<3xf64>
+}
