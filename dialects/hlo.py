@@ -29,6 +29,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import (
+    ComplexType,
+    DenseArrayBase,
+    DictionaryAttr,
+    TensorType,
+)
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
     Attribute,
@@ -61,13 +67,19 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.hlo_buffers import HLO_BUFFER_ATTRIBUTES
+from xlir.dialects.stablehlo.linalg import FftType, FftTypeAttr, fft_shape_problem
+from xlir.dialects.stablehlo.types import element_type, is_float, shape
 from xlir.dialects.syntax import (
+    array_values,
+    i64_array,
     op_name,
     parse_function_type_tail,
+    parse_int_list,
     parse_optional_operand_list,
     parse_terminator_values,
     print_attr_dict,
     print_function_type,
+    print_int_list,
     print_operands,
     print_terminator_values,
     resolve_operands,
@@ -253,7 +265,137 @@ class YieldOp(IRDLOperation):
         print_terminator_values(printer, self.values, self.attributes)
 
 
-HLO_OPS: list[type[IRDLOperation]] = [FusionOp, YieldOp]
+@irdl_op_definition
+class FftOp(IRDLOperation):
+    """`stablehlo.fft` on complex numbers held as their real and imaginary
+    parts (what `split-complex` makes of it: passes/split_complex.py):
+
+        %re, %im = hlo.fft %x_re, %x_im, type = FFT, length = [8]
+            : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+
+    A complex side is two tensors (real parts, imaginary parts), a real side
+    one: FFT and IFFT take two and give two, RFFT takes one and gives two,
+    IRFFT takes two and gives one. Shapes follow `stablehlo.fft`'s rule."""
+
+    name = "hlo.fft"
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    fft_type = prop_def(FftTypeAttr)
+    fft_length = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        kind: FftType,
+        length: Sequence[int],
+        result_types: Sequence[Attribute],
+    ):
+        super().__init__(
+            operands=[inputs],
+            result_types=[result_types],
+            properties={"fft_type": FftTypeAttr(kind), "fft_length": i64_array(length)},
+        )
+
+    @property
+    def kind(self) -> FftType:
+        return self.fft_type.data
+
+    @property
+    def length(self) -> tuple[int, ...]:
+        return array_values(self.fft_length)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FftOp:
+        pos = parser.pos
+        operands = [parser.parse_unresolved_operand()]
+        while True:
+            parser.parse_punctuation(",")
+            if parser.parse_optional_keyword("type") is not None:
+                break
+            operands.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation("=")
+        kind = parser.parse_str_enum(FftType)
+        parser.parse_punctuation(",")
+        parser.parse_characters("length")
+        parser.parse_punctuation("=")
+        length = parse_int_list(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operand_types, result_types = parse_function_type_tail(parser)
+        values = resolve_operands(parser, operands, operand_types, pos)
+        op = cls(values, kind, length, result_types)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.inputs)
+        length = print_int_list(self.length)
+        printer.print_string(f", type = {self.kind.value}, length = {length}")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        print_function_type(printer, self.inputs.types, self.outputs.types)
+
+    def verify_(self) -> None:
+        kind = self.kind
+        want = (
+            1 if kind == FftType.RFFT else 2,
+            1 if kind == FftType.IRFFT else 2,
+        )
+        got = (len(self.inputs), len(self.outputs))
+        if got != want:
+            raise VerifyException(
+                f"'{self.name}' op {kind.value} takes {want[0]} and gives {want[1]} "
+                f"tensor(s) (a complex side is its real and imaginary parts), but "
+                f"has {got[0]} operand(s) and {got[1]} result(s)"
+            )
+        types = [*self.inputs.types, *self.outputs.types]
+        elements = {element_type(t) for t in types}
+        if len(elements) != 1 or not is_float(next(iter(elements))):
+            raise VerifyException(
+                f"'{self.name}' op needs one float element type for every operand "
+                f"and result, but has {', '.join(sorted(map(str, elements)))}"
+            )
+        for group in (self.inputs.types, self.outputs.types):
+            if len({shape(t) for t in group}) != 1:
+                raise VerifyException(
+                    f"'{self.name}' op real and imaginary parts must have one shape, "
+                    f"but have {', '.join(str(t) for t in group)}"
+                )
+        in_shape = shape(self.inputs.types[0])
+        problem = fft_shape_problem(
+            kind, self.length, in_shape, shape(self.outputs.types[0])
+        )
+        trailing = list(in_shape[-len(self.length) :])
+        complex_in = kind in (FftType.FFT, FftType.IFFT)
+        if not problem and complex_in and trailing != list(self.length):
+            problem = (
+                f"{kind.value} needs the operand's trailing dimensions to be "
+                f"{list(self.length)}, but its shape is {list(in_shape)}"
+            )
+        if problem:
+            raise VerifyException(f"'{self.name}' op {problem}")
+
+
+COMPLEX_ATTRIBUTE = "xlir.complex"
+"""Marks a function argument or result of type S x 2 x F that holds the
+complex<F> tensor of shape S (real and imaginary parts interleaved)."""
+
+
+def complex_signature_type(type_: Attribute, attributes: Attribute | None) -> Attribute:
+    """The type a host passes for an argument or result: its complex type
+    where `attributes` (its dictionary) carries `xlir.complex`."""
+    if not (
+        isinstance(attributes, DictionaryAttr)
+        and COMPLEX_ATTRIBUTE in attributes.data
+        and isinstance(type_, TensorType)
+    ):
+        return type_
+    return TensorType(ComplexType(type_.get_element_type()), type_.get_shape()[:-1])
+
+
+HLO_OPS: list[type[IRDLOperation]] = [FusionOp, YieldOp, FftOp]
 
 Hlo = Dialect("hlo", [*HLO_OPS], [FusionKindAttr, *HLO_BUFFER_ATTRIBUTES])
 """The hlo dialect."""

@@ -16,9 +16,16 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import LocationAttr, ModuleOp, TensorType, UnknownLoc
+from xdsl.dialects.builtin import (
+    ComplexType,
+    LocationAttr,
+    ModuleOp,
+    TensorType,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import PLAN
 from xlir.dialects.loop.globals import GlobalOp
@@ -29,6 +36,11 @@ from xlir.lowering.kernels import emit_kernel
 from xlir.lowering.scalar import UnsupportedScalarOp
 
 from xlir.diagnostics import XlirError, format_at_op
+
+COMPLEX_FIRST = (
+    "on complex values: the loop level has real numbers only; run "
+    "`split-complex` before `fuse` (the cpu target's pipeline does)"
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,18 @@ class HloToLoopPass(ModulePass):
             for value in (*inner.operands, *inner.results)
             if not isinstance(value.type, TensorType)
         ]
+        problems += [
+            (inner, COMPLEX_FIRST)
+            for function in functions
+            for inner in function.body.walk()
+            if not isinstance(inner, FusionOp)
+            and not inner.has_trait(IsTerminator)
+            and any(
+                isinstance(v.type, TensorType)
+                and isinstance(v.type.get_element_type(), ComplexType)
+                for v in (*inner.operands, *inner.results)
+            )
+        ]
         if problems:
             _report(problems)
         taken = {f.sym_name.data for f in functions}
@@ -74,14 +98,14 @@ class HloToLoopPass(ModulePass):
                 problems.extend(missing)
                 return kernel, globals_
             try:
-                kernel = emit_kernel(target, name)
+                made = emit_kernel(target, name)
             except UnsupportedScalarOp as error:
                 problems.append((error.op, error.reason))
                 return KernelOp(name, []), []
-            if kernel is None:
+            if made is None:
                 problems.append((target, "has no loop kernel yet"))
                 return KernelOp(name, []), []
-            return kernel, []
+            return made
 
         for function in functions:
             new = HostSchedule(function, lower, taken).build()

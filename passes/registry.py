@@ -29,6 +29,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "inline": _lazy("xlir.passes.inline", "InlinePass"),
     "decompose": _lazy("xlir.passes.decompose", "DecomposePass"),
     "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),
+    "split-complex": _lazy("xlir.passes.split_complex", "SplitComplexPass"),
     "fold-constants": _lazy("xlir.passes.fold_constants", "FoldConstantsPass"),
     "dot-layout": _lazy("xlir.passes.dot_layout", "DotLayoutPass"),
     "conv-padding": _lazy("xlir.passes.conv_padding", "ConvPaddingPass"),

@@ -31,7 +31,9 @@ are not split by columns. Outermost first keeps a pad at 7 pieces where
 innermost first makes 15. Only the outermost `loop.parallel`s of kernels
 whose bodies hold no regions are split, before `parallelize` (each piece is
 threaded on its own). Each element is computed by the same ops in the same
-order: results are bit for bit the same.
+order: results are bit for bit the same. Pieces of one iteration each
+along the last dimension, consecutive and alike elsewhere, stay one nest
+(`_single_iteration_runs`).
 """
 
 from __future__ import annotations
@@ -232,19 +234,43 @@ class _Folding:
         return dim, sorted(points[dim])
 
 
-def _materialize(folding: _Folding) -> ParallelOp:
-    """A nest over `folding`'s box with the ops it still needs, folded."""
+def _materialize(foldings: Sequence[_Folding]) -> ParallelOp:
+    """A nest over the first folding's box with the ops each still needs,
+    folded; several foldings (one iteration each of the last dimension, in
+    order) share one iteration of it, each with that index a constant."""
+    folding = foldings[0]
     nest = folding.body.nest
     lower, upper = list(nest.lower_bounds), list(nest.upper_bounds)
     for dim, iterations in enumerate(folding.box):
         if iterations is not None:
             lower[dim], upper[dim] = iterations
     block = Block(arg_types=[iv.type for iv in nest.induction_vars])
-    mapping: dict[SSAValue, SSAValue] = dict(
-        zip(nest.induction_vars, block.args, strict=True)
-    )
+    for piece_folding in foldings:
+        mapping: dict[SSAValue, SSAValue] = dict(
+            zip(nest.induction_vars, block.args, strict=True)
+        )
+        if len(foldings) > 1:
+            last = piece_folding.box[-1]
+            assert last is not None
+            index = arith.ConstantOp(IntegerAttr(last[0], IndexType()))
+            block.add_op(index)
+            mapping[nest.induction_vars[-1]] = index.result
+        _copy_live(piece_folding, block, mapping, piece_folding is foldings[-1])
+    piece = ParallelOp(lower, upper, list(nest.steps), Region(block))
+    piece.attributes |= nest.attributes
+    return piece
+
+
+def _copy_live(
+    folding: _Folding,
+    block: Block,
+    mapping: dict[SSAValue, SSAValue],
+    terminate: bool,
+) -> None:
+    """Append the ops `folding` still needs to `block`, folded (the
+    terminator too if `terminate`)."""
     for op in folding.body.ops:
-        if op not in folding.live:
+        if op not in folding.live or (isinstance(op, YieldOp) and not terminate):
             continue
         for operand in op.operands:
             if operand in mapping:
@@ -258,9 +284,6 @@ def _materialize(folding: _Folding) -> ParallelOp:
                 target = folding.value(operand)
                 mapping[operand] = mapping.get(target, target)
         block.add_op(op.clone(value_mapper=mapping))
-    piece = ParallelOp(lower, upper, list(nest.steps), Region(block))
-    piece.attributes |= nest.attributes
-    return piece
 
 
 def _split(nest: ParallelOp, max_pieces: int) -> None:
@@ -298,10 +321,35 @@ def _split(nest: ParallelOp, max_pieces: int) -> None:
     done.sort(key=lambda f: [r for r in f.box if r is not None])
     block = nest.parent_block()
     assert block is not None
-    for folding in done:
-        block.insert_op_before(_materialize(folding), nest)
+    for group in _single_iteration_runs(done):
+        block.insert_op_before(_materialize(group), nest)
     nest.detach()
     nest.erase()
+
+
+def _single_iteration_runs(done: list[_Folding]) -> list[list[_Folding]]:
+    """The pieces in order, those that differ only in their last dimension,
+    one iteration each, taken together: the columns of a concatenate along
+    a last dimension of 2 (complex numbers' real and imaginary parts,
+    passes/split_complex.py) are one nest computing both, not two nests
+    each reading both parts of every operand element to write every other
+    element."""
+    groups: list[list[_Folding]] = []
+    for folding in done:
+        last = folding.box[-1]
+        if groups and last is not None and last[1] - last[0] == 1:
+            previous = groups[-1][-1]
+            before = previous.box[-1]
+            if (
+                before is not None
+                and before[1] - before[0] == 1
+                and before[1] == last[0]
+                and previous.box[:-1] == folding.box[:-1]
+            ):
+                groups[-1].append(folding)
+                continue
+        groups.append([folding])
+    return groups
 
 
 @dataclass(frozen=True)

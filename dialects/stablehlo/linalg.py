@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import (
     BoolAttr,
     ComplexType,
@@ -184,14 +186,7 @@ class FftOp(IRDLOperation):
     def verify_(self) -> None:
         kind = self.fft_type.data
         length = array_values(self.fft_length)
-        in_shape, out_shape = shape(self.operand.type), shape(self.result.type)
         source, target = element_type(self.operand.type), element_type(self.result.type)
-        if not 1 <= len(length) <= 3 or len(length) > len(in_shape):
-            raise _fail(
-                self,
-                f"length must name 1 to 3 trailing dimensions of the operand, but "
-                f"is {list(length)} for shape {list(in_shape)}",
-            )
         real_in, real_out = kind == FftType.RFFT, kind == FftType.IRFFT
         for what, element, real in (
             ("operand", source, real_in),
@@ -204,30 +199,49 @@ class FftOp(IRDLOperation):
                     self,
                     f"{kind.value} needs {want} elements in its {what}, not {element}",
                 )
-        want_shape = list(in_shape)
-        if kind == FftType.RFFT:
-            if list(in_shape[-len(length) :]) != list(length):
-                raise _fail(
-                    self,
-                    f"RFFT needs the operand's trailing dimensions to be {list(length)}"
-                    f", but its shape is {list(in_shape)}",
-                )
-            want_shape[-1] = length[-1] // 2 + 1
-        elif kind == FftType.IRFFT:
-            want_in = [*length[:-1], length[-1] // 2 + 1]
-            if list(in_shape[-len(length) :]) != want_in:
-                raise _fail(
-                    self,
-                    f"IRFFT needs the operand's trailing dimensions to be {want_in}, "
-                    f"but its shape is {list(in_shape)}",
-                )
-            want_shape[-len(length) :] = length
-        if list(out_shape) != want_shape:
-            raise _fail(
-                self,
-                f"result shape {list(out_shape)} must be {want_shape} for "
-                f"{kind.value} of length {list(length)}",
+        problem = fft_shape_problem(
+            kind, length, shape(self.operand.type), shape(self.result.type)
+        )
+        if problem:
+            raise _fail(self, problem)
+
+
+def fft_shape_problem(
+    kind: FftType,
+    length: Sequence[int],
+    in_shape: Sequence[int],
+    out_shape: Sequence[int],
+) -> str | None:
+    """What is wrong with the shapes of an fft of `kind` over `length` (None
+    when nothing is); `hlo.fft`, the same transform on real and imaginary
+    parts, shares the rule."""
+    if not 1 <= len(length) <= 3 or len(length) > len(in_shape):
+        return (
+            f"length must name 1 to 3 trailing dimensions of the operand, but "
+            f"is {list(length)} for shape {list(in_shape)}"
+        )
+    want_shape = list(in_shape)
+    if kind == FftType.RFFT:
+        if list(in_shape[-len(length) :]) != list(length):
+            return (
+                f"RFFT needs the operand's trailing dimensions to be {list(length)}"
+                f", but its shape is {list(in_shape)}"
             )
+        want_shape[-1] = length[-1] // 2 + 1
+    elif kind == FftType.IRFFT:
+        want_in = [*length[:-1], length[-1] // 2 + 1]
+        if list(in_shape[-len(length) :]) != want_in:
+            return (
+                f"IRFFT needs the operand's trailing dimensions to be {want_in}, "
+                f"but its shape is {list(in_shape)}"
+            )
+        want_shape[-len(length) :] = length
+    if list(out_shape) != want_shape:
+        return (
+            f"result shape {list(out_shape)} must be {want_shape} for "
+            f"{kind.value} of length {list(length)}"
+        )
+    return None
 
 
 @irdl_op_definition

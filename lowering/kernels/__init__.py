@@ -1,7 +1,9 @@
 """One `loop.kernel` per heavy unfused HLO op.
 
 `emit_kernel(op, name)` is what `hlo-to-loop` calls for every top-level op
-that is not a fusion: it returns the op's kernel, named `name`, or None when
+that is not a fusion: it returns the op's kernel, named `name`, with the
+`loop.global`s it reads (an emitter returns a kernel, or a kernel and its
+globals: fft's tables), or None when
 the op needs none (host control flow, constants, ops the driver handles). A
 kernel's arguments are one buffer per tensor operand, then one per result
 (`buffer_type`: same shape, signless elements, row-major); the driver
@@ -20,6 +22,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from xdsl.ir import Operation
+from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 
 _FAMILIES = {
@@ -39,6 +42,7 @@ _FAMILIES = {
     "stablehlo.triangular_solve": "linalg",
     "stablehlo.cholesky": "linalg",
     "stablehlo.custom_call": "linalg",
+    "hlo.fft": "fft",
 }
 """Op name -> the module of `xlir.lowering.kernels` that lowers it."""
 
@@ -48,10 +52,14 @@ def has_kernel(name: str) -> bool:
     return name in _FAMILIES
 
 
-def emit_kernel(op: Operation, name: str) -> KernelOp | None:
-    """The kernel of `op`, named `name`; None for ops lowered elsewhere."""
+def emit_kernel(op: Operation, name: str) -> tuple[KernelOp, list[GlobalOp]] | None:
+    """The kernel of `op`, named `name`, and the globals (tables) it reads;
+    None for ops lowered elsewhere (or that its family has no kernel for)."""
     family = _FAMILIES.get(op.name)
     if family is None:
         return None
     module = import_module(f"{__name__}.{family}")
-    return module.KERNELS[op.name](op, name)
+    made = module.KERNELS[op.name](op, name)
+    if made is None or isinstance(made, tuple):
+        return made
+    return made, []

@@ -176,20 +176,21 @@ class CpuCompiler(Compiler):
         for step in (
             ("dot-layout", "conv-padding", name)
             if name == "fuse"
-            else ("decompose{keep-top-k=true}",)
+            else ("decompose{keep-top-k=true}", "split-complex")
             if name == "decompose"
             else ("inline{inline-public=true}",)
             if name == "inline"
             else (name,)
         )
     )
-    """`hlo-opt` with `dot-layout` and `conv-padding` before `fuse`: the dot
-    kernels read their rhs with unit stride (passes/dot_layout.py), the
-    convolution kernels an input padded beforehand (passes/conv_padding.py);
-    `decompose` keeps chlo.top_k for its selection kernel
-    (lowering/kernels/top_k.py); and calls of public functions are inlined
-    too, as XLA's call inliner does (the entry is compiled as one program;
-    the loop level has no calls)."""
+    """`hlo-opt` with `split-complex` after `decompose` and `dot-layout` and
+    `conv-padding` before `fuse`: complex numbers as pairs of floats
+    (passes/split_complex.py), the dot kernels read their rhs with unit
+    stride (passes/dot_layout.py), the convolution kernels an input padded
+    beforehand (passes/conv_padding.py); `decompose` keeps chlo.top_k for its
+    selection kernel (lowering/kernels/top_k.py); and calls of public
+    functions are inlined too, as XLA's call inliner does (the entry is
+    compiled as one program; the loop level has no calls)."""
 
     def lookup(
         self, text: str, function: str, pipeline: str | None

@@ -36,13 +36,16 @@ C_ELEMENT_TYPES = {
     "i4": "uint8_t",
     "ui2": "uint8_t",
     "ui4": "uint8_t",
+    "complex<f32>": "float _Complex",
+    "complex<f64>": "double _Complex",
 }
 C_ELEMENT_TYPES.update((str(float_type()), "uint8_t") for float_type in NARROW_FLOATS)
 """Element types as C sees them: 16-bit floats as their bits, the float8,
 float6 and float4 types as a byte of their bits (in its low bits), `i1` as
 one byte holding 0 or 1, 2- and 4-bit integers as a byte whose low bits hold
 their two's complement bits, the others zero, as `ml_dtypes` stores them
-(what the generated code reads and writes)."""
+(what the generated code reads and writes), complex numbers as C99's (real
+part, then imaginary part, as the code holds them)."""
 
 ALIGNMENT = 64
 """The temp arena's alignment, which the buffer plan assumes."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
+from xlir.dialects.hlo import complex_signature_type
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
@@ -138,6 +139,15 @@ def _tensor_spec(name: str, type_: Any) -> TensorSpec:
     return TensorSpec(name, tuple(type_.get_shape()), str(element), dtype)
 
 
+def _host_types(types: Sequence[Any], attrs: Any) -> list[Any]:
+    """The types the host passes: complex where `split-complex` left a
+    complex tensor as its interleaved parts (passes/split_complex.py)."""
+    dictionaries = list(attrs.data) if attrs is not None else [None] * len(types)
+    return [
+        complex_signature_type(t, a) for t, a in zip(types, dictionaries, strict=True)
+    ]
+
+
 def function_signature(module: ModuleOp, function: str) -> Signature:
     for op in module.walk():
         if op.name != "func.func":
@@ -146,8 +156,8 @@ def function_signature(module: ModuleOp, function: str) -> Signature:
         if getattr(name, "data", None) != function:
             continue
         ftype = op.properties.get("function_type") or op.attributes.get("function_type")
-        inputs = list(ftype.inputs.data)  # type: ignore[union-attr]
-        outputs = list(ftype.outputs.data)  # type: ignore[union-attr]
+        inputs = _host_types(ftype.inputs.data, op.properties.get("arg_attrs"))  # type: ignore[union-attr]
+        outputs = _host_types(ftype.outputs.data, op.properties.get("res_attrs"))  # type: ignore[union-attr]
         return Signature(
             function,
             tuple(_tensor_spec(f"arg{i}", t) for i, t in enumerate(inputs)),

@@ -53,10 +53,11 @@ func.func @main() -> tensor<6xui8> {
 
 // -----
 
-// Complex elements have no scalar lowering: a diagnostic, not a kernel.
+// Complex elements reach the loop level only split into parts
+// (split-complex): a diagnostic, not a kernel.
 
 // CHECK: hlo-to-loop cannot lower 1 op(s) of this module:
-// CHECK-NEXT: iota.mlir:[[# @LINE + 2]]:3: error: 'stablehlo.iota' of complex<f32> elements is not supported
+// CHECK-NEXT: iota.mlir:[[# @LINE + 2]]:3: error: 'stablehlo.iota' on complex values: the loop level has real numbers only; run `split-complex` before `fuse`
 func.func @main() -> tensor<4xcomplex<f32>> {
   %r = stablehlo.iota dim = 0 : tensor<4xcomplex<f32>>
   return %r : tensor<4xcomplex<f32>>

@@ -153,3 +153,43 @@ loop.kernel @left_alone(%x: memref<8xf32>, %n: memref<index>, %out: memref<8xf32
   }
   loop.return
 }
+
+// -----
+
+// A concatenate along a last dimension of 2 (complex numbers' parts after
+// split-complex) splits into two pieces of one column each; they stay one
+// nest over the rows, each column's ops with its index a constant, not two
+// nests each reading the row's operands again.
+// CHECK-LABEL: loop.kernel @columns
+// CHECK:         loop.parallel (%[[I:.*]], %{{.*}}) = (0, 0) to (8, 1) step (1, 1) {
+// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
+// CHECK:           %[[SUM:.*]] = arith.addf
+// CHECK-NEXT:      loop.store %[[SUM]], %{{.*}}[%[[I]], %[[C0]]] : memref<8x2xf32>
+// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
+// CHECK:           %[[PRODUCT:.*]] = arith.mulf
+// CHECK-NEXT:      loop.store %[[PRODUCT]], %{{.*}}[%[[I]], %[[C1]]] : memref<8x2xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    loop.return
+loop.kernel @columns(%0: memref<8x2xf32>, %1: memref<8x2xf32>, %2: memref<8x2xf32>) {
+  %3 = arith.constant 0 : index
+  %4 = arith.constant 1 : index
+  loop.parallel (%5, %6) = (0, 0) to (8, 2) step (1, 1) {
+    %7 = arith.maxsi %6, %3 : index
+    %8 = arith.minsi %7, %3 : index
+    %9 = arith.cmpi slt, %6, %4 : index
+    %10 = arith.subi %6, %4 : index
+    %11 = arith.maxsi %10, %3 : index
+    %12 = arith.minsi %11, %3 : index
+    %13 = loop.load %0[%5, %8] : memref<8x2xf32>
+    %14 = arith.addi %8, %4 : index
+    %15 = loop.load %1[%5, %14] : memref<8x2xf32>
+    %16 = arith.addf %13, %15 : f32
+    %17 = loop.load %0[%5, %12] : memref<8x2xf32>
+    %18 = arith.addi %12, %4 : index
+    %19 = loop.load %1[%5, %18] : memref<8x2xf32>
+    %20 = arith.mulf %17, %19 : f32
+    %21 = arith.select %9, %16, %20 : f32
+    loop.store %21, %2[%5, %6] : memref<8x2xf32>
+  }
+  loop.return
+}
