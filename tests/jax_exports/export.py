@@ -173,7 +173,7 @@ def sorting(rng):
 def elementwise_extras(rng):
     """Ops JAX prints that other programs seldom hold: lax.square
     (chlo.square), jnp.nextafter (chlo.next_after), lax.reduce_precision,
-    and a result that is a constant."""
+    and results that are constants."""
 
     def elementwise_extras(x, y):
         return (
@@ -181,6 +181,8 @@ def elementwise_extras(rng):
             jnp.nextafter(x, y),
             lax.reduce_precision(x * 1000.0, exponent_bits=5, mantissa_bits=2),
             jnp.arange(4, dtype=jnp.float32),
+            jnp.asarray(np.array([1.5, -2.0, 3.25], np.float32)),
+            jnp.int32(7),
         )
 
     return elementwise_extras, [randn(rng, 3, 5), randn(rng, 3, 5)]
