@@ -22,8 +22,7 @@ Ops are inserted with an xDSL `Builder` at its insertion point, so a caller
 places the scalar code anywhere (a loop body, before a store) by positioning
 the builder. Complex numbers and the ops listed nowhere here raise
 `UnsupportedScalarOp`, which the driver turns into a diagnostic.
-`reduce_precision` and `chlo.next_after` (which `decompose` keeps) are
-computed on the bits.
+`chlo.next_after` (which `decompose` keeps) is computed on the bits.
 """
 
 from __future__ import annotations
@@ -34,10 +33,8 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float16Type,
-    Float32Type,
     Float64Type,
     FloatAttr,
     IndexType,
@@ -677,67 +674,6 @@ def _bitcast_convert(e: _Emitter) -> SSAValue:
         )
     (x,) = e.args
     return x if source == target else e(arith.BitcastOp(x, target))
-
-
-_FLOAT_FIELDS: dict[type[Attribute], tuple[int, int]] = {
-    Float16Type: (5, 10),
-    BFloat16Type: (8, 7),
-    Float32Type: (8, 23),
-    Float64Type: (11, 52),
-}
-"""Exponent and mantissa bits of the float types `reduce_precision` takes."""
-
-
-@_rule("reduce_precision")
-def _reduce_precision(e: _Emitter) -> SSAValue:
-    """Rounding on the bits, as the evaluator's `reduce_precision`: ties to
-    even at the last kept mantissa bit, then exponents past the format's
-    range to infinity or zero (keeping the sign); NaN stays NaN unless no
-    mantissa bit is left to hold it (then infinity)."""
-    _float_only(e)
-    assert isinstance(e.type, AnyFloat)
-    fields = _FLOAT_FIELDS.get(type(e.type))
-    if fields is None:
-        raise UnsupportedScalarOp(e.op, f"of {e.type} elements is not supported")
-    source_exponent, source_mantissa = fields
-    exponent_bits = e.op.properties["exponent_bits"]
-    mantissa_bits = e.op.properties["mantissa_bits"]
-    assert isinstance(exponent_bits, IntegerAttr)
-    assert isinstance(mantissa_bits, IntegerAttr)
-    exponent_bits, mantissa_bits = exponent_bits.value.data, mantissa_bits.value.data
-    width = e.type.bitwidth
-    integer = IntegerType(width)
-
-    def bits_const(value: int) -> SSAValue:
-        return e.const(value, integer)
-
-    (x,) = e.args
-    bits = e(arith.BitcastOp(x, integer))
-    if mantissa_bits < source_mantissa:
-        dropped = source_mantissa - mantissa_bits
-        last_kept = 1 << dropped
-        lowest = e(
-            arith.ShRUIOp(e.and_(bits, bits_const(last_kept)), bits_const(dropped))
-        )
-        bias = e(arith.AddiOp(lowest, bits_const((last_kept >> 1) - 1)))
-        rounded = e(arith.AddiOp(bits, bias))
-        bits = e.and_(rounded, bits_const(~(last_kept - 1)))
-    if exponent_bits < source_exponent:
-        sign = e.and_(bits, bits_const(1 << (width - 1)))
-        exponent_mask = ((1 << source_exponent) - 1) << source_mantissa
-        exponent = e.and_(bits, bits_const(exponent_mask))
-        bias = (1 << (source_exponent - 1)) - 1
-        reduced_bias = (1 << (exponent_bits - 1)) - 1
-        largest = bits_const((bias + reduced_bias) << source_mantissa)
-        smallest = bits_const((bias - reduced_bias) << source_mantissa)
-        bits = e.select(
-            e.cmpi("ugt", exponent, largest),
-            e.or_(sign, bits_const(exponent_mask)),
-            e.select(e.cmpi("ule", exponent, smallest), sign, bits),
-        )
-    result = e(arith.BitcastOp(bits, e.type))
-    nan = x if mantissa_bits > 0 else e(math.CopySignOp(e.const(float("inf")), x))
-    return e.select(e.cmpf("uno", x, x), nan, result)
 
 
 def _next_after(e: _Emitter) -> SSAValue:

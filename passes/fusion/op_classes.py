@@ -54,7 +54,6 @@ ELEMENTWISE_CHEAP = frozenset(
         "not",
         "or",
         "popcnt",
-        "reduce_precision",
         "round_nearest_afz",
         "round_nearest_even",
         "select",

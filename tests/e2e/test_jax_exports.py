@@ -25,7 +25,6 @@ TARGETS = ("interpreter", "cpu")
 
 KNOWN_GAPS: dict[tuple[str, str], tuple[str, str]] = {
     ("fft_c64", "cpu"): ("complex: complex<f32> and fft on cpu", "fft|complex"),
-    ("transformer_bf16", "cpu"): ("lowp: bf16 on cpu", "bf16"),
 }
 """(program, target) -> (whose work it waits for, a regular expression the
 failure's message matches)."""
