@@ -23,9 +23,7 @@ EXPORTS = Path(__file__).resolve().parent.parent / "jax_exports"
 PROGRAMS = sorted(p.stem for p in EXPORTS.glob("*.mlir"))
 TARGETS = ("interpreter", "cpu")
 
-KNOWN_GAPS: dict[tuple[str, str], tuple[str, str]] = {
-    ("fft_c64", "cpu"): ("complex: complex<f32> and fft on cpu", "fft|complex"),
-}
+KNOWN_GAPS: dict[tuple[str, str], tuple[str, str]] = {}
 """(program, target) -> (whose work it waits for, a regular expression the
 failure's message matches)."""
 
