@@ -1,16 +1,31 @@
-"""xDSL's `arith` dialect with `arith.remf`, which MLIR's arith has and
-xDSL's lacks: the float remainder of C's `fmod` (the result has the sign of
-the dividend and is exact), lowered to LLVM's `frem`. A remainder computed as
-`a - trunc(a / b) * b` is wrong once the quotient no longer fits the mantissa
-(f32 `1e30 rem 7`)."""
+"""xDSL's `arith` dialect with what MLIR's arith has and xDSL's lacks:
+
+* `arith.remf`, the float remainder of C's `fmod` (the result has the sign
+  of the dividend and is exact), lowered to LLVM's `frem`. A remainder
+  computed as `a - trunc(a / b) * b` is wrong once the quotient no longer
+  fits the mantissa (f32 `1e30 rem 7`).
+* `arith.extsi`, `extui`, `trunci` and `sitofp` on vectors as well as
+  scalars: register tiles (`passes/jam_vector.py`) widen vectors of i8 lanes
+  in an int8 contraction, which xDSL's scalar-only definitions refuse to
+  verify.
+"""
 
 from __future__ import annotations
 
+from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.arith import Arith as XdslArith
 from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
-from xdsl.ir import Dialect
-from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.dialects.builtin import AnyFloat, IntegerType, VectorType, container_of
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_op_definition
@@ -20,8 +35,83 @@ class RemfOp(FloatingPointLikeBinaryOperation):
     traits = traits_def(Pure())
 
 
+INTEGER_LIKE = container_of(IntegerType)
+FLOAT_LIKE = container_of(AnyFloat)
+
+
+def _element_width(type_: Attribute) -> int:
+    element = type_.element_type if isinstance(type_, VectorType) else type_
+    assert isinstance(element, IntegerType)
+    return element.width.data
+
+
+def _check_widening(op: Operation, wider: bool) -> None:
+    source = _element_width(op.operands[0].type)
+    target = _element_width(op.results[0].type)
+    if (target > source) != wider or target == source:
+        raise VerifyException(
+            f"Destination bit-width must be {'larger' if wider else 'smaller'} "
+            "than the input bit-width"
+        )
+
+
+class _IntegerCast(IRDLOperation):
+    """A cast from integers (or vectors of them), in xDSL's syntax."""
+
+    input = operand_def(INTEGER_LIKE)
+    result = result_def(INTEGER_LIKE)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
+
+    def __init__(self, op: SSAValue | Operation, target_type: Attribute):
+        super().__init__(operands=[op], result_types=[target_type])
+
+
+@irdl_op_definition
+class ExtSIOp(_IntegerCast):
+    name = "arith.extsi"
+
+    def verify_(self) -> None:
+        _check_widening(self, wider=True)
+
+
+@irdl_op_definition
+class ExtUIOp(_IntegerCast):
+    name = "arith.extui"
+
+    def verify_(self) -> None:
+        _check_widening(self, wider=True)
+
+
+@irdl_op_definition
+class TruncIOp(_IntegerCast):
+    name = "arith.trunci"
+
+    def verify_(self) -> None:
+        _check_widening(self, wider=False)
+
+
+@irdl_op_definition
+class SIToFPOp(_IntegerCast):
+    name = "arith.sitofp"
+    result = result_def(FLOAT_LIKE)
+
+
+VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
+    xdsl_arith.ExtSIOp: ExtSIOp,
+    xdsl_arith.ExtUIOp: ExtUIOp,
+    xdsl_arith.TruncIOp: TruncIOp,
+    xdsl_arith.SIToFPOp: SIToFPOp,
+}
+"""xDSL's scalar-only casts -> the forms above that also take vectors."""
+
+_OWN = [RemfOp, *VECTOR_FORMS.values()]
+
 Arith = Dialect(
     "arith",
-    [*XdslArith.operations, RemfOp],
+    [
+        *(op for op in XdslArith.operations if op.name not in {o.name for o in _OWN}),
+        *_OWN,
+    ],
     [*XdslArith.attributes],
 )

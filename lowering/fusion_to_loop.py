@@ -24,9 +24,9 @@ fusion operands are loaded, and nothing in between is materialized. Each
   `loop.for` nest over its window's taps carrying one accumulator per
   input, as its own kernel is; each tap pulls its element through the fused
   producers, and a tap in the padding reads the init value.
-* Output fusions: the dot's contraction is a `loop.for` nest inside the
-  parallel nest, and the epilogue is applied to the accumulated value before
-  the store.
+* Output fusions: the dot's or convolution's contraction is a `loop.for`
+  nest inside the parallel nest, and the epilogue is applied to the
+  accumulated value before the store.
 * `fuse` forms no fusion with outputs of other shapes (its
   multi-output-shape rule), so each of its fusions is one nest. A
   hand-written fusion with such outputs (a concatenation and its padding)
@@ -60,7 +60,7 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
-from xlir.dialects.stablehlo.contraction import DotGeneralOp
+from xlir.dialects.stablehlo.contraction import ConvolutionOp, DotGeneralOp
 from xlir.dialects.stablehlo.indexing import GatherOp
 from xlir.dialects.stablehlo.reduction import ReduceOp, ReduceWindowOp
 from xlir.lowering import index_maps as maps
@@ -277,6 +277,8 @@ class FusionLowering:
                 return self._reduce_window(op, value, idx)
             case DotGeneralOp():
                 return self._dot(op, idx)
+            case ConvolutionOp():
+                return self._convolution(op, idx)
             case _:
                 rank = len(idx)
                 operands = [
@@ -470,30 +472,71 @@ class FusionLowering:
                     len(rhs_shape), rhs_b, rhs_free, rhs_c, nb + len(lhs_free), ivs
                 ),
             )
-            lhs, rhs = self._widen(lhs, acc_type), self._widen(rhs, acc_type)
-            product = self.nest.place(_multiply(acc_type)(lhs, rhs))
-            return [self.nest.place(_add(acc_type)(accs[0], product))]
+            return [self._multiply_add(accs[0], (lhs, op.lhs), (rhs, op.rhs))]
 
         sum_ = self.nest.for_nest([lhs_shape[d] for d in lhs_c], [zero], body)[0]
-        if acc_type == out_type:
+        return self._contraction_result(op.results[0], sum_)
+
+    def _convolution(self, op: ConvolutionOp, idx: Indices) -> SSAValue:
+        """A convolution's element: the sum over the input features of the
+        output feature's group and the window's taps
+        (`index_maps.convolution`); a tap in the padding or a hole of the lhs
+        dilation multiplies zero (the load is clamped in bounds, a select
+        replaces it, and the test is left out where the shapes prove every
+        tap of a dimension lands on an input element)."""
+        out_type = scalar_type(op.result.type)
+        lhs_type = scalar_type(op.lhs.type)
+        zero = self._const(0, accumulator_type(out_type, lhs_type))
+        lhs_zero = self._const(0, lhs_type)
+
+        def body(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            x_idx, w_idx, inside = maps.convolution(op, idx, ivs, self.ix)
+            x = self._select(inside, self.value(op.lhs, x_idx), lhs_zero)
+            w = self.value(op.rhs, w_idx)
+            return [self._multiply_add(accs[0], (x, op.lhs), (w, op.rhs))]
+
+        sum_ = self.nest.for_nest(maps.convolution_loops(op), [zero], body)[0]
+        return self._contraction_result(op.result, sum_)
+
+    def _multiply_add(
+        self,
+        acc: SSAValue,
+        lhs: tuple[SSAValue, SSAValue],
+        rhs: tuple[SSAValue, SSAValue],
+    ) -> SSAValue:
+        """`acc + lhs * rhs` in the accumulator's type; each factor is a
+        scalar and the tensor it is an element of (whose type says whether
+        an integer is unsigned)."""
+        acc_type = acc.type
+        a, b = (self._widen(x, acc_type, is_unsigned(t.type)) for x, t in (lhs, rhs))
+        product = self.nest.place(_multiply(acc_type)(a, b))
+        return self.nest.place(_add(acc_type)(acc, product))
+
+    def _contraction_result(self, result: SSAValue, sum_: SSAValue) -> SSAValue:
+        """A contraction's sum in its result's type (`accumulator_type`)."""
+        out_type = scalar_type(result.type)
+        if sum_.type == out_type:
             return sum_
         if isinstance(out_type, IntegerType):
-            unsigned = is_unsigned(op.results[0].type)
+            unsigned = is_unsigned(result.type)
             return self.nest.emit(
                 [sum_], lambda b: [float_to_int(b, sum_, out_type, unsigned)]
             )[0]
         return self.nest.place(arith.TruncFOp(sum_, out_type))
 
-    def _widen(self, scalar: SSAValue, target: Attribute) -> SSAValue:
-        """A dot operand in the accumulator's type (bf16 x bf16 -> f32)."""
+    def _widen(self, scalar: SSAValue, target: Attribute, unsigned: bool) -> SSAValue:
+        """A contraction's operand in the accumulator's type (bf16 x bf16 ->
+        f32, ui8 x ui8 -> ui32: zero-extended)."""
         if scalar.type == target:
             return scalar
         if isinstance(target, AnyFloat) and isinstance(scalar.type, AnyFloat):
             return self.nest.place(arith.ExtFOp(scalar, target))
         if isinstance(target, AnyFloat):
-            return self.nest.place(arith.SIToFPOp(scalar, target))
+            to_float = arith.UIToFPOp if unsigned else arith.SIToFPOp
+            return self.nest.place(to_float(scalar, target))
         assert isinstance(target, IntegerType)
-        return self.nest.place(arith.ExtSIOp(scalar, target))
+        extend = arith.ExtUIOp if unsigned else arith.ExtSIOp
+        return self.nest.place(extend(scalar, target))
 
 
 def accumulator_type(result: Attribute, operand: Attribute) -> Attribute:

@@ -33,7 +33,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects.stablehlo import data_movement as dm
-from xlir.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
+from xlir.dialects.stablehlo.attributes import (
+    ConvDimensionNumbersAttr,
+    GatherDimensionNumbersAttr,
+)
+from xlir.dialects.stablehlo.contraction import ConvolutionOp
 from xlir.dialects.stablehlo.indexing import GatherOp
 from xlir.dialects.stablehlo.reduction import ReduceWindowOp
 from xlir.dialects.syntax import array_values
@@ -427,3 +431,82 @@ def reduce_window(
         )
         at.append(position)
     return at, inside
+
+
+def convolution_loops(op: ConvolutionOp) -> list[int]:
+    """The bounds of the `loop.for` nest that sums one convolution output
+    element: the input features of its group, then the window's taps."""
+    numbers = op.dimension_numbers
+    assert isinstance(numbers, ConvDimensionNumbersAttr)
+    kernel = shape(op.rhs)
+    return [
+        kernel[numbers.kernel_input_feature],
+        *(kernel[d] for d in numbers.kernel_spatial_dimensions.data),
+    ]
+
+
+def convolution(
+    op: ConvolutionOp, idx: Indices, ivs: Indices, ix: IndexArith
+) -> tuple[Indices, Indices, SSAValue | None]:
+    """The input and kernel elements that step `ivs` (input feature, then
+    taps, as `convolution_loops`) of output element `idx` multiplies, and
+    whether the input one is an element rather than padding or a hole of the
+    lhs dilation (None: always; the input index is clamped in bounds).
+
+    Every dimension number is honoured: any layout, padding, strides, lhs
+    and rhs dilation, window reversal, `feature_group_count` (output feature
+    `f` reads the input features of group `f / (O / G)`) and
+    `batch_group_count` (output feature `f` reads the input batch of group
+    `f / (O / BG)`)."""
+    numbers = op.dimension_numbers
+    assert isinstance(numbers, ConvDimensionNumbersAttr)
+    in_spatial = numbers.input_spatial_dimensions.data
+    kernel_spatial = numbers.kernel_spatial_dimensions.data
+    out_spatial = numbers.output_spatial_dimensions.data
+    spatial = len(in_spatial)
+    strides = int_list(op.window_strides, [1] * spatial)
+    padding = padding_pairs(op.padding, spatial)
+    lhs_dilation = int_list(op.lhs_dilation, [1] * spatial)
+    rhs_dilation = int_list(op.rhs_dilation, [1] * spatial)
+    reversal = (
+        [False] * spatial
+        if op.window_reversal is None
+        else [bool(v) for v in array_values(op.window_reversal)]
+    )
+    lhs_shape, rhs_shape, out_shape = shape(op.lhs), shape(op.rhs), shape(op.result)
+    features = out_shape[numbers.output_feature]
+    feature_groups = op.feature_group_count.value.data
+    batch_groups = op.batch_group_count.value.data
+    in_per_group = rhs_shape[numbers.kernel_input_feature]
+
+    f = idx[numbers.output_feature]
+    batch = idx[numbers.output_batch]
+    if batch_groups > 1:
+        batch_group = ix.div(f, features // batch_groups)
+        batch = ix.add(ix.mul(batch_group, out_shape[numbers.output_batch]), batch)
+    feature = ivs[0]
+    if feature_groups > 1:
+        group = ix.div(f, features // feature_groups)
+        feature = ix.add(ix.mul(group, in_per_group), feature)
+    x_idx: Indices = [ix.const(0)] * len(lhs_shape)
+    w_idx: Indices = [ix.const(0)] * len(rhs_shape)
+    x_idx[numbers.input_batch] = batch
+    x_idx[numbers.input_feature] = feature
+    w_idx[numbers.kernel_input_feature] = ivs[0]
+    w_idx[numbers.kernel_output_feature] = f
+    inside: SSAValue | None = None
+    for d in range(spatial):
+        tap, taps = ivs[1 + d], rhs_shape[kernel_spatial[d]]
+        w_idx[kernel_spatial[d]] = (
+            ix.sub(ix.const(taps - 1), tap) if reversal[d] else tap
+        )
+        x_idx[in_spatial[d]], inside = window_tap(
+            ix,
+            idx[out_spatial[d]],
+            tap,
+            (taps, strides[d], rhs_dilation[d], padding[d][0]),
+            (lhs_shape[in_spatial[d]], lhs_dilation[d]),
+            out_shape[out_spatial[d]],
+            inside,
+        )
+    return x_idx, w_idx, inside

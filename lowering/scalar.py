@@ -22,6 +22,7 @@ Ops are inserted with an xDSL `Builder` at its insertion point, so a caller
 places the scalar code anywhere (a loop body, before a store) by positioning
 the builder. Complex numbers and the ops listed nowhere here raise
 `UnsupportedScalarOp`, which the driver turns into a diagnostic.
+`chlo.next_after` (which `decompose` keeps) is computed on the bits.
 """
 
 from __future__ import annotations
@@ -673,3 +674,32 @@ def _bitcast_convert(e: _Emitter) -> SSAValue:
         )
     (x,) = e.args
     return x if source == target else e(arith.BitcastOp(x, target))
+
+
+def _next_after(e: _Emitter) -> SSAValue:
+    """`chlo.next_after`: the float after `x` toward `y`, one step of the
+    bit pattern (up in magnitude when `y` lies beyond `x` from zero, else
+    down); `y` when they are equal, the smallest subnormal with `y`'s sign
+    from zero, NaN when either is."""
+    _float_only(e)
+    assert isinstance(e.type, AnyFloat)
+    integer = IntegerType(e.type.bitwidth)
+    x, y = e.args
+    bits = e(arith.BitcastOp(x, integer))
+    zero = e.const(0.0)
+    away_from_zero = e.cmpi("eq", e.cmpf("olt", x, y), e.cmpf("ogt", x, zero))
+    step = e.select(away_from_zero, e.const(1, integer), e.const(-1, integer))
+    following = e(arith.BitcastOp(e(arith.AddiOp(bits, step)), e.type))
+    sign_of_y = e.and_(
+        e(arith.BitcastOp(y, integer)), e.const(1 << (e.type.bitwidth - 1), integer)
+    )
+    subnormal = e(arith.BitcastOp(e.or_(sign_of_y, e.const(1, integer)), e.type))
+    result = e.select(
+        e.cmpf("oeq", x, y),
+        y,
+        e.select(e.cmpf("oeq", x, zero), subnormal, following),
+    )
+    return e.select(e.cmpf("uno", x, y), e(arith.AddfOp(x, y)), result)
+
+
+_RULES["chlo.next_after"] = _next_after

@@ -1,7 +1,7 @@
 """`conv-padding`: give a padded convolution an explicitly padded input, a
 CPU layout choice in the spirit of XLA's convolution canonicalization.
 
-The convolution kernel (`lowering/kernels/convolution.py`) reads a tap that
+The convolution's loop nest (`lowering/fusion_to_loop.py`) reads a tap that
 falls in the padding as zero: it clamps the load in bounds and selects,
 for every tap of every output element, inside the register tile's
 innermost loop (a 3x3 conv with padding 1 on a 32x32x16 input spent as

@@ -27,10 +27,11 @@ plain stablehlo, so that later passes and the backends see a small op set.
 * `stablehlo.if` becomes a `stablehlo.case` on `convert(not(pred))` (0 runs
   the true branch, 1 the false one), so targets lower one conditional.
 
-What stays, unchanged (no decomposition written yet): chlo ops on complex
-numbers, `chlo.next_after`, `chlo.ragged_dot` with a ragged contracting or
-batch dimension, `chlo.bessel_i1e`, and composites whose decomposition is
-missing or is not a single-block function.
+What stays, unchanged: `chlo.next_after` (the loop level computes it on the
+bits, `lowering/scalar.py`), and, with no decomposition written yet, chlo ops
+on complex numbers, `chlo.ragged_dot` with a ragged contracting or batch
+dimension, `chlo.bessel_i1e`, and composites whose decomposition is missing
+or is not a single-block function.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xlir.dialects.arith import VECTOR_FORMS
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 
@@ -138,7 +139,7 @@ class Lanes:
             vector_type = self.vector_type(op.result.type)
             made = LoadOp(operands[0], operands[1:], vector_type)
         else:
-            made = op.create(
+            made = VECTOR_FORMS.get(type(op), type(op)).create(
                 operands=[self.splat(v, builder) for v in operands],
                 result_types=[self.vector_type(r.type) for r in op.results],
                 properties=dict(op.properties),

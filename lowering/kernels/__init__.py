@@ -32,7 +32,7 @@ _FAMILIES = {
     "stablehlo.dynamic_slice": "single_op",
     "stablehlo.iota": "single_op",
     "stablehlo.dynamic_update_slice": "slicing",
-    "stablehlo.convolution": "convolution",
+    "stablehlo.convolution": "single_op",
     "stablehlo.reduce_window": "reduce_window",
     "stablehlo.sort": "sort",
     "chlo.top_k": "top_k",

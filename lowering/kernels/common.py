@@ -11,12 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    AnyFloat,
     FunctionType,
-    IntegerType,
-    i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -26,7 +22,7 @@ from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
 from xlir.lowering.nest import Nest
-from xlir.lowering.scalar import constant, emit_block, float_to_int
+from xlir.lowering.scalar import constant, emit_block
 
 
 class KernelBuilder:
@@ -122,37 +118,3 @@ class KernelBuilder:
 
     def finish(self) -> KernelOp:
         return self.kernel
-
-
-def cast(
-    kb: KernelBuilder, value: SSAValue, target: Attribute, unsigned: bool = False
-) -> SSAValue:
-    """A float or signed integer scalar in a wider (or narrower, for the final
-    store of a half-precision accumulator) type of the same kind, or a float
-    sum as the integer (`unsigned` or not) of a contraction's result."""
-    source = value.type
-    if source == target:
-        return value
-    if isinstance(target, IntegerType) and isinstance(source, AnyFloat):
-        return kb.nest.emit(
-            [value], lambda b: [float_to_int(b, value, target, unsigned)]
-        )[0]
-    if isinstance(target, AnyFloat) and isinstance(source, AnyFloat):
-        if target.bitwidth > source.bitwidth:
-            return kb.place(arith.ExtFOp(value, target))
-        return kb.place(arith.TruncFOp(value, target))
-    if isinstance(target, AnyFloat):
-        return kb.place(arith.SIToFPOp(value, target))
-    assert isinstance(target, IntegerType)
-    return kb.place(arith.ExtSIOp(value, target))
-
-
-def multiply_add(kb: KernelBuilder, acc: SSAValue, a: SSAValue, b: SSAValue):
-    """`acc + a * b` in the accumulator's type (booleans: or/and)."""
-    type_ = acc.type
-    a, b = cast(kb, a, type_), cast(kb, b, type_)
-    if isinstance(type_, AnyFloat):
-        return kb.place(arith.AddfOp(acc, kb.place(arith.MulfOp(a, b))))
-    if type_ == i1:
-        return kb.place(arith.OrIOp(acc, kb.place(arith.AndIOp(a, b))))
-    return kb.place(arith.AddiOp(acc, kb.place(arith.MuliOp(a, b))))

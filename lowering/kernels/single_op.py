@@ -1,10 +1,12 @@
 """Heavy ops the fusion lowering already computes element by element: an
-unfused dot_general, reduce (variadic too: argmax's value/index pairs),
-gather, dynamic_slice or iota is lowered as a fusion of that one op.
+unfused dot_general, convolution, reduce (variadic too: argmax's value/index
+pairs), gather, dynamic_slice or iota is lowered as a fusion of that one op.
 
 So the kernel is the same nest a fusion would get (dot: a parallel nest over
 the output around a `loop.for` nest over the contracting dims carrying the
-accumulator in the result type; reduce: a parallel nest over the kept dims
+accumulator in the result type; convolution: the same around a `loop.for`
+nest over the input features of the output feature's group and the window's
+taps, `index_maps.convolution`; reduce: a parallel nest over the kept dims
 around a `loop.for` nest over the reduced ones, the reducer inlined; gather:
 one parallel nest over the output with clamped start indices), and the two
 lowerings cannot drift apart.
@@ -21,6 +23,7 @@ from xlir.lowering.scalar import UnsupportedScalarOp
 
 _KINDS = {
     "stablehlo.dot_general": FusionKind.OUTPUT,
+    "stablehlo.convolution": FusionKind.OUTPUT,
     "stablehlo.reduce": FusionKind.INPUT,
 }
 
@@ -54,6 +57,7 @@ def lower_single_op(op: Operation, name: str) -> KernelOp:
 
 KERNELS = {name: lower_single_op for name in (
     "stablehlo.dot_general",
+    "stablehlo.convolution",
     "stablehlo.reduce",
     "stablehlo.gather",
     "stablehlo.dynamic_slice",

@@ -64,7 +64,13 @@ ELEMENTWISE_CHEAP = frozenset(
         "subtract",
         "xor",
     ]
-) | {"chlo.conj", "chlo.is_inf", "chlo.is_neg_inf", "chlo.is_pos_inf"}
+) | {
+    "chlo.conj",
+    "chlo.is_inf",
+    "chlo.is_neg_inf",
+    "chlo.is_pos_inf",
+    "chlo.next_after",
+}
 
 ELEMENTWISE_EXPENSIVE = frozenset(
     "stablehlo." + name

@@ -183,7 +183,13 @@ def _next_after(op: Operation, interp: ModuleInterpreter):
             f"next_after of {op.operands[0].type} is not supported (only f16, f32 "
             "and f64)"
         )
-    return np.nextafter
+    return next_after
+
+
+def next_after(x: Array, y: Array) -> np.ndarray:
+    """numpy's `nextafter`, except that equal operands give `y` (as C and
+    XLA do; numpy's float16 gives `x`, so `nextafter(0, -0)` was +0)."""
+    return np.where(x == y, y, np.nextafter(x, y))
 
 
 def _high_product_64(a: np.ndarray, b: np.ndarray) -> np.ndarray:

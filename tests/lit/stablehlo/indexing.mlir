@@ -73,3 +73,17 @@ func.func @batched_scatter(%x: tensor<2x5x8xf32>, %i: tensor<2x6x1xi32>, %u: ten
   }) : (tensor<2x5x8xf32>, tensor<2x6x1xi32>, tensor<2x6x8xf32>) -> tensor<2x5x8xf32>
   func.return %0 : tensor<2x5x8xf32>
 }
+
+// JAX leaves index_vector_dim out when it is 0, its default (jnp.linalg.solve's
+// pivot scatter, a gather of 1-D indices along dim 0): read as 0.
+// CHECK-LABEL: func.func @index_vector_dim_default
+func.func @index_vector_dim_default(%x: tensor<5xi32>, %i: tensor<1xi32>, %u: tensor<i32>) -> (tensor<5xi32>, tensor<2xi32>) {
+  // CHECK: #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>, unique_indices = true}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) : (tensor<5xi32>, tensor<1xi32>, tensor<i32>) -> tensor<5xi32>
+  // CHECK: #stablehlo.gather<offset_dims = [0], start_index_map = [0], index_vector_dim = 0>
+  %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], start_index_map = [0]>, slice_sizes = array<i64: 2>}> : (tensor<5xi32>, tensor<1xi32>) -> tensor<2xi32>
+  func.return %0, %1 : tensor<5xi32>, tensor<2xi32>
+}

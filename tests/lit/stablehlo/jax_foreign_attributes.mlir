@@ -21,3 +21,16 @@ func.func @gather_default_index_vector_dim(%x: tensor<5xf32>, %i: tensor<1xi32>)
   %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0]>, slice_sizes = array<i64: 1>}> : (tensor<5xf32>, tensor<1xi32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// Shardy's meshes on the module and shardings on arguments, as a sharded
+// jax.export prints them.
+
+// CHECK: builtin.module attributes {mhlo.num_partitions = 1 : i32, sdy.meshes = [#sdy.mesh<["d"=2]>]} {
+// CHECK-NEXT: func.func @sharded(%x: tensor<4x4xf32> {mhlo.sharding = "{replicated}", sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>}) -> tensor<4x4xf32> {
+module attributes {mhlo.num_partitions = 1 : i32, sdy.meshes = [#sdy.mesh<["d"=2]>]} {
+  func.func @sharded(%x: tensor<4x4xf32> {mhlo.sharding = "{replicated}", sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>}) -> tensor<4x4xf32> {
+    return %x : tensor<4x4xf32>
+  }
+}
