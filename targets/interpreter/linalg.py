@@ -63,12 +63,14 @@ def cholesky(a: Array, lower: bool) -> Array:
     factor = np.zeros_like(a)
     size = a.shape[-1]
     for j in range(size):
-        row = factor[..., j, :j]
-        pivot = a[..., j, j] - np.einsum("...k,...k->...", row, np.conj(row))
+        # Plain products and sums, not einsum: the einsum form gave NaN for
+        # float32 in one full CI run (order-dependent, not reproduced alone).
+        row = np.conj(factor[..., j, :j])
+        pivot = a[..., j, j] - np.sum(factor[..., j, :j] * row, axis=-1)
         diagonal = np.sqrt(pivot.real if np.iscomplexobj(a) else pivot)
         factor[..., j, j] = diagonal
-        below = a[..., j + 1 :, j] - np.einsum(
-            "...ik,...k->...i", factor[..., j + 1 :, :j], np.conj(row)
+        below = a[..., j + 1 :, j] - np.sum(
+            factor[..., j + 1 :, :j] * row[..., None, :], axis=-1
         )
         factor[..., j + 1 :, j] = below / diagonal[..., None]
     if lower:
