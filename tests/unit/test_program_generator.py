@@ -4,6 +4,8 @@ appears."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from xlir.api import load_module
@@ -78,3 +80,50 @@ def test_literals_and_identities() -> None:
     assert identity("and", "i32") == -1 and identity("and", "ui8") == 255
     assert identity("maximum", "f64") == -np.inf
     assert identity("or", "i1") == 0 and identity("and", "i1") == 1
+
+
+def _while_bodies(text: str) -> list[str]:
+    """The text of each while loop's body (from `do {` to its return)."""
+    bodies, body = [], None
+    for line in text.splitlines():
+        if line.strip().startswith("} do {"):
+            body = []
+        elif body is not None:
+            body.append(line)
+            if "stablehlo.return" in line:
+                bodies.append("\n".join(body))
+                body = None
+    return bodies
+
+
+def test_loop_bodies_apply_only_exact_float_ops() -> None:
+    """Iterated rounding errors grow into different answers (chaos), so a
+    loop applies transcendental functions, power and atan2 to nothing."""
+    inexact = ("exponential", "log", "tan", "sine", "cosine", "power", "atan2",
+               "logistic", "cbrt", "rsqrt")  # fmt: skip
+    bodies = [b for seed in range(400) for b in _while_bodies(generate(seed).text())]
+    assert len(bodies) > 50
+    assert any("stablehlo.multiply" in body for body in bodies)
+    lines = [line for body in bodies for line in body.splitlines()]
+    float_lines = [line for line in lines if re.search(r"[x<](b?f)\d+>", line)]
+    assert not [
+        line
+        for line in float_lines
+        if any(f"stablehlo.{op} " in line for op in inexact)
+    ]
+
+
+def test_float_sums_have_positive_zeros() -> None:
+    """A float dot_general or add reduction is followed by `+ 0.0`: the sign
+    of a zero sum depends on the order of accumulation."""
+    lines = [line for seed in range(300) for line in generate(seed).text().splitlines()]
+    sums = [
+        n
+        for n, line in enumerate(lines)
+        if ("stablehlo.dot_general" in line and "xf" in line.split("->")[-1])
+        or ("applies stablehlo.add" in line and "xf" in line.split("->")[-1])
+    ]
+    assert len(sums) > 20
+    for n in sums:
+        name = lines[n].split("=")[0].strip()
+        assert f"stablehlo.add {name}, " in lines[n + 3], lines[n]

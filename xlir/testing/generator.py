@@ -47,6 +47,15 @@ kept out by construction, so that any difference between targets is a bug:
 * scatter with indices out of bounds, and the order in which updates to one
   element combine: indices are clamped into bounds, and combiners are
   max/min (exact in any order) for floats, add/max/min for integers;
+* the sign of a zero that a float sum or dot product computes from zero
+  terms (+0 or -0 by the order of accumulation and where it starts): the
+  results of float add reductions, add reduce_windows and dot_generals get
+  `+ 0.0`, which makes -0 +0;
+* chaos: a loop that applies ops with rounding error of their own
+  (transcendental functions, power, atan2) grows ulp differences between
+  targets, each within tolerance, into different answers: while bodies
+  apply only the float ops IEEE 754 fixes to the bit (`EXACT_FLOAT_UNARY`,
+  `EXACT_FLOAT_BINARY`; before and after a loop every op is used);
 * the rounding of reductions, dot_general and transcendental functions: the
   differential test compares floats within a tolerance per element type
   (`differential.TOLERANCES`), NaN positions exactly; the sign of a zero
@@ -97,6 +106,18 @@ FLOAT_UNARY = (
     "round_nearest_afz",
     "sign",
 )
+EXACT_FLOAT_UNARY = (
+    "abs",
+    "negate",
+    "sqrt",
+    "floor",
+    "ceil",
+    "round_nearest_even",
+    "round_nearest_afz",
+    "sign",
+)
+"""The float unary ops whose result IEEE 754 fixes to the bit (correctly
+rounded or exact): the only ones a loop body applies (module docstring)."""
 INT_UNARY = ("abs", "negate", "not", "popcnt", "count_leading_zeros", "sign")
 UNSIGNED_UNARY = ("negate", "not", "popcnt", "count_leading_zeros")
 FLOAT_BINARY = (
@@ -147,7 +168,7 @@ EXACT_FLOAT_BINARY = (
 )
 """The float ops whose result the spec defines to the bit (correctly
 rounded, or exact): the elementwise mode's, whose results are compared bit
-for bit."""
+for bit, and the only ones a loop body applies (module docstring)."""
 BOOL_BINARY = ("and", "or", "xor")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 SUM_BOUNDS = {"f16": 256.0, "bf16": 1e36, "f32": 1e36, "f64": 1e300}
@@ -363,11 +384,14 @@ class Generator:
 
     # --- elementwise --------------------------------------------------------
 
-    def unary_line(self, out: str, x: str, type_: TType) -> str:
+    def unary_line(self, out: str, x: str, type_: TType, exact: bool = False) -> str:
+        """`out = op x`; with `exact`, of a float op IEEE 754 fixes to the bit."""
         if type_.is_bool:
             return f"{out} = stablehlo.not {x} : {type_}"
         if type_.is_float:
-            op = self.rng.choice(EXACT_FLOAT_UNARY if self.elementwise else FLOAT_UNARY)
+            op = self.rng.choice(
+                EXACT_FLOAT_UNARY if exact or self.elementwise else FLOAT_UNARY
+            )
         elif type_.is_signed:
             op = self.rng.choice(INT_UNARY)
         else:
@@ -385,13 +409,16 @@ class Generator:
             return
         self.emit(self.unary_line("$R", "$0", type_), [x], [type_])
 
-    def binary_lines(self, out: str, x: str, y: str, type_: TType) -> list[str]:
-        """`out = x op y`, with the guards that keep it defined."""
+    def binary_lines(
+        self, out: str, x: str, y: str, type_: TType, exact: bool = False
+    ) -> list[str]:
+        """`out = x op y`, with the guards that keep it defined; with
+        `exact`, of a float op IEEE 754 fixes to the bit."""
         t = str(type_)
         if type_.is_bool:
             return [f"{out} = stablehlo.{self.rng.choice(BOOL_BINARY)} {x}, {y} : {t}"]
         if type_.is_float:
-            ops = EXACT_FLOAT_BINARY if self.elementwise else FLOAT_BINARY
+            ops = EXACT_FLOAT_BINARY if exact or self.elementwise else FLOAT_BINARY
             return [f"{out} = stablehlo.{self.rng.choice(ops)} {x}, {y} : {t}"]
         op = self.rng.choice(INT_BINARY)
         b = type_.with_element("i1")
@@ -463,6 +490,19 @@ class Generator:
             f"{out}c = stablehlo.clamp {out}l, {x}, {out}h : ({s}, {t}, {s}) -> {t}",
             f"{out}f = stablehlo.is_finite {x} : ({t}) -> {b}",
             f"{out} = stablehlo.select {out}f, {out}c, {x} : {b}, {t}",
+        ]
+
+    @staticmethod
+    def positive_zero(x: str, type_: TType, out: str) -> list[str]:
+        """Lines making `out` be `x` with -0.0 turned into +0.0 (`x + 0.0`):
+        whether a float sum or dot product whose terms are zeros is -0.0 or
+        +0.0 depends on how it is accumulated, and signed zeros decide what
+        later ops (atan2, divide, ...) compute."""
+        s = type_.with_shape(())
+        return [
+            f"{out}z = stablehlo.constant dense<0.000000e+00> : {s}",
+            f"{out}s = stablehlo.broadcast_in_dim {out}z, dims = [] : ({s}) -> {type_}",
+            f"{out} = stablehlo.add {x}, {out}s : {type_}",
         ]
 
     def compare(self) -> None:
@@ -768,14 +808,16 @@ class Generator:
             tuple(d for i, d in enumerate(source.shape) if i not in dims)
         )
         init = literal(source.element, identity(combiner, source.element))
-        operand, lines = "$0", []
+        operand, lines, result, after = "$0", [], "$R", []
         if combiner == "add" and source.is_float:
             operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt")
+            result, after = "$Ps", self.positive_zero("$Ps", target, "$R")
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f"$R = stablehlo.reduce({operand} init: $Pi) applies stablehlo.{combiner} "
-            f"across dimensions = {_dims(dims)} : ({source}, {scalar}) -> {target}",
+            f"{result} = stablehlo.reduce({operand} init: $Pi) applies stablehlo.{combiner} "
+            f"across dimensions = {_dims(dims)} : ({source}, {scalar}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
             [x],
             [target],
         )
@@ -810,15 +852,17 @@ class Generator:
         batching = (
             f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
         )
-        lines, operands = [], "$0, $1"
+        lines, operands, result, after = [], "$0, $1", "$R", []
         if lhs.is_float:
             lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px")
             lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py")
             operands = "$Px, $Py"
+            result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
         self.emit(
             "".join(f"{line}\n" for line in lines)
-            + f"$R = stablehlo.dot_general {operands}, {batching}contracting_dims = "
-            f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}",
+            + f"{result} = stablehlo.dot_general {operands}, {batching}contracting_dims = "
+            f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
             [x, y],
             [target],
         )
@@ -986,9 +1030,10 @@ class Generator:
         scalar = source.with_shape(())
         target = source.with_shape(tuple(shape))
         init = literal(source.element, identity(combiner, source.element))
-        operand, lines = "$0", []
+        operand, lines, result, after = "$0", [], "$R", []
         if combiner == "add" and source.is_float:
             operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt")
+            result, after = "$Ps", self.positive_zero("$Ps", target, "$R")
 
         def array(values: list[int]) -> str:
             return f"array<i64: {', '.join(map(str, values))}>"
@@ -996,14 +1041,15 @@ class Generator:
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f'$R = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
+            f'{result} = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
             f"padding = dense<[{', '.join(padding)}]> : tensor<{source.rank}x2xi64>, "
             f"window_dilations = {array(dilations)}, "
             f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
             f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {scalar}\n"
             f"  stablehlo.return $Pc : {scalar}\n"
-            f"}}) : ({source}, {scalar}) -> {target}",
+            f"}}) : ({source}, {scalar}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
             [x],
             [target],
         )
@@ -1048,9 +1094,9 @@ class Generator:
                 yields.append(yields[-1])  # one value into two slots
                 continue
             if roll < 0.6:
-                body.append(self.unary_line(out, f"$Pi{i}", type_))
+                body.append(self.unary_line(out, f"$Pi{i}", type_, exact=True))
             else:
-                body += self.binary_lines(out, f"$Pi{i}", other, type_)
+                body += self.binary_lines(out, f"$Pi{i}", other, type_, exact=True)
             yields.append(out)
         all_types = ", ".join(str(t) for t in [counter, *types])
         self.emit(
