@@ -27,33 +27,57 @@ from xlir.dialects.loop.memory import ReshapeOp, ViewOp, element_bytes
 
 
 def may_overlap(a: SSAValue, b: SSAValue) -> bool:
-    """Whether two host buffers may share bytes: the same value, one seen
-    through reshapes, or views of one buffer whose byte ranges meet (other
-    distinct values are distinct allocations, arguments or globals)."""
-    if a is b:
-        return True
-    first, second = a.owner, b.owner
-    if isinstance(first, ReshapeOp):
-        return may_overlap(first.source, b)
-    if isinstance(second, ReshapeOp):
-        return may_overlap(a, second.source)
-    if isinstance(first, ViewOp) and isinstance(second, ViewOp):
-        if first.source is not second.source:
-            return may_overlap(first.source, second.source)
-        starts = first.offset.value.data, second.offset.value.data
-        ends = [s + _byte_size(v) for s, v in zip(starts, (a, b), strict=True)]
-        return starts[0] < ends[1] and starts[1] < ends[0]
-    if isinstance(first, ViewOp):
-        return may_overlap(first.source, b)
-    if isinstance(second, ViewOp):
-        return may_overlap(a, second.source)
-    return False
+    """Whether two host buffers may share bytes: they lie in one buffer
+    (seen through reshapes and views) and their byte ranges there meet
+    (other distinct values are distinct allocations, arguments or
+    globals)."""
+    root_a, start_a, end_a = _extent(a)
+    root_b, start_b, end_b = _extent(b)
+    return root_a is root_b and start_a < end_b and start_b < end_a
+
+
+def _extent(buffer: SSAValue) -> tuple[SSAValue, int, int]:
+    """The buffer that `buffer` lies in, through reshapes and views, and its
+    byte range there (at least one byte, so that an empty buffer passed
+    twice still counts as one memory)."""
+    value, start = buffer, 0
+    while True:
+        owner = value.owner
+        if isinstance(owner, ViewOp):
+            start += owner.byte_offset
+        elif not isinstance(owner, ReshapeOp):
+            return value, start, start + max(_byte_size(buffer), 1)
+        value = owner.source
 
 
 def _byte_size(buffer: SSAValue) -> int:
     type_ = buffer.type
     assert isinstance(type_, MemRefType)
     return prod(type_.get_shape()) * (element_bytes(type_.element_type) or 8)
+
+
+def overlapping(buffers: list[SSAValue]) -> set[int]:
+    """The positions of the buffers whose bytes meet another one's: by the
+    buffer each lies in, a sweep over their ranges sorted by start (one
+    launch passes hundreds of views of one arena, too many to take pairs)."""
+    by_root: dict[SSAValue, list[tuple[int, int, int]]] = defaultdict(list)
+    for position, buffer in enumerate(buffers):
+        root, start, end = _extent(buffer)
+        by_root[root].append((start, end, position))
+    found: set[int] = set()
+    for ranges in by_root.values():
+        ranges.sort()
+        reach = None  # the furthest end of the ranges before
+        for start, end, position in ranges:
+            if reach is not None and reach > start:
+                found.add(position)
+            reach = end if reach is None else max(reach, end)
+        first = None  # the lowest start of the ranges after
+        for start, end, position in reversed(ranges):
+            if first is not None and first < end:
+                found.add(position)
+            first = start if first is None else min(first, start)
+    return found
 
 
 def launches_by_kernel(module: ModuleOp) -> dict[str, list[LaunchOp]]:
@@ -77,18 +101,18 @@ def arguments_may_alias(
 
 def distinct_arguments(kernel: KernelOp, launches: list[LaunchOp]) -> list[bool]:
     """Per argument: whether it is a buffer that no launch overlaps with
-    another buffer argument of the kernel."""
+    another buffer argument of the kernel (none is, of a kernel with several
+    buffer arguments that is never launched)."""
     buffers = [
         n
         for n, type_ in enumerate(kernel.argument_types)
         if isinstance(type_, MemRefType)
     ]
+    shared = set(buffers) if not launches and len(buffers) > 1 else set()
+    for launch in launches:
+        found = overlapping([launch.args[n] for n in buffers])
+        shared.update(buffers[i] for i in found)
+    buffer_set = set(buffers)
     return [
-        n in buffers
-        and not any(
-            arguments_may_alias(kernel, n, other, launches)
-            for other in buffers
-            if other != n
-        )
-        for n in range(len(kernel.argument_types))
+        n in buffer_set and n not in shared for n in range(len(kernel.argument_types))
     ]
