@@ -17,6 +17,7 @@ them: the CPU executable refuses outputs that overlap an argument.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from math import prod
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -56,27 +57,44 @@ def _byte_size(buffer: SSAValue) -> int:
     return prod(type_.get_shape()) * (element_bytes(type_.element_type) or 8)
 
 
-def overlapping(buffers: list[SSAValue]) -> set[int]:
-    """The positions of the buffers whose bytes meet another one's: by the
-    buffer each lies in, a sweep over their ranges sorted by start (one
-    launch passes hundreds of views of one arena, too many to take pairs)."""
+def overlapping_pairs(buffers: Sequence[SSAValue]) -> list[tuple[int, int]]:
+    """The pairs of positions (i < j) of buffers whose bytes may meet: by
+    the buffer each lies in, a sweep over their ranges in order of start
+    that keeps the ranges not yet ended (a launch passes hundreds of views of
+    one arena, too many to take every pair)."""
     by_root: dict[SSAValue, list[tuple[int, int, int]]] = defaultdict(list)
     for position, buffer in enumerate(buffers):
         root, start, end = _extent(buffer)
         by_root[root].append((start, end, position))
-    found: set[int] = set()
+    pairs: list[tuple[int, int]] = []
     for ranges in by_root.values():
         ranges.sort()
-        reach = None  # the furthest end of the ranges before
+        unended: list[tuple[int, int]] = []  # (end, position)
         for start, end, position in ranges:
-            if reach is not None and reach > start:
-                found.add(position)
-            reach = end if reach is None else max(reach, end)
-        first = None  # the lowest start of the ranges after
-        for start, end, position in reversed(ranges):
-            if first is not None and first < end:
-                found.add(position)
-            first = start if first is None else min(first, start)
+            unended = [(e, p) for e, p in unended if e > start]
+            pairs += [(min(p, position), max(p, position)) for _, p in unended]
+            unended.append((end, position))
+    return pairs
+
+
+def overlaps_between(
+    first: Sequence[SSAValue], second: Sequence[SSAValue]
+) -> list[tuple[int, int]]:
+    """The pairs (n, m) of positions of buffers in `first` and in `second`
+    (the arguments of two launches; values of other types are skipped) that
+    may overlap."""
+    positions = [
+        (side, n)
+        for side, values in enumerate((first, second))
+        for n, value in enumerate(values)
+        if isinstance(value.type, MemRefType)
+    ]
+    values = [(first, second)[side][n] for side, n in positions]
+    found: list[tuple[int, int]] = []
+    for i, j in overlapping_pairs(values):
+        (side_i, n), (side_j, m) = positions[i], positions[j]
+        if side_i != side_j:  # i < j: the first's come first
+            found.append((n, m))
     return found
 
 
@@ -110,8 +128,8 @@ def distinct_arguments(kernel: KernelOp, launches: list[LaunchOp]) -> list[bool]
     ]
     shared = set(buffers) if not launches and len(buffers) > 1 else set()
     for launch in launches:
-        found = overlapping([launch.args[n] for n in buffers])
-        shared.update(buffers[i] for i in found)
+        pairs = overlapping_pairs([launch.args[n] for n in buffers])
+        shared.update(buffers[i] for pair in pairs for i in pair)
     buffer_set = set(buffers)
     return [
         n in buffer_set and n not in shared for n in range(len(kernel.argument_types))
