@@ -249,7 +249,7 @@ class HostSchedule:
             returned = self._schedule_op(op, builder)
             made = host_block.last_op
             while made is not None and made is not before:
-                _stamp_location(made, op.location)
+                _stamp_made_op(made, op.location)
                 made = made.prev_op
             if returned is not None:
                 return returned
@@ -451,6 +451,23 @@ def _stamp_location(op: Operation, location: LocationAttr) -> None:
     for inner in op.walk():
         if isinstance(inner.location, UnknownLoc):
             inner.location = location
+
+
+def _stamp_made_op(op: Operation, location: LocationAttr) -> None:
+    """`_stamp_location` of an op `schedule` made, not walking into the ops
+    inside it that have a location: those come from the `schedule` of a
+    nested block, which stamped everything inside them (walking them again
+    at every level made deep nests quadratic)."""
+    pending = [op]
+    while pending:
+        inner = pending.pop()
+        if inner is not op and not isinstance(inner.location, UnknownLoc):
+            continue
+        if isinstance(inner.location, UnknownLoc):
+            inner.location = location
+        for region in inner.regions:
+            for block in region.blocks:
+                pending.extend(block.ops)
 
 
 def _buffer(type_: Attribute) -> Attribute:
