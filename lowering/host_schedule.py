@@ -83,6 +83,8 @@ from xlir.lowering.fusion_to_loop import buffer_type, signless
 from xlir.lowering.planned_memory import planned_memory
 from xlir.passes.buffers.sharing import view_source
 
+from xlir.walk import walk
+
 LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
 """Builds the kernel of a fusion or heavy op under a name, with its globals."""
 
@@ -448,7 +450,7 @@ def _views_in_place(op: Operation) -> bool:
 
 def _stamp_location(op: Operation, location: LocationAttr) -> None:
     """Give `op` and the ops inside it that have none `location`."""
-    for inner in op.walk():
+    for inner in walk(op):
         if isinstance(inner.location, UnknownLoc):
             inner.location = location
 
@@ -477,7 +479,7 @@ def _buffer(type_: Attribute) -> Attribute:
 def _donated_outputs(function: func.FuncOp) -> dict[int, int]:
     """Output index -> the parameter it lives in (an `out N, arg M` buffer)."""
     donated: dict[int, int] = {}
-    for op in function.walk():
+    for op in walk(function):
         plans = op.attributes.get(BUFFERS)
         if not isinstance(plans, ArrayAttr):
             continue

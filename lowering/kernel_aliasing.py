@@ -26,6 +26,8 @@ from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp, element_bytes
 
+from xlir.walk import walk
+
 
 def may_overlap(a: SSAValue, b: SSAValue) -> bool:
     """Whether two host buffers may share bytes: they lie in one buffer
@@ -101,7 +103,7 @@ def overlaps_between(
 def launches_by_kernel(module: ModuleOp) -> dict[str, list[LaunchOp]]:
     """Every launch of the module, by kernel name (one walk)."""
     found: dict[str, list[LaunchOp]] = defaultdict(list)
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, LaunchOp):
             found[op.kernel.string_value()].append(op)
     return found
