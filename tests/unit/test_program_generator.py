@@ -10,7 +10,13 @@ import numpy as np
 
 from xlir.api import load_module
 from xlir.testing.fuzz import program_case
-from xlir.testing.generator import generate, identity, literal
+from xlir.testing.generator import (
+    STEPPED_FLOAT_UNARY,
+    Generator,
+    generate,
+    identity,
+    literal,
+)
 from xlir.testing.inputs import random_array
 from xlir.testing.program import TType
 
@@ -127,3 +133,34 @@ def test_float_sums_have_positive_zeros() -> None:
     for n in sums:
         name = lines[n].split("=")[0].strip()
         assert f"stablehlo.add {name}, " in lines[n + 3], lines[n]
+
+
+def test_approximated_values_reach_no_stepped_op() -> None:
+    """A value rounded within tolerance (a transcendental's, a sum's) is
+    never a compare's operand, a sort key, converted to an integer, or
+    floored, rounded, signed or taken a remainder of: an ulp there becomes a
+    different answer."""
+    stepped = [f"stablehlo.{op} " for op in (*STEPPED_FLOAT_UNARY, "remainder")]
+    checked = 0
+    for seed in range(300):
+        generator = Generator(seed)
+        program = generator.program()
+        for node in program.nodes:
+            approximated = [v in generator.approximated for v in node.operands]
+            last = node.template.splitlines()[-1]
+            if '"stablehlo.sort"' in node.template:
+                assert not approximated[0], node.template
+            elif last.startswith("$R = stablehlo.compare") or (
+                last.startswith("$R = stablehlo.convert")
+                and not re.search(r"-> tensor<(\d+x)*b?f\d+>", last)
+            ):
+                assert not any(approximated), node.template
+            elif any(approximated) and "stablehlo.while" not in node.template:
+                float_lines = [
+                    line for line in node.template.splitlines() if "f" in line
+                ]
+                assert not [
+                    line for line in float_lines if any(op in line for op in stepped)
+                ], node.template
+            checked += any(approximated)
+    assert checked > 100
