@@ -11,6 +11,7 @@ import numpy as np
 from xlir.api import load_module
 from xlir.testing.fuzz import program_case
 from xlir.testing.generator import (
+    SIGNIFICAND_BITS,
     STEPPED_FLOAT_UNARY,
     Generator,
     generate,
@@ -155,6 +156,10 @@ def test_approximated_values_reach_no_stepped_op() -> None:
                 and not re.search(r"-> tensor<(\d+x)*b?f\d+>", last)
             ):
                 assert not any(approximated), node.template
+            elif last.startswith("$R = stablehlo.convert") and any(approximated):
+                source = program.type_of(node.operands[0]).element
+                target = node.results[0].element
+                assert SIGNIFICAND_BITS[target] <= SIGNIFICAND_BITS[source], last
             elif any(approximated) and "stablehlo.while" not in node.template:
                 float_lines = [
                     line for line in node.template.splitlines() if "f" in line
