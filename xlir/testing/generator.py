@@ -66,6 +66,7 @@ kept out by construction, so that any difference between targets is a bug:
   computed from one) never reaches an op whose result jumps between
   neighbouring operands, where an ulp becomes a different answer: compare,
   sort keys, float-to-integer convert, floor, ceil, round, sign, remainder;
+  nor sine, cosine or tan, which an ulp of a large operand turns as much;
   nor a convert to a float type of more significand bits, whose tighter
   tolerance its rounding would not meet.
 
@@ -190,6 +191,9 @@ STEPPED_FLOAT_UNARY = (
 """Float ops whose result jumps where the operand crosses a point (as
 compare, sort, remainder and float-to-integer convert do): not applied to
 approximated values (module docstring)."""
+PERIODIC_FLOAT_UNARY = ("sine", "cosine", "tan")
+"""Float ops whose result turns with the operand's absolute error, however
+large the operand: not applied to approximated values either."""
 BOOL_BINARY = ("and", "or", "xor")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 SUM_BOUNDS = {"f16": 256.0, "bf16": 1e36, "f32": 1e36, "f64": 1e300}
@@ -442,13 +446,15 @@ class Generator:
         continuous: bool = False,
     ) -> str:
         """`out = op x`; with `exact`, of a float op IEEE 754 fixes to the
-        bit; with `continuous`, not of a `STEPPED_FLOAT_UNARY` op."""
+        bit; with `continuous`, not of a `STEPPED_FLOAT_UNARY` or
+        `PERIODIC_FLOAT_UNARY` op."""
         if type_.is_bool:
             return f"{out} = stablehlo.not {x} : {type_}"
         if type_.is_float:
             ops = EXACT_FLOAT_UNARY if exact or self.elementwise else FLOAT_UNARY
             if continuous:
-                ops = tuple(op for op in ops if op not in STEPPED_FLOAT_UNARY)
+                stepped = (*STEPPED_FLOAT_UNARY, *PERIODIC_FLOAT_UNARY)
+                ops = tuple(op for op in ops if op not in stepped)
             op = self.rng.choice(ops)
         elif type_.is_signed:
             op = self.rng.choice(INT_UNARY)
