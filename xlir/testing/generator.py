@@ -116,18 +116,6 @@ FLOAT_UNARY = (
     "round_nearest_afz",
     "sign",
 )
-EXACT_FLOAT_UNARY = (
-    "abs",
-    "negate",
-    "sqrt",
-    "floor",
-    "ceil",
-    "round_nearest_even",
-    "round_nearest_afz",
-    "sign",
-)
-"""The float unary ops whose result IEEE 754 fixes to the bit (correctly
-rounded or exact): the only ones a loop body applies (module docstring)."""
 INT_UNARY = ("abs", "negate", "not", "popcnt", "count_leading_zeros", "sign")
 UNSIGNED_UNARY = ("negate", "not", "popcnt", "count_leading_zeros")
 FLOAT_BINARY = (
