@@ -303,7 +303,8 @@ class FusionLowering:
     def _const(self, value: float | int, type_: Attribute) -> SSAValue:
         """One `arith.constant` per value and type, at the kernel's top
         (told apart by `repr`: -0.0 == 0.0, and they hash alike)."""
-        key = (repr(value), type_)
+        number = float(value) if isinstance(type_, AnyFloat) else int(value)
+        key = (repr(number), type_)
         if key not in self.constants:
             self.constants[key] = self.nest.emit(
                 [], lambda b: [constant(b, value, type_)]
