@@ -124,7 +124,7 @@ class FusionLowering:
         self.ix = IndexArith(self.nest.place)
         self.memo: dict[tuple[SSAValue, tuple[SSAValue, ...]], SSAValue] = {}
         self.nest.on_close(self._forget)
-        self.constants: dict[tuple[float | int, Attribute], SSAValue] = {}
+        self.constants: dict[tuple[str, Attribute], SSAValue] = {}
         self.problems: list[tuple[Operation, str]] = []
         self.passengers: dict[SSAValue, list[tuple[SSAValue, SSAValue]]] = {}
 
@@ -289,7 +289,7 @@ class FusionLowering:
 
     def _constant(self, op: dm.ConstantOp, idx: Indices) -> SSAValue:
         values = op.value.get_values()
-        if len(set(values)) == 1:
+        if len({repr(v) for v in values}) == 1:  # repr: -0.0 is not 0.0
             first = values[0]
             assert isinstance(first, int | float)
             return self._const(first, scalar_type(op.results[0].type))
@@ -301,8 +301,10 @@ class FusionLowering:
         return self.nest.place(LoadOp(data, idx))
 
     def _const(self, value: float | int, type_: Attribute) -> SSAValue:
-        """One `arith.constant` per value and type, at the kernel's top."""
-        key = (value, type_)
+        """One `arith.constant` per value and type, at the kernel's top
+        (told apart by `repr`: -0.0 == 0.0, and they hash alike)."""
+        number = float(value) if isinstance(type_, AnyFloat) else int(value)
+        key = (repr(number), type_)
         if key not in self.constants:
             self.constants[key] = self.nest.emit(
                 [], lambda b: [constant(b, value, type_)]

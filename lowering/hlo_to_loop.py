@@ -36,6 +36,7 @@ from xlir.lowering.kernels import emit_kernel
 from xlir.lowering.scalar import UnsupportedScalarOp
 
 from xlir.diagnostics import XlirError, format_at_op
+from xlir.walk import walk
 
 COMPLEX_FIRST = (
     "on complex values: the loop level has real numbers only; run "
@@ -67,7 +68,7 @@ class HloToLoopPass(ModulePass):
         problems = [
             (inner, f"on a value of type {value.type} is not supported (only tensors)")
             for function in functions
-            for inner in function.body.walk()
+            for inner in walk(function)
             for value in (*inner.operands, *inner.results)
             if not isinstance(value.type, TensorType)
         ]
@@ -137,5 +138,5 @@ def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:
 def _takes_tensors(function: func.FuncOp) -> bool:
     types = (*function.function_type.inputs, *function.function_type.outputs)
     return any(isinstance(t, TensorType) for t in types) or any(
-        isinstance(o, FusionOp) for o in function.walk()
+        isinstance(o, FusionOp) for o in walk(function)
     )

@@ -83,6 +83,8 @@ from xlir.lowering.fusion_to_loop import buffer_type, signless
 from xlir.lowering.planned_memory import planned_memory
 from xlir.passes.buffers.sharing import view_source
 
+from xlir.walk import walk
+
 LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
 """Builds the kernel of a fusion or heavy op under a name, with its globals."""
 
@@ -249,7 +251,7 @@ class HostSchedule:
             returned = self._schedule_op(op, builder)
             made = host_block.last_op
             while made is not None and made is not before:
-                _stamp_location(made, op.location)
+                _stamp_made_op(made, op.location)
                 made = made.prev_op
             if returned is not None:
                 return returned
@@ -448,9 +450,26 @@ def _views_in_place(op: Operation) -> bool:
 
 def _stamp_location(op: Operation, location: LocationAttr) -> None:
     """Give `op` and the ops inside it that have none `location`."""
-    for inner in op.walk():
+    for inner in walk(op):
         if isinstance(inner.location, UnknownLoc):
             inner.location = location
+
+
+def _stamp_made_op(op: Operation, location: LocationAttr) -> None:
+    """`_stamp_location` of an op `schedule` made, not walking into the ops
+    inside it that have a location: those come from the `schedule` of a
+    nested block, which stamped everything inside them (walking them again
+    at every level made deep nests quadratic)."""
+    pending = [op]
+    while pending:
+        inner = pending.pop()
+        if inner is not op and not isinstance(inner.location, UnknownLoc):
+            continue
+        if isinstance(inner.location, UnknownLoc):
+            inner.location = location
+        for region in inner.regions:
+            for block in region.blocks:
+                pending.extend(block.ops)
 
 
 def _buffer(type_: Attribute) -> Attribute:
@@ -460,7 +479,7 @@ def _buffer(type_: Attribute) -> Attribute:
 def _donated_outputs(function: func.FuncOp) -> dict[int, int]:
     """Output index -> the parameter it lives in (an `out N, arg M` buffer)."""
     donated: dict[int, int] = {}
-    for op in function.walk():
+    for op in walk(function):
         plans = op.attributes.get(BUFFERS)
         if not isinstance(plans, ArrayAttr):
             continue

@@ -17,6 +17,7 @@ them: the CPU executable refuses outputs that overlap an argument.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from math import prod
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -25,29 +26,31 @@ from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp, element_bytes
 
+from xlir.walk import walk
+
 
 def may_overlap(a: SSAValue, b: SSAValue) -> bool:
-    """Whether two host buffers may share bytes: the same value, one seen
-    through reshapes, or views of one buffer whose byte ranges meet (other
-    distinct values are distinct allocations, arguments or globals)."""
-    if a is b:
-        return True
-    first, second = a.owner, b.owner
-    if isinstance(first, ReshapeOp):
-        return may_overlap(first.source, b)
-    if isinstance(second, ReshapeOp):
-        return may_overlap(a, second.source)
-    if isinstance(first, ViewOp) and isinstance(second, ViewOp):
-        if first.source is not second.source:
-            return may_overlap(first.source, second.source)
-        starts = first.offset.value.data, second.offset.value.data
-        ends = [s + _byte_size(v) for s, v in zip(starts, (a, b), strict=True)]
-        return starts[0] < ends[1] and starts[1] < ends[0]
-    if isinstance(first, ViewOp):
-        return may_overlap(first.source, b)
-    if isinstance(second, ViewOp):
-        return may_overlap(a, second.source)
-    return False
+    """Whether two host buffers may share bytes: they lie in one buffer
+    (seen through reshapes and views) and their byte ranges there meet
+    (other distinct values are distinct allocations, arguments or
+    globals)."""
+    root_a, start_a, end_a = _extent(a)
+    root_b, start_b, end_b = _extent(b)
+    return root_a is root_b and start_a < end_b and start_b < end_a
+
+
+def _extent(buffer: SSAValue) -> tuple[SSAValue, int, int]:
+    """The buffer that `buffer` lies in, through reshapes and views, and its
+    byte range there (at least one byte, so that an empty buffer passed
+    twice still counts as one memory)."""
+    value, start = buffer, 0
+    while True:
+        owner = value.owner
+        if isinstance(owner, ViewOp):
+            start += owner.byte_offset
+        elif not isinstance(owner, ReshapeOp):
+            return value, start, start + max(_byte_size(buffer), 1)
+        value = owner.source
 
 
 def _byte_size(buffer: SSAValue) -> int:
@@ -56,10 +59,51 @@ def _byte_size(buffer: SSAValue) -> int:
     return prod(type_.get_shape()) * (element_bytes(type_.element_type) or 8)
 
 
+def overlapping_pairs(buffers: Sequence[SSAValue]) -> list[tuple[int, int]]:
+    """The pairs of positions (i < j) of buffers whose bytes may meet: by
+    the buffer each lies in, a sweep over their ranges in order of start
+    that keeps the ranges not yet ended (a launch passes hundreds of views of
+    one arena, too many to take every pair)."""
+    by_root: dict[SSAValue, list[tuple[int, int, int]]] = defaultdict(list)
+    for position, buffer in enumerate(buffers):
+        root, start, end = _extent(buffer)
+        by_root[root].append((start, end, position))
+    pairs: list[tuple[int, int]] = []
+    for ranges in by_root.values():
+        ranges.sort()
+        unended: list[tuple[int, int]] = []  # (end, position)
+        for start, end, position in ranges:
+            unended = [(e, p) for e, p in unended if e > start]
+            pairs += [(min(p, position), max(p, position)) for _, p in unended]
+            unended.append((end, position))
+    return pairs
+
+
+def overlaps_between(
+    first: Sequence[SSAValue], second: Sequence[SSAValue]
+) -> list[tuple[int, int]]:
+    """The pairs (n, m) of positions of buffers in `first` and in `second`
+    (the arguments of two launches; values of other types are skipped) that
+    may overlap."""
+    positions = [
+        (side, n)
+        for side, values in enumerate((first, second))
+        for n, value in enumerate(values)
+        if isinstance(value.type, MemRefType)
+    ]
+    values = [(first, second)[side][n] for side, n in positions]
+    found: list[tuple[int, int]] = []
+    for i, j in overlapping_pairs(values):
+        (side_i, n), (side_j, m) = positions[i], positions[j]
+        if side_i != side_j:  # i < j: the first's come first
+            found.append((n, m))
+    return found
+
+
 def launches_by_kernel(module: ModuleOp) -> dict[str, list[LaunchOp]]:
     """Every launch of the module, by kernel name (one walk)."""
     found: dict[str, list[LaunchOp]] = defaultdict(list)
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, LaunchOp):
             found[op.kernel.string_value()].append(op)
     return found
@@ -77,18 +121,18 @@ def arguments_may_alias(
 
 def distinct_arguments(kernel: KernelOp, launches: list[LaunchOp]) -> list[bool]:
     """Per argument: whether it is a buffer that no launch overlaps with
-    another buffer argument of the kernel."""
+    another buffer argument of the kernel (none is, of a kernel with several
+    buffer arguments that is never launched)."""
     buffers = [
         n
         for n, type_ in enumerate(kernel.argument_types)
         if isinstance(type_, MemRefType)
     ]
+    shared = set(buffers) if not launches and len(buffers) > 1 else set()
+    for launch in launches:
+        pairs = overlapping_pairs([launch.args[n] for n in buffers])
+        shared.update(buffers[i] for pair in pairs for i in pair)
+    buffer_set = set(buffers)
     return [
-        n in buffers
-        and not any(
-            arguments_may_alias(kernel, n, other, launches)
-            for other in buffers
-            if other != n
-        )
-        for n in range(len(kernel.argument_types))
+        n in buffer_set and n not in shared for n in range(len(kernel.argument_types))
     ]

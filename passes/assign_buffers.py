@@ -57,7 +57,7 @@ def check_static_shapes(func: FuncOp) -> None:
     """Every tensor the function's buffers would hold has a static shape."""
     for index, argument in enumerate(func.body.block.args):
         _check_static(argument.type, func, f"argument #{index}")
-    for inner in func.body.walk():
+    for inner in walk(func):
         for index, result in enumerate(inner.results):
             _check_static(result.type, inner, f"result #{index}")
 

@@ -49,6 +49,7 @@ from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.passes.loop_utils import index_constant, static_trip_count
 
 from xlir.diagnostics import XlirError
+from xlir.walk import walk
 
 
 def _is_float(type_: Attribute) -> bool:
@@ -200,7 +201,7 @@ def _negative_zero(builder: Builder, type_: Attribute) -> SSAValue:
 
 def block_sums(module: Operation, block: int) -> None:
     blocker = _Blocker(block)
-    loops = [op for op in module.walk() if isinstance(op, ForOp)]
+    loops = [op for op in walk(module) if isinstance(op, ForOp)]
     for loop in reversed(loops):  # inner loops first
         blocker.rewrite(loop)
 

@@ -30,6 +30,7 @@ without an FMA instruction.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,7 +44,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     f32,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xlir.dialects.loop.kernel import KernelOp
@@ -55,7 +56,11 @@ from xlir.passes.math_approximations import (
     power,
     trigonometric,
 )
-from xlir.passes.math_approximations.scalar_builder import ScalarBuilder, Value
+from xlir.passes.math_approximations.scalar_builder import (
+    Constants,
+    ScalarBuilder,
+    Value,
+)
 
 Expansion = Callable[..., Value]
 """Takes the `ScalarBuilder`, then the op's operands as `Value`s."""
@@ -76,15 +81,18 @@ EXPANSIONS: dict[type[Operation], Expansion] = {
 """Ops on f32 (f16 and bf16 through f32)."""
 
 
-def expand(op: Operation) -> None:
-    """Replace one `math` op by its expansion, if it has one."""
+def expand(op: Operation, constants: Constants | None = None) -> None:
+    """Replace one `math` op by its expansion, if it has one. `constants`:
+    those made for the expansions of earlier ops in the op's block, which
+    dominate it (each math op made its own dozens, a fifth of a large
+    module's ops after this pass)."""
     expansion = EXPANSIONS.get(type(op))
     if expansion is None:
         return
     result_type = op.results[0].type
     if not isinstance(result_type, Float32Type | Float16Type | BFloat16Type):
         return
-    code = ScalarBuilder(Builder(InsertPoint.before(op)))
+    code = ScalarBuilder(Builder(InsertPoint.before(op)), constants)
     operands = [code.wrap(operand) for operand in op.operands]
     if isinstance(result_type, Float32Type):
         result = expansion(code, *operands)
@@ -105,5 +113,6 @@ class ExpandMathPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in op.ops:
             if isinstance(kernel, KernelOp):
+                by_block: dict[Block | None, Constants] = defaultdict(dict)
                 for inner in list(kernel.walk()):
-                    expand(inner)
+                    expand(inner, by_block[inner.parent])

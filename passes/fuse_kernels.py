@@ -30,7 +30,7 @@ that compute scalars (loads among them: a load before the row loop is not
 a row's, so it may not read what the other kernel writes). The row loop
 keeps its other dimensions as an inner `loop.parallel`. The condition, for
 every pair of buffers of the two launches that may share memory
-(`kernel_aliasing.may_overlap`) where either kernel writes its one: row i
+(`kernel_aliasing.overlaps_between`) where either kernel writes its one: row i
 of both is the same bytes for every i (`same_rows`: one buffer, or views
 at one arena offset with rows of one size) and both kernels reach them
 only through loads and stores whose first index is the row. Row i of the
@@ -72,7 +72,7 @@ from xlir.dialects.device import AllocOp, LaunchOp
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp, element_bytes
-from xlir.lowering.kernel_aliasing import launches_by_kernel, may_overlap
+from xlir.lowering.kernel_aliasing import launches_by_kernel, overlaps_between
 from xlir.passes.loop_utils import is_pure
 from xlir.passes.register_tile import contraction_dims
 
@@ -134,16 +134,15 @@ def row_kernel(kernel: KernelOp) -> RowKernel | None:
 def fusible(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> bool:
     if first.rows != second.rows or a.stream != b.stream:
         return False
-    first_accesses = [first.accesses(n) for n in range(len(a.args))]
-    second_accesses = [second.accesses(m) for m in range(len(b.args))]
-    for x, (writes_x, x_by_row) in zip(a.args, first_accesses, strict=True):
-        if not isinstance(x.type, MemRefType):
-            continue
-        for y, (writes_y, y_by_row) in zip(b.args, second_accesses, strict=True):
-            if not (writes_x or writes_y) or not isinstance(y.type, MemRefType):
-                continue  # two reads never conflict: no overlap test
-            if may_overlap(x, y) and not (same_rows(x, y) and x_by_row and y_by_row):
-                return False
+    for n, m in overlaps_between(a.args, b.args):
+        (writes_x, x_by_row), (writes_y, y_by_row) = (
+            first.accesses(n),
+            second.accesses(m),
+        )
+        if not (writes_x or writes_y):
+            continue  # two reads never conflict
+        if not (same_rows(a.args[n], b.args[m]) and x_by_row and y_by_row):
+            return False
     return True
 
 
@@ -205,19 +204,14 @@ def merges(first: RowKernel, second: RowKernel, a: LaunchOp, b: LaunchOp) -> boo
         return False
     if not all(isinstance(v, int) for bound in x_nest.bounds for v in bound):
         return False
-    xs = [element_accesses(first, x_nest, n) for n in range(len(a.args))]
-    ys = [element_accesses(second, y_nest, m) for m in range(len(b.args))]
-    for x, (writes_x, reaches_x, own_x) in zip(a.args, xs, strict=True):
-        if not isinstance(x.type, MemRefType):
+    for n, m in overlaps_between(a.args, b.args):
+        writes_x, reaches_x, own_x = element_accesses(first, x_nest, n)
+        writes_y, reaches_y, own_y = element_accesses(second, y_nest, m)
+        if not ((writes_x and reaches_y) or (writes_y and reaches_x)):
             continue
-        for y, (writes_y, reaches_y, own_y) in zip(b.args, ys, strict=True):
-            conflict = (writes_x and reaches_y) or (writes_y and reaches_x)
-            if not conflict or not isinstance(y.type, MemRefType):
-                continue
-            if may_overlap(x, y) and not (
-                own_x and own_y and x.type == y.type and same_rows(x, y)
-            ):
-                return False
+        x, y = a.args[n], b.args[m]
+        if not (own_x and own_y and x.type == y.type and same_rows(x, y)):
+            return False
     return True
 
 

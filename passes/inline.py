@@ -75,7 +75,7 @@ class _Inliner:
         if name in self.done:
             return
         self.active.append(name)
-        for call in [op for op in func.body.walk() if isinstance(op, CallOp)]:
+        for call in [op for op in walk(func) if isinstance(op, CallOp)]:
             callee = self._eligible_callee(call)
             if callee is not None:
                 self.process(callee)

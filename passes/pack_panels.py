@@ -64,6 +64,7 @@ from xlir.passes.jam import JAM_ATTRIBUTE, dependents
 from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 from xlir.diagnostics import XlirError
+from xlir.walk import walk
 
 DEFAULT_MIN_BYTES = 16 << 10
 """The smallest packed rhs, in bytes (module docstring)."""
@@ -337,7 +338,7 @@ class PackPanelsPass(ModulePass):
                 f"error: pack-panels: min-bytes must be non-negative, got {self.min_bytes}"
             )
         launches: dict[str, list[LaunchOp]] = {}
-        for launch in op.walk():
+        for launch in walk(op):
             if isinstance(launch, LaunchOp):
                 launches.setdefault(launch.kernel.root_reference.data, []).append(
                     launch

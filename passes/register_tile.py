@@ -81,6 +81,7 @@ from xlir.passes.vector_width import lanes as vector_lanes
 from xlir.passes.vector_width import vector_registers
 
 from xlir.diagnostics import XlirError
+from xlir.walk import walk
 
 
 def default_tile() -> tuple[int, int]:
@@ -244,5 +245,5 @@ class RegisterTilePass(ModulePass):
         default_mr, default_nr = default_tile()
         mr, nr = self.mr or default_mr, self.nr or default_nr
         lanes = self.lanes or vector_lanes(32)
-        for nest in [p for p in op.walk() if isinstance(p, ParallelOp)]:
+        for nest in [p for p in walk(op) if isinstance(p, ParallelOp)]:
             register_tile(nest, mr, nr, lanes, self.contract)

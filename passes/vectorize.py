@@ -90,6 +90,7 @@ from xlir.passes.loop_utils import (
 from xlir.passes.vector_width import lanes
 
 from xlir.diagnostics import XlirError
+from xlir.walk import walk
 
 _EXACT_COMBINERS = {
     "arith.maximumf",
@@ -302,7 +303,7 @@ class VectorizePass(ModulePass):
             )
         # Inner nests first: jamming a nest clones the nests inside it and
         # erases the originals, which must not be visited after.
-        nests = [p for p in op.walk() if isinstance(p, ParallelOp)]
+        nests = [p for p in walk(op) if isinstance(p, ParallelOp)]
         for nest in reversed(nests):
             loops = reduction_loops(nest)
             if is_jammed(nest) or not loops:

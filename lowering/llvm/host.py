@@ -23,6 +23,8 @@ from xlir.dialects import device
 from xlir.dialects.loop.memory import ViewOp, element_bytes
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, Unsupported
 
+from xlir.walk import walk
+
 ENTRY_TYPE = llvm.LLVMFunctionType([PTR, PTR, PTR])
 """`void entry(void **args, void **results, void *temp)`."""
 
@@ -50,7 +52,7 @@ class HostLowering:
         for index, value in enumerate(returned.arguments):
             self.result_slots.setdefault(value, index)
         self.results_ptr = results_ptr
-        self.arenas = {op.source for op in function.walk() if isinstance(op, ViewOp)}
+        self.arenas = {op.source for op in walk(function) if isinstance(op, ViewOp)}
 
     def wrap(
         self, lower: Callable[[FunctionBuilder, Operation], None]

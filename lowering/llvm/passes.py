@@ -43,7 +43,7 @@ from xlir.lowering.llvm.memory import MEMORY, lower_global
 from xlir.lowering.llvm.scalars import EMITTERS, lower_scalar, narrow_float_problem
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.walk import region_depth
+from xlir.walk import region_depth, walk
 
 TERMINATORS = {"loop.yield", "loop.return", "scf.yield", "scf.condition"}
 """Handled by the op that owns their block."""
@@ -86,7 +86,7 @@ def _problems(ops: Sequence[Operation], host: bool) -> list[tuple[Operation, str
     found: list[tuple[Operation, str]] = []
     lowerable: set[int] = set()
     for top in ops:
-        for op in top.walk():
+        for op in walk(top):
             if op is top:
                 continue
             if op.name not in known:

@@ -207,7 +207,9 @@ def _reads_in_step(
 ) -> bool:
     """Inside a loop fusion: `arg` reaches `target` and every read of it is of
     the element being written (elementwise ops, views, or the updated operand
-    of a dynamic_update_slice/scatter). Inside an input fusion whose
+    of a dynamic_update_slice/scatter, which must then be the value's only
+    reader: the update's window is written in a loop of its own, before the
+    fusion's other reads of the buffer). Inside an input fusion whose
     `reduce` stores `target` as it goes, `arg` may also feed the reduce's
     input, read in the same step, and every output it reaches must be shaped
     like that input (stored in the same step). Each value is visited once:
@@ -233,6 +235,11 @@ def _reads_in_step(
                 continue
             if not _keeps_element(user, use.index):
                 return False
+            if (
+                isinstance(user, DynamicUpdateSliceOp | ScatterOp)
+                and value.uses.get_length() > 1
+            ):
+                return False  # its window is written apart: other reads would see it
             for result in user.results:
                 if result not in seen:
                     seen.add(result)

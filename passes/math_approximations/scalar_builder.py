@@ -190,12 +190,18 @@ class Value:
         return self.code.emit(math.CopySignOp(self.ssa, sign.ssa))
 
 
-class ScalarBuilder:
-    """Wraps an xDSL `Builder` (placed where the code goes) into `Value`s."""
+Constants = dict[tuple[Attribute, str], SSAValue]
+"""`arith.constant` results by type and value."""
 
-    def __init__(self, builder: Builder):
+
+class ScalarBuilder:
+    """Wraps an xDSL `Builder` (placed where the code goes) into `Value`s.
+    `constants` may hold constants made before, which must dominate the
+    insertion point; new ones are added to it."""
+
+    def __init__(self, builder: Builder, constants: Constants | None = None):
         self.builder = builder
-        self._constants: dict[tuple[Attribute, str], Value] = {}
+        self._constants: Constants = {} if constants is None else constants
 
     def emit(self, op: Operation) -> Value:
         return Value(self.builder.insert(op).results[0], self)
@@ -213,9 +219,8 @@ class ScalarBuilder:
             value = float(value)
         key = (type_, repr(value))
         if key not in self._constants:
-            ssa = constant(self.builder, value, type_)
-            self._constants[key] = Value(ssa, self)
-        return self._constants[key]
+            self._constants[key] = constant(self.builder, value, type_)
+        return Value(self._constants[key], self)
 
     def select(
         self,

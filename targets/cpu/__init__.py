@@ -40,6 +40,7 @@ from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.levels import is_loop_level
 from xlir.pass_manager import PIPELINES, run_pipeline
+from xlir.walk import walk
 
 LOOP_PIPELINE = (
     "widen-floats,fuse-kernels,split-ranges,register-tile,vectorize,pack-panels,block-sums,"
@@ -125,7 +126,7 @@ class CpuPlatform(Platform):
 
 def _temp_bytes(module: ModuleOp) -> int:
     """The arena of the host function: the allocation its views are of."""
-    for op in module.walk():
+    for op in walk(module):
         if op.name == "loop.view":
             owner = op.operands[0].owner
             if getattr(owner, "name", "") == "device.alloc":

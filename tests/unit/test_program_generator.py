@@ -4,11 +4,21 @@ appears."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from xlir.api import load_module
 from xlir.testing.fuzz import program_case
-from xlir.testing.generator import generate, identity, literal
+from xlir.testing.generator import (
+    PERIODIC_FLOAT_UNARY,
+    SIGNIFICAND_BITS,
+    STEPPED_FLOAT_UNARY,
+    Generator,
+    generate,
+    identity,
+    literal,
+)
 from xlir.testing.inputs import random_array
 from xlir.testing.program import TType
 
@@ -78,3 +88,90 @@ def test_literals_and_identities() -> None:
     assert identity("and", "i32") == -1 and identity("and", "ui8") == 255
     assert identity("maximum", "f64") == -np.inf
     assert identity("or", "i1") == 0 and identity("and", "i1") == 1
+
+
+def _while_bodies(text: str) -> list[str]:
+    """The text of each while loop's body (from `do {` to its return)."""
+    bodies, body = [], None
+    for line in text.splitlines():
+        if line.strip().startswith("} do {"):
+            body = []
+        elif body is not None:
+            body.append(line)
+            if "stablehlo.return" in line:
+                bodies.append("\n".join(body))
+                body = None
+    return bodies
+
+
+def test_loop_bodies_apply_only_exact_float_ops() -> None:
+    """Iterated rounding errors grow into different answers (chaos), so a
+    loop applies transcendental functions, power and atan2 to nothing."""
+    inexact = ("exponential", "log", "tan", "sine", "cosine", "power", "atan2",
+               "logistic", "cbrt", "rsqrt")  # fmt: skip
+    bodies = [b for seed in range(400) for b in _while_bodies(generate(seed).text())]
+    assert len(bodies) > 50
+    assert any("stablehlo.multiply" in body for body in bodies)
+    lines = [line for body in bodies for line in body.splitlines()]
+    float_lines = [line for line in lines if re.search(r"[x<](b?f)\d+>", line)]
+    assert not [
+        line
+        for line in float_lines
+        if any(f"stablehlo.{op} " in line for op in inexact)
+    ]
+
+
+def test_float_sums_have_positive_zeros() -> None:
+    """A float dot_general or add reduction is followed by `+ 0.0`: the sign
+    of a zero sum depends on the order of accumulation."""
+    lines = [line for seed in range(300) for line in generate(seed).text().splitlines()]
+    sums = [
+        n
+        for n, line in enumerate(lines)
+        if ("stablehlo.dot_general" in line and "xf" in line.split("->")[-1])
+        or ("applies stablehlo.add" in line and "xf" in line.split("->")[-1])
+    ]
+    assert len(sums) > 20
+    for n in sums:
+        name = lines[n].split("=")[0].strip()
+        assert f"stablehlo.add {name}, " in lines[n + 3], lines[n]
+
+
+def test_approximated_values_reach_no_stepped_op() -> None:
+    """A value rounded within tolerance (a transcendental's, a sum's) is
+    never a compare's operand, a sort key, converted to an integer, or
+    floored, rounded, signed or taken a remainder of: an ulp there becomes a
+    different answer."""
+    stepped = [
+        f"stablehlo.{op} "
+        for op in (*STEPPED_FLOAT_UNARY, *PERIODIC_FLOAT_UNARY, "remainder")
+    ]
+    checked = 0
+    for seed in range(300):
+        generator = Generator(seed)
+        program = generator.program()
+        for node in program.nodes:
+            approximated = [v in generator.approximated for v in node.operands]
+            last = node.template.splitlines()[-1]
+            if '"stablehlo.sort"' in node.template:
+                assert not approximated[0], node.template
+            elif last.startswith("$R = stablehlo.compare") or (
+                last.startswith("$R = stablehlo.convert")
+                and not re.search(r"-> tensor<(\d+x)*b?f\d+>", last)
+            ):
+                assert not any(approximated), node.template
+            elif last.startswith("$R = stablehlo.convert") and any(approximated):
+                source = program.type_of(node.operands[0]).element
+                target = node.results[0].element
+                assert SIGNIFICAND_BITS[target] <= SIGNIFICAND_BITS[source], last
+            elif any(approximated) and not re.search(
+                r"stablehlo\.(while|case)", node.template
+            ):  # (their bodies choose per carried value)
+                float_lines = [
+                    line for line in node.template.splitlines() if "f" in line
+                ]
+                assert not [
+                    line for line in float_lines if any(op in line for op in stepped)
+                ], node.template
+            checked += any(approximated)
+    assert checked > 100

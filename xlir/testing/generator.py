@@ -35,8 +35,10 @@ kept out by construction, so that any difference between targets is a bug:
   combiner that is not associative: inits are always the identity, and the
   combiners are add, multiply (integers only), maximum, minimum, and, or;
 * the order of the terms of float sums and dot products, where it decides
-  whether the result overflows: finite terms and factors are clamped to
-  `SUM_BOUNDS` / `PRODUCT_BOUNDS` first (inf and NaN go through);
+  whether the result overflows or how much of it cancels: finite terms and
+  factors are clamped to `SUM_BOUNDS` / `PRODUCT_BOUNDS` first (inf and NaN
+  go through), and the terms of one sum are all of one sign (magnitudes,
+  negated or not), whose sum is within a few ulps in any order;
 * the order of equal keys in an unstable sort, and comparators that are not
   strict weak orders (LT on NaN): sorts are stable and compare floats with
   TOTALORDER;
@@ -47,10 +49,26 @@ kept out by construction, so that any difference between targets is a bug:
 * scatter with indices out of bounds, and the order in which updates to one
   element combine: indices are clamped into bounds, and combiners are
   max/min (exact in any order) for floats, add/max/min for integers;
+* the sign of a zero that a float sum or dot product computes from zero
+  terms (+0 or -0 by the order of accumulation and where it starts): the
+  results of float add reductions, add reduce_windows and dot_generals get
+  `+ 0.0`, which makes -0 +0;
+* chaos: a loop that applies ops with rounding error of their own
+  (transcendental functions, power, atan2) grows ulp differences between
+  targets, each within tolerance, into different answers: while bodies
+  apply only the float ops IEEE 754 fixes to the bit (`EXACT_FLOAT_UNARY`,
+  `EXACT_FLOAT_BINARY`; before and after a loop every op is used);
 * the rounding of reductions, dot_general and transcendental functions: the
   differential test compares floats within a tolerance per element type
   (`differential.TOLERANCES`), NaN positions exactly; the sign of a zero
-  result is not compared.
+  result is not compared. A value that carries such rounding (approximated:
+  the result of an `APPROXIMATED` op or of a float sum, and everything
+  computed from one) never reaches an op whose result jumps between
+  neighbouring operands, where an ulp becomes a different answer: compare,
+  sort keys, float-to-integer convert, floor, ceil, round, sign, remainder;
+  nor sine, cosine or tan, which an ulp of a large operand turns as much;
+  nor a convert to a float type of more significand bits, whose tighter
+  tolerance its rounding would not meet.
 
 Float-to-float and integer-to-float converts that round (TBD in the spec) are
 kept: every implementation rounds to nearest even, and the comparison is
@@ -61,6 +79,7 @@ the evaluator define it, and is compared bit for bit.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -147,7 +166,22 @@ EXACT_FLOAT_BINARY = (
 )
 """The float ops whose result the spec defines to the bit (correctly
 rounded, or exact): the elementwise mode's, whose results are compared bit
-for bit."""
+for bit, and the only ones a loop body applies (module docstring)."""
+APPROXIMATED = {*FLOAT_UNARY, "power", "atan2"} - set(EXACT_FLOAT_UNARY)
+"""Float ops whose results targets round differently (within tolerance)."""
+STEPPED_FLOAT_UNARY = (
+    "floor",
+    "ceil",
+    "round_nearest_even",
+    "round_nearest_afz",
+    "sign",
+)
+"""Float ops whose result jumps where the operand crosses a point (as
+compare, sort, remainder and float-to-integer convert do): not applied to
+approximated values (module docstring)."""
+PERIODIC_FLOAT_UNARY = ("sine", "cosine", "tan")
+"""Float ops whose result turns with the operand's absolute error, however
+large the operand: not applied to approximated values either."""
 BOOL_BINARY = ("and", "or", "xor")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 SUM_BOUNDS = {"f16": 256.0, "bf16": 1e36, "f32": 1e36, "f64": 1e300}
@@ -157,11 +191,17 @@ PRODUCT_BOUNDS = {"f16": 16.0, "bf16": 1e18, "f32": 1e18, "f64": 1e150}
 """The same for the factors of dot products."""
 
 
+FLOAT_LINE = re.compile(r"[x<]b?f\d+>")
+"""Matches a line with a float tensor type."""
+
+
 def compare_type(type_: TType) -> str:
     if type_.is_float:
         return "FLOAT"
     return "SIGNED" if type_.is_signed else "UNSIGNED"
 
+
+SIGNIFICAND_BITS = {"bf16": 8, "f16": 11, "f32": 24, "f64": 53}
 
 BITS_OF = {"f16": "i16", "bf16": "i16", "f32": "i32", "f64": "i64"}
 BITS_OF.update(
@@ -241,6 +281,9 @@ class Generator:
             ints or [e for e in everything if TType((), e).is_int]
         )
         self.shapes = [self.random_shape() for _ in range(rng.randint(1, 3))]
+        self.approximated: set[int] = set()
+        """Float values that carry the rounding of an approximated function
+        or of a sum (module docstring)."""
 
     # --- choices ----------------------------------------------------------
 
@@ -262,28 +305,33 @@ class Generator:
         shape = self.rng.choice([*self.shapes, self.random_shape()])
         return TType(shape, self.random_element())
 
-    def pick(self, accept: Callable[[TType], bool], reuse: float = 0.85) -> int | None:
-        """An existing value whose type is accepted (later ones likelier)."""
+    def pick(
+        self, accept: Callable[[TType], bool], reuse: float = 0.85, exact: bool = False
+    ) -> int | None:
+        """An existing value whose type is accepted (later ones likelier);
+        with `exact`, not an approximated one."""
         p = self.p
         candidates = [v for v in p.arguments if accept(p.arguments[v])]
         for node in p.nodes:
             candidates += [
                 v
                 for v, t in zip(node.result_ids, node.results, strict=True)
-                if accept(t)
+                if accept(t) and not (exact and v in self.approximated)
             ]
         if not candidates or self.rng.random() > reuse:
             return None
         weights = [1 + i for i in range(len(candidates))]
         return self.rng.choices(candidates, weights)[0]
 
-    def value(self, type_: TType) -> int:
+    def value(self, type_: TType, exact: bool = False) -> int:
         """A value of exactly this type: an existing one or a new argument."""
-        found = self.pick(lambda t: t == type_)
+        found = self.pick(lambda t: t == type_, exact=exact)
         return found if found is not None else self.p.new_argument(type_)
 
-    def any_value(self, accept: Callable[[TType], bool] = lambda t: True) -> int:
-        found = self.pick(accept)
+    def any_value(
+        self, accept: Callable[[TType], bool] = lambda t: True, exact: bool = False
+    ) -> int:
+        found = self.pick(accept, exact=exact)
         if found is not None:
             return found
         for _ in range(20):
@@ -298,8 +346,22 @@ class Generator:
         operands: list[int],
         results: list[TType],
         function: str = "",
+        sums: bool = False,
     ):
-        return self.p.add_node(template, operands, results, function)
+        """Adds the node; its float results are approximated where an
+        operand is, where it applies an `APPROXIMATED` op to floats, or
+        where it `sums` floats."""
+        ids = self.p.add_node(template, operands, results, function)
+        approximated = sums or any(v in self.approximated for v in operands)
+        for line in (template + "\n" + function).splitlines():
+            op = re.search(r"stablehlo\.(\w+) ", line)
+            if op and op.group(1) in APPROXIMATED and FLOAT_LINE.search(line):
+                approximated = True
+        if approximated:
+            self.approximated.update(
+                v for v, t in zip(ids, results, strict=True) if t.is_float
+            )
+        return ids
 
     # --- the program --------------------------------------------------------
 
@@ -363,11 +425,25 @@ class Generator:
 
     # --- elementwise --------------------------------------------------------
 
-    def unary_line(self, out: str, x: str, type_: TType) -> str:
+    def unary_line(
+        self,
+        out: str,
+        x: str,
+        type_: TType,
+        exact: bool = False,
+        continuous: bool = False,
+    ) -> str:
+        """`out = op x`; with `exact`, of a float op IEEE 754 fixes to the
+        bit; with `continuous`, not of a `STEPPED_FLOAT_UNARY` or
+        `PERIODIC_FLOAT_UNARY` op."""
         if type_.is_bool:
             return f"{out} = stablehlo.not {x} : {type_}"
         if type_.is_float:
-            op = self.rng.choice(EXACT_FLOAT_UNARY if self.elementwise else FLOAT_UNARY)
+            ops = EXACT_FLOAT_UNARY if exact or self.elementwise else FLOAT_UNARY
+            if continuous:
+                stepped = (*STEPPED_FLOAT_UNARY, *PERIODIC_FLOAT_UNARY)
+                ops = tuple(op for op in ops if op not in stepped)
+            op = self.rng.choice(ops)
         elif type_.is_signed:
             op = self.rng.choice(INT_UNARY)
         else:
@@ -383,16 +459,32 @@ class Generator:
                 f"$R = stablehlo.is_finite $0 : ({type_}) -> {result}", [x], [result]
             )
             return
-        self.emit(self.unary_line("$R", "$0", type_), [x], [type_])
+        continuous = x in self.approximated
+        self.emit(
+            self.unary_line("$R", "$0", type_, continuous=continuous), [x], [type_]
+        )
 
-    def binary_lines(self, out: str, x: str, y: str, type_: TType) -> list[str]:
-        """`out = x op y`, with the guards that keep it defined."""
+    def binary_lines(
+        self,
+        out: str,
+        x: str,
+        y: str,
+        type_: TType,
+        exact: bool = False,
+        continuous: bool = False,
+    ) -> list[str]:
+        """`out = x op y`, with the guards that keep it defined; with
+        `exact`, of a float op IEEE 754 fixes to the bit; with `continuous`,
+        not remainder."""
         t = str(type_)
         if type_.is_bool:
             return [f"{out} = stablehlo.{self.rng.choice(BOOL_BINARY)} {x}, {y} : {t}"]
         if type_.is_float:
-            ops = EXACT_FLOAT_BINARY if self.elementwise else FLOAT_BINARY
-            return [f"{out} = stablehlo.{self.rng.choice(ops)} {x}, {y} : {t}"]
+            ops = EXACT_FLOAT_BINARY if exact or self.elementwise else FLOAT_BINARY
+            if continuous:
+                ops = tuple(op for op in ops if op != "remainder")
+            op = self.rng.choice(ops)
+            return [f"{out} = stablehlo.{op} {x}, {y} : {t}"]
         op = self.rng.choice(INT_BINARY)
         b = type_.with_element("i1")
         cmp = compare_type(type_)
@@ -428,7 +520,8 @@ class Generator:
         x = self.any_value()
         type_ = self.p.type_of(x)
         y = self.value(type_)
-        lines = self.binary_lines("$Pr", "$0", "$1", type_)
+        continuous = bool({x, y} & self.approximated)
+        lines = self.binary_lines("$Pr", "$0", "$1", type_, continuous=continuous)
         lines[-1] = lines[-1].replace("$Pr =", "$R =", 1)
         self.emit("\n".join(lines), [x, y], [type_])
 
@@ -450,25 +543,49 @@ class Generator:
         ]
 
     @staticmethod
-    def tame(x: str, type_: TType, bounds: dict[str, float], out: str) -> list[str]:
+    def tame(
+        x: str, type_: TType, bounds: dict[str, float], out: str, negative: bool
+    ) -> list[str]:
         """Lines making `out` be `x` with its finite elements clamped to
-        the element type's bound (inf and NaN kept): a sum or dot product
-        of huge values overflows or not depending on the order of its
-        terms, which the spec leaves to the implementation."""
+        the element type's bound (inf and NaN kept) and all of one sign (the
+        magnitude, negated if `negative`): a sum or dot product of huge
+        values overflows or not depending on the order of its terms, and
+        one of terms of both signs can cancel to a result that depends on
+        that order more than any tolerance allows (module docstring)."""
         t, b, s = str(type_), type_.with_element("i1"), type_.with_shape(())
         high, low = (literal(type_.element, v * bounds[type_.element]) for v in (1, -1))
-        return [
+        lines = [
             f"{out}h = stablehlo.constant dense<{high}> : {s}",
             f"{out}l = stablehlo.constant dense<{low}> : {s}",
             f"{out}c = stablehlo.clamp {out}l, {x}, {out}h : ({s}, {t}, {s}) -> {t}",
             f"{out}f = stablehlo.is_finite {x} : ({t}) -> {b}",
-            f"{out} = stablehlo.select {out}f, {out}c, {x} : {b}, {t}",
+            f"{out}s = stablehlo.select {out}f, {out}c, {x} : {b}, {t}",
+        ]
+        if negative:
+            return [
+                *lines,
+                f"{out}a = stablehlo.abs {out}s : {t}",
+                f"{out} = stablehlo.negate {out}a : {t}",
+            ]
+        return [*lines, f"{out} = stablehlo.abs {out}s : {t}"]
+
+    @staticmethod
+    def positive_zero(x: str, type_: TType, out: str) -> list[str]:
+        """Lines making `out` be `x` with -0.0 turned into +0.0 (`x + 0.0`):
+        whether a float sum or dot product whose terms are zeros is -0.0 or
+        +0.0 depends on how it is accumulated, and signed zeros decide what
+        later ops (atan2, divide, ...) compute."""
+        s = type_.with_shape(())
+        return [
+            f"{out}z = stablehlo.constant dense<0.000000e+00> : {s}",
+            f"{out}s = stablehlo.broadcast_in_dim {out}z, dims = [] : ({s}) -> {type_}",
+            f"{out} = stablehlo.add {x}, {out}s : {type_}",
         ]
 
     def compare(self) -> None:
-        x = self.any_value(lambda t: not t.is_bool)
+        x = self.any_value(lambda t: not t.is_bool, exact=True)
         type_ = self.p.type_of(x)
-        y = self.value(type_)
+        y = self.value(type_, exact=True)
         kind = compare_type(type_)
         result = type_.with_element("i1")
         direction = self.rng.choice(DIRECTIONS)
@@ -516,7 +633,13 @@ class Generator:
     def convert(self) -> None:
         x = self.any_value()
         source = self.p.type_of(x)
-        target = source.with_element(self.rng.choice(self.all_types))
+        targets = self.all_types
+        if x in self.approximated:
+            # rounding to an integer is stepped, and a wider float type
+            # is compared within a tighter tolerance than the rounding had
+            bits = SIGNIFICAND_BITS[source.element]
+            targets = tuple(t for t in FLOAT_TYPES if SIGNIFICAND_BITS[t] <= bits)
+        target = source.with_element(self.rng.choice(targets))
         s, t = str(source), str(target)
         lines: list[str] = []
         operand = "$0"
@@ -768,16 +891,20 @@ class Generator:
             tuple(d for i, d in enumerate(source.shape) if i not in dims)
         )
         init = literal(source.element, identity(combiner, source.element))
-        operand, lines = "$0", []
+        operand, lines, result, after = "$0", [], "$R", []
         if combiner == "add" and source.is_float:
-            operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt")
+            negative = self.rng.random() < 0.5
+            operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt", negative)
+            result, after = "$Ps", self.positive_zero("$Ps", target, "$R")
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f"$R = stablehlo.reduce({operand} init: $Pi) applies stablehlo.{combiner} "
-            f"across dimensions = {_dims(dims)} : ({source}, {scalar}) -> {target}",
+            f"{result} = stablehlo.reduce({operand} init: $Pi) applies stablehlo.{combiner} "
+            f"across dimensions = {_dims(dims)} : ({source}, {scalar}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
             [x],
             [target],
+            sums=bool(after),
         )
 
     def dot_general(self) -> None:
@@ -810,17 +937,21 @@ class Generator:
         batching = (
             f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
         )
-        lines, operands = [], "$0, $1"
+        lines, operands, result, after = [], "$0, $1", "$R", []
         if lhs.is_float:
-            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px")
-            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py")
+            negative = self.rng.random() < 0.5
+            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
             operands = "$Px, $Py"
+            result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
         self.emit(
             "".join(f"{line}\n" for line in lines)
-            + f"$R = stablehlo.dot_general {operands}, {batching}contracting_dims = "
-            f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}",
+            + f"{result} = stablehlo.dot_general {operands}, {batching}contracting_dims = "
+            f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
             [x, y],
             [target],
+            sums=lhs.is_float,
         )
 
     # --- indexing ---------------------------------------------------------------
@@ -882,7 +1013,7 @@ class Generator:
         )
 
     def sort(self) -> None:
-        x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool)
+        x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool, exact=True)
         keys = self.p.type_of(x)
         operands = [x]
         if self.rng.random() < 0.5:
@@ -986,9 +1117,11 @@ class Generator:
         scalar = source.with_shape(())
         target = source.with_shape(tuple(shape))
         init = literal(source.element, identity(combiner, source.element))
-        operand, lines = "$0", []
+        operand, lines, result, after = "$0", [], "$R", []
         if combiner == "add" and source.is_float:
-            operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt")
+            negative = self.rng.random() < 0.5
+            operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt", negative)
+            result, after = "$Ps", self.positive_zero("$Ps", target, "$R")
 
         def array(values: list[int]) -> str:
             return f"array<i64: {', '.join(map(str, values))}>"
@@ -996,16 +1129,18 @@ class Generator:
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f'$R = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
+            f'{result} = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
             f"padding = dense<[{', '.join(padding)}]> : tensor<{source.rank}x2xi64>, "
             f"window_dilations = {array(dilations)}, "
             f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
             f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {scalar}\n"
             f"  stablehlo.return $Pc : {scalar}\n"
-            f"}}) : ({source}, {scalar}) -> {target}",
+            f"}}) : ({source}, {scalar}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
             [x],
             [target],
+            sums=bool(after),
         )
 
     def call(self) -> None:
@@ -1031,6 +1166,7 @@ class Generator:
         if rng.random() < 0.5:  # two slots of one type, for a value yielded twice
             carried.append(self.value(self.p.type_of(carried[0])))
         types = [self.p.type_of(v) for v in carried]
+        continuous = bool(set(carried) & self.approximated)
         counter = TType((), "i32")
         trips = rng.randint(0, 4)
         slots = ", ".join(f"$Pi{i} = ${i}" for i in range(len(carried)))
@@ -1048,9 +1184,11 @@ class Generator:
                 yields.append(yields[-1])  # one value into two slots
                 continue
             if roll < 0.6:
-                body.append(self.unary_line(out, f"$Pi{i}", type_))
+                body.append(self.unary_line(out, f"$Pi{i}", type_, True, continuous))
             else:
-                body += self.binary_lines(out, f"$Pi{i}", other, type_)
+                body += self.binary_lines(
+                    out, f"$Pi{i}", other, type_, True, continuous
+                )
             yields.append(out)
         all_types = ", ".join(str(t) for t in [counter, *types])
         self.emit(
@@ -1084,7 +1222,10 @@ class Generator:
                 if rng.random() < 0.3:
                     returned.append(f"${i + 1}")
                     continue
-                lines.append(self.unary_line(name, f"${i + 1}", type_))
+                continuous = results[i] in self.approximated
+                lines.append(
+                    self.unary_line(name, f"${i + 1}", type_, continuous=continuous)
+                )
                 returned.append(name)
             type_list = ", ".join(str(t) for t in types)
             lines.append(f"stablehlo.return {', '.join(returned)} : {type_list}")

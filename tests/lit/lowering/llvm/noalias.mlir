@@ -22,6 +22,14 @@
 // CHECK-LABEL: llvm.func internal @copy_reshaped
 // CHECK-SAME:    (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 
+// Views of views (a block of the arena, views inside it) are placed in the
+// arena by the sum of their offsets: bytes [48, 56) and [56, 64) are apart
+// from [40, 48) and from each other, [44, 52) meets two of them.
+// CHECK-LABEL: llvm.func internal @add_nested
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
+// CHECK-LABEL: llvm.func internal @add_nested_overlapping
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias})
+
 // CHECK-LABEL: llvm.func internal @scale_threaded(
 // CHECK-SAME:    %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
 builtin.module {
@@ -51,6 +59,24 @@ builtin.module {
     }
     loop.return
   }
+  loop.kernel @add_nested(%a: memref<2xf32>, %b: memref<2xf32>, %c: memref<2xf32>) {
+    loop.parallel (%i) = (0) to (2) step (1) {
+      %x = loop.load %a[%i] : memref<2xf32>
+      %y = loop.load %b[%i] : memref<2xf32>
+      %z = arith.addf %x, %y : f32
+      loop.store %z, %c[%i] : memref<2xf32>
+    }
+    loop.return
+  }
+  loop.kernel @add_nested_overlapping(%a: memref<2xf32>, %b: memref<2xf32>, %c: memref<2xf32>) {
+    loop.parallel (%i) = (0) to (2) step (1) {
+      %x = loop.load %a[%i] : memref<2xf32>
+      %y = loop.load %b[%i] : memref<2xf32>
+      %z = arith.addf %x, %y : f32
+      loop.store %z, %c[%i] : memref<2xf32>
+    }
+    loop.return
+  }
   loop.kernel @scale_threaded(%a: memref<64xf32>, %b: memref<64xf32>) {
     loop.parallel (%i) = (0) to (64) step (1) attributes {threads = 2 : i64} {
       %x = loop.load %a[%i] : memref<64xf32>
@@ -71,6 +97,13 @@ builtin.module {
     device.launch @add_overlapping(%v0, %v8, %out) on %stream : memref<4xf32>, memref<4xf32>, memref<4xf32>
     %r = loop.reshape %out : memref<4xf32> -> memref<2x2xf32>
     device.launch @copy_reshaped(%out, %r) on %stream : memref<4xf32>, memref<2x2xf32>
+    %block = loop.view %arena[40] : memref<64xi8> -> memref<24xi8>
+    %n0 = loop.view %arena[40] : memref<64xi8> -> memref<2xf32>
+    %n8 = loop.view %block[8] : memref<24xi8> -> memref<2xf32>
+    %n16 = loop.view %block[16] : memref<24xi8> -> memref<2xf32>
+    %n4 = loop.view %block[4] : memref<24xi8> -> memref<2xf32>
+    device.launch @add_nested(%n8, %n0, %n16) on %stream : memref<2xf32>, memref<2xf32>, memref<2xf32>
+    device.launch @add_nested_overlapping(%n4, %n8, %n16) on %stream : memref<2xf32>, memref<2xf32>, memref<2xf32>
     device.launch @scale_threaded(%q, %big) on %stream : memref<64xf32>, memref<64xf32>
     device.synchronize %stream
     device.free %arena : memref<64xi8>

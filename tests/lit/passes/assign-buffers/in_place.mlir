@@ -155,6 +155,41 @@ func.func @dynamic_update_slice(%p: tensor<1024xf32>, %u: tensor<16xf32>, %i: te
 
 // -----
 
+// A loop fusion's dynamic_update_slice writes its window in a loop of its
+// own: it writes over its operand only where nothing else in the fusion reads
+// that operand (here the multiply does, so the fusion gets a buffer of its
+// own); where the slice is the operand's only reader, it writes in place.
+// CHECK-LABEL: func.func @loop_fusion_update_read_elsewhere
+// CHECK:       stablehlo.exponential {{.*}}[#hlo.buffer<temp, offset = 0, size = 256>]
+// CHECK-NEXT:  hlo.fusion kind = loop {{.*}}[#hlo.buffer<temp, offset = 256, size = 256>]
+// CHECK-LABEL: func.func @loop_fusion_update_only_reader
+// CHECK:       stablehlo.exponential {{.*}}[#hlo.buffer<temp, offset = 0, size = 256>]
+// CHECK-NEXT:  hlo.fusion kind = loop {{.*}}[#hlo.buffer<temp, offset = 0, size = 256>]
+func.func @loop_fusion_update_read_elsewhere(%w: tensor<64xf32>, %u: tensor<3xf32>, %i: tensor<i32>) -> tensor<f32> {
+  %v = stablehlo.exponential %w : tensor<64xf32>
+  %f = hlo.fusion kind = loop (%v, %u, %i) : (tensor<64xf32>, tensor<3xf32>, tensor<i32>) -> tensor<64xf32> {
+  ^bb0(%c: tensor<64xf32>, %d: tensor<3xf32>, %j: tensor<i32>):
+    %s = stablehlo.dynamic_update_slice %c, %d, %j : (tensor<64xf32>, tensor<3xf32>, tensor<i32>) -> tensor<64xf32>
+    %m = stablehlo.multiply %s, %c : tensor<64xf32>
+    hlo.yield %m : tensor<64xf32>
+  }
+  %r = "test.op"(%f) : (tensor<64xf32>) -> tensor<f32>
+  func.return %r : tensor<f32>
+}
+func.func @loop_fusion_update_only_reader(%w: tensor<64xf32>, %u: tensor<3xf32>, %i: tensor<i32>) -> tensor<f32> {
+  %v = stablehlo.exponential %w : tensor<64xf32>
+  %f = hlo.fusion kind = loop (%v, %u, %i) : (tensor<64xf32>, tensor<3xf32>, tensor<i32>) -> tensor<64xf32> {
+  ^bb0(%c: tensor<64xf32>, %d: tensor<3xf32>, %j: tensor<i32>):
+    %s = stablehlo.dynamic_update_slice %c, %d, %j : (tensor<64xf32>, tensor<3xf32>, tensor<i32>) -> tensor<64xf32>
+    %m = stablehlo.multiply %s, %s : tensor<64xf32>
+    hlo.yield %m : tensor<64xf32>
+  }
+  %r = "test.op"(%f) : (tensor<64xf32>) -> tensor<f32>
+  func.return %r : tensor<f32>
+}
+
+// -----
+
 // An output's buffer holds values of its element type only (at the loop level
 // it is one typed memref): the i32 sum is not computed in the f32 output, but
 // in a temp the convert then reads.

@@ -152,3 +152,30 @@ func.func @host(%x: f32) -> f32 {
   %e = math.exp %x : f32
   func.return %e : f32
 }
+
+// -----
+
+// Two exps in one block share the constants the first one made (the
+// shifter once); an exp in a nested block makes its own.
+// CHECK-LABEL: loop.kernel @two_exps
+// CHECK:         %[[SHIFTER:.*]] = arith.constant 0x4B400000 : f32
+// CHECK-NOT:     arith.constant 0x4B400000 : f32
+// CHECK:         arith.addf %{{.*}}, %[[SHIFTER]] : f32
+// CHECK-NOT:     arith.constant 0x4B400000 : f32
+// CHECK:         arith.addf %{{.*}}, %[[SHIFTER]] : f32
+// CHECK:         loop.parallel
+// CHECK:         arith.constant 0x4B400000 : f32
+// CHECK:         loop.return
+loop.kernel @two_exps(%a: memref<16xf32>, %out: memref<16xf32>) {
+  loop.parallel (%i) = (0) to (16) step (1) {
+    %x = loop.load %a[%i] : memref<16xf32>
+    %r = math.exp %x : f32
+    %s = math.exp %r : f32
+    loop.store %s, %out[%i] : memref<16xf32>
+    loop.parallel (%j) = (0) to (1) step (1) {
+      %t = math.exp %s : f32
+      loop.store %t, %out[%j] : memref<16xf32>
+    }
+  }
+  loop.return
+}
