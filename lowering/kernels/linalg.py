@@ -64,7 +64,7 @@ class _Matrices:
         self.kb.store(value, buffer, [*self.batch, *idx])
 
     def const(self, value: float, type_: Attribute | None = None) -> SSAValue:
-        key = (value, type_ or self.element)
+        key = (repr(float(value)), type_ or self.element)  # -0.0 apart from 0.0
         if key not in self._constants:
             self._constants[key] = self.kb.const(value, key[1])
         return self._constants[key]
