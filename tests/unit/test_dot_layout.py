@@ -119,13 +119,17 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
 def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
     passes = expand(CpuCompiler.DEFAULT_PIPELINE)
     steps = [p.name for p in passes]
-    fuse = PIPELINES["hlo-opt"].index("fuse")
+    hlo_opt = PIPELINES["hlo-opt"]
+    fuse, decompose = hlo_opt.index("fuse"), hlo_opt.index("decompose")
     assert str(passes[0]) == "inline{inline-public=true}"
+    assert str(passes[decompose]) == "decompose{keep-top-k=true}"
     assert steps == [
-        *PIPELINES["hlo-opt"][:fuse],
+        *hlo_opt[: decompose + 1],
+        "split-complex",
+        *hlo_opt[decompose + 1 : fuse],
         "dot-layout",
         "conv-padding",
-        *PIPELINES["hlo-opt"][fuse:],
+        *hlo_opt[fuse:],
     ]
 
 
