@@ -524,7 +524,6 @@ class ConvolutionOp(IRDLOperation):
     def verify_(self) -> None:
         check_operand_element_kinds(self, self.lhs, self.rhs)
         check_precision_config(self, self.precision_config)
-        pads = None
         if self.padding is not None:
             pad_type = self.padding.type
             pad_shape = tuple(self.padding.get_shape())
@@ -537,33 +536,34 @@ class ConvolutionOp(IRDLOperation):
                     f"'{self.name}' op padding must be a tensor<Nx2xi64> of (low, "
                     f"high) pairs, but has type {pad_type}"
                 )
-            pads = padding_pairs(self.padding)
+        verify_result_shape(self, self.inferred_shape)
+
+    def inferred_shape(self) -> tuple[int, ...]:
+        """The result shape the operands' shapes and the attributes imply
+        (the verifier's rule, and refine-shapes')."""
         numbers = self.dimension_numbers
         reversal = self.window_reversal
-        verify_result_shape(
-            self,
-            lambda: shape_rules.infer_convolution(
-                shape(self.lhs.type),
-                shape(self.rhs.type),
-                input_batch=numbers.input_batch,
-                input_feature=numbers.input_feature,
-                input_spatial=numbers.input_spatial_dimensions.data,
-                kernel_input_feature=numbers.kernel_input_feature,
-                kernel_output_feature=numbers.kernel_output_feature,
-                kernel_spatial=numbers.kernel_spatial_dimensions.data,
-                output_batch=numbers.output_batch,
-                output_feature=numbers.output_feature,
-                output_spatial=numbers.output_spatial_dimensions.data,
-                window_strides=self._optional_values("window_strides"),
-                padding=pads,
-                lhs_dilation=self._optional_values("lhs_dilation"),
-                rhs_dilation=self._optional_values("rhs_dilation"),
-                num_window_reversal=(
-                    None if reversal is None else len(reversal.get_values())
-                ),
-                feature_group_count=self.feature_group_count.value.data,
-                batch_group_count=self.batch_group_count.value.data,
+        return shape_rules.infer_convolution(
+            shape(self.lhs.type),
+            shape(self.rhs.type),
+            input_batch=numbers.input_batch,
+            input_feature=numbers.input_feature,
+            input_spatial=numbers.input_spatial_dimensions.data,
+            kernel_input_feature=numbers.kernel_input_feature,
+            kernel_output_feature=numbers.kernel_output_feature,
+            kernel_spatial=numbers.kernel_spatial_dimensions.data,
+            output_batch=numbers.output_batch,
+            output_feature=numbers.output_feature,
+            output_spatial=numbers.output_spatial_dimensions.data,
+            window_strides=self._optional_values("window_strides"),
+            padding=None if self.padding is None else padding_pairs(self.padding),
+            lhs_dilation=self._optional_values("lhs_dilation"),
+            rhs_dilation=self._optional_values("rhs_dilation"),
+            num_window_reversal=(
+                None if reversal is None else len(reversal.get_values())
             ),
+            feature_group_count=self.feature_group_count.value.data,
+            batch_group_count=self.batch_group_count.value.data,
         )
 
 

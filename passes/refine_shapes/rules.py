@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX as DYNAMIC
-from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Operation
 from xlir.dialects.chlo import CHLO_OPS, TopKOp
 from xlir.dialects.stablehlo import shape_rules
@@ -19,7 +18,6 @@ from xlir.dialects.stablehlo.contraction import (
     ConvolutionOp,
     DotGeneralOp,
     DotOp,
-    padding_pairs,
 )
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
@@ -123,37 +121,8 @@ def _dot_general(op: DotGeneralOp) -> list[Shape]:
     ]
 
 
-def _optional(attr: DenseArrayBase | None) -> tuple[int, ...] | None:
-    return None if attr is None else array_values(attr)
-
-
 def _convolution(op: ConvolutionOp) -> list[Shape]:
-    numbers = op.dimension_numbers
-    reversal = op.window_reversal
-    return [
-        shape_rules.infer_convolution(
-            shape(op.lhs.type),
-            shape(op.rhs.type),
-            input_batch=numbers.input_batch,
-            input_feature=numbers.input_feature,
-            input_spatial=numbers.input_spatial_dimensions.data,
-            kernel_input_feature=numbers.kernel_input_feature,
-            kernel_output_feature=numbers.kernel_output_feature,
-            kernel_spatial=numbers.kernel_spatial_dimensions.data,
-            output_batch=numbers.output_batch,
-            output_feature=numbers.output_feature,
-            output_spatial=numbers.output_spatial_dimensions.data,
-            window_strides=_optional(op.window_strides),
-            padding=None if op.padding is None else padding_pairs(op.padding),
-            lhs_dilation=_optional(op.lhs_dilation),
-            rhs_dilation=_optional(op.rhs_dilation),
-            num_window_reversal=(
-                None if reversal is None else len(reversal.get_values())
-            ),
-            feature_group_count=op.feature_group_count.value.data,
-            batch_group_count=op.batch_group_count.value.data,
-        )
-    ]
+    return [op.inferred_shape()]
 
 
 def _reduce(op: ReduceOp) -> list[Shape]:
