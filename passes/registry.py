@@ -30,6 +30,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "decompose": _lazy("xlir.passes.decompose", "DecomposePass"),
     "simplify": _lazy("xlir.passes.simplify", "SimplifyPass"),
     "split-complex": _lazy("xlir.passes.split_complex", "SplitComplexPass"),
+    "quant-to-math": _lazy("xlir.passes.quant_to_math", "QuantToMathPass"),
     "fold-constants": _lazy("xlir.passes.fold_constants", "FoldConstantsPass"),
     "dot-layout": _lazy("xlir.passes.dot_layout", "DotLayoutPass"),
     "conv-padding": _lazy("xlir.passes.conv_padding", "ConvPaddingPass"),

@@ -55,7 +55,7 @@ class _Matrices:
     def __init__(self, kb: KernelBuilder, element: Attribute):
         self.kb, self.ix, self.element = kb, kb.ix, element
         self.batch: Indices = []
-        self._constants: dict[tuple[float, Attribute], SSAValue] = {}
+        self._constants: dict[tuple[str, Attribute], SSAValue] = {}
 
     def load(self, buffer: SSAValue, *idx: SSAValue) -> SSAValue:
         return self.kb.load(buffer, [*self.batch, *idx])

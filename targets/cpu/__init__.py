@@ -177,16 +177,17 @@ class CpuCompiler(Compiler):
         for step in (
             ("dot-layout", "conv-padding", name)
             if name == "fuse"
-            else ("decompose{keep-top-k=true}", "split-complex")
+            else ("decompose{keep-top-k=true}", "quant-to-math", "split-complex")
             if name == "decompose"
             else ("inline{inline-public=true}",)
             if name == "inline"
             else (name,)
         )
     )
-    """`hlo-opt` with `split-complex` after `decompose` and `dot-layout` and
-    `conv-padding` before `fuse`: complex numbers as pairs of floats
-    (passes/split_complex.py), the dot kernels read their rhs with unit
+    """`hlo-opt` with `quant-to-math` and `split-complex` after `decompose`
+    and `dot-layout` and `conv-padding` before `fuse`: quantized values as
+    their storage integers (passes/quant_to_math.py), complex numbers as
+    pairs of floats (passes/split_complex.py), the dot kernels read their rhs with unit
     stride (passes/dot_layout.py), the convolution kernels an input padded
     beforehand (passes/conv_padding.py); `decompose` keeps chlo.top_k for its
     selection kernel (lowering/kernels/top_k.py); and calls of public

@@ -125,6 +125,7 @@ def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
     assert str(passes[decompose]) == "decompose{keep-top-k=true}"
     assert steps == [
         *hlo_opt[: decompose + 1],
+        "quant-to-math",
         "split-complex",
         *hlo_opt[decompose + 1 : fuse],
         "dot-layout",
