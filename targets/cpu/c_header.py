@@ -15,8 +15,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xlir.element_types import NARROW_FLOATS
 from xlir.targets.base import MemoryStats, Signature, TensorSpec
+
+from xlir.element_types import NARROW_FLOATS
 
 C_ELEMENT_TYPES = {
     "f64": "double",

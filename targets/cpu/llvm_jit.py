@@ -28,8 +28,11 @@ from xlir.lowering.llvm.control import INTERLEAVE_COUNT
 from xlir.lowering.llvm.threads import PARALLEL_FOR
 from xlir.targets.cpu.support_functions import define_bounds_error
 from xlir.targets.cpu.thread_pool import define_thread_pool
+from xlir.targets.cpu.xdsl_intrinsics import install as install_intrinsics_fix
 
 from xlir.diagnostics import XlirError
+
+install_intrinsics_fix()
 
 
 @cache

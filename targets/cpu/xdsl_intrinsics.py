@@ -1,0 +1,39 @@
+"""A local fix for xDSL 0.74's LLVM translation (upstream-worthy): it
+declares the overloaded intrinsics of float math (`llvm.sqrt`, `llvm.pow`,
+...) by their bare names, so the first type used in a module wins and a
+module computing `sqrt` on both f32 and f64 (an f64 kernel beside a bf16
+one, which runs in f32) dies in llvmlite with "Type of #1 arg mismatch".
+Here they are declared with their type suffix (`llvm.sqrt.f32`,
+`llvm.sqrt.f64`), as LLVM names overloads."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from xdsl.backend.llvm import convert_op
+from xdsl.ir import Operation, SSAValue
+
+
+def _unary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]):
+    operand = values[op.operands[0]]
+    intrinsic = builder.module.declare_intrinsic(
+        convert_op._UNARY_INTRINSIC_MAP[type(op)],  # pyright: ignore[reportPrivateUsage]
+        [operand.type],
+        ir.FunctionType(operand.type, [operand.type]),
+    )
+    values[op.results[0]] = builder.call(intrinsic, [operand])
+
+
+def _binary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]):
+    lhs, rhs = values[op.operands[0]], values[op.operands[1]]
+    intrinsic = builder.module.declare_intrinsic(
+        convert_op._BINARY_INTRINSIC_MAP[type(op)],  # pyright: ignore[reportPrivateUsage]
+        [lhs.type],
+        ir.FunctionType(lhs.type, [lhs.type, rhs.type]),
+    )
+    values[op.results[0]] = builder.call(intrinsic, [lhs, rhs])
+
+
+def install() -> None:
+    """Replace xDSL's two translations of intrinsics by the ones above."""
+    convert_op._convert_unary_intrinsic = _unary  # pyright: ignore[reportPrivateUsage]
+    convert_op._convert_binary_intrinsic = _binary  # pyright: ignore[reportPrivateUsage]
