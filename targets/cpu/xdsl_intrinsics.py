@@ -8,12 +8,14 @@ Here they are declared with their type suffix (`llvm.sqrt.f32`,
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir
 from xdsl.backend.llvm import convert_op
 from xdsl.ir import Operation, SSAValue
 
 
-def _unary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]):
+def _unary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, Any]):
     operand = values[op.operands[0]]
     intrinsic = builder.module.declare_intrinsic(
         convert_op._UNARY_INTRINSIC_MAP[type(op)],  # pyright: ignore[reportPrivateUsage]
@@ -23,7 +25,7 @@ def _unary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value
     values[op.results[0]] = builder.call(intrinsic, [operand])
 
 
-def _binary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]):
+def _binary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, Any]):
     lhs, rhs = values[op.operands[0]], values[op.operands[1]]
     intrinsic = builder.module.declare_intrinsic(
         convert_op._BINARY_INTRINSIC_MAP[type(op)],  # pyright: ignore[reportPrivateUsage]
