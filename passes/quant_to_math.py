@@ -85,35 +85,32 @@ class _Emitter:
         return op.results[0]
 
     def parameter(
-        self,
-        values: list[float] | list[int],
-        quantized: UniformQuantizedType,
-        like: TensorType,
+        self, values: list[float] | list[int], axis: int, like: TensorType
     ) -> SSAValue:
-        """Scales or zero points in the expressed type, broadcast to `like`'s
-        shape (along the quantized axis, if any)."""
-        element = quantized.expressed_type
+        """Per-axis values (`axis` >= 0) or one value, as constants of
+        `like`'s float element type broadcast to its shape (along `axis`)."""
+        element = like.get_element_type()
         assert isinstance(element, AnyFloat)
-        per_axis = quantized.axis.data >= 0
-        shape = [len(values)] if per_axis else []
+        per_axis = axis >= 0
         numbers = [float(v) for v in values]
         constant = self.emit(
             ConstantOp(
                 DenseIntOrFPElementsAttr.from_list(
-                    TensorType(element, shape), numbers if per_axis else numbers[:1]
+                    TensorType(element, [len(numbers)] if per_axis else []), numbers
                 )
             )
         )
-        dims = [quantized.axis.data] if per_axis else []
-        return self.emit(BroadcastInDimOp(constant, dims, _with_element(like, element)))
+        return self.emit(BroadcastInDimOp(constant, [axis] if per_axis else [], like))
 
     def dequantize(self, storage: SSAValue, type_: Attribute) -> SSAValue:
         quantized = _quantized(type_)
         expressed = _expressed(type_)
         assert isinstance(expressed, TensorType)
         x = self.emit(ew.ConvertOp(storage, expressed))
-        zero = self.parameter(quantized.zero_point_values, quantized, expressed)
-        scale = self.parameter(quantized.scale_values, quantized, expressed)
+        zero = self.parameter(
+            quantized.zero_point_values, quantized.axis.data, expressed
+        )
+        scale = self.parameter(quantized.scale_values, quantized.axis.data, expressed)
         return self.emit(ew.MultiplyOp(self.emit(ew.SubtractOp(x, zero)), scale))
 
     def quantize(self, x: SSAValue, type_: Attribute) -> SSAValue:
@@ -122,28 +119,16 @@ class _Emitter:
         assert isinstance(expressed, TensorType)
         if x.type != expressed:
             x = self.emit(ew.ConvertOp(x, expressed))
-        zero = self.parameter(quantized.zero_point_values, quantized, expressed)
-        scale = self.parameter(quantized.scale_values, quantized, expressed)
+        zero = self.parameter(
+            quantized.zero_point_values, quantized.axis.data, expressed
+        )
+        scale = self.parameter(quantized.scale_values, quantized.axis.data, expressed)
         shifted = self.emit(ew.AddOp(self.emit(ew.DivideOp(x, scale)), zero))
         rounded = self.emit(ew.RoundNearestEvenOp(shifted))
-        low = self.parameter(
-            [quantized.storage_min.data], _per_tensor(quantized), expressed
-        )
-        high = self.parameter(
-            [quantized.storage_max.data], _per_tensor(quantized), expressed
-        )
+        low = self.parameter([quantized.storage_min.data], -1, expressed)
+        high = self.parameter([quantized.storage_max.data], -1, expressed)
         clamped = self.emit(ew.ClampOp(low, rounded, high))
         return self.emit(ew.ConvertOp(clamped, _storage(type_)))
-
-
-def _per_tensor(quantized: UniformQuantizedType) -> UniformQuantizedType:
-    return UniformQuantizedType.get(
-        quantized.storage_type,
-        quantized.expressed_type,
-        [1.0],
-        [0],
-        storage_range=(quantized.storage_min.data, quantized.storage_max.data),
-    )
 
 
 @dataclass
