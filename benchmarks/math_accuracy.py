@@ -6,7 +6,7 @@ code against numpy's float64 result rounded to f32.
 Each function runs as a one-op kernel on the loop interpreter, once after
 `expand-math` and once as the `math` op, which the interpreter computes with
 numpy on float32 (the "numpy f32" column, for comparison). The inputs and the
-measure are `xlir.passes.math_approximations.accuracy`'s.
+measure are `xlir.passes.loop.math_approximations.accuracy`'s.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from xlir.passes.math_approximations.accuracy import (
+from xlir.passes.loop.math_approximations.accuracy import (
     FUNCTIONS,
     reference,
     run_op,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 from xlir.dialects.hlo_buffers import TEMP
-from xlir.passes.buffers.report import BufferStats, buffer_stats
+from xlir.passes.hlo.buffers.report import BufferStats, buffer_stats
 from xlir.passes.registry import PASSES
 
 from xlir.context import make_context

@@ -5,7 +5,7 @@
   computed as `a - trunc(a / b) * b` is wrong once the quotient no longer
   fits the mantissa (f32 `1e30 rem 7`).
 * `arith.extsi`, `extui`, `trunci` and `sitofp` on vectors as well as
-  scalars: register tiles (`passes/jam_vector.py`) widen vectors of i8 lanes
+  scalars: register tiles (`passes/loop/jam_vector.py`) widen vectors of i8 lanes
   in an int8 contraction, which xDSL's scalar-only definitions refuse to
   verify.
 """

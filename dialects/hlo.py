@@ -268,7 +268,7 @@ class YieldOp(IRDLOperation):
 @irdl_op_definition
 class FftOp(IRDLOperation):
     """`stablehlo.fft` on complex numbers held as their real and imaginary
-    parts (what `split-complex` makes of it: passes/split_complex.py):
+    parts (what `split-complex` makes of it: passes/hlo/split_complex.py):
 
         %re, %im = hlo.fft %x_re, %x_im, type = FFT, length = [8]
             : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)

@@ -81,7 +81,7 @@ from xlir.dialects.stablehlo.control_flow import (
 )
 from xlir.lowering.fusion_to_loop import buffer_type, signless
 from xlir.lowering.planned_memory import planned_memory
-from xlir.passes.buffers.sharing import view_source
+from xlir.passes.hlo.buffers.sharing import view_source
 
 from xlir.walk import walk
 

@@ -53,7 +53,7 @@ from xlir.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
 )
-from xlir.passes.float_formats import format_of
+from xlir.passes.loop.float_formats import format_of
 
 
 class UnsupportedScalarOp(Exception):

@@ -45,7 +45,7 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
-from xlir.passes.buffers.report import buffer_stats
+from xlir.passes.hlo.buffers.report import buffer_stats
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op

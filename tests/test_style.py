@@ -6,12 +6,20 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parent.parent
-SOURCES = ["xlir", "dialects", "passes", "tools", "tests", "benchmarks"]
+PACKAGE_DIRS = {
+    package.removeprefix("xlir."): folder
+    for package, folder in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"][
+        "setuptools"
+    ]["package-dir"].items()
+    if package != "xlir"
+}
+SOURCES = ["xlir", *PACKAGE_DIRS.values(), "tests", "benchmarks", "scripts"]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
@@ -28,10 +36,6 @@ def test_ruff_lint() -> None:
 def test_ruff_format() -> None:
     result = _run(sys.executable, "-m", "ruff", "format", "--check", *SOURCES)
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-PACKAGE_DIRS = {"dialects": "dialects", "passes": "passes", "tools": "tools",
-                "targets": "targets", "lowering": "lowering"}  # fmt: skip
 
 
 def _typecheck_tree() -> None:

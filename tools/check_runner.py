@@ -13,7 +13,7 @@ checks the passes too.
 
 On the interpreter the check ops run in the program (its kernels compare).
 On every other target a test goes through `check-to-outputs`
-(passes/check_to_outputs.py): the target compiles and runs the function with
+(passes/hlo/check_to_outputs.py): the target compiles and runs the function with
 its constants as arguments and the checked values as results, and the
 interpreter runs the check ops on those results; no target needs code for
 them.
@@ -189,7 +189,7 @@ def _split_test(
     chunk without the other tests, through `check-to-outputs`; the test's
     inputs and checks functions go to the host's module."""
     from xdsl.dialects.func import FuncOp
-    from xlir.passes.check_to_outputs import (
+    from xlir.passes.hlo.check_to_outputs import (
         CHECKS_SUFFIX,
         INPUTS_SUFFIX,
         CheckToOutputsPass,
@@ -222,7 +222,7 @@ def _run_on_target(
     """Compile the test for `target`, feed it its constants, and run its
     checks on the interpreter over what it returns (a test without checks
     passes if it runs)."""
-    from xlir.passes.check_to_outputs import CHECKS_SUFFIX, INPUTS_SUFFIX
+    from xlir.passes.hlo.check_to_outputs import CHECKS_SUFFIX, INPUTS_SUFFIX
 
     program, host = _split_test(module, function, sources)
     compiler = get_target(target).compiler()

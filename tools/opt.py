@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
-from xlir.passes.buffers.report import buffer_report
+from xlir.passes.hlo.buffers.report import buffer_report
 from xlir.passes.registry import PASSES
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.expected_diagnostics import (

@@ -43,7 +43,7 @@ from xlir.dialects.stablehlo.linalg import FftType
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder
-from xlir.passes.simplify_patterns.constants import dense_from_numpy
+from xlir.passes.hlo.simplify_patterns.constants import dense_from_numpy
 
 Pair = tuple[SSAValue, SSAValue]
 """Two buffers (real parts, imaginary parts), or two scalars."""

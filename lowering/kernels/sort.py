@@ -14,7 +14,7 @@ run, so a finished run is read (and ignored) rather than branched around.
 A pass cannot merge in place, so the kernel takes one scratch buffer per
 result after its results (the host schedule allocates them around the
 launch). The first pass reads the operands, which the buffer plan never puts
-in a result's memory (passes/buffers/sharing.py), and the passes alternate
+in a result's memory (passes/hlo/buffers/sharing.py), and the passes alternate
 between results and scratch so that the last one writes the results; one
 pass (two elements) needs no scratch, and one element is a copy.
 """

@@ -35,11 +35,11 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Operation, SSAValue
+from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
 from xlir.lowering.llvm.bounds_checks import check_access
 from xlir.lowering.llvm.function import FunctionBuilder, is_noalias
-from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.ConstantOp)
 """The ops a plain copy's or fill's body may compute its indices with."""

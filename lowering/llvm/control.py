@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
+from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import INTERLEAVE, THREADS, ForOp, ParallelOp
 from xlir.lowering.llvm.block_transfers import block_transfer, lower_block_transfer
 from xlir.lowering.llvm.function import EQ, SLT, FunctionBuilder, llvm_type
-from xlir.passes.loop_utils import bounds_of, static_trip_count
 
 INTERLEAVE_COUNT = "xlir.interleave_count"
 """The attribute (`N : i32`) on a loop's back-edge `llvm.br` that asks LLVM's

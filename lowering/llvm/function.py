@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
-from xlir.passes.float_formats import format_of
+from xlir.passes.loop.float_formats import format_of
 
 PTR = llvm.LLVMPointerType()
 I1 = IntegerType(1)
@@ -84,7 +84,7 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     if isinstance(type_, IntegerType):
         return type_
     narrow = format_of(type_)
-    if narrow is not None:  # bf16, float8/6/4: their bits (passes/widen_floats.py)
+    if narrow is not None:  # bf16, float8/6/4: their bits (passes/loop/widen_floats.py)
         return narrow.storage
     if isinstance(type_, AnyFloat) and type_.bitwidth in (16, 32, 64):
         return type_

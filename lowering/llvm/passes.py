@@ -27,9 +27,9 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
+from xlir.analysis.kernel_aliasing import distinct_arguments, launches_by_kernel
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.lowering.kernel_aliasing import distinct_arguments, launches_by_kernel
 from xlir.lowering.llvm.control import CONTROL
 from xlir.lowering.llvm.function import (
     FunctionBuilder,

@@ -13,7 +13,7 @@ integers that hold their bits: only selects and bitcasts take them (the
 `widen-floats` pass computes on them in f32). Transcendentals that `expand-math` did
 not turn into arithmetic (f64, or a pipeline without it) call libm.
 `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
-`passes/jam_vector.py` puts on vectors lower as on scalars, with vector types.
+`passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from xlir.lowering.llvm.function import (
     Unsupported,
     llvm_type,
 )
-from xlir.passes.float_formats import format_of
+from xlir.passes.loop.float_formats import format_of
 
 Emitter = Callable[[FunctionBuilder, Operation], SSAValue]
 

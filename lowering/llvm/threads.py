@@ -31,6 +31,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xlir.analysis.loop_utils import static_trip_count
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
 from xlir.lowering.llvm.control import (
@@ -45,7 +46,6 @@ from xlir.lowering.llvm.function import (
     is_noalias,
     noalias_attributes,
 )
-from xlir.passes.loop_utils import static_trip_count
 
 PARALLEL_FOR = "xlir.parallel_for"
 """`void (ptr grain, ptr ctx, i64 n, i64 threads)`: the thread pool's entry."""

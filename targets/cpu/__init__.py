@@ -186,10 +186,10 @@ class CpuCompiler(Compiler):
     )
     """`hlo-opt` with `quant-to-math` and `split-complex` after `decompose`
     and `dot-layout` and `conv-padding` before `fuse`: quantized values as
-    their storage integers (passes/quant_to_math.py), complex numbers as
-    pairs of floats (passes/split_complex.py), the dot kernels read their rhs with unit
-    stride (passes/dot_layout.py), the convolution kernels an input padded
-    beforehand (passes/conv_padding.py); `decompose` keeps chlo.top_k for its
+    their storage integers (passes/hlo/quant_to_math.py), complex numbers as
+    pairs of floats (passes/hlo/split_complex.py), the dot kernels read their rhs with unit
+    stride (passes/hlo/dot_layout.py), the convolution kernels an input padded
+    beforehand (passes/hlo/conv_padding.py); `decompose` keeps chlo.top_k for its
     selection kernel (lowering/kernels/top_k.py); and calls of public
     functions are inlined too, as XLA's call inliner does (the entry is
     compiled as one program; the loop level has no calls)."""

@@ -210,7 +210,7 @@ def _check_sharing(
     """No output's bytes overlap an argument's or another output's (their
     addresses are in `frame`): the code reads arguments while it writes
     results, and tells LLVM that distinct buffers never overlap
-    (lowering/kernel_aliasing.py)."""
+    (analysis/kernel_aliasing.py)."""
     spans = [
         ("argument", spec.name, frame.arguments[index] or 0, array.nbytes)
         for index, (spec, array) in enumerate(

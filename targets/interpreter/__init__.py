@@ -141,7 +141,7 @@ def _tensor_spec(name: str, type_: Any) -> TensorSpec:
 
 def _host_types(types: Sequence[Any], attrs: Any) -> list[Any]:
     """The types the host passes: complex where `split-complex` left a
-    complex tensor as its interleaved parts (passes/split_complex.py)."""
+    complex tensor as its interleaved parts (passes/hlo/split_complex.py)."""
     dictionaries = list(attrs.data) if attrs is not None else [None] * len(types)
     return [
         complex_signature_type(t, a) for t, a in zip(types, dictionaries, strict=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xlir.dialects.hlo import FusionOp
-from xlir.passes.fusion.op_classes import Role, role
+from xlir.passes.hlo.fusion.op_classes import Role, role
 
 import xlir
 from tests.corpus import PROGRAMS, load_case

@@ -32,7 +32,7 @@ cpu compiles with its default pipeline."""
 CPU_GAPS: dict[str, dict[str, list[str]]] = {
     # complex values in a width-changing bitcast_convert (the cpu target has no
     # bitcast between widths) and complex triangular_solve (its kernel is real):
-    # split-complex lists them (passes/split_complex.py)
+    # split-complex lists them (passes/hlo/split_complex.py)
     "complex": {
         "bitcast_convert.mlir": ["bitcast_convert_op_test_c128_to_c64"],
         "triangular_solve.mlir": [

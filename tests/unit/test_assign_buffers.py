@@ -22,9 +22,9 @@ from xlir.dialects.hlo_buffers import (
     PlanAttr,
     verify_plan,
 )
-from xlir.passes.assign_buffers import AssignBuffersPass
-from xlir.passes.buffers.plan import Buffer, FunctionPlan, plan_function
-from xlir.passes.buffers.report import buffer_report, buffer_stats
+from xlir.passes.hlo.assign_buffers import AssignBuffersPass
+from xlir.passes.hlo.buffers.plan import Buffer, FunctionPlan, plan_function
+from xlir.passes.hlo.buffers.report import buffer_report, buffer_stats
 from xlir.targets.base import MemoryStats, planned_memory_stats
 from xlir.targets.interpreter import function_signature
 

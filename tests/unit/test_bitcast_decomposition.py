@@ -1,5 +1,5 @@
 """`decompose`'s bitcast_convert between widths
-(passes/decompositions/bitcast.py) against the interpreter's kernel, bit for
+(passes/hlo/decompositions/bitcast.py) against the interpreter's kernel, bit for
 bit, both ways (pieces into a wide element and back), on random bits and on
 the interpreter after `decompose` and the cpu target."""
 

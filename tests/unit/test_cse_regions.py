@@ -1,4 +1,4 @@
-"""xlir's `cse` (passes/cse.py) merges ops with regions only when their
+"""xlir's `cse` (passes/hlo/cse.py) merges ops with regions only when their
 bodies agree in every nested result type, which xDSL's structural equality
 does not check."""
 
@@ -8,7 +8,7 @@ from xdsl.context import Context
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
-from xlir.passes.cse import CSEPass
+from xlir.passes.hlo.cse import CSEPass
 
 import xlir
 
@@ -49,7 +49,7 @@ def _reduces_after(pass_) -> int:
 
 
 def test_xdsl_cse_merges_bodies_of_different_types() -> None:
-    """The flaw this pass exists for (if xDSL fixes it, drop passes/cse.py)."""
+    """The flaw this pass exists for (if xDSL fixes it, drop passes/hlo/cse.py)."""
     assert _reduces_after(CommonSubexpressionElimination()) == 1
 
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xlir.passes.decompose import DecomposePass
+from xlir.passes.hlo.decompose import DecomposePass
 
 import xlir
 from xlir.context import make_context

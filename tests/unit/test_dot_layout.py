@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from xdsl.context import Context
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import TransposeOp
-from xlir.passes.dot_layout import DotLayoutPass
+from xlir.passes.hlo.dot_layout import DotLayoutPass
 from xlir.targets.cpu import CpuCompiler
 
 import xlir

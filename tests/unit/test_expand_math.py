@@ -1,4 +1,4 @@
-"""expand-math (passes/expand_math.py): each expanded function, run on the
+"""expand-math (passes/loop/expand_math.py): each expanded function, run on the
 loop interpreter, against numpy's float64 result rounded to f32, on random
 bit patterns over every exponent, a uniform range where the function is not
 trivially 0, 1 or inf, and the special values; the special values bit for
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xlir.passes.math_approximations.accuracy import (
+from xlir.passes.loop.math_approximations.accuracy import (
     FUNCTIONS,
     SPECIALS,
     kernel_module,

@@ -1,4 +1,4 @@
-"""`passes/fusion/reachability.py` against a search of the graph, on random
+"""`passes/hlo/fusion/reachability.py` against a search of the graph, on random
 graphs built the way fusion builds them: nodes added consumers first, new
 edges from a node, and unrelated nodes merged."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from xlir.passes.fusion.reachability import Reachability
+from xlir.passes.hlo.fusion.reachability import Reachability
 
 
 class Graph:

@@ -1,4 +1,4 @@
-"""The arena packing (`passes/buffers/heap.py`): buffers live at once never
+"""The arena packing (`passes/hlo/buffers/heap.py`): buffers live at once never
 share bytes, offsets are aligned, and each buffer goes into the smallest gap
 that holds it."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from xlir.passes.buffers.heap import Block, _best_fit, pack
+from xlir.passes.hlo.buffers.heap import Block, _best_fit, pack
 
 
 def test_buffers_live_at_once_get_disjoint_aligned_bytes() -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.dialects.func import CallOp, FuncOp
-from xlir.passes.inline import InlinePass
+from xlir.passes.hlo.inline import InlinePass
 
 import xlir
 from tests.conftest import CORPUS

@@ -10,7 +10,7 @@ import pytest
 import xlir.targets.cpu as cpu_target
 from hypothesis import given
 from hypothesis import strategies as st
-from xlir.passes.interleave import fitting_count
+from xlir.passes.loop.interleave import fitting_count
 
 import xlir
 

@@ -9,13 +9,13 @@ import random
 
 from xdsl.dialects.builtin import MemRefType, f32, i8
 from xdsl.ir import SSAValue
-from xlir.dialects.device import AllocOp
-from xlir.dialects.loop.memory import ReshapeOp, ViewOp
-from xlir.lowering.kernel_aliasing import (
+from xlir.analysis.kernel_aliasing import (
     may_overlap,
     overlapping_pairs,
     overlaps_between,
 )
+from xlir.dialects.device import AllocOp
+from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 
 
 def random_buffers(rng: random.Random, count: int) -> list[SSAValue]:

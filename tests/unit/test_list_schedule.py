@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects.hlo_buffers import byte_size
-from xlir.passes.buffers.schedule import _inputs, list_schedule
+from xlir.passes.hlo.buffers.schedule import _inputs, list_schedule
 
 from tests.corpus import CORPUS
 from xlir.context import make_context

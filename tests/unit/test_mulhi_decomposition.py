@@ -1,4 +1,4 @@
-"""`decompose`'s chlo.mulhi (passes/decompositions/mulhi.py) against the
+"""`decompose`'s chlo.mulhi (passes/hlo/decompositions/mulhi.py) against the
 exact high half of Python's integer product, on the cpu target and on the
 interpreter after `decompose`, for every width with extremes and random
 values."""

@@ -1,4 +1,4 @@
-"""`decompose`'s reduce_precision (passes/decompositions/reduce_precision.py)
+"""`decompose`'s reduce_precision (passes/hlo/decompositions/reduce_precision.py)
 against the interpreter's kernel, bit for bit: random bit patterns (NaNs,
 infinities, subnormals and signed zeros among them) through formats that
 cut the mantissa, the exponent, both, or leave no mantissa bit, on the

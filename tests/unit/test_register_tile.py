@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xlir.passes import jam, vectorize
+from xlir.passes.loop import jam, vectorize
 
 import xlir
 from tests.corpus import PROGRAMS, load_case

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xlir.passes.simplify import SimplifyPass
+from xlir.passes.hlo.simplify import SimplifyPass
 
 import xlir
 from xlir.element_types import value_kind

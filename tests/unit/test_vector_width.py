@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from xlir.passes.vector_width import vector_bits
+from xlir.passes.loop.vector_width import vector_bits
 
 
 @pytest.fixture

@@ -70,7 +70,7 @@ def _tool(name: str) -> str:
 @pytest.mark.parametrize(
     "command",
     [
-        ["xlir-opt", "-p", "hlo-opt"],  # hung in passes/buffers/sharing.py
+        ["xlir-opt", "-p", "hlo-opt"],  # hung in passes/hlo/buffers/sharing.py
         ["xlir-opt", "-p", "fuse"],  # ValueError deleting a value in use
         ["xlir-opt", "-p", "inline"],  # left invalid IR
         ["xlir-run", "--target", "cpu", "--random"],  # RecursionError

@@ -1,7 +1,7 @@
 // RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
 
 // A kernel's buffer is noalias when no launch passes it memory that another
-// of its buffers may share (lowering/kernel_aliasing.py).
+// of its buffers may share (analysis/kernel_aliasing.py).
 
 // Threads: the chunk takes the buffers as noalias arguments too,
 // the range is not (the chunk functions come first).

@@ -3,7 +3,7 @@
 // RUN: not xlir-opt %s -p 'register-tile{lanes=-1}' 2>&1 | filecheck %s --check-prefix=BAD
 // BAD: error: register-tile: mr, nr and lanes must be non-negative (0: from the host), got mr=0 nr=0 lanes=-1
 
-// Vector copies (passes/jam_vector.py): the tile's columns are one copy of
+// Vector copies (passes/loop/jam_vector.py): the tile's columns are one copy of
 // vector ops per `lanes` columns.
 
 // A 4x6x8 matmul: per row of the 2x4 tile one vector of B and a broadcast

@@ -1,0 +1,1 @@
+"""Analyses of the loop level that passes and lowerings share."""

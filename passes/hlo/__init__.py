@@ -1,0 +1,1 @@
+"""HLO-level passes: on StableHLO, CHLO and the hlo dialect (docs/hlo-passes.md)."""

@@ -1,0 +1,1 @@
+"""Loop-level passes: on loop kernels and the host schedule (docs/loop-level.md)."""

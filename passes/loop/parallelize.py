@@ -1,0 +1,214 @@
+"""`parallelize{threads=0 min-work=N}`: mark kernels' outer loops for threads.
+
+A kernel's outermost `loop.parallel` (one not nested in another) is the work
+of one launch; the CPU lowering can split its first dimension across threads
+(lowering/llvm/threads.py), which pays a thread start and join per launch.
+This pass says where that pays: it sets `{threads = T : i64}` (`THREADS`) on
+each outermost `loop.parallel` of a kernel whose estimated work is at least
+`min-work` and whose first dimension has two iterations or more. A loop
+already marked (by hand, or by an earlier run with other options) keeps its
+mark, so the CPU pipeline's own run leaves a chosen count alone.
+
+The estimate counts each op of a loop's body (a `loop.yield` is free) times
+the trip counts of the loop dimensions it depends on, nested loops
+recursively: an op that reads only the outer index (a gather's row index,
+a broadcast operand's load) runs once per row once LLVM hoists it, and an
+op of no index runs once. Trip counts are static where the bounds are,
+else the largest the value ranges of the bounds allow (`index_ranges`),
+else 1 (unknown work is taken as small). An op with regions counts one
+plus all its regions, in every iteration. A vector op counts one, as it
+runs; a nest that `register-tile` or `vectorize` jammed along a unit-stride
+dimension in scalar copies counts its work divided by the copies that LLVM
+makes one vector op (`_vector_lanes`): a 128^3 matmul's register tiles are
+2 million scalar FMAs but 130,000 vector ones, less than a thread start
+pays for (while_loops_128's ten of them ran 1.6x slower threaded).
+
+`threads=0` asks for the CPUs online when the kernel runs; N > 0 for N
+threads. The default `min-work` was set when each launch started and
+joined its threads (a 2-core Xeon, glibc 2.36: a pthread create + join
+cost about 20 us): the bench's kernels run from 0.02 ns per estimated op
+(vectorized elementwise: gelu_1m, 82 million ops in 1.8 ms) to 0.2 ns
+(gathers, memory-bound chains), and a split in two on a free core saves
+half the serial time, so it paid from 2 x 23 us / (cost per op): 230,000 to
+2,300,000 ops; the default, 2^20, sits between. Launches now go to a thread
+pool (targets/cpu/thread_pool.py), which costs the calling thread a few
+microseconds, but a pool thread that has gone to sleep joins 15-50 us late.
+Lower defaults measured on a 2-core EPYC (same process, alternating):
+2^18 ran while_loops_128 0.77x the time called back to back but 0.95x with
+its arrays out of cache, and gather_index 1.29x out of cache; the default
+stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xlir.analysis.index_ranges import value_range
+from xlir.analysis.loop_utils import bounds_of, static_trip_count
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import THREADS, Bound, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import element_bytes
+from xlir.passes.loop.jam import (
+    JAM_ATTRIBUTE,
+    loads_in,
+    reduction_loops,
+    unit_stride_dim,
+)
+from xlir.passes.loop.vector_width import lanes
+
+from xlir.diagnostics import XlirError
+
+DEFAULT_MIN_WORK = 1 << 20
+"""Ops per launch from which threads pay (module docstring)."""
+
+
+def _trip_estimate(lower: Bound, upper: Bound, step: Bound) -> int:
+    """Iterations of one dimension: exact when static, else the most the
+    ranges of the bounds allow, else 1."""
+    count = static_trip_count(lower, upper, step)
+    if count is not None:
+        return count
+    low = (lower, lower) if isinstance(lower, int) else value_range(lower)
+    high = (upper, upper) if isinstance(upper, int) else value_range(upper)
+    if low is None or high is None or not isinstance(step, int):
+        return 1
+    return max(0, -(-(high[1] - low[0]) // step))
+
+
+def estimated_work(block: Block) -> int:
+    """Ops a block executes (module docstring)."""
+    return sum(_op_work(op) for op in block.ops)
+
+
+def _op_work(op: Operation) -> int:
+    if isinstance(op, YieldOp):
+        return 0
+    if isinstance(op, ParallelOp | ForOp):
+        return _loop_work(op)
+    return 1 + sum(
+        estimated_work(block) for region in op.regions for block in region.blocks
+    )
+
+
+def _loop_work(loop: ParallelOp | ForOp) -> int:
+    """Ops a loop executes, each op counted once per iteration of the
+    dimensions it depends on: an op of the outer index only (a gather's row
+    index, a broadcast operand's load) is hoisted out of the inner one by
+    LLVM, and runs once per row."""
+    trips = [_trip_estimate(*dim) for dim in bounds_of(loop)]
+    ivs = (
+        list(loop.induction_vars)
+        if isinstance(loop, ParallelOp)
+        else [loop.induction_var]
+    )
+    every = frozenset(range(len(trips)))
+    depends: dict[SSAValue, frozenset[int]] = {
+        iv: frozenset([d]) for d, iv in enumerate(ivs)
+    }
+    if isinstance(loop, ForOp):
+        depends |= {arg: every for arg in loop.carried}
+    work = 0
+    for op in loop.block.ops:
+        if op.regions:
+            dims = every
+        else:
+            dims = frozenset().union(
+                *(depends.get(v, frozenset()) for v in op.operands)
+            )
+        for result in op.results:
+            depends[result] = dims
+        work += prod(trips[d] for d in dims) * _op_work(op)
+    return work
+
+
+def outer_parallels(kernel: KernelOp) -> list[ParallelOp]:
+    """The `loop.parallel`s of a kernel not nested in another one."""
+    found: list[ParallelOp] = []
+
+    def visit(block: Block) -> None:
+        for op in block.ops:
+            if isinstance(op, ParallelOp):
+                found.append(op)
+                continue
+            for region in op.regions:
+                for inner in region.blocks:
+                    visit(inner)
+
+    visit(kernel.body.block)
+    return found
+
+
+def worth_threads(loop: ParallelOp, min_work: int) -> bool:
+    bounds = bounds_of(loop)
+    if not bounds or _trip_estimate(*bounds[0]) < 2:
+        return False
+    return _loop_work(loop) // _vector_lanes(loop) >= min_work
+
+
+def _vector_lanes(loop: ParallelOp) -> int:
+    """How many of a jammed nest's copies run as one vector op: its jam
+    factor along a dimension its reductions' loads read with unit stride
+    (scalar copies of `register-tile`'s columns become vector lanes for
+    LLVM's SLP vectorizer), at most a register's lanes; 1 for other nests
+    (rows jammed for an in-order reduction stay scalar, though the rows'
+    own results, `sum[i]`, are unit stride along them) and for vector
+    copies, whose ops are counted as the vector ops they are."""
+    factors = loop.attributes.get(JAM_ATTRIBUTE)
+    if not isinstance(factors, DenseArrayBase):
+        return 1
+    loads = loads_in(reduction_loops(loop))
+    if any(isinstance(load.result.type, VectorType) for load in loads):
+        return 1
+    jam = factors.get_values()
+    best = 1
+    for load in loads:
+        dim = unit_stride_dim(load, loop.induction_vars)
+        type_ = load.buffer.type
+        assert isinstance(type_, MemRefType)
+        bytes_ = element_bytes(type_.element_type) or 8
+        if dim is not None and jam[dim] > 1:
+            best = max(best, min(jam[dim], lanes(8 * bytes_)))
+    return best
+
+
+@dataclass(frozen=True)
+class ParallelizePass(ModulePass):
+    """Mark kernels' outermost `loop.parallel`s for threads (module docstring)."""
+
+    name = "parallelize"
+
+    threads: int = 0
+    """Threads per marked loop; 0: the CPUs online at run time."""
+    min_work: int = DEFAULT_MIN_WORK
+    """Estimated ops per launch below which a loop stays on one thread."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.threads < 0:
+            raise XlirError(
+                "error: parallelize: threads must be non-negative (0: the CPUs "
+                f"online), got {self.threads}"
+            )
+        if self.min_work < 0:
+            raise XlirError(
+                f"error: parallelize: min-work must be non-negative, got {self.min_work}"
+            )
+        for kernel in op.body.block.ops:
+            if not isinstance(kernel, KernelOp):
+                continue
+            for loop in outer_parallels(kernel):
+                if THREADS not in loop.attributes and worth_threads(
+                    loop, self.min_work
+                ):
+                    loop.attributes[THREADS] = IntegerAttr(self.threads, i64)

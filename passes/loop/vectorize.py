@@ -1,0 +1,328 @@
+"""`vectorize{width=V reassociate=false}`: reductions LLVM can vectorize.
+
+LLVM vectorizes an elementwise nest's innermost unit-stride loop by itself,
+but not a reduction nest: each `loop.parallel` iteration runs its own
+`loop.for`, and a float reduction inside it may not be reordered. Two
+rewrites give it vector work, for the reduction nests `register-tile` left
+alone (those that are not contractions):
+
+* **Jam along a unit-stride parallel dimension** (exact). A column sum,
+  `loop.parallel (%j) { loop.for %i { acc += x[i, j] } }`, is jammed by V
+  along `j` (`passes/loop/jam.py`) as one vector copy where it can be
+  (`passes/loop/jam_vector.py`): a vector accumulator, a vector load and a
+  vector add per step (else V scalar copies, which SLP packs). The
+  dimension is the innermost one that a load in the reductions indexes with
+  unit stride; the remainder is jammed by what is left.
+* **Split a reduction along a unit-stride dimension into V partial sums**.
+  A row reduction, `loop.for %j { acc = acc + x[i, j] }`, has no such
+  parallel dimension; its `loop.for` is unrolled by V with one accumulator
+  per copy (copy v takes the elements j = v mod V, starting from the
+  combiner's identity), the partials are combined in order after the loop,
+  and a remainder loop continues from the combined value. This reassociates
+  the reduction, so for floating-point `addf` and `mulf` it is done only
+  with `reassociate=true` (results then differ in rounding, as with
+  XLA:CPU's fast math). Reductions whose combiners are all associative and
+  commutative exactly (`maximumf`/`minimumf`, the integer ones) are left
+  to LLVM's loop vectorizer, which reorders those by itself: split by hand,
+  it vectorized the split loop across its copies with strided gathers
+  (a row max ran 1.7x slower).
+
+* **Jam rows for the reductions that stay in order** (exact). A float sum
+  that may not be split runs one dependent add per element: its speed is
+  the add's latency, not its throughput. Jamming the nest's largest
+  parallel dimension by `ROW_JAM` interleaves that many independent rows
+  (`passes/loop/jam.py`): each row still adds its elements in order, so the bits
+  are the same, and the core keeps several adds in flight (layernorm's
+  row sums: ~3x).
+
+All three bound the code they clone as `register-tile` does (`passes/loop/jam.py`):
+a costly epilogue runs once per jammed tile where it can, else the jam
+takes fewer columns, and a loop whose body would be cloned past
+`CLONED_EPILOGUE_BUDGET` (V expanded `exp`s, say) is not split.
+
+A loop is split only when it is innermost, has static bounds and at least
+2V iterations, reads some buffer with unit stride along it, and each carried
+value is used only by its combiner, whose result is only yielded (not a
+scan). `width` counts elements of the reduction's type; 0 (the default)
+takes the lanes of the vector width LLVM uses on this host
+(`passes/loop/vector_width.py`).
+
+The cpu target's pipeline runs it exact; a fast pipeline is
+`register-tile,vectorize{reassociate=true},...`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xlir.analysis.loop_utils import (
+    bounds_of,
+    clone_body,
+    contains_loop,
+    index_constant,
+    static_trip_count,
+)
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.jam import (
+    CLONED_EPILOGUE_BUDGET,
+    epilogue_copies,
+    is_jammed,
+    jam,
+    loads_in,
+    ops_cost,
+    reduction_loops,
+    unit_stride_dim,
+)
+from xlir.passes.loop.vector_width import lanes
+
+from xlir.diagnostics import XlirError
+from xlir.walk import walk
+
+_EXACT_COMBINERS = {
+    "arith.maximumf",
+    "arith.minimumf",
+    "arith.addi",
+    "arith.muli",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.maxsi",
+    "arith.minsi",
+    "arith.maxui",
+    "arith.minui",
+}
+"""Combiners whose partial results combine to the same bits in any order."""
+
+_REASSOCIATING_COMBINERS = {"arith.addf", "arith.mulf"}
+"""Combiners that round differently when reordered."""
+
+ROW_JAM = 8
+"""Rows interleaved for an in-order reduction: enough independent adds to
+cover a float add's latency (3-4 cycles) on two or more ports."""
+
+ROW_JAM_BUDGET = 320
+"""The most body cost (`ops_cost`) row jamming clones: a costly row (softmax's
+exponentials, 72) gets 4 rows, not 8, which would cost more compile time
+than its run time gains."""
+
+
+def _identity(combiner: str, type_: Attribute) -> FloatAttr | IntegerAttr:
+    """The value x with combiner(x, y) == y for every y of `type_`."""
+    if isinstance(type_, AnyFloat):
+        value = {
+            "arith.addf": -0.0,
+            "arith.mulf": 1.0,
+            "arith.maximumf": float("-inf"),
+            "arith.minimumf": float("inf"),
+        }[combiner]
+        return FloatAttr(value, type_)
+    assert isinstance(type_, IntegerType)
+    bits = type_.width.data
+    value = {
+        "arith.addi": 0,
+        "arith.muli": 1,
+        "arith.andi": -1,
+        "arith.ori": 0,
+        "arith.xori": 0,
+        "arith.maxsi": -(1 << (bits - 1)),
+        "arith.minsi": (1 << (bits - 1)) - 1,
+        "arith.maxui": 0,
+        "arith.minui": -1,
+    }[combiner]
+    return IntegerAttr(value, type_)
+
+
+def _element_bits(loop: ForOp) -> int:
+    widths = [
+        t.width.data if isinstance(t, IntegerType) else t.bitwidth
+        for t in (v.type for v in loop.iter_args)
+        if isinstance(t, IntegerType | AnyFloat)
+    ]
+    return max(widths, default=32)
+
+
+def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
+    """Jam the innermost parallel dimension that the reductions read with
+    unit stride by `width`, and its remainder by what is left; whether it
+    changed."""
+    counts = [static_trip_count(*b) for b in bounds_of(nest)]
+    dims = {
+        d
+        for load in loads_in(reduction_loops(nest))
+        if (d := unit_stride_dim(load, nest.induction_vars)) is not None
+        and (counts[d] or 0) > 1
+    }
+    if not dims:
+        return False
+    dim = max(dims)
+    allowed = epilogue_copies(nest)
+    while width > allowed:
+        width //= 2  # whole vectors still
+    jammed = jam(nest, {dim: width}, (dim, width))
+    if jammed is None:
+        return False
+    for rest in jammed.remainders.values():
+        jam(rest, {dim: width}, (dim, width))
+    return True
+
+
+def jam_rows(nest: ParallelOp, rows: int) -> bool:
+    """Jam the parallel dimension with the most iterations by `rows` (fewer
+    where the cloned body would cost more than `ROW_JAM_BUDGET`); whether
+    it changed."""
+    counts = [static_trip_count(*b) or 0 for b in bounds_of(nest)]
+    if not counts:
+        return False
+    dim = max(range(len(counts)), key=lambda d: counts[d])
+    cost = max(1, ops_cost(nest.body.block.ops))
+    rows = min(rows, epilogue_copies(nest), ROW_JAM_BUDGET // cost)
+    return rows > 1 and jam(nest, {dim: rows}) is not None
+
+
+def _combiners(loop: ForOp) -> list[Operation] | None:
+    """Each carried value's combiner, or None unless every carried value is
+    used only by its combiner and that only by the yield, at its place."""
+    yielded = loop.yield_op().arguments
+    found: list[Operation] = []
+    for index, arg in enumerate(loop.carried):
+        if not arg.has_one_use():
+            return None
+        combiner = arg.get_user_of_unique_use()
+        if (
+            combiner is None
+            or len(combiner.results) != 1
+            or not combiner.results[0].has_one_use()
+            or yielded[index] is not combiner.results[0]
+        ):
+            return None
+        found.append(combiner)
+    return found
+
+
+def left_to_llvm(loop: ForOp) -> bool:
+    """Whether every combiner of the reduction gives the same bits in any
+    order, which LLVM's loop vectorizer knows (module docstring)."""
+    combiners = _combiners(loop)
+    return combiners is not None and all(c.name in _EXACT_COMBINERS for c in combiners)
+
+
+def split_reduction(loop: ForOp, width: int, reassociate: bool) -> bool:
+    """Split one reduction loop into `width` partial accumulators (module
+    docstring); whether it changed."""
+    lower, upper, step = loop.lower, loop.upper, loop.step
+    count = static_trip_count(lower, upper, step)
+    if count is None or width < 2 or count < 2 * width or contains_loop(loop):
+        return False
+    if width * ops_cost(loop.body.block.ops) > CLONED_EPILOGUE_BUDGET:
+        return False
+    assert isinstance(lower, int) and isinstance(upper, int)
+    assert isinstance(step, int)
+    combiners = _combiners(loop)
+    allowed = _EXACT_COMBINERS | _REASSOCIATING_COMBINERS
+    if (
+        not reassociate
+        or combiners is None
+        or not all(c.name in allowed for c in combiners)
+    ):
+        return False
+    iv = loop.induction_var
+    body_loads = [op for op in loop.body.walk() if isinstance(op, LoadOp)]
+    if not any(unit_stride_dim(load, [iv]) == 0 for load in body_loads):
+        return False
+    builder = Builder(InsertPoint.before(loop))
+    identities = [
+        builder.insert(arith.ConstantOp(_identity(c.name, arg.type), arg.type)).result
+        for c, arg in zip(combiners, loop.carried, strict=True)
+    ]
+    inits = list(loop.iter_args) + identities * (width - 1)
+    split = lower + (count - count % width) * step
+    block = Block(arg_types=[iv.type, *(v.type for v in inits)])
+    main = builder.insert(ForOp(lower, split, step * width, inits, Region(block)))
+    block.args[0].name_hint = iv.name_hint
+    for new, old in zip(block.args[1:], loop.carried * width, strict=True):
+        new.name_hint = old.name_hint
+    inner = Builder(InsertPoint.at_end(block))
+    carried_count = len(loop.carried)
+    yielded: list[SSAValue] = []
+    for copy in range(width):
+        index = block.args[0]
+        if copy:
+            offset = index_constant(inner, copy * step)
+            index = inner.insert(arith.AddiOp(block.args[0], offset)).result
+        own = block.args[1 + copy * carried_count : 1 + (copy + 1) * carried_count]
+        mapping = {iv: index, **dict(zip(loop.carried, own, strict=True))}
+        yielded += clone_body(loop.body.block, inner, mapping)
+    inner.insert(YieldOp(*yielded))
+    combined: list[SSAValue] = []
+    for r, (combiner, arg) in enumerate(zip(combiners, loop.carried, strict=True)):
+        (element,) = [v for v in combiner.operands if v is not arg]
+        total = main.results[r]
+        for copy in range(1, width):
+            partial = main.results[copy * carried_count + r]
+            mapping: dict[SSAValue, SSAValue] = {arg: total, element: partial}
+            total = builder.insert(combiner.clone(value_mapper=mapping)).results[0]
+        combined.append(total)
+    if split < upper:
+        rest = builder.insert(ForOp(split, upper, step, combined, loop.body.clone()))
+        combined = list(rest.results)
+    for old, new in zip(loop.results, combined, strict=True):
+        old.replace_all_uses_with(new)
+    loop.detach()
+    loop.erase()
+    return True
+
+
+@dataclass(frozen=True)
+class VectorizePass(ModulePass):
+    """Vectorizable reductions (module docstring)."""
+
+    name = "vectorize"
+
+    width: int = 0
+    reassociate: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.width < 0:
+            raise XlirError(
+                "error: vectorize: width must be non-negative (0: from the host), "
+                f"got {self.width}"
+            )
+        # Inner nests first: jamming a nest clones the nests inside it and
+        # erases the originals, which must not be visited after.
+        nests = [p for p in walk(op) if isinstance(p, ParallelOp)]
+        for nest in reversed(nests):
+            loops = reduction_loops(nest)
+            if is_jammed(nest) or not loops:
+                continue
+            width = self.width or lanes(max(map(_element_bits, loops)))
+            if jam_unit_stride(nest, width):
+                continue
+            reductions = [
+                inner
+                for inner in nest.walk()
+                if isinstance(inner, ForOp) and inner.iter_args
+            ]
+            in_order = [
+                loop
+                for loop in reductions
+                if not left_to_llvm(loop)
+                and not split_reduction(
+                    loop, self.width or lanes(_element_bits(loop)), self.reassociate
+                )
+            ]
+            if in_order:
+                jam_rows(nest, ROW_JAM)

@@ -1,2 +1,0 @@
-"""The formulas `expand-math` writes in place of `math` ops, one module per
-family of functions (see `passes/expand_math.py`)."""
