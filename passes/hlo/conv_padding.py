@@ -70,7 +70,7 @@ class PadConvolutionInput(RewritePattern):
         del convolution.properties["padding"]
         for new in (zero, pad, convolution):
             new.location = op.location
-        rewriter.replace_op(op, [zero, pad, convolution], [convolution.result])
+        rewriter.replace(op, [zero, pad, convolution], [convolution.result])
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ class TransposeContractedRhs(RewritePattern):
             op.lhs, transpose.result, numbers, op.precision_config, op.result.type
         )
         dot.location = op.location
-        rewriter.replace_op(op, [transpose, dot], [dot.result])
+        rewriter.replace(op, [transpose, dot], [dot.result])
 
 
 @dataclass(frozen=True)

@@ -115,10 +115,10 @@ class TransposeOfDot(RewritePattern):
         precision = dot.precision_config
         if precision is not None and len(precision.data) == 2:
             precision = type(precision)(tuple(reversed(precision.data)))
-        rewriter.replace_op(
+        rewriter.replace(
             op, DotGeneralOp(dot.rhs, dot.lhs, numbers, precision, op.result.type)
         )
-        rewriter.erase_op(dot)
+        rewriter.erase(dot)
 
 
 def dot_patterns() -> list[RewritePattern]:
