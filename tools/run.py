@@ -40,7 +40,10 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import Executable, Signature, get_target
+from xlir.targets.interpreter import function_signature
+from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.compare import compare, tolerance_for
@@ -85,6 +88,24 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repeat", type=int, default=1, help="calls to time")
     parser.add_argument(
         "--check", action="store_true", help="run the check.* test functions"
+    )
+    parser.add_argument(
+        "--bisect",
+        action="store_true",
+        help="find the first kernel whose outputs differ on --target from "
+        "--against, and write a reproducer of it (tools/bisect.py)",
+    )
+    parser.add_argument(
+        "--against",
+        default="interpreter",
+        metavar="TARGET",
+        help="with --bisect: the reference target (default: interpreter)",
+    )
+    parser.add_argument(
+        "--reproducer-dir",
+        default=".",
+        metavar="DIR",
+        help="with --bisect: where the reproducer's .mlir and .npz go (default: .)",
     )
     parser.add_argument(
         "--split-input-file",
@@ -212,6 +233,8 @@ def run_main(args: argparse.Namespace) -> int:
         )
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
+    if args.bisect:
+        return _bisect(args, module, sources, name)
     platform = get_target(args.target)
     compiler = platform.compiler()
     if needs_refinement(module):
@@ -221,24 +244,8 @@ def run_main(args: argparse.Namespace) -> int:
     else:
         executable = compiler.compile(module, args.function, sources, args.pipeline)
     signature = executable.signature
-    count = len(signature.arguments)
-    names = ", ".join(str(a) for a in signature.arguments)
-    if args.inputs:
-        arrays = _load_arrays(args.inputs, "arg", count, "input")
-    elif args.random and isinstance(executable, ShapePolymorphicExecutable):
-        raise UsageError(
-            f"@{args.function} has dynamic shapes ({names}); give --inputs "
-            "FILE.npz with arrays of the shapes to compile it for"
-        )
-    elif args.random:
-        arrays = random_arguments(signature, args.seed)
-    elif count:
-        raise UsageError(
-            f"@{args.function} takes {count} argument(s) ({names}); "
-            "give --inputs FILE.npz or --random"
-        )
-    else:
-        arrays = []
+    dynamic = isinstance(executable, ShapePolymorphicExecutable)
+    arrays = _arguments(args, signature, dynamic)
     if isinstance(executable, ShapePolymorphicExecutable):
         checked = signature.check_arguments(arrays)
         executable = executable.specialize([a.shape for a in checked])
@@ -276,6 +283,53 @@ def run_main(args: argparse.Namespace) -> int:
         f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
     )
     return status
+
+
+def _arguments(
+    args: argparse.Namespace, signature: Signature, dynamic: bool
+) -> list[np.ndarray]:
+    """The arrays `--inputs` or `--random` give the function."""
+    count = len(signature.arguments)
+    names = ", ".join(str(a) for a in signature.arguments)
+    if args.inputs:
+        return _load_arrays(args.inputs, "arg", count, "input")
+    if args.random and dynamic:
+        raise UsageError(
+            f"@{args.function} has dynamic shapes ({names}); give --inputs "
+            "FILE.npz with arrays of the shapes to compile it for"
+        )
+    if args.random:
+        return random_arguments(signature, args.seed)
+    if count:
+        raise UsageError(
+            f"@{args.function} takes {count} argument(s) ({names}); "
+            "give --inputs FILE.npz or --random"
+        )
+    return []
+
+
+def _bisect(
+    args: argparse.Namespace, module: ModuleOp, sources: dict[str, str], name: str
+) -> int:
+    if needs_refinement(module):
+        raise UsageError(
+            "--bisect needs static shapes; specialise the program first "
+            "(xlir-opt -p 'refine-shapes{types=...}')"
+        )
+    get_target(args.against)  # an unknown name is a diagnostic before any run
+    signature = function_signature(module, args.function)
+    arrays = signature.check_arguments(_arguments(args, signature, False))
+    options = BisectOptions(
+        target=args.target,
+        against=args.against,
+        function=args.function,
+        pipeline=args.pipeline,
+        rtol=args.rtol,
+        atol=args.atol,
+        out_dir=Path(args.reproducer_dir),
+        stem=Path(name).name.removesuffix(".mlir"),
+    )
+    return bisect(module, sources, arrays, options)
 
 
 def _report_checks(executable: Executable) -> None:

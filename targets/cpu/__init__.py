@@ -33,6 +33,7 @@ from xlir.targets.cpu import cache
 from xlir.targets.cpu.codegen_parts import compile_parts
 from xlir.targets.cpu.executable import CpuExecutable
 from xlir.targets.cpu.llvm_jit import host_description
+from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
 from xlir.targets.interpreter import InterpreterExecutor, function_signature
 from xlir.targets.loop_interpreter import loop_signature
 
@@ -206,6 +207,8 @@ class CpuCompiler(Compiler):
             return None
         hlo = self.DEFAULT_PIPELINE if pipeline is None else pipeline
         backend = f"hlo-to-loop,{loop_pipeline(self.bounds_check)}"
+        if planted_kernel():
+            backend += f",planted-miscompile={planted_kernel()}"
         return cache.cache_key(text, function, hlo, backend, host_description())
 
     def _load(self, key: str | None) -> CpuExecutable | None:
@@ -255,6 +258,9 @@ class CpuCompiler(Compiler):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
+        kernel = planted_kernel()
+        if kernel and not is_loop_level(module):
+            plant_miscompile(module, kernel)
         lowered = lower_to_llvm(
             module, function, sources, loop_pipeline(self.bounds_check)
         )
