@@ -93,7 +93,9 @@ def kernel_module(kernel: Kernel, program: ModuleOp) -> ModuleOp:
     functions of `program` it calls are copied beside it. The buffer plan's
     attributes are dropped: the kernel's own compile plans again."""
     block = Block(arg_types=[v.type for v in kernel.inputs])
-    mapping: dict[SSAValue, SSAValue] = dict(zip(kernel.inputs, block.args))
+    mapping: dict[SSAValue, SSAValue] = dict(
+        zip(kernel.inputs, block.args, strict=True)
+    )
     copy = kernel.op.clone(value_mapper=mapping)
     for inner in walk(copy):
         inner.attributes.pop(BUFFERS, None)

@@ -15,8 +15,8 @@ import os
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xlir.dialects.hlo import FusionOp
 from xdsl.rewriter import Rewriter
+from xlir.dialects.hlo import FusionOp
 from xlir.dialects.stablehlo.elementwise import (
     AddOp,
     MaximumOp,
