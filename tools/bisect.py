@@ -34,7 +34,6 @@ from xlir.tools.kernel_extraction import (
     Kernel,
     entry_steps,
     kernel_module,
-    kernel_of,
     read_from_outside,
     source_locations,
 )
@@ -99,13 +98,12 @@ def bisect(
         zip(entry.body.block.args, arrays, strict=True)
     )
     steps = entry_steps(entry)
-    kernels = [kernel_of(op, index) for index, op in enumerate(steps)]
-    count = sum(k is not None for k in kernels)
+    count = sum(kernel is not None for _, kernel in steps)
     number = 0
-    for index, (op, kernel) in enumerate(zip(steps, kernels, strict=True)):
+    for op, kernel in steps:
         if op.name == "func.return":
             break
-        step = kernel or Kernel(op, f"{op.name}#{index}", read_from_outside(op))
+        step = kernel or Kernel(op, op.name, read_from_outside(op))
         text = _print(kernel_module(step, optimized))
         name = f"{options.stem}.{_file_safe(step.name)}.mlir"
         inputs = [values[v] for v in step.inputs]

@@ -43,22 +43,24 @@ class Kernel:
         return self.name
 
 
-def entry_steps(function: func.FuncOp) -> list[Operation]:
-    """The top-level ops of `function`, in execution order."""
-    return list(function.body.block.ops)
-
-
-def kernel_of(op: Operation, index: int) -> Kernel | None:
-    """The kernel `op` launches (None for data and the return); an unfused
-    op is named by its op name and its place among the entry's ops."""
-    if op.name in DATA_OPS:
-        return None
-    name = op.attributes.get("name")
-    if isinstance(op, FusionOp) and isinstance(name, StringAttr):
-        label = name.data
-    else:
-        label = f"{op.name}#{index}"
-    return Kernel(op, label, read_from_outside(op))
+def entry_steps(function: func.FuncOp) -> list[tuple[Operation, Kernel | None]]:
+    """The top-level ops of `function` in execution order, each with the
+    kernel it launches (None for data and the return). Kernels are numbered
+    from 1; an unfused op is named by its op name and that number."""
+    steps: list[tuple[Operation, Kernel | None]] = []
+    number = 0
+    for op in function.body.block.ops:
+        if op.name in DATA_OPS:
+            steps.append((op, None))
+            continue
+        number += 1
+        name = op.attributes.get("name")
+        if isinstance(op, FusionOp) and isinstance(name, StringAttr):
+            label = name.data
+        else:
+            label = f"{op.name}#{number}"
+        steps.append((op, Kernel(op, label, read_from_outside(op))))
+    return steps
 
 
 def read_from_outside(op: Operation) -> list[SSAValue]:
