@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
-from xdsl.printer import Printer
 from xlir.targets.base import Executable, get_target
 from xlir.tools.cli import UsageError
 from xlir.tools.compare import compare, tolerance_for
@@ -34,6 +32,7 @@ from xlir.tools.kernel_extraction import (
     Kernel,
     entry_steps,
     kernel_module,
+    module_text,
     read_from_outside,
     source_locations,
 )
@@ -104,7 +103,7 @@ def bisect(
         if op.name == "func.return":
             break
         step = kernel or Kernel(op, op.name, read_from_outside(op))
-        text = _print(kernel_module(step, optimized))
+        text = module_text(kernel_module(step, optimized))
         name = f"{options.stem}.{_file_safe(step.name)}.mlir"
         inputs = [values[v] for v in step.inputs]
         expected = _run(reference, text, name, "", inputs)
@@ -219,12 +218,6 @@ def _write_reproducer(
         raise UsageError(f"cannot write the reproducer {mlir}: {error}") from None
     print(f"reproducer: {mlir} and {npz}")
     print(f"  {command}")
-
-
-def _print(module: ModuleOp) -> str:
-    text = StringIO()
-    Printer(stream=text).print_op(module)
-    return text.getvalue() + "\n"
 
 
 def _file_safe(name: str) -> str:

@@ -13,10 +13,12 @@ target, with the inputs the rest of the program would have given it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from io import StringIO
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.printer import Printer
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import BUFFERS
 
@@ -125,3 +127,10 @@ def _callees(op: Operation, program: ModuleOp) -> list[Operation]:
                     wanted[name] = None
                     pending.append(functions[name])
     return [functions[name].clone() for name in wanted]
+
+
+def module_text(module: ModuleOp) -> str:
+    """The module as `xlir-opt` prints it, ending in a newline."""
+    text = StringIO()
+    Printer(stream=text).print_op(module)
+    return text.getvalue() + "\n"

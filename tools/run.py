@@ -47,6 +47,7 @@ from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.compare import compare, tolerance_for
+from xlir.tools.profile import profile, profile_table, write_trace
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
@@ -88,6 +89,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repeat", type=int, default=1, help="calls to time")
     parser.add_argument(
         "--check", action="store_true", help="run the check.* test functions"
+    )
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="",
+        metavar="TRACE.json",
+        help="time each kernel (--repeat calls after a warm-up) and print a "
+        "table with bytes, FLOPs and their rates; with a file name, also "
+        "write a Chrome trace there (tools/profile.py)",
     )
     parser.add_argument(
         "--bisect",
@@ -235,6 +245,8 @@ def run_main(args: argparse.Namespace) -> int:
     module, sources = load_module(text, name)
     if args.bisect:
         return _bisect(args, module, sources, name)
+    if args.profile is not None:
+        return _profile(args, module, sources)
     platform = get_target(args.target)
     compiler = platform.compiler()
     if needs_refinement(module):
@@ -258,6 +270,20 @@ def run_main(args: argparse.Namespace) -> int:
         times.append(time.perf_counter() - started)
         results = value if isinstance(value, tuple) else (value,)
     _report_checks(executable)
+    status = _report_outputs(args, signature, results)
+    median = sorted(times)[len(times) // 2]
+    print(
+        f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "
+        f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
+    )
+    return status
+
+
+def _report_outputs(
+    args: argparse.Namespace, signature: Signature, results: Sequence[np.ndarray]
+) -> int:
+    """Print the outputs, compare them with `--expected` and save them to
+    `--output`; 1 on a mismatch."""
     for i, (spec, result) in enumerate(zip(signature.results, results, strict=True)):
         print(f"out{i}: {spec.type_text} = {preview(result)}")
     status = 0
@@ -277,11 +303,6 @@ def run_main(args: argparse.Namespace) -> int:
         )
     if args.output:
         _save_outputs(args.output, results)
-    median = sorted(times)[len(times) // 2]
-    print(
-        f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "
-        f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
-    )
     return status
 
 
@@ -306,6 +327,36 @@ def _arguments(
             "give --inputs FILE.npz or --random"
         )
     return []
+
+
+def _profile(
+    args: argparse.Namespace, module: ModuleOp, sources: dict[str, str]
+) -> int:
+    if needs_refinement(module):
+        raise UsageError(
+            "--profile needs static shapes; specialise the program first "
+            "(xlir-opt -p 'refine-shapes{types=...}')"
+        )
+    signature = function_signature(module, args.function)
+    arrays = signature.check_arguments(_arguments(args, signature, False))
+    results, measured = profile(
+        module,
+        sources,
+        arrays,
+        args.target,
+        args.function,
+        args.pipeline,
+        args.repeat,
+    )
+    status = _report_outputs(args, signature, results)
+    print(profile_table(measured))
+    if args.profile:
+        write_trace(measured, args.profile)
+        print(
+            f"trace: {args.profile} (trace-event JSON: chrome://tracing or "
+            "https://ui.perfetto.dev)"
+        )
+    return status
 
 
 def _bisect(
