@@ -3,6 +3,10 @@
     xlir-run FILE.mlir [--target NAME] [--function main]
              [--inputs in.npz | --random [--seed N]] [--output out.npz]
              [--expected ref.npz [--rtol R] [--atol A]] [--repeat N]
+    xlir-run FILE.mlir --target NAME (--inputs in.npz | --random) --bisect
+             [--against interpreter] [--reproducer-dir DIR]
+    xlir-run FILE.mlir --target NAME (--inputs in.npz | --random)
+             --profile[=trace.json] [--repeat N]
     xlir-run --check [--split-input-file] [--target NAME[,NAME...]] FILE.mlir
 
 Inputs come from an `.npz` with keys `arg0, arg1, ...` (other keys are
@@ -23,6 +27,10 @@ every `// -----` chunk with `--split-input-file`) on each target named
 for each, exiting 1 if any fails on any target. The interpreter runs the
 module as parsed, or after `--pipeline`; another target compiles each test
 through `check-to-outputs` and its pipeline (tools/check_runner.py).
+
+`--bisect` (tools/bisect.py) finds the first kernel whose outputs differ
+from the reference's and writes a reproducer; `--profile`
+(tools/profile.py) times each kernel (docs/tools.md).
 
 Every error is a diagnostic on stderr (file:line:col, or the argument's
 name) and exit status 1, never a traceback.
