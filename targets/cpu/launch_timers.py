@@ -9,7 +9,8 @@ in the kernel, and the launch count. The functions are compiled once per
 process, as the support functions are (thread_runtime.py), and resolve in
 every executable compiled with timers. Launches run one after the other
 (each kernel to completion), so one saved start suffices; a profiled
-executable is not for calling from several threads at once.
+executable is not for calling from several threads at once. Called with no
+table (outside `LaunchTable`), `end` records nothing.
 """
 
 from __future__ import annotations
@@ -102,8 +103,18 @@ def define_launch_timers(module: ir.Module) -> None:
     stop = now(b)
     start = b.load(started, typ=I64)
     base = b.load(table, typ=pointer)
+    # no table (a call outside `LaunchTable`): nothing to record
+    with b.if_then(b.icmp_unsigned("!=", base, ir.Constant(pointer, None))):
+        _record(b, end.args[0], base, start, stop)
+    b.ret_void()
+
+
+def _record(
+    b: ir.IRBuilder, site: ir.Value, base: ir.Value, start: ir.Value, stop: ir.Value
+) -> None:
+    """Add one launch, from `start` to `stop`, to the site's record."""
     fields = [
-        b.gep(base, [b.add(b.mul(end.args[0], I64(FIELDS)), I64(i))], source_etype=I64)
+        b.gep(base, [b.add(b.mul(site, I64(FIELDS)), I64(i))], source_etype=I64)
         for i in range(FIELDS)
     ]
     first, _, busy, count = (b.load(f, typ=I64) for f in fields)
@@ -111,7 +122,6 @@ def define_launch_timers(module: ir.Module) -> None:
     b.store(stop, fields[1])
     b.store(b.add(busy, b.sub(stop, start)), fields[2])
     b.store(b.add(count, I64(1)), fields[3])
-    b.ret_void()
 
 
 def needs_launch_timers(objects: Sequence[bytes]) -> bool:

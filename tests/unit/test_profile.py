@@ -163,3 +163,20 @@ def test_cost_of_an_unfused_op(text, flops, size):
     assert op is not None
     cost = kernel_cost(op)
     assert (cost.flops, cost.bytes) == (flops, size)
+
+
+def test_timed_cpu_executable_called_without_a_table_records_nothing():
+    """Timers compiled in, called as any executable: right results, no
+    crash on the missing table; a timed call then records one launch per
+    site."""
+    module, sources = load_module(PROGRAM)
+    compiler = get_target("cpu").compiler()
+    compiler.time_launches = True  # pyright: ignore[reportAttributeAccessIssue]
+    executable = compiler.compile(module, "main", sources)
+    arrays = random_arguments(executable.signature, 0)
+    plain = executable(*arrays)
+    timed, records = executable.timed_call(arrays)  # pyright: ignore[reportAttributeAccessIssue]
+    for got, want in zip(timed, plain, strict=True):
+        assert (got == want).all()
+    assert [(r.kernel, r.count) for r in records] == [("fusion_1", 1), ("fusion_2", 1)]
+    assert all(r.start_ns <= r.end_ns and r.busy_ns >= 0 for r in records)
