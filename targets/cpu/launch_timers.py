@@ -19,7 +19,7 @@ import ctypes
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import llvmlite.binding as llvm
 import numpy as np
@@ -76,9 +76,9 @@ def define_launch_timers(module: ir.Module) -> None:
     """The two timer functions and the table pointer, in `module`."""
     pointer = ir.PointerType()
     table = ir.GlobalVariable(module, pointer, TABLE)
-    table.initializer = ir.Constant(pointer, None)  # pyright: ignore[reportArgumentType]
+    table.initializer = ir.Constant(pointer, None)  # pyright: ignore[reportAttributeAccessIssue]
     started = ir.GlobalVariable(module, I64, "xlir.launch_started")
-    started.initializer = ir.Constant(I64, 0)  # pyright: ignore[reportArgumentType]
+    started.initializer = ir.Constant(I64, 0)  # pyright: ignore[reportAttributeAccessIssue]
     started.linkage = "internal"
     timespec = ir.LiteralStructType([I64, I64])
     clock_gettime = ir.Function(
@@ -90,7 +90,7 @@ def define_launch_timers(module: ir.Module) -> None:
         b.call(clock_gettime, [I32(CLOCK_MONOTONIC), slot])
         seconds = b.load(b.gep(slot, [I32(0), I32(0)], source_etype=timespec), typ=I64)
         nanos = b.load(b.gep(slot, [I32(0), I32(1)], source_etype=timespec), typ=I64)
-        return b.add(b.mul(seconds, I64(1_000_000_000)), nanos)
+        return cast(ir.Value, b.add(b.mul(seconds, I64(1_000_000_000)), nanos))
 
     void = ir.FunctionType(ir.VoidType(), [I64])
     begin = ir.Function(module, void, LAUNCH_BEGIN)
