@@ -115,13 +115,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--against",
-        default="interpreter",
         metavar="TARGET",
         help="with --bisect: the reference target (default: interpreter)",
     )
     parser.add_argument(
         "--reproducer-dir",
-        default=".",
         metavar="DIR",
         help="with --bisect: where the reproducer's .mlir and .npz go (default: .)",
     )
@@ -249,6 +247,7 @@ def run_main(args: argparse.Namespace) -> int:
             f"--target {args.target}: several targets run only with --check; "
             "name one target to run a function"
         )
+    _check_modes(args)
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
     if args.bisect:
@@ -314,6 +313,24 @@ def _report_outputs(
     return status
 
 
+def _check_modes(args: argparse.Namespace) -> None:
+    """Flags that belong to a mode given without it, or modes together."""
+    if args.bisect and args.profile is not None:
+        raise UsageError("--bisect and --profile run separately; give one")
+    if not args.bisect:
+        for flag, value in (
+            ("--against", args.against),
+            ("--reproducer-dir", args.reproducer_dir),
+        ):
+            if value is not None:
+                raise UsageError(f"{flag} goes with --bisect")
+    elif args.expected or args.output:
+        raise UsageError(
+            "--bisect compares with --against, and saves a reproducer rather "
+            "than outputs; drop --expected and --output"
+        )
+
+
 def _arguments(
     args: argparse.Namespace, signature: Signature, dynamic: bool
 ) -> list[np.ndarray]:
@@ -375,17 +392,19 @@ def _bisect(
             "--bisect needs static shapes; specialise the program first "
             "(xlir-opt -p 'refine-shapes{types=...}')"
         )
-    get_target(args.against)  # an unknown name is a diagnostic before any run
+    get_target(
+        args.against or "interpreter"
+    )  # an unknown name is a diagnostic before any run
     signature = function_signature(module, args.function)
     arrays = signature.check_arguments(_arguments(args, signature, False))
     options = BisectOptions(
         target=args.target,
-        against=args.against,
+        against=args.against or "interpreter",
         function=args.function,
         pipeline=args.pipeline,
         rtol=args.rtol,
         atol=args.atol,
-        out_dir=Path(args.reproducer_dir),
+        out_dir=Path(args.reproducer_dir or "."),
         stem=Path(name).name.removesuffix(".mlir"),
     )
     return bisect(module, sources, arrays, options)
@@ -400,6 +419,8 @@ def _report_checks(executable: Executable) -> None:
 
 
 def run_checks(args: argparse.Namespace) -> int:
+    if args.bisect or args.profile is not None:
+        raise UsageError("--check runs test functions; --bisect and --profile run one")
     targets = [t.strip() for t in args.target.split(",")]
     for target in targets:
         get_target(target)  # an unknown name is a diagnostic before any run

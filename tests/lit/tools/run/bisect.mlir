@@ -22,7 +22,7 @@
 // PLANTED: ok [1/4] fusion.1
 // PLANTED-NEXT: MISMATCH [2/4] fusion.2
 // PLANTED-NEXT: first wrong kernel: fusion.2 (loop fusion), kernel 2 of 4, on cpu against interpreter
-// PLANTED-NEXT: from: {{.*}}bisect.mlir:67:3, {{.*}}bisect.mlir:68:3, {{.*}}bisect.mlir:69:3
+// PLANTED-NEXT: from: {{.*}}bisect.mlir:75:3, {{.*}}bisect.mlir:76:3, {{.*}}bisect.mlir:77:3
 // PLANTED-NEXT: out0: {{[0-9]+}} of 32 elements outside rtol=0.0001 atol=1e-05 (max abs err {{.*}}); first at
 // PLANTED-NEXT: reproducer: [[DIR:.*]]/bisect.fusion.2.mlir and [[DIR]]/bisect.fusion.2.npz
 // PLANTED-NEXT: xlir-run [[DIR]]/bisect.fusion.2.mlir --target cpu --inputs [[DIR]]/bisect.fusion.2.npz --expected [[DIR]]/bisect.fusion.2.npz
@@ -31,7 +31,7 @@
 // The reproducer is the fused kernel alone, with an @main of its inputs.
 // RUN: filecheck %s --check-prefix=REPRO < %t/bisect.fusion.2.mlir
 // REPRO: // The first kernel xlir-run --bisect found wrong on cpu (against interpreter): fusion.2 (loop fusion)
-// REPRO-NEXT: // from: {{.*}}bisect.mlir:67:3
+// REPRO-NEXT: // from: {{.*}}bisect.mlir:75:3
 // REPRO-NEXT: // replay: xlir-run {{.*}}bisect.fusion.2.mlir --target cpu --inputs {{.*}}bisect.fusion.2.npz --expected {{.*}}bisect.fusion.2.npz
 // REPRO: func.func @main(%0: tensor<8xf32>, %1: tensor<8x4xf32>) -> tensor<8x4xf32>
 // REPRO-NEXT: hlo.fusion kind = loop (%0, %1) {name = "fusion.2"}
@@ -49,14 +49,22 @@
 // REPLAY-GOOD: out0: ok
 // REPLAY-GOOD: PASSED
 
-// Errors: the same target twice, an unknown reference, no inputs, a planted
-// kernel with nothing to flip.
+// Errors: the same target twice, an unknown reference, no inputs, flags
+// without their mode or with another, a planted kernel with nothing to flip.
 // RUN: not xlir-run %s --target cpu --against cpu --random --bisect 2>&1 | filecheck %s --check-prefix=SAME
 // SAME: xlir-run: error: --bisect compares two targets; --target and --against are both 'cpu'
 // RUN: not xlir-run %s --target cpu --against nosuch --random --bisect 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: unknown target 'nosuch' (known targets: {{.*}}cpu{{.*}})
 // RUN: not xlir-run %s --target cpu --bisect 2>&1 | filecheck %s --check-prefix=NO-INPUTS
 // NO-INPUTS: xlir-run: error: @main takes 2 argument(s) (arg0: tensor<8x4xf32>, arg1: tensor<4x4xf32>); give --inputs FILE.npz or --random
+// RUN: not xlir-run %s --target cpu --random --against interpreter 2>&1 | filecheck %s --check-prefix=NO-BISECT
+// NO-BISECT: xlir-run: error: --against goes with --bisect
+// RUN: not xlir-run %s --target cpu --random --bisect --profile 2>&1 | filecheck %s --check-prefix=BOTH
+// BOTH: xlir-run: error: --bisect and --profile run separately; give one
+// RUN: not xlir-run %s --target cpu --random --bisect --expected %t.npz 2>&1 | filecheck %s --check-prefix=EXPECTED
+// EXPECTED: xlir-run: error: --bisect compares with --against, and saves a reproducer rather than outputs; drop --expected and --output
+// RUN: not xlir-run %s --check --bisect 2>&1 | filecheck %s --check-prefix=CHECK-MODE
+// CHECK-MODE: xlir-run: error: --check runs test functions; --bisect and --profile run one
 // RUN: env XLIR_CPU_PLANT_MISCOMPILE=fusion.1 not xlir-run %S/Inputs/nothing_to_flip.mlir --target cpu --random --bisect --reproducer-dir %t 2>&1 | filecheck %s --check-prefix=NOTHING
 // NOTHING: error: XLIR_CPU_PLANT_MISCOMPILE=fusion.1: the fusion has no op to flip
 // NOTHING-NOT: Traceback
