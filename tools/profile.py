@@ -284,43 +284,54 @@ TID = 1
 
 
 def chrome_trace(result: Profile) -> dict[str, Any]:
-    """The profile in the trace-event format (chrome://tracing, Perfetto):
-    one complete event per call and, nested in it, one per kernel and call
-    (from its first launch's start to its last one's end; its busy time,
-    launches, bytes and FLOPs as args). Times in microseconds from the
+    """The profile in the trace-event format (chrome://tracing, Perfetto).
+    The first track holds one complete event per call and, nested in it,
+    one per kernel launched once a call. A kernel launched several times a
+    call (in a loop) gets a track of its own, with one event per call from
+    its first launch's start to its last one's end, as such spans overlap
+    the other kernels'. Each kernel event carries its HLO kernels, bytes,
+    FLOPs and busy time per launch; times are in microseconds from the
     first call's start."""
     origin = result.calls[0][0] if result.calls else 0
     events: list[dict[str, Any]] = [
-        _metadata("process_name", f"xlir-run --profile ({result.target})"),
-        _metadata("thread_name", f"@{result.function}"),
+        _metadata("process_name", f"xlir-run --profile ({result.target})", TID),
+        _metadata("thread_name", f"@{result.function}", TID),
     ]
     for index, (start, end) in enumerate(result.calls):
         events.append(
-            _complete(f"@{result.function}", "call", start - origin, end - start)
+            _complete(f"@{result.function}", "call", start - origin, end - start, TID)
             | {"args": {"call": index}}
         )
+    track = TID
+    calls = max(len(result.calls), 1)
     for kernel in result.kernels:
-        per_launch = kernel.busy_ns / max(kernel.launches, 1)
+        tid = TID
+        if kernel.launches > calls:
+            track += 1
+            tid = track
+            launches = kernel.launches // calls
+            name = f"{kernel.name} ({launches} launches a call)"
+            events.append(_metadata("thread_name", name, tid))
+        args = {
+            "hlo": kernel.source,
+            "bytes": kernel.cost.bytes,
+            "flops": kernel.cost.flops,
+            "busy_us_per_launch": kernel.busy_ns / max(kernel.launches, 1) / 1e3,
+        }
         for start, end in kernel.spans:
-            args = {
-                "hlo": kernel.source,
-                "bytes": kernel.cost.bytes,
-                "flops": kernel.cost.flops,
-                "busy_us_per_launch": per_launch / 1e3,
-            }
             events.append(
-                _complete(kernel.name, "kernel", start - origin, end - start)
+                _complete(kernel.name, "kernel", start - origin, end - start, tid)
                 | {"args": args}
             )
     return {"traceEvents": events, "displayTimeUnit": "ns"}
 
 
-def _metadata(name: str, value: str) -> dict[str, Any]:
-    return {"name": name, "ph": "M", "pid": PID, "tid": TID, "args": {"name": value}}
+def _metadata(name: str, value: str, tid: int) -> dict[str, Any]:
+    return {"name": name, "ph": "M", "pid": PID, "tid": tid, "args": {"name": value}}
 
 
 def _complete(
-    name: str, category: str, start_ns: int, length_ns: int
+    name: str, category: str, start_ns: int, length_ns: int, tid: int
 ) -> dict[str, Any]:
     return {
         "name": name,
@@ -329,7 +340,7 @@ def _complete(
         "ts": start_ns / 1e3,
         "dur": length_ns / 1e3,
         "pid": PID,
-        "tid": TID,
+        "tid": tid,
     }
 
 

@@ -57,7 +57,26 @@ def validate_trace(text: str) -> list[dict]:
         if event["ph"] == "M":
             assert event["name"] in ("process_name", "thread_name")
             assert isinstance(event["args"]["name"], str)
+    _check_nesting(trace["traceEvents"])
     return trace["traceEvents"]
+
+
+def _check_nesting(events: list[dict]) -> None:
+    """Complete events of one thread nest or follow each other, as the
+    viewers draw them (a partial overlap is drawn wrong)."""
+    slack = 1e-3  # microseconds: rounding of ns to us
+    tracks: dict[tuple[int, int], list[dict]] = {}
+    for event in events:
+        if event["ph"] == "X":
+            tracks.setdefault((event["pid"], event["tid"]), []).append(event)
+    for track in tracks.values():
+        open_ends: list[float] = []
+        for event in sorted(track, key=lambda e: (e["ts"], -e["dur"])):
+            while open_ends and open_ends[-1] <= event["ts"] + slack:
+                open_ends.pop()
+            end = event["ts"] + event["dur"]
+            assert not open_ends or end <= open_ends[-1] + slack, event
+            open_ends.append(end)
 
 
 @pytest.mark.parametrize("target", ["cpu", "interpreter"])
@@ -86,6 +105,20 @@ def test_trace_is_trace_event_json_with_kernels_inside_calls(target, tmp_path, c
             for call in calls
         ), kernel
         assert kernel["args"]["bytes"] > 0 and kernel["args"]["flops"] > 0
+
+
+def test_kernels_launched_in_loops_get_tracks_of_their_own(tmp_path, capsys):
+    program = CORPUS / "small" / "while_loops.mlir"
+    inputs = CORPUS / "small" / "while_loops.npz"
+    trace = tmp_path / "trace.json"
+    argv = [str(program), "--target", "cpu", "--inputs", str(inputs)]
+    with pytest.raises(SystemExit) as info:
+        main([*argv, "--repeat", "2", f"--profile={trace}"])
+    assert info.value.code in (0, None), capsys.readouterr()
+    events = validate_trace(trace.read_text())
+    tracks = [e["args"]["name"] for e in events if e["name"] == "thread_name"]
+    assert tracks[0] == "@main" and len(tracks) > 1
+    assert all("launches a call" in name for name in tracks[1:])
 
 
 def test_cpu_rows_account_for_every_hlo_kernel_once():
