@@ -3,6 +3,10 @@
     xlir-run FILE.mlir [--target NAME] [--function main]
              [--inputs in.npz | --random [--seed N]] [--output out.npz]
              [--expected ref.npz [--rtol R] [--atol A]] [--repeat N]
+    xlir-run FILE.mlir --target NAME (--inputs in.npz | --random) --bisect
+             [--against interpreter] [--reproducer-dir DIR]
+    xlir-run FILE.mlir --target NAME (--inputs in.npz | --random)
+             --profile[=trace.json] [--repeat N]
     xlir-run --check [--split-input-file] [--target NAME[,NAME...]] FILE.mlir
 
 Inputs come from an `.npz` with keys `arg0, arg1, ...` (other keys are
@@ -24,6 +28,10 @@ for each, exiting 1 if any fails on any target. The interpreter runs the
 module as parsed, or after `--pipeline`; another target compiles each test
 through `check-to-outputs` and its pipeline (tools/check_runner.py).
 
+`--bisect` (tools/bisect.py) finds the first kernel whose outputs differ
+from the reference's and writes a reproducer; `--profile`
+(tools/profile.py) times each kernel (docs/tools.md).
+
 Every error is a diagnostic on stderr (file:line:col, or the argument's
 name) and exit status 1, never a traceback.
 """
@@ -40,10 +48,14 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import Executable, Signature, get_target
+from xlir.targets.interpreter import function_signature
+from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.compare import compare, tolerance_for
+from xlir.tools.profile import profile, profile_table, write_trace
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
@@ -85,6 +97,31 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repeat", type=int, default=1, help="calls to time")
     parser.add_argument(
         "--check", action="store_true", help="run the check.* test functions"
+    )
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="",
+        metavar="TRACE.json",
+        help="time each kernel (--repeat calls after a warm-up) and print a "
+        "table with bytes, FLOPs and their rates; with a file name, also "
+        "write a Chrome trace there (tools/profile.py)",
+    )
+    parser.add_argument(
+        "--bisect",
+        action="store_true",
+        help="find the first kernel whose outputs differ on --target from "
+        "--against, and write a reproducer of it (tools/bisect.py)",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="TARGET",
+        help="with --bisect: the reference target (default: interpreter)",
+    )
+    parser.add_argument(
+        "--reproducer-dir",
+        metavar="DIR",
+        help="with --bisect: where the reproducer's .mlir and .npz go (default: .)",
     )
     parser.add_argument(
         "--split-input-file",
@@ -210,8 +247,13 @@ def run_main(args: argparse.Namespace) -> int:
             f"--target {args.target}: several targets run only with --check; "
             "name one target to run a function"
         )
+    _check_modes(args)
     text, name = _read_source(args.file)
     module, sources = load_module(text, name)
+    if args.bisect:
+        return _bisect(args, module, sources, name)
+    if args.profile is not None:
+        return _profile(args, module, sources)
     platform = get_target(args.target)
     compiler = platform.compiler()
     if needs_refinement(module):
@@ -221,24 +263,8 @@ def run_main(args: argparse.Namespace) -> int:
     else:
         executable = compiler.compile(module, args.function, sources, args.pipeline)
     signature = executable.signature
-    count = len(signature.arguments)
-    names = ", ".join(str(a) for a in signature.arguments)
-    if args.inputs:
-        arrays = _load_arrays(args.inputs, "arg", count, "input")
-    elif args.random and isinstance(executable, ShapePolymorphicExecutable):
-        raise UsageError(
-            f"@{args.function} has dynamic shapes ({names}); give --inputs "
-            "FILE.npz with arrays of the shapes to compile it for"
-        )
-    elif args.random:
-        arrays = random_arguments(signature, args.seed)
-    elif count:
-        raise UsageError(
-            f"@{args.function} takes {count} argument(s) ({names}); "
-            "give --inputs FILE.npz or --random"
-        )
-    else:
-        arrays = []
+    dynamic = isinstance(executable, ShapePolymorphicExecutable)
+    arrays = _arguments(args, signature, dynamic)
     if isinstance(executable, ShapePolymorphicExecutable):
         checked = signature.check_arguments(arrays)
         executable = executable.specialize([a.shape for a in checked])
@@ -251,6 +277,20 @@ def run_main(args: argparse.Namespace) -> int:
         times.append(time.perf_counter() - started)
         results = value if isinstance(value, tuple) else (value,)
     _report_checks(executable)
+    status = _report_outputs(args, signature, results)
+    median = sorted(times)[len(times) // 2]
+    print(
+        f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "
+        f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
+    )
+    return status
+
+
+def _report_outputs(
+    args: argparse.Namespace, signature: Signature, results: Sequence[np.ndarray]
+) -> int:
+    """Print the outputs, compare them with `--expected` and save them to
+    `--output`; 1 on a mismatch."""
     for i, (spec, result) in enumerate(zip(signature.results, results, strict=True)):
         print(f"out{i}: {spec.type_text} = {preview(result)}")
     status = 0
@@ -270,12 +310,104 @@ def run_main(args: argparse.Namespace) -> int:
         )
     if args.output:
         _save_outputs(args.output, results)
-    median = sorted(times)[len(times) // 2]
-    print(
-        f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "
-        f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
-    )
     return status
+
+
+def _check_modes(args: argparse.Namespace) -> None:
+    """Flags that belong to a mode given without it, or modes together."""
+    if args.bisect and args.profile is not None:
+        raise UsageError("--bisect and --profile run separately; give one")
+    if not args.bisect:
+        for flag, value in (
+            ("--against", args.against),
+            ("--reproducer-dir", args.reproducer_dir),
+        ):
+            if value is not None:
+                raise UsageError(f"{flag} goes with --bisect")
+    elif args.expected or args.output:
+        raise UsageError(
+            "--bisect compares with --against, and saves a reproducer rather "
+            "than outputs; drop --expected and --output"
+        )
+
+
+def _arguments(
+    args: argparse.Namespace, signature: Signature, dynamic: bool
+) -> list[np.ndarray]:
+    """The arrays `--inputs` or `--random` give the function."""
+    count = len(signature.arguments)
+    names = ", ".join(str(a) for a in signature.arguments)
+    if args.inputs:
+        return _load_arrays(args.inputs, "arg", count, "input")
+    if args.random and dynamic:
+        raise UsageError(
+            f"@{args.function} has dynamic shapes ({names}); give --inputs "
+            "FILE.npz with arrays of the shapes to compile it for"
+        )
+    if args.random:
+        return random_arguments(signature, args.seed)
+    if count:
+        raise UsageError(
+            f"@{args.function} takes {count} argument(s) ({names}); "
+            "give --inputs FILE.npz or --random"
+        )
+    return []
+
+
+def _profile(
+    args: argparse.Namespace, module: ModuleOp, sources: dict[str, str]
+) -> int:
+    if needs_refinement(module):
+        raise UsageError(
+            "--profile needs static shapes; specialise the program first "
+            "(xlir-opt -p 'refine-shapes{types=...}')"
+        )
+    signature = function_signature(module, args.function)
+    arrays = signature.check_arguments(_arguments(args, signature, False))
+    results, measured = profile(
+        module,
+        sources,
+        arrays,
+        args.target,
+        args.function,
+        args.pipeline,
+        args.repeat,
+    )
+    status = _report_outputs(args, signature, results)
+    print(profile_table(measured))
+    if args.profile:
+        write_trace(measured, args.profile)
+        print(
+            f"trace: {args.profile} (trace-event JSON: chrome://tracing or "
+            "https://ui.perfetto.dev)"
+        )
+    return status
+
+
+def _bisect(
+    args: argparse.Namespace, module: ModuleOp, sources: dict[str, str], name: str
+) -> int:
+    if needs_refinement(module):
+        raise UsageError(
+            "--bisect needs static shapes; specialise the program first "
+            "(xlir-opt -p 'refine-shapes{types=...}')"
+        )
+    get_target(
+        args.against or "interpreter"
+    )  # an unknown name is a diagnostic before any run
+    signature = function_signature(module, args.function)
+    arrays = signature.check_arguments(_arguments(args, signature, False))
+    options = BisectOptions(
+        target=args.target,
+        against=args.against or "interpreter",
+        function=args.function,
+        pipeline=args.pipeline,
+        rtol=args.rtol,
+        atol=args.atol,
+        out_dir=Path(args.reproducer_dir or "."),
+        stem=Path(name).name.removesuffix(".mlir"),
+    )
+    return bisect(module, sources, arrays, options)
 
 
 def _report_checks(executable: Executable) -> None:
@@ -287,6 +419,8 @@ def _report_checks(executable: Executable) -> None:
 
 
 def run_checks(args: argparse.Namespace) -> int:
+    if args.bisect or args.profile is not None:
+        raise UsageError("--check runs test functions; --bisect and --profile run one")
     targets = [t.strip() for t in args.target.split(",")]
     for target in targets:
         get_target(target)  # an unknown name is a diagnostic before any run

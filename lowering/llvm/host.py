@@ -22,6 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.memory import ViewOp, element_bytes
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, Unsupported
+from xlir.lowering.llvm.launch_timers import LaunchTimers
 
 from xlir.walk import walk
 
@@ -40,8 +41,15 @@ class HostLowering:
     """Lowers the device-dialect ops of one host function (see the module
     docstring); `entry` is the new function's block arguments."""
 
-    def __init__(self, function: func.FuncOp, b: FunctionBuilder):
+    def __init__(
+        self,
+        function: func.FuncOp,
+        b: FunctionBuilder,
+        timers: LaunchTimers | None = None,
+    ):
         self.function = function
+        self.timers = timers
+        """Where launches get timers (launch_timers.py); None: plain calls."""
         args_ptr, results_ptr, self.temp = b.region.blocks[0].args
         block = function.body.block
         for index, arg in enumerate(block.args):
@@ -79,6 +87,8 @@ class HostLowering:
                 if not (op.buffer in self.arenas or op.buffer in self.result_slots):
                     b.module.declare("free", [PTR], llvm.LLVMVoidType())
                     b.emit(llvm.CallOp("free", b.get(op.buffer)))
+            case device.LaunchOp() if self.timers is not None:
+                self.timers.launch(b, op)
             case device.LaunchOp():
                 args = [b.get(a) for a in op.args]
                 b.emit(llvm.CallOp(op.kernel.root_reference.data, *args))

@@ -39,6 +39,7 @@ from xlir.lowering.llvm.function import (
     noalias_attributes,
 )
 from xlir.lowering.llvm.host import ENTRY_TYPE, HostLowering
+from xlir.lowering.llvm.launch_timers import LaunchTimers
 from xlir.lowering.llvm.memory import MEMORY, lower_global
 from xlir.lowering.llvm.scalars import EMITTERS, lower_scalar, narrow_float_problem
 
@@ -214,6 +215,9 @@ class DeviceToLLVMPass(ModulePass):
 
     name = "device-to-llvm"
 
+    time_launches: bool = False
+    """Wrap each launch in calls of the target's timers (launch_timers.py)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         hosts = [o for o in op.body.block.ops if isinstance(o, func.FuncOp)]
         globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
@@ -223,10 +227,11 @@ class DeviceToLLVMPass(ModulePass):
             self.name,
         )
         symbols = ModuleSymbols()
+        timers = LaunchTimers() if self.time_launches else None
         for host in hosts:
             function, region = _new_function(host.sym_name.data, ENTRY_TYPE, "external")
             b = FunctionBuilder(region, symbols, _lower_op)
-            b.lower_op = HostLowering(host, b).wrap(_lower_op)
+            b.lower_op = HostLowering(host, b, timers).wrap(_lower_op)
             for inner in host.body.block.ops:
                 b.run(inner)
             deep = region_depth(host) > DEEP_CONTROL
@@ -242,3 +247,5 @@ class DeviceToLLVMPass(ModulePass):
             global_.detach()
             global_.erase()
         _declarations(op, symbols)
+        if timers is not None:
+            timers.record(op)

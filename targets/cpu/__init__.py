@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
@@ -32,7 +33,9 @@ from xlir.targets.base import (
 from xlir.targets.cpu import cache
 from xlir.targets.cpu.codegen_parts import compile_parts
 from xlir.targets.cpu.executable import CpuExecutable
+from xlir.targets.cpu.launch_timers import launch_sites
 from xlir.targets.cpu.llvm_jit import host_description
+from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
 from xlir.targets.interpreter import InterpreterExecutor, function_signature
 from xlir.targets.loop_interpreter import loop_signature
 
@@ -70,11 +73,16 @@ mode: lowering/llvm/bounds_checks.py), as `xlir.compile(...,
 bounds_check=True)` does for one."""
 
 
-def loop_pipeline(bounds_check: bool = False) -> str:
+def loop_pipeline(bounds_check: bool = False, time_launches: bool = False) -> str:
     """The loop pipeline compiles use now: `LOOP_PIPELINE`, reassociating
     with `XLIR_FAST_MATH=1` in the environment, checking bounds where
-    `bounds_check` or `XLIR_CPU_BOUNDS_CHECK=1` asks."""
+    `bounds_check` or `XLIR_CPU_BOUNDS_CHECK=1` asks, with timers around
+    each launch where `time_launches` asks (launch_timers.py)."""
     pipeline = LOOP_PIPELINE
+    if time_launches:
+        pipeline = pipeline.replace(
+            "device-to-llvm", "device-to-llvm{time-launches=true}"
+        )
     if os.environ.get(FAST_MATH) == "1":
         pipeline = pipeline.replace("vectorize", "vectorize{reassociate=true}", 1)
     if bounds_check or os.environ.get(BOUNDS_CHECK) == "1":
@@ -171,6 +179,9 @@ def lower_to_llvm(
 
 
 class CpuCompiler(Compiler):
+    time_launches = False
+    """Whether compiles time each kernel launch (`xlir-run --profile`)."""
+
     DEFAULT_PIPELINE = ",".join(
         step
         for name in PIPELINES["hlo-opt"]
@@ -202,10 +213,12 @@ class CpuCompiler(Compiler):
     def _key(self, text: str, function: str, pipeline: str | None) -> str | None:
         """The cache key of compiling `function` of `text`; None with the
         cache off."""
-        if cache.cache_dir() is None:
-            return None
+        if cache.cache_dir() is None or self.time_launches:
+            return None  # the cache keeps no launch sites
         hlo = self.DEFAULT_PIPELINE if pipeline is None else pipeline
         backend = f"hlo-to-loop,{loop_pipeline(self.bounds_check)}"
+        if planted_kernel():
+            backend += f",planted-miscompile={planted_kernel()}"
         return cache.cache_key(text, function, hlo, backend, host_description())
 
     def _load(self, key: str | None) -> CpuExecutable | None:
@@ -255,9 +268,16 @@ class CpuCompiler(Compiler):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
+        kernel = planted_kernel()
+        if kernel and not is_loop_level(module):
+            plant_miscompile(module, kernel)
         lowered = lower_to_llvm(
-            module, function, sources, loop_pipeline(self.bounds_check)
+            module,
+            function,
+            sources,
+            loop_pipeline(self.bounds_check, self.time_launches),
         )
+        sites = module.attributes.pop(LAUNCH_SITES, None)
         ir, objects = compile_parts(module)
         return CpuExecutable(
             self.platform,
@@ -266,6 +286,7 @@ class CpuCompiler(Compiler):
             lowered.temp_bytes,
             lowered.stats,
             llvm_ir=ir,
+            launch_sites=launch_sites(sites),
         )
 
     def compile_ahead_of_time(

@@ -21,6 +21,13 @@ from xlir.targets.base import (
     Platform,
     Signature,
 )
+from xlir.targets.cpu.launch_timers import (
+    LaunchSite,
+    LaunchTime,
+    load_launch_timers,
+    needs_launch_timers,
+    timed_call,
+)
 from xlir.targets.cpu.llvm_jit import LoadedObject
 from xlir.targets.cpu.thread_runtime import (
     load_runtime,
@@ -51,8 +58,12 @@ class CpuExecutable(HostExecutable):
         temp_bytes: int,
         stats: MemoryStats,
         llvm_ir: str,
+        launch_sites: Sequence[LaunchSite] = (),
     ):
         super().__init__(platform, signature)
+        self.launch_sites = tuple(launch_sites)
+        """The kernel launched at each timed site, where the executable was
+        compiled with launch timers (launch_timers.py); empty otherwise."""
         self.objects = tuple(objects)
         """The object files, one per part of parallel code generation (what
         the compilation cache stores)."""
@@ -66,11 +77,18 @@ class CpuExecutable(HostExecutable):
             load_runtime()
         if needs_support(self.objects):
             load_support()
+        if needs_launch_timers(self.objects):
+            load_launch_timers()
         self._object = LoadedObject(self.objects)
         self._entry = ENTRY(self._object.address(signature.function))
         self._arguments = _layouts(signature.arguments)
         self._results = _layouts(signature.results)
         self._local = threading.local()
+
+    def timed_call(self, arrays: Sequence[Any]) -> tuple[Any, list[LaunchTime]]:
+        """A call of an executable compiled with launch timers: its results
+        and each launch site's record (launch_timers.py)."""
+        return timed_call(self, arrays)
 
     def _frame(self) -> _Frame:
         """This thread's arena and pointer arrays, made on its first call."""

@@ -1,0 +1,352 @@
+"""`xlir-run --profile`: time per kernel, with its bytes and FLOPs
+(tools/kernel_cost.py) and their achieved rates, and a Chrome trace.
+
+A target whose compiler can time launches in the code it generates (a
+`time_launches` switch, and executables with `timed_call(arrays)` returning
+the results and one record per launch site, as the cpu target's:
+targets/cpu/launch_timers.py) is compiled with its timers; the table then
+shows the generated code's own time. Any other target (the interpreter)
+runs each kernel of the fused program on its own
+(tools/kernel_extraction.py), timed by the host's wall clock: its time per
+op. The first call warms up (loading, first-touch of the arena) and is not
+counted; `--repeat N` calls are, each kernel's time shown per call.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xlir.lowering.host_schedule import kernel_name
+from xlir.targets.base import Compiler, get_target
+from xlir.tools.cli import UsageError
+from xlir.tools.kernel_cost import CONTROL_FLOW, Cost, kernel_cost
+from xlir.tools.kernel_extraction import (
+    DATA_OPS,
+    Kernel,
+    entry_steps,
+    kernel_module,
+    module_text,
+    read_from_outside,
+)
+
+from xlir.api import load_module
+from xlir.diagnostics import XlirError
+
+
+@dataclass
+class KernelTime:
+    """One kernel over the profiled calls."""
+
+    name: str
+    source: str
+    """The HLO-level kernels it computes (several after `fuse-kernels`)."""
+    cost: Cost
+    busy_ns: int = 0
+    launches: int = 0
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    """(first start, last end) of its launches in each call."""
+
+
+@dataclass
+class Profile:
+    target: str
+    function: str
+    timing: str
+    """How kernels were timed, in words."""
+    calls: list[tuple[int, int]] = field(default_factory=list)
+    kernels: list[KernelTime] = field(default_factory=list)
+
+
+def profile(
+    module: ModuleOp,
+    sources: dict[str, str],
+    arrays: Sequence[np.ndarray],
+    target: str,
+    function: str,
+    pipeline: str | None,
+    repeat: int,
+) -> tuple[tuple[np.ndarray, ...], Profile]:
+    """The results of the last call and the profile of `repeat` calls."""
+    compiler = get_target(target).compiler()
+    optimized = compiler.run_hlo_passes(module.clone(), pipeline, sources)
+    entry = _entry(optimized, function)
+    if hasattr(compiler, "time_launches"):
+        return _timed_launches(compiler, optimized, entry, sources, arrays, repeat)
+    return _timed_kernels(compiler, optimized, entry, arrays, repeat)
+
+
+def _entry(module: ModuleOp, function: str) -> func.FuncOp:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == function:
+            return op
+    raise XlirError(f"error: the optimized module has no function @{function}")
+
+
+# --- targets that time their own launches -------------------------------------
+
+
+def _timed_launches(
+    compiler: Compiler,
+    optimized: ModuleOp,
+    entry: func.FuncOp,
+    sources: dict[str, str],
+    arrays: Sequence[np.ndarray],
+    repeat: int,
+) -> tuple[tuple[np.ndarray, ...], Profile]:
+    launched = launched_kernels(entry)
+    costs = {name: (op, kernel_cost(op)) for name, op in launched}
+    function = entry.sym_name.data
+    compiler.time_launches = True  # pyright: ignore[reportAttributeAccessIssue]
+    executable: Any = compiler.run_backend(optimized, function, sources)
+    result = Profile(
+        compiler.platform.name, function, "timers around each launch in the native code"
+    )
+    _, records = executable.timed_call(arrays)  # warm-up
+    sites = {record.kernel for record in records}
+    kernels = {r.kernel: _launched(r, sites, launched, costs) for r in records}
+    values: Any = ()
+    for _ in range(repeat):
+        started = time.monotonic_ns()
+        values, records = executable.timed_call(arrays)
+        result.calls.append((started, time.monotonic_ns()))
+        for record in records:
+            kernel = kernels[record.kernel]
+            kernel.busy_ns += record.busy_ns
+            kernel.launches += record.count
+            if record.count:
+                kernel.spans.append((record.start_ns, record.end_ns))
+    result.kernels = list(kernels.values())
+    return _tuple(values), result
+
+
+def _launched(
+    record: Any,
+    sites: set[str],
+    launched: list[tuple[str, Operation]],
+    costs: dict[str, tuple[Operation, Cost]],
+) -> KernelTime:
+    """The kernel a launch site runs, with the HLO kernels it computes: its
+    own, and those launched after it in the HLO order that the loop level
+    merged into it (`fuse-kernels` keeps the first one's name)."""
+    names = [name for name, _ in launched]
+    if record.kernel not in costs:
+        return KernelTime(record.kernel, "?", Cost(record.bytes, None))
+    start = names.index(record.kernel)
+    merged = [names[start]]
+    for name in names[start + 1 :]:
+        if name in sites:
+            break
+        merged.append(name)
+    flops: int | None = 0
+    for name in merged:
+        count = costs[name][1].flops
+        flops = None if flops is None or count is None else flops + count
+    source = " + ".join(_hlo_name(costs[name][0]) for name in merged)
+    return KernelTime(record.kernel, source, Cost(record.bytes, flops))
+
+
+def launched_kernels(entry: func.FuncOp) -> list[tuple[str, Operation]]:
+    """The HLO-level kernels of `entry` in program order (control flow's
+    bodies included), each with the name its loop-level kernel gets
+    (`lowering/host_schedule.kernel_name`)."""
+    taken: set[str] = set()
+    found: list[tuple[str, Operation]] = []
+
+    def visit(ops: Sequence[Operation]) -> None:
+        for op in ops:
+            if op.name in DATA_OPS or op.name in ("hlo.yield", "stablehlo.return"):
+                continue
+            if op.name in CONTROL_FLOW:
+                for region in op.regions:
+                    for block in region.blocks:
+                        visit(list(block.ops))
+                continue
+            found.append((kernel_name(op, taken), op))
+
+    visit(list(entry.body.block.ops))
+    return found
+
+
+def _hlo_name(op: Operation) -> str:
+    name = op.attributes.get("name")
+    return getattr(name, "data", None) or op.name
+
+
+# --- any other target: each kernel alone -----------------------------------------
+
+
+def _timed_kernels(
+    compiler: Compiler,
+    optimized: ModuleOp,
+    entry: func.FuncOp,
+    arrays: Sequence[np.ndarray],
+    repeat: int,
+) -> tuple[tuple[np.ndarray, ...], Profile]:
+    result = Profile(
+        compiler.platform.name,
+        entry.sym_name.data,
+        "wall time of each kernel (a top-level op of the fused program) run alone",
+    )
+    steps: list[tuple[Operation, list[SSAValue], Any, KernelTime | None]] = []
+    for op, kernel in entry_steps(entry):
+        if op.name == "func.return":
+            break
+        step = kernel or Kernel(op, op.name, read_from_outside(op))
+        text = module_text(kernel_module(step, optimized))
+        program, sources = load_module(text, f"{step.name}.mlir")
+        executable = compiler.compile(program, "main", sources, "")
+        timed = (
+            KernelTime(step.name, step.name, kernel_cost(op))
+            if kernel is not None
+            else None
+        )
+        steps.append((op, step.inputs, executable, timed))
+    outputs: tuple[np.ndarray, ...] = ()
+    for call in range(repeat + 1):
+        values: dict[SSAValue, Any] = dict(
+            zip(entry.body.block.args, arrays, strict=True)
+        )
+        started = time.monotonic_ns()
+        for op, reads, executable, timed in steps:
+            inputs = [values[v] for v in reads]
+            begin = time.monotonic_ns()
+            got = _tuple(executable(*inputs))
+            end = time.monotonic_ns()
+            values.update(zip(op.results, got, strict=True))
+            if timed is not None and call > 0:  # the first call warms up
+                timed.busy_ns += end - begin
+                timed.launches += 1
+                timed.spans.append((begin, end))
+        returned = entry.body.block.last_op
+        assert returned is not None
+        outputs = tuple(values[v] for v in returned.operands)
+        if call > 0:
+            result.calls.append((started, time.monotonic_ns()))
+    result.kernels = [timed for *_, timed in steps if timed is not None]
+    return outputs, result
+
+
+def _tuple(value: Any) -> tuple[np.ndarray, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+# --- the table and the trace ---------------------------------------------------------
+
+
+def profile_table(result: Profile) -> str:
+    """Kernels by time per call, longest first."""
+    calls = max(len(result.calls), 1)
+    wall = sum(end - start for start, end in result.calls) / calls
+    busy = sum(k.busy_ns for k in result.kernels) / calls
+    lines = [
+        f"profile of @{result.function} on {result.target}: {result.timing}; "
+        f"per call, mean of {calls}",
+        f"{'kernel':<24} {'time us':>10} {'share':>6} {'launches':>8} "
+        f"{'bytes':>12} {'GB/s':>8} {'FLOPs':>12} {'GFLOP/s':>8}  hlo",
+    ]
+    for kernel in sorted(result.kernels, key=lambda k: -k.busy_ns):
+        ns = kernel.busy_ns / calls
+        launches = kernel.launches / calls
+        moved = kernel.cost.bytes * launches
+        flops = None if kernel.cost.flops is None else kernel.cost.flops * launches
+        lines.append(
+            f"{kernel.name:<24} {ns / 1e3:>10.2f} {_share(ns, wall):>6} "
+            f"{launches:>8g} {moved:>12.0f} {_rate(moved, ns):>8} "
+            f"{'?' if flops is None else f'{flops:.0f}':>12} "
+            f"{'?' if flops is None else _rate(flops, ns):>8}  {kernel.source}"
+        )
+    lines.append(
+        f"kernels {busy / 1e3:.2f} us of {wall / 1e3:.2f} us per call "
+        f"({_share(busy, wall)}; the rest is the host's: calls, copies, allocation)"
+    )
+    return "\n".join(lines)
+
+
+def _share(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.1f}%" if whole > 0 else "-"
+
+
+def _rate(amount: float, ns: float) -> str:
+    """Per nanosecond is giga per second."""
+    return f"{amount / ns:.2f}" if ns > 0 else "-"
+
+
+PID = 1
+TID = 1
+
+
+def chrome_trace(result: Profile) -> dict[str, Any]:
+    """The profile in the trace-event format (chrome://tracing, Perfetto).
+    The first track holds one complete event per call and, nested in it,
+    one per kernel launched once a call. A kernel launched several times a
+    call (in a loop) gets a track of its own, with one event per call from
+    its first launch's start to its last one's end, as such spans overlap
+    the other kernels'. Each kernel event carries its HLO kernels, bytes,
+    FLOPs and busy time per launch; times are in microseconds from the
+    first call's start."""
+    origin = result.calls[0][0] if result.calls else 0
+    events: list[dict[str, Any]] = [
+        _metadata("process_name", f"xlir-run --profile ({result.target})", TID),
+        _metadata("thread_name", f"@{result.function}", TID),
+    ]
+    for index, (start, end) in enumerate(result.calls):
+        events.append(
+            _complete(f"@{result.function}", "call", start - origin, end - start, TID)
+            | {"args": {"call": index}}
+        )
+    track = TID
+    calls = max(len(result.calls), 1)
+    for kernel in result.kernels:
+        tid = TID
+        if kernel.launches > calls:
+            track += 1
+            tid = track
+            launches = kernel.launches // calls
+            name = f"{kernel.name} ({launches} launches a call)"
+            events.append(_metadata("thread_name", name, tid))
+        args = {
+            "hlo": kernel.source,
+            "bytes": kernel.cost.bytes,
+            "flops": kernel.cost.flops,
+            "busy_us_per_launch": kernel.busy_ns / max(kernel.launches, 1) / 1e3,
+        }
+        for start, end in kernel.spans:
+            events.append(
+                _complete(kernel.name, "kernel", start - origin, end - start, tid)
+                | {"args": args}
+            )
+    return {"traceEvents": events, "displayTimeUnit": "ns"}
+
+
+def _metadata(name: str, value: str, tid: int) -> dict[str, Any]:
+    return {"name": name, "ph": "M", "pid": PID, "tid": tid, "args": {"name": value}}
+
+
+def _complete(
+    name: str, category: str, start_ns: int, length_ns: int, tid: int
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "cat": category,
+        "ph": "X",
+        "ts": start_ns / 1e3,
+        "dur": length_ns / 1e3,
+        "pid": PID,
+        "tid": tid,
+    }
+
+
+def write_trace(result: Profile, path: str) -> None:
+    try:
+        with open(path, "w") as file:
+            json.dump(chrome_trace(result), file, indent=1)
+    except OSError as error:
+        raise UsageError(f"cannot write the trace {path}: {error.strerror}") from None
