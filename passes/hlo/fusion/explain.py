@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import sys
 
-from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
+
+from xlir.source_locations import text_location
 
 
 def location(op: Operation) -> str:
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
+    loc = text_location(op.location)
+    if loc is not None:
         return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
     return "<unknown>"
 
