@@ -15,6 +15,7 @@ from __future__ import annotations
 import linecache
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -28,7 +29,7 @@ TEXT_AND_SOURCE = StringAttr("xlir.text_and_source")
 """The metadata of a `FusedLoc` made by the parser: [text position, source]."""
 
 
-def with_source(text: FileLineColLoc, source: Attribute) -> Attribute:
+def with_source(text: FileLineColLoc, source: Attribute) -> FileLineColLoc | FusedLoc:
     """The location of an op at `text` whose `loc(...)` said `source` (a
     location printed by `--print-debuginfo` and read again keeps its
     source)."""
@@ -40,9 +41,14 @@ def with_source(text: FileLineColLoc, source: Attribute) -> Attribute:
     return FusedLoc((text, source), TEXT_AND_SOURCE)
 
 
+def _locations(fused: FusedLoc) -> tuple[Attribute, ...]:
+    assert isinstance(fused.locations, ArrayAttr)
+    return tuple(fused.locations.data)
+
+
 def _parts(location: Attribute) -> tuple[Attribute, ...] | None:
     if isinstance(location, FusedLoc) and location.metadata == TEXT_AND_SOURCE:
-        return tuple(location.locations.data)
+        return _locations(location)
     return None
 
 
@@ -72,7 +78,7 @@ def user_frame(location: Attribute) -> tuple[FileLineColLoc, str | None] | None:
         elif isinstance(location, CallSiteLoc):
             location = location.callee
         elif isinstance(location, FusedLoc):
-            frames = [user_frame(part) for part in location.locations.data]
+            frames = [user_frame(part) for part in _locations(location)]
             found = next((frame for frame in frames if frame is not None), None)
             if found is None:
                 return None

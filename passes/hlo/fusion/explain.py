@@ -22,7 +22,6 @@ from xdsl.ir import Operation
 
 from xlir.source_locations import text_location
 
-
 UNKNOWN = "<unknown>"
 
 
