@@ -46,10 +46,9 @@ def jit(
 class _Compiled:
     """One signature's program: the executable and the output tree."""
 
-    def __init__(self, executable: Executable, out_tree: Any, text: str):
+    def __init__(self, executable: Executable, out_tree: Any):
         self.executable = executable
         self.out_tree = out_tree
-        self.text = text
 
 
 class JittedFunction:
@@ -109,7 +108,7 @@ class JittedFunction:
         executable = compile_stablehlo(
             text, target=self.target, name=name, pipeline=self.pipeline
         )
-        return _Compiled(executable, lowered.out_tree, text)
+        return _Compiled(executable, lowered.out_tree)
 
 
 def _is_python_scalar(leaf: Any) -> bool:

@@ -99,6 +99,9 @@ _VALUE_ERRORS = (VerifyException, ValueError, OverflowError, struct.error)
 """What xDSL raises for a value its attribute or type cannot hold (struct's
 error: a complex literal's part that its integer element type cannot hold)."""
 
+_BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+"""Blanks and comments: what may stand between an op's `loc(...)` and its end."""
+
 _OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name of the op whose text starts at a position (after its results)."""
 
@@ -132,7 +135,8 @@ class XlirParser(Parser):
         self._region_depth = 0
         self._definitions: dict[ForwardDeclaredValue, SSAValue] = {}
         self._splat_literal = False
-        self._trailing_location: int | None = None
+        self._trailing_location: tuple[int, int] | None = None
+        """Where the contents of the last `loc(...)` start, and where it ends."""
         self._op_locations: list[tuple[Operation, FileLineColLoc, int]] = []
         self._location_aliases: dict[str, int] = {}
         self._resolved_aliases: dict[str, Attribute | None] = {}
@@ -239,9 +243,11 @@ class XlirParser(Parser):
                 if defined is not None:
                     op.operands[index] = defined
         op.location = self.source_location(start)
-        if self._trailing_location is not None:
-            self._op_locations.append((op, op.location, self._trailing_location))
-            self._trailing_location = None
+        trailing, self._trailing_location = self._trailing_location, None
+        if trailing is not None and _BLANK.fullmatch(
+            self.lexer.input.content, trailing[1], self.pos
+        ):
+            self._op_locations.append((op, op.location, trailing[0]))
         return op
 
     def parse_optional_attribute(self):  # type: ignore[override]
@@ -307,7 +313,9 @@ class XlirParser(Parser):
         """Skip a `loc(...)` annotation, noting where its contents start: the
         aliases it may name are defined later (after the module, in JAX's
         text), so it is read at the end (`_attach_source_locations`). The op
-        it ends takes it there; ops take their place in the text meanwhile."""
+        it ends takes it there (not an op whose argument it follows: only
+        blanks and comments stand between it and the op's end); ops take
+        their place in the text meanwhile."""
         if self._current_token.text != "loc":
             return None
         start = self._current_token.span.end
@@ -330,7 +338,7 @@ class XlirParser(Parser):
             pos += 1
         else:
             self.raise_error("unterminated location: `loc(` without `)`")
-        self._trailing_location = start + 1
+        self._trailing_location = (start + 1, pos + 1)
         self._resume_from(pos + 1)
         return None
 
@@ -349,7 +357,7 @@ class XlirParser(Parser):
                 self.parse_punctuation("=")
                 self.parse_optional_location()
                 assert self._trailing_location is not None
-                self._location_aliases[token.text] = self._trailing_location
+                self._location_aliases[token.text] = self._trailing_location[0]
                 self._trailing_location = None
                 return
         super()._parse_alias_def()

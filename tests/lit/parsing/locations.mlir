@@ -14,6 +14,7 @@ module @jit_f {
     %3 = stablehlo.abs %2 : tensor<4xf32>
     return %3 : tensor<4xf32> loc(#loc)
   } loc(#loc)
+  func.func private @ext(%arg0: tensor<4xf32> loc("x")) -> tensor<4xf32>
 } loc(#loc)
 #loc = loc(unknown)
 #loc2 = loc("model.py":12:8 to :20)
@@ -27,6 +28,8 @@ module @jit_f {
 // An op without `loc(...)`, or with `loc(unknown)`, has its place in the text.
 // CHECK-NEXT: stablehlo.abs {{.*}} loc("{{.*}}locations.mlir":14:5)
 // CHECK-NEXT: func.return {{.*}} loc("{{.*}}locations.mlir":15:5)
+// An argument's `loc(...)` is not its function's.
+// CHECK:      func.func private @ext(tensor<4xf32>) -> tensor<4xf32> loc("{{.*}}locations.mlir":17:3)
 
 // Read again, an op is where it stands in the new text and keeps its source.
 // AGAIN:      stablehlo.exponential {{.*}} loc(fused<"xlir.text_and_source">["<stdin>":3:5, "jit(f)/exp"("model.py":12:8)])
