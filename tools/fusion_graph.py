@@ -1,4 +1,5 @@
-"""The fused program as a graph, for `xlir-opt --view-graph`: per function,
+"""The fused program as a graph, for `xlir-opt --view-graph`: per
+computation (a function's body, each region of a while or case op in it),
 one box per argument, fusion, unfused op and the results, each fusion with
 its ops, kind, tensor shapes and the buffer plan of its results (arena
 offset and size); edges from the op that makes a value to each op that
@@ -8,14 +9,16 @@ clusters named as in the IR."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
 from xlir.dialects.hlo import FusionOp, YieldOp
 from xlir.dialects.hlo_buffers import BUFFERS, PLAN, TEMP, BufferAttr, PlanAttr
+from xlir.passes.hlo.fuse import COMPUTATIONS
 from xlir.passes.hlo.fusion.explain import UNKNOWN, Refusal, location
 
 from xlir.walk import walk
@@ -58,8 +61,8 @@ class RefusedPair:
 
 
 @dataclass
-class FunctionGraph:
-    name: str
+class ComputationGraph:
+    title: str
     plan: str
     boxes: list[Box]
     edges: list[Edge]
@@ -156,23 +159,25 @@ def _fusion_box(build: _Builder, fusion: FusionOp, index: int) -> Box:
     return box
 
 
-def function_graph(
-    function: func.FuncOp, refusals: Sequence[Refusal], prefix: str
-) -> FunctionGraph:
+def block_graph(
+    block: Block, title: str, plan: str, refusals: Sequence[Refusal], prefix: str
+) -> ComputationGraph:
+    """The graph of one computation: a function's body, or a region of a
+    while or case op left in it."""
     build = _Builder(prefix)
     boxes: list[Box] = []
-    for argument in function.body.block.args:
-        title = f"%{argument.name_hint or f'arg{argument.index}'}"
-        box = Box(f"{prefix}a{argument.index}", title, "argument")
+    for argument in block.args:
+        name = f"%{argument.name_hint or f'arg{argument.index}'}"
+        box = Box(f"{prefix}a{argument.index}", name, "argument")
         node = build.node(f"arg {argument.index}", shape(argument.type))
         build.producer[argument] = node.id
         box.nodes.append(node)
         boxes.append(box)
-    for index, op in enumerate(function.body.block.ops):
+    for index, op in enumerate(block.ops):
         if isinstance(op, FusionOp):
             boxes.append(_fusion_box(build, op, index))
-        elif isinstance(op, func.ReturnOp):
-            box = Box(f"{prefix}r", "results", "function results")
+        elif op.has_trait(IsTerminator):
+            box = Box(f"{prefix}r", "results", f"{op.name} (results)")
             for i, value in enumerate(op.operands):
                 node = build.node(f"result {i}", shape(value.type))
                 build.reads(node, [value])
@@ -189,19 +194,42 @@ def function_graph(
         target = build.at.get((r.consumer, r.consumer_at))
         if source is not None or target is not None:
             refused.append(RefusedPair(r, source, target))
-    return FunctionGraph(
-        function.sym_name.data, plan_text(function), boxes, build.edges, refused
-    )
+    return ComputationGraph(title, plan, boxes, build.edges, refused)
 
 
-def module_graphs(module: ModuleOp, refusals: Sequence[Refusal]) -> list[FunctionGraph]:
-    """A graph per function of the module, in order."""
-    functions = [op for op in walk(module) if isinstance(op, func.FuncOp)]
-    return [
-        function_graph(f, refusals, f"f{i}")
-        for i, f in enumerate(functions)
-        if f.body.blocks
-    ]
+_REGION_NAMES = {"stablehlo.while": ("cond", "body")}
+
+
+def _computations(op: Operation, title: str) -> Iterator[tuple[str, Block]]:
+    """The blocks `fuse` fuses, each on its own, in and under `op`."""
+    names = _REGION_NAMES.get(op.name, ())
+    for index, region in enumerate(op.regions):
+        name = names[index] if index < len(names) else f"region {index}"
+        here = title if isinstance(op, func.FuncOp) else f"{title} {name}"
+        for block in region.blocks:
+            yield here, block
+            for inner in block.ops:
+                if inner.name in COMPUTATIONS:
+                    yield from _computations(
+                        inner, f"{here} / {inner.name} at {location(inner)}"
+                    )
+
+
+def module_graphs(
+    module: ModuleOp, refusals: Sequence[Refusal]
+) -> list[ComputationGraph]:
+    """A graph per function of the module, and per region of each while
+    and case op in them, in order."""
+    graphs: list[ComputationGraph] = []
+    for function in walk(module):
+        if not isinstance(function, func.FuncOp) or not function.body.blocks:
+            continue
+        plan = plan_text(function)
+        for title, block in _computations(function, f"@{function.sym_name.data}"):
+            prefix = f"g{len(graphs)}"
+            graphs.append(block_graph(block, title, plan, refusals, prefix))
+            plan = ""
+    return graphs
 
 
 def _quoted(text: str) -> str:
@@ -209,8 +237,8 @@ def _quoted(text: str) -> str:
     return '"' + escaped.replace("\n", "\\n") + '"'
 
 
-def dot_text(graphs: Sequence[FunctionGraph]) -> str:
-    """The graphs in graphviz's language: a cluster per function, inside it
+def dot_text(graphs: Sequence[ComputationGraph]) -> str:
+    """The graphs in graphviz's language: a cluster per computation, inside it
     a cluster per box (fusions labelled with their name, kind and buffers),
     refused pairs as dashed red edges labelled with the rule."""
     lines = [
@@ -222,8 +250,9 @@ def dot_text(graphs: Sequence[FunctionGraph]) -> str:
         '  graph [fontname="sans-serif", fontsize=11];',
     ]
     for index, g in enumerate(graphs):
-        lines.append(f"  subgraph cluster_function_{index} {{")
-        lines.append(f"    label={_quoted(f'@{g.name}: {g.plan}')};")
+        lines.append(f"  subgraph cluster_computation_{index} {{")
+        label = f"{g.title}: {g.plan}" if g.plan else g.title
+        lines.append(f"    label={_quoted(label)};")
         for box in g.boxes:
             label = "\n".join([box.title, box.kind, *box.buffers])
             colour = "#e8f0fe" if box.kind.endswith("fusion") else "#f4f4f4"

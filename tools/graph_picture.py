@@ -15,7 +15,7 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 from xlir.passes.hlo.fusion.explain import Refusal
-from xlir.tools.fusion_graph import FunctionGraph, dot_text, module_graphs
+from xlir.tools.fusion_graph import ComputationGraph, dot_text, module_graphs
 
 from xlir.diagnostics import XlirError
 
@@ -52,7 +52,7 @@ def _box_lines(box) -> list[str]:
     ]
 
 
-def layout_svg(graph: FunctionGraph) -> str:
+def layout_svg(graph: ComputationGraph) -> str:
     """One function laid out without graphviz, as inline SVG."""
     tops: dict[str, float] = {}
     mids: dict[str, float] = {}
@@ -152,7 +152,7 @@ def _refusal_table(refused: Sequence[Refusal]) -> str:
     )
 
 
-def html_page(graphs: Sequence[FunctionGraph], title: str, use_dot: bool) -> str:
+def html_page(graphs: Sequence[ComputationGraph], title: str, use_dot: bool) -> str:
     """The page: `dot`'s SVG of all functions when `use_dot`, else each
     function laid out here; then each function's refused pairs."""
     parts = [
@@ -164,7 +164,9 @@ def html_page(graphs: Sequence[FunctionGraph], title: str, use_dot: bool) -> str
         svg = dot_svg(dot_text(graphs))
         parts.append(svg[svg.index("<svg") :])
     for graph in graphs:
-        parts.append(f"<h2>@{escape(graph.name)}</h2><p>{escape(graph.plan)}</p>")
+        parts.append(f"<h2>{escape(graph.title)}</h2>")
+        if graph.plan:
+            parts.append(f"<p>buffer plan: {escape(graph.plan)}</p>")
         if not use_dot:
             parts.append(layout_svg(graph))
         parts.append(_refusal_table([pair.refusal for pair in graph.refused]))

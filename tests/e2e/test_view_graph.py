@@ -139,7 +139,7 @@ def test_html_without_graphviz_renders(tmp_path: Path, capsys, monkeypatch) -> N
 @needs_dot
 def test_html_drawn_by_graphviz_renders(tmp_path: Path, capsys) -> None:
     picture, names = _draw(tmp_path, ".html", capsys)
-    assert "cluster_f0b0" in picture.read_text()  # dot's SVG keeps cluster ids
+    assert "cluster_g0b0" in picture.read_text()  # dot's SVG keeps cluster ids
     _check_rendered(picture, names, tmp_path)
 
 

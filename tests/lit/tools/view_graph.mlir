@@ -9,15 +9,15 @@
 // IR: name = "fusion.3"
 // CHECK:      label="@main: arena 32, alignment 64, arguments 512, outputs 512, alias 0, constants 0";
 // CHECK:      label="%x\nargument";
-// CHECK:      [[ARG:f0n[0-9]+]] [label="arg 0\n8x16xf32"];
+// CHECK:      [[ARG:g0n[0-9]+]] [label="arg 0\n8x16xf32"];
 // CHECK:      label="fusion.1\ninput fusion\nresult 0: arena offset 0, 32 bytes";
-// CHECK:      [[MAX:f0n[0-9]+]] [label="stablehlo.reduce\n8xf32 (2 ops in regions)"];
+// CHECK:      [[MAX:g0n[0-9]+]] [label="stablehlo.reduce\n8xf32 (2 ops in regions)"];
 // CHECK:      label="fusion.2\ninput fusion\nresult 0: out 0\nresult 1: arena offset 0, 32 bytes";
-// CHECK:      [[BCAST:f0n[0-9]+]] [label="stablehlo.broadcast_in_dim\n8x16xf32"];
-// CHECK:      [[EXP:f0n[0-9]+]] [label="stablehlo.exponential\n8x16xf32"];
+// CHECK:      [[BCAST:g0n[0-9]+]] [label="stablehlo.broadcast_in_dim\n8x16xf32"];
+// CHECK:      [[EXP:g0n[0-9]+]] [label="stablehlo.exponential\n8x16xf32"];
 // CHECK:      label="fusion.3\nloop fusion\nresult 0: out 0";
-// CHECK:      [[DIV:f0n[0-9]+]] [label="stablehlo.divide\n8x16xf32"];
-// CHECK:      label="results\nfunction results";
+// CHECK:      [[DIV:g0n[0-9]+]] [label="stablehlo.divide\n8x16xf32"];
+// CHECK:      label="results\nfunc.return (results)";
 // CHECK:      [[ARG]] -> [[MAX]] [label="8x16xf32"];
 // CHECK:      [[MAX]] -> [[BCAST]] [label="8xf32"];
 // CHECK:      [[EXP]] -> [[DIV]] [label="8x16xf32"];
@@ -38,3 +38,19 @@
 
 // RUN: not xlir-opt %S/Inputs/softmax.mlir --split-input-file --view-graph=%t.dot 2>&1 | filecheck %s --check-prefix=SPLIT
 // SPLIT: xlir-opt: error: --view-graph draws one module: not with --split-input-file
+
+// The regions of a while op left in a function are computations of their
+// own, with their fusions.
+// RUN: xlir-opt %S/Inputs/while_loop.mlir -p hlo-opt --view-graph=%t.while.dot -o %t.out
+// RUN: filecheck %s --check-prefix=WHILE --input-file=%t.while.dot
+// WHILE:      label="@main: arena 65, alignment 64, arguments 16, outputs 16, alias 0, constants 4";
+// WHILE:      label="stablehlo.while\nunfused op\nresult 0: arena offset 0, 4 bytes\nresult 1: out 0";
+// WHILE:      label="@main / stablehlo.while at {{.*}}while_loop.mlir:3:3 cond";
+// WHILE:      label="fusion.1\nloop fusion\nresult 0: arena offset 64, 1 bytes";
+// WHILE:      label="results\nstablehlo.return (results)";
+// WHILE:      label="@main / stablehlo.while at {{.*}}while_loop.mlir:3:3 body";
+// WHILE:      label="fusion.2\nloop fusion\nresult 0: arena offset 0, 4 bytes";
+// WHILE:      label="fusion.3\nloop fusion\nresult 0: out 0";
+// WHILE:      [[EXP:g2n[0-9]+]] [label="stablehlo.exponential\n4xf32"];
+// WHILE:      [[OUT:g2n[0-9]+]] [label="result 1\n4xf32"];
+// WHILE:      [[EXP]] -> [[OUT]] [label="4xf32"];
