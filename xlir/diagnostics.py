@@ -13,7 +13,7 @@ import re
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xlir.source_locations import source_note, text_location
+from xlir.source_locations import NotedParseError, source_note, text_location
 from xlir.terminators import check_terminators
 from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
@@ -94,6 +94,8 @@ def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
         first, _, rest = text.partition(": error: ")
         file, line, col = first.rsplit(":", 2)
         text = f"{file}:{int(line) + line_offset}:{col}: error: {rest}"
+    if isinstance(error, NotedParseError):
+        text += "\n" + error.note
     return text
 
 

@@ -86,7 +86,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xlir.deep_stack import MAX_REGION_DEPTH
 from xlir.lexing import QuickLexer
-from xlir.source_locations import with_source
+from xlir.source_locations import NotedParseError, source_note, with_source
 
 _TYPED_LITERAL = re.compile(r"<[^<>]*>\s*:\s*tensor<[^<>]*>")
 """A dense literal's contents and its tensor type, as `dense<` ... spells
@@ -101,6 +101,9 @@ error: a complex literal's part that its integer element type cannot hold)."""
 
 _BLANK = re.compile(r"(?:\s|//[^\n]*)*")
 """Blanks and comments: what may stand between an op's `loc(...)` and its end."""
+
+_LOCATION_ALIAS = re.compile(r"^(#loc[\w$.-]*)\s*=\s*loc\(", re.MULTILINE)
+"""A location alias's definition, up to where its contents start."""
 
 _OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name of the op whose text starts at a position (after its results)."""
@@ -178,14 +181,39 @@ class XlirParser(Parser):
             )
         except ParseError as error:
             undefined = next(iter(self.forward_ssa_references), None)
-            if not error.msg.startswith("values used but not defined") or (
-                undefined not in self._first_uses
+            if error.msg.startswith("values used but not defined") and (
+                undefined in self._first_uses
             ):
-                raise
-            raise ParseError(
-                self._first_uses[undefined],
-                f"use of undefined value '%{undefined}' (no definition in scope)",
-            ) from error
+                error = ParseError(
+                    self._first_uses[undefined],
+                    f"use of undefined value '%{undefined}' (no definition in scope)",
+                )
+            raise self._noted(error) from None
+
+    def _noted(self, error: ParseError) -> ParseError:
+        """A parse error on a line that ends in `loc(...)` (an op JAX
+        located: `chlo.zeta`, which xlir does not know), with a note naming
+        the line of the user's program that made the op. The op was not
+        made, so its location is read here, the aliases found by their
+        lines."""
+        text = self.lexer.input.content
+        start = error.span.start
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end == -1 else line_end
+        at = text.rfind(" loc(", text.rfind("\n", 0, start) + 1, line_end)
+        if at == -1:
+            return error
+        for alias in _LOCATION_ALIAS.finditer(text):
+            self._location_aliases.setdefault(alias.group(1), alias.end())
+        try:
+            self._resume_from(at + len(" loc("))
+            source = self._parse_location_body()
+        except ParseError:
+            return error
+        note = source_note(with_source(self.source_location(start), source))
+        if note is None:
+            return error
+        return NotedParseError(error.span, error.msg, note)
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT

@@ -13,6 +13,7 @@ Passes copy `op.location`, so kernels and fusions carry both along.
 from __future__ import annotations
 
 import linecache
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import ParseError
 
 TEXT_AND_SOURCE = StringAttr("xlir.text_and_source")
 """The metadata of a `FusedLoc` made by the parser: [text position, source]."""
@@ -117,3 +119,11 @@ def source_note(location: Attribute) -> str | None:
     if source_line:
         text += "\n" + source_line + "\n" + " " * column + "^"
     return text
+
+
+@dataclass
+class NotedParseError(ParseError):
+    """A parse error in an op that JAX located, with the `source_note` of
+    its `loc(...)`."""
+
+    note: str

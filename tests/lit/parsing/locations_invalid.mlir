@@ -52,3 +52,15 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   func.return %0 : tensor<4xf32>
 }
 // CHECK: locations_invalid.mlir:51:64: error: Expected ':' between a location's line and column
+
+// -----
+
+// An op xlir does not know is not made, but its line's location is read.
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.zeta %arg0, %arg0 : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32> loc(#loc3)
+  func.return %0 : tensor<4xf32>
+}
+#loc2 = loc("model.py":5:11 to :30)
+#loc3 = loc("jit(f)/zeta"(#loc2))
+// CHECK: locations_invalid.mlir:60:18: error: Operation chlo.zeta is not registered
+// CHECK: model.py:5:11: note: made here as 'jit(f)/zeta'
