@@ -123,3 +123,17 @@ def test_diagnostic_names_the_python_line() -> None:
     assert "error: 'chlo.bessel_i1e' has no scalar translation" in message
     assert f"{__file__}:{line}:11: note: made here as" in message
     assert "    return jax.lax.bessel_i1e(x) + 1\n           ^" in message
+
+
+def _uses_an_op_xlir_cannot_read(x):
+    # xlir's dialects have no chlo.zeta: if they gain it, use another.
+    return jax.lax.zeta(x + 2, x + 3)
+
+
+def test_parse_error_names_the_python_line() -> None:
+    line = inspect.getsourcelines(_uses_an_op_xlir_cannot_read)[1] + 2
+    with pytest.raises(XlirError) as raised:
+        xlir.jax.jit(_uses_an_op_xlir_cannot_read)(np.ones(4, np.float32))
+    message = str(raised.value)
+    assert "error: Operation chlo.zeta is not registered" in message
+    assert f"{__file__}:{line}:11: note: made here as 'jit(_uses_an_op" in message
