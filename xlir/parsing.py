@@ -200,9 +200,10 @@ class XlirParser(Parser):
         start = error.span.start
         line_end = text.find("\n", start)
         line_end = len(text) if line_end == -1 else line_end
-        at = text.rfind(" loc(", text.rfind("\n", 0, start) + 1, line_end)
-        if at == -1:
-            return error
+        line_start = text.rfind("\n", 0, start) + 1
+        at = text.rfind(" loc(", line_start, line_end)
+        if at == -1 or text[line_start:at].lstrip().startswith("#"):
+            return error  # no location, or an alias's own
         for alias in _LOCATION_ALIAS.finditer(text):
             self._location_aliases.setdefault(alias.group(1), alias.end())
         try:
@@ -383,8 +384,12 @@ class XlirParser(Parser):
                     )
                 self._consume_token()
                 self.parse_punctuation("=")
+                self._trailing_location = None
                 self.parse_optional_location()
-                assert self._trailing_location is not None
+                if self._trailing_location is None:
+                    self.raise_error(
+                        f"expected 'loc(...)' defining location alias {token.text}"
+                    )
                 self._location_aliases[token.text] = self._trailing_location[0]
                 self._trailing_location = None
                 return

@@ -64,3 +64,10 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 #loc3 = loc("jit(f)/zeta"(#loc2))
 // CHECK: locations_invalid.mlir:60:18: error: Operation chlo.zeta is not registered
 // CHECK: model.py:5:11: note: made here as 'jit(f)/zeta'
+
+// -----
+
+// (a mutant of the corpus's text the fuzzer found)
+#loc12 = loc loc("f.py":1:2)
+// CHECK: locations_invalid.mlir:71:10: error: expected 'loc(...)' defining location alias #loc12
+// CHECK-NOT: note
