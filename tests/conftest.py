@@ -24,7 +24,9 @@ CORPUS = SHARED / "corpus"
 MISSING_SHARED = (
     f"{SHARED} is absent: the JAX corpus and StableHLO's interpreter test suite "
     "that these tests read live there, beside the repository (the project's "
-    "shared folder; see the README's Tests section)"
+    "shared folder; see the README's Layout section). The corpus can be "
+    "regenerated with `pip install -e '.[bench]' && python "
+    "scripts/export_corpus.py ../shared/corpus`"
 )
 
 

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import BUFFERS
 
+from xlir.source_locations import describe_source, text_location
 from xlir.walk import walk
 
 DATA_OPS = {"stablehlo.constant", "func.return"}
@@ -83,13 +84,19 @@ def read_from_outside(op: Operation) -> list[SSAValue]:
 
 def source_locations(op: Operation) -> list[str]:
     """The distinct `file:line:col` of `op` and the ops inside it, sorted
-    by file and line: where the kernel's computation comes from."""
-    found: set[tuple[str, int, int]] = set()
+    by file and line: where the kernel's computation comes from; each with
+    the user's Python line that made it where the text said (JAX's
+    `loc(...)`: `f.mlir:4:5 [model.py:12:8 (jit(f)/exp)]`)."""
+    found: dict[tuple[str, int, int], str] = {}
     for inner in walk(op):
-        loc = inner.location
-        if isinstance(loc, FileLineColLoc):
-            found.add((loc.filename.data, loc.line.data, loc.column.data))
-    return [f"{file}:{line}:{col}" for file, line, col in sorted(found)]
+        loc = text_location(inner.location)
+        if loc is None:
+            continue
+        key = (loc.filename.data, loc.line.data, loc.column.data)
+        source = describe_source(inner.location)
+        if source is not None or key not in found:
+            found[key] = f" [{source}]" if source else ""
+    return [f"{f}:{line}:{col}{found[f, line, col]}" for f, line, col in sorted(found)]
 
 
 def kernel_module(kernel: Kernel, program: ModuleOp) -> ModuleOp:

@@ -5,6 +5,8 @@ dialects and passes, MLIR-style diagnostics, and debugging aids:
 * `--dump-dir DIR`: the input and the IR after each pass as numbered files;
 * `--pass-timing`, `--pass-statistics`: tables per pass, on stderr;
 * `--buffer-report`: the buffer plan's figures and buffers, on stderr;
+* `--view-graph=FILE.svg|.dot|.html`: a picture of the fused program
+  (`tools/fusion_graph.py`, `tools/graph_picture.py`);
 * `--reproducer FILE`: the input of a failing pass and the rest of the
   pipeline, replayed by `--run-reproducer`.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
 
@@ -29,6 +32,7 @@ from xdsl.utils.exceptions import (
 from xdsl.xdsl_opt_main import xDSLOptMain
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.hlo.buffers.report import buffer_report
+from xlir.passes.hlo.fusion.explain import recording_refusals
 from xlir.passes.registry import PASSES
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.expected_diagnostics import (
@@ -39,6 +43,7 @@ from xlir.tools.expected_diagnostics import (
     has_annotations,
     unmet,
 )
+from xlir.tools.graph_picture import SUFFIXES, write_picture
 from xlir.tools.instruments import (
     REPRODUCER_HEADER,
     IRPrinter,
@@ -130,6 +135,16 @@ class XlirOptMain(xDSLOptMain):
         """Unknown passes and bad options are reported before any input is
         read."""
         PassManager(self._spec)
+        picture = self.args.view_graph
+        if picture and self.args.split_input_file:
+            raise UsageError(
+                "--view-graph draws one module: not with --split-input-file"
+            )
+        if picture and Path(picture).suffix not in SUFFIXES:
+            raise UsageError(
+                f"--view-graph={picture}: expected a file ending in "
+                f"{', '.join(SUFFIXES)}"
+            )
         for flag, named in (
             ("--print-ir-after", self.args.print_ir_after),
             ("--print-ir-before", self.args.print_ir_before),
@@ -280,6 +295,13 @@ class XlirOptMain(xDSLOptMain):
             "constant bytes) and its buffers per function on stderr",
         )
         aid(
+            "--view-graph",
+            metavar="FILE",
+            help="draw the program after the passes in FILE: fusions with their "
+            "ops, kinds, shapes and buffers, and the pairs fuse refused with the "
+            f"rule; FILE ends in {', '.join(SUFFIXES)} (.svg needs graphviz)",
+        )
+        aid(
             "--reproducer",
             metavar="FILE",
             help="when a pass fails, write the IR it was given and the rest of the "
@@ -364,11 +386,16 @@ class XlirOptMain(xDSLOptMain):
         manager = self._pass_manager()
         if self._dumper is not None:
             self._dumper.dump_input(prog)
-        manager.run(self.ctx, prog)
+        picture = self.args.view_graph
+        with recording_refusals() if picture else nullcontext() as refusals:
+            manager.run(self.ctx, prog)
         if manager.passes and not (manager.verify_each or self.args.disable_verify):
             verify_result(prog, self._spec, self._sources)
         if self.args.buffer_report:
             sys.stderr.write(buffer_report(prog))
+        if picture:
+            title = f"{self.get_input_name()} after -p {self._spec or '(no passes)'}"
+            write_picture(prog, refusals or [], Path(picture), title)
 
     # --- running ------------------------------------------------------------
 

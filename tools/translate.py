@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import llvmlite.binding as llvm
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE, CpuCompiler
@@ -32,6 +32,7 @@ from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
+from xlir.source_locations import text_location
 
 PROG = "xlir-translate"
 
@@ -82,8 +83,8 @@ def _parser() -> argparse.ArgumentParser:
 def _where(op: Operation) -> str:
     """` at file:line:col` of a parsed op; nothing for one the parser made
     (an implicit terminator)."""
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
+    loc = text_location(op.location)
+    if loc is not None:
         return f" at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
     return ""
 

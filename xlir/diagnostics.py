@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xlir.source_locations import NotedParseError, source_note, text_location
 from xlir.terminators import check_terminators
 from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
@@ -49,18 +49,21 @@ def format_at_op(
 ) -> str:
     """A diagnostic at the op's location (its place in the parsed text); for
     an op a pass made without one, at its nearest enclosing op's (a kernel
-    takes the location of the HLO op it comes from)."""
-    loc = op.location
+    takes the location of the HLO op it comes from). Where the text said
+    which line of the user's program made the op (JAX's `loc(...)`), a note
+    names that line (xlir/source_locations.py)."""
+    location = op.location
     parent = op.parent_op()
-    while not isinstance(loc, FileLineColLoc) and parent is not None:
-        loc, parent = parent.location, parent.parent_op()
-    if isinstance(loc, FileLineColLoc):
-        file = loc.filename.data
-        source = (sources or {}).get(file)
-        return format_at(
-            file, loc.line.data, loc.column.data, message, source, severity
-        )
-    return f"{severity}: {message}"
+    while text_location(location) is None and parent is not None:
+        location, parent = parent.location, parent.parent_op()
+    loc = text_location(location)
+    if loc is None:
+        return f"{severity}: {message}"
+    file = loc.filename.data
+    source = (sources or {}).get(file)
+    text = format_at(file, loc.line.data, loc.column.data, message, source, severity)
+    note = source_note(location)
+    return text if note is None else text + "\n" + note
 
 
 def decode_source(data: bytes, file: str) -> str:
@@ -91,6 +94,8 @@ def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
         first, _, rest = text.partition(": error: ")
         file, line, col = first.rsplit(":", 2)
         text = f"{file}:{int(line) + line_offset}:{col}: error: {rest}"
+    if isinstance(error, NotedParseError):
+        text += "\n" + error.note
     return text
 
 

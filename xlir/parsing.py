@@ -2,11 +2,13 @@
 
 How it differs from xDSL's own `Parser`:
 
-* JAX's export flavour puts `loc(...)` after every op and defines the `#locN`
-  aliases it uses *after* the module. Those locations point into the Python
-  program that produced the text, so they are accepted and skipped; instead
-  every op gets the location where it stands in the text being parsed
-  (`loc("file.mlir":line:col)`), which is what diagnostics need.
+* Every op gets the location where it stands in the text being parsed
+  (`loc("file.mlir":line:col)`), which is what diagnostics need. JAX's export
+  flavour puts `loc(...)` after every op, pointing into the Python program
+  that produced the text, and defines the `#locN` aliases it uses *after*
+  the module: each op's `loc(...)` is kept beside its text position
+  (`xlir/source_locations.py`), read once the whole text, aliases included,
+  has been seen. JAX's ranges (`"f.py":3:4 to :9`) keep their start.
 * Tensor types repeat thousands of times in a large module, and dense
   literals (`dense<0.000000e+00> : tensor<f32>`) dozens of
   times; each distinct spelling is parsed once and then looked up.
@@ -51,15 +53,20 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    CallSiteLoc,
     ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FusedLoc,
     IndexType,
     IntAttr,
     IntegerType,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     RankedStructure,
     StringAttr,
+    UnknownLoc,
 )
 from xdsl.ir import (
     Attribute,
@@ -79,6 +86,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xlir.deep_stack import MAX_REGION_DEPTH
 from xlir.lexing import QuickLexer
+from xlir.source_locations import NotedParseError, source_note, with_source
 
 _TYPED_LITERAL = re.compile(r"<[^<>]*>\s*:\s*tensor<[^<>]*>")
 """A dense literal's contents and its tensor type, as `dense<` ... spells
@@ -90,6 +98,12 @@ _HEX_BLOB = re.compile(r'<\s*"0[xX]([^"]*)"\s*>')
 _VALUE_ERRORS = (VerifyException, ValueError, OverflowError, struct.error)
 """What xDSL raises for a value its attribute or type cannot hold (struct's
 error: a complex literal's part that its integer element type cannot hold)."""
+
+_BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+"""Blanks and comments: what may stand between an op's `loc(...)` and its end."""
+
+_LOCATION_ALIAS = re.compile(r"^(#loc[\w$.-]*)\s*=\s*loc\(", re.MULTILINE)
+"""A location alias's definition, up to where its contents start."""
 
 _OP_NAME = re.compile(r'(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name of the op whose text starts at a position (after its results)."""
@@ -124,6 +138,11 @@ class XlirParser(Parser):
         self._region_depth = 0
         self._definitions: dict[ForwardDeclaredValue, SSAValue] = {}
         self._splat_literal = False
+        self._trailing_location: tuple[int, int] | None = None
+        """Where the contents of the last `loc(...)` start, and where it ends."""
+        self._op_locations: list[tuple[Operation, FileLineColLoc, int]] = []
+        self._location_aliases: dict[str, int] = {}
+        self._resolved_aliases: dict[str, Attribute | None] = {}
 
     def parse_optional_region(self, arguments=None):  # type: ignore[override]
         """A region, refused where it would nest deeper than
@@ -152,7 +171,9 @@ class XlirParser(Parser):
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
             return ModuleOp([])
         try:
-            return super().parse_module(allow_implicit_module)
+            module = super().parse_module(allow_implicit_module)
+            self._attach_source_locations()
+            return module
         except RecursionError:
             self.raise_error(
                 "nesting too deep: the parser ran out of its "
@@ -160,14 +181,40 @@ class XlirParser(Parser):
             )
         except ParseError as error:
             undefined = next(iter(self.forward_ssa_references), None)
-            if not error.msg.startswith("values used but not defined") or (
-                undefined not in self._first_uses
+            if error.msg.startswith("values used but not defined") and (
+                undefined in self._first_uses
             ):
-                raise
-            raise ParseError(
-                self._first_uses[undefined],
-                f"use of undefined value '%{undefined}' (no definition in scope)",
-            ) from error
+                error = ParseError(
+                    self._first_uses[undefined],
+                    f"use of undefined value '%{undefined}' (no definition in scope)",
+                )
+            raise self._noted(error) from None
+
+    def _noted(self, error: ParseError) -> ParseError:
+        """A parse error on a line that ends in `loc(...)` (an op JAX
+        located: `chlo.zeta`, which xlir does not know), with a note naming
+        the line of the user's program that made the op. The op was not
+        made, so its location is read here, the aliases found by their
+        lines."""
+        text = self.lexer.input.content
+        start = error.span.start
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end == -1 else line_end
+        line_start = text.rfind("\n", 0, start) + 1
+        at = text.rfind(" loc(", line_start, line_end)
+        if at == -1 or text[line_start:at].lstrip().startswith("#"):
+            return error  # no location, or an alias's own
+        for alias in _LOCATION_ALIAS.finditer(text):
+            self._location_aliases.setdefault(alias.group(1), alias.end())
+        try:
+            self._resume_from(at + len(" loc("))
+            source = self._parse_location_body()
+        except ParseError:
+            return error
+        note = source_note(with_source(self.source_location(start), source))
+        if note is None:
+            return error
+        return NotedParseError(error.span, error.msg, note)
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT
@@ -200,6 +247,7 @@ class XlirParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        self._trailing_location = None
         try:
             op = super().parse_operation()
         except VerifyException as error:  # a type its syntax does not accept
@@ -224,6 +272,11 @@ class XlirParser(Parser):
                 if defined is not None:
                     op.operands[index] = defined
         op.location = self.source_location(start)
+        trailing, self._trailing_location = self._trailing_location, None
+        if trailing is not None and _BLANK.fullmatch(
+            self.lexer.input.content, trailing[1], self.pos
+        ):
+            self._op_locations.append((op, op.location, trailing[0]))
         return op
 
     def parse_optional_attribute(self):  # type: ignore[override]
@@ -286,7 +339,12 @@ class XlirParser(Parser):
         return values, shape
 
     def parse_optional_location(self):  # type: ignore[override]
-        """Skip a `loc(...)` annotation; ops take their place in the text."""
+        """Skip a `loc(...)` annotation, noting where its contents start: the
+        aliases it may name are defined later (after the module, in JAX's
+        text), so it is read at the end (`_attach_source_locations`). The op
+        it ends takes it there (not an op whose argument it follows: only
+        blanks and comments stand between it and the op's end); ops take
+        their place in the text meanwhile."""
         if self._current_token.text != "loc":
             return None
         start = self._current_token.span.end
@@ -309,20 +367,113 @@ class XlirParser(Parser):
             pos += 1
         else:
             self.raise_error("unterminated location: `loc(` without `)`")
+        self._trailing_location = (start + 1, pos + 1)
         self._resume_from(pos + 1)
         return None
 
     def _parse_alias_def(self) -> None:
-        """Location aliases (`#loc3 = loc(...)`) are skipped like locations."""
+        """Location aliases (`#loc3 = loc(...)`) are noted, to be read once
+        every alias is known."""
         token = self._current_token
         if token.kind == MLIRTokenKind.HASH_IDENT and token.text.startswith("#loc"):
             after = self.lexer.input.content[token.span.end :].lstrip()
             if after.startswith("=") and after[1:].lstrip().startswith("loc"):
+                if token.text in self._location_aliases:
+                    self.raise_error(
+                        f"location alias {token.text} is defined twice", token.span
+                    )
                 self._consume_token()
                 self.parse_punctuation("=")
+                self._trailing_location = None
                 self.parse_optional_location()
+                if self._trailing_location is None:
+                    self.raise_error(
+                        f"expected 'loc(...)' defining location alias {token.text}"
+                    )
+                self._location_aliases[token.text] = self._trailing_location[0]
+                self._trailing_location = None
                 return
         super()._parse_alias_def()
+
+    def _attach_source_locations(self) -> None:
+        """Each op that ended in `loc(...)` takes that location beside its
+        text position."""
+        for op, text, start in self._op_locations:
+            self._resume_from(start)
+            op.location = with_source(text, self._parse_location_body())
+        self._op_locations.clear()
+
+    def _parse_location_body(self) -> Attribute:
+        """What `loc(` ... `)` holds: `unknown`, `"file":line:col` (with
+        JAX's `to [line]:col` range end, dropped), `"name"` or
+        `"name"(location)`, `callsite(location at location)`,
+        `fused[...]` (with `<metadata>`), or a `#alias`."""
+        token = self._current_token
+        if self.parse_optional_keyword("unknown"):
+            return UnknownLoc()
+        if (name := self.parse_optional_str_literal()) is not None:
+            if self.parse_optional_punctuation(":") is not None:
+                line = self.parse_integer(False, False)
+                self.parse_punctuation(":", " between a location's line and column")
+                column = self.parse_integer(False, False)
+                if self.parse_optional_keyword("to"):
+                    if self.parse_optional_punctuation(":") is None:
+                        self.parse_integer(False, False)
+                        self.parse_punctuation(":")
+                    self.parse_integer(False, False)
+                return FileLineColLoc(StringAttr(name), IntAttr(line), IntAttr(column))
+            inner: Attribute = NoneAttr()
+            if self.parse_optional_punctuation("(") is not None:
+                inner = self._parse_location_body()
+                self.parse_punctuation(")", " closing a named location")
+            return NameLoc(StringAttr(name), inner)
+        if token.kind == MLIRTokenKind.HASH_IDENT:
+            self._consume_token()
+            return self._location_alias(token.text, token.span)
+        if self.parse_optional_keyword("callsite"):
+            self.parse_punctuation("(")
+            callee = self._parse_location_body()
+            self.parse_keyword("at")
+            caller = self._parse_location_body()
+            self.parse_punctuation(")")
+            return CallSiteLoc(callee, caller)
+        if self.parse_optional_keyword("fused"):
+            metadata: Attribute = NoneAttr()
+            if self.parse_optional_punctuation("<") is not None:
+                metadata = self.parse_attribute()
+                self.parse_punctuation(">")
+            parts = self.parse_comma_separated_list(
+                self.Delimiter.SQUARE, self._parse_location_body
+            )
+            return FusedLoc(tuple(parts), metadata)
+        self.raise_error(
+            'expected a location: unknown, "file":line:col, "name", '
+            '"name"(location), callsite(location at location), fused[...] '
+            f"or a #loc alias; found '{token.text}'",
+            token.span,
+        )
+
+    def _location_alias(self, name: str, span: Span) -> Attribute:
+        """The location a `#locN` alias stands for (read on first use)."""
+        if name in self._resolved_aliases:
+            resolved = self._resolved_aliases[name]
+            if resolved is None:
+                self.raise_error(f"location alias {name} refers to itself", span)
+            return resolved
+        start = self._location_aliases.get(name)
+        if start is None:
+            self.raise_error(
+                f"undefined location alias {name}: expected a line "
+                f"`{name} = loc(...)` in this text",
+                span,
+            )
+        after = self.pos
+        self._resolved_aliases[name] = None
+        self._resume_from(start)
+        resolved = self._parse_location_body()
+        self._resolved_aliases[name] = resolved
+        self._resume_from(after)
+        return resolved
 
     def _parse_tensor_literal_element(self):  # type: ignore[override]
         start = self.pos

@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from math import prod
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import FileLineColLoc, MemRefType, i64
+from xdsl.dialects.builtin import MemRefType, i64
 from xdsl.ir import Operation, SSAValue
 from xlir.lowering.llvm.function import PTR, FunctionBuilder
+
+from xlir.source_locations import text_location
 
 BOUNDS_ERROR = "xlir.bounds_error"
 """`void (ptr message, i64 offset, i64 size)`: reports and aborts."""
@@ -68,9 +70,9 @@ def _message(b: FunctionBuilder, op: Operation, buffer: SSAValue, elements: int)
     where = function.sym_name.data if isinstance(function, llvm.FuncOp) else "?"
     name = f"%{buffer.name_hint}" if buffer.name_hint else _position(buffer)
     what = op.name if elements == 1 else f"{op.name} of {elements} elements"
-    loc = op.location
+    loc = text_location(op.location)
     at = ""
-    if isinstance(loc, FileLineColLoc):
+    if loc is not None:
         at = f" ({loc.filename.data}:{loc.line.data}:{loc.column.data})"
     return f"{what} in @{where}{at}, buffer {name} : {buffer.type}"
 

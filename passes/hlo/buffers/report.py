@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xlir.dialects.hlo_buffers import PLAN, TEMP, PlanAttr
 from xlir.passes.hlo.assign_buffers import defined_functions
 from xlir.passes.hlo.buffers.plan import FunctionPlan, plan_function
+
+from xlir.source_locations import text_location
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,9 @@ def _label(value: SSAValue) -> str:
     label = owner.name
     if len(owner.results) > 1:
         label += f"#{value.index}"  # pyright: ignore[reportAttributeAccessIssue]
-    if isinstance(owner.location, FileLineColLoc):
-        label += f" ({owner.location.line.data}:{owner.location.column.data})"
+    loc = text_location(owner.location)
+    if loc is not None:
+        label += f" ({loc.line.data}:{loc.column.data})"
     return label
 
 
