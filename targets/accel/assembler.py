@@ -163,7 +163,9 @@ class _Assembler:
             )
         return offset
 
-    def operand(self, operand: Operand, token: _Token, pc: int) -> int | tuple[int, int]:
+    def operand(
+        self, operand: Operand, token: _Token, pc: int
+    ) -> int | tuple[int, int]:
         kind = operand.kind
         if kind is Kind.REG:
             assert operand.cls is not None
@@ -174,7 +176,10 @@ class _Assembler:
                 raise _Error(token.column, f"expected imm(reg), found '{token.text}'")
             low, high = IMMEDIATE_RANGES[Kind.MEM]
             offset = self.integer(
-                _Token(match["offset"].strip() or "0", token.column), low, high, "offset"
+                _Token(match["offset"].strip() or "0", token.column),
+                low,
+                high,
+                "offset",
             )
             base_column = token.column + match.start("base")
             return offset, self.register(
@@ -252,10 +257,12 @@ def _data(assembler: _Assembler, statement: _Statement) -> bytes:
     name, ops = statement.head.text, statement.operands
     if name == ".word":
         return b"".join(
-            struct.pack("<I", assembler.integer(t, -(1 << 31), (1 << 32) - 1, "word")
-                        & 0xFFFFFFFF)
+            struct.pack(
+                "<I",
+                assembler.integer(t, -(1 << 31), (1 << 32) - 1, "word") & 0xFFFFFFFF,
+            )
             for t in ops
-        )  # fmt: skip
+        )
     if name == ".byte":
         return bytes(assembler.integer(t, -128, 255, "byte") & 0xFF for t in ops)
     values = []
@@ -263,7 +270,9 @@ def _data(assembler: _Assembler, statement: _Statement) -> bytes:
         try:
             values.append(struct.pack("<f", float(token.text)))
         except (ValueError, OverflowError):
-            raise _Error(token.column, f"expected a float, found '{token.text}'") from None
+            raise _Error(
+                token.column, f"expected a float, found '{token.text}'"
+            ) from None
     return b"".join(values)
 
 
@@ -323,7 +332,9 @@ def assemble(text: str, filename: str = "<assembly>") -> ObjectFile:
                     r[0] == name.text for r in routines
                 ):
                     raise _Error(name.column, f"invalid or repeated name '{name.text}'")
-                nargs = assembler.integer(statement.operands[1], 0, 64, "argument count")
+                nargs = assembler.integer(
+                    statement.operands[1], 0, 64, "argument count"
+                )
                 kind = KERNEL if head == ".kernel" else FUNCTION
                 routines.append((name.text, pc, nargs, kind))
             elif head == ".word":

@@ -15,7 +15,9 @@ def disassemble_word(word: int, pc: int) -> tuple[str, str]:
         instruction = decode(word)
     except IllegalInstruction as e:
         return f".word {word:#010x}", f"illegal: {e}"
-    for operand, value in zip(instruction.spec.operands, instruction.operands, strict=True):
+    for operand, value in zip(
+        instruction.spec.operands, instruction.operands, strict=True
+    ):
         if operand.kind in (Kind.BRANCH16, Kind.JUMP21, Kind.LOOP16):
             assert isinstance(value, int)
             return str(instruction), f"-> {pc + 4 * value:#06x}"

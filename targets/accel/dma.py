@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-
 from xlir.targets.accel.lanes import CANONICAL_NAN
 
 SPAD_SIZE = 512 * 1024
@@ -57,7 +56,9 @@ class Rows:
         return first_row <= last
 
     def starts(self, modulus: int) -> NDArray[np.int64]:
-        return (self.base + np.arange(self.count, dtype=np.int64) * self.stride) % modulus
+        return (
+            self.base + np.arange(self.count, dtype=np.int64) * self.stride
+        ) % modulus
 
 
 @dataclass
@@ -114,9 +115,9 @@ def check_and_copy(
         inside = high <= dram_size
     if not inside:
         raise DmaError(
-            "DRAM_RANGE", f"DRAM rows from {d:#x} (stride {dstride}) leave the "
-            f"{dram_size}-byte DRAM",
-        )  # fmt: skip
+            "DRAM_RANGE",
+            f"DRAM rows from {d:#x} (stride {dstride}) leave the {dram_size}-byte DRAM",
+        )
     source, target = (dram_rows, spad_rows) if load else (spad_rows, dram_rows)
     source_memory, target_memory = (dram, spad) if load else (spad, dram)
     data = _gather(source_memory, source)

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
-
 from xlir.targets.accel import lanes
 from xlir.targets.accel.dma import SPAD_SIZE
 from xlir.targets.accel.isa import Instruction
@@ -42,13 +41,27 @@ BRANCH_CONDITIONS: dict[str, Callable[[int, int], bool]] = {
     "bltu": lambda a, b: a < b,
     "bgeu": lambda a, b: a >= b,
 }
-LOADS = {"lb": (1, np.int8), "lbu": (1, np.uint8), "lh": (2, np.int16),
-         "lhu": (2, np.uint16), "lw": (4, np.uint32)}  # fmt: skip
+LOADS = {
+    "lb": (1, np.int8),
+    "lbu": (1, np.uint8),
+    "lh": (2, np.int16),
+    "lhu": (2, np.uint16),
+    "lw": (4, np.uint32),
+}
 STORES = {"sb": (1, np.uint8), "sh": (2, np.uint16), "sw": (4, np.uint32)}
-IMMEDIATE_OPS = {"andi": "and", "ori": "or", "xori": "xor", "slli": "sll",
-                 "srli": "srl", "srai": "sra", "slti": "slt", "sltiu": "sltu"}  # fmt: skip
-SLOW = frozenset({"div", "divu", "rem", "remu", "vdiv", "vdivu", "vrem", "vremu",
-                  "vfdiv", "vfsqrt"})  # fmt: skip
+IMMEDIATE_OPS = {
+    "andi": "and",
+    "ori": "or",
+    "xori": "xor",
+    "slli": "sll",
+    "srli": "srl",
+    "srai": "sra",
+    "slti": "slt",
+    "sltiu": "sltu",
+}
+SLOW = frozenset(
+    {"div", "divu", "rem", "remu", "vdiv", "vdivu", "vrem", "vremu", "vfdiv", "vfsqrt"}
+)
 
 
 def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
@@ -360,7 +373,9 @@ def _hardware_loop(
             st.t += 1
             return sim.after_loop_end(end)
         if len(st.loops) == MAX_LOOPS:
-            raise Stop("LOOP_STACK", f"a fifth nested hardware loop (ending at {end:#x})")
+            raise Stop(
+                "LOOP_STACK", f"a fifth nested hardware loop (ending at {end:#x})"
+            )
         st.loops.append(LoopEntry(pc + 4, end, count))
         st.loop_end = end
         st.t += 1
@@ -369,7 +384,9 @@ def _hardware_loop(
     return hardware_loop
 
 
-def _indexed(sim: Simulator, write: bool, rd: int, rs1: int, rs2: int, nxt: int) -> Handler:
+def _indexed(
+    sim: Simulator, write: bool, rd: int, rs1: int, rs2: int, nxt: int
+) -> Handler:
     """vlx / vsx (section 4.6): a word per lane at x[rs1] + 4 * v[rs2][lane]."""
     st = sim.state
     x, v = st.x, st.v

@@ -35,10 +35,13 @@ class RegClass(Enum):
 
 
 X_ABI_NAMES: tuple[str, ...] = (
-    ("zero", "ra", "sp", "gp")
-    + tuple(f"t{i}" for i in range(6))
-    + tuple(f"a{i}" for i in range(16))
-    + tuple(f"s{i}" for i in range(6))
+    "zero",
+    "ra",
+    "sp",
+    "gp",
+    *tuple(f"t{i}" for i in range(6)),
+    *tuple(f"a{i}" for i in range(16)),
+    *tuple(f"s{i}" for i in range(6)),
 )
 """Section 2.1: the ABI name of x0..x31."""
 
@@ -229,7 +232,9 @@ def _specs() -> list[InstructionSpec]:
         InstructionSpec("vfmadd", 0x2F, Format.R4, (VD, VS1, VS2, VS3), V),
         InstructionSpec("vsel", 0x30, Format.R4, (VD, VS1, VS2, VS3), V),
         InstructionSpec("vsplat", 0x31, Format.R, (VD, XS1), V),
-        InstructionSpec("vext", 0x32, Format.I, (XD, VS1, Operand(Kind.LANE, "imm")), V),
+        InstructionSpec(
+            "vext", 0x32, Format.I, (XD, VS1, Operand(Kind.LANE, "imm")), V
+        ),
         InstructionSpec("vidx", 0x33, Format.R, (VD,), V),
         InstructionSpec("mcfg", 0x38, Format.R, (XS1, XS2), S),
         InstructionSpec("mzero", 0x39, Format.R, (MD,), M),

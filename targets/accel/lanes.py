@@ -156,7 +156,9 @@ def fmadd(a: U32, b: U32, c: U32) -> U32:
     return canonical(f32(a) * f32(b) + f32(c))
 
 
-def mmac(m: NDArray[np.float32], a: NDArray[np.float32], b: NDArray[np.float32]) -> None:
+def mmac(
+    m: NDArray[np.float32], a: NDArray[np.float32], b: NDArray[np.float32]
+) -> None:
     """m += a @ b in section 4.10's order: for each k, m = fl(m + fl(a[:,k] b[k,:]))."""
     terms = np.empty((17, 16, 16), np.float32)
     terms[0] = m

@@ -57,10 +57,18 @@ class ObjectFile:
             )
             strings += symbol.name.encode("ascii") + b"\0"
         header = _HEADER.pack(
-            MAGIC, VERSION, 0, HEADER_SIZE, len(code), rodata_offset,
-            len(self.rodata), symtab_offset, len(self.symbols),
-            symtab_offset + len(entries), len(strings),
-        )  # fmt: skip
+            MAGIC,
+            VERSION,
+            0,
+            HEADER_SIZE,
+            len(code),
+            rodata_offset,
+            len(self.rodata),
+            symtab_offset,
+            len(self.symbols),
+            symtab_offset + len(entries),
+            len(strings),
+        )
         out = bytearray(header + code)
         out += bytes(rodata_offset - len(out)) + self.rodata
         out += bytes(symtab_offset - len(out)) + entries + strings
@@ -71,8 +79,19 @@ class ObjectFile:
         """Load an object, rejecting what section 7.3 says a loader rejects."""
         if len(data) < HEADER_SIZE:
             raise ObjectFormatError(f"{len(data)} bytes is shorter than the header")
-        (magic, version, _flags, code_offset, code_size, rodata_offset, rodata_size,
-         symtab_offset, count, strtab_offset, strtab_size) = _HEADER.unpack_from(data)  # fmt: skip
+        (
+            magic,
+            version,
+            _flags,
+            code_offset,
+            code_size,
+            rodata_offset,
+            rodata_size,
+            symtab_offset,
+            count,
+            strtab_offset,
+            strtab_size,
+        ) = _HEADER.unpack_from(data)
         if magic != MAGIC:
             raise ObjectFormatError(f"bad magic {magic!r}, expected {MAGIC!r}")
         if version != VERSION:
@@ -91,7 +110,9 @@ class ObjectFile:
             ("string table", strtab_offset, strtab_size),
         ):
             if offset + size > len(data):
-                raise ObjectFormatError(f"{name} [{offset}, +{size}) is outside the file")
+                raise ObjectFormatError(
+                    f"{name} [{offset}, +{size}) is outside the file"
+                )
         code = list(struct.unpack_from(f"<{code_size // 4}I", data, code_offset))
         strings = data[strtab_offset : strtab_offset + strtab_size]
         symbols: list[Symbol] = []
@@ -116,13 +137,19 @@ def check_symbols(symbols: list[Symbol], code_size: int) -> None:
     seen: set[str] = set()
     for symbol in symbols:
         if not NAME_PATTERN.fullmatch(symbol.name) or symbol.name in seen:
-            raise ObjectFormatError(f"symbol name {symbol.name!r} is invalid or repeated")
+            raise ObjectFormatError(
+                f"symbol name {symbol.name!r} is invalid or repeated"
+            )
         seen.add(symbol.name)
         if symbol.kind not in (KERNEL, FUNCTION) or symbol.nargs > 64:
             raise ObjectFormatError(
                 f"symbol {symbol.name}: kind {symbol.kind} / {symbol.nargs} arguments"
             )
-        if symbol.entry % 4 or symbol.entry < end or symbol.entry + symbol.size > code_size:
+        if (
+            symbol.entry % 4
+            or symbol.entry < end
+            or symbol.entry + symbol.size > code_size
+        ):
             raise ObjectFormatError(
                 f"symbol {symbol.name} [{symbol.entry}, +{symbol.size}) overlaps another "
                 f"or is outside the {code_size}-byte code"

@@ -15,7 +15,9 @@ DMA_BANDWIDTH = 32
 def roofline_cycles(matrix_flops: int, vector_flops: int, dram_bytes: int) -> float:
     """T_roof of section 6.6 from the kernel's StableHLO-level counts."""
     return max(
-        matrix_flops / MATRIX_PEAK, vector_flops / VECTOR_PEAK, dram_bytes / DMA_BANDWIDTH
+        matrix_flops / MATRIX_PEAK,
+        vector_flops / VECTOR_PEAK,
+        dram_bytes / DMA_BANDWIDTH,
     )
 
 

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-
-from xlir.targets.accel import lanes
 from xlir.targets.accel.dma import (
     LATENCY,
     SPAD_SIZE,
@@ -32,9 +30,19 @@ from xlir.targets.accel.profile import Profile
 MASK = 0xFFFFFFFF
 MAX_DESCRIPTORS_IN_PROGRESS = 16
 MAX_LOOPS = 4
-FLOAT_FLOPS = {"vfadd": 16, "vfsub": 16, "vfmul": 16, "vfdiv": 16, "vfmin": 16,
-               "vfmax": 16, "vfsqrt": 16, "vfmadd": 32, "vredsum.f": 15,
-               "vredmax.f": 15, "vredmin.f": 15}  # fmt: skip
+FLOAT_FLOPS = {
+    "vfadd": 16,
+    "vfsub": 16,
+    "vfmul": 16,
+    "vfdiv": 16,
+    "vfmin": 16,
+    "vfmax": 16,
+    "vfsqrt": 16,
+    "vfmadd": 32,
+    "vredsum.f": 15,
+    "vredmax.f": 15,
+    "vredmin.f": 15,
+}
 """Floating-point operations a vector instruction performs (for the profile)."""
 MMAC_FLOPS = 2 * 16 * 16 * 16
 
@@ -42,8 +50,9 @@ MMAC_FLOPS = 2 * 16 * 16 * 16
 class SimulationError(Exception):
     """An error of section 5.4: the launch stops."""
 
-    def __init__(self, kind: str, kernel: str, pc: int, cycle: int, instruction: str,
-                 cause: str):  # fmt: skip
+    def __init__(
+        self, kind: str, kernel: str, pc: int, cycle: int, instruction: str, cause: str
+    ):
         super().__init__(
             f"{kind} in kernel '{kernel}' at pc {pc:#x} ({instruction}), cycle {cycle}: "
             f"{cause}"
@@ -70,8 +79,12 @@ class State:
     x: list[int] = field(default_factory=lambda: [0] * 33)
     """x0..x31, and a 33rd slot that writes to x0 go to."""
     v: NDArray[np.uint32] = field(default_factory=lambda: np.zeros((32, 16), np.uint32))
-    m: NDArray[np.float32] = field(default_factory=lambda: np.zeros((4, 16, 16), np.float32))  # fmt: skip
-    spad: NDArray[np.uint8] = field(default_factory=lambda: np.zeros(SPAD_SIZE, np.uint8))
+    m: NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((4, 16, 16), np.float32)
+    )
+    spad: NDArray[np.uint8] = field(
+        default_factory=lambda: np.zeros(SPAD_SIZE, np.uint8)
+    )
     msa: int = 64
     msb: int = 64
     dma_config: tuple[int, int, int, int] = (1, 0, 0, 0)
@@ -109,12 +122,16 @@ class State:
             self.stalls += s - self.t
 
 
-
 class Simulator:
     """Runs the kernels of one loaded object against a DRAM."""
 
-    def __init__(self, obj: ObjectFile, dram: NDArray[np.uint8], gp: int = 0,
-                 watchdog: int = 1 << 32):  # fmt: skip
+    def __init__(
+        self,
+        obj: ObjectFile,
+        dram: NDArray[np.uint8],
+        gp: int = 0,
+        watchdog: int = 1 << 32,
+    ):
         self.obj = obj
         self.dram = dram
         self.gp = gp
@@ -161,16 +178,25 @@ class Simulator:
         while True:
             if pc & 3 or not 0 <= pc < size:
                 raise SimulationError(
-                    "PC_RANGE", kernel, pc, st.t, "<none>",
+                    "PC_RANGE",
+                    kernel,
+                    pc,
+                    st.t,
+                    "<none>",
                     f"pc {pc:#x} is not a multiple of 4 inside the {size}-byte code",
-                )  # fmt: skip
+                )
             index = pc >> 2
             handler = handlers[index] or self._compile(kernel, pc)
             try:
                 next_pc = handler()
             except Stop as stop:
                 raise SimulationError(
-                    stop.kind, kernel, pc, st.t, str(self._instructions[index]), str(stop)
+                    stop.kind,
+                    kernel,
+                    pc,
+                    st.t,
+                    str(self._instructions[index]),
+                    str(stop),
                 ) from None
             executed[index] += 1
             if next_pc == HALTED:
@@ -179,9 +205,13 @@ class Simulator:
                 next_pc = self.after_loop_end(pc)
             if st.t > watchdog:
                 raise SimulationError(
-                    "WATCHDOG", kernel, pc, st.t, str(self._instructions[index]),
+                    "WATCHDOG",
+                    kernel,
+                    pc,
+                    st.t,
+                    str(self._instructions[index]),
                     f"the launch exceeds {watchdog} cycles",
-                )  # fmt: skip
+                )
             pc = next_pc
 
     def after_loop_end(self, end: int) -> int:
@@ -203,9 +233,13 @@ class Simulator:
             instruction = decode(word)
         except IllegalInstruction as e:
             raise SimulationError(
-                "ILLEGAL_INSTRUCTION", kernel, pc, self.state.t, f".word {word:#010x}",
+                "ILLEGAL_INSTRUCTION",
+                kernel,
+                pc,
+                self.state.t,
+                f".word {word:#010x}",
                 str(e),
-            ) from None  # fmt: skip
+            ) from None
         handler = build(self, instruction, pc)
         self._instructions[pc >> 2] = instruction
         self._handlers[pc >> 2] = handler
@@ -226,17 +260,25 @@ class Simulator:
                     flops += count * MMAC_FLOPS
                 flops += count * FLOAT_FLOPS.get(spec.mnemonic, 0)
         return Profile(
-            kernel=kernel, cycles=st.t, instructions=sum(executed),
-            instructions_by_unit=by_unit, mmacs=mmacs, dma_busy_cycles=st.dma_busy,
-            dram_bytes=st.dram_bytes, stall_cycles=st.stalls, flops=flops,
-        )  # fmt: skip
+            kernel=kernel,
+            cycles=st.t,
+            instructions=sum(executed),
+            instructions_by_unit=by_unit,
+            mmacs=mmacs,
+            dma_busy_cycles=st.dma_busy,
+            dram_bytes=st.dram_bytes,
+            stall_cycles=st.stalls,
+            flops=flops,
+        )
 
     # Scratchpad access checks shared by the handlers.
 
     def check_access(self, address: int, size: int, align: int, write: bool) -> None:
         """Alignment, range and DMA hazards of a compute access (sections 4.3, 5.3)."""
         if address % align:
-            raise Stop("MISALIGNED", f"address {address:#x} is not a multiple of {align}")
+            raise Stop(
+                "MISALIGNED", f"address {address:#x} is not a multiple of {align}"
+            )
         if address + size > SPAD_SIZE:
             raise Stop(
                 "SPAD_RANGE",
@@ -260,12 +302,15 @@ class Simulator:
         stride = stride - (1 << 32) if stride >> 31 else stride
         if base % 64 or stride % 64:
             raise Stop(
-                "MISALIGNED", f"tile base {base:#x} or stride {stride} not a multiple of 64"
+                "MISALIGNED",
+                f"tile base {base:#x} or stride {stride} not a multiple of 64",
             )
         rows = Rows(base, stride, 16, 64)
         low, high = rows.span()
         if low < 0 or high > SPAD_SIZE:
-            raise Stop("SPAD_RANGE", f"tile rows [{low:#x}, {high:#x}) leave the scratchpad")
+            raise Stop(
+                "SPAD_RANGE", f"tile rows [{low:#x}, {high:#x}) leave the scratchpad"
+            )
         if self.state.outstanding:
             for r in range(16):
                 start = base + r * stride
@@ -309,4 +354,3 @@ class Simulator:
         st.dma_busy += transfer
         st.dram_bytes += rows * row_bytes
         st.t = start + 1
-

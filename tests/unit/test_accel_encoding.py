@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from xlir.targets.accel.assembler import assemble
 from xlir.targets.accel.disassembler import disassemble
 from xlir.targets.accel.isa import (

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from xlir.targets.accel.assembler import assemble
 from xlir.targets.accel.objfile import ObjectFile, Symbol
 from xlir.targets.accel.simulator import Simulator
@@ -35,10 +34,34 @@ def test_encoding_examples(text: str, word: int) -> None:
 
 def test_example_a_machine_code_and_object() -> None:
     obj = assemble((EXAMPLES / "vadd4096.s").read_text())
-    assert obj.code == [int(w, 16) for w in """
-        08800001 80040000 08a01000 08c02000 0b400004 840a2800 84ab2800 8c000000
-        08e00000 a0070000 a0271000 b4400800 a4472000 08e70040 54e5fffb 88cc2801
-        8c000001 094a1000 096b1000 098c1000 0b5affff 5740fff0 74000000""".split()]
+    assert obj.code == [
+        int(w, 16)
+        for w in [
+            "08800001",
+            "80040000",
+            "08a01000",
+            "08c02000",
+            "0b400004",
+            "840a2800",
+            "84ab2800",
+            "8c000000",
+            "08e00000",
+            "a0070000",
+            "a0271000",
+            "b4400800",
+            "a4472000",
+            "08e70040",
+            "54e5fffb",
+            "88cc2801",
+            "8c000001",
+            "094a1000",
+            "096b1000",
+            "098c1000",
+            "0b5affff",
+            "5740fff0",
+            "74000000",
+        ]
+    ]
     data = obj.to_bytes()
     assert len(data) == 217
     assert data[:4] == b"XA1\0"

@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from xlir.targets.accel.assembler import assemble
 from xlir.targets.accel.isa import FLOAT_FUNCTIONS, INTEGER_FUNCTIONS, UNARY_FUNCTIONS
 from xlir.targets.accel.simulator import Simulator
@@ -241,7 +240,9 @@ THREE = st.tuples(VECTOR, VECTOR, VECTOR)
 @given(vectors=THREE, a=WORD, b=WORD)
 def test_integer(name: str, vectors: list[list[int]], a: int, b: int) -> None:
     v0, _ = execute(f"v{name} v0, v1, v2", vectors, (a, b))
-    assert v0 == [INTEGER[name](p, q) for p, q in zip(vectors[0], vectors[1], strict=True)]
+    assert v0 == [
+        INTEGER[name](p, q) for p, q in zip(vectors[0], vectors[1], strict=True)
+    ]
     _, t3 = execute(f"{name} t3, t1, t2", vectors, (a, b))
     assert t3 == INTEGER[name](a, b)
 
@@ -278,7 +279,9 @@ def test_lui() -> None:
 @given(vectors=THREE)
 def test_float(name: str, vectors: list[list[int]]) -> None:
     v0, _ = execute(f"{name} v0, v1, v2", vectors, (0, 0))
-    assert v0 == [FLOAT[name](p, q) for p, q in zip(vectors[0], vectors[1], strict=True)]
+    assert v0 == [
+        FLOAT[name](p, q) for p, q in zip(vectors[0], vectors[1], strict=True)
+    ]
 
 
 @pytest.mark.parametrize("name", UNARY_FUNCTIONS)
@@ -296,8 +299,12 @@ def test_unary(name: str, vectors: list[list[int]]) -> None:
 @given(vectors=THREE)
 def test_vfmadd_rounds_twice(vectors: list[list[int]]) -> None:
     v0, _ = execute("vfmadd v0, v1, v2, v3", vectors, (0, 0))
-    product = [FLOAT["vfmul"](a, b) for a, b in zip(vectors[0], vectors[1], strict=True)]
-    assert v0 == [FLOAT["vfadd"](p, c) for p, c in zip(product, vectors[2], strict=True)]
+    product = [
+        FLOAT["vfmul"](a, b) for a, b in zip(vectors[0], vectors[1], strict=True)
+    ]
+    assert v0 == [
+        FLOAT["vfadd"](p, c) for p, c in zip(product, vectors[2], strict=True)
+    ]
 
 
 @settings(max_examples=30, deadline=None)
