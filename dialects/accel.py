@@ -136,7 +136,7 @@ REGISTER_TYPES: dict[RegClass, type[AccelRegisterType]] = {
 
 RD_IS_SOURCE = frozenset(
     {"sb", "sh", "sw", "beq", "bne", "blt", "bge", "bltu", "bgeu", "vst", "vsx",
-     "dma.ld", "dma.st"}
+     "dma.ld", "dma.st", "mst"}
 )  # fmt: skip
 """Instructions whose rd field names a source register (manual section 3.1)."""
 ACCUMULATING = frozenset({"mmac", "mmac.ta", "mmac.tb", "mmac.tatb"})
