@@ -71,8 +71,9 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     rd, rs1, rs2, rs3 = (ins.field(f) for f in ("rd", "rs1", "rs2", "rs3"))
     imm, fn = ins.field("imm"), ins.field("fn")
     st = sim.state
-    x, v, m, spad = st.x, st.v, st.m, st.spad
+    x, v, matrix, spad = st.x, st.v, st.matrix, st.spad
     words = spad.view(np.uint32)
+    va, vb, vc, vd = v[rs1], v[rs2], v[rs3], v[rd]  # views of the register file
     wd = rd or 32  # writes to x0 go to a slot nobody reads
     nxt = pc + 4
     cost = 8 if name in SLOW else 1
@@ -238,9 +239,9 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             sim.check_access(address, 64, 4, write)
             first = address >> 2
             if write:
-                words[first : first + 16] = v[rd]
+                words[first : first + 16] = vd
             else:
-                v[rd] = words[first : first + 16]
+                vd[...] = words[first : first + 16]
             st.t += 1 if address % 64 == 0 else 2
             return nxt
 
@@ -257,14 +258,14 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             unary_cost = 4 if name.startswith("vred") else cost
 
             def vector_unary() -> int:
-                v[rd] = unary(v[rs1])
+                vd[...] = unary(va)
                 st.t += unary_cost
                 return nxt
 
             return vector_unary
 
         def vector_binary() -> int:
-            v[rd] = binary(v[rs1], v[rs2])
+            vd[...] = binary(va, vb)
             st.t += cost
             return nxt
 
@@ -272,7 +273,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vfmadd":
 
         def vfmadd() -> int:
-            v[rd] = lanes.fmadd(v[rs1], v[rs2], v[rs3])
+            vd[...] = lanes.fmadd(va, vb, vc)
             st.t += 1
             return nxt
 
@@ -280,7 +281,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vsel":
 
         def vsel() -> int:
-            v[rd] = np.where(v[rs1] != 0, v[rs2], v[rs3])
+            vd[...] = np.where(va != 0, vb, vc)
             st.t += 1
             return nxt
 
@@ -288,7 +289,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vsplat":
 
         def vsplat() -> int:
-            v[rd] = x[rs1]
+            vd[...] = x[rs1]
             st.t += 1
             return nxt
 
@@ -296,7 +297,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vext":
 
         def vext() -> int:
-            x[wd] = int(v[rs1, imm])
+            x[wd] = int(va[imm])
             st.t += 1
             return nxt
 
@@ -304,7 +305,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vidx":
 
         def vidx() -> int:
-            v[rd] = LANES
+            vd[...] = LANES
             st.t += 1
             return nxt
 
@@ -322,7 +323,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
         def mzero() -> int:
             s = max(st.t, st.mu)
             st.issue_at(s)
-            m[rd] = 0
+            matrix.write(rd, 0.0)
             st.mu = st.t = s + 1
             return nxt
 
@@ -335,7 +336,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             s = max(st.t, st.mu)
             st.issue_at(s)
             a, b = sim.read_tile(a_rows), sim.read_tile(b_rows)
-            lanes.mmac(m[rd], a.T if fn & 1 else a, b.T if fn & 2 else b)
+            matrix.mmac(rd, a.T if fn & 1 else a, b.T if fn & 2 else b)
             st.mu = s + 16
             st.t = s + 1
             return nxt
@@ -349,9 +350,9 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
         s = max(st.t, st.mu)
         st.issue_at(s)
         if is_store:
-            sim.write_tile(rows, m[rd])
+            sim.write_tile(rows, matrix.read(rd))
         else:
-            m[rd] = sim.read_tile(rows)
+            matrix.write(rd, sim.read_tile(rows))
         st.t = st.mu = s + 16
         return nxt
 

@@ -26,9 +26,10 @@ def i32(a: U32) -> NDArray[np.int32]:
 
 
 def canonical(r: NDArray[np.float32]) -> U32:
-    """The bits of float result `r`, every NaN made the canonical NaN."""
-    bits = r.view(np.uint32).copy()
-    bits[r != r] = CANONICAL_NAN
+    """The bits of float result `r` (a fresh array: changed in place), every NaN
+    made the canonical NaN."""
+    bits = r.view(np.uint32)
+    np.putmask(bits, r != r, CANONICAL_NAN)
     return bits
 
 
@@ -159,10 +160,16 @@ def fmadd(a: U32, b: U32, c: U32) -> U32:
 def mmac(
     m: NDArray[np.float32], a: NDArray[np.float32], b: NDArray[np.float32]
 ) -> None:
-    """m += a @ b in section 4.10's order: for each k, m = fl(m + fl(a[:,k] b[k,:]))."""
-    terms = np.empty((17, 16, 16), np.float32)
+    """m += a[0] @ b[0], then a[1] @ b[1], ... in section 4.10's order: for each
+    product in turn and each k, m = fl(m + fl(a[n][:, k] b[n][k, :])).
+
+    The products are one rounding each; numpy reduces over the outer axis of a
+    C-ordered array row after row (pairwise summation is only used along the
+    contiguous axis), which is the manual's sequential order."""
+    n = a.shape[0]
+    terms = np.empty((16 * n + 1, 16, 16), np.float32)
     terms[0] = m
-    np.multiply(a.T[:, :, None], b[:, None, :], out=terms[1:])
-    m[...] = np.add.accumulate(terms, axis=0)[-1]
-    bits = m.view(np.uint32)
-    bits[m != m] = CANONICAL_NAN
+    products = terms[1:].reshape(n, 16, 16, 16)
+    np.multiply(a.transpose(0, 2, 1)[:, :, :, None], b[:, :, None, :], out=products)
+    np.add.reduce(terms, axis=0, out=m)
+    np.putmask(m.view(np.uint32), m != m, CANONICAL_NAN)

@@ -18,12 +18,12 @@ from xlir.targets.accel.dma import (
     SPAD_SIZE,
     Descriptor,
     DmaError,
-    Rows,
     check_and_copy,
     transfer_cycles,
 )
 from xlir.targets.accel.handlers import HALTED, Handler, Stop, build
 from xlir.targets.accel.isa import IllegalInstruction, Instruction, Unit, decode
+from xlir.targets.accel.matrix import MatrixUnit
 from xlir.targets.accel.objfile import KERNEL, ObjectFile
 from xlir.targets.accel.profile import Profile
 
@@ -79,9 +79,7 @@ class State:
     x: list[int] = field(default_factory=lambda: [0] * 33)
     """x0..x31, and a 33rd slot that writes to x0 go to."""
     v: NDArray[np.uint32] = field(default_factory=lambda: np.zeros((32, 16), np.uint32))
-    m: NDArray[np.float32] = field(
-        default_factory=lambda: np.zeros((4, 16, 16), np.float32)
-    )
+    matrix: MatrixUnit = field(default_factory=MatrixUnit)
     spad: NDArray[np.uint8] = field(
         default_factory=lambda: np.zeros(SPAD_SIZE, np.uint8)
     )
@@ -105,7 +103,7 @@ class State:
         """Section 2.8 (the runtime then sets sp, gp and the arguments)."""
         self.x[:] = [0] * 33
         self.v[...] = 0
-        self.m[...] = 0
+        self.matrix.reset()
         self.spad[...] = 0
         self.msa = self.msb = 64
         self.dma_config = (1, 0, 0, 0)
@@ -140,6 +138,7 @@ class Simulator:
         self.code_size = 4 * len(obj.code)
         self._handlers: list[Handler | None] = [None] * len(obj.code)
         self._instructions: list[Instruction | None] = [None] * len(obj.code)
+        self._words = self.state.spad.view(np.uint32)
 
     # Running.
 
@@ -168,6 +167,7 @@ class Simulator:
         try:
             self._run(kernel, symbol.entry, executed)
         finally:
+            st.matrix.accumulators()  # complete the arithmetic of pending mmacs
             np.seterr(**old)
         return self._profile(kernel, executed)
 
@@ -297,16 +297,16 @@ class Simulator:
                     f"with tag {d.tag}",
                 )
 
-    def tile(self, base: int, stride: int, write: bool) -> Rows:
-        """Check a matrix tile (section 4.10) and return its rows."""
+    def tile(self, base: int, stride: int, write: bool) -> tuple[int, int]:
+        """Check a matrix tile (section 4.10); its base and signed row stride."""
         stride = stride - (1 << 32) if stride >> 31 else stride
         if base % 64 or stride % 64:
             raise Stop(
                 "MISALIGNED",
                 f"tile base {base:#x} or stride {stride} not a multiple of 64",
             )
-        rows = Rows(base, stride, 16, 64)
-        low, high = rows.span()
+        last = base + 15 * stride
+        low, high = min(base, last), max(base, last) + 64
         if low < 0 or high > SPAD_SIZE:
             raise Stop(
                 "SPAD_RANGE", f"tile rows [{low:#x}, {high:#x}) leave the scratchpad"
@@ -315,20 +315,31 @@ class Simulator:
             for r in range(16):
                 start = base + r * stride
                 self.check_hazard(start, start + 64, write)
-        return rows
+        return base, stride
 
-    def read_tile(self, rows: Rows) -> NDArray[np.float32]:
-        words = self.state.spad.view(np.uint32)
-        starts = (rows.base + np.arange(16) * rows.stride) >> 2
-        return words[starts[:, None] + np.arange(16)].view(np.float32)
+    def tile_view(self, tile: tuple[int, int]) -> NDArray[np.uint32]:
+        """The 16x16 words of a checked tile, as a view of the scratchpad when its
+        stride is positive (a copy otherwise, which only reads may use)."""
+        words = self._words
+        first, pitch = tile[0] >> 2, tile[1] >> 2
+        if pitch >= 16 and first + 16 * pitch <= len(words):
+            return words[first : first + 16 * pitch].reshape(16, pitch)[:, :16]
+        return words[(first + np.arange(16) * pitch)[:, None] + np.arange(16)]
 
-    def write_tile(self, rows: Rows, tile: NDArray[np.float32]) -> None:
-        words = self.state.spad.view(np.uint32)
-        starts = (rows.base + np.arange(16) * rows.stride) >> 2
-        if rows.stride == 0:
-            words[starts[0] : starts[0] + 16] = tile[15].view(np.uint32)
-        else:
-            words[starts[:, None] + np.arange(16)] = tile.view(np.uint32)
+    def read_tile(self, tile: tuple[int, int]) -> NDArray[np.float32]:
+        return self.tile_view(tile).view(np.float32)
+
+    def write_tile(self, tile: tuple[int, int], values: NDArray[np.float32]) -> None:
+        """Rows in order: with stride 0 the last row wins."""
+        bits = values.view(np.uint32)
+        if tile[1] >= 64:
+            view = self.tile_view(tile)
+            if view.base is not None:
+                view[...] = bits
+                return
+        for r in range(16):
+            start = (tile[0] + r * tile[1]) >> 2
+            self._words[start : start + 16] = bits[r]
 
     def issue_descriptor(self, load: bool, s: int, d: int, cols: int, tag: int) -> None:
         """Sections 5.1 and 6.1/6.3 for `dma.ld`/`dma.st`."""

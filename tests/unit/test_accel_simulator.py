@@ -392,7 +392,7 @@ def test_mmac_transposes_and_reads_operands_at_issue() -> None:
     got = sim.state.spad[2048:3072].view(np.float32).reshape(16, 16)
     assert np.allclose(got, a.T @ b.T, atol=1e-5)
     a[0] = 0
-    assert np.allclose(sim.state.m[2], a.T @ b, atol=1e-5)
+    assert np.allclose(sim.state.matrix.accumulators()[2], a.T @ b, atol=1e-5)
 
 
 def test_launch_convention_with_more_than_16_arguments() -> None:
