@@ -169,11 +169,11 @@ class AccelInstruction(IRDLOperation, OneLineAssemblyPrintable, ABC):
         texts = []
         for operand, slot in zip(self.SPEC.operands, self.SLOTS, strict=True):
             if operand.kind is Kind.REG:
-                texts.append(_register(getattr(self, slot)))
+                texts.append(_register(getattr(self, slot)))  # an operand or result
             elif operand.kind is Kind.MEM:
                 offset = self.properties["offset"]
                 assert isinstance(offset, IntegerAttr)
-                texts.append(f"{offset.value.data}({_register(self.rs1)})")
+                texts.append(f"{offset.value.data}({_register(self.operands[-1])})")
             else:
                 value = self.properties[slot]
                 assert isinstance(value, IntegerAttr | StringAttr)

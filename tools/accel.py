@@ -10,7 +10,7 @@
 arguments, in order, are the arrays of IN.npz (a 0-d array is a scalar
 argument: an integer, or a float's bits; any other array is copied into a DRAM
 buffer whose address is passed) and then one zeroed DRAM buffer per
-`--output`, written to OUT.npz after the run. Errors are diagnostics with
+`--output`, written to OUT.npz (as arr_0, arr_1, ...) after the run. Errors are diagnostics with
 file:line:col (assembly), or the kernel, pc, instruction and cause (a run).
 """
 
@@ -128,14 +128,14 @@ def _run(args: argparse.Namespace) -> None:
         raise XlirError(f"{args.file}: error: {error}") from None
     print(profile.report())
     if args.output_file:
-        results = {
-            f"output{i}": np.frombuffer(
+        results = [
+            np.frombuffer(
                 device.read(address, int(np.prod(shape)) * dtype.itemsize), dtype
             ).reshape(shape)
-            for i, (address, dtype, shape) in enumerate(outputs)
-        }
+            for address, dtype, shape in outputs
+        ]
         buffer = io.BytesIO()
-        np.savez(buffer, **results)
+        np.savez(buffer, *results)
         write_output(args.output_file, buffer.getvalue())
 
 

@@ -5,7 +5,7 @@ the timing state (section 6), returning the next pc."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from xlir.targets.accel import lanes
@@ -19,6 +19,8 @@ MASK = 0xFFFFFFFF
 HALTED = -1
 LANES = np.arange(16, dtype=np.uint32)
 Handler = Callable[[], int]
+WORD = cast("Callable[[int], lanes.U32]", np.uint32)
+"""A scalar register's value as a numpy word, for the lane functions."""
 
 
 class Stop(Exception):
@@ -99,15 +101,15 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
         if opcode == 0x01:
 
             def alu() -> int:
-                x[wd] = int(op(np.uint32(x[rs1]), np.uint32(x[rs2])))
+                x[wd] = int(op(WORD(x[rs1]), WORD(x[rs2])))
                 st.t += cost
                 return nxt
 
             return alu
-        operand = np.uint32(imm & MASK)
+        operand = WORD(imm & MASK)
 
         def alu_immediate() -> int:
-            x[wd] = int(op(np.uint32(x[rs1]), operand))
+            x[wd] = int(op(WORD(x[rs1]), operand))
             st.t += 1
             return nxt
 
