@@ -402,3 +402,30 @@ def test_launch_convention_with_more_than_16_arguments() -> None:
     assert sim.state.x[10:26] == list(range(100, 116))
     assert (sim.state.x[4], sim.state.x[5]) == (116, 119)
     assert (sim.state.x[1], sim.state.x[3]) == (0, 0)
+
+
+def test_mmac_sums_in_the_manuals_order_across_batches() -> None:
+    """Sequential over k and over consecutive mmacs (not pairwise): with terms
+    1, 1e8, -1e8 the sequential sum is 0 (1 + 1e8 rounds to 1e8), any order that
+    adds 1e8 and -1e8 first gives 1 per mmac. 70 mmacs: more than one batch of
+    pending arithmetic."""
+    a = np.zeros((16, 16), np.float32)
+    a[:, 0], a[:, 1], a[:, 2] = 1.0, 1e8, -1e8
+    b = np.ones((16, 16), np.float32)
+    memory = np.zeros(0x20000, np.uint8)
+    memory[BUFFER : BUFFER + 2048] = np.concatenate([a.ravel(), b.ravel()]).view(np.uint8)
+    count = 70
+    sim = run(
+        "li t0, 2048 ; li t1, 0x10000 ; dma.ld zero, t1, t0, 0 ; dma.wait 0 ; "
+        f"li t2, 1024 ; li t3, {count} ; loop t3, end\nend:\n mmac m0, zero, t2 ; "
+        "li t3, 4096 ; li t4, 64 ; mst m0, t3, t4 ; halt",
+        memory,
+    )
+    expected = np.float32(0)
+    for _ in range(count):
+        for k in range(16):
+            expected = np.float32(expected + np.float32(a[0, k] * b[k, 0]))
+    got = sim.state.spad[4096:5120].view(np.float32).reshape(16, 16)
+    assert expected == 0.0
+    assert (got == expected).all()
+    assert sim.profile.mmacs == count  # type: ignore[attr-defined]
