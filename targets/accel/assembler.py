@@ -6,10 +6,13 @@ before they are defined."""
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass, field
+from fractions import Fraction
 
+import numpy as np
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,
@@ -265,15 +268,30 @@ def _data(assembler: _Assembler, statement: _Statement) -> bytes:
         )
     if name == ".byte":
         return bytes(assembler.integer(t, -128, 255, "byte") & 0xFF for t in ops)
-    values = []
-    for token in ops:
-        try:
-            values.append(struct.pack("<f", float(token.text)))
-        except (ValueError, OverflowError):
-            raise _Error(
-                token.column, f"expected a float, found '{token.text}'"
-            ) from None
-    return b"".join(values)
+    return b"".join(_binary32(token) for token in ops)
+
+
+def _binary32(token: _Token) -> bytes:
+    """fl(value) of a decimal (or inf/nan) literal: rounded once, to nearest even.
+
+    Python's float() rounds the decimal to binary64 correctly; rounding that to
+    binary32 again is wrong only when it lands exactly halfway between two
+    binary32 values, and then the exact decimal decides."""
+    try:
+        double = float(token.text)
+    except ValueError:
+        raise _Error(token.column, f"expected a float, found '{token.text}'") from None
+    with np.errstate(over="ignore"):
+        single = np.float32(double)
+    if math.isfinite(double) and float(single) != double:
+        other = np.nextafter(
+            single, np.float32(math.copysign(math.inf, double - float(single)))
+        )
+        if math.isfinite(other) and double == (float(single) + float(other)) / 2:
+            exact, tie = Fraction(token.text), Fraction(double)
+            if exact != tie and (exact > tie) == (float(other) > float(single)):
+                single = other
+    return single.tobytes()
 
 
 def assemble(text: str, filename: str = "<assembly>") -> ObjectFile:
@@ -343,6 +361,11 @@ def assemble(text: str, filename: str = "<assembly>") -> ObjectFile:
             elif head.startswith("."):
                 raise _Error(statement.head.column, f"'{head}' is not allowed in .text")
             else:
+                if head.endswith(":"):
+                    raise _Error(
+                        statement.head.column,
+                        f"label '{head[:-1]}' must be on a line of its own",
+                    )
                 instructions = assembler.expand(statement)
                 layout.append((pc, statement, instructions))
                 pc += 4 * len(instructions)
