@@ -149,12 +149,20 @@ LABEL_KINDS = (Kind.BRANCH16, Kind.JUMP21, Kind.LOOP16)
 class UnallocatedRegister(Exception):
     """Assembly was asked of an op whose registers are not allocated yet."""
 
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
 
-def _register(value: SSAValue) -> str:
+
+def _register(value: SSAValue, user: Operation) -> str:
     register = value.type
     assert isinstance(register, AccelRegisterType)
     if not register.is_allocated:
-        raise UnallocatedRegister(f"{value} has no register allocated")
+        raise UnallocatedRegister(
+            user,
+            f"'{user.name}' has an unallocated !{register.name} register (assembly "
+            "needs register allocation first)",
+        )
     return register.assembly_name
 
 
@@ -169,11 +177,15 @@ class AccelInstruction(IRDLOperation, OneLineAssemblyPrintable, ABC):
         texts = []
         for operand, slot in zip(self.SPEC.operands, self.SLOTS, strict=True):
             if operand.kind is Kind.REG:
-                texts.append(_register(getattr(self, slot)))  # an operand or result
+                texts.append(
+                    _register(getattr(self, slot), self)
+                )  # an operand or result
             elif operand.kind is Kind.MEM:
                 offset = self.properties["offset"]
                 assert isinstance(offset, IntegerAttr)
-                texts.append(f"{offset.value.data}({_register(self.operands[-1])})")
+                texts.append(
+                    f"{offset.value.data}({_register(self.operands[-1], self)})"
+                )
             else:
                 value = self.properties[slot]
                 assert isinstance(value, IntegerAttr | StringAttr)
@@ -413,7 +425,7 @@ class StructuredControl(IRDLOperation, AssemblyPrintable, ABC):
 
     def print_assembly(self, printer: AssemblyPrinter) -> None:
         raise UnallocatedRegister(
-            f"{self.name} has no assembly: run lower_structured_control first"
+            self, f"'{self.name}' has no assembly: run lower_structured_control first"
         )
 
 
@@ -477,7 +489,7 @@ def lower_structured_control(module: ModuleOp) -> None:
     structured = [op for op in module.walk() if isinstance(op, StructuredControl)]
     for op in reversed(structured):  # inner ops first
         for operand in op.operands:
-            _register(operand)
+            _register(operand, op)
         block, ops = op.parent_block(), []
         assert block is not None
         if isinstance(op, RepeatOp):

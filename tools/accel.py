@@ -24,7 +24,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from xlir.dialects.accel import lower_structured_control, print_assembly
+from xlir.dialects.accel import (
+    UnallocatedRegister,
+    lower_structured_control,
+    print_assembly,
+)
 from xlir.targets.accel.assembler import AssemblyError, assemble
 from xlir.targets.accel.device import Device
 from xlir.targets.accel.disassembler import disassemble
@@ -33,7 +37,7 @@ from xlir.targets.accel.simulator import SimulationError
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
-from xlir.diagnostics import XlirError
+from xlir.diagnostics import XlirError, format_at_op
 
 PROG = "xlir-accel"
 _OUTPUT = re.compile(r"(?P<shape>(\d+x)*)(?P<dtype>[a-z]+\d*)")
@@ -72,9 +76,12 @@ def _read(path: str) -> bytes:
 def _assembly(path: str) -> str:
     """Assembly text of a .mlir module (structured control lowered) or a .s file."""
     if path.endswith(".mlir"):
-        module, _ = load_module(Path(path))
-        lower_structured_control(module)
-        return print_assembly(module)
+        module, sources = load_module(Path(path))
+        try:
+            lower_structured_control(module)
+            return print_assembly(module)
+        except UnallocatedRegister as error:
+            raise XlirError(format_at_op(error.op, str(error), sources)) from None
     return _read(path).decode()
 
 

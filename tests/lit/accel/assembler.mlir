@@ -4,6 +4,7 @@
 // RUN: xlir-accel run %S/../../accel/vadd4096.s --kernel vadd4096 --output 4096xf32 --output 4096xf32 --output 4096xf32 | filecheck %s --check-prefix=PROFILE
 // RUN: not xlir-accel run %S/../../accel/vadd4096.s --kernel vadd4096 2>&1 | filecheck %s --check-prefix=ARGS
 // RUN: not xlir-accel run %S/Inputs/hazard.s --kernel hazard 2>&1 | filecheck %s --check-prefix=HAZARD
+// RUN: not xlir-accel asm %S/Inputs/unallocated.mlir 2>&1 | filecheck %s --check-prefix=UNALLOCATED
 
 // ERR:      errors.s:2:18: error: signed 16-bit immediate 40000 is out of range [-32768, 32767]
 // ERR-NEXT: errors.s:3:14: error: expected a vector register, found scalar register 't0'
@@ -24,3 +25,5 @@
 // ARGS: xlir-accel: error: kernel 'vadd4096' takes 3 arguments, got 0
 
 // HAZARD: hazard.s: error: DMA_HAZARD in kernel 'hazard' at pc 0x8 (vld v0, 0(zero)), cycle 2: reads [0x0, 0x40), in the footprint of an outstanding dma.ld with tag 0
+
+// UNALLOCATED: unallocated.mlir:3:3: error: 'accel.addi' has an unallocated !accel.x register (assembly needs register allocation first)
