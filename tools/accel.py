@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 from xlir.dialects.accel import (
     UnallocatedRegister,
     lower_structured_control,
@@ -73,27 +74,40 @@ def _read(path: str) -> bytes:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
+def module_assembly(module: ModuleOp, sources: dict[str, str]) -> str:
+    """An accel-dialect module's assembly text, its structured control lowered."""
+    try:
+        lower_structured_control(module)
+        return print_assembly(module)
+    except UnallocatedRegister as error:
+        raise XlirError(format_at_op(error.op, str(error), sources)) from None
+
+
+def assemble_text(text: str, name: str) -> ObjectFile:
+    try:
+        return assemble(text, name)
+    except AssemblyError as error:
+        raise XlirError(str(error)) from None
+
+
+def load_object(path: str) -> ObjectFile:
+    try:
+        return ObjectFile.from_bytes(_read(path))
+    except ObjectFormatError as error:
+        raise UsageError(f"{path}: {error}") from None
+
+
 def _assembly(path: str) -> str:
-    """Assembly text of a .mlir module (structured control lowered) or a .s file."""
+    """Assembly text of a .mlir module or a .s file."""
     if path.endswith(".mlir"):
-        module, sources = load_module(Path(path))
-        try:
-            lower_structured_control(module)
-            return print_assembly(module)
-        except UnallocatedRegister as error:
-            raise XlirError(format_at_op(error.op, str(error), sources)) from None
+        return module_assembly(*load_module(Path(path)))
     return _read(path).decode()
 
 
 def _object(path: str) -> ObjectFile:
-    try:
-        if path.endswith(".xa1"):
-            return ObjectFile.from_bytes(_read(path))
-        return assemble(_assembly(path), path)
-    except AssemblyError as error:
-        raise XlirError(str(error)) from None
-    except ObjectFormatError as error:
-        raise UsageError(f"{path}: {error}") from None
+    if path.endswith(".xa1"):
+        return load_object(path)
+    return assemble_text(_assembly(path), path)
 
 
 def _run(args: argparse.Namespace) -> None:
