@@ -146,8 +146,9 @@ ACCESS_SIZE = {"lh": 2, "lhu": 2, "sh": 2, "lw": 4, "sw": 4, "vld": 4, "vst": 4}
 LABEL_KINDS = (Kind.BRANCH16, Kind.JUMP21, Kind.LOOP16)
 
 
-class UnallocatedRegister(Exception):
-    """Assembly was asked of an op whose registers are not allocated yet."""
+class NoAssembly(Exception):
+    """Assembly was asked of an op that has none yet: its registers are not
+    allocated, its structured control is not lowered, or it is no accel op."""
 
     def __init__(self, op: Operation, message: str):
         super().__init__(message)
@@ -158,7 +159,7 @@ def _register(value: SSAValue, user: Operation) -> str:
     register = value.type
     assert isinstance(register, AccelRegisterType)
     if not register.is_allocated:
-        raise UnallocatedRegister(
+        raise NoAssembly(
             user,
             f"'{user.name}' has an unallocated !{register.name} register (assembly "
             "needs register allocation first)",
@@ -424,7 +425,7 @@ class StructuredControl(IRDLOperation, AssemblyPrintable, ABC):
     """An op that `lower_structured_control` turns into labels and branches."""
 
     def print_assembly(self, printer: AssemblyPrinter) -> None:
-        raise UnallocatedRegister(
+        raise NoAssembly(
             self, f"'{self.name}' has no assembly: run lower_structured_control first"
         )
 
@@ -535,6 +536,11 @@ def lower_structured_control(module: ModuleOp) -> None:
 
 def print_assembly(module: ModuleOp) -> str:
     """The module's assembly text (structured control must be lowered)."""
+    for op in module.body.walk():
+        if not isinstance(op, AssemblyPrintable):
+            raise NoAssembly(
+                op, f"'{op.name}' is not in the accel dialect: it has no XA-1 assembly"
+            )
     stream = StringIO()
     AssemblyPrinter(stream=stream).print_module(module)
     return stream.getvalue()

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.dialects.accel import (
-    UnallocatedRegister,
+    NoAssembly,
     lower_structured_control,
     print_assembly,
 )
@@ -79,7 +79,7 @@ def module_assembly(module: ModuleOp, sources: dict[str, str]) -> str:
     try:
         lower_structured_control(module)
         return print_assembly(module)
-    except UnallocatedRegister as error:
+    except NoAssembly as error:
         raise XlirError(format_at_op(error.op, str(error), sources)) from None
 
 
