@@ -338,7 +338,8 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             s = max(st.t, st.mu)
             st.issue_at(s)
             a, b = sim.read_tile(a_rows), sim.read_tile(b_rows)
-            matrix.mmac(rd, a.T if fn & 1 else a, b.T if fn & 2 else b)
+            # .ta reads A transposed, so A's transpose is the tile as stored.
+            matrix.mmac(rd, a if fn & 1 else a.T, b.T if fn & 2 else b)
             st.mu = s + 16
             st.t = s + 1
             return nxt

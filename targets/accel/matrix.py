@@ -18,14 +18,13 @@ BATCH = 64
 class MatrixUnit:
     def __init__(self) -> None:
         self._m = np.zeros((4, 16, 16), np.float32)
-        self._pending: list[list[tuple[NDArray[np.float32], NDArray[np.float32]]]] = [
-            [] for _ in range(4)
-        ]
+        self._a_transposed = np.empty((4, BATCH, 16, 16), np.float32)
+        self._b = np.empty((4, BATCH, 16, 16), np.float32)
+        self._pending = [0, 0, 0, 0]
 
     def reset(self) -> None:
         self._m[...] = 0
-        for pending in self._pending:
-            pending.clear()
+        self._pending = [0, 0, 0, 0]
 
     def accumulators(self) -> NDArray[np.float32]:
         """All four accumulators, every pending `mmac` applied."""
@@ -38,22 +37,22 @@ class MatrixUnit:
         return self._m[md]
 
     def write(self, md: int, tile: NDArray[np.float32] | float) -> None:
-        self._pending[md].clear()
+        self._pending[md] = 0
         self._m[md] = tile
 
-    def mmac(self, md: int, a: NDArray[np.float32], b: NDArray[np.float32]) -> None:
-        """Queue m[md] += a @ b; `a` and `b` are copied now."""
-        pending = self._pending[md]
-        pending.append((np.array(a), np.array(b)))
-        if len(pending) == BATCH:
+    def mmac(
+        self, md: int, a_transposed: NDArray[np.float32], b: NDArray[np.float32]
+    ) -> None:
+        """Queue m[md] += a @ b, given a's transpose; both are copied now."""
+        n = self._pending[md]
+        self._a_transposed[md, n] = a_transposed
+        self._b[md, n] = b
+        self._pending[md] = n + 1
+        if n + 1 == BATCH:
             self.flush(md)
 
     def flush(self, md: int) -> None:
-        pending = self._pending[md]
-        if pending:
-            lanes.mmac(
-                self._m[md],
-                np.stack([p[0] for p in pending]),
-                np.stack([p[1] for p in pending]),
-            )
-            pending.clear()
+        n = self._pending[md]
+        if n:
+            lanes.mmac(self._m[md], self._a_transposed[md, :n], self._b[md, :n])
+            self._pending[md] = 0
