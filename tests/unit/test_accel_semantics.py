@@ -1,7 +1,8 @@
-"""Every XA-1 compute instruction, and every DMA conversion mode, on random and special operands (NaN with any
-payload, +-inf, -0.0, subnormals, integer extremes, shifts past the width) against a
-lane-by-lane reference written from the manual (sections 4.1-4.2, 4.7-4.9), run
-end to end through the assembler and the simulator.
+"""Every XA-1 compute instruction and DMA conversion mode on random and special
+operands (NaN with any payload, +-inf, -0.0, subnormals, integer extremes, shifts
+past the width) against a lane-by-lane reference written from the manual
+(sections 4.1-4.2, 4.7-4.9, 5.1), run end to end through the assembler and the
+simulator.
 
 The reference computes floats in Python doubles and rounds once to binary32: for
 +, -, *, / and sqrt that is correctly rounded (53 >= 2 * 24 + 2 bits)."""
