@@ -413,7 +413,9 @@ def test_mmac_sums_in_the_manuals_order_across_batches() -> None:
     a[:, 0], a[:, 1], a[:, 2] = 1.0, 1e8, -1e8
     b = np.ones((16, 16), np.float32)
     memory = np.zeros(0x20000, np.uint8)
-    memory[BUFFER : BUFFER + 2048] = np.concatenate([a.ravel(), b.ravel()]).view(np.uint8)
+    memory[BUFFER : BUFFER + 2048] = np.concatenate([a.ravel(), b.ravel()]).view(
+        np.uint8
+    )
     count = 70
     sim = run(
         "li t0, 2048 ; li t1, 0x10000 ; dma.ld zero, t1, t0, 0 ; dma.wait 0 ; "
