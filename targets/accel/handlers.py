@@ -327,6 +327,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             st.issue_at(s)
             matrix.write(rd, 0.0)
             st.mu = st.t = s + 1
+            st.matrix_busy += 1
             return nxt
 
         return mzero
@@ -341,6 +342,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             # .ta reads A transposed, so A's transpose is the tile as stored.
             matrix.mmac(rd, a if fn & 1 else a.T, b.T if fn & 2 else b)
             st.mu = s + 16
+            st.matrix_busy += 16
             st.t = s + 1
             return nxt
 
@@ -357,6 +359,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
         else:
             matrix.write(rd, sim.read_tile(rows))
         st.t = st.mu = s + 16
+        st.matrix_busy += 16
         return nxt
 
     return matrix_memory

@@ -31,6 +31,8 @@ class Profile:
     mmacs: int
     dma_busy_cycles: int
     """Sum of the transfer times T of the launch's descriptors."""
+    matrix_busy_cycles: int
+    """Cycles the matrix unit was occupied: 1 per mzero, 16 per mmac, mld, mst."""
     dram_bytes: int
     stall_cycles: int
     flops: int
@@ -40,6 +42,10 @@ class Profile:
     @property
     def mac_utilization(self) -> float:
         return 16 * self.mmacs / self.cycles if self.cycles else 0.0
+
+    @property
+    def matrix_busy(self) -> float:
+        return self.matrix_busy_cycles / self.cycles if self.cycles else 0.0
 
     @property
     def dma_busy(self) -> float:
@@ -58,7 +64,9 @@ class Profile:
                 f"kernel {self.kernel}: {self.cycles} cycles",
                 f"  instructions: {self.instructions} ({units})",
                 f"  stall cycles: {self.stall_cycles}",
-                f"  mmac: {self.mmacs}, MAC utilization {100 * self.mac_utilization:.1f} %",
+                f"  mmac: {self.mmacs}, MAC utilization {100 * self.mac_utilization:.1f} %, "
+                f"matrix unit busy {self.matrix_busy_cycles} cycles "
+                f"({100 * self.matrix_busy:.1f} %)",
                 f"  DMA busy: {self.dma_busy_cycles} cycles ({100 * self.dma_busy:.1f} %), "
                 f"{self.dram_bytes} DRAM bytes",
                 f"  FLOPs executed: {self.flops}",

@@ -97,6 +97,8 @@ class State:
     outstanding: list[Descriptor] = field(default_factory=list)
     stalls: int = 0
     dma_busy: int = 0
+    matrix_busy: int = 0
+    """Cycles the matrix unit is occupied (mzero 1, mmac 16, mld and mst 16)."""
     dram_bytes: int = 0
 
     def reset(self) -> None:
@@ -112,7 +114,7 @@ class State:
         self.t = self.mu = self.chi = 0
         self.completions.clear()
         self.outstanding.clear()
-        self.stalls = self.dma_busy = self.dram_bytes = 0
+        self.stalls = self.dma_busy = self.matrix_busy = self.dram_bytes = 0
 
     def issue_at(self, s: int) -> None:
         """Account a stall until cycle s."""
@@ -266,6 +268,7 @@ class Simulator:
             instructions_by_unit=by_unit,
             mmacs=mmacs,
             dma_busy_cycles=st.dma_busy,
+            matrix_busy_cycles=st.matrix_busy,
             dram_bytes=st.dram_bytes,
             stall_cycles=st.stalls,
             flops=flops,

@@ -108,6 +108,8 @@ def test_example_b_matmul() -> None:
     profile, out = _run(source, "matmul64", [a, b], 64 * 64 * 4)
     assert (profile.cycles, profile.instructions, profile.mmacs) == (13655, 887, 64)
     assert round(100 * profile.mac_utilization, 1) == 7.5
+    # 16 mzero (1 cycle), 64 mmac and 16 mst (16 cycles each)
+    assert profile.matrix_busy_cycles == 16 + 64 * 16 + 16 * 16
     assert (profile.dma_busy_cycles, profile.dram_bytes) == (4608, 147456)
     assert round(100 * profile.roofline_utilization(524288, 0, 49152), 1) == 11.2
     expected = np.zeros((64, 64), np.float32)
