@@ -2,6 +2,8 @@
 
     xlir-translate FILE [--target llvmir|asm|obj] [--triple T] [--cpu NAME]
                    [--features +a,-b] [-O0..3] [-o OUT]
+    xlir-translate FILE --target accel-asm|accel-obj [-o OUT]
+    xlir-translate --disassemble FILE.xa1 [-o OUT]
 
 The input is a module at the llvm-dialect level (what
 `xlir-opt -p hlo-opt,hlo-to-loop,expand-math,loop-to-llvm,device-to-llvm`
@@ -10,6 +12,9 @@ assembly, `obj` writes an object file (to `-o FILE`, never to a terminal).
 As mlir-translate, the default is translation only (-O0); `-O1`..`-O3` run
 LLVM's pipeline first. The triple, CPU and features default to this host's;
 the CPU and features given for another triple default to generic/none.
+`accel-asm` and `accel-obj` take a module in the `accel` dialect (XA-1
+assembly, docs/accel.md) and print its assembly or write an XA1 object;
+`--disassemble` prints an XA1 object's instructions.
 
 Every error is a diagnostic on stderr (file:line:col where there is one) and
 exit status 1, never a traceback.
@@ -51,9 +56,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="the .mlir file at the llvm level ('-' for stdin)")
     parser.add_argument(
         "--target",
-        choices=("llvmir", "asm", "obj"),
+        choices=("llvmir", "asm", "obj", "accel-asm", "accel-obj"),
         default="llvmir",
         help="what to emit (default: llvmir)",
+    )
+    parser.add_argument(
+        "--disassemble", action="store_true", help="FILE is an XA1 object: print it"
     )
     parser.add_argument("--triple", help="target triple (default: this host's)")
     parser.add_argument(
@@ -143,22 +151,37 @@ def translate(module: ModuleOp, args: argparse.Namespace) -> str | bytes:
 
 def _check_output(args: argparse.Namespace) -> None:
     """Object code goes to a file, or to a stdout that is not a terminal."""
-    if args.target != "obj":
+    if args.target not in ("obj", "accel-obj") or args.disassemble:
         return
     if args.output is None:
-        raise UsageError("--target obj writes binary: give -o FILE")
+        raise UsageError(f"--target {args.target} writes binary: give -o FILE")
     if args.output == "-" and sys.stdout.isatty():
-        raise UsageError("--target obj: will not write binary to a terminal")
+        raise UsageError(f"--target {args.target}: will not write binary to a terminal")
 
 
 def run(args: argparse.Namespace) -> int:
     _check_output(args)
+    if args.disassemble:
+        from xlir.tools.accel import disassemble, load_object
+
+        write_output(args.output, disassemble(load_object(args.file)).encode())
+        return 0
     source = (
         decode_source(sys.stdin.buffer.read(), "<stdin>")
         if args.file == "-"
         else Path(args.file)
     )
-    module, _ = load_module(source, "<stdin>" if args.file == "-" else None)
+    module, sources = load_module(source, "<stdin>" if args.file == "-" else None)
+    if args.target.startswith("accel-"):
+        from xlir.tools.accel import assemble_text, module_assembly
+
+        text = module_assembly(module, sources)
+        binary = args.target == "accel-obj"
+        write_output(
+            args.output,
+            assemble_text(text, args.file).to_bytes() if binary else text.encode(),
+        )
+        return 0
     require_llvm_level(module)
     result = translate(module, args)
     write_output(args.output, result.encode() if isinstance(result, str) else result)

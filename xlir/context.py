@@ -42,6 +42,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
         "hlo": ("xlir.dialects.hlo", "Hlo"),
         "loop": ("xlir.dialects.loop", "Loop"),
         "device": ("xlir.dialects.device", "Device"),
+        "accel": ("xlir.dialects.accel", "Accel"),
     }.items()
 }
 """Every dialect xlir knows, by name; each is loaded on first use."""

@@ -1,0 +1,553 @@
+"""The `accel` dialect: XA-1 assembly (shared/accel/XA-1.md) as IR, modelled on
+xDSL's `riscv` and `x86` dialects.
+
+* One op per instruction of the manual, generated from the instruction table
+  (`xlir.targets.accel.isa`), so the dialect, the assembler and the simulator
+  agree by construction: `accel.add`, `accel.vfadd`, `accel.dma.ld`, ...
+  Destination registers are results, source registers operands, immediates
+  properties, branch and loop targets label names. Each op prints itself as
+  one line of assembly (xDSL's `OneLineAssemblyPrintable`).
+* Register types per register file, `!accel.x`, `!accel.v`, `!accel.m`:
+  unallocated until register allocation, then named (`!accel.x<t0>`,
+  `!accel.v<v3>`, `!accel.m<m1>`).
+* Verifiers: immediate ranges (the encodable values), register classes (the
+  operand types), label names, DMA modes, and alignment: a memory op's offset
+  must be a multiple of its access size, since the dialect keeps base
+  registers aligned (the offset then carries the alignment).
+* `accel.kernel`: a routine with the calling convention of manual section 8.2
+  (its block arguments are the first arguments, in `a0`..`a15`).
+* Structured control over allocated registers, lowered to labels and
+  branches after register allocation by `lower_structured_control`:
+  `accel.repeat` (a hardware loop) and `accel.if` (a two-way branch).
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC
+from collections.abc import Sequence
+from io import StringIO
+from typing import ClassVar
+
+from xdsl.backend.assembly_printer import (
+    AssemblyPrintable,
+    AssemblyPrinter,
+    OneLineAssemblyPrintable,
+)
+from xdsl.backend.register_type import RegisterType
+from xdsl.dialects.builtin import I32, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
+from xlir.targets.accel.isa import (
+    DMA_MODES,
+    IMMEDIATE_RANGES,
+    SPECS,
+    InstructionSpec,
+    Kind,
+    RegClass,
+    register_index,
+    register_name,
+)
+from xlir.targets.accel.objfile import NAME_PATTERN
+
+# --- register types ------------------------------------------------------------
+
+
+class AccelRegisterType(RegisterType, ABC):
+    """A register of one of XA-1's register files."""
+
+    REGISTER_FILE: ClassVar[RegClass]
+
+    @classmethod
+    def _file(cls) -> RegClass:
+        """The register file of a concrete type (NotImplementedError on the base,
+        which is how xDSL's RegisterType recognises abstract subclasses)."""
+        if "REGISTER_FILE" not in cls.__dict__:
+            raise NotImplementedError()
+        return cls.REGISTER_FILE
+
+    @classmethod
+    def index_by_name(cls) -> dict[str, int]:
+        file = cls._file()
+        names = {f"{file.prefix}{i}": i for i in range(file.count)}
+        return names | {register_name(file, i): i for i in range(file.count)}
+
+    @classmethod
+    def abi_name_by_index(cls) -> dict[int, str]:
+        return {
+            i: register_name(cls.REGISTER_FILE, i)
+            for i in range(cls.REGISTER_FILE.count)
+        }
+
+    @classmethod
+    def infinite_register_prefix(cls) -> str:
+        return f"{cls._file().prefix}_inf"
+
+    @property
+    def assembly_name(self) -> str:
+        """The register's name in assembly (ABI names for x registers)."""
+        index = register_index(self.REGISTER_FILE, self.register_name.data)
+        assert index is not None, self.register_name.data
+        return register_name(self.REGISTER_FILE, index)
+
+
+@irdl_attr_definition
+class XRegisterType(AccelRegisterType):
+    """A scalar register (x0..x31, by number or ABI name)."""
+
+    name = "accel.x"
+    REGISTER_FILE = RegClass.X
+
+
+@irdl_attr_definition
+class VRegisterType(AccelRegisterType):
+    """A vector register (v0..v31)."""
+
+    name = "accel.v"
+    REGISTER_FILE = RegClass.V
+
+
+@irdl_attr_definition
+class MRegisterType(AccelRegisterType):
+    """A matrix accumulator (m0..m3)."""
+
+    name = "accel.m"
+    REGISTER_FILE = RegClass.M
+
+
+REGISTER_TYPES: dict[RegClass, type[AccelRegisterType]] = {
+    RegClass.X: XRegisterType,
+    RegClass.V: VRegisterType,
+    RegClass.M: MRegisterType,
+}
+
+# --- instructions ----------------------------------------------------------------
+
+RD_IS_SOURCE = frozenset(
+    {"sb", "sh", "sw", "beq", "bne", "blt", "bge", "bltu", "bgeu", "vst", "vsx",
+     "dma.ld", "dma.st", "mst"}
+)  # fmt: skip
+"""Instructions whose rd field names a source register (manual section 3.1)."""
+ACCUMULATING = frozenset({"mmac", "mmac.ta", "mmac.tb", "mmac.tatb"})
+"""Instructions whose destination is also read: the accumulator is an operand
+and a result, allocated to the same register."""
+ACCESS_SIZE = {"lh": 2, "lhu": 2, "sh": 2, "lw": 4, "sw": 4, "vld": 4, "vst": 4}
+LABEL_KINDS = (Kind.BRANCH16, Kind.JUMP21, Kind.LOOP16)
+
+
+class NoAssembly(Exception):
+    """Assembly was asked of an op that has none yet: its registers are not
+    allocated, its structured control is not lowered, or it is no accel op."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+
+
+def _register(value: SSAValue, user: Operation) -> str:
+    register = value.type
+    assert isinstance(register, AccelRegisterType)
+    if not register.is_allocated:
+        raise NoAssembly(
+            user,
+            f"'{user.name}' has an unallocated !{register.name} register (assembly "
+            "needs register allocation first)",
+        )
+    return register.assembly_name
+
+
+class AccelInstruction(IRDLOperation, OneLineAssemblyPrintable, ABC):
+    """An XA-1 instruction: `spec` says its syntax; `slots` which op field holds
+    each operand of that syntax."""
+
+    SPEC: ClassVar[InstructionSpec]
+    SLOTS: ClassVar[tuple[str, ...]]
+
+    def assembly_line(self) -> str | None:
+        texts = []
+        for operand, slot in zip(self.SPEC.operands, self.SLOTS, strict=True):
+            if operand.kind is Kind.REG:
+                texts.append(
+                    _register(getattr(self, slot), self)
+                )  # an operand or result
+            elif operand.kind is Kind.MEM:
+                offset = self.properties["offset"]
+                assert isinstance(offset, IntegerAttr)
+                texts.append(
+                    f"{offset.value.data}({_register(self.operands[-1], self)})"
+                )
+            else:
+                value = self.properties[slot]
+                assert isinstance(value, IntegerAttr | StringAttr)
+                texts.append(
+                    str(
+                        value.value.data
+                        if isinstance(value, IntegerAttr)
+                        else value.data
+                    )
+                )
+        return AssemblyPrinter.assembly_line(self.SPEC.mnemonic, ", ".join(texts))
+
+    def verify_(self) -> None:
+        for operand, slot in zip(self.SPEC.operands, self.SLOTS, strict=True):
+            if operand.kind in LABEL_KINDS:
+                label = self.properties[slot]
+                assert isinstance(label, StringAttr)
+                if not NAME_PATTERN.fullmatch(label.data):
+                    raise VerifyException(f"'{label.data}' is not a valid label name")
+            elif operand.kind is Kind.MODE:
+                mode = self.properties[slot]
+                assert isinstance(mode, StringAttr)
+                if mode.data not in DMA_MODES:
+                    raise VerifyException(
+                        f"DMA mode '{mode.data}' is not one of {', '.join(DMA_MODES)}"
+                    )
+            elif operand.kind is not Kind.REG:
+                value = self.properties[slot]
+                assert isinstance(value, IntegerAttr)
+                low, high = IMMEDIATE_RANGES[operand.kind]
+                if not low <= value.value.data <= high:
+                    raise VerifyException(
+                        f"{operand.kind.value} {value.value.data} of {self.SPEC.mnemonic} "
+                        f"is out of range [{low}, {high}]"
+                    )
+                size = ACCESS_SIZE.get(self.SPEC.mnemonic, 1)
+                if operand.kind is Kind.MEM and value.value.data % size:
+                    raise VerifyException(
+                        f"offset {value.value.data} of {self.SPEC.mnemonic} is not a "
+                        f"multiple of its access size {size}"
+                    )
+        if self.SPEC.mnemonic in ACCUMULATING:
+            before, after = self.operands[0].type, self.results[0].type
+            if before != after:
+                raise VerifyException(
+                    f"the accumulator is read and written: {before} and {after} must be "
+                    "the same register"
+                )
+
+
+def _class_name(mnemonic: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[._]", mnemonic)) + "Op"
+
+
+def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
+    """The op class of one instruction."""
+    fields: dict[str, object] = {}
+    slots: list[str] = []
+    syntax: list[str] = []
+    for operand in spec.operands:
+        if operand.kind is Kind.REG:
+            assert operand.cls is not None
+            register = REGISTER_TYPES[operand.cls]
+            if operand.field == "rd" and spec.mnemonic not in RD_IS_SOURCE:
+                if spec.mnemonic in ACCUMULATING:
+                    fields["acc"] = operand_def(register)
+                    syntax.append("$acc")
+                fields["rd"] = result_def(register)
+                slots.append("rd")
+                continue
+            name = "value" if operand.field == "rd" else operand.field
+            fields[name] = operand_def(register)
+            slots.append(name)
+            syntax.append(f"${name}")
+        elif operand.kind is Kind.MEM:
+            fields["offset"] = prop_def(IntegerAttr[I32])
+            fields["rs1"] = operand_def(XRegisterType)
+            slots.append("offset")
+            syntax.append("$offset `(` $rs1 `)`")
+        elif operand.kind in LABEL_KINDS or operand.kind is Kind.MODE:
+            name = "mode" if operand.kind is Kind.MODE else "target"
+            fields[name] = prop_def(StringAttr)
+            slots.append(name)
+            syntax.append(f"${name}")
+        else:
+            fields["imm"] = prop_def(IntegerAttr[I32])
+            slots.append("imm")
+            syntax.append("$imm")
+    has_operands = any(
+        isinstance(f, type(operand_def(XRegisterType))) for f in fields.values()
+    )
+    has_results = "rd" in fields and "rd" in slots and spec.mnemonic not in RD_IS_SOURCE
+    types = {
+        (True, True): " `:` functional-type(operands, results)",
+        (True, False): " `:` type(operands)",
+        (False, True): " `:` type(results)",
+        (False, False): "",
+    }[has_operands, has_results]
+    fields["assembly_format"] = " `,` ".join(syntax) + " attr-dict" + types
+    fields |= {
+        "name": f"accel.{spec.mnemonic}",
+        "__annotations__": {
+            "SPEC": ClassVar[InstructionSpec],
+            "SLOTS": ClassVar[tuple[str, ...]],
+        },
+        "SPEC": spec,
+        "SLOTS": tuple(slots),
+        "__doc__": f"`{spec.mnemonic}` (opcode {spec.opcode:#04x}, format {spec.format.value}).",
+        "__module__": __name__,
+    }
+    return irdl_op_definition(
+        type(_class_name(spec.mnemonic), (AccelInstruction,), fields)
+    )
+
+
+INSTRUCTIONS: dict[str, type[AccelInstruction]] = {
+    mnemonic: _instruction(spec) for mnemonic, spec in SPECS.items()
+}
+"""The op class of every instruction, by mnemonic."""
+
+
+def instruction(
+    mnemonic: str,
+    operands: Sequence[SSAValue | Operation] = (),
+    results: Sequence[Attribute] = (),
+    **properties: int | str,
+) -> AccelInstruction:
+    """Build the op of `mnemonic`: integer properties become i32, strings labels or modes."""
+    props: dict[str, Attribute] = {
+        name: IntegerAttr(value, i32) if isinstance(value, int) else StringAttr(value)
+        for name, value in properties.items()
+    }
+    return INSTRUCTIONS[mnemonic].create(
+        operands=[o if isinstance(o, SSAValue) else o.results[0] for o in operands],
+        result_types=list(results),
+        properties=props,
+    )
+
+
+# --- labels, kernels, structured control -------------------------------------------
+
+
+@irdl_op_definition
+class LabelOp(IRDLOperation, OneLineAssemblyPrintable):
+    """`name:`, the address of the next instruction."""
+
+    name = "accel.label"
+    label = prop_def(StringAttr)
+    assembly_format = "$label attr-dict"
+
+    def __init__(self, label: str):
+        super().__init__(properties={"label": StringAttr(label)})
+
+    def verify_(self) -> None:
+        if not NAME_PATTERN.fullmatch(self.label.data):
+            raise VerifyException(f"'{self.label.data}' is not a valid label name")
+
+    def assembly_line(self) -> str | None:
+        return f"{self.label.data}:"
+
+
+MAX_ARGUMENTS = 64
+REGISTER_ARGUMENTS = 16
+
+
+@irdl_op_definition
+class KernelOp(IRDLOperation, AssemblyPrintable):
+    """A kernel routine (manual sections 7.2, 8.2): launched with `nargs` 32-bit
+    arguments, the first 16 in a0..a15 (its block arguments), the rest on the
+    stack at sp. Its body ends the launch with `accel.halt`."""
+
+    name = "accel.kernel"
+    sym_name = prop_def(StringAttr)
+    nargs = prop_def(IntegerAttr[I32])
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+    assembly_format = "$sym_name `,` $nargs attr-dict-with-keyword $body"
+
+    def __init__(self, name: str, nargs: int, body: Region):
+        super().__init__(
+            properties={"sym_name": StringAttr(name), "nargs": IntegerAttr(nargs, i32)},
+            regions=[body],
+        )
+
+    def verify_(self) -> None:
+        name, nargs = self.sym_name.data, self.nargs.value.data
+        if not NAME_PATTERN.fullmatch(name):
+            raise VerifyException(f"'{name}' is not a valid symbol name")
+        if not 0 <= nargs <= MAX_ARGUMENTS:
+            raise VerifyException(f"{nargs} arguments, expected 0 to {MAX_ARGUMENTS}")
+        arguments = self.body.block.args
+        expected = min(nargs, REGISTER_ARGUMENTS)
+        if len(arguments) != expected:
+            raise VerifyException(
+                f"kernel with {nargs} arguments has {len(arguments)} block arguments, "
+                f"expected {expected} (a0..a{expected - 1})"
+            )
+        for i, argument in enumerate(arguments):
+            if argument.type != XRegisterType.from_name(f"a{i}"):
+                raise VerifyException(
+                    f"argument {i} is {argument.type}, expected !accel.x<a{i}>"
+                )
+
+    def print_assembly(self, printer: AssemblyPrinter) -> None:
+        printer.print_string(f".kernel {self.sym_name.data}, {self.nargs.value.data}\n")
+
+
+@irdl_op_definition
+class GetRegisterOp(IRDLOperation, OneLineAssemblyPrintable):
+    """A value already in an allocated register (x0, an argument register): no
+    instruction."""
+
+    name = "accel.get_register"
+    result = result_def(AccelRegisterType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, register: AccelRegisterType):
+        super().__init__(result_types=[register])
+
+    def verify_(self) -> None:
+        register = self.result.type
+        assert isinstance(register, AccelRegisterType)
+        if not register.is_allocated:
+            raise VerifyException("accel.get_register needs an allocated register")
+
+    def assembly_line(self) -> str | None:
+        return None
+
+
+BRANCHES = ("beq", "bne", "blt", "bge", "bltu", "bgeu")
+INVERSE_BRANCH = {"beq": "bne", "bne": "beq", "blt": "bge", "bge": "blt",
+                  "bltu": "bgeu", "bgeu": "bltu"}  # fmt: skip
+
+
+class StructuredControl(IRDLOperation, AssemblyPrintable, ABC):
+    """An op that `lower_structured_control` turns into labels and branches."""
+
+    def print_assembly(self, printer: AssemblyPrinter) -> None:
+        raise NoAssembly(
+            self, f"'{self.name}' has no assembly: run lower_structured_control first"
+        )
+
+
+@irdl_op_definition
+class RepeatOp(StructuredControl):
+    """Run the body x[count] times (unsigned; 0 skips it) on a hardware loop
+    (manual section 4.4): no branch, jump, call or halt inside."""
+
+    name = "accel.repeat"
+    count = operand_def(XRegisterType)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+    assembly_format = "$count attr-dict `:` type($count) $body"
+
+    def __init__(self, count: SSAValue | Operation, body: Region):
+        super().__init__(operands=[count], regions=[body])
+
+    def verify_(self) -> None:
+        for op in self.body.walk():
+            spec = getattr(op, "SPEC", None)
+            if spec is not None and spec.mnemonic in ("jal", "jalr", "halt", *BRANCHES):
+                raise VerifyException(
+                    f"'{op.name}' inside accel.repeat: a hardware loop's body may not "
+                    "branch out, jump, call or halt"
+                )
+
+
+@irdl_op_definition
+class IfOp(StructuredControl):
+    """`then` if `condition` (a branch mnemonic) holds for lhs and rhs, else `otherwise`."""
+
+    name = "accel.if"
+    condition = prop_def(StringAttr)
+    lhs = operand_def(XRegisterType)
+    rhs = operand_def(XRegisterType)
+    then = region_def("single_block")
+    otherwise = region_def()
+    """Empty (no block) when there is no else branch."""
+    traits = traits_def(NoTerminator())
+    assembly_format = "$condition $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) $then $otherwise"
+
+    def verify_(self) -> None:
+        if len(self.otherwise.blocks) > 1:
+            raise VerifyException("the else region has more than one block")
+        if self.condition.data not in BRANCHES:
+            raise VerifyException(
+                f"condition '{self.condition.data}' is not one of {', '.join(BRANCHES)}"
+            )
+
+
+def lower_structured_control(module: ModuleOp) -> None:
+    """Replace every accel.repeat and accel.if by labels and branches; registers
+    must be allocated (the new branch and loop instructions name them)."""
+    counter = 0
+
+    def fresh(kind: str) -> str:
+        nonlocal counter
+        counter += 1
+        return f".L{kind}{counter}"
+
+    structured = [op for op in module.walk() if isinstance(op, StructuredControl)]
+    for op in reversed(structured):  # inner ops first
+        for operand in op.operands:
+            _register(operand, op)
+        block, ops = op.parent_block(), []
+        assert block is not None
+        if isinstance(op, RepeatOp):
+            body = list(op.body.block.ops)
+            last = body[-1] if body else None
+            if not isinstance(last, AccelInstruction) or last.SPEC.mnemonic in (
+                "loop",
+                *BRANCHES,
+            ):
+                x0 = XRegisterType.from_name("zero")
+                zero = GetRegisterOp(x0)
+                body += [zero, instruction("addi", [zero], [x0], imm=0)]
+            end = fresh("repeat")
+            ops = [
+                instruction("loop", [op.count], target=end),
+                *body[:-1],
+                LabelOp(end),
+                body[-1],
+            ]
+        else:
+            assert isinstance(op, IfOp)
+            then = list(op.then.block.ops)
+            otherwise = [o for b in op.otherwise.blocks for o in b.ops]
+            skip, end = fresh("else"), fresh("endif")
+            branch = INVERSE_BRANCH[op.condition.data]
+            ops = [
+                instruction(branch, [op.lhs, op.rhs], target=skip if otherwise else end)
+            ]
+            ops += then
+            if otherwise:
+                jump = instruction(
+                    "jal", [], [XRegisterType.from_name("zero")], target=end
+                )
+                ops += [jump, LabelOp(skip), *otherwise]
+            ops.append(LabelOp(end))
+        for inner in ops:
+            if inner.parent is not None:
+                inner.detach()
+        block.insert_ops_before(ops, op)
+        op.detach()
+        op.erase()
+
+
+def print_assembly(module: ModuleOp) -> str:
+    """The module's assembly text (structured control must be lowered)."""
+    for op in module.body.walk():
+        if not isinstance(op, AssemblyPrintable):
+            raise NoAssembly(
+                op, f"'{op.name}' is not in the accel dialect: it has no XA-1 assembly"
+            )
+    stream = StringIO()
+    AssemblyPrinter(stream=stream).print_module(module)
+    return stream.getvalue()
+
+
+Accel = Dialect(
+    "accel",
+    [*INSTRUCTIONS.values(), LabelOp, GetRegisterOp, KernelOp, RepeatOp, IfOp],
+    [XRegisterType, VRegisterType, MRegisterType],
+)

@@ -1,0 +1,153 @@
+"""XA-1 behind xlir's runtime interfaces (`xlir.targets.base`, named after XLA's):
+`AccelPlatform` "accel" with one device, an `AccelStreamExecutor` whose memory is
+the simulator's DRAM, and a `TransferManager` that moves arrays in their DRAM
+format (manual table 2.7, which is numpy's row-major layout of the same type).
+
+The platform has no compiler yet: lowering the loop level onto XA-1 is issue 31.
+Kernels are loaded from XA1 objects and launched by the calling convention of
+section 8.2; the launches of a stream run in order on the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xlir.targets.accel.device import Device, Program
+from xlir.targets.accel.objfile import ObjectFile
+from xlir.targets.accel.simulator import SimulationError
+from xlir.targets.base import (
+    Compiler,
+    DeviceBuffer,
+    Platform,
+    Stream,
+    StreamExecutor,
+    TensorSpec,
+    TransferManager,
+)
+
+from xlir.diagnostics import XlirError
+
+UNSUPPORTED_KINDS = {"c": "complex"}
+UNSUPPORTED_DTYPES = {np.dtype(np.float64): "f64"}
+
+
+def check_dram_format(dtype: np.dtype) -> None:
+    """Table 2.7: XA-1 has no f64 or complex data (a compiler must reject them)."""
+    name = UNSUPPORTED_DTYPES.get(dtype) or UNSUPPORTED_KINDS.get(dtype.kind)
+    if name is not None:
+        raise XlirError(f"error: XA-1 does not support {name} data ({dtype})")
+
+
+@dataclass(frozen=True)
+class LoadedKernel:
+    program: Program
+    name: str
+    nargs: int
+
+
+class AccelStreamExecutor(StreamExecutor):
+    """One XA-1: device memory is DRAM addresses; copies take no device cycles."""
+
+    def __init__(self, platform: Platform, ordinal: int, dram_size: int):
+        super().__init__(platform, ordinal)
+        self.device = Device(dram_size)
+        self._programs: dict[bytes, Program] = {}
+
+    def allocate(self, size_in_bytes: int) -> DeviceBuffer:
+        address = self.device.allocate(size_in_bytes)
+        self._count(size_in_bytes)
+        return DeviceBuffer(self.ordinal, size_in_bytes, address)
+
+    def deallocate(self, buffer: DeviceBuffer) -> None:
+        if buffer.freed:
+            raise XlirError(f"error: device buffer at {buffer.handle:#x} freed twice")
+        self.device.free(buffer.handle)
+        self._count(-buffer.size_in_bytes)
+        buffer.freed = True
+
+    def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
+        check_dram_format(host.dtype)
+        if host.nbytes > buffer.size_in_bytes:
+            raise XlirError(
+                f"error: {host.nbytes} bytes do not fit a {buffer.size_in_bytes}-byte buffer"
+            )
+        self.device.write(buffer.handle, host)
+
+    def copy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
+        data = self.device.read(buffer.handle, host.nbytes)
+        host[...] = np.frombuffer(data, host.dtype).reshape(host.shape)
+
+    def load_kernel(self, image: Any, name: str) -> LoadedKernel:
+        """`image`: an `ObjectFile` or its bytes; loaded (rodata to DRAM) once."""
+        data = image.to_bytes() if isinstance(image, ObjectFile) else bytes(image)
+        if data not in self._programs:
+            self._programs[data] = self.device.load(ObjectFile.from_bytes(data))
+        program = self._programs[data]
+        try:
+            symbol = program.simulator.obj.symbol(name)
+        except KeyError:
+            raise XlirError(f"error: the object has no kernel '{name}'") from None
+        return LoadedKernel(program, name, symbol.nargs)
+
+    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
+        """Arguments: device buffers (their addresses), Python ints (i32 or u32)
+        and floats (f32 bit patterns), in the kernel's parameter order."""
+        assert isinstance(kernel, LoadedKernel)
+        if len(arguments) != kernel.nargs:
+            raise XlirError(
+                f"error: kernel '{kernel.name}' takes {kernel.nargs} arguments, "
+                f"got {len(arguments)}"
+            )
+        values = [_argument(a) for a in arguments]
+
+        def run() -> None:
+            try:
+                kernel.program.launch(kernel.name, values)
+            except SimulationError as error:
+                raise XlirError(f"error: {error}") from None
+
+        stream.enqueue(run)
+
+
+def _argument(value: Any) -> int:
+    if isinstance(value, DeviceBuffer):
+        return value.handle
+    if isinstance(value, float | np.floating):
+        return int(np.array(value, np.float32).view(np.uint32))
+    return int(value) & 0xFFFFFFFF
+
+
+class AccelTransferManager(TransferManager):
+    def to_device(
+        self,
+        executor: StreamExecutor,
+        array: np.ndarray,
+        spec: TensorSpec | None = None,
+    ) -> DeviceBuffer:
+        check_dram_format(array.dtype)
+        return super().to_device(executor, array, spec)
+
+
+class AccelPlatform(Platform):
+    name = "accel"
+
+    def __init__(self, dram_size: int = 1 << 30):
+        super().__init__()
+        self.dram_size = dram_size
+
+    def device_count(self) -> int:
+        return 1
+
+    def _make_executor(self, ordinal: int) -> StreamExecutor:
+        return AccelStreamExecutor(self, ordinal, self.dram_size)
+
+    def compiler(self) -> Compiler:
+        raise XlirError(
+            "error: the accel target has no compiler yet (lowering to XA-1 is issue "
+            "31); load hand-written objects with StreamExecutor.load_kernel"
+        )
+
+    def transfer_manager(self) -> TransferManager:
+        return AccelTransferManager()
