@@ -186,3 +186,24 @@ func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
     assert "host.mlir:7:3: error: 'memref.alloc' cannot run on the host" in str(
         caught.value
     )
+
+
+@pytest.mark.parametrize("target", ["interpreter", "cpu"])
+def test_host_executables_run_when_the_stream_does(target: str) -> None:
+    """`execute` enqueues one launch: the outputs hold nothing until the
+    stream synchronizes (the cpu's native entry included)."""
+    executable = xlir.compile(CASE, target=target)
+    executor = executable.platform.executor(0)
+    transfer = executable.platform.transfer_manager()
+    x = np.array([1, 2, 3, 4], np.float32)
+    inputs = [
+        transfer.to_device(executor, np.array(1, np.int32)),
+        transfer.to_device(executor, x),
+    ]
+    stream = executor.create_stream()
+    (output,) = executable.execute(inputs, stream)
+    spec = executable.signature.results[0]
+    assert stream.pending == 1
+    np.testing.assert_array_equal(transfer.from_device(executor, output, spec), 0)
+    stream.synchronize()
+    np.testing.assert_array_equal(transfer.from_device(executor, output, spec), x * x)
