@@ -16,6 +16,7 @@ one block with its arguments' buffers and then its outputs'.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import prod
@@ -125,14 +126,14 @@ class HostMemoryExecutor(StreamExecutor):
         stream.enqueue(lambda: kernel.run(grid, arguments))
 
 
-class HostKernel:
-    """A kernel loaded on a host-memory device: `run` runs every block of a
-    grid on the arguments."""
+class HostKernel(ABC):
+    """A kernel loaded on a host-memory device."""
 
     name: str
 
+    @abstractmethod
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
-        raise NotImplementedError
+        """Run every block of `grid` on the arguments."""
 
 
 @dataclass(eq=False)
