@@ -299,23 +299,20 @@ class Event:
 
 
 class Stream:
-    """An ordered queue of work on one device. Work runs in the order it was
-    enqueued; `synchronize()` runs everything pending. Targets whose work is
-    synchronous may run it at once (`eager`)."""
+    """An ordered queue of work on one device: `enqueue` keeps Python work
+    (the host-memory targets' copies and launches) until `synchronize()` runs
+    it in order; a target whose device has queues of its own enqueues there
+    and overrides `synchronize`."""
 
     _ids = itertools.count()
 
-    def __init__(self, executor: StreamExecutor, eager: bool = False):
+    def __init__(self, executor: StreamExecutor):
         self.executor = executor
-        self.eager = eager
         self.id = next(self._ids)
         self._pending: list[Callable[[], None]] = []
 
     def enqueue(self, work: Callable[[], None]) -> None:
-        if self.eager:
-            work()
-        else:
-            self._pending.append(work)
+        self._pending.append(work)
 
     def record_event(self, event: Event | None = None) -> Event:
         event = event if event is not None else Event()
