@@ -3,14 +3,17 @@
 * `Platform`: a kind of device. It lists its devices, hands out one
   `StreamExecutor` per device, and gives the target's `Compiler` and
   `TransferManager`.
-* `StreamExecutor`: one device. Allocate and free device memory, synchronous
-  copies between host and device, create streams, load a kernel image and
-  launch a kernel from it.
+* `StreamExecutor`: one device. Allocate and free device memory (and name a
+  part of an allocation), synchronous copies between host and device, create
+  streams, load a kernel image and launch a kernel from it on a grid of
+  blocks with device buffers and scalars as arguments.
 * `Stream`: an ordered queue of copies and launches, with events to record and
   wait on, and `synchronize()`.
 * `TransferManager`: numpy arrays on the host <-> device buffers, byte sizes.
 * `Compiler`: `run_hlo_passes(module)`, `run_backend(module) -> Executable`,
-  `compile_ahead_of_time(module, options)` where the target supports it.
+  `compile_kernels(module)`: the image its executor loads the kernels of a
+  loop-level module from, `compile_ahead_of_time(module, options)` where the
+  target supports it.
 * `Executable`: `execute(arguments, stream)` on device buffers; calling it with
   numpy arrays checks them against its `signature` and returns an array or a
   tuple of arrays; `memory_stats()` with XLA's figures; `as_text()`.
@@ -235,7 +238,7 @@ class MemoryStats:
 @dataclass(eq=False)
 class DeviceBuffer:
     """A piece of device memory: its device, its size, and the target's own
-    handle (for host-memory targets, the numpy array itself)."""
+    handle (for host-memory targets, a numpy array of its bytes)."""
 
     device: int
     size_in_bytes: int
@@ -243,6 +246,48 @@ class DeviceBuffer:
     shape: tuple[int, ...] = ()
     element_type: str = ""
     freed: bool = False
+    owner: DeviceBuffer | None = None
+    """The allocation this buffer is a part of (`StreamExecutor.sub_buffer`),
+    which frees it with itself."""
+
+    @property
+    def released(self) -> bool:
+        """Whether its memory has been freed (its own, or its owner's)."""
+        return self.freed or (self.owner is not None and self.owner.released)
+
+
+Grid = tuple[int, ...]
+"""The blocks of a launch, per dimension (CUDA's gridDim, XLA's
+LaunchDimensions' block counts): one to three positive counts."""
+
+KernelArgument = DeviceBuffer | int | float | np.generic
+"""What a kernel is launched with: device buffers, and scalars by value."""
+
+
+def check_grid(grid: Sequence[int]) -> Grid:
+    """`grid` as a tuple, or a diagnostic saying what a grid is."""
+    if (
+        not isinstance(grid, tuple | list)
+        or not 1 <= len(grid) <= 3
+        or not all(isinstance(n, int | np.integer) and n > 0 for n in grid)
+    ):
+        raise XlirError(
+            f"error: launch grid {grid!r} is not a grid; expected one to three "
+            "positive block counts, e.g. (4,) or (2, 3)"
+        )
+    return tuple(int(n) for n in grid)
+
+
+def check_transfer(what: str, buffer: DeviceBuffer, nbytes: int) -> None:
+    """A copy of `nbytes` to or from `buffer` (`what`: e.g. "host to device")
+    needs live memory of that size; otherwise a diagnostic."""
+    if buffer.released:
+        raise XlirError(f"error: copy {what}: the device buffer has been freed")
+    if nbytes != buffer.size_in_bytes:
+        raise XlirError(
+            f"error: copy {what}: {nbytes} bytes do not fit a device buffer of "
+            f"{buffer.size_in_bytes} bytes; the sizes must be equal"
+        )
 
 
 @dataclass(eq=False)
@@ -254,23 +299,20 @@ class Event:
 
 
 class Stream:
-    """An ordered queue of work on one device. Work runs in the order it was
-    enqueued; `synchronize()` runs everything pending. Targets whose work is
-    synchronous may run it at once (`eager`)."""
+    """An ordered queue of work on one device: `enqueue` keeps Python work
+    (the host-memory targets' copies and launches) until `synchronize()` runs
+    it in order; a target whose device has queues of its own enqueues there
+    and overrides `synchronize`."""
 
     _ids = itertools.count()
 
-    def __init__(self, executor: StreamExecutor, eager: bool = False):
+    def __init__(self, executor: StreamExecutor):
         self.executor = executor
-        self.eager = eager
         self.id = next(self._ids)
         self._pending: list[Callable[[], None]] = []
 
     def enqueue(self, work: Callable[[], None]) -> None:
-        if self.eager:
-            work()
-        else:
-            self._pending.append(work)
+        self._pending.append(work)
 
     def record_event(self, event: Event | None = None) -> Event:
         event = event if event is not None else Event()
@@ -283,15 +325,38 @@ class Stream:
         return event
 
     def wait_event(self, event: Event) -> None:
-        """Work enqueued after this waits until `event` is done."""
+        """Work enqueued after this waits until `event` is done; the event
+        must have been recorded on a stream."""
+        recorder = event.stream
+        if recorder is None:
+            raise XlirError(
+                "error: wait on an event that was never recorded; record it on a "
+                "stream first (Stream.record_event)"
+            )
 
         def wait() -> None:
-            if not event.done and event.stream is not None:
-                event.stream.synchronize()
             if not event.done:
-                raise XlirError("error: waited on an event that was never recorded")
+                recorder.synchronize()
 
         self.enqueue(wait)
+
+    def memcpy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
+        """Enqueue a copy of `host` (read when the copy runs) into `buffer`."""
+        check_transfer("host to device", buffer, host.nbytes)
+        self.enqueue(lambda: self.executor.copy_host_to_device(buffer, host))
+
+    def memcpy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
+        """Enqueue a copy of `buffer` into `host` (valid after synchronize)."""
+        check_transfer("device to host", buffer, host.nbytes)
+        self.enqueue(lambda: self.executor.copy_device_to_host(host, buffer))
+
+    def memcpy_device_to_device(
+        self, target: DeviceBuffer, source: DeviceBuffer
+    ) -> None:
+        """Enqueue a copy of `source` into `target`, of the same size."""
+        check_transfer("device to device", source, target.size_in_bytes)
+        check_transfer("device to device", target, source.size_in_bytes)
+        self.enqueue(lambda: self.executor.copy_device_to_device(target, source))
 
     def synchronize(self) -> None:
         while self._pending:
@@ -326,16 +391,88 @@ class StreamExecutor(ABC):
     def copy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
         """Synchronous copy of a device buffer into a host array."""
 
+    @abstractmethod
+    def copy_device_to_device(self, target: DeviceBuffer, source: DeviceBuffer) -> None:
+        """Synchronous copy between two device buffers of one size."""
+
+    def sub_buffer(self, buffer: DeviceBuffer, offset: int, size: int) -> DeviceBuffer:
+        """`size` bytes of `buffer` from `offset` (a temp in the arena), freed
+        with it."""
+        if buffer.released:
+            raise XlirError("error: a part of a device buffer that has been freed")
+        if offset < 0 or size < 0 or offset + size > buffer.size_in_bytes:
+            raise XlirError(
+                f"error: bytes [{offset}, {offset + size}) lie outside a device "
+                f"buffer of {buffer.size_in_bytes} bytes"
+            )
+        handle = self._sub_handle(buffer, offset, size)
+        return DeviceBuffer(self.ordinal, size, handle, (size,), "i8", owner=buffer)
+
+    @abstractmethod
+    def _sub_handle(self, buffer: DeviceBuffer, offset: int, size: int) -> Any:
+        """The target's handle of bytes [offset, offset + size) of `buffer`."""
+
     def create_stream(self) -> Stream:
         return Stream(self)
 
     @abstractmethod
     def load_kernel(self, image: Any, name: str) -> Any:
-        """Load a compiled kernel image; returns a handle to launch."""
+        """Load kernel `name` from a compiled image (what the target's compiler
+        makes: `Compiler.compile_kernels`, or an executable); returns a
+        handle to launch, or a diagnostic where the image has no such
+        kernel."""
+
+    def launch_dimensions(self, kernel: Any) -> Grid:
+        """The grid the target launches a loaded kernel on when the program
+        does not say (`device.launch` carries none): one block unless the
+        target maps the kernel's parallel loops onto more."""
+        return (1,)
+
+    def launch(
+        self,
+        stream: Stream,
+        kernel: Any,
+        grid: Sequence[int],
+        arguments: Sequence[KernelArgument],
+    ) -> None:
+        """Enqueue one launch of a loaded kernel on `stream`, on `grid`
+        blocks, with `arguments`: device buffers of this device that have not
+        been freed, and scalars."""
+        blocks = check_grid(grid)
+        if stream.executor is not self:
+            raise XlirError(
+                f"error: launch on a stream of device {stream.executor.ordinal}, "
+                f"but the kernel is loaded on device {self.ordinal}"
+            )
+        name = getattr(kernel, "name", "the kernel")
+        for index, argument in enumerate(arguments):
+            if isinstance(argument, DeviceBuffer):
+                if argument.released:
+                    raise XlirError(
+                        f"error: launch of @{name}: argument {index} is a device "
+                        "buffer that has been freed"
+                    )
+                if argument.device != self.ordinal:
+                    raise XlirError(
+                        f"error: launch of @{name}: argument {index} lives on "
+                        f"device {argument.device}, not on device {self.ordinal}"
+                    )
+            elif not isinstance(argument, int | float | np.generic):
+                raise XlirError(
+                    f"error: launch of @{name}: argument {index} is a "
+                    f"{type(argument).__name__}; expected a device buffer or a scalar"
+                )
+        self._launch(stream, kernel, blocks, list(arguments))
 
     @abstractmethod
-    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
-        """Enqueue one launch of a loaded kernel on `stream`."""
+    def _launch(
+        self,
+        stream: Stream,
+        kernel: Any,
+        grid: Grid,
+        arguments: list[KernelArgument],
+    ) -> None:
+        """`launch` once its arguments are checked: enqueue the kernel."""
 
     def _count(self, delta: int) -> None:
         self.allocated_bytes += delta
@@ -354,8 +491,7 @@ class TransferManager:
         array: np.ndarray,
         spec: TensorSpec | None = None,
     ) -> DeviceBuffer:
-        size = spec.nbytes if spec is not None else array.nbytes
-        buffer = executor.allocate(size)
+        buffer = executor.allocate(array.nbytes)
         buffer.shape = tuple(array.shape)
         buffer.element_type = spec.element_type if spec is not None else ""
         executor.copy_host_to_device(buffer, array)
@@ -439,6 +575,18 @@ class Compiler(ABC):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable: ...
+
+    def compile_kernels(
+        self, module: ModuleOp, sources: dict[str, str] | None = None
+    ) -> Any:
+        """The image this target's executor loads the `loop.kernel`s of a
+        loop-level module from (`StreamExecutor.load_kernel`): what the
+        generic executor of the `device` dialect launches; not every target
+        compiles kernels on their own."""
+        raise XlirError(
+            f"error: target '{self.platform.name}' does not compile loop-level "
+            "kernels on their own"
+        )
 
     def lookup(
         self, text: str, function: str, pipeline: str | None
@@ -567,7 +715,7 @@ class Executable(ABC):
         """One device buffer per result of the signature, typed like it."""
         outputs = [executor.allocate(spec.nbytes) for spec in self.signature.results]
         for buffer, spec in zip(outputs, self.signature.results, strict=True):
-            buffer.element_type = spec.element_type
+            buffer.shape, buffer.element_type = spec.shape, spec.element_type
         return outputs
 
     def memory_stats(self) -> MemoryStats:
@@ -584,30 +732,32 @@ class Executable(ABC):
         return text.getvalue()
 
 
-# --- registry -------------------------------------------------------------
-
-
 class HostExecutable(Executable):
-    """An executable that runs on the host's numpy arrays (`run`): `execute`
-    enqueues that call on the stream."""
+    """An executable that runs on the host's numpy arrays (`run`), as one
+    kernel of a host-memory device: `execute` loads it on the stream's
+    executor and enqueues its launch, on one block, with the arguments'
+    buffers and then the outputs'."""
 
     @abstractmethod
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Run on already checked host arrays."""
 
+    def run_into(self, arrays: list[np.ndarray], outputs: list[np.ndarray]) -> None:
+        """`run`, writing its results into `outputs` (views of device memory)."""
+        for output, value in zip(outputs, self.run(arrays), strict=True):
+            output[...] = value
+
     def execute(
         self, arguments: Sequence[DeviceBuffer], stream: Stream
     ) -> list[DeviceBuffer]:
-        outputs = self.allocate_outputs(stream.executor)
-
-        def run() -> None:
-            values = self.run([b.handle for b in arguments])
-            for buffer, value in zip(outputs, values, strict=True):
-                buffer.handle = value
-                buffer.shape = tuple(value.shape)
-
-        stream.enqueue(run)
+        executor = stream.executor
+        kernel = executor.load_kernel(self, self.signature.function)
+        outputs = self.allocate_outputs(executor)
+        executor.launch(stream, kernel, (1,), [*arguments, *outputs])
         return outputs
+
+
+# --- registry -------------------------------------------------------------
 
 
 def _interpreter() -> Platform:

@@ -56,3 +56,11 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 
 
 STABLEHLO_SUITE = CORPUS.parent / "stablehlo_interpret"
+
+
+def registered_targets() -> list[str]:
+    """Every registered target, by name: what tests held to every target
+    are parametrised over."""
+    from xlir.targets.base import TARGETS
+
+    return sorted(TARGETS)

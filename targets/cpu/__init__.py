@@ -12,21 +12,17 @@ and calls. Compiles of program text go through the persistent cache
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
 from xlir.targets.base import (
     Compiler,
-    DeviceBuffer,
     Executable,
     MemoryStats,
     Platform,
     Signature,
-    Stream,
     StreamExecutor,
     planned_memory_stats,
 )
@@ -36,11 +32,11 @@ from xlir.targets.cpu.executable import CpuExecutable
 from xlir.targets.cpu.launch_timers import launch_sites
 from xlir.targets.cpu.llvm_jit import host_description
 from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
-from xlir.targets.interpreter import InterpreterExecutor, function_signature
+from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
+from xlir.targets.interpreter import function_signature
 from xlir.targets.loop_interpreter import loop_signature
 
 from xlir.context import make_context
-from xlir.diagnostics import XlirError
 from xlir.levels import is_loop_level
 from xlir.pass_manager import PIPELINES, run_pipeline
 from xlir.walk import walk
@@ -90,35 +86,6 @@ def loop_pipeline(bounds_check: bool = False, time_launches: bool = False) -> st
     return pipeline
 
 
-class CpuExecutor(InterpreterExecutor):
-    """The host's memory, as for the interpreter: buffers hold numpy arrays;
-    kernels are loaded executables run on them."""
-
-    def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
-        """As it is: the native code takes arrays of the signature's dtypes
-        (bf16 as `ml_dtypes.bfloat16`), which the arguments were checked to
-        have."""
-        buffer.handle = np.array(host, copy=True)
-        buffer.shape = tuple(buffer.handle.shape)
-
-    def load_kernel(self, image: Any, name: str) -> Any:
-        if not isinstance(image, CpuExecutable):
-            raise XlirError("error: the cpu target loads CPU executables only")
-        return image
-
-    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
-        inputs, outputs = arguments
-
-        def run() -> None:
-            for buffer, value in zip(
-                outputs, kernel.run([b.handle for b in inputs]), strict=True
-            ):
-                buffer.handle = value
-                buffer.shape = tuple(value.shape)
-
-        stream.enqueue(run)
-
-
 class CpuPlatform(Platform):
     name = "cpu"
 
@@ -126,7 +93,7 @@ class CpuPlatform(Platform):
         return 1
 
     def _make_executor(self, ordinal: int) -> StreamExecutor:
-        return CpuExecutor(self, ordinal)
+        return HostMemoryExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return CpuCompiler(self)
@@ -209,6 +176,13 @@ class CpuCompiler(Compiler):
         self, text: str, function: str, pipeline: str | None
     ) -> Executable | None:
         return self._load(self._key(text, function, pipeline))
+
+    def compile_kernels(
+        self, module: ModuleOp, sources: dict[str, str] | None = None
+    ) -> LoopKernels:
+        """The loop evaluator's: the cpu's native code is whole programs (the
+        entry of `run_backend`), which its executor launches as one kernel."""
+        return LoopKernels(module, sources)
 
     def _key(self, text: str, function: str, pipeline: str | None) -> str | None:
         """The cache key of compiling `function` of `text`; None with the

@@ -35,18 +35,10 @@ from xlir.targets.cpu.thread_runtime import (
     needs_runtime,
     needs_support,
 )
+from xlir.targets.host_memory import aligned_bytes
 
 ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 """`void entry(void **args, void **results, void *temp)` (lowering/llvm/host.py)."""
-
-ALIGNMENT = 64
-
-
-def aligned_bytes(size: int) -> np.ndarray:
-    """`size` bytes starting at a 64-byte boundary."""
-    raw = np.empty(size + ALIGNMENT, dtype=np.uint8)
-    start = -raw.ctypes.data % ALIGNMENT
-    return raw[start : start + size]
 
 
 class CpuExecutable(HostExecutable):
@@ -105,6 +97,10 @@ class CpuExecutable(HostExecutable):
         """Run on arrays of the signature's types, writing into `out` when
         given (of the right types: `_check_out`)."""
         return self._run([np.ascontiguousarray(a) for a in arrays], out)
+
+    def run_into(self, arrays: list[np.ndarray], outputs: list[np.ndarray]) -> None:
+        """The native entry on views of device memory, writing the outputs'."""
+        self._run(arrays, outputs)
 
     def _run(
         self, arrays: Sequence[np.ndarray], out: Sequence[np.ndarray] | None

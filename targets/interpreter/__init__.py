@@ -2,9 +2,10 @@
 numpy arrays, with StableHLO's semantics. It is the reference every other
 target is compared with.
 
-Its device is the host: device memory is numpy arrays, copies are array
-copies, streams run their work at once, and a "kernel image" is a prepared
-module (`ModuleInterpreter`) whose functions are launched by name.
+Its device is the host (`targets/host_memory.py`): an executable of the HLO
+level is one kernel on it; a module at the loop level runs its host schedule
+through the generic executor of the `device` dialect
+(`targets/device_schedule.py`), its kernels run by the loop evaluator.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xlir.dialects.hlo import complex_signature_type
 from xlir.targets.base import (
     Compiler,
-    DeviceBuffer,
     Executable,
+    HostExecutable,
     Platform,
     Signature,
-    Stream,
     StreamExecutor,
     TensorSpec,
 )
@@ -51,63 +51,10 @@ __all__ = [
     "KERNELS",
     "InterpreterCompiler",
     "InterpreterExecutable",
-    "InterpreterExecutor",
     "InterpreterPlatform",
     "ModuleInterpreter",
     "function_signature",
 ]
-
-
-class InterpreterExecutor(StreamExecutor):
-    """The host as a device: buffers hold numpy arrays."""
-
-    def allocate(self, size_in_bytes: int) -> DeviceBuffer:
-        self._count(size_in_bytes)
-        return DeviceBuffer(self.ordinal, size_in_bytes)
-
-    def deallocate(self, buffer: DeviceBuffer) -> None:
-        if not buffer.freed:
-            self._count(-buffer.size_in_bytes)
-            buffer.freed = True
-            buffer.handle = None
-
-    def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
-        """Into the interpreter's host dtype: narrow types as the wider one
-        that computes them (rounding brings bf16 to float32, int4 to int8)."""
-        array = np.array(host, copy=True)
-        round_to_type = rounding_by_name(buffer.element_type)
-        if round_to_type is not None:
-            array = round_to_type(array)
-        buffer.handle = array
-        buffer.shape = tuple(array.shape)
-
-    def copy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
-        if buffer.handle is None:
-            raise XlirError("error: copy from a device buffer that holds no data")
-        host[...] = buffer.handle
-
-    def create_stream(self) -> Stream:
-        return Stream(self, eager=True)
-
-    def load_kernel(self, image: Any, name: str) -> Any:
-        if not isinstance(image, ModuleInterpreter):
-            raise XlirError("error: the interpreter loads prepared modules only")
-        if name not in image.programs:
-            raise XlirError(f"error: the module has no function @{name} to load")
-        return (image, name)
-
-    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
-        image, name = kernel
-        inputs, outputs = arguments
-
-        def run() -> None:
-            results = image.call(name, [b.handle for b in inputs])
-            for buffer, value in zip(outputs, results, strict=True):
-                value = np.asarray(value)
-                buffer.handle = value if value.flags.writeable else value.copy()
-                buffer.shape = tuple(value.shape)
-
-        stream.enqueue(run)
 
 
 class InterpreterPlatform(Platform):
@@ -117,7 +64,9 @@ class InterpreterPlatform(Platform):
         return 1
 
     def _make_executor(self, ordinal: int) -> StreamExecutor:
-        return InterpreterExecutor(self, ordinal)
+        from xlir.targets.host_memory import HostMemoryExecutor
+
+        return HostMemoryExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return InterpreterCompiler(self)
@@ -181,17 +130,30 @@ class InterpreterCompiler(Compiler):
         function: str = "main",
         sources: dict[str, str] | None = None,
     ) -> Executable:
-        """Loop-level modules (after hlo-to-loop) run on the loop interpreter."""
-        from xlir.targets.loop_interpreter import LoopExecutable
+        """Loop-level modules (after hlo-to-loop) run their host schedule,
+        with the loop evaluator's kernels."""
+        # Imported here: both import the loop evaluator, which imports this
+        # package's element types.
+        from xlir.targets.device_schedule import DeviceScheduleExecutable
 
         if is_loop_level(module):
-            return LoopExecutable(self.platform, module, function, sources)
+            image = self.compile_kernels(module, sources)
+            return DeviceScheduleExecutable(
+                self.platform, module, image, function, sources
+            )
         signature = function_signature(module, function)
         image = ModuleInterpreter(module, sources)
         return InterpreterExecutable(self.platform, signature, module, image)
 
+    def compile_kernels(
+        self, module: ModuleOp, sources: dict[str, str] | None = None
+    ) -> Any:
+        from xlir.targets.host_memory import LoopKernels
 
-class InterpreterExecutable(Executable):
+        return LoopKernels(module, sources)
+
+
+class InterpreterExecutable(HostExecutable):
     def __init__(
         self,
         platform: Platform,
@@ -201,21 +163,16 @@ class InterpreterExecutable(Executable):
     ):
         super().__init__(platform, signature, module)
         self.image = image
-        executor = platform.executor(self.device)
-        self._kernel = executor.load_kernel(image, signature.function)
 
     @property
     def check_failures(self) -> list[str]:
         return self.image.check_failures
 
-    def execute(
-        self, arguments: Sequence[DeviceBuffer], stream: Stream
-    ) -> list[DeviceBuffer]:
-        executor = stream.executor
-        outputs = self.allocate_outputs(executor)
-        executor.launch(stream, self._kernel, (list(arguments), outputs))
-        return outputs
-
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Run on already checked host arrays, without the device round trip."""
-        return [np.asarray(r) for r in self.image.call(self.signature.function, arrays)]
+        """Run on host arrays of the signature's dtypes, narrow types held
+        as the wider one that computes them (bf16 as float32, int4 as int8)."""
+        held = []
+        for spec, array in zip(self.signature.arguments, arrays, strict=True):
+            round_to_type = rounding_by_name(spec.element_type)
+            held.append(array if round_to_type is None else round_to_type(array))
+        return [np.asarray(r) for r in self.image.call(self.signature.function, held)]

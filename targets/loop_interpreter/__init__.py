@@ -1,7 +1,7 @@
 """Executes loop-level modules (loop, device, arith, math, memref, scf, func)
-on numpy arrays: the `interpreter` target runs a module with this when it is
-at the loop level (`xlir.levels.is_loop_level`), with the same tensors in and out as the
-HLO program it was lowered from.
+on numpy arrays: the `interpreter` target runs the kernels of a module at
+the loop level (`xlir.levels.is_loop_level`) with this, through the generic
+executor of its host schedule (`targets/device_schedule.py`).
 
 xDSL's interpreter framework runs one op per element in Python (1.4 s for a
 64x128 elementwise loop nest on the development machine); this one compiles
@@ -11,23 +11,13 @@ their whole index space (`engine.py`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
-from xdsl.ir import Attribute
-from xlir.targets.base import (
-    HostExecutable,
-    MemoryStats,
-    Platform,
-    Signature,
-    TensorSpec,
-)
+from xlir.targets.base import Signature, TensorSpec
 from xlir.targets.loop_interpreter.image import LoopModule, function_type
 
 from xlir.diagnostics import XlirError
 
-__all__ = ["LoopExecutable", "LoopModule", "loop_signature"]
+__all__ = ["LoopModule", "loop_signature"]
 
 
 def _spec(name: str, type_: object) -> TensorSpec:
@@ -51,49 +41,3 @@ def loop_signature(module: ModuleOp, function: str) -> Signature:
         tuple(_spec(f"arg{i}", t) for i, t in enumerate(ftype.inputs.data)),
         tuple(_spec(f"result{i}", t) for i, t in enumerate(ftype.outputs.data)),
     )
-
-
-class LoopExecutable(HostExecutable):
-    """A loop-level module on the interpreter's device (the host)."""
-
-    def __init__(
-        self,
-        platform: Platform,
-        module: ModuleOp,
-        function: str = "main",
-        sources: dict[str, str] | None = None,
-    ):
-        super().__init__(platform, loop_signature(module, function), module)
-        self.image = LoopModule(module, sources)
-
-    def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Run on already checked host arrays."""
-        return self.image.call(self.signature.function, arrays)
-
-    def memory_stats(self) -> MemoryStats:
-        """Read off the host function: temps are its allocations it does not
-        return (the arena), aliases the arguments it returns, constants the
-        globals."""
-        function = self.image.functions[self.signature.function]
-        block = function.regions[0].blocks[0]
-        returned = set(block.last_op.operands) if block.last_op else set()
-        temp = alias = 0
-        for op in function.walk():
-            if op.name == "device.alloc" and op.results[0] not in returned:
-                temp += _bytes(op.results[0].type)
-        for value in returned:
-            if value in block.args:
-                alias += _bytes(value.type)
-        return MemoryStats(
-            argument_size_in_bytes=sum(a.nbytes for a in self.signature.arguments),
-            output_size_in_bytes=sum(r.nbytes for r in self.signature.results),
-            alias_size_in_bytes=alias,
-            temp_size_in_bytes=temp,
-            constant_size_in_bytes=sum(
-                g.nbytes for g in self.image.program.globals.values()
-            ),
-        )
-
-
-def _bytes(type_: Attribute) -> int:
-    return _spec("", type_).nbytes

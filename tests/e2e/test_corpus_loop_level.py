@@ -1,6 +1,8 @@
 """Every program of the corpus (both flavours), lowered by
-`hlo-opt,hlo-to-loop` and run at the loop level on the interpreter target,
-gives JAX's outputs within the corpus tolerances.
+`hlo-opt,hlo-to-loop` and run at the loop level through the generic executor
+of its host schedule on every registered target (with the kernels the
+target's `compile_kernels` makes), gives JAX's outputs within the corpus
+tolerances.
 
 A program with an op `hlo-to-loop` cannot lower yet is an expected failure
 whose reason is the lowering's diagnostic, decided when the test runs: as the
@@ -10,9 +12,10 @@ lowering grows, the test tightens by itself.
 from __future__ import annotations
 
 import pytest
-from xlir.targets.loop_interpreter import LoopExecutable
+from xlir.targets.base import get_target
+from xlir.targets.device_schedule import DeviceScheduleExecutable
 
-import xlir
+from tests.conftest import registered_targets
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
@@ -21,8 +24,9 @@ from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
 
 
+@pytest.mark.parametrize("target", registered_targets())
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
-def test_corpus_program_at_loop_level(path) -> None:
+def test_corpus_program_at_loop_level(path, target: str) -> None:
     module = parse_module(make_context(), path.read_text(), str(path))
     try:
         run_pipeline(make_context(), module, "hlo-opt,hlo-to-loop")
@@ -32,7 +36,8 @@ def test_corpus_program_at_loop_level(path) -> None:
         pytest.xfail(str(error))
     assert is_loop_level(module)
     assert not [op.name for op in module.walk() if op.name.startswith("stablehlo.")]
-    executable = xlir.compile(module, target="interpreter")
-    assert isinstance(executable, LoopExecutable)
+    platform = get_target(target)
+    image = platform.compiler().compile_kernels(module)
+    executable = DeviceScheduleExecutable(platform, module, image)
     arguments, expected = load_case(path)
     assert_matches(program_name(path), executable(*arguments), expected)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.loop_interpreter import LoopExecutable
+from xlir.targets.device_schedule import DeviceScheduleExecutable
 
 import xlir
 from xlir.context import make_context
@@ -177,11 +177,11 @@ def _outputs(result) -> tuple[np.ndarray, ...]:
     return result if isinstance(result, tuple) else (result,)
 
 
-def _loop_level(text: str) -> LoopExecutable:
+def _loop_level(text: str) -> DeviceScheduleExecutable:
     module = parse_module(make_context(), text, "<program>")
     run_pipeline(make_context(), module, "hlo-opt,hlo-to-loop")
     executable = xlir.compile(module, target="interpreter")
-    assert isinstance(executable, LoopExecutable)
+    assert isinstance(executable, DeviceScheduleExecutable)
     return executable
 
 

@@ -36,7 +36,7 @@ def run_both(text: str, seed: int = 0, inputs: list[np.ndarray] | None = None):
     arrays = inputs if inputs is not None else random_inputs(text, seed)
     expected = xlir.compile(text, pipeline="")(*arrays)
     lowered = xlir.compile(text, pipeline=LOWER)
-    assert type(lowered).__name__ == "LoopExecutable"
+    assert type(lowered).__name__ == "DeviceScheduleExecutable"
     got = lowered(*arrays)
     if not isinstance(expected, tuple):
         expected, got = (expected,), (got,)

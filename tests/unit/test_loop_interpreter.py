@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.interpreter.types import round_bf16
-from xlir.targets.loop_interpreter import LoopExecutable, LoopModule
+from xlir.targets.loop_interpreter import LoopModule
 
 import xlir
 from tests.conftest import CORPUS
@@ -487,7 +488,7 @@ def test_contract_softmax_matches_the_hlo_interpreter() -> None:
         CORPUS / "small" / "softmax_rows.mlir", target="interpreter"
     )
     executable = xlir.compile(CONTRACT, target="interpreter")
-    assert isinstance(executable, LoopExecutable)
+    assert isinstance(executable, DeviceScheduleExecutable)
     assert executable.signature.arguments[0].shape == (64, 128)
     want = reference(x)
     np.testing.assert_allclose(executable(x), want, rtol=1e-6, atol=1e-7)

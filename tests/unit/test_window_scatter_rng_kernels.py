@@ -165,7 +165,7 @@ def test_rng_bit_generator(algorithm: str, words: int, out: str):
     state = np.array(STATES[words], np.uint64)
     want = xlir.compile(text, pipeline="")(state)
     lowered = xlir.compile(text, pipeline=LOWER)
-    assert type(lowered).__name__ == "LoopExecutable"
+    assert type(lowered).__name__ == "DeviceScheduleExecutable"
     # loop-level buffers are signless: the state goes in as int64
     have = lowered(state.view(np.int64))
     for expected, got in zip(want, have, strict=True):
