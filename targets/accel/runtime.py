@@ -9,7 +9,6 @@ section 8.2; the launches of a stream run in order on the simulator."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,8 @@ from xlir.targets.accel.simulator import SimulationError
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
+    Grid,
+    KernelArgument,
     Platform,
     Stream,
     StreamExecutor,
@@ -91,10 +92,35 @@ class AccelStreamExecutor(StreamExecutor):
             raise XlirError(f"error: the object has no kernel '{name}'") from None
         return LoadedKernel(program, name, symbol.nargs)
 
-    def launch(self, stream: Stream, kernel: Any, arguments: Sequence[Any]) -> None:
+    def copy_device_to_device(self, target: DeviceBuffer, source: DeviceBuffer) -> None:
+        if target.size_in_bytes != source.size_in_bytes:
+            raise XlirError(
+                f"error: a copy of {source.size_in_bytes} bytes into a "
+                f"{target.size_in_bytes}-byte buffer"
+            )
+        data = self.device.read(source.handle, source.size_in_bytes)
+        self.device.write(target.handle, data)
+
+    def _sub_handle(self, buffer: DeviceBuffer, offset: int, size: int) -> int:
+        """A part of a DRAM allocation is its address plus the offset."""
+        return buffer.handle + offset
+
+    def _launch(
+        self,
+        stream: Stream,
+        kernel: Any,
+        grid: Grid,
+        arguments: list[KernelArgument],
+    ) -> None:
         """Arguments: device buffers (their addresses), Python ints (i32 or u32)
-        and floats (f32 bit patterns), in the kernel's parameter order."""
+        and floats (f32 bit patterns), in the kernel's parameter order. XA-1
+        is one core: a kernel runs on one block."""
         assert isinstance(kernel, LoadedKernel)
+        if grid != (1,):
+            raise XlirError(
+                f"error: kernel '{kernel.name}' launched on a grid of {list(grid)} "
+                "blocks; XA-1 has one core, so its grid is [1]"
+            )
         if len(arguments) != kernel.nargs:
             raise XlirError(
                 f"error: kernel '{kernel.name}' takes {kernel.nargs} arguments, "

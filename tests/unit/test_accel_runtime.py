@@ -49,8 +49,8 @@ def test_launch_example_a_through_a_stream() -> None:
     image = assemble((EXAMPLES / "vadd4096.s").read_text()).to_bytes()
     kernel = ex.load_kernel(image, "vadd4096")
     stream = ex.create_stream()
-    ex.launch(stream, kernel, buffers)
-    ex.launch(stream, kernel, buffers)
+    ex.launch(stream, kernel, (1,), buffers)
+    ex.launch(stream, kernel, (1,), buffers)
     assert stream.pending == 2
     stream.synchronize()
     out = np.empty(4096, np.float32)
@@ -68,9 +68,11 @@ def test_errors() -> None:
     )
     kernel = ex.load_kernel(image, "k")
     with pytest.raises(XlirError, match="takes 1 arguments, got 0"):
-        ex.launch(ex.create_stream(), kernel, [])
+        ex.launch(ex.create_stream(), kernel, (1,), [])
+    with pytest.raises(XlirError, match="XA-1 has one core"):
+        ex.launch(ex.create_stream(), kernel, (2,), [0])
     stream = ex.create_stream()
-    ex.launch(stream, kernel, [0])
+    ex.launch(stream, kernel, (1,), [0])
     with pytest.raises(XlirError, match="DMA_HAZARD in kernel 'k' at pc 0x8"):
         stream.synchronize()
     with pytest.raises(XlirError, match="no kernel 'nope'"):
