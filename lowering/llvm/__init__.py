@@ -9,6 +9,6 @@ function's blocks and values), `scalars` (arith and math), `control`
 (loops, scf), `block_transfers` (copies and fills as memcpy/memset),
 `memory` (buffers, globals), `bounds_checks` (the debug mode's checks),
 `passes` (kernels to functions), `llvmlite_module` (translation to LLVM IR,
-optimization, object code and assembly for a triple), `xdsl_intrinsics`
-(a fix to xDSL's translation).
+optimization, object code and assembly for a triple), `xdsl_translation`
+(fixes to xDSL's translation).
 """

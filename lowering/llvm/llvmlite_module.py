@@ -22,9 +22,9 @@ from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.lowering.llvm.control import INTERLEAVE_COUNT
-from xlir.lowering.llvm.xdsl_intrinsics import install as install_intrinsics_fix
+from xlir.lowering.llvm.xdsl_translation import install as install_translation_fixes
 
-install_intrinsics_fix()
+install_translation_fixes()
 
 
 @cache
