@@ -60,7 +60,8 @@ class CpuEmitter(LLVMEmitter):
 
 @dataclass(frozen=True)
 class CpuLoopToLLVMPass(LoopToLLVMPass):
-    """`loop-to-llvm` with the cpu target's emitter."""
+    """Kernels to the llvm dialect, threaded loops to the thread pool (the
+    cpu target's emitter)."""
 
     emitter = CpuEmitter
 
@@ -74,8 +75,8 @@ launches kernels, which are optimized as usual."""
 
 @dataclass(frozen=True)
 class DeviceToLLVMPass(ModulePass):
-    """Host functions to native entry points, then globals to constants;
-    see the module docstring."""
+    """Host functions to native entry points, then globals to constants
+    (the cpu target's entry ABI); see the module docstring."""
 
     name = "device-to-llvm"
 
