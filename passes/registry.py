@@ -54,7 +54,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "parallelize": _lazy("xlir.passes.loop.parallelize", "ParallelizePass"),
     "expand-math": _lazy("xlir.passes.loop.expand_math", "ExpandMathPass"),
     "interleave": _lazy("xlir.passes.loop.interleave", "InterleavePass"),
-    # Lowering from the loop level to LLVM (docs/cpu.md).
-    "loop-to-llvm": _lazy("xlir.lowering.llvm.passes", "LoopToLLVMPass"),
-    "device-to-llvm": _lazy("xlir.lowering.llvm.passes", "DeviceToLLVMPass"),
+    # The cpu target's lowering from the loop level to LLVM (docs/cpu.md).
+    "loop-to-llvm": _lazy("xlir.targets.cpu.llvm_lowering", "CpuLoopToLLVMPass"),
+    "device-to-llvm": _lazy("xlir.targets.cpu.llvm_lowering", "DeviceToLLVMPass"),
 }

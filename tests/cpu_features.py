@@ -22,7 +22,7 @@ def without_native_half(f16c: bool = True) -> None:
     without `F16C` too unless `f16c` (then LLVM calls all the half
     conversions of the JIT's support functions,
     targets/cpu/support_functions.py)."""
-    import xlir.targets.cpu.llvm_jit as jit
+    import xlir.targets.cpu.host_machine as jit
 
     dropped = NATIVE_F16 if f16c else (*NATIVE_F16, *F16C)
     cpu, features = jit.host_cpu()

@@ -31,8 +31,10 @@ import llvmlite.binding as llvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
+from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize
 from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE, CpuCompiler
-from xlir.targets.cpu.llvm_jit import llvm_ir, optimize, target_machine
+from xlir.targets.cpu.host_machine import machine_for as cpu_machine
+from xlir.targets.cpu.thread_runtime import define_runtime
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
@@ -126,7 +128,7 @@ def require_llvm_level(module: ModuleOp) -> None:
 
 def machine_for(args: argparse.Namespace) -> llvm.TargetMachine:
     try:
-        return target_machine(args.triple, args.cpu, args.features, opt=args.opt)
+        return cpu_machine(args.triple, args.cpu, args.features, opt=args.opt)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -135,7 +137,7 @@ def translate(module: ModuleOp, args: argparse.Namespace) -> str | bytes:
     """The LLVM IR text, assembly text or object code `args` ask for."""
     machine = machine_for(args)
     try:
-        ir = llvm_ir(module, machine.triple)
+        ir = llvm_ir(module, machine.triple, runtime=define_runtime)
     except (NotImplementedError, DiagnosticException) as error:
         raise XlirError(f"error: cannot translate to LLVM IR: {error}") from None
     try:

@@ -1,11 +1,14 @@
-"""The loop level to xDSL's `llvm` dialect, for the CPU (docs/cpu.md).
+"""The loop level to xDSL's `llvm` dialect and on to machine code, for any
+LLVM target (docs/cpu.md, "Lowering to LLVM").
 
-`loop-to-llvm` turns each `loop.kernel` into an `llvm.func` over pointers and
-each `loop.global` into an `llvm.mlir.global`; `device-to-llvm` turns each host
-function into the native entry point that runs the kernels in order (no
-Python between them). Files: `function` (one function's blocks and values),
-`scalars` (arith and math), `control` (loops, scf), `threads` (loops
-handed to the thread pool), `block_transfers` (copies and fills as
-memcpy/memset), `memory` (buffers, globals), `host` (the device dialect on
-the CPU), `passes` (the two passes).
+A target extends `emitter.LLVMEmitter` (its `loop.parallel`, math calls,
+kernel ABI, address spaces) and registers a `passes.LoopToLLVMPass` naming
+it; its host code and runtime are its own (the cpu target's are in
+targets/cpu/). Files: `emitter` (the per-target tables), `function` (one
+function's blocks and values), `scalars` (arith and math), `control`
+(loops, scf), `block_transfers` (copies and fills as memcpy/memset),
+`memory` (buffers, globals), `bounds_checks` (the debug mode's checks),
+`passes` (kernels to functions), `llvmlite_module` (translation to LLVM IR,
+optimization, object code and assembly for a triple), `xdsl_translation`
+(fixes to xDSL's translation).
 """

@@ -9,7 +9,7 @@ access, its function and buffer) with the numbers and aborts: an
 out-of-bounds write is caught where it happens, not calls later as a
 corrupted heap. The handler is one of the CPU JIT's support functions
 (targets/cpu/support_functions.py, loaded by thread_runtime.py) or, ahead
-of time, defined in the object (`llvm_jit.llvm_ir`). Without the option no
+of time, defined in the object (the cpu target's `thread_runtime.define_runtime`). Without the option no
 check is emitted.
 """
 

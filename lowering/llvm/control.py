@@ -1,13 +1,14 @@
 """Structured control flow as blocks and branches.
 
-`loop.parallel` becomes one counted loop per dimension, outermost first (the
-CPU runs the iterations in order; LLVM's vectorizer takes the innermost),
+`loop.parallel` becomes, unless the target's emitter lowers it otherwise
+(`LLVMEmitter.lower_parallel`: the cpu target's threads), one counted loop per
+dimension, outermost first (the iterations run in order; LLVM's vectorizer
+takes the innermost),
 `loop.for` one loop whose block arguments carry the iteration values,
 `scf.while` a test block and a body block, and `scf.index_switch` a chain of
 comparisons. A loop is a header block (`iv < upper` or exit) and a body that
 branches back with `iv + step`; LLVM rotates and optimizes it. A
-`loop.parallel` marked `{threads = N}` by `parallelize` is split across
-threads (`threads`); one marked `{interleave = N}` by `interleave` gets
+`loop.parallel` marked `{interleave = N}` by `interleave` gets
 `INTERLEAVE_COUNT` on its innermost loop's back edge, which the translation
 to LLVM IR makes `llvm.loop.interleave.count` metadata. A plain copy or
 fill loops only outside its contiguous runs, each one call
@@ -22,7 +23,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
-from xlir.dialects.loop.loops import INTERLEAVE, THREADS, ForOp, ParallelOp
+from xlir.dialects.loop.loops import INTERLEAVE, ForOp, ParallelOp
 from xlir.lowering.llvm.block_transfers import block_transfer, lower_block_transfer
 from xlir.lowering.llvm.function import EQ, SLT, FunctionBuilder, llvm_type
 
@@ -82,14 +83,11 @@ def counted_loop(
     return list(exit_block.args)
 
 
-def lower_parallel(b: FunctionBuilder, op: Operation) -> None:
+def lower_parallel_in_order(b: FunctionBuilder, op: Operation) -> None:
+    """`op`'s iterations one after the other, on one thread (a `{threads}`
+    mark is a hint: running in order is one valid schedule)."""
     assert isinstance(op, ParallelOp)
-    if THREADS in op.attributes:
-        from xlir.lowering.llvm.threads import lower_threaded  # builds on this
-
-        lower_threaded(b, op)
-    else:
-        parallel_nest(b, op, loop_bounds(b, op), single_iteration_dims(op))
+    parallel_nest(b, op, loop_bounds(b, op), single_iteration_dims(op))
 
 
 def single_iteration_dims(op: ParallelOp) -> frozenset[int]:
@@ -248,10 +246,9 @@ def lower_if(b: FunctionBuilder, op: Operation) -> None:
 
 
 CONTROL = {
-    "loop.parallel": lower_parallel,
     "loop.for": lower_for,
     "scf.while": lower_while,
     "scf.index_switch": lower_index_switch,
     "scf.if": lower_if,
 }
-"""Op name -> its lowering to blocks."""
+"""Op name -> its lowering to blocks (`loop.parallel` is the emitter's)."""

@@ -2,8 +2,11 @@
 
 Structured ops become several blocks, so lowering walks the old body op by op
 while `block` points at the block being filled. Each old SSA value maps to
-its new one; index values become i64 and buffers become `!llvm.ptr`, with the
-old `memref` type kept for addressing (row-major, static shape).
+its new one; index values become i64 and buffers become `!llvm.ptr` (in the
+address space the target's emitter gives them: addresses computed from a
+buffer stay in its space), with the old `memref` type kept for addressing
+(row-major, static shape). What each op becomes is the emitter's
+(`emitter.LLVMEmitter`), which the builder holds.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import hashlib
 import struct
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -34,6 +38,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 from xlir.passes.loop.float_formats import format_of
+
+if TYPE_CHECKING:
+    from xlir.lowering.llvm.emitter import LLVMEmitter
 
 PTR = llvm.LLVMPointerType()
 I1 = IntegerType(1)
@@ -67,7 +74,7 @@ def is_noalias(value: SSAValue) -> bool:
 
 
 class Unsupported(Exception):
-    """An op (or type) the CPU lowering has no translation for."""
+    """An op (or type) the target's lowering has no translation for."""
 
     def __init__(self, op: Operation, reason: str):
         super().__init__(reason)
@@ -77,7 +84,7 @@ class Unsupported(Exception):
 def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     """The LLVM-dialect type of a loop-level value type."""
     if isinstance(type_, MemRefType):
-        llvm_type(type_.element_type, op)  # a pointer to elements the CPU holds
+        llvm_type(type_.element_type, op)  # a pointer to elements it holds
         return PTR
     if isinstance(type_, IndexType):
         return i64
@@ -94,26 +101,29 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
             return type_  # a new VectorType costs 50 us: xDSL verifies it
         return VectorType(element, type_.get_shape())
     raise Unsupported(
-        op, f"has a value of type {type_}, which the CPU does not support"
+        op, f"has a value of type {type_}, which the target does not support"
     )
 
 
 class FunctionBuilder:
-    """Fills the body of one `llvm.func`; `lower(op)` lowers a nested op."""
+    """Fills the body of one `llvm.func`; `run(op)` lowers a nested op as
+    `emitter` says (or `lower`, where a caller wraps the emitter's)."""
 
     def __init__(
         self,
         region: Region,
         module: ModuleSymbols,
-        lower: Callable[[FunctionBuilder, Operation], None],
+        emitter: LLVMEmitter,
+        lower: Callable[[FunctionBuilder, Operation], None] | None = None,
     ):
         self.region = region
         self.block = region.blocks[0]
         self.values: dict[SSAValue, SSAValue] = {}
         self.constants: dict[tuple[int | bytes, Attribute], SSAValue] = {}
         self.module = module
-        self.lower_op = lower
-        """Lowers one nested op; the host lowering wraps it."""
+        self.emitter = emitter
+        self.lower_op = lower or emitter.lower_op
+        """Lowers one nested op; a host lowering may wrap the emitter's."""
 
     # --- blocks and values -------------------------------------------------------
 
@@ -330,11 +340,12 @@ class FunctionBuilder:
         dynamic: Sequence[SSAValue] = (),
     ) -> SSAValue:
         """An inbounds `getelementptr` of `element`s from `base`: constant
-        `indices`, `llvm.GEP_USE_SSA_VAL` where the next of `dynamic` goes."""
+        `indices`, `llvm.GEP_USE_SSA_VAL` where the next of `dynamic` goes.
+        The address is in `base`'s address space."""
         return self.emit(
             llvm.GEPOp.create(
                 operands=[base, *dynamic],
-                result_types=[PTR],
+                result_types=[base.type],
                 properties={**_gep_properties(indices), "elem_type": element},
             )
         )
@@ -393,7 +404,7 @@ def _constant_properties(key: int | bytes, type_: Attribute) -> dict[str, Attrib
 def _row_major_type(type_: MemRefType) -> Attribute | None:
     """`[d1 x [d2 x T]]` for a `d0 x d1 x d2 x T` buffer: what one GEP indexes
     with all subscripts. Made once per buffer type (attributes are costly to
-    build); None for an element type the CPU does not support."""
+    build); None for an element type the target does not support."""
     element = type_.element_type
     try:
         element = llvm_type(element, None)  # pyright: ignore[reportArgumentType]
@@ -405,8 +416,9 @@ def _row_major_type(type_: MemRefType) -> Attribute | None:
 
 
 class ModuleSymbols:
-    """Functions the lowering adds on demand, once each: declarations (libm,
-    the thread pool) and internal definitions (threaded loops' chunks); and
+    """Functions the lowering adds on demand, once each: declarations (math
+    functions, a target's runtime) and internal definitions (a CPU's
+    threaded loops' chunks); and
     the constant strings of bounds checks, where `bounds_check` asks for
     them (lowering/llvm/bounds_checks.py)."""
 

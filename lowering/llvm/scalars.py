@@ -11,7 +11,9 @@ lowering guards the range and NaN already, so saturation is never observed),
 bit so the rounding stays correct). bf16 and the float8/6/4 formats are the
 integers that hold their bits: only selects and bitcasts take them (the
 `widen-floats` pass computes on them in f32). Transcendentals that `expand-math` did
-not turn into arithmetic (f64, or a pipeline without it) call libm.
+not turn into arithmetic (f64, or a pipeline without it) call the math
+function the target's emitter names (`LLVMEmitter.math_function`: libm's by
+default).
 `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
 `passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types.
 """
@@ -94,7 +96,7 @@ def _constant(b: FunctionBuilder, op: Operation) -> SSAValue:
         return b.const(number, type_)
     if isinstance(value, FloatAttr):
         return b.const(value.value.data, type_)
-    raise Unsupported(op, f"has a constant {value} the CPU does not support")
+    raise Unsupported(op, f"has a constant {value} the target does not support")
 
 
 def _cast(cls) -> Emitter:
@@ -217,8 +219,10 @@ def _with_false_flag(name: str) -> Emitter:
     return emit
 
 
-def _libm(name: str) -> Emitter:
-    """A call of libm's `name` (f64) or `name`f (f32); f16 goes through f32."""
+def _math_call(name: str) -> Emitter:
+    """A call of the target's math function `name` (libm's by default:
+    `LLVMEmitter.math_function`); a type it has no function for (f16)
+    goes through f32."""
 
     def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
         type_ = _result_type(op)
@@ -227,7 +231,7 @@ def _libm(name: str) -> Emitter:
         call_type = type_ if type_.bitwidth in (32, 64) else f32
         if call_type is not type_:
             args = [b.emit(llvm.FPExtOp(a, f32)) for a in args]
-        symbol = name if call_type.bitwidth == 64 else f"{name}f"
+        symbol = b.emitter.math_function(name, call_type)
         b.module.declare(symbol, [call_type] * len(args), call_type)
         result = b.emit(llvm.CallOp(symbol, *args, return_type=call_type))
         if call_type is not type_:
@@ -293,18 +297,18 @@ EMITTERS: dict[str, Emitter] = {
     "math.ctpop": _intrinsic("ctpop"),
     "math.ctlz": _with_false_flag("ctlz"),
     "math.absi": _with_false_flag("abs"),
-    "math.exp": _libm("exp"),
-    "math.expm1": _libm("expm1"),
-    "math.log": _libm("log"),
-    "math.log1p": _libm("log1p"),
-    "math.tanh": _libm("tanh"),
-    "math.sin": _libm("sin"),
-    "math.cos": _libm("cos"),
-    "math.tan": _libm("tan"),
-    "math.atan2": _libm("atan2"),
-    "math.powf": _libm("pow"),
-    "math.cbrt": _libm("cbrt"),
-    "math.erf": _libm("erf"),
+    "math.exp": _math_call("exp"),
+    "math.expm1": _math_call("expm1"),
+    "math.log": _math_call("log"),
+    "math.log1p": _math_call("log1p"),
+    "math.tanh": _math_call("tanh"),
+    "math.sin": _math_call("sin"),
+    "math.cos": _math_call("cos"),
+    "math.tan": _math_call("tan"),
+    "math.atan2": _math_call("atan2"),
+    "math.powf": _math_call("pow"),
+    "math.cbrt": _math_call("cbrt"),
+    "math.erf": _math_call("erf"),
     "vector.broadcast": _broadcast,
 }
 """Op name -> the emitter of its `llvm` code."""
@@ -314,9 +318,9 @@ _MOVES_BITS = ("arith.select", "arith.bitcast")
 """The ops that may take bf16 and float8 values as they are (their bits)."""
 
 
-def narrow_float_problem(op: Operation) -> str | None:
+def narrow_float_problem(op: Operation, target: str) -> str | None:
     """Why the scalar op cannot be lowered, where it computes on a type the
-    CPU holds only as bits (None where it does not)."""
+    `target` holds only as bits (None where it does not)."""
     if op.name in _MOVES_BITS:
         return None
     for value in (*op.operands, *op.results):
@@ -325,11 +329,7 @@ def narrow_float_problem(op: Operation) -> str | None:
             element = element.element_type
         if format_of(element) is not None:
             return (
-                f"computes on {element}, which the CPU holds only in memory "
+                f"computes on {element}, which target '{target}' holds only in memory "
                 "(the widen-floats pass computes on it in f32)"
             )
     return None
-
-
-def lower_scalar(b: FunctionBuilder, op: Operation) -> None:
-    b.bind(op.results[0], EMITTERS[op.name](b, op))

@@ -12,7 +12,7 @@ trip gives the core independent chains to interleave. LLVM's loop
 vectorizer does that when a loop asks for it (`llvm.loop.interleave.count`
 metadata); its own cost model does not, for bodies this large, and
 interleaving every loop (the cpu target turns LLVM's interleaving off,
-`llvm_jit.LOOP_INTERLEAVING`) costs compile time on the many loops that are
+`llvmlite_module.LOOP_INTERLEAVING`) costs compile time on the many loops that are
 memory-bound.
 
 This pass sets `{interleave = c : i64}` (`INTERLEAVE`) on each innermost

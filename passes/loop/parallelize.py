@@ -2,7 +2,7 @@
 
 A kernel's outermost `loop.parallel` (one not nested in another) is the work
 of one launch; the CPU lowering can split its first dimension across threads
-(lowering/llvm/threads.py), which pays a thread start and join per launch.
+(targets/cpu/threaded_loops.py), which pays a thread start and join per launch.
 This pass says where that pays: it sets `{threads = T : i64}` (`THREADS`) on
 each outermost `loop.parallel` of a kernel whose estimated work is at least
 `min-work` and whose first dimension has two iterations or more. A loop

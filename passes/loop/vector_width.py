@@ -7,7 +7,7 @@ bits), but not what LLVM will use: its tuning for many AVX-512 CPUs
 machine says otherwise. A register tile sized for 512-bit registers that
 LLVM vectorizes at 256 bits needs twice the registers and spills, at a
 fifth of the speed, so the width is measured: a copy loop optimized and
-compiled by the cpu target's own target machine (`llvm_jit`), and the
+compiled by the cpu target's own target machine (`host_machine`), and the
 widest register its assembly names; 128 when llvmlite cannot compile for
 the host. The register count comes from the features.
 
@@ -53,7 +53,7 @@ def vector_bits() -> int:
     """Bits per vector register in the code LLVM makes for this host: from
     the disk, else measured (and written there)."""
     from xlir.targets.cpu import cache as disk
-    from xlir.targets.cpu.llvm_jit import host_description
+    from xlir.targets.cpu.host_machine import host_description
 
     folder = disk.cache_dir()
     if folder is None:
@@ -77,7 +77,8 @@ def vector_bits() -> int:
 
 
 def _measured_vector_bits() -> int:
-    from xlir.targets.cpu.llvm_jit import host_target_machine, optimize
+    from xlir.lowering.llvm.llvmlite_module import optimize
+    from xlir.targets.cpu.host_machine import host_target_machine
 
     try:
         machine = host_target_machine()

@@ -4,7 +4,7 @@
 `conv-padding` before `fuse` by default: `CpuCompiler.DEFAULT_PIPELINE`),
 then the backend pipeline `BACKEND_PIPELINE` down to the llvm dialect,
 translates it with xDSL's llvmlite translation, optimizes at -O2 for the
-host CPU and emits object code (`llvm_jit`), which `CpuExecutable` loads
+host CPU and emits object code (`codegen_parts`), which `CpuExecutable` loads
 and calls. Compiles of program text go through the persistent cache
 (`cache`).
 """
@@ -29,8 +29,8 @@ from xlir.targets.base import (
 from xlir.targets.cpu import cache
 from xlir.targets.cpu.codegen_parts import compile_parts
 from xlir.targets.cpu.executable import CpuExecutable
+from xlir.targets.cpu.host_machine import host_description
 from xlir.targets.cpu.launch_timers import launch_sites
-from xlir.targets.cpu.llvm_jit import host_description
 from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
 from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
 from xlir.targets.interpreter import function_signature
@@ -48,7 +48,7 @@ LOOP_PIPELINE = (
     "loop-to-llvm,device-to-llvm"
 )
 """From the loop level to the llvm dialect: a module whose object code, with
-the thread pool `llvm_jit.llvm_ir` defines where it is called, needs only
+the thread pool `thread_runtime.define_runtime` defines where it is called, needs only
 the C library."""
 
 BACKEND_PIPELINE = f"hlo-to-loop,{LOOP_PIPELINE}"

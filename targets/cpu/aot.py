@@ -16,11 +16,13 @@ from dataclasses import dataclass, field, replace
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
-from xlir.lowering.llvm.threads import PARALLEL_FOR
+from xlir.lowering.llvm.llvmlite_module import llvm_ir, object_code
 from xlir.targets.base import MemoryStats, Signature
 from xlir.targets.cpu import loop_pipeline, lower_to_llvm
 from xlir.targets.cpu.c_header import C_IDENTIFIER, HeaderInfo, c_header
-from xlir.targets.cpu.llvm_jit import host_cpu, llvm_ir, object_code, target_machine
+from xlir.targets.cpu.host_machine import host_cpu, machine_for
+from xlir.targets.cpu.thread_runtime import define_runtime
+from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
 
 from xlir.diagnostics import XlirError
 
@@ -184,14 +186,14 @@ def compile_object(
     _check_options(options)
     cpu, features, abi = _machine_settings(options)
     try:
-        machine = target_machine(options.triple, cpu, features, options.reloc)
+        machine = machine_for(options.triple, cpu, features, options.reloc)
     except ValueError as error:
         raise XlirError(f"error: {error}") from None
     entry = options.entry or default_entry(module, function)
     donated = _donated(module, function)
     lowered = lower_to_llvm(module, function, sources, aot_loop_pipeline(options))
     _export_only(module, function, entry)
-    ir = _with_abi(llvm_ir(module, machine.triple), abi)
+    ir = _with_abi(llvm_ir(module, machine.triple, runtime=define_runtime), abi)
     code = object_code(ir, machine)
     stats = replace(lowered.stats, generated_code_size_in_bytes=len(code))
     source = next(iter(sources), "<module>") if sources else "<module>"

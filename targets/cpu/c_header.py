@@ -1,7 +1,7 @@
 """The C header of an ahead-of-time compiled function (like tfcompile's).
 
 It declares the native entry `void ENTRY(void **args, void **results, void
-*temp)` (lowering/llvm/host.py) with C linkage, so C and C++ can call it, and
+*temp)` (host_entry.py) with C linkage, so C and C++ can call it, and
 gives everything a caller needs without reading the program: the number,
 byte sizes, shapes and element types of the arguments and results as
 constants, the temp arena's size and alignment, a comment block with the

@@ -7,7 +7,7 @@ Here the module's function definitions are dealt into parts (costliest
 first, by an estimate of LLVM's time on each, to the cheapest part so far);
 the calling thread translates one part after the other while worker
 threads optimize and emit the parts already translated
-(`llvm_jit.object_code`, each in an LLVM context of its own), and the MCJIT
+(`host_machine.host_object_code`, each in an LLVM context of its own), and the MCJIT
 engine links the objects. A symbol a
 part uses but does not hold is declared there, and exported from the part
 that defines it; everything else keeps its linkage.
@@ -27,7 +27,8 @@ from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
-from xlir.targets.cpu.llvm_jit import llvm_ir, object_code
+from xlir.lowering.llvm.llvmlite_module import llvm_ir
+from xlir.targets.cpu.host_machine import host_object_code
 
 THREADS = "XLIR_CODEGEN_THREADS"
 """Environment variable: how many threads generate code (default: the
@@ -207,7 +208,7 @@ def compile_parts(
     with _translations_collected():
         if len(parts) <= 1:
             ir = _translate(module)
-            return ir, (object_code(ir),)
+            return ir, (host_object_code(ir),)
         pool = _pool(threads, os.getpid())
         texts: list[str] = []
         objects: list[Future[bytes]] = []
@@ -236,7 +237,7 @@ def _translate(module: ModuleOp, exported: Collection[str] = ()) -> str:
     cycles, which only the collector frees, and `xlir.compile` pauses it, so
     each part's would stay until the compile ends (the peak memory of a
     large module's compile)."""
-    ir = llvm_ir(module, exported=exported, thread_pool=False)
+    ir = llvm_ir(module, exported=exported)
     gc.collect()
     return ir
 
@@ -263,8 +264,8 @@ def _submit(pool: ThreadPoolExecutor, ir: str) -> Future[bytes]:
     """`ir` compiling on the pool, or compiled here where no thread can
     start (a process out of address space for another stack)."""
     try:
-        return pool.submit(object_code, ir)
+        return pool.submit(host_object_code, ir)
     except RuntimeError:
         done: Future[bytes] = Future()
-        done.set_result(object_code(ir))
+        done.set_result(host_object_code(ir))
         return done

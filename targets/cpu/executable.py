@@ -21,6 +21,7 @@ from xlir.targets.base import (
     Platform,
     Signature,
 )
+from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.launch_timers import (
     LaunchSite,
     LaunchTime,
@@ -28,7 +29,6 @@ from xlir.targets.cpu.launch_timers import (
     needs_launch_timers,
     timed_call,
 )
-from xlir.targets.cpu.llvm_jit import LoadedObject
 from xlir.targets.cpu.thread_runtime import (
     load_runtime,
     load_support,
@@ -38,7 +38,7 @@ from xlir.targets.cpu.thread_runtime import (
 from xlir.targets.host_memory import aligned_bytes
 
 ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-"""`void entry(void **args, void **results, void *temp)` (lowering/llvm/host.py)."""
+"""`void entry(void **args, void **results, void *temp)` (host_entry.py)."""
 
 
 class CpuExecutable(HostExecutable):

@@ -27,7 +27,8 @@ from llvmlite import ir
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute
 from xlir.lowering.llvm.launch_timers import LAUNCH_BEGIN, LAUNCH_END
-from xlir.targets.cpu.llvm_jit import LoadedObject, object_code
+from xlir.targets.cpu.host_machine import host_object_code
+from xlir.targets.cpu.jit_loader import LoadedObject
 
 TABLE = "xlir.launch_table"
 FIELDS = 4
@@ -136,7 +137,7 @@ def load_launch_timers() -> LoadedObject:
     module = ir.Module()
     module.triple = llvm.get_default_triple()
     define_launch_timers(module)
-    loaded = LoadedObject((object_code(str(module)),))
+    loaded = LoadedObject((host_object_code(str(module)),))
     for name in (LAUNCH_BEGIN, LAUNCH_END):
         llvm.add_symbol(name, loaded.address(name))
     return loaded

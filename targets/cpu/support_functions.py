@@ -16,7 +16,7 @@ LLVM IR: the bounds-check handler and the half-precision conversions.
 
 The JIT compiles them once per process (thread_runtime.py); an
 ahead-of-time module gets the bounds handler where it calls it
-(`llvm_jit.llvm_ir`).
+(`thread_runtime.define_runtime`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """The thread pool that runs threaded loops: `xlir.parallel_for`, in LLVM IR.
 
 `loop-to-llvm` lowers a loop marked for threads to a call
-`xlir.parallel_for(grain, ctx, n, threads)` (lowering/llvm/threads.py):
+`xlir.parallel_for(grain, ctx, n, threads)` (threaded_loops.py):
 run `grain(ctx, begin, end)` over ranges that together cover [0, n), on at
 most `threads` threads (0: one per online CPU), the calling thread among
 them, and return when all are done. This module defines that function in
 an llvmlite module: the JIT compiles it once per process
 (`thread_runtime.py`), an ahead-of-time object or `xlir-translate`
-defines it in the module that calls it (`llvm_jit.llvm_ir`). It is built
+defines it in the module that calls it (`thread_runtime.define_runtime`). It is built
 here rather than in xDSL's llvm dialect because it calls through a
 function pointer and uses atomic loads and stores, which xDSL's
 translation to LLVM IR does not do.
@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import cast
 
 from llvmlite import ir
-from xlir.lowering.llvm.threads import PARALLEL_FOR
+from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
 
 GRAINS_PER_THREAD = 8
 """Grains a launch's iterations are cut into, per thread: more let a

@@ -2,15 +2,14 @@
 (support_functions.py: the bounds-check handler, half conversions),
 compiled and loaded once per process.
 
-A threaded program only declares `xlir.parallel_for` (lowering/llvm/
-threads.py). The JIT compiles the pool (`thread_pool.py`) on the first
+A threaded program only declares `xlir.parallel_for` (threaded_loops.py). The JIT compiles the pool (`thread_pool.py`) on the first
 load that needs it, into an engine kept for the life of the process, and
 makes its entry a symbol of the process (`llvm.add_symbol`), which every
 executable's engine then links against, as XLA:CPU's JIT resolves its
 runtime functions in the process. So all executables share one pool and
 its threads, and a threaded program's compile does not translate and
 optimize the pool again. Ahead-of-time objects define a pool of their own
-(`llvm_jit.llvm_ir`), so they need only the C library. The support
+(`define_runtime`), so they need only the C library. The support
 functions are loaded the same way, on the first load of an object that
 calls one of them.
 """
@@ -23,14 +22,15 @@ from functools import cache
 import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
-from xlir.lowering.llvm.threads import PARALLEL_FOR
-from xlir.targets.cpu.llvm_jit import LoadedObject, object_code
+from xlir.targets.cpu.host_machine import host_object_code
+from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.support_functions import (
     HALF_CONVERSIONS,
     define_bounds_error,
     define_half_conversions,
 )
 from xlir.targets.cpu.thread_pool import define_thread_pool
+from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
 
 SUPPORT = (BOUNDS_ERROR, *HALF_CONVERSIONS)
 """The support functions' names."""
@@ -49,7 +49,7 @@ def runtime_object() -> bytes:
     module = ir.Module()
     module.triple = llvm.get_default_triple()
     define_thread_pool(module, linkage="external")
-    return object_code(str(module))
+    return host_object_code(str(module))
 
 
 @cache
@@ -73,7 +73,7 @@ def support_object() -> bytes:
     module.triple = llvm.get_default_triple()
     define_bounds_error(module, linkage="external")
     define_half_conversions(module)
-    return object_code(str(module))
+    return host_object_code(str(module))
 
 
 @cache
@@ -84,3 +84,14 @@ def load_support() -> LoadedObject:
     for name in SUPPORT:
         llvm.add_symbol(name, loaded.address(name))
     return loaded
+
+
+def define_runtime(module: ir.Module) -> None:
+    """Define in a translated module the pool and the bounds-check handler,
+    internal, where it calls them: an ahead-of-time object (or
+    xlir-translate's) then needs only the C library. The JIT links the
+    loaded ones instead (`load_runtime`, `load_support`)."""
+    if PARALLEL_FOR in module.globals:
+        define_thread_pool(module)
+    if BOUNDS_ERROR in module.globals:
+        define_bounds_error(module)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xlir.lowering.llvm.passes import DEEP_CONTROL
+from xlir.targets.cpu.llvm_lowering import DEEP_CONTROL
 
 from xlir.deep_stack import MAX_REGION_DEPTH
 

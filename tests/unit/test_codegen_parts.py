@@ -25,7 +25,7 @@ from xlir.targets.cpu.codegen_parts import (
     deal,
     part_modules,
 )
-from xlir.targets.cpu.llvm_jit import LoadedObject
+from xlir.targets.cpu.jit_loader import LoadedObject
 
 import xlir
 from tests.corpus import SMALL, load_case

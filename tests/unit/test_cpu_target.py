@@ -10,7 +10,8 @@ import threading
 import numpy as np
 import pytest
 import xlir.targets.cpu as cpu
-from xlir.targets.cpu import llvm_jit
+from xlir.lowering.llvm import llvmlite_module
+from xlir.targets.cpu import host_machine
 
 import xlir
 from tests.conftest import CORPUS
@@ -283,9 +284,9 @@ done:
 def test_llvm_vectorizes_a_loop_once() -> None:
     """LLVM's loop vectorizer makes one vector body of one vector load and
     store per trip: no interleaved copies (`LOOP_INTERLEAVING`), no
-    vectorized epilogue, no unrolling (llvm_jit.py says why)."""
-    machine = llvm_jit.host_target_machine()
-    optimized = str(llvm_jit.optimize(SCALE_LOOP, machine))
+    vectorized epilogue, no unrolling (llvmlite_module.py says why)."""
+    machine = host_machine.host_target_machine()
+    optimized = str(llvmlite_module.optimize(SCALE_LOOP, machine))
     vector_loads = [line for line in optimized.splitlines() if "load <" in line]
     vector_stores = [line for line in optimized.splitlines() if "store <" in line]
     assert len(vector_loads) == 1, optimized

@@ -11,7 +11,8 @@ import ctypes
 
 import numpy as np
 import pytest
-from xlir.targets.cpu.llvm_jit import LoadedObject, elf_symbols, object_code
+from xlir.targets.cpu.host_machine import host_object_code
+from xlir.targets.cpu.jit_loader import LoadedObject, elf_symbols
 from xlir.targets.cpu.thread_runtime import SUPPORT, load_support, support_object
 
 from xlir.diagnostics import XlirError
@@ -24,7 +25,7 @@ def test_support_object_defines_its_functions_and_calls_only_libc() -> None:
 
 
 def test_a_call_of_an_undefined_function_is_an_error_at_load() -> None:
-    code = object_code(
+    code = host_object_code(
         "declare void @xlir_no_such_function()\n"
         "define void @f() {\n  call void @xlir_no_such_function()\n  ret void\n}\n"
     )
@@ -33,10 +34,10 @@ def test_a_call_of_an_undefined_function_is_an_error_at_load() -> None:
 
 
 def test_symbols_another_object_defines_are_resolved() -> None:
-    caller = object_code(
+    caller = host_object_code(
         "declare void @g()\ndefine void @f() {\n  call void @g()\n  ret void\n}\n"
     )
-    callee = object_code("define void @g() {\n  ret void\n}\n")
+    callee = host_object_code("define void @g() {\n  ret void\n}\n")
     assert LoadedObject((caller, callee)).address("f")
 
 
@@ -46,7 +47,7 @@ def _call_each(function: str, source: type, target: type, values: np.ndarray):
     has."""
     source_type = {np.float64: "double", np.float32: "float", np.float16: "half"}
     from_, to = source_type[source], source_type[target]
-    code = object_code(
+    code = host_object_code(
         f"declare {to} @{function}({from_})\n"
         f"define void @each(ptr %in, ptr %out, i64 %n) {{\n"
         "entry:\n  br label %loop\n"

@@ -12,8 +12,8 @@ import sys
 
 import numpy as np
 import pytest
-from xlir.lowering.llvm.threads import PARALLEL_FOR
 from xlir.targets.cpu.thread_runtime import needs_runtime, runtime_object
+from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
 
 import xlir
 from xlir.context import make_context

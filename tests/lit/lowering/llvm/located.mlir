@@ -6,7 +6,7 @@
 // bf16 arithmetic is left for loop-to-llvm (no widen-floats); every line is
 // located (once, some were a bare "error:").
 
-// CHECK: loop-to-llvm cannot lower {{[0-9]+}} op(s) of this module:
+// CHECK: loop-to-llvm cannot lower {{[0-9]+}} op(s) of this module for target 'cpu':
 // CHECK-NOT: {{^}}error:
 // CHECK: located.mlir:{{1[4-7]}}:3: error: 'arith.{{.*}}' computes on bf16
 // CHECK-NOT: {{^}}error:

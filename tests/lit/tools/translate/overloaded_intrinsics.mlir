@@ -1,6 +1,6 @@
 // Float intrinsics used on several types in one module are declared per
 // type (xDSL 0.74 declared them by bare name, and the second type's call
-// failed in llvmlite: targets/cpu/xdsl_intrinsics.py).
+// failed in llvmlite: lowering/llvm/xdsl_translation.py).
 // RUN: xlir-translate %s | filecheck %s
 
 // CHECK-DAG: declare float @llvm.sqrt.f32(float)

@@ -1,19 +1,17 @@
-"""LLVM for the host: translate, optimize, emit object code, load it.
+"""The llvm dialect to machine code through llvmlite, for any LLVM target.
 
-The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation,
-is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`; loop and SLP
-vectorization on) for the host CPU's name and features, and is emitted as
-an object file.
-Object code is what the compilation cache stores, so a cache hit and a fresh
-compile load the same bytes into an MCJIT engine.
+The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation
+(`llvm_ir`), is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`;
+loop and SLP vectorization on) for a target machine (`target_machine`:
+triple, CPU, features), and is emitted as an object file (`object_code`)
+or assembly. Nothing here knows which target asks: the CPU's host machine,
+JIT loader and runtime are in targets/cpu/.
 """
 
 from __future__ import annotations
 
 import ctypes
-import struct
-import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection
 from functools import cache
 from typing import Any
 
@@ -23,20 +21,14 @@ from llvmlite.binding import ffi
 from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 from xlir.lowering.llvm.control import INTERLEAVE_COUNT
-from xlir.lowering.llvm.threads import PARALLEL_FOR
-from xlir.targets.cpu.support_functions import define_bounds_error
-from xlir.targets.cpu.thread_pool import define_thread_pool
-from xlir.targets.cpu.xdsl_intrinsics import install as install_intrinsics_fix
+from xlir.lowering.llvm.xdsl_translation import install as install_translation_fixes
 
-from xlir.diagnostics import XlirError
-
-install_intrinsics_fix()
+install_translation_fixes()
 
 
 @cache
-def _initialized() -> bool:
+def initialize_llvm() -> bool:
     """LLVM's targets, and its loop vectorizer allowed in-order float
     reductions (`-force-ordered-reductions`, an option of this process's
     LLVM): a sum kept in order (the exact pipeline) still gets its loads and
@@ -120,7 +112,7 @@ this LLVM build has a target for (llvmlite cannot list its registry)."""
 
 def known_architectures() -> list[str]:
     """The architectures of `ARCHITECTURES` this LLVM can generate code for."""
-    _initialized()
+    initialize_llvm()
     known = []
     for arch in ARCHITECTURES:
         try:
@@ -132,19 +124,17 @@ def known_architectures() -> list[str]:
 
 
 def target_machine(
-    triple: str | None = None,
-    cpu: str | None = None,
-    features: str | None = None,
+    triple: str,
+    cpu: str = "",
+    features: str = "",
     reloc: str = "pic",
     opt: int = OPT_LEVEL,
 ) -> llvm.TargetMachine:
-    """A new target machine; None for triple, CPU or features means this host's
-    (a CPU or features given for another triple default to generic/none).
-    New each time: an MCJIT engine takes ownership of (and frees) the machine
-    it is made with. Raises ValueError for a triple LLVM has no target for."""
-    _initialized()
-    host = triple is None
-    triple = triple or llvm.get_default_triple()
+    """A new target machine for `triple` ("" for the CPU and features: the
+    triple's generic ones). New each time: an MCJIT engine takes ownership
+    of (and frees) the machine it is made with. Raises ValueError for a
+    triple LLVM has no target for."""
+    initialize_llvm()
     try:
         target = llvm.Target.from_triple(triple)
     except RuntimeError as error:
@@ -152,55 +142,9 @@ def target_machine(
             f"no LLVM target for triple '{triple}' ({error}); this LLVM has: "
             f"{', '.join(known_architectures())}"
         ) from None
-    if cpu is None:
-        cpu = host_cpu()[0] if host else ""
-    if features is None:
-        features = host_cpu()[1] if host else ""
     return target.create_target_machine(
         cpu=cpu, features=features, opt=opt, reloc=reloc, codemodel="default"
     )
-
-
-def host_target_machine(opt: int = OPT_LEVEL) -> llvm.TargetMachine:
-    """This CPU (name and features), position independent code."""
-    return target_machine(opt=opt)
-
-
-@cache
-def host_cpu() -> tuple[str, str]:
-    """This CPU's LLVM name and features (asked of LLVM once per process:
-    every compile makes two target machines and a cache key). Where it has
-    AVX-512, LLVM's tuning for it (Skylake-X to Sapphire Rapids) still
-    prefers 256-bit vectors; `-prefer-256-bit` lets the vectorizers use the
-    full registers, which the register tiles of `register-tile` are sized
-    for (matmul_512: ~85 -> ~150 GFLOP/s)."""
-    _initialized()
-    features = llvm.get_host_cpu_features()
-    flat = features.flatten()
-    if features.get("avx512f"):
-        flat += ",-prefer-256-bit"
-    return llvm.get_host_cpu_name(), flat
-
-
-_THIS_THREAD = threading.local()
-
-
-def thread_host_machine() -> llvm.TargetMachine:
-    """This thread's host target machine (`host_target_machine`), made on
-    its first use and kept: a new machine sets its subtarget up on its first
-    code generation, which cost each `object_code` call 2-4 ms (the bench
-    programs' modules, alternating); a machine kept per thread is never in
-    use by two threads at once."""
-    machine = getattr(_THIS_THREAD, "machine", None)
-    if machine is None:
-        machine = _THIS_THREAD.machine = host_target_machine()
-    return machine
-
-
-def host_description() -> str:
-    """Triple, CPU and features: part of every cache key."""
-    cpu, features = host_cpu()
-    return f"{llvm.get_default_triple()}|{cpu}|{features}"
 
 
 FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}
@@ -211,7 +155,7 @@ def llvm_ir(
     module: ModuleOp,
     triple: str | None = None,
     exported: Collection[str] = (),
-    thread_pool: bool = True,
+    runtime: Callable[[ir.Module], None] | None = None,
 ) -> str:
     """LLVM IR text of an llvm-dialect module. xDSL's translation drops the
     linkage of functions and the flags of `FUNCTION_FLAGS`: they are carried
@@ -221,15 +165,12 @@ def llvm_ir(
     puts them there). The functions and globals named in `exported` are
     external whatever their linkage (another module uses them). A branch
     marked `INTERLEAVE_COUNT` gets its loop metadata (`_loop_id`). Where
-    the module calls the thread pool, the pool is defined in it, internal
-    (`thread_pool.py`; the object then needs only the C library), and so is
-    the bounds-check handler where it calls that (`support_functions.py`),
-    unless `thread_pool` is False: the JIT links the ones of its runtime."""
+    `runtime` is given, it defines in the translated module the target's
+    runtime functions the module calls (so that an object needs no runtime
+    of the target's beside it)."""
     converted = convert_module(module, fallback_target_triple=triple)
-    if thread_pool and PARALLEL_FOR in converted.globals:
-        define_thread_pool(converted)
-    if thread_pool and BOUNDS_ERROR in converted.globals:
-        define_bounds_error(converted)
+    if runtime is not None:
+        runtime(converted)
     for name in exported:
         converted.get_global(name).linkage = ""
     for op in module.body.block.ops:
@@ -285,7 +226,7 @@ def _optimized(
 ) -> llvm.ModuleRef:
     """`optimize` in the global context, or in `context` (one of the
     caller's own) with the passes run outside llvmlite's lock."""
-    _initialized()
+    initialize_llvm()
     parsed = llvm.parse_assembly(ir, context)
     parsed.triple = machine.triple
     parsed.data_layout = str(machine.target_data)
@@ -297,11 +238,28 @@ def _optimized(
     options.loop_interleaving = LOOP_INTERLEAVING
     builder = llvm.create_pass_builder(machine, options)
     manager = builder.getModulePassManager()
-    if context is None:
-        manager.run(parsed, builder)
-    else:
-        _unlocked(ffi.lib.LLVMPY_RunNewModulePassManager)(manager, parsed, builder)
+    try:
+        if context is None:
+            manager.run(parsed, builder)
+        else:
+            _unlocked(ffi.lib.LLVMPY_RunNewModulePassManager)(manager, parsed, builder)
+    finally:
+        dispose_pass_manager(manager)
     return parsed
+
+
+def dispose_pass_manager(manager: llvm.ModulePassManager) -> None:
+    """Free a module pass manager's pipeline now. llvmlite 0.50 never frees
+    it: `ModulePassManager` inherits `ObjectRef`'s empty `_dispose` before
+    the one that deletes the pipeline (`NewPassManager`'s, later in its
+    MRO), so every optimization leaked its -O2 pipeline and what running it
+    left there, 73 KB a compile of a tiny program (a fuzz worker reached
+    2.9 GB). Where a llvmlite release disposes of it itself, `close` does."""
+    if type(manager)._dispose is ffi.ObjectRef._dispose:  # pyright: ignore[reportPrivateUsage]
+        ffi.lib.LLVMPY_DisposeNewModulePassManger(manager)
+        manager.detach()
+    else:
+        manager.close()
 
 
 def _unlocked(function: Any) -> Any:
@@ -315,13 +273,11 @@ def _unlocked(function: Any) -> Any:
     return getattr(function, "_cfn", function)
 
 
-def object_code(ir: str, machine: llvm.TargetMachine | None = None) -> bytes:
-    """Optimized object code of LLVM IR for `machine` (default: this thread's
-    host machine, `thread_host_machine`). Parsed into an LLVM context of its
-    own, its optimization and code generation run outside llvmlite's lock,
-    so calls on several threads compile on several cores; a given `machine`
-    must not be in use by another thread meanwhile."""
-    machine = machine or thread_host_machine()
+def object_code(ir: str, machine: llvm.TargetMachine) -> bytes:
+    """Optimized object code of LLVM IR for `machine`. Parsed into an LLVM
+    context of its own, its optimization and code generation run outside
+    llvmlite's lock, so calls on several threads compile on several cores;
+    `machine` must not be in use by another thread meanwhile."""
     module = _optimized(ir, machine, OPT_LEVEL, llvm.create_context())
     emit = _unlocked(ffi.lib.LLVMPY_TargetMachineEmitToMemory)
     with ffi.OutputString() as error:
@@ -334,79 +290,3 @@ def object_code(ir: str, machine: llvm.TargetMachine | None = None) -> bytes:
         )
     finally:
         ffi.lib.LLVMPY_DisposeMemoryBuffer(buffer)
-
-
-class LoadedObject:
-    """Object files linked into this process (they may call each other);
-    `address(name)` of a symbol. A symbol they use that neither they nor
-    the process define is an error here: MCJIT would link a call of it to
-    address 0 (as it did `__truncdfhf2`, before the JIT's support
-    functions defined it)."""
-
-    def __init__(self, objects: Sequence[bytes]):
-        machine = host_target_machine()
-        self.objects = objects  # the engine reads the objects' bytes in place
-        self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
-        _check_resolved(objects)
-        for code in objects:
-            self.engine.add_object_file(llvm.ObjectFileRef.from_data(code))
-        self.engine.finalize_object()
-
-    def address(self, name: str) -> int:
-        return self.engine.get_function_address(name)
-
-
-def _check_resolved(objects: Sequence[bytes]) -> None:
-    """Raise XlirError naming each symbol `objects` use that neither they
-    define nor the process has (as the engine looks it up: once an engine
-    exists, the process's own symbols and those `llvm.add_symbol` made)."""
-    defined: set[str] = set()
-    used: set[str] = set()
-    for code in objects:
-        more_defined, more_used = elf_symbols(code)
-        defined |= more_defined
-        used |= more_used
-    missing = sorted(
-        name for name in used - defined if llvm.address_of_symbol(name) is None
-    )
-    if missing:
-        raise XlirError(
-            "error: the generated code calls "
-            + ", ".join(f"'{name}'" for name in missing)
-            + ", which this process does not define"
-        )
-
-
-def elf_symbols(code: bytes) -> tuple[set[str], set[str]]:
-    """The global symbols a 64-bit little-endian ELF object defines, and
-    those it uses without defining; two empty sets for another format."""
-    if code[:6] != b"\x7fELF\x02\x01":
-        return set(), set()
-    (table_at,) = struct.unpack_from("<Q", code, 0x28)
-    entry_size, count = struct.unpack_from("<HH", code, 0x3A)
-    sections = [
-        struct.unpack_from("<IIQQQQIIQQ", code, table_at + index * entry_size)
-        for index in range(count)
-    ]
-    defined: set[str] = set()
-    used: set[str] = set()
-    for _, kind, _, _, offset, size, link, _, _, _ in sections:
-        if kind != SYMBOL_TABLE:
-            continue
-        names_at, names_size = sections[link][4], sections[link][5]
-        names = code[names_at : names_at + names_size]
-        for at in range(offset, offset + size, SYMBOL_SIZE):
-            name_at, info, _, section = struct.unpack_from("<IBBH", code, at)
-            if not name_at or info >> 4 not in GLOBAL_BINDINGS:
-                continue
-            name = names[name_at : names.index(b"\0", name_at)].decode()
-            (used if section == 0 else defined).add(name)
-    return defined, used
-
-
-SYMBOL_TABLE = 2
-"""ELF's `SHT_SYMTAB`."""
-SYMBOL_SIZE = 24
-"""Bytes of an `Elf64_Sym`."""
-GLOBAL_BINDINGS = (1, 2)
-"""`STB_GLOBAL`, `STB_WEAK`."""

@@ -1,4 +1,5 @@
-"""A `loop.parallel` marked `{threads = N : i64}` split across threads.
+"""A `loop.parallel` marked `{threads = N : i64}` split across threads: the
+cpu target's `loop.parallel` (`llvm_lowering.CpuEmitter`).
 
 `parallelize` marks a kernel's outermost parallel loops worth threads; here
 the iterations of the first dimension, numbered 0 to n - 1, are handed to
@@ -21,8 +22,8 @@ a thread pool in ranges. For a loop in function `@K`:
 
 The module only declares `xlir.parallel_for`: its definition, a thread
 pool, is LLVM IR built apart (targets/cpu/thread_pool.py), which the CPU
-JIT compiles once per process and the translation to LLVM IR adds to an
-ahead-of-time module. The launcher's code is a few stores and one call,
+JIT compiles once per process and `thread_runtime.define_runtime` adds
+to an ahead-of-time module. The launcher's code is a few stores and one call,
 with no loop, so LLVM spends its time on the chunk.
 """
 
@@ -115,7 +116,7 @@ def _new_function(
     if not inline:
         function.no_inline = UnitAttr()
     b.module.define(function)
-    return FunctionBuilder(region, b.module, b.lower_op)
+    return FunctionBuilder(region, b.module, b.emitter, b.lower_op)
 
 
 def _chunk(

@@ -1,4 +1,5 @@
-"""The host schedule on the CPU: plain code in the native entry point.
+"""The host schedule on the CPU: plain code in the native entry point (the
+cpu target's entry ABI).
 
 The entry of host function `@f` is `void f(void **args, void **results,
 void *temp)`: the caller passes one pointer per parameter and per result
@@ -28,6 +29,24 @@ from xlir.walk import walk
 
 ENTRY_TYPE = llvm.LLVMFunctionType([PTR, PTR, PTR])
 """`void entry(void **args, void **results, void *temp)`."""
+
+HOST_OPS = {
+    "device.default_stream",
+    "device.stream_create",
+    "device.stream_destroy",
+    "device.event_create",
+    "device.event_destroy",
+    "device.record",
+    "device.wait",
+    "device.synchronize",
+    "device.alloc",
+    "device.free",
+    "device.copy",
+    "device.read_scalar",
+    "device.launch",
+    "func.return",
+}
+"""The ops of a host function `HostLowering` lowers itself."""
 
 
 def byte_count(type_: MemRefType, op: Operation) -> int:

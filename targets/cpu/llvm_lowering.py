@@ -1,0 +1,118 @@
+"""The cpu target's lowering to the llvm dialect: its emitter and the two
+passes its pipeline ends with (docs/cpu.md).
+
+`loop-to-llvm` lowers every `loop.kernel` with `CpuEmitter`: the target-
+neutral lowering (lowering/llvm/), with `{threads}`-marked loops handed to
+the thread pool (`threaded_loops`). `device-to-llvm` lowers every host
+`func.func` to its native entry point (`host_entry`) and then every
+`loop.global` to an internal constant: a global goes with the last of its
+uses (`loop.get_global` in a host function names a `loop.global`; a
+kernel's `llvm.mlir.addressof` takes any symbol), so the IR verifies
+between the two passes. A host function with control flow nested more than
+`DEEP_CONTROL` deep is left unoptimized (`optnone`). Run both
+(`loop-to-llvm,device-to-llvm`) to get a module xDSL's LLVM translation
+accepts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.loops import THREADS, ParallelOp
+from xlir.lowering.llvm.emitter import LLVMEmitter
+from xlir.lowering.llvm.function import FunctionBuilder, ModuleSymbols
+from xlir.lowering.llvm.launch_timers import LaunchTimers
+from xlir.lowering.llvm.memory import lower_global
+from xlir.lowering.llvm.passes import (
+    LoopToLLVMPass,
+    add_declarations,
+    global_type_errors,
+    new_function,
+    problems,
+    report,
+    straight_code_unoptimized,
+)
+from xlir.targets.cpu.host_entry import ENTRY_TYPE, HOST_OPS, HostLowering
+from xlir.targets.cpu.threaded_loops import lower_threaded
+
+from xlir.walk import region_depth
+
+
+class CpuEmitter(LLVMEmitter):
+    """The neutral lowering, with loops marked `{threads = N}` by
+    `parallelize` split across the thread pool's threads."""
+
+    target = "cpu"
+
+    def lower_parallel(self, b: FunctionBuilder, op: Operation) -> None:
+        if THREADS in op.attributes:
+            assert isinstance(op, ParallelOp)
+            lower_threaded(b, op)
+        else:
+            super().lower_parallel(b, op)
+
+
+@dataclass(frozen=True)
+class CpuLoopToLLVMPass(LoopToLLVMPass):
+    """Kernels to the llvm dialect, threaded loops to the thread pool (the
+    cpu target's emitter)."""
+
+    emitter = CpuEmitter
+
+
+DEEP_CONTROL = 32
+"""Host code with control flow nested deeper than this (while loops in while
+loops ...) is left unoptimized: LLVM's loop passes take time growing with
+the square of the nesting (minutes for 1,000 levels), and host code only
+launches kernels, which are optimized as usual."""
+
+
+@dataclass(frozen=True)
+class DeviceToLLVMPass(ModulePass):
+    """Host functions to native entry points, then globals to constants
+    (the cpu target's entry ABI); see the module docstring."""
+
+    name = "device-to-llvm"
+
+    time_launches: bool = False
+    """Wrap each launch in calls of the target's timers (launch_timers.py)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        emitter = CpuEmitter()
+        hosts = [o for o in op.body.block.ops if isinstance(o, func.FuncOp)]
+        globals_ = [o for o in op.body.block.ops if isinstance(o, GlobalOp)]
+        report(
+            problems(hosts, emitter, HOST_OPS)
+            + [(g, e) for g in globals_ for e in global_type_errors(g)],
+            self.name,
+            emitter,
+        )
+        symbols = ModuleSymbols()
+        timers = LaunchTimers() if self.time_launches else None
+        for host in hosts:
+            function, region = new_function(host.sym_name.data, ENTRY_TYPE, "external")
+            b = FunctionBuilder(region, symbols, emitter)
+            b.lower_op = HostLowering(host, b, timers).wrap(emitter.lower_op)
+            for inner in host.body.block.ops:
+                b.run(inner)
+            deep = region_depth(host) > DEEP_CONTROL
+            op.body.block.insert_op_before(function, host)
+            host.detach()
+            host.erase()
+            straight_code_unoptimized([function])
+            if deep:
+                function.no_inline = UnitAttr()
+                function.optimize_none = UnitAttr()
+        for global_ in globals_:
+            op.body.block.insert_op_before(lower_global(global_), global_)
+            global_.detach()
+            global_.erase()
+        add_declarations(op, symbols)
+        if timers is not None:
+            timers.record(op)
