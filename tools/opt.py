@@ -19,6 +19,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -33,7 +34,6 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.passes.hlo.buffers.report import buffer_report
 from xlir.passes.hlo.fusion.explain import recording_refusals
-from xlir.passes.registry import PASSES
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.expected_diagnostics import (
     Emitted,
@@ -63,7 +63,7 @@ from xlir.diagnostics import (
     verify_module,
 )
 from xlir.parsing import XlirParser
-from xlir.pass_manager import Instrument, PassManager, verify_result
+from xlir.pass_manager import PASSES, Instrument, PassManager, verify_result
 
 
 def planned_temp_bytes(module: ModuleOp) -> int | None:
@@ -122,8 +122,8 @@ class XlirOptMain(xDSLOptMain):
         self.ctx = make_context()
 
     def register_all_passes(self):
-        for name, factory in PASSES.items():
-            self.register_pass(name, factory)
+        for name in PASSES:
+            self.register_pass(name, partial(PASSES.__getitem__, name))
 
     def register_all_targets(self):
         """Only `mlir`: xDSL's other targets print its own dialects (riscv,
