@@ -31,8 +31,6 @@ from xdsl.utils.exceptions import (
     ParseError,
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
-from xlir.dialects.hlo_buffers import PLAN, PlanAttr
-from xlir.passes.hlo.buffers.report import buffer_report
 from xlir.passes.hlo.fusion.explain import recording_refusals
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.expected_diagnostics import (
@@ -69,6 +67,10 @@ from xlir.pass_manager import PASSES, Instrument, PassManager, verify_result
 def planned_temp_bytes(module: ModuleOp) -> int | None:
     """The temp arena bytes of the buffer plans (on the module's functions),
     if planned."""
+    # Imported here, as the buffer report below: the buffer plan's modules
+    # load the HLO dialects, which a run that never asks for them skips.
+    from xlir.dialects.hlo_buffers import PLAN, PlanAttr
+
     arenas = [
         plan.arena.data
         for op in module.ops
@@ -392,6 +394,8 @@ class XlirOptMain(xDSLOptMain):
         if manager.passes and not (manager.verify_each or self.args.disable_verify):
             verify_result(prog, self._spec, self._sources)
         if self.args.buffer_report:
+            from xlir.passes.hlo.buffers.report import buffer_report
+
             sys.stderr.write(buffer_report(prog))
         if picture:
             title = f"{self.get_input_name()} after -p {self._spec or '(no passes)'}"
