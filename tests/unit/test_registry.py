@@ -17,7 +17,7 @@ import pytest
 from xdsl.passes import ModulePass
 
 from xlir.context import DIALECTS
-from xlir.pass_manager import PASSES, PIPELINES
+from xlir.pass_manager import PASSES, PIPELINES, expand
 from xlir.registry import Registry
 
 TOY_MODULE = '''\
@@ -184,3 +184,12 @@ def test_builtins_come_from_xlirs_metadata() -> None:
     assert PIPELINES["hlo-opt"][-1] == "assign-buffers"
     with pytest.raises(KeyError):
         fresh["no-such-pass"]
+
+
+def test_a_pipelines_steps_may_carry_options() -> None:
+    PIPELINES.register("test-fuse-small", ("fuse{max-ops=2}", "cse"))
+    try:
+        steps = expand("inline,test-fuse-small")
+    finally:
+        PIPELINES.unregister("test-fuse-small")
+    assert [str(step) for step in steps] == ["inline", "fuse{max-ops=2}", "cse"]
