@@ -45,6 +45,12 @@ class Registry(Mapping[str, T], Generic[T]):
             found: dict[str, list[EntryPoint]] = {}
             for point in entry_points(group=self.group):
                 found.setdefault(point.name, []).append(point)
+            if not found:  # xlir declares some of every kind it has
+                raise PluginError(
+                    f"error: no {self.kind} is registered (entry-point group "
+                    f"'{self.group}'): xlir's installed metadata is older than "
+                    "its pyproject.toml; reinstall it (`pip install -e .`)"
+                )
             self._entry_points = found
         return self._entry_points
 

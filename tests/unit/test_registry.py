@@ -18,7 +18,7 @@ from xdsl.passes import ModulePass
 
 from xlir.context import DIALECTS
 from xlir.pass_manager import PASSES, PIPELINES, expand
-from xlir.registry import Registry
+from xlir.registry import PluginError, Registry
 
 TOY_MODULE = '''\
 """A `toy` dialect with one op, a pass that lowers it to StableHLO and a
@@ -193,3 +193,9 @@ def test_a_pipelines_steps_may_carry_options() -> None:
     finally:
         PIPELINES.unregister("test-fuse-small")
     assert [str(step) for step in steps] == ["inline", "fuse{max-ops=2}", "cse"]
+
+
+def test_an_install_without_xlirs_entry_points_says_to_reinstall() -> None:
+    stale: Registry[type[ModulePass]] = Registry("xlir.no-such-group", "widget")
+    with pytest.raises(PluginError, match=r"no widget is registered .*pip install"):
+        "anything" in stale  # noqa: B015
