@@ -21,11 +21,11 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xlir.dialects.hlo_buffers import TEMP
 from xlir.passes.hlo.buffers.report import BufferStats, buffer_stats
-from xlir.passes.registry import PASSES
 
 from xlir.context import make_context
 from xlir.parsing import parse_module
-from xlir.pass_manager import PIPELINES, PassManager
+from xlir.pass_manager import PASSES, PIPELINES, PassManager
+from xlir.registry import PluginError
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "bench"
 
@@ -35,8 +35,8 @@ def available_passes() -> tuple[list[str], list[str]]:
     present, missing = [], []
     for name in PIPELINES["hlo-opt"]:
         try:
-            PASSES[name]()
-        except (ImportError, AttributeError):
+            PASSES[name]
+        except PluginError:
             missing.append(name)
         else:
             present.append(name)

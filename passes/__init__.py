@@ -1,1 +1,2 @@
-"""Transformations within one level of IR, and the registry of all passes."""
+"""Transformations within one level of IR (registered as `xlir.passes` entry
+points in pyproject.toml)."""

@@ -6,19 +6,11 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
-PACKAGE_DIRS = {
-    package.removeprefix("xlir."): folder
-    for package, folder in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"][
-        "setuptools"
-    ]["package-dir"].items()
-    if package != "xlir"
-}
+from tests.installed_tree import PACKAGE_DIRS, ROOT, link_installed_tree
+
 SOURCES = ["xlir", *PACKAGE_DIRS.values(), "tests", "benchmarks", "scripts"]
 
 
@@ -38,24 +30,8 @@ def test_ruff_format() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def _typecheck_tree() -> None:
-    """build/typecheck/xlir: the package as installed, its files linked in
-    (pyright does not look for sources inside linked folders)."""
-    package = ROOT / "build" / "typecheck" / "xlir"
-    if package.exists():
-        shutil.rmtree(package)
-    sources = {package: ROOT / "xlir"} | {
-        package / name: ROOT / folder for name, folder in PACKAGE_DIRS.items()
-    }
-    for target, source in sources.items():
-        for file in source.rglob("*.py"):
-            link = target / file.relative_to(source)
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(file)
-
-
 @pytest.mark.skipif(shutil.which("pyright") is None, reason="pyright not installed")
 def test_pyright() -> None:
-    _typecheck_tree()
+    link_installed_tree(ROOT / "build" / "typecheck")
     result = _run("pyright")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr

@@ -12,12 +12,15 @@ import subprocess
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 from xlir.passes.hlo.fusion.explain import Refusal
-from xlir.tools.fusion_graph import ComputationGraph, dot_text, module_graphs
 
 from xlir.diagnostics import XlirError
+
+if TYPE_CHECKING:
+    from xlir.tools.fusion_graph import ComputationGraph
 
 SUFFIXES = (".svg", ".dot", ".html")
 
@@ -155,6 +158,8 @@ def _refusal_table(refused: Sequence[Refusal]) -> str:
 def html_page(graphs: Sequence[ComputationGraph], title: str, use_dot: bool) -> str:
     """The page: `dot`'s SVG of all functions when `use_dot`, else each
     function laid out here; then each function's refused pairs."""
+    from xlir.tools.fusion_graph import dot_text
+
     parts = [
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
         f"{escape(title)}</title><style>{_STYLE}</style></head><body>"
@@ -183,6 +188,10 @@ def write_picture(
 ) -> None:
     """Writes the picture, in the format its suffix names. `use_dot` (for
     .html) defaults to whether graphviz's `dot` is installed."""
+    # The graph's modules (the fusion pass's) are imported here, so that
+    # xlir-opt, which names SUFFIXES in its help, starts without them.
+    from xlir.tools.fusion_graph import dot_text, module_graphs
+
     if path.suffix not in SUFFIXES:
         raise XlirError(
             f"error: --view-graph={path}: expected a file ending in "

@@ -9,9 +9,8 @@ import re
 import sys
 
 from xdsl.passes import ModulePass
-from xlir.passes.registry import PASSES
 
-from xlir.pass_manager import PIPELINES
+from xlir.pass_manager import PASSES, PIPELINES, option_spelling
 
 TYPE_WORDS = {
     "bool": "true|false",
@@ -55,7 +54,7 @@ def options(cls: type[ModulePass]) -> list[str]:
             shown = ",".join(map(str, default)) or "none"
         else:
             shown = str(default)
-        lines.append(f"{field.name.replace('_', '-')}={words} (default {shown})")
+        lines.append(f"{option_spelling(field.name)}={words} (default {shown})")
     return lines
 
 
@@ -63,7 +62,7 @@ def list_passes() -> str:
     out = ["Passes (-p 'name{option=value ...}', comma-separated):"]
     width = max(map(len, PASSES)) + 2
     for name in sorted(PASSES):
-        cls = PASSES[name]()
+        cls = PASSES[name]
         out.append(f"  {name:<{width}}{description(cls)}")
         out.extend(f"  {'':<{width}}  {line}" for line in options(cls))
     out.append("Pipelines (stand for their passes in -p):")

@@ -19,6 +19,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,10 +31,7 @@ from xdsl.utils.exceptions import (
     ParseError,
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
-from xlir.dialects.hlo_buffers import PLAN, PlanAttr
-from xlir.passes.hlo.buffers.report import buffer_report
 from xlir.passes.hlo.fusion.explain import recording_refusals
-from xlir.passes.registry import PASSES
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.expected_diagnostics import (
     Emitted,
@@ -63,12 +61,16 @@ from xlir.diagnostics import (
     verify_module,
 )
 from xlir.parsing import XlirParser
-from xlir.pass_manager import Instrument, PassManager, verify_result
+from xlir.pass_manager import PASSES, Instrument, PassManager, verify_result
 
 
 def planned_temp_bytes(module: ModuleOp) -> int | None:
     """The temp arena bytes of the buffer plans (on the module's functions),
     if planned."""
+    # Imported here, as the buffer report below: the buffer plan's modules
+    # load the HLO dialects, which a run that never asks for them skips.
+    from xlir.dialects.hlo_buffers import PLAN, PlanAttr
+
     arenas = [
         plan.arena.data
         for op in module.ops
@@ -122,8 +124,8 @@ class XlirOptMain(xDSLOptMain):
         self.ctx = make_context()
 
     def register_all_passes(self):
-        for name, factory in PASSES.items():
-            self.register_pass(name, factory)
+        for name in PASSES:
+            self.register_pass(name, partial(PASSES.__getitem__, name))
 
     def register_all_targets(self):
         """Only `mlir`: xDSL's other targets print its own dialects (riscv,
@@ -392,6 +394,8 @@ class XlirOptMain(xDSLOptMain):
         if manager.passes and not (manager.verify_each or self.args.disable_verify):
             verify_result(prog, self._spec, self._sources)
         if self.args.buffer_report:
+            from xlir.passes.hlo.buffers.report import buffer_report
+
             sys.stderr.write(buffer_report(prog))
         if picture:
             title = f"{self.get_input_name()} after -p {self._spec or '(no passes)'}"

@@ -1,7 +1,22 @@
-"""xlir: an XLA-style compiler for StableHLO programs, built on xDSL."""
+"""xlir: an XLA-style compiler for StableHLO programs, built on xDSL.
 
-from xlir.api import compile
+`compile` is imported on first use: it brings in the targets' runtime, which
+`xlir-opt` and the other tools that never run a program do without."""
+
+from typing import TYPE_CHECKING, Any
+
 from xlir.context import make_context
 from xlir.parsing import parse_module
 
+if TYPE_CHECKING:
+    from xlir.api import compile
+
 __all__ = ["compile", "make_context", "parse_module"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "compile":
+        from xlir.api import compile
+
+        return compile
+    raise AttributeError(f"module 'xlir' has no attribute '{name}'")

@@ -1,51 +1,19 @@
-"""The registry of dialects: one `Context` that knows every xlir dialect."""
+"""The registry of dialects: one `Context` that knows every registered dialect."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from importlib import import_module
+from functools import partial
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import UnregisteredAttr
 from xdsl.ir import Attribute, Dialect
 
+from xlir.registry import Registry
 
-def _lazy(module: str, attribute: str) -> Callable[[], Dialect]:
-    """A factory that imports `module` only when the dialect is first used."""
-
-    def load() -> Dialect:
-        return getattr(import_module(module), attribute)
-
-    return load
-
-
-DIALECTS: dict[str, Callable[[], Dialect]] = {
-    name: _lazy(module, attribute)
-    for name, (module, attribute) in {
-        # xDSL's: the HLO level uses func; the loop level arith, math, memref,
-        # scf (host control flow) and vector (the broadcasts of register
-        # tiles); the CPU target's last level llvm.
-        "builtin": ("xdsl.dialects.builtin", "Builtin"),
-        "func": ("xdsl.dialects.func", "Func"),
-        "arith": ("xlir.dialects.arith", "Arith"),  # xDSL's, with remf
-        "math": ("xdsl.dialects.math", "Math"),
-        "memref": ("xdsl.dialects.memref", "MemRef"),
-        "scf": ("xdsl.dialects.scf", "Scf"),
-        "vector": ("xdsl.dialects.vector", "Vector"),
-        "llvm": ("xdsl.dialects.llvm", "LLVM"),
-        # xlir's.
-        "stablehlo": ("xlir.dialects.stablehlo", "StableHLO"),
-        "chlo": ("xlir.dialects.chlo", "Chlo"),
-        "check": ("xlir.dialects.check", "Check"),
-        "quant": ("xlir.dialects.quant", "Quant"),
-        "interpreter": ("xlir.dialects.interpreter", "Interpreter"),
-        "hlo": ("xlir.dialects.hlo", "Hlo"),
-        "loop": ("xlir.dialects.loop", "Loop"),
-        "device": ("xlir.dialects.device", "Device"),
-        "accel": ("xlir.dialects.accel", "Accel"),
-    }.items()
-}
-"""Every dialect xlir knows, by name; each is loaded on first use."""
+DIALECTS: Registry[Dialect] = Registry("xlir.dialects", "dialect")
+"""Every dialect xlir knows, by name: the `xlir.dialects` entry points (xDSL's
+builtin, func, arith, ... and xlir's own, in pyproject.toml, and those of
+installed plug-ins); each is loaded on first use."""
 
 
 FOREIGN_ATTRIBUTE_DIALECTS = frozenset({"sdy", "mhlo"})
@@ -80,6 +48,6 @@ class XlirContext(Context):
 def make_context() -> Context:
     """A context with all xlir dialects registered (loaded lazily)."""
     ctx = XlirContext()
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
+    for name in DIALECTS:
+        ctx.register_dialect(name, partial(DIALECTS.__getitem__, name))
     return ctx

@@ -1,7 +1,9 @@
 """Running a pass pipeline with instruments, as MLIR's PassManager does.
 
 A pipeline spec is xDSL's (`simplify,fuse{max-ops=32}`) and may name the
-pipelines in `PIPELINES` (`hlo-opt`), which expand to their passes. Instruments
+pipelines in `PIPELINES` (`hlo-opt`), which expand to their passes. Passes
+and named pipelines are entry points (`xlir.registry`): an installed package
+adds its own. Instruments
 see every pass before and after it runs: xlir-opt's timing, statistics, IR
 dumps and reproducers are instruments, so `xlir.compile` pays for none of them.
 
@@ -27,22 +29,15 @@ from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import DiagnosticException
 
 from xlir.diagnostics import XlirError, verify_module
-from xlir.passes.registry import PASSES
+from xlir.registry import Registry
 from xlir.verified_ops import VerifiedOps
 
-PIPELINES: dict[str, tuple[str, ...]] = {
-    "hlo-opt": (
-        "inline",
-        "decompose",
-        "simplify",
-        "fold-constants",
-        "cse",
-        "dce",
-        "fuse",
-        "assign-buffers",
-    ),
-}
-"""Named pipelines: the HLO-level default pipeline that `xlir.compile` runs."""
+PASSES: Registry[type[ModulePass]] = Registry("xlir.passes", "pass")
+"""Every pass a pipeline can name: the `ModulePass` class of each name."""
+
+PIPELINES: Registry[tuple[str, ...]] = Registry("xlir.pipelines", "pipeline")
+"""Named pipelines (`hlo-opt`, the HLO-level default that `xlir.compile`
+runs): the pass specs each name stands for."""
 
 
 VERIFY_EACH_VARIABLE = "XLIR_VERIFY_EACH"
@@ -84,7 +79,7 @@ def expand(spec: str) -> list[ArgSpec]:
             continue
         if item.parameters:
             raise ValueError(f"pipeline '{item.name}' takes no options")
-        passes.extend(ArgSpec(step, {}) for step in steps)
+        passes.extend(parse_pipeline(",".join(steps)))
     unknown = [p.name for p in passes if p.name not in PASSES]
     if unknown:
         known = ", ".join(sorted([*PASSES, *PIPELINES]))
@@ -117,13 +112,14 @@ def make_pass(spec: ArgSpec) -> ModulePass:
     """The pass object of one spec. An option the pass lacks, or a value of
     the wrong type, is a ValueError naming the pass, the option, what it
     takes and the options there are (xDSL's message names Python types)."""
-    cls = PASSES[spec.name]()
+    cls = PASSES[spec.name]
     spec = spec.normalize_parameter_names()
     infos = {info.name: info for info in get_pass_option_infos(cls)}
     for name, values in spec.parameters.items():
         if name not in infos:
             raise ValueError(
-                f"pass '{spec.name}' has no option '{name}'; {_options(infos)}"
+                f"pass '{spec.name}' has no option '{option_spelling(name)}'; "
+                f"{_options(infos)}"
             )
         try:
             cls.from_spec(ArgSpec(spec.name, {name: values}))
@@ -132,10 +128,16 @@ def make_pass(spec: ArgSpec) -> ModulePass:
                 str(v).lower() if isinstance(v, bool) else str(v) for v in values
             )
             raise ValueError(
-                f"pass '{spec.name}': option '{name}' takes "
+                f"pass '{spec.name}': option '{option_spelling(name)}' takes "
                 f"{_type_words(infos[name])}, got '{given}'"
             ) from None
     return cls.from_spec(spec)
+
+
+def option_spelling(field: str) -> str:
+    """An option as a pipeline spells it, MLIR's way: the field `max_ops` is
+    the option `max-ops` (xDSL reads either)."""
+    return field.replace("_", "-")
 
 
 def _type_words(info: PassOptionInfo) -> str:
@@ -147,7 +149,7 @@ def _options(infos: dict[str, PassOptionInfo]) -> str:
     if not infos:
         return "it takes no options"
     listed = ", ".join(
-        f"{name} ({_type_words(info)}, default {info.default_value})"
+        f"{option_spelling(name)} ({_type_words(info)}, default {info.default_value})"
         for name, info in infos.items()
     )
     return f"its options: {listed}"

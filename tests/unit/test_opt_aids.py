@@ -11,12 +11,11 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xlir.passes.registry import PASSES
 from xlir.tools.opt import main
 
 import xlir
 from xlir.diagnostics import XlirError
-from xlir.pass_manager import VERIFY_EACH_VARIABLE
+from xlir.pass_manager import PASSES, VERIFY_EACH_VARIABLE
 
 PROGRAM = """func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>
@@ -50,9 +49,12 @@ class BreakIRPass(ModulePass):
 
 
 @pytest.fixture(autouse=True)
-def test_passes(monkeypatch):
-    monkeypatch.setitem(PASSES, "test-crash", lambda: CrashPass)
-    monkeypatch.setitem(PASSES, "test-break-ir", lambda: BreakIRPass)
+def test_passes():
+    PASSES.register("test-crash", CrashPass)
+    PASSES.register("test-break-ir", BreakIRPass)
+    yield
+    PASSES.unregister("test-crash")
+    PASSES.unregister("test-break-ir")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

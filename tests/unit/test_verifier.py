@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,12 +21,16 @@ from xdsl.ir import Block, Operation, OpResult, Region
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.passes import ModulePass
 from xlir.dialects.syntax import i64_array
-from xlir.passes.registry import PASSES
 from xlir.tools.opt import main as opt_main
 
 import xlir
 from xlir.diagnostics import XlirError
-from xlir.pass_manager import VERIFY_EACH_VARIABLE, PassFailure, run_pipeline
+from xlir.pass_manager import (
+    PASSES,
+    VERIFY_EACH_VARIABLE,
+    PassFailure,
+    run_pipeline,
+)
 from xlir.verified_ops import VerifiedOps
 from xlir.verifier import InvalidUse, check_uses
 
@@ -129,9 +134,17 @@ func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 
 @pytest.fixture
-def breaking_pass(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(PASSES, BreakDominancePass.name, lambda: BreakDominancePass)
-    return BreakDominancePass.name
+def breaking_pass() -> Iterator[str]:
+    PASSES.register(BreakDominancePass.name, BreakDominancePass)
+    yield BreakDominancePass.name
+    PASSES.unregister(BreakDominancePass.name)
+
+
+@pytest.fixture
+def breaking_transpose_pass() -> Iterator[str]:
+    PASSES.register(BreakTransposePass.name, BreakTransposePass)
+    yield BreakTransposePass.name
+    PASSES.unregister(BreakTransposePass.name)
 
 
 def test_verify_each_names_the_pass_that_broke_the_ir(
@@ -235,11 +248,10 @@ func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
 
 
 def test_verify_each_reverifies_an_op_changed_in_place(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, breaking_transpose_pass: str
 ) -> None:
     """An op verified after one pass and changed by the next is verified
     again (xlir/verified_ops.py skips only ops whose key is unchanged)."""
-    monkeypatch.setitem(PASSES, BreakTransposePass.name, lambda: BreakTransposePass)
     monkeypatch.setenv(VERIFY_EACH_VARIABLE, "1")
     module = xlir.parse_module(xlir.make_context(), TRANSPOSE, "t.mlir")
     with pytest.raises(PassFailure) as failure:

@@ -46,8 +46,14 @@
 // HELP-NOT: --shrink
 // HELP: --pass-timing
 
-// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'vectorize{max_opz=3}' 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION: xlir-opt: error: pass 'vectorize' has no option 'max_opz'; its options: width (an integer, default 0), reassociate (true or false, default false)
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'vectorize{max-opz=3}' 2>&1 | filecheck %s --check-prefix=OPTION
+// OPTION: xlir-opt: error: pass 'vectorize' has no option 'max-opz'; its options: width (an integer, default 0), reassociate (true or false, default false)
+// Options are spelled with dashes, as --list-passes and MLIR spell them, even
+// where the command line used xDSL's underscores.
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'fuse{max_opz=3}' 2>&1 | filecheck %s --check-prefix=OPTION-DASHES
+// OPTION-DASHES: xlir-opt: error: pass 'fuse' has no option 'max-opz'; its options: explain (true or false, default false), max-ops (an integer, default 128), max-duplication (an integer, default 4)
+// RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'fuse{max_ops=x}' 2>&1 | filecheck %s --check-prefix=OPTION-TYPE-DASHES
+// OPTION-TYPE-DASHES: xlir-opt: error: pass 'fuse': option 'max-ops' takes an integer, got 'x'
 // RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'vectorize{width=abc}' 2>&1 | filecheck %s --check-prefix=OPTION-TYPE
 // OPTION-TYPE: xlir-opt: error: pass 'vectorize': option 'width' takes an integer, got 'abc'
 // RUN: not xlir-opt %S/Inputs/bad_verify.mlir -p 'tile{sizes=a,b}' 2>&1 | filecheck %s --check-prefix=OPTION-LIST

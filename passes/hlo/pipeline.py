@@ -1,0 +1,16 @@
+"""`hlo-opt`: the HLO-level default pipeline, which `xlir.compile` runs and
+targets build theirs on; a named pipeline registered as the `hlo-opt` entry
+point of `xlir.pipelines`."""
+
+HLO_OPT = (
+    "inline",
+    "decompose",
+    "simplify",
+    "fold-constants",
+    "cse",
+    "dce",
+    "fuse",
+    "assign-buffers",
+)
+"""Its passes, in order: calls inlined, composite ops decomposed, the graph
+simplified, folded and deduplicated, then fused and its buffers planned."""

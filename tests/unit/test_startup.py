@@ -1,0 +1,78 @@
+"""`xlir-opt` starts without the runtime: a run imports the targets, llvmlite,
+the evaluator and the LLVM lowering only when one of its passes needs them
+(issue 27, fast start-up). Each case runs xlir-opt's `main` in a fresh
+interpreter and reads what it imported from `sys.modules`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("llvmlite", "xlir.targets", "xlir.evaluator", "xlir.lowering.llvm")
+"""The packages a run that neither executes nor emits code does without."""
+
+PROBE = """\
+import sys
+from xlir.tools.opt import main
+
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    status = exit.code
+prefixes = tuple(sys.stdin.read().split())
+heavy = sorted(m for m in sys.modules if m.startswith(prefixes))
+print(status, *heavy, file=sys.stderr)
+"""
+
+PROGRAM = """\
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4xf32>
+  %1 = stablehlo.add %a, %a : tensor<4xf32>
+  %2 = stablehlo.multiply %0, %1 : tensor<4xf32>
+  func.return %2 : tensor<4xf32>
+}
+"""
+
+
+def _imported(*argv: str) -> list[str]:
+    """The heavy modules that `xlir-opt ARGV` imported (it must succeed)."""
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        input=" ".join(HEAVY),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    status, *heavy = result.stderr.split("\n")[-2].split()
+    assert status == "0", result.stderr
+    return heavy
+
+
+@pytest.fixture
+def program(tmp_path: Path) -> str:
+    path = tmp_path / "small.mlir"
+    path.write_text(PROGRAM)
+    return str(path)
+
+
+def test_help_imports_no_runtime() -> None:
+    assert _imported("--help") == []
+
+
+@pytest.mark.parametrize("passes", [[], ["-p", "cse,dce"], ["-p", "inline,fuse"]])
+def test_hlo_passes_import_no_runtime(program: str, passes: list[str]) -> None:
+    assert _imported(program, *passes) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="fold-constants and simplify evaluate through the interpreter target "
+    "until the evaluator moves below the passes (issue 27.1)",
+)
+def test_hlo_opt_imports_no_target(program: str) -> None:
+    """`hlo-opt` folds constants with the evaluator, never through a target."""
+    imported = _imported(program, "-p", "hlo-opt")
+    assert [m for m in imported if not m.startswith("xlir.evaluator")] == []

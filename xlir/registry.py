@@ -1,0 +1,109 @@
+"""Registries of named plug-ins: dialects, passes, named pipelines, targets.
+
+Each registry is an `importlib.metadata` entry-point group (`xlir.passes`,
+...). xlir declares its built-ins in its own `pyproject.toml`, and an
+installed package adds to a group by declaring entry points of its own, with
+no edit to xlir. Loading is lazy: asking for the names reads the installed
+metadata only, and a name's module is imported when that name is asked for,
+so a tool starts without importing what its run never uses.
+
+A program can also add an entry in-process (`register`), which is how tests
+add a pass without installing a package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from importlib.metadata import EntryPoint, entry_points
+from typing import Generic, TypeVar
+
+from xlir.diagnostics import XlirError
+
+T = TypeVar("T")
+
+
+class PluginError(XlirError):
+    """An entry point that cannot be used: two packages claim its name, or
+    its object does not import."""
+
+
+class Registry(Mapping[str, T], Generic[T]):
+    """The entries of one entry-point group, by name, each loaded on first
+    use; `kind` names an entry in messages (`pass`, `dialect`)."""
+
+    def __init__(self, group: str, kind: str):
+        self.group = group
+        self.kind = kind
+        self._entry_points: dict[str, list[EntryPoint]] | None = None
+        self._loaded: dict[str, T] = {}
+        self._added: dict[str, T] = {}
+
+    def _installed(self) -> dict[str, list[EntryPoint]]:
+        """The group's entry points by name, read from the installed
+        packages' metadata once per process."""
+        if self._entry_points is None:
+            found: dict[str, list[EntryPoint]] = {}
+            for point in entry_points(group=self.group):
+                found.setdefault(point.name, []).append(point)
+            if not found:  # xlir declares some of every kind it has
+                raise PluginError(
+                    f"error: no {self.kind} is registered (entry-point group "
+                    f"'{self.group}'): xlir's installed metadata is older than "
+                    "its pyproject.toml; reinstall it (`pip install -e .`)"
+                )
+            self._entry_points = found
+        return self._entry_points
+
+    def __getitem__(self, name: str) -> T:
+        if name in self._added:
+            return self._added[name]
+        if name not in self._loaded:
+            points = self._installed().get(name)
+            if not points:
+                raise KeyError(name)
+            self._loaded[name] = self._load(name, points)
+        return self._loaded[name]
+
+    def _load(self, name: str, points: list[EntryPoint]) -> T:
+        if len(points) > 1:
+            claims = ", ".join(f"'{_package(p)}' ({p.value})" for p in points)
+            raise PluginError(
+                f"error: {self.kind} '{name}' is registered by more than one "
+                f"package: {claims}; uninstall one of them"
+            )
+        (point,) = points
+        try:
+            return point.load()
+        except Exception as error:  # a broken plug-in: name it, not a trace
+            raise PluginError(
+                f"error: {self.kind} '{name}' of package '{_package(point)}' "
+                f"cannot be loaded from '{point.value}': "
+                f"{type(error).__name__}: {error}"
+            ) from error
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._installed()
+        yield from (name for name in self._added if name not in self._installed())
+
+    def __len__(self) -> int:
+        return len(set(self._installed()) | set(self._added))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._added or name in self._installed()
+
+    def register(self, name: str, entry: T) -> None:
+        """Add `entry` under `name` in this process (a name that is taken is
+        a ValueError: a plug-in does not silently replace a built-in)."""
+        if name in self:
+            raise ValueError(f"{self.kind} '{name}' is already registered")
+        self._added[name] = entry
+
+    def unregister(self, name: str) -> None:
+        """Remove an entry that `register` added."""
+        del self._added[name]
+
+
+def _package(point: EntryPoint) -> str:
+    """The name of the installed package that declares `point`."""
+    dist = point.dist
+    return dist.name if dist is not None else "unknown"
