@@ -34,6 +34,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp, element_bytes
+from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
     DeviceBuffer,
     Event,
@@ -43,8 +44,7 @@ from xlir.targets.base import (
     Stream,
     StreamExecutor,
 )
-from xlir.targets.interpreter.types import dense_to_numpy
-from xlir.targets.loop_interpreter import loop_signature
+from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.element_types import array_dtype

@@ -8,7 +8,7 @@ import ml_dtypes
 import numpy as np
 
 from xlir.element_types import ml_dtype_of
-from xlir.targets.interpreter.types import rounding_by_name
+from xlir.evaluator.hlo.types import rounding_by_name
 from xlir.testing.program import NARROW_FLOAT_WIDTHS, TType
 
 

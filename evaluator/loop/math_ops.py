@@ -8,16 +8,16 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.chlo import erf
-from xlir.targets.interpreter.elementwise import (
+from xlir.evaluator.hlo.chlo import erf
+from xlir.evaluator.hlo.elementwise import (
     _clz,  # pyright: ignore[reportPrivateUsage]
     _popcnt,  # pyright: ignore[reportPrivateUsage]
     _round_afz,  # pyright: ignore[reportPrivateUsage]
     int_power,
 )
-from xlir.targets.loop_interpreter.arith import Fn, elementwise
-from xlir.targets.loop_interpreter.engine import Scope, Step, implements
-from xlir.targets.loop_interpreter.values import register_dtype
+from xlir.evaluator.loop.arith import Fn, elementwise
+from xlir.evaluator.loop.engine import Scope, Step, implements
+from xlir.evaluator.loop.values import register_dtype
 
 
 def _fma(a: Any, b: Any, c: Any) -> Any:

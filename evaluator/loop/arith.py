@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation
-from xlir.targets.interpreter.elementwise import (
+from xlir.evaluator.hlo.elementwise import (
     _shift_factory,  # pyright: ignore[reportPrivateUsage]
     convert_array,
     float_maximum,
@@ -24,9 +24,9 @@ from xlir.targets.interpreter.elementwise import (
     int_divide,
     int_remainder,
 )
-from xlir.targets.interpreter.types import Unsupported, bf16_bits, bf16_from_bits
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
-from xlir.targets.loop_interpreter.values import is_bf16, register_dtype, rounding
+from xlir.evaluator.hlo.types import Unsupported, bf16_bits, bf16_from_bits
+from xlir.evaluator.loop.engine import Env, Scope, Step, implements
+from xlir.evaluator.loop.values import is_bf16, register_dtype, rounding
 
 Fn = Callable[..., Any]
 

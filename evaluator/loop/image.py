@@ -12,10 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Attribute, Operation
-from xlir.targets.interpreter.types import Unsupported, dense_to_numpy
+from xlir.evaluator.hlo.types import Unsupported, dense_to_numpy
 
 # Op modules register their factories on import.
-from xlir.targets.loop_interpreter import (  # noqa: F401
+from xlir.evaluator.loop import (  # noqa: F401
     arith,
     host,
     loops,
@@ -23,8 +23,8 @@ from xlir.targets.loop_interpreter import (  # noqa: F401
     memory,
     vector,
 )
-from xlir.targets.loop_interpreter.engine import Program, Routine, Scope
-from xlir.targets.loop_interpreter.values import from_buffer, to_buffer
+from xlir.evaluator.loop.engine import Program, Routine, Scope
+from xlir.evaluator.loop.values import from_buffer, to_buffer
 
 from xlir.diagnostics import XlirError
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from xdsl.ir import Block as IRBlock
 from xdsl.ir import Operation, Region, SSAValue
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.types import Unsupported
 
 from xlir.diagnostics import XlirError, format_at_op
 

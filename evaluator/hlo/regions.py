@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xlir.targets.interpreter.elementwise import float_maximum, float_minimum
-from xlir.targets.interpreter.engine import Program
+from xlir.evaluator.hlo.elementwise import float_maximum, float_minimum
+from xlir.evaluator.hlo.engine import Program
 
 Array = Any
 

@@ -14,11 +14,11 @@ from xlir.dialects.stablehlo.lapack import (
     is_lapack_target,
     lapack_call,
 )
-from xlir.targets.interpreter.data_movement import int_attr
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.lapack import lapack_kernel
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.data_movement import int_attr
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, kernel
+from xlir.evaluator.hlo.lapack import lapack_kernel
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 

@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import BFloat16Type, MemRefType, TensorType, VectorType
 from xdsl.ir import Attribute
-from xlir.targets.base import element_dtype
-from xlir.targets.interpreter.types import (
+from xlir.evaluator.hlo.types import (
     Unsupported,
     bf16_bits,
     bf16_from_bits,
     round_bf16,
 )
+from xlir.targets.base import element_dtype
 
 Convert = Callable[[Any], Any]
 

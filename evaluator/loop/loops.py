@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation, SSAValue
-from xlir.targets.loop_interpreter.engine import (
+from xlir.evaluator.loop.engine import (
     Block,
     Env,
     Scope,
@@ -26,7 +26,7 @@ from xlir.targets.loop_interpreter.engine import (
     holds_scalar_only,
     implements,
 )
-from xlir.targets.loop_interpreter.values import register_dtype
+from xlir.evaluator.loop.values import register_dtype
 
 Getter = Callable[[Env], Any]
 

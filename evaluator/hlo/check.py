@@ -10,9 +10,9 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute, total_order_key
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import dense_to_numpy, storage_dtype
+from xlir.evaluator.hlo.elementwise import attribute, total_order_key
+from xlir.evaluator.hlo.engine import ModuleInterpreter, kernel
+from xlir.evaluator.hlo.types import dense_to_numpy, storage_dtype
 
 from xlir.diagnostics import format_at_op
 

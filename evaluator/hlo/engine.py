@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xlir.targets.interpreter.types import (
+from xlir.evaluator.hlo.types import (
     Unsupported,
     dequantize,
     dtype_of,

@@ -15,16 +15,16 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.types import Unsupported
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
-from xlir.targets.loop_interpreter.values import (
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.loop.engine import Env, Scope, Step, implements
+from xlir.evaluator.loop.values import (
     loader,
     memref_type,
     new_buffer,
     storage_dtype,
     storer,
 )
-from xlir.targets.loop_interpreter.vector import lane_offsets, lanes_of
+from xlir.evaluator.loop.vector import lane_offsets, lanes_of
 
 from xlir.diagnostics import XlirError
 

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ComplexType, Float8E8M0FNUType, TensorType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import (
+from xlir.evaluator.hlo.engine import ModuleInterpreter, kernel
+from xlir.evaluator.hlo.types import (
     Unsupported,
     bit_width,
     dequantize,

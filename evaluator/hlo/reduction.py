@@ -16,20 +16,20 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
-from xlir.targets.interpreter.data_movement import (
+from xlir.evaluator.hlo.data_movement import (
     int_attr,
     int_list,
     ints_of,
     pad_array,
 )
-from xlir.targets.interpreter.elementwise import attribute, total_order_key
-from xlir.targets.interpreter.engine import ModuleInterpreter, Program, kernel
-from xlir.targets.interpreter.regions import (
+from xlir.evaluator.hlo.elementwise import attribute, total_order_key
+from xlir.evaluator.hlo.engine import ModuleInterpreter, Program, kernel
+from xlir.evaluator.hlo.regions import (
     apply_region,
     compact_ufunc,
     is_vectorizable,
 )
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 

@@ -8,16 +8,16 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
-from xlir.targets.interpreter.data_movement import (
+from xlir.evaluator.hlo.data_movement import (
     int_attr,
     int_list,
     ints_of,
     pad_array,
     result_shape,
 )
-from xlir.targets.interpreter.elementwise import attribute, convert_array
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import Unsupported, dtype_of
+from xlir.evaluator.hlo.elementwise import attribute, convert_array
+from xlir.evaluator.hlo.engine import ModuleInterpreter, kernel
+from xlir.evaluator.hlo.types import Unsupported, dtype_of
 
 Array = Any
 

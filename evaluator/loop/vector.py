@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, Operation
-from xlir.targets.interpreter.types import Unsupported
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.loop.engine import Env, Scope, Step, implements
 
 
 def lanes_of(type_: Attribute) -> int | None:

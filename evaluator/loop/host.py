@@ -4,8 +4,8 @@ are tokens and no-ops), kernel launches and function calls."""
 from __future__ import annotations
 
 from xdsl.ir import Operation
-from xlir.targets.interpreter.types import Unsupported
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.loop.engine import Env, Scope, Step, implements
 
 
 @implements(

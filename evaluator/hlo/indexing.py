@@ -7,17 +7,17 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.contraction import dims_field
-from xlir.targets.interpreter.data_movement import int_list
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, Program, kernel
-from xlir.targets.interpreter.reduction import combine_at, flat_view
-from xlir.targets.interpreter.regions import (
+from xlir.evaluator.hlo.contraction import dims_field
+from xlir.evaluator.hlo.data_movement import int_list
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, Program, kernel
+from xlir.evaluator.hlo.reduction import combine_at, flat_view
+from xlir.evaluator.hlo.regions import (
     apply_region,
     compact_ufunc,
     is_vectorizable,
 )
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 
