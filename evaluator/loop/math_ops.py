@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import math
 from xdsl.ir import Operation
 from xlir.evaluator.hlo.chlo import erf
 from xlir.evaluator.hlo.elementwise import (
@@ -16,7 +17,7 @@ from xlir.evaluator.hlo.elementwise import (
     int_power,
 )
 from xlir.evaluator.loop.arith import Fn, elementwise
-from xlir.evaluator.loop.engine import Scope, Step, implements
+from xlir.evaluator.loop.engine import Scope, Step, impl
 from xlir.evaluator.loop.values import register_dtype
 
 
@@ -26,44 +27,48 @@ def _fma(a: Any, b: Any, c: Any) -> Any:
     return wide + np.asarray(c, np.float64)
 
 
-_FUNCTIONS: dict[str, Fn] = {
-    "math.absf": np.abs,
-    "math.absi": np.abs,
-    "math.acos": np.arccos,
-    "math.acosh": np.arccosh,
-    "math.asin": np.arcsin,
-    "math.asinh": np.arcsinh,
-    "math.atan": np.arctan,
-    "math.atan2": np.arctan2,
-    "math.atanh": np.arctanh,
-    "math.cbrt": np.cbrt,
-    "math.ceil": np.ceil,
-    "math.copysign": np.copysign,
-    "math.cos": np.cos,
-    "math.cosh": np.cosh,
-    "math.erf": erf,
-    "math.exp": np.exp,
-    "math.exp2": np.exp2,
-    "math.expm1": np.expm1,
-    "math.floor": np.floor,
-    "math.fma": _fma,
-    "math.fpowi": lambda x, n: np.power(x, np.asarray(n, np.float64)),
-    "math.ipowi": int_power,
-    "math.log": np.log,
-    "math.log10": np.log10,
-    "math.log1p": np.log1p,
-    "math.log2": np.log2,
-    "math.powf": np.power,
-    "math.roundeven": np.rint,
-    "math.rsqrt": lambda x: np.reciprocal(np.sqrt(x)),
-    "math.sin": np.sin,
-    "math.sinh": np.sinh,
-    "math.sqrt": np.sqrt,
-    "math.tan": np.tan,
-    "math.tanh": np.tanh,
-    "math.trunc": np.trunc,
+_FUNCTIONS: dict[type[Operation], Fn] = {
+    math.AbsFOp: np.abs,
+    math.AbsIOp: np.abs,
+    math.AcosOp: np.arccos,
+    math.AcoshOp: np.arccosh,
+    math.AsinOp: np.arcsin,
+    math.AsinhOp: np.arcsinh,
+    math.AtanOp: np.arctan,
+    math.Atan2Op: np.arctan2,
+    math.AtanhOp: np.arctanh,
+    math.CbrtOp: np.cbrt,
+    math.CeilOp: np.ceil,
+    math.CopySignOp: np.copysign,
+    math.CosOp: np.cos,
+    math.CoshOp: np.cosh,
+    math.ErfOp: erf,
+    math.ExpOp: np.exp,
+    math.Exp2Op: np.exp2,
+    math.ExpM1Op: np.expm1,
+    math.FloorOp: np.floor,
+    math.FmaOp: _fma,
+    math.FPowIOp: lambda x, n: np.power(x, np.asarray(n, np.float64)),
+    math.IPowIOp: int_power,
+    math.LogOp: np.log,
+    math.Log10Op: np.log10,
+    math.Log1pOp: np.log1p,
+    math.Log2Op: np.log2,
+    math.PowFOp: np.power,
+    math.RoundEvenOp: np.rint,
+    math.RsqrtOp: lambda x: np.reciprocal(np.sqrt(x)),
+    math.SinOp: np.sin,
+    math.SinhOp: np.sinh,
+    math.SqrtOp: np.sqrt,
+    math.TanOp: np.tan,
+    math.TanhOp: np.tanh,
+    math.TruncOp: np.trunc,
 }
-_FACTORIES = {"math.round": _round_afz, "math.ctlz": _clz, "math.ctpop": _popcnt}
+_FACTORIES = {
+    math.RoundOp: _round_afz,
+    math.CountLeadingZerosOp: _clz,
+    math.CtPopOp: _popcnt,
+}
 
 
 def _cttz(op: Operation) -> Fn:
@@ -78,13 +83,13 @@ def _cttz(op: Operation) -> Fn:
     return cttz
 
 
-@implements(*_FUNCTIONS, *_FACTORIES, "math.cttz")
+@impl(*_FUNCTIONS, *_FACTORIES, math.CountTrailingZerosOp)
 def _math(op: Operation, scope: Scope) -> Step:
-    if op.name in _FACTORIES:
-        fn = _FACTORIES[op.name](op, None)  # pyright: ignore[reportArgumentType]
-    elif op.name == "math.cttz":
+    if type(op) in _FACTORIES:
+        fn = _FACTORIES[type(op)](op, None)  # pyright: ignore[reportArgumentType]
+    elif isinstance(op, math.CountTrailingZerosOp):
         fn = _cttz(op)
     else:
-        fn = _FUNCTIONS[op.name]
+        fn = _FUNCTIONS[type(op)]
     dtype = register_dtype(op.results[0].type)
     return elementwise(op, scope, lambda *args: np.asarray(fn(*args)).astype(dtype)[()])
