@@ -24,8 +24,9 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.memory import ReshapeOp, ViewOp, element_bytes
+from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 
+from xlir.element_types import byte_width
 from xlir.walk import walk
 
 
@@ -56,7 +57,7 @@ def _extent(buffer: SSAValue) -> tuple[SSAValue, int, int]:
 def _byte_size(buffer: SSAValue) -> int:
     type_ = buffer.type
     assert isinstance(type_, MemRefType)
-    return prod(type_.get_shape()) * (element_bytes(type_.element_type) or 8)
+    return prod(type_.get_shape()) * (byte_width(type_.element_type) or 8)
 
 
 def overlapping_pairs(buffers: Sequence[SSAValue]) -> list[tuple[int, int]]:

@@ -35,7 +35,6 @@ from math import prod
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    ComplexType,
     IntAttr,
     IntegerAttr,
     NoneAttr,
@@ -48,8 +47,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xlir.dialects.stablehlo.types import bit_width
 
+from xlir.element_types import byte_width
 from xlir.walk import walk
 
 BUFFERS = "hlo.buffers"
@@ -67,12 +66,7 @@ def byte_size(type: Attribute) -> int:
     a non-tensor, such as a token, takes none)."""
     if not isinstance(type, TensorType):
         return 0
-    element = type.get_element_type()
-    if isinstance(element, ComplexType):
-        bits = 2 * (bit_width(element.element_type) or 0)
-    else:
-        bits = bit_width(element) or 0
-    return prod(type.get_shape()) * ((bits + 7) // 8)
+    return prod(type.get_shape()) * (byte_width(type.get_element_type()) or 0)
 
 
 def _optional(value: IntAttr | NoneAttr) -> int | None:

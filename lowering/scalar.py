@@ -4,7 +4,7 @@
 every comparator from scalars loaded out of buffers. This module turns one
 StableHLO op, applied to those scalars, into `arith` and `math` ops with
 StableHLO's semantics as xlir's reference interpreter implements them
-(`targets/interpreter/elementwise.py`):
+(`evaluator/hlo/elementwise.py`):
 
 * integers are signless at the loop level (`scalar_type`); signedness is read
   off the HLO op's tensor types and picks `divsi`/`divui`, `cmpi slt`/`ult`,

@@ -33,15 +33,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    ComplexType,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
     ModuleOp,
-    Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute
@@ -52,54 +44,15 @@ from xlir.passes.hlo.buffers.report import buffer_stats
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import array_dtype, from_void, is_ml_dtype, value_kind
+from xlir.element_types import (
+    array_dtype,
+    byte_width,
+    from_void,
+    is_ml_dtype,
+    value_kind,
+)
 from xlir.levels import is_loop_level
 from xlir.pass_manager import run_pipeline
-
-# --- element types ----------------------------------------------------------
-
-
-def element_dtype(element: Attribute) -> np.dtype | None:
-    """The numpy dtype that holds elements of an MLIR element type on the
-    host, or None where there is none. `bf16` is held as float32 (rounded to
-    bf16 after every operation), `i1` as bool, signless `iN` as signed,
-    complex<f32> and complex<f64> as numpy's complex types."""
-    if isinstance(element, IntegerType):
-        width = element.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        if width not in (8, 16, 32, 64):
-            return None
-        unsigned = element.signedness.data == Signedness.UNSIGNED
-        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
-    if isinstance(element, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(element, BFloat16Type | Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(element, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(element, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(element, ComplexType):
-        part = element_dtype(element.element_type)
-        if part in (np.float32, np.float64):
-            return np.dtype(np.complex64 if part == np.float32 else np.complex128)
-    return None
-
-
-def byte_width(element: Attribute) -> int:
-    """Bytes per element in device memory (i1 takes one byte)."""
-    if isinstance(element, IntegerType):
-        return max(1, element.width.data // 8)
-    if isinstance(element, IndexType):
-        return 8
-    if isinstance(element, BFloat16Type):
-        return 2
-    width = getattr(element, "bitwidth", None)
-    if isinstance(width, int):
-        return max(1, width // 8)
-    dtype = element_dtype(element)
-    return dtype.itemsize if dtype is not None else 0
 
 
 @dataclass(frozen=True)
@@ -483,7 +436,7 @@ class TransferManager:
     """Moves numpy arrays to device buffers and back."""
 
     def byte_size(self, shape: Sequence[int], element: Attribute) -> int:
-        return int(np.prod(tuple(shape), dtype=np.int64)) * byte_width(element)
+        return int(np.prod(tuple(shape), dtype=np.int64)) * (byte_width(element) or 0)
 
     def to_device(
         self,

@@ -33,7 +33,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
-from xlir.dialects.loop.memory import ReshapeOp, ViewOp, element_bytes
+from xlir.dialects.loop.memory import ReshapeOp, ViewOp
+from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
     DeviceBuffer,
     Event,
@@ -43,11 +44,10 @@ from xlir.targets.base import (
     Stream,
     StreamExecutor,
 )
-from xlir.targets.interpreter.types import dense_to_numpy
-from xlir.targets.loop_interpreter import loop_signature
+from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import array_dtype
+from xlir.element_types import array_dtype, byte_width
 
 HOST_OPS: tuple[type[Operation], ...] = (
     *device.DEVICE_OPS,
@@ -68,7 +68,7 @@ HOST_OPS: tuple[type[Operation], ...] = (
 
 def buffer_bytes(type_: Attribute, op: Operation, sources: dict[str, str]) -> int:
     """The bytes of a buffer of a static memref type, or a diagnostic at `op`."""
-    size = element_bytes(type_.element_type) if isinstance(type_, MemRefType) else None
+    size = byte_width(type_.element_type) if isinstance(type_, MemRefType) else None
     if size is None or not isinstance(type_, MemRefType):
         raise XlirError(
             format_at_op(op, f"a buffer of type {type_} has no size in bytes", sources)

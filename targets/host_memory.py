@@ -28,6 +28,9 @@ from xdsl.ir import Attribute, Operation
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.syntax import array_values, i64_array
+from xlir.evaluator.loop.engine import Routine, Scope
+from xlir.evaluator.loop.image import LoopModule
+from xlir.evaluator.loop.values import register_dtype, storage_dtype
 from xlir.targets.base import (
     DeviceBuffer,
     Grid,
@@ -38,9 +41,6 @@ from xlir.targets.base import (
     StreamExecutor,
     check_transfer,
 )
-from xlir.targets.loop_interpreter.engine import Routine, Scope
-from xlir.targets.loop_interpreter.image import LoopModule
-from xlir.targets.loop_interpreter.values import register_dtype, storage_dtype
 
 from xlir.diagnostics import XlirError
 

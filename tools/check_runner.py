@@ -37,7 +37,7 @@ from xlir.parsing import XlirParser
 from xlir.pass_manager import run_pipeline
 
 if TYPE_CHECKING:
-    from xlir.targets.interpreter import ModuleInterpreter
+    from xlir.evaluator.hlo import ModuleInterpreter
 
 _FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.-]+)")
 
@@ -124,7 +124,7 @@ def check_source(
     interpreter: on the evaluator as parsed, or with `pipeline` (a pass
     pipeline, e.g. `hlo-opt`) applied to each test's function first; on
     another target: compiled with `pipeline` (None: the target's default)."""
-    from xlir.targets.interpreter import ModuleInterpreter
+    from xlir.evaluator.hlo import ModuleInterpreter
 
     results: list[CheckResult] = []
     sources = {name: text}

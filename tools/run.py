@@ -50,7 +50,7 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import Executable, Signature, get_target
-from xlir.targets.interpreter import function_signature
+from xlir.targets.signatures import function_signature
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command

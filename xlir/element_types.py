@@ -1,9 +1,14 @@
-"""The numpy dtype of each MLIR element type, as users' arrays hold it.
+"""Element types, once for every layer: their widths in bits and bytes, the
+numpy dtype users' arrays hold them in, and the one the evaluator computes
+them in.
 
-Types numpy lacks are `ml_dtypes`' (what JAX returns too): `bfloat16`, the
-float8, float6 and float4 families, and `int2`, `int4`, `uint2`, `uint4`.
-Targets may compute in a wider dtype (the interpreter holds bf16 in float32);
-arrays cross the API in these.
+* `bit_width`, `byte_width`: an element's size; `index` is `INDEX_BITS` wide
+  and `i1` (and `i2`, `i4`) takes a byte of memory.
+* `array_dtype`: the dtype of arrays in and out of the API. Types numpy lacks
+  are `ml_dtypes`' (what JAX returns too): `bfloat16`, the float8, float6 and
+  float4 families, and `int2`, `int4`, `uint2`, `uint4`.
+* `element_dtype`: the dtype that computes a type on the host, wider where
+  numpy has no type of its own (bf16 in float32).
 
 `.npz` files store such arrays as raw bytes: numpy writes an `ml_dtypes`
 array as a void array of its item size (`|V2` for bf16), and reads it back
@@ -17,6 +22,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     ComplexType,
     Float4E2M1FNType,
@@ -40,6 +46,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from xlir.dialects.quant import UniformQuantizedType
+
+INDEX_BITS = 64
+"""The width of `index`. MLIR leaves it to the target; every host xlir runs
+on is 64-bit, the CPU lowering makes index an `i64` and the evaluator holds it
+in int64, so an index takes 8 bytes in memory like an `i64`."""
 
 NARROW_FLOATS: dict[type[Attribute], np.dtype] = {
     Float8E3M4Type: np.dtype(ml_dtypes.float8_e3m4),
@@ -70,6 +81,62 @@ ML_FLOATS: frozenset[np.dtype] = frozenset(
 ML_INTEGERS: frozenset[np.dtype] = frozenset(NARROW_INTEGERS.values())
 
 
+def bit_width(element: Attribute) -> int | None:
+    """Bits of one element of an integer, index, float or complex type (a
+    quantized type's: its storage integer's), else None."""
+    if isinstance(element, UniformQuantizedType):
+        return bit_width(element.storage_type)
+    if isinstance(element, IntegerType):
+        return element.width.data
+    if isinstance(element, IndexType):
+        return INDEX_BITS
+    if isinstance(element, AnyFloat):
+        return element.bitwidth
+    if isinstance(element, ComplexType):
+        part = bit_width(element.element_type)
+        return None if part is None else 2 * part
+    return None
+
+
+def byte_width(element: Attribute) -> int | None:
+    """Bytes of one element in memory, or None for a type without a size:
+    a type narrower than a byte (i1, i4, f4E2M1FN) takes a whole byte, and a
+    complex number two of its part."""
+    if isinstance(element, ComplexType):
+        part = byte_width(element.element_type)
+        return None if part is None else 2 * part
+    bits = bit_width(element)
+    return None if bits is None else (bits + 7) // 8
+
+
+def element_dtype(element: Attribute) -> np.dtype | None:
+    """The numpy dtype that computes elements of an MLIR element type on the
+    host, or None where there is none: `bf16` in float32 (rounded to bf16
+    after every operation), `i1` as bool, signless `iN` as signed, `index` as
+    int64, complex<f32> and complex<f64> as numpy's complex types."""
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width not in (8, 16, 32, 64):
+            return None
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    if isinstance(element, IndexType):
+        return np.dtype(f"i{INDEX_BITS // 8}")
+    if isinstance(element, BFloat16Type | Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(element, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(element, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(element, ComplexType):
+        part = element_dtype(element.element_type)
+        if part in (np.float32, np.float64):
+            return np.dtype(np.complex64 if part == np.float32 else np.complex128)
+    return None
+
+
 def array_dtype(element: Attribute) -> np.dtype | None:
     """The dtype of arrays of `element` in and out of the API (None where
     there is none): numpy's own, else `ml_dtypes`'; `i1` is bool, signless
@@ -87,7 +154,7 @@ def array_dtype(element: Attribute) -> np.dtype | None:
             return None
         return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
     if isinstance(element, IndexType):
-        return np.dtype(np.int64)
+        return np.dtype(f"i{INDEX_BITS // 8}")
     if isinstance(element, BFloat16Type):
         return np.dtype(ml_dtypes.bfloat16)
     narrow = NARROW_FLOATS.get(type(element))

@@ -21,16 +21,15 @@ from xdsl.ir import SSAValue
 from xdsl.printer import Printer
 
 from xlir.deep_stack import run_deep
-from xlir.diagnostics import XlirError
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
     Executable,
     MemoryStats,
-    Signature,
     Stream,
     TensorSpec,
 )
+from xlir.targets.signatures import function_signature
 from xlir.walk import walk
 
 ShapeKey = tuple[tuple[int, ...], ...]
@@ -53,29 +52,6 @@ def needs_refinement(module: ModuleOp) -> bool:
     return False
 
 
-def declared_signature(module: ModuleOp, function: str) -> Signature:
-    """The signature the function declares, dynamic sizes included."""
-    for op in module.ops:
-        if isinstance(op, FuncOp) and op.sym_name.data == function:
-            kind = op.function_type
-            return Signature(
-                function,
-                tuple(
-                    TensorSpec.from_type(f"arg{i}", t)
-                    for i, t in enumerate(kind.inputs.data)
-                ),
-                tuple(
-                    TensorSpec.from_type(f"result{i}", t)
-                    for i, t in enumerate(kind.outputs.data)
-                ),
-            )
-    names = [op.sym_name.data for op in module.ops if isinstance(op, FuncOp)]
-    known = ", ".join(f"@{n}" for n in names) or "none"
-    raise XlirError(
-        f"error: there is no function @{function} in the module (functions: {known})"
-    )
-
-
 def refining_pipeline(types: Sequence[str], function: str, pipeline: str) -> str:
     """`pipeline` after refinement to the argument `types`."""
     refine = f'refine-shapes{{types="{",".join(types)}" function="{function}"}}'
@@ -94,7 +70,7 @@ class ShapePolymorphicExecutable(Executable):
         sources: dict[str, str] | None,
         pipeline: str | None,
     ):
-        super().__init__(compiler.platform, declared_signature(module, function))
+        super().__init__(compiler.platform, function_signature(module, function))
         self.compiler = compiler
         self.program = module
         """The program as parsed, before any specialisation."""

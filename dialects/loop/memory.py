@@ -26,7 +26,6 @@ from math import prod
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
-    ComplexType,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -48,17 +47,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
-from xlir.dialects.stablehlo.types import bit_width
 
-
-def element_bytes(element: Attribute) -> int | None:
-    """Bytes of one element of a buffer (i1 takes a byte), or None for an
-    element without a fixed size (index, or a non-numeric type)."""
-    if isinstance(element, ComplexType):
-        inner = bit_width(element.element_type)
-        return None if inner is None else 2 * ((inner + 7) // 8)
-    bits = bit_width(element)
-    return None if bits is None else (bits + 7) // 8
+from xlir.element_types import bit_width, byte_width
 
 
 def _require_static_identity(op: Operation, what: str, type: MemRefType) -> None:
@@ -307,7 +297,7 @@ class ViewOp(IRDLOperation):
                 f"'{self.name}' op source {source} must be a 1-D buffer of bytes (i8)"
             )
         _require_static_identity(self, "result", result)
-        size = element_bytes(result.element_type)
+        size = byte_width(result.element_type)
         if size is None:
             raise VerifyException(
                 f"'{self.name}' op result element type {result.element_type} has no "

@@ -43,7 +43,6 @@ from xlir.dialects.stablehlo.attributes import (
 from xlir.dialects.stablehlo.shape_rules import shape_text
 from xlir.dialects.stablehlo.types import (
     baseline_element,
-    bit_width,
     check_element_kinds,
     element_type,
     is_float,
@@ -59,6 +58,8 @@ from xlir.dialects.syntax import (
     print_trailing_types,
     resolve_operands,
 )
+
+from xlir.element_types import bit_width
 
 
 def _check_same_shape(op: Operation) -> None:

@@ -53,7 +53,7 @@ from xlir.dialects.stablehlo.control_flow import (
     returned_values,
 )
 from xlir.dialects.stablehlo.shape_rules import Shape, ShapeError, check_rule
-from xlir.dialects.stablehlo.types import bit_width, element_type, shape
+from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.dialects.syntax import (
     array_values,
     i64_array,
@@ -64,6 +64,8 @@ from xlir.dialects.syntax import (
     print_int_list,
     resolve_operands,
 )
+
+from xlir.element_types import bit_width
 
 # --- shape formulas ----------------------------------------------------------
 

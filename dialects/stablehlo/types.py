@@ -71,20 +71,6 @@ def baseline_element(t: Attribute) -> Attribute:
     return t
 
 
-def bit_width(t: Attribute) -> int | None:
-    """Bits per element of an integer, float or complex type, else None."""
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, AnyFloat):
-        return t.bitwidth
-    if isinstance(t, ComplexType):
-        part = bit_width(t.element_type)
-        return None if part is None else 2 * part
-    if isinstance(t, UniformQuantizedType):
-        return t.storage_type.width.data
-    return None
-
-
 ELEMENT_KINDS = {
     "float": is_float,
     "integer": is_integer,

@@ -11,7 +11,7 @@ what earlier steps (or earlier iterations of the enclosing loops) wrote, so
 the nest may hoist a load out of a loop that does not write it. The
 algorithms and their conventions (pivot choice, `info`, the triangle left as
 given, the Householder vectors' scaling) are those of the evaluator's
-(targets/interpreter/lapack.py), so the two agree to rounding.
+(evaluator/hlo/lapack.py), so the two agree to rounding.
 
 The symmetric eigendecomposition (`syevd`) is the cyclic Jacobi method and
 the SVD (`gesdd`) the one-sided (Hestenes) Jacobi method; their singular and

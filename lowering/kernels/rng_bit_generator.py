@@ -1,5 +1,5 @@
 """`stablehlo.rng_bit_generator` as one kernel that produces the reference
-interpreter's bits and next state exactly (targets/interpreter/rng.py
+interpreter's bits and next state exactly (evaluator/hlo/rng.py
 documents the generators and their counter and key conventions).
 
 The generators are counter-based, so the blocks are independent: a
@@ -35,15 +35,15 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp
 from xlir.dialects.stablehlo.attributes import RngAlgorithm
 from xlir.dialects.stablehlo.control_flow import RngBitGeneratorOp
-from xlir.lowering.index_maps import shape
-from xlir.lowering.kernels.common import KernelBuilder
-from xlir.lowering.scalar import UnsupportedScalarOp, scalar_type
-from xlir.targets.interpreter.rng import (
+from xlir.evaluator.hlo.rng import (
     PHILOX_MULTIPLIERS,
     PHILOX_WEYL,
     THREEFRY_PARITY,
     THREEFRY_ROTATIONS,
 )
+from xlir.lowering.index_maps import shape
+from xlir.lowering.kernels.common import KernelBuilder
+from xlir.lowering.scalar import UnsupportedScalarOp, scalar_type
 
 WORD_BITS = 32
 BITS_TYPES = (IntegerType, Float16Type, BFloat16Type, Float32Type, Float64Type)

@@ -37,9 +37,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import ParallelOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.lowering.llvm.bounds_checks import check_access
 from xlir.lowering.llvm.function import FunctionBuilder, is_noalias
+
+from xlir.element_types import byte_width
 
 INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.ConstantOp)
 """The ops a plain copy's or fill's body may compute its indices with."""
@@ -90,7 +92,7 @@ def block_transfer(
         return None
     buffer = store.buffer.type
     assert isinstance(buffer, MemRefType)
-    if not element_bytes(buffer.element_type):
+    if not byte_width(buffer.element_type):
         return None
     accesses = [store] if load is None else [store, load]
     merged, elements = _merged_dims(op, single, split, accesses)
@@ -107,7 +109,7 @@ def lower_block_transfer(b: FunctionBuilder, transfer: BlockTransfer) -> None:
     store, load = transfer.store, transfer.load
     buffer = store.buffer.type
     assert isinstance(buffer, MemRefType)
-    size = transfer.elements * (element_bytes(buffer.element_type) or 0)
+    size = transfer.elements * (byte_width(buffer.element_type) or 0)
     if b.module.bounds_check:
         for access in (store, load) if load is not None else (store,):
             check_access(b, access, access.buffer, access.indices, transfer.elements)

@@ -28,8 +28,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xlir.dialects import device
-from xlir.dialects.loop.memory import element_bytes
 from xlir.lowering.llvm.function import FunctionBuilder
+
+from xlir.element_types import byte_width
 
 LAUNCH_BEGIN = "xlir.launch_begin"
 LAUNCH_END = "xlir.launch_end"
@@ -71,7 +72,7 @@ def _buffer_bytes(op: device.LaunchOp) -> int:
     for value in dict.fromkeys(op.args):
         type_ = value.type
         if isinstance(type_, MemRefType):
-            size = element_bytes(type_.element_type) or 0
+            size = byte_width(type_.element_type) or 0
             for extent in type_.get_shape():
                 size *= max(extent, 0)
             total += size

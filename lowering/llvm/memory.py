@@ -33,10 +33,11 @@ from xlir.dialects.loop.memory import (
     ReshapeOp,
     StoreOp,
     ViewOp,
-    element_bytes,
 )
 from xlir.lowering.llvm.bounds_checks import check_access
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, llvm_type
+
+from xlir.element_types import byte_width
 
 
 def _vector_alignment(type_: Attribute, buffer: Attribute) -> int | None:
@@ -45,7 +46,7 @@ def _vector_alignment(type_: Attribute, buffer: Attribute) -> int | None:
     if not isinstance(type_, VectorType):
         return None
     assert isinstance(buffer, MemRefType)
-    return element_bytes(buffer.element_type) or 1
+    return byte_width(buffer.element_type) or 1
 
 
 def _lanes(type_: Attribute) -> int:

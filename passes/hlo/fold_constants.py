@@ -30,13 +30,13 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 from xlir.dialects.effects import memo_region_dce
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
+from xlir.evaluator.hlo import ModuleInterpreter
+from xlir.evaluator.hlo.types import Unsupported
 from xlir.passes.hlo.simplify_patterns.constants import (
     constant_array,
     dense_from_numpy,
     splat_scalar,
 )
-from xlir.targets.interpreter import ModuleInterpreter
-from xlir.targets.interpreter.types import Unsupported
 
 NEVER = frozenset({"stablehlo.rng_bit_generator", "stablehlo.while"})
 """Pure ops that must not be evaluated: random bits (their algorithm is the

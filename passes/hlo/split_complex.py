@@ -64,6 +64,7 @@ from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.linalg import FftOp, FftType
 from xlir.dialects.stablehlo.types import element_type
 from xlir.dialects.syntax import array_values
+from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.passes.hlo.decompositions import complex_math as cm
 from xlir.passes.hlo.decompositions.emitter import Emitter
 from xlir.passes.hlo.simplify_patterns.constants import (
@@ -71,7 +72,6 @@ from xlir.passes.hlo.simplify_patterns.constants import (
     dense_from_numpy,
     splat_ops,
 )
-from xlir.targets.interpreter.types import dense_to_numpy
 
 from xlir.diagnostics import XlirError, format_at_op
 

@@ -73,8 +73,10 @@ from xlir.analysis.loop_utils import is_pure
 from xlir.dialects.device import AllocOp, LaunchOp
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
 from xlir.passes.loop.register_tile import contraction_dims
+
+from xlir.element_types import byte_width
 
 BETWEEN_LAUNCHES = (ViewOp, ReshapeOp, AllocOp, arith.ConstantOp)
 """Host ops that may lie between two launches that fuse: they only define
@@ -238,7 +240,7 @@ def _row_bytes(buffer: SSAValue) -> tuple[int, int] | None:
     type_ = buffer.type
     assert isinstance(type_, MemRefType)
     shape = type_.get_shape()
-    size = element_bytes(type_.element_type)
+    size = byte_width(type_.element_type)
     if not shape or size is None or any(d < 0 for d in shape):
         return None
     return shape[0], size * prod(shape[1:])

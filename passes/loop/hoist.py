@@ -42,7 +42,9 @@ from xlir.analysis.loop_utils import (
 )
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import YieldOp
-from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
+
+from xlir.element_types import byte_width
 
 
 def _root(buffer: SSAValue) -> SSAValue:
@@ -55,7 +57,7 @@ def _root(buffer: SSAValue) -> SSAValue:
 def _byte_range(view: ViewOp) -> tuple[int, int]:
     result = view.result.type
     assert isinstance(result, MemRefType)
-    size = element_bytes(result.element_type) or 0
+    size = byte_width(result.element_type) or 0
     return view.byte_offset, view.byte_offset + size * result.element_count()
 
 

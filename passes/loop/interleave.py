@@ -58,10 +58,11 @@ from xdsl.passes import ModulePass
 from xlir.analysis.loop_utils import bounds_of, contains_loop, static_trip_count
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import INTERLEAVE, ParallelOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.vector_width import lanes
 
 from xlir.diagnostics import XlirError
+from xlir.element_types import byte_width
 
 DEFAULT_MIN_DEPTH = 10
 """The shortest chain that gets interleaved (module docstring)."""
@@ -102,7 +103,7 @@ def fitting_count(trip: int, width: int, count: int) -> int:
 
 def _widest_element_bits(block: Block) -> int:
     widths = [
-        8 * (element_bytes(op.buffer.type.element_type) or 4)
+        8 * (byte_width(op.buffer.type.element_type) or 4)
         for op in block.ops
         if isinstance(op, LoadOp | StoreOp) and isinstance(op.buffer.type, MemRefType)
     ]

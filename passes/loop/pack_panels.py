@@ -59,11 +59,12 @@ from xlir.dialects import device
 from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import i64_array
 from xlir.passes.loop.jam import JAM_ATTRIBUTE, dependents
 
 from xlir.diagnostics import XlirError
+from xlir.element_types import byte_width
 from xlir.walk import walk
 
 DEFAULT_MIN_BYTES = 16 << 10
@@ -103,7 +104,7 @@ class Panels:
     @property
     def packed_bytes(self) -> int:
         type_ = self.packed_type
-        return prod(type_.get_shape()) * (element_bytes(type_.element_type) or 0)
+        return prod(type_.get_shape()) * (byte_width(type_.element_type) or 0)
 
 
 def _column(index: SSAValue, iv: SSAValue) -> int | None:

@@ -59,7 +59,6 @@ from xlir.analysis.index_ranges import value_range
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, Bound, ForOp, ParallelOp, YieldOp
-from xlir.dialects.loop.memory import element_bytes
 from xlir.passes.loop.jam import (
     JAM_ATTRIBUTE,
     loads_in,
@@ -69,6 +68,7 @@ from xlir.passes.loop.jam import (
 from xlir.passes.loop.vector_width import lanes
 
 from xlir.diagnostics import XlirError
+from xlir.element_types import byte_width
 
 DEFAULT_MIN_WORK = 1 << 20
 """Ops per launch from which threads pay (module docstring)."""
@@ -177,7 +177,7 @@ def _vector_lanes(loop: ParallelOp) -> int:
         dim = unit_stride_dim(load, loop.induction_vars)
         type_ = load.buffer.type
         assert isinstance(type_, MemRefType)
-        bytes_ = element_bytes(type_.element_type) or 8
+        bytes_ = byte_width(type_.element_type) or 8
         if dim is not None and jam[dim] > 1:
             best = max(best, min(jam[dim], lanes(8 * bytes_)))
     return best

@@ -67,7 +67,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import ForOp, ParallelOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.jam import (
     dependents,
     epilogue_copies,
@@ -81,6 +81,7 @@ from xlir.passes.loop.vector_width import lanes as vector_lanes
 from xlir.passes.loop.vector_width import vector_registers
 
 from xlir.diagnostics import XlirError
+from xlir.element_types import byte_width
 from xlir.walk import walk
 
 
@@ -171,7 +172,7 @@ def _carried_scale(nest: ParallelOp) -> int:
     total = 0
     for loop in reduction_loops(nest):
         for value in loop.iter_args:
-            total += max(1, (element_bytes(value.type) or 4) // 4)
+            total += max(1, (byte_width(value.type) or 4) // 4)
     return max(1, total)
 
 

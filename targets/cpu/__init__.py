@@ -33,8 +33,7 @@ from xlir.targets.cpu.host_machine import host_description
 from xlir.targets.cpu.launch_timers import launch_sites
 from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
 from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
-from xlir.targets.interpreter import function_signature
-from xlir.targets.loop_interpreter import loop_signature
+from xlir.targets.signatures import function_signature, loop_signature
 
 from xlir.context import make_context
 from xlir.levels import is_loop_level

@@ -21,10 +21,11 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import MemRefType, i64
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects import device
-from xlir.dialects.loop.memory import ViewOp, element_bytes
+from xlir.dialects.loop.memory import ViewOp
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, Unsupported
 from xlir.lowering.llvm.launch_timers import LaunchTimers
 
+from xlir.element_types import byte_width
 from xlir.walk import walk
 
 ENTRY_TYPE = llvm.LLVMFunctionType([PTR, PTR, PTR])
@@ -50,7 +51,7 @@ HOST_OPS = {
 
 
 def byte_count(type_: MemRefType, op: Operation) -> int:
-    size = element_bytes(type_.element_type)
+    size = byte_width(type_.element_type)
     if size is None:
         raise Unsupported(op, f"has a buffer {type_} without a byte size")
     return size * prod(type_.get_shape())

@@ -1,6 +1,6 @@
-"""The `interpreter` target: runs stablehlo, chlo, func and check ops on
-numpy arrays, with StableHLO's semantics. It is the reference every other
-target is compared with.
+"""The `interpreter` target: a platform over the evaluator
+(`xlir.evaluator`), StableHLO's semantics on numpy arrays. It is the
+reference every other target is compared with.
 
 Its device is the host (`targets/host_memory.py`): an executable of the HLO
 level is one kernel on it; a module at the loop level runs its host schedule
@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xlir.dialects.hlo import complex_signature_type
+from xdsl.dialects.builtin import ModuleOp
+from xlir.evaluator.hlo import ModuleInterpreter
+from xlir.evaluator.hlo.types import rounding_by_name
 from xlir.targets.base import (
     Compiler,
     Executable,
@@ -23,37 +24,17 @@ from xlir.targets.base import (
     Platform,
     Signature,
     StreamExecutor,
-    TensorSpec,
 )
+from xlir.targets.device_schedule import DeviceScheduleExecutable
+from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
+from xlir.targets.signatures import function_signature
 
-# Kernel modules register themselves in the engine's table on import.
-from xlir.targets.interpreter import (  # noqa: F401
-    check,
-    chlo,
-    contraction,
-    control_flow,
-    data_movement,
-    elementwise,
-    indexing,
-    linalg,
-    normalization,
-    reduction,
-    rng,
-)
-from xlir.targets.interpreter.engine import KERNELS, ModuleInterpreter
-from xlir.targets.interpreter.types import rounding_by_name
-
-from xlir.diagnostics import XlirError
-from xlir.element_types import array_dtype
 from xlir.levels import is_loop_level
 
 __all__ = [
-    "KERNELS",
     "InterpreterCompiler",
     "InterpreterExecutable",
     "InterpreterPlatform",
-    "ModuleInterpreter",
-    "function_signature",
 ]
 
 
@@ -64,63 +45,10 @@ class InterpreterPlatform(Platform):
         return 1
 
     def _make_executor(self, ordinal: int) -> StreamExecutor:
-        from xlir.targets.host_memory import HostMemoryExecutor
-
         return HostMemoryExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return InterpreterCompiler(self)
-
-
-def _tensor_spec(name: str, type_: Any) -> TensorSpec:
-    """A TensorSpec with the dtype arrays of the type have in the API
-    (`ml_dtypes`' for bf16, float8, int4, ...; the storage integers of
-    quantized types); the executor holds them in its host dtypes."""
-    if not isinstance(type_, TensorType):
-        raise XlirError(f"error: {name} has type {type_}, expected a tensor")
-    element = type_.get_element_type()
-    dtype = array_dtype(element)
-    if dtype is None:
-        raise XlirError(
-            f"error: {name} has element type {element}, which has no host "
-            "representation"
-        )
-    return TensorSpec(name, tuple(type_.get_shape()), str(element), dtype)
-
-
-def _host_types(types: Sequence[Any], attrs: Any) -> list[Any]:
-    """The types the host passes: complex where `split-complex` left a
-    complex tensor as its interleaved parts (passes/hlo/split_complex.py)."""
-    dictionaries = list(attrs.data) if attrs is not None else [None] * len(types)
-    return [
-        complex_signature_type(t, a) for t, a in zip(types, dictionaries, strict=True)
-    ]
-
-
-def function_signature(module: ModuleOp, function: str) -> Signature:
-    for op in module.walk():
-        if op.name != "func.func":
-            continue
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if getattr(name, "data", None) != function:
-            continue
-        ftype = op.properties.get("function_type") or op.attributes.get("function_type")
-        inputs = _host_types(ftype.inputs.data, op.properties.get("arg_attrs"))  # type: ignore[union-attr]
-        outputs = _host_types(ftype.outputs.data, op.properties.get("res_attrs"))  # type: ignore[union-attr]
-        return Signature(
-            function,
-            tuple(_tensor_spec(f"arg{i}", t) for i, t in enumerate(inputs)),
-            tuple(_tensor_spec(f"result{i}", t) for i, t in enumerate(outputs)),
-        )
-    names = [
-        getattr(op.properties.get("sym_name"), "data", "?")
-        for op in module.walk()
-        if op.name == "func.func"
-    ]
-    known = ", ".join(f"@{n}" for n in names) or "none"
-    raise XlirError(
-        f"error: there is no function @{function} in the module (functions: {known})"
-    )
 
 
 class InterpreterCompiler(Compiler):
@@ -132,10 +60,6 @@ class InterpreterCompiler(Compiler):
     ) -> Executable:
         """Loop-level modules (after hlo-to-loop) run their host schedule,
         with the loop evaluator's kernels."""
-        # Imported here: both import the loop evaluator, which imports this
-        # package's element types.
-        from xlir.targets.device_schedule import DeviceScheduleExecutable
-
         if is_loop_level(module):
             image = self.compile_kernels(module, sources)
             return DeviceScheduleExecutable(
@@ -148,8 +72,6 @@ class InterpreterCompiler(Compiler):
     def compile_kernels(
         self, module: ModuleOp, sources: dict[str, str] | None = None
     ) -> Any:
-        from xlir.targets.host_memory import LoopKernels
-
         return LoopKernels(module, sources)
 
 

@@ -26,7 +26,7 @@ from xlir.passes.hlo.assign_buffers import AssignBuffersPass
 from xlir.passes.hlo.buffers.plan import Buffer, FunctionPlan, plan_function
 from xlir.passes.hlo.buffers.report import buffer_report, buffer_stats
 from xlir.targets.base import MemoryStats, planned_memory_stats
-from xlir.targets.interpreter import function_signature
+from xlir.targets.signatures import function_signature
 
 import xlir
 from tests.corpus import PROGRAMS, load_case

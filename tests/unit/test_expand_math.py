@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
+from xlir.evaluator.hlo.types import round_bf16
 from xlir.passes.loop.math_approximations.accuracy import (
     FUNCTIONS,
     SPECIALS,
@@ -19,7 +20,6 @@ from xlir.passes.loop.math_approximations.accuracy import (
     sample,
     ulp_errors,
 )
-from xlir.targets.interpreter.types import round_bf16
 
 from xlir.context import make_context
 from xlir.parsing import parse_module

@@ -13,10 +13,10 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xlir.targets.interpreter.chlo import mulhi
-from xlir.targets.interpreter.elementwise import reduce_precision
-from xlir.targets.interpreter.linalg import solve_triangular
-from xlir.targets.interpreter.types import from_bits, rounding, to_bits
+from xlir.evaluator.hlo.chlo import mulhi
+from xlir.evaluator.hlo.elementwise import reduce_precision
+from xlir.evaluator.hlo.linalg import solve_triangular
+from xlir.evaluator.hlo.types import from_bits, rounding, to_bits
 
 import xlir
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.interpreter.types import dtype_of
+from xlir.evaluator.hlo.types import dtype_of
 
 import xlir
 from xlir.context import make_context

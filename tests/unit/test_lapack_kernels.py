@@ -1,5 +1,5 @@
 """The LAPACK custom calls of `jnp.linalg` and `stablehlo.triangular_solve` /
-`cholesky`: the evaluator (targets/interpreter/lapack.py) against numpy, and
+`cholesky`: the evaluator (evaluator/hlo/lapack.py) against numpy, and
 the loop kernels (lowering/kernels/linalg.py) on the loop interpreter and on
 cpu against the evaluator, batched and unbatched, f32 and f64, with the
 edge cases JAX relies on (`info` of a singular or indefinite matrix)."""

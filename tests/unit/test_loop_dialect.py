@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    ComplexType,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -17,9 +16,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     f32,
-    i1,
     i8,
-    i64,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Region
@@ -27,7 +24,7 @@ from xlir.dialects.device import AllocOp, DefaultStreamOp, LaunchOp, Synchronize
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp, ViewOp, element_bytes
+from xlir.dialects.loop.memory import LoadOp, StoreOp, ViewOp
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, verify_module
@@ -184,11 +181,3 @@ def test_view_offsets() -> None:
     arena.body.block.add_ops([view, ReturnOp()])
     verify_module(ModuleOp([arena]))
     assert view.byte_offset == 256
-
-
-@pytest.mark.parametrize(
-    ("element", "size"),
-    [(i1, 1), (i8, 1), (f32, 4), (i64, 8), (ComplexType(f32), 8), (IndexType(), None)],
-)
-def test_element_bytes(element, size) -> None:
-    assert element_bytes(element) == size

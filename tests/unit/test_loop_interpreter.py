@@ -1,4 +1,4 @@
-"""The loop interpreter (targets/loop_interpreter): each op family against
+"""The loop interpreter (evaluator/loop): each op family against
 numpy references with arith's and StableHLO's semantics, the vectorized path
 against the one-iteration-at-a-time path (hypothesis), real aliasing of
 views, diagnostics for unknown ops and out-of-bounds accesses, and the
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xlir.evaluator.hlo.types import round_bf16
+from xlir.evaluator.loop import LoopModule
 from xlir.targets.device_schedule import DeviceScheduleExecutable
-from xlir.targets.interpreter.types import round_bf16
-from xlir.targets.loop_interpreter import LoopModule
 
 import xlir
 from tests.conftest import CORPUS

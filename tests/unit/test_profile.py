@@ -10,7 +10,7 @@ import math
 
 import pytest
 from xlir.targets.base import get_target
-from xlir.targets.interpreter import function_signature
+from xlir.targets.signatures import function_signature
 from xlir.tools.kernel_cost import kernel_cost
 from xlir.tools.kernel_extraction import entry_steps
 from xlir.tools.profile import launched_kernels, profile

@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from xlir.targets.interpreter.rng import philox4x32, threefry2x32
+from xlir.evaluator.hlo.rng import philox4x32, threefry2x32
 
 import xlir
 

@@ -4,25 +4,29 @@ shift amounts at and past the width), seeded and deterministic."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import ml_dtypes
 import numpy as np
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
 
+from xlir.context import make_context
 from xlir.element_types import ml_dtype_of
-from xlir.targets.interpreter.types import rounding_by_name
-from xlir.testing.program import NARROW_FLOAT_WIDTHS, TType
+from xlir.evaluator.hlo.types import dtype_of, rounding_by_name
+from xlir.testing.program import TType
 
 
 def host_dtype(type_: TType) -> np.dtype:
-    """The dtype that holds the type on the host (float32 for bf16 and the
-    float8/6/4 types, 8-bit integers for 2- and 4-bit ones)."""
-    if type_.is_bool:
-        return np.dtype(np.bool_)
-    if type_.element == "bf16" or type_.element in NARROW_FLOAT_WIDTHS:
-        return np.dtype(np.float32)
-    if type_.is_float:
-        return np.dtype(type_.element.replace("f", "float"))
-    kind = "u" if type_.element.startswith("u") else "i"
-    return np.dtype(f"{kind}{max(type_.bits, 8) // 8}")
+    """The dtype the evaluator holds the type in (`evaluator/hlo/types.py`:
+    float32 for bf16 and the float8/6/4 types, 8-bit integers for 2- and
+    4-bit ones)."""
+    return dtype_of(_element_type(type_.element))
+
+
+@cache
+def _element_type(spelling: str) -> Attribute:
+    return Parser(make_context(), spelling).parse_type()
 
 
 def int_info(type_: TType) -> ml_dtypes.iinfo | np.iinfo:

@@ -55,11 +55,11 @@ from xlir.dialects.stablehlo.control_flow import CaseOp, CustomCallOp, IfOp, Whi
 from xlir.dialects.stablehlo.data_movement import ConstantOp
 from xlir.dialects.stablehlo.shape_rules import ShapeError, shape_text
 from xlir.dialects.stablehlo.types import element_type, shape
+from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.passes.hlo.fold_constants import FoldConstantOp
 from xlir.passes.hlo.refine_shapes.rules import inferred_shapes
 from xlir.passes.hlo.refine_shapes.static_forms import SHAPE_OPERANDS, STATIC_FORMS
 from xlir.passes.hlo.simplify_patterns.constants import constant_array, dense_from_numpy
-from xlir.targets.interpreter import ModuleInterpreter
 
 from xlir.diagnostics import XlirError, format_at_op
 

@@ -52,13 +52,13 @@ from xlir.dialects.stablehlo.types import (
     is_float,
     is_quantized,
 )
+from xlir.evaluator.hlo.types import dtype_of
 from xlir.passes.hlo.simplify_patterns.constants import (
     constant_array,
     dense_from_numpy,
     splat_ops,
     splat_scalar,
 )
-from xlir.targets.interpreter.types import dtype_of
 
 
 def _is_float(value: SSAValue) -> bool:

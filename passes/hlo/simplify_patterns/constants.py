@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
-from xlir.targets.interpreter.types import (
+from xlir.evaluator.hlo.types import (
     Unsupported,
     dense_to_numpy,
     dtype_of,

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from xlir.targets.loop_interpreter import LoopModule
+from xlir.evaluator.loop import LoopModule
 
 from xlir.context import make_context
 from xlir.diagnostics import verify_module

@@ -135,6 +135,7 @@ loop.kernel @scalars_and_globals(%out: memref<f32> {llvm.noalias}, %scale: f32, 
 // CHECK-NEXT:    %a = loop.view %arena[0] : memref<8192xi8> -> memref<64x4xf32>
 // CHECK-NEXT:    %b = loop.view %arena[4096] : memref<8192xi8> -> memref<2048xi16>
 // CHECK-NEXT:    %c = loop.view %arena[8191] {note = "last byte"} : memref<8192xi8> -> memref<i1>
+// CHECK-NEXT:    %i = loop.view %arena[8128] : memref<8192xi8> -> memref<8xindex>
 // CHECK-NEXT:    %r = loop.reshape %a : memref<64x4xf32> -> memref<256xf32>
 // CHECK-NEXT:    %s = loop.reshape %c : memref<i1> -> memref<1x1xi1>
 // GENERIC:       %a = "loop.view"(%arena) <{offset = 0 : i64}> : (memref<8192xi8>) -> memref<64x4xf32>
@@ -143,6 +144,7 @@ func.func @views(%arena: memref<8192xi8>) -> memref<256xf32> {
   %a = loop.view %arena[0] : memref<8192xi8> -> memref<64x4xf32>
   %b = loop.view %arena[4096] : memref<8192xi8> -> memref<2048xi16>
   %c = loop.view %arena[8191] {note = "last byte"} : memref<8192xi8> -> memref<i1>
+  %i = loop.view %arena[8128] : memref<8192xi8> -> memref<8xindex>
   %r = loop.reshape %a : memref<64x4xf32> -> memref<256xf32>
   %s = loop.reshape %c : memref<i1> -> memref<1x1xi1>
   func.return %r : memref<256xf32>

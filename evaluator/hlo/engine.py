@@ -1,7 +1,7 @@
 """The interpreter's engine: a table of kernels by op name, and programs.
 
 Each op is turned once, before anything runs, into a *kernel*: a Python
-callable on numpy arrays made by the op's *factory* (`KERNELS[op.name]`),
+callable on numpy arrays made by the op's *factory* (`KERNELS[type(op)]`),
 which reads the op's attributes up front. A block becomes a `Program`: a list
 of steps (kernel, operand values, result values). Regions (reducer bodies,
 while conditions and bodies, sort comparators) are programs too; their kernels
@@ -14,13 +14,28 @@ collected, with their locations, into one error before anything runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xlir.targets.interpreter.types import (
+from xlir.dialects.hlo import FusionOp, YieldOp
+from xlir.dialects.stablehlo.control_flow import (
+    CaseOp,
+    CompositeOp,
+    GetTupleElementOp,
+    IfOp,
+    OptimizationBarrierOp,
+    ReturnOp,
+    TupleOp,
+    WhileOp,
+)
+from xlir.dialects.stablehlo.data_movement import ConstantOp
+from xlir.dialects.stablehlo.elementwise import BitcastConvertOp
+from xlir.dialects.stablehlo.quantization import UniformDequantizeOp, UniformQuantizeOp
+from xlir.evaluator.hlo.types import (
     Unsupported,
     dequantize,
     dtype_of,
@@ -28,6 +43,7 @@ from xlir.targets.interpreter.types import (
     quantize,
     rounding,
 )
+from xlir.evaluator.registry import OpTable
 
 from xlir.deep_stack import SHALLOW_DEPTH, run_deep
 from xlir.diagnostics import XlirError, format_at_op
@@ -35,22 +51,13 @@ from xlir.diagnostics import XlirError, format_at_op
 Kernel = Callable[..., Any]
 Factory = Callable[[Operation, "ModuleInterpreter"], Kernel]
 
-KERNELS: dict[str, Factory] = {}
-"""op name -> factory(op, interpreter) -> kernel(*operand arrays)."""
+KERNELS: OpTable[Factory] = OpTable()
+"""op class -> factory(op, interpreter) -> kernel(*operand arrays)."""
 
-TERMINATORS = {"func.return", "stablehlo.return", "chlo.return", "hlo.yield"}
-STRUCTURAL = {"builtin.module", "func.func"}
+impl = KERNELS.impl
+"""`@impl(SomeOp, ...)`: register a kernel factory for the op classes given."""
 
-
-def kernel(*names: str) -> Callable[[Factory], Factory]:
-    """Register a factory for the ops named."""
-
-    def register(factory: Factory) -> Factory:
-        for name in names:
-            KERNELS[name] = factory
-        return factory
-
-    return register
+TERMINATORS = {func.ReturnOp, ReturnOp, YieldOp}
 
 
 def _make_fix(type_: Any) -> Callable[[Any], Any]:
@@ -89,7 +96,7 @@ class Program:
         self.returns: list[SSAValue] = []
         self.ops: list[Operation] = list(block.ops)
         for op in self.ops:
-            if op.name in TERMINATORS:
+            if type(op) in TERMINATORS:
                 self.returns = list(op.operands)
                 continue
             fn = interp.make_kernel(op)
@@ -146,11 +153,6 @@ class Program:
             ) from error
         return [env[v] for v in self.returns]
 
-    def op_names(self) -> Iterator[str]:
-        for op in self.ops:
-            for nested in op.walk():
-                yield nested.name
-
 
 def _captured_values(
     op: Operation, known: dict[Operation, list[SSAValue]]
@@ -197,20 +199,20 @@ def _run_capturing(
 
 
 QUANTIZED_NATIVE = {
-    "stablehlo.uniform_quantize",
-    "stablehlo.uniform_dequantize",
-    "stablehlo.bitcast_convert",
-    "stablehlo.constant",
+    UniformQuantizeOp,
+    UniformDequantizeOp,
+    BitcastConvertOp,
+    ConstantOp,
     # structure: values pass through to the ops inside, which see them
-    "hlo.fusion",
-    "func.call",
-    "stablehlo.composite",
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "stablehlo.tuple",
-    "stablehlo.get_tuple_element",
+    FusionOp,
+    func.CallOp,
+    CompositeOp,
+    WhileOp,
+    CaseOp,
+    IfOp,
+    OptimizationBarrierOp,
+    TupleOp,
+    GetTupleElementOp,
 }
 """Ops whose kernels work on quantized values' storage integers themselves
 (or only pass them on); every other op on quantized types runs on their
@@ -276,7 +278,7 @@ class ModuleInterpreter:
         self.sources = sources or {}
         self.functions: dict[str, Operation] = {}
         for op in module.walk():
-            if op.name == "func.func":
+            if isinstance(op, func.FuncOp):
                 name = op.properties.get("sym_name") or op.attributes.get("sym_name")
                 self.functions[name.data] = op  # type: ignore[union-attr]
         self.programs: dict[str, Program] = {}
@@ -292,8 +294,8 @@ class ModuleInterpreter:
         self.probes: dict[str, list[np.ndarray]] = {}
         """The values each `interpreter.probe` recorded, by probe id, one per
         execution."""
-        for name, func in self.functions.items():
-            body = func.regions[0]
+        for name, function in self.functions.items():
+            body = function.regions[0]
             if not body.blocks:  # a declaration
                 continue
             self.programs[name] = Program(body.blocks[0], self)
@@ -312,12 +314,12 @@ class ModuleInterpreter:
         self.errors.append(format_at_op(op, message, self.sources))
 
     def make_kernel(self, op: Operation) -> Kernel | None:
-        factory = KERNELS.get(op.name)
+        factory = KERNELS.lookup(op)
         if factory is None:
             self.report(op, f"'{op.name}' is not supported by the interpreter")
             return None
         try:
-            if op.name not in QUANTIZED_NATIVE and _has_quantized_types(op):
+            if type(op) not in QUANTIZED_NATIVE and _has_quantized_types(op):
                 return _dequantize_op_quantize(op, factory, self)
             return factory(op, self)
         except Unsupported as error:

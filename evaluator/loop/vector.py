@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import vector
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, Operation
-from xlir.targets.interpreter.types import Unsupported
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.loop.engine import Env, Scope, Step, impl
 
 
 def lanes_of(type_: Attribute) -> int | None:
@@ -41,7 +42,7 @@ def _spread(value: Any, lanes: int, rank: int) -> Any:
     return np.broadcast_to(array[None], (lanes, *array.shape))
 
 
-@implements("vector.broadcast")
+@impl(vector.BroadcastOp)
 def _broadcast(op: Operation, scope: Scope) -> Step:
     if isinstance(op.operands[0].type, VectorType):
         raise Unsupported("only scalars are broadcast")

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Attribute, Operation
-from xlir.targets.interpreter.types import Unsupported, dense_to_numpy
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.evaluator.hlo.types import Unsupported, dense_to_numpy
 
 # Op modules register their factories on import.
-from xlir.targets.loop_interpreter import (  # noqa: F401
+from xlir.evaluator.loop import (  # noqa: F401
     arith,
     host,
     loops,
@@ -23,12 +26,12 @@ from xlir.targets.loop_interpreter import (  # noqa: F401
     memory,
     vector,
 )
-from xlir.targets.loop_interpreter.engine import Program, Routine, Scope
-from xlir.targets.loop_interpreter.values import from_buffer, to_buffer
+from xlir.evaluator.loop.engine import Program, Routine, Scope
+from xlir.evaluator.loop.values import from_buffer, to_buffer
 
 from xlir.diagnostics import XlirError
 
-ROUTINES = {"func.func", "loop.kernel"}
+ROUTINES = {func.FuncOp, KernelOp}
 
 
 def _name(op: Operation) -> str:
@@ -56,10 +59,10 @@ class LoopModule:
         self.functions: dict[str, Operation] = {}
         bodies: list[tuple[Routine, Operation]] = []
         for op in module.ops:
-            if op.name == "loop.global":
+            if isinstance(op, GlobalOp):
                 self._add_global(op)
-            elif op.name in ROUTINES:
-                if op.name == "func.func":
+            elif type(op) in ROUTINES:
+                if isinstance(op, func.FuncOp):
                     self.functions[_name(op)] = op
                 if op.regions[0].blocks:
                     routine = program.routines[_name(op)] = Routine(_name(op))

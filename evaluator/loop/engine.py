@@ -26,9 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from xdsl.dialects import func, memref, scf
 from xdsl.ir import Block as IRBlock
 from xdsl.ir import Operation, Region, SSAValue
-from xlir.targets.interpreter.types import Unsupported
+from xlir.dialects.device import LaunchOp
+from xlir.dialects.loop.kernel import ReturnOp
+from xlir.dialects.loop.loops import YieldOp
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.registry import OpTable
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -36,32 +41,25 @@ Env = list[Any]
 Step = Callable[[Env], None]
 Factory = Callable[[Operation, "Scope"], Step | None]
 
-OPS: dict[str, Factory] = {}
-"""op name -> factory(op, scope) -> step (None: the op does nothing at run time)."""
+OPS: OpTable[Factory] = OpTable()
+"""op class -> factory(op, scope) -> step (None: the op does nothing at run
+time)."""
+
+impl = OPS.impl
+"""`@impl(SomeOp, ...)`: register a step factory for the op classes given."""
 
 TERMINATORS = {
-    "func.return",
-    "loop.return",
-    "loop.yield",
-    "scf.yield",
-    "scf.condition",
-    "memref.alloca_scope.return",
+    func.ReturnOp,
+    ReturnOp,
+    YieldOp,
+    scf.YieldOp,
+    scf.ConditionOp,
+    memref.AllocaScopeReturnOp,
 }
 
-SCALAR_ONLY = {"scf.while", "scf.index_switch", "func.call", "device.launch"}
+SCALAR_ONLY = {scf.WhileOp, scf.IndexSwitchOp, func.CallOp, LaunchOp}
 """Ops whose control flow cannot run under a lane mask: a `loop.parallel`
 holding one runs iteration by iteration."""
-
-
-def implements(*names: str) -> Callable[[Factory], Factory]:
-    """Register a factory for the ops named."""
-
-    def register(factory: Factory) -> Factory:
-        for name in names:
-            OPS[name] = factory
-        return factory
-
-    return register
 
 
 def fail(
@@ -158,7 +156,7 @@ class Scope:
         ops: list[Operation] = []
         yields: list[int] = []
         for op in block.ops:
-            if op.name in TERMINATORS:
+            if type(op) in TERMINATORS:
                 yields = self.slots_of(op.operands)
                 continue
             step = self.compile_op(op)
@@ -175,7 +173,7 @@ class Scope:
         return self.block(region.blocks[0])
 
     def compile_op(self, op: Operation) -> Step | None:
-        factory = OPS.get(op.name)
+        factory = OPS.lookup(op)
         if factory is None:
             self.program.report(
                 op, f"'{op.name}' is not supported by the loop interpreter"
@@ -194,8 +192,8 @@ class Scope:
         for nested in op.walk():
             if (
                 nested is not op
-                and nested.name not in OPS
-                and nested.name not in TERMINATORS
+                and type(nested) not in OPS
+                and type(nested) not in TERMINATORS
             ):
                 self.program.report(
                     nested, f"'{nested.name}' is not supported by the loop interpreter"
@@ -204,4 +202,4 @@ class Scope:
 
 def holds_scalar_only(op: Operation) -> bool:
     """Whether a region of the op holds control flow that cannot run masked."""
-    return any(nested.name in SCALAR_ONLY for nested in op.walk() if nested is not op)
+    return any(type(nested) in SCALAR_ONLY for nested in op.walk() if nested is not op)

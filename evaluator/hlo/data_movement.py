@@ -10,9 +10,30 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import (
+from xlir.dialects.stablehlo.data_movement import (
+    BroadcastInDimOp,
+    ConcatenateOp,
+    ConstantOp,
+    DynamicSliceOp,
+    DynamicUpdateSliceOp,
+    GetDimensionSizeOp,
+    IotaOp,
+    PadOp,
+    ReshapeOp,
+    ReverseOp,
+    SliceOp,
+    TransposeOp,
+)
+from xlir.dialects.stablehlo.dynamic import (
+    DynamicBroadcastInDimOp,
+    DynamicIotaOp,
+    DynamicPadOp,
+    DynamicReshapeOp,
+    RealDynamicSliceOp,
+)
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import (
     Unsupported,
     dense_to_numpy,
     dtype_of,
@@ -64,7 +85,7 @@ def result_shape(op: Operation, index: int = 0) -> tuple[int, ...]:
     return tensor_shape(op.results[index].type)
 
 
-@kernel("stablehlo.constant")
+@impl(ConstantOp)
 def _constant(op: Operation, interp: ModuleInterpreter):
     value = dense_to_numpy(attribute(op, "value"), op.results[0].type)
     value.setflags(write=False)
@@ -80,7 +101,7 @@ def iota_array(shape: Sequence[int], dimension: int, dtype: np.dtype) -> Array:
     return value
 
 
-@kernel("stablehlo.iota")
+@impl(IotaOp)
 def _iota(op: Operation, interp: ModuleInterpreter):
     value = iota_array(
         result_shape(op), int_attr(op, "iota_dimension"), dtype_of(op.results[0].type)
@@ -88,7 +109,7 @@ def _iota(op: Operation, interp: ModuleInterpreter):
     return lambda: value
 
 
-@kernel("stablehlo.dynamic_iota")
+@impl(DynamicIotaOp)
 def _dynamic_iota(op: Operation, interp: ModuleInterpreter):
     dimension = int_attr(op, "iota_dimension")
     dtype = dtype_of(op.results[0].type)
@@ -114,49 +135,49 @@ def broadcast_in_dim(x: Array, shape: Sequence[int], dims: Sequence[int]) -> Arr
     return np.broadcast_to(np.reshape(x, view), tuple(shape))
 
 
-@kernel("stablehlo.broadcast_in_dim")
+@impl(BroadcastInDimOp)
 def _broadcast_in_dim(op: Operation, interp: ModuleInterpreter):
     shape = result_shape(op)
     dims = int_list(op, "broadcast_dimensions")
     return lambda x: broadcast_in_dim(x, shape, dims)
 
 
-@kernel("stablehlo.dynamic_broadcast_in_dim")
+@impl(DynamicBroadcastInDimOp)
 def _dynamic_broadcast_in_dim(op: Operation, interp: ModuleInterpreter):
     dims = int_list(op, "broadcast_dimensions")
     return lambda x, shape: broadcast_in_dim(x, _sizes(shape), dims)
 
 
-@kernel("stablehlo.reshape")
+@impl(ReshapeOp)
 def _reshape(op: Operation, interp: ModuleInterpreter):
     shape = result_shape(op)
     return lambda x: np.reshape(x, shape)
 
 
-@kernel("stablehlo.dynamic_reshape")
+@impl(DynamicReshapeOp)
 def _dynamic_reshape(op: Operation, interp: ModuleInterpreter):
     return lambda x, shape: np.reshape(x, _sizes(shape))
 
 
-@kernel("stablehlo.transpose")
+@impl(TransposeOp)
 def _transpose(op: Operation, interp: ModuleInterpreter):
     permutation = int_list(op, "permutation")
     return lambda x: np.transpose(x, permutation)
 
 
-@kernel("stablehlo.reverse")
+@impl(ReverseOp)
 def _reverse(op: Operation, interp: ModuleInterpreter):
     dims = tuple(int_list(op, "dimensions"))
     return lambda x: np.flip(x, dims) if dims else x
 
 
-@kernel("stablehlo.concatenate")
+@impl(ConcatenateOp)
 def _concatenate(op: Operation, interp: ModuleInterpreter):
     dimension = int_attr(op, "dimension")
     return lambda *xs: np.concatenate(xs, axis=dimension)
 
 
-@kernel("stablehlo.slice")
+@impl(SliceOp)
 def _slice(op: Operation, interp: ModuleInterpreter):
     starts = int_list(op, "start_indices")
     limits = int_list(op, "limit_indices")
@@ -192,7 +213,7 @@ def pad_array(
     return out[tuple(crop)]
 
 
-@kernel("stablehlo.pad")
+@impl(PadOp)
 def _pad(op: Operation, interp: ModuleInterpreter):
     low = int_list(op, "edge_padding_low")
     high = int_list(op, "edge_padding_high")
@@ -200,7 +221,7 @@ def _pad(op: Operation, interp: ModuleInterpreter):
     return lambda x, value: pad_array(x, value, low, high, interior)
 
 
-@kernel("stablehlo.dynamic_pad")
+@impl(DynamicPadOp)
 def _dynamic_pad(op: Operation, interp: ModuleInterpreter):
     def pad(x: Array, value: Array, low: Array, high: Array, interior: Array) -> Array:
         amounts = [[int(v) for v in np.ravel(a)] for a in (low, high, interior)]
@@ -211,7 +232,7 @@ def _dynamic_pad(op: Operation, interp: ModuleInterpreter):
     return pad
 
 
-@kernel("stablehlo.real_dynamic_slice")
+@impl(RealDynamicSliceOp)
 def _real_dynamic_slice(op: Operation, interp: ModuleInterpreter):
     def real_dynamic_slice(x: Array, start: Array, limit: Array, strides: Array):
         bounds = [[int(v) for v in np.ravel(a)] for a in (start, limit, strides)]
@@ -235,7 +256,7 @@ def clamped_starts(
     ]
 
 
-@kernel("stablehlo.dynamic_slice")
+@impl(DynamicSliceOp)
 def _dynamic_slice(op: Operation, interp: ModuleInterpreter):
     sizes = int_list(op, "slice_sizes")
 
@@ -246,7 +267,7 @@ def _dynamic_slice(op: Operation, interp: ModuleInterpreter):
     return dynamic_slice
 
 
-@kernel("stablehlo.dynamic_update_slice")
+@impl(DynamicUpdateSliceOp)
 def _dynamic_update_slice(op: Operation, interp: ModuleInterpreter):
     def dynamic_update_slice(x: Array, update: Array, *starts: Array) -> Array:
         begin = clamped_starts(starts, x.shape, update.shape)
@@ -259,7 +280,7 @@ def _dynamic_update_slice(op: Operation, interp: ModuleInterpreter):
     return dynamic_update_slice
 
 
-@kernel("stablehlo.get_dimension_size")
+@impl(GetDimensionSizeOp)
 def _get_dimension_size(op: Operation, interp: ModuleInterpreter):
     dimension = int_attr(op, "dimension")
     return lambda x: np.asarray(x.shape[dimension], dtype=np.int32)

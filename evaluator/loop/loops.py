@@ -17,16 +17,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import scf
 from xdsl.ir import Operation, SSAValue
-from xlir.targets.loop_interpreter.engine import (
+from xlir.dialects.loop.loops import ForOp, ParallelOp
+from xlir.evaluator.loop.engine import (
     Block,
     Env,
     Scope,
     Step,
     holds_scalar_only,
-    implements,
+    impl,
 )
-from xlir.targets.loop_interpreter.values import register_dtype
+from xlir.evaluator.loop.values import register_dtype
 
 Getter = Callable[[Env], Any]
 
@@ -122,19 +124,19 @@ def _sequential(
     return sequential
 
 
-@implements("loop.for")
+@impl(ForOp)
 def _loop_for(op: Operation, scope: Scope) -> Step:
     bounds = [op.lower, op.upper, op.step]  # pyright: ignore[reportAttributeAccessIssue]
     return _sequential(op, scope, bounds, op.iter_args)  # pyright: ignore[reportAttributeAccessIssue]
 
 
-@implements("scf.for")
+@impl(scf.ForOp)
 def _scf_for(op: Operation, scope: Scope) -> Step:
     lb, ub, step, *inits = op.operands
     return _sequential(op, scope, [lb, ub, step], inits)
 
 
-@implements("loop.parallel")
+@impl(ParallelOp)
 def _parallel(op: Operation, scope: Scope) -> Step:
     lowers = [_getter(scope, b) for b in op.lower_bounds]  # pyright: ignore[reportAttributeAccessIssue]
     uppers = [_getter(scope, b) for b in op.upper_bounds]  # pyright: ignore[reportAttributeAccessIssue]
@@ -201,7 +203,7 @@ def _parallel(op: Operation, scope: Scope) -> Step:
     return vectorized if vector else one_by_one
 
 
-@implements("scf.if")
+@impl(scf.IfOp)
 def _scf_if(op: Operation, scope: Scope) -> Step:
     cond = scope.slot(op.operands[0])
     then = scope.region(op.regions[0])
@@ -237,7 +239,7 @@ def _scf_if(op: Operation, scope: Scope) -> Step:
     return branch
 
 
-@implements("scf.while")
+@impl(scf.WhileOp)
 def _scf_while(op: Operation, scope: Scope) -> Step:
     inits = scope.slots_of(op.operands)
     before_args = scope.slots_of(op.regions[0].blocks[0].args)
@@ -265,7 +267,7 @@ def _scf_while(op: Operation, scope: Scope) -> Step:
     return loop
 
 
-@implements("scf.index_switch")
+@impl(scf.IndexSwitchOp)
 def _index_switch(op: Operation, scope: Scope) -> Step:
     arg = scope.slot(op.operands[0])
     cases = list(op.properties["cases"].get_values())  # pyright: ignore[reportAttributeAccessIssue]

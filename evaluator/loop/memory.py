@@ -13,18 +13,22 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.types import Unsupported
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
-from xlir.targets.loop_interpreter.values import (
+from xlir.dialects.device import AllocOp, CopyOp, FreeOp, ReadScalarOp
+from xlir.dialects.loop.globals import GetGlobalOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.loop.engine import Env, Scope, Step, impl
+from xlir.evaluator.loop.values import (
     loader,
     memref_type,
     new_buffer,
     storage_dtype,
     storer,
 )
-from xlir.targets.loop_interpreter.vector import lane_offsets, lanes_of
+from xlir.evaluator.loop.vector import lane_offsets, lanes_of
 
 from xlir.diagnostics import XlirError
 
@@ -74,7 +78,7 @@ def _masked(index: tuple[Any, ...], mask: Any) -> tuple[Any, ...]:
     return tuple(np.where(mask, i, 0) for i in index)
 
 
-@implements("loop.load", "memref.load", "device.read_scalar")
+@impl(LoadOp, memref.LoadOp, ReadScalarOp)
 def _load(op: Operation, scope: Scope) -> Step:
     buffer_type = memref_type(op.operands[0].type)
     shape = tuple(buffer_type.get_shape())
@@ -98,7 +102,7 @@ def _load(op: Operation, scope: Scope) -> Step:
     return load
 
 
-@implements("loop.store", "memref.store")
+@impl(StoreOp, memref.StoreOp)
 def _store(op: Operation, scope: Scope) -> Step:
     buffer_type = memref_type(op.operands[1].type)
     shape = tuple(buffer_type.get_shape())
@@ -140,7 +144,7 @@ def _unary(op: Operation, scope: Scope, fn: Any) -> Step:
     return step
 
 
-@implements("loop.view")
+@impl(ViewOp)
 def _view(op: Operation, scope: Scope) -> Step:
     result = memref_type(op.results[0].type)
     offset = op.byte_offset  # pyright: ignore[reportAttributeAccessIssue]
@@ -150,13 +154,13 @@ def _view(op: Operation, scope: Scope) -> Step:
     return _unary(op, scope, lambda arena: arena[offset:end].view(dtype).reshape(shape))
 
 
-@implements("loop.reshape", "memref.cast")
+@impl(ReshapeOp, memref.CastOp)
 def _reshape(op: Operation, scope: Scope) -> Step:
     shape = tuple(memref_type(op.results[0].type).get_shape())
     return _unary(op, scope, lambda b: b.reshape(shape))
 
 
-@implements("loop.get_global")
+@impl(GetGlobalOp)
 def _get_global(op: Operation, scope: Scope) -> Step:
     name = op.properties["name"].root_reference.data  # pyright: ignore[reportAttributeAccessIssue]
     if name not in scope.program.globals:
@@ -170,7 +174,7 @@ def _get_global(op: Operation, scope: Scope) -> Step:
     return get_global
 
 
-@implements("device.alloc", "memref.alloc", "memref.alloca")
+@impl(AllocOp, memref.AllocOp, memref.AllocaOp)
 def _alloc(op: Operation, scope: Scope) -> Step:
     if op.operands:
         raise Unsupported("allocations of dynamic size are not supported")
@@ -183,13 +187,13 @@ def _alloc(op: Operation, scope: Scope) -> Step:
     return alloc
 
 
-@implements("device.free", "memref.dealloc")
+@impl(FreeOp, memref.DeallocOp)
 def _free(op: Operation, scope: Scope) -> None:
     """Memory is the garbage collector's; a freed arena is not reused."""
     return None
 
 
-@implements("device.copy", "memref.copy")
+@impl(CopyOp, memref.CopyOp)
 def _copy(op: Operation, scope: Scope) -> Step:
     src, dst = scope.slots_of(op.operands[:2])
 

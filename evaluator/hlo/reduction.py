@@ -16,20 +16,28 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
-from xlir.targets.interpreter.data_movement import (
+from xlir.dialects.stablehlo.elementwise import CompareOp
+from xlir.dialects.stablehlo.reduction import (
+    MapOp,
+    ReduceOp,
+    ReduceWindowOp,
+    SelectAndScatterOp,
+    SortOp,
+)
+from xlir.evaluator.hlo.data_movement import (
     int_attr,
     int_list,
     ints_of,
     pad_array,
 )
-from xlir.targets.interpreter.elementwise import attribute, total_order_key
-from xlir.targets.interpreter.engine import ModuleInterpreter, Program, kernel
-from xlir.targets.interpreter.regions import (
+from xlir.evaluator.hlo.elementwise import attribute, total_order_key
+from xlir.evaluator.hlo.engine import ModuleInterpreter, Program, impl
+from xlir.evaluator.hlo.regions import (
     apply_region,
     compact_ufunc,
     is_vectorizable,
 )
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 
@@ -124,7 +132,7 @@ def reduce_arrays(
     return reduce_last_axis(body, vectorizable, moved, list(inits))
 
 
-@kernel("stablehlo.reduce")
+@impl(ReduceOp)
 def _reduce(op: Operation, interp: ModuleInterpreter):
     axes = int_list(op, "dimensions")
     body = _body(op, interp)
@@ -172,7 +180,7 @@ def window_view(
     return view[index]
 
 
-@kernel("stablehlo.reduce_window")
+@impl(ReduceWindowOp)
 def _reduce_window(op: Operation, interp: ModuleInterpreter):
     window = int_list(op, "window_dimensions")
     rank = len(window)
@@ -252,7 +260,7 @@ def combine_at(
         flat[where] = np.broadcast_to(result, where.shape)
 
 
-@kernel("stablehlo.select_and_scatter")
+@impl(SelectAndScatterOp)
 def _select_and_scatter(op: Operation, interp: ModuleInterpreter):
     window = int_list(op, "window_dimensions")
     rank = len(window)
@@ -316,7 +324,7 @@ def _simple_comparator(body: Program, n: int) -> tuple[int, bool, str | None] | 
     if len(body.steps) != 1 or len(body.returns) != 1:
         return None
     _, ins, outs, _, op, _ = body.steps[0]
-    if op.name != "stablehlo.compare" or body.returns[0] is not outs[0]:
+    if not isinstance(op, CompareOp) or body.returns[0] is not outs[0]:
         return None
     args = body.args
     try:
@@ -376,7 +384,7 @@ def _comparator_ranks(body: Program, rows: list[np.ndarray]) -> np.ndarray:
     return order.reshape(*lead, k)
 
 
-@kernel("stablehlo.sort")
+@impl(SortOp)
 def _sort(op: Operation, interp: ModuleInterpreter):
     dimension = int_attr(op, "dimension", -1)
     body = _body(op, interp)
@@ -434,7 +442,7 @@ def _python_sort(body: Program, moved: list[np.ndarray]) -> np.ndarray:
     return order
 
 
-@kernel("stablehlo.map")
+@impl(MapOp)
 def _map(op: Operation, interp: ModuleInterpreter):
     body = _body(op, interp)
     return lambda *inputs: apply_region(body, list(inputs), 1)[0]

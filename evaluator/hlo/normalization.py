@@ -7,9 +7,14 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.data_movement import int_attr
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
+from xlir.dialects.stablehlo.normalization import (
+    BatchNormGradOp,
+    BatchNormInferenceOp,
+    BatchNormTrainingOp,
+)
+from xlir.evaluator.hlo.data_movement import int_attr
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
 
 Array = Any
 
@@ -33,7 +38,7 @@ def _statistics(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
     return mean, variance
 
 
-@kernel("stablehlo.batch_norm_inference")
+@impl(BatchNormInferenceOp)
 def _inference(op: Operation, interp: ModuleInterpreter):
     epsilon, axis = _layout(op)
 
@@ -46,7 +51,7 @@ def _inference(op: Operation, interp: ModuleInterpreter):
     return run
 
 
-@kernel("stablehlo.batch_norm_training")
+@impl(BatchNormTrainingOp)
 def _training(op: Operation, interp: ModuleInterpreter):
     epsilon, axis = _layout(op)
 
@@ -61,7 +66,7 @@ def _training(op: Operation, interp: ModuleInterpreter):
     return run
 
 
-@kernel("stablehlo.batch_norm_grad")
+@impl(BatchNormGradOp)
 def _grad(op: Operation, interp: ModuleInterpreter):
     """With x̂ = (x - mean) / sqrt(var + epsilon) and N elements per feature:
     grad_offset = Σ g, grad_scale = Σ g x̂, and

@@ -8,16 +8,18 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
-from xlir.targets.interpreter.data_movement import (
+from xlir.dialects.stablehlo.contraction import ConvolutionOp, DotGeneralOp, DotOp
+from xlir.dialects.stablehlo.dynamic import DynamicConvOp
+from xlir.evaluator.hlo.data_movement import (
     int_attr,
     int_list,
     ints_of,
     pad_array,
     result_shape,
 )
-from xlir.targets.interpreter.elementwise import attribute, convert_array
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import Unsupported, dtype_of
+from xlir.evaluator.hlo.elementwise import attribute, convert_array
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import Unsupported, dtype_of
 
 Array = Any
 
@@ -97,7 +99,7 @@ def dot_general(
     return product.reshape(batch + m_shape + n_shape)
 
 
-@kernel("stablehlo.dot_general")
+@impl(DotGeneralOp)
 def _dot_general(op: Operation, interp: ModuleInterpreter):
     numbers = attribute(op, "dot_dimension_numbers")
     lb = dims_field(numbers, "lhs_batching_dimensions")
@@ -110,7 +112,7 @@ def _dot_general(op: Operation, interp: ModuleInterpreter):
     )
 
 
-@kernel("stablehlo.dot")
+@impl(DotOp)
 def _dot(op: Operation, interp: ModuleInterpreter):
     dtype = compute_dtype(op)
 
@@ -208,7 +210,7 @@ def convolution(
     return np.concatenate(parts, axis=1)
 
 
-@kernel("stablehlo.convolution")
+@impl(ConvolutionOp)
 def _convolution(op: Operation, interp: ModuleInterpreter):
     run = make_convolution(op)
     spatial = len(op.operands[0].type.get_shape()) - 2  # type: ignore[attr-defined]
@@ -216,7 +218,7 @@ def _convolution(op: Operation, interp: ModuleInterpreter):
     return lambda lhs, rhs: run(lhs, rhs, padding)
 
 
-@kernel("stablehlo.dynamic_conv")
+@impl(DynamicConvOp)
 def _dynamic_conv(op: Operation, interp: ModuleInterpreter):
     run = make_convolution(op)
 

@@ -19,8 +19,58 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ComplexType, Float8E8M0FNUType, TensorType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import (
+from xlir.dialects.stablehlo.elementwise import (
+    AbsOp,
+    AddOp,
+    AndOp,
+    Atan2Op,
+    BitcastConvertOp,
+    CbrtOp,
+    CeilOp,
+    ClampOp,
+    CompareOp,
+    ComplexOp,
+    ConvertOp,
+    CosineOp,
+    CountLeadingZerosOp,
+    DivideOp,
+    ExponentialMinusOneOp,
+    ExponentialOp,
+    FloorOp,
+    ImagOp,
+    IsFiniteOp,
+    LogisticOp,
+    LogOp,
+    LogPlusOneOp,
+    MaximumOp,
+    MinimumOp,
+    MultiplyOp,
+    NegateOp,
+    NotOp,
+    OrOp,
+    PopcntOp,
+    PowerOp,
+    RealOp,
+    ReducePrecisionOp,
+    RemainderOp,
+    RoundNearestAfzOp,
+    RoundNearestEvenOp,
+    RsqrtOp,
+    SelectOp,
+    ShiftLeftOp,
+    ShiftRightArithmeticOp,
+    ShiftRightLogicalOp,
+    SignOp,
+    SineOp,
+    SqrtOp,
+    SubtractOp,
+    TanhOp,
+    TanOp,
+    XorOp,
+)
+from xlir.dialects.stablehlo.quantization import UniformDequantizeOp, UniformQuantizeOp
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import (
     Unsupported,
     bit_width,
     dequantize,
@@ -98,55 +148,55 @@ def complex_atan2(y: Array, x: Array) -> Array:
     return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
 
 
-_COMPLEX_VARIANTS: dict[str, Callable[..., Array]] = {"stablehlo.cbrt": complex_cbrt}
+_COMPLEX_VARIANTS: dict[type[Operation], Callable[..., Array]] = {CbrtOp: complex_cbrt}
 """Complex forms of the kernels whose numpy function takes no complex."""
 
-_REAL_ONLY = {"stablehlo.ceil", "stablehlo.floor", "stablehlo.round_nearest_even"}
+_REAL_ONLY = {CeilOp, FloorOp, RoundNearestEvenOp}
 """Kernels that take floats only (the others take complex numbers too)."""
 
 
-def _float_only(name: str, fn: Callable[[Array], Array]) -> None:
-    @kernel(name)
+def _float_only(op_class: type[Operation], fn: Callable[[Array], Array]) -> None:
+    @impl(op_class)
     def factory(op: Operation, interp: ModuleInterpreter) -> Callable[[Array], Array]:
         kind = _operand_dtype(op).kind
-        if kind == "c" and name in _COMPLEX_VARIANTS:
-            return _COMPLEX_VARIANTS[name]
-        if kind not in "fc" or (kind == "c" and name in _REAL_ONLY):
+        if kind == "c" and op_class in _COMPLEX_VARIANTS:
+            return _COMPLEX_VARIANTS[op_class]
+        if kind not in "fc" or (kind == "c" and op_class in _REAL_ONLY):
             raise Unsupported(f"needs float elements, not {op.operands[0].type}")
         return fn
 
 
-for _name, _fn in {
-    "stablehlo.cbrt": np.cbrt,
-    "stablehlo.ceil": np.ceil,
-    "stablehlo.floor": np.floor,
-    "stablehlo.cosine": np.cos,
-    "stablehlo.sine": np.sin,
-    "stablehlo.tan": np.tan,
-    "stablehlo.tanh": np.tanh,
-    "stablehlo.exponential": np.exp,
-    "stablehlo.exponential_minus_one": np.expm1,
-    "stablehlo.log": np.log,
-    "stablehlo.log_plus_one": np.log1p,
-    "stablehlo.sqrt": np.sqrt,
-    "stablehlo.round_nearest_even": np.rint,
+for _op_class, _fn in {
+    CbrtOp: np.cbrt,
+    CeilOp: np.ceil,
+    FloorOp: np.floor,
+    CosineOp: np.cos,
+    SineOp: np.sin,
+    TanOp: np.tan,
+    TanhOp: np.tanh,
+    ExponentialOp: np.exp,
+    ExponentialMinusOneOp: np.expm1,
+    LogOp: np.log,
+    LogPlusOneOp: np.log1p,
+    SqrtOp: np.sqrt,
+    RoundNearestEvenOp: np.rint,
 }.items():
-    _float_only(_name, _fn)
+    _float_only(_op_class, _fn)
 
 
-@kernel("stablehlo.rsqrt")
+@impl(RsqrtOp)
 def _rsqrt(op: Operation, interp: ModuleInterpreter):
     one = _operand_dtype(op).type(1)
     return lambda x: one / np.sqrt(x)
 
 
-@kernel("stablehlo.logistic")
+@impl(LogisticOp)
 def _logistic(op: Operation, interp: ModuleInterpreter):
     one = _operand_dtype(op).type(1)
     return lambda x: one / (one + np.exp(-x))
 
 
-@kernel("stablehlo.round_nearest_afz")
+@impl(RoundNearestAfzOp)
 def _round_afz(op: Operation, interp: ModuleInterpreter):
     def round_afz(x: Array) -> Array:
         truncated = np.trunc(x)
@@ -156,14 +206,14 @@ def _round_afz(op: Operation, interp: ModuleInterpreter):
     return round_afz
 
 
-@kernel("stablehlo.abs")
+@impl(AbsOp)
 def _abs(op: Operation, interp: ModuleInterpreter):
     if is_unsigned(op.operands[0].type):
         return lambda x: x
     return np.abs
 
 
-@kernel("stablehlo.negate")
+@impl(NegateOp)
 def _negate(op: Operation, interp: ModuleInterpreter):
     return np.negative
 
@@ -177,7 +227,7 @@ def complex_sign(z: Array) -> Array:
     return np.where(nan, np.array(complex(np.nan, np.nan), z.dtype), unit)
 
 
-@kernel("stablehlo.sign")
+@impl(SignOp)
 def _sign(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
     if dtype.kind == "c":
@@ -190,12 +240,12 @@ def _sign(op: Operation, interp: ModuleInterpreter):
     return np.sign
 
 
-@kernel("stablehlo.not")
+@impl(NotOp)
 def _not(op: Operation, interp: ModuleInterpreter):
     return np.invert
 
 
-@kernel("stablehlo.popcnt")
+@impl(PopcntOp)
 def _popcnt(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
     unsigned, mask = _unsigned(dtype), _low_bits(op)
@@ -209,7 +259,7 @@ def _low_bits(op: Operation) -> Any:
     return unsigned.type((1 << bit_width(op.operands[0].type)) - 1)
 
 
-@kernel("stablehlo.count_leading_zeros")
+@impl(CountLeadingZerosOp)
 def _clz(op: Operation, interp: ModuleInterpreter):
     dtype = _operand_dtype(op)
     if dtype.kind not in "iu":
@@ -233,7 +283,7 @@ def _clz(op: Operation, interp: ModuleInterpreter):
     return clz
 
 
-@kernel("stablehlo.is_finite")
+@impl(IsFiniteOp)
 def _is_finite(op: Operation, interp: ModuleInterpreter):
     return np.isfinite
 
@@ -241,18 +291,18 @@ def _is_finite(op: Operation, interp: ModuleInterpreter):
 # --- binary -------------------------------------------------------------------
 
 
-for _name, _fn in {
-    "stablehlo.add": np.add,
-    "stablehlo.subtract": np.subtract,
-    "stablehlo.multiply": np.multiply,
-    "stablehlo.and": np.bitwise_and,
-    "stablehlo.or": np.bitwise_or,
-    "stablehlo.xor": np.bitwise_xor,
+for _op_class, _fn in {
+    AddOp: np.add,
+    SubtractOp: np.subtract,
+    MultiplyOp: np.multiply,
+    AndOp: np.bitwise_and,
+    OrOp: np.bitwise_or,
+    XorOp: np.bitwise_xor,
 }.items():
-    kernel(_name)(lambda op, interp, _fn=_fn: _fn)
+    impl(_op_class)(lambda op, interp, _fn=_fn: _fn)
 
 
-@kernel("stablehlo.atan2")
+@impl(Atan2Op)
 def _atan2(op: Operation, interp: ModuleInterpreter):
     return complex_atan2 if _operand_dtype(op).kind == "c" else np.arctan2
 
@@ -263,7 +313,7 @@ def complex_greater(a: Array, b: Array) -> Array:
     return (a.real > b.real) | ((a.real == b.real) & (a.imag > b.imag))
 
 
-@kernel("stablehlo.maximum")
+@impl(MaximumOp)
 def _maximum(op: Operation, interp: ModuleInterpreter):
     kind = _operand_dtype(op).kind
     if kind == "c":
@@ -271,7 +321,7 @@ def _maximum(op: Operation, interp: ModuleInterpreter):
     return float_maximum if kind == "f" else np.maximum
 
 
-@kernel("stablehlo.minimum")
+@impl(MinimumOp)
 def _minimum(op: Operation, interp: ModuleInterpreter):
     kind = _operand_dtype(op).kind
     if kind == "c":
@@ -307,12 +357,12 @@ def int_remainder(a: Array, b: Array) -> Array:
     return np.where(zero, a, np.fmod(a, safe))
 
 
-@kernel("stablehlo.divide")
+@impl(DivideOp)
 def _divide(op: Operation, interp: ModuleInterpreter):
     return np.true_divide if _operand_dtype(op).kind in "fc" else int_divide
 
 
-@kernel("stablehlo.remainder")
+@impl(RemainderOp)
 def _remainder(op: Operation, interp: ModuleInterpreter):
     kind = _operand_dtype(op).kind
     if kind == "c":
@@ -344,7 +394,7 @@ def int_power(base: Array, exponent: Array) -> Array:
     return result
 
 
-@kernel("stablehlo.power")
+@impl(PowerOp)
 def _power(op: Operation, interp: ModuleInterpreter):
     return np.power if _operand_dtype(op).kind in "fc" else int_power
 
@@ -382,9 +432,9 @@ def _shift_factory(kind: str):
     return factory
 
 
-kernel("stablehlo.shift_left")(_shift_factory("left"))
-kernel("stablehlo.shift_right_logical")(_shift_factory("logical"))
-kernel("stablehlo.shift_right_arithmetic")(_shift_factory("arithmetic"))
+impl(ShiftLeftOp)(_shift_factory("left"))
+impl(ShiftRightLogicalOp)(_shift_factory("logical"))
+impl(ShiftRightArithmeticOp)(_shift_factory("arithmetic"))
 
 
 # --- compare, select, clamp -------------------------------------------------------
@@ -446,7 +496,7 @@ def attribute(op: Operation, name: str) -> Any:
     return value
 
 
-@kernel("stablehlo.compare")
+@impl(CompareOp)
 def _compare(op: Operation, interp: ModuleInterpreter):
     direction = _enum_value(attribute(op, "comparison_direction"))
     compare_type = _enum_value(attribute(op, "compare_type"))
@@ -455,12 +505,12 @@ def _compare(op: Operation, interp: ModuleInterpreter):
     return compare_function(direction, compare_type, _operand_dtype(op))
 
 
-@kernel("stablehlo.select")
+@impl(SelectOp)
 def _select(op: Operation, interp: ModuleInterpreter):
     return np.where
 
 
-@kernel("stablehlo.clamp")
+@impl(ClampOp)
 def _clamp(op: Operation, interp: ModuleInterpreter):
     if _operand_dtype(op, 1).kind == "f":
         return lambda lo, x, hi: float_minimum(float_maximum(x, lo), hi)
@@ -517,7 +567,7 @@ def f32_rounded_to_odd(x: np.ndarray) -> np.ndarray:
     return bits.view(np.float32)
 
 
-@kernel("stablehlo.convert")
+@impl(ConvertOp)
 def _convert(op: Operation, interp: ModuleInterpreter):
     """Floats saturate to 2- and 4-bit integer types as to wider ones."""
     src, dst = _operand_dtype(op), _result_dtype(op)
@@ -568,7 +618,7 @@ def _from_bit_matrix(bits: np.ndarray, type_: Any) -> np.ndarray:
     return from_bits(values.astype(f"u{storage.itemsize}"), type_)
 
 
-@kernel("stablehlo.bitcast_convert")
+@impl(BitcastConvertOp)
 def _bitcast_convert(op: Operation, interp: ModuleInterpreter):
     """Bits as a little-endian string: a wider element takes the trailing
     dimension's elements, first at its least significant bits."""
@@ -583,17 +633,17 @@ def _bitcast_convert(op: Operation, interp: ModuleInterpreter):
     return bitcast
 
 
-@kernel("stablehlo.real")
+@impl(RealOp)
 def _real(op: Operation, interp: ModuleInterpreter):
     return np.real
 
 
-@kernel("stablehlo.imag")
+@impl(ImagOp)
 def _imag(op: Operation, interp: ModuleInterpreter):
     return lambda x: np.imag(x) if np.iscomplexobj(x) else np.zeros_like(x)
 
 
-@kernel("stablehlo.complex")
+@impl(ComplexOp)
 def _complex(op: Operation, interp: ModuleInterpreter):
     dtype = _result_dtype(op)
     return lambda re, im: (re + 1j * np.asarray(im, dtype)).astype(dtype)
@@ -634,14 +684,14 @@ def reduce_precision(x: Array, exponent_bits: int, mantissa_bits: int) -> Array:
     return np.where(np.isnan(x), nan_result, result)
 
 
-@kernel("stablehlo.reduce_precision")
+@impl(ReducePrecisionOp)
 def _reduce_precision(op: Operation, interp: ModuleInterpreter):
     exponent_bits = int(attribute(op, "exponent_bits").value.data)
     mantissa_bits = int(attribute(op, "mantissa_bits").value.data)
     return lambda x: reduce_precision(x, exponent_bits, mantissa_bits)
 
 
-@kernel("stablehlo.uniform_quantize")
+@impl(UniformQuantizeOp)
 def _uniform_quantize(op: Operation, interp: ModuleInterpreter):
     source, target = op.operands[0].type, op.results[0].type
     if is_quantized(source):  # requantize
@@ -649,7 +699,7 @@ def _uniform_quantize(op: Operation, interp: ModuleInterpreter):
     return lambda x: quantize(x, target)
 
 
-@kernel("stablehlo.uniform_dequantize")
+@impl(UniformDequantizeOp)
 def _uniform_dequantize(op: Operation, interp: ModuleInterpreter):
     source = op.operands[0].type
     return lambda q: dequantize(q, source)

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import Unsupported
+from xlir.dialects.stablehlo.linalg import CholeskyOp, FftOp, TriangularSolveOp
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 
@@ -46,7 +47,7 @@ def _flag(op: Operation, name: str) -> bool:
     return bool(attribute(op, name).value.data)
 
 
-@kernel("stablehlo.triangular_solve")
+@impl(TriangularSolveOp)
 def _triangular_solve(op: Operation, interp: ModuleInterpreter):
     left_side, lower = _flag(op, "left_side"), _flag(op, "lower")
     unit = _flag(op, "unit_diagonal")
@@ -78,14 +79,14 @@ def cholesky(a: Array, lower: bool) -> Array:
     return np.conj(np.swapaxes(factor, -1, -2))
 
 
-@kernel("stablehlo.cholesky")
+@impl(CholeskyOp)
 def _cholesky(op: Operation, interp: ModuleInterpreter):
     value = attribute(op, "lower")
     lower = bool(value is not None and value.value.data)
     return lambda a: cholesky(a, lower)
 
 
-@kernel("stablehlo.fft")
+@impl(FftOp)
 def _fft(op: Operation, interp: ModuleInterpreter):
     kind = str(attribute(op, "fft_type").data.value)
     length = [int(v) for v in attribute(op, "fft_length").iter_values()]

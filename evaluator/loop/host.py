@@ -3,15 +3,27 @@ are tokens and no-ops), kernel launches and function calls."""
 
 from __future__ import annotations
 
+from xdsl.dialects import func
 from xdsl.ir import Operation
-from xlir.targets.interpreter.types import Unsupported
-from xlir.targets.loop_interpreter.engine import Env, Scope, Step, implements
+from xlir.dialects.device import (
+    DefaultStreamOp,
+    EventCreateOp,
+    EventDestroyOp,
+    LaunchOp,
+    RecordOp,
+    StreamCreateOp,
+    StreamDestroyOp,
+    SynchronizeOp,
+    WaitOp,
+)
+from xlir.evaluator.hlo.types import Unsupported
+from xlir.evaluator.loop.engine import Env, Scope, Step, impl
 
 
-@implements(
-    "device.default_stream",
-    "device.stream_create",
-    "device.event_create",
+@impl(
+    DefaultStreamOp,
+    StreamCreateOp,
+    EventCreateOp,
 )
 def _token(op: Operation, scope: Scope) -> Step:
     out = scope.slot(op.results[0])
@@ -22,12 +34,12 @@ def _token(op: Operation, scope: Scope) -> Step:
     return token
 
 
-@implements(
-    "device.stream_destroy",
-    "device.event_destroy",
-    "device.record",
-    "device.wait",
-    "device.synchronize",
+@impl(
+    StreamDestroyOp,
+    EventDestroyOp,
+    RecordOp,
+    WaitOp,
+    SynchronizeOp,
 )
 def _no_op(op: Operation, scope: Scope) -> None:
     """Work runs when it is issued: there is nothing to wait for."""
@@ -42,7 +54,7 @@ def _callee(op: Operation, scope: Scope, key: str):
     return routine
 
 
-@implements("device.launch")
+@impl(LaunchOp)
 def _launch(op: Operation, scope: Scope) -> Step:
     kernel = _callee(op, scope, "kernel")
     args = scope.slots_of(op.operands[:-1])
@@ -53,7 +65,7 @@ def _launch(op: Operation, scope: Scope) -> Step:
     return launch
 
 
-@implements("func.call")
+@impl(func.CallOp)
 def _call(op: Operation, scope: Scope) -> Step:
     function = _callee(op, scope, "callee")
     args = scope.slots_of(op.operands)

@@ -2,7 +2,7 @@
 
 A *register* value (an SSA value of a scalar type) is a numpy scalar or an
 array over the lanes of a vectorized loop, in the host dtype of its type
-(`targets/base.py`'s `element_dtype`: bf16 held as float32, rounded after
+(`xlir/element_types.py`'s `element_dtype`: bf16 held as float32, rounded after
 every operation; i1 as bool; index as int64). A value of a `vector<N>` type
 has one more axis, of N, in front of the loop's (`vector.py`).
 
@@ -19,13 +19,14 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import BFloat16Type, MemRefType, TensorType, VectorType
 from xdsl.ir import Attribute
-from xlir.targets.base import element_dtype
-from xlir.targets.interpreter.types import (
+from xlir.evaluator.hlo.types import (
     Unsupported,
     bf16_bits,
     bf16_from_bits,
     round_bf16,
 )
+
+from xlir.element_types import element_dtype
 
 Convert = Callable[[Any], Any]
 

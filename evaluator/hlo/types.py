@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xlir.dialects.quant import UniformQuantizedType
-from xlir.targets.base import element_dtype
 
-from xlir.element_types import NARROW_FLOATS
+from xlir.element_types import NARROW_FLOATS, element_dtype
+from xlir.element_types import bit_width as element_bit_width
 
 
 class Unsupported(Exception):
@@ -168,17 +168,12 @@ def is_unsigned(type_: Attribute) -> bool:
 
 
 def bit_width(type_: Attribute) -> int:
-    element = type_.get_element_type() if isinstance(type_, TensorType) else type_
-    if isinstance(element, IntegerType):
-        return element.width.data
-    if isinstance(element, ComplexType):
-        return 2 * bit_width(element.element_type)
-    if isinstance(element, UniformQuantizedType):
-        return bit_width(element.storage_type)
-    width = getattr(element, "bitwidth", None)
-    if isinstance(width, int):
-        return width
-    return dtype_of(element).itemsize * 8
+    """Bits of an element of the type (of a tensor type's elements)."""
+    element = _element(type_)
+    width = element_bit_width(element)
+    if width is None:
+        raise Unsupported(f"element type {element} is not supported")
+    return width
 
 
 def is_quantized(type_: Attribute) -> bool:

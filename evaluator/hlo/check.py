@@ -10,9 +10,18 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute, total_order_key
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import dense_to_numpy, storage_dtype
+from xlir.dialects.check import (
+    ExpectAlmostEqConstOp,
+    ExpectAlmostEqOp,
+    ExpectCloseOp,
+    ExpectEqConstOp,
+    ExpectEqOp,
+    ExpectSerializedEqOp,
+)
+from xlir.dialects.interpreter import ProbeOp
+from xlir.evaluator.hlo.elementwise import attribute, total_order_key
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import dense_to_numpy, storage_dtype
 
 from xlir.diagnostics import format_at_op
 
@@ -134,7 +143,7 @@ def _record(
     )
 
 
-@kernel("check.expect_eq_const")
+@impl(ExpectEqConstOp)
 def _expect_eq_const(op: Operation, interp: ModuleInterpreter):
     expected = dense_to_numpy(attribute(op, "value"))
 
@@ -144,7 +153,7 @@ def _expect_eq_const(op: Operation, interp: ModuleInterpreter):
     return check
 
 
-@kernel("check.expect_eq")
+@impl(ExpectEqOp)
 def _expect_eq(op: Operation, interp: ModuleInterpreter):
     def check(actual: Array, expected: Array) -> None:
         _record(interp, op, exactly_equal(actual, expected), actual, expected, "exact")
@@ -152,7 +161,7 @@ def _expect_eq(op: Operation, interp: ModuleInterpreter):
     return check
 
 
-@kernel("check.expect_almost_eq_const")
+@impl(ExpectAlmostEqConstOp)
 def _expect_almost_eq_const(op: Operation, interp: ModuleInterpreter):
     expected = dense_to_numpy(attribute(op, "value"))
     tolerance = _float_value(attribute(op, "tolerance"), DEFAULT_TOLERANCE)
@@ -164,7 +173,7 @@ def _expect_almost_eq_const(op: Operation, interp: ModuleInterpreter):
     return check
 
 
-@kernel("check.expect_almost_eq")
+@impl(ExpectAlmostEqOp)
 def _expect_almost_eq(op: Operation, interp: ModuleInterpreter):
     tolerance = _float_value(attribute(op, "tolerance"), DEFAULT_TOLERANCE)
 
@@ -175,7 +184,7 @@ def _expect_almost_eq(op: Operation, interp: ModuleInterpreter):
     return check
 
 
-@kernel("check.expect_close")
+@impl(ExpectCloseOp)
 def _expect_close(op: Operation, interp: ModuleInterpreter):
     most = _int_value(attribute(op, "max_ulp_difference"), 1)
     least = _int_value(attribute(op, "min_ulp_difference"), 0)
@@ -194,7 +203,7 @@ def _expect_close(op: Operation, interp: ModuleInterpreter):
     return check
 
 
-@kernel("interpreter.probe")
+@impl(ProbeOp)
 def _probe(op: Operation, interp: ModuleInterpreter):
     probe_id = attribute(op, "probe_id").data
 
@@ -205,7 +214,7 @@ def _probe(op: Operation, interp: ModuleInterpreter):
     return probe
 
 
-@kernel("check.expect_serialized_eq")
+@impl(ExpectSerializedEqOp)
 def _expect_serialized_eq(op: Operation, interp: ModuleInterpreter):
     probe_id = attribute(op, "probe_id").data
     iteration = _int_value(attribute(op, "iter"), 0)

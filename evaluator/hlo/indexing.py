@@ -7,17 +7,19 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.contraction import dims_field
-from xlir.targets.interpreter.data_movement import int_list
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, Program, kernel
-from xlir.targets.interpreter.reduction import combine_at, flat_view
-from xlir.targets.interpreter.regions import (
+from xlir.dialects.stablehlo.dynamic import DynamicGatherOp
+from xlir.dialects.stablehlo.indexing import GatherOp, ScatterOp
+from xlir.evaluator.hlo.contraction import dims_field
+from xlir.evaluator.hlo.data_movement import int_list
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, Program, impl
+from xlir.evaluator.hlo.reduction import combine_at, flat_view
+from xlir.evaluator.hlo.regions import (
     apply_region,
     compact_ufunc,
     is_vectorizable,
 )
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 
@@ -41,14 +43,14 @@ def _batch_axis(start_dim: int, index_vector_dim: int) -> int:
     return start_dim - (1 if start_dim > index_vector_dim else 0)
 
 
-@kernel("stablehlo.gather")
+@impl(GatherOp)
 def _gather(op: Operation, interp: ModuleInterpreter):
     slice_sizes = int_list(op, "slice_sizes")
     gather = make_gather(op)
     return lambda operand, start_indices: gather(operand, start_indices, slice_sizes)
 
 
-@kernel("stablehlo.dynamic_gather")
+@impl(DynamicGatherOp)
 def _dynamic_gather(op: Operation, interp: ModuleInterpreter):
     gather = make_gather(op)
     return lambda operand, start_indices, sizes: gather(
@@ -148,7 +150,7 @@ def _combine_rounds(
             f[where] = np.broadcast_to(res, where.shape)
 
 
-@kernel("stablehlo.scatter")
+@impl(ScatterOp)
 def _scatter(op: Operation, interp: ModuleInterpreter):
     numbers = attribute(op, "scatter_dimension_numbers")
     window_dims = dims_field(numbers, "update_window_dims")

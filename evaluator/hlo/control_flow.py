@@ -8,17 +8,31 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.ir import Operation
+from xlir.dialects.hlo import FusionOp
+from xlir.dialects.stablehlo.control_flow import (
+    AfterAllOp,
+    CaseOp,
+    CompositeOp,
+    CreateTokenOp,
+    CustomCallOp,
+    GetTupleElementOp,
+    IfOp,
+    OptimizationBarrierOp,
+    TupleOp,
+    WhileOp,
+)
 from xlir.dialects.stablehlo.lapack import (
     LapackCallError,
     is_lapack_target,
     lapack_call,
 )
-from xlir.targets.interpreter.data_movement import int_attr
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.lapack import lapack_kernel
-from xlir.targets.interpreter.types import Unsupported
+from xlir.evaluator.hlo.data_movement import int_attr
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.lapack import lapack_kernel
+from xlir.evaluator.hlo.types import Unsupported
 
 Array = Any
 
@@ -37,7 +51,7 @@ def _unpack(results: list[Array], count: int) -> Any:
     return results[0] if count == 1 else results
 
 
-@kernel("func.call")
+@impl(func.CallOp)
 def _call(op: Operation, interp: ModuleInterpreter):
     callee = _symbol(attribute(op, "callee"))
     program = interp.function_program(callee)
@@ -45,7 +59,7 @@ def _call(op: Operation, interp: ModuleInterpreter):
     return lambda *args: _unpack(program().run(args), count)
 
 
-@kernel("stablehlo.composite")
+@impl(CompositeOp)
 def _composite(op: Operation, interp: ModuleInterpreter):
     callee = _symbol(attribute(op, "decomposition"))
     program = interp.function_program(callee)
@@ -53,7 +67,7 @@ def _composite(op: Operation, interp: ModuleInterpreter):
     return lambda *args: _unpack(program().run(args), count)
 
 
-@kernel("stablehlo.while")
+@impl(WhileOp)
 def _while(op: Operation, interp: ModuleInterpreter):
     if len(op.regions) != 2:
         raise Unsupported("needs a cond and a body region")
@@ -70,7 +84,7 @@ def _while(op: Operation, interp: ModuleInterpreter):
     return run
 
 
-@kernel("stablehlo.case")
+@impl(CaseOp)
 def _case(op: Operation, interp: ModuleInterpreter):
     branches = [interp.compile_region(r) for r in op.regions]
     if not branches:
@@ -86,31 +100,31 @@ def _case(op: Operation, interp: ModuleInterpreter):
     return run
 
 
-@kernel("stablehlo.if")
+@impl(IfOp)
 def _if(op: Operation, interp: ModuleInterpreter):
     then, otherwise = (interp.compile_region(r) for r in op.regions)
     count = len(op.results)
     return lambda pred: _unpack((then if bool(pred) else otherwise).run([]), count)
 
 
-@kernel("stablehlo.optimization_barrier")
+@impl(OptimizationBarrierOp)
 def _barrier(op: Operation, interp: ModuleInterpreter):
     count = len(op.results)
     return lambda *values: values[0] if count == 1 else list(values)
 
 
-@kernel("stablehlo.tuple")
+@impl(TupleOp)
 def _tuple(op: Operation, interp: ModuleInterpreter):
     return lambda *values: tuple(values)
 
 
-@kernel("stablehlo.get_tuple_element")
+@impl(GetTupleElementOp)
 def _get_tuple_element(op: Operation, interp: ModuleInterpreter):
     index = int_attr(op, "index")
     return lambda value: value[index]
 
 
-@kernel("stablehlo.custom_call")
+@impl(CustomCallOp)
 def _custom_call(op: Operation, interp: ModuleInterpreter):
     target = attribute(op, "call_target_name")
     name = getattr(target, "data", target)
@@ -125,17 +139,12 @@ def _custom_call(op: Operation, interp: ModuleInterpreter):
     )
 
 
-@kernel("stablehlo.rng")
-def _rng(op: Operation, interp: ModuleInterpreter):
-    raise Unsupported("stablehlo.rng has implementation-defined results")
-
-
-@kernel("stablehlo.after_all", "stablehlo.create_token")
+@impl(AfterAllOp, CreateTokenOp)
 def _token(op: Operation, interp: ModuleInterpreter):
     return lambda *values: np.zeros((), np.bool_)
 
 
-@kernel("hlo.fusion")
+@impl(FusionOp)
 def _fusion(op: Operation, interp: ModuleInterpreter):
     """A fusion runs its body on its operands (the interpreter does not fuse)."""
     if len(op.regions) != 1:

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.elementwise import attribute
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import (
+from xlir.dialects.stablehlo.control_flow import RngBitGeneratorOp
+from xlir.evaluator.hlo.elementwise import attribute
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import (
     Unsupported,
     bf16_from_bits,
     bit_width,
@@ -122,7 +123,7 @@ def _philox_words(state: list[int], words: int) -> tuple[np.ndarray, list[int]]:
 GENERATORS = {"THREE_FRY": _threefry_words, "PHILOX": _philox_words}
 
 
-@kernel("stablehlo.rng_bit_generator")
+@impl(RngBitGeneratorOp)
 def _rng_bit_generator(op: Operation, interp: ModuleInterpreter):
     algorithm = attribute(op, "rng_algorithm")
     name = str(getattr(getattr(algorithm, "data", algorithm), "value", algorithm))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from xlir.dialects.stablehlo.lapack import LapackCall
-from xlir.targets.interpreter.linalg import cholesky, solve_triangular
+from xlir.evaluator.hlo.linalg import cholesky, solve_triangular
 
 Array = Any
 _TRANSPOSE = {"N": "NO_TRANSPOSE", "T": "TRANSPOSE", "C": "ADJOINT"}

@@ -10,11 +10,37 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Operation
-from xlir.targets.interpreter.contraction import compute_dtype, dims_field, dot_general
-from xlir.targets.interpreter.data_movement import int_attr
-from xlir.targets.interpreter.elementwise import attribute, total_order_key
-from xlir.targets.interpreter.engine import ModuleInterpreter, kernel
-from xlir.targets.interpreter.types import (
+from xlir.dialects.chlo import (
+    AcoshOp,
+    AcosOp,
+    AsinhOp,
+    AsinOp,
+    AtanhOp,
+    AtanOp,
+    BesselI1eOp,
+    ConjOp,
+    CoshOp,
+    DigammaOp,
+    ErfcOp,
+    ErfInvOp,
+    ErfOp,
+    IsInfOp,
+    IsNegInfOp,
+    IsPosInfOp,
+    LgammaOp,
+    MulhiOp,
+    NextAfterOp,
+    SinhOp,
+    SquareOp,
+    TanOp,
+    TopKOp,
+)
+from xlir.dialects.chlo_structured import RaggedDotOp, ScanOp
+from xlir.evaluator.hlo.contraction import compute_dtype, dims_field, dot_general
+from xlir.evaluator.hlo.data_movement import int_attr
+from xlir.evaluator.hlo.elementwise import attribute, total_order_key
+from xlir.evaluator.hlo.engine import ModuleInterpreter, impl
+from xlir.evaluator.hlo.types import (
     Unsupported,
     dtype_of,
     rounding,
@@ -128,22 +154,22 @@ def bessel_i1e(x: Array) -> np.ndarray:
     return np.sign(x) * np.where(small, series, large)
 
 
-_SPECIAL: dict[str, Callable[[Array], Array]] = {
-    "chlo.erf": erf,
-    "chlo.erfc": erfc,
-    "chlo.erf_inv": erf_inv,
-    "chlo.lgamma": lgamma,
-    "chlo.digamma": digamma,
-    "chlo.bessel_i1e": bessel_i1e,
-    "chlo.acos": np.arccos,
-    "chlo.acosh": np.arccosh,
-    "chlo.asin": np.arcsin,
-    "chlo.asinh": np.arcsinh,
-    "chlo.atan": np.arctan,
-    "chlo.atanh": np.arctanh,
-    "chlo.cosh": np.cosh,
-    "chlo.sinh": np.sinh,
-    "chlo.tan": np.tan,
+_SPECIAL: dict[type[Operation], Callable[[Array], Array]] = {
+    ErfOp: erf,
+    ErfcOp: erfc,
+    ErfInvOp: erf_inv,
+    LgammaOp: lgamma,
+    DigammaOp: digamma,
+    BesselI1eOp: bessel_i1e,
+    AcosOp: np.arccos,
+    AcoshOp: np.arccosh,
+    AsinOp: np.arcsin,
+    AsinhOp: np.arcsinh,
+    AtanOp: np.arctan,
+    AtanhOp: np.arctanh,
+    CoshOp: np.cosh,
+    SinhOp: np.sinh,
+    TanOp: np.tan,
 }
 
 
@@ -162,21 +188,21 @@ def _special_factory(fn: Callable[[Array], Array]):
     return factory
 
 
-for _name, _fn in _SPECIAL.items():
-    kernel(_name)(_special_factory(_fn))
+for _op_class, _fn in _SPECIAL.items():
+    impl(_op_class)(_special_factory(_fn))
 
 
-@kernel("chlo.conj")
+@impl(ConjOp)
 def _conj(op: Operation, interp: ModuleInterpreter):
     return np.conj
 
 
-@kernel("chlo.square")
+@impl(SquareOp)
 def _square(op: Operation, interp: ModuleInterpreter):
     return lambda x: np.multiply(x, x)
 
 
-@kernel("chlo.next_after")
+@impl(NextAfterOp)
 def _next_after(op: Operation, interp: ModuleInterpreter):
     if rounding(op.operands[0].type) is not None:
         raise Unsupported(
@@ -220,7 +246,7 @@ def mulhi(a: Array, b: Array) -> np.ndarray:
     return high.view(dtype)
 
 
-@kernel("chlo.mulhi")
+@impl(MulhiOp)
 def _mulhi(op: Operation, interp: ModuleInterpreter):
     if dtype_of(op.operands[0].type).kind not in "iu":
         raise Unsupported("needs integer elements")
@@ -229,7 +255,7 @@ def _mulhi(op: Operation, interp: ModuleInterpreter):
     return mulhi
 
 
-@kernel("chlo.scan")
+@impl(ScanOp)
 def _scan(op: Operation, interp: ModuleInterpreter):
     body = interp.compile_region(op.regions[0])
     dimension = int_attr(op, "dimension")
@@ -256,7 +282,7 @@ def _scan(op: Operation, interp: ModuleInterpreter):
     return scan
 
 
-@kernel("chlo.ragged_dot")
+@impl(RaggedDotOp)
 def _ragged_dot(op: Operation, interp: ModuleInterpreter):
     numbers = attribute(op, "ragged_dot_dimension_numbers")
     lb, rb = (
@@ -300,22 +326,22 @@ def _ragged_dot(op: Operation, interp: ModuleInterpreter):
     return ragged_dot
 
 
-@kernel("chlo.is_inf")
+@impl(IsInfOp)
 def _is_inf(op: Operation, interp: ModuleInterpreter):
     return np.isinf
 
 
-@kernel("chlo.is_pos_inf")
+@impl(IsPosInfOp)
 def _is_pos_inf(op: Operation, interp: ModuleInterpreter):
     return np.isposinf
 
 
-@kernel("chlo.is_neg_inf")
+@impl(IsNegInfOp)
 def _is_neg_inf(op: Operation, interp: ModuleInterpreter):
     return np.isneginf
 
 
-@kernel("chlo.top_k")
+@impl(TopKOp)
 def _top_k(op: Operation, interp: ModuleInterpreter):
     k = int_attr(op, "k")
     index_dtype = dtype_of(op.results[1].type)

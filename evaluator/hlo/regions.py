@@ -13,69 +13,113 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xlir.targets.interpreter.elementwise import float_maximum, float_minimum
-from xlir.targets.interpreter.engine import Program
+from xdsl.ir import Operation
+from xlir.dialects.stablehlo.data_movement import ConstantOp
+from xlir.dialects.stablehlo.elementwise import (
+    AbsOp,
+    AddOp,
+    AndOp,
+    Atan2Op,
+    BitcastConvertOp,
+    CbrtOp,
+    CeilOp,
+    ClampOp,
+    CompareOp,
+    ConvertOp,
+    CosineOp,
+    CountLeadingZerosOp,
+    DivideOp,
+    ExponentialMinusOneOp,
+    ExponentialOp,
+    FloorOp,
+    IsFiniteOp,
+    LogisticOp,
+    LogOp,
+    LogPlusOneOp,
+    MaximumOp,
+    MinimumOp,
+    MultiplyOp,
+    NegateOp,
+    NotOp,
+    OrOp,
+    PopcntOp,
+    PowerOp,
+    RemainderOp,
+    RoundNearestAfzOp,
+    RoundNearestEvenOp,
+    RsqrtOp,
+    SelectOp,
+    ShiftLeftOp,
+    ShiftRightArithmeticOp,
+    ShiftRightLogicalOp,
+    SignOp,
+    SineOp,
+    SqrtOp,
+    SubtractOp,
+    TanhOp,
+    TanOp,
+    XorOp,
+)
+from xlir.evaluator.hlo.elementwise import float_maximum, float_minimum
+from xlir.evaluator.hlo.engine import Program
 
 Array = Any
 
 ELEMENTWISE = {
-    f"stablehlo.{name}"
-    for name in [
-        "abs",
-        "cbrt",
-        "ceil",
-        "cosine",
-        "count_leading_zeros",
-        "exponential",
-        "exponential_minus_one",
-        "floor",
-        "log",
-        "log_plus_one",
-        "logistic",
-        "negate",
-        "not",
-        "popcnt",
-        "round_nearest_afz",
-        "round_nearest_even",
-        "rsqrt",
-        "sign",
-        "sine",
-        "sqrt",
-        "tan",
-        "tanh",
-        "add",
-        "atan2",
-        "divide",
-        "maximum",
-        "minimum",
-        "multiply",
-        "power",
-        "remainder",
-        "shift_left",
-        "shift_right_arithmetic",
-        "shift_right_logical",
-        "subtract",
-        "and",
-        "or",
-        "xor",
-        "convert",
-        "is_finite",
-        "compare",
-        "select",
-        "clamp",
-    ]
+    AbsOp,
+    CbrtOp,
+    CeilOp,
+    CosineOp,
+    CountLeadingZerosOp,
+    ExponentialOp,
+    ExponentialMinusOneOp,
+    FloorOp,
+    LogOp,
+    LogPlusOneOp,
+    LogisticOp,
+    NegateOp,
+    NotOp,
+    PopcntOp,
+    RoundNearestAfzOp,
+    RoundNearestEvenOp,
+    RsqrtOp,
+    SignOp,
+    SineOp,
+    SqrtOp,
+    TanOp,
+    TanhOp,
+    AddOp,
+    Atan2Op,
+    DivideOp,
+    MaximumOp,
+    MinimumOp,
+    MultiplyOp,
+    PowerOp,
+    RemainderOp,
+    ShiftLeftOp,
+    ShiftRightArithmeticOp,
+    ShiftRightLogicalOp,
+    SubtractOp,
+    AndOp,
+    OrOp,
+    XorOp,
+    ConvertOp,
+    IsFiniteOp,
+    CompareOp,
+    SelectOp,
+    ClampOp,
 }
 
 
 def is_vectorizable(program: Program) -> bool:
     for _, _, outs, _, op, _ in program.steps:
-        if op.name in ELEMENTWISE:
+        if type(op) in ELEMENTWISE:
             continue
-        if op.name == "stablehlo.constant" and all(
+        if isinstance(op, ConstantOp) and all(
             not getattr(r.type, "get_shape", lambda: (1,))() for r in outs
         ):
             continue
-        if op.name == "stablehlo.bitcast_convert":
+        if isinstance(op, BitcastConvertOp):
             in_shape = op.operands[0].type.get_shape()  # type: ignore[attr-defined]
             if tuple(in_shape) == tuple(op.results[0].type.get_shape()):  # type: ignore[attr-defined]
                 continue
@@ -83,14 +127,14 @@ def is_vectorizable(program: Program) -> bool:
     return True
 
 
-_UFUNCS: dict[str, tuple[Callable[..., Any], Any]] = {
-    "stablehlo.add": (np.add, np.add),
-    "stablehlo.multiply": (np.multiply, np.multiply),
-    "stablehlo.maximum": (np.maximum, np.maximum),
-    "stablehlo.minimum": (np.minimum, np.minimum),
-    "stablehlo.and": (np.bitwise_and, np.bitwise_and),
-    "stablehlo.or": (np.bitwise_or, np.bitwise_or),
-    "stablehlo.xor": (np.bitwise_xor, np.bitwise_xor),
+_UFUNCS: dict[type[Operation], tuple[Callable[..., Any], Any]] = {
+    AddOp: (np.add, np.add),
+    MultiplyOp: (np.multiply, np.multiply),
+    MaximumOp: (np.maximum, np.maximum),
+    MinimumOp: (np.minimum, np.minimum),
+    AndOp: (np.bitwise_and, np.bitwise_and),
+    OrOp: (np.bitwise_or, np.bitwise_or),
+    XorOp: (np.bitwise_xor, np.bitwise_xor),
 }
 
 
@@ -100,15 +144,15 @@ def compact_ufunc(program: Program) -> tuple[Any, Callable[..., Any]] | None:
     if len(program.args) != 2 or len(program.steps) != 1:
         return None
     _, ins, outs, _, op, _ = program.steps[0]
-    if op.name not in _UFUNCS or len(program.returns) != 1:
+    if type(op) not in _UFUNCS or len(program.returns) != 1:
         return None
     if program.returns[0] is not outs[0] or set(ins) != set(program.args):
         return None
-    ufunc, combine = _UFUNCS[op.name]
+    ufunc, combine = _UFUNCS[type(op)]
     dtype = op.results[0].type.get_element_type()  # type: ignore[attr-defined]
-    if op.name == "stablehlo.maximum" and "f" in str(dtype):
+    if isinstance(op, MaximumOp) and "f" in str(dtype):
         combine = float_maximum
-    if op.name == "stablehlo.minimum" and "f" in str(dtype):
+    if isinstance(op, MinimumOp) and "f" in str(dtype):
         combine = float_minimum
     return ufunc, combine
 

@@ -1,0 +1,86 @@
+"""The one element-type module (xlir/element_types.py): sizes in bits and
+bytes, the dtypes that compute and that cross the API, and `index`'s width,
+which the CPU lowering and the evaluator must share."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    ComplexType,
+    Float8E4M3FNType,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    NoneType,
+    Signedness,
+    f16,
+    f32,
+    f64,
+    i1,
+    i8,
+    i64,
+)
+from xlir.lowering.llvm.function import llvm_type
+
+from xlir.element_types import (
+    INDEX_BITS,
+    array_dtype,
+    bit_width,
+    byte_width,
+    element_dtype,
+)
+
+I4 = IntegerType(4)
+UI4 = IntegerType(4, Signedness.UNSIGNED)
+
+
+@pytest.mark.parametrize(
+    ("element", "bits", "size"),
+    [
+        (i1, 1, 1),
+        (I4, 4, 1),
+        (i8, 8, 1),
+        (f16, 16, 2),
+        (BFloat16Type(), 16, 2),
+        (Float8E4M3FNType(), 8, 1),
+        (f32, 32, 4),
+        (i64, 64, 8),
+        (IndexType(), 64, 8),
+        (ComplexType(f32), 64, 8),
+        (ComplexType(f64), 128, 16),
+        (NoneType(), None, None),
+    ],
+)
+def test_sizes(element, bits, size) -> None:
+    assert bit_width(element) == bits
+    assert byte_width(element) == size
+
+
+@pytest.mark.parametrize(
+    ("element", "computed", "api"),
+    [
+        (i1, np.bool_, np.bool_),
+        (BFloat16Type(), np.float32, ml_dtypes.bfloat16),
+        (UI4, None, ml_dtypes.uint4),
+        (IndexType(), np.int64, np.int64),
+        (ComplexType(f32), np.complex64, np.complex64),
+        (NoneType(), None, None),
+    ],
+)
+def test_dtypes(element, computed, api) -> None:
+    assert element_dtype(element) == (None if computed is None else np.dtype(computed))
+    assert array_dtype(element) == (None if api is None else np.dtype(api))
+
+
+def test_index_is_as_wide_everywhere() -> None:
+    """The evaluator's int64, the API's dtype and the CPU lowering's integer
+    all have `INDEX_BITS`."""
+    index = IndexType()
+    computed, api = element_dtype(index), array_dtype(index)
+    assert computed is not None and api is not None
+    assert computed.itemsize * 8 == api.itemsize * 8 == INDEX_BITS
+    lowered = llvm_type(index, ModuleOp([]))
+    assert isinstance(lowered, IntegerType) and lowered.width.data == INDEX_BITS
