@@ -67,11 +67,6 @@ def test_hlo_passes_import_no_runtime(program: str, passes: list[str]) -> None:
     assert _imported(program, *passes) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fold-constants and simplify evaluate through the interpreter target "
-    "until the evaluator moves below the passes (issue 27.1)",
-)
 def test_hlo_opt_imports_no_target(program: str) -> None:
     """`hlo-opt` folds constants with the evaluator, never through a target."""
     imported = _imported(program, "-p", "hlo-opt")
