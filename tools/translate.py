@@ -164,7 +164,7 @@ def _check_output(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     _check_output(args)
     if args.disassemble:
-        from xlir.tools.accel import disassemble, load_object
+        from xlir.targets.accel.cli import disassemble, load_object
 
         write_output(args.output, disassemble(load_object(args.file)).encode())
         return 0
@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     )
     module, sources = load_module(source, "<stdin>" if args.file == "-" else None)
     if args.target.startswith("accel-"):
-        from xlir.tools.accel import assemble_text, module_assembly
+        from xlir.targets.accel.cli import assemble_text, module_assembly
 
         text = module_assembly(module, sources)
         binary = args.target == "accel-obj"
