@@ -10,13 +10,7 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.evaluator.hlo import ModuleInterpreter
-from xlir.targets.base import (
-    Compiler,
-    DeviceBuffer,
-    Executable,
-    ProgramRecord,
-    Stream,
-)
+from xlir.targets.base import Compiler, Executable, ProgramRecord
 from xlir.targets.interpreter import (
     InterpreterCompiler,
     InterpreterExecutable,
@@ -50,7 +44,9 @@ class ReferenceF64Compiler(InterpreterCompiler):
 
 
 class F64Executable(InterpreterExecutable):
-    """Floats in as f64, results rounded back to the program's types."""
+    """Floats in as f64, results rounded back to the program's types (the
+    runtime's executor calls `run` with host arrays of the signature's
+    dtypes)."""
 
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         wide = [_wide(a) for a in arrays]
@@ -59,20 +55,6 @@ class F64Executable(InterpreterExecutable):
             np.asarray(r).astype(spec.dtype)
             for r, spec in zip(results, self.signature.results, strict=True)
         ]
-
-    def execute(
-        self, arguments: Sequence[DeviceBuffer], stream: Stream
-    ) -> list[DeviceBuffer]:
-        """As `run`, on device buffers (the host's arrays)."""
-        outputs = self.allocate_outputs(stream.executor)
-
-        def run() -> None:
-            values = self.run([b.handle for b in arguments])
-            for buffer, value in zip(outputs, values, strict=True):
-                buffer.handle, buffer.shape = value, tuple(value.shape)
-
-        stream.enqueue(run)
-        return outputs
 
 
 NARROW = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(ml_dtypes.bfloat16)}
