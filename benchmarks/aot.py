@@ -27,8 +27,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter_bench import BENCH, make_inputs
-from xlir.targets.base import get_target
 from xlir.targets.cpu.aot import AotOptions, AotResult
+from xlir.targets.registry import get_platform
 
 import xlir
 from xlir.api import load_module
@@ -41,7 +41,7 @@ def compile_ahead(path: Path, triple: str | None) -> AotResult:
     module, sources = load_module(path)
     options = AotOptions(triple=triple, entry="model")
     return (
-        get_target("cpu")
+        get_platform("cpu")
         .compiler()
         .compile_ahead_of_time(module, options, "main", sources)
     )

@@ -22,9 +22,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlir.targets.cpu import CpuCompiler
+from xlir.targets.cpu.target import CpuTarget
+from xlir.targets.target import CompileOptions
 
 import xlir
+from xlir.pass_manager import pipeline_text
 
 
 def top_k_program(rows: int, columns: int, k: int) -> str:
@@ -70,7 +72,7 @@ def main() -> None:
     x = np.random.default_rng(0).standard_normal((args.rows, args.columns))
     x = x.astype(np.float32)
     top_k = top_k_program(args.rows, args.columns, args.k)
-    decomposed = CpuCompiler.DEFAULT_PIPELINE.replace(
+    decomposed = pipeline_text(CpuTarget().hlo_pipeline(CompileOptions())).replace(
         "decompose{keep-top-k=true}", "decompose"
     )
     programs = {

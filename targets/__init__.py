@@ -1,35 +1,34 @@
-"""Targets: each implements the runtime interfaces of `base` (named after
-XLA's Platform, StreamExecutor, Stream, TransferManager, Compiler and
-Executable) and registers itself by name in `TARGETS`."""
+"""Targets: each is a `Target` (targets/target.py) registered through the
+`xlir.targets` entry points (targets/registry.py), whose `Platform`
+implements the runtime interfaces of `base` (named after XLA's Platform,
+StreamExecutor, Stream, TransferManager, Compiler and Executable)."""
 
 from xlir.targets.base import (
-    TARGETS,
     Compiler,
     DeviceBuffer,
     Event,
     Executable,
     Platform,
-    Signature,
     Stream,
     StreamExecutor,
-    TensorSpec,
     TransferManager,
-    get_target,
-    register_target,
 )
+from xlir.targets.registry import get_platform, get_target, target_names
+from xlir.targets.target import CompileOptions, Target, TargetInfo
 
 __all__ = [
-    "TARGETS",
+    "CompileOptions",
     "Compiler",
     "DeviceBuffer",
     "Event",
     "Executable",
     "Platform",
-    "Signature",
     "Stream",
     "StreamExecutor",
-    "TensorSpec",
+    "Target",
+    "TargetInfo",
     "TransferManager",
+    "get_platform",
     "get_target",
-    "register_target",
+    "target_names",
 ]

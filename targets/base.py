@@ -10,16 +10,17 @@
 * `Stream`: an ordered queue of copies and launches, with events to record and
   wait on, and `synchronize()`.
 * `TransferManager`: numpy arrays on the host <-> device buffers, byte sizes.
-* `Compiler`: `run_hlo_passes(module)`, `run_backend(module) -> Executable`,
+* `Compiler`: `optimize(module)` runs the target's HLO pipeline and reads
+  the `ProgramRecord` once; `run_backend(module, record) -> Executable`;
   `compile_kernels(module)`: the image its executor loads the kernels of a
-  loop-level module from, `compile_ahead_of_time(module, options)` where the
+  loop-level module from; `compile_ahead_of_time(module, options)` where the
   target supports it.
 * `Executable`: `execute(arguments, stream)` on device buffers; calling it with
   numpy arrays checks them against its `signature` and returns an array or a
   tuple of arrays; `memory_stats()` with XLA's figures; `as_text()`.
 
-Targets register a factory under their name in `TARGETS`; `get_target(name)`
-returns the target's `Platform`.
+A `Target` (targets/target.py) makes its `Platform`; the registry
+(targets/registry.py) finds targets by name.
 """
 
 from __future__ import annotations
@@ -29,161 +30,35 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from io import StringIO
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    MemRefType,
     ModuleOp,
     TensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
+from xlir.dialects import device
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.memory import ViewOp
 from xlir.passes.hlo.buffers.report import buffer_stats
+from xlir.targets.signatures import function_signature, loop_signature
+from xlir.targets.target import CompileOptions, Target
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import (
-    array_dtype,
-    byte_width,
-    from_void,
-    is_ml_dtype,
-    value_kind,
-)
+from xlir.element_types import byte_width
 from xlir.levels import is_loop_level
-from xlir.pass_manager import run_pipeline
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """One argument or result: its name, shape and element type."""
-
-    name: str
-    shape: tuple[int, ...]
-    element_type: str
-    """The MLIR spelling, e.g. `f32`, `bf16`, `i1`, `ui8`."""
-    dtype: np.dtype
-    """The dtype of its arrays in and out of the API: numpy's, or
-    `ml_dtypes`' for the types numpy lacks (`xlir/element_types.py`)."""
-
-    @staticmethod
-    def from_type(name: str, type_: Attribute) -> TensorSpec:
-        if not isinstance(type_, TensorType):
-            raise XlirError(f"error: {name} has type {type_}, expected a tensor")
-        element = type_.get_element_type()
-        dtype = array_dtype(element)
-        if dtype is None:
-            raise XlirError(
-                f"error: {name} has element type {element}, which has no "
-                "host representation"
-            )
-        return TensorSpec(name, tuple(type_.get_shape()), str(element), dtype)
-
-    @property
-    def type_text(self) -> str:
-        dims = "".join(f"{'?' if d < 0 else d}x" for d in self.shape)
-        return f"tensor<{dims}{self.element_type}>"
-
-    @property
-    def is_dynamic(self) -> bool:
-        """Whether a size is `?` (a shape-polymorphic program's argument)."""
-        return any(d < 0 for d in self.shape)
-
-    @property
-    def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.type_text}"
-
-
-@dataclass(frozen=True)
-class Signature:
-    """What an executable expects and returns."""
-
-    function: str
-    arguments: tuple[TensorSpec, ...]
-    results: tuple[TensorSpec, ...]
-
-    def __str__(self) -> str:
-        args = ", ".join(str(a) for a in self.arguments)
-        results = ", ".join(r.type_text for r in self.results)
-        return f"@{self.function}({args}) -> ({results})"
-
-    def check_arguments(self, arrays: Sequence[Any]) -> list[np.ndarray]:
-        """The arguments as numpy arrays of the expected dtypes, or a
-        ValueError naming the first argument that does not fit."""
-        if len(arrays) != len(self.arguments):
-            names = ", ".join(a.name for a in self.arguments) or "none"
-            raise ValueError(
-                f"@{self.function} expects {len(self.arguments)} argument(s) "
-                f"({names}), but {len(arrays)} were given"
-            )
-        checked: list[np.ndarray] = []
-        for spec, value in zip(self.arguments, arrays, strict=True):
-            checked.append(_check_argument(spec, value))
-        return checked
-
-
-def _check_argument(spec: TensorSpec, value: Any) -> np.ndarray:
-    """`value` as an array of the spec's dtype and shape. An array of another
-    dtype is taken only where the spec's type has no numpy dtype of its own
-    and the values are of its kind (floats for bf16 or f8, rounded to the
-    type; integers for i4, wrapped around), or as the raw bytes of such a
-    type (a void array, as `.npz` files hold `ml_dtypes` arrays); a Python
-    value or list may be of any kind the dtype holds."""
-    want = value_kind(spec.dtype)
-    if isinstance(value, np.ndarray | np.generic):
-        array = from_void(np.asarray(value), spec.dtype)
-        narrow = is_ml_dtype(spec.dtype) and value_kind(array.dtype) == want
-        if array.dtype != spec.dtype and not narrow:
-            raise ValueError(
-                f"argument {spec.name}: expected dtype {spec.dtype} "
-                f"({spec.type_text}), but got {array.dtype}"
-            )
-    else:
-        try:
-            array = np.asarray(value)
-        except Exception as error:  # ragged lists and the like
-            raise ValueError(
-                f"argument {spec.name}: expected {spec.type_text}, but got a "
-                f"{type(value).__name__} that is not an array ({error})"
-            ) from None
-        kinds = {"b": "b", "i": "iu", "u": "iu", "f": "iuf"}
-        if array.dtype.kind not in kinds.get(want, ""):
-            raise ValueError(
-                f"argument {spec.name}: expected dtype {spec.dtype} "
-                f"({spec.type_text}), but got {array.dtype}"
-            )
-    array = array.astype(spec.dtype, copy=False)
-    if len(array.shape) != len(spec.shape) or any(
-        want_size >= 0 and want_size != size
-        for want_size, size in zip(spec.shape, array.shape, strict=True)
-    ):
-        raise ValueError(
-            f"argument {spec.name}: expected shape {shape_text(spec.shape)} "
-            f"({spec.type_text}), but got {list(array.shape)}"
-        )
-    return array
-
-
-def shape_text(sizes: Sequence[int]) -> str:
-    """`[8, ?]`: a shape with its dynamic sizes as `?`."""
-    return "[" + ", ".join("?" if d < 0 else str(d) for d in sizes) + "]"
-
-
-@dataclass(frozen=True)
-class MemoryStats:
-    """XLA's CompiledMemoryStats figures, in bytes."""
-
-    argument_size_in_bytes: int = 0
-    output_size_in_bytes: int = 0
-    alias_size_in_bytes: int = 0
-    temp_size_in_bytes: int = 0
-    constant_size_in_bytes: int = 0
-    generated_code_size_in_bytes: int = 0
-
+from xlir.pass_manager import pipeline_text, run_pipeline
+from xlir.signature import (
+    MemoryStats,
+    Signature,
+    TensorSpec,
+)
 
 # --- devices, memory, streams --------------------------------------------------
 
@@ -462,6 +337,8 @@ class Platform(ABC):
     """A kind of device, with its compiler and transfer manager."""
 
     name: str = ""
+    target: Target
+    """The target whose platform this is (set by `Target.platform()`)."""
 
     def __init__(self) -> None:
         self._executors: dict[int, StreamExecutor] = {}
@@ -493,17 +370,25 @@ class Platform(ABC):
 
 
 class Compiler(ABC):
-    """Module in, executable out: HLO passes, then the backend."""
-
-    DEFAULT_PIPELINE: ClassVar[str] = "hlo-opt"
-    """The HLO-level pipeline a target runs unless told otherwise."""
+    """Module in, executable out: the target's HLO passes, the record of what
+    the program takes and needs (read once, here), then the backend."""
 
     def __init__(self, platform: Platform):
         self.platform = platform
-        self.bounds_check = False
-        """Whether generated code checks each memory access against its
-        buffer's bounds (a debug mode of the targets that compile to native
-        code; the others index numpy arrays, which check always)."""
+        self.options = CompileOptions().with_environment()
+        """The choices of this compiler's compiles (fast math, bounds checks,
+        threads, ...): the defaults, with their environment aliases."""
+
+    @property
+    def target(self) -> Target:
+        return self.platform.target
+
+    def hlo_pipeline_text(self, pipeline: str | None = None) -> str:
+        """The HLO-level pipeline of a compile as a spec: `pipeline`, or
+        the target's for this compiler's options."""
+        if pipeline is not None:
+            return pipeline
+        return pipeline_text(self.target.hlo_pipeline(self.options))
 
     def run_hlo_passes(
         self,
@@ -512,22 +397,37 @@ class Compiler(ABC):
         sources: dict[str, str] | None = None,
     ) -> ModuleOp:
         """Target-independent optimization: `pipeline` (a pass-pipeline spec;
-        None: the target's default, "": none). A module already lowered to the
-        loop level gets no default pipeline."""
+        None: the target's `hlo_pipeline`, "": none)."""
         _reject_nested_modules(module, sources)
-        if pipeline is None and is_loop_level(module):
-            return module
-        spec = self.DEFAULT_PIPELINE if pipeline is None else pipeline
-        run_pipeline(make_context(), module, spec, sources)
+        passes = (
+            self.target.hlo_pipeline(self.options) if pipeline is None else pipeline
+        )
+        run_pipeline(make_context(), module, passes, sources)
         return module
+
+    def optimize(
+        self,
+        module: ModuleOp,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+        pipeline: str | None = None,
+    ) -> ProgramRecord:
+        """Runs the HLO passes on `module` (in place) and reads its record. A
+        module already at the loop level gets no default pipeline; one that
+        is there after its pipeline (`hlo-opt,hlo-to-loop`) goes on from
+        there."""
+        if pipeline is not None or not is_loop_level(module):
+            self.run_hlo_passes(module, pipeline, sources)
+        return program_record(module, function, is_loop_level(module))
 
     @abstractmethod
     def run_backend(
         self,
         module: ModuleOp,
-        function: str = "main",
+        record: ProgramRecord,
         sources: dict[str, str] | None = None,
-    ) -> Executable: ...
+    ) -> Executable:
+        """An executable of `module`, optimized, whose record is `record`."""
 
     def compile_kernels(
         self, module: ModuleOp, sources: dict[str, str] | None = None
@@ -555,8 +455,8 @@ class Compiler(ABC):
         sources: dict[str, str] | None = None,
         pipeline: str | None = None,
     ) -> Executable:
-        optimized = self.run_hlo_passes(module, pipeline, sources)
-        return self.run_backend(optimized, function, sources)
+        record = self.optimize(module, function, sources, pipeline)
+        return self.run_backend(module, record, sources)
 
     def compile_ahead_of_time(
         self,
@@ -570,7 +470,7 @@ class Compiler(ABC):
         a C header), for the target `options` name; not every target can."""
         raise XlirError(
             f"error: target '{self.platform.name}' does not support ahead-of-time "
-            "compilation; use a target that does (e.g. 'cpu')"
+            "compilation; use a target whose TargetInfo says ahead_of_time"
         )
 
 
@@ -589,13 +489,12 @@ def _reject_nested_modules(module: ModuleOp, sources: dict[str, str] | None) -> 
             )
 
 
-def planned_memory_stats(module: ModuleOp | None, signature: Signature) -> MemoryStats:
+def planned_memory_stats(module: ModuleOp, signature: Signature) -> MemoryStats:
     """The figures of the buffer plan of `signature`'s function in `module`:
     those `assign-buffers` recorded on it (a compile reads them rather than
-    planning again), or a plan made here; without a module, the argument
-    and output bytes only."""
-    function = module and SymbolTable.lookup_symbol(module, signature.function)
-    recorded = function and function.attributes.get(PLAN)
+    planning again), or a plan made here."""
+    function = SymbolTable.lookup_symbol(module, signature.function)
+    recorded = function.attributes.get(PLAN) if function else None
     if isinstance(recorded, PlanAttr):
         return MemoryStats(
             argument_size_in_bytes=recorded.arguments.data,
@@ -604,7 +503,7 @@ def planned_memory_stats(module: ModuleOp | None, signature: Signature) -> Memor
             temp_size_in_bytes=recorded.arena.data,
             constant_size_in_bytes=recorded.constants.data,
         )
-    planned = buffer_stats(module).get(signature.function) if module else None
+    planned = buffer_stats(module).get(signature.function)
     if planned is not None:
         return MemoryStats(
             argument_size_in_bytes=planned.argument_size_in_bytes,
@@ -619,6 +518,59 @@ def planned_memory_stats(module: ModuleOp | None, signature: Signature) -> Memor
     )
 
 
+@dataclass(frozen=True)
+class ProgramRecord:
+    """What an optimized program takes, returns and needs, read off it once
+    when its HLO passes are done and carried down to the backend."""
+
+    signature: Signature
+    stats: MemoryStats
+    arena_bytes: int
+    """The temp arena its host function allocates."""
+    loop_level: bool
+    """Whether the optimized module is at the loop level (it came in so, or
+    its pipeline lowered it)."""
+
+
+def program_record(module: ModuleOp, function: str, loop_level: bool) -> ProgramRecord:
+    """The record of `function` in an optimized module: at the HLO level from
+    its buffer plan, at the loop level from its host function."""
+    if not loop_level:
+        signature = function_signature(module, function)
+        stats = planned_memory_stats(module, signature)
+        return ProgramRecord(signature, stats, stats.temp_size_in_bytes, False)
+    signature = loop_signature(module, function)
+    host = SymbolTable.lookup_symbol(module, function)
+    assert host is not None  # loop_signature found it
+    block = host.regions[0].blocks[0]
+    returned = set(block.last_op.operands) if block.last_op else set()
+    temp = alias = arena = 0
+    for op in host.walk():
+        if isinstance(op, device.AllocOp) and op.results[0] not in returned:
+            temp += _buffer_bytes(op.results[0].type)
+        if isinstance(op, ViewOp) and isinstance(op.operands[0].owner, device.AllocOp):
+            arena = _buffer_bytes(op.operands[0].type)
+    alias = sum(_buffer_bytes(v.type) for v in returned if v in block.args)
+    constants = sum(
+        _buffer_bytes(op.buffer_type) for op in module.ops if isinstance(op, GlobalOp)
+    )
+    stats = MemoryStats(
+        argument_size_in_bytes=sum(a.nbytes for a in signature.arguments),
+        output_size_in_bytes=sum(r.nbytes for r in signature.results),
+        alias_size_in_bytes=alias,
+        temp_size_in_bytes=temp,
+        constant_size_in_bytes=constants,
+    )
+    return ProgramRecord(signature, stats, arena, True)
+
+
+def _buffer_bytes(type_: Attribute) -> int:
+    assert isinstance(type_, MemRefType)
+    return TensorSpec.from_type(
+        "", TensorType(type_.element_type, type_.get_shape())
+    ).nbytes
+
+
 class Executable(ABC):
     """A compiled function, runnable on its platform's devices."""
 
@@ -628,12 +580,19 @@ class Executable(ABC):
         signature: Signature,
         module: ModuleOp | None = None,
         device: int = 0,
+        stats: MemoryStats | None = None,
     ):
         self.platform = platform
         self.signature = signature
         self.module = module
         """The optimized HLO-level module, with its buffer plan."""
         self.device = device
+        self.stats = stats or MemoryStats(
+            argument_size_in_bytes=sum(a.nbytes for a in signature.arguments),
+            output_size_in_bytes=sum(r.nbytes for r in signature.results),
+        )
+        """XLA's memory figures: the compile's record's (`ProgramRecord`),
+        else the argument and output bytes only."""
 
     @abstractmethod
     def execute(
@@ -672,9 +631,7 @@ class Executable(ABC):
         return outputs
 
     def memory_stats(self) -> MemoryStats:
-        """The buffer plan's figures (`assign-buffers`); without a module, the
-        argument and output bytes only."""
-        return planned_memory_stats(self.module, self.signature)
+        return self.stats
 
     def as_text(self) -> str:
         """The optimized program, as text."""
@@ -708,38 +665,3 @@ class HostExecutable(Executable):
         outputs = self.allocate_outputs(executor)
         executor.launch(stream, kernel, (1,), [*arguments, *outputs])
         return outputs
-
-
-# --- registry -------------------------------------------------------------
-
-
-def _interpreter() -> Platform:
-    from xlir.targets.interpreter import InterpreterPlatform
-
-    return InterpreterPlatform()
-
-
-def _cpu() -> Platform:
-    from xlir.targets.cpu import CpuPlatform
-
-    return CpuPlatform()
-
-
-TARGETS: dict[str, Callable[[], Platform]] = {"interpreter": _interpreter, "cpu": _cpu}
-"""Every target by name; each platform is made on first use."""
-
-_PLATFORMS: dict[str, Platform] = {}
-
-
-def register_target(name: str, factory: Callable[[], Platform]) -> None:
-    TARGETS[name] = factory
-    _PLATFORMS.pop(name, None)
-
-
-def get_target(name: str) -> Platform:
-    if name not in TARGETS:
-        known = ", ".join(sorted(TARGETS))
-        raise XlirError(f"error: unknown target '{name}' (known targets: {known})")
-    if name not in _PLATFORMS:
-        _PLATFORMS[name] = TARGETS[name]()
-    return _PLATFORMS[name]

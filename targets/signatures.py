@@ -18,9 +18,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 from xlir.dialects.hlo import complex_signature_type
-from xlir.targets.base import Signature, TensorSpec
 
 from xlir.diagnostics import XlirError
+from xlir.signature import Signature, TensorSpec
 
 
 def _functions(module: ModuleOp) -> list[Operation]:

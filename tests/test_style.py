@@ -11,7 +11,7 @@ import pytest
 
 from tests.installed_tree import PACKAGE_DIRS, ROOT, link_installed_tree
 
-SOURCES = ["xlir", *PACKAGE_DIRS.values(), "tests", "benchmarks", "scripts"]
+SOURCES = ["xlir", *PACKAGE_DIRS.values(), "tests", "benchmarks", "scripts", "examples"]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:

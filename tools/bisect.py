@@ -25,7 +25,8 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
-from xlir.targets.base import Executable, get_target
+from xlir.targets.base import Executable
+from xlir.targets.registry import get_platform
 from xlir.tools.cli import UsageError
 from xlir.tools.compare import compare, tolerance_for
 from xlir.tools.kernel_extraction import (
@@ -77,8 +78,8 @@ def bisect(
             f"--bisect compares two targets; --target and --against are both "
             f"'{options.target}'"
         )
-    target = get_target(options.target).compiler()
-    reference = get_target(options.against).compiler()
+    target = get_platform(options.target).compiler()
+    reference = get_platform(options.against).compiler()
     label = f"{options.target} against {options.against}"
     want = _call(
         reference.compile(module.clone(), options.function, sources, ""), arrays

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xlir.targets.base import Executable, get_target
+from xlir.targets.base import Executable
+from xlir.targets.registry import get_platform
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
@@ -176,7 +177,7 @@ def _run_prepared(image: ModuleInterpreter, function: str) -> list[str]:
 def _run_compiled(
     module: ModuleOp, function: str, sources: dict[str, str], pipeline: str | None
 ) -> list[str]:
-    compiler = get_target("interpreter").compiler()
+    compiler = get_platform("interpreter").compiler()
     executable = compiler.compile(module.clone(), function, sources, pipeline)
     executable()
     return list(getattr(executable, "check_failures", []))
@@ -225,16 +226,15 @@ def _run_on_target(
     from xlir.passes.hlo.check_to_outputs import CHECKS_SUFFIX, INPUTS_SUFFIX
 
     program, host = _split_test(module, function, sources)
-    compiler = get_target(target).compiler()
-    executable = compiler.run_backend(
-        compiler.run_hlo_passes(program, pipeline, sources), function, sources
-    )
+    compiler = get_platform(target).compiler()
+    record = compiler.optimize(program, function, sources, pipeline)
+    executable = compiler.run_backend(program, record, sources)
     if not list(host.ops):
         _call(executable, [])
         return []
-    reference = get_target("interpreter").compiler()
-    inputs = reference.run_backend(host.clone(), function + INPUTS_SUFFIX, sources)
-    checks = reference.run_backend(host, function + CHECKS_SUFFIX, sources)
+    reference = get_platform("interpreter").compiler()
+    inputs = reference.compile(host.clone(), function + INPUTS_SUFFIX, sources, "")
+    checks = reference.compile(host, function + CHECKS_SUFFIX, sources, "")
     outputs = _call(executable, _call(inputs, []))
     checked = outputs[len(outputs) - len(checks.signature.arguments) :]
     _call(checks, checked)

@@ -20,8 +20,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from xlir.targets.base import get_target
 from xlir.targets.cpu.aot import RELOCATION_MODELS, AotOptions, AotResult
+from xlir.targets.registry import get_platform
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
@@ -72,7 +72,7 @@ def compile_file(args: argparse.Namespace) -> AotResult:
     options = AotOptions(
         args.triple, args.cpu, args.features, args.reloc, args.entry, args.threads
     )
-    compiler = get_target("cpu").compiler()
+    compiler = get_platform("cpu").compiler()
     return compiler.compile_ahead_of_time(
         module, options, args.function, sources, args.pipeline
     )

@@ -1,8 +1,9 @@
 """`xlir-run --profile`: time per kernel, with its bytes and FLOPs
 (tools/kernel_cost.py) and their achieved rates, and a Chrome trace.
 
-A target whose compiler can time launches in the code it generates (a
-`time_launches` switch, and executables with `timed_call(arrays)` returning
+A target that can time launches in the code it generates (its
+`TargetInfo.times_launches`, the compile option `time_launches`, and
+executables with `timed_call(arrays)` returning
 the results and one record per launch site, as the cpu target's:
 targets/cpu/launch_timers.py) is compiled with its timers; the table then
 shows the generated code's own time. Any other target (the interpreter)
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xlir.lowering.host_schedule import kernel_name
-from xlir.targets.base import Compiler, get_target
+from xlir.targets.base import Compiler, ProgramRecord
+from xlir.targets.registry import get_target
 from xlir.tools.cli import UsageError
 from xlir.tools.kernel_cost import CONTROL_FLOW, Cost, kernel_cost
 from xlir.tools.kernel_extraction import (
@@ -75,11 +77,17 @@ def profile(
     repeat: int,
 ) -> tuple[tuple[np.ndarray, ...], Profile]:
     """The results of the last call and the profile of `repeat` calls."""
-    compiler = get_target(target).compiler()
-    optimized = compiler.run_hlo_passes(module.clone(), pipeline, sources)
+    chosen = get_target(target)
+    compiler = chosen.platform().compiler()
+    if chosen.info(compiler.options).times_launches:
+        compiler.options = replace(compiler.options, time_launches=True)
+    optimized = module.clone()
+    program = compiler.optimize(optimized, function, sources, pipeline)
     entry = _entry(optimized, function)
-    if hasattr(compiler, "time_launches"):
-        return _timed_launches(compiler, optimized, entry, sources, arrays, repeat)
+    if compiler.options.time_launches:
+        return _timed_launches(
+            compiler, optimized, program, entry, sources, arrays, repeat
+        )
     return _timed_kernels(compiler, optimized, entry, arrays, repeat)
 
 
@@ -96,6 +104,7 @@ def _entry(module: ModuleOp, function: str) -> func.FuncOp:
 def _timed_launches(
     compiler: Compiler,
     optimized: ModuleOp,
+    program: ProgramRecord,
     entry: func.FuncOp,
     sources: dict[str, str],
     arrays: Sequence[np.ndarray],
@@ -104,8 +113,7 @@ def _timed_launches(
     launched = launched_kernels(entry)
     costs = {name: (op, kernel_cost(op)) for name, op in launched}
     function = entry.sym_name.data
-    compiler.time_launches = True  # pyright: ignore[reportAttributeAccessIssue]
-    executable: Any = compiler.run_backend(optimized, function, sources)
+    executable: Any = compiler.run_backend(optimized, program, sources)
     result = Profile(
         compiler.platform.name, function, "timers around each launch in the native code"
     )

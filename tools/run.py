@@ -8,6 +8,7 @@
     xlir-run FILE.mlir --target NAME (--inputs in.npz | --random)
              --profile[=trace.json] [--repeat N]
     xlir-run --check [--split-input-file] [--target NAME[,NAME...]] FILE.mlir
+    xlir-run --list-targets
 
 Inputs come from an `.npz` with keys `arg0, arg1, ...` (other keys are
 ignored; a single-argument function may take an `.npy`), or are random with
@@ -32,6 +33,9 @@ through `check-to-outputs` and its pipeline (tools/check_runner.py).
 from the reference's and writes a reproducer; `--profile`
 (tools/profile.py) times each kernel (docs/tools.md).
 
+`--list-targets` prints every registered target (the `xlir.targets` entry
+points, targets/registry.py): its name, then its one-line description.
+
 Every error is a diagnostic on stderr (file:line:col, or the argument's
 name) and exit status 1, never a traceback.
 """
@@ -49,7 +53,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xlir.targets.base import Executable, Signature, get_target
+from xlir.targets.base import Executable
+from xlir.targets.registry import get_platform, get_target, target_names
 from xlir.targets.signatures import function_signature
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
@@ -61,6 +66,7 @@ from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
 from xlir.element_types import from_void, to_void, value_kind
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
+from xlir.signature import Signature
 
 PROG = "xlir-run"
 
@@ -69,7 +75,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compile a StableHLO module for a target and run it."
     )
-    parser.add_argument("file", help="the .mlir file to run ('-' for stdin)")
+    parser.add_argument("file", nargs="?", help="the .mlir file to run ('-' for stdin)")
+    parser.add_argument(
+        "--list-targets",
+        action="store_true",
+        help="print each registered target's name and description, and exit",
+    )
     parser.add_argument(
         "--target",
         default="interpreter",
@@ -237,6 +248,15 @@ def _read_source(path: str) -> tuple[str, str]:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
+def list_targets() -> int:
+    """One line per registered target: its name, then its description."""
+    targets = [get_target(name) for name in target_names()]
+    width = max((len(t.name) for t in targets), default=0)
+    for target in targets:
+        print(f"{target.name:<{width}}  {target.description}")
+    return 0
+
+
 def run_main(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
@@ -254,7 +274,7 @@ def run_main(args: argparse.Namespace) -> int:
         return _bisect(args, module, sources, name)
     if args.profile is not None:
         return _profile(args, module, sources)
-    platform = get_target(args.target)
+    platform = get_platform(args.target)
     compiler = platform.compiler()
     if needs_refinement(module):
         executable: Executable = ShapePolymorphicExecutable(
@@ -465,6 +485,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
 
     def body() -> int:
+        if args.list_targets:
+            return list_targets()
+        if args.file is None:
+            raise UsageError("give the .mlir file to run ('-' for stdin)")
         with np.errstate(all="ignore"):
             return run_checks(args) if args.check else run_main(args)
 

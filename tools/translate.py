@@ -32,13 +32,15 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize
-from xlir.targets.cpu import BACKEND_PIPELINE, LOOP_PIPELINE, CpuCompiler
 from xlir.targets.cpu.host_machine import machine_for as cpu_machine
+from xlir.targets.cpu.target import CpuTarget
 from xlir.targets.cpu.thread_runtime import define_runtime
+from xlir.targets.target import CompileOptions
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
+from xlir.pass_manager import pipeline_text
 from xlir.source_locations import text_location
 
 PROG = "xlir-translate"
@@ -114,10 +116,12 @@ def require_llvm_level(module: ModuleOp) -> None:
         + (f" (and {len(ops) - 1} more)" if len(ops) > 1 else "")
         for name, ops in found.items()
     )
+    cpu, options = CpuTarget(), CompileOptions()
     if any(name.split(".")[0] in HLO_LEVEL_DIALECTS for name in found):
-        pipeline = f"{CpuCompiler.DEFAULT_PIPELINE},{BACKEND_PIPELINE}"
+        passes = cpu.hlo_pipeline(options) + cpu.backend_pipeline(options)
+        pipeline = pipeline_text(passes)
     elif "loop.kernel" in found or "loop.global" in found:
-        pipeline = LOOP_PIPELINE
+        pipeline = pipeline_text(cpu.loop_pipeline(options))
     else:
         pipeline = "device-to-llvm"
     raise XlirError(

@@ -6,6 +6,7 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
@@ -21,7 +22,9 @@ from xlir.diagnostics import (
 )
 from xlir.parsing import parse_module
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
-from xlir.targets.base import Executable, get_target
+from xlir.targets.base import Executable
+from xlir.targets.registry import get_platform
+from xlir.targets.target import CompileOptions
 
 
 def load_module(
@@ -80,6 +83,7 @@ def compile(
     name: str | None = None,
     pipeline: str | None = None,
     bounds_check: bool = False,
+    options: CompileOptions | None = None,
 ) -> Executable:
     """Compile StableHLO (text, a path, or a parsed module) for a target.
 
@@ -89,6 +93,9 @@ def compile(
     store against its buffer's bounds and abort with a message naming the
     kernel and the buffer at the first one out (a debug mode, slower;
     `XLIR_CPU_BOUNDS_CHECK=1` in the environment does it for every compile).
+    `options` sets every choice of the compile at once (fast math, threads,
+    bounds checks: `CompileOptions`); `XLIR_FAST_MATH=1` in the environment
+    turns fast math on.
 
     The result is callable with numpy arrays (`ml_dtypes` arrays for bf16,
     float8, int4, ...) and returns an array, or a tuple of arrays for several
@@ -99,8 +106,11 @@ def compile(
     diagnostics; wrong arguments at call time are `ValueError`s naming the
     argument.
     """
-    compiler = get_target(target).compiler()
-    compiler.bounds_check = bounds_check
+    compiler = get_platform(target).compiler()
+    chosen = options or CompileOptions()
+    if bounds_check:
+        chosen = replace(chosen, bounds_check=True)
+    compiler.options = chosen.with_environment()
     if isinstance(source, str):
         cached = compiler.lookup(source, function, pipeline)
         if cached is not None:

@@ -160,17 +160,41 @@ def spec_text(passes: Sequence[ArgSpec]) -> str:
     return ",".join(str(p) for p in passes)
 
 
+def spec_of(pass_: ModulePass) -> ArgSpec:
+    """A pass object's spec, its options spelled as in MLIR (`min-work`)."""
+    spec = pass_.spec()
+    return ArgSpec(
+        spec.name, {k.replace("_", "-"): v for k, v in spec.parameters.items()}
+    )
+
+
+def pipeline_text(passes: Sequence[ModulePass]) -> str:
+    """The spec of pass objects (a target's pipeline), for `xlir-opt -p`,
+    reproducers and cache keys."""
+    return spec_text([spec_of(p) for p in passes])
+
+
+def passes_of(spec: str) -> list[ModulePass]:
+    """The pass objects of a spec (named pipelines expanded): what a target
+    builds its pipelines from."""
+    return list(_parsed(spec)[1])
+
+
 class PassManager:
     """A parsed pipeline, ready to run on modules."""
 
     def __init__(
         self,
-        spec: str,
+        pipeline: str | Sequence[ModulePass],
         instruments: Sequence[Instrument] = (),
         verify_each: bool = True,
         sources: dict[str, str] | None = None,
     ):
-        specs, passes = _parsed(spec)
+        """`pipeline`: a spec, or pass objects (a target's pipeline)."""
+        if isinstance(pipeline, str):
+            specs, passes = _parsed(pipeline)
+        else:
+            specs, passes = tuple(map(spec_of, pipeline)), tuple(pipeline)
         self.specs = list(specs)
         self.passes = list(passes)
         self.instruments = list(instruments)
@@ -231,20 +255,20 @@ class PassManager:
 def run_pipeline(
     ctx: Context,
     module: ModuleOp,
-    spec: str,
+    pipeline: str | Sequence[ModulePass],
     sources: dict[str, str] | None = None,
     verify: bool = True,
 ) -> None:
-    """Run a pipeline spec on a module, as `xlir.compile` does: the result is
-    verified once at the end (verifying after each pass, as xlir-opt does,
-    costs several times the pipeline itself), or not at all with `verify`
+    """Run a pipeline (a spec or pass objects) on a module, as `xlir.compile`
+    does: the result is verified once at the end (verifying after each pass,
+    as xlir-opt does, costs several times the pipeline itself), or not at all with `verify`
     off (a backend whose output LLVM verifies anyway). With
     `XLIR_VERIFY_EACH=1` in the environment, every pass is verified."""
     each = verify_each_requested()
-    manager = PassManager(spec, verify_each=each, sources=sources)
+    manager = PassManager(pipeline, verify_each=each, sources=sources)
     manager.run(ctx, module)
     if manager.passes and verify and not each:
-        verify_result(module, spec, sources)
+        verify_result(module, spec_text(manager.specs), sources)
 
 
 def verify_result(

@@ -21,14 +21,8 @@ from xdsl.ir import SSAValue
 from xdsl.printer import Printer
 
 from xlir.deep_stack import run_deep
-from xlir.targets.base import (
-    Compiler,
-    DeviceBuffer,
-    Executable,
-    MemoryStats,
-    Stream,
-    TensorSpec,
-)
+from xlir.signature import MemoryStats, TensorSpec
+from xlir.targets.base import Compiler, DeviceBuffer, Executable, Stream
 from xlir.targets.signatures import function_signature
 from xlir.walk import walk
 
@@ -75,7 +69,7 @@ class ShapePolymorphicExecutable(Executable):
         self.program = module
         """The program as parsed, before any specialisation."""
         self.sources = sources
-        self.pipeline = compiler.DEFAULT_PIPELINE if pipeline is None else pipeline
+        self.pipeline = compiler.hlo_pipeline_text(pipeline)
         self.specialisations: dict[ShapeKey, Executable] = {}
 
     def specialize(self, shapes: Sequence[Sequence[int]]) -> Executable:

@@ -35,8 +35,8 @@ has no vectorized epilogue), so c also shrinks until a trip of c vectors
 fits the innermost dimension's static trip count and leaves no more
 iterations over than one vector does (an epilogue nest of 32 columns
 interleaved by 4 ran all scalar, 2x slower). A vector holds `width`
-elements; 0 takes the host's register width (`vector_width`) over the
-widest element the body loads or stores. Loops of dynamic trip count stay
+elements; 0 takes the option `vector-bits` (the target's register width,
+`passes/loop/vector_sizes.py`) over the widest element the body loads or stores. Loops of dynamic trip count stay
 unmarked.
 
 Measured on this machine (2 cores, AVX-512; run time and cold compile,
@@ -59,7 +59,7 @@ from xlir.analysis.loop_utils import bounds_of, contains_loop, static_trip_count
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import INTERLEAVE, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
-from xlir.passes.loop.vector_width import lanes
+from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits, lanes
 
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width
@@ -122,7 +122,9 @@ class InterleavePass(ModulePass):
     count: int = DEFAULT_COUNT
     """The most vector iterations per trip: a power of two from 1 to 16."""
     width: int = 0
-    """Elements per vector; 0: from the host."""
+    """Elements per vector; 0: from `vector_bits`."""
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    """Bits per vector register (the target's)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.count not in (1, 2, 4, 8, 16):
@@ -133,9 +135,10 @@ class InterleavePass(ModulePass):
         if self.min_depth < 2 or self.width < 0:
             raise XlirError(
                 "error: interleave: min-depth must be at least 2 and width "
-                f"non-negative (0: from the host), got min-depth={self.min_depth} "
+                f"non-negative (0: from vector-bits), got min-depth={self.min_depth} "
                 f"width={self.width}"
             )
+        check_vector_bits(self.name, self.vector_bits)
         for kernel in op.body.block.ops:
             if not isinstance(kernel, KernelOp):
                 continue
@@ -157,7 +160,7 @@ class InterleavePass(ModulePass):
         count = self.count
         while count > 1 and count * chains * self.min_depth > 2 * depth:
             count //= 2
-        width = self.width or lanes(_widest_element_bits(loop.block))
+        width = self.width or lanes(self.vector_bits, _widest_element_bits(loop.block))
         count = fitting_count(trip, width, count)
         if count > 1:
             loop.attributes[INTERLEAVE] = IntegerAttr(count, i64)

@@ -65,7 +65,7 @@ from xlir.passes.loop.jam import (
     reduction_loops,
     unit_stride_dim,
 )
-from xlir.passes.loop.vector_width import lanes
+from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits, lanes
 
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width
@@ -150,14 +150,14 @@ def outer_parallels(kernel: KernelOp) -> list[ParallelOp]:
     return found
 
 
-def worth_threads(loop: ParallelOp, min_work: int) -> bool:
+def worth_threads(loop: ParallelOp, min_work: int, vector_bits: int) -> bool:
     bounds = bounds_of(loop)
     if not bounds or _trip_estimate(*bounds[0]) < 2:
         return False
-    return _loop_work(loop) // _vector_lanes(loop) >= min_work
+    return _loop_work(loop) // _vector_lanes(loop, vector_bits) >= min_work
 
 
-def _vector_lanes(loop: ParallelOp) -> int:
+def _vector_lanes(loop: ParallelOp, vector_bits: int) -> int:
     """How many of a jammed nest's copies run as one vector op: its jam
     factor along a dimension its reductions' loads read with unit stride
     (scalar copies of `register-tile`'s columns become vector lanes for
@@ -179,7 +179,7 @@ def _vector_lanes(loop: ParallelOp) -> int:
         assert isinstance(type_, MemRefType)
         bytes_ = byte_width(type_.element_type) or 8
         if dim is not None and jam[dim] > 1:
-            best = max(best, min(jam[dim], lanes(8 * bytes_)))
+            best = max(best, min(jam[dim], lanes(vector_bits, 8 * bytes_)))
     return best
 
 
@@ -193,6 +193,8 @@ class ParallelizePass(ModulePass):
     """Threads per marked loop; 0: the CPUs online at run time."""
     min_work: int = DEFAULT_MIN_WORK
     """Estimated ops per launch below which a loop stays on one thread."""
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    """Bits per vector register (the target's): jammed copies one vector op runs."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.threads < 0:
@@ -204,11 +206,12 @@ class ParallelizePass(ModulePass):
             raise XlirError(
                 f"error: parallelize: min-work must be non-negative, got {self.min_work}"
             )
+        check_vector_bits(self.name, self.vector_bits)
         for kernel in op.body.block.ops:
             if not isinstance(kernel, KernelOp):
                 continue
             for loop in outer_parallels(kernel):
                 if THREADS not in loop.attributes and worth_threads(
-                    loop, self.min_work
+                    loop, self.min_work, self.vector_bits
                 ):
                     loop.attributes[THREADS] = IntegerAttr(self.threads, i64)

@@ -34,9 +34,10 @@ fewer than `mr`. Remainder columns get `mr` x (what is left) tiles and
 remainder rows 1 x `nr` tiles (a few rows are not worth the code of
 another full tile), so no element runs the slow scalar form.
 
-`mr`, `nr` and `lanes` count f32 elements; 0 (the default) picks them for
-the host (`passes/loop/vector_width.py`): `lanes` as many as one vector register
-LLVM uses holds, `nr` two vectors of the width LLVM vectorizes
+`mr`, `nr` and `lanes` count f32 elements; 0 (the default) picks them from
+the options `vector-bits` and `vector-registers`, which the target's
+pipeline sets (`passes/loop/vector_sizes.py`): `lanes` as many as one vector
+register LLVM uses holds, `nr` two vectors of the width LLVM vectorizes
 at, `mr` 12 with 32 vector registers (AVX-512), 6 with 16 (AVX2, SSE), so
 that the `2 * mr` accumulators, two vectors of B and one broadcast fit in
 the registers: 12 x 32 where LLVM uses 512-bit vectors, 12 x 16 where it
@@ -77,17 +78,21 @@ from xlir.passes.loop.jam import (
     reduction_loops,
     unit_stride_dim,
 )
-from xlir.passes.loop.vector_width import lanes as vector_lanes
-from xlir.passes.loop.vector_width import vector_registers
+from xlir.passes.loop.vector_sizes import (
+    DEFAULT_VECTOR_BITS,
+    DEFAULT_VECTOR_REGISTERS,
+    check_vector_bits,
+    lanes,
+)
 
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width
 from xlir.walk import walk
 
 
-def default_tile() -> tuple[int, int]:
-    """(mr, nr) in f32 elements for this host (module docstring)."""
-    return (12 if vector_registers() >= 32 else 6), 2 * vector_lanes(32)
+def default_tile(vector_bits: int, vector_registers: int) -> tuple[int, int]:
+    """(mr, nr) in f32 elements for these registers (module docstring)."""
+    return (12 if vector_registers >= 32 else 6), 2 * lanes(vector_bits, 32)
 
 
 def _unit_stride_dims(
@@ -235,16 +240,20 @@ class RegisterTilePass(ModulePass):
     nr: int = 0
     lanes: int = 0
     contract: bool = True
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    """Bits per vector register, for the sizes left 0."""
+    vector_registers: int = DEFAULT_VECTOR_REGISTERS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.mr < 0 or self.nr < 0 or self.lanes < 0:
             raise XlirError(
                 f"error: register-tile: mr, nr and lanes must be non-negative "
-                f"(0: from the host), got mr={self.mr} nr={self.nr} "
+                f"(0: from the vector registers), got mr={self.mr} nr={self.nr} "
                 f"lanes={self.lanes}"
             )
-        default_mr, default_nr = default_tile()
+        check_vector_bits(self.name, self.vector_bits)
+        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
         mr, nr = self.mr or default_mr, self.nr or default_nr
-        lanes = self.lanes or vector_lanes(32)
+        f32_lanes = self.lanes or lanes(self.vector_bits, 32)
         for nest in [p for p in walk(op) if isinstance(p, ParallelOp)]:
-            register_tile(nest, mr, nr, lanes, self.contract)
+            register_tile(nest, mr, nr, f32_lanes, self.contract)

@@ -44,8 +44,8 @@ A loop is split only when it is innermost, has static bounds and at least
 2V iterations, reads some buffer with unit stride along it, and each carried
 value is used only by its combiner, whose result is only yielded (not a
 scan). `width` counts elements of the reduction's type; 0 (the default)
-takes the lanes of the vector width LLVM uses on this host
-(`passes/loop/vector_width.py`).
+takes the lanes of a `vector-bits` register, an option the target's
+pipeline sets (`passes/loop/vector_sizes.py`).
 
 The cpu target's pipeline runs it exact; a fast pipeline is
 `register-tile,vectorize{reassociate=true},...`.
@@ -87,7 +87,7 @@ from xlir.passes.loop.jam import (
     reduction_loops,
     unit_stride_dim,
 )
-from xlir.passes.loop.vector_width import lanes
+from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits, lanes
 
 from xlir.diagnostics import XlirError
 from xlir.walk import walk
@@ -294,13 +294,16 @@ class VectorizePass(ModulePass):
 
     width: int = 0
     reassociate: bool = False
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    """Bits per vector register, for `width` 0."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.width < 0:
             raise XlirError(
-                "error: vectorize: width must be non-negative (0: from the host), "
-                f"got {self.width}"
+                "error: vectorize: width must be non-negative (0: from "
+                f"vector-bits), got {self.width}"
             )
+        check_vector_bits(self.name, self.vector_bits)
         # Inner nests first: jamming a nest clones the nests inside it and
         # erases the originals, which must not be visited after.
         nests = [p for p in walk(op) if isinstance(p, ParallelOp)]
@@ -308,7 +311,9 @@ class VectorizePass(ModulePass):
             loops = reduction_loops(nest)
             if is_jammed(nest) or not loops:
                 continue
-            width = self.width or lanes(max(map(_element_bits, loops)))
+            width = self.width or lanes(
+                self.vector_bits, max(map(_element_bits, loops))
+            )
             if jam_unit_stride(nest, width):
                 continue
             reductions = [
@@ -321,7 +326,9 @@ class VectorizePass(ModulePass):
                 for loop in reductions
                 if not left_to_llvm(loop)
                 and not split_reduction(
-                    loop, self.width or lanes(_element_bits(loop)), self.reassociate
+                    loop,
+                    self.width or lanes(self.vector_bits, _element_bits(loop)),
+                    self.reassociate,
                 )
             ]
             if in_order:

@@ -17,14 +17,17 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, object_code
-from xlir.targets.base import MemoryStats, Signature
-from xlir.targets.cpu import loop_pipeline, lower_to_llvm
+from xlir.targets.base import ProgramRecord
+from xlir.targets.cpu import lower_to_llvm
 from xlir.targets.cpu.c_header import C_IDENTIFIER, HeaderInfo, c_header
 from xlir.targets.cpu.host_machine import host_cpu, machine_for
+from xlir.targets.cpu.target import CpuTarget
 from xlir.targets.cpu.thread_runtime import define_runtime
 from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
+from xlir.targets.target import CompileOptions
 
 from xlir.diagnostics import XlirError
+from xlir.signature import MemoryStats, Signature
 
 RELOCATION_MODELS = ("pic", "static")
 
@@ -34,18 +37,6 @@ TRIPLE_DEFAULTS = {
 """CPU, features and ABI where LLVM's bare defaults do not match what a
 Linux C compiler for the architecture produces (Debian's riscv64 is rv64gc
 with hardware floats, and objects of different float ABIs do not link)."""
-
-
-VECTOR_TILES = {
-    "x86_64": (6, 8, 4),
-    "aarch64": (12, 8, 4),
-    "riscv64": (4, 4, 1),
-}
-"""Register tile rows and columns (`register-tile`'s mr, nr) and f32 lanes
-(its vector copies', `vectorize`'s and `interleave`'s width) for another
-triple's generic CPU, which the loop passes cannot measure as they do for
-the host: SSE2's 16 registers of 4 floats, NEON's 32 of 4, and rv64gc's
-scalar floating-point registers."""
 
 
 @dataclass(frozen=True)
@@ -110,23 +101,11 @@ def _machine_settings(options: AotOptions) -> tuple[str, str, str]:
     return options.cpu or cpu, options.features or features, abi
 
 
-def aot_loop_pipeline(options: AotOptions) -> str:
-    """The cpu target's loop pipeline with `options.threads` applied and, for
-    a triple that is not this host's, the vector passes sized for it (the
-    host's sizes are measured)."""
-    passes = loop_pipeline().split(",")
-    if options.threads == 1:
-        passes.remove("parallelize")
-    sized = {}
-    if options.threads is not None and options.threads > 1:
-        sized["parallelize"] = f"parallelize{{threads={options.threads}}}"
-    arch = (options.triple or "").split("-")[0]
-    if options.triple and options.cpu != "native" and arch in VECTOR_TILES:
-        mr, nr, lanes = VECTOR_TILES[arch]
-        sized["register-tile"] = f"register-tile{{mr={mr} nr={nr} lanes={lanes}}}"
-        sized["vectorize"] = f"vectorize{{width={lanes}}}"
-        sized["interleave"] = f"interleave{{width={lanes}}}"
-    return ",".join(sized.get(name, name) for name in passes)
+def compile_options(options: AotOptions, given: CompileOptions) -> CompileOptions:
+    """The compile options of an AOT compile: `given` (fast math, bounds
+    checks) with its triple and threads, which size the cpu target's passes
+    for the triple's generic CPU (`CpuTarget.info`; the host's are measured)."""
+    return replace(given, triple=options.triple, threads=options.threads)
 
 
 def _export_only(module: ModuleOp, function: str, entry: str) -> None:
@@ -177,12 +156,15 @@ def _with_abi(ir: str, abi: str) -> str:
 
 def compile_object(
     module: ModuleOp,
+    record: ProgramRecord,
     options: AotOptions,
-    function: str = "main",
+    backend: CpuTarget,
+    given: CompileOptions,
     sources: dict[str, str] | None = None,
 ) -> AotResult:
-    """Lowers an optimized module (in place) and emits object code and a
-    header for `options`; errors are XlirErrors."""
+    """Lowers an optimized module (in place) with `backend`'s passes and emits
+    object code and a header for `options`; errors are XlirErrors."""
+    function = record.signature.function
     _check_options(options)
     cpu, features, abi = _machine_settings(options)
     try:
@@ -191,11 +173,11 @@ def compile_object(
         raise XlirError(f"error: {error}") from None
     entry = options.entry or default_entry(module, function)
     donated = _donated(module, function)
-    lowered = lower_to_llvm(module, function, sources, aot_loop_pipeline(options))
+    lower_to_llvm(backend, module, record, compile_options(options, given), sources)
     _export_only(module, function, entry)
     ir = _with_abi(llvm_ir(module, machine.triple, runtime=define_runtime), abi)
     code = object_code(ir, machine)
-    stats = replace(lowered.stats, generated_code_size_in_bytes=len(code))
+    stats = replace(record.stats, generated_code_size_in_bytes=len(code))
     source = next(iter(sources), "<module>") if sources else "<module>"
     shown = "this host's" if features and features == host_cpu()[1] else features
     target = f"{machine.triple}, cpu {cpu}, reloc {options.reloc}" + (
@@ -203,12 +185,12 @@ def compile_object(
     )
     try:
         header = c_header(
-            lowered.signature,
+            record.signature,
             HeaderInfo(
                 entry,
                 source,
                 target,
-                lowered.temp_bytes,
+                record.arena_bytes,
                 stats,
                 donated,
                 _notes(module),
@@ -221,7 +203,7 @@ def compile_object(
         header,
         entry,
         machine.triple,
-        lowered.signature,
-        lowered.temp_bytes,
+        record.signature,
+        record.arena_bytes,
         stats,
     )

@@ -15,9 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xlir.targets.base import MemoryStats, Signature, TensorSpec
-
 from xlir.element_types import NARROW_FLOATS
+from xlir.signature import MemoryStats, Signature, TensorSpec
 
 C_ELEMENT_TYPES = {
     "f64": "double",

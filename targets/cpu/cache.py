@@ -26,11 +26,12 @@ from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
-from xlir.targets.base import MemoryStats, Signature, TensorSpec
+
+from xlir.signature import MemoryStats, Signature, TensorSpec
 
 MAGIC = b"xlir-cpu-cache-4\n"
 
-SUBPACKAGES = ("dialects", "lowering", "passes", "targets", "tools")
+SUBPACKAGES = ("analysis", "dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
 
 

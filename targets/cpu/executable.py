@@ -15,12 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from xlir.targets.base import (
-    HostExecutable,
-    MemoryStats,
-    Platform,
-    Signature,
-)
+from xlir.targets.base import HostExecutable, Platform
 from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.launch_timers import (
     LaunchSite,
@@ -37,6 +32,8 @@ from xlir.targets.cpu.thread_runtime import (
 )
 from xlir.targets.host_memory import aligned_bytes
 
+from xlir.signature import MemoryStats, Signature
+
 ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 """`void entry(void **args, void **results, void *temp)` (host_entry.py)."""
 
@@ -52,7 +49,6 @@ class CpuExecutable(HostExecutable):
         llvm_ir: str,
         launch_sites: Sequence[LaunchSite] = (),
     ):
-        super().__init__(platform, signature)
         self.launch_sites = tuple(launch_sites)
         """The kernel launched at each timed site, where the executable was
         compiled with launch timers (launch_timers.py); empty otherwise."""
@@ -62,8 +58,12 @@ class CpuExecutable(HostExecutable):
         self.temp_bytes = temp_bytes
         self.llvm_ir = llvm_ir
         """The LLVM IR before optimization (each part's)."""
-        self._stats = replace(
-            stats, generated_code_size_in_bytes=sum(map(len, self.objects))
+        super().__init__(
+            platform,
+            signature,
+            stats=replace(
+                stats, generated_code_size_in_bytes=sum(map(len, self.objects))
+            ),
         )
         if needs_runtime(self.objects):
             load_runtime()
@@ -133,10 +133,6 @@ class CpuExecutable(HostExecutable):
             _check_out(self.signature, out, arrays)
         results = self._run(arrays, out)
         return results[0] if len(results) == 1 else tuple(results)
-
-    def memory_stats(self) -> MemoryStats:
-        """The buffer plan's figures and the object code's size."""
-        return self._stats
 
     def as_text(self) -> str:
         """The LLVM IR before optimization (a cache hit's too: the entry keeps it)."""

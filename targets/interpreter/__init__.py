@@ -22,14 +22,13 @@ from xlir.targets.base import (
     Executable,
     HostExecutable,
     Platform,
-    Signature,
+    ProgramRecord,
     StreamExecutor,
 )
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
-from xlir.targets.signatures import function_signature
 
-from xlir.levels import is_loop_level
+from xlir.signature import MemoryStats, Signature
 
 __all__ = [
     "InterpreterCompiler",
@@ -55,19 +54,20 @@ class InterpreterCompiler(Compiler):
     def run_backend(
         self,
         module: ModuleOp,
-        function: str = "main",
+        record: ProgramRecord,
         sources: dict[str, str] | None = None,
     ) -> Executable:
         """Loop-level modules (after hlo-to-loop) run their host schedule,
         with the loop evaluator's kernels."""
-        if is_loop_level(module):
+        if record.loop_level:
             image = self.compile_kernels(module, sources)
             return DeviceScheduleExecutable(
-                self.platform, module, image, function, sources
+                self.platform, module, image, record.signature.function, sources
             )
-        signature = function_signature(module, function)
         image = ModuleInterpreter(module, sources)
-        return InterpreterExecutable(self.platform, signature, module, image)
+        return InterpreterExecutable(
+            self.platform, record.signature, module, image, record.stats
+        )
 
     def compile_kernels(
         self, module: ModuleOp, sources: dict[str, str] | None = None
@@ -82,8 +82,9 @@ class InterpreterExecutable(HostExecutable):
         signature: Signature,
         module: ModuleOp,
         image: ModuleInterpreter,
+        stats: MemoryStats | None = None,
     ):
-        super().__init__(platform, signature, module)
+        super().__init__(platform, signature, module, stats=stats)
         self.image = image
 
     @property

@@ -161,7 +161,7 @@ def run(name: str) -> None:
 def run_corpus_bench() -> None:
     """Every program of the corpus's bench/ (random inputs) compiled with
     bounds checks and called twice, the same bits each time
-    (tests/e2e/test_corpus_cpu.py checks the numbers, without checks)."""
+    (tests/e2e/test_corpus.py checks the numbers, without checks)."""
     import xlir
     from tests.conftest import CORPUS
     from tests.unit.test_kernels_numerics import random_inputs

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xlir.targets.base import get_target
 from xlir.targets.cpu.aot import AotOptions, AotResult
+from xlir.targets.registry import get_platform
 
 from tests.conftest import CORPUS
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
@@ -49,7 +49,7 @@ def compile_ahead(name: str, triple: str | None) -> AotResult:
     module, sources = load_module(path)
     options = AotOptions(triple=triple, entry=f"model_{name}")
     return (
-        get_target("cpu")
+        get_platform("cpu")
         .compiler()
         .compile_ahead_of_time(module, options, "main", sources)
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.base import TARGETS
+from xlir.targets.registry import target_names
 
 import xlir
 
@@ -32,7 +32,7 @@ func.func @main(%x: tensor<3xui32>) -> (tensor<3xui32>, tensor<3xui32>) {
 }"""
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", target_names())
 def test_constant_loop_state(target: str):
     x = np.array([1, 7, 0xFFFFFFF0], np.uint32)
     want = xlir.compile(PROGRAM, pipeline="")(x)

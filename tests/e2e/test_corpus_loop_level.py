@@ -12,8 +12,8 @@ lowering grows, the test tightens by itself.
 from __future__ import annotations
 
 import pytest
-from xlir.targets.base import get_target
 from xlir.targets.device_schedule import DeviceScheduleExecutable
+from xlir.targets.registry import get_platform
 
 from tests.conftest import registered_targets
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
@@ -36,7 +36,7 @@ def test_corpus_program_at_loop_level(path, target: str) -> None:
         pytest.xfail(str(error))
     assert is_loop_level(module)
     assert not [op.name for op in module.walk() if op.name.startswith("stablehlo.")]
-    platform = get_target(target)
+    platform = get_platform(target)
     image = platform.compiler().compile_kernels(module)
     executable = DeviceScheduleExecutable(platform, module, image)
     arguments, expected = load_case(path)

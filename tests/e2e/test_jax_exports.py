@@ -1,12 +1,12 @@
 """The JAX programs of tests/jax_exports (batch norm, a CNN training step,
 cumulative ops, dropout, sorting, transformer blocks in f32/bf16/f16, an
 int8 matmul, FFT, linalg, f64 converts, a shape-polymorphic export; see
-export.py there) give JAX's outputs on the interpreter and cpu: integers
+export.py there) give JAX's outputs on every registered target: integers
 exactly, floats within xlir-run's default tolerance for their dtype.
 
-What fails for a reason another piece of work owns is listed in KNOWN_GAPS
-with that reason; such a case must still fail (strict), so the list stays
-true as those land."""
+What fails for a reason another piece of work owns is listed in the target's
+known gaps (`Target.known_gaps().jax_exports`) with that reason; such a case
+must still fail (strict), so the list stays true as those land."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xlir.targets.registry import get_target, target_names
 from xlir.tools.compare import Tolerance, compare, default_tolerance
 
 import xlir
@@ -21,11 +22,6 @@ from xlir.element_types import from_void
 
 EXPORTS = Path(__file__).resolve().parent.parent / "jax_exports"
 PROGRAMS = sorted(p.stem for p in EXPORTS.glob("*.mlir"))
-TARGETS = ("interpreter", "cpu")
-
-KNOWN_GAPS: dict[tuple[str, str], tuple[str, str]] = {}
-"""(program, target) -> (whose work it waits for, a regular expression the
-failure's message matches)."""
 
 
 TOLERANCES = {"transformer_f16": Tolerance(rtol=4e-3, atol=4e-3)}
@@ -71,10 +67,10 @@ def no_cache(monkeypatch) -> None:
     monkeypatch.setenv("XLIR_CACHE", "0")
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", target_names())
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_matches_jax(name: str, target: str) -> None:
-    gap = KNOWN_GAPS.get((name, target))
+    gap = get_target(target).known_gaps().jax_exports.get(name)
     if gap is None:
         check(name, target)
         return
@@ -84,5 +80,6 @@ def test_matches_jax(name: str, target: str) -> None:
     pytest.xfail(cause)
 
 
-def test_known_gaps_name_existing_cases() -> None:
-    assert {name for name, _ in KNOWN_GAPS} <= set(PROGRAMS)
+@pytest.mark.parametrize("target", target_names())
+def test_known_gaps_name_existing_cases(target: str) -> None:
+    assert set(get_target(target).known_gaps().jax_exports) <= set(PROGRAMS)

@@ -1,14 +1,15 @@
 """StableHLO's own interpreter test suite (../shared/stablehlo_interpret),
-file by file, in-process, on every target: the interpreter (on the evaluator
-as parsed, and after the `hlo-opt` pipeline, so the suite checks the passes
-too) and cpu (each test compiled through `check-to-outputs` with its
-constants as arguments, its checks run on the interpreter over its results:
-tools/check_runner.py).
+file by file, in-process, on every registered target: the interpreter on the
+evaluator as parsed (and once more after the `hlo-opt` pipeline, so the
+suite checks the passes too), every other target with each test compiled
+through `check-to-outputs` with its constants as arguments, its checks run
+on the interpreter over its results (tools/check_runner.py).
 
-Each file's failing tests on each target must be exactly those listed here: a
-listed test that starts passing fails too, so that the lists stay true. The
-collective files (those that run `interpreter.run_parallel`) wait for the
-collectives issue and are listed apart.
+Each file's failing tests on each target must be exactly those the target
+lists in its known gaps (`Target.known_gaps()`, e.g. targets/cpu/known_gaps.py):
+a listed test that starts passing fails too, so that the lists stay true.
+The collective files (those that run `interpreter.run_parallel`) wait for
+the collectives issue on every target and are listed here.
 """
 
 from __future__ import annotations
@@ -17,45 +18,25 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from xlir.targets.registry import get_target, target_names
 from xlir.tools.check_runner import CheckResult, check_source
 
 from tests.conftest import STABLEHLO_SUITE
 
-CONFIGURATIONS = {
-    "evaluator": ("interpreter", None),
-    "hlo-opt": ("interpreter", "hlo-opt"),
-    "cpu": ("cpu", None),
-}
-"""id: (target, pipeline). None: the interpreter runs the parsed module;
-cpu compiles with its default pipeline."""
+HLO_OPT = "interpreter+hlo-opt"
+"""The configuration that runs the interpreter after `hlo-opt`."""
 
-CPU_GAPS: dict[str, dict[str, list[str]]] = {
-    # complex values in a width-changing bitcast_convert (the cpu target has no
-    # bitcast between widths) and complex triangular_solve (its kernel is real):
-    # split-complex lists them (passes/hlo/split_complex.py)
-    "complex": {
-        "bitcast_convert.mlir": ["bitcast_convert_op_test_c128_to_c64"],
-        "triangular_solve.mlir": [
-            "triangular_solve_op_test_complex_example",
-            "triangular_solve_op_test_complex_example_adjoint",
-        ],
-    },
-    # a probe inside a loop records once per iteration; check-to-outputs returns one value per probe
-    "probe": {
-        "probe.mlir": ["probe_iterations"],
-    },
+CONFIGURATIONS = {name: (name, None) for name in target_names()} | {
+    HLO_OPT: ("interpreter", "hlo-opt")
 }
-"""The tests cpu fails outside the collective files, by cause (the work that
-owns it, where some does)."""
+"""id: (target, pipeline). None: the target's default (the interpreter runs
+the parsed module)."""
 
-KNOWN_FAILURES: dict[str, dict[str, list[str]]] = {
-    "interpreter": {},
-    "cpu": {
-        name: [test for gaps in CPU_GAPS.values() for test in gaps.get(name, [])]
-        for name in sorted({name for gaps in CPU_GAPS.values() for name in gaps})
-    },
-}
-"""Failing tests of the non-collective files, per target, by function name."""
+
+def known_failures(target: str) -> dict[str, list[str]]:
+    """Failing tests of the non-collective files, by function name."""
+    return get_target(target).known_gaps().stablehlo_suite
+
 
 _COLLECTIVES = {
     "all_gather.mlir": ["main"] * 5,
@@ -73,15 +54,11 @@ _COLLECTIVES = {
     "send_recv.mlir": ["main"] * 2,
 }
 
-KNOWN_COLLECTIVE_FAILURES: dict[str, dict[str, list[str]]] = {
-    "interpreter": _COLLECTIVES,
-    "cpu": _COLLECTIVES,
-}
-"""Failing tests of the collective files (interpreter.run_parallel)."""
+"""Failing tests of the collective files (interpreter.run_parallel), on
+every target."""
 
-REQUIRED_PASS_RATE = {"interpreter": 0.98, "cpu": 0.99}
-"""Of the non-collective tests (cpu: 472 of 481, the 9 of CPU_GAPS
-failing)."""
+REQUIRED_PASS_RATE = 0.98
+"""Of the non-collective tests, on every target (cpu: 472 of 481)."""
 
 
 def _suite_files() -> list[str]:
@@ -112,8 +89,7 @@ def test_file_fails_only_its_known_failures(name: str, configuration: str) -> No
     _skip_without_suite()
     collective, results = _results(name, configuration)
     target = CONFIGURATIONS[configuration][0]
-    lists = KNOWN_COLLECTIVE_FAILURES if collective else KNOWN_FAILURES
-    known = lists[target].get(name, [])
+    known = (_COLLECTIVES if collective else known_failures(target)).get(name, [])
     failing = [r for r in results if not r.passed]
     unexpected = Counter(r.function for r in failing) - Counter(known)
     fixed = Counter(known) - Counter(r.function for r in failing)
@@ -129,11 +105,11 @@ def test_file_fails_only_its_known_failures(name: str, configuration: str) -> No
     assert not problems, f"{name} on {configuration}:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("target", ["interpreter", "cpu"])
+@pytest.mark.parametrize("target", target_names())
 def test_lists_name_only_suite_files(target: str) -> None:
     _skip_without_suite()
     files = set(_suite_files())
-    listed = set(KNOWN_FAILURES[target]) | set(KNOWN_COLLECTIVE_FAILURES[target])
+    listed = set(known_failures(target)) | set(_COLLECTIVES)
     stale = listed - files
     assert not stale, f"known failures of files not in the suite: {sorted(stale)}"
 
@@ -147,5 +123,4 @@ def test_pass_rate_outside_collectives(configuration: str) -> None:
         if not collective:
             passed += sum(r.passed for r in results)
             total += len(results)
-    required = REQUIRED_PASS_RATE[CONFIGURATIONS[configuration][0]]
-    assert total and passed / total >= required, f"{passed}/{total} passed"
+    assert total and passed / total >= REQUIRED_PASS_RATE, f"{passed}/{total} passed"

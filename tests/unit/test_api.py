@@ -6,8 +6,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from xlir.targets import Stream, get_target
-from xlir.targets.base import TARGETS
+from xlir.targets import Stream, get_platform, target_names
 
 import xlir
 from xlir.diagnostics import XlirError
@@ -152,7 +151,7 @@ def test_executable_extras() -> None:
     assert stats.output_size_in_bytes == 24
     assert stats.temp_size_in_bytes == 0  # one fusion writing the output
     assert "stablehlo.add" in executable.as_text()
-    compiler = get_target("interpreter").compiler()
+    compiler = get_platform("interpreter").compiler()
     with pytest.raises(XlirError, match="ahead-of-time"):
         compiler.compile_ahead_of_time(xlir.parse_module(xlir.make_context(), ADD))
 
@@ -175,8 +174,8 @@ def test_memory_stats_come_from_the_buffer_plan() -> None:
 
 
 def test_platform_executor_stream() -> None:
-    assert "interpreter" in TARGETS
-    platform = get_target("interpreter")
+    assert "interpreter" in target_names()
+    platform = get_platform("interpreter")
     assert platform.devices() == ["interpreter:0"]
     executor = platform.executor(0)
     with pytest.raises(XlirError, match="no device 3"):

@@ -25,7 +25,7 @@ from xlir.dialects.hlo_buffers import (
 from xlir.passes.hlo.assign_buffers import AssignBuffersPass
 from xlir.passes.hlo.buffers.plan import Buffer, FunctionPlan, plan_function
 from xlir.passes.hlo.buffers.report import buffer_report, buffer_stats
-from xlir.targets.base import MemoryStats, planned_memory_stats
+from xlir.targets.base import planned_memory_stats
 from xlir.targets.signatures import function_signature
 
 import xlir
@@ -33,6 +33,7 @@ from tests.corpus import PROGRAMS, load_case
 from xlir.context import make_context
 from xlir.parsing import parse_module
 from xlir.pass_manager import PIPELINES, run_pipeline
+from xlir.signature import MemoryStats
 
 
 def parse(text: str) -> ModuleOp:

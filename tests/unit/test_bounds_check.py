@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 from xlir.lowering.llvm.llvmlite_module import llvm_ir
-from xlir.targets.cpu import loop_pipeline
+from xlir.targets.cpu.target import CpuTarget
 from xlir.targets.cpu.thread_runtime import define_runtime
+from xlir.targets.target import CompileOptions
 
 import xlir
 from tests.corpus import SMALL, load_case
@@ -130,7 +131,8 @@ def test_the_mode_is_part_of_the_cache_key(monkeypatch, tmp_path) -> None:
 
 def test_ahead_of_time_module_defines_the_handler() -> None:
     module = parse_module(make_context(), SHIFT.replace("OFFSET", "0"), "shift")
-    run_pipeline(make_context(), module, loop_pipeline(bounds_check=True))
+    passes = CpuTarget().loop_pipeline(CompileOptions(bounds_check=True))
+    run_pipeline(make_context(), module, passes)
     lines = llvm_ir(module, runtime=define_runtime).splitlines()
     assert any(
         line.startswith("define internal void") and f'@"{BOUNDS_ERROR}"' in line

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 import xlir.targets.cpu.codegen_parts as codegen_parts
 from xdsl.dialects import llvm
-from xlir.targets.cpu import CpuPlatform, lower_to_llvm
+from xlir.targets.base import program_record
+from xlir.targets.cpu import lower_to_llvm
 from xlir.targets.cpu.codegen_parts import (
     PART_COST,
     SWITCH_INTERVAL,
@@ -26,6 +27,9 @@ from xlir.targets.cpu.codegen_parts import (
     part_modules,
 )
 from xlir.targets.cpu.jit_loader import LoadedObject
+from xlir.targets.cpu.target import CpuTarget
+from xlir.targets.registry import get_platform
+from xlir.targets.target import CompileOptions
 
 import xlir
 from tests.corpus import SMALL, load_case
@@ -69,14 +73,15 @@ func.func public @main(%x: memref<64xf32>) -> (memref<64xf32>, memref<32xf32>) {
 
 def _llvm_level(text: str):
     module = parse_module(make_context(), text, "test")
-    lower_to_llvm(module, "main")
+    record = program_record(module, "main", loop_level=True)
+    lower_to_llvm(CpuTarget(), module, record, CompileOptions())
     return module
 
 
 def _corpus_llvm_level(name: str):
     module = parse_module(make_context(), (SMALL / f"{name}.mlir").read_text(), name)
-    CpuPlatform().compiler().run_hlo_passes(module)
-    lower_to_llvm(module, "main")
+    record = get_platform("cpu").compiler().optimize(module)
+    lower_to_llvm(CpuTarget(), module, record, CompileOptions())
     return module
 
 

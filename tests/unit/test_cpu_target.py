@@ -34,7 +34,7 @@ def cache_dir(tmp_path, monkeypatch):
 
 def _entries(cache_dir) -> list:
     """The compiled programs in the cache (not the measured vector width the
-    loop passes keep beside them)."""
+    cpu target keeps beside them)."""
     return [p for p in cache_dir.iterdir() if not p.name.startswith("vector-bits-")]
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.base import get_target
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.host_memory import split_kernel
+from xlir.targets.registry import get_platform
 
 import xlir
 from xlir.context import make_context
@@ -20,7 +20,7 @@ LOWER = "hlo-opt,hlo-to-loop"
 
 
 def _schedule(text: str, target: str = "interpreter") -> DeviceScheduleExecutable:
-    platform = get_target(target)
+    platform = get_platform(target)
     module = parse_module(make_context(), text, "host.mlir")
     image = platform.compiler().compile_kernels(module)
     return DeviceScheduleExecutable(
@@ -125,7 +125,7 @@ def test_blocks_share_the_outer_loop() -> None:
 
 
 def test_a_kernel_of_two_loops_runs_on_one_block_only() -> None:
-    platform = get_target("interpreter")
+    platform = get_platform("interpreter")
     executor = platform.executor(0)
     module = parse_module(make_context(), KERNEL, "k.mlir")
     kernel = executor.load_kernel(platform.compiler().compile_kernels(module), "twice")

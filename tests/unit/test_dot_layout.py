@@ -12,10 +12,11 @@ from xdsl.context import Context
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import TransposeOp
 from xlir.passes.hlo.dot_layout import DotLayoutPass
-from xlir.targets.cpu import CpuCompiler
+from xlir.targets.cpu.target import CpuTarget
+from xlir.targets.target import CompileOptions
 
 import xlir
-from xlir.pass_manager import PIPELINES, expand
+from xlir.pass_manager import PIPELINES, expand, pipeline_text
 
 
 def _tensor(dims: list[int], element: str) -> str:
@@ -117,7 +118,7 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
 
 
 def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
-    passes = expand(CpuCompiler.DEFAULT_PIPELINE)
+    passes = expand(pipeline_text(CpuTarget().hlo_pipeline(CompileOptions())))
     steps = [p.name for p in passes]
     hlo_opt = PIPELINES["hlo-opt"]
     fuse, decompose = hlo_opt.index("fuse"), hlo_opt.index("decompose")

@@ -164,8 +164,9 @@ def test_f16_through_xlir_run_on_cpu(
 def test_cpu_cache_keeps_ml_dtypes_in_signatures() -> None:
     """The compilation cache stores each dtype by name: bf16's `.str` is
     `<V2`, which reads back as a plain void."""
-    from xlir.targets.base import Signature, TensorSpec
     from xlir.targets.cpu import cache
+
+    from xlir.signature import Signature, TensorSpec
 
     specs = tuple(
         TensorSpec(f"arg{i}", (2, 3), element, np.dtype(dtype))

@@ -17,8 +17,8 @@ import threading
 
 import numpy as np
 import pytest
-import xlir.targets.cpu as cpu_target
 from xlir.targets.cpu.thread_runtime import runtime_object
+from xlir.targets.target import CompileOptions
 
 import xlir
 from tests.corpus import SMALL, load_case
@@ -84,12 +84,8 @@ def _outputs(executable, arguments) -> list[np.ndarray]:
 
 def _serial(text: str):
     """Compiled by the CPU pipeline without `parallelize`: one thread."""
-    pipeline = cpu_target.LOOP_PIPELINE
-    cpu_target.LOOP_PIPELINE = pipeline.replace("parallelize,", "")
-    try:
-        executable = xlir.compile(_loop_level(text, None), target="cpu")
-    finally:
-        cpu_target.LOOP_PIPELINE = pipeline
+    one_thread = CompileOptions(threads=1)
+    executable = xlir.compile(_loop_level(text, None), target="cpu", options=one_thread)
     assert "xlir.parallel_for" not in executable.as_text()
     return executable
 

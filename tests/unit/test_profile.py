@@ -9,8 +9,9 @@ import json
 import math
 
 import pytest
-from xlir.targets.base import get_target
+from xlir.targets.registry import get_platform
 from xlir.targets.signatures import function_signature
+from xlir.targets.target import CompileOptions
 from xlir.tools.kernel_cost import kernel_cost
 from xlir.tools.kernel_extraction import entry_steps
 from xlir.tools.profile import launched_kernels, profile
@@ -126,7 +127,7 @@ def test_cpu_rows_account_for_every_hlo_kernel_once():
     HLO kernel appears in one row, and the FLOPs add up to theirs."""
     path = CORPUS / "small" / "train_step_mlp.mlir"
     module, sources = load_module(path)
-    compiler = get_target("cpu").compiler()
+    compiler = get_platform("cpu").compiler()
     optimized = compiler.run_hlo_passes(module.clone(), None, sources)
     entry = next(op for op in optimized.ops if op.name == "func.func")
     hlo = launched_kernels(entry)  # pyright: ignore[reportArgumentType]
@@ -203,8 +204,8 @@ def test_timed_cpu_executable_called_without_a_table_records_nothing():
     crash on the missing table; a timed call then records one launch per
     site."""
     module, sources = load_module(PROGRAM)
-    compiler = get_target("cpu").compiler()
-    compiler.time_launches = True  # pyright: ignore[reportAttributeAccessIssue]
+    compiler = get_platform("cpu").compiler()
+    compiler.options = CompileOptions(time_launches=True)
     executable = compiler.compile(module, "main", sources)
     arrays = random_arguments(executable.signature, 0)
     plain = executable(*arrays)

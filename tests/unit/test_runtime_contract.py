@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.base import Event, Platform, get_target
+from xlir.targets.base import Event, Platform
 from xlir.targets.device_schedule import DeviceScheduleExecutable
+from xlir.targets.registry import get_platform
 
 import xlir
 from tests.conftest import registered_targets
@@ -78,7 +79,7 @@ targets = pytest.mark.parametrize("name", registered_targets())
 
 
 def _platform(name: str) -> Platform:
-    return get_target(name)
+    return get_platform(name)
 
 
 def _kernel(platform: Platform, kernel: str):

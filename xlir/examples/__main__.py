@@ -17,7 +17,7 @@ import numpy as np
 
 import xlir
 from xlir.examples import EXAMPLES, Example
-from xlir.targets.base import get_target
+from xlir.targets.registry import get_platform
 
 
 def _median_ms(call: Callable[[], object], repeat: int) -> float:
@@ -32,7 +32,7 @@ def _median_ms(call: Callable[[], object], repeat: int) -> float:
 
 def run(name: str, example: Example, repeat: int) -> bool:
     text = example.path.read_text()
-    cached = get_target("cpu").compiler().lookup(text, "main", None) is not None
+    cached = get_platform("cpu").compiler().lookup(text, "main", None) is not None
     start = time.perf_counter()
     executable = xlir.compile(text, target="cpu", name=str(example.path))
     compile_ms = (time.perf_counter() - start) * 1e3

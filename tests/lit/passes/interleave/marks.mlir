@@ -3,7 +3,7 @@
 // RUN: not xlir-opt %s -p 'interleave{count=3}' 2>&1 | filecheck %s --check-prefix=BAD-COUNT
 // RUN: not xlir-opt %s -p 'interleave{width=-16}' 2>&1 | filecheck %s --check-prefix=BAD-WIDTH
 // BAD-COUNT: error: interleave: count must be a power of two from 1 to 16, got 3
-// BAD-WIDTH: error: interleave: min-depth must be at least 2 and width non-negative (0: from the host), got min-depth=10 width=-16
+// BAD-WIDTH: error: interleave: min-depth must be at least 2 and width non-negative (0: from vector-bits), got min-depth=10 width=-16
 
 // A chain of 20 dependent ops (one load, twenty mulf, one store): 2 x 20 /
 // 10 = 4 copies, and 4 vectors of 16 divide 1024.

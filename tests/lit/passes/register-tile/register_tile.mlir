@@ -1,7 +1,7 @@
 // RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 lanes=1}' --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 lanes=1 contract=false}' --split-input-file | filecheck %s --check-prefix=EXACT
 // RUN: not xlir-opt %s -p 'register-tile{mr=-1}' 2>&1 | filecheck %s --check-prefix=BAD
-// BAD: error: register-tile: mr, nr and lanes must be non-negative (0: from the host), got mr=-1 nr=0 lanes=0
+// BAD: error: register-tile: mr, nr and lanes must be non-negative (0: from the vector registers), got mr=-1 nr=0 lanes=0
 
 // Copies of one element each (lanes=1), as LLVM's SLP vectorizer would pack
 // them; vector copies are tested in vector.mlir.

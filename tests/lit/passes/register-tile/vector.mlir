@@ -1,7 +1,7 @@
 // RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 lanes=4}' --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'register-tile{mr=2 nr=4 lanes=4}' --split-input-file | xlir-opt --split-input-file | filecheck %s
 // RUN: not xlir-opt %s -p 'register-tile{lanes=-1}' 2>&1 | filecheck %s --check-prefix=BAD
-// BAD: error: register-tile: mr, nr and lanes must be non-negative (0: from the host), got mr=0 nr=0 lanes=-1
+// BAD: error: register-tile: mr, nr and lanes must be non-negative (0: from the vector registers), got mr=0 nr=0 lanes=-1
 
 // Vector copies (passes/loop/jam_vector.py): the tile's columns are one copy of
 // vector ops per `lanes` columns.

@@ -1,7 +1,7 @@
 // RUN: xlir-opt %s -p 'vectorize{width=4}' --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'vectorize{width=4 reassociate=true}' --split-input-file | filecheck %s --check-prefix=FAST
 // RUN: not xlir-opt %s -p 'vectorize{width=-2}' 2>&1 | filecheck %s --check-prefix=BAD
-// BAD: error: vectorize: width must be non-negative (0: from the host), got -2
+// BAD: error: vectorize: width must be non-negative (0: from vector-bits), got -2
 
 // A column sum: jammed by 4 along j (the reduction reads x[i, j] with unit
 // stride in j) as one vector copy: a vector accumulator, a vector load and

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from xlir.passes.loop.vector_width import vector_bits
+from xlir.targets.cpu.vector_width import vector_bits
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""The vector width LLVM's vectorizers use on this host, for the loop passes
-that size their work to it (`register-tile`, `vectorize`).
+"""The vector width LLVM's vectorizers use on this host: how the cpu target
+fills its `TargetInfo` (targets/cpu/target.py), whose sizes its pipeline
+gives the loop passes (`register-tile`, `vectorize`, ...) as options.
 
 The CPU's features say what registers exist (`avx512f`: 32 registers of 512
 bits), but not what LLVM will use: its tuning for many AVX-512 CPUs
@@ -96,8 +97,3 @@ def vector_registers() -> int:
     import llvmlite.binding as llvm
 
     return 32 if llvm.get_host_cpu_features().get("avx512f") else 16
-
-
-def lanes(element_bits: int) -> int:
-    """Elements of `element_bits` bits per vector register."""
-    return max(1, vector_bits() // element_bits)

@@ -1,0 +1,1 @@
+"""`reference-f64`: an xlir target in a package of its own (README.md)."""

@@ -1,0 +1,147 @@
+"""The `cpu` target as the registry sees it: its `TargetInfo` (this host's,
+measured, or an ahead-of-time triple's generic CPU) and its pipelines, built
+from pass objects whose sizes come from that info (docs/cpu.md)."""
+
+from __future__ import annotations
+
+from xdsl.passes import ModulePass
+from xlir.targets.base import Platform
+from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
+
+from xlir.pass_manager import passes_of
+
+TRIPLE_INFO = {
+    "x86_64": TargetInfo(vector_bits=128, vector_registers=16, ahead_of_time=True),
+    "aarch64": TargetInfo(vector_bits=128, vector_registers=32, ahead_of_time=True),
+    "riscv64": TargetInfo(
+        vector_bits=32, vector_registers=32, register_tile=(4, 4), ahead_of_time=True
+    ),
+}
+"""What another triple's generic CPU has, which cannot be measured as the
+host's is: SSE2's 16 registers of 4 floats, NEON's 32 of 4, and rv64gc's
+scalar floating-point registers (32 of one f32, tiles of 4 x 4)."""
+
+
+class CpuTarget(Target):
+    name = "cpu"
+    description = "native code for this machine (or a triple) through LLVM"
+
+    def info(self, options: CompileOptions) -> TargetInfo:
+        """An AOT triple's from `TRIPLE_INFO` (a triple not listed: the
+        passes' defaults), else this host's, measured once
+        (targets/cpu/vector_width.py)."""
+        threads = options.threads if options.threads is not None else 0
+        if options.triple is not None:
+            arch = options.triple.split("-")[0]
+            known = TRIPLE_INFO.get(arch, TargetInfo(ahead_of_time=True))
+            return TargetInfo(
+                vector_bits=known.vector_bits,
+                vector_registers=known.vector_registers,
+                register_tile=known.register_tile,
+                threads=threads,
+                ahead_of_time=True,
+            )
+        from xlir.targets.cpu.vector_width import vector_bits, vector_registers
+
+        return TargetInfo(
+            vector_bits=vector_bits(),
+            vector_registers=vector_registers(),
+            threads=threads,
+            ahead_of_time=True,
+            times_launches=True,
+        )
+
+    def hlo_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """`hlo-opt` with `quant-to-math` and `split-complex` after
+        `decompose`, and `dot-layout` and `conv-padding` before `fuse`:
+        quantized values as their storage integers, complex numbers as pairs
+        of floats, the dot kernels read their rhs with unit stride, the
+        convolution kernels an input padded beforehand; `decompose` keeps
+        chlo.top_k for its selection kernel (lowering/kernels/top_k.py); and
+        calls of public functions are inlined too, as XLA's call inliner
+        does (the entry is compiled as one program; the loop level has no
+        calls)."""
+        from xlir.passes.hlo.conv_padding import ConvPaddingPass
+        from xlir.passes.hlo.decompose import DecomposePass
+        from xlir.passes.hlo.dot_layout import DotLayoutPass
+        from xlir.passes.hlo.fuse import FusePass
+        from xlir.passes.hlo.inline import InlinePass
+        from xlir.passes.hlo.quant_to_math import QuantToMathPass
+        from xlir.passes.hlo.split_complex import SplitComplexPass
+
+        passes: list[ModulePass] = []
+        for pass_ in passes_of("hlo-opt"):
+            if isinstance(pass_, InlinePass):
+                passes.append(InlinePass(inline_public=True))
+            elif isinstance(pass_, DecomposePass):
+                passes += [
+                    DecomposePass(keep_top_k=True),
+                    QuantToMathPass(),
+                    SplitComplexPass(),
+                ]
+            elif isinstance(pass_, FusePass):
+                passes += [DotLayoutPass(), ConvPaddingPass(), pass_]
+            else:
+                passes.append(pass_)
+        return passes
+
+    def backend_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """`hlo-to-loop`, then `loop_pipeline`."""
+        from xlir.lowering.hlo_to_loop import HloToLoopPass
+
+        return [HloToLoopPass(), *self.loop_pipeline(options)]
+
+    def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """From the loop level to the llvm dialect: a module whose object
+        code, with the thread pool `thread_runtime.define_runtime` defines where it is
+        called, needs only the C library. The vector passes are sized by
+        `info`; `fast_math` lets `vectorize` reassociate float sums (partial
+        sums, as XLA:CPU's reductions); `threads=1` leaves `parallelize` out;
+        `bounds_check` makes the code check every load and store;
+        `time_launches` puts timers around each launch (launch_timers.py)."""
+        from xlir.passes.loop.block_sums import BlockSumsPass
+        from xlir.passes.loop.expand_math import ExpandMathPass
+        from xlir.passes.loop.fuse_kernels import FuseKernelsPass
+        from xlir.passes.loop.interleave import InterleavePass
+        from xlir.passes.loop.pack_panels import PackPanelsPass
+        from xlir.passes.loop.parallelize import ParallelizePass
+        from xlir.passes.loop.register_tile import RegisterTilePass
+        from xlir.passes.loop.split_ranges import SplitRangesPass
+        from xlir.passes.loop.vectorize import VectorizePass
+        from xlir.passes.loop.widen_floats import WidenFloatsPass
+        from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
+
+        info = self.info(options)
+        mr, nr = info.register_tile or (0, 0)
+        bits = info.vector_bits
+        threads: list[ModulePass] = (
+            []
+            if info.threads == 1
+            else [ParallelizePass(threads=info.threads, vector_bits=bits)]
+        )
+        return [
+            WidenFloatsPass(),
+            FuseKernelsPass(),
+            SplitRangesPass(),
+            RegisterTilePass(
+                mr=mr, nr=nr, vector_bits=bits, vector_registers=info.vector_registers
+            ),
+            VectorizePass(reassociate=options.fast_math, vector_bits=bits),
+            PackPanelsPass(),
+            BlockSumsPass(),
+            ExpandMathPass(),
+            InterleavePass(vector_bits=bits),
+            *threads,
+            CpuLoopToLLVMPass(bounds_check=options.bounds_check),
+            DeviceToLLVMPass(time_launches=options.time_launches),
+        ]
+
+    def known_gaps(self) -> KnownGaps:
+        from xlir.targets.cpu.known_gaps import GAPS
+
+        return GAPS
+
+    def make_platform(self) -> Platform:
+        from xlir.targets.cpu import CpuPlatform
+
+        return CpuPlatform()

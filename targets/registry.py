@@ -1,0 +1,72 @@
+"""Every target, found through `importlib.metadata` entry points.
+
+A target registers one entry point in the group `xlir.targets`: its name,
+and a `Target` subclass (or any callable returning a `Target`). xlir's own
+are declared in its `pyproject.toml`; a target in another package declares
+its own (examples/out_of_tree_target/). Nothing is imported until a target
+is asked for by name, so importing this module imports no target.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
+
+from xlir.targets.target import Target
+
+from xlir.diagnostics import XlirError
+
+if TYPE_CHECKING:
+    from xlir.targets.base import Platform
+
+GROUP = "xlir.targets"
+
+_LOADED: dict[str, Target] = {}
+
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    return {point.name: point for point in entry_points(group=GROUP)}
+
+
+def target_names() -> list[str]:
+    """The registered targets' names, sorted."""
+    return sorted(_entry_points())
+
+
+def get_target(name: str) -> Target:
+    """The target registered as `name`, loaded on first use."""
+    found = _LOADED.get(name)
+    if found is not None:
+        return found
+    point = _entry_points().get(name)
+    if point is None:
+        if not _entry_points():
+            raise XlirError(
+                f"error: unknown target '{name}': no target is registered (the "
+                f"entry points of group {GROUP} come with xlir's install: "
+                "`pip install -e .` after they change)"
+            )
+        known = ", ".join(target_names())
+        raise XlirError(f"error: unknown target '{name}' (known targets: {known})")
+    target = point.load()()
+    if not isinstance(target, Target) or target.name != name:
+        raise XlirError(
+            f"error: entry point '{name}' of group {GROUP} ({point.value}) "
+            f"gave {target!r}, expected a Target named '{name}'"
+        )
+    _LOADED[name] = target
+    return target
+
+
+def forget() -> None:
+    """Read the entry points again at the next look-up (after a package was
+    installed or put on the path while running)."""
+    _entry_points.cache_clear()
+    _LOADED.clear()
+
+
+def get_platform(name: str) -> Platform:
+    """The platform (runtime) of the target registered as `name`."""
+    return get_target(name).platform()

@@ -1,0 +1,142 @@
+"""What a target is to the rest of xlir: a `Target` object.
+
+A target has a name, a one-line description, a `TargetInfo` (the facts its
+passes size their work by), the HLO-level and backend pipelines it runs
+(lists of pass objects, built from `CompileOptions`), and its `Platform`
+(the runtime: devices, streams, compiler; `targets/base.py`). Targets are
+found through the registry (`targets/registry.py`); nothing outside a
+target's own folder names it.
+
+This module imports no target and no pass (only the passes' default vector
+sizes): a target builds its pipelines when asked, so listing targets stays
+cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from xdsl.passes import ModulePass
+from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, DEFAULT_VECTOR_REGISTERS
+
+if TYPE_CHECKING:
+    from xlir.targets.base import Platform
+
+FAST_MATH_VARIABLE = "XLIR_FAST_MATH"
+"""Set to 1, compiles default to `fast_math=True` (a thin alias of the option)."""
+
+BOUNDS_CHECK_VARIABLE = "XLIR_CPU_BOUNDS_CHECK"
+"""Set to 1, compiles default to `bounds_check=True` (a thin alias)."""
+
+
+@dataclass(frozen=True)
+class TargetInfo:
+    """The facts about a target's device that its passes need. Passes take
+    them only as options, which the target's pipeline sets from here."""
+
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    """Bits per vector register in the code the target makes."""
+    vector_registers: int = DEFAULT_VECTOR_REGISTERS
+    """Vector registers the code may use."""
+    register_tile: tuple[int, int] | None = None
+    """`register-tile`'s rows and f32 columns (mr, nr); None: the pass
+    derives them from the registers."""
+    threads: int = 0
+    """Threads per parallel loop; 0: the cores online at run time."""
+    pointer_bits: int = 64
+    element_types: frozenset[str] | None = None
+    """MLIR spellings of the element types it computes; None: all of them."""
+    ahead_of_time: bool = False
+    """Whether it can compile to an object file to link into a program."""
+    times_launches: bool = False
+    """Whether its code can time each kernel launch (`CompileOptions.
+    time_launches`, for `xlir-run --profile`)."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """The choices of one compile, with values (not pipeline text)."""
+
+    fast_math: bool = False
+    """Float sums and products may be reassociated (partial sums that
+    vectorize, as XLA:CPU's reductions); off: results are bit for bit those
+    of a fixed order."""
+    bounds_check: bool = False
+    """Generated code checks each memory access against its buffer (a debug
+    mode of the targets that compile to native code)."""
+    threads: int | None = None
+    """None: the target's (`TargetInfo.threads`); 1: no threads; N: at most N."""
+    triple: str | None = None
+    """Ahead of time: the LLVM triple to compile for; None: this host."""
+    time_launches: bool = False
+    """Timers around each kernel launch (`xlir-run --profile`), where the
+    target's `TargetInfo.times_launches`; such code is not cached."""
+
+    def with_environment(self) -> CompileOptions:
+        """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`
+        in the environment turning their switches on."""
+        options = self
+        if os.environ.get(FAST_MATH_VARIABLE) == "1":
+            options = replace(options, fast_math=True)
+        if os.environ.get(BOUNDS_CHECK_VARIABLE) == "1":
+            options = replace(options, bounds_check=True)
+        return options
+
+
+@dataclass(frozen=True)
+class KnownGaps:
+    """What a target does not compute yet, per test corpus, each listed with
+    its reason in the target's own folder (e.g. targets/cpu/known_gaps.py).
+    The test suite runs every registered target on every corpus and fails a
+    case that is listed and passes, as well as one that fails unlisted."""
+
+    corpus: dict[str, str] = field(default_factory=dict)
+    """Program name of the test corpus (`mlp_fwd`) -> why it fails."""
+    jax_exports: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Program of tests/jax_exports -> (whose work it waits for, a regular
+    expression the failure's message matches)."""
+    stablehlo_suite: dict[str, list[str]] = field(default_factory=dict)
+    """File of StableHLO's interpreter suite -> its failing test functions
+    (outside the collective files, which no target runs yet)."""
+
+
+class Target(ABC):
+    """One kind of hardware xlir compiles for (module docstring)."""
+
+    name: str = ""
+    description: str = ""
+    """One line, for `xlir-run --list-targets`."""
+
+    def __init__(self) -> None:
+        self._platform: Platform | None = None
+
+    @abstractmethod
+    def info(self, options: CompileOptions) -> TargetInfo:
+        """The device's facts for a compile with `options` (an ahead-of-time
+        triple's, or this host's)."""
+
+    @abstractmethod
+    def hlo_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """The HLO-level passes, from StableHLO to the fused, planned module."""
+
+    @abstractmethod
+    def backend_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """The passes from the planned HLO module to what the target emits."""
+
+    def known_gaps(self) -> KnownGaps:
+        """What it does not compute yet (none by default)."""
+        return KnownGaps()
+
+    @abstractmethod
+    def make_platform(self) -> Platform:
+        """A new platform of this target (its runtime)."""
+
+    def platform(self) -> Platform:
+        """The target's platform, made on first use."""
+        if self._platform is None:
+            self._platform = self.make_platform()
+            self._platform.target = self
+        return self._platform

@@ -1,0 +1,104 @@
+"""Every registered target on the corpus: each small program (both
+flavours) gives JAX's outputs within the tolerances of tolerances.json
+(integer and boolean outputs, and those listed as exact, bit for bit), and
+each bench program gives the reference interpreter's outputs on random
+inputs: integers exactly, floats within the corpus tolerances, the absolute
+one scaled by the outputs' magnitude (sums of hundreds of terms are added in
+another order than numpy's pairwise sums).
+
+A program a target cannot run yet is listed in its known gaps
+(`Target.known_gaps().corpus`); a listed program that runs fails, so the
+lists stay true."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xlir.targets.registry import get_target, target_names
+
+import xlir
+from tests.conftest import CORPUS
+from tests.corpus import (
+    PROGRAMS,
+    SMALL,
+    TOLERANCES,
+    assert_matches,
+    load_case,
+    program_name,
+)
+from tests.unit.test_kernels_numerics import random_inputs
+
+BENCH = sorted(p for p in (CORPUS / "bench").glob("*.mlir") if ".export." not in p.name)
+
+REFERENCE = "interpreter"
+"""The target the bench programs are compared with (StableHLO's semantics)."""
+
+
+@pytest.fixture(autouse=True)
+def no_cache(monkeypatch) -> None:
+    """Compile for real: the cache has its own tests."""
+    monkeypatch.setenv("XLIR_CACHE", "0")
+
+
+def _small_program(path, target: str) -> None:
+    executable = xlir.compile(path.read_text(), target=target, name=str(path))
+    arguments, expected = load_case(path)
+    assert_matches(program_name(path), executable(*arguments), expected)
+
+
+@pytest.mark.parametrize("target", target_names())
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_small_program(path, target: str) -> None:
+    gap = get_target(target).known_gaps().corpus.get(program_name(path))
+    if gap is None:
+        _small_program(path, target)
+        return
+    with pytest.raises(Exception):  # noqa: B017 (any failure; the list says why)
+        _small_program(path, target)
+    pytest.xfail(gap)
+
+
+@pytest.mark.parametrize("target", target_names())
+def test_known_gaps_name_corpus_programs(target: str) -> None:
+    names = {program_name(p) for p in PROGRAMS}
+    assert set(get_target(target).known_gaps().corpus) <= names
+
+
+def test_corpus_present() -> None:
+    assert len(PROGRAMS) == 36, f"expected 18 programs x 2 flavours in {SMALL}"
+
+
+def _bench_name(path) -> str:
+    """`gelu` for `gelu_1m.mlir`: the small program of the same computation."""
+    stem = path.name.split(".")[0]
+    return next(
+        n for n in sorted(TOLERANCES, key=len, reverse=True) if stem.startswith(n)
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", [t for t in target_names() if t != REFERENCE])
+@pytest.mark.parametrize("path", BENCH, ids=[p.name for p in BENCH])
+def test_bench_program_matches_the_reference(path, target: str) -> None:
+    text = path.read_text()
+    # Small floats keep iterated programs (while_loops: ten rounds of
+    # tanh(x @ w)) away from chaos, where any rounding difference grows.
+    arguments = [
+        a * np.asarray(0.05, a.dtype) if a.dtype.kind == "f" else a
+        for a in random_inputs(text, seed=1)
+    ]
+    expected = xlir.compile(text, target=REFERENCE)(*arguments)
+    got = xlir.compile(text, target=target, name=str(path))(*arguments)
+    wants = expected if isinstance(expected, tuple) else (expected,)
+    haves = got if isinstance(got, tuple) else (got,)
+    tolerance = TOLERANCES[_bench_name(path)]
+    for index, (have, want) in enumerate(zip(haves, wants, strict=True)):
+        assert have.shape == want.shape and have.dtype == want.dtype, f"out{index}"
+        if want.dtype.kind in "biu":
+            np.testing.assert_array_equal(have, want, err_msg=f"out{index}")
+            continue
+        scale = float(np.max(np.abs(want), initial=1.0))
+        atol = max(tolerance["atol"], 1e-6 * scale)
+        np.testing.assert_allclose(
+            have, want, rtol=tolerance["rtol"], atol=atol, err_msg=f"out{index}"
+        )
