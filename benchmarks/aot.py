@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter_bench import BENCH, make_inputs
-from xlir.targets.cpu.aot import AotOptions, AotResult
+from xlir.targets.aot import AotOptions, AotResult
 from xlir.targets.registry import get_platform
 
 import xlir

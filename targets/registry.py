@@ -13,7 +13,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
-from xlir.targets.target import Target
+from xlir.targets.target import CompileOptions, Target
 
 from xlir.diagnostics import XlirError
 
@@ -70,3 +70,30 @@ def forget() -> None:
 def get_platform(name: str) -> Platform:
     """The platform (runtime) of the target registered as `name`."""
     return get_target(name).platform()
+
+
+def ahead_of_time_target(name: str | None = None) -> Target:
+    """The target that `xlir-compile` and `xlir-translate` compile for:
+    `name`'s, which must compile ahead of time, or else the one registered
+    target that does (a diagnostic naming them where several do)."""
+    options = CompileOptions()
+    if name is not None:
+        target = get_target(name)
+        if not target.info(options).ahead_of_time:
+            raise XlirError(
+                f"error: target '{name}' does not compile ahead of time "
+                f"(targets that do: {', '.join(_ahead_of_time_names()) or 'none'})"
+            )
+        return target
+    able = _ahead_of_time_names()
+    if len(able) != 1:
+        raise XlirError(
+            "error: name the target to compile for with --target "
+            f"(targets that compile ahead of time: {', '.join(able) or 'none'})"
+        )
+    return get_target(able[0])
+
+
+def _ahead_of_time_names() -> list[str]:
+    options = CompileOptions()
+    return [n for n in target_names() if get_target(n).info(options).ahead_of_time]

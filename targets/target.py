@@ -23,6 +23,10 @@ from xdsl.passes import ModulePass
 from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, DEFAULT_VECTOR_REGISTERS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from llvmlite import ir as llvm_ir
+    from llvmlite.binding import TargetMachine
     from xlir.targets.base import Platform
 
 FAST_MATH_VARIABLE = "XLIR_FAST_MATH"
@@ -103,6 +107,20 @@ class KnownGaps:
     (outside the collective files, which no target runs yet)."""
 
 
+@dataclass(frozen=True)
+class LLVMBackend:
+    """How a target that compiles through LLVM makes machine code from an
+    llvm-dialect module (what `xlir-translate` needs of it)."""
+
+    machine: Callable[[str | None, str | None, str | None, int], TargetMachine]
+    """(triple, cpu, features, optimization level) -> an LLVM target machine;
+    None for any of the first three: the target's default. A ValueError names
+    what is wrong with them."""
+    runtime: Callable[[llvm_ir.Module], None] | None = None
+    """Defines in a translated module the runtime functions the target's
+    lowering calls, so that its object needs no runtime library."""
+
+
 class Target(ABC):
     """One kind of hardware xlir compiles for (module docstring)."""
 
@@ -125,6 +143,10 @@ class Target(ABC):
     @abstractmethod
     def backend_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """The passes from the planned HLO module to what the target emits."""
+
+    def llvm_backend(self) -> LLVMBackend | None:
+        """How it makes machine code through LLVM; None: it does not."""
+        return None
 
     def known_gaps(self) -> KnownGaps:
         """What it does not compute yet (none by default)."""

@@ -1,10 +1,11 @@
 """`xlir-compile`: a StableHLO program as an object file and a C header.
 
-    xlir-compile MODEL.mlir [--triple T] [--cpu NAME] [--features +a,-b]
+    xlir-compile MODEL.mlir [--target NAME] [--triple T] [--cpu NAME] [--features +a,-b]
                  [--reloc pic|static] [--entry NAME] [--threads N] [--function main]
                  [--pipeline PASSES] -o model.o [--header model.h]
 
-Ahead-of-time compilation on the cpu target's pipeline (docs/aot.md): the
+Ahead-of-time compilation on a target that can (`TargetInfo.ahead_of_time`;
+without --target, the one registered target that can; docs/aot.md): the
 object defines one C function, `void ENTRY(void **args, void **results,
 void *temp)`, and needs only libc and libm (pthread for threaded kernels) to
 link; the header declares it with the sizes, shapes and types of its
@@ -20,8 +21,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from xlir.targets.cpu.aot import RELOCATION_MODELS, AotOptions, AotResult
-from xlir.targets.registry import get_platform
+from xlir.targets.aot import RELOCATION_MODELS, AotOptions, AotResult
+from xlir.targets.registry import ahead_of_time_target
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
@@ -36,6 +37,11 @@ def _parser() -> argparse.ArgumentParser:
         "and a C header.",
     )
     parser.add_argument("file", help="the .mlir file to compile")
+    parser.add_argument(
+        "--target",
+        help="the target to compile for (default: the one registered target "
+        "that compiles ahead of time)",
+    )
     parser.add_argument("-o", "--output", required=True, help="object file to write")
     parser.add_argument("--header", help="C header to write")
     parser.add_argument("--triple", help="LLVM target triple (default: this machine's)")
@@ -72,7 +78,7 @@ def compile_file(args: argparse.Namespace) -> AotResult:
     options = AotOptions(
         args.triple, args.cpu, args.features, args.reloc, args.entry, args.threads
     )
-    compiler = get_platform("cpu").compiler()
+    compiler = ahead_of_time_target(args.target).platform().compiler()
     return compiler.compile_ahead_of_time(
         module, options, args.function, sources, args.pipeline
     )

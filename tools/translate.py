@@ -1,20 +1,20 @@
-"""`xlir-translate`: the last step of the CPU path alone, like mlir-translate.
+"""`xlir-translate`: the last step of an LLVM target's path alone, like
+mlir-translate.
 
-    xlir-translate FILE [--target llvmir|asm|obj] [--triple T] [--cpu NAME]
-                   [--features +a,-b] [-O0..3] [-o OUT]
-    xlir-translate FILE --target accel-asm|accel-obj [-o OUT]
-    xlir-translate --disassemble FILE.xa1 [-o OUT]
+    xlir-translate FILE [--target llvmir|asm|obj] [--backend NAME] [--triple T]
+                   [--cpu NAME] [--features +a,-b] [-O0..3] [-o OUT]
 
 The input is a module at the llvm-dialect level (what
 `xlir-opt -p hlo-opt,hlo-to-loop,expand-math,loop-to-llvm,device-to-llvm`
 prints), or `-` for stdin. `llvmir` prints its LLVM IR, `asm` the target's
 assembly, `obj` writes an object file (to `-o FILE`, never to a terminal).
 As mlir-translate, the default is translation only (-O0); `-O1`..`-O3` run
-LLVM's pipeline first. The triple, CPU and features default to this host's;
-the CPU and features given for another triple default to generic/none.
-`accel-asm` and `accel-obj` take a module in the `accel` dialect (XA-1
-assembly, docs/accel.md) and print its assembly or write an XA1 object;
-`--disassemble` prints an XA1 object's instructions.
+LLVM's pipeline first. `--backend` names the registered target whose LLVM
+backend (`Target.llvm_backend`: its target machines and the runtime functions
+its lowering calls) translates; without it, the one registered target that
+compiles ahead of time. The triple, CPU and features default to the
+backend's (for the host's code, this host's). Targets with their own
+assembly have their own tools (XA-1's: `xlir-accel`, docs/accel.md).
 
 Every error is a diagnostic on stderr (file:line:col where there is one) and
 exit status 1, never a traceback.
@@ -32,10 +32,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize
-from xlir.targets.cpu.host_machine import machine_for as cpu_machine
-from xlir.targets.cpu.target import CpuTarget
-from xlir.targets.cpu.thread_runtime import define_runtime
-from xlir.targets.target import CompileOptions
+from xlir.targets.registry import ahead_of_time_target, get_target
+from xlir.targets.target import CompileOptions, LLVMBackend, Target
 from xlir.tools.cli import UsageError, run_command, write_output
 
 from xlir.api import load_module
@@ -60,12 +58,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="the .mlir file at the llvm level ('-' for stdin)")
     parser.add_argument(
         "--target",
-        choices=("llvmir", "asm", "obj", "accel-asm", "accel-obj"),
+        choices=("llvmir", "asm", "obj"),
         default="llvmir",
         help="what to emit (default: llvmir)",
     )
     parser.add_argument(
-        "--disassemble", action="store_true", help="FILE is an XA1 object: print it"
+        "--backend",
+        metavar="NAME",
+        help="the registered target whose LLVM backend translates (default: "
+        "the one that compiles ahead of time)",
     )
     parser.add_argument("--triple", help="target triple (default: this host's)")
     parser.add_argument(
@@ -101,7 +102,7 @@ def _where(op: Operation) -> str:
     return ""
 
 
-def require_llvm_level(module: ModuleOp) -> None:
+def require_llvm_level(module: ModuleOp, target: Target) -> None:
     """Raise an XlirError naming every kind of op that is not at the llvm
     level (where its first one is, and how many more there are), with the
     xlir-opt pipeline that lowers the module from the level it is at."""
@@ -116,12 +117,14 @@ def require_llvm_level(module: ModuleOp) -> None:
         + (f" (and {len(ops) - 1} more)" if len(ops) > 1 else "")
         for name, ops in found.items()
     )
-    cpu, options = CpuTarget(), CompileOptions()
+    options = CompileOptions()
+    backend = target.backend_pipeline(options)
     if any(name.split(".")[0] in HLO_LEVEL_DIALECTS for name in found):
-        passes = cpu.hlo_pipeline(options) + cpu.backend_pipeline(options)
-        pipeline = pipeline_text(passes)
+        pipeline = pipeline_text(target.hlo_pipeline(options) + backend)
     elif "loop.kernel" in found or "loop.global" in found:
-        pipeline = pipeline_text(cpu.loop_pipeline(options))
+        names = [pass_.name for pass_ in backend]
+        start = names.index("hlo-to-loop") + 1 if "hlo-to-loop" in names else 0
+        pipeline = pipeline_text(backend[start:])
     else:
         pipeline = "device-to-llvm"
     raise XlirError(
@@ -130,18 +133,29 @@ def require_llvm_level(module: ModuleOp) -> None:
     )
 
 
-def machine_for(args: argparse.Namespace) -> llvm.TargetMachine:
+def backend_target(name: str | None) -> tuple[Target, LLVMBackend]:
+    """The target `--backend` names (or the default) and its LLVM backend."""
+    target = ahead_of_time_target() if name is None else get_target(name)
+    backend = target.llvm_backend()
+    if backend is None:
+        raise XlirError(f"error: target '{target.name}' does not compile through LLVM")
+    return target, backend
+
+
+def machine_for(backend: LLVMBackend, args: argparse.Namespace) -> llvm.TargetMachine:
     try:
-        return cpu_machine(args.triple, args.cpu, args.features, opt=args.opt)
+        return backend.machine(args.triple, args.cpu, args.features, args.opt)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
 
-def translate(module: ModuleOp, args: argparse.Namespace) -> str | bytes:
+def translate(
+    module: ModuleOp, backend: LLVMBackend, args: argparse.Namespace
+) -> str | bytes:
     """The LLVM IR text, assembly text or object code `args` ask for."""
-    machine = machine_for(args)
+    machine = machine_for(backend, args)
     try:
-        ir = llvm_ir(module, machine.triple, runtime=define_runtime)
+        ir = llvm_ir(module, machine.triple, runtime=backend.runtime)
     except (NotImplementedError, DiagnosticException) as error:
         raise XlirError(f"error: cannot translate to LLVM IR: {error}") from None
     try:
@@ -157,7 +171,7 @@ def translate(module: ModuleOp, args: argparse.Namespace) -> str | bytes:
 
 def _check_output(args: argparse.Namespace) -> None:
     """Object code goes to a file, or to a stdout that is not a terminal."""
-    if args.target not in ("obj", "accel-obj") or args.disassemble:
+    if args.target != "obj":
         return
     if args.output is None:
         raise UsageError(f"--target {args.target} writes binary: give -o FILE")
@@ -167,29 +181,15 @@ def _check_output(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_output(args)
-    if args.disassemble:
-        from xlir.targets.accel.cli import disassemble, load_object
-
-        write_output(args.output, disassemble(load_object(args.file)).encode())
-        return 0
+    target, backend = backend_target(args.backend)
     source = (
         decode_source(sys.stdin.buffer.read(), "<stdin>")
         if args.file == "-"
         else Path(args.file)
     )
-    module, sources = load_module(source, "<stdin>" if args.file == "-" else None)
-    if args.target.startswith("accel-"):
-        from xlir.targets.accel.cli import assemble_text, module_assembly
-
-        text = module_assembly(module, sources)
-        binary = args.target == "accel-obj"
-        write_output(
-            args.output,
-            assemble_text(text, args.file).to_bytes() if binary else text.encode(),
-        )
-        return 0
-    require_llvm_level(module)
-    result = translate(module, args)
+    module, _ = load_module(source, "<stdin>" if args.file == "-" else None)
+    require_llvm_level(module, target)
+    result = translate(module, backend, args)
     write_output(args.output, result.encode() if isinstance(result, str) else result)
     return 0
 

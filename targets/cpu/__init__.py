@@ -179,7 +179,8 @@ class CpuCompiler(Compiler):
         pipeline: str | None = None,
     ) -> Any:
         """An object file and its C header for `options.triple` (docs/aot.md)."""
-        from xlir.targets.cpu.aot import AotOptions, compile_object
+        from xlir.targets.aot import AotOptions
+        from xlir.targets.cpu.aot import compile_object
 
         record = self.optimize(module, function, sources, pipeline)
         return compile_object(

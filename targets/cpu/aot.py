@@ -11,12 +11,13 @@ kernel is threaded): constants are embedded, the temp arena is the caller's.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, object_code
+from xlir.targets.aot import RELOCATION_MODELS, AotOptions, AotResult
 from xlir.targets.base import ProgramRecord
 from xlir.targets.cpu import lower_to_llvm
 from xlir.targets.cpu.c_header import C_IDENTIFIER, HeaderInfo, c_header
@@ -27,9 +28,6 @@ from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
 from xlir.targets.target import CompileOptions
 
 from xlir.diagnostics import XlirError
-from xlir.signature import MemoryStats, Signature
-
-RELOCATION_MODELS = ("pic", "static")
 
 TRIPLE_DEFAULTS = {
     "riscv64": ("generic-rv64", "+m,+a,+f,+d,+c", "lp64d"),
@@ -37,35 +35,6 @@ TRIPLE_DEFAULTS = {
 """CPU, features and ABI where LLVM's bare defaults do not match what a
 Linux C compiler for the architecture produces (Debian's riscv64 is rv64gc
 with hardware floats, and objects of different float ABIs do not link)."""
-
-
-@dataclass(frozen=True)
-class AotOptions:
-    """`triple` None is this host; `cpu` None is the host's for the host and
-    LLVM's generic CPU elsewhere ("native": the host's); `features` None
-    likewise; `entry` None derives a name from the module and function."""
-
-    triple: str | None = None
-    cpu: str | None = None
-    features: str | None = None
-    reloc: str = "pic"
-    entry: str | None = None
-    threads: int | None = None
-    """None: kernels big enough use one thread per online CPU (pthreads);
-    1: no threads (no pthread symbols); N: at most N threads."""
-
-
-@dataclass(frozen=True)
-class AotResult:
-    """The object file's bytes and the header that goes with it."""
-
-    object_code: bytes
-    header: str
-    entry: str
-    triple: str
-    signature: Signature
-    temp_bytes: int
-    stats: MemoryStats = field(default_factory=MemoryStats)
 
 
 def default_entry(module: ModuleOp, function: str) -> str:

@@ -4,11 +4,22 @@ from pass objects whose sizes come from that info (docs/cpu.md)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from xdsl.passes import ModulePass
 from xlir.targets.base import Platform
-from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
+from xlir.targets.target import (
+    CompileOptions,
+    KnownGaps,
+    LLVMBackend,
+    Target,
+    TargetInfo,
+)
 
 from xlir.pass_manager import passes_of
+
+if TYPE_CHECKING:
+    from llvmlite.binding import TargetMachine
 
 TRIPLE_INFO = {
     "x86_64": TargetInfo(vector_bits=128, vector_registers=16, ahead_of_time=True),
@@ -90,6 +101,19 @@ class CpuTarget(Target):
         from xlir.lowering.hlo_to_loop import HloToLoopPass
 
         return [HloToLoopPass(), *self.loop_pipeline(options)]
+
+    def llvm_backend(self) -> LLVMBackend:
+        """This host's machine (or a triple's generic one), and the thread
+        pool its threaded loops call."""
+        from xlir.targets.cpu.host_machine import machine_for
+        from xlir.targets.cpu.thread_runtime import define_runtime
+
+        def machine(
+            triple: str | None, cpu: str | None, features: str | None, opt: int
+        ) -> TargetMachine:
+            return machine_for(triple, cpu, features, opt=opt)
+
+        return LLVMBackend(machine, define_runtime)
 
     def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """From the loop level to the llvm dialect: a module whose object

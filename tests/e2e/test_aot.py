@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xlir.targets.cpu.aot import AotOptions, AotResult
+from xlir.targets.aot import AotOptions, AotResult
 from xlir.targets.registry import get_platform
 
 from tests.conftest import CORPUS

@@ -3,8 +3,6 @@
 // RUN: xlir-opt %s | xlir-opt | filecheck %s --check-prefix=IR
 // RUN: xlir-accel asm %s | filecheck %s --check-prefix=ASM
 // RUN: xlir-accel obj %s -o %t.xa1 && xlir-accel disasm %t.xa1 | filecheck %s --check-prefix=BIN
-// RUN: xlir-translate %s --target accel-asm | filecheck %s --check-prefix=ASM
-// RUN: xlir-translate %s --target accel-obj -o %t2.xa1 && xlir-translate --disassemble %t2.xa1 | filecheck %s --check-prefix=BIN
 
 accel.kernel "scale", 2 {
 ^bb0(%a0 : !accel.x<a0>, %a1 : !accel.x<a1>):

@@ -6,6 +6,13 @@
 // SYNTAX-NEXT: ^
 // SYNTAX-NOT: Traceback
 
+// The backend is a registered target's LLVM backend; one without is refused.
+// RUN: not xlir-translate %S/Inputs/hlo_add.mlir --backend interpreter 2>&1 | filecheck %s --check-prefix=BACKEND
+// BACKEND: error: target 'interpreter' does not compile through LLVM
+// RUN: not xlir-translate %S/Inputs/hlo_add.mlir --backend nope 2>&1 | filecheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: unknown target 'nope' (known targets: {{.*}}cpu{{.*}})
+// RUN: not xlir-translate %S/Inputs/hlo_add.mlir --backend cpu 2>&1 | filecheck %s --check-prefix=HLO
+
 // Above the llvm level: every kind of op that is left, where its first one
 // stands, and the pipeline that lowers the module from its level (the cpu
 // target's, whatever loop passes it holds before loop-to-llvm).
