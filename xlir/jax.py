@@ -14,6 +14,7 @@ imported when a function is first called.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -69,7 +70,7 @@ class JittedFunction:
         self._compiled: dict[Any, _Compiled] = {}
 
     def __call__(self, *args: Any) -> Any:
-        import jax
+        jax = _jax()
 
         leaves, in_tree = jax.tree_util.tree_flatten(args)
         arrays = [_as_array(leaf) for leaf in leaves]
@@ -97,7 +98,7 @@ class JittedFunction:
         return self._lowered(args).as_text(debug_info=True)
 
     def _lowered(self, args: tuple[Any, ...]) -> Any:
-        import jax
+        jax = _jax()
 
         return jax.jit(self.fn, keep_unused=True).lower(*args)
 
@@ -120,8 +121,14 @@ def _is_python_scalar(leaf: Any) -> bool:
 def _as_array(leaf: Any) -> np.ndarray:
     """A leaf as the numpy array JAX would pass: its dtype canonicalised
     as JAX does (float64 to float32 unless x64 is on)."""
-    import jax
+    jax = _jax()
 
     array = np.asarray(leaf)
     dtype = jax.dtypes.canonicalize_dtype(array.dtype)
     return array if array.dtype == dtype else array.astype(dtype)
+
+
+def _jax() -> Any:
+    """JAX, an optional extra, imported when first needed (and typed loosely:
+    pyright would take this module for it where JAX is not installed)."""
+    return importlib.import_module("jax")

@@ -11,6 +11,7 @@ pass pipeline. Each returns `(outcome, detail)`; outcomes:
 
 from __future__ import annotations
 
+import importlib
 import re
 import traceback
 from io import StringIO
@@ -95,8 +96,8 @@ def run_xla(
     (held as float32). Detail: the outputs (bf16 ones as `ml_dtypes.bfloat16`,
     as xlir returns them), or `unavailable` when JAX is not installed."""
     try:
-        import jax  # pyright: ignore[reportMissingImports]
-        import jax.extend.backend  # pyright: ignore[reportMissingImports]
+        jax: Any = importlib.import_module("jax")
+        importlib.import_module("jax.extend.backend")
         import jaxlib.xla_client as xla_client  # pyright: ignore[reportMissingImports]
         import ml_dtypes
     except ImportError:
