@@ -26,6 +26,7 @@ from xlir.targets.base import (
     StreamExecutor,
     TensorSpec,
     TransferManager,
+    check_transfer,
 )
 
 from xlir.diagnostics import XlirError
@@ -93,11 +94,8 @@ class AccelStreamExecutor(StreamExecutor):
         return LoadedKernel(program, name, symbol.nargs)
 
     def copy_device_to_device(self, target: DeviceBuffer, source: DeviceBuffer) -> None:
-        if target.size_in_bytes != source.size_in_bytes:
-            raise XlirError(
-                f"error: a copy of {source.size_in_bytes} bytes into a "
-                f"{target.size_in_bytes}-byte buffer"
-            )
+        check_transfer("device to device", source, target.size_in_bytes)
+        check_transfer("device to device", target, source.size_in_bytes)
         data = self.device.read(source.handle, source.size_in_bytes)
         self.device.write(target.handle, data)
 

@@ -79,3 +79,25 @@ def test_errors() -> None:
         ex.load_kernel(image, "nope")
     with pytest.raises(XlirError, match="no compiler yet"):
         ex.platform.compiler()
+
+
+def test_device_to_device_copies_and_parts_of_allocations() -> None:
+    ex = executor()
+    manager = ex.platform.transfer_manager()
+    x = np.arange(16, dtype=np.float32)
+    source = manager.to_device(ex, x)
+    target = ex.allocate(x.nbytes)
+    ex.copy_device_to_device(target, source)
+    back = np.empty_like(x)
+    ex.copy_device_to_host(back, target)
+    assert back.tobytes() == x.tobytes()
+    part = ex.sub_buffer(source, 16, 32)
+    assert part.handle == source.handle + 16
+    middle = np.empty(8, np.float32)
+    ex.copy_device_to_host(middle, part)
+    assert middle.tobytes() == x[4:12].tobytes()
+    with pytest.raises(XlirError, match="sizes must be equal"):
+        ex.copy_device_to_device(part, source)
+    ex.deallocate(source)
+    with pytest.raises(XlirError, match="has been freed"):
+        ex.copy_device_to_device(target, part)
