@@ -30,15 +30,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from io import StringIO
+from math import prod
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
-    TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xlir.dialects import device
@@ -532,27 +532,39 @@ class ProgramRecord:
     its pipeline lowered it)."""
 
 
-def program_record(module: ModuleOp, function: str, loop_level: bool) -> ProgramRecord:
+def program_record(
+    module: ModuleOp,
+    function: str,
+    loop_level: bool,
+    sources: dict[str, str] | None = None,
+) -> ProgramRecord:
     """The record of `function` in an optimized module: at the HLO level from
-    its buffer plan, at the loop level from its host function."""
+    its buffer plan, at the loop level from its host function (temps are the
+    allocations it does not return, aliases the arguments it returns,
+    constants the globals)."""
     if not loop_level:
         signature = function_signature(module, function)
         stats = planned_memory_stats(module, signature)
         return ProgramRecord(signature, stats, stats.temp_size_in_bytes, False)
+    sources = sources or {}
     signature = loop_signature(module, function)
     host = SymbolTable.lookup_symbol(module, function)
     assert host is not None  # loop_signature found it
     block = host.regions[0].blocks[0]
     returned = set(block.last_op.operands) if block.last_op else set()
-    temp = alias = arena = 0
+    temp = arena = 0
     for op in host.walk():
         if isinstance(op, device.AllocOp) and op.results[0] not in returned:
-            temp += _buffer_bytes(op.results[0].type)
+            temp += buffer_bytes(op.results[0].type, op, sources)
         if isinstance(op, ViewOp) and isinstance(op.operands[0].owner, device.AllocOp):
-            arena = _buffer_bytes(op.operands[0].type)
-    alias = sum(_buffer_bytes(v.type) for v in returned if v in block.args)
+            arena = buffer_bytes(op.operands[0].type, op, sources)
+    alias = sum(
+        buffer_bytes(v.type, host, sources) for v in returned if v in block.args
+    )
     constants = sum(
-        _buffer_bytes(op.buffer_type) for op in module.ops if isinstance(op, GlobalOp)
+        buffer_bytes(op.buffer_type, op, sources)
+        for op in module.ops
+        if isinstance(op, GlobalOp)
     )
     stats = MemoryStats(
         argument_size_in_bytes=sum(a.nbytes for a in signature.arguments),
@@ -564,11 +576,14 @@ def program_record(module: ModuleOp, function: str, loop_level: bool) -> Program
     return ProgramRecord(signature, stats, arena, True)
 
 
-def _buffer_bytes(type_: Attribute) -> int:
-    assert isinstance(type_, MemRefType)
-    return TensorSpec.from_type(
-        "", TensorType(type_.element_type, type_.get_shape())
-    ).nbytes
+def buffer_bytes(type_: Attribute, op: Operation, sources: dict[str, str]) -> int:
+    """The bytes of a buffer of a static memref type, or a diagnostic at `op`."""
+    size = byte_width(type_.element_type) if isinstance(type_, MemRefType) else None
+    if size is None or not isinstance(type_, MemRefType):
+        raise XlirError(
+            format_at_op(op, f"a buffer of type {type_} has no size in bytes", sources)
+        )
+    return size * prod(type_.get_shape())
 
 
 class Executable(ABC):

@@ -19,7 +19,6 @@ its own, as XLA's executables return buffers they own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import prod
 from typing import Any
 
 import numpy as np
@@ -43,11 +42,13 @@ from xlir.targets.base import (
     Platform,
     Stream,
     StreamExecutor,
+    buffer_bytes,
+    program_record,
 )
 from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import array_dtype, byte_width
+from xlir.element_types import array_dtype
 
 HOST_OPS: tuple[type[Operation], ...] = (
     *device.DEVICE_OPS,
@@ -64,16 +65,6 @@ HOST_OPS: tuple[type[Operation], ...] = (
     func.ReturnOp,
 )
 """The ops a host function may hold."""
-
-
-def buffer_bytes(type_: Attribute, op: Operation, sources: dict[str, str]) -> int:
-    """The bytes of a buffer of a static memref type, or a diagnostic at `op`."""
-    size = byte_width(type_.element_type) if isinstance(type_, MemRefType) else None
-    if size is None or not isinstance(type_, MemRefType):
-        raise XlirError(
-            format_at_op(op, f"a buffer of type {type_} has no size in bytes", sources)
-        )
-    return size * prod(type_.get_shape())
 
 
 class DeviceScheduleExecutable(Executable):
@@ -121,28 +112,12 @@ class DeviceScheduleExecutable(Executable):
         return _Run(self, stream, kernels).call(list(arguments))
 
     def memory_stats(self) -> MemoryStats:
-        """Read off the host function: temps are the allocations it does not
-        return (the arena), aliases the arguments it returns, constants the
-        globals."""
-        block = self.function.body.block
-        returned = set(block.last_op.operands) if block.last_op else set()
-        temp = alias = 0
-        for op in self.function.walk():
-            if isinstance(op, device.AllocOp) and op.buffer not in returned:
-                temp += buffer_bytes(op.buffer.type, op, self.sources)
-        for value in returned:
-            if value in block.args and value.owner is block:
-                alias += buffer_bytes(value.type, self.function, self.sources)
-        constants = sum(
-            buffer_bytes(g.buffer_type, g, self.sources) for g in self.globals.values()
+        """The loop-level record's figures, read off the host function."""
+        assert self.module is not None  # given to __init__
+        record = program_record(
+            self.module, self.signature.function, True, self.sources
         )
-        return MemoryStats(
-            argument_size_in_bytes=sum(a.nbytes for a in self.signature.arguments),
-            output_size_in_bytes=sum(r.nbytes for r in self.signature.results),
-            alias_size_in_bytes=alias,
-            temp_size_in_bytes=temp,
-            constant_size_in_bytes=constants,
-        )
+        return record.stats
 
 
 def _host_function(module: ModuleOp, name: str) -> func.FuncOp:
