@@ -20,7 +20,14 @@ from xdsl.backend.register_allocatable import (
 )
 from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
-from xdsl.dialects.builtin import I32, FloatAttr, IntegerAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import (
+    I32,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+)
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface
 from xlir.dialects.device import LaunchableKernel
@@ -111,7 +118,7 @@ def _instruction(mnemonic: str, reads: int, writes: bool, imm: object) -> type:
 INSTRUCTIONS: dict[str, type] = {
     **{m: _instruction(m, reads, True, None) for m, (reads, _, _) in ISA.items()},
     "li": _instruction("li", 0, True, IntegerAttr[I32]),  # rd = an integer
-    "lf": _instruction("lf", 0, True, FloatAttr),  # rd = a float
+    "lf": _instruction("lf", 0, True, FloatAttr[Float32Type]),  # rd = a float
     "argf": _instruction("argf", 0, True, IntegerAttr[I32]),  # rd = f32 argument k
     "argi": _instruction("argi", 0, True, IntegerAttr[I32]),  # rd = i32 argument k
     "ld": _instruction("ld", 1, True, IntegerAttr[I32]),  # rd = word rs1 of buffer k

@@ -130,11 +130,13 @@ class KernelLowering:
         assert isinstance(memref, MemRefType)
         if op.buffer not in self.buffers or memref.element_type not in WORDS:
             return f"a {memref}; expected a kernel argument of f32 or i32"
-        address = self.emit("li", imm=0)
-        for dim, index in enumerate(op.indices):
-            stride = prod(memref.get_shape()[dim + 1 :])
-            term = self.scaled("imul", self.values[index], stride)
-            address = self.emit("iadd", address, term) if dim else term
+        terms = [
+            self.scaled("imul", self.values[index], prod(memref.get_shape()[dim + 1 :]))
+            for dim, index in enumerate(op.indices)
+        ] or [self.emit("li", imm=0)]
+        address = terms[0]
+        for term in terms[1:]:
+            address = self.emit("iadd", address, term)
         if isinstance(op, LoadOp):
             self.values[op.result] = self.emit(
                 "ld", address, imm=self.buffers[op.buffer]
