@@ -5,6 +5,7 @@
 
     TARGETS = ["my-target"]  # default: every registered target
     CORPUS = Path("shared/corpus")  # the JAX corpus (xlir.testing.corpus)
+    CORPUS_PROGRAMS = ["gelu", "softmax_rows"]  # default: all of them
 
 * The runtime contract (targets/base.py): allocate and free, copies both
   ways and on streams, parts of allocations, kernels loaded from the
@@ -18,7 +19,8 @@
   that runs fails, so the list stays true.
 
 `pytest_generate_tests` parametrizes `target_name` over the importing
-module's `TARGETS` and `corpus_program` over its `CORPUS`'s programs."""
+module's `TARGETS` and `corpus_program` over its `CORPUS`'s programs (those
+`CORPUS_PROGRAMS` names, where it says)."""
 
 from __future__ import annotations
 
@@ -57,6 +59,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("target_name", names)
     if "corpus_program" in metafunc.fixturenames:
         programs = _corpus(metafunc.module).programs
+        chosen = getattr(metafunc.module, "CORPUS_PROGRAMS", None)
+        programs = [p for p in programs if chosen is None or program_name(p) in chosen]
         metafunc.parametrize("corpus_program", programs, ids=[p.name for p in programs])
 
 
