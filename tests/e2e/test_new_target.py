@@ -88,7 +88,7 @@ def test_conformance_tests_of_the_example(site: Path) -> None:
     options = ["-o", "addopts=", "-p", "no:cacheprovider"]
     done = run(site, "python", "-m", "pytest", *options, str(tests), cwd=site)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
-    assert " passed" in done.stdout and "failed" not in done.stdout, done.stdout
+    assert " passed" in done.stdout, done.stdout  # the exit status says none failed
 
 
 def test_a_renamed_copy_installs_and_runs(tmp_path: Path) -> None:
