@@ -16,7 +16,17 @@ from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
 
 from xlir.pass_manager import passes_of
 
-REFUSED = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops", "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]
+REFUSED = [
+    "compare_select",
+    "conv2d_nhwc",
+    "dynamic_slice",
+    "gather_index",
+    "int_ops",
+    "slice_concat_pad",
+    "train_step_mlp",
+    "transpose_reshape_bcast",
+    "while_loops",
+]
 WHY = "ops Q4 has no instruction for, refused in one diagnostic"
 KNOWN_GAPS = KnownGaps(corpus=dict.fromkeys(REFUSED, WHY))
 
