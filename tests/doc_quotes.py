@@ -61,7 +61,9 @@ def quotes(doc: str) -> list[tuple[str, str, str]]:
 
 def refreshed(doc: str) -> str:
     return QUOTE.sub(
-        lambda m: f"<!-- quote: {m[1]} {m[2]} -->\n```{m[3]}\n{quoted(m[1], m[2])}```\n",
+        lambda m: (
+            f"<!-- quote: {m[1]} {m[2]} -->\n```{m[3]}\n{quoted(m[1], m[2])}```\n"
+        ),
         doc,
     )
 
