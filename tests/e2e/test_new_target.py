@@ -82,9 +82,10 @@ def test_unsupported_program_refused_in_one_diagnostic(site: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_conformance_tests_of_the_example(site: Path) -> None:
-    """The runtime contract and the corpus test, as the tutorial runs them."""
-    tests = EXAMPLE / "tests" / "test_conformance.py"
+def test_pytest_tests_of_the_example(site: Path) -> None:
+    """xlir's conformance tests (the runtime contract, the corpus) and the
+    simulator's, as the tutorial runs them."""
+    tests = EXAMPLE / "tests"
     options = ["-o", "addopts=", "-p", "no:cacheprovider"]
     done = run(site, "python", "-m", "pytest", *options, str(tests), cwd=site)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr

@@ -55,9 +55,11 @@ class Kernel(HostKernel):
         if kinds != self.kinds:
             raise XlirError(f"error: @{self.name} takes {self.kinds}, not {kinds}")
         split = [pc for pc, line in enumerate(self.code) if line[0] == "ploop"]
-        after = self.code[self.ends[split[0]] :] if len(split) == 1 else [("st",)]
-        if prod(grid) > 1 and any(line[0] == "st" for line in after):
-            raise XlirError(f"error: @{self.name} cannot be split between blocks")
+        [pc] = split if len(split) == 1 else [len(self.code) - 1]
+        outside = self.code[:pc] + self.code[self.ends.get(pc, pc) :]
+        if prod(grid) > 1 and any(line[0] in ("ld", "st") for line in outside):
+            raise XlirError(f"error: @{self.name} touches memory outside its ploop: "
+                            "it cannot be split between blocks; launch it on (1,)")  # fmt: skip
         args = [
             a.handle.view(U) if isinstance(a, DeviceBuffer) else a for a in arguments
         ]
