@@ -14,6 +14,7 @@ from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.host_memory import HostMemoryExecutor
 from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
 
+from xlir.diagnostics import XlirError
 from xlir.pass_manager import passes_of
 
 REFUSED = [
@@ -67,7 +68,11 @@ class QdspPlatform(Platform):
 
 class QdspExecutor(HostMemoryExecutor):
     def load_kernel(self, image: Any, name: str) -> Any:
-        return image.kernel(name)  # a `Program`'s
+        if not hasattr(image, "kernels"):  # not the compiler's `Program`
+            raise XlirError(
+                f"error: qdsp loads kernels from a qdsp Program, not {image}"
+            )
+        return image.kernel(name)
 
 
 class QdspCompiler(Compiler):
