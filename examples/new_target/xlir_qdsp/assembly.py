@@ -22,6 +22,8 @@ from xlir.diagnostics import XlirError
 from xlir_qdsp.dialect import KernelOp, Reg
 from xlir_qdsp.lowering import lower
 
+REGISTERS = [Reg.from_index(i) for i in reversed(range(16))]  # r0 taken first
+
 
 class AllocateRegistersPass(ModulePass):
     """r0..r15 for each kernel's values, from its last op up."""
@@ -31,9 +33,7 @@ class AllocateRegistersPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in op.ops:
             if isinstance(kernel, KernelOp):
-                stack = RegisterStack.get(
-                    [Reg.from_index(i) for i in range(15, -1, -1)]
-                )
+                stack = RegisterStack.get(REGISTERS)
                 allocator = BlockNaiveAllocator(stack, Reg)
                 allocator.live_ins_per_block = live_ins_per_block(kernel.body.block)
                 try:

@@ -159,11 +159,12 @@ class LoopOp(irdl.IRDLOperation, RegisterAllocatableOperation, Printable):
         assert end is not None
         for value in allocator.live_ins_per_block[block]:
             allocator.allocate_value(value)
-        for group in zip(block.args[1:], self.inits, end.operands, self.outs):  # noqa: B905
+        carried = zip(block.args[1:], self.inits, end.operands, self.outs, strict=True)
+        for group in carried:
             allocator.allocate_values_same_reg(group)
         allocator.allocate_value(block.args[0])
-        carried = [v.type for v in block.args[1:] if isinstance(v.type, Reg)]
-        with allocator.available_registers.reserve_registers(carried):
+        registers = [v.type for v in block.args[1:] if isinstance(v.type, Reg)]
+        with allocator.available_registers.reserve_registers(registers):
             allocator.allocate_block(block)
 
     def update_liveness(self, ctx: object) -> None:
