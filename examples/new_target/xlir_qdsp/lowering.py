@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
     StringAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -105,7 +106,7 @@ class KernelLowering:
         self.block.add_op(loop)
         return list(loop.results)
 
-    def elementwise(self, op: Operation) -> None:
+    def elementwise(self, op: Operation) -> str | None:
         mnemonic = MNEMONICS.get(type(op))
         if isinstance(op, arith.CmpfOp):
             mnemonic = (
@@ -115,6 +116,10 @@ class KernelLowering:
             mnemonic = (
                 f"icmp.{arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]}"
             )
+        if mnemonic in ("iadd", "isub", "imul") and op.results[0].type == IntegerType(
+            1
+        ):
+            return "i1 arithmetic"
         reads = [self.values[v] for v in op.operands]
         self.values[op.results[0]] = self.emit(str(mnemonic), *reads)
 
@@ -128,8 +133,13 @@ class KernelLowering:
         """Each lane's word: the row-major number of its element."""
         memref = op.buffer.type
         assert isinstance(memref, MemRefType)
-        if op.buffer not in self.buffers or memref.element_type not in WORDS:
-            return f"a {memref}; expected a kernel argument of f32 or i32"
+        row_major = isinstance(memref.layout, NoneAttr)
+        if (
+            op.buffer not in self.buffers
+            or memref.element_type not in WORDS
+            or not row_major
+        ):
+            return f"a {memref}; expected a row-major kernel argument of f32 or i32"
         terms = [
             self.scaled("imul", self.values[index], prod(memref.get_shape()[dim + 1 :]))
             for dim, index in enumerate(op.indices)

@@ -19,4 +19,4 @@ loop.kernel @unsupported(%x: memref<16xf32>, %y: memref<16xf64>, %z: memref<16xf
 // CHECK-NEXT: refused.mlir:8:5: error: 'math.absf': no qdsp instruction (2 in all)
 // CHECK:      refused.mlir:10:5: error: 'math.log': no qdsp instruction (1 in all)
 // CHECK:      refused.mlir:11:5: error: 'arith.extf': a result of a type other than f32, i32, i1 or index (1 in all)
-// CHECK:      refused.mlir:12:5: error: 'loop.store': a memref<16xf64>; expected a kernel argument of f32 or i32 (1 in all)
+// CHECK:      refused.mlir:12:5: error: 'loop.store': a memref<16xf64>; expected a row-major kernel argument of f32 or i32 (1 in all)
