@@ -83,7 +83,8 @@ class Reduction:
 
 class CollectiveError(XlirError):
     """A collective could not complete: ranks disagree on shapes or ops, a
-    rank failed or stopped answering. The message names the rank(s)."""
+    rank failed or stopped answering. The message names the rank(s); the
+    evaluator's kernels add the op's location."""
 
 
 class Communicator(ABC):
@@ -131,7 +132,7 @@ class Communicator(ABC):
         for rank, other in zip(group, values, strict=True):
             if other.shape != value.shape or other.dtype != value.dtype:
                 raise CollectiveError(
-                    f"error: {what}: rank {rank} has a {other.dtype} array of shape "
+                    f"{what}: rank {rank} has a {other.dtype} array of shape "
                     f"{list(other.shape)} but rank {self.rank} has a {value.dtype} "
                     f"array of shape {list(value.shape)}; they must agree"
                 )

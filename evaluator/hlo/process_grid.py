@@ -67,7 +67,7 @@ class _Rendezvous:
                 if all(r in self.waiting and not self.waiting[r]() for r in stuck):
                     finished = sorted(self.done)
                     self.failure = (
-                        f"error: deadlock: rank(s) {sorted(self.waiting)} wait at a "
+                        f"deadlock: rank(s) {sorted(self.waiting)} wait at a "
                         "collective or receive their partners never reach"
                         + (f" (rank(s) {finished} have finished)" if finished else "")
                         + f"; rank {rank} waits at {what}"
@@ -75,9 +75,7 @@ class _Rendezvous:
                     self.cond.notify_all()
                     raise CollectiveError(self.failure)
                 if not self.cond.wait(timeout=WAIT_LIMIT_S):
-                    self.failure = (
-                        f"error: rank {rank} waited {WAIT_LIMIT_S:.0f} s at {what}"
-                    )
+                    self.failure = f"rank {rank} waited {WAIT_LIMIT_S:.0f} s at {what}"
                     self.cond.notify_all()
                     raise CollectiveError(self.failure)
             if self.failure is not None:
@@ -200,7 +198,7 @@ def run_programs(
             first_line = str(error).split("\n")[0]
             rendezvous.finish(
                 rank,
-                f"error: rank {rank} (replica {replica}, partition {partition}) "
+                f"rank {rank} (replica {replica}, partition {partition}) "
                 f"failed: {first_line}",
             )
             return
