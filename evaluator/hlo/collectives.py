@@ -368,8 +368,8 @@ def _outfeed(op: Operation, interp: ModuleInterpreter) -> Kernel:
 
 @impl(PrintOp)
 def _print(op: Operation, interp: ModuleInterpreter) -> Kernel:
-    """Prints `tensor<2xi32> {\\n  [0, 1]\\n}` as StableHLO's interpreter
-    does, one value at a time (processes of a grid do not interleave)."""
+    """Prints the value's type and elements (`tensor<2xi32> {` `[0, 1]` `}`),
+    one value at a time, so that the processes of a grid do not interleave."""
     assert isinstance(op, PrintOp)
     type_text = str(op.operand.type)
 
