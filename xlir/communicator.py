@@ -198,21 +198,16 @@ class Communicator(ABC):
 
 def groups_of(op: Operation, grid: Grid) -> list[list[int]]:
     """The op's process groups on `grid`, as ranks in group order (raises
-    GroupsDoNotFit). collective_permute's: the groups its pairs' ids live in
-    (every replica for cross_partition, every partition for cross_replica)."""
+    GroupsDoNotFit). collective_permute's are the groups its pairs' ids
+    index into: the replicas of each partition (cross_replica), or the
+    partitions of each replica (cross_partition)."""
     mode = grouping_mode(op)
     if isinstance(op, CollectivePermuteOp):
-        ids = sorted({i for pair in op.pairs() for i in pair})
-        count = (
-            grid.num_replicas
-            if mode is GroupingMode.CROSS_REPLICA
-            else grid.num_partitions
-        )
-        everyone = [list(range(count))] if count else []
-        for i in ids:
-            if i >= count:
-                process_groups(mode, [[i]], grid, cover_all=False)  # raises
-        groups = process_groups(mode, everyone, grid)
+        pairs = [list(pair) for pair in op.pairs()]
+        process_groups(mode, pairs, grid, cover_all=False)  # the ids fit the grid
+        replicas = mode is GroupingMode.CROSS_REPLICA
+        count = grid.num_replicas if replicas else grid.num_partitions
+        groups = process_groups(mode, [list(range(count))], grid)
     else:
         groups = process_groups(
             mode,

@@ -275,3 +275,23 @@ def test_reduction_names_a_one_op_computation_only() -> None:
     np.testing.assert_array_equal(maximum.combine(a, b), [4, 5])
     assert doubled.kind is None
     np.testing.assert_array_equal(doubled.combine(a, b), [10, 14])
+
+
+PERMUTE = """
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 3]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %y : tensor<2xf32>
+}
+"""
+
+
+def test_permute_pairs_outside_the_grid_are_refused() -> None:
+    """Pair (0, 3) needs 4 partitions; on 4, partition 3 gets partition 0's
+    value and the others zeros."""
+    module = parse_module(make_context(), PERMUTE, "permute.mlir")
+    with pytest.raises(XlirError, match="partition id 3 is out of range"):
+        run_grid(module, 1, 2, [[np.zeros(2, np.float32)]] * 2)
+    outputs = run_grid(
+        module, 1, 4, [[np.full(2, r + 1, np.float32)] for r in range(4)]
+    )
+    assert [float(o[0][0]) for o in outputs] == [0, 0, 0, 1.0]
