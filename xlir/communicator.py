@@ -126,9 +126,19 @@ class Communicator(ABC):
     def gather_same_shape(
         self, value: np.ndarray, group: Sequence[int], what: str
     ) -> list[np.ndarray]:
-        """`all_gather`, and a CollectiveError if the members' shapes or
-        dtypes differ (naming the ranks)."""
-        values = self.all_gather(value, group)
+        """`all_gather` for the collective `what`, and a CollectiveError if
+        the members' shapes or dtypes differ (naming the ranks)."""
+        return self.check_same_shape(self.all_gather(value, group), value, group, what)
+
+    def check_same_shape(
+        self,
+        values: Sequence[np.ndarray],
+        value: np.ndarray,
+        group: Sequence[int],
+        what: str,
+    ) -> list[np.ndarray]:
+        """`values` (the members', in group order), if each has the shape
+        and dtype of this rank's `value`; else a CollectiveError."""
         for rank, other in zip(group, values, strict=True):
             if other.shape != value.shape or other.dtype != value.dtype:
                 raise CollectiveError(
@@ -136,7 +146,7 @@ class Communicator(ABC):
                     f"{list(other.shape)} but rank {self.rank} has a {value.dtype} "
                     f"array of shape {list(value.shape)}; they must agree"
                 )
-        return values
+        return list(values)
 
     def all_reduce(
         self, value: np.ndarray, group: Sequence[int], reduction: Reduction

@@ -45,7 +45,7 @@ class _Rendezvous:
     def __init__(self, size: int):
         self.size = size
         self.cond = threading.Condition()
-        self.slots: dict[tuple[tuple[int, ...], int], dict[int, Array]] = {}
+        self.slots: dict[tuple[tuple[int, ...], int], dict[int, tuple[Array, str]]] = {}
         self.readers: dict[tuple[tuple[int, ...], int], int] = {}
         self.counts: dict[tuple[int, tuple[int, ...]], int] = {}
         self.channels: dict[int, deque[list[Array]]] = {}
@@ -85,24 +85,36 @@ class _Rendezvous:
 
     # --- what the communicators call ------------------------------------
 
-    def exchange(self, rank: int, group: Sequence[int], value: Array) -> list[Array]:
+    def exchange(
+        self, rank: int, group: Sequence[int], value: Array, what: str
+    ) -> list[Array]:
+        """Every member's value at this collective of `group` (the members'
+        n-th over the same group meet); all must be at the same kind of
+        collective, `what`."""
         members = tuple(group)
         with self.cond:
             count = self.counts.get((rank, members), 0)
             self.counts[(rank, members)] = count + 1
             key = (members, count)
             slot = self.slots.setdefault(key, {})
-            slot[rank] = value
+            slot[rank] = (value, what)
             self._wait(
                 rank,
                 lambda: len(slot) == len(members),
-                f"a collective over ranks {list(members)}",
+                f"{what} over ranks {list(members)}",
             )
-            values = [slot[r] for r in members]
+            values = [slot[r][0] for r in members]
+            others = {r: slot[r][1] for r in members if slot[r][1] != what}
             self.readers[key] = self.readers.get(key, 0) + 1
             if self.readers[key] == len(members):
                 del self.slots[key], self.readers[key]
-            return values
+        if others:
+            at = ", ".join(f"rank {r} at {w}" for r, w in sorted(others.items()))
+            raise CollectiveError(
+                f"the ranks of group {list(members)} disagree on the collective: "
+                f"rank {rank} is at {what}, {at}"
+            )
+        return values
 
     def send(self, values: list[Array], channel: int) -> None:
         with self.cond:
@@ -131,7 +143,18 @@ class InProcessCommunicator(Communicator):
         self._rendezvous = rendezvous
 
     def all_gather(self, value: Array, group: Sequence[int]) -> list[Array]:
-        return self._rendezvous.exchange(self.rank, group, np.asarray(value))
+        return self._rendezvous.exchange(
+            self.rank, group, np.asarray(value), "all_gather"
+        )
+
+    def gather_same_shape(
+        self, value: Array, group: Sequence[int], what: str
+    ) -> list[Array]:
+        """The members' values; they must all be at `what` (the kind of
+        collective), with this rank's shape and dtype."""
+        value = np.asarray(value)
+        values = self._rendezvous.exchange(self.rank, group, value, what)
+        return self.check_same_shape(values, value, group, what)
 
     def send(self, values: Sequence[Array], channel: int) -> None:
         self._rendezvous.send([np.array(v, copy=True) for v in values], channel)

@@ -295,3 +295,29 @@ def test_permute_pairs_outside_the_grid_are_refused() -> None:
         module, 1, 4, [[np.full(2, r + 1, np.float32)] for r in range(4)]
     )
     assert [float(o[0][0]) for o in outputs] == [0, 0, 0, 1.0]
+
+
+DISAGREE = """
+func.func @reduce(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %s = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %s : tensor<2xf32>
+}
+func.func @gather(%x: tensor<2xf32>) -> tensor<4xf32> {
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<4xf32>
+  func.return %g : tensor<4xf32>
+}
+"""
+
+
+def test_ranks_at_different_collectives_are_a_diagnostic() -> None:
+    module = parse_module(make_context(), DISAGREE, "disagree.mlir")
+    inputs = [[np.zeros(2, np.float32)]] * 2
+    with pytest.raises(
+        XlirError,
+        match=r"group \[0, 1\] disagree on the collective: rank \d is at all_",
+    ):
+        run_programs(module, Grid(2, 1), ["reduce", "gather"], inputs)
