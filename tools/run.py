@@ -431,7 +431,7 @@ def _bisect(
 
 
 def _report_checks(executable: Executable) -> None:
-    failures = getattr(executable, "check_failures", None)
+    failures = executable.check_failures
     if failures:
         for failure in failures:
             print(failure, file=sys.stderr)

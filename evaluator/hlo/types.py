@@ -111,6 +111,14 @@ def rounding_by_name(spelling: str) -> Callable[[np.ndarray], np.ndarray] | None
     return _roundings_by_name().get(spelling)
 
 
+def as_held(array: np.ndarray, spelling: str) -> np.ndarray:
+    """A host array of element type `spelling` as the evaluator holds it:
+    a narrow type as the wider one that computes it, rounded to the type
+    (bf16 as float32, int4 as int8)."""
+    round_to_type = rounding_by_name(spelling)
+    return array if round_to_type is None else round_to_type(array)
+
+
 @cache
 def _roundings_by_name() -> dict[str, Callable[[np.ndarray], np.ndarray]]:
     elements: list[Attribute] = [BFloat16Type(), *(cls() for cls in NARROW_FLOATS)]
