@@ -10,6 +10,10 @@ them in.
 * `element_dtype`: the dtype that computes a type on the host, wider where
   numpy has no type of its own (bf16 in float32).
 
+A type whose values are held as another's (a quantized type's integers)
+says so by deriving from `StoredType`, so that this module, below the
+dialects, sizes it without importing its dialect.
+
 `.npz` files store such arrays as raw bytes: numpy writes an `ml_dtypes`
 array as a void array of its item size (`|V2` for bf16), and reads it back
 so. `from_void` gives such an array its dtype back, from the signature;
@@ -18,6 +22,8 @@ which it cannot read back).
 """
 
 from __future__ import annotations
+
+from abc import ABC
 
 import ml_dtypes
 import numpy as np
@@ -45,7 +51,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xlir.dialects.quant import UniformQuantizedType
+
+class StoredType(ABC):
+    """An element type whose values are held as elements of its
+    `storage_type` (`quant.uniform`'s integers): widths and dtypes are its
+    storage type's. A base class of such a type's attribute definition."""
+
+    __slots__ = ()
+    storage_type: Attribute
+
 
 INDEX_BITS = 64
 """The width of `index`. MLIR leaves it to the target; every host xlir runs
@@ -84,7 +98,7 @@ ML_INTEGERS: frozenset[np.dtype] = frozenset(NARROW_INTEGERS.values())
 def bit_width(element: Attribute) -> int | None:
     """Bits of one element of an integer, index, float or complex type (a
     quantized type's: its storage integer's), else None."""
-    if isinstance(element, UniformQuantizedType):
+    if isinstance(element, StoredType):
         return bit_width(element.storage_type)
     if isinstance(element, IntegerType):
         return element.width.data
@@ -141,7 +155,7 @@ def array_dtype(element: Attribute) -> np.dtype | None:
     """The dtype of arrays of `element` in and out of the API (None where
     there is none): numpy's own, else `ml_dtypes`'; `i1` is bool, signless
     `iN` signed, quantized types their storage integers."""
-    if isinstance(element, UniformQuantizedType):
+    if isinstance(element, StoredType):
         return array_dtype(element.storage_type)
     if isinstance(element, IntegerType):
         width = element.width.data

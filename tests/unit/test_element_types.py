@@ -84,3 +84,22 @@ def test_index_is_as_wide_everywhere() -> None:
     assert computed.itemsize * 8 == api.itemsize * 8 == INDEX_BITS
     lowered = llvm_type(index, ModuleOp([]))
     assert isinstance(lowered, IntegerType) and lowered.width.data == INDEX_BITS
+
+
+@pytest.mark.parametrize(
+    ("storage", "dtype"),
+    [
+        (i8, np.int8),
+        (IntegerType(16, Signedness.UNSIGNED), np.uint16),
+        (UI4, ml_dtypes.uint4),
+    ],
+)
+def test_a_quantized_type_is_sized_as_its_storage(storage, dtype) -> None:
+    """`quant.uniform` derives from `StoredType`, so this module sizes it
+    without importing the quant dialect."""
+    from xlir.dialects.quant import UniformQuantizedType
+
+    quantized = UniformQuantizedType.get(storage, f32, [0.5], [0])
+    assert bit_width(quantized) == storage.width.data
+    assert byte_width(quantized) == (storage.width.data + 7) // 8
+    assert array_dtype(quantized) == np.dtype(dtype)
