@@ -64,7 +64,7 @@ from xlir.tools.profile import profile, profile_table, write_trace
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
-from xlir.element_types import from_void, to_void, value_kind
+from xlir.element_dtypes import from_void, to_void, value_kind
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.signature import Signature
 

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xlir.dialects.quant import UniformQuantizedType
 
-from xlir.element_types import NARROW_FLOATS, element_dtype
+from xlir.element_dtypes import NARROW_FLOATS, element_dtype
 from xlir.element_types import bit_width as element_bit_width
 
 

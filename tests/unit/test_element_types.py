@@ -1,6 +1,7 @@
-"""The one element-type module (xlir/element_types.py): sizes in bits and
-bytes, the dtypes that compute and that cross the API, and `index`'s width,
-which the CPU lowering and the evaluator must share."""
+"""The element types (xlir/element_types.py: sizes in bits and bytes, and
+`index`'s width, which the CPU lowering and the evaluator must share) and
+their host dtypes (xlir/element_dtypes.py: those that compute and that cross
+the API)."""
 
 from __future__ import annotations
 
@@ -25,13 +26,8 @@ from xdsl.dialects.builtin import (
 )
 from xlir.lowering.llvm.function import llvm_type
 
-from xlir.element_types import (
-    INDEX_BITS,
-    array_dtype,
-    bit_width,
-    byte_width,
-    element_dtype,
-)
+from xlir.element_dtypes import array_dtype, element_dtype
+from xlir.element_types import INDEX_BITS, bit_width, byte_width
 
 I4 = IntegerType(4)
 UI4 = IntegerType(4, Signedness.UNSIGNED)
