@@ -25,9 +25,10 @@ function (`tensor<?x16xf32>`) is compiled for the shapes of its inputs.
 `--check` runs every argument-free function that uses `check.*` ops (in
 every `// -----` chunk with `--split-input-file`) on each target named
 (`--target interpreter,cpu`: one section per target), and prints PASS or FAIL
-for each, exiting 1 if any fails on any target. The interpreter runs the
-module as parsed, or after `--pipeline`; another target compiles each test
-through `check-to-outputs` and its pipeline (tools/check_runner.py).
+for each, exiting 1 if any fails on any target. A target that runs check
+ops itself (`Target.runs_check_ops`: the interpreter) runs the module as
+parsed, or after `--pipeline`; another target compiles each test through
+`check-to-outputs` and its pipeline (tools/check_runner.py).
 
 `--bisect` (tools/bisect.py) finds the first kernel whose outputs differ
 from the reference's and writes a reproducer; `--profile`
