@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.evaluator.hlo import ModuleInterpreter
-from xlir.evaluator.hlo.types import rounding_by_name
+from xlir.evaluator.hlo.types import as_held
 from xlir.targets.base import (
     Compiler,
     Executable,
@@ -94,8 +94,8 @@ class InterpreterExecutable(HostExecutable):
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Run on host arrays of the signature's dtypes, narrow types held
         as the wider one that computes them (bf16 as float32, int4 as int8)."""
-        held = []
-        for spec, array in zip(self.signature.arguments, arrays, strict=True):
-            round_to_type = rounding_by_name(spec.element_type)
-            held.append(array if round_to_type is None else round_to_type(array))
+        held = [
+            as_held(array, spec.element_type)
+            for spec, array in zip(self.signature.arguments, arrays, strict=True)
+        ]
         return [np.asarray(r) for r in self.image.call(self.signature.function, held)]
