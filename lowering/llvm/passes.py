@@ -87,14 +87,15 @@ def report(
 
 
 def add_declarations(module: ModuleOp, symbols: ModuleSymbols) -> None:
-    """Add the external functions the lowering called and the strings it
-    made, once each."""
+    """Add the external functions the lowering called and the strings and
+    variables it made, once each."""
     present = {
         op.sym_name.data
         for op in module.body.block.ops
         if isinstance(op, llvm.FuncOp | llvm.GlobalOp)
     }
-    for name, declaration in {**symbols.declared, **symbols.strings}.items():
+    added = {**symbols.declared, **symbols.strings, **symbols.globals}
+    for name, declaration in added.items():
         if name not in present:
             module.body.block.insert_op_before(declaration, module.body.block.first_op)  # pyright: ignore[reportArgumentType]
 

@@ -1,0 +1,240 @@
+"""Row reductions on a GPU, for `map-to-gpu`: one thread block per row.
+
+A kernel's outer `loop.parallel (%row)` whose body is loads and pure ops,
+then one `loop.for` folding the row into one f32 or i32 accumulator with
+one combiner (`arith.addf`, `maximumf`, `addi`, ...), then whatever uses
+the result (its stores), becomes:
+
+* block `b` takes row `b`; every thread computes the ops before the loop;
+* thread `t` folds the elements `t`, `t + T`, `t + 2T`, ... of the row (T
+  threads), starting from the loop's initial value, which must be the
+  combiner's identity (0 for a sum) unless the combiner is idempotent
+  (max, min, and, or): every thread starts from it;
+* the warp combines its 32 partials by butterfly shuffles
+  (`simt.shuffle_xor` 16, 8, 4, 2, 1), after which every lane holds the
+  warp's value;
+* with several warps, lane 0 of each writes its value to shared memory
+  (`simt.shared_memory`), `gpu.barrier`, and every warp reads the W values
+  back (a lane past W takes the initial value) and shuffles them again;
+* thread 0 runs the ops after the loop (the stores).
+
+The sum is taken in another order than the loop's (a tree over strided
+partials): floats differ from the serial sum by rounding (docs/nvptx.md
+gives the tolerance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder, InsertPoint
+from xdsl.dialects import arith, gpu
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    Float32Type,
+    IntegerAttr,
+    MemRefType,
+    i32,
+)
+from xdsl.ir import Operation, SSAValue
+from xlir.analysis.loop_utils import index_constant, is_pure
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.simt import SharedMemoryOp, ShuffleXorOp
+from xlir.passes.loop.gpu_builders import X, guarded
+from xlir.passes.loop.launch_dimensions import row_reduction_launch
+
+IDENTITIES: dict[str, float | int | None] = {
+    "arith.addf": 0.0,
+    "arith.mulf": 1.0,
+    "arith.addi": 0,
+    "arith.muli": 1,
+    "arith.ori": 0,
+    "arith.xori": 0,
+    "arith.andi": -1,
+    "arith.maximumf": None,
+    "arith.minimumf": None,
+    "arith.maxnumf": None,
+    "arith.minnumf": None,
+    "arith.maxsi": None,
+    "arith.minsi": None,
+    "arith.maxui": None,
+    "arith.minui": None,
+}
+"""Combiners a row reduction may use, with their identity; None: the
+combiner is idempotent (any initial value may be folded in twice)."""
+
+
+@dataclass(frozen=True)
+class RowReduction:
+    """A row reduction found in a kernel (module docstring)."""
+
+    parallel: ParallelOp
+    loop: ForOp
+    combiner: Operation
+    """The op of the loop's body that folds an element into the carried value."""
+
+
+def _identity_ok(combiner: Operation, init: SSAValue) -> bool:
+    """Whether every thread may start from `init`."""
+    identity = IDENTITIES[combiner.name]
+    if identity is None:
+        return True
+    owner = init.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    value = owner.value
+    if isinstance(value, FloatAttr):
+        return value.value.data == identity
+    return isinstance(value, IntegerAttr) and value.value.data == identity
+
+
+def row_reduction(parallel: ParallelOp) -> RowReduction | None:
+    """The row reduction `parallel` is, or None (module docstring)."""
+    if len(parallel.lower_bounds) != 1:
+        return None
+    ops = [op for op in parallel.block.ops if not isinstance(op, YieldOp)]
+    loops = [op for op in ops if isinstance(op, ForOp)]
+    if len(loops) != 1:
+        return None
+    loop = loops[0]
+    before = ops[: ops.index(loop)]
+    after = ops[ops.index(loop) + 1 :]
+    if any(op.regions or not (is_pure(op) or isinstance(op, LoadOp)) for op in before):
+        return None
+    if any(op.regions for op in after):
+        return None
+    if len(loop.results) != 1 or not all(
+        isinstance(b, int) for b in (*loop.lower_bounds, *loop.upper_bounds, *loop.steps)
+    ):
+        return None
+    accumulator = loop.block.args[1]
+    if not (isinstance(accumulator.type, Float32Type) or accumulator.type == i32):
+        return None
+    if any(isinstance(op, StoreOp) or op.regions for op in loop.block.ops):
+        return None
+    yielded = loop.block.last_op
+    assert isinstance(yielded, YieldOp)
+    combiner = yielded.operands[0].owner
+    if (
+        not isinstance(combiner, Operation)
+        or combiner.name not in IDENTITIES
+        or combiner.parent_block() is not loop.block
+        or accumulator not in combiner.operands
+        or combiner.operands[0] is combiner.operands[1]
+        or not accumulator.has_one_use()
+        or not combiner.results[0].has_one_use()
+    ):
+        return None
+    if not _identity_ok(combiner, loop.iter_args[0]):
+        return None
+    return RowReduction(parallel, loop, combiner)
+
+
+def _combine(builder: Builder, combiner: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`combiner`'s op on `a` and `b`."""
+    op = combiner.clone()
+    op.operands = [a, b]
+    return builder.insert(op).results[0]
+
+
+def _warp_reduce(
+    builder: Builder, combiner: Operation, value: SSAValue, lanes: int
+) -> SSAValue:
+    """Every lane's `value` combined across `lanes` lanes by butterfly shuffles."""
+    offset = lanes // 2
+    while offset:
+        other = builder.insert(ShuffleXorOp(value, offset)).result
+        value = _combine(builder, combiner, value, other)
+        offset //= 2
+    return value
+
+
+def map_row_reduction(
+    found: RowReduction, warp_size: int, max_threads: int, shared_limit: int
+) -> tuple[int, int, int]:
+    """Rewrite the kernel around `found` (module docstring); its launch
+    (blocks, threads, shared bytes)."""
+    parallel, loop, combiner = found.parallel, found.loop, found.combiner
+    lower, upper, step = (
+        loop.lower_bounds[0],
+        loop.upper_bounds[0],
+        loop.steps[0],
+    )
+    row_lower, row_upper, row_step = (
+        parallel.lower_bounds[0],
+        parallel.upper_bounds[0],
+        parallel.steps[0],
+    )
+    assert all(isinstance(v, int) for v in (lower, upper, step))
+    assert all(isinstance(v, int) for v in (row_lower, row_upper, row_step))
+    assert isinstance(lower, int) and isinstance(upper, int) and isinstance(step, int)
+    assert isinstance(row_lower, int) and isinstance(row_upper, int)
+    assert isinstance(row_step, int)
+    rows = -(-(row_upper - row_lower) // row_step)
+    length = max(0, -(-(upper - lower) // step))
+    launch = row_reduction_launch(rows, length, warp_size, max_threads)
+    warps = launch.threads // warp_size
+    element = loop.block.args[1].type
+    shared_bytes = 4 * warps if warps > 1 else 0
+    if shared_bytes > shared_limit:
+        return 1, 1, 0  # cannot happen with ROW_THREADS; stays serial if it did
+
+    b = Builder(InsertPoint.before(parallel))
+    row = b.insert(gpu.BlockIdOp(X)).result
+    if row_step != 1:
+        row = b.insert(arith.MuliOp(row, index_constant(b, row_step))).result
+    if row_lower:
+        row = b.insert(arith.AddiOp(row, index_constant(b, row_lower))).result
+    thread = b.insert(gpu.ThreadIdOp(X)).result
+    values: dict[SSAValue, SSAValue] = {parallel.induction_vars[0]: row}
+    body = list(parallel.block.ops)
+    for op in body[: body.index(loop)]:
+        b.insert(op.clone(value_mapper=values))
+
+    init = values.get(loop.iter_args[0], loop.iter_args[0])
+    start = thread
+    if step != 1:
+        start = b.insert(arith.MuliOp(start, index_constant(b, step))).result
+    if lower:
+        start = b.insert(arith.AddiOp(start, index_constant(b, lower))).result
+    strided = ForOp(start, upper, step * launch.threads, [init])
+    b.insert(strided)
+    inner = Builder(InsertPoint.before(strided.block.first_op))  # pyright: ignore[reportArgumentType]
+    element_values = dict(values)
+    element_values[loop.block.args[0]] = strided.block.args[0]
+    element_values[loop.block.args[1]] = strided.block.args[1]
+    old_yield = strided.block.last_op
+    assert old_yield is not None
+    for op in loop.block.ops:
+        if isinstance(op, YieldOp):
+            break
+        inner.insert(op.clone(value_mapper=element_values))
+    old_yield.operands = [element_values[combiner.results[0]]]
+
+    total = _warp_reduce(b, combiner, strided.results[0], warp_size)
+    if warps > 1:
+        shared = b.insert(SharedMemoryOp(MemRefType(element, [warps]))).buffer
+        warp_constant = index_constant(b, warp_size)
+        lane = b.insert(arith.RemUIOp(thread, warp_constant)).result
+        warp = b.insert(arith.DivUIOp(thread, warp_constant)).result
+        zero = index_constant(b, 0)
+        first_lane = b.insert(arith.CmpiOp(lane, zero, "eq")).result
+        guarded(b, first_lane).insert(StoreOp(total, shared, [warp]))
+        b.insert(gpu.BarrierOp())
+        last = index_constant(b, warps - 1)
+        slot = b.insert(arith.MinUIOp(thread, last)).result
+        partial = b.insert(LoadOp(shared, [slot])).result
+        present = b.insert(arith.CmpiOp(thread, index_constant(b, warps), "ult")).result
+        partial = b.insert(arith.SelectOp(present, partial, init)).result
+        total = _warp_reduce(b, combiner, partial, 1 << (warps - 1).bit_length())
+    first = b.insert(arith.CmpiOp(thread, index_constant(b, 0), "eq")).result
+    epilogue = guarded(b, first)
+    values[loop.results[0]] = total
+    for op in body[body.index(loop) + 1 :]:
+        if isinstance(op, YieldOp):
+            break
+        epilogue.insert(op.clone(value_mapper=values))
+    parallel.detach()
+    parallel.erase()
+    return launch.blocks, launch.threads, shared_bytes

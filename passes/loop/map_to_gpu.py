@@ -1,0 +1,246 @@
+"""`map-to-gpu{warp-size=32 max-threads-per-block=1024 shared-memory-bytes=49152
+max-unroll=4 row-reductions=true}`: each kernel's outer `loop.parallel` onto
+a grid of GPU thread blocks.
+
+A kernel ends up in one of three shapes, and carries its launch on the
+attribute `gpu_launch = array<i64: BLOCKS, THREADS, SHARED_BYTES>` (one-
+dimensional grid and blocks; the runtime launches it so, the host schedule
+is unchanged):
+
+* elementwise: a kernel of pure ops and loads that run before one outer
+  `loop.parallel` of static bounds. Its iterations, row-major, are spread
+  over the threads of the grid XLA's loop emitter would launch
+  (`launch_dimensions.elementwise_launch`): thread `t` (`block_id *
+  block_dim + thread_id`) runs iterations `t * unroll + u` for u < unroll,
+  behind a bounds guard (`scf.if`); inner loops stay serial in the thread
+  (and a body with loops is not unrolled: XLA unrolls elementwise loops).
+* row reduction (`row-reductions`, `gpu_row_reduction`): one block per row,
+  partial sums per thread, warp shuffles and shared memory.
+* serial: anything else (several outer loops that must run one after the
+  other, bounds known only at run time, stores outside a loop, loads
+  before the loop of memory the loop may write) runs on one thread of one
+  block, as it is: correct, if slow.
+
+The sizes are options, which the target's pipeline sets from its
+`TargetInfo`; the pass probes no device.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.builder import Builder, InsertPoint
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xlir.analysis.kernel_aliasing import distinct_arguments, launches_by_kernel
+from xlir.analysis.loop_utils import (
+    clone_body,
+    contains_loop,
+    index_constant,
+    is_pure,
+)
+from xlir.dialects.loop.kernel import KernelOp, ReturnOp
+from xlir.dialects.loop.loops import ParallelOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.gpu_builders import global_thread, guarded
+from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
+from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
+
+from xlir.diagnostics import XlirError
+
+GPU_LAUNCH = "gpu_launch"
+"""The kernel attribute of its launch: `array<i64: blocks, threads,
+shared bytes>`."""
+
+def launch_of(kernel: KernelOp) -> tuple[int, int, int] | None:
+    """(blocks, threads, shared bytes) of a mapped kernel; None if unmapped."""
+    found = kernel.attributes.get(GPU_LAUNCH)
+    if not isinstance(found, DenseArrayBase):
+        return None
+    blocks, threads, shared = (int(v) for v in found.get_values())
+    return blocks, threads, shared
+
+
+def set_launch(kernel: KernelOp, blocks: int, threads: int, shared: int) -> None:
+    kernel.attributes[GPU_LAUNCH] = DenseArrayBase.from_list(
+        i64, [blocks, threads, shared]
+    )
+
+
+def static_counts(parallel: ParallelOp) -> list[int] | None:
+    """The trip count of each dimension, if all bounds are static."""
+    counts: list[int] = []
+    for lower, upper, step in zip(
+        parallel.lower_bounds, parallel.upper_bounds, parallel.steps, strict=True
+    ):
+        if not (
+            isinstance(lower, int) and isinstance(upper, int) and isinstance(step, int)
+        ):
+            return None
+        counts.append(max(0, -(-(upper - lower) // step)))
+    return counts
+
+
+def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
+    """The one outer loop of a kernel the grid can run (module docstring),
+    or None where the kernel must run on one thread."""
+    block = kernel.body.block
+    written = {
+        op.buffer for op in kernel.walk() if isinstance(op, StoreOp)
+    } | {op.result for op in kernel.walk() if op.name == "simt.shared_memory"}
+    parallel: ParallelOp | None = None
+    for op in block.ops:
+        if isinstance(op, ParallelOp):
+            if parallel is not None:
+                return None
+            parallel = op
+        elif isinstance(op, ReturnOp):
+            continue
+        elif isinstance(op, LoadOp):
+            source = op.buffer
+            arguments = list(block.args)
+            if (
+                source in written
+                or source not in arguments
+                or not distinct[arguments.index(source)]
+            ):
+                return None
+        elif not is_pure(op) or op.regions:
+            return None
+    if parallel is None or not parallel.lower_bounds:
+        return None
+    counts = static_counts(parallel)
+    if counts is None or prod(counts) == 0:
+        return None
+    return parallel
+
+
+def delinearize(
+    builder: Builder, parallel: ParallelOp, counts: list[int], linear: SSAValue
+) -> list[SSAValue]:
+    """The induction variables of iteration `linear` (row-major order)."""
+    ivs: list[SSAValue] = []
+    for dim, count in enumerate(counts):
+        stride = prod(counts[dim + 1 :])
+        value = linear
+        if stride != 1:
+            value = builder.insert(
+                arith.DivUIOp(value, index_constant(builder, stride))
+            ).result
+        if dim > 0:
+            value = builder.insert(
+                arith.RemUIOp(value, index_constant(builder, count))
+            ).result
+        lower, step = parallel.lower_bounds[dim], parallel.steps[dim]
+        assert isinstance(lower, int) and isinstance(step, int)
+        if step != 1:
+            value = builder.insert(
+                arith.MuliOp(value, index_constant(builder, step))
+            ).result
+        if lower != 0:
+            value = builder.insert(
+                arith.AddiOp(value, index_constant(builder, lower))
+            ).result
+        ivs.append(value)
+    return ivs
+
+
+def map_elementwise(
+    parallel: ParallelOp, counts: list[int], launch: LaunchDimensions
+) -> None:
+    """Replace `parallel` by its iterations spread over the grid (module
+    docstring). Where the innermost count is a multiple of the unroll, a
+    thread's iterations are consecutive along the last dimension: they are
+    delinearized once and the last index stepped, so that LLVM sees
+    neighbouring addresses."""
+    builder = Builder(InsertPoint.before(parallel))
+    thread = global_thread(builder)
+    work = prod(counts) // launch.unroll
+    in_bounds = builder.insert(
+        arith.CmpiOp(thread, index_constant(builder, work), "ult")
+    ).result
+    inside = guarded(builder, in_bounds)
+    first = thread
+    if launch.unroll > 1:
+        first = inside.insert(
+            arith.MuliOp(thread, index_constant(inside, launch.unroll))
+        ).result
+    same_row = counts[-1] % launch.unroll == 0
+    base = delinearize(inside, parallel, counts, first) if same_row else []
+    step = parallel.steps[-1]
+    assert isinstance(step, int)
+    for u in range(launch.unroll):
+        if same_row:
+            ivs = list(base)
+            if u:
+                offset = index_constant(inside, u * step)
+                ivs[-1] = inside.insert(arith.AddiOp(base[-1], offset)).result
+        else:
+            linear = first
+            if u:
+                linear = inside.insert(
+                    arith.AddiOp(first, index_constant(inside, u))
+                ).result
+            ivs = delinearize(inside, parallel, counts, linear)
+        clone_body(parallel.block, inside, dict(zip(parallel.induction_vars, ivs)))
+    parallel.detach()
+    parallel.erase()
+
+
+@dataclass(frozen=True)
+class MapToGpuPass(ModulePass):
+    """See the module docstring."""
+
+    name = "map-to-gpu"
+
+    warp_size: int = 32
+    max_threads_per_block: int = 1024
+    shared_memory_bytes: int = 49152
+    """Static shared memory a block may use."""
+    max_unroll: int = 4
+    row_reductions: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.warp_size <= 0 or self.max_threads_per_block < self.warp_size:
+            raise XlirError(
+                f"error: map-to-gpu: warp-size {self.warp_size} and "
+                f"max-threads-per-block {self.max_threads_per_block} must be "
+                "positive, with at least one warp per block"
+            )
+        launches = launches_by_kernel(op)
+        for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
+            if launch_of(kernel) is not None:
+                continue
+            distinct = distinct_arguments(
+                kernel, launches.get(kernel.sym_name.data, [])
+            )
+            set_launch(kernel, *self.map_kernel(kernel, distinct))
+
+    def map_kernel(
+        self, kernel: KernelOp, distinct: list[bool]
+    ) -> tuple[int, int, int]:
+        parallel = outer_parallel(kernel, distinct)
+        if parallel is None:
+            return 1, 1, 0
+        counts = static_counts(parallel)
+        assert counts is not None
+        if self.row_reductions:
+            found = row_reduction(parallel)
+            if found is not None:
+                return map_row_reduction(
+                    found,
+                    self.warp_size,
+                    self.max_threads_per_block,
+                    self.shared_memory_bytes,
+                )
+        unroll = 1 if contains_loop(parallel) else self.max_unroll
+        launch = elementwise_launch(
+            prod(counts), self.warp_size, self.max_threads_per_block, unroll
+        )
+        map_elementwise(parallel, counts, launch)
+        return launch.blocks, launch.threads, 0
+
