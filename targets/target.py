@@ -58,6 +58,12 @@ class TargetInfo:
     times_launches: bool = False
     """Whether its code can time each kernel launch (`CompileOptions.
     time_launches`, for `xlir-run --profile`)."""
+    warp_size: int = 0
+    """GPUs: threads that run in lockstep and can shuffle values (0: not a GPU)."""
+    max_threads_per_block: int = 0
+    """GPUs: the most threads a block (CUDA's CTA, a workgroup) may have."""
+    shared_memory_bytes: int = 0
+    """GPUs: the static shared (workgroup) memory a block may declare."""
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,8 @@ def row_reduction(parallel: ParallelOp) -> RowReduction | None:
     if any(op.regions for op in after):
         return None
     if len(loop.results) != 1 or not all(
-        isinstance(b, int) for b in (*loop.lower_bounds, *loop.upper_bounds, *loop.steps)
+        isinstance(b, int)
+        for b in (*loop.lower_bounds, *loop.upper_bounds, *loop.steps)
     ):
         return None
     accumulator = loop.block.args[1]
@@ -131,7 +132,9 @@ def row_reduction(parallel: ParallelOp) -> RowReduction | None:
     return RowReduction(parallel, loop, combiner)
 
 
-def _combine(builder: Builder, combiner: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
+def _combine(
+    builder: Builder, combiner: Operation, a: SSAValue, b: SSAValue
+) -> SSAValue:
     """`combiner`'s op on `a` and `b`."""
     op = combiner.clone()
     op.operands = [a, b]

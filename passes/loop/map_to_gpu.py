@@ -56,6 +56,7 @@ GPU_LAUNCH = "gpu_launch"
 """The kernel attribute of its launch: `array<i64: blocks, threads,
 shared bytes>`."""
 
+
 def launch_of(kernel: KernelOp) -> tuple[int, int, int] | None:
     """(blocks, threads, shared bytes) of a mapped kernel; None if unmapped."""
     found = kernel.attributes.get(GPU_LAUNCH)
@@ -89,9 +90,9 @@ def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
     """The one outer loop of a kernel the grid can run (module docstring),
     or None where the kernel must run on one thread."""
     block = kernel.body.block
-    written = {
-        op.buffer for op in kernel.walk() if isinstance(op, StoreOp)
-    } | {op.result for op in kernel.walk() if op.name == "simt.shared_memory"}
+    written = {op.buffer for op in kernel.walk() if isinstance(op, StoreOp)} | {
+        op.result for op in kernel.walk() if op.name == "simt.shared_memory"
+    }
     parallel: ParallelOp | None = None
     for op in block.ops:
         if isinstance(op, ParallelOp):
@@ -243,4 +244,3 @@ class MapToGpuPass(ModulePass):
         )
         map_elementwise(parallel, counts, launch)
         return launch.blocks, launch.threads, 0
-
