@@ -3,9 +3,10 @@ xDSL's gpu dialect and guarded regions."""
 
 from __future__ import annotations
 
-from xdsl.builder import Builder, InsertPoint
+from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, scf
 from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
 
 X = gpu.DimensionAttr(gpu.DimensionEnum.X)
 """The one grid and block dimension xlir's GPU kernels use."""

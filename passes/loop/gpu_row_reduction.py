@@ -27,16 +27,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.builder import Builder, InsertPoint
+from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import (
-    FloatAttr,
     Float32Type,
+    FloatAttr,
     IntegerAttr,
     MemRefType,
     i32,
 )
 from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 from xlir.analysis.loop_utils import index_constant, is_pure
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp

@@ -30,12 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.builder import Builder, InsertPoint
+from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
 from xlir.analysis.kernel_aliasing import distinct_arguments, launches_by_kernel
 from xlir.analysis.loop_utils import (
     clone_body,
@@ -45,7 +46,7 @@ from xlir.analysis.loop_utils import (
 )
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ParallelOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
 from xlir.passes.loop.gpu_builders import global_thread, guarded
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
@@ -86,13 +87,19 @@ def static_counts(parallel: ParallelOp) -> list[int] | None:
     return counts
 
 
+def _root(buffer: SSAValue) -> SSAValue:
+    """The buffer a view or reshape is of."""
+    while isinstance(buffer.owner, ViewOp | ReshapeOp):
+        buffer = buffer.owner.operands[0]
+    return buffer
+
+
 def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
     """The one outer loop of a kernel the grid can run (module docstring),
     or None where the kernel must run on one thread."""
     block = kernel.body.block
-    written = {op.buffer for op in kernel.walk() if isinstance(op, StoreOp)} | {
-        op.result for op in kernel.walk() if op.name == "simt.shared_memory"
-    }
+    arguments: list[SSAValue] = list(block.args)
+    written = {_root(op.buffer) for op in kernel.walk() if isinstance(op, StoreOp)}
     parallel: ParallelOp | None = None
     for op in block.ops:
         if isinstance(op, ParallelOp):
@@ -102,8 +109,7 @@ def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
         elif isinstance(op, ReturnOp):
             continue
         elif isinstance(op, LoadOp):
-            source = op.buffer
-            arguments = list(block.args)
+            source = _root(op.buffer)
             if (
                 source in written
                 or source not in arguments
@@ -187,7 +193,9 @@ def map_elementwise(
                     arith.AddiOp(first, index_constant(inside, u))
                 ).result
             ivs = delinearize(inside, parallel, counts, linear)
-        clone_body(parallel.block, inside, dict(zip(parallel.induction_vars, ivs)))
+        clone_body(
+            parallel.block, inside, dict(zip(parallel.induction_vars, ivs, strict=True))
+        )
     parallel.detach()
     parallel.erase()
 

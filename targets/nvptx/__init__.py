@@ -122,8 +122,8 @@ class NvptxCompiler(Compiler):
         return PtxImage(ptx, {k.name: k for k in kernels})
 
     def mapped(self, module: ModuleOp, sources: dict[str, str] | None) -> ModuleOp:
-        from xlir.passes.loop.map_to_gpu import launch_of
         from xlir.dialects.loop.kernel import KernelOp
+        from xlir.passes.loop.map_to_gpu import launch_of
 
         kernels = [o for o in module.ops if isinstance(o, KernelOp)]
         if all(launch_of(k) is not None for k in kernels):

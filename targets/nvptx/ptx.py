@@ -3,23 +3,22 @@ LLVM's NVPTX backend, and cubins through `ptxas` where it is installed.
 
 `compile_ptx` lowers a copy of the module with `NvptxLoopToLLVMPass`,
 translates it with xDSL's translation (lowering/llvm/llvmlite_module.py),
-sets what xDSL's llvm dialect cannot say on the translated kernels (the
-`ptx_kernel` calling convention, `readonly` on the buffers a kernel never
-writes, so that LLVM loads them with `ld.global.nc`; an undefined initial
-value for shared memory, which PTX cannot initialize) and emits PTX for
-`sm_XX` at -O2. The launch of each kernel (`gpu_launch`) and its
+sets what xDSL's llvm dialect cannot say on the translated module (the
+`ptx_kernel` calling convention of the kernels; an undefined initial value
+for shared memory, which PTX cannot initialize) and emits PTX for `sm_XX`
+at -O2. LLVM's -O2 finds the buffers a kernel only reads, which, marked
+`noalias`, NVPTX loads through the non-coherent cache (`ld.global.nc`). The launch of each kernel (`gpu_launch`) and its
 parameters come with the text (`KernelInfo`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from llvmlite import ir
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import SSAValue
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.memory import ReshapeOp, StoreOp, ViewOp
 from xlir.lowering.llvm.function import llvm_type
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize, target_machine
 from xlir.passes.loop.map_to_gpu import launch_of
@@ -45,23 +44,6 @@ class KernelInfo:
     threads: int
     shared_bytes: int
     params: tuple[str, ...]
-    read_only: tuple[bool, ...]
-
-
-def _root(buffer: SSAValue) -> SSAValue:
-    """The kernel argument a view or reshape of a buffer comes from."""
-    while isinstance(buffer.owner, ViewOp | ReshapeOp):
-        buffer = buffer.owner.operands[0]
-    return buffer
-
-
-def read_only_arguments(kernel: KernelOp) -> tuple[bool, ...]:
-    """Per argument: a buffer the kernel never stores to."""
-    written = {_root(op.buffer) for op in kernel.walk() if isinstance(op, StoreOp)}
-    return tuple(
-        isinstance(arg.type, MemRefType) and arg not in written
-        for arg in kernel.body.block.args
-    )
 
 
 def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
@@ -80,11 +62,7 @@ def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
             "ptr" if isinstance(t, MemRefType) else str(llvm_type(t, kernel))
             for t in kernel.argument_types
         )
-        found.append(
-            KernelInfo(
-                kernel.sym_name.data, *launch, params, read_only_arguments(kernel)
-            )
-        )
+        found.append(KernelInfo(kernel.sym_name.data, *launch, params))
     return found
 
 
@@ -99,9 +77,10 @@ def _finish(kernels: list[KernelInfo]):
             function.calling_convention = "ptx_kernel"
         for variable in module.global_values:
             if isinstance(variable, ir.GlobalVariable) and (
-                variable.type.addrspace == SHARED_SPACE
+                getattr(variable.type, "addrspace", 0) == SHARED_SPACE
             ):
-                variable.initializer = ir.Constant(variable.value_type, ir.Undefined)
+                undefined: Any = ir.Constant(variable.value_type, ir.Undefined)
+                variable.initializer = undefined
 
     return finish
 

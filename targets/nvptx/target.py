@@ -12,7 +12,6 @@ from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
 
 from xlir.pass_manager import passes_of
 
-
 GPU_INFO = TargetInfo(
     vector_bits=32,
     warp_size=32,
