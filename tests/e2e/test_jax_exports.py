@@ -19,6 +19,7 @@ from xlir.tools.compare import Tolerance, compare, default_tolerance
 
 import xlir
 from xlir.element_dtypes import from_void
+from tests.conftest import skip_without_device
 
 EXPORTS = Path(__file__).resolve().parent.parent / "jax_exports"
 PROGRAMS = sorted(p.stem for p in EXPORTS.glob("*.mlir"))
@@ -70,6 +71,7 @@ def no_cache(monkeypatch) -> None:
 @pytest.mark.parametrize("target", target_names())
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_matches_jax(name: str, target: str) -> None:
+    skip_without_device(target)
     gap = get_target(target).known_gaps().jax_exports.get(name)
     if gap is None:
         check(name, target)
