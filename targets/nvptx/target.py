@@ -18,6 +18,7 @@ GPU_INFO = TargetInfo(
     max_threads_per_block=1024,
     shared_memory_bytes=48 * 1024,
     ahead_of_time=True,
+    device_code=True,
 )
 """An NVIDIA GPU's (every compute capability since sm_20): warps of 32,
 1024 threads and 48 KiB of static shared memory per block; a thread's
