@@ -77,9 +77,11 @@ def problems(
 def report(
     problems: list[tuple[Operation, str]], what: str, emitter: LLVMEmitter
 ) -> None:
-    """Raise one XlirError listing `problems` (none: nothing)."""
+    """Raise one XlirError listing `problems` (none: nothing), each line
+    once (copies of one op, as unrolling makes, share their location)."""
     if problems:
         lines = [format_at_op(op, f"'{op.name}' {reason}") for op, reason in problems]
+        lines = list(dict.fromkeys(lines))
         raise XlirError(
             f"{what} cannot lower {len(problems)} op(s) of this module for "
             f"target '{emitter.target}':\n" + "\n".join(lines)
