@@ -2,11 +2,9 @@
 // RUN: not xlir-compile --target nvptx --sm 8x %s -o %t.ptx 2>&1 | filecheck %s --check-prefix=SM
 // RUN: not xlir-compile --target nvptx --cpu sm_8x %s -o %t.ptx 2>&1 | filecheck %s --check-prefix=CPU
 // RUN: not xlir-compile --target nvptx --triple x86_64-linux-gnu %s -o %t.ptx 2>&1 | filecheck %s --check-prefix=TRIPLE
-// RUN: not xlir-compile --target nvptx %s -o - 2>&1 | filecheck %s --check-prefix=STDOUT
 // SM: error: argument --sm: invalid int value: '8x'
 // CPU: error: 'sm_8x' is not a CUDA compute capability; expected e.g. --sm 80 (Ampere) or --sm 90 (Hopper)
 // TRIPLE: error: target 'nvptx' compiles for nvptx64-nvidia-cuda; name the GPU with --sm (e.g. --sm 90), not a triple
-// STDOUT: -o -: this target writes files beside its output (.manifest.json); name an output file
 
 // f64 transcendentals have no arithmetic expansion at the loop level, and a
 // GPU kernel no math library: every such op is listed, with its location.

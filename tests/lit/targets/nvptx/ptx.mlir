@@ -3,6 +3,8 @@
 // RUN: filecheck %s --check-prefix=MANIFEST < %t.manifest.json
 // RUN: xlir-compile --target nvptx --sm 90 %s -o %t.sm90.ptx
 // RUN: filecheck %s --check-prefix=SM90 < %t.sm90.ptx
+// RUN: not xlir-compile --target nvptx %s -o - 2>&1 | filecheck %s --check-prefix=STDOUT
+// STDOUT: -o -: this target writes files beside its output (.manifest.json); name an output file
 
 // Softmax over rows: two row reductions (max, sum) and elementwise work.
 // Each fusion is one `.visible .entry`; the row reductions shuffle within
