@@ -26,6 +26,7 @@ gives the tolerance).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu
@@ -42,7 +43,7 @@ from xlir.analysis.loop_utils import index_constant, is_pure
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.simt import SharedMemoryOp, ShuffleXorOp
-from xlir.passes.loop.gpu_builders import X, guarded
+from xlir.passes.loop.gpu_builders import X, delinearize, guarded
 from xlir.passes.loop.launch_dimensions import row_reduction_launch
 
 IDENTITIES: dict[str, float | int | None] = {
@@ -71,9 +72,12 @@ class RowReduction:
     """A row reduction found in a kernel (module docstring)."""
 
     parallel: ParallelOp
-    loop: ForOp
+    """The loop over rows (one row where it has no dimension)."""
+    loops: list[ForOp]
+    """The loop over a row's elements, or a perfect nest of loops (a row of
+    several dimensions), outermost first."""
     combiner: Operation
-    """The op of the loop's body that folds an element into the carried value."""
+    """The op of the innermost body that folds an element into the value."""
 
 
 def _identity_ok(combiner: Operation, init: SSAValue) -> bool:
@@ -90,9 +94,37 @@ def _identity_ok(combiner: Operation, init: SSAValue) -> bool:
     return isinstance(value, IntegerAttr) and value.value.data == identity
 
 
+def _static(loop: ForOp) -> bool:
+    bounds = (*loop.lower_bounds, *loop.upper_bounds, *loop.steps)
+    return all(isinstance(b, int) for b in bounds)
+
+
+def _nest(loop: ForOp) -> list[ForOp] | None:
+    """`loop` and the loops perfectly nested in it, each carrying one value
+    into the next (`for i { for j { ... } }` over a 2-d block), outermost
+    first; None where the nest is not of that shape."""
+    nest = [loop]
+    while True:
+        current = nest[-1]
+        if len(current.results) != 1 or not _static(current):
+            return None
+        ops = list(current.block.ops)
+        inner = ops[0]
+        if not (len(ops) == 2 and isinstance(inner, ForOp)):
+            return nest
+        carried = current.block.args[1]
+        if inner.iter_args[0] is not carried or not carried.has_one_use():
+            return None
+        yielded = ops[1]
+        assert isinstance(yielded, YieldOp)
+        if list(yielded.operands) != list(inner.results):
+            return None
+        nest.append(inner)
+
+
 def row_reduction(parallel: ParallelOp) -> RowReduction | None:
     """The row reduction `parallel` is, or None (module docstring)."""
-    if len(parallel.lower_bounds) != 1:
+    if len(parallel.lower_bounds) > 1:
         return None
     ops = [op for op in parallel.block.ops if not isinstance(op, YieldOp)]
     loops = [op for op in ops if isinstance(op, ForOp)]
@@ -105,23 +137,22 @@ def row_reduction(parallel: ParallelOp) -> RowReduction | None:
         return None
     if any(op.regions for op in after):
         return None
-    if len(loop.results) != 1 or not all(
-        isinstance(b, int)
-        for b in (*loop.lower_bounds, *loop.upper_bounds, *loop.steps)
-    ):
+    nest = _nest(loop)
+    if nest is None:
         return None
-    accumulator = loop.block.args[1]
+    innermost = nest[-1]
+    accumulator = innermost.block.args[1]
     if not (isinstance(accumulator.type, Float32Type) or accumulator.type == i32):
         return None
-    if any(isinstance(op, StoreOp) or op.regions for op in loop.block.ops):
+    if any(isinstance(op, StoreOp) or op.regions for op in innermost.block.ops):
         return None
-    yielded = loop.block.last_op
+    yielded = innermost.block.last_op
     assert isinstance(yielded, YieldOp)
     combiner = yielded.operands[0].owner
     if (
         not isinstance(combiner, Operation)
         or combiner.name not in IDENTITIES
-        or combiner.parent_block() is not loop.block
+        or combiner.parent_block() is not innermost.block
         or accumulator not in combiner.operands
         or combiner.operands[0] is combiner.operands[1]
         or not accumulator.has_one_use()
@@ -130,7 +161,7 @@ def row_reduction(parallel: ParallelOp) -> RowReduction | None:
         return None
     if not _identity_ok(combiner, loop.iter_args[0]):
         return None
-    return RowReduction(parallel, loop, combiner)
+    return RowReduction(parallel, nest, combiner)
 
 
 def _combine(
@@ -158,63 +189,58 @@ def map_row_reduction(
     found: RowReduction, warp_size: int, max_threads: int, shared_limit: int
 ) -> tuple[int, int, int]:
     """Rewrite the kernel around `found` (module docstring); its launch
-    (blocks, threads, shared bytes)."""
-    parallel, loop, combiner = found.parallel, found.loop, found.combiner
-    lower, upper, step = (
-        loop.lower_bounds[0],
-        loop.upper_bounds[0],
-        loop.steps[0],
-    )
-    row_lower, row_upper, row_step = (
-        parallel.lower_bounds[0],
-        parallel.upper_bounds[0],
-        parallel.steps[0],
-    )
-    assert all(isinstance(v, int) for v in (lower, upper, step))
-    assert all(isinstance(v, int) for v in (row_lower, row_upper, row_step))
-    assert isinstance(lower, int) and isinstance(upper, int) and isinstance(step, int)
-    assert isinstance(row_lower, int) and isinstance(row_upper, int)
-    assert isinstance(row_step, int)
-    rows = -(-(row_upper - row_lower) // row_step)
-    length = max(0, -(-(upper - lower) // step))
-    launch = row_reduction_launch(rows, length, warp_size, max_threads)
+    (blocks, threads, shared bytes). A row of a nest of loops is folded as
+    one run of elements, row-major."""
+    parallel, loops, combiner = found.parallel, found.loops, found.combiner
+    outer, innermost = loops[0], loops[-1]
+    lowers = [_bound(loop.lower_bounds[0]) for loop in loops]
+    steps = [_bound(loop.steps[0]) for loop in loops]
+    counts = [
+        max(0, -(-(_bound(loop.upper_bounds[0]) - lower) // step))
+        for loop, lower, step in zip(loops, lowers, steps, strict=True)
+    ]
+    rows, row_lower, row_step = 1, 0, 1
+    if parallel.lower_bounds:
+        row_lower, row_step = (
+            _bound(parallel.lower_bounds[0]),
+            _bound(parallel.steps[0]),
+        )
+        rows = -(-(_bound(parallel.upper_bounds[0]) - row_lower) // row_step)
+    launch = row_reduction_launch(rows, prod(counts), warp_size, max_threads)
     warps = launch.threads // warp_size
-    element = loop.block.args[1].type
+    element = innermost.block.args[1].type
     shared_bytes = 4 * warps if warps > 1 else 0
     if shared_bytes > shared_limit:
-        return 1, 1, 0  # cannot happen with ROW_THREADS; stays serial if it did
+        return 1, 1, 0  # more warps than shared memory holds: one thread
 
     b = Builder(InsertPoint.before(parallel))
-    row = b.insert(gpu.BlockIdOp(X)).result
-    if row_step != 1:
-        row = b.insert(arith.MuliOp(row, index_constant(b, row_step))).result
-    if row_lower:
-        row = b.insert(arith.AddiOp(row, index_constant(b, row_lower))).result
+    values: dict[SSAValue, SSAValue] = {}
+    if parallel.lower_bounds:
+        row = b.insert(gpu.BlockIdOp(X)).result
+        values[parallel.induction_vars[0]] = delinearize(
+            b, [row_lower], [row_step], [rows], row
+        )[0]
     thread = b.insert(gpu.ThreadIdOp(X)).result
-    values: dict[SSAValue, SSAValue] = {parallel.induction_vars[0]: row}
     body = list(parallel.block.ops)
-    for op in body[: body.index(loop)]:
+    for op in body[: body.index(outer)]:
         b.insert(op.clone(value_mapper=values))
 
-    init = values.get(loop.iter_args[0], loop.iter_args[0])
-    start = thread
-    if step != 1:
-        start = b.insert(arith.MuliOp(start, index_constant(b, step))).result
-    if lower:
-        start = b.insert(arith.AddiOp(start, index_constant(b, lower))).result
-    strided = ForOp(start, upper, step * launch.threads, [init])
+    init = values.get(outer.iter_args[0], outer.iter_args[0])
+    strided = ForOp(thread, prod(counts), launch.threads, [init])
     b.insert(strided)
-    inner = Builder(InsertPoint.before(strided.block.first_op))  # pyright: ignore[reportArgumentType]
+    terminator = strided.block.last_op
+    assert terminator is not None
+    inner = Builder(InsertPoint.before(terminator))
+    indices = delinearize(inner, lowers, steps, counts, strided.block.args[0])
     element_values = dict(values)
-    element_values[loop.block.args[0]] = strided.block.args[0]
-    element_values[loop.block.args[1]] = strided.block.args[1]
-    old_yield = strided.block.last_op
-    assert old_yield is not None
-    for op in loop.block.ops:
+    for loop, index in zip(loops, indices, strict=True):
+        element_values[loop.block.args[0]] = index
+    element_values[innermost.block.args[1]] = strided.block.args[1]
+    for op in innermost.block.ops:
         if isinstance(op, YieldOp):
             break
         inner.insert(op.clone(value_mapper=element_values))
-    old_yield.operands = [element_values[combiner.results[0]]]
+    terminator.operands = [element_values[combiner.results[0]]]
 
     total = _warp_reduce(b, combiner, strided.results[0], warp_size)
     if warps > 1:
@@ -234,11 +260,16 @@ def map_row_reduction(
         total = _warp_reduce(b, combiner, partial, 1 << (warps - 1).bit_length())
     first = b.insert(arith.CmpiOp(thread, index_constant(b, 0), "eq")).result
     epilogue = guarded(b, first)
-    values[loop.results[0]] = total
-    for op in body[body.index(loop) + 1 :]:
+    values[outer.results[0]] = total
+    for op in body[body.index(outer) + 1 :]:
         if isinstance(op, YieldOp):
             break
         epilogue.insert(op.clone(value_mapper=values))
     parallel.detach()
     parallel.erase()
     return launch.blocks, launch.threads, shared_bytes
+
+
+def _bound(bound: object) -> int:
+    assert isinstance(bound, int)  # row_reduction took static bounds only
+    return bound

@@ -56,7 +56,8 @@ def row_reduction_launch(
     rows: int, row_length: int, warp_size: int, max_threads: int
 ) -> LaunchDimensions:
     """One block per row, of enough whole warps to cover the row, at most
-    `ROW_THREADS` (and `max_threads`)."""
-    cap = min(ROW_THREADS, max_threads)
+    `ROW_THREADS` (and `max_threads`); a single row (a whole array reduced
+    to one value) may have `max_threads`."""
+    cap = max_threads if rows == 1 else min(ROW_THREADS, max_threads)
     threads = min(round_up(max(row_length, 1), warp_size), round_up(cap, warp_size))
     return LaunchDimensions(max(rows, 1), threads, 1)

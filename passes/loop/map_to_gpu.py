@@ -15,7 +15,9 @@ is unchanged):
   behind a bounds guard (`scf.if`); inner loops stay serial in the thread
   (and a body with loops is not unrolled: XLA unrolls elementwise loops).
 * row reduction (`row-reductions`, `gpu_row_reduction`): one block per row,
-  partial sums per thread, warp shuffles and shared memory.
+  partial sums per thread, warp shuffles and shared memory; a whole array
+  reduced to one value (a loop of no dimension around a nest of loops) is
+  one such row, on one block.
 * serial: anything else (several outer loops that must run one after the
   other, bounds known only at run time, stores outside a loop, loads
   before the loop of memory the loop may write) runs on one thread of one
@@ -47,7 +49,7 @@ from xlir.analysis.loop_utils import (
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
-from xlir.passes.loop.gpu_builders import global_thread, guarded
+from xlir.passes.loop.gpu_builders import delinearize, global_thread, guarded
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
 
@@ -118,7 +120,7 @@ def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
                 return None
         elif not is_pure(op) or op.regions:
             return None
-    if parallel is None or not parallel.lower_bounds:
+    if parallel is None:
         return None
     counts = static_counts(parallel)
     if counts is None or prod(counts) == 0:
@@ -126,34 +128,13 @@ def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
     return parallel
 
 
-def delinearize(
+def _delinearize(
     builder: Builder, parallel: ParallelOp, counts: list[int], linear: SSAValue
 ) -> list[SSAValue]:
-    """The induction variables of iteration `linear` (row-major order)."""
-    ivs: list[SSAValue] = []
-    for dim, count in enumerate(counts):
-        stride = prod(counts[dim + 1 :])
-        value = linear
-        if stride != 1:
-            value = builder.insert(
-                arith.DivUIOp(value, index_constant(builder, stride))
-            ).result
-        if dim > 0:
-            value = builder.insert(
-                arith.RemUIOp(value, index_constant(builder, count))
-            ).result
-        lower, step = parallel.lower_bounds[dim], parallel.steps[dim]
-        assert isinstance(lower, int) and isinstance(step, int)
-        if step != 1:
-            value = builder.insert(
-                arith.MuliOp(value, index_constant(builder, step))
-            ).result
-        if lower != 0:
-            value = builder.insert(
-                arith.AddiOp(value, index_constant(builder, lower))
-            ).result
-        ivs.append(value)
-    return ivs
+    """The induction variables of iteration `linear` of `parallel`."""
+    lowers, steps = parallel.lower_bounds, parallel.steps
+    assert all(isinstance(v, int) for v in (*lowers, *steps))
+    return delinearize(builder, lowers, steps, counts, linear)  # pyright: ignore[reportArgumentType]
 
 
 def map_elementwise(
@@ -177,7 +158,7 @@ def map_elementwise(
             arith.MuliOp(thread, index_constant(inside, launch.unroll))
         ).result
     same_row = counts[-1] % launch.unroll == 0
-    base = delinearize(inside, parallel, counts, first) if same_row else []
+    base = _delinearize(inside, parallel, counts, first) if same_row else []
     step = parallel.steps[-1]
     assert isinstance(step, int)
     for u in range(launch.unroll):
@@ -192,7 +173,7 @@ def map_elementwise(
                 linear = inside.insert(
                     arith.AddiOp(first, index_constant(inside, u))
                 ).result
-            ivs = delinearize(inside, parallel, counts, linear)
+            ivs = _delinearize(inside, parallel, counts, linear)
         clone_body(
             parallel.block, inside, dict(zip(parallel.induction_vars, ivs, strict=True))
         )
@@ -237,7 +218,7 @@ class MapToGpuPass(ModulePass):
             return 1, 1, 0
         counts = static_counts(parallel)
         assert counts is not None
-        if self.row_reductions:
+        if self.row_reductions and len(counts) <= 1:
             found = row_reduction(parallel)
             if found is not None:
                 return map_row_reduction(
@@ -246,6 +227,8 @@ class MapToGpuPass(ModulePass):
                     self.max_threads_per_block,
                     self.shared_memory_bytes,
                 )
+        if not counts:
+            return 1, 1, 0  # one iteration: one thread
         unroll = 1 if contains_loop(parallel) else self.max_unroll
         launch = elementwise_launch(
             prod(counts), self.warp_size, self.max_threads_per_block, unroll

@@ -142,3 +142,33 @@ loop.kernel @reads_what_it_writes(%x: memref<8xf32>) {
   }
   loop.return
 }
+
+// -----
+
+// A whole array reduced to one value (a nest of loops in a loop of no
+// dimension): one block of 1024 threads folds it as one run of 4096
+// elements, row-major, then shuffles and shared memory as for a row.
+// CHECK-LABEL: loop.kernel @total
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1024, 128>}
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         loop.for %[[E:.*]] = %[[THREAD]] to 4096 step 1024 iter_args
+// CHECK:           %[[I:.*]] = arith.divui %[[E]], %{{.*}} : index
+// CHECK:           %[[J:.*]] = arith.remui %[[E]], %{{.*}} : index
+// CHECK:           loop.load %{{.*}}[%[[I]], %[[J]]] : memref<64x64xf32>
+// CHECK:         simt.shared_memory : memref<32xf32>
+// CHECK:         "gpu.barrier"()
+loop.kernel @total(%x: memref<64x64xf32>, %out: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel () = () to () step () {
+    %s = loop.for %i = 0 to 64 step 1 iter_args(%a = %zero) -> (f32) {
+      %t = loop.for %j = 0 to 64 step 1 iter_args(%b = %a) -> (f32) {
+        %v = loop.load %x[%i, %j] : memref<64x64xf32>
+        %n = arith.addf %b, %v : f32
+        loop.yield %n : f32
+      }
+      loop.yield %t : f32
+    }
+    loop.store %s, %out[] : memref<f32>
+  }
+  loop.return
+}
