@@ -26,8 +26,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import IntAttr, MemRefType, ModuleOp, i32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    i32,
+    i64,
+)
 from xdsl.ir import Operation, Region
+from xlir.analysis.kernel_aliasing import launches_by_kernel, offset_in_allocation
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.simt import SharedMemoryOp, ShuffleXorOp
@@ -49,8 +59,17 @@ SPECIAL_REGISTERS = {
 }
 """gpu dialect op -> the PTX special register it reads (`.x` only)."""
 
+ALIGN = "llvm.align"
+"""The argument attribute xDSL's translation writes as LLVM's `align N`."""
+
 SHARED_SPACE = 3
 """LLVM NVPTX's address space of shared memory."""
+
+ALIGNMENT = 16
+"""The alignment a kernel's buffer parameter is declared with where every
+launch passes one at such an offset in its allocation (`cuMemAlloc` aligns
+to 256 bytes): a thread's neighbouring elements then load as one vector
+(`ld.global.nc.v4.f32`)."""
 
 FULL_WARP = -1
 """The lane mask of a shuffle every lane takes part in (0xffffffff as an i32)."""
@@ -105,14 +124,36 @@ def _shared_memory(b: FunctionBuilder, op: Operation) -> None:
     b.bind(op.buffer, b.emit(llvm.AddressOfOp(name, pointer)))
 
 
+def aligned_arguments(module: ModuleOp) -> dict[str, list[bool]]:
+    """Per kernel and argument: whether it is a buffer every launch passes
+    at an `ALIGNMENT`-aligned offset of its allocation (a kernel never
+    launched: none)."""
+    launches = launches_by_kernel(module)
+    found: dict[str, list[bool]] = {}
+    for kernel in module.body.block.ops:
+        if not isinstance(kernel, KernelOp):
+            continue
+        calls = launches.get(kernel.sym_name.data, [])
+        found[kernel.sym_name.data] = [
+            bool(calls)
+            and isinstance(type_, MemRefType)
+            and all(offset_in_allocation(c.args[n]) % ALIGNMENT == 0 for c in calls)
+            for n, type_ in enumerate(kernel.argument_types)
+        ]
+    return found
+
+
 class NvptxEmitter(LLVMEmitter):
     """The neutral lowering with the GPU's ops and kernel ABI (module
     docstring)."""
 
     target = "nvptx"
 
-    def __init__(self) -> None:
+    def __init__(self, aligned: dict[str, list[bool]] | None = None) -> None:
         super().__init__()
+        self.aligned = aligned or {}
+        """Kernel name -> per argument: whether every launch passes a buffer
+        `ALIGNMENT`-aligned (`aligned_arguments`)."""
         for name, register in SPECIAL_REGISTERS.items():
             self.lowerings[name] = _special_register(register)
         self.lowerings["gpu.barrier"] = _barrier
@@ -140,7 +181,15 @@ class NvptxEmitter(LLVMEmitter):
         function, region = super().kernel_function(kernel, distinct)
         function.linkage = llvm.LinkageAttr("external")
         function.no_inline = None
-        function.arg_attrs = noalias_attributes(distinct)
+        aligned = self.aligned.get(kernel.sym_name.data, [])
+        attributes = []
+        for n, flags in enumerate(noalias_attributes(distinct)):
+            if n < len(aligned) and aligned[n]:
+                flags = DictionaryAttr(
+                    {**flags.data, ALIGN: IntegerAttr(ALIGNMENT, 64)}
+                )
+            attributes.append(flags)
+        function.arg_attrs = ArrayAttr(attributes)
         return function, region
 
 
@@ -154,7 +203,8 @@ class NvptxLoopToLLVMPass(LoopToLLVMPass):
     emitter = NvptxEmitter
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_kernels(op, self.emitter(), self.name, self.bounds_check)
+        emitter = NvptxEmitter(aligned_arguments(op))
+        lower_kernels(op, emitter, self.name, self.bounds_check)
         read = {
             o.global_name.root_reference.data
             for o in op.walk()
