@@ -1,11 +1,14 @@
 """Row reductions on a GPU, for `map-to-gpu`: one thread block per row.
 
-A kernel's outer `loop.parallel (%row)` whose body is loads and pure ops,
-then one `loop.for` folding the row into one f32 or i32 accumulator with
+A kernel's outer `loop.parallel (%row)` whose body is loads, pure ops and
+inner `loop.parallel`s of static bounds, then one `loop.for` folding the row into one f32 or i32 accumulator with
 one combiner (`arith.addf`, `maximumf`, `addi`, ...), then whatever uses
 the result (its stores), becomes:
 
-* block `b` takes row `b`; every thread computes the ops before the loop;
+* block `b` takes row `b`; every thread computes the ops before the loop,
+  but for the inner `loop.parallel`s, whose iterations are spread over the
+  block's threads between two `gpu.barrier`s (what follows reads what they
+  write: a softmax row's exponentials, then their sum);
 * thread `t` folds the elements `t`, `t + T`, `t + 2T`, ... of the row (T
   threads), starting from the loop's initial value, which must be the
   combiner's identity (0 for a sum) unless the combiner is idempotent
@@ -94,6 +97,46 @@ def _identity_ok(combiner: Operation, init: SSAValue) -> bool:
     return isinstance(value, IntegerAttr) and value.value.data == identity
 
 
+def _runs_before(op: Operation) -> bool:
+    """Whether an op may come before the row's loop: a pure op or a load
+    (every thread runs it), or a loop.parallel of static bounds (its
+    iterations spread over the block's threads, between barriers)."""
+    if isinstance(op, ParallelOp):
+        bounds = (*op.lower_bounds, *op.upper_bounds, *op.steps)
+        return all(isinstance(b, int) for b in bounds)
+    return not op.regions and (is_pure(op) or isinstance(op, LoadOp))
+
+
+def _spread(
+    builder: Builder,
+    parallel: ParallelOp,
+    thread: SSAValue,
+    threads: int,
+    values: dict[SSAValue, SSAValue],
+) -> None:
+    """The iterations of a loop.parallel inside a row spread over the block's
+    threads (thread t runs t, t + threads, ...), between barriers: what ran
+    before it and what runs after it may read the memory it writes."""
+    lowers = [_bound(b) for b in parallel.lower_bounds]
+    steps = [_bound(b) for b in parallel.steps]
+    counts = [
+        max(0, -(-(_bound(upper) - lower) // step))
+        for lower, upper, step in zip(lowers, parallel.upper_bounds, steps, strict=True)
+    ]
+    builder.insert(gpu.BarrierOp())
+    loop = builder.insert(ForOp(thread, prod(counts), threads))
+    terminator = loop.block.last_op
+    assert terminator is not None
+    inner = Builder(InsertPoint.before(terminator))
+    indices = delinearize(inner, lowers, steps, counts, loop.block.args[0])
+    mapping = dict(values)
+    mapping.update(zip(parallel.induction_vars, indices, strict=True))
+    for op in parallel.block.ops:
+        if not isinstance(op, YieldOp):
+            inner.insert(op.clone(value_mapper=mapping))
+    builder.insert(gpu.BarrierOp())
+
+
 def _static(loop: ForOp) -> bool:
     bounds = (*loop.lower_bounds, *loop.upper_bounds, *loop.steps)
     return all(isinstance(b, int) for b in bounds)
@@ -133,7 +176,7 @@ def row_reduction(parallel: ParallelOp) -> RowReduction | None:
     loop = loops[0]
     before = ops[: ops.index(loop)]
     after = ops[ops.index(loop) + 1 :]
-    if any(op.regions or not (is_pure(op) or isinstance(op, LoadOp)) for op in before):
+    if not all(_runs_before(op) for op in before):
         return None
     if any(op.regions for op in after):
         return None
@@ -223,7 +266,10 @@ def map_row_reduction(
     thread = b.insert(gpu.ThreadIdOp(X)).result
     body = list(parallel.block.ops)
     for op in body[: body.index(outer)]:
-        b.insert(op.clone(value_mapper=values))
+        if isinstance(op, ParallelOp):
+            _spread(b, op, thread, launch.threads, values)
+        else:
+            b.insert(op.clone(value_mapper=values))
 
     init = values.get(outer.iter_args[0], outer.iter_args[0])
     strided = ForOp(thread, prod(counts), launch.threads, [init])

@@ -172,3 +172,36 @@ loop.kernel @total(%x: memref<64x64xf32>, %out: memref<f32>) {
   }
   loop.return
 }
+
+// -----
+
+// A softmax row: its exponentials written by an inner loop.parallel, then
+// summed. The inner loop's iterations are spread over the block's threads
+// between barriers, as the sum reads what other threads wrote.
+// CHECK-LABEL: loop.kernel @exp_sums
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 8, 128, 16>}
+// CHECK:         %[[ROW:.*]] = "gpu.block_id"
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         "gpu.barrier"()
+// CHECK-NEXT:    loop.for %[[K:.*]] = %[[THREAD]] to 128 step 128 {
+// CHECK:           loop.store %{{.*}}, %{{.*}}[%[[ROW]], %[[K]]]
+// CHECK:         "gpu.barrier"()
+// CHECK-NEXT:    loop.for %{{.*}} = %[[THREAD]] to 128 step 128 iter_args
+// CHECK:         simt.shuffle_xor
+loop.kernel @exp_sums(%x: memref<8x128xf32>, %e: memref<8x128xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    loop.parallel (%j) = (0) to (128) step (1) {
+      %v = loop.load %x[%i, %j] : memref<8x128xf32>
+      %w = math.exp %v : f32
+      loop.store %w, %e[%i, %j] : memref<8x128xf32>
+    }
+    %s = loop.for %j = 0 to 128 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %e[%i, %j] : memref<8x128xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
