@@ -12,7 +12,9 @@ is unchanged):
   over the threads of the grid XLA's loop emitter would launch
   (`launch_dimensions.elementwise_launch`): thread `t` (`block_id *
   block_dim + thread_id`) runs iterations `t * unroll + u` for u < unroll,
-  behind a bounds guard (`scf.if`); inner loops stay serial in the thread
+  in a grid-stride loop (`t`, `t + grid_dim * block_dim`, ... below the
+  count: once on the grid computed here, and right on any grid the kernel
+  is launched on); inner loops stay serial in the thread
   (and a body with loops is not unrolled: XLA unrolls elementwise loops).
 * row reduction (`row-reductions`, `gpu_row_reduction`): one block per row,
   partial sums per thread, warp shuffles and shared memory; a whole array
@@ -34,7 +36,7 @@ from math import prod
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
@@ -47,9 +49,9 @@ from xlir.analysis.loop_utils import (
     is_pure,
 )
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
-from xlir.dialects.loop.loops import ParallelOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
-from xlir.passes.loop.gpu_builders import delinearize, global_thread, guarded
+from xlir.passes.loop.gpu_builders import X, delinearize, global_thread
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
 
@@ -141,17 +143,25 @@ def map_elementwise(
     parallel: ParallelOp, counts: list[int], launch: LaunchDimensions
 ) -> None:
     """Replace `parallel` by its iterations spread over the grid (module
-    docstring). Where the innermost count is a multiple of the unroll, a
+    docstring): a grid-stride loop, which on the launch computed here runs
+    once per thread (or not at all, past the end) and on any other grid
+    still does every iteration once. Where the innermost count is a multiple of the unroll, a
     thread's iterations are consecutive along the last dimension: they are
     delinearized once and the last index stepped, so that LLVM sees
     neighbouring addresses."""
     builder = Builder(InsertPoint.before(parallel))
-    thread = global_thread(builder)
-    work = prod(counts) // launch.unroll
-    in_bounds = builder.insert(
-        arith.CmpiOp(thread, index_constant(builder, work), "ult")
+    grid_threads = builder.insert(
+        arith.MuliOp(
+            builder.insert(gpu.GridDimOp(X)).result,
+            builder.insert(gpu.BlockDimOp(X)).result,
+        )
     ).result
-    inside = guarded(builder, in_bounds)
+    work = prod(counts) // launch.unroll
+    loop = builder.insert(ForOp(global_thread(builder), work, grid_threads))
+    terminator = loop.block.last_op
+    assert terminator is not None
+    inside = Builder(InsertPoint.before(terminator))
+    thread = loop.block.args[0]
     first = thread
     if launch.unroll > 1:
         first = inside.insert(

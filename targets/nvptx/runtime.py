@@ -7,13 +7,17 @@ is a CUDA stream, on which launches are queued in order when the
 device-schedule executor's work runs (`Stream.synchronize`), which then
 waits for the CUDA stream. `load_kernel` loads the image's PTX once per
 device (the driver compiles it for the GPU it has) and finds the kernel; its
-launch (blocks, threads, shared bytes) is the one `map-to-gpu` chose.
+launch (blocks, threads, shared bytes) is the one `map-to-gpu` chose. The
+kernels loop over their work by grid strides along x, so a launch on
+another grid is right too: its blocks, of every dimension, are launched as
+that many blocks along x.
 """
 
 from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -136,12 +140,12 @@ class CudaExecutor(StreamExecutor):
     ) -> None:
         assert isinstance(kernel, LoadedKernel) and isinstance(stream, CudaStream)
         info = kernel.info
-        if len(grid) != 1 or len(arguments) != len(info.params):
+        if len(arguments) != len(info.params):
             raise XlirError(
                 f"error: launch of @{info.name}: it takes {len(info.params)} "
-                f"argument(s) on a one-dimensional grid, not {len(arguments)} on "
-                f"{grid}"
+                f"argument(s), not {len(arguments)}"
             )
+        blocks = prod(grid)
         values = [
             (kind, a.handle if isinstance(a, DeviceBuffer) else a)
             for kind, a in zip(info.params, arguments, strict=True)
@@ -150,7 +154,7 @@ class CudaExecutor(StreamExecutor):
         def launch() -> None:
             self.driver.launch(
                 kernel.function,
-                grid[0],
+                blocks,
                 info.threads,
                 info.shared_bytes,
                 stream.handle,

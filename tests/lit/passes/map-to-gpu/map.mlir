@@ -5,18 +5,19 @@
 // BAD-WARP: error: map-to-gpu: warp-size {{.*}} and max-threads-per-block {{.*}} must be positive, with at least one warp per block
 
 // Elementwise, 1000 elements: unrolled by 4 (1000 % 4 == 0), 250 threads of
-// one block (fewer than 1024 / 4), each doing 4 consecutive elements behind
-// one bounds guard.
+// one block (fewer than 1024 / 4), each doing 4 consecutive elements, in a
+// grid-stride loop (once per thread on this launch; right on any grid).
 // CHECK-LABEL: loop.kernel @scale
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 250, 0>}
+// CHECK:         %[[GRID:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim x>}>
+// CHECK:         %[[SIZE0:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim x>}>
+// CHECK:         %[[STRIDE:.*]] = arith.muli %[[GRID]], %[[SIZE0]] : index
 // CHECK:         %[[BLOCK:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}>
 // CHECK:         %[[SIZE:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim x>}>
 // CHECK:         %[[THREAD:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}>
 // CHECK:         %[[FIRST:.*]] = arith.muli %[[BLOCK]], %[[SIZE]] : index
-// CHECK:         %[[T:.*]] = arith.addi %[[FIRST]], %[[THREAD]] : index
-// CHECK:         %[[WORK:.*]] = arith.constant 250 : index
-// CHECK:         %[[IN:.*]] = arith.cmpi ult, %[[T]], %[[WORK]] : index
-// CHECK:         scf.if %[[IN]] {
+// CHECK:         %[[GLOBAL:.*]] = arith.addi %[[FIRST]], %[[THREAD]] : index
+// CHECK:         loop.for %[[T:.*]] = %[[GLOBAL]] to 250 step %[[STRIDE]] {
 // CHECK:           %[[E:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK:           loop.load %{{.*}}[%[[E]]]
 // CHECK-COUNT-3:   arith.addi %[[E]], %{{.*}} : index
@@ -38,7 +39,7 @@ loop.kernel @scale(%x: memref<1000xf32>, %y: memref<1000xf32>) {
 // indices come back from the thread's number, row-major.
 // CHECK-LABEL: loop.kernel @odd
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 63, 0>}
-// CHECK:         scf.if
+// CHECK:         loop.for
 // CHECK:           arith.divui %{{.*}}, %{{.*}} : index
 // CHECK:           arith.remui %{{.*}}, %{{.*}} : index
 // CHECK:           loop.store
@@ -53,12 +54,14 @@ loop.kernel @odd(%x: memref<7x9xi32>) {
 // -----
 
 // A row reduction, 64 rows of 128: one block of 128 threads (4 warps) per
-// row, strided partial sums, shuffles within each warp, the 4 warps' sums
-// through shared memory, and thread 0 stores.
+// row (a grid-stride loop over rows), strided partial sums, shuffles within
+// each warp, the 4 warps' sums through shared memory, and thread 0 stores.
 // CHECK-LABEL: loop.kernel @row_sums
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 64, 128, 16>}
-// CHECK:         %[[ROW:.*]] = "gpu.block_id"
 // CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
+// CHECK:         %[[BLOCKS:.*]] = "gpu.grid_dim"
+// CHECK:         loop.for %[[ROW:.*]] = %[[BLOCK]] to 64 step %[[BLOCKS]] {
 // CHECK:         loop.for %[[K:.*]] = %[[THREAD]] to 128 step 128 iter_args
 // CHECK:           loop.load %{{.*}}[%[[ROW]], %[[K]]]
 // CHECK:         simt.shuffle_xor %{{.*}}, 16
@@ -72,6 +75,7 @@ loop.kernel @odd(%x: memref<7x9xi32>) {
 // CHECK:         simt.shuffle_xor %{{.*}}, 1
 // CHECK:         scf.if
 // CHECK:           loop.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<64xf32>
+// CHECK:         "gpu.barrier"()
 // NO-ROWS-LABEL: loop.kernel @row_sums
 // NO-ROWS-SAME:    attributes {gpu_launch = array<i64: 1, 64, 0>}
 // NO-ROWS-NOT:     simt.shuffle_xor
@@ -180,8 +184,8 @@ loop.kernel @total(%x: memref<64x64xf32>, %out: memref<f32>) {
 // between barriers, as the sum reads what other threads wrote.
 // CHECK-LABEL: loop.kernel @exp_sums
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 8, 128, 16>}
-// CHECK:         %[[ROW:.*]] = "gpu.block_id"
 // CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         loop.for %[[ROW:.*]] = %{{.*}} to 8 step %{{.*}} {
 // CHECK:         "gpu.barrier"()
 // CHECK-NEXT:    loop.for %[[K:.*]] = %[[THREAD]] to 128 step 128 {
 // CHECK:           loop.store %{{.*}}, %{{.*}}[%[[ROW]], %[[K]]]
