@@ -5,9 +5,9 @@ inner `loop.parallel`s of static bounds, then one `loop.for` folding the row int
 one combiner (`arith.addf`, `maximumf`, `addi`, ...), then whatever uses
 the result (its stores), becomes:
 
-* block `b` takes row `b` (and `b + blocks`, ... on a grid of fewer
-  blocks than rows: a grid-stride loop, once per block on the launch
-  computed here); every thread computes the ops before the loop,
+* block `b` takes row `b` (so the kernel must run on its own grid: its
+  barriers are outside any control flow, where every thread reaches them);
+  every thread computes the ops before the loop,
   but for the inner `loop.parallel`s, whose iterations are spread over the
   block's threads between two `gpu.barrier`s (what follows reads what they
   write: a softmax row's exponentials, then their sum);
@@ -232,9 +232,10 @@ def _warp_reduce(
 
 def map_row_reduction(
     found: RowReduction, warp_size: int, max_threads: int, shared_limit: int
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int] | None:
     """Rewrite the kernel around `found` (module docstring); its launch
-    (blocks, threads, shared bytes). A row of a nest of loops is folded as
+    (blocks, threads, shared bytes); None (nothing rewritten) where its
+    partials would not fit in shared memory. A row of a nest of loops is folded as
     one run of elements, row-major."""
     parallel, loops, combiner = found.parallel, found.loops, found.combiner
     outer, innermost = loops[0], loops[-1]
@@ -256,21 +257,16 @@ def map_row_reduction(
     element = innermost.block.args[1].type
     shared_bytes = 4 * warps if warps > 1 else 0
     if shared_bytes > shared_limit:
-        return 1, 1, 0  # more warps than shared memory holds: one thread
+        return None  # more warps than shared memory holds
 
-    outside = Builder(InsertPoint.before(parallel))
-    thread = outside.insert(gpu.ThreadIdOp(X)).result
-    first_row = outside.insert(gpu.BlockIdOp(X)).result
-    blocks = outside.insert(gpu.GridDimOp(X)).result
-    row_loop = outside.insert(ForOp(first_row, rows, blocks))
-    row_end = row_loop.block.last_op
-    assert row_end is not None
-    b = Builder(InsertPoint.before(row_end))
+    b = Builder(InsertPoint.before(parallel))
     values: dict[SSAValue, SSAValue] = {}
     if parallel.lower_bounds:
+        row = b.insert(gpu.BlockIdOp(X)).result
         values[parallel.induction_vars[0]] = delinearize(
-            b, [row_lower], [row_step], [rows], row_loop.block.args[0]
+            b, [row_lower], [row_step], [rows], row
         )[0]
+    thread = b.insert(gpu.ThreadIdOp(X)).result
     body = list(parallel.block.ops)
     for op in body[: body.index(outer)]:
         if isinstance(op, ParallelOp):
@@ -318,8 +314,6 @@ def map_row_reduction(
         if isinstance(op, YieldOp):
             break
         epilogue.insert(op.clone(value_mapper=values))
-    if warps > 1:  # the next row's partials go where this row's are read
-        b.insert(gpu.BarrierOp())
     parallel.detach()
     parallel.erase()
     return launch.blocks, launch.threads, shared_bytes

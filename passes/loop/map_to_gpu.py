@@ -22,8 +22,12 @@ is unchanged):
   one such row, on one block.
 * serial: anything else (several outer loops that must run one after the
   other, bounds known only at run time, stores outside a loop, loads
-  before the loop of memory the loop may write) runs on one thread of one
-  block, as it is: correct, if slow.
+  before the loop of memory the loop may write) runs as it is on thread 0
+  of block 0 (`run_once`; its launch is one thread): correct, if slow.
+
+Elementwise and serial kernels are right on any grid they are launched on;
+a row reduction only on its own (its barriers must be outside control
+flow, where every thread of a block reaches them).
 
 The sizes are options, which the target's pipeline sets from its
 `TargetInfo`; the pass probes no device.
@@ -51,7 +55,7 @@ from xlir.analysis.loop_utils import (
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
-from xlir.passes.loop.gpu_builders import X, delinearize, global_thread
+from xlir.passes.loop.gpu_builders import X, delinearize, global_thread, guarded
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
 
@@ -128,6 +132,28 @@ def outer_parallel(kernel: KernelOp, distinct: list[bool]) -> ParallelOp | None:
     if counts is None or prod(counts) == 0:
         return None
     return parallel
+
+
+def run_once(kernel: KernelOp) -> tuple[int, int, int]:
+    """The kernel's body as it is, run by thread 0 of block 0 (of any grid
+    it is launched on); its launch: one thread."""
+    block = kernel.body.block
+    ops = [op for op in block.ops if not isinstance(op, ReturnOp)]
+    returned = block.last_op
+    assert isinstance(returned, ReturnOp)
+    builder = Builder(InsertPoint.before(returned))
+    both = builder.insert(
+        arith.OrIOp(
+            builder.insert(gpu.BlockIdOp(X)).result,
+            builder.insert(gpu.ThreadIdOp(X)).result,
+        )
+    ).result
+    first = builder.insert(arith.CmpiOp(both, index_constant(builder, 0), "eq")).result
+    inside = guarded(builder, first)
+    for op in ops:
+        op.detach()
+        inside.insert(op)
+    return 1, 1, 0
 
 
 def _delinearize(
@@ -224,21 +250,21 @@ class MapToGpuPass(ModulePass):
         self, kernel: KernelOp, distinct: list[bool]
     ) -> tuple[int, int, int]:
         parallel = outer_parallel(kernel, distinct)
-        if parallel is None:
-            return 1, 1, 0
-        counts = static_counts(parallel)
-        assert counts is not None
+        counts = static_counts(parallel) if parallel is not None else None
+        if parallel is None or counts is None:
+            return run_once(kernel)
         if self.row_reductions and len(counts) <= 1:
             found = row_reduction(parallel)
-            if found is not None:
-                return map_row_reduction(
-                    found,
-                    self.warp_size,
-                    self.max_threads_per_block,
-                    self.shared_memory_bytes,
-                )
+            launch = found and map_row_reduction(
+                found,
+                self.warp_size,
+                self.max_threads_per_block,
+                self.shared_memory_bytes,
+            )
+            if launch:
+                return launch
         if not counts:
-            return 1, 1, 0  # one iteration: one thread
+            return run_once(kernel)
         unroll = 1 if contains_loop(parallel) else self.max_unroll
         launch = elementwise_launch(
             prod(counts), self.warp_size, self.max_threads_per_block, unroll

@@ -44,6 +44,9 @@ class KernelInfo:
     threads: int
     shared_bytes: int
     params: tuple[str, ...]
+    any_grid: bool = True
+    """Whether it is right on any grid (its work in grid-stride loops);
+    False for a row reduction, which must run on its own grid."""
 
 
 def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
@@ -62,7 +65,10 @@ def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
             "ptr" if isinstance(t, MemRefType) else str(llvm_type(t, kernel))
             for t in kernel.argument_types
         )
-        found.append(KernelInfo(kernel.sym_name.data, *launch, params))
+        block_wide = any(
+            op.name in ("gpu.barrier", "simt.shuffle_xor") for op in kernel.walk()
+        )
+        found.append(KernelInfo(kernel.sym_name.data, *launch, params, not block_wide))
     return found
 
 

@@ -7,10 +7,10 @@ is a CUDA stream, on which launches are queued in order when the
 device-schedule executor's work runs (`Stream.synchronize`), which then
 waits for the CUDA stream. `load_kernel` loads the image's PTX once per
 device (the driver compiles it for the GPU it has) and finds the kernel; its
-launch (blocks, threads, shared bytes) is the one `map-to-gpu` chose. The
-kernels loop over their work by grid strides along x, so a launch on
-another grid is right too: its blocks, of every dimension, are launched as
-that many blocks along x.
+launch (blocks, threads, shared bytes) is the one `map-to-gpu` chose.
+Elementwise and one-thread kernels are right on any grid (their blocks, of
+every dimension, launched as that many blocks along x); a row reduction
+runs on its own grid only, and another is a diagnostic.
 """
 
 from __future__ import annotations
@@ -146,6 +146,12 @@ class CudaExecutor(StreamExecutor):
                 f"argument(s), not {len(arguments)}"
             )
         blocks = prod(grid)
+        if not info.any_grid and blocks != info.blocks:
+            raise XlirError(
+                f"error: launch of @{info.name} on {blocks} block(s): it works "
+                f"block by block (one row each), so it runs on its own grid of "
+                f"{info.blocks} block(s) (launch_dimensions)"
+            )
         values = [
             (kind, a.handle if isinstance(a, DeviceBuffer) else a)
             for kind, a in zip(info.params, arguments, strict=True)

@@ -54,14 +54,12 @@ loop.kernel @odd(%x: memref<7x9xi32>) {
 // -----
 
 // A row reduction, 64 rows of 128: one block of 128 threads (4 warps) per
-// row (a grid-stride loop over rows), strided partial sums, shuffles within
-// each warp, the 4 warps' sums through shared memory, and thread 0 stores.
+// row, strided partial sums, shuffles within each warp, the 4 warps' sums
+// through shared memory, and thread 0 stores.
 // CHECK-LABEL: loop.kernel @row_sums
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 64, 128, 16>}
+// CHECK:         %[[ROW:.*]] = "gpu.block_id"
 // CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
-// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
-// CHECK:         %[[BLOCKS:.*]] = "gpu.grid_dim"
-// CHECK:         loop.for %[[ROW:.*]] = %[[BLOCK]] to 64 step %[[BLOCKS]] {
 // CHECK:         loop.for %[[K:.*]] = %[[THREAD]] to 128 step 128 iter_args
 // CHECK:           loop.load %{{.*}}[%[[ROW]], %[[K]]]
 // CHECK:         simt.shuffle_xor %{{.*}}, 16
@@ -75,7 +73,6 @@ loop.kernel @odd(%x: memref<7x9xi32>) {
 // CHECK:         simt.shuffle_xor %{{.*}}, 1
 // CHECK:         scf.if
 // CHECK:           loop.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<64xf32>
-// CHECK:         "gpu.barrier"()
 // NO-ROWS-LABEL: loop.kernel @row_sums
 // NO-ROWS-SAME:    attributes {gpu_launch = array<i64: 1, 64, 0>}
 // NO-ROWS-NOT:     simt.shuffle_xor
@@ -114,12 +111,16 @@ loop.kernel @offset_sums(%x: memref<64x128xf32>, %out: memref<64xf32>) {
 
 // -----
 
-// Two outer loops, the second reading what the first wrote: one thread
-// runs the kernel as it is.
+// Two outer loops, the second reading what the first wrote: thread 0 of
+// block 0 runs the kernel as it is (on any grid).
 // CHECK-LABEL: loop.kernel @two_phases
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
-// CHECK-NOT:     gpu.thread_id
-// CHECK-COUNT-2: loop.parallel
+// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         %[[EITHER:.*]] = arith.ori %[[BLOCK]], %[[THREAD]] : index
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[EITHER]], %{{.*}} : index
+// CHECK:         scf.if %[[FIRST]] {
+// CHECK-COUNT-2:   loop.parallel
 loop.kernel @two_phases(%x: memref<16xf32>, %y: memref<16xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (16) step (1) {
@@ -184,8 +185,8 @@ loop.kernel @total(%x: memref<64x64xf32>, %out: memref<f32>) {
 // between barriers, as the sum reads what other threads wrote.
 // CHECK-LABEL: loop.kernel @exp_sums
 // CHECK-SAME:    attributes {gpu_launch = array<i64: 8, 128, 16>}
+// CHECK:         %[[ROW:.*]] = "gpu.block_id"
 // CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
-// CHECK:         loop.for %[[ROW:.*]] = %{{.*}} to 8 step %{{.*}} {
 // CHECK:         "gpu.barrier"()
 // CHECK-NEXT:    loop.for %[[K:.*]] = %[[THREAD]] to 128 step 128 {
 // CHECK:           loop.store %{{.*}}, %{{.*}}[%[[ROW]], %[[K]]]
