@@ -58,28 +58,18 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 STABLEHLO_SUITE = CORPUS.parent / "stablehlo_interpret"
 
 
-def missing_device(target: str) -> str | None:
-    """Why `target` cannot run a program on this machine: its platform has
-    no device (a GPU target where there is no GPU); None where it can. Such
-    a target still compiles: the tests that run programs skip it, saying
-    this."""
-    from xlir.targets.registry import get_target
-
-    platform = get_target(target).platform()
-    if platform.device_count() > 0:
-        return None
-    why = platform.unavailable() or "its platform lists none"
-    return f"target '{target}' has no device on this machine: {why}"
-
-
 def skip_without_device(target: str) -> None:
-    why = missing_device(target)
-    if why is not None:
-        pytest.skip(why)
+    """Skip a test that runs a program on `target` where it has no device
+    (xlir.testing.target_conformance)."""
+    from xlir.testing.target_conformance import skip_without_device as skip
+
+    skip(target)
 
 
 def runnable_targets() -> list[str]:
     """The registered targets that can run programs on this machine."""
+    from xlir.testing.target_conformance import missing_device
+
     return [t for t in registered_targets() if missing_device(t) is None]
 
 
