@@ -30,7 +30,7 @@ from xlir.targets.nvptx.ptx import KernelInfo
 from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import array_dtype
+from xlir.element_dtypes import array_dtype
 
 FORMAT = "xlir-nvptx-manifest"
 VERSION = 1
