@@ -58,6 +58,16 @@ class TargetInfo:
     times_launches: bool = False
     """Whether its code can time each kernel launch (`CompileOptions.
     time_launches`, for `xlir-run --profile`)."""
+    device_code: bool = False
+    """Ahead of time it makes code for a device the host drives (a GPU's
+    kernels and the manifest of their launches), not an object to link:
+    the tools compile for it only when it is named."""
+    warp_size: int = 0
+    """GPUs: threads that run in lockstep and can shuffle values (0: not a GPU)."""
+    max_threads_per_block: int = 0
+    """GPUs: the most threads a block (CUDA's CTA, a workgroup) may have."""
+    shared_memory_bytes: int = 0
+    """GPUs: the static shared (workgroup) memory a block may declare."""
 
 
 @dataclass(frozen=True)

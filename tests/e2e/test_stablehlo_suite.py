@@ -25,7 +25,7 @@ import pytest
 from xlir.targets.registry import get_target, target_names
 from xlir.tools.check_runner import CheckResult, check_source
 
-from tests.conftest import STABLEHLO_SUITE
+from tests.conftest import STABLEHLO_SUITE, skip_without_device
 
 HLO_OPT = "interpreter+hlo-opt"
 """The configuration that runs the interpreter after `hlo-opt`."""
@@ -91,8 +91,9 @@ def _skip_without_suite() -> None:
 @pytest.mark.parametrize("name", _suite_files() or ["<suite missing>"])
 def test_file_fails_only_its_known_failures(name: str, configuration: str) -> None:
     _skip_without_suite()
-    collective, results = _results(name, configuration)
     target = CONFIGURATIONS[configuration][0]
+    skip_without_device(target)
+    collective, results = _results(name, configuration)
     grid_file = collective and target != "interpreter"
     known = (_COLLECTIVES if grid_file else known_failures(target)).get(name, [])
     failing = [r for r in results if not r.passed]
@@ -122,6 +123,7 @@ def test_lists_name_only_suite_files(target: str) -> None:
 @pytest.mark.parametrize("configuration", CONFIGURATIONS)
 def test_pass_rate_outside_collectives(configuration: str) -> None:
     _skip_without_suite()
+    skip_without_device(CONFIGURATIONS[configuration][0])
     passed = total = 0
     for name in _suite_files():
         collective, results = _results(name, configuration)
