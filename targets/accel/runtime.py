@@ -3,8 +3,7 @@
 the simulator's DRAM, and a `TransferManager` that moves arrays in their DRAM
 format (manual table 2.7, which is numpy's row-major layout of the same type).
 
-The platform has no compiler yet: lowering the loop level onto XA-1 is issue 31.
-Kernels are loaded from XA1 objects and launched by the calling convention of
+Its compiler (`compiler.py`) lowers a program's kernels to one object; kernels are loaded from XA1 objects and launched by the calling convention of
 section 8.2; the launches of a stream run in order on the simulator."""
 
 from __future__ import annotations
@@ -168,10 +167,9 @@ class AccelPlatform(Platform):
         return AccelStreamExecutor(self, ordinal, self.dram_size)
 
     def compiler(self) -> Compiler:
-        raise XlirError(
-            "error: the accel target has no compiler yet (lowering to XA-1 is issue "
-            "31); load hand-written objects with StreamExecutor.load_kernel"
-        )
+        from xlir.targets.accel.compiler import AccelCompiler
+
+        return AccelCompiler(self)
 
     def transfer_manager(self) -> TransferManager:
         return AccelTransferManager()
