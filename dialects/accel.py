@@ -586,14 +586,16 @@ class ForOp(StructuredControl, RegisterAllocatableOperation):
 
     def allocate_registers(self, allocator: BlockAllocator) -> None:
         """Bottom-up, as xDSL's riscv_scf.for: what the body uses from outside
-        and the bound stay live through the loop; each carried value, its
+        (and the bound of a branch loop) stay live through the loop, a hardware
+        loop's trip count only up to the loop; each carried value, its
         yielded value and the loop's result share one register; the initial
         values and `lower` get the registers just freed where they are free,
         so that the loop needs no moves in the common case."""
         body = self.body.block
         for live_in in allocator.live_ins_per_block[body]:
             allocator.allocate_value(live_in)
-        allocator.allocate_value(self.bound)
+        if self.hardware is None:  # compared after every iteration
+            allocator.allocate_value(self.bound)
         yielded = body.last_op
         assert isinstance(yielded, YieldOp)
         for arg, value, result in zip(
@@ -607,6 +609,7 @@ class ForOp(StructuredControl, RegisterAllocatableOperation):
             [r for r in registers if isinstance(r, RegisterType)]
         ):
             allocator.allocate_block(body)
+        allocator.allocate_value(self.bound)  # a hardware loop's: read on entry
         for arg, initial in zip(body.args, self.operands[:1] + self.iter_args):
             allocator.free_value(arg)
             allocator.allocate_value(initial)

@@ -69,6 +69,13 @@ SCRATCHPAD_ATTRIBUTE = "scratchpad_bytes"
 """On each `accel.kernel`: the scratchpad its staged buffers take."""
 
 
+EXTUI = (arith.ExtUIOp, xarith.ExtUIOp)
+EXTSI = (arith.ExtSIOp, xarith.ExtSIOp)
+TRUNCI = (arith.TruncIOp, xarith.TruncIOp)
+SITOFP = (arith.SIToFPOp, xarith.SIToFPOp)
+"""xDSL's classes and xlir's (which also take vectors): passes build either."""
+
+
 def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
     """The register file of a scalar of the loop level; None: unsupported."""
     if isinstance(type_, Float32Type):
@@ -155,11 +162,11 @@ SUPPORTED = (
     arith.CmpfOp,
     arith.SelectOp,
     arith.IndexCastOp,
-    xarith.ExtUIOp,
-    xarith.ExtSIOp,
-    xarith.TruncIOp,
+    *EXTUI,
+    *EXTSI,
+    *TRUNCI,
     arith.NegfOp,
-    xarith.SIToFPOp,
+    *SITOFP,
     arith.UIToFPOp,
     arith.FPToSIOp,
     arith.FPToUIOp,
@@ -543,22 +550,25 @@ def static_step(op: ParallelOp | ForOp, dimension: int) -> int:
     return step
 
 
-def new_loop(
-    build: Builder,
-    op: ParallelOp | ForOp,
-    dimension: int,
-    height: int,
-    iter_args: Sequence[SSAValue],
-) -> accel.ForOp:
+def loop_bounds(
+    build: Builder, op: ParallelOp | ForOp, dimension: int, height: int
+) -> tuple[SSAValue, SSAValue, int, bool]:
+    """(lower, bound, step, hardware) of one dimension as `accel.for` takes
+    them, computed where the builder inserts."""
     step = static_step(op, dimension)
     low, trips, end = trip_bounds(
         build, op.lower_bounds[dimension], op.upper_bounds[dimension], step
     )
     hardware = height <= HARDWARE_LOOPS
+    return low, trips if hardware else end, step, hardware
+
+
+def new_loop(
+    bounds: tuple[SSAValue, SSAValue, int, bool], iter_args: Sequence[SSAValue]
+) -> accel.ForOp:
+    low, bound, step, hardware = bounds
     block = Block(arg_types=[X.unallocated(), *(a.type for a in iter_args)])
-    return accel.ForOp(
-        low, trips if hardware else end, step, iter_args, Region(block), hardware
-    )
+    return accel.ForOp(low, bound, step, iter_args, Region(block), hardware)
 
 
 def in_accel_kernel(op: Operation) -> bool:
@@ -579,16 +589,22 @@ class LowerParallel(RewritePattern):
         build = Builder(rewriter)
         height = loop_height(op)
         dimensions = len(op.static_lower.get_values())
+        if dimensions == 0:  # one iteration
+            yielded = op.block.last_op
+            assert yielded is not None
+            rewriter.erase_op(yielded)
+            rewriter.inline_block(op.block, InsertPoint.before(op))
+            rewriter.erase_op(op)
+            return
         loops: list[accel.ForOp] = []
         for dimension in range(dimensions):
-            loop = new_loop(build, op, dimension, height - dimension, [])
-            if loops:
-                body = loops[-1].body.block
-                body.add_op(loop)
-                body.add_op(accel.YieldOp())
-            else:
-                rewriter.insert(loop)
+            if loops:  # an inner dimension's bounds inside the outer loop
+                rewriter.insertion_point = InsertPoint.at_end(loops[-1].body.block)
+            loop = new_loop(loop_bounds(build, op, dimension, height - dimension), [])
+            rewriter.insert(loop)
             loops.append(loop)
+        for outer in loops[:-1]:
+            outer.body.block.add_op(accel.YieldOp())
         inner = loops[-1].body.block
         yielded = op.block.last_op
         ivs = [cast_back(inner, loop.induction_var, IndexType()) for loop in loops]
@@ -617,7 +633,7 @@ class LowerFor(RewritePattern):
             return
         build = Builder(rewriter)
         carried = [accel_value(rewriter, v) for v in op.iter_args]
-        loop = new_loop(build, op, 0, loop_height(op), carried)
+        loop = new_loop(loop_bounds(build, op, 0, loop_height(op)), carried)
         rewriter.insert(loop)
         inner = loop.body.block
         arguments = [
@@ -688,11 +704,11 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return build.x("xor", b, build.x("and", build.x("xor", a, b), mask))
     if isinstance(op, arith.IndexCastOp):
         return build.canonical(operands[0], _width(op.results[0].type))
-    if isinstance(op, xarith.ExtUIOp):
+    if isinstance(op, EXTUI):
         return build.unsigned(operands[0], width)
-    if isinstance(op, xarith.ExtSIOp):
+    if isinstance(op, EXTSI):
         return build.signed(operands[0], width)
-    if isinstance(op, xarith.TruncIOp):
+    if isinstance(op, TRUNCI):
         return build.canonical(operands[0], _width(op.results[0].type))
     if isinstance(op, arith.NegfOp):
         return build.v("vxor", operands[0], build.float_constant(SIGN_BIT))
@@ -707,7 +723,7 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
     if isinstance(op, math.RsqrtOp):
         one = build.float_constant(0x3F800000)
         return build.v("vfdiv", one, build.v("vfsqrt", operands[0]))
-    if isinstance(op, xarith.SIToFPOp):
+    if isinstance(op, SITOFP):
         return build.v("vcvt.f32.i32", build.splat(build.signed(operands[0], width)))
     if isinstance(op, arith.UIToFPOp):
         return build.v("vcvt.f32.u32", build.splat(build.unsigned(operands[0], width)))
