@@ -106,6 +106,10 @@ class KnownGaps:
     """File of StableHLO's interpreter suite -> its failing test functions
     (outside the collective files, which only the interpreter runs: see
     tests/e2e/test_stablehlo_suite.py)."""
+    stablehlo_suite_files: frozenset[str] | None = None
+    """The files of StableHLO's interpreter suite the target is held to
+    (None: every file): hardware with fewer types than StableHLO has (no
+    f64, no complex) names the files of the ops its programs use."""
 
 
 @dataclass(frozen=True)

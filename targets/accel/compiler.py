@@ -4,7 +4,7 @@ simulator's StreamExecutor (`targets/device_schedule.py`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
@@ -19,13 +19,6 @@ from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.context import make_context
 from xlir.pass_manager import run_pipeline
 from xlir.signature import MemoryStats
-
-
-@dataclass(frozen=True)
-class AccelMemoryStats(MemoryStats):
-    """XLA's figures, and the most scratchpad one kernel's buffers take."""
-
-    scratchpad_high_water_in_bytes: int = 0
 
 
 class AccelExecutable(DeviceScheduleExecutable):
@@ -52,10 +45,14 @@ class AccelExecutable(DeviceScheduleExecutable):
             default=0,
         )
 
-    def memory_stats(self) -> AccelMemoryStats:
-        stats = super().memory_stats()
-        return AccelMemoryStats(
-            **vars(stats), scratchpad_high_water_in_bytes=self.high_water
+    def memory_stats(self) -> MemoryStats:
+        """The loop level's figures, the object's code and the scratchpad's
+        high-water mark."""
+        assert isinstance(self.image, ObjectFile)
+        return replace(
+            super().memory_stats(),
+            generated_code_size_in_bytes=4 * len(self.image.code),
+            scratchpad_size_in_bytes=self.high_water,
         )
 
     def as_text(self) -> str:
@@ -66,8 +63,13 @@ class AccelCompiler(Compiler):
     def compile_kernels(
         self, module: ModuleOp, sources: dict[str, str] | None = None
     ) -> Any:
-        """The object of a module already lowered to the accel dialect."""
-        return assemble_kernels(module)[1]
+        """The object of a loop-level module's kernels (lowered in a copy)."""
+        lowered = module.clone()
+        target = self.target
+        assert isinstance(target, AccelTarget)
+        passes = target.loop_pipeline(self.options)
+        run_pipeline(make_context(), lowered, passes, sources, verify=False)
+        return assemble_kernels(lowered)[1]
 
     def run_backend(
         self,

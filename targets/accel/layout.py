@@ -23,9 +23,6 @@ from xlir.diagnostics import XlirError, format_at_op
 
 ALIGNMENT = 64
 """Buffers start on a vector boundary (aligned `vld`/`vst` cost one cycle)."""
-SLACK = 64
-"""Bytes after each buffer: a scalar f32 is loaded with `vld`, which reads
-the 64 bytes from its address."""
 
 
 def dma_mode(element: Attribute) -> str | None:
@@ -90,7 +87,7 @@ def plan_layout(kernel: KernelOp, capacity: int) -> KernelLayout:
         assert mode is not None  # loop-to-accel checked the types
         columns = 4 * elements if mode == "raw" else elements
         buffers.append(Placement(offset, columns, mode, arg in written))
-        offset += -(-(4 * elements + SLACK) // ALIGNMENT) * ALIGNMENT
+        offset += -(-(4 * elements) // ALIGNMENT) * ALIGNMENT
     if offset > capacity:
         raise XlirError(
             format_at_op(

@@ -4,8 +4,8 @@ The host schedule (`device`) stays as it is: the target's executor runs it.
 
 * Scalars: integers, `index` and `i1` live in scalar registers (32 bits;
   narrow integers in their container, sign-extended, `i1` as 0/1); f32 in
-  vector registers (manual section 2.1: a scalar float is a vector, lane 0
-  is the value). Each op becomes the instructions of the manual's table
+  vector registers (manual section 2.1: a scalar float is a vector with
+  the value in every lane, so it is loaded with `lw` and `vsplat`). Each op becomes the instructions of the manual's table
   4.12; compares that need two instructions, negation, absolute value and
   copysign are bit operations on splatted masks.
 * Memory: each kernel stages its buffers in the scratchpad (`layout.py`):
@@ -496,10 +496,9 @@ class LowerMemory(RewritePattern):
         build = Builder(rewriter)
         base, offset = self.address(build, op.buffer, op.indices)
         if isinstance(op, LoadOp):
+            value = build.x("lw", base, offset=offset)
             if register_type(op.result.type) is V:
-                value = build.v("vld", base, offset=offset)
-            else:
-                value = build.x("lw", base, offset=offset)
+                value = build.splat(value)
             replace_with(rewriter, op, [value])
             return
         value = accel_value(rewriter, op.value)

@@ -1,0 +1,63 @@
+// RUN: xlir-opt %s -p loop-to-accel | filecheck %s
+// RUN: xlir-opt %s -p loop-to-accel,accel-registers | filecheck %s --check-prefix=ALLOC
+
+// A kernel stages its buffers in the scratchpad (DMA in, compute, DMA out,
+// halt); its parallel loop is a hardware accel.for, the reduction a loop
+// with a carried vector register; f32 scalars are splatted words.
+
+// CHECK-LABEL: accel.kernel "row_sums", 2
+// CHECK:       ^bb0(%[[IN:.*]]: !accel.x<a0>, %[[OUT:.*]]: !accel.x<a1>):
+// CHECK:         accel.dma.ld %{{.*}}, %[[IN]], %{{.*}}, 0
+// CHECK:         accel.dma.ld %{{.*}}, %[[OUT]], %{{.*}}, 0
+// CHECK-NEXT:    accel.dma.wait 0
+// CHECK:         "accel.for"({{.*}}) <{step = 1 : i32, hardware
+// CHECK:           "accel.for"({{.*}}) <{step = 1 : i32, hardware
+// CHECK:             accel.lw
+// CHECK-NEXT:        accel.vsplat
+// CHECK-NEXT:        %[[SUM:.*]] = accel.vfadd
+// CHECK-NEXT:        accel.yield %[[SUM]] : !accel.v
+// CHECK:           accel.vext %{{.*}}, 0
+// CHECK-NEXT:      accel.sw
+// CHECK:         accel.dma.st %{{.*}}, %[[OUT]], %{{.*}}, 1
+// CHECK-NEXT:    accel.dma.wait 1
+// CHECK-NEXT:    accel.halt
+
+// After allocation every register is named and the loops are labels:
+// ALLOC-LABEL: accel.kernel "row_sums", 2
+// ALLOC-NOT:   {{!accel\.[xv]([^<]|$)}}
+// ALLOC:       accel.loop %{{.*}}, ".Lfor{{[0-9]+}}" : !accel.x<{{[a-z0-9]+}}>
+// ALLOC:       accel.label ".Lfor{{[0-9]+}}"
+// ALLOC-NEXT:  accel.addi %{{.*}}, 1
+// ALLOC:       accel.halt
+loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x32xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %y[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// Integer arithmetic stays in scalar registers; a select is bit operations.
+// CHECK-LABEL: accel.kernel "clamp_add", 3
+// CHECK:         accel.add
+// CHECK:         accel.slt
+// CHECK:         accel.sub
+// CHECK-NEXT:    accel.xor
+// CHECK-NEXT:    accel.and
+// CHECK-NEXT:    accel.xor
+loop.kernel @clamp_add(%a: memref<16xi32>, %b: memref<16xi32>, %c: memref<16xi32>) {
+  loop.parallel (%i) = (0) to (16) step (1) {
+    %x = loop.load %a[%i] : memref<16xi32>
+    %y = loop.load %b[%i] : memref<16xi32>
+    %s = arith.addi %x, %y : i32
+    %lt = arith.cmpi slt, %s, %x : i32
+    %r = arith.select %lt, %x, %s : i32
+    loop.store %r, %c[%i] : memref<16xi32>
+  }
+  loop.return
+}
