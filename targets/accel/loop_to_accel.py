@@ -353,7 +353,7 @@ def replace_with(
         UnrealizedConversionCastOp.get([value], [result.type])
         for value, result in zip(values, op.results, strict=True)
     ]
-    rewriter.replace_op(op, casts, [c.results[0] for c in casts])
+    rewriter.replace(op, casts, [c.results[0] for c in casts])
 
 
 def constant_of(value: SSAValue) -> int | None:
@@ -423,8 +423,8 @@ class LowerKernel(RewritePattern):
         rewriter.insertion_point = InsertPoint.before(returned)
         transfer(build, layout, arguments, "dma.st")
         build.emit("halt")
-        rewriter.erase_op(returned)
-        rewriter.erase_op(op)
+        rewriter.erase(returned)
+        rewriter.erase(op)
 
 
 def transfer(
@@ -505,7 +505,7 @@ class LowerMemory(RewritePattern):
         if isinstance(value.type, V):
             value = build.x("vext", value, imm=0)
         build.emit("sw", [value, base], offset=offset)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def loop_height(op: Operation) -> int:
@@ -591,9 +591,9 @@ class LowerParallel(RewritePattern):
         if dimensions == 0:  # one iteration
             yielded = op.block.last_op
             assert yielded is not None
-            rewriter.erase_op(yielded)
+            rewriter.erase(yielded)
             rewriter.inline_block(op.block, InsertPoint.before(op))
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         loops: list[accel.ForOp] = []
         for dimension in range(dimensions):
@@ -609,8 +609,8 @@ class LowerParallel(RewritePattern):
         ivs = [cast_back(inner, loop.induction_var, IndexType()) for loop in loops]
         rewriter.inline_block(op.block, InsertPoint.at_end(inner), ivs)
         assert isinstance(yielded, YieldOp)
-        rewriter.replace_op(yielded, accel.YieldOp())
-        rewriter.erase_op(op)
+        rewriter.replace(yielded, accel.YieldOp())
+        rewriter.erase(op)
 
 
 def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
@@ -644,7 +644,7 @@ class LowerFor(RewritePattern):
         rewriter.inline_block(op.block, InsertPoint.at_end(inner), arguments)
         rewriter.insertion_point = InsertPoint.before(yielded)
         values = [accel_value(rewriter, v) for v in yielded.operands]
-        rewriter.replace_op(yielded, accel.YieldOp(*values))
+        rewriter.replace(yielded, accel.YieldOp(*values))
         rewriter.insertion_point = InsertPoint.after(loop)
         replace_with(rewriter, op, list(loop.res))
 
@@ -798,7 +798,7 @@ def separate_yields(kernel: accel.KernelOp) -> None:
             zip(yielded.operands, body.args[1:], strict=True)
         ):
             if isinstance(value, BlockArgument) and value.block is body:
-                copy = accel.instruction(*_move_parts(value))
+                copy = _copy(value)
                 body.insert_op_before(copy, body.first_op)  # pyright: ignore[reportArgumentType]
                 yielded.operands[index] = value = copy.results[0]
                 order = {op: i for i, op in enumerate(body.ops)}
@@ -814,15 +814,16 @@ def separate_yields(kernel: accel.KernelOp) -> None:
             )
             seen.add(value)
             if not safe:
-                copy = accel.instruction(*_move_parts(value))
+                copy = _copy(value)
                 body.insert_op_before(copy, yielded)
                 yielded.operands[index] = copy.results[0]
 
 
-def _move_parts(value: SSAValue) -> tuple[str, list[SSAValue], list[Attribute]]:
+def _copy(value: SSAValue) -> accel.AccelInstruction:
+    """A register copy of `value` into a new register (`mv` / `vmv`)."""
     if isinstance(value.type, V):
-        return "vor", [value, value], [V.unallocated()]
-    return "addi", [value], [X.unallocated()]
+        return accel.instruction("vor", [value, value], [V.unallocated()])
+    return accel.instruction("addi", [value], [X.unallocated()], imm=0)
 
 
 def _top(op: Operation, block: Block) -> Operation:
