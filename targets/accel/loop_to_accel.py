@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     UnrealizedConversionCastOp,
+    VectorType,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -57,6 +58,7 @@ from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.targets.accel.layout import KernelLayout, dma_mode, plan_layout
+from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -77,7 +79,14 @@ SITOFP = (arith.SIToFPOp, xarith.SIToFPOp)
 
 
 def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
-    """The register file of a scalar of the loop level; None: unsupported."""
+    """The register file of a scalar of the loop level, or of 16 lanes of
+    f32, i32 or i1 (`vector_lanes.py`); None: unsupported."""
+    if isinstance(type_, VectorType):
+        element = type_.element_type
+        lanes = type_.get_shape() == (LANES,)
+        if lanes and (isinstance(element, Float32Type) or _width(element) in (1, 32)):
+            return V
+        return None
     if isinstance(type_, Float32Type):
         return V
     if isinstance(type_, IndexType):
@@ -175,6 +184,7 @@ SUPPORTED = (
     math.CopySignOp,
     math.SqrtOp,
     math.RsqrtOp,
+    vector.BroadcastOp,
     LoadOp,
     StoreOp,
     ForOp,
@@ -496,12 +506,19 @@ class LowerMemory(RewritePattern):
         build = Builder(rewriter)
         base, offset = self.address(build, op.buffer, op.indices)
         if isinstance(op, LoadOp):
-            value = build.x("lw", base, offset=offset)
-            if register_type(op.result.type) is V:
-                value = build.splat(value)
+            if isinstance(op.result.type, VectorType):
+                value = build.v("vld", base, offset=offset)
+            else:
+                value = build.x("lw", base, offset=offset)
+                if register_type(op.result.type) is V:
+                    value = build.splat(value)
             replace_with(rewriter, op, [value])
             return
         value = accel_value(rewriter, op.value)
+        if isinstance(op.value.type, VectorType):
+            build.emit("vst", [value, base], offset=offset)
+            rewriter.erase(op)
+            return
         if isinstance(value.type, V):
             value = build.x("vext", value, imm=0)
         build.emit("sw", [value, base], offset=offset)
@@ -673,6 +690,11 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
             return build.float_constant(bits)
         assert isinstance(value, IntegerAttr)
         return build.li(value.value.data)
+    if isinstance(op, vector.BroadcastOp):
+        value = operands[0]  # a scalar f32 is a splat already
+        return value if isinstance(value.type, V) else build.splat(value)
+    if any(isinstance(r.type, VectorType) for r in op.results):
+        return lower_lanes(build, op, operands)
     width = _width(op.operands[0].type) if op.operands else 32
     if type(op) in INTEGER_BINARY:
         a, b = operands
@@ -709,19 +731,10 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return build.signed(operands[0], width)
     if isinstance(op, TRUNCI):
         return build.canonical(operands[0], _width(op.results[0].type))
-    if isinstance(op, arith.NegfOp):
-        return build.v("vxor", operands[0], build.float_constant(SIGN_BIT))
-    if isinstance(op, math.AbsFOp):
-        return build.v("vand", operands[0], build.float_constant(SIGN_BIT - 1))
-    if isinstance(op, math.CopySignOp):
-        magnitude = build.v("vand", operands[0], build.float_constant(SIGN_BIT - 1))
-        sign = build.v("vand", operands[1], build.float_constant(SIGN_BIT))
-        return build.v("vor", magnitude, sign)
-    if isinstance(op, math.SqrtOp):
-        return build.v("vfsqrt", operands[0])
+    if isinstance(op, arith.NegfOp | math.AbsFOp | math.CopySignOp | math.SqrtOp):
+        return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
-        one = build.float_constant(0x3F800000)
-        return build.v("vfdiv", one, build.v("vfsqrt", operands[0]))
+        return lower_scalar_float(build, op, operands)
     if isinstance(op, SITOFP):
         return build.v("vcvt.f32.i32", build.splat(build.signed(operands[0], width)))
     if isinstance(op, arith.UIToFPOp):
@@ -735,6 +748,78 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
             return build.x("vext", operands[0], imm=0)
         return build.splat(operands[0])
     raise AssertionError(f"no lowering of {op.name}")  # unsupported_ops lists it
+
+
+def lower_scalar_float(
+    build: Builder, op: Operation, operands: list[SSAValue]
+) -> SSAValue:
+    """Sign manipulation and square roots: the same on a splat and on lanes."""
+    if isinstance(op, arith.NegfOp):
+        return build.v("vxor", operands[0], build.float_constant(SIGN_BIT))
+    if isinstance(op, math.AbsFOp):
+        return build.v("vand", operands[0], build.float_constant(SIGN_BIT - 1))
+    if isinstance(op, math.CopySignOp):
+        magnitude = build.v("vand", operands[0], build.float_constant(SIGN_BIT - 1))
+        sign = build.v("vand", operands[1], build.float_constant(SIGN_BIT))
+        return build.v("vor", magnitude, sign)
+    if isinstance(op, math.SqrtOp):
+        return build.v("vfsqrt", operands[0])
+    assert isinstance(op, math.RsqrtOp)
+    one = build.float_constant(0x3F800000)
+    return build.v("vfdiv", one, build.v("vfsqrt", operands[0]))
+
+
+def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
+    """The vector register holding the lanes of `op` (i32, i1 or f32 lanes,
+    `vector_lanes.py` vectorized only ops of those types)."""
+    if type(op) in INTEGER_BINARY:
+        return build.v("v" + INTEGER_BINARY[type(op)], *operands)
+    if type(op) in UNSIGNED_BINARY:
+        return build.v("v" + UNSIGNED_BINARY[type(op)], *operands)
+    if type(op) in FLOAT_BINARY:
+        return build.v(FLOAT_BINARY[type(op)], *operands)
+    if isinstance(op, arith.CmpiOp):
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        name, swapped = INTEGER_COMPARE[predicate]
+        a, b = operands
+        return build.v("v" + name, *((b, a) if swapped else (a, b)))
+    if isinstance(op, arith.CmpfOp):
+        predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+        return float_lanes(build, predicate, *operands)
+    if isinstance(op, arith.SelectOp):
+        return build.v("vsel", *operands)
+    if isinstance(op, arith.NegfOp | math.AbsFOp | math.CopySignOp | math.SqrtOp):
+        return lower_scalar_float(build, op, operands)
+    if isinstance(op, math.RsqrtOp):
+        return lower_scalar_float(build, op, operands)
+    conversions = {
+        arith.UIToFPOp: "vcvt.f32.u32",
+        arith.FPToSIOp: "vcvt.i32.f32",
+        arith.FPToUIOp: "vcvt.u32.f32",
+    }
+    if isinstance(op, SITOFP):
+        return build.v("vcvt.f32.i32", operands[0])
+    if type(op) in conversions:
+        return build.v(conversions[type(op)], operands[0])
+    if isinstance(op, arith.BitcastOp):
+        return operands[0]  # the same 32 bits per lane
+    raise AssertionError(f"no lane lowering of {op.name}")  # vector_lanes checked
+
+
+def float_lanes(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """An f32 comparison as 0/1 lanes."""
+    if predicate in ("false", "true"):
+        return build.splat(build.li(int(predicate == "true")))
+    one = build.splat(build.li(1))
+    if predicate in ("ord", "uno"):
+        both = build.v("vand", build.v("vfeq", a, a), build.v("vfeq", b, b))
+        return both if predicate == "ord" else build.v("vxor", both, one)
+    if predicate in ("one", "ueq"):
+        either = build.v("vor", build.v("vflt", a, b), build.v("vflt", b, a))
+        return either if predicate == "one" else build.v("vxor", either, one)
+    name, swapped, negated = FLOAT_COMPARE[predicate]
+    lanes = build.v(name, *((b, a) if swapped else (a, b)))
+    return build.v("vxor", lanes, one) if negated else lanes
 
 
 def float_compare(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -867,9 +952,14 @@ class LoopToAccelPass(ModulePass):
     """The scratchpad's size (the target's TargetInfo)."""
     reserved_bytes: int = 32 * 1024
     """At its top: the stack (arguments past the sixteenth) and spill slots."""
+    lanes: bool = True
+    """Put innermost parallel dimensions on the vector lanes (`vector_lanes.py`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_kernels(op)
+        for kernel in op.body.block.ops:
+            if isinstance(kernel, KernelOp) and self.lanes:
+                vectorize_kernel(kernel)
         layouts: dict[SSAValue, int] = {}
         patterns = [
             LowerKernel(layouts, self.scratchpad_bytes - self.reserved_bytes),
