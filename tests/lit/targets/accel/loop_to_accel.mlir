@@ -42,22 +42,35 @@ loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
   loop.return
 }
 
-// Integer arithmetic stays in scalar registers; a select is bit operations.
+// An elementwise loop runs on the 16 vector lanes (vector_lanes.py), its
+// last 20 mod 16 iterations as scalar code, where a select is bit operations.
 // CHECK-LABEL: accel.kernel "clamp_add", 3
-// CHECK:         accel.add
-// CHECK:         accel.slt
-// CHECK:         accel.sub
-// CHECK-NEXT:    accel.xor
-// CHECK-NEXT:    accel.and
-// CHECK-NEXT:    accel.xor
-loop.kernel @clamp_add(%a: memref<16xi32>, %b: memref<16xi32>, %c: memref<16xi32>) {
-  loop.parallel (%i) = (0) to (16) step (1) {
-    %x = loop.load %a[%i] : memref<16xi32>
-    %y = loop.load %b[%i] : memref<16xi32>
+// CHECK:         "accel.for"({{.*}}) <{step = 16 : i32, hardware
+// CHECK:           accel.vld
+// CHECK:           accel.vld
+// CHECK-NEXT:      accel.vadd
+// CHECK-NEXT:      accel.vslt
+// CHECK-NEXT:      accel.vsel
+// CHECK:           accel.vst
+// CHECK:         "accel.for"({{.*}}) <{step = 1 : i32, hardware
+// CHECK:           accel.lw
+// CHECK:           accel.lw
+// CHECK-NEXT:      accel.add
+// CHECK-NEXT:      accel.slt
+// CHECK-NEXT:      accel.get_register
+// CHECK-NEXT:      accel.sub
+// CHECK-NEXT:      accel.xor
+// CHECK-NEXT:      accel.and
+// CHECK-NEXT:      accel.xor
+// CHECK:           accel.sw
+loop.kernel @clamp_add(%a: memref<20xi32>, %b: memref<20xi32>, %c: memref<20xi32>) {
+  loop.parallel (%i) = (0) to (20) step (1) {
+    %x = loop.load %a[%i] : memref<20xi32>
+    %y = loop.load %b[%i] : memref<20xi32>
     %s = arith.addi %x, %y : i32
     %lt = arith.cmpi slt, %s, %x : i32
     %r = arith.select %lt, %x, %s : i32
-    loop.store %r, %c[%i] : memref<16xi32>
+    loop.store %r, %c[%i] : memref<20xi32>
   }
   loop.return
 }
