@@ -70,13 +70,11 @@ class AccelStreamExecutor(StreamExecutor):
 
     def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
         check_dram_format(host.dtype)
-        if host.nbytes > buffer.size_in_bytes:
-            raise XlirError(
-                f"error: {host.nbytes} bytes do not fit a {buffer.size_in_bytes}-byte buffer"
-            )
+        check_transfer("host to device", buffer, host.nbytes)
         self.device.write(buffer.handle, host)
 
     def copy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
+        check_transfer("device to host", buffer, host.nbytes)
         data = self.device.read(buffer.handle, host.nbytes)
         host[...] = np.frombuffer(data, host.dtype).reshape(host.shape)
 
@@ -89,7 +87,10 @@ class AccelStreamExecutor(StreamExecutor):
         try:
             symbol = program.simulator.obj.symbol(name)
         except KeyError:
-            raise XlirError(f"error: the object has no kernel '{name}'") from None
+            names = ", ".join(s.name for s in program.simulator.obj.symbols)
+            raise XlirError(
+                f"error: the object has no loop.kernel @{name} (it has: {names})"
+            ) from None
         return LoadedKernel(program, name, symbol.nargs)
 
     def copy_device_to_device(self, target: DeviceBuffer, source: DeviceBuffer) -> None:
