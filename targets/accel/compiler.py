@@ -30,10 +30,12 @@ class AccelExecutable(DeviceScheduleExecutable):
         module: ModuleOp,
         image: ObjectFile,
         assembly: str,
-        function: str,
+        record: ProgramRecord,
         sources: dict[str, str] | None,
     ):
-        super().__init__(platform, module, image, function, sources)
+        super().__init__(platform, module, image, record.signature.function, sources)
+        # the program's own types (ui8 stays ui8; its buffers are signless)
+        self.signature = record.signature
         self.assembly = assembly
         self.high_water = max(
             (
@@ -86,5 +88,5 @@ class AccelCompiler(Compiler):
         run_pipeline(make_context(), module, passes, sources, verify=False)
         assembly, image = assemble_kernels(module)
         return AccelExecutable(
-            self.platform, module, image, assembly, record.signature.function, sources
+            self.platform, module, image, assembly, record, sources
         )

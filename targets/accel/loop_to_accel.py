@@ -310,6 +310,8 @@ class Builder:
         return self.x("add", value, self.li(imm))
 
     def scale(self, value: SSAValue, factor: int) -> SSAValue:
+        if factor == 0:  # a stride of an empty buffer
+            return self.zero()
         if factor == 1:
             return value
         if factor & (factor - 1) == 0:
