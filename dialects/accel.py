@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.dialects.utils import AbstractYieldOperation
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -610,7 +610,7 @@ class ForOp(StructuredControl, RegisterAllocatableOperation):
         ):
             allocator.allocate_block(body)
         allocator.allocate_value(self.bound)  # a hardware loop's: read on entry
-        for arg, initial in zip(body.args, self.operands[:1] + self.iter_args):
+        for arg, initial in zip(body.args, (self.lower, *self.iter_args), strict=True):
             allocator.free_value(arg)
             allocator.allocate_value(initial)
 
@@ -636,7 +636,7 @@ def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
     body = op.body.block
     ops: list[Operation] = [
         move
-        for target, source in zip(body.args, (op.lower, *op.iter_args))
+        for target, source in zip(body.args, (op.lower, *op.iter_args), strict=True)
         if (move := _move(target, source)) is not None
     ]
     inner = list(body.ops)[:-1]  # without the yield
@@ -662,7 +662,9 @@ def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
         register = GetRegisterOp(arg.type)
         arg.replace_all_uses_with(register.result)
         if result is not None:
-            result.replace_all_uses_with(register.result)  # the same register after the loop
+            result.replace_all_uses_with(
+                register.result
+            )  # the same register after the loop
         registers.append(register)
     return [*registers, *ops]
 

@@ -99,6 +99,8 @@ class KnownGaps:
 
     corpus: dict[str, str] = field(default_factory=dict)
     """Program name of the test corpus (`mlp_fwd`) -> why it fails."""
+    bench: dict[str, str] = field(default_factory=dict)
+    """Program of the bench corpus (`matmul_512`) -> why it fails."""
     jax_exports: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Program of tests/jax_exports -> (whose work it waits for, a regular
     expression the failure's message matches)."""

@@ -49,4 +49,6 @@ def assemble_kernels(module: ModuleOp) -> tuple[str, ObjectFile]:
     try:
         return text, assemble(text, "<accel kernels>")
     except AssemblyError as error:  # a bug of the compiler, not of the program
-        raise XlirError(f"error: the accel backend made invalid assembly: {error}")
+        raise XlirError(
+            f"error: the accel backend made invalid assembly: {error}"
+        ) from None

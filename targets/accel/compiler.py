@@ -42,7 +42,9 @@ class AccelExecutable(DeviceScheduleExecutable):
                 attribute.value.data
                 for op in module.body.block.ops
                 if isinstance(op, accel.KernelOp)
-                and isinstance(attribute := op.attributes.get(SCRATCHPAD_ATTRIBUTE), IntegerAttr)
+                and isinstance(
+                    attribute := op.attributes.get(SCRATCHPAD_ATTRIBUTE), IntegerAttr
+                )
             ),
             default=0,
         )
@@ -87,6 +89,4 @@ class AccelCompiler(Compiler):
             passes = target.backend_pipeline(self.options)
         run_pipeline(make_context(), module, passes, sources, verify=False)
         assembly, image = assemble_kernels(module)
-        return AccelExecutable(
-            self.platform, module, image, assembly, record, sources
-        )
+        return AccelExecutable(self.platform, module, image, assembly, record, sources)

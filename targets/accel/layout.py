@@ -70,9 +70,7 @@ class KernelLayout:
 def plan_layout(kernel: KernelOp, capacity: int) -> KernelLayout:
     """Each buffer argument of `kernel` one after another from address 0; an
     XlirError at the kernel if they need more than `capacity` bytes."""
-    written = {
-        op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)
-    }
+    written = {op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)}
     buffers: list[Placement | None] = []
     offset = 0
     for arg in kernel.body.block.args:

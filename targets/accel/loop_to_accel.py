@@ -223,6 +223,33 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
     return found
 
 
+def narrow_index_casts(kernel: KernelOp) -> None:
+    """An index cast to i64 that only feeds `sitofp` is cast to i32 instead:
+    an index is a 32-bit signed value on XA-1, so the conversion gives the
+    same float (how iota's kernels number their elements)."""
+    for op in [o for o in kernel.body.walk() if isinstance(o, arith.IndexCastOp)]:
+        result = op.result
+        if _width(result.type) != 64 or not isinstance(result.type, IntegerType):
+            continue
+        users = [use.operation for use in result.uses]
+        if not users or not all(isinstance(u, SITOFP) for u in users):
+            continue
+        narrow = arith.IndexCastOp(op.input, IntegerType(32))
+        block = op.parent_block()
+        assert block is not None
+        block.insert_op_before(narrow, op)
+        for user in users:
+            convert = xarith.SIToFPOp(narrow.result, user.results[0].type)
+            user_block = user.parent_block()
+            assert user_block is not None
+            user_block.insert_op_before(convert, user)
+            user.results[0].replace_all_uses_with(convert.results[0])
+            user.detach()
+            user.erase()
+        op.detach()
+        op.erase()
+
+
 def check_kernels(module: ModuleOp) -> None:
     """One diagnostic naming every op of the module's kernels that XA-1
     cannot run (none: nothing)."""
@@ -494,10 +521,7 @@ class LowerMemory(RewritePattern):
             term = build.scale(accel_value(build.rewriter, index), stride)
             total = term if total is None else build.x("add", total, term)
         offset = self.layouts[buffer] + 4 * constant
-        if total is None:
-            base = build.zero()
-        else:
-            base = build.x("slli", total, imm=2)
+        base = build.zero() if total is None else build.x("slli", total, imm=2)
         if not -32768 <= offset <= 32767:
             base, offset = build.x("add", base, build.li(offset)), 0
         return base, offset
@@ -547,8 +571,16 @@ def trip_bounds(
     if isinstance(lower, int) and isinstance(upper, int):
         trips = max(0, -(-(upper - lower) // step))
         return build.li(lower), build.li(trips), build.li(lower + trips * step)
-    low = build.li(lower) if isinstance(lower, int) else accel_value(build.rewriter, lower)
-    high = build.li(upper) if isinstance(upper, int) else accel_value(build.rewriter, upper)
+    low = (
+        build.li(lower)
+        if isinstance(lower, int)
+        else accel_value(build.rewriter, lower)
+    )
+    high = (
+        build.li(upper)
+        if isinstance(upper, int)
+        else accel_value(build.rewriter, upper)
+    )
     span = build.x("max", build.x("sub", high, low), build.zero())
     if step > 1:
         span = build.x("divu", build.add_immediate(span, step - 1), build.li(step))
@@ -562,7 +594,9 @@ def static_step(op: ParallelOp | ForOp, dimension: int) -> int:
         known = constant_of(step)
         if known is None:
             raise XlirError(
-                format_at_op(op, f"'{op.name}' has a dynamic step; XA-1 needs a constant one")
+                format_at_op(
+                    op, f"'{op.name}' has a dynamic step; XA-1 needs a constant one"
+                )
             )
         return known
     return step
@@ -674,7 +708,9 @@ class LowerScalar(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if (
             not isinstance(op, SUPPORTED)
-            or isinstance(op, LoadOp | StoreOp | ForOp | ParallelOp | YieldOp | ReturnOp)
+            or isinstance(
+                op, LoadOp | StoreOp | ForOp | ParallelOp | YieldOp | ReturnOp
+            )
             or not in_accel_kernel(op)
         ):
             return
@@ -700,17 +736,25 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
     width = _width(op.operands[0].type) if op.operands else 32
     if type(op) in INTEGER_BINARY:
         a, b = operands
-        if isinstance(op, arith.DivSIOp | arith.RemSIOp | arith.MaxSIOp | arith.MinSIOp):
+        if isinstance(
+            op, arith.DivSIOp | arith.RemSIOp | arith.MaxSIOp | arith.MinSIOp
+        ):
             a, b = build.signed(a, width), build.signed(b, width)
         result = build.x(INTEGER_BINARY[type(op)], a, b)
-        return result if isinstance(op, KEEPS_CANONICAL) else build.canonical(result, width)
+        return (
+            result
+            if isinstance(op, KEEPS_CANONICAL)
+            else build.canonical(result, width)
+        )
     if type(op) in UNSIGNED_BINARY:
         a, b = (build.unsigned(v, width) for v in operands)
         return build.canonical(build.x(UNSIGNED_BINARY[type(op)], a, b), width)
     if type(op) in FLOAT_BINARY:
         return build.v(FLOAT_BINARY[type(op)], *operands)
     if isinstance(op, arith.CmpiOp):
-        name, swapped = INTEGER_COMPARE[arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]]
+        name, swapped = INTEGER_COMPARE[
+            arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        ]
         a, b = operands
         if name in ("sltu", "sleu"):
             a, b = build.unsigned(a, width), build.unsigned(b, width)
@@ -718,7 +762,9 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
             a, b = build.signed(a, width), build.signed(b, width)
         return build.x(name, *((b, a) if swapped else (a, b)))
     if isinstance(op, arith.CmpfOp):
-        return float_compare(build, arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data], *operands)
+        return float_compare(
+            build, arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data], *operands
+        )
     if isinstance(op, arith.SelectOp):
         condition, a, b = operands
         if isinstance(a.type, V):
@@ -958,9 +1004,12 @@ class LoopToAccelPass(ModulePass):
     """Put innermost parallel dimensions on the vector lanes (`vector_lanes.py`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = [k for k in op.body.block.ops if isinstance(k, KernelOp)]
+        for kernel in kernels:
+            narrow_index_casts(kernel)
         check_kernels(op)
-        for kernel in op.body.block.ops:
-            if isinstance(kernel, KernelOp) and self.lanes:
+        for kernel in kernels:
+            if self.lanes:
                 vectorize_kernel(kernel)
         layouts: dict[SSAValue, int] = {}
         patterns = [

@@ -51,9 +51,7 @@ def _stack(kernel: accel.KernelOp, held_back: bool) -> RegisterStack:
         and X.from_index(i) not in arguments
     ]
     registers += [
-        V.from_index(i)
-        for i in range(RegClass.V.count)
-        if f"v{i}" not in excluded
+        V.from_index(i) for i in range(RegClass.V.count) if f"v{i}" not in excluded
     ]
     registers += [M.from_index(i) for i in range(RegClass.M.count)]
     return RegisterStack.get(registers, allow_infinite=True)
@@ -145,7 +143,7 @@ def _sp(before: Operation) -> SSAValue:
     return sp.result
 
 
-def _temporary(register: X | V, nth: int) -> accel.AccelRegisterType:
+def _temporary(register: accel.AccelRegisterType, nth: int) -> accel.AccelRegisterType:
     return type(register).from_name(SPILL_TEMPORARIES[register.REGISTER_FILE][nth])
 
 
@@ -157,7 +155,7 @@ def _reload_operands(
         register = operand.type
         if register not in slots:
             continue
-        assert isinstance(register, X | V)
+        assert isinstance(register, accel.XRegisterType | accel.VRegisterType)
         load = accel.instruction(
             "vld" if isinstance(register, V) else "lw",
             [_sp(op)],
@@ -176,7 +174,7 @@ def _store_results(
         register = result.type
         if register not in slots:
             continue
-        assert isinstance(register, X | V)
+        assert isinstance(register, accel.XRegisterType | accel.VRegisterType)
         value = Rewriter.replace_value_with_new_type(result, _temporary(register, 0))
         store = accel.instruction(
             "vst" if isinstance(register, V) else "sw",

@@ -19,7 +19,7 @@ an op on types other than f32, i32 and i1 that depends on the dimension.
 from __future__ import annotations
 
 from xdsl.dialects import arith, math, vector
-from xdsl.dialects.builtin import Float32Type, IntegerType, VectorType
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerType, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import arith as xarith
@@ -72,7 +72,7 @@ def _varying(nest: ParallelOp) -> set[SSAValue] | None:
                 new = [
                     (arg, result)
                     for arg, init, out, result in zip(
-                        carried, op.iter_args, yielded.operands, op.results
+                        carried, op.iter_args, yielded.operands, op.results, strict=True
                     )
                     if (init in varying or out in varying) and arg not in varying
                 ]
@@ -97,9 +97,8 @@ def _varying(nest: ParallelOp) -> set[SSAValue] | None:
             last_varies = bool(indices) and indices[-1] in varying
             if last_varies and indices[-1] is not lane:
                 return None
-            if isinstance(op, StoreOp) and not last_varies:
-                if op.value in varying:
-                    return None  # every lane would store to one element
+            if isinstance(op, StoreOp) and not last_varies and op.value in varying:
+                return None  # every lane would store to one element
             if last_varies and not _lane_type(op.buffer.type.element_type):  # pyright: ignore[reportAttributeAccessIssue]
                 return None
             continue
@@ -126,9 +125,7 @@ def _varying(nest: ParallelOp) -> set[SSAValue] | None:
 
 
 def _retype(value: SSAValue, varying: set[SSAValue]) -> None:
-    new = Rewriter.replace_value_with_new_type(
-        value, VectorType(value.type, [LANES])
-    )
+    new = Rewriter.replace_value_with_new_type(value, VectorType(value.type, [LANES]))
     varying.discard(value)
     varying.add(new)
 
@@ -165,7 +162,7 @@ def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
             parent = op.parent_op()
             if isinstance(parent, ForOp):
                 for index, (value, arg) in enumerate(
-                    zip(op.operands, parent.block.args[1:])
+                    zip(op.operands, parent.block.args[1:], strict=True)
                 ):
                     if isinstance(arg.type, VectorType) and not isinstance(
                         value.type, VectorType
@@ -177,8 +174,10 @@ def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
                 _retype(op.result, varying)
             continue
         if isinstance(op, StoreOp):
-            if op.indices and op.indices[-1] is lane and not isinstance(
-                op.value.type, VectorType
+            if (
+                op.indices
+                and op.indices[-1] is lane
+                and not isinstance(op.value.type, VectorType)
             ):
                 op.operands[0] = _broadcast(op.value, op)
             continue
@@ -233,6 +232,8 @@ def _set_last_dimension(nest: ParallelOp, low: int, high: int, step: int) -> Non
         ("static_upper", high),
         ("static_step", step),
     ):
-        values = list(array_values(nest.properties[name]))
+        array = nest.properties[name]
+        assert isinstance(array, DenseArrayBase)
+        values = list(array_values(array))
         values[-1] = value
         nest.properties[name] = i64_array(values)

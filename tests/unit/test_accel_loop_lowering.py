@@ -21,9 +21,7 @@ def _program(kernel: str, arguments: list[str], results: list[str]) -> str:
     """A module of `kernel` (named @k, taking `arguments` then `results`) and a
     host function that allocates the results, launches it and returns them."""
     params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(arguments))
-    allocs = "\n".join(
-        f"  %r{i} = device.alloc : {t}" for i, t in enumerate(results)
-    )
+    allocs = "\n".join(f"  %r{i} = device.alloc : {t}" for i, t in enumerate(results))
     values = [f"%a{i}" for i in range(len(arguments))]
     values += [f"%r{i}" for i in range(len(results))]
     types = ", ".join(arguments + results)
@@ -47,7 +45,9 @@ def _same(text: str, *inputs: np.ndarray) -> None:
         assert have.dtype == want.dtype, index
         if have.dtype == np.float32:  # bits, but any NaN equals any NaN
             np.testing.assert_array_equal(np.isnan(have), np.isnan(want))
-            have, want = (np.where(np.isnan(a), 0, a).view(np.uint32) for a in (have, want))
+            have, want = (
+                np.where(np.isnan(a), 0, a).view(np.uint32) for a in (have, want)
+            )
         np.testing.assert_array_equal(have, want, err_msg=f"result {index}")
 
 
@@ -85,7 +85,9 @@ def _pairs(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
      "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"],
 )  # fmt: skip
 def test_integer_ops(op: str) -> None:
-    text = _program(_binary_kernel(op, "i32"), [f"memref<{N}xi32>"] * 2, [f"memref<{N}xi32>"])
+    text = _program(
+        _binary_kernel(op, "i32"), [f"memref<{N}xi32>"] * 2, [f"memref<{N}xi32>"]
+    )
     _same(text, *_pairs(INT_EDGES))
 
 
@@ -105,7 +107,9 @@ def test_integer_compares(predicate: str) -> None:
      "arith.minimumf"],
 )  # fmt: skip
 def test_float_ops(op: str) -> None:
-    text = _program(_binary_kernel(op, "f32"), [f"memref<{N}xf32>"] * 2, [f"memref<{N}xf32>"])
+    text = _program(
+        _binary_kernel(op, "f32"), [f"memref<{N}xf32>"] * 2, [f"memref<{N}xf32>"]
+    )
     _same(text, *_pairs(FLOAT_EDGES))
 
 
@@ -201,7 +205,9 @@ def test_deep_nest_uses_branch_loops_and_dynamic_bounds() -> None:
   }
   loop.return
 }"""
-    text = _program(kernel, ["memref<2x2x2x2x2x3xf32>", "memref<i32>"], ["memref<2x2x2x2x2xf32>"])
+    text = _program(
+        kernel, ["memref<2x2x2x2x2x3xf32>", "memref<i32>"], ["memref<2x2x2x2x2xf32>"]
+    )
     x = np.random.default_rng(2).standard_normal((2, 2, 2, 2, 2, 3)).astype(np.float32)
     for bound in (0, 2, 3):
         _same(text, x, np.array(bound, np.int32))
@@ -211,7 +217,9 @@ def test_more_than_sixteen_arguments() -> None:
     """Arguments past the sixteenth are read from the stack (manual 8.2)."""
     count = 18
     params = ", ".join(f"%x{i}: memref<4xf32>" for i in range(count))
-    loads = "\n".join(f"    %v{i} = loop.load %x{i}[%i] : memref<4xf32>" for i in range(count))
+    loads = "\n".join(
+        f"    %v{i} = loop.load %x{i}[%i] : memref<4xf32>" for i in range(count)
+    )
     sums = "\n".join(
         f"    %s{i} = arith.addf %s{i - 1}, %v{i} : f32" for i in range(1, count)
     )
@@ -275,7 +283,11 @@ def test_kernels_too_big_for_the_scratchpad_are_a_diagnostic() -> None:
 
 
 def test_memory_stats_and_assembly() -> None:
-    text = _program(_binary_kernel("arith.addf", "f32"), [f"memref<{N}xf32>"] * 2, [f"memref<{N}xf32>"])
+    text = _program(
+        _binary_kernel("arith.addf", "f32"),
+        [f"memref<{N}xf32>"] * 2,
+        [f"memref<{N}xf32>"],
+    )
     compiled = xlir.compile(text, target="accel")
     stats = compiled.memory_stats()
     assert stats.scratchpad_size_in_bytes == 3 * 192  # three 148-byte buffers, aligned
