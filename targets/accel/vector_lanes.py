@@ -118,8 +118,9 @@ def _varying(nest: ParallelOp) -> set[SSAValue] | None:
         types = [v.type for v in (*op.operands, *op.results)]
         if not all(_lane_type(t) for t in types):
             return None
-        bits = [t.width.data for t in types if isinstance(t, IntegerType)]
-        if 1 in bits[: len(op.operands)] and not isinstance(op, BOOLEAN_OPS):
+        operand_types = [v.type for v in op.operands]
+        bits = [t.width.data for t in operand_types if isinstance(t, IntegerType)]
+        if 1 in bits and not isinstance(op, BOOLEAN_OPS):
             return None  # i1 lanes only as masks
     return varying
 
