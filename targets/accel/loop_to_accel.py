@@ -914,6 +914,34 @@ def remove_dead(kernel: accel.KernelOp) -> None:
                 changed = True
 
 
+def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
+    """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
+    b, c`: the same two roundings (manual section 4.7), one instruction."""
+    for op in list(kernel.body.walk()):
+        if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
+            continue
+        for product, addend in ((op.operands[1], op.operands[0]), op.operands):
+            owner = product.owner
+            if (
+                isinstance(owner, accel.AccelInstruction)
+                and owner.SPEC.mnemonic == "vfmul"
+                and product.has_one_use()
+                and owner.parent_block() is op.parent_block()
+            ):
+                fused = accel.instruction(
+                    "vfmadd", [*owner.operands, addend], [V.unallocated()]
+                )
+                block = op.parent_block()
+                assert block is not None
+                block.insert_op_before(fused, op)
+                op.results[0].replace_all_uses_with(fused.results[0])
+                op.detach()
+                op.erase()
+                owner.detach()
+                owner.erase()
+                break
+
+
 def separate_yields(kernel: accel.KernelOp) -> None:
     """Give each value an `accel.for` yields a register of its own where
     sharing its carried value's register would clobber a value still
@@ -1026,4 +1054,5 @@ class LoopToAccelPass(ModulePass):
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
+                fuse_multiply_adds(kernel)
                 separate_yields(kernel)

@@ -74,3 +74,27 @@ loop.kernel @clamp_add(%a: memref<20xi32>, %b: memref<20xi32>, %c: memref<20xi32
   }
   loop.return
 }
+
+// A product only a sum reads is one vfmadd (two roundings, as mulf then
+// addf); the matrix-vector loop's columns are lanes, its rows uniform.
+// CHECK-LABEL: accel.kernel "gemv", 3
+// CHECK:         accel.lw
+// CHECK-NEXT:    accel.vsplat
+// CHECK:         accel.vld
+// CHECK-NEXT:    %[[SUM:.*]] = accel.vfmadd
+// CHECK-NEXT:    accel.yield %[[SUM]] : !accel.v
+// CHECK-NOT:     accel.vfmul
+loop.kernel @gemv(%x: memref<8xf32>, %a: memref<8x32xf32>, %y: memref<32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%j) = (0) to (32) step (1) {
+    %s = loop.for %i = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %u = loop.load %x[%i] : memref<8xf32>
+      %v = loop.load %a[%i, %j] : memref<8x32xf32>
+      %p = arith.mulf %u, %v : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %y[%j] : memref<32xf32>
+  }
+  loop.return
+}
