@@ -80,10 +80,7 @@ class AccelStreamExecutor(StreamExecutor):
 
     def load_kernel(self, image: Any, name: str) -> LoadedKernel:
         """`image`: an `ObjectFile` or its bytes; loaded (rodata to DRAM) once."""
-        data = image.to_bytes() if isinstance(image, ObjectFile) else bytes(image)
-        if data not in self._programs:
-            self._programs[data] = self.device.load(ObjectFile.from_bytes(data))
-        program = self._programs[data]
+        program = self.program(image)
         try:
             symbol = program.simulator.obj.symbol(name)
         except KeyError:
@@ -92,6 +89,14 @@ class AccelStreamExecutor(StreamExecutor):
                 f"error: the object has no loop.kernel @{name} (it has: {names})"
             ) from None
         return LoadedKernel(program, name, symbol.nargs)
+
+    def program(self, image: Any) -> Program:
+        """The loaded program of an object (or its bytes), loaded on first
+        use; its `profiles` are its launches' (benchmarks/accel.py)."""
+        data = image.to_bytes() if isinstance(image, ObjectFile) else bytes(image)
+        if data not in self._programs:
+            self._programs[data] = self.device.load(ObjectFile.from_bytes(data))
+        return self._programs[data]
 
     def copy_device_to_device(self, target: DeviceBuffer, source: DeviceBuffer) -> None:
         check_transfer("device to device", source, target.size_in_bytes)
