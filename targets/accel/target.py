@@ -19,11 +19,12 @@ INFO = TargetInfo(
     vector_registers=32,
     threads=1,
     pointer_bits=32,
-    element_types=frozenset({"f32", "i32", "ui32", "i1"}),
+    element_types=frozenset({"f32", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}),
 )
 """Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
 32-bit addresses. Of table 2.7's types, those the compiler computes so far
-(narrow and 64-bit types wait for their conversions and emulation)."""
+(f16/bf16 arithmetic waits for per-op rounding, 64-bit integers for their
+emulation)."""
 
 
 class AccelTarget(Target):

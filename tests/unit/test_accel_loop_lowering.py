@@ -294,3 +294,29 @@ def test_memory_stats_and_assembly() -> None:
     assert stats.generated_code_size_in_bytes > 0
     assembly = compiled.as_text()
     assert ".kernel k, 3" in assembly and "halt" in assembly
+
+
+@pytest.mark.parametrize("element", ["i8", "ui16"])
+@pytest.mark.parametrize(
+    "op", ["add", "divide", "shift_right_logical", "maximum", "multiply"]
+)
+def test_narrow_integers_in_their_containers(element: str, op: str) -> None:
+    """Narrow integers are moved by DMA conversions and computed in 32-bit
+    containers, sign-extended, re-extended after each op and zero-extended
+    where one reads them unsigned: they wrap, divide and compare as the
+    evaluator's do."""
+    dtype = np.dtype({"i8": np.int8, "ui16": np.uint16}[element])
+    text = f"""func.func @main(%a: tensor<{N}x{element}>, %b: tensor<{N}x{element}>) -> (tensor<{N}x{element}>, tensor<{N}xi1>) {{
+  %0 = stablehlo.{op} %a, %b : tensor<{N}x{element}>
+  %1 = stablehlo.compare LT, %0, %a : (tensor<{N}x{element}>, tensor<{N}x{element}>) -> tensor<{N}xi1>
+  return %0, %1 : tensor<{N}x{element}>, tensor<{N}xi1>
+}}"""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(5)
+    a, b = (
+        rng.integers(info.min, info.max, N, endpoint=True).astype(dtype) for _ in "ab"
+    )
+    b[b == 0] = 1
+    if op.startswith("shift"):
+        b = (b % 12).astype(dtype)
+    _same(text, a, b)
