@@ -68,6 +68,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import HasParent, IsTerminator, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.device import LaunchableKernel
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,
@@ -78,7 +79,6 @@ from xlir.targets.accel.isa import (
     register_index,
     register_name,
 )
-from xlir.dialects.device import LaunchableKernel
 from xlir.targets.accel.objfile import NAME_PATTERN
 
 if TYPE_CHECKING:

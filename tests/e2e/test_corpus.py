@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.registry import target_names
+from xlir.targets.registry import get_target, target_names
 
 import xlir
 from tests.conftest import CORPUS
