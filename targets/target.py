@@ -109,6 +109,8 @@ class KnownGaps:
 
     corpus: dict[str, str] = field(default_factory=dict)
     """Program name of the test corpus (`mlp_fwd`) -> why it fails."""
+    bench: dict[str, str] = field(default_factory=dict)
+    """Program of the bench corpus (`matmul_512`) -> why it fails."""
     jax_exports: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Program of tests/jax_exports -> (whose work it waits for, a regular
     expression the failure's message matches)."""
@@ -116,6 +118,10 @@ class KnownGaps:
     """File of StableHLO's interpreter suite -> its failing test functions
     (outside the collective files, which only the interpreter runs: see
     tests/e2e/test_stablehlo_suite.py)."""
+    stablehlo_suite_files: frozenset[str] | None = None
+    """The files of StableHLO's interpreter suite the target is held to
+    (None: every file): hardware with fewer types than StableHLO has (no
+    f64, no complex) names the files of the ops its programs use."""
 
 
 @dataclass(frozen=True)
