@@ -24,8 +24,8 @@ loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf
 // CHECK:      qdsp.kernel "scale_rows" {
 // CHECK-NEXT: ^{{.*}}(%{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>):
 // CHECK-NEXT:   %[[ZERO:.*]] = qdsp.lf 0.000000e+00 : !qdsp.reg
-// The outer parallel loop: 48 iterations, 4 at a time, split between blocks.
-// CHECK:        "qdsp.loop"() <{start = 0 : i32, step = 4 : i32, count = 12 : i32, split = 1 : i32}>
+// The outer parallel loop: 48 iterations, 4 at a time.
+// CHECK:        "qdsp.loop"() <{start = 0 : i32, step = 4 : i32, count = 12 : i32}>
 // CHECK:          %[[LANE:.*]] = qdsp.lane : !qdsp.reg
 // CHECK-NEXT:     %[[T:.*]] = qdsp.iadd %{{.*}}, %[[LANE]]
 // CHECK:          %[[LAST:.*]] = qdsp.li 47 : !qdsp.reg
@@ -48,4 +48,3 @@ loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf
 // CHECK-NEXT:       %[[C2:.*]] = qdsp.mv %[[C1]]
 // CHECK-NEXT:       qdsp.endloop %[[C2]] : !qdsp.reg
 // CHECK:          qdsp.st %[[SUM]], %{{.*}}, 3
-// CHECK:        qdsp.ret
