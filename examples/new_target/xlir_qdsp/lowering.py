@@ -77,11 +77,8 @@ class KernelLowering:
         if isinstance(op, arith.CmpiOp):
             source += " " + arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         if source not in MNEMONICS:
-            return f"no qdsp instruction for {source}"
-        if (
-            source in ("arith.addi", "arith.subi", "arith.muli")
-            and I1 in op.result_types
-        ):
+            return "no qdsp instruction"
+        if I1 in op.result_types and MNEMONICS[source] in ("iadd", "isub", "imul"):
             return "i1 arithmetic"  # 32-bit lanes do not wrap modulo 2
         reads = [self.values[v] for v in op.operands]
         self.values[op.results[0]] = self.emit(MNEMONICS[source], *reads)
@@ -99,17 +96,14 @@ class KernelLowering:
         if not (op.buffer in self.buffers and memref.element_type in (F32, I32)
                 and isinstance(memref.layout, builtin.NoneAttr)):  # fmt: skip
             return f"a {memref}; expected a row-major kernel argument of f32 or i32"
-        address, *indices = [self.values[i] for i in op.indices] or [
-            self.emit("li", imm=0)
-        ]
-        for size, index in zip(memref.get_shape()[1:], indices, strict=True):
+        indices = [self.values[i] for i in op.indices] or [self.emit("li", imm=0)]
+        address, k = indices[0], self.buffers[op.buffer]
+        for size, index in zip(memref.get_shape()[1:], indices[1:], strict=True):
             address = self.emit("iadd", self.scaled("imul", address, size), index)
         if isinstance(op, LoadOp):
-            self.values[op.result] = self.emit(
-                "ld", address, imm=self.buffers[op.buffer]
-            )
+            self.values[op.result] = self.emit("ld", address, imm=k)
         else:
-            self.emit("st", self.values[op.value], address, imm=self.buffers[op.buffer])
+            self.emit("st", self.values[op.value], address, imm=k)
 
     def loops(self, op: ForOp | ParallelOp) -> str | None:
         """Each dimension a hardware loop whose counter is the index; the last
@@ -118,12 +112,9 @@ class KernelLowering:
         stores). A `loop.for`'s carried values stay in registers."""
         if op.dynamic_lower or op.dynamic_upper or op.dynamic_step:
             return "a loop whose bounds are not constants"
-        bounds = (op.static_lower, op.static_upper, op.static_step)
-        starts, ends, steps = (b.get_values() for b in bounds)
-        dims = [
-            (lo, s, -(-(up - lo) // s))
-            for lo, up, s in zip(starts, ends, steps, strict=True)
-        ]
+        bounds = zip(op.lower_bounds, op.upper_bounds, op.steps, strict=True)
+        # each dimension's start, step and trip count
+        dims = [(lo, s, -(-(up - lo) // s)) for lo, up, s in bounds]
         if not dims:  # no dimensions: the body once
             return self.body(op.body.block)
         lanes = qdsp.LANES if isinstance(op.parent_op(), KernelOp) else 1
@@ -145,9 +136,8 @@ class KernelLowering:
             indices.append(counter)
             if len(indices) < len(dims):
                 return self.loop(*hardware(len(indices)), [], fill)
-            self.values.update(
-                zip(op.body.block.args, [*indices, *carried], strict=True)
-            )
+            block_args = [*indices, *carried]
+            self.values.update(zip(op.body.block.args, block_args, strict=True))
             self.body(op.body.block)
             return [self.values[v] for v in op.yield_op().operands]
 
