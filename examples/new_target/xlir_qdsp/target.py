@@ -26,17 +26,8 @@ from xlir.pass_manager import passes_of
 from xlir_qdsp.dialect import ISA, LANES, F, S, U
 from xlir_qdsp.lowering import AllocateRegistersPass, assembly, lower
 
-REFUSED = [
-    "compare_select",
-    "conv2d_nhwc",
-    "dynamic_slice",
-    "gather_index",
-    "int_ops",
-    "slice_concat_pad",
-    "train_step_mlp",
-    "transpose_reshape_bcast",
-    "while_loops",
-]
+REFUSED = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops",
+           "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]  # fmt: skip
 WHY = "ops Q4 has no instruction for, refused in one diagnostic"
 
 
