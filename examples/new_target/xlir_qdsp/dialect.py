@@ -90,8 +90,10 @@ def instruction_op(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instru
     return irdl.irdl_op_definition(type(mnemonic, (Instruction,), fields))
 
 
-INSTRUCTIONS = {m: instruction_op(m, reads) for m, (_, reads, _, _) in ISA.items()}
-INSTRUCTIONS |= {m: instruction_op(m, *shape) for m, shape in MEMORY.items()}
+INSTRUCTIONS = {
+    **{m: instruction_op(m, reads) for m, (_, reads, _, _) in ISA.items()},
+    **{m: instruction_op(m, *shape) for m, shape in MEMORY.items()},
+}
 
 
 def instruction(mnemonic: str, *reads: SSAValue, imm: float | None = None) -> Operation:
