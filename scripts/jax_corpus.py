@@ -80,19 +80,20 @@ class ProgramList:
 
     def add(
         self,
-        bench_name: str,
         inputs: Inputs,
         small: dict[str, Any],
         bench: dict[str, Any],
+        bench_name: str | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator: registers the function under its own name."""
+        """Decorator: registers the function under its own name (and its
+        bench version under `bench_name`, by default the same)."""
 
         def register(function: Callable[..., Any]) -> Callable[..., Any]:
             name = function.__name__
             if name in self.programs:
                 raise ValueError(f"program {name} is registered twice")
             self.programs[name] = Program(
-                name, bench_name, function, inputs, small, bench
+                name, bench_name or name, function, inputs, small, bench
             )
             return function
 

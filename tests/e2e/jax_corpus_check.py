@@ -1,0 +1,53 @@
+"""What the tests of the corpus exporter (scripts/jax_corpus.py) and of the
+broad benchmark corpus (benchmarks/broad_corpus.py) share: importing those
+scripts, and running an exported program against JAX's outputs."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+from xlir.tools.compare import Tolerance, compare, default_tolerance
+
+import xlir
+from xlir.element_types import from_void
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def script(path: str) -> ModuleType:
+    """The repository's script at `path` (scripts/export_corpus.py) as a
+    module, its folder on the import path as when it runs."""
+    file = ROOT / path
+    if str(file.parent) not in sys.path:
+        sys.path.insert(0, str(file.parent))
+    return importlib.import_module(file.stem)
+
+
+def assert_runs_as_jax(
+    text: str,
+    name: str,
+    arguments: Sequence[np.ndarray],
+    expected: Sequence[np.ndarray],
+    tolerance: Tolerance | None = None,
+    target: str = "cpu",
+) -> None:
+    """`text` compiled for `target` gives `expected` on `arguments`, within
+    `tolerance` (default: xlir-run's for each output's dtype)."""
+    executable = xlir.compile(text, target=target, name=name)
+    specs = executable.signature.arguments
+    got = executable(
+        *(from_void(a, spec.dtype) for a, spec in zip(arguments, specs, strict=True))
+    )
+    results = got if isinstance(got, tuple) else (got,)
+    assert len(results) == len(expected)
+    for index, (result, want) in enumerate(zip(results, expected, strict=True)):
+        result = np.asarray(result)
+        want = from_void(want, result.dtype)
+        assert result.dtype == want.dtype, f"out{index}: dtype"
+        ok, verdict = compare(result, want, tolerance or default_tolerance(want.dtype))
+        assert ok, f"out{index}: {verdict}"
