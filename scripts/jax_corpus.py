@@ -196,8 +196,9 @@ def main(
     argv: Sequence[str] | None = None,
     default_folder: Path | None = None,
     bench_data: bool = False,
-) -> None:
-    """The command line of an export script over `programs`."""
+) -> tuple[Path, dict[str, list[np.ndarray]]]:
+    """The command line of an export script over `programs`; returns the
+    folder and the small programs' outputs by name."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "folder",
@@ -219,7 +220,7 @@ def main(
     args = parser.parse_args(argv)
     if args.list:
         print("\n".join(programs.programs))
-        return
+        raise SystemExit(0)
     unknown = sorted(set(args.names) - set(programs.programs))
     if unknown:
         parser.error(
@@ -234,10 +235,12 @@ def main(
     sizes = [args.only] if args.only else ["small", "bench"]
     for size in sizes:
         (args.folder / size).mkdir(parents=True, exist_ok=True)
+    small_outputs = {}
     for program in selected:
         line = f"{program.name:26}"
         if "small" in sizes:
             inputs, outputs = export_small(program, args.folder / "small")
+            small_outputs[program.name] = outputs
             line += f" small in: {describe(inputs)} out: {describe(outputs)}"
         if "bench" in sizes:
             shapes = export_bench(program, args.folder / "bench", bench_data)
@@ -247,3 +250,4 @@ def main(
         f"wrote {len(selected)} program(s) to {args.folder} "
         f"(jax {jax.__version__}, numpy {np.__version__})"
     )
+    return args.folder, small_outputs

@@ -6,6 +6,7 @@ Needs jax (the `bench` extra): skipped without it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,9 @@ PROGRAMS = ["softmax_rows", "int_ops", "train_step_mlp"]
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("corpus")
-    jax_corpus.main(export_corpus.CORPUS, "export", [str(folder), *PROGRAMS])
+    export_corpus.write_tolerances(
+        *jax_corpus.main(export_corpus.CORPUS, "export", [str(folder), *PROGRAMS])
+    )
     return folder
 
 
@@ -43,7 +46,8 @@ def test_exported_program_runs_as_jax(exported: Path, name: str, flavour: str) -
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
-def test_lowered_text_is_the_stored_corpus(exported: Path, name: str) -> None:
+def test_exported_as_stored(exported: Path, name: str) -> None:
+    """The lowered texts and the tolerances are the stored corpus's."""
     if not CORPUS.exists():
         pytest.skip(f"{CORPUS} is absent: nothing to compare with")
     bench_name = export_corpus.CORPUS.programs[name].bench_name
@@ -55,6 +59,11 @@ def test_lowered_text_is_the_stored_corpus(exported: Path, name: str) -> None:
         ),
     ]:
         assert made.read_text() == stored.read_text(), made.name
+    made_tolerances = json.loads((exported / "tolerances.json").read_text())
+    stored_tolerances = json.loads((CORPUS / "tolerances.json").read_text())
+    stored = stored_tolerances["programs"][name]
+    del stored["observed"]  # a study of errors the script does not repeat
+    assert made_tolerances["programs"][name] == stored
 
 
 def test_unknown_program_is_refused(tmp_path: Path, capsys) -> None:
