@@ -492,7 +492,7 @@ def embedding_update(table, ids, upstream):
         randn(rng, count, width),
     ],
     small={"rows": 32, "width": 8, "count": 12},
-    bench={"rows": 65536, "width": 64, "count": 4096},
+    bench={"rows": 16384, "width": 64, "count": 4096},
 )
 def scatter_set(x, rows, values):
     """Rows overwritten (the last write wins with repeated indices, so the
@@ -654,7 +654,7 @@ def einsum_two_contracting(a, b):
 @program(
     operands("bi", "bj"),
     small={"b": 4, "i": 8, "j": 6},
-    bench={"b": 64, "i": 512, "j": 512},
+    bench={"b": 16, "i": 512, "j": 512},
 )
 def einsum_outer(a, b):
     return jnp.einsum("bi,bj->bij", a, b)
@@ -663,7 +663,7 @@ def einsum_outer(a, b):
 @program(
     operands("ij", "ij"),
     small={"i": 16, "j": 8},
-    bench={"i": 4096, "j": 1024},
+    bench={"i": 2048, "j": 1024},
 )
 def einsum_row_dot(a, b):
     """A contraction with a batch dimension and nothing free: row dot products."""
