@@ -577,15 +577,11 @@ def print_speed(rows: Sequence[Row], peers: Sequence[Peer]) -> None:
     """Geometric means of xlir's time over each peer's and over the best
     one's, and the programs where xlir is slowest against the best."""
     correct = [r for r in rows if r.xlir_ok and r.xlir_ms is not None]
-    columns: list[tuple[str, Callable[[Row], float | None]]] = [
-        ("numpy", lambda r: r.numpy_ms),
-        *(
-            (p.name, functools.partial(lambda name, r: r.peer_ms.get(name), p.name))
-            for p in peers
-        ),
-    ]
-    for label, time_of in columns:
-        ratios = [ratio(r.xlir_ms, time_of(r)) for r in correct]
+    for label in ["numpy", *(p.name for p in peers)]:
+        ratios = [
+            ratio(r.xlir_ms, r.numpy_ms if label == "numpy" else r.peer_ms.get(label))
+            for r in correct
+        ]
         present = [x for x in ratios if x is not None]
         if present:
             print(
