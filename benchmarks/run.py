@@ -133,6 +133,10 @@ IREE_FLAGS = (
 )
 """IREE's CPU deployment guide's configuration."""
 
+IREE_QUIET = ("--iree-global-opt-enable-warn-on-uninitialized-values=false",)
+"""Off: a warning IREE prints for JAX's select_and_scatter (max-pool
+gradients), which would break up the table; it changes no code."""
+
 SLOWER_THAN_BEST = 1.25
 """A program where xlir takes longer than this times the best peer is listed."""
 
@@ -313,7 +317,7 @@ class Iree:
             text,
             target_backends=["llvm-cpu"],
             input_type="stablehlo",
-            extra_args=list(IREE_FLAGS),
+            extra_args=[*IREE_FLAGS, *IREE_QUIET],
         )
 
     def caller(self, vmfb: bytes, arrays: Sequence[np.ndarray]) -> Callable[[], object]:
