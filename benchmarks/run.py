@@ -109,7 +109,7 @@ from xlir.tools.compare import compare  # noqa: E402
 import xlir  # noqa: E402
 from tests.corpus import SMALL, TOLERANCES, assert_matches, load_case  # noqa: E402
 from tests.e2e.jax_corpus_check import broad_tolerance  # noqa: E402
-from xlir.element_types import from_void  # noqa: E402
+from xlir.element_dtypes import from_void  # noqa: E402
 
 try:
     import jax

@@ -14,7 +14,7 @@ import numpy as np
 from xlir.tools.compare import Tolerance, compare, default_tolerance
 
 import xlir
-from xlir.element_types import from_void
+from xlir.element_dtypes import from_void
 
 ROOT = Path(__file__).resolve().parents[2]
 
