@@ -1,0 +1,207 @@
+"""The kernel image of the nvptx-emu target (`Compiler.compile_kernels`):
+every kernel of a loop-level module `map-to-gpu` mapped, runnable on the
+host at its launch (`gpu_launch`).
+
+A kernel whose threads are independent is compiled to native code with its
+threads as loops (`NativeKernel`); one with barriers, warp shuffles or
+shared memory runs block by block with its threads in lockstep in the loop
+evaluator (`LockstepKernel`). Both launch on device buffers of a
+host-memory device (`run`, as the generic device-schedule executor does)
+or on raw addresses and scalars (`run_raw`, as the fake CUDA driver of
+scripts/gpu_check.py does, with the parameters of a CUDA launch).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from math import prod
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Attribute
+from xlir.analysis.kernel_aliasing import distinct_arguments, launches_by_kernel
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.evaluator.loop.engine import Routine
+from xlir.evaluator.loop.image import LoopModule
+from xlir.evaluator.loop.values import register_dtype, storage_dtype
+from xlir.lowering.llvm.function import llvm_type
+from xlir.targets.base import DeviceBuffer, Grid, KernelArgument
+from xlir.targets.host_memory import HostKernel, typed_view
+from xlir.targets.nvptx.emu import simt_steps  # noqa: F401 (registers the steps)
+from xlir.targets.nvptx.emu.emulation import (
+    launch,
+    lockstep_block,
+    needs_lockstep,
+    thread_loops,
+)
+from xlir.targets.nvptx.emu.host_code import HostCode
+
+from xlir.diagnostics import XlirError
+
+C_TYPES: dict[str, Any] = {
+    "ptr": ctypes.c_void_p,
+    "i1": ctypes.c_bool,
+    "i8": ctypes.c_int8,
+    "i16": ctypes.c_int16,
+    "i32": ctypes.c_int32,
+    "i64": ctypes.c_int64,
+    "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
+}
+"""A kernel parameter's kind (the nvptx manifest's) -> its C type."""
+
+
+def parameter_kind(type_: Attribute, kernel: KernelOp) -> str:
+    """ "ptr" for a buffer, else the LLVM type of the scalar (as in the PTX)."""
+    if isinstance(type_, MemRefType):
+        return "ptr"
+    return str(llvm_type(type_, kernel))
+
+
+def buffer_bytes(type_: MemRefType[Attribute]) -> int:
+    return storage_dtype(type_).itemsize * prod(type_.get_shape())
+
+
+class EmulatedKernel(HostKernel):
+    """One mapped kernel on the host; see the module docstring."""
+
+    def __init__(self, kernel: KernelOp):
+        self.name = kernel.sym_name.data
+        self.blocks, self.threads, self.shared_bytes = launch(kernel)
+        self.types = list(kernel.argument_types)
+        self.params = [parameter_kind(t, kernel) for t in self.types]
+        self.extents = [
+            buffer_bytes(t) if isinstance(t, MemRefType) else None for t in self.types
+        ]
+        """The bytes each buffer parameter spans (None for a scalar)."""
+
+    def check_launch(self, grid: Sequence[int], block: Sequence[int]) -> None:
+        """The emulated kernel runs at the launch it was mapped for."""
+        blocks, threads = prod(grid), prod(block)
+        if (blocks, threads) != (self.blocks, self.threads):
+            raise XlirError(
+                f"error: @{self.name} is emulated for {self.blocks} block(s) of "
+                f"{self.threads} thread(s) (its gpu_launch), but was launched on "
+                f"{blocks} x {threads}"
+            )
+
+    def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
+        self.check_launch(grid, (self.threads,))
+        if len(arguments) != len(self.types):
+            raise XlirError(
+                f"error: @{self.name} takes {len(self.types)} argument(s), but was "
+                f"launched with {len(arguments)}"
+            )
+        for index, (argument, type_) in enumerate(
+            zip(arguments, self.types, strict=True)
+        ):
+            if isinstance(type_, MemRefType) != isinstance(argument, DeviceBuffer):
+                raise XlirError(
+                    f"error: @{self.name}: argument {index} is a "
+                    f"{type(argument).__name__}; expected {type_}"
+                )
+        self.execute(
+            [
+                typed_view(a, storage_dtype(t), t.get_shape())
+                if isinstance(a, DeviceBuffer) and isinstance(t, MemRefType)
+                else register_dtype(t).type(a)
+                for a, t in zip(arguments, self.types, strict=True)
+            ]
+        )
+
+    def run_raw(
+        self,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        shared_bytes: int,
+        values: Sequence[int | float],
+    ) -> None:
+        self.check_launch(grid, block)
+        arrays: list[Any] = []
+        for value, type_ in zip(values, self.types, strict=True):
+            if isinstance(type_, MemRefType):
+                raw = (ctypes.c_uint8 * buffer_bytes(type_)).from_address(int(value))
+                array = np.ctypeslib.as_array(raw).view(storage_dtype(type_))
+                arrays.append(array.reshape(tuple(type_.get_shape())))
+            else:
+                arrays.append(register_dtype(type_).type(value))
+        self.execute(arrays)
+
+    def execute(self, arguments: list[Any]) -> None:
+        """Run every block on arrays of the buffers (sharing their memory)
+        and numpy scalars."""
+        raise NotImplementedError
+
+
+class NativeKernel(EmulatedKernel):
+    """Threads as loops, compiled for the host (`emulation.thread_loops`)."""
+
+    def __init__(self, kernel: KernelOp, address: int):
+        super().__init__(kernel)
+        signature = ctypes.CFUNCTYPE(None, *[C_TYPES[p] for p in self.params])
+        self.function = signature(address)
+
+    def execute(self, arguments: list[Any]) -> None:
+        self.function(
+            *[
+                a.ctypes.data if kind == "ptr" else a.item()
+                for a, kind in zip(arguments, self.params, strict=True)
+            ]
+        )
+
+
+class LockstepKernel(EmulatedKernel):
+    """One block at a time, its threads in lockstep in the loop evaluator
+    (`emulation.lockstep_block`)."""
+
+    def __init__(self, kernel: KernelOp, routine: Routine):
+        super().__init__(kernel)
+        self.routine = routine
+
+    def execute(self, arguments: list[Any]) -> None:
+        with np.errstate(all="ignore"):
+            for block in range(self.blocks):
+                self.routine([*arguments, np.int64(block)])
+
+
+class EmulatedKernels:
+    """Every kernel of a mapped loop-level module, ready to run on the host
+    (module docstring)."""
+
+    def __init__(self, module: ModuleOp, sources: dict[str, str] | None = None):
+        kernels = [op for op in module.ops if isinstance(op, KernelOp)]
+        globals_ = [op for op in module.ops if isinstance(op, GlobalOp)]
+        launches = launches_by_kernel(module)
+        distinct = {
+            k.sym_name.data: distinct_arguments(k, launches.get(k.sym_name.data, []))
+            for k in kernels
+        }
+        native = [k for k in kernels if not needs_lockstep(k)]
+        lockstep = [k for k in kernels if needs_lockstep(k)]
+        self.kernels: dict[str, EmulatedKernel] = {}
+        if native:
+            self.code = HostCode([thread_loops(k) for k in native], globals_, distinct)
+            for kernel in native:
+                name = kernel.sym_name.data
+                self.kernels[name] = NativeKernel(kernel, self.code.address(name))
+        if lockstep:
+            blocks = ModuleOp(
+                [*(g.clone() for g in globals_), *(lockstep_block(k) for k in lockstep)]
+            )
+            self.evaluator = LoopModule(blocks, sources)
+            for kernel in lockstep:
+                name = kernel.sym_name.data
+                routine = self.evaluator.program.routines[name]
+                self.kernels[name] = LockstepKernel(kernel, routine)
+
+    def kernel(self, name: str) -> EmulatedKernel:
+        found = self.kernels.get(name)
+        if found is None:
+            known = ", ".join(f"@{k}" for k in sorted(self.kernels)) or "none"
+            raise XlirError(
+                f"error: the image has no kernel @{name} (kernels: {known})"
+            )
+        return found
