@@ -1,0 +1,383 @@
+"""`gpu_check.py run`, on the GPU machine: every prepared program loaded
+from its PTX (JIT-compiled by the driver) and from its cubin, run from its
+manifest, compared with the expected outputs, timed with CUDA events
+(median of `repeats` after `warmup`); XLA's time on the same StableHLO text
+where JAX runs (a subprocess: `gpu_check.py xla`); the device-to-device
+copy bandwidth as the roofline of the elementwise programs. A JSON report,
+a table, and a non-zero exit on any failure of xlir's programs (a JIT or
+launch error is recorded, and the run goes on with the next program).
+
+`fake=True` rehearses it all without a GPU: the fake driver of
+`fake_cuda`, with each program's kernels compiled by xlir's nvptx-emu
+target from its StableHLO text (this needs xlir).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gpucheck.compare import compare_outputs
+from gpucheck.cuda import CudaError, Driver, NoDriver, copy_bandwidth, load_library
+from gpucheck.data import DataError, expected_outputs, program_inputs, read_index
+from gpucheck.schedule import LoadedProgram, ManifestError, read_manifest
+
+XLA_SECONDS = 900
+"""The XLA subprocess's time limit (compiles of 36 programs included)."""
+
+
+def timed(
+    driver: Driver, program: LoadedProgram, repeats: int, warmup: int
+) -> dict[str, float]:
+    """Median milliseconds of a run: by CUDA events, and by the host's clock
+    to the end of the device's work (as XLA's time is taken)."""
+    for _ in range(warmup):
+        program.run()
+    driver.synchronize()
+    start, end = driver.event(), driver.event()
+    events, walls = [], []
+    try:
+        for _ in range(repeats):
+            began = time.perf_counter()
+            driver.record(start)
+            program.run()
+            driver.record(end)
+            events.append(driver.elapsed_ms(start, end))
+            driver.synchronize()
+            walls.append((time.perf_counter() - began) * 1e3)
+    finally:
+        driver.destroy(start)
+        driver.destroy(end)
+    return {"event_ms": float(np.median(events)), "wall_ms": float(np.median(walls))}
+
+
+def run_image(
+    driver: Driver,
+    folder: Path,
+    entry: dict[str, Any],
+    image: str,
+    repeats: int,
+    warmup: int,
+) -> tuple[dict[str, Any], list[np.ndarray] | None]:
+    """One program from one image: its comparison (and, for the PTX, its
+    times and kernels' registers); any failure as a message."""
+    result: dict[str, Any] = {"image": image, "ok": False}
+    program: LoadedProgram | None = None
+    outputs = None
+    try:
+        manifest = read_manifest(folder / entry["dir"] / "model.manifest.json")
+        program = LoadedProgram(
+            driver, manifest, (folder / entry["dir"] / image).read_bytes()
+        )
+        if program.module.log:
+            result["jit_log"] = program.module.log[-2000:]
+        program.set_inputs(program_inputs(folder, entry))
+        program.run()
+        outputs = program.outputs()
+        wants, positions = expected_outputs(folder, entry)
+        result["outputs"] = compare_outputs(
+            outputs, wants, entry["tolerance"], positions
+        )
+        result["ok"] = all(o["ok"] for o in result["outputs"])
+        result["kernels"] = program.kernel_attributes()
+        result["while_iterations"] = program.iterations
+        if image.endswith(".ptx") and repeats:
+            result.update(timed(driver, program, repeats, warmup))
+    except (
+        CudaError,
+        ManifestError,
+        DataError,
+        OSError,
+        KeyError,
+        ValueError,
+    ) as error:
+        result["error"] = f"{type(error).__name__}: {error}"
+    finally:
+        if program is not None:
+            try:
+                program.release()
+            except CudaError as error:
+                result.setdefault("error", f"release: {error}")
+                result["ok"] = False
+    return result, outputs
+
+
+def run_xla(
+    script: Path, folder: Path, work: Path, repeats: int, warmup: int
+) -> dict[str, Any]:
+    """XLA's outputs and times (`gpu_check.py xla` in a subprocess)."""
+    command = [
+        sys.executable,
+        str(script),
+        "xla",
+        "--dir",
+        str(folder),
+        "--out",
+        str(work),
+        "--repeats",
+        str(repeats),
+        "--warmup",
+        str(warmup),
+    ]
+    environment = {**os.environ, "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+    try:
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=XLA_SECONDS,
+            check=False,
+            env=environment,
+        )
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": f"the XLA run took over {XLA_SECONDS} s"}
+    report = work / "xla.json"
+    if done.returncode != 0 or not report.exists():
+        return {"ok": False, "error": (done.stderr or done.stdout)[-3000:]}
+    return {"ok": True, **json.loads(report.read_text())}
+
+
+def fake_driver() -> tuple[Driver, Any]:
+    """A `Driver` over the fake library, and the fake (whose `kernels` is
+    set per program)."""
+    fake_cuda = importlib.import_module("gpucheck.fake_cuda")
+
+    def none(name: str) -> Any:
+        raise KeyError(name)
+
+    fake = fake_cuda.FakeCuda(kernels=none)
+    return Driver(fake.library()), fake
+
+
+def emulated_kernels(folder: Path, entry: dict[str, Any]) -> Any:
+    """The program's kernels by name, compiled by xlir's nvptx-emu target."""
+    xlir = importlib.import_module("xlir")
+    path = folder / entry["dir"] / "program.mlir"
+    executable = xlir.compile(path.read_text(), target="nvptx-emu", name=str(path))
+    return executable.image.kernels.__getitem__
+
+
+def run(
+    folder: Path,
+    report_path: Path,
+    script: Path,
+    repeats: int = 20,
+    warmup: int = 3,
+    with_xla: bool = True,
+    fake: bool = False,
+    only: list[str] | None = None,
+) -> int:
+    """See the module docstring; the exit status."""
+    try:
+        index = read_index(folder)
+        if fake:
+            driver, fake_library = fake_driver()
+        else:
+            driver, fake_library = Driver(load_library()), None
+    except (NoDriver, DataError) as error:
+        print(f"gpu_check run: {error}", file=sys.stderr)
+        return 2
+    entries = [e for e in index["programs"] if not only or e["name"] in only]
+    report: dict[str, Any] = {
+        "device": driver.describe(),
+        "fake_driver": fake,
+        "index": {k: v for k, v in index.items() if k != "programs"},
+        "repeats": repeats,
+        "warmup": warmup,
+    }
+    bandwidth = copy_bandwidth(driver, 16 if fake else 256, 3 if fake else repeats)
+    report["copy_bandwidth"] = bandwidth
+    with tempfile.TemporaryDirectory() as work:
+        xla = (
+            run_xla(script, folder, Path(work), repeats, warmup)
+            if with_xla
+            else {"ok": False, "error": "skipped (--no-xla)"}
+        )
+        report["xla"] = {k: v for k, v in xla.items() if k != "programs"}
+        results = []
+        for entry in entries:
+            results.append(
+                run_program(
+                    driver,
+                    fake_library,
+                    folder,
+                    entry,
+                    xla,
+                    Path(work),
+                    bandwidth,
+                    repeats,
+                    warmup,
+                )
+            )
+            print(_row(results[-1]), file=sys.stderr)
+    report["programs"] = results
+    report["summary"] = summary(results)
+    report_path.write_text(json.dumps(report, indent=1))
+    print(table(report))
+    return 0 if report["summary"]["failed"] == 0 else 1
+
+
+def run_program(
+    driver: Driver,
+    fake: Any,
+    folder: Path,
+    entry: dict[str, Any],
+    xla: dict[str, Any],
+    work: Path,
+    bandwidth: dict[str, float],
+    repeats: int,
+    warmup: int,
+) -> dict[str, Any]:
+    """Every image of one program, and how it compares with XLA."""
+    result: dict[str, Any] = {
+        "name": entry["name"],
+        "set": entry["set"],
+        "elementwise": entry["elementwise"],
+        "images": [],
+    }
+    if "compile_error" in entry:
+        result["ok"] = False
+        result["error"] = "xlir did not compile it: " + entry["compile_error"][-2000:]
+        return result
+    if fake is not None:
+        try:
+            fake.kernels = emulated_kernels(folder, entry)
+        except Exception as error:
+            result.update(ok=False, error=f"nvptx-emu: {type(error).__name__}: {error}")
+            return result
+    images = ["model.ptx"] + ([entry["cubin"]] if entry.get("cubin") else [])
+    outputs = None
+    for image in images:
+        found, got = run_image(driver, folder, entry, image, repeats, warmup)
+        result["images"].append(found)
+        outputs = got if image == "model.ptx" else outputs
+    result["ok"] = all(i["ok"] for i in result["images"])
+    if entry.get("cubin_error"):
+        result["cubin_error"] = entry["cubin_error"]
+    ptx = result["images"][0]
+    sizes = sum(np.prod(i["shape"]) * np.dtype(i["dtype"]).itemsize for i in _io(entry))
+    result["bytes"] = int(sizes)
+    if "event_ms" in ptx:
+        result["xlir_ms"] = ptx["event_ms"]
+        result["xlir_wall_ms"] = ptx["wall_ms"]
+        result["gb_per_s"] = sizes / (ptx["event_ms"] * 1e-3) / 1e9
+        result["fraction_of_copy"] = result["gb_per_s"] / bandwidth["gb_per_s"]
+    timing = xla.get("programs", {}).get(entry["dir"])
+    if timing is not None:
+        result["xla"] = {k: v for k, v in timing.items() if k != "trace"}
+        if not timing["ok"]:
+            result["xla"]["trace"] = timing.get("trace", "")
+        if timing["ok"]:
+            result["xla_wall_ms"] = timing["wall_ms"]
+            if "xlir_wall_ms" in result:
+                result["xlir_over_xla"] = result["xlir_wall_ms"] / timing["wall_ms"]
+            stored = np.load(work / f"{entry['dir'].replace('/', '_')}.npz")
+            theirs = [stored[f"arr_{i}"] for i in range(len(stored.files))]
+            wants, positions = expected_outputs(folder, entry)
+            result["xla_vs_expected"] = compare_outputs(
+                theirs, wants, entry["tolerance"], positions
+            )
+            if outputs is not None:
+                result["xlir_vs_xla"] = compare_outputs(
+                    outputs, theirs, entry["tolerance"]
+                )
+    return result
+
+
+def _io(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """Shapes and dtypes of the program's inputs and outputs (the bytes a
+    memory-bound program must move at least)."""
+    return [*entry["inputs"], *entry["outputs"]]
+
+
+def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts, the geometric mean of xlir's time over XLA's (bench programs
+    with both), and the elementwise bench programs' share of the copy
+    bandwidth."""
+    ratios = [
+        r["xlir_over_xla"]
+        for r in results
+        if r["set"] == "bench" and "xlir_over_xla" in r
+    ]
+    return {
+        "programs": len(results),
+        "failed": sum(not r["ok"] for r in results),
+        "failed_names": [f"{r['set']}/{r['name']}" for r in results if not r["ok"]],
+        "xla_timed": sum("xla_wall_ms" in r for r in results),
+        "bench_geomean_xlir_over_xla": float(np.exp(np.mean(np.log(ratios))))
+        if ratios
+        else None,
+        "bench_elementwise_fraction_of_copy": {
+            r["name"]: r["fraction_of_copy"]
+            for r in results
+            if r["set"] == "bench" and r["elementwise"] and "fraction_of_copy" in r
+        },
+    }
+
+
+def _number(value: Any, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _row(result: dict[str, Any]) -> str:
+    images = " ".join(
+        f"{i['image'].split('.')[-1]}:{'ok' if i['ok'] else 'FAIL'}"
+        for i in result["images"]
+    )
+    if not result["images"]:
+        images = "FAIL"
+    fraction = result.get("fraction_of_copy")
+    return (
+        f"{result['set'] + '/' + result['name']:<34} {images:<16} "
+        f"{_number(result.get('xlir_ms')):>9} {_number(result.get('xlir_wall_ms')):>9} "
+        f"{_number(result.get('xla_wall_ms')):>9} {_number(result.get('xlir_over_xla'), 2):>7} "
+        f"{_number(result.get('gb_per_s'), 1):>8} "
+        f"{'-' if fraction is None else f'{100 * fraction:.0f}%':>6}"
+    )
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report as a table, with the failures' first lines under it."""
+    device = report["device"]
+    head = (
+        f"{'program':<34} {'images':<16} {'xlir ms':>9} {'wall ms':>9} {'xla ms':>9} "
+        f"{'ratio':>7} {'GB/s':>8} {'copy%':>6}"
+    )
+    lines = [
+        f"device: {device['name']} (sm {device['compute_capability']}, driver "
+        f"{device['driver_version']}); D2D copy "
+        f"{report['copy_bandwidth']['gb_per_s']:.1f} GB/s; XLA: "
+        f"{'ok' if report['xla'].get('ok') else report['xla'].get('error', '')[:200]}",
+        head,
+    ]
+    lines += [_row(r) for r in report["programs"]]
+    for result in report["programs"]:
+        if result["ok"]:
+            continue
+        why = result.get("error") or next(
+            (i.get("error") or _first_bad(i) for i in result["images"] if not i["ok"]),
+            "",
+        )
+        lines.append(f"FAILED {result['set']}/{result['name']}: {str(why)[:1500]}")
+    s = report["summary"]
+    lines.append(
+        f"{s['programs'] - s['failed']}/{s['programs']} programs pass; bench geomean "
+        f"xlir/XLA (wall) {_number(s['bench_geomean_xlir_over_xla'], 2)}"
+    )
+    return "\n".join(lines)
+
+
+def _first_bad(image: dict[str, Any]) -> str:
+    for index, output in enumerate(image.get("outputs", [])):
+        if not output["ok"]:
+            return f"out{index}: {json.dumps({k: v for k, v in output.items() if k != 'ok'})}"
+    return ""
