@@ -69,12 +69,12 @@ class EmulatorCompiler(Compiler):
         """The nvptx target's backend up to its kernels mapped onto the GPU
         (a module at the loop level: only the mapping), then the host
         schedule over the emulated kernels."""
-        from xlir.targets.nvptx.emu.target import NvptxEmuTarget
+        from xlir.targets.nvptx.target import NvptxTarget
 
         target = self.target
-        assert isinstance(target, NvptxEmuTarget)
+        assert isinstance(target, NvptxTarget)
         passes = (
-            target.mapping_pipeline(self.options)
+            target.loop_pipeline(self.options)
             if record.loop_level
             else target.backend_pipeline(self.options)
         )
