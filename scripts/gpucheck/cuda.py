@@ -36,7 +36,7 @@ SIGNATURES: dict[str, tuple[Any, ...]] = {
     "cuDriverGetVersion": (POINTER(c_int),),
     "cuDeviceGetCount": (POINTER(c_int),),
     "cuDeviceGet": (POINTER(c_int), c_int),
-    "cuDeviceGetName": (c_char_p, c_int, c_int),
+    "cuDeviceGetName": (c_void_p, c_int, c_int),
     "cuDeviceGetAttribute": (POINTER(c_int), c_int, c_int),
     "cuDevicePrimaryCtxRetain": (VOIDP_P, c_int),
     "cuDevicePrimaryCtxRelease_v2": (c_int,),

@@ -67,7 +67,7 @@ def _exported(
     jnp = importlib.import_module("jax.numpy")
     export = importlib.import_module("jax._src.export._export")
     mlir = importlib.import_module("jax._src.interpreters.mlir")
-    ir = importlib.import_module("jax._src.lib.mlir.ir")
+    ir = importlib.import_module("jax._src.lib.mlir").ir
     shapes = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in arguments]
 
     def stand_in(*_: Any) -> tuple[Any, ...]:
@@ -93,7 +93,7 @@ def _exported(
 
 def _compiled(jax: Any, text: str) -> Callable[..., Any]:
     bridge = importlib.import_module("jax._src.xla_bridge")
-    client = importlib.import_module("jax._src.lib.xla_client")
+    client = importlib.import_module("jax._src.lib").xla_client
     backend = bridge.get_backend()
     devices = client.DeviceList(tuple(backend.local_devices()[:1]))
     executable = backend.compile_and_load(text, devices, client.CompileOptions())

@@ -139,10 +139,12 @@ class EmulatedKernel(HostKernel):
 class NativeKernel(EmulatedKernel):
     """Threads as loops, compiled for the host (`emulation.thread_loops`)."""
 
-    def __init__(self, kernel: KernelOp, address: int):
+    def __init__(self, kernel: KernelOp, code: HostCode):
         super().__init__(kernel)
+        self.code = code
+        """The loaded code, kept alive while the kernel is."""
         signature = ctypes.CFUNCTYPE(None, *[C_TYPES[p] for p in self.params])
-        self.function = signature(address)
+        self.function = signature(code.address(self.name))
 
     def execute(self, arguments: list[Any]) -> None:
         self.function(
@@ -186,7 +188,7 @@ class EmulatedKernels:
             self.code = HostCode([thread_loops(k) for k in native], globals_, distinct)
             for kernel in native:
                 name = kernel.sym_name.data
-                self.kernels[name] = NativeKernel(kernel, self.code.address(name))
+                self.kernels[name] = NativeKernel(kernel, self.code)
         if lockstep:
             blocks = ModuleOp(
                 [*(g.clone() for g in globals_), *(lockstep_block(k) for k in lockstep)]
