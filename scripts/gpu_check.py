@@ -45,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--no-xla", action="store_true", help="skip XLA's timing")
     run.add_argument("--fake", action="store_true", help="rehearse without a GPU")
     run.add_argument("--only", nargs="*", help="program names (default: all)")
+    run.add_argument(
+        "--deadline",
+        type=float,
+        default=300.0,
+        help="seconds after which no further program starts (default 300)",
+    )
     xla = commands.add_parser("xla", help="(run's subprocess) XLA on the programs")
     xla.add_argument("--dir", type=Path, default=DEFAULT_FOLDER)
     xla.add_argument("--out", type=Path, required=True)
@@ -76,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             not args.no_xla,
             args.fake,
             args.only,
+            args.deadline,
         )
     from gpucheck.xla import time_programs
 

@@ -31,8 +31,23 @@ from gpucheck.cuda import CudaError, Driver, NoDriver, copy_bandwidth, load_libr
 from gpucheck.data import DataError, expected_outputs, program_inputs, read_index
 from gpucheck.schedule import LoadedProgram, ManifestError, read_manifest
 
-XLA_SECONDS = 900
-"""The XLA subprocess's time limit (compiles of 36 programs included)."""
+XLA_SECONDS = 180.0
+"""The XLA subprocess's time limit (compiles included); what it did by then
+is kept."""
+
+
+TIME_BUDGET_MS = 3000.0
+"""Timing one program takes about this long at most: a program whose
+first run is slow (a kernel left on one thread) is timed fewer times."""
+
+
+def repeats_for(first_ms: float, repeats: int, warmup: int) -> tuple[int, int]:
+    """(repeats, warmup) for a program whose first run took `first_ms`
+    (`TIME_BUDGET_MS`; at least 3 repeats, and the first run as the warm-up
+    of a slow one)."""
+    if first_ms * (repeats + warmup) <= TIME_BUDGET_MS:
+        return repeats, warmup
+    return max(3, min(repeats, int(TIME_BUDGET_MS / max(first_ms, 1e-3)))), 0
 
 
 def timed(
@@ -57,7 +72,12 @@ def timed(
     finally:
         driver.destroy(start)
         driver.destroy(end)
-    return {"event_ms": float(np.median(events)), "wall_ms": float(np.median(walls))}
+    return {
+        "event_ms": float(np.median(events)),
+        "wall_ms": float(np.median(walls)),
+        "repeats": repeats,
+        "warmup": warmup,
+    }
 
 
 def run_image(
@@ -81,8 +101,11 @@ def run_image(
         if program.module.log:
             result["jit_log"] = program.module.log[-2000:]
         program.set_inputs(program_inputs(folder, entry))
+        began = time.perf_counter()
         program.run()
         outputs = program.outputs()
+        first_ms = (time.perf_counter() - began) * 1e3
+        result["first_run_ms"] = first_ms
         wants, positions = expected_outputs(folder, entry)
         result["outputs"] = compare_outputs(
             outputs, wants, entry["tolerance"], positions
@@ -91,7 +114,9 @@ def run_image(
         result["kernels"] = program.kernel_attributes()
         result["while_iterations"] = program.iterations
         if image.endswith(".ptx") and repeats:
-            result.update(timed(driver, program, repeats, warmup))
+            result.update(
+                timed(driver, program, *repeats_for(first_ms, repeats, warmup))
+            )
     except (
         CudaError,
         ManifestError,
@@ -112,7 +137,7 @@ def run_image(
 
 
 def run_xla(
-    script: Path, folder: Path, work: Path, repeats: int, warmup: int
+    script: Path, folder: Path, work: Path, repeats: int, warmup: int, seconds: float
 ) -> dict[str, Any]:
     """XLA's outputs and times (`gpu_check.py xla` in a subprocess)."""
     command = [
@@ -134,16 +159,19 @@ def run_xla(
             command,
             capture_output=True,
             text=True,
-            timeout=XLA_SECONDS,
+            timeout=seconds,
             check=False,
             env=environment,
         )
     except subprocess.TimeoutExpired:
-        return {"ok": False, "error": f"the XLA run took over {XLA_SECONDS} s"}
+        failure = f"the XLA run took over {seconds:.0f} s; the programs it did are kept"
+    else:
+        failure = "" if done.returncode == 0 else (done.stderr or done.stdout)[-3000:]
     report = work / "xla.json"
-    if done.returncode != 0 or not report.exists():
-        return {"ok": False, "error": (done.stderr or done.stdout)[-3000:]}
-    return {"ok": True, **json.loads(report.read_text())}
+    if not report.exists():
+        return {"ok": False, "error": failure or "the XLA run wrote no report"}
+    found = json.loads(report.read_text())
+    return {"ok": not failure, **({"error": failure} if failure else {}), **found}
 
 
 def fake_driver() -> tuple[Driver, Any]:
@@ -175,8 +203,13 @@ def run(
     with_xla: bool = True,
     fake: bool = False,
     only: list[str] | None = None,
+    deadline_s: float = 420.0,
 ) -> int:
-    """See the module docstring; the exit status."""
+    """See the module docstring; the exit status. xlir's programs run first
+    (the report is written after each, so a run cut short keeps what it
+    did); a program not started within `deadline_s` is recorded as not run
+    (a failure); XLA gets the time left, at least a minute."""
+    started = time.monotonic()
     try:
         index = read_index(folder)
         if fake:
@@ -196,34 +229,57 @@ def run(
     }
     bandwidth = copy_bandwidth(driver, 16 if fake else 256, 3 if fake else repeats)
     report["copy_bandwidth"] = bandwidth
-    with tempfile.TemporaryDirectory() as work:
-        xla = (
-            run_xla(script, folder, Path(work), repeats, warmup)
-            if with_xla
-            else {"ok": False, "error": "skipped (--no-xla)"}
-        )
-        report["xla"] = {k: v for k, v in xla.items() if k != "programs"}
-        results = []
-        for entry in entries:
-            results.append(
-                run_program(
-                    driver,
-                    fake_library,
-                    folder,
-                    entry,
-                    xla,
-                    Path(work),
-                    bandwidth,
-                    repeats,
-                    warmup,
-                )
-            )
-            print(_row(results[-1]), file=sys.stderr)
+    report["xla"] = {"ok": False, "error": "not run yet"}
+    results: list[dict[str, Any]] = []
     report["programs"] = results
-    report["summary"] = summary(results)
-    report_path.write_text(json.dumps(report, indent=1))
+    outputs: dict[str, list[np.ndarray] | None] = {}
+    for entry in entries:
+        if time.monotonic() - started > deadline_s:
+            result = _header(entry)
+            result.update(
+                ok=False, error=f"not run: past the deadline ({deadline_s:.0f} s)"
+            )
+        else:
+            result, outputs[entry["dir"]] = run_program(
+                driver, fake_library, folder, entry, bandwidth, repeats, warmup
+            )
+        results.append(result)
+        print(_row(result), file=sys.stderr, flush=True)
+        _write(report, report_path)
+    if with_xla:
+        with tempfile.TemporaryDirectory() as work:
+            xla = run_xla(script, folder, Path(work), repeats, warmup, XLA_SECONDS)
+            report["xla"] = {k: v for k, v in xla.items() if k != "programs"}
+            for entry, result in zip(entries, results, strict=True):
+                timing = xla.get("programs", {}).get(entry["dir"])
+                if timing is not None:
+                    add_xla(
+                        result,
+                        timing,
+                        folder,
+                        entry,
+                        Path(work),
+                        outputs.get(entry["dir"]),
+                    )
+    else:
+        report["xla"] = {"ok": False, "error": "skipped (--no-xla)"}
+    _write(report, report_path)
     print(table(report))
     return 0 if report["summary"]["failed"] == 0 else 1
+
+
+def _write(report: dict[str, Any], path: Path) -> None:
+    report["summary"] = summary(report["programs"])
+    path.write_text(json.dumps(report, indent=1))
+
+
+def _header(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": entry["name"],
+        "set": entry["set"],
+        "elementwise": entry["elementwise"],
+        "images": [],
+    }
 
 
 def run_program(
@@ -231,29 +287,22 @@ def run_program(
     fake: Any,
     folder: Path,
     entry: dict[str, Any],
-    xla: dict[str, Any],
-    work: Path,
     bandwidth: dict[str, float],
     repeats: int,
     warmup: int,
-) -> dict[str, Any]:
-    """Every image of one program, and how it compares with XLA."""
-    result: dict[str, Any] = {
-        "name": entry["name"],
-        "set": entry["set"],
-        "elementwise": entry["elementwise"],
-        "images": [],
-    }
+) -> tuple[dict[str, Any], list[np.ndarray] | None]:
+    """Every image of one program; the outputs of its PTX."""
+    result = _header(entry)
     if "compile_error" in entry:
         result["ok"] = False
         result["error"] = "xlir did not compile it: " + entry["compile_error"][-2000:]
-        return result
+        return result, None
     if fake is not None:
         try:
             fake.kernels = emulated_kernels(folder, entry)
         except Exception as error:
             result.update(ok=False, error=f"nvptx-emu: {type(error).__name__}: {error}")
-            return result
+            return result, None
     images = ["model.ptx"] + ([entry["cubin"]] if entry.get("cubin") else [])
     outputs = None
     for image in images:
@@ -271,26 +320,35 @@ def run_program(
         result["xlir_wall_ms"] = ptx["wall_ms"]
         result["gb_per_s"] = sizes / (ptx["event_ms"] * 1e-3) / 1e9
         result["fraction_of_copy"] = result["gb_per_s"] / bandwidth["gb_per_s"]
-    timing = xla.get("programs", {}).get(entry["dir"])
-    if timing is not None:
-        result["xla"] = {k: v for k, v in timing.items() if k != "trace"}
-        if not timing["ok"]:
-            result["xla"]["trace"] = timing.get("trace", "")
-        if timing["ok"]:
-            result["xla_wall_ms"] = timing["wall_ms"]
-            if "xlir_wall_ms" in result:
-                result["xlir_over_xla"] = result["xlir_wall_ms"] / timing["wall_ms"]
-            stored = np.load(work / f"{entry['dir'].replace('/', '_')}.npz")
-            theirs = [stored[f"arr_{i}"] for i in range(len(stored.files))]
-            wants, positions = expected_outputs(folder, entry)
-            result["xla_vs_expected"] = compare_outputs(
-                theirs, wants, entry["tolerance"], positions
-            )
-            if outputs is not None:
-                result["xlir_vs_xla"] = compare_outputs(
-                    outputs, theirs, entry["tolerance"]
-                )
-    return result
+    return result, outputs
+
+
+def add_xla(
+    result: dict[str, Any],
+    timing: dict[str, Any],
+    folder: Path,
+    entry: dict[str, Any],
+    work: Path,
+    outputs: list[np.ndarray] | None,
+) -> None:
+    """XLA's time on the program, and its outputs against the expected ones
+    and against xlir's (for information: a mismatch of XLA's fails nothing)."""
+    result["xla"] = {
+        k: v for k, v in timing.items() if k != "trace" or not timing["ok"]
+    }
+    if not timing["ok"]:
+        return
+    result["xla_wall_ms"] = timing["wall_ms"]
+    if "xlir_wall_ms" in result:
+        result["xlir_over_xla"] = result["xlir_wall_ms"] / timing["wall_ms"]
+    stored = np.load(work / f"{entry['dir'].replace('/', '_')}.npz")
+    theirs = [stored[f"arr_{i}"] for i in range(len(stored.files))]
+    wants, positions = expected_outputs(folder, entry)
+    result["xla_vs_expected"] = compare_outputs(
+        theirs, wants, entry["tolerance"], positions
+    )
+    if outputs is not None:
+        result["xlir_vs_xla"] = compare_outputs(outputs, theirs, entry["tolerance"])
 
 
 def _io(entry: dict[str, Any]) -> list[dict[str, Any]]:
