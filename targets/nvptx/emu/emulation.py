@@ -2,20 +2,21 @@
 thread and block numbers become loop variables.
 
 * `thread_loops`: the kernel's body inside `loop.parallel (%block, %thread)
-  = (0, 0) to (BLOCKS, THREADS)`: every thread of every block, one after
-  the other. Right for a kernel whose threads never wait for each other
+  = (0, 0) to (%blocks, THREADS)`, the launch's block count `%blocks` a new
+  last argument: every thread of every block, one after the other. Right for a kernel whose threads never wait for each other
   (no `gpu.barrier`, no warp shuffle, no shared memory): the host compiles
   it as any loop-level kernel.
 * `lockstep_block`: one block of the kernel, its threads in lockstep: the
   body inside `loop.parallel (%thread) = (0) to (THREADS)`, with the block's
-  number a new last argument. The loop evaluator runs a parallel loop's
+  number and the launch's block count two new last arguments. The loop evaluator runs a parallel loop's
   body op by op over all its iterations at once (numpy arrays over the
   threads), so a barrier is the boundary between two ops (it is dropped), a
   warp shuffle a gather across the thread axis (`simt_steps`), divergence
   a lane mask, and shared memory an array made when the block starts.
 
-`gpu.block_dim` and `gpu.grid_dim` become the constants of the kernel's
-launch (`gpu_launch`): the host runs the kernel on that launch only.
+`gpu.grid_dim` becomes the launch's block count and `gpu.block_dim` the
+threads of the kernel's launch (`gpu_launch`): the host runs the kernel on
+any number of blocks of that many threads, as a GPU would.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ def needs_lockstep(kernel: KernelOp) -> bool:
 
 def thread_loops(kernel: KernelOp) -> KernelOp:
     """A copy of `kernel` running all its threads in loops (module docstring)."""
-    blocks, threads, _ = launch(kernel)
+    _, threads, _ = launch(kernel)
     copy = kernel.clone()
+    (blocks,) = _append_indices(copy, 1)
     loop = ParallelOp([0, 0], [blocks, threads], [1, 1])
     block_id, thread_id = loop.block.args
     _move_body(copy.body.block, loop)
@@ -65,17 +67,13 @@ def thread_loops(kernel: KernelOp) -> KernelOp:
 
 
 def lockstep_block(kernel: KernelOp) -> KernelOp:
-    """A copy of `kernel` running one block, given as its last argument, with
-    the threads of the block in one parallel loop (module docstring)."""
-    blocks, threads, _ = launch(kernel)
+    """A copy of `kernel` running one block, given as an argument, with the
+    threads of the block in one parallel loop (module docstring)."""
+    _, threads, _ = launch(kernel)
     copy = kernel.clone()
-    body = copy.body.block
-    block_id = body.insert_arg(IndexType(), len(body.args))
-    copy.properties["function_type"] = FunctionType.from_lists(
-        [*kernel.argument_types, IndexType()], []
-    )
+    block_id, blocks = _append_indices(copy, 2)
     loop = ParallelOp([0], [threads], [1])
-    _move_body(body, loop)
+    _move_body(copy.body.block, loop)
     for op in list(loop.walk()):
         if isinstance(op, gpu.BarrierOp):
             if op.parent_block() is not loop.block:
@@ -90,6 +88,16 @@ def lockstep_block(kernel: KernelOp) -> KernelOp:
             op.erase()
     _bind_numbers(loop, block_id, loop.block.args[0], blocks, threads)
     return copy
+
+
+def _append_indices(kernel: KernelOp, count: int) -> list[SSAValue]:
+    """`count` new `index` arguments at the end of `kernel`'s."""
+    body = kernel.body.block
+    added = [body.insert_arg(IndexType(), len(body.args)) for _ in range(count)]
+    kernel.properties["function_type"] = FunctionType.from_lists(
+        [*kernel.argument_types, *[IndexType()] * count], []
+    )
+    return added
 
 
 def _move_body(body: Block, loop: ParallelOp) -> None:
@@ -111,11 +119,11 @@ def _bind_numbers(
     loop: ParallelOp,
     block_id: SSAValue,
     thread_id: SSAValue,
-    blocks: int,
+    blocks: SSAValue,
     threads: int,
 ) -> None:
     """The gpu dialect's numbers inside `loop` replaced by `block_id`,
-    `thread_id` and the launch's sizes."""
+    `thread_id`, the launch's block count `blocks` and `threads`."""
     for op in list(loop.walk()):
         if not isinstance(
             op, gpu.BlockIdOp | gpu.ThreadIdOp | gpu.BlockDimOp | gpu.GridDimOp
@@ -131,9 +139,12 @@ def _bind_numbers(
                 value = block_id
             case gpu.ThreadIdOp():
                 value = thread_id
+            case gpu.GridDimOp():
+                value = blocks
             case _:
-                size = threads if isinstance(op, gpu.BlockDimOp) else blocks
-                constant: Operation = arith.ConstantOp(IntegerAttr(size, IndexType()))
+                constant: Operation = arith.ConstantOp(
+                    IntegerAttr(threads, IndexType())
+                )
                 op.parent_block().insert_op_before(constant, op)  # pyright: ignore[reportOptionalMemberAccess]
                 value = constant.results[0]
         op.results[0].replace_all_uses_with(value)

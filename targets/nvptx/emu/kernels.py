@@ -1,6 +1,6 @@
 """The kernel image of the nvptx-emu target (`Compiler.compile_kernels`):
 every kernel of a loop-level module `map-to-gpu` mapped, runnable on the
-host at its launch (`gpu_launch`).
+host on any grid of blocks of the threads of its launch (`gpu_launch`).
 
 A kernel whose threads are independent is compiled to native code with its
 threads as loops (`NativeKernel`); one with barriers, warp shuffles or
@@ -78,18 +78,15 @@ class EmulatedKernel(HostKernel):
         ]
         """The bytes each buffer parameter spans (None for a scalar)."""
 
-    def check_launch(self, grid: Sequence[int], block: Sequence[int]) -> None:
-        """The emulated kernel runs at the launch it was mapped for."""
-        blocks, threads = prod(grid), prod(block)
-        if (blocks, threads) != (self.blocks, self.threads):
+    def check_block(self, block: Sequence[int]) -> None:
+        """The kernel's threads per block are those it was mapped for."""
+        if prod(block) != self.threads:
             raise XlirError(
-                f"error: @{self.name} is emulated for {self.blocks} block(s) of "
-                f"{self.threads} thread(s) (its gpu_launch), but was launched on "
-                f"{blocks} x {threads}"
+                f"error: @{self.name} runs blocks of {self.threads} thread(s) (its "
+                f"gpu_launch), but was launched with blocks of {prod(block)}"
             )
 
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
-        self.check_launch(grid, (self.threads,))
         if len(arguments) != len(self.types):
             raise XlirError(
                 f"error: @{self.name} takes {len(self.types)} argument(s), but was "
@@ -103,13 +100,14 @@ class EmulatedKernel(HostKernel):
                     f"error: @{self.name}: argument {index} is a "
                     f"{type(argument).__name__}; expected {type_}"
                 )
-        self.execute(
+        self.blocks_of(
+            grid,
             [
                 typed_view(a, storage_dtype(t), t.get_shape())
                 if isinstance(a, DeviceBuffer) and isinstance(t, MemRefType)
                 else register_dtype(t).type(a)
                 for a, t in zip(arguments, self.types, strict=True)
-            ]
+            ],
         )
 
     def run_raw(
@@ -119,7 +117,7 @@ class EmulatedKernel(HostKernel):
         shared_bytes: int,
         values: Sequence[int | float],
     ) -> None:
-        self.check_launch(grid, block)
+        self.check_block(block)
         arrays: list[Any] = []
         for value, type_ in zip(values, self.types, strict=True):
             if isinstance(type_, MemRefType):
@@ -128,11 +126,18 @@ class EmulatedKernel(HostKernel):
                 arrays.append(array.reshape(tuple(type_.get_shape())))
             else:
                 arrays.append(register_dtype(type_).type(value))
-        self.execute(arrays)
+        self.blocks_of(grid, arrays)
 
-    def execute(self, arguments: list[Any]) -> None:
-        """Run every block on arrays of the buffers (sharing their memory)
-        and numpy scalars."""
+    def blocks_of(self, grid: Sequence[int], arguments: list[Any]) -> None:
+        """Every block of `grid` on `arguments`: the kernel reads the block's
+        x number only, so the blocks of x run once for each (y, z), as on a
+        GPU."""
+        for _ in range(prod(grid[1:])):
+            self.execute(arguments, grid[0])
+
+    def execute(self, arguments: list[Any], blocks: int) -> None:
+        """Run `blocks` blocks on arrays of the buffers (sharing their
+        memory) and numpy scalars."""
         raise NotImplementedError
 
 
@@ -143,15 +148,18 @@ class NativeKernel(EmulatedKernel):
         super().__init__(kernel)
         self.code = code
         """The loaded code, kept alive while the kernel is."""
-        signature = ctypes.CFUNCTYPE(None, *[C_TYPES[p] for p in self.params])
+        signature = ctypes.CFUNCTYPE(
+            None, *[C_TYPES[p] for p in self.params], ctypes.c_int64
+        )
         self.function = signature(code.address(self.name))
 
-    def execute(self, arguments: list[Any]) -> None:
+    def execute(self, arguments: list[Any], blocks: int) -> None:
         self.function(
             *[
                 a.ctypes.data if kind == "ptr" else a.item()
                 for a, kind in zip(arguments, self.params, strict=True)
-            ]
+            ],
+            blocks,
         )
 
 
@@ -163,10 +171,10 @@ class LockstepKernel(EmulatedKernel):
         super().__init__(kernel)
         self.routine = routine
 
-    def execute(self, arguments: list[Any]) -> None:
+    def execute(self, arguments: list[Any], blocks: int) -> None:
         with np.errstate(all="ignore"):
-            for block in range(self.blocks):
-                self.routine([*arguments, np.int64(block)])
+            for block in range(blocks):
+                self.routine([*arguments, np.int64(block), np.int64(blocks)])
 
 
 class EmulatedKernels:
@@ -204,6 +212,6 @@ class EmulatedKernels:
         if found is None:
             known = ", ".join(f"@{k}" for k in sorted(self.kernels)) or "none"
             raise XlirError(
-                f"error: the image has no kernel @{name} (kernels: {known})"
+                f"error: the image has no loop.kernel @{name} (kernels: {known})"
             )
         return found

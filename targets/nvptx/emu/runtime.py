@@ -18,11 +18,10 @@ from xlir.targets.base import (
 )
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.host_memory import HostMemoryExecutor
+from xlir.targets.nvptx import NvptxCompiler
 from xlir.targets.nvptx.emu.kernels import EmulatedKernel, EmulatedKernels
 
-from xlir.context import make_context
 from xlir.diagnostics import XlirError
-from xlir.pass_manager import run_pipeline
 
 
 class EmulatorExecutor(HostMemoryExecutor):
@@ -54,11 +53,15 @@ class EmulatorPlatform(Platform):
         return EmulatorCompiler(self)
 
 
-class EmulatorCompiler(Compiler):
+class EmulatorCompiler(NvptxCompiler):
+    """The nvptx target's compiler, down to the kernels mapped onto the GPU;
+    the kernels are then emulated (`EmulatedKernels`) rather than made
+    PTX."""
+
     def compile_kernels(
         self, module: ModuleOp, sources: dict[str, str] | None = None
     ) -> EmulatedKernels:
-        return EmulatedKernels(module, sources)
+        return EmulatedKernels(self.mapped(module, sources), sources)
 
     def run_backend(
         self,
@@ -66,20 +69,18 @@ class EmulatorCompiler(Compiler):
         record: ProgramRecord,
         sources: dict[str, str] | None = None,
     ) -> Executable:
-        """The nvptx target's backend up to its kernels mapped onto the GPU
-        (a module at the loop level: only the mapping), then the host
-        schedule over the emulated kernels."""
-        from xlir.targets.nvptx.target import NvptxTarget
-
-        target = self.target
-        assert isinstance(target, NvptxTarget)
-        passes = (
-            target.loop_pipeline(self.options)
-            if record.loop_level
-            else target.backend_pipeline(self.options)
-        )
-        run_pipeline(make_context(), module, passes, sources, verify=False)
+        self.lower(module, record.loop_level, sources)
         image = self.compile_kernels(module, sources)
         return DeviceScheduleExecutable(
-            self.platform, module, image, record.signature.function, sources
+            self.platform,
+            module,
+            image,
+            record.signature.function,
+            sources,
+            record.signature,
         )
+
+    def compile_ahead_of_time(self, module: ModuleOp, *args: Any, **kwargs: Any) -> Any:
+        """None: the emulator's code lives in this process (compile ahead of
+        time for the nvptx target)."""
+        return Compiler.compile_ahead_of_time(self, module, *args, **kwargs)
