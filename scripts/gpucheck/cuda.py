@@ -40,6 +40,7 @@ SIGNATURES: dict[str, tuple[Any, ...]] = {
     "cuDeviceGetAttribute": (POINTER(c_int), c_int, c_int),
     "cuDevicePrimaryCtxRetain": (VOIDP_P, c_int),
     "cuDevicePrimaryCtxRelease_v2": (c_int,),
+    "cuDevicePrimaryCtxReset_v2": (c_int,),
     "cuCtxSetCurrent": (c_void_p,),
     "cuCtxSynchronize": (),
     "cuMemAlloc_v2": (POINTER(CUdeviceptr), c_size_t),
@@ -157,9 +158,19 @@ class Driver:
         device = c_int()
         self.call("cuDeviceGet", ctypes.pointer(device), ordinal)
         self.device = device.value
+        self.use_primary_context()
+
+    def use_primary_context(self) -> None:
         context = c_void_p()
         self.call("cuDevicePrimaryCtxRetain", ctypes.pointer(context), self.device)
         self.call("cuCtxSetCurrent", context)
+
+    def reset(self) -> None:
+        """A new primary context after a failure that left the old one
+        unusable (an illegal address, a failed launch: CUDA's errors stick
+        to the context); every allocation and module of the old one is gone."""
+        self.call("cuDevicePrimaryCtxReset_v2", self.device)
+        self.use_primary_context()
 
     # --- calls ----------------------------------------------------------------
 

@@ -103,6 +103,7 @@ class FakeCuda:
     )
     events: dict[int, float] = field(default_factory=dict)
     launches: int = 0
+    resets: int = 0
     messages: dict[int, bytes] = field(default_factory=dict)
     _keep: list[Any] = field(default_factory=list)
     _next: int = 1
@@ -173,6 +174,12 @@ class FakeCuda:
 
     def _cuDevicePrimaryCtxRelease_v2(self, device: int) -> None:
         return None
+
+    def _cuDevicePrimaryCtxReset_v2(self, device: int) -> None:
+        self.memory.clear()
+        self.modules.clear()
+        self.functions.clear()
+        self.resets += 1
 
     def _cuCtxSetCurrent(self, context: int | None) -> None:
         return None

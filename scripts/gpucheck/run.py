@@ -117,22 +117,21 @@ def run_image(
             result.update(
                 timed(driver, program, *repeats_for(first_ms, repeats, warmup))
             )
-    except (
-        CudaError,
-        ManifestError,
-        DataError,
-        OSError,
-        KeyError,
-        ValueError,
-    ) as error:
+    except CudaError as error:
+        result["error"] = f"CudaError: {error}"
+        program = None  # its context is reset: nothing of it is left to free
+        driver.reset()
+        result["context_reset"] = True
+    except (ManifestError, DataError, OSError, KeyError, ValueError) as error:
         result["error"] = f"{type(error).__name__}: {error}"
     finally:
         if program is not None:
             try:
                 program.release()
             except CudaError as error:
-                result.setdefault("error", f"release: {error}")
-                result["ok"] = False
+                result.update(ok=False, error=f"release: CudaError: {error}")
+                driver.reset()
+                result["context_reset"] = True
     return result, outputs
 
 
@@ -233,16 +232,25 @@ def run(
     results: list[dict[str, Any]] = []
     report["programs"] = results
     outputs: dict[str, list[np.ndarray] | None] = {}
+    broken = ""
     for entry in entries:
         if time.monotonic() - started > deadline_s:
             result = _header(entry)
             result.update(
                 ok=False, error=f"not run: past the deadline ({deadline_s:.0f} s)"
             )
+        elif broken:
+            result = _header(entry)
+            result.update(ok=False, error=f"not run: the device failed ({broken})")
         else:
-            result, outputs[entry["dir"]] = run_program(
-                driver, fake_library, folder, entry, bandwidth, repeats, warmup
-            )
+            try:
+                result, outputs[entry["dir"]] = run_program(
+                    driver, fake_library, folder, entry, bandwidth, repeats, warmup
+                )
+            except CudaError as error:  # a context reset failed
+                broken = str(error)
+                result = _header(entry)
+                result.update(ok=False, error=f"the device failed: {error}")
         results.append(result)
         print(_row(result), file=sys.stderr, flush=True)
         _write(report, report_path)

@@ -150,3 +150,42 @@ def test_compare_within_the_reduction_tolerance() -> None:
         positions=np.array([0, 9]),
     )
     assert sample["ok"] and sample["exact"]
+
+
+def test_a_failed_launch_resets_the_context_and_the_run_goes_on(
+    prepared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gpucheck.run
+
+    made = []
+    compiled = gpucheck.run.emulated_kernels
+
+    class Failing:
+        def __init__(self, kernel):
+            self.params = kernel.params
+
+        def run_raw(self, *_):
+            raise RuntimeError("an illegal address, say")
+
+    def kernels(folder, entry):
+        found = compiled(folder, entry)
+        if entry["name"] == "fma_xyz":
+            return lambda name: Failing(found(name))
+        return found
+
+    def fake_driver():
+        driver, fake = original()
+        made.append(fake)
+        return driver, fake
+
+    original = gpucheck.run.fake_driver
+    monkeypatch.setattr(gpucheck.run, "emulated_kernels", kernels)
+    monkeypatch.setattr(gpucheck.run, "fake_driver", fake_driver)
+    status, report = _run(prepared, tmp_path, ["fma_xyz", "softmax_rows"])
+    assert status == 1
+    failed, passed = report["programs"]
+    assert failed["images"][0]["context_reset"]
+    assert "CUDA_ERROR_LAUNCH_FAILED" in failed["images"][0]["error"]
+    assert "an illegal address, say" in failed["images"][0]["error"]
+    assert passed["ok"]
+    assert made[0].resets == len(failed["images"])
