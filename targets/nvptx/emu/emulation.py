@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.dialects.simt import SharedMemoryOp, ShuffleXorOp
@@ -90,7 +90,7 @@ def lockstep_block(kernel: KernelOp) -> KernelOp:
     return copy
 
 
-def _append_indices(kernel: KernelOp, count: int) -> list[SSAValue]:
+def _append_indices(kernel: KernelOp, count: int) -> list[BlockArgument]:
     """`count` new `index` arguments at the end of `kernel`'s."""
     body = kernel.body.block
     added = [body.insert_arg(IndexType(), len(body.args)) for _ in range(count)]
