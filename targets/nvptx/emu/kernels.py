@@ -29,7 +29,7 @@ from xlir.evaluator.loop.image import LoopModule
 from xlir.evaluator.loop.values import register_dtype, storage_dtype
 from xlir.lowering.llvm.function import llvm_type
 from xlir.targets.base import DeviceBuffer, Grid, KernelArgument
-from xlir.targets.host_memory import HostKernel, typed_view
+from xlir.targets.host_memory import HostKernel
 from xlir.targets.nvptx.emu import simt_steps  # noqa: F401 (registers the steps)
 from xlir.targets.nvptx.emu.emulation import (
     launch,
@@ -40,6 +40,7 @@ from xlir.targets.nvptx.emu.emulation import (
 from xlir.targets.nvptx.emu.host_code import HostCode
 
 from xlir.diagnostics import XlirError
+from xlir.element_types import byte_width
 
 C_TYPES: dict[str, Any] = {
     "ptr": ctypes.c_void_p,
@@ -62,7 +63,8 @@ def parameter_kind(type_: Attribute, kernel: KernelOp) -> str:
 
 
 def buffer_bytes(type_: MemRefType[Attribute]) -> int:
-    return storage_dtype(type_).itemsize * prod(type_.get_shape())
+    """The bytes a buffer of `type_` spans in device memory."""
+    return (byte_width(type_.element_type) or 0) * prod(type_.get_shape())
 
 
 class EmulatedKernel(HostKernel):
@@ -78,37 +80,35 @@ class EmulatedKernel(HostKernel):
         ]
         """The bytes each buffer parameter spans (None for a scalar)."""
 
-    def check_block(self, block: Sequence[int]) -> None:
-        """The kernel's threads per block are those it was mapped for."""
-        if prod(block) != self.threads:
-            raise XlirError(
-                f"error: @{self.name} runs blocks of {self.threads} thread(s) (its "
-                f"gpu_launch), but was launched with blocks of {prod(block)}"
-            )
-
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
+        """On device buffers of a host-memory device: their addresses, once
+        each is checked to hold its parameter's buffer."""
         if len(arguments) != len(self.types):
             raise XlirError(
                 f"error: @{self.name} takes {len(self.types)} argument(s), but was "
                 f"launched with {len(arguments)}"
             )
-        for index, (argument, type_) in enumerate(
-            zip(arguments, self.types, strict=True)
+        values: list[int | float] = []
+        for index, (argument, type_, extent) in enumerate(
+            zip(arguments, self.types, self.extents, strict=True)
         ):
             if isinstance(type_, MemRefType) != isinstance(argument, DeviceBuffer):
                 raise XlirError(
                     f"error: @{self.name}: argument {index} is a "
                     f"{type(argument).__name__}; expected {type_}"
                 )
-        self.blocks_of(
-            grid,
-            [
-                typed_view(a, storage_dtype(t), t.get_shape())
-                if isinstance(a, DeviceBuffer) and isinstance(t, MemRefType)
-                else register_dtype(t).type(a)
-                for a, t in zip(arguments, self.types, strict=True)
-            ],
-        )
+            if isinstance(argument, DeviceBuffer):
+                if argument.size_in_bytes != extent:
+                    raise XlirError(
+                        f"error: @{self.name}: argument {index} is a device buffer of "
+                        f"{argument.size_in_bytes} bytes; {type_} takes {extent}"
+                    )
+                values.append(argument.handle.ctypes.data)
+            else:
+                values.append(
+                    argument.item() if isinstance(argument, np.generic) else argument
+                )
+        self.run_raw((*grid, 1, 1)[:3], (self.threads, 1, 1), 0, values)  # pyright: ignore[reportArgumentType]
 
     def run_raw(
         self,
@@ -117,27 +117,19 @@ class EmulatedKernel(HostKernel):
         shared_bytes: int,
         values: Sequence[int | float],
     ) -> None:
-        self.check_block(block)
-        arrays: list[Any] = []
-        for value, type_ in zip(values, self.types, strict=True):
-            if isinstance(type_, MemRefType):
-                raw = (ctypes.c_uint8 * buffer_bytes(type_)).from_address(int(value))
-                array = np.ctypeslib.as_array(raw).view(storage_dtype(type_))
-                arrays.append(array.reshape(tuple(type_.get_shape())))
-            else:
-                arrays.append(register_dtype(type_).type(value))
-        self.blocks_of(grid, arrays)
-
-    def blocks_of(self, grid: Sequence[int], arguments: list[Any]) -> None:
-        """Every block of `grid` on `arguments`: the kernel reads the block's
-        x number only, so the blocks of x run once for each (y, z), as on a
-        GPU."""
+        """On addresses of host memory and scalars, as a CUDA launch passes
+        them; the kernel reads the block's x number only, so the blocks of x
+        run once for each (y, z), as on a GPU."""
+        if prod(block) != self.threads:
+            raise XlirError(
+                f"error: @{self.name} runs blocks of {self.threads} thread(s) (its "
+                f"gpu_launch), but was launched with blocks of {prod(block)}"
+            )
         for _ in range(prod(grid[1:])):
-            self.execute(arguments, grid[0])
+            self.execute(values, grid[0])
 
-    def execute(self, arguments: list[Any], blocks: int) -> None:
-        """Run `blocks` blocks on arrays of the buffers (sharing their
-        memory) and numpy scalars."""
+    def execute(self, values: Sequence[int | float], blocks: int) -> None:
+        """Run `blocks` blocks on buffer addresses and scalars."""
         raise NotImplementedError
 
 
@@ -153,14 +145,8 @@ class NativeKernel(EmulatedKernel):
         )
         self.function = signature(code.address(self.name))
 
-    def execute(self, arguments: list[Any], blocks: int) -> None:
-        self.function(
-            *[
-                a.ctypes.data if kind == "ptr" else a.item()
-                for a, kind in zip(arguments, self.params, strict=True)
-            ],
-            blocks,
-        )
+    def execute(self, values: Sequence[int | float], blocks: int) -> None:
+        self.function(*values, blocks)
 
 
 class LockstepKernel(EmulatedKernel):
@@ -171,10 +157,22 @@ class LockstepKernel(EmulatedKernel):
         super().__init__(kernel)
         self.routine = routine
 
-    def execute(self, arguments: list[Any], blocks: int) -> None:
+    def execute(self, values: Sequence[int | float], blocks: int) -> None:
+        arguments = [
+            self.argument(v, t) for v, t in zip(values, self.types, strict=True)
+        ]
         with np.errstate(all="ignore"):
             for block in range(blocks):
                 self.routine([*arguments, np.int64(block), np.int64(blocks)])
+
+    def argument(self, value: int | float, type_: Attribute) -> Any:
+        """A buffer's address as an array of its memref type over that
+        memory, a scalar as a numpy scalar: what the loop evaluator takes."""
+        if not isinstance(type_, MemRefType):
+            return register_dtype(type_).type(value)
+        raw = (ctypes.c_uint8 * buffer_bytes(type_)).from_address(int(value))
+        array = np.ctypeslib.as_array(raw).view(storage_dtype(type_))
+        return array.reshape(tuple(type_.get_shape()))
 
 
 class EmulatedKernels:
