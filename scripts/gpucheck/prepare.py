@@ -1,7 +1,9 @@
 """`gpu_check.py prepare`, on a machine with xlir: every program of the
 corpus's small/ and bench/ compiled for the nvptx target (PTX and its
-manifest by `xlir-compile --target nvptx`, a cubin by ptxas where it is
-installed), with its StableHLO text, inputs and expected outputs, into a
+manifest by `xlir-compile --target nvptx`; cubins by ptxas where it is
+installed, one per architecture of `CUBIN_SMS`: a cubin runs only on its
+architecture's major version, where PTX is compiled for any newer GPU by
+the driver), with its StableHLO text, inputs and expected outputs, into a
 folder that `run` reads on the GPU machine (docs/nvptx.md).
 
 small/NAME: the corpus's inputs and JAX's outputs, as they are. bench/NAME:
@@ -36,6 +38,9 @@ STORED_FLOATS = 1 << 12
 
 COMPILE_SECONDS = 600
 
+CUBIN_SMS = (80, 90)
+"""Cubins for the A100's and the H100's / H200's architectures."""
+
 
 def corpus_programs(corpus: Path) -> list[tuple[str, str, Path]]:
     """(set, name, path) of the lowered flavour of every small and bench
@@ -53,8 +58,9 @@ def small_name(name: str, tolerances: dict[str, Any]) -> str:
 
 
 def compile_program(folder: Path, sm: int) -> dict[str, Any]:
-    """model.ptx and model.manifest.json by xlir-compile, and model.cubin by
-    ptxas where it is installed; what went wrong, if anything."""
+    """model.ptx and model.manifest.json by xlir-compile, and
+    model.smNN.cubin by ptxas for each of `CUBIN_SMS` where it is installed;
+    what went wrong, if anything."""
     tool = shutil.which("xlir-compile") or str(
         Path(sys.executable).parent / "xlir-compile"
     )
@@ -81,13 +87,16 @@ def compile_program(folder: Path, sm: int) -> dict[str, Any]:
         return {"compile_error": (done.stderr or done.stdout)[-4000:]}
     ptxas = importlib.import_module("xlir.targets.nvptx.ptxas")
     if ptxas.ptxas_path() is None:
-        return {"cubin": None, "cubin_error": "ptxas is not installed"}
-    try:
-        cubin, _ = ptxas.assemble((folder / "model.ptx").read_text(), sm)
-    except Exception as error:
-        return {"cubin": None, "cubin_error": str(error)[-4000:]}
-    (folder / "model.cubin").write_bytes(cubin)
-    return {"cubin": "model.cubin"}
+        return {"cubins": {}, "cubin_error": "ptxas is not installed"}
+    cubins: dict[str, str] = {}
+    for arch in CUBIN_SMS:
+        try:
+            cubin, _ = ptxas.assemble((folder / "model.ptx").read_text(), arch)
+        except Exception as error:
+            return {"cubins": cubins, "cubin_error": str(error)[-4000:]}
+        (folder / f"model.sm{arch}.cubin").write_bytes(cubin)
+        cubins[str(arch)] = f"model.sm{arch}.cubin"
+    return {"cubins": cubins}
 
 
 def bench_inputs(corpus: Path, name: str) -> list[np.ndarray]:

@@ -1,6 +1,7 @@
 """`gpu_check.py run`, on the GPU machine: every prepared program loaded
-from its PTX (JIT-compiled by the driver) and from its cubin, run from its
-manifest, compared with the expected outputs, timed with CUDA events
+from its PTX (JIT-compiled by the driver) and from its cubin for the GPU's
+architecture (where prepared), run from its manifest, compared with the
+expected outputs, timed with CUDA events
 (median of `repeats` after `warmup`); XLA's time on the same StableHLO text
 where JAX runs (a subprocess: `gpu_check.py xla`); the device-to-device
 copy bandwidth as the roofline of the elementwise programs. A JSON report,
@@ -219,8 +220,10 @@ def run(
         print(f"gpu_check run: {error}", file=sys.stderr)
         return 2
     entries = [e for e in index["programs"] if not only or e["name"] in only]
+    device = driver.describe()
+    arch = device["compute_capability"].replace(".", "")
     report: dict[str, Any] = {
-        "device": driver.describe(),
+        "device": device,
         "fake_driver": fake,
         "index": {k: v for k, v in index.items() if k != "programs"},
         "repeats": repeats,
@@ -245,7 +248,14 @@ def run(
         else:
             try:
                 result, outputs[entry["dir"]] = run_program(
-                    driver, fake_library, folder, entry, bandwidth, repeats, warmup
+                    driver,
+                    fake_library,
+                    folder,
+                    entry,
+                    arch,
+                    bandwidth,
+                    repeats,
+                    warmup,
                 )
             except CudaError as error:  # a context reset failed
                 broken = str(error)
@@ -295,11 +305,13 @@ def run_program(
     fake: Any,
     folder: Path,
     entry: dict[str, Any],
+    arch: str,
     bandwidth: dict[str, float],
     repeats: int,
     warmup: int,
 ) -> tuple[dict[str, Any], list[np.ndarray] | None]:
-    """Every image of one program; the outputs of its PTX."""
+    """Every image of one program (its PTX, and its cubin for `arch`, e.g.
+    "90"); the outputs of its PTX."""
     result = _header(entry)
     if "compile_error" in entry:
         result["ok"] = False
@@ -311,7 +323,14 @@ def run_program(
         except Exception as error:
             result.update(ok=False, error=f"nvptx-emu: {type(error).__name__}: {error}")
             return result, None
-    images = ["model.ptx"] + ([entry["cubin"]] if entry.get("cubin") else [])
+    cubin = entry.get("cubins", {}).get(arch)
+    images = ["model.ptx"] + ([cubin] if cubin else [])
+    if not cubin:
+        result["cubin_skipped"] = (
+            f"no cubin for sm_{arch} (prepared: "
+            f"{', '.join(entry.get('cubins', {})) or 'none'}): a cubin runs only on "
+            "its architecture"
+        )
     outputs = None
     for image in images:
         found, got = run_image(driver, folder, entry, image, repeats, warmup)

@@ -72,8 +72,14 @@ def test_fake_run_passes_every_program(prepared: Path, tmp_path: Path) -> None:
     assert report["summary"]["failed"] == 0
     by_name = {p["name"]: p for p in report["programs"]}
     assert by_name["while_loops"]["images"][0]["while_iterations"] > 0
-    for program in report["programs"]:
-        assert program["images"][0]["image"] == "model.ptx"
+    index = json.loads((prepared / "index.json").read_text())
+    for program, entry in zip(report["programs"], index["programs"], strict=True):
+        images = [i["image"] for i in program["images"]]
+        # the fake device is an sm_80: its cubin, where ptxas made them
+        assert images == [
+            "model.ptx",
+            *([entry["cubins"]["80"]] if entry["cubins"] else []),
+        ]
         assert program["xlir_ms"] > 0
 
 
