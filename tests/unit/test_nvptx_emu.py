@@ -122,12 +122,15 @@ def test_a_kernel_that_is_not_mapped_is_a_diagnostic() -> None:
         _kernels(text)
 
 
-def test_a_barrier_in_control_flow_is_a_diagnostic() -> None:
+def test_a_barrier_some_threads_miss_is_a_diagnostic() -> None:
     text = BLOCK_SUMS.replace('  "gpu.barrier"() : () -> ()\n', "").replace(
         "    %init = arith.constant 0.0 : f32\n",
         '    "gpu.barrier"() : () -> ()\n    %init = arith.constant 0.0 : f32\n',
     )
+    kernel = _kernels(text).kernel("pairs")
+    x = np.zeros(128, np.float32)
     with pytest.raises(
-        XlirError, match=r"a gpu\.barrier inside control flow cannot be emulated"
+        XlirError,
+        match=r"kernels\.mlir:\d+:\d+: error: a gpu\.barrier that only some threads",
     ):
-        _kernels(text)
+        kernel.run_raw((2, 1, 1), (64, 1, 1), 256, _addresses(x, x, x[:2]))

@@ -3,16 +3,18 @@ thread and block numbers become loop variables.
 
 * `thread_loops`: the kernel's body inside `loop.parallel (%block, %thread)
   = (0, 0) to (%blocks, THREADS)`, the launch's block count `%blocks` a new
-  last argument: every thread of every block, one after the other. Right for a kernel whose threads never wait for each other
-  (no `gpu.barrier`, no warp shuffle, no shared memory): the host compiles
-  it as any loop-level kernel.
+  last argument: every thread of every block, one after the other. Right
+  for a kernel whose threads never wait for each other (no `gpu.barrier`,
+  no warp shuffle, no shared memory): the host compiles it as any
+  loop-level kernel.
 * `lockstep_block`: one block of the kernel, its threads in lockstep: the
   body inside `loop.parallel (%thread) = (0) to (THREADS)`, with the block's
-  number and the launch's block count two new last arguments. The loop evaluator runs a parallel loop's
-  body op by op over all its iterations at once (numpy arrays over the
-  threads), so a barrier is the boundary between two ops (it is dropped), a
-  warp shuffle a gather across the thread axis (`simt_steps`), divergence
-  a lane mask, and shared memory an array made when the block starts.
+  number and the launch's block count two new last arguments. The loop
+  evaluator runs a parallel loop's body op by op over all its iterations at
+  once (numpy arrays over the threads), so a barrier is the boundary
+  between two ops, a warp shuffle a gather across the thread axis, shared
+  memory an array made when the block starts (`simt_steps`), and
+  divergence a lane mask.
 
 `gpu.grid_dim` becomes the launch's block count and `gpu.block_dim` the
 threads of the kernel's launch (`gpu_launch`): the host runs the kernel on
@@ -74,18 +76,6 @@ def lockstep_block(kernel: KernelOp) -> KernelOp:
     block_id, blocks = _append_indices(copy, 2)
     loop = ParallelOp([0], [threads], [1])
     _move_body(copy.body.block, loop)
-    for op in list(loop.walk()):
-        if isinstance(op, gpu.BarrierOp):
-            if op.parent_block() is not loop.block:
-                raise XlirError(
-                    format_at_op(
-                        op,
-                        "a gpu.barrier inside control flow cannot be emulated (each "
-                        "thread of the block must reach it)",
-                    )
-                )
-            op.detach()
-            op.erase()
     _bind_numbers(loop, block_id, loop.block.args[0], blocks, threads)
     return copy
 

@@ -82,7 +82,9 @@ class EmulatedKernel(HostKernel):
 
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
         """On device buffers of a host-memory device: their addresses, once
-        each is checked to hold its parameter's buffer."""
+        each is checked to hold its parameter's buffer; a grid of several
+        dimensions as that many blocks along x, as the nvptx target's
+        executor launches it."""
         if len(arguments) != len(self.types):
             raise XlirError(
                 f"error: @{self.name} takes {len(self.types)} argument(s), but was "
@@ -108,7 +110,7 @@ class EmulatedKernel(HostKernel):
                 values.append(
                     argument.item() if isinstance(argument, np.generic) else argument
                 )
-        self.run_raw((*grid, 1, 1)[:3], (self.threads, 1, 1), 0, values)  # pyright: ignore[reportArgumentType]
+        self.run_raw((prod(grid), 1, 1), (self.threads, 1, 1), 0, values)
 
     def run_raw(
         self,
