@@ -195,3 +195,39 @@ def test_a_failed_launch_resets_the_context_and_the_run_goes_on(
     assert "an illegal address, say" in failed["images"][0]["error"]
     assert passed["ok"]
     assert made[0].resets == len(failed["images"])
+
+
+def test_xla_runs_the_stablehlo_text() -> None:
+    pytest.importorskip("jax")
+    from gpucheck.xla import run_text
+
+    data = np.load(CORPUS / "small" / "reductions.npz")
+    arguments = [data["arg0"]]
+    wants = [data[f"out{i}"] for i in range(5)]
+    got = run_text(
+        (CORPUS / "small" / "reductions.mlir").read_text(),
+        arguments,
+        [(w.shape, str(w.dtype)) for w in wants],
+    )
+    for have, want in zip(got, wants, strict=True):
+        np.testing.assert_array_equal(have, want)
+
+
+def test_the_run_times_xla_beside_xlir(prepared: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jax")
+    report = tmp_path / "report.json"
+    status = run(
+        prepared,
+        report,
+        SCRIPTS / "gpu_check.py",
+        repeats=2,
+        warmup=1,
+        fake=True,
+        only=["fma_xyz"],
+    )
+    found = json.loads(report.read_text())
+    assert status == 0 and found["xla"]["ok"], found["xla"]
+    (program,) = found["programs"]
+    assert program["xla_wall_ms"] > 0 and program["xlir_over_xla"] > 0
+    assert all(o["ok"] for o in program["xla_vs_expected"])
+    assert all(o["ok"] for o in program["xlir_vs_xla"])
