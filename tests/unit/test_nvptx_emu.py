@@ -12,6 +12,7 @@ from xlir.targets.nvptx.emu.kernels import (
     LockstepKernel,
     NativeKernel,
 )
+from xlir.targets.registry import get_platform
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
@@ -134,3 +135,12 @@ def test_a_barrier_some_threads_miss_is_a_diagnostic() -> None:
         match=r"kernels\.mlir:\d+:\d+: error: a gpu\.barrier that only some threads",
     ):
         kernel.run_raw((2, 1, 1), (64, 1, 1), 256, _addresses(x, x, x[:2]))
+
+
+def test_a_block_wise_kernel_runs_on_its_own_grid_only() -> None:
+    kernel = _kernels(BLOCK_SUMS).kernel("pairs")
+    executor = get_platform("nvptx-emu").executor(0)
+    buffers = [executor.allocate(size) for size in (512, 512, 8)]
+    with pytest.raises(XlirError, match="runs on its own grid of 2 block"):
+        kernel.run((3,), buffers)
+    kernel.run((2,), buffers)

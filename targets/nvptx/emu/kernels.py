@@ -79,6 +79,10 @@ class EmulatedKernel(HostKernel):
             buffer_bytes(t) if isinstance(t, MemRefType) else None for t in self.types
         ]
         """The bytes each buffer parameter spans (None for a scalar)."""
+        self.any_grid = not needs_lockstep(kernel)
+        """Whether it is right on any grid (map-to-gpu's grid-stride and
+        one-thread kernels); a kernel working block by block (a row
+        reduction) runs on its own grid only, as the nvptx executor says."""
 
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
         """On device buffers of a host-memory device: their addresses, once
@@ -89,6 +93,12 @@ class EmulatedKernel(HostKernel):
             raise XlirError(
                 f"error: @{self.name} takes {len(self.types)} argument(s), but was "
                 f"launched with {len(arguments)}"
+            )
+        if not self.any_grid and prod(grid) != self.blocks:
+            raise XlirError(
+                f"error: launch of @{self.name} on {prod(grid)} block(s): it works "
+                f"block by block, so it runs on its own grid of {self.blocks} "
+                "block(s) only"
             )
         values: list[int | float] = []
         for index, (argument, type_, extent) in enumerate(
