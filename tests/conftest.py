@@ -12,6 +12,7 @@ whole), and the rest run.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Generator
 from pathlib import Path
 
@@ -65,6 +66,32 @@ def skip_without_device(target: str) -> None:
     from xlir.testing.target_conformance import skip_without_device as skip
 
     skip(target)
+
+
+ELEMENT_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*([^,>x][^,>]*)")
+"""The element type of a tensor type in a program's text."""
+
+
+def computes_types_of(target: str, text: str) -> bool:
+    """Whether `target` computes every element type of the tensors in
+    `text` (its `TargetInfo.element_types`; None: all of them). A target
+    refuses the others with one diagnostic; tests that compare its results
+    hold it only to programs on its types."""
+    from xlir.targets.registry import get_target
+    from xlir.targets.target import CompileOptions
+
+    types = get_target(target).info(CompileOptions()).element_types
+    return types is None or set(ELEMENT_TYPE.findall(text)) <= types
+
+
+def may_refuse(target: str) -> bool:
+    """Whether `target` computes only some element types: it may refuse a
+    program with one diagnostic listing what it cannot compute (never by
+    computing it wrong), which a test comparing results accepts."""
+    from xlir.targets.registry import get_target
+    from xlir.targets.target import CompileOptions
+
+    return get_target(target).info(CompileOptions()).element_types is not None
 
 
 def runnable_targets() -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.registry import get_platform
 
-from tests.conftest import registered_targets
+from tests.conftest import registered_targets, skip_without_device
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
@@ -38,6 +38,7 @@ def test_corpus_program_at_loop_level(path, target: str) -> None:
     assert not [op.name for op in module.walk() if op.name.startswith("stablehlo.")]
     platform = get_platform(target)
     image = platform.compiler().compile_kernels(module)
+    skip_without_device(target)  # compiled; run only where it has a device
     executable = DeviceScheduleExecutable(platform, module, image)
     arguments, expected = load_case(path)
     assert_matches(program_name(path), executable(*arguments), expected)

@@ -19,7 +19,6 @@ run_parallel (or the token op they cannot lower) per test, are listed here.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import cache
 
@@ -28,7 +27,7 @@ from xlir.targets.registry import get_target, target_names
 from xlir.targets.target import CompileOptions
 from xlir.tools.check_runner import CheckResult, check_source, split_chunks
 
-from tests.conftest import STABLEHLO_SUITE, skip_without_device
+from tests.conftest import STABLEHLO_SUITE, computes_types_of, skip_without_device
 
 HLO_OPT = "interpreter+hlo-opt"
 """The configuration that runs the interpreter after `hlo-opt`."""
@@ -83,17 +82,6 @@ def _suite_files() -> list[str]:
     )
 
 
-ELEMENT_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*([^,>x][^,>]*)")
-"""The element type of a tensor type in a test's text."""
-
-
-def in_scope(test: str, target: str) -> bool:
-    """Whether a test computes only on element types `target` computes
-    (its `TargetInfo.element_types`; None: all of them)."""
-    types = get_target(target).info(CompileOptions()).element_types
-    return types is None or set(ELEMENT_TYPE.findall(test)) <= types
-
-
 @cache
 def _results(name: str, configuration: str) -> tuple[bool, list[CheckResult]]:
     """(whether the file is collective, the results of its tests that the
@@ -107,7 +95,7 @@ def _results(name: str, configuration: str) -> tuple[bool, list[CheckResult]]:
     results = [
         result
         for chunk, _ in split_chunks(text)
-        if in_scope(chunk, target)
+        if computes_types_of(target, chunk)
         for result in check_source(chunk, name, False, pipeline, target)
     ]
     return collective, results

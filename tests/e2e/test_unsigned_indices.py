@@ -9,7 +9,8 @@ import pytest
 from xlir.targets.registry import target_names
 
 import xlir
-from tests.conftest import skip_without_device
+from tests.conftest import may_refuse, skip_without_device
+from xlir.diagnostics import XlirError
 
 GATHER = """
 func.func @main(%i: tensor<4x1xui32>, %x: tensor<4xf64>) -> tensor<4xf64> {
@@ -57,5 +58,10 @@ CASES = {
 def test_unsigned_start_indices_clamp_to_the_end(name: str, target: str) -> None:
     skip_without_device(target)
     text, arguments, want = CASES[name]
-    got = xlir.compile(text, target=target)(*arguments)
+    try:
+        got = xlir.compile(text, target=target)(*arguments)
+    except XlirError as error:
+        if not may_refuse(target):
+            raise
+        pytest.xfail(str(error))  # refused with one diagnostic, not computed wrong
     np.testing.assert_array_equal(got, want)
