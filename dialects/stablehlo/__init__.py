@@ -2,12 +2,13 @@
 
 The dialect is split by op family (elementwise, data_movement, contraction,
 reduction, indexing, control_flow, linalg, dynamic, quantization,
-normalization); `shape_rules` holds the shape inference the verifiers and
+normalization, collectives); `shape_rules` holds the shape inference the verifiers and
 passes share, `attributes` the enums and dimension numbers.
 """
 
 from xdsl.ir import Dialect
 from xlir.dialects.stablehlo.attributes import STABLEHLO_ATTRIBUTES
+from xlir.dialects.stablehlo.collectives import COLLECTIVE_OPS
 from xlir.dialects.stablehlo.contraction import CONTRACTION_OPS
 from xlir.dialects.stablehlo.control_flow import CONTROL_FLOW_OPS, TokenType
 from xlir.dialects.stablehlo.data_movement import DATA_MOVEMENT_OPS
@@ -32,6 +33,7 @@ StableHLO = Dialect(
         *DYNAMIC_OPS,
         *QUANTIZATION_OPS,
         *NORMALIZATION_OPS,
+        *COLLECTIVE_OPS,
     ],
     [*STABLEHLO_ATTRIBUTES, *LINALG_ATTRIBUTES, TokenType],
 )

@@ -139,6 +139,23 @@ class _DimensionFields(ParametrizedAttribute):
 
 
 @irdl_attr_definition
+class ChannelHandleAttr(_DimensionFields):
+    """`#stablehlo.channel_handle<handle = 1, type = 1>`: the channel a
+    collective or send/recv uses. `handle > 0` makes a collective cross
+    partitions (the spec's `channel_id`); `type` is XLA's channel kind
+    (0 invalid, 1 device to device, 2 device to host, 3 host to device)."""
+
+    name = "stablehlo.channel_handle"
+    INT_FIELDS = ("handle", "type")
+    handle: I64Tuple = param_def()
+    channel_type: I64Tuple = param_def()
+
+    @staticmethod
+    def get(handle: int, channel_type: int) -> ChannelHandleAttr:
+        return ChannelHandleAttr(I64Tuple((handle,)), I64Tuple((channel_type,)))
+
+
+@irdl_attr_definition
 class DotDimensionNumbersAttr(_DimensionFields):
     """`#stablehlo.dot<...>`: batching and contracting dimensions of dot_general."""
 
@@ -647,6 +664,7 @@ class DotAlgorithmAttr(ParametrizedAttribute):
 
 
 STABLEHLO_ATTRIBUTES = [
+    ChannelHandleAttr,
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
     PrecisionAttr,

@@ -93,6 +93,7 @@ REGION_OP_NAMES: tuple[str, ...] = (
     "stablehlo.map",
     "stablehlo.all_reduce",
     "stablehlo.reduce_scatter",
+    "stablehlo.collective_reduce",
     "chlo.scan",
 )
 """The stablehlo ops whose regions end with `stablehlo.return`."""
