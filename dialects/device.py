@@ -35,6 +35,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
+    IntegerType,
     MemRefType,
     NoneAttr,
     SymbolRefAttr,
@@ -42,6 +43,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
+    Attribute,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -378,6 +380,15 @@ class LaunchOp(IRDLOperation):
 # Collectives.
 
 
+def _same_bits(tensor_element: Attribute, buffer_element: Attribute) -> bool:
+    """Whether a buffer's element holds a tensor's (buffers are signless)."""
+    if isinstance(tensor_element, IntegerType) and isinstance(
+        buffer_element, IntegerType
+    ):
+        return tensor_element.width == buffer_element.width
+    return tensor_element == buffer_element
+
+
 @irdl_op_definition
 class CollectiveOp(IRDLOperation):
     """Exchange buffers with the other devices of the program's grid, in
@@ -435,7 +446,7 @@ class CollectiveOp(IRDLOperation):
             if not (
                 isinstance(tensor, TensorType)
                 and tensor.get_shape() == buffer.get_shape()
-                and tensor.get_element_type() == buffer.get_element_type()
+                and _same_bits(tensor.get_element_type(), buffer.get_element_type())
             ):
                 raise VerifyException(
                     f"'{self.name}' op buffer #{index} of type {buffer} does not "

@@ -28,12 +28,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xlir.dialects.stablehlo.process_groups import Grid
 
 from xlir.communicator import (
     REDUCTIONS,
     CollectiveError,
     Communicator,
-    DeviceGrid,
     Groups,
     Reduction,
     check_pairs,
@@ -115,7 +115,7 @@ class MpiCommunicator(Communicator):
     """This process's end of the grid: rank `MPI.COMM_WORLD`'s rank, which
     must hold exactly `grid.size` processes."""
 
-    def __init__(self, grid: DeviceGrid, world: Any = None):
+    def __init__(self, grid: Grid, world: Any = None):
         self.mpi = mpi_module()
         self.world = world if world is not None else self.mpi.COMM_WORLD
         size = self.world.Get_size()

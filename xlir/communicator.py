@@ -15,13 +15,15 @@ the runtimes and the tools share it.
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
 from xlir.diagnostics import XlirError
+from xlir.dialects.stablehlo.process_groups import Grid
 
 REDUCTIONS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
 """Reductions named by their op: MPI and numpy have each of them built in."""
@@ -40,26 +42,6 @@ class CollectiveError(XlirError):
     grid. The message names the rank(s)."""
 
 
-@dataclass(frozen=True)
-class DeviceGrid:
-    """The devices of a program: `num_replicas` x `num_partitions`, device
-    id `replica * num_partitions + partition` (the spec's flattened id)."""
-
-    num_replicas: int = 1
-    num_partitions: int = 1
-
-    @property
-    def size(self) -> int:
-        return self.num_replicas * self.num_partitions
-
-    def device_id(self, replica: int, partition: int) -> int:
-        return replica * self.num_partitions + partition
-
-    def coordinates(self, device_id: int) -> tuple[int, int]:
-        """(replica, partition) of a device id."""
-        return divmod(device_id, self.num_partitions)
-
-
 class Communicator(ABC):
     """One device's end of the collectives of a grid.
 
@@ -68,7 +50,7 @@ class Communicator(ABC):
     `out`, where given, receives the result (a view of a planned buffer, so
     no copy follows); the result is returned either way."""
 
-    def __init__(self, grid: DeviceGrid, rank: int):
+    def __init__(self, grid: Grid, rank: int):
         if not 0 <= rank < grid.size:
             raise CollectiveError(
                 f"rank {rank} is not a device of a grid of {grid.num_replicas} "
@@ -83,11 +65,11 @@ class Communicator(ABC):
 
     @property
     def replica_id(self) -> int:
-        return self.grid.coordinates(self.rank)[0]
+        return self.grid.process(self.rank)[0]
 
     @property
     def partition_id(self) -> int:
-        return self.grid.coordinates(self.rank)[1]
+        return self.grid.process(self.rank)[1]
 
     def own_group(self, groups: Groups) -> list[int]:
         """This rank's group of `groups`, after `check_groups`."""
@@ -229,3 +211,23 @@ _NUMPY_REDUCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "or": _logical(np.logical_or, np.bitwise_or),
     "xor": _logical(np.logical_xor, np.bitwise_xor),
 }
+
+
+_CURRENT = threading.local()
+
+
+@contextmanager
+def running_as(communicator: Communicator) -> Iterator[Communicator]:
+    """Run the collectives of executables called on this thread, inside the
+    `with`, through `communicator` (a rank of an in-process grid is a thread)."""
+    previous = getattr(_CURRENT, "communicator", None)
+    _CURRENT.communicator = communicator
+    try:
+        yield communicator
+    finally:
+        _CURRENT.communicator = previous
+
+
+def current_communicator() -> Communicator | None:
+    """The communicator `running_as` set on this thread, or None."""
+    return getattr(_CURRENT, "communicator", None)
