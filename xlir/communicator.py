@@ -1,0 +1,244 @@
+"""The `Communicator`: one process's link to the others of its process grid,
+with the collective operations on numpy arrays.
+
+It is the one interface the StableHLO collectives run on: the evaluator's
+in-process grid (threads of one Python process, `evaluator/hlo/process_grid`)
+and the runtime's MPI communicator (one OS process per rank) implement it.
+
+Ranks are flat process ids, `replica_id * num_partitions + partition_id`
+(`Grid.rank`). A *group* is a sequence of ranks in the op's group order; the
+caller is one of them, and every member calls the same operation with the
+same group. Results follow the group order (gather concatenates in it; a
+reduction folds in it, so that a float sum is the same on every member).
+
+Only `all_gather`, `send` and `recv` are abstract: every other collective
+has a definition in terms of `all_gather` here, which an implementation
+overrides where it has a native one (MPI_Allreduce and so on).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.ir import Operation
+from xdsl.utils.str_enum import StrEnum
+
+from xlir.diagnostics import XlirError, format_at_op
+from xlir.dialects.stablehlo.collectives import (
+    AllGatherOp,
+    AllReduceOp,
+    AllToAllOp,
+    CollectiveBroadcastOp,
+    CollectivePermuteOp,
+    CollectiveReduceOp,
+    ReduceScatterOp,
+    grouping_mode,
+    replica_groups,
+)
+from xlir.dialects.stablehlo.process_groups import (
+    Grid,
+    GroupingMode,
+    GroupsDoNotFit,
+    process_groups,
+)
+
+GROUPED_OPS = (
+    AllReduceOp,
+    AllGatherOp,
+    ReduceScatterOp,
+    AllToAllOp,
+    CollectivePermuteOp,
+    CollectiveBroadcastOp,
+    CollectiveReduceOp,
+)
+"""The collectives that split the grid into process groups."""
+
+Combine = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+class ReduceKind(StrEnum):
+    """The reductions a communication library knows by name."""
+
+    SUM = "sum"
+    PRODUCT = "product"
+    MIN = "min"
+    MAX = "max"
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """How two values combine elementwise: `combine` always (the op's
+    computation run on whole arrays), and `kind` when the computation is one
+    of the named reductions (None: only `combine` computes it)."""
+
+    combine: Combine
+    kind: ReduceKind | None = None
+
+
+class CollectiveError(XlirError):
+    """A collective could not complete: ranks disagree on shapes or ops, a
+    rank failed or stopped answering. The message names the rank(s)."""
+
+
+class Communicator(ABC):
+    """One rank's view of the process grid (module docstring)."""
+
+    def __init__(self, grid: Grid, rank: int):
+        self.grid = grid
+        self.rank = rank
+
+    @property
+    def size(self) -> int:
+        return self.grid.size
+
+    @property
+    def replica_id(self) -> int:
+        return self.grid.process(self.rank)[0]
+
+    @property
+    def partition_id(self) -> int:
+        return self.grid.process(self.rank)[1]
+
+    # --- what an implementation provides --------------------------------
+
+    @abstractmethod
+    def all_gather(self, value: np.ndarray, group: Sequence[int]) -> list[np.ndarray]:
+        """Every member's `value`, in group order (shapes may differ)."""
+
+    @abstractmethod
+    def send(self, values: Sequence[np.ndarray], channel: int) -> None:
+        """Put `values` on the channel (point-to-point by channel id; the
+        receiver takes them in the order they were sent)."""
+
+    @abstractmethod
+    def recv(self, channel: int) -> list[np.ndarray]:
+        """The oldest values sent on the channel (waits for them)."""
+
+    # --- collectives, defined by all_gather -----------------------------
+
+    def gather_same_shape(
+        self, value: np.ndarray, group: Sequence[int], what: str
+    ) -> list[np.ndarray]:
+        """`all_gather`, and a CollectiveError if the members' shapes or
+        dtypes differ (naming the ranks)."""
+        values = self.all_gather(value, group)
+        for rank, other in zip(group, values, strict=True):
+            if other.shape != value.shape or other.dtype != value.dtype:
+                raise CollectiveError(
+                    f"error: {what}: rank {rank} has a {other.dtype} array of shape "
+                    f"{list(other.shape)} but rank {self.rank} has a {value.dtype} "
+                    f"array of shape {list(value.shape)}; they must agree"
+                )
+        return values
+
+    def all_reduce(
+        self, value: np.ndarray, group: Sequence[int], reduction: Reduction
+    ) -> np.ndarray:
+        """The members' values folded in group order."""
+        values = self.gather_same_shape(value, group, "all_reduce")
+        result = values[0]
+        for other in values[1:]:
+            result = reduction.combine(result, other)
+        return np.asarray(result, dtype=value.dtype)
+
+    def reduce_scatter(
+        self,
+        value: np.ndarray,
+        group: Sequence[int],
+        axis: int,
+        reduction: Reduction,
+    ) -> np.ndarray:
+        """Part i (of len(group) along `axis`) of the all_reduce, for the
+        i-th member."""
+        total = self.all_reduce(value, group, reduction)
+        parts = np.split(total, len(group), axis=axis)
+        return parts[list(group).index(self.rank)]
+
+    def all_to_all(
+        self,
+        value: np.ndarray,
+        group: Sequence[int],
+        split_axis: int,
+        concat_axis: int,
+    ) -> np.ndarray:
+        """Part i of each member's value (split len(group) ways along
+        `split_axis`) goes to member i, which concatenates the parts it gets
+        along `concat_axis` in group order."""
+        values = self.gather_same_shape(value, group, "all_to_all")
+        index = list(group).index(self.rank)
+        parts = [np.split(v, len(group), axis=split_axis)[index] for v in values]
+        return np.concatenate(parts, axis=concat_axis)
+
+    def broadcast(
+        self, value: np.ndarray, group: Sequence[int], root: int
+    ) -> np.ndarray:
+        """The value of member `root` (an index into the group)."""
+        values = self.gather_same_shape(value, group, "collective_broadcast")
+        return values[root]
+
+    def permute(
+        self, value: np.ndarray, group: Sequence[int], pairs: Sequence[tuple[int, int]]
+    ) -> np.ndarray | None:
+        """What the pair (source, rank) sends this rank, None if no pair
+        targets it. `pairs` are ranks of `group`, which every member of the
+        exchange passes alike."""
+        values = self.gather_same_shape(value, group, "collective_permute")
+        for source, target in pairs:
+            if target == self.rank:
+                return values[list(group).index(source)]
+        return None
+
+
+def groups_of(op: Operation, grid: Grid) -> list[list[int]]:
+    """The op's process groups on `grid`, as ranks in group order (raises
+    GroupsDoNotFit). collective_permute's: the groups its pairs' ids live in
+    (every replica for cross_partition, every partition for cross_replica)."""
+    mode = grouping_mode(op)
+    if isinstance(op, CollectivePermuteOp):
+        ids = sorted({i for pair in op.pairs() for i in pair})
+        count = (
+            grid.num_replicas
+            if mode is GroupingMode.CROSS_REPLICA
+            else grid.num_partitions
+        )
+        everyone = [list(range(count))] if count else []
+        for i in ids:
+            if i >= count:
+                process_groups(mode, [[i]], grid, cover_all=False)  # raises
+        groups = process_groups(mode, everyone, grid)
+    else:
+        groups = process_groups(
+            mode,
+            replica_groups(op),
+            grid,
+            cover_all=not isinstance(op, CollectiveBroadcastOp),
+        )
+    return [[grid.rank(p) for p in group] for group in groups]
+
+
+def grid_problems(
+    module: Operation, grid: Grid, sources: dict[str, str] | None = None
+) -> list[str]:
+    """A located diagnostic for each collective of `module` whose groups do
+    not fit `grid`: what a grid must refuse before it runs anything."""
+    problems: list[str] = []
+    for op in module.walk():
+        if type(op) not in GROUPED_OPS:
+            continue
+        try:
+            groups_of(op, grid)
+        except GroupsDoNotFit as error:
+            problems.append(
+                format_at_op(
+                    op,
+                    f"'{op.name}' does not fit the process grid: {error}",
+                    sources,
+                )
+            )
+    return problems
