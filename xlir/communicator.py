@@ -1,61 +1,95 @@
-"""The communicator: how the processes of a sharded program talk.
+"""The `Communicator`: one process's link to the others of its process grid,
+with the collective operations on numpy arrays.
 
-A sharded (SPMD) program runs once per device of a grid of replicas x
-partitions; its collective ops (all_reduce, all_gather, ...) exchange arrays
-between those runs. A `Communicator` is one run's end of that exchange: its
-device id in the grid (`rank`) and the collective operations on numpy
-arrays. There are two: in-process (threads, for the evaluator and tests)
-and MPI (one process per device, `targets/mpi_communicator.py`). Both are
-called with the spec's process groups already computed (every group of the
-op, in device ids), so the spec's modes live in one place above this one.
+It is the one interface the StableHLO collectives run on: the evaluator's
+in-process grid (threads of one Python process, `evaluator/hlo/process_grid`)
+and the runtime's MPI communicator (one OS process per rank) implement it.
 
-The interface sits below the evaluator so that the evaluator's process grid,
-the runtimes and the tools share it.
+Ranks are flat process ids, `replica_id * num_partitions + partition_id`
+(`Grid.rank`). A *group* is a sequence of ranks in the op's group order; the
+caller is one of them, and every member calls the same operation with the
+same group. Results follow the group order (gather concatenates in it; a
+reduction folds in it, so that a float sum is the same on every member).
+
+Only `all_gather`, `send` and `recv` are abstract: every other collective
+has a definition in terms of `all_gather` here, which an implementation
+overrides where it has a native one (MPI_Allreduce and so on).
 """
 
 from __future__ import annotations
 
-import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+from xdsl.ir import Operation
+from xdsl.utils.str_enum import StrEnum
 
-from xlir.diagnostics import XlirError
-from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.diagnostics import XlirError, format_at_op
+from xlir.dialects.stablehlo.collectives import (
+    AllGatherOp,
+    AllReduceOp,
+    AllToAllOp,
+    CollectiveBroadcastOp,
+    CollectivePermuteOp,
+    CollectiveReduceOp,
+    ReduceScatterOp,
+    grouping_mode,
+    replica_groups,
+)
+from xlir.dialects.stablehlo.process_groups import (
+    Grid,
+    GroupingMode,
+    GroupsDoNotFit,
+    process_groups,
+)
 
-REDUCTIONS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
-"""Reductions named by their op: MPI and numpy have each of them built in."""
+GROUPED_OPS = (
+    AllReduceOp,
+    AllGatherOp,
+    ReduceScatterOp,
+    AllToAllOp,
+    CollectivePermuteOp,
+    CollectiveBroadcastOp,
+    CollectiveReduceOp,
+)
+"""The collectives that split the grid into process groups."""
 
-Reduction = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
-"""A name from `REDUCTIONS`, or any other elementwise body, folded over a
-group in its order ((x0 op x1) op x2 ...), the same on every rank."""
+Combine = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-Groups = Sequence[Sequence[int]]
-"""Every process group of one collective, in device ids."""
+
+class ReduceKind(StrEnum):
+    """The reductions a communication library knows by name."""
+
+    SUM = "sum"
+    PRODUCT = "product"
+    MIN = "min"
+    MAX = "max"
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """How two values combine elementwise: `combine` always (the op's
+    computation run on whole arrays), and `kind` when the computation is one
+    of the named reductions (None: only `combine` computes it)."""
+
+    combine: Combine
+    kind: ReduceKind | None = None
 
 
 class CollectiveError(XlirError):
-    """A collective that cannot complete: a peer failed or did not arrive in
-    time, arrays differ in shape across ranks, or groups that do not fit the
-    grid. The message names the rank(s)."""
+    """A collective could not complete: ranks disagree on shapes or ops, a
+    rank failed or stopped answering. The message names the rank(s)."""
 
 
 class Communicator(ABC):
-    """One device's end of the collectives of a grid.
-
-    Each operation takes every process group of the op (`Groups`); this
-    rank's is the one holding `rank`, and results are in that group's order.
-    `out`, where given, receives the result (a view of a planned buffer, so
-    no copy follows); the result is returned either way."""
+    """One rank's view of the process grid (module docstring)."""
 
     def __init__(self, grid: Grid, rank: int):
-        if not 0 <= rank < grid.size:
-            raise CollectiveError(
-                f"rank {rank} is not a device of a grid of {grid.num_replicas} "
-                f"replica(s) x {grid.num_partitions} partition(s)"
-            )
         self.grid = grid
         self.rank = rank
 
@@ -71,163 +105,140 @@ class Communicator(ABC):
     def partition_id(self) -> int:
         return self.grid.process(self.rank)[1]
 
-    def own_group(self, groups: Groups) -> list[int]:
-        """This rank's group of `groups`, after `check_groups`."""
-        check_groups(groups, self.grid.size)
-        for group in groups:
-            if self.rank in group:
-                return list(group)
-        raise CollectiveError(f"rank {self.rank} is in no process group of {groups}")
+    # --- what an implementation provides --------------------------------
 
     @abstractmethod
+    def all_gather(self, value: np.ndarray, group: Sequence[int]) -> list[np.ndarray]:
+        """Every member's `value`, in group order (shapes may differ)."""
+
+    @abstractmethod
+    def send(self, values: Sequence[np.ndarray], channel: int) -> None:
+        """Put `values` on the channel (point-to-point by channel id; the
+        receiver takes them in the order they were sent)."""
+
+    @abstractmethod
+    def recv(self, channel: int) -> list[np.ndarray]:
+        """The oldest values sent on the channel (waits for them)."""
+
+    # --- collectives, defined by all_gather -----------------------------
+
+    def gather_same_shape(
+        self, value: np.ndarray, group: Sequence[int], what: str
+    ) -> list[np.ndarray]:
+        """`all_gather`, and a CollectiveError if the members' shapes or
+        dtypes differ (naming the ranks)."""
+        values = self.all_gather(value, group)
+        for rank, other in zip(group, values, strict=True):
+            if other.shape != value.shape or other.dtype != value.dtype:
+                raise CollectiveError(
+                    f"error: {what}: rank {rank} has a {other.dtype} array of shape "
+                    f"{list(other.shape)} but rank {self.rank} has a {value.dtype} "
+                    f"array of shape {list(value.shape)}; they must agree"
+                )
+        return values
+
     def all_reduce(
-        self,
-        groups: Groups,
-        array: np.ndarray,
-        reduction: Reduction,
-        out: np.ndarray | None = None,
+        self, value: np.ndarray, group: Sequence[int], reduction: Reduction
     ) -> np.ndarray:
-        """The reduction of the group's arrays, elementwise."""
+        """The members' values folded in group order."""
+        values = self.gather_same_shape(value, group, "all_reduce")
+        result = values[0]
+        for other in values[1:]:
+            result = reduction.combine(result, other)
+        return np.asarray(result, dtype=value.dtype)
 
-    @abstractmethod
-    def all_gather(
-        self,
-        groups: Groups,
-        array: np.ndarray,
-        dimension: int,
-        out: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """The group's arrays concatenated along `dimension`."""
-
-    @abstractmethod
     def reduce_scatter(
         self,
-        groups: Groups,
-        array: np.ndarray,
-        dimension: int,
+        value: np.ndarray,
+        group: Sequence[int],
+        axis: int,
         reduction: Reduction,
-        out: np.ndarray | None = None,
     ) -> np.ndarray:
-        """This rank's part (by its place in the group) of the reduction,
-        split along `dimension`."""
+        """Part i (of len(group) along `axis`) of the all_reduce, for the
+        i-th member."""
+        total = self.all_reduce(value, group, reduction)
+        parts = np.split(total, len(group), axis=axis)
+        return parts[list(group).index(self.rank)]
 
-    @abstractmethod
     def all_to_all(
         self,
-        groups: Groups,
-        array: np.ndarray,
-        split_dimension: int,
-        concat_dimension: int,
-        out: np.ndarray | None = None,
+        value: np.ndarray,
+        group: Sequence[int],
+        split_axis: int,
+        concat_axis: int,
     ) -> np.ndarray:
-        """Split along `split_dimension` into one part per group member, send
-        part i to member i, concatenate what arrives along
-        `concat_dimension` in group order."""
+        """Part i of each member's value (split len(group) ways along
+        `split_axis`) goes to member i, which concatenates the parts it gets
+        along `concat_axis` in group order."""
+        values = self.gather_same_shape(value, group, "all_to_all")
+        index = list(group).index(self.rank)
+        parts = [np.split(v, len(group), axis=split_axis)[index] for v in values]
+        return np.concatenate(parts, axis=concat_axis)
 
-    @abstractmethod
-    def collective_permute(
-        self,
-        pairs: Sequence[tuple[int, int]],
-        array: np.ndarray,
-        out: np.ndarray | None = None,
+    def broadcast(
+        self, value: np.ndarray, group: Sequence[int], root: int
     ) -> np.ndarray:
-        """Send to the target of each (source, target) pair whose source is
-        this rank; the array from the pair whose target is this rank, zeros
-        where there is none."""
+        """The value of member `root` (an index into the group)."""
+        values = self.gather_same_shape(value, group, "collective_broadcast")
+        return values[root]
 
-    @abstractmethod
-    def collective_broadcast(
-        self, groups: Groups, array: np.ndarray, out: np.ndarray | None = None
-    ) -> np.ndarray:
-        """The array of the first member of this rank's group."""
+    def permute(
+        self, value: np.ndarray, group: Sequence[int], pairs: Sequence[tuple[int, int]]
+    ) -> np.ndarray | None:
+        """What the pair (source, rank) sends this rank, None if no pair
+        targets it. `pairs` are ranks of `group`, which every member of the
+        exchange passes alike."""
+        values = self.gather_same_shape(value, group, "collective_permute")
+        for source, target in pairs:
+            if target == self.rank:
+                return values[list(group).index(source)]
+        return None
 
-    @abstractmethod
-    def barrier(self) -> None:
-        """Wait until every rank of the grid is here."""
+
+def groups_of(op: Operation, grid: Grid) -> list[list[int]]:
+    """The op's process groups on `grid`, as ranks in group order (raises
+    GroupsDoNotFit). collective_permute's: the groups its pairs' ids live in
+    (every replica for cross_partition, every partition for cross_replica)."""
+    mode = grouping_mode(op)
+    if isinstance(op, CollectivePermuteOp):
+        ids = sorted({i for pair in op.pairs() for i in pair})
+        count = (
+            grid.num_replicas
+            if mode is GroupingMode.CROSS_REPLICA
+            else grid.num_partitions
+        )
+        everyone = [list(range(count))] if count else []
+        for i in ids:
+            if i >= count:
+                process_groups(mode, [[i]], grid, cover_all=False)  # raises
+        groups = process_groups(mode, everyone, grid)
+    else:
+        groups = process_groups(
+            mode,
+            replica_groups(op),
+            grid,
+            cover_all=not isinstance(op, CollectiveBroadcastOp),
+        )
+    return [[grid.rank(p) for p in group] for group in groups]
 
 
-def check_groups(groups: Groups, size: int) -> None:
-    """Refuse groups that do not fit `size` processes: ids out of range, or
-    an id in two groups."""
-    seen: set[int] = set()
-    for group in groups:
-        for device in group:
-            if not 0 <= device < size:
-                raise CollectiveError(
-                    f"process group {list(group)} names device {device}, but the "
-                    f"program runs on {size} process(es) (ids 0..{size - 1})"
+def grid_problems(
+    module: Operation, grid: Grid, sources: dict[str, str] | None = None
+) -> list[str]:
+    """A located diagnostic for each collective of `module` whose groups do
+    not fit `grid`: what a grid must refuse before it runs anything."""
+    problems: list[str] = []
+    for op in module.walk():
+        if type(op) not in GROUPED_OPS:
+            continue
+        try:
+            groups_of(op, grid)
+        except GroupsDoNotFit as error:
+            problems.append(
+                format_at_op(
+                    op,
+                    f"'{op.name}' does not fit the process grid: {error}",
+                    sources,
                 )
-            if device in seen:
-                raise CollectiveError(
-                    f"device {device} is in more than one process group of "
-                    f"{[list(g) for g in groups]}"
-                )
-            seen.add(device)
-
-
-def check_pairs(pairs: Sequence[tuple[int, int]], size: int) -> None:
-    """Refuse permutation pairs outside `size` processes, or a source or a
-    target named twice."""
-    for index in (0, 1):
-        ends = [pair[index] for pair in pairs]
-        for device in ends:
-            if not 0 <= device < size:
-                raise CollectiveError(
-                    f"collective_permute pair names device {device}, but the "
-                    f"program runs on {size} process(es) (ids 0..{size - 1})"
-                )
-        if len(set(ends)) != len(ends):
-            role = "source" if index == 0 else "target"
-            raise CollectiveError(
-                f"collective_permute pairs {list(pairs)} name a {role} twice"
             )
-
-
-def reduce_in_order(arrays: Sequence[np.ndarray], reduction: Reduction) -> np.ndarray:
-    """Fold `arrays` with `reduction` in their order: what every rank of a
-    group computes, so every rank gets the same bits."""
-    combine = _NUMPY_REDUCTIONS[reduction] if isinstance(reduction, str) else reduction
-    result = arrays[0]
-    for array in arrays[1:]:
-        result = combine(result, array)
-    return np.asarray(result, dtype=arrays[0].dtype)
-
-
-def _logical(ufunc: np.ufunc, bitwise: np.ufunc) -> Callable[..., np.ndarray]:
-    """Booleans combine logically, integers bitwise (StableHLO's and/or/xor)."""
-
-    def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return ufunc(a, b) if a.dtype == np.bool_ else bitwise(a, b)
-
-    return combine
-
-
-_NUMPY_REDUCTIONS: dict[str, Callable[..., np.ndarray]] = {
-    "add": np.add,
-    "multiply": np.multiply,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
-    "and": _logical(np.logical_and, np.bitwise_and),
-    "or": _logical(np.logical_or, np.bitwise_or),
-    "xor": _logical(np.logical_xor, np.bitwise_xor),
-}
-
-
-_CURRENT = threading.local()
-
-
-@contextmanager
-def running_as(communicator: Communicator) -> Iterator[Communicator]:
-    """Run the collectives of executables called on this thread, inside the
-    `with`, through `communicator` (a rank of an in-process grid is a thread)."""
-    previous = getattr(_CURRENT, "communicator", None)
-    _CURRENT.communicator = communicator
-    try:
-        yield communicator
-    finally:
-        _CURRENT.communicator = previous
-
-
-def current_communicator() -> Communicator | None:
-    """The communicator `running_as` set on this thread, or None."""
-    return getattr(_CURRENT, "communicator", None)
+    return problems

@@ -8,6 +8,7 @@ from __future__ import annotations
 from xlir.evaluator.hlo import (  # noqa: F401
     check,
     chlo,
+    collectives,
     contraction,
     control_flow,
     data_movement,

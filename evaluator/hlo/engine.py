@@ -35,6 +35,7 @@ from xlir.dialects.stablehlo.control_flow import (
 from xlir.dialects.stablehlo.data_movement import ConstantOp
 from xlir.dialects.stablehlo.elementwise import BitcastConvertOp
 from xlir.dialects.stablehlo.quantization import UniformDequantizeOp, UniformQuantizeOp
+from xlir.evaluator.hlo.process_grid import ProcessContext, single_process
 from xlir.evaluator.hlo.types import (
     Unsupported,
     dequantize,
@@ -294,6 +295,9 @@ class ModuleInterpreter:
         self.probes: dict[str, list[np.ndarray]] = {}
         """The values each `interpreter.probe` recorded, by probe id, one per
         execution."""
+        self.process: ProcessContext | None = None
+        """The process of a grid this interpreter runs as (process_grid.py);
+        None: a grid of one, made when a collective first asks."""
         for name, function in self.functions.items():
             body = function.regions[0]
             if not body.blocks:  # a declaration
@@ -348,6 +352,12 @@ class ModuleInterpreter:
         return lambda: self.programs[name]
 
     # --- running ------------------------------------------------------------
+
+    def process_context(self) -> ProcessContext:
+        """The process the collectives run as (a grid of one by default)."""
+        if self.process is None:
+            self.process = single_process()
+        return self.process
 
     def call(self, name: str, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
         if name not in self.programs:
