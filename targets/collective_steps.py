@@ -1,31 +1,34 @@
 """The collective steps of a compiled program, run by any target's runtime.
 
 A `device.collective` step names buffers and holds the HLO op that says
-what to exchange. `CollectiveStep` is that op made ready once (from the text
-a native entry records, `lowering/llvm/collective_calls.py`, or from the op
-itself) and runs it on numpy views of the step's buffers through a
-communicator, with the evaluator's meaning (evaluator/collectives.py).
+what to exchange. `CollectiveStep` makes that op ready once (from the text
+a native entry records, `lowering/llvm/collective_calls.py`) and runs it on
+numpy views of the step's buffers with the evaluator's own kernel for the
+op (evaluator/hlo/collectives.py), through the caller's communicator: so
+every target gives a collective the meaning the evaluator gives it, and the
+communicator (in-process or MPI) is the only thing that differs.
 
-Which communicator: the one `xlir.communicator.running_as` set on the
-calling thread (a rank of an in-process grid), else the executable's own:
-MPI where the process was started by mpiexec, a grid of one otherwise.
-A program of several devices outside mpiexec is a diagnostic saying how to
-start it.
+Which communicator: the one `running_as` set on the calling thread (a rank
+of an in-process grid of threads), else this process's: MPI where mpiexec
+started it, a grid of one otherwise. A program of several devices outside
+both is a diagnostic saying how to start it.
 """
 
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Sequence
+import importlib.util
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-from xlir.dialects import device
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.dialects.stablehlo.process_groups import Grid
-from xlir.evaluator.collectives import run_collective
+from xlir.evaluator.hlo.engine import ModuleInterpreter
+from xlir.evaluator.hlo.process_grid import ProcessContext, single_process
 from xlir.evaluator.hlo.types import dtype_of, tensor_shape
 from xlir.targets.mpi_communicator import (
     INSTALL_HINT,
@@ -33,105 +36,106 @@ from xlir.targets.mpi_communicator import (
     launched_by_mpiexec,
 )
 
-from xlir.communicator import Communicator, current_communicator
+from xlir.communicator import Communicator
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.parsing import parse_module
 
 
 class CollectiveStep:
-    """One collective step: its HLO op and the layouts of its buffers
-    (inputs, then outputs)."""
+    """One collective step: its HLO op, as a one-op function the evaluator
+    runs, and the layouts of its buffers (inputs, then outputs)."""
 
-    def __init__(self, exchange: Operation, types: Sequence[object]):
-        self.exchange = exchange
-        self.layouts = [(dtype_of(t), tensor_shape(t)) for t in types]  # pyright: ignore[reportArgumentType]
-        self.input_count = len(exchange.operands)
-
-    @classmethod
-    def from_text(cls, text: str) -> CollectiveStep:
+    def __init__(self, text: str):
         """From the module text `collective_calls.site_text` made."""
         module = parse_module(make_context(), text, "<collective step>")
         function = module.body.block.first_op
         assert isinstance(function, func.FuncOp)
-        exchange = function.body.block.first_op
-        assert exchange is not None
         ftype = function.function_type
-        return cls(exchange, [*ftype.inputs, *ftype.outputs])
-
-    @classmethod
-    def from_op(cls, op: device.CollectiveOp) -> CollectiveStep:
-        region = op.body.clone()
-        returned = region.block.last_op
-        assert returned is not None
-        types = [*region.block.arg_types, *returned.operand_types]
-        exchange = region.block.first_op
-        assert exchange is not None
-        step = cls(exchange, types)
-        step.region = region  # keeps the op's block alive
-        return step
+        self.layouts = [
+            (dtype_of(t), tensor_shape(t)) for t in (*ftype.inputs, *ftype.outputs)
+        ]
+        self.input_count = len(ftype.inputs)
+        self.interpreter = ModuleInterpreter(module)
+        self.lock = threading.Lock()
+        """One run at a time: the interpreter's process is per run."""
 
     def run(self, communicator: Communicator, buffers: Sequence[np.ndarray]) -> None:
-        """Exchange: `buffers` are the step's, as typed arrays or raw bytes."""
+        """Exchange on `buffers`, the step's (typed, or raw bytes)."""
         views = [
             buffer.reshape(-1).view(dtype).reshape(shape)
             for buffer, (dtype, shape) in zip(buffers, self.layouts, strict=True)
         ]
-        run_collective(
-            self.exchange,
-            communicator,
-            views[: self.input_count],
-            views[self.input_count :],
-        )
+        inputs, outputs = views[: self.input_count], views[self.input_count :]
+        with self.lock:
+            self.interpreter.process = ProcessContext(communicator)
+            results = self.interpreter.call("exchange", inputs)
+        for output, result in zip(outputs, results, strict=True):
+            output[...] = result
 
     def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
         """Exchange on the buffers at these addresses (a native entry's)."""
         buffers = []
         for address, (dtype, shape) in zip(addresses, self.layouts, strict=True):
             size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-            raw = (ctypes.c_char * size).from_address(address) if size else b""
-            buffers.append(np.frombuffer(raw, np.uint8) if size else np.empty(0, np.uint8))
+            raw = (ctypes.c_char * size).from_address(address)
+            buffers.append(
+                np.frombuffer(raw, np.uint8) if size else np.empty(0, np.uint8)
+            )
         self.run(communicator, buffers)
+
+
+def program_grid(module: ModuleOp) -> Grid:
+    """The grid a module runs on: its `mhlo.num_replicas` x
+    `mhlo.num_partitions` (1 each where it does not say)."""
+    counts = []
+    for name in ("mhlo.num_replicas", "mhlo.num_partitions"):
+        value = module.attributes.get(name)
+        counts.append(value.value.data if isinstance(value, IntegerAttr) else 1)
+    return Grid(*counts)
+
+
+_CURRENT = threading.local()
+
+
+@contextmanager
+def running_as(communicator: Communicator) -> Iterator[Communicator]:
+    """Run the collectives of executables called on this thread, inside the
+    `with`, through `communicator`."""
+    previous = getattr(_CURRENT, "communicator", None)
+    _CURRENT.communicator = communicator
+    try:
+        yield communicator
+    finally:
+        _CURRENT.communicator = previous
 
 
 def communicator_for(grid: Grid) -> Communicator:
     """The calling thread's communicator (`running_as`), else this
-    process's: MPI under mpiexec, a grid of one otherwise."""
-    current = current_communicator()
-    if current is not None:
-        if current.grid != grid:
-            raise XlirError(
-                f"error: the program runs on {grid.num_replicas} replica(s) x "
-                f"{grid.num_partitions} partition(s), but it is called on a grid "
-                f"of {current.grid.num_replicas} x {current.grid.num_partitions}"
-            )
-        return current
-    return _process_communicator(grid)
+    process's (module docstring)."""
+    current = getattr(_CURRENT, "communicator", None)
+    if current is None:
+        return process_communicator(grid)
+    if current.grid != grid:
+        raise XlirError(
+            f"error: the program runs on a grid of {grid.num_replicas} replica(s) "
+            f"x {grid.num_partitions} partition(s), but it is called on one of "
+            f"{current.grid.num_replicas} x {current.grid.num_partitions}"
+        )
+    return current
 
 
 @cache
-def _process_communicator(grid: Grid) -> Communicator:
+def process_communicator(grid: Grid) -> Communicator:
+    """This process's end of `grid`: MPI under mpiexec, else a grid of one."""
     if launched_by_mpiexec():
         return MpiCommunicator(grid)
     if grid.size == 1:
-        return SingleDevice(grid)
+        return single_process().communicator
+    hint = "" if importlib.util.find_spec("mpi4py") else f"; {INSTALL_HINT}"
     raise XlirError(
         f"error: the program runs on {grid.size} devices ({grid.num_replicas} "
         f"replica(s) x {grid.num_partitions} partition(s)): start one process per "
-        f"device with `mpiexec -n {grid.size} xlir-run ...` or `xlir-run "
-        f"--processes {grid.size} ...`"
-        + ("" if _has_mpi() else f"; {INSTALL_HINT}")
+        f"device, `mpiexec -n {grid.size} xlir-run ...` or `xlir-run --processes "
+        f"{grid.size} ...`{hint}"
     )
-
-
-def _has_mpi() -> bool:
-    try:
-        __import__("mpi4py")
-    except ImportError:
-        return False
-    return True
-
-
-def collective_steps(module: ModuleOp, texts: Sequence[str]) -> list[CollectiveStep]:
-    del module
-    return [CollectiveStep.from_text(text) for text in texts]

@@ -3,9 +3,8 @@ device, device id = rank in `MPI.COMM_WORLD`.
 
 Each collective is MPI's own on numpy views (no copies where the layout
 allows): Allreduce, Allgather, Reduce_scatter_block, Alltoall, Bcast on a
-communicator of the op's process group (`Split` once per set of groups, all
-ranks together since all run the same program), and Isend/Irecv for
-collective_permute. Reductions MPI lacks (a body other than one named op,
+communicator of the op's process group (`Create_group` once per group, by
+its members), and Isend/Irecv for collective_permute. Reductions MPI lacks (a body other than one named op,
 an element type MPI has no type for) gather the group's arrays and fold them
 in group order, as the in-process communicator does.
 
@@ -30,15 +29,7 @@ from typing import Any
 import numpy as np
 from xlir.dialects.stablehlo.process_groups import Grid
 
-from xlir.communicator import (
-    REDUCTIONS,
-    CollectiveError,
-    Communicator,
-    Groups,
-    Reduction,
-    check_pairs,
-    reduce_in_order,
-)
+from xlir.communicator import CollectiveError, Communicator, ReduceKind, Reduction
 from xlir.diagnostics import XlirError
 
 INSTALL_HINT = (
@@ -127,228 +118,162 @@ class MpiCommunicator(Communicator):
                 f"run it with `mpiexec -n {grid.size}`"
             )
         super().__init__(grid, self.world.Get_rank())
-        self._group_comms: dict[tuple[tuple[int, ...], ...], Any] = {}
+        self._group_comms: dict[tuple[int, ...], Any] = {}
         self._ops = {
-            "add": self.mpi.SUM,
-            "multiply": self.mpi.PROD,
-            "maximum": self.mpi.MAX,
-            "minimum": self.mpi.MIN,
+            ReduceKind.SUM: self.mpi.SUM,
+            ReduceKind.PRODUCT: self.mpi.PROD,
+            ReduceKind.MAX: self.mpi.MAX,
+            ReduceKind.MIN: self.mpi.MIN,
         }
 
-    # --- the collectives ---------------------------------------------------------
+    # --- the collectives -----------------------------------------------------
+
+    def all_gather(self, value: np.ndarray, group: Sequence[int]) -> list[np.ndarray]:
+        value = np.asarray(value)
+        comm = self._comm(group)
+        if not self._agree(comm, "all_gather", value):
+            return [np.asarray(v) for v in comm.allgather(value)]  # shapes differ
+        return list(self._gather_parts(comm, value))
+
+    def send(self, values: Sequence[np.ndarray], channel: int) -> None:
+        raise CollectiveError(_POINT_TO_POINT)
+
+    def recv(self, channel: int) -> list[np.ndarray]:
+        raise CollectiveError(_POINT_TO_POINT)
 
     def all_reduce(
-        self,
-        groups: Groups,
-        array: np.ndarray,
-        reduction: Reduction,
-        out: np.ndarray | None = None,
+        self, value: np.ndarray, group: Sequence[int], reduction: Reduction
     ) -> np.ndarray:
-        comm, _ = self._group(groups, "all_reduce", array)
-        out = _output(out, array.shape, array.dtype)
-        op = self._mpi_op(reduction, array.dtype)
+        comm = self._checked(group, "all_reduce", value)
+        op = self._mpi_op(reduction, value.dtype)
         if op is None:
-            parts = self._gather_parts(comm, array)
-            out[...] = reduce_in_order(list(parts), reduction)
-        else:
-            comm.Allreduce(_contiguous(array), _receiving(out), op)
-        return out
-
-    def all_gather(
-        self,
-        groups: Groups,
-        array: np.ndarray,
-        dimension: int,
-        out: np.ndarray | None = None,
-    ) -> np.ndarray:
-        comm, group = self._group(groups, "all_gather", array, dimension)
-        shape = list(array.shape)
-        shape[dimension] *= len(group)
-        out = _output(out, tuple(shape), array.dtype)
-        if dimension == 0 and out.flags.c_contiguous:
-            comm.Allgather(_contiguous(array), out)
-        else:
-            parts = self._gather_parts(comm, array)
-            np.concatenate(list(parts), axis=dimension, out=out)
+            return super().all_reduce(value, group, reduction)
+        out = np.empty_like(value, order="C")
+        comm.Allreduce(_contiguous(value), out, op)
         return out
 
     def reduce_scatter(
         self,
-        groups: Groups,
-        array: np.ndarray,
-        dimension: int,
+        value: np.ndarray,
+        group: Sequence[int],
+        axis: int,
         reduction: Reduction,
-        out: np.ndarray | None = None,
     ) -> np.ndarray:
-        comm, group = self._group(groups, "reduce_scatter", array, dimension)
-        count = len(group)
-        if array.shape[dimension] % count:
-            raise CollectiveError(
-                f"error: reduce_scatter: dimension {dimension} of {array.shape} "
-                f"does not split into {count} equal parts"
-            )
-        shape = list(array.shape)
-        shape[dimension] //= count
-        out = _output(out, tuple(shape), array.dtype)
-        op = self._mpi_op(reduction, array.dtype)
-        if op is not None:
-            blocks = _contiguous(np.stack(np.split(array, count, axis=dimension)))
-            comm.Reduce_scatter_block(blocks, _receiving(out), op)
-        else:
-            total = reduce_in_order(list(self._gather_parts(comm, array)), reduction)
-            out[...] = np.split(total, count, axis=dimension)[comm.Get_rank()]
+        comm = self._checked(group, "reduce_scatter", value, axis)
+        op = self._mpi_op(reduction, value.dtype)
+        if op is None:
+            return super().reduce_scatter(value, group, axis, reduction)
+        parts = np.split(value, len(group), axis=axis)
+        out = np.empty_like(parts[0], order="C")
+        comm.Reduce_scatter_block(_contiguous(np.stack(parts)), out, op)
         return out
 
     def all_to_all(
         self,
-        groups: Groups,
-        array: np.ndarray,
-        split_dimension: int,
-        concat_dimension: int,
-        out: np.ndarray | None = None,
+        value: np.ndarray,
+        group: Sequence[int],
+        split_axis: int,
+        concat_axis: int,
     ) -> np.ndarray:
-        comm, group = self._group(
-            groups, "all_to_all", array, split_dimension * 8 + concat_dimension
-        )
-        count = len(group)
-        if array.shape[split_dimension] % count:
-            raise CollectiveError(
-                f"error: all_to_all: dimension {split_dimension} of {array.shape} "
-                f"does not split into {count} equal parts"
-            )
-        send = _contiguous(np.stack(np.split(array, count, axis=split_dimension)))
+        comm = self._checked(group, "all_to_all", value, split_axis * 8 + concat_axis)
+        send = _contiguous(np.stack(np.split(value, len(group), axis=split_axis)))
         received = np.empty_like(send)
-        comm.Alltoall(send, received)
-        shape = list(send.shape[1:])
-        shape[concat_dimension] *= count
-        out = _output(out, tuple(shape), array.dtype)
-        np.concatenate(list(received), axis=concat_dimension, out=out)
+        comm.Alltoall(_bytes(send), _bytes(received))
+        return np.concatenate(list(received), axis=concat_axis)
+
+    def broadcast(
+        self, value: np.ndarray, group: Sequence[int], root: int
+    ) -> np.ndarray:
+        comm = self._checked(group, "collective_broadcast", value, root)
+        out = np.array(value, order="C", copy=True)
+        comm.Bcast(_bytes(out), root=root)
         return out
 
-    def collective_permute(
-        self,
-        pairs: Sequence[tuple[int, int]],
-        array: np.ndarray,
-        out: np.ndarray | None = None,
-    ) -> np.ndarray:
-        check_pairs(pairs, self.size)
-        self._check_same(self.world, "collective_permute", array, 0)
-        out = _output(out, array.shape, array.dtype)
-        requests = []
+    def permute(
+        self, value: np.ndarray, group: Sequence[int], pairs: Sequence[tuple[int, int]]
+    ) -> np.ndarray | None:
+        self._checked(group, "collective_permute", value)
         source = next((s for s, t in pairs if t == self.rank), None)
         target = next((t for s, t in pairs if s == self.rank), None)
-        receiving = _receiving(out)
-        if source is not None:
-            requests.append(self.world.Irecv(receiving, source=source, tag=7))
+        out = np.empty_like(value, order="C") if source is not None else None
+        requests = []
+        if out is not None:
+            requests.append(self.world.Irecv(_bytes(out), source=source, tag=_TAG))
         if target is not None:
-            requests.append(self.world.Isend(_contiguous(array), dest=target, tag=7))
+            send = _bytes(_contiguous(value))
+            requests.append(self.world.Isend(send, dest=target, tag=_TAG))
         self.mpi.Request.Waitall(requests)
-        if source is None:
-            out[...] = 0
-        elif receiving is not out:
-            out[...] = receiving
         return out
 
-    def collective_broadcast(
-        self, groups: Groups, array: np.ndarray, out: np.ndarray | None = None
-    ) -> np.ndarray:
-        comm, _ = self._group(groups, "collective_broadcast", array)
-        out = _output(out, array.shape, array.dtype)
-        if comm.Get_rank() == 0:
-            out[...] = array
-        receiving = _receiving(out)
-        comm.Bcast(receiving, root=0)
-        if receiving is not out:
-            out[...] = receiving
-        return out
+    # --- helpers ---------------------------------------------------------------
 
-    def barrier(self) -> None:
-        self.world.Barrier()
-
-    # --- helpers -------------------------------------------------------------------
-
-    def _group(
-        self, groups: Groups, what: str, array: np.ndarray, extra: int = 0
-    ) -> tuple[Any, list[int]]:
-        """The MPI communicator of this rank's group (made once per set of
-        groups, by every rank together), after the shape check."""
-        group = self.own_group(groups)
-        key = tuple(tuple(g) for g in groups)
+    def _comm(self, group: Sequence[int]) -> Any:
+        """The MPI communicator of `group`, made once by its members."""
+        key = tuple(group)
         comm = self._group_comms.get(key)
         if comm is None:
-            if list(group) == list(range(self.size)):
+            if key == tuple(range(self.size)):
                 comm = self.world
             else:
-                color = min(min(g) for g in groups if self.rank in g)
-                comm = self.world.Split(color, group.index(self.rank))
+                members = self.world.Get_group().Incl(list(key))
+                comm = self.world.Create_group(members)
             self._group_comms[key] = comm
-        self._check_same(comm, what, array, extra, group)
-        return comm, group
+        return comm
 
-    def _check_same(
-        self,
-        comm: Any,
-        what: str,
-        array: np.ndarray,
-        extra: int,
-        group: list[int] | None = None,
-    ) -> None:
-        """Every rank of `comm` sends the same op, shape and element type, or
-        a CollectiveError on every one of them naming the ranks."""
-        mine = _describe(what, array, extra)
+    def _checked(
+        self, group: Sequence[int], what: str, value: np.ndarray, extra: int = 0
+    ) -> Any:
+        """The group's communicator, once its members agree on what they
+        exchange; a CollectiveError naming them where they do not."""
+        comm = self._comm(group)
+        if not self._agree(comm, what, value, extra):
+            everyone = comm.allgather(_read_description(_describe(what, value, extra)))
+            lines = [f"  rank {r}: {d}" for r, d in zip(group, everyone, strict=True)]
+            raise CollectiveError(
+                f"error: {what}: the ranks of group {list(group)} do not agree on "
+                "what they exchange:\n" + "\n".join(lines)
+            )
+        return comm
+
+    def _agree(self, comm: Any, what: str, value: np.ndarray, extra: int = 0) -> bool:
+        """Whether every member sends the same op, shape and element type
+        (one small Allgather)."""
+        mine = _describe(what, value, extra)
         everyone = np.empty((comm.Get_size(), _DESCRIPTION_LENGTH), np.int64)
         comm.Allgather(mine, everyone)
-        if (everyone == mine).all():
-            return
-        ranks = group if group is not None else list(range(comm.Get_size()))
-        lines = [
-            f"  rank {ranks[i]}: {_read_description(row)}"
-            for i, row in enumerate(everyone)
-        ]
-        raise CollectiveError(
-            f"error: {what}: the ranks do not agree on what they exchange "
-            f"(rank {self.rank} sends {_read_description(mine)}):\n" + "\n".join(lines)
-        )
+        return bool((everyone == mine).all())
 
-    def _gather_parts(self, comm: Any, array: np.ndarray) -> np.ndarray:
-        """Every group member's array, stacked in group order."""
-        parts = np.empty((comm.Get_size(), *array.shape), array.dtype)
-        comm.Allgather(_bytes(_contiguous(array)), _bytes(parts))
+    def _gather_parts(self, comm: Any, value: np.ndarray) -> np.ndarray:
+        """Every member's array, stacked in group order."""
+        parts = np.empty((comm.Get_size(), *value.shape), value.dtype)
+        comm.Allgather(_bytes(_contiguous(value)), _bytes(parts))
         return parts
 
     def _mpi_op(self, reduction: Reduction, dtype: np.dtype) -> Any:
         """MPI's op for a named reduction on a type MPI has, else None."""
-        if not isinstance(reduction, str) or dtype not in _MPI_TYPES:
+        kind = reduction.kind
+        if kind is None or dtype not in _MPI_TYPES:
             return None
-        assert reduction in REDUCTIONS, reduction
-        if reduction in self._ops:
-            return None if dtype == np.bool_ else self._ops[reduction]
+        if kind in self._ops:
+            return None if dtype == np.bool_ else self._ops[kind]
         logical = dtype == np.bool_
         return {
-            "and": self.mpi.LAND if logical else self.mpi.BAND,
-            "or": self.mpi.LOR if logical else self.mpi.BOR,
-            "xor": self.mpi.LXOR if logical else self.mpi.BXOR,
-        }[reduction]
+            ReduceKind.AND: self.mpi.LAND if logical else self.mpi.BAND,
+            ReduceKind.OR: self.mpi.LOR if logical else self.mpi.BOR,
+            ReduceKind.XOR: self.mpi.LXOR if logical else self.mpi.BXOR,
+        }[kind]
 
 
-def _output(out: np.ndarray | None, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-    if out is None:
-        return np.empty(shape, dtype)
-    if out.shape != tuple(shape) or out.dtype != dtype:
-        raise CollectiveError(
-            f"error: the result buffer is {out.dtype}{list(out.shape)}, the "
-            f"collective makes {np.dtype(dtype)}{list(shape)}"
-        )
-    return out
+_POINT_TO_POINT = (
+    "error: stablehlo.send and stablehlo.recv between processes are not "
+    "supported under MPI (they run on the evaluator's in-process grid)"
+)
+_TAG = 7
+"""The MPI tag of collective_permute's messages."""
 
 
 def _contiguous(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array)
-
-
-def _receiving(out: np.ndarray) -> np.ndarray:
-    """`out` where MPI can write it in place, else a buffer to copy from."""
-    return out if out.flags.c_contiguous else np.empty_like(out, order="C")
 
 
 def _bytes(array: np.ndarray) -> np.ndarray:
