@@ -46,9 +46,11 @@ from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.memory import ViewOp
 from xlir.passes.hlo.buffers.report import buffer_stats
+from xlir.targets.collective_steps import program_grid
 from xlir.targets.signatures import function_signature, loop_signature
 from xlir.targets.target import CompileOptions, Target
 
+from xlir.communicator import grid_problems
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.element_types import byte_width
@@ -412,10 +414,15 @@ class Compiler(ABC):
         sources: dict[str, str] | None = None,
         pipeline: str | None = None,
     ) -> ProgramRecord:
-        """Runs the HLO passes on `module` (in place) and reads its record. A
+        """Runs the HLO passes on `module` (in place) and reads its record,
+        after refusing collectives whose groups do not fit the module's grid
+        (`mhlo.num_replicas` x `mhlo.num_partitions`). A
         module already at the loop level gets no default pipeline; one that
         is there after its pipeline (`hlo-opt,hlo-to-loop`) goes on from
         there."""
+        misfits = grid_problems(module, program_grid(module), sources)
+        if misfits:
+            raise XlirError("\n".join(misfits))
         if pipeline is not None or not is_loop_level(module):
             self.run_hlo_passes(module, pipeline, sources)
         return program_record(module, function, is_loop_level(module))

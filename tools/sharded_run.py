@@ -1,0 +1,201 @@
+"""`xlir-run` of a sharded program: one rank per process under mpiexec.
+
+    mpiexec -n N xlir-run PROGRAM.mlir --target cpu --inputs in.npz
+            [--expected ref.npz] [--output out.npz]
+    xlir-run PROGRAM.mlir --processes N --target cpu --inputs in.npz ...
+
+Each rank compiles the program and runs it on its own arguments: `r{rank}_arg0,
+r{rank}_arg1, ...` of the `.npz` (the layout of `../shared/corpus/sharded`;
+a file with plain `arg0, ...` gives every rank the same), or random ones
+seeded with the seed plus the rank. Rank 0 gathers every rank's outputs,
+prints them with the comparison against `r{rank}_out{i}` of `--expected`,
+and saves them to `--output` in the same layout; every rank exits with the
+status of the comparison.
+
+A rank that fails prints its diagnostic prefixed with its rank and calls
+MPI_Abort, which stops every other rank at once (mpiexec then reports the
+rank too). `--processes N` starts `mpiexec -n N` on this command itself
+(tools/mpi_launcher.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+import numpy as np
+from xlir.targets.mpi_communicator import abort, mpi_module
+from xlir.targets.registry import get_platform
+from xlir.tools.cli import UsageError
+from xlir.tools.compare import compare, tolerance_for
+
+from xlir.api import load_module
+from xlir.diagnostics import XlirError
+from xlir.element_types import from_void, to_void
+from xlir.signature import Signature
+
+RANK_PIDS = "XLIR_RANK_PIDS"
+"""Environment: a folder where each rank writes its pid (`--processes` reads
+it to name a rank that died)."""
+
+
+def run_rank(
+    args: argparse.Namespace,
+    read_source: Callable[[str], tuple[str, str]],
+    preview: Callable[[np.ndarray], str],
+    random_arguments: Callable[[Signature, int], list[np.ndarray]],
+) -> NoReturn:
+    """This rank's part of the run; exits with the run's status on every
+    rank, or aborts every rank when this one fails."""
+    world = mpi_module().COMM_WORLD
+    rank = world.Get_rank()
+    _record_pid(rank)
+    try:
+        status = _run(args, world, read_source, preview, random_arguments)
+    except XlirError as error:
+        _fail(str(error))
+    except (UsageError, ValueError) as error:
+        _fail(f"xlir-run: error: {error}")
+    except MemoryError:
+        _fail("xlir-run: error: out of memory")
+    except Exception as error:
+        _fail(f"xlir-run: internal error: {type(error).__name__}: {error}")
+    sys.stdout.flush()
+    raise SystemExit(status)
+
+
+def _fail(message: str) -> NoReturn:
+    abort(message)
+    raise SystemExit(1)  # not reached: MPI_Abort ends the process
+
+
+def _run(
+    args: argparse.Namespace,
+    world: Any,
+    read_source: Callable[[str], tuple[str, str]],
+    preview: Callable[[np.ndarray], str],
+    random_arguments: Callable[[Signature, int], list[np.ndarray]],
+) -> int:
+    rank, size = world.Get_rank(), world.Get_size()
+    for flag, value in (
+        ("--check", args.check),
+        ("--bisect", args.bisect),
+        ("--profile", args.profile is not None),
+    ):
+        if value:
+            raise UsageError(f"{flag} does not run under mpiexec; run it alone")
+    text, name = read_source(args.file)
+    module, sources = load_module(text, name)
+    executable = (
+        get_platform(args.target)
+        .compiler()
+        .compile(module, args.function, sources, args.pipeline)
+    )
+    signature = executable.signature
+    if args.inputs:
+        arrays = rank_arrays(args.inputs, rank, "arg", len(signature.arguments))
+    elif args.random:
+        arrays = random_arguments(signature, args.seed + rank)
+    elif signature.arguments:
+        raise UsageError(
+            f"@{args.function} takes {len(signature.arguments)} argument(s); give "
+            "--inputs FILE.npz (r0_arg0, r1_arg0, ...) or --random"
+        )
+    else:
+        arrays = []
+    times = []
+    results: tuple[np.ndarray, ...] = ()
+    for _ in range(args.repeat):
+        world.Barrier()
+        started = time.perf_counter()
+        value = executable(*arrays)
+        times.append(time.perf_counter() - started)
+        results = value if isinstance(value, tuple) else (value,)
+    everyone = world.gather([np.asarray(r) for r in results], root=0)
+    status = 0
+    if rank == 0:
+        assert everyone is not None
+        status = _report(args, signature, everyone, preview)
+        median = sorted(times)[len(times) // 2]
+        print(
+            f"time per call on rank 0: {median * 1e3:.3f} ms (median of "
+            f"{len(times)}) on {args.target}, {size} processes"
+        )
+    return world.bcast(status, root=0)
+
+
+def rank_arrays(path: str, rank: int, kind: str, count: int) -> list[np.ndarray]:
+    """`r{rank}_{kind}0 ...` of an `.npz`, or `{kind}0 ...` where it has no
+    rank's arrays."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except Exception as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    if isinstance(data, np.ndarray):
+        raise UsageError(f"{path} is one array; a sharded run needs an .npz")
+    prefix = f"r{rank}_{kind}" if f"r{rank}_{kind}0" in data.files else kind
+    if count and f"{prefix}0" not in data.files:
+        raise UsageError(
+            f"{path} has neither 'r{rank}_{kind}0' nor '{kind}0' for rank {rank} "
+            f"(keys: {', '.join(data.files[:8]) or 'none'})"
+        )
+    arrays = []
+    for i in range(count):
+        key = f"{prefix}{i}"
+        if key not in data.files:
+            raise UsageError(f"{path} has no array '{key}' for rank {rank}")
+        arrays.append(np.asarray(data[key]))
+    return arrays
+
+
+def _report(
+    args: argparse.Namespace,
+    signature: Signature,
+    everyone: Sequence[Sequence[np.ndarray]],
+    preview: Callable[[np.ndarray], str],
+) -> int:
+    """Rank 0: every rank's outputs, the comparison with `--expected`, and
+    `--output`; 1 on a mismatch."""
+    status = 0
+    for rank, results in enumerate(everyone):
+        wanted = (
+            rank_arrays(args.expected, rank, "out", len(results))
+            if args.expected
+            else None
+        )
+        for i, (spec, got) in enumerate(zip(signature.results, results, strict=True)):
+            line = f"rank {rank} out{i}: {spec.type_text} = {preview(got)}"
+            if wanted is not None:
+                tolerance = tolerance_for(spec.dtype, args.rtol, args.atol)
+                want = from_void(np.asarray(wanted[i]), spec.dtype)
+                ok, verdict = compare(np.asarray(got), want, tolerance)
+                line += f"\n  {'ok' if ok else 'MISMATCH'}: {verdict}"
+                status |= 0 if ok else 1
+            print(line)
+    if args.expected:
+        print(
+            "PASSED" if status == 0 else "FAILED: outputs differ from the expected ones"
+        )
+    if args.output:
+        outputs = {
+            f"r{rank}_out{i}": to_void(np.asarray(r))
+            for rank, results in enumerate(everyone)
+            for i, r in enumerate(results)
+        }
+        try:
+            with open(args.output, "wb") as file:
+                np.savez(file, num_devices=len(everyone), **outputs)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
+    return status
+
+
+def _record_pid(rank: int) -> None:
+    folder = os.environ.get(RANK_PIDS)
+    if folder:
+        with open(os.path.join(folder, str(os.getpid())), "w") as file:
+            file.write(str(rank))
