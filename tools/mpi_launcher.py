@@ -1,7 +1,7 @@
 """`xlir-run --processes N`: start `mpiexec -n N` on the same command.
 
 The ranks run `python -m xlir.tools.run` with the other arguments
-(tools/sharded_run.py). mpiexec's own report is passed through; where it
+(tools/sharded_run.py). mpiexec's own output is passed through; where it
 says a process died (killed by a signal, or exited without a word), the
 launcher names that process's rank, which each rank recorded with its pid.
 """
@@ -15,8 +15,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO, TextIO
 
 from xlir.targets.mpi_communicator import INSTALL_HINT
 from xlir.tools.cli import UsageError
@@ -47,16 +49,24 @@ def launch(count: int, argv: Sequence[str]) -> int:
         process = subprocess.Popen(
             command,
             env={**os.environ, RANK_PIDS: pids},
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        assert process.stderr is not None
-        died: list[str] = []
-        how: list[str] = []
-        for line in process.stderr:
-            sys.stderr.write(line)
-            died += _DIED.findall(line)
-            how += _HOW.findall(line)
+        reports: list[str] = []
+        passers = [
+            threading.Thread(target=_pass_on, args=(stream, sink, reports))
+            for stream, sink in (
+                (process.stdout, sys.stdout),
+                (process.stderr, sys.stderr),
+            )
+        ]
+        for passer in passers:
+            passer.start()
+        for passer in passers:
+            passer.join()
+        died = [pid for line in reports for pid in _DIED.findall(line)]
+        how = [text for line in reports for text in _HOW.findall(line)]
         status = process.wait()
         for pid in died:
             rank_file = Path(pids) / pid
@@ -68,6 +78,17 @@ def launch(count: int, argv: Sequence[str]) -> int:
                 file=sys.stderr,
             )
     return status
+
+
+def _pass_on(stream: IO[str] | None, sink: TextIO, reports: list[str]) -> None:
+    """Copy `stream` to `sink` line by line, keeping mpiexec's reports of a
+    process that died (hydra writes them to stdout)."""
+    assert stream is not None
+    for line in stream:
+        sink.write(line)
+        sink.flush()
+        if _DIED.search(line) or _HOW.search(line):
+            reports.append(line)
 
 
 def without_processes(argv: Sequence[str]) -> list[str]:
