@@ -104,7 +104,8 @@ class KnownGaps:
     expression the failure's message matches)."""
     stablehlo_suite: dict[str, list[str]] = field(default_factory=dict)
     """File of StableHLO's interpreter suite -> its failing test functions
-    (outside the collective files, which no target runs yet)."""
+    (outside the collective files, which only the interpreter runs: see
+    tests/e2e/test_stablehlo_suite.py)."""
 
 
 @dataclass(frozen=True)
