@@ -18,16 +18,16 @@ the runtime runs the op with the evaluator's meaning
 
 from __future__ import annotations
 
-from xdsl.dialects import func, llvm
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    FunctionType,
     ModuleOp,
     StringAttr,
     i32,
     i64,
 )
 from xlir.dialects import device
+from xlir.evaluator.collective_step import site_text
 from xlir.lowering.llvm.function import PTR, FunctionBuilder
 
 COLLECTIVE = "xlir.collective"
@@ -57,21 +57,3 @@ class CollectiveCalls:
     def record(self, module: ModuleOp) -> None:
         if self.sites:
             module.attributes[COLLECTIVE_SITES] = ArrayAttr(self.sites)
-
-
-def site_text(op: device.CollectiveOp) -> str:
-    """The step's HLO op as a module of one function, `@exchange`, from
-    its inputs to its results."""
-    region = op.body.clone()
-    block = region.block
-    returned = block.last_op
-    assert returned is not None
-    results = list(returned.operands)
-    block.insert_op_before(func.ReturnOp(*results), returned)
-    block.erase_op(returned)
-    function = func.FuncOp(
-        "exchange",
-        FunctionType.from_lists(block.arg_types, [v.type for v in results]),
-        region,
-    )
-    return str(ModuleOp([function]))

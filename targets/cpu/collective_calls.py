@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import llvmlite.binding as llvm
+from xlir.evaluator.collective_step import CollectiveStep
 from xlir.lowering.llvm.collective_calls import COLLECTIVE
-from xlir.targets.collective_steps import CollectiveStep
 
 from xlir.communicator import Communicator
 

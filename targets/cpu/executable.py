@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.evaluator.collective_step import CollectiveStep
 from xlir.targets.base import HostExecutable, Platform
-from xlir.targets.collective_steps import CollectiveStep, communicator_for
+from xlir.targets.collective_steps import communicator_for
 from xlir.targets.cpu.collective_calls import (
     calling,
     load_collectives,

@@ -2,6 +2,7 @@
 // RUN: xlir-opt %s -p hlo-opt,hlo-to-loop,loop-to-llvm,device-to-llvm | filecheck %s --check-prefix=LLVM
 // RUN: xlir-run %s --target cpu --inputs %S/Inputs/collectives.npz | filecheck %s --check-prefix=VALUES
 // RUN: xlir-run %s --target interpreter --inputs %S/Inputs/collectives.npz | filecheck %s --check-prefix=VALUES
+// RUN: xlir-opt %s -p hlo-opt,hlo-to-loop | xlir-run - --target interpreter --inputs %S/Inputs/collectives.npz | filecheck %s --check-prefix=LOOP-LEVEL
 
 // A collective and partition_id are no kernel: each is a `device.collective`
 // step of the host schedule on its planned buffers (the all_reduce reads the
@@ -49,3 +50,7 @@ module @one_device attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas 
 
 // VALUES:    out0: tensor<4xf32> = [ 2.  6. 12.  0.]
 // VALUES-NEXT: out1: tensor<ui32> = 0
+
+// The loop-level module runs the steps through the device-schedule executor.
+// LOOP-LEVEL:      out0: tensor<4xf32> = [ 2.  6. 12.  0.]
+// LOOP-LEVEL-NEXT: out1: tensor<i32> = 0

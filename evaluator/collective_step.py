@@ -1,0 +1,89 @@
+"""A collective step of a compiled program, ready to run on buffers.
+
+A `device.collective` step names buffers and holds the HLO op that says what
+to exchange. `site_text` writes that op as a module of one function (what a
+native entry records for its runtime); `CollectiveStep` makes it ready once
+and runs it on numpy views of the step's buffers with the evaluator's own
+kernel for the op (evaluator/hlo/collectives.py), through the communicator
+it is given: every runtime gives a collective the meaning the evaluator
+gives it, and only the communicator (in-process or MPI) differs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xlir.dialects import device
+from xlir.evaluator.hlo.engine import ModuleInterpreter
+from xlir.evaluator.hlo.process_grid import ProcessContext
+from xlir.evaluator.hlo.types import dtype_of, tensor_shape
+
+from xlir.communicator import Communicator
+from xlir.context import make_context
+from xlir.parsing import parse_module
+
+
+class CollectiveStep:
+    """One collective step: its HLO op, as a one-op function the evaluator
+    runs, and the layouts of its buffers (inputs, then outputs)."""
+
+    def __init__(self, text: str):
+        """From the module text `collective_calls.site_text` made."""
+        module = parse_module(make_context(), text, "<collective step>")
+        function = module.body.block.first_op
+        assert isinstance(function, func.FuncOp)
+        ftype = function.function_type
+        self.layouts = [
+            (dtype_of(t), tensor_shape(t)) for t in (*ftype.inputs, *ftype.outputs)
+        ]
+        self.input_count = len(ftype.inputs)
+        self.interpreter = ModuleInterpreter(module)
+        self.lock = threading.Lock()
+        """One run at a time: the interpreter's process is per run."""
+
+    def run(self, communicator: Communicator, buffers: Sequence[np.ndarray]) -> None:
+        """Exchange on `buffers`, the step's (typed, or raw bytes)."""
+        views = [
+            buffer.reshape(-1).view(dtype).reshape(shape)
+            for buffer, (dtype, shape) in zip(buffers, self.layouts, strict=True)
+        ]
+        inputs, outputs = views[: self.input_count], views[self.input_count :]
+        with self.lock:
+            self.interpreter.process = ProcessContext(communicator)
+            results = self.interpreter.call("exchange", inputs)
+        for output, result in zip(outputs, results, strict=True):
+            output[...] = result
+
+    def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
+        """Exchange on the buffers at these addresses (a native entry's)."""
+        buffers = []
+        for address, (dtype, shape) in zip(addresses, self.layouts, strict=True):
+            size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            raw = (ctypes.c_char * size).from_address(address)
+            buffers.append(
+                np.frombuffer(raw, np.uint8) if size else np.empty(0, np.uint8)
+            )
+        self.run(communicator, buffers)
+
+
+def site_text(op: device.CollectiveOp) -> str:
+    """The step's HLO op as a module of one function, `@exchange`, from
+    its inputs to its results."""
+    region = op.body.clone()
+    block = region.block
+    returned = block.last_op
+    assert returned is not None
+    results = list(returned.operands)
+    block.insert_op_before(func.ReturnOp(*results), returned)
+    block.erase_op(returned)
+    function = func.FuncOp(
+        "exchange",
+        FunctionType.from_lists(block.arg_types, [v.type for v in results]),
+        region,
+    )
+    return str(ModuleOp([function]))
