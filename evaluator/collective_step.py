@@ -64,10 +64,11 @@ class CollectiveStep:
         buffers = []
         for address, (dtype, shape) in zip(addresses, self.layouts, strict=True):
             size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-            raw = (ctypes.c_char * size).from_address(address)
-            buffers.append(
-                np.frombuffer(raw, np.uint8) if size else np.empty(0, np.uint8)
-            )
+            if size == 0:
+                buffers.append(np.empty(0, np.uint8))
+                continue
+            pointer = ctypes.cast(address, ctypes.POINTER(ctypes.c_uint8))
+            buffers.append(np.ctypeslib.as_array(pointer, (size,)))
         self.run(communicator, buffers)
 
 

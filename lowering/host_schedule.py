@@ -542,10 +542,13 @@ def is_schedule_op(op: Operation) -> bool:
     """Ops the host schedule handles itself, with no kernel of their own."""
     return isinstance(
         op,
-        func.ReturnOp
-        | ReturnOp
-        | dm.ConstantOp
-        | WhileOp
-        | CaseOp
-        | OptimizationBarrierOp,
-    ) or isinstance(op, RUNTIME_OPS)
+        (
+            func.ReturnOp,
+            ReturnOp,
+            dm.ConstantOp,
+            WhileOp,
+            CaseOp,
+            OptimizationBarrierOp,
+            *RUNTIME_OPS,
+        ),
+    )

@@ -181,14 +181,15 @@ def _report(
             "PASSED" if status == 0 else "FAILED: outputs differ from the expected ones"
         )
     if args.output:
-        outputs = {
+        outputs: dict[str, Any] = {"num_devices": np.asarray(len(everyone))}
+        outputs |= {
             f"r{rank}_out{i}": to_void(np.asarray(r))
             for rank, results in enumerate(everyone)
             for i, r in enumerate(results)
         }
         try:
             with open(args.output, "wb") as file:
-                np.savez(file, num_devices=len(everyone), **outputs)
+                np.savez(file, **outputs)
         except OSError as error:
             raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
     return status

@@ -29,7 +29,9 @@ def verdicts(name: str, rank: int) -> list[list[object]]:
         zip(executable.signature.results, results, strict=True)
     ):
         ok, verdict = compare(
-            np.asarray(got), data[f"r{rank}_out{i}"], tolerance_for(spec.dtype, None, None)
+            np.asarray(got),
+            data[f"r{rank}_out{i}"],
+            tolerance_for(spec.dtype, None, None),
         )
         found.append([ok, f"out{i}: {verdict}"])
     return found
