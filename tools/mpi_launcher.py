@@ -1,9 +1,11 @@
 """`xlir-run --processes N`: start `mpiexec -n N` on the same command.
 
 The ranks run `python -m xlir.tools.run` with the other arguments
-(tools/sharded_run.py). mpiexec's own output is passed through; where it
-says a process died (killed by a signal, or exited without a word), the
-launcher names that process's rank, which each rank recorded with its pid.
+(tools/sharded_run.py). mpiexec's own output is passed through. Each rank
+records its pid; the launcher watches those processes, and where one ended
+while the others ran (killed by a signal, or gone without a word), names
+its rank once mpiexec has stopped the rest (mpiexec itself names a pid, and
+not always the first to die).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TextIO
@@ -24,6 +27,7 @@ from xlir.targets.mpi_communicator import INSTALL_HINT
 from xlir.tools.cli import UsageError
 from xlir.tools.sharded_run import RANK_PIDS
 
+_POLL_S = 0.005
 _DIED = re.compile(r"PID (\d+) RUNNING AT")
 _HOW = re.compile(r"(EXIT CODE: \d+|KILLED BY SIGNAL: \d+[^=\n]*)")
 
@@ -54,30 +58,66 @@ def launch(count: int, argv: Sequence[str]) -> int:
             text=True,
         )
         reports: list[str] = []
-        passers = [
+        watcher = _Watcher(Path(pids))
+        threads = [
             threading.Thread(target=_pass_on, args=(stream, sink, reports))
             for stream, sink in (
                 (process.stdout, sys.stdout),
                 (process.stderr, sys.stderr),
             )
         ]
-        for passer in passers:
-            passer.start()
-        for passer in passers:
-            passer.join()
-        died = [pid for line in reports for pid in _DIED.findall(line)]
-        how = [text for line in reports for text in _HOW.findall(line)]
+        threads.append(threading.Thread(target=watcher.watch, args=(process,)))
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
         status = process.wait()
-        for pid in died:
-            rank_file = Path(pids) / pid
-            rank = rank_file.read_text() if rank_file.exists() else "?"
-            reason = f" ({how[0].lower()})" if how else ""
+        aborted = any("MPI_Abort" in line for line in reports)
+        if status != 0 and not aborted and watcher.first_dead is not None:
+            rank, pid = watcher.first_dead
+            how = [text for line in reports for text in _HOW.findall(line)]
+            reported = any(pid in _DIED.findall(line) for line in reports)
+            reason = f" ({how[0].lower()})" if how and reported else ""
             print(
                 f"xlir-run: rank {rank} (pid {pid}) died{reason}; mpiexec stopped "
                 "the other ranks",
                 file=sys.stderr,
             )
     return status
+
+
+class _Watcher:
+    """Which rank's process ended first while the others still ran: the
+    rank that died, before mpiexec stopped the rest (mpiexec names a pid,
+    not always that one's)."""
+
+    def __init__(self, pids: Path):
+        self.pids = pids
+        self.first_dead: tuple[str, str] | None = None
+
+    def watch(self, process: subprocess.Popen[str]) -> None:
+        ranks: dict[str, str] = {}
+        while process.poll() is None and self.first_dead is None:
+            for entry in self.pids.iterdir():
+                if entry.name not in ranks and entry.stat().st_size:
+                    ranks[entry.name] = entry.read_text()
+            dead = [pid for pid in ranks if not _alive(pid)]
+            if len(dead) == 1 and len(ranks) > 1:
+                self.first_dead = (ranks[dead[0]], dead[0])
+            elif dead:
+                return  # several at once: no telling which was first
+            time.sleep(_POLL_S)
+
+
+def _alive(pid: str) -> bool:
+    """Whether the process runs (a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def _pass_on(stream: IO[str] | None, sink: TextIO, reports: list[str]) -> None:
