@@ -1,5 +1,6 @@
 """One rank of tests/e2e/test_mpi_sharded.py, run under mpiexec: compiles
-each sharded corpus program named on the command line for the cpu target,
+each sharded corpus program named on the command line for the cpu target
+(`xlir.compile(..., num_partitions=N)`, the Python API of a rank),
 runs it on this rank's inputs and compares with JAX's outputs for the rank;
 rank 0 prints every rank's verdicts as one JSON line."""
 
@@ -20,7 +21,11 @@ SHARDED = Path(sys.argv[1])
 
 def verdicts(name: str, rank: int) -> list[list[object]]:
     data = np.load(SHARDED / f"{name}.npz")
-    executable = xlir.compile(SHARDED / f"{name}.mlir", target="cpu")
+    executable = xlir.compile(
+        SHARDED / f"{name}.mlir",
+        target="cpu",
+        num_partitions=int(data["num_devices"]),  # the corpus's grids are 1 x N
+    )
     count = len(executable.signature.arguments)
     value = executable(*[data[f"r{rank}_arg{i}"] for i in range(count)])
     results = value if isinstance(value, tuple) else (value,)

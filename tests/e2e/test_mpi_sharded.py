@@ -24,7 +24,9 @@ import pytest
 from xlir.targets.mpi_communicator import INSTALL_HINT
 from xlir.tools.mpi_launcher import mpiexec_path
 
+import xlir
 from tests.conftest import CORPUS
+from xlir.diagnostics import XlirError
 
 SHARDED = CORPUS / "sharded"
 HERE = Path(__file__).resolve().parent
@@ -229,3 +231,8 @@ def test_a_grid_that_is_not_the_process_count_is_refused() -> None:
     _, stderr = run.communicate(timeout=300)
     assert run.returncode != 0
     assert "mpiexec started 2 process(es); run it with `mpiexec -n 4`" in stderr
+
+
+def test_compile_refuses_a_grid_the_module_does_not_state() -> None:
+    with pytest.raises(XlirError, match=r"says mhlo\.num_partitions = 4, but it is"):
+        xlir.compile(SHARDED / "ring_allreduce.mlir", "cpu", num_partitions=2)
