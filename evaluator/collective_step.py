@@ -42,9 +42,11 @@ class CollectiveStep:
             (dtype_of(t), tensor_shape(t)) for t in (*ftype.inputs, *ftype.outputs)
         ]
         self.input_count = len(ftype.inputs)
-        self.interpreter = ModuleInterpreter(module)
-        self.lock = threading.Lock()
-        """One run at a time: the interpreter's process is per run."""
+        self.module = module
+        self._threads = threading.local()
+        """An interpreter per thread: each runs as the rank its caller is (an
+        in-process grid's ranks are threads, and wait for each other inside
+        the exchange)."""
 
     def run(self, communicator: Communicator, buffers: Sequence[np.ndarray]) -> None:
         """Exchange on `buffers`, the step's (typed, or raw bytes)."""
@@ -53,9 +55,11 @@ class CollectiveStep:
             for buffer, (dtype, shape) in zip(buffers, self.layouts, strict=True)
         ]
         inputs, outputs = views[: self.input_count], views[self.input_count :]
-        with self.lock:
-            self.interpreter.process = ProcessContext(communicator)
-            results = self.interpreter.call("exchange", inputs)
+        interpreter = getattr(self._threads, "interpreter", None)
+        if interpreter is None:
+            interpreter = self._threads.interpreter = ModuleInterpreter(self.module)
+        interpreter.process = ProcessContext(communicator)
+        results = interpreter.call("exchange", inputs)
         for output, result in zip(outputs, results, strict=True):
             output[...] = result
 

@@ -40,12 +40,17 @@ def mpiexec_path() -> str | None:
     return shutil.which("mpiexec")
 
 
+def mpi_installed() -> bool:
+    """Whether mpiexec and mpi4py are both here (the `mpi` extra)."""
+    return mpiexec_path() is not None and importlib.util.find_spec("mpi4py") is not None
+
+
 def launch(count: int, argv: Sequence[str]) -> int:
     """Run `xlir-run ARGV` on `count` ranks under mpiexec; its exit status."""
     if count < 1:
         raise UsageError(f"--processes must be at least 1, not {count}")
     mpiexec = mpiexec_path()
-    if mpiexec is None or importlib.util.find_spec("mpi4py") is None:
+    if mpiexec is None or not mpi_installed():
         raise UsageError(f"--processes needs MPI: {INSTALL_HINT}")
     with tempfile.TemporaryDirectory(prefix="xlir-ranks-") as pids:
         command = [mpiexec, "-n", str(count), sys.executable, "-m", "xlir.tools.run"]

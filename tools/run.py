@@ -60,16 +60,16 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import Executable
-from xlir.targets.mpi_communicator import launched_by_mpiexec
+from xlir.targets.mpi_communicator import INSTALL_HINT, launched_by_mpiexec
 from xlir.targets.registry import get_platform, get_target, target_names
 from xlir.targets.signatures import function_signature
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.compare import compare, tolerance_for
-from xlir.tools.mpi_launcher import launch, without_processes
+from xlir.tools.mpi_launcher import launch, mpi_installed, without_processes
 from xlir.tools.profile import profile, profile_table, write_trace
-from xlir.tools.sharded_run import run_rank
+from xlir.tools.sharded_run import run_in_process, run_rank
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
@@ -507,9 +507,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             return list_targets()
         if args.file is None:
             raise UsageError("give the .mlir file to run ('-' for stdin)")
-        if args.processes is not None:
+        if args.processes is not None and mpi_installed():
             given = sys.argv[1:] if argv is None else list(argv)
             return launch(args.processes, without_processes(given))
+        if args.processes is not None:
+            print(
+                f"{PROG}: {INSTALL_HINT}; running the ranks as threads", file=sys.stderr
+            )
+            return run_in_process(args, _read_source, preview, random_arguments)
         with np.errstate(all="ignore"):
             return run_checks(args) if args.check else run_main(args)
 

@@ -15,7 +15,8 @@ status of the comparison.
 A rank that fails prints its diagnostic prefixed with its rank and calls
 MPI_Abort, which stops every other rank at once (mpiexec then reports the
 rank too). `--processes N` starts `mpiexec -n N` on this command itself
-(tools/mpi_launcher.py).
+(tools/mpi_launcher.py); without MPI installed it runs the ranks as threads
+of one process on the evaluator's in-process communicator instead.
 """
 
 from __future__ import annotations
@@ -28,12 +29,17 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
+from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.evaluator.hlo.process_grid import run_ranks
+from xlir.targets.base import Executable
+from xlir.targets.collective_steps import program_grid, running_as
 from xlir.targets.mpi_communicator import abort, mpi_module
 from xlir.targets.registry import get_platform
 from xlir.tools.cli import UsageError
 from xlir.tools.compare import compare, tolerance_for
 
 from xlir.api import load_module
+from xlir.communicator import Communicator
 from xlir.diagnostics import XlirError
 from xlir.element_types import from_void, to_void
 from xlir.signature import Signature
@@ -81,32 +87,8 @@ def _run(
     random_arguments: Callable[[Signature, int], list[np.ndarray]],
 ) -> int:
     rank, size = world.Get_rank(), world.Get_size()
-    for flag, value in (
-        ("--check", args.check),
-        ("--bisect", args.bisect),
-        ("--profile", args.profile is not None),
-    ):
-        if value:
-            raise UsageError(f"{flag} does not run under mpiexec; run it alone")
-    text, name = read_source(args.file)
-    module, sources = load_module(text, name)
-    executable = (
-        get_platform(args.target)
-        .compiler()
-        .compile(module, args.function, sources, args.pipeline)
-    )
-    signature = executable.signature
-    if args.inputs:
-        arrays = rank_arrays(args.inputs, rank, "arg", len(signature.arguments))
-    elif args.random:
-        arrays = random_arguments(signature, args.seed + rank)
-    elif signature.arguments:
-        raise UsageError(
-            f"@{args.function} takes {len(signature.arguments)} argument(s); give "
-            "--inputs FILE.npz (r0_arg0, r1_arg0, ...) or --random"
-        )
-    else:
-        arrays = []
+    executable, _ = _compile(args, read_source)
+    arrays = _rank_arguments(args, executable.signature, rank, random_arguments)
     times = []
     results: tuple[np.ndarray, ...] = ()
     for _ in range(args.repeat):
@@ -119,13 +101,95 @@ def _run(
     status = 0
     if rank == 0:
         assert everyone is not None
-        status = _report(args, signature, everyone, preview)
-        median = sorted(times)[len(times) // 2]
-        print(
-            f"time per call on rank 0: {median * 1e3:.3f} ms (median of "
-            f"{len(times)}) on {args.target}, {size} processes"
-        )
+        status = _report(args, executable.signature, everyone, preview)
+        _print_time(args, times, f"{size} processes")
     return world.bcast(status, root=0)
+
+
+def run_in_process(
+    args: argparse.Namespace,
+    read_source: Callable[[str], tuple[str, str]],
+    preview: Callable[[np.ndarray], str],
+    random_arguments: Callable[[Signature, int], list[np.ndarray]],
+) -> int:
+    """`--processes N` without MPI: the ranks are threads of this process,
+    meeting at their collectives on the evaluator's in-process grid."""
+    executable, grid = _compile(args, read_source)
+    if args.processes != grid.size:
+        raise UsageError(
+            f"the program runs on {grid.size} device(s) ({grid.num_replicas} "
+            f"replica(s) x {grid.num_partitions} partition(s)); give --processes "
+            f"{grid.size}"
+        )
+    signature = executable.signature
+    inputs = [
+        _rank_arguments(args, signature, rank, random_arguments)
+        for rank in range(grid.size)
+    ]
+    times: list[float] = []
+
+    def rank_run(communicator: Communicator) -> list[np.ndarray]:
+        results: tuple[np.ndarray, ...] = ()
+        with running_as(communicator):
+            for _ in range(args.repeat):
+                started = time.perf_counter()
+                value = executable(*inputs[communicator.rank])
+                if communicator.rank == 0:
+                    times.append(time.perf_counter() - started)
+                results = value if isinstance(value, tuple) else (value,)
+        return [np.asarray(r) for r in results]
+
+    everyone = run_ranks(grid, rank_run)
+    status = _report(args, signature, everyone, preview)
+    _print_time(args, times, f"{grid.size} threads of one process")
+    return status
+
+
+def _compile(
+    args: argparse.Namespace, read_source: Callable[[str], tuple[str, str]]
+) -> tuple[Executable, Grid]:
+    for flag, value in (
+        ("--check", args.check),
+        ("--bisect", args.bisect),
+        ("--profile", args.profile is not None),
+    ):
+        if value:
+            raise UsageError(f"{flag} does not run a sharded program; run it alone")
+    text, name = read_source(args.file)
+    module, sources = load_module(text, name)
+    grid = program_grid(module)
+    executable = (
+        get_platform(args.target)
+        .compiler()
+        .compile(module, args.function, sources, args.pipeline)
+    )
+    return executable, grid
+
+
+def _rank_arguments(
+    args: argparse.Namespace,
+    signature: Signature,
+    rank: int,
+    random_arguments: Callable[[Signature, int], list[np.ndarray]],
+) -> list[np.ndarray]:
+    if args.inputs:
+        return rank_arrays(args.inputs, rank, "arg", len(signature.arguments))
+    if args.random:
+        return random_arguments(signature, args.seed + rank)
+    if signature.arguments:
+        raise UsageError(
+            f"@{args.function} takes {len(signature.arguments)} argument(s); give "
+            "--inputs FILE.npz (r0_arg0, r1_arg0, ...) or --random"
+        )
+    return []
+
+
+def _print_time(args: argparse.Namespace, times: Sequence[float], ranks: str) -> None:
+    median = sorted(times)[len(times) // 2]
+    print(
+        f"time per call on rank 0: {median * 1e3:.3f} ms (median of "
+        f"{len(times)}) on {args.target}, {ranks}"
+    )
 
 
 def rank_arrays(path: str, rank: int, kind: str, count: int) -> list[np.ndarray]:

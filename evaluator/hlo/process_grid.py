@@ -133,7 +133,9 @@ class InProcessCommunicator(Communicator):
         self._rendezvous = rendezvous
 
     def all_gather(self, value: Array, group: Sequence[int]) -> list[Array]:
-        return self._rendezvous.exchange(self.rank, group, np.asarray(value))
+        # a copy: the caller may reuse its memory (a runtime's planned buffer)
+        # once it has what it gathers, while slower ranks still read this
+        return self._rendezvous.exchange(self.rank, group, np.array(value, copy=True))
 
     def send(self, values: Sequence[Array], channel: int) -> None:
         self._rendezvous.send([np.array(v, copy=True) for v in values], channel)
@@ -180,20 +182,37 @@ def run_programs(
     problems = grid_problems(module, grid, sources)
     if problems:
         raise XlirError("\n".join(problems))
-    rendezvous = _Rendezvous(grid.size)
     shared_infeed = deque(infeed)
     outfeed: list[list[Array]] = []
     lock = threading.Lock()
     interpreters = [ModuleInterpreter(module, sources) for _ in range(grid.size)]
+
+    def process(communicator: Communicator) -> list[Array]:
+        interp = interpreters[communicator.rank]
+        interp.process = ProcessContext(communicator, shared_infeed, outfeed, lock)
+        return interp.call(
+            functions[communicator.rank], list(inputs[communicator.rank])
+        )
+
+    return run_ranks(grid, process)
+
+
+def run_ranks(
+    grid: Grid, body: Callable[[Communicator], list[Array]]
+) -> list[list[Array]]:
+    """`body(communicator)` on one thread per rank of `grid`, the ranks
+    meeting at their collectives in this process; each rank's results. The
+    first failure stops every rank and is raised (with the rank that
+    failed). What runs a grid of anything in-process (the interpreter's
+    programs here, compiled executables for `xlir-run --processes`)."""
+    rendezvous = _Rendezvous(grid.size)
     results: list[list[Array] | None] = [None] * grid.size
     errors: list[BaseException | None] = [None] * grid.size
 
     def process(rank: int) -> None:
-        interp = interpreters[rank]
         communicator = InProcessCommunicator(grid, rank, rendezvous)
-        interp.process = ProcessContext(communicator, shared_infeed, outfeed, lock)
         try:
-            results[rank] = interp.call(functions[rank], list(inputs[rank]))
+            results[rank] = body(communicator)
         except BaseException as error:
             errors[rank] = error
             replica, partition = grid.process(rank)
