@@ -19,11 +19,14 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xlir.dialects import device
+from xlir.dialects.stablehlo.collectives import AllReduceOp
+from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.evaluator.hlo.collectives import reduction_of
 from xlir.evaluator.hlo.engine import ModuleInterpreter
 from xlir.evaluator.hlo.process_grid import ProcessContext
 from xlir.evaluator.hlo.types import dtype_of, tensor_shape
 
-from xlir.communicator import Communicator
+from xlir.communicator import Communicator, Reduction, groups_of
 from xlir.context import make_context
 from xlir.parsing import parse_module
 
@@ -43,6 +46,11 @@ class CollectiveStep:
         ]
         self.input_count = len(ftype.inputs)
         self.module = module
+        exchange = function.body.block.first_op
+        assert exchange is not None
+        self.exchange = exchange
+        self.reduction: Reduction | None = None
+        self._groups: dict[tuple[Grid, int], list[int]] = {}
         self._threads = threading.local()
         """An interpreter per thread: each runs as the rank its caller is (an
         in-process grid's ranks are threads, and wait for each other inside
@@ -58,10 +66,35 @@ class CollectiveStep:
         interpreter = getattr(self._threads, "interpreter", None)
         if interpreter is None:
             interpreter = self._threads.interpreter = ModuleInterpreter(self.module)
+        if isinstance(self.exchange, AllReduceOp):
+            self._all_reduce(interpreter, communicator, inputs, outputs)
+            return
         interpreter.process = ProcessContext(communicator)
         results = interpreter.call("exchange", inputs)
         for output, result in zip(outputs, results, strict=True):
             output[...] = result
+
+    def _all_reduce(
+        self,
+        interpreter: ModuleInterpreter,
+        communicator: Communicator,
+        inputs: Sequence[np.ndarray],
+        outputs: Sequence[np.ndarray],
+    ) -> None:
+        """all_reduce straight into its planned buffers: the bandwidth-bound
+        collective of data parallelism, spared the evaluator's copy of its
+        result (the same reduction and groups as its kernel's)."""
+        if self.reduction is None:
+            self.reduction = reduction_of(self.exchange, interpreter)
+        key = (communicator.grid, communicator.rank)
+        group = self._groups.get(key)
+        if group is None:
+            groups = groups_of(self.exchange, communicator.grid)
+            group = self._groups[key] = next(g for g in groups if key[1] in g)
+        for value, out in zip(inputs, outputs, strict=True):
+            if np.shares_memory(value, out):  # a result planned in its operand
+                value = value.copy()
+            communicator.all_reduce(value, group, self.reduction, out)
 
     def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
         """Exchange on the buffers at these addresses (a native entry's)."""

@@ -142,13 +142,23 @@ class MpiCommunicator(Communicator):
         raise CollectiveError(_POINT_TO_POINT)
 
     def all_reduce(
-        self, value: np.ndarray, group: Sequence[int], reduction: Reduction
+        self,
+        value: np.ndarray,
+        group: Sequence[int],
+        reduction: Reduction,
+        out: np.ndarray | None = None,
     ) -> np.ndarray:
         comm = self._checked(group, "all_reduce", value)
         op = self._mpi_op(reduction, value.dtype)
         if op is None:
-            return super().all_reduce(value, group, reduction)
-        out = np.empty_like(value, order="C")
+            return super().all_reduce(value, group, reduction, out)
+        if out is None or not out.flags.c_contiguous:
+            result = np.empty_like(value, order="C")
+            comm.Allreduce(_contiguous(value), result, op)
+            if out is None:
+                return result
+            out[...] = result
+            return out
         comm.Allreduce(_contiguous(value), out, op)
         return out
 
