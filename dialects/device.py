@@ -68,6 +68,7 @@ from xdsl.irdl import (
 from xdsl.traits import (
     MemoryAllocEffect,
     MemoryFreeEffect,
+    OpTrait,
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -108,6 +109,11 @@ def _static_identity(type: MemRefType) -> bool:
 
 
 # Streams and events.
+
+
+class LaunchableKernel(OpTrait):
+    """A target's own kernel op (a lowered `loop.kernel`, named by its
+    `sym_name`) that `device.launch` may name."""
 
 
 @irdl_op_definition
@@ -362,6 +368,8 @@ class LaunchOp(IRDLOperation):
         found = SymbolTable.lookup_symbol(self, self.kernel)
         if found is not None and found.name == "llvm.func":
             return  # a kernel already lowered for the CPU (`loop-to-llvm`)
+        if found is not None and found.has_trait(LaunchableKernel):
+            return  # a kernel a target lowered to its own dialect
         if not isinstance(found, KernelOp):
             what = "not defined" if found is None else f"a '{found.name}'"
             raise VerifyException(

@@ -104,7 +104,7 @@ class HloToLoopPass(ModulePass):
                 problems.append((error.op, error.reason))
                 return KernelOp(name, []), []
             if made is None:
-                problems.append((target, "has no loop kernel yet"))
+                problems.append((target, _no_kernel(target)))
                 return KernelOp(name, []), []
             return made
 
@@ -115,6 +115,17 @@ class HloToLoopPass(ModulePass):
             function.erase(safe_erase=False)
         if problems:
             _report(problems)
+
+
+def _no_kernel(op: Operation) -> str:
+    """Why `op` has no kernel: a test assertion of the `check` dialect is
+    turned into outputs before lowering; any other op is not lowered yet."""
+    if op.dialect_name() == "check":
+        return (
+            "is a test assertion: run `check-to-outputs` before `hlo-opt` "
+            "(xlir-run does), or run the program on the evaluator"
+        )
+    return "has no loop kernel yet"
 
 
 def _report(problems: list[tuple[Operation, str]]) -> None:

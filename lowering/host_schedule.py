@@ -201,6 +201,8 @@ class HostSchedule:
     def place(self, op: Operation, builder: Builder) -> None:
         """Give each result of `op` its planned buffer."""
         plans = op.attributes.get(BUFFERS)
+        if not op.results:
+            return  # nothing to place (an op without results, as a check)
         assert isinstance(plans, ArrayAttr)
         for result, plan in zip(op.results, plans, strict=True):
             assert isinstance(plan, BufferAttr)

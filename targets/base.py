@@ -45,8 +45,8 @@ from xlir.dialects import device
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.memory import ViewOp
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.passes.hlo.buffers.report import buffer_stats
-from xlir.targets.collective_steps import program_grid
 from xlir.targets.signatures import function_signature, loop_signature
 from xlir.targets.target import CompileOptions, Target
 
@@ -420,7 +420,7 @@ class Compiler(ABC):
         module already at the loop level gets no default pipeline; one that
         is there after its pipeline (`hlo-opt,hlo-to-loop`) goes on from
         there."""
-        misfits = grid_problems(module, program_grid(module), sources)
+        misfits = grid_problems(module, module_grid(module), sources)
         if misfits:
             raise XlirError("\n".join(misfits))
         if pipeline is not None or not is_loop_level(module):

@@ -1,5 +1,5 @@
 """Where a compiled program's collective steps (evaluator/collective_step.py)
-exchange, and the grid a program runs on.
+exchange.
 
 Which communicator: the one `running_as` set on the calling thread (a rank
 of an in-process grid of threads), else this process's: MPI where mpiexec
@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.hlo.process_grid import single_process
 from xlir.targets.mpi_communicator import (
@@ -26,17 +25,6 @@ from xlir.targets.mpi_communicator import (
 
 from xlir.communicator import Communicator
 from xlir.diagnostics import XlirError
-
-
-def program_grid(module: ModuleOp) -> Grid:
-    """The grid a module runs on: its `mhlo.num_replicas` x
-    `mhlo.num_partitions` (1 each where it does not say)."""
-    counts = []
-    for name in ("mhlo.num_replicas", "mhlo.num_partitions"):
-        value = module.attributes.get(name)
-        counts.append(value.value.data if isinstance(value, IntegerAttr) else 1)
-    return Grid(*counts)
-
 
 _CURRENT = threading.local()
 

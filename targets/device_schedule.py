@@ -34,6 +34,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.collective_step import CollectiveStep, site_text
 from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
@@ -47,7 +48,7 @@ from xlir.targets.base import (
     buffer_bytes,
     program_record,
 )
-from xlir.targets.collective_steps import communicator_for, program_grid
+from xlir.targets.collective_steps import communicator_for
 from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -91,7 +92,7 @@ class DeviceScheduleExecutable(Executable):
             op.sym_name.data: op for op in module.ops if isinstance(op, GlobalOp)
         }
         self._kernels: dict[StreamExecutor, dict[str, Any]] = {}
-        self.grid = program_grid(module)
+        self.grid = module_grid(module)
         self.collective_steps = {
             op: CollectiveStep(site_text(op))
             for op in self.function.walk()

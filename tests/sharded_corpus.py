@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
 from tests.conftest import CORPUS
 
@@ -43,15 +42,6 @@ def load_sharded(path: Path) -> ShardedCase:
         [_arrays(data, f"r{r}_arg") for r in ranks],
         [_arrays(data, f"r{r}_out") for r in ranks],
     )
-
-
-def module_grid(module: ModuleOp) -> tuple[int, int]:
-    """(num_replicas, num_partitions) of the module's `mhlo.*` attributes."""
-    counts = []
-    for name in ("mhlo.num_replicas", "mhlo.num_partitions"):
-        value = module.attributes.get(name)
-        counts.append(value.value.data if isinstance(value, IntegerAttr) else 1)
-    return counts[0], counts[1]
 
 
 def assert_rank_matches(

@@ -29,10 +29,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
-from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.evaluator.hlo.process_grid import run_ranks
 from xlir.targets.base import Executable
-from xlir.targets.collective_steps import program_grid, running_as
+from xlir.targets.collective_steps import running_as
 from xlir.targets.mpi_communicator import abort, mpi_module
 from xlir.targets.registry import get_platform
 from xlir.tools.cli import UsageError
@@ -157,7 +157,7 @@ def _compile(
             raise UsageError(f"{flag} does not run a sharded program; run it alone")
     text, name = read_source(args.file)
     module, sources = load_module(text, name)
-    grid = program_grid(module)
+    grid = module_grid(module)
     executable = (
         get_platform(args.target)
         .compiler()

@@ -20,11 +20,11 @@ from xlir.diagnostics import (
     format_parse_error,
     verify_module,
 )
-from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.parsing import parse_module
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.targets.base import Executable
-from xlir.targets.collective_steps import process_communicator, program_grid
+from xlir.targets.collective_steps import process_communicator
 from xlir.targets.mpi_communicator import launched_by_mpiexec
 from xlir.targets.registry import get_platform
 from xlir.targets.target import CompileOptions
@@ -165,4 +165,4 @@ def set_grid(
                 f"compiled with {key.removeprefix('mhlo.')}={wanted}"
             )
         module.attributes[key] = IntegerAttr(wanted, 32)
-    return program_grid(module)
+    return module_grid(module)

@@ -83,7 +83,8 @@ class Reduction:
 
 class CollectiveError(XlirError):
     """A collective could not complete: ranks disagree on shapes or ops, a
-    rank failed or stopped answering. The message names the rank(s)."""
+    rank failed or stopped answering. The message names the rank(s); the
+    evaluator's kernels add the op's location."""
 
 
 class Communicator(ABC):
@@ -125,17 +126,27 @@ class Communicator(ABC):
     def gather_same_shape(
         self, value: np.ndarray, group: Sequence[int], what: str
     ) -> list[np.ndarray]:
-        """`all_gather`, and a CollectiveError if the members' shapes or
-        dtypes differ (naming the ranks)."""
-        values = self.all_gather(value, group)
+        """`all_gather` for the collective `what`, and a CollectiveError if
+        the members' shapes or dtypes differ (naming the ranks)."""
+        return self.check_same_shape(self.all_gather(value, group), value, group, what)
+
+    def check_same_shape(
+        self,
+        values: Sequence[np.ndarray],
+        value: np.ndarray,
+        group: Sequence[int],
+        what: str,
+    ) -> list[np.ndarray]:
+        """`values` (the members', in group order), if each has the shape
+        and dtype of this rank's `value`; else a CollectiveError."""
         for rank, other in zip(group, values, strict=True):
             if other.shape != value.shape or other.dtype != value.dtype:
                 raise CollectiveError(
-                    f"error: {what}: rank {rank} has a {other.dtype} array of shape "
+                    f"{what}: rank {rank} has a {other.dtype} array of shape "
                     f"{list(other.shape)} but rank {self.rank} has a {value.dtype} "
                     f"array of shape {list(value.shape)}; they must agree"
                 )
-        return values
+        return list(values)
 
     def all_reduce(
         self,
@@ -205,21 +216,16 @@ class Communicator(ABC):
 
 def groups_of(op: Operation, grid: Grid) -> list[list[int]]:
     """The op's process groups on `grid`, as ranks in group order (raises
-    GroupsDoNotFit). collective_permute's: the groups its pairs' ids live in
-    (every replica for cross_partition, every partition for cross_replica)."""
+    GroupsDoNotFit). collective_permute's are the groups its pairs' ids
+    index into: the replicas of each partition (cross_replica), or the
+    partitions of each replica (cross_partition)."""
     mode = grouping_mode(op)
     if isinstance(op, CollectivePermuteOp):
-        ids = sorted({i for pair in op.pairs() for i in pair})
-        count = (
-            grid.num_replicas
-            if mode is GroupingMode.CROSS_REPLICA
-            else grid.num_partitions
-        )
-        everyone = [list(range(count))] if count else []
-        for i in ids:
-            if i >= count:
-                process_groups(mode, [[i]], grid, cover_all=False)  # raises
-        groups = process_groups(mode, everyone, grid)
+        pairs = [list(pair) for pair in op.pairs()]
+        process_groups(mode, pairs, grid, cover_all=False)  # the ids fit the grid
+        replicas = mode is GroupingMode.CROSS_REPLICA
+        count = grid.num_replicas if replicas else grid.num_partitions
+        groups = process_groups(mode, [list(range(count))], grid)
     else:
         groups = process_groups(
             mode,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp
 from xdsl.utils.str_enum import StrEnum
 
 ProcessId = tuple[int, int]
@@ -44,6 +44,16 @@ class Grid:
 
     def process(self, rank: int) -> ProcessId:
         return divmod(rank, self.num_partitions)
+
+
+def module_grid(module: ModuleOp) -> Grid:
+    """The grid a module is written for: its `mhlo.num_replicas` x
+    `mhlo.num_partitions` (1 where it does not say), as JAX exports them."""
+    counts = []
+    for name in ("mhlo.num_replicas", "mhlo.num_partitions"):
+        value = module.attributes.get(name)
+        counts.append(value.value.data if isinstance(value, IntegerAttr) else 1)
+    return Grid(counts[0], counts[1])
 
 
 def group_rows(attr: DenseIntOrFPElementsAttr | None) -> list[list[int]]:

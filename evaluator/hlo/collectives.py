@@ -51,7 +51,14 @@ from xlir.evaluator.hlo.process_grid import ProcessContext, run_programs
 from xlir.evaluator.hlo.regions import apply_region, compact_ufunc
 from xlir.evaluator.hlo.types import Unsupported, dtype_of
 
-from xlir.communicator import Communicator, ReduceKind, Reduction, groups_of
+from xlir.communicator import (
+    CollectiveError,
+    Communicator,
+    ReduceKind,
+    Reduction,
+    groups_of,
+)
+from xlir.diagnostics import format_at_op
 
 Array = np.ndarray
 Kernel = Callable[..., Any]
@@ -118,6 +125,19 @@ def _own_group(op: Operation, groups: _Groups, communicator: Communicator) -> li
     return group
 
 
+def _located(op: Operation, interp: ModuleInterpreter, run: Kernel) -> Kernel:
+    """`run`, with the op's location on the CollectiveErrors it raises."""
+
+    def located(*values: Array) -> Any:
+        try:
+            return run(*values)
+        except CollectiveError as error:
+            message = f"'{op.name}': {error}"
+            raise CollectiveError(format_at_op(op, message, interp.sources)) from None
+
+    return located
+
+
 def _results(values: Sequence[Array]) -> Any:
     return values[0] if len(values) == 1 else list(values)
 
@@ -132,7 +152,7 @@ def _all_reduce(op: Operation, interp: ModuleInterpreter) -> Kernel:
         group = _own_group(op, groups, communicator)
         return _results([communicator.all_reduce(v, group, reduction) for v in values])
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(CollectiveReduceOp)
@@ -149,7 +169,7 @@ def _collective_reduce(op: Operation, interp: ModuleInterpreter) -> Kernel:
             reduced = [np.zeros_like(v) for v in reduced]
         return _results(reduced)
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(ReduceScatterOp)
@@ -171,7 +191,7 @@ def _reduce_scatter(op: Operation, interp: ModuleInterpreter) -> Kernel:
             [communicator.reduce_scatter(v, group, axis, reduction) for v in values]
         )
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(AllGatherOp)
@@ -191,7 +211,7 @@ def _all_gather(op: Operation, interp: ModuleInterpreter) -> Kernel:
             ]
         )
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(AllToAllOp)
@@ -207,7 +227,7 @@ def _all_to_all(op: Operation, interp: ModuleInterpreter) -> Kernel:
             [communicator.all_to_all(v, group, split, concat) for v in values]
         )
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(CollectivePermuteOp)
@@ -228,7 +248,7 @@ def _collective_permute(op: Operation, interp: ModuleInterpreter) -> Kernel:
             ]
         )
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(CollectiveBroadcastOp)
@@ -256,7 +276,7 @@ def _collective_broadcast(op: Operation, interp: ModuleInterpreter) -> Kernel:
             ]
         )
 
-    return run
+    return _located(op, interp, run)
 
 
 def _id_kernel(op: Operation, interp: ModuleInterpreter, index: int) -> Kernel:
@@ -291,7 +311,7 @@ def _send(op: Operation, interp: ModuleInterpreter) -> Kernel:
         _context(interp).communicator.send(list(values[:-1]), channel)
         return _token()
 
-    return run
+    return _located(op, interp, run)
 
 
 @impl(RecvOp)
@@ -304,7 +324,7 @@ def _recv(op: Operation, interp: ModuleInterpreter) -> Kernel:
         _check_received(op, "received", values, types)
         return [*values, _token()]
 
-    return run
+    return _located(op, interp, run)
 
 
 def _check_received(
@@ -348,8 +368,8 @@ def _outfeed(op: Operation, interp: ModuleInterpreter) -> Kernel:
 
 @impl(PrintOp)
 def _print(op: Operation, interp: ModuleInterpreter) -> Kernel:
-    """Prints `tensor<2xi32> {\\n  [0, 1]\\n}` as StableHLO's interpreter
-    does, one value at a time (processes of a grid do not interleave)."""
+    """Prints the value's type and elements (`tensor<2xi32> {` `[0, 1]` `}`),
+    one value at a time, so that the processes of a grid do not interleave."""
     assert isinstance(op, PrintOp)
     type_text = str(op.operand.type)
 

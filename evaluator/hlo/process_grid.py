@@ -45,7 +45,7 @@ class _Rendezvous:
     def __init__(self, size: int):
         self.size = size
         self.cond = threading.Condition()
-        self.slots: dict[tuple[tuple[int, ...], int], dict[int, Array]] = {}
+        self.slots: dict[tuple[tuple[int, ...], int], dict[int, tuple[Array, str]]] = {}
         self.readers: dict[tuple[tuple[int, ...], int], int] = {}
         self.counts: dict[tuple[int, tuple[int, ...]], int] = {}
         self.channels: dict[int, deque[list[Array]]] = {}
@@ -67,7 +67,7 @@ class _Rendezvous:
                 if all(r in self.waiting and not self.waiting[r]() for r in stuck):
                     finished = sorted(self.done)
                     self.failure = (
-                        f"error: deadlock: rank(s) {sorted(self.waiting)} wait at a "
+                        f"deadlock: rank(s) {sorted(self.waiting)} wait at a "
                         "collective or receive their partners never reach"
                         + (f" (rank(s) {finished} have finished)" if finished else "")
                         + f"; rank {rank} waits at {what}"
@@ -75,9 +75,7 @@ class _Rendezvous:
                     self.cond.notify_all()
                     raise CollectiveError(self.failure)
                 if not self.cond.wait(timeout=WAIT_LIMIT_S):
-                    self.failure = (
-                        f"error: rank {rank} waited {WAIT_LIMIT_S:.0f} s at {what}"
-                    )
+                    self.failure = f"rank {rank} waited {WAIT_LIMIT_S:.0f} s at {what}"
                     self.cond.notify_all()
                     raise CollectiveError(self.failure)
             if self.failure is not None:
@@ -87,24 +85,36 @@ class _Rendezvous:
 
     # --- what the communicators call ------------------------------------
 
-    def exchange(self, rank: int, group: Sequence[int], value: Array) -> list[Array]:
+    def exchange(
+        self, rank: int, group: Sequence[int], value: Array, what: str
+    ) -> list[Array]:
+        """Every member's value at this collective of `group` (the members'
+        n-th over the same group meet); all must be at the same kind of
+        collective, `what`."""
         members = tuple(group)
         with self.cond:
             count = self.counts.get((rank, members), 0)
             self.counts[(rank, members)] = count + 1
             key = (members, count)
             slot = self.slots.setdefault(key, {})
-            slot[rank] = value
+            slot[rank] = (value, what)
             self._wait(
                 rank,
                 lambda: len(slot) == len(members),
-                f"a collective over ranks {list(members)}",
+                f"{what} over ranks {list(members)}",
             )
-            values = [slot[r] for r in members]
+            values = [slot[r][0] for r in members]
+            others = {r: slot[r][1] for r in members if slot[r][1] != what}
             self.readers[key] = self.readers.get(key, 0) + 1
             if self.readers[key] == len(members):
                 del self.slots[key], self.readers[key]
-            return values
+        if others:
+            at = ", ".join(f"rank {r} at {w}" for r, w in sorted(others.items()))
+            raise CollectiveError(
+                f"the ranks of group {list(members)} disagree on the collective: "
+                f"rank {rank} is at {what}, {at}"
+            )
+        return values
 
     def send(self, values: list[Array], channel: int) -> None:
         with self.cond:
@@ -133,15 +143,29 @@ class InProcessCommunicator(Communicator):
         self._rendezvous = rendezvous
 
     def all_gather(self, value: Array, group: Sequence[int]) -> list[Array]:
-        # a copy: the caller may reuse its memory (a runtime's planned buffer)
-        # once it has what it gathers, while slower ranks still read this
-        return self._rendezvous.exchange(self.rank, group, np.array(value, copy=True))
+        return self._rendezvous.exchange(self.rank, group, _kept(value), "all_gather")
+
+    def gather_same_shape(
+        self, value: Array, group: Sequence[int], what: str
+    ) -> list[Array]:
+        """The members' values; they must all be at `what` (the kind of
+        collective), with this rank's shape and dtype."""
+        value = _kept(value)
+        values = self._rendezvous.exchange(self.rank, group, value, what)
+        return self.check_same_shape(values, value, group, what)
 
     def send(self, values: Sequence[Array], channel: int) -> None:
         self._rendezvous.send([np.array(v, copy=True) for v in values], channel)
 
     def recv(self, channel: int) -> list[Array]:
         return self._rendezvous.recv(self.rank, channel)
+
+
+def _kept(value: Array) -> Array:
+    """A copy of what a rank hands the others: its caller may reuse the
+    memory (a runtime's planned buffer) once it has what it gathers, while
+    slower ranks still read this."""
+    return np.array(value, copy=True)
 
 
 @dataclass
@@ -219,7 +243,7 @@ def run_ranks(
             first_line = str(error).split("\n")[0]
             rendezvous.finish(
                 rank,
-                f"error: rank {rank} (replica {replica}, partition {partition}) "
+                f"rank {rank} (replica {replica}, partition {partition}) "
                 f"failed: {first_line}",
             )
             return

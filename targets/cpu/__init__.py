@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
 from xlir.targets.base import (
@@ -22,7 +23,6 @@ from xlir.targets.base import (
     ProgramRecord,
     StreamExecutor,
 )
-from xlir.targets.collective_steps import program_grid
 from xlir.targets.cpu import cache
 from xlir.targets.cpu.codegen_parts import compile_parts
 from xlir.targets.cpu.executable import CpuExecutable
@@ -177,7 +177,7 @@ class CpuCompiler(Compiler):
                 for site in getattr(collectives, "data", ())
                 if isinstance(site, StringAttr)
             ],
-            grid=program_grid(module),
+            grid=module_grid(module),
         )
 
     def compile_ahead_of_time(

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.evaluator.hlo.process_grid import ProcessContext
 from xlir.evaluator.hlo.types import rounding_by_name
@@ -27,7 +28,7 @@ from xlir.targets.base import (
     ProgramRecord,
     StreamExecutor,
 )
-from xlir.targets.collective_steps import communicator_for, program_grid
+from xlir.targets.collective_steps import communicator_for
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
 
@@ -89,7 +90,7 @@ class InterpreterExecutable(HostExecutable):
     ):
         super().__init__(platform, signature, module, stats=stats)
         self.image = image
-        self.grid = program_grid(module)
+        self.grid = module_grid(module)
         self._ranks = threading.local()
         """A sharded program's interpreter per thread (an in-process grid
         runs its ranks as threads), each running as its rank."""

@@ -6,27 +6,26 @@ inputs: integers exactly, floats within the corpus tolerances, the absolute
 one scaled by the outputs' magnitude (sums of hundreds of terms are added in
 another order than numpy's pairwise sums).
 
-A program a target cannot run yet is listed in its known gaps
-(`Target.known_gaps().corpus`); a listed program that runs fails, so the
-lists stay true."""
+The small programs' tests are `xlir.testing.target_conformance`'s, which
+an out-of-tree target runs too: a program a target cannot run yet is listed
+in its known gaps (`Target.known_gaps().corpus`); a listed program that runs
+fails, so the lists stay true."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.registry import get_target, target_names
+from xlir.targets.registry import target_names
 
 import xlir
 from tests.conftest import CORPUS
-from tests.corpus import (
-    PROGRAMS,
-    SMALL,
-    TOLERANCES,
-    assert_matches,
-    load_case,
-    program_name,
-)
+from tests.corpus import PROGRAMS, SMALL, TOLERANCES
 from tests.unit.test_kernels_numerics import random_inputs
+from xlir.testing.target_conformance import (  # noqa: F401
+    pytest_generate_tests,
+    test_known_gaps_name_corpus_programs,
+    test_small_program,
+)
 
 BENCH = sorted(p for p in (CORPUS / "bench").glob("*.mlir") if ".export." not in p.name)
 
@@ -38,30 +37,6 @@ REFERENCE = "interpreter"
 def no_cache(monkeypatch) -> None:
     """Compile for real: the cache has its own tests."""
     monkeypatch.setenv("XLIR_CACHE", "0")
-
-
-def _small_program(path, target: str) -> None:
-    executable = xlir.compile(path.read_text(), target=target, name=str(path))
-    arguments, expected = load_case(path)
-    assert_matches(program_name(path), executable(*arguments), expected)
-
-
-@pytest.mark.parametrize("target", target_names())
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
-def test_small_program(path, target: str) -> None:
-    gap = get_target(target).known_gaps().corpus.get(program_name(path))
-    if gap is None:
-        _small_program(path, target)
-        return
-    with pytest.raises(Exception):  # noqa: B017 (any failure; the list says why)
-        _small_program(path, target)
-    pytest.xfail(gap)
-
-
-@pytest.mark.parametrize("target", target_names())
-def test_known_gaps_name_corpus_programs(target: str) -> None:
-    names = {program_name(p) for p in PROGRAMS}
-    assert set(get_target(target).known_gaps().corpus) <= names
 
 
 def test_corpus_present() -> None:

@@ -1,15 +1,11 @@
 """A target from outside the tree works with no edit to xlir: the example
 package examples/out_of_tree_target (`reference-f64`, its own pyproject.toml
 with one `xlir.targets` entry point) is pip-installed into a folder of this
-test run, offline (`--no-build-isolation --no-deps`: setuptools and wheel
-come with the test extra), and found by the registry from there."""
+test run, offline (tests/e2e/out_of_tree.py), and found by the registry
+from there."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,26 +16,16 @@ from xlir.targets import registry
 import xlir
 from tests.conftest import CORPUS
 from tests.corpus import assert_matches, load_case
+from tests.e2e.out_of_tree import EXAMPLES, install, run
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "out_of_tree_target"
+EXAMPLE = EXAMPLES / "out_of_tree_target"
 PROGRAM = CORPUS / "small" / "mlp_fwd.mlir"
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder the example package is installed in."""
-    folder = tmp_path_factory.mktemp("out_of_tree")
-    source = folder / "source"  # setuptools builds in the source folder
-    shutil.copytree(
-        EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info")
-    )
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"]
-    command += ["--no-build-isolation", "--no-index", "--target", str(folder / "site")]
-    done = subprocess.run(
-        [*command, str(source)], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    return folder / "site"
+    return install(EXAMPLE, tmp_path_factory.mktemp("out_of_tree"))
 
 
 @pytest.fixture
@@ -53,15 +39,8 @@ def on_path(installed: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     registry.forget()
 
 
-def _tool(installed: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    environment = dict(os.environ, PYTHONPATH=str(installed))
-    return subprocess.run(
-        ["xlir-run", *arguments],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=300,
-    )
+def _tool(installed: Path, *arguments: str):
+    return run(installed, "xlir-run", *arguments)
 
 
 def test_listed_by_xlir_run(installed: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.hlo.process_grid import run_grid
 
 from tests.sharded_corpus import (
@@ -16,7 +17,6 @@ from tests.sharded_corpus import (
     SHARDED,
     assert_rank_matches,
     load_sharded,
-    module_grid,
 )
 from xlir.context import make_context
 from xlir.diagnostics import verify_module
@@ -34,10 +34,10 @@ def test_process_grid_gives_jax_outputs(path: Path, pipeline: str | None) -> Non
     if pipeline is not None:
         run_pipeline(make_context(), module, pipeline, sources)
     case = load_sharded(path)
-    num_replicas, num_partitions = module_grid(module)
-    assert num_replicas * num_partitions == case.num_devices
+    grid = module_grid(module)
+    assert grid.size == case.num_devices
     outputs = run_grid(
-        module, num_replicas, num_partitions, case.inputs, sources=sources
+        module, grid.num_replicas, grid.num_partitions, case.inputs, sources=sources
     )
     for rank, (got, want) in enumerate(zip(outputs, case.outputs, strict=True)):
         assert_rank_matches(rank, got, want)

@@ -10,12 +10,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from xlir.dialects.stablehlo.collectives import AllReduceOp
 from xlir.dialects.stablehlo.process_groups import (
     Grid,
     GroupingMode,
     GroupsDoNotFit,
     process_groups,
 )
+from xlir.evaluator.hlo.collectives import reduction_of
+from xlir.evaluator.hlo.engine import ModuleInterpreter
 from xlir.evaluator.hlo.process_grid import (
     InProcessCommunicator,
     _Rendezvous,  # pyright: ignore[reportPrivateUsage]
@@ -23,7 +26,7 @@ from xlir.evaluator.hlo.process_grid import (
     run_programs,
 )
 
-from xlir.communicator import CollectiveError, Communicator, Reduction
+from xlir.communicator import CollectiveError, Communicator, ReduceKind, Reduction
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.parsing import parse_module
@@ -240,3 +243,81 @@ def test_a_failing_rank_stops_the_others_and_is_named() -> None:
     assert "failing.mlir:12:3: error: 'stablehlo.infeed' failed" in message
     assert "the infeed is empty" in message
     assert "(on rank 1: replica 1, partition 0)" in message
+
+
+KINDS = """
+func.func @main(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
+  %m = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %t = stablehlo.maximum %b, %a : tensor<i32>
+    stablehlo.return %t : tensor<i32>
+  }) {replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2xi32>) -> tensor<2xi32>
+  %s = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %t = stablehlo.add %a, %b : tensor<i32>
+    %u = stablehlo.add %t, %t : tensor<i32>
+    stablehlo.return %u : tensor<i32>
+  }) {replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2xi32>) -> tensor<2xi32>
+  func.return %m, %s : tensor<2xi32>, tensor<2xi32>
+}
+"""
+
+
+def test_reduction_names_a_one_op_computation_only() -> None:
+    """A library may use its own reduction for a named kind; any other body
+    is only `combine`, which runs the region."""
+    module = parse_module(make_context(), KINDS, "kinds.mlir")
+    interp = ModuleInterpreter(module)
+    ops = [op for op in module.walk() if isinstance(op, AllReduceOp)]
+    maximum, doubled = (reduction_of(op, interp) for op in ops)
+    a, b = np.array([1, 5], np.int32), np.array([4, 2], np.int32)
+    assert maximum.kind is ReduceKind.MAX
+    np.testing.assert_array_equal(maximum.combine(a, b), [4, 5])
+    assert doubled.kind is None
+    np.testing.assert_array_equal(doubled.combine(a, b), [10, 14])
+
+
+PERMUTE = """
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 3]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %y : tensor<2xf32>
+}
+"""
+
+
+def test_permute_pairs_outside_the_grid_are_refused() -> None:
+    """Pair (0, 3) needs 4 partitions; on 4, partition 3 gets partition 0's
+    value and the others zeros."""
+    module = parse_module(make_context(), PERMUTE, "permute.mlir")
+    with pytest.raises(XlirError, match="partition id 3 is out of range"):
+        run_grid(module, 1, 2, [[np.zeros(2, np.float32)]] * 2)
+    outputs = run_grid(
+        module, 1, 4, [[np.full(2, r + 1, np.float32)] for r in range(4)]
+    )
+    assert [float(o[0][0]) for o in outputs] == [0, 0, 0, 1.0]
+
+
+DISAGREE = """
+func.func @reduce(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %s = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %s : tensor<2xf32>
+}
+func.func @gather(%x: tensor<2xf32>) -> tensor<4xf32> {
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<4xf32>
+  func.return %g : tensor<4xf32>
+}
+"""
+
+
+def test_ranks_at_different_collectives_are_a_diagnostic() -> None:
+    module = parse_module(make_context(), DISAGREE, "disagree.mlir")
+    inputs = [[np.zeros(2, np.float32)]] * 2
+    with pytest.raises(
+        XlirError,
+        match=r"group \[0, 1\] disagree on the collective: rank \d is at all_",
+    ):
+        run_programs(module, Grid(2, 1), ["reduce", "gather"], inputs)

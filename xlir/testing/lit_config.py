@@ -24,6 +24,8 @@ def configure(config: Any, lit_config: Any, source_root: str) -> None:
     config.excludes = ["Inputs", "Output", "lit.cfg.py"]
     config.test_source_root = source_root
     config.environment["PATH"] = os.environ.get("PATH", "")
+    if "PYTHONPATH" in os.environ:  # plug-ins installed into a folder of their own
+        config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
     config.environment["PYTHONUNBUFFERED"] = "1"
     config.environment["XLIR_VERIFY_EACH"] = os.environ.get("XLIR_VERIFY_EACH", "1")
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]

@@ -1,0 +1,51 @@
+// RUN: xlir-opt -p convert-loop-to-qdsp %s | filecheck %s
+
+// An elementwise op, a broadcast (the row's scale ignores the column) and a
+// reduction (a sum over the columns, carried in a register).
+loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf32>, %sum: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (8, 6) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<8x6xf32>
+    %k = loop.load %s[%i] : memref<8xf32>
+    %w = arith.mulf %v, %k : f32
+    loop.store %w, %y[%i, %j] : memref<8x6xf32>
+  }
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %t = loop.for %j = 0 to 6 step 1 iter_args(%a = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x6xf32>
+      %b = arith.addf %a, %v : f32
+      loop.yield %b : f32
+    }
+    loop.store %t, %sum[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// CHECK:      qdsp.kernel "scale_rows" {
+// CHECK-NEXT: ^{{.*}}(%{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>):
+// CHECK-NEXT:   %[[ZERO:.*]] = qdsp.lf 0.000000e+00 : !qdsp.reg
+// The outer parallel loop: 48 iterations, 4 at a time, split between blocks.
+// CHECK:        "qdsp.loop"() <{start = 0 : i32, step = 4 : i32, count = 12 : i32, split = 1 : i32}>
+// CHECK:          %[[LANE:.*]] = qdsp.lane : !qdsp.reg
+// CHECK-NEXT:     %[[T:.*]] = qdsp.iadd %{{.*}}, %[[LANE]]
+// CHECK:          %[[LAST:.*]] = qdsp.li 47 : !qdsp.reg
+// CHECK-NEXT:     %[[CLAMPED:.*]] = qdsp.imin %[[T]], %[[LAST]]
+// i = t / 6, j = (t / 1) % 6
+// CHECK:          qdsp.idiv %[[CLAMPED]]
+// CHECK:          qdsp.irem %[[CLAMPED]]
+// CHECK:          %[[V:.*]] = qdsp.ld %{{.*}}, 0 : (!qdsp.reg) -> !qdsp.reg
+// The broadcast: buffer 1 at the row's index only.
+// CHECK:          %[[K:.*]] = qdsp.ld %{{.*}}, 1 : (!qdsp.reg) -> !qdsp.reg
+// CHECK-NEXT:     %[[W:.*]] = qdsp.fmul %[[V]], %[[K]]
+// CHECK:          qdsp.st %[[W]], %{{.*}}, 2 : !qdsp.reg, !qdsp.reg
+// CHECK:          qdsp.endloop
+// The reduction: a hardware loop carrying the sum in a register.
+// CHECK:          %[[INIT:.*]] = qdsp.mv %[[ZERO]]
+// CHECK-NEXT:     %[[SUM:.*]] = "qdsp.loop"(%[[INIT]]) <{start = 0 : i32, step = 1 : i32, count = 6 : i32}> ({
+// CHECK-NEXT:     ^{{.*}}(%{{.*}}: !qdsp.reg, %[[A:.*]]: !qdsp.reg):
+// CHECK:            %[[B:.*]] = qdsp.fadd %[[A]], %{{.*}}
+// CHECK-NEXT:       %[[C1:.*]] = qdsp.mv %[[B]]
+// CHECK-NEXT:       %[[C2:.*]] = qdsp.mv %[[C1]]
+// CHECK-NEXT:       qdsp.endloop %[[C2]] : !qdsp.reg
+// CHECK:          qdsp.st %[[SUM]], %{{.*}}, 3
+// CHECK:        qdsp.ret

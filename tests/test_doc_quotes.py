@@ -1,0 +1,36 @@
+"""Every code block of docs/new-hardware.md is the file it quotes, or a
+command with what it prints (tests/doc_quotes.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.doc_quotes import ROOT, quoted, quotes
+
+DOC = ROOT / "docs" / "new-hardware.md"
+TEXT = DOC.read_text()
+
+
+@pytest.mark.parametrize(
+    ("path", "what", "block"), quotes(TEXT), ids=lambda v: str(v)[:40]
+)
+def test_the_block_is_the_code_it_quotes(path: str, what: str, block: str) -> None:
+    assert block == quoted(path, what), (
+        f"{DOC.name} quotes {path} {what} as it no longer is; "
+        f"`python -m tests.doc_quotes {DOC.relative_to(ROOT)}` refreshes it"
+    )
+
+
+def test_every_block_is_a_quote_or_a_command() -> None:
+    """A block follows `<!-- quote: FILE WHAT -->` or `<!-- shell -->`."""
+    lines = TEXT.splitlines()
+    opening = [
+        i for i, line in enumerate(lines) if line.startswith("```") and line != "```"
+    ]
+    for index in sorted(set(opening)):
+        marker = lines[index - 1]
+        assert re.fullmatch(r"<!-- (quote: \S+ \S+|shell) -->", marker), (
+            f"{DOC.name}:{index + 1}: a code block without a quote or shell marker"
+        )
