@@ -26,9 +26,11 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from xlir.element_types import StoredType
+
 
 @irdl_attr_definition
-class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
+class UniformQuantizedType(StoredType, ParametrizedAttribute, TypeAttribute):
     """Integers of `storage_type` in [storage_min, storage_max] that stand for
     values of `expressed_type`; `axis` is -1 for one scale and zero point,
     else the dimension whose slices have one each."""

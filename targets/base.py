@@ -655,6 +655,12 @@ class Executable(ABC):
     def memory_stats(self) -> MemoryStats:
         return self.stats
 
+    @property
+    def check_failures(self) -> list[str]:
+        """What the `check.*` ops of its runs found wrong, where its target
+        runs them (`Target.runs_check_ops`); none elsewhere."""
+        return []
+
     def as_text(self) -> str:
         """The optimized program, as text."""
         if self.module is None:

@@ -52,7 +52,7 @@ from xlir.targets.collective_steps import communicator_for
 from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.element_types import array_dtype
+from xlir.element_dtypes import array_dtype
 
 HOST_OPS: tuple[type[Operation], ...] = (
     *device.DEVICE_OPS,

@@ -128,6 +128,11 @@ class Target(ABC):
     name: str = ""
     description: str = ""
     """One line, for `xlir-run --list-targets`."""
+    runs_check_ops: bool = False
+    """Whether its executables run `check.*` ops themselves and report what
+    failed as `Executable.check_failures` (the reference does). Self-checking
+    tests run on such a target as written; on any other, the check runner
+    (tools/check_runner.py) compiles each test through `check-to-outputs`."""
 
     def __init__(self) -> None:
         self._platform: Platform | None = None

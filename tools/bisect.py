@@ -40,7 +40,7 @@ from xlir.tools.kernel_extraction import (
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError
-from xlir.element_types import to_void
+from xlir.element_dtypes import to_void
 
 SHOWN_LOCATIONS = 6
 """Source locations listed per kernel before the rest are counted."""

@@ -11,11 +11,12 @@ tests compare it with their lists of known failures. With a pass pipeline,
 each test runs through it first (as `xlir-run` runs programs), so the suite
 checks the passes too.
 
-On the interpreter the check ops run in the program (its kernels compare).
+On a target that runs check ops itself (`Target.runs_check_ops`, the
+reference) a test runs as written, its `pipeline` applied first (None: none).
 On every other target a test goes through `check-to-outputs`
-(passes/hlo/check_to_outputs.py): the target compiles and runs the function with
-its constants as arguments and the checked values as results, and the
-interpreter runs the check ops on those results; no target needs code for
+(passes/hlo/check_to_outputs.py): the target compiles and runs the function
+with its constants as arguments and the checked values as results, and the
+evaluator runs the check ops on those results; no target needs code for
 them.
 """
 
@@ -24,21 +25,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xlir.evaluator.hlo import ModuleInterpreter
+from xlir.evaluator.hlo.types import as_held
 from xlir.targets.base import Executable
-from xlir.targets.registry import get_platform
+from xlir.targets.registry import get_platform, get_target
+from xlir.targets.signatures import function_signature
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
 from xlir.pass_manager import run_pipeline
-
-if TYPE_CHECKING:
-    from xlir.evaluator.hlo import ModuleInterpreter
 
 _FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.-]+)")
 
@@ -121,24 +121,16 @@ def check_source(
     pipeline: str | None = None,
     target: str = "interpreter",
 ) -> list[CheckResult]:
-    """Run every test of a self-checking file on `target`. On the
-    interpreter: on the evaluator as parsed, or with `pipeline` (a pass
-    pipeline, e.g. `hlo-opt`) applied to each test's function first; on
-    another target: compiled with `pipeline` (None: the target's default)."""
-    from xlir.evaluator.hlo import ModuleInterpreter
-
+    """Run every test of a self-checking file on `target`, each with
+    `pipeline` (a pass pipeline, e.g. `hlo-opt`) applied first. None: as
+    written on a target that runs check ops, else the target's default."""
     results: list[CheckResult] = []
     sources = {name: text}
     chunks = split_chunks(text) if split else [(text, 0)]
-    on_interpreter = target == "interpreter"
+    run_test = _run_as_written if get_target(target).runs_check_ops else _run_split
     for chunk, offset in chunks:
         try:
             module = _parse_chunk(chunk, name, offset, text)
-            image = (
-                ModuleInterpreter(module, sources)
-                if on_interpreter and pipeline is None
-                else None
-            )
         except XlirError as error:
             results.extend(
                 CheckResult(function, offset + 1, [str(error)], chunk_error=True)
@@ -152,35 +144,27 @@ def check_source(
                 continue
             try:
                 with np.errstate(all="ignore"):
-                    if not on_interpreter:
-                        result.problems = _run_on_target(
-                            module, function, sources, pipeline, target
-                        )
-                    elif image is None:
-                        result.problems = _run_compiled(
-                            module, function, sources, pipeline
-                        )
-                    else:
-                        result.problems = _run_prepared(image, function)
+                    result.problems = run_test(
+                        module, function, sources, pipeline, target
+                    )
             except XlirError as error:
                 result.problems = [str(error)]
     return results
 
 
-def _run_prepared(image: ModuleInterpreter, function: str) -> list[str]:
-    image.check_failures.clear()
-    image.probes.clear()
-    image.call(function, [])
-    return list(image.check_failures)
-
-
-def _run_compiled(
-    module: ModuleOp, function: str, sources: dict[str, str], pipeline: str | None
+def _run_as_written(
+    module: ModuleOp,
+    function: str,
+    sources: dict[str, str],
+    pipeline: str | None,
+    target: str,
 ) -> list[str]:
-    compiler = get_platform("interpreter").compiler()
-    executable = compiler.compile(module.clone(), function, sources, pipeline)
+    """The failures of the test's check ops, run by `target` itself."""
+    compiler = get_platform(target).compiler()
+    passes = "" if pipeline is None else pipeline
+    executable = compiler.compile(module.clone(), function, sources, passes)
     executable()
-    return list(getattr(executable, "check_failures", []))
+    return list(executable.check_failures)
 
 
 def _split_test(
@@ -213,7 +197,7 @@ def _split_test(
     return program, host
 
 
-def _run_on_target(
+def _run_split(
     module: ModuleOp,
     function: str,
     sources: dict[str, str],
@@ -221,7 +205,7 @@ def _run_on_target(
     target: str,
 ) -> list[str]:
     """Compile the test for `target`, feed it its constants, and run its
-    checks on the interpreter over what it returns (a test without checks
+    checks on the evaluator over what it returns (a test without checks
     passes if it runs)."""
     from xlir.passes.hlo.check_to_outputs import CHECKS_SUFFIX, INPUTS_SUFFIX
 
@@ -232,13 +216,16 @@ def _run_on_target(
     if not list(host.ops):
         _call(executable, [])
         return []
-    reference = get_platform("interpreter").compiler()
-    inputs = reference.compile(host.clone(), function + INPUTS_SUFFIX, sources, "")
-    checks = reference.compile(host, function + CHECKS_SUFFIX, sources, "")
-    outputs = _call(executable, _call(inputs, []))
-    checked = outputs[len(outputs) - len(checks.signature.arguments) :]
-    _call(checks, checked)
-    return list(getattr(checks, "check_failures", []))
+    reference = ModuleInterpreter(host, sources)
+    outputs = _call(executable, reference.call(function + INPUTS_SUFFIX, []))
+    checks = function_signature(host, function + CHECKS_SUFFIX).arguments
+    checked = outputs[len(outputs) - len(checks) :]
+    held = [
+        as_held(array.astype(spec.dtype, copy=False), spec.element_type)
+        for array, spec in zip(checked, checks, strict=True)
+    ]
+    reference.call(function + CHECKS_SUFFIX, held)
+    return list(reference.check_failures)
 
 
 def _call(executable: Executable, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from xlir.element_types import ML_FLOATS, value_kind
+from xlir.element_dtypes import ML_FLOATS, value_kind
 
 
 @dataclass(frozen=True)

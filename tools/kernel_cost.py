@@ -29,7 +29,7 @@ from xlir.dialects.stablehlo.elementwise import (
 )
 from xlir.dialects.stablehlo.reduction import ReduceOp, ReduceWindowOp
 
-from xlir.element_types import array_dtype
+from xlir.element_dtypes import array_dtype
 
 ARITHMETIC = tuple(
     op for op in ELEMENTWISE_OPS if op not in (ConvertOp, BitcastConvertOp)

@@ -27,9 +27,10 @@ function (`tensor<?x16xf32>`) is compiled for the shapes of its inputs.
 `--check` runs every argument-free function that uses `check.*` ops (in
 every `// -----` chunk with `--split-input-file`) on each target named
 (`--target interpreter,cpu`: one section per target), and prints PASS or FAIL
-for each, exiting 1 if any fails on any target. The interpreter runs the
-module as parsed, or after `--pipeline`; another target compiles each test
-through `check-to-outputs` and its pipeline (tools/check_runner.py).
+for each, exiting 1 if any fails on any target. A target that runs check
+ops itself (`Target.runs_check_ops`: the interpreter) runs the module as
+parsed, or after `--pipeline`; another target compiles each test through
+`check-to-outputs` and its pipeline (tools/check_runner.py).
 
 `--bisect` (tools/bisect.py) finds the first kernel whose outputs differ
 from the reference's and writes a reproducer; `--profile`
@@ -73,7 +74,7 @@ from xlir.tools.sharded_run import run_in_process, run_rank
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
-from xlir.element_types import from_void, to_void, value_kind
+from xlir.element_dtypes import from_void, to_void, value_kind
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.signature import Signature
 
@@ -447,7 +448,7 @@ def _bisect(
 
 
 def _report_checks(executable: Executable) -> None:
-    failures = getattr(executable, "check_failures", None)
+    failures = executable.check_failures
     if failures:
         for failure in failures:
             print(failure, file=sys.stderr)

@@ -16,7 +16,7 @@ from xdsl.ir import Attribute
 
 from xlir.diagnostics import XlirError
 from xlir.dialects.stablehlo.shape_rules import shape_text
-from xlir.element_types import array_dtype, from_void, is_ml_dtype, value_kind
+from xlir.element_dtypes import array_dtype, from_void, is_ml_dtype, value_kind
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class TensorSpec:
     """The MLIR spelling, e.g. `f32`, `bf16`, `i1`, `ui8`."""
     dtype: np.dtype
     """The dtype of its arrays in and out of the API: numpy's, or
-    `ml_dtypes`' for the types numpy lacks (`xlir/element_types.py`)."""
+    `ml_dtypes`' for the types numpy lacks (`xlir/element_dtypes.py`)."""
 
     @staticmethod
     def from_type(name: str, type_: Attribute) -> TensorSpec:

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xlir.dialects.quant import UniformQuantizedType
 
-from xlir.element_types import NARROW_FLOATS, element_dtype
+from xlir.element_dtypes import NARROW_FLOATS, element_dtype
 from xlir.element_types import bit_width as element_bit_width
 
 
@@ -109,6 +109,14 @@ def rounding_by_name(spelling: str) -> Callable[[np.ndarray], np.ndarray] | None
     """`rounding` of an element type given by its MLIR spelling (`bf16`,
     `f8E4M3FN`, `i4`, ...), as device buffers record it."""
     return _roundings_by_name().get(spelling)
+
+
+def as_held(array: np.ndarray, spelling: str) -> np.ndarray:
+    """A host array of element type `spelling` as the evaluator holds it:
+    a narrow type as the wider one that computes it, rounded to the type
+    (bf16 as float32, int4 as int8)."""
+    round_to_type = rounding_by_name(spelling)
+    return array if round_to_type is None else round_to_type(array)
 
 
 @cache

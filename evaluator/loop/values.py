@@ -2,7 +2,7 @@
 
 A *register* value (an SSA value of a scalar type) is a numpy scalar or an
 array over the lanes of a vectorized loop, in the host dtype of its type
-(`xlir/element_types.py`'s `element_dtype`: bf16 held as float32, rounded after
+(`xlir/element_dtypes.py`'s `element_dtype`: bf16 held as float32, rounded after
 every operation; i1 as bool; index as int64). A value of a `vector<N>` type
 has one more axis, of N, in front of the loop's (`vector.py`).
 
@@ -26,7 +26,7 @@ from xlir.evaluator.hlo.types import (
     round_bf16,
 )
 
-from xlir.element_types import element_dtype
+from xlir.element_dtypes import element_dtype
 
 Convert = Callable[[Any], Any]
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xlir.element_types import NARROW_FLOATS
+from xlir.element_dtypes import NARROW_FLOATS
 from xlir.signature import MemoryStats, Signature, TensorSpec
 
 C_ELEMENT_TYPES = {

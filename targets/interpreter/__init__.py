@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.evaluator.hlo.process_grid import ProcessContext
-from xlir.evaluator.hlo.types import rounding_by_name
+from xlir.evaluator.hlo.types import as_held
 from xlir.targets.base import (
     Compiler,
     Executable,
@@ -102,10 +102,10 @@ class InterpreterExecutable(HostExecutable):
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Run on host arrays of the signature's dtypes, narrow types held
         as the wider one that computes them (bf16 as float32, int4 as int8)."""
-        held = []
-        for spec, array in zip(self.signature.arguments, arrays, strict=True):
-            round_to_type = rounding_by_name(spec.element_type)
-            held.append(array if round_to_type is None else round_to_type(array))
+        held = [
+            as_held(array, spec.element_type)
+            for spec, array in zip(self.signature.arguments, arrays, strict=True)
+        ]
         image = self.image
         if self.grid.size > 1:
             image = getattr(self._ranks, "image", None)

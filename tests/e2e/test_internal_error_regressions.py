@@ -1,16 +1,19 @@
 """Programs that stopped the cpu target with an internal error (issue 29,
-defect 9) now run, with the interpreter's numbers, or end in a located
-diagnostic where there is nothing to compute."""
+defect 9) now run on every registered target, with the reference's numbers,
+or end in a located diagnostic where there is nothing to compute."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from xlir.targets.registry import get_target, target_names
 
 import xlir
 from xlir.diagnostics import XlirError
+from xlir.testing.differential import REFERENCE
 
-TARGETS = ("interpreter", "cpu")
+COMPILING_TARGETS = [n for n in target_names() if get_target(n).llvm_backend()]
+"""The targets that compile to machine code (through the loop level)."""
 
 WHILE_SWAPPING_CARRIED_VALUES = """
 func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4xi32>)
@@ -121,32 +124,35 @@ def _run(text: str, target: str, *args: np.ndarray) -> list[np.ndarray]:
     return [np.asarray(r) for r in (result if isinstance(result, tuple) else (result,))]
 
 
-def _same_on_both(text: str, *args: np.ndarray) -> list[np.ndarray]:
-    """The outputs, after checking that both targets give the same bits."""
-    reference, native = (_run(text, target, *args) for target in TARGETS)
-    for want, got in zip(reference, native, strict=True):
-        assert want.dtype == got.dtype
-        np.testing.assert_array_equal(got, want)
+def _same_on_every_target(text: str, *args: np.ndarray) -> list[np.ndarray]:
+    """The reference's outputs, after checking that every target gives the
+    same bits."""
+    reference = _run(text, REFERENCE, *args)
+    for target in set(target_names()) - {REFERENCE}:
+        outputs = _run(text, target, *args)
+        for want, got in zip(reference, outputs, strict=True):
+            assert want.dtype == got.dtype, target
+            np.testing.assert_array_equal(got, want, err_msg=target)
     return reference
 
 
 def test_while_with_rotated_carried_values() -> None:
     a, b, c = (np.arange(4, dtype=np.int32) + 10 * k for k in range(3))
-    outputs = _same_on_both(WHILE_SWAPPING_CARRIED_VALUES, a, b, c)
+    outputs = _same_on_every_target(WHILE_SWAPPING_CARRIED_VALUES, a, b, c)
     # four rotations of three values: each is back one place on
     for got, want in zip(outputs, (c, a, b), strict=True):
         np.testing.assert_array_equal(got, want)
 
 
 def test_constants_of_two_sizes_returned() -> None:
-    first, second = _same_on_both(CONSTANTS_OF_TWO_SIZES)
+    first, second = _same_on_every_target(CONSTANTS_OF_TWO_SIZES)
     np.testing.assert_array_equal(first, [5, 6])
     np.testing.assert_array_equal(second, [1, 2, 3, 4])
 
 
 def test_float_to_int_converts_saturate() -> None:
     x = np.array([1.0, -1.0, 0.5, 2.0])
-    big, constant, small, wide = _same_on_both(LARGE_CONVERTS, x)
+    big, constant, small, wide = _same_on_every_target(LARGE_CONVERTS, x)
     i32 = np.iinfo(np.int32)
     np.testing.assert_array_equal(big, [i32.max, i32.min, i32.max, i32.max])
     np.testing.assert_array_equal(constant, [i32.max, i32.min, 0, i32.max])
@@ -154,38 +160,44 @@ def test_float_to_int_converts_saturate() -> None:
     np.testing.assert_array_equal(wide, [30_000_000_000, -30_000_000_000, 0, 2**63 - 1])
 
 
-def test_constant_converts_fold_to_the_same_values() -> None:
-    folded = _run(LARGE_CONVERTS, "cpu", np.zeros(4))
-    unfolded = xlir.compile(LARGE_CONVERTS, target="interpreter", pipeline="")
+@pytest.mark.parametrize("target", target_names())
+def test_constant_converts_fold_to_the_same_values(target: str) -> None:
+    folded = _run(LARGE_CONVERTS, target, np.zeros(4))
+    unfolded = xlir.compile(LARGE_CONVERTS, target=REFERENCE, pipeline="")
     for got, want in zip(folded, unfolded(np.zeros(4)), strict=True):
         np.testing.assert_array_equal(got, want)
 
 
 def test_dot_general_of_floats_to_i8_sums_then_converts() -> None:
     a = np.array([[1.5, 1.5, 1.5], [100.0, 100.0, 0.7]], np.float32)
-    (result,) = _same_on_both(DOT_TO_I8, a, np.ones((3, 1), np.float32))
+    (result,) = _same_on_every_target(DOT_TO_I8, a, np.ones((3, 1), np.float32))
     np.testing.assert_array_equal(result, [[4], [127]])  # XLA:CPU's numbers
 
 
 def test_convolution_of_floats_to_i8_sums_then_converts() -> None:
     a = np.array([[[1.5, 30.0, -40.0, 0.2]] * 3], np.float32)
-    (result,) = _same_on_both(CONVOLUTION_TO_I8, a, np.ones((1, 3, 2), np.float32))
+    (result,) = _same_on_every_target(
+        CONVOLUTION_TO_I8, a, np.ones((1, 3, 2), np.float32)
+    )
     np.testing.assert_array_equal(result, [[[94, -30, -119]]])
 
 
 def test_sort_comparator_using_a_constant_of_the_function() -> None:
     x = np.array([3.0, -0.0, 1.0, 0.0, -2.0], np.float32)
-    (result,) = _same_on_both(SORT_WITH_OUTER_CONSTANT, x)
+    (result,) = _same_on_every_target(SORT_WITH_OUTER_CONSTANT, x)
     np.testing.assert_array_equal(result, np.sort(x))
 
 
 def test_reducer_using_a_constant_of_its_branch() -> None:
     x = np.array([-3.0, 2.5, -4.0, 7.0], np.float32)
-    (result,) = _same_on_both(REDUCER_USING_A_CONSTANT_OF_ITS_BRANCH, np.int32(0), x)
+    (result,) = _same_on_every_target(
+        REDUCER_USING_A_CONSTANT_OF_ITS_BRANCH, np.int32(0), x
+    )
     assert result == np.float32(2.0)  # the smallest |x|, capped at 2
 
 
-def test_comparator_using_an_outer_value_is_a_located_diagnostic() -> None:
+@pytest.mark.parametrize("target", COMPILING_TARGETS)
+def test_comparator_using_an_outer_value_is_a_located_diagnostic(target: str) -> None:
     text = SORT_WITH_OUTER_CONSTANT.replace(
         "%x: tensor<5xf32>) -> tensor<5xf32> {\n  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
         "%x: tensor<5xf32>, %zero: tensor<f32>) -> tensor<5xf32> {",
@@ -194,10 +206,10 @@ def test_comparator_using_an_outer_value_is_a_located_diagnostic() -> None:
         XlirError,
         match=r":5:5: error: 'stablehlo.compare' uses a value defined outside",
     ):
-        xlir.compile(text, target="cpu")
+        xlir.compile(text, target=target)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", target_names())
 def test_nested_module_is_a_located_diagnostic(target: str) -> None:
     text = """module {
   module @inner {
@@ -225,5 +237,5 @@ def test_jax_random_dropout_matches_jax() -> None:
 
     x = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
     text = jax.jit(dropout).lower(x).as_text()
-    (result,) = _same_on_both(text, x)
+    (result,) = _same_on_every_target(text, x)
     np.testing.assert_array_equal(result, np.asarray(jax.jit(dropout)(x)))

@@ -18,7 +18,7 @@ from xlir.targets.registry import get_target, target_names
 from xlir.tools.compare import Tolerance, compare, default_tolerance
 
 import xlir
-from xlir.element_types import from_void
+from xlir.element_dtypes import from_void
 
 EXPORTS = Path(__file__).resolve().parent.parent / "jax_exports"
 PROGRAMS = sorted(p.stem for p in EXPORTS.glob("*.mlir"))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import xlir
-from xlir.element_types import NARROW_FLOATS, ml_dtype_of
+from xlir.element_dtypes import NARROW_FLOATS, ml_dtype_of
 
 N = 2048
 FORMATS = ["bf16", *(str(float_type()) for float_type in NARROW_FLOATS)]

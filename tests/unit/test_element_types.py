@@ -1,6 +1,7 @@
-"""The one element-type module (xlir/element_types.py): sizes in bits and
-bytes, the dtypes that compute and that cross the API, and `index`'s width,
-which the CPU lowering and the evaluator must share."""
+"""The element types (xlir/element_types.py: sizes in bits and bytes, and
+`index`'s width, which the CPU lowering and the evaluator must share) and
+their host dtypes (xlir/element_dtypes.py: those that compute and that cross
+the API)."""
 
 from __future__ import annotations
 
@@ -25,13 +26,8 @@ from xdsl.dialects.builtin import (
 )
 from xlir.lowering.llvm.function import llvm_type
 
-from xlir.element_types import (
-    INDEX_BITS,
-    array_dtype,
-    bit_width,
-    byte_width,
-    element_dtype,
-)
+from xlir.element_dtypes import array_dtype, element_dtype
+from xlir.element_types import INDEX_BITS, bit_width, byte_width
 
 I4 = IntegerType(4)
 UI4 = IntegerType(4, Signedness.UNSIGNED)
@@ -84,3 +80,22 @@ def test_index_is_as_wide_everywhere() -> None:
     assert computed.itemsize * 8 == api.itemsize * 8 == INDEX_BITS
     lowered = llvm_type(index, ModuleOp([]))
     assert isinstance(lowered, IntegerType) and lowered.width.data == INDEX_BITS
+
+
+@pytest.mark.parametrize(
+    ("storage", "dtype"),
+    [
+        (i8, np.int8),
+        (IntegerType(16, Signedness.UNSIGNED), np.uint16),
+        (UI4, ml_dtypes.uint4),
+    ],
+)
+def test_a_quantized_type_is_sized_as_its_storage(storage, dtype) -> None:
+    """`quant.uniform` derives from `StoredType`, so this module sizes it
+    without importing the quant dialect."""
+    from xlir.dialects.quant import UniformQuantizedType
+
+    quantized = UniformQuantizedType.get(storage, f32, [0.5], [0])
+    assert bit_width(quantized) == storage.width.data
+    assert byte_width(quantized) == (storage.width.data + 7) // 8
+    assert array_dtype(quantized) == np.dtype(dtype)

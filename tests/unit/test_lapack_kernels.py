@@ -1,16 +1,19 @@
 """The LAPACK custom calls of `jnp.linalg` and `stablehlo.triangular_solve` /
-`cholesky`: the evaluator (evaluator/hlo/lapack.py) against numpy, and
-the loop kernels (lowering/kernels/linalg.py) on the loop interpreter and on
-cpu against the evaluator, batched and unbatched, f32 and f64, with the
-edge cases JAX relies on (`info` of a singular or indefinite matrix)."""
+`cholesky` against numpy on every registered target (the reference runs
+the evaluator, evaluator/hlo/lapack.py; a compiling target the loop kernels,
+lowering/kernels/linalg.py) and on the loop evaluator (the reference after
+`hlo-to-loop`), batched and unbatched, f32 and f64, with the edge cases JAX
+relies on (`info` of a singular or indefinite matrix)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from xlir.targets.registry import target_names
 
 import xlir
 from xlir.diagnostics import XlirError
+from xlir.testing.differential import REFERENCE
 
 FLAGS = {
     "L": 76,
@@ -55,10 +58,20 @@ func.func @main({args}) -> ({", ".join(outs)}) {{
 """
 
 
-def run(text: str, target: str, *args: np.ndarray) -> list[np.ndarray]:
-    pipeline = "assign-buffers,hlo-to-loop" if target == "loop" else None
-    name = "interpreter" if target == "loop" else target
-    out = xlir.compile(text, target=name, pipeline=pipeline)(*args)
+LOOP = "loop"
+"""The configuration that runs the loop kernels on the loop evaluator."""
+
+CONFIGURATIONS = {name: (name, None) for name in target_names()} | {
+    LOOP: (REFERENCE, "assign-buffers,hlo-to-loop")
+}
+"""id: (target, pipeline); None: the target's default."""
+
+TARGETS = list(CONFIGURATIONS)
+
+
+def run(text: str, configuration: str, *args: np.ndarray) -> list[np.ndarray]:
+    target, pipeline = CONFIGURATIONS[configuration]
+    out = xlir.compile(text, target=target, pipeline=pipeline)(*args)
     return list(out) if isinstance(out, tuple) else [out]
 
 
@@ -66,7 +79,6 @@ def tolerance(element: str) -> float:
     return 2e-4 if element == "f32" else 1e-11
 
 
-TARGETS = ["interpreter", "loop", "cpu"]
 ELEMENTS = {"f32": np.float32, "f64": np.float64}
 RNG = np.random.default_rng(0)
 
@@ -223,15 +235,17 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("target", ["interpreter", "loop"])
-@pytest.mark.parametrize(("left", "lower", "transpose", "unit"), CASES)
+@pytest.mark.parametrize(
+    ("target", "left", "lower", "transpose", "unit"),
+    [
+        (configuration, *case)
+        for configuration, (target, _) in CONFIGURATIONS.items()
+        for case in (CASES if target == REFERENCE else CASES[::3])
+    ],
+)
 def test_trsm(target: str, left: bool, lower: bool, transpose: str, unit: bool):
+    """Every case on the evaluators, a third of them where code is compiled."""
     solve_triangular_cases(target, left, lower, transpose, unit)
-
-
-@pytest.mark.parametrize(("left", "lower", "transpose", "unit"), CASES[::3])
-def test_trsm_cpu(left: bool, lower: bool, transpose: str, unit: bool):
-    solve_triangular_cases("cpu", left, lower, transpose, unit)
 
 
 def solve_triangular_cases(
@@ -410,7 +424,7 @@ def test_gesdd_inf_gives_nan_and_info(target: str):
         ("potrf", {"uplo": "N"}, "flag uplo = 'N' is not one of 'L', 'U'"),
     ],
 )
-@pytest.mark.parametrize("target", ["interpreter", "cpu"])
+@pytest.mark.parametrize("target", target_names())
 def test_refused_with_a_located_diagnostic(
     target: str, routine: str, flags: dict[str, str], message: str
 ):

@@ -15,6 +15,7 @@ from xlir.dialects.loop.loops import ForOp, ParallelOp
 
 import xlir
 from tests.corpus import PROGRAMS, load_case
+from tests.loop_level import loop_level
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.parsing import parse_module
@@ -57,13 +58,13 @@ def _assert_identical(got: list[np.ndarray], want: list[np.ndarray]) -> None:
 def test_corpus_outputs_unchanged(path) -> None:
     text = path.read_text()
     try:
-        reference = _lowered(text, str(path), "hlo-opt,hlo-to-loop")
+        reference = loop_level(text, str(path))
     except XlirError as error:
         pytest.skip(f"hlo-to-loop cannot lower it yet: {error}")
     arguments, _ = load_case(path)
     want = _run(reference, arguments)
     for pipeline in PIPELINES:
-        module = _lowered(text, str(path), f"hlo-opt,hlo-to-loop,{pipeline}")
+        module = loop_level(text, str(path), pipeline)
         _assert_identical(_run(module, arguments), want)
 
 

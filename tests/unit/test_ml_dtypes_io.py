@@ -13,7 +13,7 @@ from xlir.tools.compare import Tolerance, compare, default_tolerance, tolerance_
 from xlir.tools.run import main as run_main
 
 import xlir
-from xlir.element_types import to_void
+from xlir.element_dtypes import to_void
 
 NARROW = {
     "bf16": ml_dtypes.bfloat16,

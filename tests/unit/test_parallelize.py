@@ -22,6 +22,7 @@ from xlir.targets.target import CompileOptions
 
 import xlir
 from tests.corpus import SMALL, load_case
+from tests.loop_level import loop_level
 from xlir.context import make_context
 from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
@@ -67,9 +68,10 @@ func.func public @main(%x: memref<8x5xf32>) -> memref<8x5xf32> {
 def _loop_level(text: str, threads: int | None):
     """The program at the loop level; its outermost loops marked for
     `threads` threads whatever their work (None: not marked)."""
-    module = parse_module(make_context(), text, "program")
-    if "loop.kernel" not in text:
-        run_pipeline(make_context(), module, "hlo-opt,hlo-to-loop")
+    if "loop.kernel" in text:
+        module = parse_module(make_context(), text, "program")
+    else:
+        module = loop_level(text, "program")
     if threads is not None:
         run_pipeline(
             make_context(), module, f"parallelize{{threads={threads} min-work=0}}"

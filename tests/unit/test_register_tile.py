@@ -19,10 +19,8 @@ from xlir.passes.loop import jam, vectorize
 
 import xlir
 from tests.corpus import PROGRAMS, load_case
-from xlir.context import make_context
+from tests.loop_level import loop_level
 from xlir.diagnostics import XlirError
-from xlir.parsing import parse_module
-from xlir.pass_manager import run_pipeline
 
 EXACT = [
     "register-tile{mr=3 nr=4 contract=false}",
@@ -41,9 +39,8 @@ LOWERED = [p for p in PROGRAMS if ".export." not in p.name]
 
 
 def _lowered(text: str, pipeline: str):
-    module = parse_module(make_context(), text, "test")
-    run_pipeline(make_context(), module, f"hlo-opt,hlo-to-loop{pipeline}")
-    return module
+    """`text` at the loop level, then `pipeline` (after a comma)."""
+    return loop_level(text, "test", pipeline.removeprefix(","))
 
 
 def _run(module, arguments) -> list[np.ndarray]:

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xlir.passes.hlo.simplify import SimplifyPass
 
 import xlir
-from xlir.element_types import value_kind
+from xlir.element_dtypes import value_kind
 
 LIT = Path(__file__).resolve().parent.parent / "lit" / "passes" / "simplify"
 EXACT_FILES = ("arithmetic.mlir", "shape_chains.mlir", "slices.mlir", "dot.mlir")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xlir.element_types import is_ml_dtype
+from xlir.element_dtypes import is_ml_dtype
 from xlir.targets.registry import target_names
 from xlir.testing.program import Program
 from xlir.testing.worker import Worker

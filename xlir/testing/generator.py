@@ -84,7 +84,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xlir.element_types import ml_dtype_of
+from xlir.element_dtypes import ml_dtype_of
 from xlir.testing.inputs import float_info, host_dtype, int_info
 from xlir.testing.program import (
     ALL_ELEMENT_TYPES,

@@ -12,7 +12,7 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 
 from xlir.context import make_context
-from xlir.element_types import ml_dtype_of
+from xlir.element_dtypes import ml_dtype_of
 from xlir.evaluator.hlo.types import dtype_of, rounding_by_name
 from xlir.testing.program import TType
 
