@@ -41,7 +41,7 @@ from xlir.tools.compare import compare, tolerance_for
 from xlir.api import load_module
 from xlir.communicator import Communicator
 from xlir.diagnostics import XlirError
-from xlir.element_types import from_void, to_void
+from xlir.element_dtypes import from_void, to_void
 from xlir.signature import Signature
 
 RANK_PIDS = "XLIR_RANK_PIDS"
