@@ -40,6 +40,12 @@ def may_overlap(a: SSAValue, b: SSAValue) -> bool:
     return root_a is root_b and start_a < end_b and start_b < end_a
 
 
+def offset_in_allocation(buffer: SSAValue) -> int:
+    """The byte offset of `buffer` in the allocation, argument or global it
+    lies in (through views and reshapes)."""
+    return _extent(buffer)[1]
+
+
 def _extent(buffer: SSAValue) -> tuple[SSAValue, int, int]:
     """The buffer that `buffer` lies in, through reshapes and views, and its
     byte range there (at least one byte, so that an empty buffer passed

@@ -25,30 +25,50 @@ from __future__ import annotations
 
 import re
 from abc import ABC
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import StringIO
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.backend.assembly_printer import (
     AssemblyPrintable,
     AssemblyPrinter,
     OneLineAssemblyPrintable,
 )
+from xdsl.backend.register_allocatable import (
+    HasRegisterConstraints,
+    RegisterAllocatableOperation,
+    RegisterConstraints,
+)
+from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
-from xdsl.dialects.builtin import I32, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import (
+    I32,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.dialects.utils import AbstractYieldOperation
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
-from xdsl.traits import NoTerminator
+from xdsl.traits import HasParent, IsTerminator, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.device import LaunchableKernel
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,
@@ -60,6 +80,9 @@ from xlir.targets.accel.isa import (
     register_name,
 )
 from xlir.targets.accel.objfile import NAME_PATTERN
+
+if TYPE_CHECKING:
+    from xdsl.backend.liveness import LivenessContext
 
 # --- register types ------------------------------------------------------------
 
@@ -167,12 +190,22 @@ def _register(value: SSAValue, user: Operation) -> str:
     return register.assembly_name
 
 
-class AccelInstruction(IRDLOperation, OneLineAssemblyPrintable, ABC):
+class AccelInstruction(
+    HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintable, ABC
+):
     """An XA-1 instruction: `spec` says its syntax; `slots` which op field holds
-    each operand of that syntax."""
+    each operand of that syntax. For xDSL's register allocator its sources
+    are `ins`, its destinations `outs`, and `mmac`'s accumulator an inout."""
 
     SPEC: ClassVar[InstructionSpec]
     SLOTS: ClassVar[tuple[str, ...]]
+
+    def get_register_constraints(self) -> RegisterConstraints:
+        if self.SPEC.mnemonic in ACCUMULATING:
+            return RegisterConstraints(
+                self.operands[1:], (), ((self.operands[0], self.results[0]),)
+            )
+        return RegisterConstraints(self.operands, self.results, ())
 
     def assembly_line(self) -> str | None:
         texts = []
@@ -362,7 +395,7 @@ class KernelOp(IRDLOperation, AssemblyPrintable):
     sym_name = prop_def(StringAttr)
     nargs = prop_def(IntegerAttr[I32])
     body = region_def("single_block")
-    traits = traits_def(NoTerminator())
+    traits = traits_def(NoTerminator(), SymbolOpInterface(), LaunchableKernel())
     assembly_format = "$sym_name `,` $nargs attr-dict-with-keyword $body"
 
     def __init__(self, name: str, nargs: int, body: Region):
@@ -477,6 +510,165 @@ class IfOp(StructuredControl):
             )
 
 
+@irdl_op_definition
+class YieldOp(AbstractYieldOperation[Attribute]):
+    """The values an `accel.for` body passes to its next iteration."""
+
+    name = "accel.yield"
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(ForOp)))
+
+
+@irdl_op_definition
+class ForOp(StructuredControl, RegisterAllocatableOperation):
+    """A counted loop with loop-carried values, before and after register
+    allocation (as xDSL's `riscv_scf.for`): the block arguments are the
+    induction variable, starting at `lower` and advanced by `step` after
+    each iteration, then the carried values (`iter_args` first, `accel.yield`
+    next); the results are the last carried values.
+
+    With `hardware`, `bound` is the trip count and the loop is a hardware
+    loop (manual section 4.4: no branch out, jump or halt inside); without,
+    `bound` is the induction variable's exclusive end, reached exactly, and
+    the loop is a backward branch."""
+
+    name = "accel.for"
+    lower = operand_def(XRegisterType)
+    bound = operand_def(XRegisterType)
+    iter_args = var_operand_def(AccelRegisterType)
+    res = var_result_def(AccelRegisterType)
+    step = prop_def(IntegerAttr[I32])
+    hardware = opt_prop_def(UnitAttr)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        lower: SSAValue,
+        bound: SSAValue,
+        step: int,
+        iter_args: Sequence[SSAValue],
+        body: Region,
+        hardware: bool,
+    ):
+        super().__init__(
+            operands=[lower, bound, iter_args],
+            result_types=[[a.type for a in iter_args]],
+            properties={"step": IntegerAttr(step, i32)}
+            | ({"hardware": UnitAttr()} if hardware else {}),
+            regions=[body],
+        )
+
+    @property
+    def induction_var(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    def verify_(self) -> None:
+        args = self.body.block.args
+        if len(args) != 1 + len(self.iter_args) or not isinstance(
+            args[0].type, XRegisterType
+        ):
+            raise VerifyException(
+                "the body takes the induction variable (!accel.x) and one argument "
+                "per carried value"
+            )
+        step = self.step.value.data
+        low, high = IMMEDIATE_RANGES[Kind.SIMM16]
+        if not 0 < step <= high or step < low:
+            raise VerifyException(f"step {step} is not in [1, {high}]")
+        if self.hardware is not None:
+            for op in self.body.walk():
+                spec = getattr(op, "SPEC", None)
+                if spec is not None and spec.mnemonic in ("jal", "jalr", "halt"):
+                    raise VerifyException(
+                        f"'{op.name}' inside a hardware accel.for: a hardware "
+                        "loop's body may not jump, call or halt"
+                    )
+
+    def allocate_registers(self, allocator: BlockAllocator) -> None:
+        """Bottom-up, as xDSL's riscv_scf.for: what the body uses from outside
+        (and the bound of a branch loop) stay live through the loop, a hardware
+        loop's trip count only up to the loop; each carried value, its
+        yielded value and the loop's result share one register; the initial
+        values and `lower` get the registers just freed where they are free,
+        so that the loop needs no moves in the common case."""
+        body = self.body.block
+        for live_in in allocator.live_ins_per_block[body]:
+            allocator.allocate_value(live_in)
+        if self.hardware is None:  # compared after every iteration
+            allocator.allocate_value(self.bound)
+        yielded = body.last_op
+        assert isinstance(yielded, YieldOp)
+        for arg, value, result in zip(
+            body.args[1:], yielded.operands, self.res, strict=True
+        ):
+            allocator.allocate_values_same_reg((arg, value, result))
+        allocator.allocate_value(body.args[0])
+        registers = [a.type for a in body.args]
+        assert all(isinstance(r, RegisterType) for r in registers)
+        with allocator.available_registers.reserve_registers(
+            [r for r in registers if isinstance(r, RegisterType)]
+        ):
+            allocator.allocate_block(body)
+        allocator.allocate_value(self.bound)  # a hardware loop's: read on entry
+        for arg, initial in zip(body.args, (self.lower, *self.iter_args), strict=True):
+            allocator.free_value(arg)
+            allocator.allocate_value(initial)
+
+    def update_liveness(self, ctx: LivenessContext) -> None:
+        ctx.alive.difference_update(self.results)
+        ctx.alive.update(self.operands)
+        inner = ctx.copy(set())
+        inner.process_region(self.body)
+        ctx.alive.update(inner.alive - set(self.body.block.args))
+
+
+def _move(target: SSAValue, source: SSAValue) -> AccelInstruction | None:
+    """A register copy from `source` to `target`'s register; None if they are
+    the same register."""
+    if target.type == source.type:
+        return None
+    if isinstance(target.type, VRegisterType):
+        return instruction("vor", [source, source], [target.type])
+    return instruction("addi", [source], [target.type], imm=0)
+
+
+def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
+    body = op.body.block
+    ops: list[Operation] = [
+        move
+        for target, source in zip(body.args, (op.lower, *op.iter_args), strict=True)
+        if (move := _move(target, source)) is not None
+    ]
+    inner = list(body.ops)[:-1]  # without the yield
+    iv = op.induction_var
+    advance = instruction("addi", [iv], [iv.type], imm=op.step.value.data)
+    end = fresh("for")
+    if op.hardware is not None:
+        ops += [instruction("loop", [op.bound], target=end), *inner, LabelOp(end)]
+        ops.append(advance)
+    else:
+        head = fresh("body")
+        ops += [
+            instruction("bge", [iv, op.bound], target=end),
+            LabelOp(head),
+            *inner,
+            advance,
+            instruction("blt", [iv, op.bound], target=head),
+            LabelOp(end),
+        ]
+    registers: list[Operation] = []
+    for arg, result in zip(body.args, (None, *op.res), strict=True):
+        assert isinstance(arg.type, AccelRegisterType)
+        register = GetRegisterOp(arg.type)
+        arg.replace_all_uses_with(register.result)
+        if result is not None:
+            result.replace_all_uses_with(
+                register.result
+            )  # the same register after the loop
+        registers.append(register)
+    return [*registers, *ops]
+
+
 def lower_structured_control(module: ModuleOp) -> None:
     """Replace every accel.repeat and accel.if by labels and branches; registers
     must be allocated (the new branch and loop instructions name them)."""
@@ -493,7 +685,9 @@ def lower_structured_control(module: ModuleOp) -> None:
             _register(operand, op)
         block, ops = op.parent_block(), []
         assert block is not None
-        if isinstance(op, RepeatOp):
+        if isinstance(op, ForOp):
+            ops = _lower_for(op, fresh)
+        elif isinstance(op, RepeatOp):
             body = list(op.body.block.ops)
             last = body[-1] if body else None
             if not isinstance(last, AccelInstruction) or last.SPEC.mnemonic in (
@@ -548,6 +742,15 @@ def print_assembly(module: ModuleOp) -> str:
 
 Accel = Dialect(
     "accel",
-    [*INSTRUCTIONS.values(), LabelOp, GetRegisterOp, KernelOp, RepeatOp, IfOp],
+    [
+        *INSTRUCTIONS.values(),
+        LabelOp,
+        GetRegisterOp,
+        KernelOp,
+        RepeatOp,
+        IfOp,
+        ForOp,
+        YieldOp,
+    ],
     [XRegisterType, VRegisterType, MRegisterType],
 )

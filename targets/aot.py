@@ -25,6 +25,9 @@ class AotOptions:
     threads: int | None = None
     """None: kernels big enough use one thread per online CPU (pthreads);
     1: no threads (no pthread symbols); N: at most N threads."""
+    output: str | None = None
+    """The file the object is written to, whose suffix may choose its
+    format (a GPU target's .ptx or .cubin)."""
 
 
 @dataclass(frozen=True)
@@ -38,3 +41,6 @@ class AotResult:
     signature: Signature
     temp_bytes: int
     stats: MemoryStats = field(default_factory=MemoryStats)
+    companions: dict[str, bytes] = field(default_factory=dict)
+    """Files to write beside the object: the suffix that replaces the
+    object's (".manifest.json") -> their bytes."""

@@ -348,14 +348,21 @@ class Platform(ABC):
     @abstractmethod
     def device_count(self) -> int: ...
 
+    def unavailable(self) -> str | None:
+        """Why this platform has no device here (a GPU target on a machine
+        without one), in words; None where it has devices or nothing to say."""
+        return None
+
     def devices(self) -> list[str]:
         return [f"{self.name}:{i}" for i in range(self.device_count())]
 
     def executor(self, ordinal: int = 0) -> StreamExecutor:
         if not 0 <= ordinal < self.device_count():
+            why = self.unavailable()
             raise XlirError(
                 f"error: target '{self.name}' has {self.device_count()} "
                 f"device(s); there is no device {ordinal}"
+                + (f" ({why})" if why else "")
             )
         if ordinal not in self._executors:
             self._executors[ordinal] = self._make_executor(ordinal)

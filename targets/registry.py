@@ -75,7 +75,9 @@ def get_platform(name: str) -> Platform:
 def ahead_of_time_target(name: str | None = None) -> Target:
     """The target that `xlir-compile` and `xlir-translate` compile for:
     `name`'s, which must compile ahead of time, or else the one registered
-    target that does (a diagnostic naming them where several do)."""
+    target that does, leaving out, where several do, those whose output is
+    a device's code (`TargetInfo.device_code`); a diagnostic naming them
+    where that leaves none or several."""
     options = CompileOptions()
     if name is not None:
         target = get_target(name)
@@ -86,6 +88,8 @@ def ahead_of_time_target(name: str | None = None) -> Target:
             )
         return target
     able = _ahead_of_time_names()
+    if len(able) > 1:  # several: a device's code is compiled only when named
+        able = [n for n in able if not get_target(n).info(options).device_code]
     if len(able) != 1:
         raise XlirError(
             "error: name the target to compile for with --target "

@@ -58,6 +58,16 @@ class TargetInfo:
     times_launches: bool = False
     """Whether its code can time each kernel launch (`CompileOptions.
     time_launches`, for `xlir-run --profile`)."""
+    device_code: bool = False
+    """Ahead of time it makes code for a device the host drives (a GPU's
+    kernels and the manifest of their launches), not an object to link:
+    the tools compile for it only when it is named."""
+    warp_size: int = 0
+    """GPUs: threads that run in lockstep and can shuffle values (0: not a GPU)."""
+    max_threads_per_block: int = 0
+    """GPUs: the most threads a block (CUDA's CTA, a workgroup) may have."""
+    shared_memory_bytes: int = 0
+    """GPUs: the static shared (workgroup) memory a block may declare."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,8 @@ class KnownGaps:
 
     corpus: dict[str, str] = field(default_factory=dict)
     """Program name of the test corpus (`mlp_fwd`) -> why it fails."""
+    bench: dict[str, str] = field(default_factory=dict)
+    """Program of the bench corpus (`matmul_512`) -> why it fails."""
     jax_exports: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Program of tests/jax_exports -> (whose work it waits for, a regular
     expression the failure's message matches)."""
@@ -106,6 +118,10 @@ class KnownGaps:
     """File of StableHLO's interpreter suite -> its failing test functions
     (outside the collective files, which only the interpreter runs: see
     tests/e2e/test_stablehlo_suite.py)."""
+    stablehlo_suite_files: frozenset[str] | None = None
+    """The files of StableHLO's interpreter suite the target is held to
+    (None: every file): hardware with fewer types than StableHLO has (no
+    f64, no complex) names the files of the ops its programs use."""
 
 
 @dataclass(frozen=True)

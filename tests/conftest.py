@@ -58,6 +58,21 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 STABLEHLO_SUITE = CORPUS.parent / "stablehlo_interpret"
 
 
+def skip_without_device(target: str) -> None:
+    """Skip a test that runs a program on `target` where it has no device
+    (xlir.testing.target_conformance)."""
+    from xlir.testing.target_conformance import skip_without_device as skip
+
+    skip(target)
+
+
+def runnable_targets() -> list[str]:
+    """The registered targets that can run programs on this machine."""
+    from xlir.testing.target_conformance import missing_device
+
+    return [t for t in registered_targets() if missing_device(t) is None]
+
+
 def registered_targets() -> list[str]:
     """Every registered target, by name: what tests held to every target
     are parametrised over."""

@@ -1,6 +1,6 @@
 """`xlir-compile`: a StableHLO program as an object file and a C header.
 
-    xlir-compile MODEL.mlir [--target NAME] [--triple T] [--cpu NAME] [--features +a,-b]
+    xlir-compile MODEL.mlir [--target NAME] [--triple T] [--cpu NAME | --sm N] [--features +a,-b]
                  [--reloc pic|static] [--entry NAME] [--threads N] [--function main]
                  [--pipeline PASSES] -o model.o [--header model.h]
 
@@ -11,7 +11,9 @@ void *temp)`, and needs only libc and libm (pthread for threaded kernels) to
 link; the header declares it with the sizes, shapes and types of its
 buffers. Without --triple the code is for this machine (its CPU and
 features); with one it is for that triple's generic CPU unless --cpu says
-otherwise.
+otherwise. A GPU target (`--target nvptx --sm 80 -o model.ptx`, or
+`.cubin`) writes its kernels and, beside them, the manifest of the host
+side (model.manifest.json; docs/nvptx.md).
 """
 
 from __future__ import annotations
@@ -52,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--features", help="LLVM target features, e.g. +avx2,-avx512f")
     parser.add_argument(
+        "--sm",
+        type=int,
+        help="GPU targets: the CUDA compute capability, e.g. 80 or 90 (the same "
+        "as --cpu sm_80)",
+    )
+    parser.add_argument(
         "--reloc", default="pic", choices=RELOCATION_MODELS, help="relocation model"
     )
     parser.add_argument(
@@ -75,8 +83,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def compile_file(args: argparse.Namespace) -> AotResult:
     module, sources = load_module(Path(args.file))
+    if args.sm is not None and args.cpu is not None:
+        raise UsageError("--sm and --cpu both name the processor; give one")
+    cpu = f"sm_{args.sm}" if args.sm is not None else args.cpu
     options = AotOptions(
-        args.triple, args.cpu, args.features, args.reloc, args.entry, args.threads
+        args.triple,
+        cpu,
+        args.features,
+        args.reloc,
+        args.entry,
+        args.threads,
+        args.output,
     )
     compiler = ahead_of_time_target(args.target).platform().compiler()
     return compiler.compile_ahead_of_time(
@@ -94,6 +111,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         write_output(args.output, result.object_code)
         if args.header:
             write_output(args.header, result.header.encode())
+        if result.companions and args.output == "-":
+            raise UsageError(
+                "-o -: this target writes files beside its output "
+                f"({', '.join(result.companions)}); name an output file"
+            )
+        for suffix, data in result.companions.items():
+            write_output(str(Path(args.output).with_suffix(suffix)), data)
         return 0
 
     run_command(PROG, body)

@@ -142,3 +142,6 @@ class MemoryStats:
     temp_size_in_bytes: int = 0
     constant_size_in_bytes: int = 0
     generated_code_size_in_bytes: int = 0
+    scratchpad_size_in_bytes: int = 0
+    """On-chip memory the kernels stage their buffers in (the most one kernel
+    takes: its high-water mark); 0 where the device has none."""

@@ -129,7 +129,10 @@ def _store(op: Operation, scope: Scope) -> Step:
             # More lanes than elements written: the last lane wins, as one of
             # the racing iterations would on a device.
             *lanes, value = np.broadcast_arrays(*index, value)
-            buffer[tuple(lanes)] = value
+            if lanes:
+                buffer[tuple(lanes)] = value
+            elif value.size:  # a rank-0 buffer
+                buffer[()] = value.reshape(-1)[-1]
 
     return store
 

@@ -425,6 +425,9 @@ class ModuleSymbols:
     def __init__(self, bounds_check: bool = False):
         self.declared: dict[str, llvm.FuncOp] = {}
         self.strings: dict[str, llvm.GlobalOp] = {}
+        self.globals: dict[str, llvm.GlobalOp] = {}
+        """Module-level variables a target's lowering adds (a GPU's shared
+        memory), by name."""
         self.bounds_check = bounds_check
         """Whether loads, stores and block transfers check their bounds."""
 

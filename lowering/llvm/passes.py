@@ -84,9 +84,11 @@ def problems(
 def report(
     problems: list[tuple[Operation, str]], what: str, emitter: LLVMEmitter
 ) -> None:
-    """Raise one XlirError listing `problems` (none: nothing)."""
+    """Raise one XlirError listing `problems` (none: nothing), each line
+    once (copies of one op, as unrolling makes, share their location)."""
     if problems:
         lines = [format_at_op(op, f"'{op.name}' {reason}") for op, reason in problems]
+        lines = list(dict.fromkeys(lines))
         raise XlirError(
             f"{what} cannot lower {len(problems)} op(s) of this module for "
             f"target '{emitter.target}':\n" + "\n".join(lines)
@@ -94,14 +96,15 @@ def report(
 
 
 def add_declarations(module: ModuleOp, symbols: ModuleSymbols) -> None:
-    """Add the external functions the lowering called and the strings it
-    made, once each."""
+    """Add the external functions the lowering called and the strings and
+    variables it made, once each."""
     present = {
         op.sym_name.data
         for op in module.body.block.ops
         if isinstance(op, llvm.FuncOp | llvm.GlobalOp)
     }
-    for name, declaration in {**symbols.declared, **symbols.strings}.items():
+    added = {**symbols.declared, **symbols.strings, **symbols.globals}
+    for name, declaration in added.items():
         if name not in present:
             module.body.block.insert_op_before(declaration, module.body.block.first_op)  # pyright: ignore[reportArgumentType]
 

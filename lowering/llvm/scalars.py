@@ -241,6 +241,23 @@ def _math_call(name: str) -> Emitter:
     return emit
 
 
+MATH_FUNCTIONS = {
+    "math.exp": "exp",
+    "math.expm1": "expm1",
+    "math.log": "log",
+    "math.log1p": "log1p",
+    "math.tanh": "tanh",
+    "math.sin": "sin",
+    "math.cos": "cos",
+    "math.tan": "tan",
+    "math.atan2": "atan2",
+    "math.powf": "pow",
+    "math.cbrt": "cbrt",
+    "math.erf": "erf",
+}
+"""The math ops lowered to a call of a math library's function (libm's
+names: the target's emitter may rename them), by op name."""
+
 EMITTERS: dict[str, Emitter] = {
     "arith.constant": _constant,
     "arith.addi": _binary(llvm.AddOp),
@@ -297,18 +314,7 @@ EMITTERS: dict[str, Emitter] = {
     "math.ctpop": _intrinsic("ctpop"),
     "math.ctlz": _with_false_flag("ctlz"),
     "math.absi": _with_false_flag("abs"),
-    "math.exp": _math_call("exp"),
-    "math.expm1": _math_call("expm1"),
-    "math.log": _math_call("log"),
-    "math.log1p": _math_call("log1p"),
-    "math.tanh": _math_call("tanh"),
-    "math.sin": _math_call("sin"),
-    "math.cos": _math_call("cos"),
-    "math.tan": _math_call("tan"),
-    "math.atan2": _math_call("atan2"),
-    "math.powf": _math_call("pow"),
-    "math.cbrt": _math_call("cbrt"),
-    "math.erf": _math_call("erf"),
+    **{op: _math_call(function) for op, function in MATH_FUNCTIONS.items()},
     "vector.broadcast": _broadcast,
 }
 """Op name -> the emitter of its `llvm` code."""

@@ -3,8 +3,7 @@
 the simulator's DRAM, and a `TransferManager` that moves arrays in their DRAM
 format (manual table 2.7, which is numpy's row-major layout of the same type).
 
-The platform has no compiler yet: lowering the loop level onto XA-1 is issue 31.
-Kernels are loaded from XA1 objects and launched by the calling convention of
+Its compiler (`compiler.py`) lowers a program's kernels to one object; kernels are loaded from XA1 objects and launched by the calling convention of
 section 8.2; the launches of a stream run in order on the simulator."""
 
 from __future__ import annotations
@@ -71,27 +70,33 @@ class AccelStreamExecutor(StreamExecutor):
 
     def copy_host_to_device(self, buffer: DeviceBuffer, host: np.ndarray) -> None:
         check_dram_format(host.dtype)
-        if host.nbytes > buffer.size_in_bytes:
-            raise XlirError(
-                f"error: {host.nbytes} bytes do not fit a {buffer.size_in_bytes}-byte buffer"
-            )
+        check_transfer("host to device", buffer, host.nbytes)
         self.device.write(buffer.handle, host)
 
     def copy_device_to_host(self, host: np.ndarray, buffer: DeviceBuffer) -> None:
+        check_transfer("device to host", buffer, host.nbytes)
         data = self.device.read(buffer.handle, host.nbytes)
         host[...] = np.frombuffer(data, host.dtype).reshape(host.shape)
 
     def load_kernel(self, image: Any, name: str) -> LoadedKernel:
         """`image`: an `ObjectFile` or its bytes; loaded (rodata to DRAM) once."""
-        data = image.to_bytes() if isinstance(image, ObjectFile) else bytes(image)
-        if data not in self._programs:
-            self._programs[data] = self.device.load(ObjectFile.from_bytes(data))
-        program = self._programs[data]
+        program = self.program(image)
         try:
             symbol = program.simulator.obj.symbol(name)
         except KeyError:
-            raise XlirError(f"error: the object has no kernel '{name}'") from None
+            names = ", ".join(s.name for s in program.simulator.obj.symbols)
+            raise XlirError(
+                f"error: the object has no loop.kernel @{name} (it has: {names})"
+            ) from None
         return LoadedKernel(program, name, symbol.nargs)
+
+    def program(self, image: Any) -> Program:
+        """The loaded program of an object (or its bytes), loaded on first
+        use; its `profiles` are its launches' (benchmarks/accel.py)."""
+        data = image.to_bytes() if isinstance(image, ObjectFile) else bytes(image)
+        if data not in self._programs:
+            self._programs[data] = self.device.load(ObjectFile.from_bytes(data))
+        return self._programs[data]
 
     def copy_device_to_device(self, target: DeviceBuffer, source: DeviceBuffer) -> None:
         check_transfer("device to device", source, target.size_in_bytes)
@@ -112,13 +117,9 @@ class AccelStreamExecutor(StreamExecutor):
     ) -> None:
         """Arguments: device buffers (their addresses), Python ints (i32 or u32)
         and floats (f32 bit patterns), in the kernel's parameter order. XA-1
-        is one core: a kernel runs on one block."""
+        is one core: a launch on any grid runs the kernel once, the one core
+        doing every block's iterations (the other blocks have none)."""
         assert isinstance(kernel, LoadedKernel)
-        if grid != (1,):
-            raise XlirError(
-                f"error: kernel '{kernel.name}' launched on a grid of {list(grid)} "
-                "blocks; XA-1 has one core, so its grid is [1]"
-            )
         if len(arguments) != kernel.nargs:
             raise XlirError(
                 f"error: kernel '{kernel.name}' takes {kernel.nargs} arguments, "
@@ -168,10 +169,9 @@ class AccelPlatform(Platform):
         return AccelStreamExecutor(self, ordinal, self.dram_size)
 
     def compiler(self) -> Compiler:
-        raise XlirError(
-            "error: the accel target has no compiler yet (lowering to XA-1 is issue "
-            "31); load hand-written objects with StreamExecutor.load_kernel"
-        )
+        from xlir.targets.accel.compiler import AccelCompiler
+
+        return AccelCompiler(self)
 
     def transfer_manager(self) -> TransferManager:
         return AccelTransferManager()

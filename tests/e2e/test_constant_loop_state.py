@@ -9,6 +9,7 @@ import pytest
 from xlir.targets.registry import target_names
 
 import xlir
+from tests.conftest import skip_without_device
 
 PROGRAM = """
 func.func @main(%x: tensor<3xui32>) -> (tensor<3xui32>, tensor<3xui32>) {
@@ -34,6 +35,7 @@ func.func @main(%x: tensor<3xui32>) -> (tensor<3xui32>, tensor<3xui32>) {
 
 @pytest.mark.parametrize("target", target_names())
 def test_constant_loop_state(target: str):
+    skip_without_device(target)
     x = np.array([1, 7, 0xFFFFFFF0], np.uint32)
     want = xlir.compile(PROGRAM, pipeline="")(x)
     got = xlir.compile(PROGRAM, target=target)(x)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.registry import target_names
 
 import xlir
+from tests.conftest import runnable_targets
 from tests.e2e.test_reduce_window_fusion import arrays_for
 
 NHWC = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
@@ -53,6 +53,6 @@ def test_convolution_in_output_fusion(name: str):
     want = xlir.compile(text, pipeline="")(*arrays)
     fused = xlir.compile(text, pipeline="hlo-opt").as_text()
     assert "kind = output" in fused
-    for target in target_names():
+    for target in runnable_targets():
         got = xlir.compile(text, target=target)(*arrays)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=target)

@@ -18,6 +18,7 @@ from xlir.targets.registry import get_target, target_names
 from xlir.tools.compare import Tolerance, compare, default_tolerance
 
 import xlir
+from tests.conftest import skip_without_device
 from xlir.element_dtypes import from_void
 
 EXPORTS = Path(__file__).resolve().parent.parent / "jax_exports"
@@ -70,6 +71,7 @@ def no_cache(monkeypatch) -> None:
 @pytest.mark.parametrize("target", target_names())
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_matches_jax(name: str, target: str) -> None:
+    skip_without_device(target)
     gap = get_target(target).known_gaps().jax_exports.get(name)
     if gap is None:
         check(name, target)

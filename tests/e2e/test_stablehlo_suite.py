@@ -6,7 +6,8 @@ through `check-to-outputs` with its constants as arguments, its checks run
 on the interpreter over its results (tools/check_runner.py).
 
 Each file's failing tests on each target must be exactly those the target
-lists in its known gaps (`Target.known_gaps()`, e.g. targets/cpu/known_gaps.py):
+lists in its known gaps, of the files it is held to (all by default) and
+the tests on the element types it computes (`TargetInfo.element_types`) (`Target.known_gaps()`, e.g. targets/cpu/known_gaps.py):
 a listed test that starts passing fails too, so that the lists stay true.
 The collective files (those that run `interpreter.run_parallel`, a process
 grid of the reference interpreter's) pass on the interpreter, whose
@@ -18,14 +19,16 @@ run_parallel (or the token op they cannot lower) per test, are listed here.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import cache
 
 import pytest
 from xlir.targets.registry import get_target, target_names
-from xlir.tools.check_runner import CheckResult, check_source
+from xlir.targets.target import CompileOptions
+from xlir.tools.check_runner import CheckResult, check_source, split_chunks
 
-from tests.conftest import STABLEHLO_SUITE
+from tests.conftest import STABLEHLO_SUITE, skip_without_device
 
 HLO_OPT = "interpreter+hlo-opt"
 """The configuration that runs the interpreter after `hlo-opt`."""
@@ -40,6 +43,13 @@ the parsed module)."""
 def known_failures(target: str) -> dict[str, list[str]]:
     """Failing tests of the non-collective files, by function name."""
     return get_target(target).known_gaps().stablehlo_suite
+
+
+def held_to(name: str, target: str) -> bool:
+    """Whether `target` is held to suite file `name` (its known gaps may
+    name the files it is held to)."""
+    files = get_target(target).known_gaps().stablehlo_suite_files
+    return files is None or name in files
 
 
 _COLLECTIVES = {
@@ -73,13 +83,34 @@ def _suite_files() -> list[str]:
     )
 
 
+ELEMENT_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*([^,>x][^,>]*)")
+"""The element type of a tensor type in a test's text."""
+
+
+def in_scope(test: str, target: str) -> bool:
+    """Whether a test computes only on element types `target` computes
+    (its `TargetInfo.element_types`; None: all of them)."""
+    types = get_target(target).info(CompileOptions()).element_types
+    return types is None or set(ELEMENT_TYPE.findall(test)) <= types
+
+
 @cache
 def _results(name: str, configuration: str) -> tuple[bool, list[CheckResult]]:
-    """(whether the file is collective, its tests' results)."""
+    """(whether the file is collective, the results of its tests that the
+    target's element types cover)."""
     target, pipeline = CONFIGURATIONS[configuration]
     text = (STABLEHLO_SUITE / name).read_text()
-    results = check_source(text, name, split=True, pipeline=pipeline, target=target)
-    return "interpreter.run_parallel" in text, results
+    collective = "interpreter.run_parallel" in text
+    if get_target(target).info(CompileOptions()).element_types is None:
+        results = check_source(text, name, True, pipeline=pipeline, target=target)
+        return collective, results
+    results = [
+        result
+        for chunk, _ in split_chunks(text)
+        if in_scope(chunk, target)
+        for result in check_source(chunk, name, False, pipeline, target)
+    ]
+    return collective, results
 
 
 def _skip_without_suite() -> None:
@@ -91,8 +122,11 @@ def _skip_without_suite() -> None:
 @pytest.mark.parametrize("name", _suite_files() or ["<suite missing>"])
 def test_file_fails_only_its_known_failures(name: str, configuration: str) -> None:
     _skip_without_suite()
-    collective, results = _results(name, configuration)
     target = CONFIGURATIONS[configuration][0]
+    skip_without_device(target)
+    if not held_to(name, target):
+        pytest.skip(f"target '{target}' is not held to {name} (its known gaps)")
+    collective, results = _results(name, configuration)
     grid_file = collective and target != "interpreter"
     known = (_COLLECTIVES if grid_file else known_failures(target)).get(name, [])
     failing = [r for r in results if not r.passed]
@@ -114,6 +148,8 @@ def test_file_fails_only_its_known_failures(name: str, configuration: str) -> No
 def test_lists_name_only_suite_files(target: str) -> None:
     _skip_without_suite()
     files = set(_suite_files())
+    held = get_target(target).known_gaps().stablehlo_suite_files
+    assert held is None or held <= files, sorted(held - files)
     listed = set(known_failures(target)) | set(_COLLECTIVES)
     stale = listed - files
     assert not stale, f"known failures of files not in the suite: {sorted(stale)}"
@@ -122,8 +158,12 @@ def test_lists_name_only_suite_files(target: str) -> None:
 @pytest.mark.parametrize("configuration", CONFIGURATIONS)
 def test_pass_rate_outside_collectives(configuration: str) -> None:
     _skip_without_suite()
+    skip_without_device(CONFIGURATIONS[configuration][0])
     passed = total = 0
+    target = CONFIGURATIONS[configuration][0]
     for name in _suite_files():
+        if not held_to(name, target):
+            continue
         collective, results = _results(name, configuration)
         if not collective:
             passed += sum(r.passed for r in results)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.registry import target_names
 
 import xlir
+from tests.conftest import runnable_targets
 
 NHWC = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
 
@@ -65,6 +65,6 @@ def test_unsigned_operands_zero_extend(make, result: str, epilogue: bool):
     want = (exact * (2 if epilogue else 1)).astype(
         np.uint32 if result == "ui32" else np.float32
     )
-    for target in target_names():
+    for target in runnable_targets():
         got = xlir.compile(text, target=target)(*arrays)
         np.testing.assert_array_equal(got, want, err_msg=target)

@@ -69,16 +69,24 @@ def test_errors() -> None:
     kernel = ex.load_kernel(image, "k")
     with pytest.raises(XlirError, match="takes 1 arguments, got 0"):
         ex.launch(ex.create_stream(), kernel, (1,), [])
-    with pytest.raises(XlirError, match="XA-1 has one core"):
-        ex.launch(ex.create_stream(), kernel, (2,), [0])
     stream = ex.create_stream()
     ex.launch(stream, kernel, (1,), [0])
     with pytest.raises(XlirError, match="DMA_HAZARD in kernel 'k' at pc 0x8"):
         stream.synchronize()
-    with pytest.raises(XlirError, match="no kernel 'nope'"):
+    with pytest.raises(XlirError, match=r"no loop\.kernel @nope \(it has: k\)"):
         ex.load_kernel(image, "nope")
-    with pytest.raises(XlirError, match="no compiler yet"):
-        ex.platform.compiler()
+
+
+def test_a_grid_of_blocks_is_one_launch() -> None:
+    """One core: the kernel runs once whatever the grid, doing every
+    block's iterations (the program time counts one launch)."""
+    ex = executor()
+    image = assemble(".kernel k, 1\n sw a0, 0(zero)\n halt")
+    kernel = ex.load_kernel(image, "k")
+    stream = ex.create_stream()
+    ex.launch(stream, kernel, (4, 2), [7])
+    stream.synchronize()
+    assert len(kernel.program.profiles) == 1
 
 
 def test_device_to_device_copies_and_parts_of_allocations() -> None:

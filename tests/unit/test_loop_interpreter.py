@@ -544,3 +544,36 @@ def test_nested_parallel_with_lane_dependent_bounds_and_steps() -> None:
         for j in range(i, 6, i + 1):
             want[i, j] = 10 * i + j
     np.testing.assert_array_equal(got, want)
+
+
+RANK0_STORE = """
+loop.kernel @k(%a: memref<8xf32>, %out: memref<f32>) {
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %c1 = arith.constant 1 : index
+    %rest = arith.remui %i, %c1 : index
+    %c0 = arith.constant 0 : index
+    %every = arith.cmpi eq, %rest, %c0 : index
+    scf.if %every {
+      %x = loop.load %a[%i] : memref<8xf32>
+      loop.store %x, %out[] : memref<f32>
+    }
+  }
+  loop.return
+}
+func.func @main(%a: memref<8xf32>) -> memref<f32> {
+  %s = device.default_stream
+  %out = device.alloc : memref<f32>
+  device.launch @k(%a, %out) on %s : memref<8xf32>, memref<f32>
+  device.synchronize %s
+  func.return %out : memref<f32>
+}
+"""
+
+
+def test_masked_lanes_storing_to_one_element_keep_the_last() -> None:
+    """Several lanes of a vectorized loop under a condition store to a rank-0
+    buffer (a reduction's result, written by the thread a GPU kernel
+    chose): the last lane's value is kept, as one of racing iterations."""
+    a = np.arange(8, dtype=np.float32)
+    (got,) = run(RANK0_STORE, a)
+    assert got.shape == () and got == 7.0

@@ -39,7 +39,9 @@ from xlir.targets.registry import get_platform, get_target, target_names
 from xlir.testing.corpus import Corpus, program_name
 
 __all__ = [
+    "missing_device",
     "pytest_generate_tests",
+    "skip_without_device",
     "test_a_part_of_an_allocation_is_its_memory",
     "test_allocate_copy_both_ways_and_free",
     "test_device_schedules_run_through_the_executor",
@@ -62,6 +64,30 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         chosen = getattr(metafunc.module, "CORPUS_PROGRAMS", None)
         programs = [p for p in programs if chosen is None or program_name(p) in chosen]
         metafunc.parametrize("corpus_program", programs, ids=[p.name for p in programs])
+
+
+def missing_device(target: str) -> str | None:
+    """Why `target` cannot run a program on this machine: its platform has
+    no device (a GPU target where there is no GPU); None where it can. Such
+    a target still compiles: the tests that run programs skip it, saying
+    this."""
+    platform = get_platform(target)
+    if platform.device_count() > 0:
+        return None
+    why = platform.unavailable() or "its platform lists none"
+    return f"target '{target}' has no device on this machine: {why}"
+
+
+def skip_without_device(target: str) -> None:
+    why = missing_device(target)
+    if why is not None:
+        pytest.skip(why)
+
+
+def _platform(target: str) -> Platform:
+    """The target's platform, where it has a device here (else skipped)."""
+    skip_without_device(target)
+    return get_platform(target)
 
 
 def _corpus(module: object) -> Corpus:
@@ -145,7 +171,7 @@ def _read(platform: Platform, buffer, like: np.ndarray) -> np.ndarray:
 
 
 def test_allocate_copy_both_ways_and_free(target_name: str) -> None:
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     executor = platform.executor(0)
     before = executor.allocated_bytes
     x = np.arange(N, dtype=np.float32)
@@ -169,7 +195,7 @@ def test_allocate_copy_both_ways_and_free(target_name: str) -> None:
 
 
 def test_a_part_of_an_allocation_is_its_memory(target_name: str) -> None:
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     executor = platform.executor(0)
     x = np.arange(N, dtype=np.float32)
     whole = _on_device(platform, x)
@@ -187,7 +213,7 @@ def test_a_part_of_an_allocation_is_its_memory(target_name: str) -> None:
 def test_launch_on_a_grid(target_name: str, grid: tuple[int, ...]) -> None:
     """Every block count gives the whole result: the blocks share the
     kernel's iterations (more blocks than iterations leave some idle)."""
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     executor = platform.executor(0)
     kernel = _kernel(platform, "scale")
     assert all(n > 0 for n in executor.launch_dimensions(kernel))
@@ -203,7 +229,7 @@ def test_events_order_work_across_streams(target_name: str) -> None:
     """The second stream's launch reads what the first one's wrote: it
     waits on an event recorded after it, and synchronizing the second
     stream alone is enough."""
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     executor = platform.executor(0)
     add_one, scale = _kernel(platform, "add_one"), _kernel(platform, "scale")
     x = np.arange(N, dtype=np.float32)
@@ -220,7 +246,7 @@ def test_events_order_work_across_streams(target_name: str) -> None:
 
 
 def test_executables_run_on_a_stream(target_name: str) -> None:
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     executable = xlir.compile(ADD, target=target_name)
     executor = platform.executor(0)
     transfer = platform.transfer_manager()
@@ -236,7 +262,7 @@ def test_executables_run_on_a_stream(target_name: str) -> None:
 def test_device_schedules_run_through_the_executor(target_name: str) -> None:
     """A host function of two streams, an event, the arena and a view, run
     by the generic executor over the target's executor and kernels."""
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     module = parse_module(make_context(), SCHEDULE, "schedule.mlir")
     image = platform.compiler().compile_kernels(module)
     executable = DeviceScheduleExecutable(platform, module, image)
@@ -250,7 +276,7 @@ def test_device_schedules_run_through_the_executor(target_name: str) -> None:
 
 
 def test_misuse_is_a_diagnostic(target_name: str) -> None:
-    platform = get_platform(target_name)
+    platform = _platform(target_name)
     executor = platform.executor(0)
     kernel = _kernel(platform, "add_one")
     x = np.arange(N, dtype=np.float32)
@@ -289,7 +315,9 @@ def test_misuse_is_a_diagnostic(target_name: str) -> None:
 
 
 def _small_program(corpus: Corpus, path: Path, target: str) -> None:
+    """Compiled on every target; run where the target has a device."""
     executable = xlir.compile(path.read_text(), target=target, name=str(path))
+    skip_without_device(target)
     arguments, expected = corpus.load_case(path)
     corpus.assert_matches(program_name(path), executable(*arguments), expected)
 

@@ -1,67 +1,50 @@
-"""`qdsp`: the assembly of Q4, a made-up DSP with sixteen vector registers
-of four 32-bit lanes and no LLVM backend, as an xDSL dialect in the style of
-xDSL's riscv and x86 ones: a register type, one op per instruction with a
-declarative format, one line of assembly per op. `ISA` is the one
-description of the instructions: the ops, the simulator's meaning."""
-
-from __future__ import annotations
-
-from collections.abc import Callable
+"""`qdsp`: Q4's assembly as an xDSL dialect, in the style of xDSL's riscv and
+x86 ones: a register type, one op per instruction with a declarative format,
+one line of assembly per op. `ISA` says once what each instruction reads and
+computes, for its op, the lowering and the simulator."""
 
 import numpy as np
 from xdsl import irdl
-from xdsl.backend.assembly_printer import AssemblyPrintable as Printable
-from xdsl.backend.assembly_printer import AssemblyPrinter
+from xdsl.backend import register_allocatable as allocatable
+from xdsl.backend.assembly_printer import AssemblyPrinter, reg
 from xdsl.backend.assembly_printer import OneLineAssemblyPrintable as OneLine
-from xdsl.backend.register_allocatable import (
-    HasRegisterConstraints,
-    RegisterAllocatableOperation,
-    RegisterConstraints,
-)
 from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
-from xdsl.dialects.builtin import (
-    I32,
-    Float32Type,
-    FloatAttr,
-    IntegerAttr,
-    MemRefType,
-    StringAttr,
-)
+from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface
 from xlir.dialects.device import LaunchableKernel
 
-F, S, U = np.float32, np.int32, np.uint32  # how an instruction reads its lanes
-ORDER = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-         "gt": np.greater, "ge": np.greater_equal}  # fmt: skip
-
-
-def unordered(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.isnan(a) | np.isnan(b)
-
-
-ISA: dict[str, tuple[int, type, Callable[..., np.ndarray]]] = {
-    # mnemonic: (registers read, lane type, meaning per lane)
-    "fadd": (2, F, np.add), "fsub": (2, F, np.subtract), "fmul": (2, F, np.multiply),
-    "fdiv": (2, F, np.divide), "fmax": (2, F, np.maximum), "fmin": (2, F, np.minimum),
-    "fneg": (1, F, np.negative), "fexp": (1, F, np.exp), "ftanh": (1, F, np.tanh),
-    "fsqrt": (1, F, np.sqrt), "frsqrt": (1, F, lambda x: 1 / np.sqrt(x)),
-    "iadd": (2, S, np.add), "isub": (2, S, np.subtract), "imul": (2, S, np.multiply),
-    "idiv": (2, S, np.floor_divide), "irem": (2, S, np.remainder),
-    "imin": (2, S, np.minimum), "and": (2, U, np.bitwise_and),
-    "or": (2, U, np.bitwise_or), "xor": (2, U, np.bitwise_xor), "mv": (1, U, np.copy),
-    "sel": (3, U, lambda c, a, b: np.where(c != 0, a, b)),
-    "lane": (0, U, lambda: np.arange(4)),
-    **{f"fcmp.o{p}": (2, F, lambda a, b, f=f: f(a, b) & ~unordered(a, b)) for p, f in ORDER.items()},
-    **{f"fcmp.u{p}": (2, F, lambda a, b, f=f: f(a, b) | unordered(a, b)) for p, f in ORDER.items()},
-    "fcmp.ord": (2, F, lambda a, b: ~unordered(a, b)), "fcmp.uno": (2, F, unordered),
-    **{f"icmp.{p}": (2, S, ORDER[p]) for p in ("eq", "ne")},
-    **{f"icmp.{s}{p}": (2, t, ORDER[p]) for s, t in (("s", S), ("u", U)) for p in ("lt", "le", "gt", "ge")},
-}  # fmt: skip
-
-
 LANES = 4
+F, S, U = np.float32, np.int32, np.uint32  # lanes read as f32, i32 or bits
+ISA = {  # mnemonic: (the loop-level op it runs, registers read, lanes, meaning)
+    "fadd": ("arith.addf", 2, F, np.add), "fsub": ("arith.subf", 2, F, np.subtract),
+    "fmul": ("arith.mulf", 2, F, np.multiply), "fdiv": ("arith.divf", 2, F, np.divide),
+    "fmax": ("arith.maximumf", 2, F, np.maximum), "fneg": ("arith.negf", 1, F, np.negative),
+    "fmin": ("arith.minimumf", 2, F, np.minimum), "fexp": ("math.exp", 1, F, np.exp),
+    "ftanh": ("math.tanh", 1, F, np.tanh), "fsqrt": ("math.sqrt", 1, F, np.sqrt),
+    "frsqrt": ("math.rsqrt", 1, F, lambda x: 1 / np.sqrt(x)),
+    "fcmp.oeq": ("arith.cmpf oeq", 2, F, np.equal), "fcmp.une": ("arith.cmpf une", 2, F, np.not_equal),
+    "fcmp.olt": ("arith.cmpf olt", 2, F, np.less), "fcmp.ole": ("arith.cmpf ole", 2, F, np.less_equal),
+    "fcmp.ogt": ("arith.cmpf ogt", 2, F, np.greater), "fcmp.oge": ("arith.cmpf oge", 2, F, np.greater_equal),
+    "iadd": ("arith.addi", 2, S, np.add), "isub": ("arith.subi", 2, S, np.subtract),
+    "imul": ("arith.muli", 2, S, np.multiply), "icmp.slt": ("arith.cmpi slt", 2, S, np.less),
+    "icmp.eq": ("arith.cmpi eq", 2, S, np.equal), "and": ("arith.andi", 2, U, np.bitwise_and),
+    "or": ("arith.ori", 2, U, np.bitwise_or), "mv": ("arith.index_cast", 1, U, np.copy),
+    "sel": ("arith.select", 3, U, lambda c, a, b: np.where(c != 0, a, b)),
+    # the lowering's own: indices and addresses; each lane's number
+    "idiv": (None, 2, S, np.floor_divide), "irem": (None, 2, S, np.remainder),
+    "imin": (None, 2, S, np.minimum), "lane": (None, 0, U, lambda: np.arange(LANES)),
+}  # fmt: skip
+INT, FLOAT = builtin.IntegerAttr[builtin.I32], builtin.FloatAttr[builtin.Float32Type]
+MEMORY = {  # mnemonic: (registers read, registers written, immediate k)
+    "li": (0, 1, INT),  # rd = k
+    "lf": (0, 1, FLOAT),  # rd = k
+    "argi": (0, 1, INT),  # rd = the kernel's i32 argument k
+    "argf": (0, 1, INT),  # rd = the kernel's f32 argument k
+    "ld": (1, 1, INT),  # rd = the word rs1 of buffer argument k
+    "st": (2, 0, INT),  # the word rs2 of buffer argument k = rs1
+}
 
 
 @irdl.irdl_attr_definition
@@ -79,82 +62,65 @@ class Reg(RegisterType):
         return "spill"
 
 
-def register(value: SSAValue) -> str:
-    assert isinstance(value.type, Reg) and value.type.is_allocated, value
-    return value.type.register_name.data
-
-
-class Instruction(irdl.IRDLOperation, HasRegisterConstraints, OneLine):
+class Instruction(irdl.IRDLOperation, allocatable.HasRegisterConstraints, OneLine):
     """`mnemonic` written registers, read registers, immediate."""
 
-    def get_register_constraints(self) -> RegisterConstraints:
-        return RegisterConstraints(self.operands, self.results, ())
+    def get_register_constraints(self) -> allocatable.RegisterConstraints:
+        return allocatable.RegisterConstraints(self.operands, self.results, ())
 
-    def assembly_line(self) -> str | None:
-        fields = [register(v) for v in (*self.results, *self.operands)]
-        imm = self.properties.get("imm")
-        if isinstance(imm, IntegerAttr | FloatAttr):
-            fields.append(repr(imm.value.data))
+    def assembly_line(self) -> str:
+        fields = [reg(v) for v in (*self.results, *self.operands)]
+        if (imm := self.properties.get("imm")) is not None:
+            fields.append(repr(imm.value.data))  # pyright: ignore[reportAttributeAccessIssue]
         return AssemblyPrinter.assembly_line(self.name[5:], ", ".join(fields))
 
 
-def _instruction(mnemonic: str, reads: int, writes: bool, imm: object) -> type:
-    """The op of `mnemonic`: `reads` registers read, one written or none,
-    an immediate of type `imm` (an attribute class) or none."""
-    names = ("rs1", "rs2", "rs3")[:reads]
-    fields = {name: irdl.operand_def(Reg) for name in names}
+def instruction_op(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instruction]:
+    """An instruction's op: the registers it reads are operands, the one it
+    writes a result, its immediate a property."""
+    names = ["rs1", "rs2", "rs3"][:reads] + ["imm"] * (imm is not None)
+    fields: dict = {name: irdl.operand_def(Reg) for name in names[:reads]}
     fields |= {"rd": irdl.result_def(Reg)} if writes else {}
     fields |= {"imm": irdl.prop_def(imm)} if imm else {}
-    types = {(True, True): "functional-type(operands, results)",
-             (True, False): "type(operands)", (False, True): "type($rd)"}  # fmt: skip
-    syntax = " `,` ".join([f"${n}" for n in (*names, *fields.keys() & {"imm"})])
-    kind = types.get((reads > 0, writes))
-    fields["assembly_format"] = f"{syntax} attr-dict" + (f" `:` {kind}" if kind else "")
+    syntax = " `,` ".join(f"${name}" for name in names)
+    types = "functional-type(operands, results)" if writes else "type(operands)"
+    types = types if reads else "type($rd)"
+    fields["assembly_format"] = f"{syntax} attr-dict `:` {types}"
     fields |= {"name": f"qdsp.{mnemonic}", "__module__": __name__}
-    title = "".join(part.capitalize() for part in mnemonic.split(".")) + "Op"
-    return irdl.irdl_op_definition(type(title, (Instruction,), fields))
+    return irdl.irdl_op_definition(type(mnemonic, (Instruction,), fields))
 
 
-INSTRUCTIONS: dict[str, type] = {
-    **{m: _instruction(m, reads, True, None) for m, (reads, _, _) in ISA.items()},
-    "li": _instruction("li", 0, True, IntegerAttr[I32]),  # rd = an integer
-    "lf": _instruction("lf", 0, True, FloatAttr[Float32Type]),  # rd = a float
-    "argf": _instruction("argf", 0, True, IntegerAttr[I32]),  # rd = f32 argument k
-    "argi": _instruction("argi", 0, True, IntegerAttr[I32]),  # rd = i32 argument k
-    "ld": _instruction("ld", 1, True, IntegerAttr[I32]),  # rd = word rs1 of buffer k
-    "st": _instruction("st", 2, False, IntegerAttr[I32]),  # word rs2 of buffer k = rs1
-    "ret": _instruction("ret", 0, False, None),  # the kernel's end
+INSTRUCTIONS = {
+    **{m: instruction_op(m, reads) for m, (_, reads, _, _) in ISA.items()},
+    **{m: instruction_op(m, *shape) for m, shape in MEMORY.items()},
 }
 
 
 def instruction(mnemonic: str, *reads: SSAValue, imm: float | None = None) -> Operation:
-    """An op of `INSTRUCTIONS`, its register unallocated."""
-    written = [] if mnemonic in ("st", "ret") else [Reg.unallocated()]
-    props: dict[str, Attribute] = {}
-    if imm is not None:
-        props["imm"] = FloatAttr(imm, 32) if mnemonic == "lf" else IntegerAttr(imm, 32)
+    """An instruction, the register it writes not allocated yet."""
+    kind = builtin.FloatAttr if mnemonic == "lf" else builtin.IntegerAttr
+    props: dict[str, Attribute] = {} if imm is None else {"imm": kind(imm, 32)}
+    written = [Reg.unallocated()] * (mnemonic != "st")
     return INSTRUCTIONS[mnemonic](
         operands=reads, result_types=written, properties=props
     )
 
 
 @irdl.irdl_op_definition
-class LoopOp(irdl.IRDLOperation, RegisterAllocatableOperation, Printable):
-    """`loop riv, start, step, count` ... `endloop`: a hardware loop, its body
-    run `count` times, riv = start + step * trip. Its other block arguments
-    are the carried values, in one register each with an operand, a result
-    and an operand of `endloop`. `ploop` (`split`): the blocks of a launch's
-    grid each run a share of the trips."""
+class LoopOp(irdl.IRDLOperation, allocatable.RegisterAllocatableOperation, OneLine):
+    """`loop r, start, step, count` ... `endloop`: a hardware loop, its body
+    run `count` times, r = start + step * trip. The body's other arguments
+    are the values carried from trip to trip, each in one register."""
 
     name = "qdsp.loop"
     inits = irdl.var_operand_def(Reg)
     outs = irdl.var_result_def(Reg)
-    start, step, count = (irdl.prop_def(IntegerAttr[I32]) for _ in range(3))
-    split = irdl.opt_prop_def(IntegerAttr[I32])
+    start, step, count = (irdl.prop_def(INT) for _ in range(3))
     body = irdl.region_def("single_block")
 
     def allocate_registers(self, allocator: BlockAllocator) -> None:
-        """As xDSL's riscv_scf.for: live-ins first, then the carried values."""
+        """As xDSL's riscv_scf.for: the body's live-ins, then one register
+        for each carried value (operand, argument, `endloop`'s, result)."""
         block, end = self.body.block, self.body.block.last_op
         assert end is not None
         for value in allocator.live_ins_per_block[block]:
@@ -170,41 +136,40 @@ class LoopOp(irdl.IRDLOperation, RegisterAllocatableOperation, Printable):
     def update_liveness(self, ctx: object) -> None:
         raise NotImplementedError("qdsp.loop is allocated block-naively only")
 
-    def print_assembly(self, printer: AssemblyPrinter) -> None:
+    def assembly_line(self) -> str:
         bounds = [str(b.value.data) for b in (self.start, self.step, self.count)]
-        fields = ", ".join([register(self.body.block.args[0]), *bounds])
-        mnemonic = "ploop" if self.split else "loop"
-        printer.print_string(AssemblyPrinter.assembly_line(mnemonic, fields) + "\n")
+        fields = ", ".join([reg(self.body.block.args[0]), *bounds])
+        return AssemblyPrinter.assembly_line("loop", fields)
 
 
 @irdl.irdl_op_definition
-class EndLoopOp(irdl.IRDLOperation, OneLine):
-    """The end of a loop's body: the loop-carried values of the next trip."""
+class EndLoopOp(Instruction):
+    """The end of a loop's body: the values of the next trip."""
 
     name = "qdsp.endloop"
     values = irdl.var_operand_def(Reg)
     traits = irdl.traits_def(IsTerminator())
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
-    def assembly_line(self) -> str | None:
-        return AssemblyPrinter.assembly_line("endloop", "")
-
 
 @irdl.irdl_op_definition
-class KernelOp(irdl.IRDLOperation, Printable):
-    """A kernel: its block arguments are the launch's arguments, buffers of
-    32-bit words that `ld` and `st` name by position, and scalars."""
+class KernelOp(irdl.IRDLOperation, OneLine):
+    """A kernel: its arguments are the launch's, buffers of 32-bit words
+    (`ld` and `st` name them by position) and scalars (`argf`, `argi`)."""
 
     name = "qdsp.kernel"
-    sym_name = irdl.prop_def(StringAttr)
+    sym_name = irdl.prop_def(builtin.StringAttr)
     body = irdl.region_def("single_block")
     traits = irdl.traits_def(NoTerminator(), SymbolOpInterface(), LaunchableKernel())
     assembly_format = "$sym_name attr-dict-with-keyword $body"
 
-    def print_assembly(self, printer: AssemblyPrinter) -> None:
-        kinds = [isinstance(a.type, MemRefType) for a in self.body.block.args]
-        fields = ["buffer" if kind else "scalar" for kind in kinds]
-        printer.print_string(f".kernel {', '.join([self.sym_name.data, *fields])}\n")
+    def assembly_line(self) -> str:
+        args = self.body.block.args
+        kinds = [
+            "buffer" if isinstance(a.type, builtin.MemRefType) else "scalar"
+            for a in args
+        ]
+        return f".kernel {', '.join([self.sym_name.data, *kinds])}"
 
 
 Qdsp = Dialect("qdsp", [*INSTRUCTIONS.values(), LoopOp, EndLoopOp, KernelOp], [Reg])

@@ -1,6 +1,6 @@
 // RUN: qdsp-asm %s | filecheck %s
 
-// One line per instruction; `ploop` is the loop over four lanes at a time.
+// One line per instruction; the outer loop runs four iterations at a time.
 loop.kernel @axpy(%x: memref<10xf32>, %y: memref<10xf32>, %a: f32) {
   loop.parallel (%i) = (0) to (10) step (1) {
     %v = loop.load %x[%i] : memref<10xf32>
@@ -14,7 +14,7 @@ loop.kernel @axpy(%x: memref<10xf32>, %y: memref<10xf32>, %a: f32) {
 
 // CHECK:      .kernel axpy, buffer, buffer, scalar
 // CHECK-NEXT:     argf [[A:r[0-9]+]], 2
-// CHECK-NEXT:     ploop [[T:r[0-9]+]], 0, 4, 3
+// CHECK-NEXT:     loop [[T:r[0-9]+]], 0, 4, 3
 // CHECK-NEXT:     lane [[L:r[0-9]+]]
 // CHECK-NEXT:     iadd [[I:r[0-9]+]], [[T]], [[L]]
 // CHECK-NEXT:     li [[LAST:r[0-9]+]], 9
@@ -25,4 +25,3 @@ loop.kernel @axpy(%x: memref<10xf32>, %y: memref<10xf32>, %a: f32) {
 // CHECK-NEXT:     fadd [[V]], [[V]], [[W]]
 // CHECK-NEXT:     st [[V]], [[I]], 1
 // CHECK-NEXT:     endloop
-// CHECK-NEXT:     ret

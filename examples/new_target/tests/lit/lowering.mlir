@@ -24,28 +24,33 @@ loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf
 // CHECK:      qdsp.kernel "scale_rows" {
 // CHECK-NEXT: ^{{.*}}(%{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>):
 // CHECK-NEXT:   %[[ZERO:.*]] = qdsp.lf 0.000000e+00 : !qdsp.reg
-// The outer parallel loop: 48 iterations, 4 at a time, split between blocks.
-// CHECK:        "qdsp.loop"() <{start = 0 : i32, step = 4 : i32, count = 12 : i32, split = 1 : i32}>
-// CHECK:          %[[LANE:.*]] = qdsp.lane : !qdsp.reg
-// CHECK-NEXT:     %[[T:.*]] = qdsp.iadd %{{.*}}, %[[LANE]]
-// CHECK:          %[[LAST:.*]] = qdsp.li 47 : !qdsp.reg
-// CHECK-NEXT:     %[[CLAMPED:.*]] = qdsp.imin %[[T]], %[[LAST]]
-// i = t / 6, j = (t / 1) % 6
-// CHECK:          qdsp.idiv %[[CLAMPED]]
-// CHECK:          qdsp.irem %[[CLAMPED]]
-// CHECK:          %[[V:.*]] = qdsp.ld %{{.*}}, 0 : (!qdsp.reg) -> !qdsp.reg
-// The broadcast: buffer 1 at the row's index only.
-// CHECK:          %[[K:.*]] = qdsp.ld %{{.*}}, 1 : (!qdsp.reg) -> !qdsp.reg
-// CHECK-NEXT:     %[[W:.*]] = qdsp.fmul %[[V]], %[[K]]
-// CHECK:          qdsp.st %[[W]], %{{.*}}, 2 : !qdsp.reg, !qdsp.reg
+// The first parallel loop: a hardware loop over the rows, its counter i...
+// CHECK-NEXT:   "qdsp.loop"() <{start = 0 : i32, step = 1 : i32, count = 8 : i32}>
+// CHECK-NEXT:   ^{{.*}}(%[[I:.*]]: !qdsp.reg):
+// ... and one over the 6 columns, 4 at a time: j = min(t + lane, 5).
+// CHECK-NEXT:     "qdsp.loop"() <{start = 0 : i32, step = 4 : i32, count = 2 : i32}>
+// CHECK-NEXT:     ^{{.*}}(%[[T:.*]]: !qdsp.reg):
+// CHECK-NEXT:       %[[LANE:.*]] = qdsp.lane : !qdsp.reg
+// CHECK-NEXT:       %[[TL:.*]] = qdsp.iadd %[[T]], %[[LANE]]
+// CHECK-NEXT:       %[[LAST:.*]] = qdsp.li 5 : !qdsp.reg
+// CHECK-NEXT:       %[[J:.*]] = qdsp.imin %[[TL]], %[[LAST]]
+// x[i, j]: word i * 6 + j of buffer 0.
+// CHECK-NEXT:       %[[SIX:.*]] = qdsp.li 6
+// CHECK-NEXT:       %[[ROW:.*]] = qdsp.imul %[[I]], %[[SIX]]
+// CHECK-NEXT:       %[[A:.*]] = qdsp.iadd %[[ROW]], %[[J]]
+// CHECK-NEXT:       %[[V:.*]] = qdsp.ld %[[A]], 0 : (!qdsp.reg) -> !qdsp.reg
+// The broadcast: s[i], buffer 1 at the row's index only.
+// CHECK-NEXT:       %[[K:.*]] = qdsp.ld %[[I]], 1 : (!qdsp.reg) -> !qdsp.reg
+// CHECK-NEXT:       %[[W:.*]] = qdsp.fmul %[[V]], %[[K]]
+// CHECK:            qdsp.st %[[W]], %{{.*}}, 2 : !qdsp.reg, !qdsp.reg
+// CHECK-NEXT:       qdsp.endloop
 // CHECK:          qdsp.endloop
 // The reduction: a hardware loop carrying the sum in a register.
 // CHECK:          %[[INIT:.*]] = qdsp.mv %[[ZERO]]
 // CHECK-NEXT:     %[[SUM:.*]] = "qdsp.loop"(%[[INIT]]) <{start = 0 : i32, step = 1 : i32, count = 6 : i32}> ({
-// CHECK-NEXT:     ^{{.*}}(%{{.*}}: !qdsp.reg, %[[A:.*]]: !qdsp.reg):
-// CHECK:            %[[B:.*]] = qdsp.fadd %[[A]], %{{.*}}
+// CHECK-NEXT:     ^{{.*}}(%{{.*}}: !qdsp.reg, %[[ACC:.*]]: !qdsp.reg):
+// CHECK:            %[[B:.*]] = qdsp.fadd %[[ACC]], %{{.*}}
 // CHECK-NEXT:       %[[C1:.*]] = qdsp.mv %[[B]]
 // CHECK-NEXT:       %[[C2:.*]] = qdsp.mv %[[C1]]
 // CHECK-NEXT:       qdsp.endloop %[[C2]] : !qdsp.reg
 // CHECK:          qdsp.st %[[SUM]], %{{.*}}, 3
-// CHECK:        qdsp.ret

@@ -1,0 +1,145 @@
+"""Programs on the simulated XA-1: simulated cycles (the manual's program
+time, launch overheads included) and microseconds at its 1 GHz clock,
+FLOPs executed, DRAM bytes moved, DMA and matrix-unit busy fractions, and
+roofline utilization, for the compiler's pipeline and for a naive one (no
+vector lanes), to show what the lanes buy.
+
+Roofline utilization is U = T_roof / sum of the launches' C (manual
+section 6.6), with T_roof counted for the whole program from its StableHLO
+ops (`tools/kernel_cost.py`'s FLOPs: matrix FLOPs of dot_general and
+convolution at 512 per cycle, the rest at 32; the arguments' and results'
+bytes at 32 per cycle): a program-level bound, so U is a lower bound on the
+manual's per-kernel figure. A `while` body's work is counted once.
+
+    python benchmarks/accel.py [--corpus bench|small] [PROGRAM ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from xlir.dialects.stablehlo.contraction import ConvolutionOp, DotGeneralOp, DotOp
+from xlir.targets.accel.backend import assemble_kernels
+from xlir.targets.accel.compiler import AccelExecutable
+from xlir.targets.accel.device import LAUNCH_OVERHEAD
+from xlir.targets.accel.loop_to_accel import LoopToAccelPass
+from xlir.targets.accel.profile import Profile
+from xlir.targets.accel.runtime import AccelStreamExecutor
+from xlir.targets.registry import get_target
+from xlir.tools.kernel_cost import op_flops
+
+from xlir.context import make_context
+from xlir.parsing import parse_module
+from xlir.pass_manager import run_pipeline
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+MATRIX_OPS = (DotGeneralOp, DotOp, ConvolutionOp)
+
+
+def roofline_cycles(text: str, arrays: list[np.ndarray], outputs: list) -> float:
+    """T_roof of the program (module docstring)."""
+    module = parse_module(make_context(), text, "program.mlir")
+    matrix = vector = 0
+    for op in module.walk():
+        flops = op_flops(op) or 0
+        if isinstance(op, MATRIX_OPS):
+            matrix += flops
+        else:
+            vector += flops
+    traffic = sum(a.nbytes for a in arrays) + sum(np.asarray(o).nbytes for o in outputs)
+    return max(matrix / 512, vector / 32, traffic / 32)
+
+
+def compile_accel(text: str, name: str, lanes: bool) -> AccelExecutable:
+    """The accel target's executable, with or without the vector lanes."""
+    platform = get_target("accel").platform()
+    compiler = platform.compiler()
+    sources = {name: text}
+    module = parse_module(make_context(), text, name)
+    record = compiler.optimize(module, "main", sources)
+    passes = [
+        replace(p, lanes=lanes) if isinstance(p, LoopToAccelPass) else p
+        for p in platform.target.backend_pipeline(compiler.options)
+    ]
+    run_pipeline(make_context(), module, passes, sources, verify=False)
+    assembly, image = assemble_kernels(module)
+    return AccelExecutable(platform, module, image, assembly, record, sources)
+
+
+def inputs(executable: AccelExecutable) -> list[np.ndarray]:
+    """Random arguments: small floats (iterated programs stay tame), small
+    integers, booleans."""
+    rng = np.random.default_rng(0)
+    arrays = []
+    for spec in executable.signature.arguments:
+        if spec.dtype.kind == "f":
+            arrays.append((0.05 * rng.standard_normal(spec.shape)).astype(spec.dtype))
+        elif spec.dtype.kind == "b":
+            arrays.append(rng.random(spec.shape) < 0.5)
+        else:
+            arrays.append(rng.integers(0, 8, spec.shape).astype(spec.dtype))
+    return arrays
+
+
+def run(
+    text: str, name: str, lanes: bool
+) -> tuple[list[Profile], list[np.ndarray], list]:
+    """The launches' profiles, the arguments and the outputs of one run."""
+    executable = compile_accel(text, name, lanes)
+    arrays = inputs(executable)
+    executor = executable.platform.executor(0)
+    assert isinstance(executor, AccelStreamExecutor)
+    program = executor.program(executable.image)
+    before = len(program.profiles)
+    outputs = executable(*arrays)
+    outputs = list(outputs) if isinstance(outputs, tuple) else [outputs]
+    return program.profiles[before:], arrays, outputs
+
+
+def report(path: Path) -> None:
+    text = path.read_text()
+    line = f"{path.stem:24}"
+    try:
+        start = time.perf_counter()
+        profiles, arrays, outputs = run(text, str(path), lanes=True)
+        seconds = time.perf_counter() - start
+        naive, _, _ = run(text, str(path), lanes=False)
+    except Exception as error:  # a program the target cannot run yet
+        print(f"{line} not run: {str(error).splitlines()[0][:100]}")
+        return
+    cycles = sum(LAUNCH_OVERHEAD + p.cycles for p in profiles)
+    compute = sum(p.cycles for p in profiles) or 1
+    naive_cycles = sum(LAUNCH_OVERHEAD + p.cycles for p in naive)
+    roof = roofline_cycles(text, arrays, outputs)
+    flops = sum(p.flops for p in profiles)
+    moved = sum(p.dram_bytes for p in profiles)
+    dma = sum(p.dma_busy_cycles for p in profiles) / compute
+    matrix = sum(p.matrix_busy_cycles for p in profiles) / compute
+    print(
+        f"{line} {cycles:>11,} cycles {cycles / 1000:>9.1f} us  "
+        f"{flops:>12,} FLOP {moved:>11,} B  DMA {dma:6.1%}  MU {matrix:6.1%}  "
+        f"U {roof / compute:6.1%}  naive {naive_cycles / cycles:5.2f}x  "
+        f"({len(profiles)} launches, {seconds:.1f} s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=("bench", "small"), default="bench")
+    parser.add_argument("programs", nargs="*")
+    args = parser.parse_args()
+    paths = sorted(
+        p
+        for p in (CORPUS / args.corpus).glob("*.mlir")
+        if ".export." not in p.name and (not args.programs or p.stem in args.programs)
+    )
+    for path in paths:
+        report(path)
+
+
+if __name__ == "__main__":
+    main()

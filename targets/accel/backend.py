@@ -1,0 +1,54 @@
+"""The accel target's last steps: register allocation and structured
+control lowered to labels and branches (a pass, `accel-registers`), then
+the kernels' assembly text and their XA1 object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.passes import ModulePass
+from xlir.dialects import accel
+from xlir.targets.accel.assembler import AssemblyError, assemble
+from xlir.targets.accel.objfile import ObjectFile
+from xlir.targets.accel.register_allocation import allocate_kernel
+
+from xlir.diagnostics import XlirError
+
+SPILLS_ATTRIBUTE = "spilled_values"
+"""On each `accel.kernel` after allocation: values kept in spill slots."""
+
+
+@dataclass(frozen=True)
+class AccelRegistersPass(ModulePass):
+    """Allocate the registers of every `accel.kernel`, then lower its
+    structured control (`accel.for`, `accel.repeat`, `accel.if`)."""
+
+    name = "accel-registers"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in op.body.block.ops:
+            if isinstance(kernel, accel.KernelOp):
+                spilled = allocate_kernel(kernel).spilled
+                kernel.attributes[SPILLS_ATTRIBUTE] = IntegerAttr(spilled, 64)
+        accel.lower_structured_control(op)
+
+
+def kernel_assembly(module: ModuleOp) -> str:
+    """The assembly of the module's kernels (its host code is not XA-1's)."""
+    kernels = ModuleOp(
+        [op.clone() for op in module.body.block.ops if isinstance(op, accel.KernelOp)]
+    )
+    return accel.print_assembly(kernels)
+
+
+def assemble_kernels(module: ModuleOp) -> tuple[str, ObjectFile]:
+    """(assembly text, object) of the module's kernels."""
+    text = kernel_assembly(module)
+    try:
+        return text, assemble(text, "<accel kernels>")
+    except AssemblyError as error:  # a bug of the compiler, not of the program
+        raise XlirError(
+            f"error: the accel backend made invalid assembly: {error}"
+        ) from None

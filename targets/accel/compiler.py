@@ -1,0 +1,92 @@
+"""The accel compiler: a program's kernels to one XA1 object, its host
+schedule run by the generic executor of the `device` dialect over the
+simulator's StreamExecutor (`targets/device_schedule.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xlir.dialects import accel
+from xlir.targets.accel.backend import assemble_kernels
+from xlir.targets.accel.loop_to_accel import SCRATCHPAD_ATTRIBUTE
+from xlir.targets.accel.objfile import ObjectFile
+from xlir.targets.accel.target import AccelTarget
+from xlir.targets.base import Compiler, Executable, Platform, ProgramRecord
+from xlir.targets.device_schedule import DeviceScheduleExecutable
+
+from xlir.context import make_context
+from xlir.pass_manager import run_pipeline
+from xlir.signature import MemoryStats
+
+
+class AccelExecutable(DeviceScheduleExecutable):
+    """The host schedule over the simulator; `as_text` is the assembly."""
+
+    def __init__(
+        self,
+        platform: Platform,
+        module: ModuleOp,
+        image: ObjectFile,
+        assembly: str,
+        record: ProgramRecord,
+        sources: dict[str, str] | None,
+    ):
+        super().__init__(platform, module, image, record.signature.function, sources)
+        # the program's own types (ui8 stays ui8; its buffers are signless)
+        self.signature = record.signature
+        self.assembly = assembly
+        self.high_water = max(
+            (
+                attribute.value.data
+                for op in module.body.block.ops
+                if isinstance(op, accel.KernelOp)
+                and isinstance(
+                    attribute := op.attributes.get(SCRATCHPAD_ATTRIBUTE), IntegerAttr
+                )
+            ),
+            default=0,
+        )
+
+    def memory_stats(self) -> MemoryStats:
+        """The loop level's figures, the object's code and the scratchpad's
+        high-water mark."""
+        assert isinstance(self.image, ObjectFile)
+        return replace(
+            super().memory_stats(),
+            generated_code_size_in_bytes=4 * len(self.image.code),
+            scratchpad_size_in_bytes=self.high_water,
+        )
+
+    def as_text(self) -> str:
+        return self.assembly
+
+
+class AccelCompiler(Compiler):
+    def compile_kernels(
+        self, module: ModuleOp, sources: dict[str, str] | None = None
+    ) -> Any:
+        """The object of a loop-level module's kernels (lowered in a copy)."""
+        lowered = module.clone()
+        target = self.target
+        assert isinstance(target, AccelTarget)
+        passes = target.loop_pipeline(self.options)
+        run_pipeline(make_context(), lowered, passes, sources, verify=False)
+        return assemble_kernels(lowered)[1]
+
+    def run_backend(
+        self,
+        module: ModuleOp,
+        record: ProgramRecord,
+        sources: dict[str, str] | None = None,
+    ) -> Executable:
+        target = self.target
+        assert isinstance(target, AccelTarget)
+        if record.loop_level:
+            passes = target.loop_pipeline(self.options)
+        else:
+            passes = target.backend_pipeline(self.options)
+        run_pipeline(make_context(), module, passes, sources, verify=False)
+        assembly, image = assemble_kernels(module)
+        return AccelExecutable(self.platform, module, image, assembly, record, sources)

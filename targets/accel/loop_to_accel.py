@@ -1,0 +1,1058 @@
+"""`loop-to-accel`: the kernels of the loop level (`loop` + `arith` + `math`)
+to the `accel` dialect with unallocated registers, by xDSL rewrite patterns.
+The host schedule (`device`) stays as it is: the target's executor runs it.
+
+* Scalars: integers, `index` and `i1` live in scalar registers (32 bits;
+  narrow integers in their container, sign-extended, `i1` as 0/1); f32 in
+  vector registers (manual section 2.1: a scalar float is a vector with
+  the value in every lane, so it is loaded with `lw` and `vsplat`). Each op becomes the instructions of the manual's table
+  4.12; compares that need two instructions, negation, absolute value and
+  copysign are bit operations on splatted masks.
+* Memory: each kernel stages its buffers in the scratchpad (`layout.py`):
+  DMA loads every buffer in the prologue (in the manual's conversion mode
+  for narrow types), computes there, and DMA stores the buffers it writes
+  back before `halt`. `loop.load`/`loop.store` address the staged copy:
+  the row-major offset of their indices, constants folded into the
+  immediate.
+* Loops: every dimension of `loop.parallel` and every `loop.for` becomes an
+  `accel.for` (iteration values included); the innermost four levels of a
+  nest run as hardware loops, outer ones as branches.
+
+Ops or types the chip cannot run (f64, complex, 64-bit integers, vectors
+of the CPU's vectorizer, an op without a lowering here) are reported in one
+diagnostic listing all of them, before anything is changed.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math, vector
+from xdsl.dialects.builtin import (
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    UnrealizedConversionCastOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xlir.dialects import accel
+from xlir.dialects import arith as xarith
+from xlir.dialects.loop.kernel import KernelOp, ReturnOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.targets.accel.layout import KernelLayout, dma_mode, plan_layout
+from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
+
+from xlir.diagnostics import XlirError, format_at_op
+
+X = accel.XRegisterType
+V = accel.VRegisterType
+HARDWARE_LOOPS = 4
+"""Nested hardware loops the chip keeps (manual section 2.6)."""
+SIGN_BIT = 0x80000000
+SCRATCHPAD_ATTRIBUTE = "scratchpad_bytes"
+"""On each `accel.kernel`: the scratchpad its staged buffers take."""
+
+
+EXTUI = (arith.ExtUIOp, xarith.ExtUIOp)
+EXTSI = (arith.ExtSIOp, xarith.ExtSIOp)
+TRUNCI = (arith.TruncIOp, xarith.TruncIOp)
+SITOFP = (arith.SIToFPOp, xarith.SIToFPOp)
+"""xDSL's classes and xlir's (which also take vectors): passes build either."""
+
+
+def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
+    """The register file of a scalar of the loop level, or of 16 lanes of
+    f32, i32 or i1 (`vector_lanes.py`); None: unsupported."""
+    if isinstance(type_, VectorType):
+        element = type_.element_type
+        lanes = type_.get_shape() == (LANES,)
+        if lanes and (isinstance(element, Float32Type) or _width(element) in (1, 32)):
+            return V
+        return None
+    if isinstance(type_, Float32Type):
+        return V
+    if isinstance(type_, IndexType):
+        return X
+    if isinstance(type_, IntegerType) and type_.width.data in (1, 8, 16, 32):
+        return X
+    return None
+
+
+def _width(type_: Attribute) -> int:
+    return type_.width.data if isinstance(type_, IntegerType) else 32
+
+
+# --- what the lowering covers ------------------------------------------------------
+
+INTEGER_BINARY = {
+    arith.AddiOp: "add",
+    arith.SubiOp: "sub",
+    arith.MuliOp: "mul",
+    arith.DivSIOp: "div",
+    arith.RemSIOp: "rem",
+    arith.AndIOp: "and",
+    arith.OrIOp: "or",
+    arith.XOrIOp: "xor",
+    arith.ShLIOp: "sll",
+    arith.ShRSIOp: "sra",
+    arith.MaxSIOp: "max",
+    arith.MinSIOp: "min",
+}
+"""Integer ops on (sign-extended) container values."""
+UNSIGNED_BINARY = {
+    arith.DivUIOp: "divu",
+    arith.RemUIOp: "remu",
+    arith.ShRUIOp: "srl",
+    arith.MaxUIOp: "maxu",
+    arith.MinUIOp: "minu",
+}
+"""Integer ops that read their operands zero-extended."""
+FLOAT_BINARY = {
+    arith.AddfOp: "vfadd",
+    arith.SubfOp: "vfsub",
+    arith.MulfOp: "vfmul",
+    arith.DivfOp: "vfdiv",
+    arith.MaximumfOp: "vfmax",
+    arith.MinimumfOp: "vfmin",
+}
+KEEPS_CANONICAL = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShRSIOp)
+"""Integer ops whose results stay in canonical form (no re-extension)."""
+INTEGER_COMPARE = {
+    "eq": ("seq", False),
+    "ne": ("sne", False),
+    "slt": ("slt", False),
+    "sle": ("sle", False),
+    "sgt": ("slt", True),
+    "sge": ("sle", True),
+    "ult": ("sltu", False),
+    "ule": ("sleu", False),
+    "ugt": ("sltu", True),
+    "uge": ("sleu", True),
+}
+"""arith.cmpi predicate -> (instruction, operands swapped)."""
+FLOAT_COMPARE = {
+    "oeq": ("vfeq", False, False),
+    "ogt": ("vflt", True, False),
+    "oge": ("vfle", True, False),
+    "olt": ("vflt", False, False),
+    "ole": ("vfle", False, False),
+    "une": ("vfne", False, False),
+    "ugt": ("vfle", False, True),
+    "uge": ("vflt", False, True),
+    "ult": ("vfle", True, True),
+    "ule": ("vflt", True, True),
+}
+"""arith.cmpf predicate -> (instruction, swapped, negated); `one`, `ueq`,
+`ord`, `uno`, `false`, `true` are built from these."""
+SUPPORTED = (
+    *INTEGER_BINARY,
+    *UNSIGNED_BINARY,
+    *FLOAT_BINARY,
+    arith.ConstantOp,
+    arith.CmpiOp,
+    arith.CmpfOp,
+    arith.SelectOp,
+    arith.IndexCastOp,
+    *EXTUI,
+    *EXTSI,
+    *TRUNCI,
+    arith.NegfOp,
+    *SITOFP,
+    arith.UIToFPOp,
+    arith.FPToSIOp,
+    arith.FPToUIOp,
+    arith.BitcastOp,
+    math.AbsFOp,
+    math.CopySignOp,
+    math.SqrtOp,
+    math.RsqrtOp,
+    vector.BroadcastOp,
+    LoadOp,
+    StoreOp,
+    ForOp,
+    ParallelOp,
+    YieldOp,
+    ReturnOp,
+)
+
+
+def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
+    """Every op of `kernel` this lowering cannot take, with the reason."""
+    found: list[tuple[Operation, str]] = []
+    for argument in kernel.body.block.args:
+        if not isinstance(argument.type, MemRefType) and not register_type(
+            argument.type
+        ):
+            found.append((kernel, f"has an argument of type {argument.type}"))
+    for op in kernel.body.walk():
+        if not isinstance(op, SUPPORTED):
+            found.append((op, "has no lowering to XA-1"))
+            continue
+        values = [*op.operands, *op.results]
+        values += [a for r in op.regions for b in r.blocks for a in b.args]
+        for value in values:
+            type_ = value.type
+            if isinstance(type_, MemRefType):
+                if dma_mode(type_.element_type) is None:
+                    found.append(
+                        (op, f"uses a buffer of {type_.element_type} (XA-1 has none)")
+                    )
+                    break
+                continue
+            if register_type(type_) is None:
+                found.append((op, f"computes on {type_} (XA-1 has no such type)"))
+                break
+    return found
+
+
+def narrow_index_casts(kernel: KernelOp) -> None:
+    """An index cast to i64 that only feeds `sitofp` is cast to i32 instead:
+    an index is a 32-bit signed value on XA-1, so the conversion gives the
+    same float (how iota's kernels number their elements)."""
+    for op in [o for o in kernel.body.walk() if isinstance(o, arith.IndexCastOp)]:
+        result = op.result
+        if _width(result.type) != 64 or not isinstance(result.type, IntegerType):
+            continue
+        users = [use.operation for use in result.uses]
+        if not users or not all(isinstance(u, SITOFP) for u in users):
+            continue
+        narrow = arith.IndexCastOp(op.input, IntegerType(32))
+        block = op.parent_block()
+        assert block is not None
+        block.insert_op_before(narrow, op)
+        for user in users:
+            convert = xarith.SIToFPOp(narrow.result, user.results[0].type)
+            user_block = user.parent_block()
+            assert user_block is not None
+            user_block.insert_op_before(convert, user)
+            user.results[0].replace_all_uses_with(convert.results[0])
+            user.detach()
+            user.erase()
+        op.detach()
+        op.erase()
+
+
+def check_kernels(module: ModuleOp) -> None:
+    """One diagnostic naming every op of the module's kernels that XA-1
+    cannot run (none: nothing)."""
+    problems = [
+        p
+        for op in module.body.block.ops
+        if isinstance(op, KernelOp)
+        for p in unsupported_ops(op)
+    ]
+    if problems:
+        lines = [format_at_op(op, f"'{op.name}' {why}") for op, why in problems]
+        raise XlirError(
+            f"loop-to-accel cannot lower {len(problems)} op(s) for target "
+            "'accel':\n" + "\n".join(lines)
+        )
+
+
+# --- building instructions ----------------------------------------------------------
+
+
+@dataclass
+class Builder:
+    """Inserts accel instructions before the op a pattern matched."""
+
+    rewriter: PatternRewriter
+
+    def emit(
+        self,
+        mnemonic: str,
+        operands: Sequence[SSAValue] = (),
+        result: type[accel.AccelRegisterType] | None = None,
+        **properties: int | str,
+    ) -> accel.AccelInstruction:
+        op = accel.instruction(
+            mnemonic,
+            operands,
+            [result.unallocated()] if result is not None else [],
+            **properties,
+        )
+        self.rewriter.insert(op)
+        return op
+
+    def x(self, mnemonic: str, *operands: SSAValue, **properties: int) -> SSAValue:
+        return self.emit(mnemonic, operands, X, **properties).results[0]
+
+    def v(self, mnemonic: str, *operands: SSAValue, **properties: int) -> SSAValue:
+        return self.emit(mnemonic, operands, V, **properties).results[0]
+
+    def register(self, name: str) -> SSAValue:
+        """A register the convention sets (zero, sp)."""
+        op = accel.GetRegisterOp(X.from_name(name))
+        self.rewriter.insert(op)
+        return op.result
+
+    def zero(self) -> SSAValue:
+        return self.register("zero")
+
+    def li(self, value: int) -> SSAValue:
+        """A 32-bit constant in a new scalar register (the `li` pseudo)."""
+        value &= 0xFFFFFFFF
+        signed = value - (1 << 32) if value >= SIGN_BIT else value
+        if -32768 <= signed <= 32767:
+            return self.x("addi", self.zero(), imm=signed)
+        if value <= 0xFFFF:
+            return self.x("ori", self.zero(), imm=value)
+        upper = self.emit("lui", (), X, imm=value >> 16).results[0]
+        return self.x("ori", upper, imm=value & 0xFFFF) if value & 0xFFFF else upper
+
+    def splat(self, value: SSAValue) -> SSAValue:
+        return self.v("vsplat", value)
+
+    def float_constant(self, bits: int) -> SSAValue:
+        return self.splat(self.li(bits))
+
+    def move(self, value: SSAValue) -> SSAValue:
+        if isinstance(value.type, V):
+            return self.v("vor", value, value)
+        return self.x("addi", value, imm=0)
+
+    def add_immediate(self, value: SSAValue, imm: int) -> SSAValue:
+        if imm == 0:
+            return value
+        if -32768 <= imm <= 32767:
+            return self.x("addi", value, imm=imm)
+        return self.x("add", value, self.li(imm))
+
+    def scale(self, value: SSAValue, factor: int) -> SSAValue:
+        if factor == 0:  # a stride of an empty buffer
+            return self.zero()
+        if factor == 1:
+            return value
+        if factor & (factor - 1) == 0:
+            return self.x("slli", value, imm=factor.bit_length() - 1)
+        return self.x("mul", value, self.li(factor))
+
+    def canonical(self, value: SSAValue, width: int) -> SSAValue:
+        """An integer of `width` bits back in its container form."""
+        if width == 1:
+            return self.x("andi", value, imm=1)
+        if width < 32:
+            shifted = self.x("slli", value, imm=32 - width)
+            return self.x("srai", shifted, imm=32 - width)
+        return value
+
+    def unsigned(self, value: SSAValue, width: int) -> SSAValue:
+        """A container value zero-extended (i1 already is)."""
+        if 1 < width < 32:
+            return self.x("andi", value, imm=(1 << width) - 1)
+        return value
+
+    def signed(self, value: SSAValue, width: int) -> SSAValue:
+        """A container value sign-extended (i1: 0/1 to 0/-1)."""
+        if width == 1:
+            return self.x("sub", self.zero(), value)
+        return value
+
+
+def accel_value(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+    """`value` as a register of the accel dialect: an accel value itself,
+    the source of the cast that stands for it, or a new cast."""
+    if isinstance(value.type, accel.AccelRegisterType):
+        return value
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and isinstance(
+        owner.inputs[0].type, accel.AccelRegisterType
+    ):
+        return owner.inputs[0]
+    file = register_type(value.type)
+    assert file is not None, value.type
+    cast = UnrealizedConversionCastOp.get([value], [file.unallocated()])
+    rewriter.insert(cast)
+    return cast.results[0]
+
+
+def replace_with(
+    rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue]
+) -> None:
+    """Replace `op` by casts of `values` (accel registers) to its result types."""
+    casts = [
+        UnrealizedConversionCastOp.get([value], [result.type])
+        for value, result in zip(values, op.results, strict=True)
+    ]
+    rewriter.replace(op, casts, [c.results[0] for c in casts])
+
+
+def constant_of(value: SSAValue) -> int | None:
+    """The integer an index or integer value is known to hold, if any."""
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp):
+        return constant_of(owner.inputs[0])
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    if (
+        isinstance(owner, accel.AccelInstruction)
+        and owner.SPEC.mnemonic == "addi"
+        and isinstance(owner.operands[0].owner, accel.GetRegisterOp)
+        and owner.operands[0].type == X.from_name("zero")
+    ):
+        imm = owner.properties["imm"]
+        assert isinstance(imm, IntegerAttr)
+        return imm.value.data
+    return None
+
+
+# --- patterns ------------------------------------------------------------------------
+
+
+@dataclass
+class LowerKernel(RewritePattern):
+    """`loop.kernel` -> `accel.kernel`: arguments by the calling convention,
+    buffers staged in the scratchpad, the body, then the stores and `halt`."""
+
+    layouts: dict[SSAValue, int]
+    """The memref values of the lowered kernels -> their scratchpad offsets."""
+    capacity: int
+    """Scratchpad bytes the staged buffers may take."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
+        old = op.body.block
+        nargs = len(old.args)
+        registers = min(nargs, accel.REGISTER_ARGUMENTS)
+        block = Block(arg_types=[X.from_name(f"a{i}") for i in range(registers)])
+        layout = plan_layout(op, self.capacity)
+        kernel = accel.KernelOp(op.sym_name.data, nargs, Region(block))
+        kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(layout.high_water, 64)
+        rewriter.insert(kernel)
+        rewriter.insertion_point = InsertPoint.at_end(block)
+        build = Builder(rewriter)
+        arguments: list[SSAValue] = []
+        for index, arg in enumerate(old.args):
+            if index < registers:
+                register = block.args[index]
+            else:
+                register = build.x(
+                    "lw", build.register("sp"), offset=4 * (index - registers)
+                )
+            if register_type(arg.type) is V:
+                register = build.splat(register)
+            cast = UnrealizedConversionCastOp.get([register], [arg.type])
+            rewriter.insert(cast)
+            arguments.append(cast.results[0])
+            placement = layout.buffers[index]
+            if placement is not None:
+                self.layouts[cast.results[0]] = placement.offset
+        transfer(build, layout, arguments, "dma.ld")
+        returned = old.last_op
+        assert isinstance(returned, ReturnOp)
+        rewriter.inline_block(old, InsertPoint.at_end(block), arguments)
+        rewriter.insertion_point = InsertPoint.before(returned)
+        transfer(build, layout, arguments, "dma.st")
+        build.emit("halt")
+        rewriter.erase(returned)
+        rewriter.erase(op)
+
+
+def transfer(
+    build: Builder, layout: KernelLayout, buffers: list[SSAValue], direction: str
+) -> None:
+    """DMA every staged buffer in (`dma.ld`: all of them) or out (`dma.st`:
+    those the kernel writes), one descriptor each, then wait for them."""
+    tag = 0 if direction == "dma.ld" else 1
+    issued = False
+    mode = "raw"
+    for index, placement in enumerate(layout.buffers):
+        if placement is None or (direction == "dma.st" and not placement.written):
+            continue
+        if placement.mode != mode:
+            one = build.li(1)
+            zero = build.zero()
+            build.emit("dma.cfg", [one, zero, zero], mode=placement.mode)
+            mode = placement.mode
+        dram = accel_value(build.rewriter, buffers[index])
+        build.emit(
+            direction,
+            [build.li(placement.offset), dram, build.li(placement.columns)],
+            imm=tag,
+        )
+        issued = True
+    if mode != "raw":
+        one, zero = build.li(1), build.zero()
+        build.emit("dma.cfg", [one, zero, zero], mode="raw")
+    if issued:
+        build.emit("dma.wait", imm=tag)
+
+
+@dataclass
+class LowerMemory(RewritePattern):
+    """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer."""
+
+    layouts: dict[SSAValue, int]
+
+    def address(
+        self, build: Builder, buffer: SSAValue, indices: Sequence[SSAValue]
+    ) -> tuple[SSAValue, int]:
+        """(base register, immediate) of the element at `indices`."""
+        assert isinstance(buffer.type, MemRefType)
+        shape = buffer.type.get_shape()
+        strides = [1] * len(shape)
+        for i in range(len(shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+        constant = 0
+        total: SSAValue | None = None
+        for index, stride in zip(indices, strides, strict=True):
+            known = constant_of(index)
+            if known is not None:
+                constant += known * stride
+                continue
+            term = build.scale(accel_value(build.rewriter, index), stride)
+            total = term if total is None else build.x("add", total, term)
+        offset = self.layouts[buffer] + 4 * constant
+        base = build.zero() if total is None else build.x("slli", total, imm=2)
+        if not -32768 <= offset <= 32767:
+            base, offset = build.x("add", base, build.li(offset)), 0
+        return base, offset
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, LoadOp | StoreOp) or op.buffer not in self.layouts:
+            return
+        build = Builder(rewriter)
+        base, offset = self.address(build, op.buffer, op.indices)
+        if isinstance(op, LoadOp):
+            if isinstance(op.result.type, VectorType):
+                value = build.v("vld", base, offset=offset)
+            else:
+                value = build.x("lw", base, offset=offset)
+                if register_type(op.result.type) is V:
+                    value = build.splat(value)
+            replace_with(rewriter, op, [value])
+            return
+        value = accel_value(rewriter, op.value)
+        if isinstance(op.value.type, VectorType):
+            build.emit("vst", [value, base], offset=offset)
+            rewriter.erase(op)
+            return
+        if isinstance(value.type, V):
+            value = build.x("vext", value, imm=0)
+        build.emit("sw", [value, base], offset=offset)
+        rewriter.erase(op)
+
+
+def loop_height(op: Operation) -> int:
+    """Levels of loops in `op`'s nest, `op` included."""
+    below = max(
+        (loop_height(inner) for r in op.regions for b in r.blocks for inner in b.ops),
+        default=0,
+    )
+    if isinstance(op, ParallelOp):
+        return below + len(op.static_lower.get_values())
+    if isinstance(op, ForOp | accel.ForOp):
+        return below + 1
+    return below
+
+
+def trip_bounds(
+    build: Builder, lower: int | SSAValue, upper: int | SSAValue, step: int
+) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(lower, trip count, exact end) of a loop dimension, in registers."""
+    if isinstance(lower, int) and isinstance(upper, int):
+        trips = max(0, -(-(upper - lower) // step))
+        return build.li(lower), build.li(trips), build.li(lower + trips * step)
+    low = (
+        build.li(lower)
+        if isinstance(lower, int)
+        else accel_value(build.rewriter, lower)
+    )
+    high = (
+        build.li(upper)
+        if isinstance(upper, int)
+        else accel_value(build.rewriter, upper)
+    )
+    span = build.x("max", build.x("sub", high, low), build.zero())
+    if step > 1:
+        span = build.x("divu", build.add_immediate(span, step - 1), build.li(step))
+    end = build.x("add", low, build.scale(span, step))
+    return build.move(low), span, end
+
+
+def static_step(op: ParallelOp | ForOp, dimension: int) -> int:
+    step = op.steps[dimension]
+    if not isinstance(step, int):
+        known = constant_of(step)
+        if known is None:
+            raise XlirError(
+                format_at_op(
+                    op, f"'{op.name}' has a dynamic step; XA-1 needs a constant one"
+                )
+            )
+        return known
+    return step
+
+
+def loop_bounds(
+    build: Builder, op: ParallelOp | ForOp, dimension: int, height: int
+) -> tuple[SSAValue, SSAValue, int, bool]:
+    """(lower, bound, step, hardware) of one dimension as `accel.for` takes
+    them, computed where the builder inserts."""
+    step = static_step(op, dimension)
+    low, trips, end = trip_bounds(
+        build, op.lower_bounds[dimension], op.upper_bounds[dimension], step
+    )
+    hardware = height <= HARDWARE_LOOPS
+    return low, trips if hardware else end, step, hardware
+
+
+def new_loop(
+    bounds: tuple[SSAValue, SSAValue, int, bool], iter_args: Sequence[SSAValue]
+) -> accel.ForOp:
+    low, bound, step, hardware = bounds
+    block = Block(arg_types=[X.unallocated(), *(a.type for a in iter_args)])
+    return accel.ForOp(low, bound, step, iter_args, Region(block), hardware)
+
+
+def in_accel_kernel(op: Operation) -> bool:
+    """Whether `op` is inside a kernel already lowered (the host's ops are not)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, accel.KernelOp):
+        parent = parent.parent_op()
+    return parent is not None
+
+
+class LowerParallel(RewritePattern):
+    """Each dimension of a `loop.parallel` -> a nested `accel.for`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ParallelOp, rewriter: PatternRewriter) -> None:
+        if not in_accel_kernel(op):
+            return
+        build = Builder(rewriter)
+        height = loop_height(op)
+        dimensions = len(op.static_lower.get_values())
+        if dimensions == 0:  # one iteration
+            yielded = op.block.last_op
+            assert yielded is not None
+            rewriter.erase(yielded)
+            rewriter.inline_block(op.block, InsertPoint.before(op))
+            rewriter.erase(op)
+            return
+        loops: list[accel.ForOp] = []
+        for dimension in range(dimensions):
+            if loops:  # an inner dimension's bounds inside the outer loop
+                rewriter.insertion_point = InsertPoint.at_end(loops[-1].body.block)
+            loop = new_loop(loop_bounds(build, op, dimension, height - dimension), [])
+            rewriter.insert(loop)
+            loops.append(loop)
+        for outer in loops[:-1]:
+            outer.body.block.add_op(accel.YieldOp())
+        inner = loops[-1].body.block
+        yielded = op.block.last_op
+        ivs = [cast_back(inner, loop.induction_var, IndexType()) for loop in loops]
+        rewriter.inline_block(op.block, InsertPoint.at_end(inner), ivs)
+        assert isinstance(yielded, YieldOp)
+        rewriter.replace(yielded, accel.YieldOp())
+        rewriter.erase(op)
+
+
+def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
+    """A cast of accel `value` to the loop level's `type_`, at the start of `block`."""
+    cast = UnrealizedConversionCastOp.get([value], [type_])
+    if block.first_op is None:
+        block.add_op(cast)
+    else:
+        block.insert_op_before(cast, block.first_op)
+    return cast.results[0]
+
+
+class LowerFor(RewritePattern):
+    """`loop.for` -> `accel.for` with its carried values."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ForOp, rewriter: PatternRewriter) -> None:
+        if not in_accel_kernel(op):
+            return
+        build = Builder(rewriter)
+        carried = [accel_value(rewriter, v) for v in op.iter_args]
+        loop = new_loop(loop_bounds(build, op, 0, loop_height(op)), carried)
+        rewriter.insert(loop)
+        inner = loop.body.block
+        arguments = [
+            cast_back(inner, arg, old.type)
+            for arg, old in zip(inner.args, op.block.args, strict=True)
+        ]
+        yielded = op.block.last_op
+        assert isinstance(yielded, YieldOp)
+        rewriter.inline_block(op.block, InsertPoint.at_end(inner), arguments)
+        rewriter.insertion_point = InsertPoint.before(yielded)
+        values = [accel_value(rewriter, v) for v in yielded.operands]
+        rewriter.replace(yielded, accel.YieldOp(*values))
+        rewriter.insertion_point = InsertPoint.after(loop)
+        replace_with(rewriter, op, list(loop.res))
+
+
+class LowerScalar(RewritePattern):
+    """arith and math ops on scalars -> scalar and vector instructions."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if (
+            not isinstance(op, SUPPORTED)
+            or isinstance(
+                op, LoadOp | StoreOp | ForOp | ParallelOp | YieldOp | ReturnOp
+            )
+            or not in_accel_kernel(op)
+        ):
+            return
+        build = Builder(rewriter)
+        operands = [accel_value(rewriter, v) for v in op.operands]
+        replace_with(rewriter, op, [lower_scalar(build, op, operands)])
+
+
+def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
+    """The register holding the result of scalar `op`."""
+    if isinstance(op, arith.ConstantOp):
+        value = op.value
+        if isinstance(value, FloatAttr):
+            bits = struct.unpack("<I", struct.pack("<f", value.value.data))[0]
+            return build.float_constant(bits)
+        assert isinstance(value, IntegerAttr)
+        return build.li(value.value.data)
+    if isinstance(op, vector.BroadcastOp):
+        value = operands[0]  # a scalar f32 is a splat already
+        return value if isinstance(value.type, V) else build.splat(value)
+    if any(isinstance(r.type, VectorType) for r in op.results):
+        return lower_lanes(build, op, operands)
+    width = _width(op.operands[0].type) if op.operands else 32
+    if type(op) in INTEGER_BINARY:
+        a, b = operands
+        if isinstance(
+            op, arith.DivSIOp | arith.RemSIOp | arith.MaxSIOp | arith.MinSIOp
+        ):
+            a, b = build.signed(a, width), build.signed(b, width)
+        result = build.x(INTEGER_BINARY[type(op)], a, b)
+        return (
+            result
+            if isinstance(op, KEEPS_CANONICAL)
+            else build.canonical(result, width)
+        )
+    if type(op) in UNSIGNED_BINARY:
+        a, b = (build.unsigned(v, width) for v in operands)
+        return build.canonical(build.x(UNSIGNED_BINARY[type(op)], a, b), width)
+    if type(op) in FLOAT_BINARY:
+        return build.v(FLOAT_BINARY[type(op)], *operands)
+    if isinstance(op, arith.CmpiOp):
+        name, swapped = INTEGER_COMPARE[
+            arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        ]
+        a, b = operands
+        if name in ("sltu", "sleu"):
+            a, b = build.unsigned(a, width), build.unsigned(b, width)
+        elif name in ("slt", "sle"):
+            a, b = build.signed(a, width), build.signed(b, width)
+        return build.x(name, *((b, a) if swapped else (a, b)))
+    if isinstance(op, arith.CmpfOp):
+        return float_compare(
+            build, arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data], *operands
+        )
+    if isinstance(op, arith.SelectOp):
+        condition, a, b = operands
+        if isinstance(a.type, V):
+            return build.v("vsel", build.splat(condition), a, b)
+        mask = build.x("sub", build.zero(), condition)
+        return build.x("xor", b, build.x("and", build.x("xor", a, b), mask))
+    if isinstance(op, arith.IndexCastOp):
+        return build.canonical(operands[0], _width(op.results[0].type))
+    if isinstance(op, EXTUI):
+        return build.unsigned(operands[0], width)
+    if isinstance(op, EXTSI):
+        return build.signed(operands[0], width)
+    if isinstance(op, TRUNCI):
+        return build.canonical(operands[0], _width(op.results[0].type))
+    if isinstance(op, arith.NegfOp | math.AbsFOp | math.CopySignOp | math.SqrtOp):
+        return lower_scalar_float(build, op, operands)
+    if isinstance(op, math.RsqrtOp):
+        return lower_scalar_float(build, op, operands)
+    if isinstance(op, SITOFP):
+        return build.v("vcvt.f32.i32", build.splat(build.signed(operands[0], width)))
+    if isinstance(op, arith.UIToFPOp):
+        return build.v("vcvt.f32.u32", build.splat(build.unsigned(operands[0], width)))
+    if isinstance(op, arith.FPToSIOp | arith.FPToUIOp):
+        name = "vcvt.i32.f32" if isinstance(op, arith.FPToSIOp) else "vcvt.u32.f32"
+        converted = build.x("vext", build.v(name, operands[0]), imm=0)
+        return build.canonical(converted, _width(op.results[0].type))
+    if isinstance(op, arith.BitcastOp):
+        if isinstance(operands[0].type, V):
+            return build.x("vext", operands[0], imm=0)
+        return build.splat(operands[0])
+    raise AssertionError(f"no lowering of {op.name}")  # unsupported_ops lists it
+
+
+def lower_scalar_float(
+    build: Builder, op: Operation, operands: list[SSAValue]
+) -> SSAValue:
+    """Sign manipulation and square roots: the same on a splat and on lanes."""
+    if isinstance(op, arith.NegfOp):
+        return build.v("vxor", operands[0], build.float_constant(SIGN_BIT))
+    if isinstance(op, math.AbsFOp):
+        return build.v("vand", operands[0], build.float_constant(SIGN_BIT - 1))
+    if isinstance(op, math.CopySignOp):
+        magnitude = build.v("vand", operands[0], build.float_constant(SIGN_BIT - 1))
+        sign = build.v("vand", operands[1], build.float_constant(SIGN_BIT))
+        return build.v("vor", magnitude, sign)
+    if isinstance(op, math.SqrtOp):
+        return build.v("vfsqrt", operands[0])
+    assert isinstance(op, math.RsqrtOp)
+    one = build.float_constant(0x3F800000)
+    return build.v("vfdiv", one, build.v("vfsqrt", operands[0]))
+
+
+def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
+    """The vector register holding the lanes of `op` (i32, i1 or f32 lanes,
+    `vector_lanes.py` vectorized only ops of those types)."""
+    if type(op) in INTEGER_BINARY:
+        return build.v("v" + INTEGER_BINARY[type(op)], *operands)
+    if type(op) in UNSIGNED_BINARY:
+        return build.v("v" + UNSIGNED_BINARY[type(op)], *operands)
+    if type(op) in FLOAT_BINARY:
+        return build.v(FLOAT_BINARY[type(op)], *operands)
+    if isinstance(op, arith.CmpiOp):
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        name, swapped = INTEGER_COMPARE[predicate]
+        a, b = operands
+        return build.v("v" + name, *((b, a) if swapped else (a, b)))
+    if isinstance(op, arith.CmpfOp):
+        predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+        return float_lanes(build, predicate, *operands)
+    if isinstance(op, arith.SelectOp):
+        return build.v("vsel", *operands)
+    if isinstance(op, arith.NegfOp | math.AbsFOp | math.CopySignOp | math.SqrtOp):
+        return lower_scalar_float(build, op, operands)
+    if isinstance(op, math.RsqrtOp):
+        return lower_scalar_float(build, op, operands)
+    conversions = {
+        arith.UIToFPOp: "vcvt.f32.u32",
+        arith.FPToSIOp: "vcvt.i32.f32",
+        arith.FPToUIOp: "vcvt.u32.f32",
+    }
+    if isinstance(op, SITOFP):
+        return build.v("vcvt.f32.i32", operands[0])
+    if type(op) in conversions:
+        return build.v(conversions[type(op)], operands[0])
+    if isinstance(op, arith.BitcastOp):
+        return operands[0]  # the same 32 bits per lane
+    raise AssertionError(f"no lane lowering of {op.name}")  # vector_lanes checked
+
+
+def float_lanes(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """An f32 comparison as 0/1 lanes."""
+    if predicate in ("false", "true"):
+        return build.splat(build.li(int(predicate == "true")))
+    one = build.splat(build.li(1))
+    if predicate in ("ord", "uno"):
+        both = build.v("vand", build.v("vfeq", a, a), build.v("vfeq", b, b))
+        return both if predicate == "ord" else build.v("vxor", both, one)
+    if predicate in ("one", "ueq"):
+        either = build.v("vor", build.v("vflt", a, b), build.v("vflt", b, a))
+        return either if predicate == "one" else build.v("vxor", either, one)
+    name, swapped, negated = FLOAT_COMPARE[predicate]
+    lanes = build.v(name, *((b, a) if swapped else (a, b)))
+    return build.v("vxor", lanes, one) if negated else lanes
+
+
+def float_compare(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """An f32 comparison as a 0/1 scalar."""
+    if predicate in ("false", "true"):
+        return build.li(int(predicate == "true"))
+    if predicate in ("ord", "uno"):
+        both = build.v("vand", build.v("vfeq", a, a), build.v("vfeq", b, b))
+        ordered = build.x("vext", both, imm=0)
+        return ordered if predicate == "ord" else build.x("xori", ordered, imm=1)
+    if predicate in ("one", "ueq"):
+        either = build.v("vor", build.v("vflt", a, b), build.v("vflt", b, a))
+        differs = build.x("vext", either, imm=0)
+        return differs if predicate == "one" else build.x("xori", differs, imm=1)
+    name, swapped, negated = FLOAT_COMPARE[predicate]
+    lanes = build.v(name, *((b, a) if swapped else (a, b)))
+    result = build.x("vext", lanes, imm=0)
+    return build.x("xori", result, imm=1) if negated else result
+
+
+# --- after the patterns ------------------------------------------------------------
+
+
+SIDE_EFFECTS = frozenset(
+    {"sb", "sh", "sw", "vst", "vsx", "dma.cfg", "dma.ld", "dma.st", "dma.wait",
+     "halt", "loop", "jal", "jalr", "mcfg", "mzero", "mmac", "mmac.ta", "mmac.tb",
+     "mmac.tatb", "mld", "mst", "rdcycle", *accel.BRANCHES}
+)  # fmt: skip
+
+
+def remove_dead(kernel: accel.KernelOp) -> None:
+    """Erase instructions and register reads whose results nothing uses."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(kernel.body.walk(reverse=True)):
+            dead = isinstance(op, accel.GetRegisterOp) or (
+                isinstance(op, accel.AccelInstruction)
+                and op.SPEC.mnemonic not in SIDE_EFFECTS
+            )
+            if dead and op.results and not any(r.uses for r in op.results):
+                op.detach()
+                op.erase()
+                changed = True
+
+
+def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
+    """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
+    b, c`: the same two roundings (manual section 4.7), one instruction."""
+    for op in list(kernel.body.walk()):
+        if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
+            continue
+        for product, addend in ((op.operands[1], op.operands[0]), op.operands):
+            owner = product.owner
+            if (
+                isinstance(owner, accel.AccelInstruction)
+                and owner.SPEC.mnemonic == "vfmul"
+                and product.has_one_use()
+                and owner.parent_block() is op.parent_block()
+            ):
+                fused = accel.instruction(
+                    "vfmadd", [*owner.operands, addend], [V.unallocated()]
+                )
+                block = op.parent_block()
+                assert block is not None
+                block.insert_op_before(fused, op)
+                op.results[0].replace_all_uses_with(fused.results[0])
+                op.detach()
+                op.erase()
+                owner.detach()
+                owner.erase()
+                break
+
+
+def separate_yields(kernel: accel.KernelOp) -> None:
+    """Give each value an `accel.for` yields a register of its own where
+    sharing its carried value's register would clobber a value still
+    needed: a yielded block argument or outer value, a value yielded twice,
+    one defined in a nested region, or one defined before the last read of
+    its carried value. Such a value is copied right before the yield (a
+    block argument first copied at the start of the body)."""
+    for loop in [op for op in kernel.body.walk() if isinstance(op, accel.ForOp)]:
+        body = loop.body.block
+        yielded = body.last_op
+        assert isinstance(yielded, accel.YieldOp)
+        order = {op: i for i, op in enumerate(body.ops)}
+        seen: set[SSAValue] = set()
+        for index, (value, carried) in enumerate(
+            zip(yielded.operands, body.args[1:], strict=True)
+        ):
+            if isinstance(value, BlockArgument) and value.block is body:
+                copy = _copy(value)
+                body.insert_op_before(copy, body.first_op)  # pyright: ignore[reportArgumentType]
+                yielded.operands[index] = value = copy.results[0]
+                order = {op: i for i, op in enumerate(body.ops)}
+            owner = value.owner
+            safe = (
+                isinstance(owner, Operation)
+                and owner.parent_block() is body
+                and value not in seen
+                and all(
+                    order[_top(use.operation, body)] <= order[owner]
+                    for use in carried.uses
+                )
+            )
+            seen.add(value)
+            if not safe:
+                copy = _copy(value)
+                body.insert_op_before(copy, yielded)
+                yielded.operands[index] = copy.results[0]
+
+
+def _copy(value: SSAValue) -> accel.AccelInstruction:
+    """A register copy of `value` into a new register (`mv` / `vmv`)."""
+    if isinstance(value.type, V):
+        return accel.instruction("vor", [value, value], [V.unallocated()])
+    return accel.instruction("addi", [value], [X.unallocated()], imm=0)
+
+
+def _top(op: Operation, block: Block) -> Operation:
+    """The op of `block` that is or holds `op`."""
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    return op
+
+
+def reconcile_casts(module: ModuleOp) -> None:
+    """Fold cast pairs back to their accel values and drop the casts of the
+    kernels' buffers, which nothing reads once loads and stores are lowered."""
+    for cast in [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]:
+        source = cast.inputs[0]
+        while isinstance(source.owner, UnrealizedConversionCastOp):
+            source = source.owner.inputs[0]
+        if source.type == cast.results[0].type:
+            cast.results[0].replace_all_uses_with(source)
+    for cast in reversed(
+        [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
+    ):
+        if not cast.results[0].uses:
+            cast.detach()
+            cast.erase()
+    left = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
+    if left:
+        raise XlirError(
+            format_at_op(left[0], "loop-to-accel left a value it could not convert")
+        )
+
+
+@dataclass(frozen=True)
+class LoopToAccelPass(ModulePass):
+    """The loop level's kernels to the accel dialect (module docstring)."""
+
+    name = "loop-to-accel"
+
+    scratchpad_bytes: int = 512 * 1024
+    """The scratchpad's size (the target's TargetInfo)."""
+    reserved_bytes: int = 32 * 1024
+    """At its top: the stack (arguments past the sixteenth) and spill slots."""
+    lanes: bool = True
+    """Put innermost parallel dimensions on the vector lanes (`vector_lanes.py`)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = [k for k in op.body.block.ops if isinstance(k, KernelOp)]
+        for kernel in kernels:
+            narrow_index_casts(kernel)
+        check_kernels(op)
+        for kernel in kernels:
+            if self.lanes:
+                vectorize_kernel(kernel)
+        layouts: dict[SSAValue, int] = {}
+        patterns = [
+            LowerKernel(layouts, self.scratchpad_bytes - self.reserved_bytes),
+            LowerParallel(),
+            LowerFor(),
+            LowerMemory(layouts),
+            LowerScalar(),
+        ]
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns), apply_recursively=True
+        ).rewrite_module(op)
+        reconcile_casts(op)
+        for kernel in op.body.block.ops:
+            if isinstance(kernel, accel.KernelOp):
+                remove_dead(kernel)
+                fuse_multiply_adds(kernel)
+                separate_yields(kernel)

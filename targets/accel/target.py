@@ -1,0 +1,70 @@
+"""The `accel` target as the registry sees it: XA-1 (the vendor manual,
+../shared/accel/XA-1.md) behind the runtime interfaces, with its
+`TargetInfo` from the manual and its pipelines (docs/accel.md)."""
+
+from __future__ import annotations
+
+from xdsl.passes import ModulePass
+from xlir.targets.base import Platform
+from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
+
+from xlir.pass_manager import passes_of
+
+SCRATCHPAD_BYTES = 512 * 1024
+STACK_BYTES = 32 * 1024
+"""The scratchpad's top, kept for the stack and spill slots."""
+
+INFO = TargetInfo(
+    vector_bits=16 * 32,
+    vector_registers=32,
+    threads=1,
+    pointer_bits=32,
+    element_types=frozenset({"f32", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}),
+)
+"""Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
+32-bit addresses. Of table 2.7's types, those the compiler computes so far
+(f16/bf16 arithmetic waits for per-op rounding, 64-bit integers for their
+emulation)."""
+
+
+class AccelTarget(Target):
+    name = "accel"
+    description = "XA-1, an accelerator without LLVM: own assembly, simulated"
+
+    def info(self, options: CompileOptions) -> TargetInfo:
+        return INFO
+
+    def hlo_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        return passes_of("hlo-opt")
+
+    def backend_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """`hlo-to-loop`, then `loop_pipeline`."""
+        from xlir.lowering.hlo_to_loop import HloToLoopPass
+
+        return [HloToLoopPass(), *self.loop_pipeline(options)]
+
+    def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        """From the loop level to allocated accel assembly: the math
+        functions as arithmetic (`expand-math`), `loop-to-accel` (the
+        scratchpad's size from the manual), register allocation."""
+        from xlir.passes.loop.expand_math import ExpandMathPass
+        from xlir.targets.accel.backend import AccelRegistersPass
+        from xlir.targets.accel.loop_to_accel import LoopToAccelPass
+
+        return [
+            ExpandMathPass(),
+            LoopToAccelPass(
+                scratchpad_bytes=SCRATCHPAD_BYTES, reserved_bytes=STACK_BYTES
+            ),
+            AccelRegistersPass(),
+        ]
+
+    def known_gaps(self) -> KnownGaps:
+        from xlir.targets.accel.known_gaps import GAPS
+
+        return GAPS
+
+    def make_platform(self) -> Platform:
+        from xlir.targets.accel.runtime import AccelPlatform
+
+        return AccelPlatform()

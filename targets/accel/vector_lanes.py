@@ -1,0 +1,240 @@
+"""Put the innermost parallel dimension of a loop nest on XA-1's 16 vector
+lanes (at the loop level, before `loop-to-accel`).
+
+A `loop.parallel` whose body holds no other parallel loop is split along its
+last dimension into a main nest that steps by 16, where every value that
+depends on that dimension becomes a `vector<16xT>` (its loads and stores
+contiguous `vector` accesses, the values it combines with broadcast), and a
+remainder nest, the original loop over the last `trip mod 16` iterations.
+Sequential loops inside keep running in order, their carried values vectors
+when they depend on the dimension (a matmul's accumulators are 16 output
+columns at once), so every lane computes exactly what the scalar loop does.
+
+A nest is left as it is where a lane would not: an index computed from the
+dimension (a gather, a transpose, an iota), an access whose last index is
+not the dimension itself, a store every lane would make to one element, or
+an op on types other than f32, i32 and i1 that depends on the dimension.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math, vector
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerType, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+from xlir.dialects import arith as xarith
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.syntax import array_values, i64_array
+
+LANES = 16
+
+LANE_OPS = (
+    arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp,
+    arith.MinimumfOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp,
+    arith.RemSIOp, arith.DivUIOp, arith.RemUIOp, arith.AndIOp, arith.OrIOp,
+    arith.XOrIOp, arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp, arith.MaxSIOp,
+    arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp, arith.CmpiOp, arith.CmpfOp,
+    arith.SelectOp, arith.NegfOp, arith.UIToFPOp, arith.SIToFPOp, xarith.SIToFPOp,
+    arith.FPToSIOp, arith.FPToUIOp, arith.BitcastOp, math.AbsFOp, math.CopySignOp,
+    math.SqrtOp, math.RsqrtOp,
+)  # fmt: skip
+"""Scalar ops whose lane-wise form the vector unit has."""
+
+
+BOOLEAN_OPS = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.SelectOp)
+"""The ops that take i1 lanes (0/1 words)."""
+
+
+def _lane_type(type_: Attribute) -> bool:
+    return isinstance(type_, Float32Type) or (
+        isinstance(type_, IntegerType) and type_.width.data in (1, 32)
+    )
+
+
+def _varying(nest: ParallelOp) -> set[SSAValue] | None:
+    """The values of `nest`'s body that depend on its last dimension, or
+    None if a lane could not compute one of its ops."""
+    lane = nest.block.args[-1]
+    varying: set[SSAValue] = {lane}
+    changed = True
+    while changed:
+        changed = False
+        for op in nest.body.walk():
+            if op is nest:
+                continue
+            depends = any(v in varying for v in op.operands)
+            if isinstance(op, ForOp):
+                carried = op.block.args[1:]
+                yielded = op.block.last_op
+                assert yielded is not None
+                new = [
+                    (arg, result)
+                    for arg, init, out, result in zip(
+                        carried, op.iter_args, yielded.operands, op.results, strict=True
+                    )
+                    if (init in varying or out in varying) and arg not in varying
+                ]
+                for arg, result in new:
+                    varying |= {arg, result}
+                    changed = True
+                continue
+            if depends:
+                for result in op.results:
+                    if result not in varying:
+                        varying.add(result)
+                        changed = True
+    for op in nest.body.walk():
+        if op is nest:
+            continue
+        if isinstance(op, ParallelOp):
+            return None
+        if isinstance(op, LoadOp | StoreOp):
+            indices = list(op.indices)
+            if any(i in varying for i in indices[:-1]):
+                return None
+            last_varies = bool(indices) and indices[-1] in varying
+            if last_varies and indices[-1] is not lane:
+                return None
+            if isinstance(op, StoreOp) and not last_varies and op.value in varying:
+                return None  # every lane would store to one element
+            if last_varies and not _lane_type(op.buffer.type.element_type):  # pyright: ignore[reportAttributeAccessIssue]
+                return None
+            continue
+        if isinstance(op, ForOp):
+            bounds = [*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step]
+            if any(b in varying for b in bounds):
+                return None
+            continue
+        if isinstance(op, YieldOp):
+            continue
+        if not any(v in varying for v in op.operands):
+            continue
+        if not isinstance(op, LANE_OPS):
+            return None
+        if any(v is lane for v in op.operands):
+            return None  # an index computed from the dimension
+        types = [v.type for v in (*op.operands, *op.results)]
+        if not all(_lane_type(t) for t in types):
+            return None
+        operand_types = [v.type for v in op.operands]
+        bits = [t.width.data for t in operand_types if isinstance(t, IntegerType)]
+        if 1 in bits and not isinstance(op, BOOLEAN_OPS):
+            return None  # i1 lanes only as masks
+    return varying
+
+
+def _retype(value: SSAValue, varying: set[SSAValue]) -> None:
+    new = Rewriter.replace_value_with_new_type(value, VectorType(value.type, [LANES]))
+    varying.discard(value)
+    varying.add(new)
+
+
+def _broadcast(value: SSAValue, before: Operation) -> SSAValue:
+    op = vector.BroadcastOp(value, VectorType(value.type, [LANES]))
+    block = before.parent_block()
+    assert block is not None
+    block.insert_op_before(op, before)
+    return op.vector
+
+
+def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
+    """Give the varying values of `nest` (a clone stepping by 16) vector types."""
+    lane = nest.block.args[-1]
+    for op in list(nest.body.walk()):
+        if op is nest:
+            continue
+        if isinstance(op, ForOp):
+            yielded = op.block.last_op
+            assert yielded is not None
+            for index, arg in enumerate(op.block.args[1:]):
+                if arg not in varying:
+                    continue
+                init = op.iter_args[index]
+                if init not in varying:
+                    op.operands[len(op.operands) - len(op.iter_args) + index] = (
+                        _broadcast(init, op)
+                    )
+                _retype(arg, varying)
+                _retype(op.results[index], varying)
+            continue
+        if isinstance(op, YieldOp):
+            parent = op.parent_op()
+            if isinstance(parent, ForOp):
+                for index, (value, arg) in enumerate(
+                    zip(op.operands, parent.block.args[1:], strict=True)
+                ):
+                    if isinstance(arg.type, VectorType) and not isinstance(
+                        value.type, VectorType
+                    ):
+                        op.operands[index] = _broadcast(value, op)
+            continue
+        if isinstance(op, LoadOp):
+            if op.indices and op.indices[-1] is lane:
+                _retype(op.result, varying)
+            continue
+        if isinstance(op, StoreOp):
+            if (
+                op.indices
+                and op.indices[-1] is lane
+                and not isinstance(op.value.type, VectorType)
+            ):
+                op.operands[0] = _broadcast(op.value, op)
+            continue
+        if not any(v in varying for v in op.operands):
+            continue
+        for index, operand in enumerate(op.operands):
+            if not isinstance(operand.type, VectorType):
+                op.operands[index] = _broadcast(operand, op)
+        for result in op.results:
+            _retype(result, varying)
+
+
+def _static(bound: int | SSAValue) -> int | None:
+    return bound if isinstance(bound, int) else None
+
+
+def vectorize_kernel(kernel: KernelOp) -> int:
+    """Split every eligible nest of `kernel`; the number split."""
+    count = 0
+    for nest in [op for op in kernel.body.walk() if isinstance(op, ParallelOp)]:
+        if not nest.block.args:
+            continue
+        low, high = nest.lower_bounds[-1], nest.upper_bounds[-1]
+        step = nest.steps[-1]
+        if _static(low) is None or _static(high) is None or step != 1:
+            continue
+        assert isinstance(low, int) and isinstance(high, int)
+        trips = high - low
+        if trips < LANES or _varying(nest) is None:
+            continue
+        split = low + trips // LANES * LANES
+        main = nest.clone()
+        _set_last_dimension(main, low, split, LANES)
+        varying = _varying(main)
+        assert varying is not None
+        _to_lanes(main, varying)
+        block = nest.parent_block()
+        assert block is not None
+        block.insert_op_before(main, nest)
+        if split == high:
+            nest.detach()
+            nest.erase()
+        else:
+            _set_last_dimension(nest, split, high, 1)
+        count += 1
+    return count
+
+
+def _set_last_dimension(nest: ParallelOp, low: int, high: int, step: int) -> None:
+    for name, value in (
+        ("static_lower", low),
+        ("static_upper", high),
+        ("static_step", step),
+    ):
+        array = nest.properties[name]
+        assert isinstance(array, DenseArrayBase)
+        values = list(array_values(array))
+        values[-1] = value
+        nest.properties[name] = i64_array(values)
