@@ -2,10 +2,11 @@
 
 The ranks run `python -m xlir.tools.run` with the other arguments
 (tools/sharded_run.py). mpiexec's own output is passed through. Each rank
-records its pid; the launcher watches those processes, and where one ended
-while the others ran (killed by a signal, or gone without a word), names
-its rank once mpiexec has stopped the rest (mpiexec itself names a pid, and
-not always the first to die).
+records its pid; the launcher watches those processes, and where one ends
+while the others run (killed by a signal, or gone without a word), it stops
+the others and names that rank. mpiexec runs without its own clean-up,
+which kills every rank at once and names a pid that is not always the one
+that died first.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -25,7 +27,7 @@ from typing import IO, TextIO
 
 from xlir.targets.mpi_communicator import INSTALL_HINT
 from xlir.tools.cli import UsageError
-from xlir.tools.sharded_run import RANK_PIDS
+from xlir.tools.sharded_run import FINISHED, RANK_PIDS
 
 _POLL_S = 0.005
 _DIED = re.compile(r"PID (\d+) RUNNING AT")
@@ -53,7 +55,10 @@ def launch(count: int, argv: Sequence[str]) -> int:
     if mpiexec is None or not mpi_installed():
         raise UsageError(f"--processes needs MPI: {INSTALL_HINT}")
     with tempfile.TemporaryDirectory(prefix="xlir-ranks-") as pids:
-        command = [mpiexec, "-n", str(count), sys.executable, "-m", "xlir.tools.run"]
+        # mpiexec would kill every rank as soon as one dies, too soon to tell
+        # which died first: the watcher stops the others itself
+        command = [mpiexec, "-disable-auto-cleanup", "-n", str(count)]
+        command += [sys.executable, "-m", "xlir.tools.run"]
         command += list(argv)
         process = subprocess.Popen(
             command,
@@ -102,13 +107,19 @@ class _Watcher:
 
     def watch(self, process: subprocess.Popen[str]) -> None:
         ranks: dict[str, str] = {}
+        finished: set[str] = set()
         while process.poll() is None and self.first_dead is None:
             for entry in self.pids.iterdir():
-                if entry.name not in ranks and entry.stat().st_size:
+                if entry.name.endswith(FINISHED):
+                    finished.add(entry.name.removesuffix(FINISHED))
+                elif entry.name not in ranks and entry.stat().st_size:
                     ranks[entry.name] = entry.read_text()
-            dead = [pid for pid in ranks if not _alive(pid)]
+            dead = [pid for pid in ranks if pid not in finished and not _alive(pid)]
             if len(dead) == 1 and len(ranks) > 1:
                 self.first_dead = (ranks[dead[0]], dead[0])
+                for pid in ranks:  # mpiexec leaves them (no auto cleanup)
+                    if pid != dead[0] and pid not in finished and _alive(pid):
+                        os.kill(int(pid), signal.SIGKILL)
             elif dead:
                 return  # several at once: no telling which was first
             time.sleep(_POLL_S)

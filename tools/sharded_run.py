@@ -44,6 +44,8 @@ from xlir.diagnostics import XlirError
 from xlir.element_dtypes import from_void, to_void
 from xlir.signature import Signature
 
+FINISHED = ".finished"
+"""Suffix of the file a rank writes at its normal end."""
 RANK_PIDS = "XLIR_RANK_PIDS"
 """Environment: a folder where each rank writes its pid (`--processes` reads
 it to name a rank that died)."""
@@ -71,6 +73,7 @@ def run_rank(
     except Exception as error:
         _fail(f"xlir-run: internal error: {type(error).__name__}: {error}")
     sys.stdout.flush()
+    _record_pid(rank, finished=True)
     raise SystemExit(status)
 
 
@@ -259,8 +262,11 @@ def _report(
     return status
 
 
-def _record_pid(rank: int) -> None:
+def _record_pid(rank: int, finished: bool = False) -> None:
+    """This rank's pid (and, at its normal end, that it finished) for the
+    `--processes` launcher, which names a rank that died."""
     folder = os.environ.get(RANK_PIDS)
     if folder:
-        with open(os.path.join(folder, str(os.getpid())), "w") as file:
+        name = f"{os.getpid()}{FINISHED if finished else ''}"
+        with open(os.path.join(folder, name), "w") as file:
             file.write(str(rank))
