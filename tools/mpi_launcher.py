@@ -89,17 +89,16 @@ def launch(count: int, argv: Sequence[str]) -> int:
             reported = any(pid in _DIED.findall(line) for line in reports)
             reason = f" ({how[0].lower()})" if how and reported else ""
             print(
-                f"xlir-run: rank {rank} (pid {pid}) died{reason}; mpiexec stopped "
-                "the other ranks",
+                f"xlir-run: rank {rank} (pid {pid}) died{reason}; the other ranks were "
+                "stopped",
                 file=sys.stderr,
             )
     return status
 
 
 class _Watcher:
-    """Which rank's process ended first while the others still ran: the
-    rank that died, before mpiexec stopped the rest (mpiexec names a pid,
-    not always that one's)."""
+    """Which rank's process ended first, unfinished, while the others still
+    ran: the rank that died; the watcher then stops the others."""
 
     def __init__(self, pids: Path):
         self.pids = pids
