@@ -1,58 +1,82 @@
-"""xlir's cpu target against numpy and XLA:CPU on the bench corpus.
+"""xlir's cpu target against XLA:CPU, IREE and numpy, on the bench corpus or
+the broad one.
 
 Side by side in one process on one machine, because the recorded baselines
 (bench/xla_cpu_baselines.json) come from another machine.
 
-    python benchmarks/run.py [--programs gelu_1m,matmul_512] [--repeat N] [--seed S]
+    python benchmarks/run.py [--corpus original|broad] [--programs a,b]
+                             [--repeat N] [--compiles N] [--seed S] [--one-thread]
 
-For every bench program (`bench/*.mlir`) all three run on the same seeded
-random inputs: `interpreter_bench.make_inputs` (shapes and dtypes from the
-signature, integer inputs in the ranges the programs expect), with weights
-and biases scaled as the corpus draws them (`WEIGHT_ARGUMENTS`). Columns:
+`--corpus original` (the default) runs the 18 programs of
+`../shared/corpus/bench` on the same seeded random inputs:
+`interpreter_bench.make_inputs` (shapes and dtypes from the signature,
+integer inputs in the ranges the programs expect), with weights and biases
+scaled as the corpus draws them (`WEIGHT_ARGUMENTS`); the reference outputs
+are the interpreter's (`target="interpreter"`), compared within the corpus
+tolerances (tests/corpus.py) with atol scaled to each output's magnitude
+(`output_scale`). `--corpus broad` runs `benchmarks/broad/bench`
+(`python benchmarks/broad_corpus.py` makes it) on its stored inputs,
+against JAX's stored outputs (`broad_tolerance`, tests/e2e/jax_corpus_check.py,
+atol scaled as for the original corpus).
+Columns:
 
-* `xlir ms`: median call of `xlir.compile(text, target="cpu")`, writing into
-  preallocated outputs (`out=`). Its outputs are checked against the
-  interpreter (`target="interpreter"`) on the same inputs, within the corpus
-  tolerances (tests/corpus.py) with atol scaled to each output's magnitude
-  (`output_scale`); a mismatch or a failed compile is flagged in the row and
-  printed in full below the table, and the program is left out of the means.
-* `numpy ms`: the hand-written version in numpy_programs.py, checked against
-  the interpreter on the small version's corpus inputs (corpus tolerances as
-  they are) and on these inputs (as xlir is).
-* `xla ms`: the same StableHLO text compiled by XLA:CPU through jaxlib
-  (`Client.compile_and_load`), called on device-resident inputs; its outputs
-  are checked as xlir's are. The XLA columns are skipped when jax is not
-  installed (`pip install -e '.[bench]'`).
-* `x/numpy`, `x/xla`: xlir's time over the others' (below 1: xlir is faster),
-  then the geometric means of both.
-* `cold ms`: xlir compile into an empty cache (`XLIR_CACHE_DIR` is a fresh
-  temporary folder each time); `cached ms`: the second compile of the same
-  text; `xla cmp ms`: XLA's compile of the text. Both compile times are the
-  median of `--compiles` (5) compiles, xlir's and XLA's taken in turn, so
-  a slow spell of the shared machine hits both rather than one row of one
-  (single compiles moved 1.5x between runs). One throwaway compile of a
-  tiny program first pays each compiler's one-time start-up. Below the
-  table: the medians over the programs of both cold times, and their
-  ratio.
+* `xlir`: median call of `xlir.compile(text, target="cpu")`, writing into
+  preallocated outputs (`out=`). A mismatch or a failed compile is flagged
+  in the row, printed in full below the table, and leaves the program out
+  of the means.
+* `xla`: the same StableHLO text compiled by XLA:CPU through jaxlib
+  (`Client.compile_and_load`), called on device-resident inputs. Skipped
+  without jax (`pip install -e '.[bench]'`).
+* `iree`: the same text compiled by IREE (`iree-base-compiler`, the `iree`
+  extra) for llvm-cpu as its CPU deployment guide recommends
+  (`IREE_FLAGS`: the host's CPU, -O2, data tiling), run by its local-task
+  driver on device-resident inputs. Its failures are listed with their
+  first line. Skipped without IREE.
+* `numpy` (original corpus only): the hand-written version in
+  numpy_programs.py, checked against the interpreter on the small
+  version's corpus inputs (corpus tolerances as they are) and on these
+  inputs (as xlir is).
+* `x/best`, `x/xla`, `x/iree`: xlir's time over the best peer's (XLA or
+  IREE, whichever is faster and correct), XLA's and IREE's (below 1: xlir
+  is faster); below the table their geometric means over the programs
+  every system ran correctly, and the programs above 1.25x the best peer.
+* `cold`: xlir compile into an empty cache (`XLIR_CACHE_DIR` is a fresh
+  temporary folder each time); `cached`: the second compile of the same
+  text; `xla cmp`, `iree cmp`: XLA's and IREE's compiles of the text (IREE
+  has no cache: each compile is cold). The compile times are the median of
+  `--compiles` (5) compiles, the compilers taken in turn, so a slow spell of
+  the shared machine hits all rather than one row of one (single compiles
+  moved 1.5x between runs). One throwaway compile of a tiny program first
+  pays each compiler's one-time start-up. Below the table: the medians over
+  the programs of the cold times, their ratios, and the largest
+  xlir/XLA ratio of one program.
 
-Then the machine: memory bandwidth (a numpy triad `a = b + s*c` on 64 MiB
-float32 arrays, done in cache-sized blocks so the `s*c` temporary stays in
-cache; STREAM's byte count, 3 x 64 MiB per pass) and numpy's float32
-2048^3 matmul GFLOP/s. Against those: the bandwidth xlir reaches on the
-elementwise chains (argument plus result bytes per call) and xlir's
-GFLOP/s on matmul_512.
+Then (original corpus) the machine: memory bandwidth (a numpy triad
+`a = b + s*c` on 64 MiB float32 arrays, done in cache-sized blocks so the
+`s*c` temporary stays in cache; STREAM's byte count, 3 x 64 MiB per pass)
+and numpy's float32 2048^3 matmul GFLOP/s. Against those: the bandwidth xlir
+reaches on the elementwise chains (argument plus result bytes per call) and
+xlir's GFLOP/s on matmul_512.
 
-Nothing is pinned: numpy's BLAS and XLA use the threads they find. On a
-shared or oversubscribed machine, threaded BLAS can slow down many times
-over; set OPENBLAS_NUM_THREADS=1 there. Timings are the median of `--repeat`
-calls after two warm-up calls, taken in rounds that call numpy, xlir and
-XLA once each, so that a slow spell of a shared machine hits all three.
+Threads: by default each system uses what it finds (xlir one thread per
+core online in its parallel loops, XLA:CPU its intra-op pool, IREE's
+local-task driver one worker per core: `--task_topology_group_count`,
+numpy's BLAS its own); the header says how many. `--one-thread` runs all on
+one: xlir with `CompileOptions(threads=1)`, XLA with
+`--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`, IREE
+with its local-sync driver (on the calling thread), numpy with
+`OPENBLAS_NUM_THREADS=1`. On a shared or oversubscribed machine threaded
+BLAS can slow down many times over; set OPENBLAS_NUM_THREADS=1 there.
+Timings are the median of `--repeat` calls after two warm-up calls, taken
+in rounds that call each system once, so that a slow spell of a shared
+machine hits all of them; the header prints the load average.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import functools
+import importlib.metadata
 import math
 import os
 import shutil
@@ -60,19 +84,32 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
+ONE_THREAD = "--one-thread" in sys.argv
+"""Read before numpy and XLA start, which fix their thread counts then."""
+if ONE_THREAD:
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    os.environ["XLA_FLAGS"] = (
+        os.environ.get("XLA_FLAGS", "")
+        + " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+    )
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.corpus
 
-from interpreter_bench import BENCH, make_inputs
-from numpy_programs import NUMPY_PROGRAMS
+from interpreter_bench import BENCH, make_inputs  # noqa: E402
+from numpy_programs import NUMPY_PROGRAMS  # noqa: E402
+from xlir.targets.target import CompileOptions  # noqa: E402
+from xlir.tools.compare import compare  # noqa: E402
 
-import xlir
-from tests.corpus import SMALL, TOLERANCES, assert_matches, load_case
+import xlir  # noqa: E402
+from tests.corpus import SMALL, TOLERANCES, assert_matches, load_case  # noqa: E402
+from tests.e2e.jax_corpus_check import broad_tolerance  # noqa: E402
+from xlir.element_dtypes import from_void  # noqa: E402
 
 try:
     import jax
@@ -80,6 +117,29 @@ try:
     from jax.extend.backend import get_backend
 except ImportError:
     jax = None
+
+try:
+    import iree.compiler as iree_compiler
+    import iree.runtime as iree_runtime
+except ImportError:
+    iree_compiler = iree_runtime = None
+
+BROAD_BENCH = Path(__file__).resolve().parent / "broad" / "bench"
+"""The broad corpus's bench programs with their data (benchmarks/broad_corpus.py)."""
+
+IREE_FLAGS = (
+    "--iree-llvmcpu-target-cpu=host",
+    "--iree-opt-level=O2",
+    "--iree-opt-data-tiling",
+)
+"""IREE's CPU deployment guide's configuration."""
+
+IREE_QUIET = ("--iree-global-opt-enable-warn-on-uninitialized-values=false",)
+"""Off: a warning IREE prints for JAX's select_and_scatter (max-pool
+gradients), which would break up the table; it changes no code."""
+
+SLOWER_THAN_BEST = 1.25
+"""A program where xlir takes longer than this times the best peer is listed."""
 
 STREAMING = ("gelu_1m", "fma_xyz_1m", "chain10_1m")
 """The elementwise chains: memory-bound, measured against the triad."""
@@ -147,8 +207,8 @@ def timed_ms(call: Callable[[], object]) -> tuple[object, float]:
 
 def as_tuple(results: object) -> tuple[np.ndarray, ...]:
     if isinstance(results, tuple | list):
-        return tuple(np.asarray(r) for r in results)
-    return (np.asarray(results),)
+        return tuple(as_host(r) for r in results)
+    return (as_host(results),)
 
 
 def output_scale(want: np.ndarray) -> float:
@@ -190,14 +250,27 @@ def mismatch(
     return ""
 
 
+def as_host(result: object) -> np.ndarray:
+    """A peer's output as a numpy array (IREE's device arrays copied out)."""
+    to_host = getattr(result, "to_host", None)
+    return np.asarray(to_host() if to_host is not None else result)
+
+
 class XlaCpu:
     """XLA:CPU through jaxlib, compiling StableHLO text directly."""
+
+    name = "xla"
 
     def __init__(self) -> None:
         assert jax is not None
         self.backend = get_backend("cpu")
         self.device = self.backend.devices()[0]
         self.devices = xla_client.DeviceList((self.device,))
+
+    def threads(self) -> str:
+        if ONE_THREAD:
+            return "1 (XLA_FLAGS: no multi-threaded Eigen, one intra-op thread)"
+        return f"its intra-op pool (one thread per core: {os.cpu_count()})"
 
     def compile(self, text: str):
         return self.backend.compile_and_load(
@@ -218,16 +291,130 @@ class XlaCpu:
         return call
 
 
+class Iree:
+    """IREE's llvm-cpu compiler (`IREE_FLAGS`) and its runtime: local-task
+    with one worker per core, or local-sync (the calling thread) with
+    --one-thread."""
+
+    name = "iree"
+
+    def __init__(self) -> None:
+        assert iree_runtime is not None
+        self.workers = 1 if ONE_THREAD else os.cpu_count() or 1
+        if not ONE_THREAD:
+            iree_runtime.flags.parse_flags(
+                f"--task_topology_group_count={self.workers}"
+            )
+        self.config = iree_runtime.Config("local-sync" if ONE_THREAD else "local-task")
+
+    def threads(self) -> str:
+        if ONE_THREAD:
+            return "1 (local-sync driver: the calling thread)"
+        return f"{self.workers} (local-task driver, --task_topology_group_count)"
+
+    def compile(self, text: str) -> bytes:
+        assert iree_compiler is not None
+        return iree_compiler.compile_str(
+            text,
+            target_backends=["llvm-cpu"],
+            input_type="stablehlo",
+            extra_args=[*IREE_FLAGS, *IREE_QUIET],
+        )
+
+    def caller(self, vmfb: bytes, arrays: Sequence[np.ndarray]) -> Callable[[], object]:
+        """A call of @main on device-resident copies of `arrays`; IREE's
+        Python calls return when the results are ready."""
+        assert iree_runtime is not None
+        context = iree_runtime.SystemContext(config=self.config)
+        module = iree_runtime.VmModule.copy_buffer(context.instance, vmfb)
+        context.add_vm_module(module)
+        function = context.modules[module.name]["main"]
+        arguments = [iree_runtime.asdevicearray(self.config.device, a) for a in arrays]
+        return lambda: function(*arguments)
+
+
+Peer = XlaCpu | Iree
+
+
+@dataclass
+class Case:
+    """One bench program: its text, inputs, the reference outputs and how
+    outputs are compared with them."""
+
+    name: str
+    text: str
+    arrays: list[np.ndarray]
+    expected: tuple[np.ndarray, ...]
+    mismatch: Callable[[object], str]
+    """Why outputs differ from `expected` beyond the tolerance, or ""."""
+    small_name: str | None = None
+    """The original corpus's small name (which has a numpy version)."""
+
+
+def original_case(path: Path, small_name: str, seed: int) -> Case:
+    """Seeded random inputs, the interpreter's outputs as the reference."""
+    text = path.read_text()
+    interpreter = xlir.compile(text, target="interpreter")
+    arrays = bench_inputs(path, small_name, interpreter.signature, seed)
+    expected = as_tuple(interpreter(*arrays))
+    return Case(
+        path.stem,
+        text,
+        arrays,
+        expected,
+        lambda got: mismatch(small_name, got, expected, scaled=True),
+        small_name,
+    )
+
+
+def broad_case(path: Path) -> Case:
+    """The stored inputs, JAX's stored outputs as the reference; float
+    outputs compared as the original corpus's (`output_scale`)."""
+    text = path.read_text()
+    signature = xlir.compile(text, target="interpreter").signature
+    data = np.load(path.with_suffix(".npz"))
+    count = {p: sum(k.startswith(p) for k in data.files) for p in ("arg", "out")}
+    arrays = [
+        from_void(data[f"arg{i}"], spec.dtype)
+        for i, spec in zip(range(count["arg"]), signature.arguments, strict=True)
+    ]
+    expected = tuple(
+        from_void(data[f"out{i}"], spec.dtype)
+        for i, spec in zip(range(count["out"]), signature.results, strict=True)
+    )
+
+    def differs(got: object) -> str:
+        results = [
+            as_host(r) for r in (got if isinstance(got, tuple | list) else [got])
+        ]
+        if len(results) != len(expected):
+            return f"{len(results)} outputs, expected {len(expected)}"
+        for index, (result, want) in enumerate(zip(results, expected, strict=True)):
+            if want.dtype == np.bool_ and result.dtype != np.bool_:
+                result = result.astype(np.bool_)  # IREE's i1 comes out as bytes
+            if want.dtype.kind == "f":
+                scale = want.dtype.type(output_scale(want.astype(np.float32)))
+                result, want = result / scale, want / scale
+            tolerance = broad_tolerance(path.stem, want.dtype)
+            ok, verdict = compare(result, want, tolerance)
+            if not ok:
+                return f"out{index}: {verdict}"
+        return ""
+
+    return Case(path.stem, text, arrays, expected, differs)
+
+
 @dataclass
 class Row:
     name: str
-    small_name: str
     xlir_ms: float | None = None
     numpy_ms: float | None = None
-    xla_ms: float | None = None
+    peer_ms: dict[str, float] = field(default_factory=dict)
+    """Run time of each peer that compiled and matched."""
     cold_ms: float | None = None
     cached_ms: float | None = None
-    xla_compile_ms: float | None = None
+    compile_ms: dict[str, float] = field(default_factory=dict)
+    """Each peer's compile time."""
     streamed_bytes: int = 0
     flops: int = 0
     xlir_ok: bool = False
@@ -240,6 +427,9 @@ class Row:
         if not self.xlir_ok:
             return "XLIR MISMATCH"
         return "ok" if not self.problems else "ok (notes below)"
+
+    def best_peer_ms(self) -> float | None:
+        return min(self.peer_ms.values(), default=None)
 
 
 def bench_inputs(path: Path, small_name: str, signature, seed: int) -> list[np.ndarray]:
@@ -262,75 +452,94 @@ def check_numpy_on_corpus(small_name: str) -> str:
     return mismatch(small_name, NUMPY_PROGRAMS[small_name](*arguments), reference)
 
 
+def first_line(error: Exception) -> str:
+    """The error's first line, or its first diagnostic (`error: ...`) where
+    it has one (IREE's compiler error starts with its command's failure)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    diagnostics = [line for line in lines if "error:" in line]
+    return f"{type(error).__name__}: {(diagnostics or lines or [''])[0]}"
+
+
 def run_program(
-    path: Path,
-    small_name: str,
+    case: Case,
     args: argparse.Namespace,
-    xla: XlaCpu | None,
+    peers: Sequence[Peer],
     cache_root: str,
 ) -> Row:
-    row = Row(path.stem, small_name)
-    text = path.read_text()
-    interpreter = xlir.compile(text, target="interpreter")
-    signature = interpreter.signature
-    arrays = bench_inputs(path, small_name, signature, args.seed)
-    expected = as_tuple(interpreter(*arrays))
+    row = Row(case.name)
+    options = CompileOptions(threads=1) if ONE_THREAD else None
+    xlir_signature = xlir.compile(case.text, target="interpreter").signature
     row.streamed_bytes = sum(
-        s.nbytes for s in (*signature.arguments, *signature.results)
+        s.nbytes for s in (*xlir_signature.arguments, *xlir_signature.results)
     )
-    if path.stem == MATMUL:
-        (m, k), (_, n) = (a.shape for a in signature.arguments)
+    if case.name == MATMUL:
+        (m, k), (_, n) = (a.shape for a in xlir_signature.arguments)
         row.flops = 2 * m * n * k
-
-    numpy_program = NUMPY_PROGRAMS[small_name]
-    if problem := check_numpy_on_corpus(small_name):
-        row.problems.append(f"numpy MISMATCH on the corpus inputs: {problem}")
-    if problem := mismatch(small_name, numpy_program(*arrays), expected, scaled=True):
-        row.problems.append(f"numpy MISMATCH on the bench inputs: {problem}")
-    calls: dict[str, Callable[[], object]] = {
-        "numpy_ms": lambda: numpy_program(*arrays)
-    }
+    arrays = case.arrays
+    calls: dict[str, Callable[[], object]] = {}
+    if case.small_name is not None:
+        numpy_program = NUMPY_PROGRAMS[case.small_name]
+        if problem := check_numpy_on_corpus(case.small_name):
+            row.problems.append(f"numpy MISMATCH on the corpus inputs: {problem}")
+        if problem := case.mismatch(numpy_program(*arrays)):
+            row.problems.append(f"numpy MISMATCH on the bench inputs: {problem}")
+        calls["numpy"] = lambda: numpy_program(*arrays)
 
     def cold_xlir() -> object:
         """A compile into a fresh, empty cache folder."""
         os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=cache_root)
-        return xlir.compile(text, target="cpu")
+        return xlir.compile(case.text, target="cpu", options=options)
 
-    compilers: dict[str, Callable[[], object]] = {"cold_ms": cold_xlir}
-    if xla is not None:
-        compilers["xla_compile_ms"] = lambda: xla.compile(text)
+    compilers: dict[str, Callable[[], object]] = {"xlir": cold_xlir}
+    for peer in peers:
+        compilers[peer.name] = functools.partial(peer.compile, case.text)
     cold: dict[str, list[float]] = {name: [] for name in compilers}
     try:
-        executable, milliseconds = timed_ms(compilers["cold_ms"])
-        cold["cold_ms"].append(milliseconds)
-        executable, row.cached_ms = timed_ms(lambda: xlir.compile(text, target="cpu"))
-        if problem := mismatch(small_name, executable(*arrays), expected, scaled=True):
-            row.problems.append(f"XLIR-CPU MISMATCH against the interpreter: {problem}")
+        executable, milliseconds = timed_ms(compilers["xlir"])
+        cold["xlir"].append(milliseconds)
+        executable, row.cached_ms = timed_ms(
+            lambda: xlir.compile(case.text, target="cpu", options=options)
+        )
+        if problem := case.mismatch(executable(*arrays)):
+            row.problems.append(f"XLIR-CPU MISMATCH: {problem}")
         else:
             row.xlir_ok = True
-        outputs = [np.empty(r.shape, dtype=r.dtype) for r in signature.results]
-        calls["xlir_ms"] = lambda: executable(*arrays, out=outputs)
+        outputs = [
+            np.empty(r.shape, dtype=r.dtype) for r in executable.signature.results
+        ]
+        calls["xlir"] = lambda: executable(*arrays, out=outputs)
     except Exception as error:
-        row.problems.append(f"XLIR-CPU FAILED: {type(error).__name__}: {error}")
+        row.problems.append(f"XLIR-CPU FAILED: {first_line(error)}")
 
-    if xla is not None:
+    for peer in peers:
         try:
-            compiled, milliseconds = timed_ms(compilers["xla_compile_ms"])
-            cold["xla_compile_ms"].append(milliseconds)
-            call = xla.caller(compiled, arrays)
-            if problem := mismatch(small_name, call(), expected, scaled=True):
-                row.problems.append(f"XLA differs from the interpreter: {problem}")
-            calls["xla_ms"] = call
+            compiled, milliseconds = timed_ms(compilers[peer.name])
+            cold[peer.name].append(milliseconds)
+            call = peer.caller(compiled, arrays)
+            if problem := case.mismatch(call()):
+                row.problems.append(f"{peer.name.upper()} MISMATCH: {problem}")
+            else:
+                calls[peer.name] = call
         except Exception as error:
-            row.problems.append(f"XLA FAILED: {type(error).__name__}: {error}")
+            row.problems.append(f"{peer.name.upper()} FAILED: {first_line(error)}")
     for name, milliseconds in interleaved_medians_ms(calls, args.repeat).items():
-        setattr(row, name, milliseconds)
+        if name == "xlir":
+            row.xlir_ms = milliseconds
+        elif name == "numpy":
+            row.numpy_ms = milliseconds
+        else:
+            row.peer_ms[name] = milliseconds
     for _ in range(args.compiles - 1):  # in turn, as the calls are timed
         for name, compiler in compilers.items():
             if cold[name]:  # it compiled the first time
                 cold[name].append(timed_ms(compiler)[1])
     for name, times in cold.items():
-        setattr(row, name, statistics.median(times) if times else None)
+        if not times:
+            continue
+        if name == "xlir":
+            row.cold_ms = statistics.median(times)
+        else:
+            row.compile_ms[name] = statistics.median(times)
     return row
 
 
@@ -350,20 +559,99 @@ def geometric_mean(values: Sequence[float]) -> float | None:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+NAME_WIDTH = 28
 HEADER = (
-    f"{'program':<24} {'xlir ms':>9} {'numpy ms':>9} {'xla ms':>9} {'x/numpy':>8} "
-    f"{'x/xla':>8} {'cold ms':>8} {'cached ms':>9} {'xla cmp ms':>10}  check"
+    f"{'program':<{NAME_WIDTH}} {'xlir ms':>9} {'xla ms':>9} {'iree ms':>9} "
+    f"{'numpy ms':>9} {'x/best':>7} {'x/xla':>6} {'x/iree':>6} {'cold ms':>8} "
+    f"{'cached':>7} {'xla cmp':>8} {'iree cmp':>8} {'c/xla':>6}  check"
 )
 
 
 def print_row(row: Row) -> None:
+    xla, iree = row.peer_ms.get("xla"), row.peer_ms.get("iree")
     print(
-        f"{row.name:<24} {figure(row.xlir_ms, 9)} {figure(row.numpy_ms, 9)} "
-        f"{figure(row.xla_ms, 9)} {figure(ratio(row.xlir_ms, row.numpy_ms), 8, 2)} "
-        f"{figure(ratio(row.xlir_ms, row.xla_ms), 8, 2)} {figure(row.cold_ms, 8, 1)} "
-        f"{figure(row.cached_ms, 9, 1)} {figure(row.xla_compile_ms, 10, 1)}  {row.status}",
+        f"{row.name:<{NAME_WIDTH}} {figure(row.xlir_ms, 9)} {figure(xla, 9)} "
+        f"{figure(iree, 9)} {figure(row.numpy_ms, 9)} "
+        f"{figure(ratio(row.xlir_ms, row.best_peer_ms()), 7, 2)} "
+        f"{figure(ratio(row.xlir_ms, xla), 6, 2)} {figure(ratio(row.xlir_ms, iree), 6, 2)} "
+        f"{figure(row.cold_ms, 8, 1)} {figure(row.cached_ms, 7, 1)} "
+        f"{figure(row.compile_ms.get('xla'), 8, 1)} "
+        f"{figure(row.compile_ms.get('iree'), 8, 1)} "
+        f"{figure(ratio(row.cold_ms, row.compile_ms.get('xla')), 6, 2)}  {row.status}",
         flush=True,
     )
+
+
+def print_speed(rows: Sequence[Row], peers: Sequence[Peer]) -> None:
+    """Geometric means of xlir's time over each peer's and over the best
+    one's, and the programs where xlir is slowest against the best."""
+    correct = [r for r in rows if r.xlir_ok and r.xlir_ms is not None]
+    for label in ["numpy", *(p.name for p in peers)]:
+        ratios = [
+            ratio(r.xlir_ms, r.numpy_ms if label == "numpy" else r.peer_ms.get(label))
+            for r in correct
+        ]
+        present = [x for x in ratios if x is not None]
+        if present:
+            print(
+                f"geometric mean xlir/{label}: {geometric_mean(present):.2f} "
+                f"over {len(present)} program(s)"
+            )
+    if not peers:
+        return
+    everyone = [r for r in correct if len(r.peer_ms) == len(peers)]
+    best = [ratio(r.xlir_ms, r.best_peer_ms()) or 0.0 for r in everyone]
+    if best:
+        print(
+            f"geometric mean xlir/best({', '.join(p.name for p in peers)}): "
+            f"{geometric_mean(best):.2f} over the {len(best)} program(s) all ran"
+        )
+    behind = sorted(
+        (
+            (ratio(r.xlir_ms, r.best_peer_ms()) or 0.0, r.name)
+            for r in correct
+            if r.peer_ms
+        ),
+        reverse=True,
+    )
+    slow = [f"{name} {x:.2f}x" for x, name in behind if x > SLOWER_THAN_BEST]
+    print(
+        f"slower than {SLOWER_THAN_BEST}x the best peer: "
+        + (", ".join(slow) if slow else "none")
+    )
+
+
+def print_compile_times(rows: Sequence[Row], peers: Sequence[Peer]) -> None:
+    """The medians over the programs of the cold compile times against each
+    peer's (over the programs both compiled), the largest ratio to XLA's of
+    one program, and the slowest cached compile."""
+    compiled = [r for r in rows if r.cold_ms is not None]
+    if not compiled:
+        return
+    cold = [r.cold_ms for r in compiled if r.cold_ms is not None]
+    print(
+        f"cold compile, median over {len(cold)} programs: xlir {statistics.median(cold):.1f} ms"
+    )
+    for peer in peers:
+        both = [r for r in compiled if peer.name in r.compile_ms]
+        if not both:
+            continue
+        mine = statistics.median(r.cold_ms for r in both if r.cold_ms is not None)
+        theirs = statistics.median(r.compile_ms[peer.name] for r in both)
+        print(
+            f"  over the {len(both)} {peer.name} compiled: xlir {mine:.1f} ms, "
+            f"{peer.name} {theirs:.1f} ms ({mine / theirs:.2f}x)"
+        )
+    against_xla = [
+        (ratio(r.cold_ms, r.compile_ms["xla"]) or 0.0, r.name)
+        for r in compiled
+        if "xla" in r.compile_ms
+    ]
+    if against_xla:
+        worst, name = max(against_xla)
+        print(f"  largest xlir/xla cold compile: {worst:.2f}x ({name})")
+    cached = [r.cached_ms for r in compiled if r.cached_ms is not None]
+    print(f"cached compile: at most {max(cached):.1f} ms")
 
 
 def triad_gbps(repeat: int) -> float:
@@ -392,24 +680,6 @@ def sgemm_gflops(repeat: int) -> float:
     return 2 * SGEMM_SIZE**3 / milliseconds / 1e6
 
 
-def print_compile_times(rows: Sequence[Row]) -> None:
-    """The medians over the programs of the cold compile times, and the
-    slowest cached compile."""
-    cold = [r.cold_ms for r in rows if r.cold_ms is not None]
-    xla = [r.xla_compile_ms for r in rows if r.xla_compile_ms is not None]
-    cached = [r.cached_ms for r in rows if r.cached_ms is not None]
-    if not cold:
-        return
-    line = f"cold compile, median over programs: xlir {statistics.median(cold):.1f} ms"
-    if xla:
-        xla_median = statistics.median(xla)
-        line += (
-            f", XLA {xla_median:.1f} ms ({statistics.median(cold) / xla_median:.2f}x)"
-        )
-    print(line)
-    print(f"cached compile: at most {max(cached):.1f} ms")
-
-
 def print_machine(rows: Sequence[Row], repeat: int) -> None:
     bandwidth = triad_gbps(repeat)
     gflops = sgemm_gflops(max(3, repeat // 4))
@@ -433,32 +703,101 @@ def print_machine(rows: Sequence[Row], repeat: int) -> None:
             )
 
 
-def selected_programs(wanted: str | None) -> list[tuple[Path, str]]:
-    """The bench programs asked for (bench or small names), with their small
-    names."""
-    baselines = json.loads((BENCH / "xla_cpu_baselines.json").read_text())["programs"]
-    programs = [
-        (path, Path(baselines[path.stem]["small_version"]).name.split(".")[0])
+def original_programs() -> list[tuple[Path, str]]:
+    """The bench programs of ../shared/corpus with their small names (the
+    small program whose name starts the bench file's: gelu for gelu_1m)."""
+    small_names = sorted(
+        {p.name.split(".")[0] for p in SMALL.glob("*.mlir")}, key=len, reverse=True
+    )
+    return [
+        (path, next(s for s in small_names if path.stem.startswith(s)))
         for path in sorted(BENCH.glob("*.mlir"))
         if not path.name.endswith(".export.mlir")
     ]
+
+
+def selected(names: Sequence[str], wanted: str | None) -> set[str]:
+    """The names asked for (all without `wanted`); an unknown one is an error."""
     if not wanted:
-        return programs
-    names = set(wanted.split(","))
-    unknown = names - {p.stem for p, _ in programs} - {s for _, s in programs}
-    if unknown:
-        known = ", ".join(p.stem for p, _ in programs)
+        return set(names)
+    asked = set(wanted.split(","))
+    if unknown := asked - set(names):
         raise SystemExit(
-            f"unknown program(s) {', '.join(sorted(unknown))}; known: {known}"
+            f"unknown program(s) {', '.join(sorted(unknown))}; known: {', '.join(names)}"
         )
-    return [(p, s) for p, s in programs if p.stem in names or s in names]
+    return asked
 
 
-def print_notes(xla: XlaCpu | None, repeat: int) -> None:
+def cases(corpus: str, wanted: str | None, seed: int) -> Iterator[Case]:
+    """The programs asked for (bench or small names for the original corpus),
+    made one at a time (the broad corpus's data is large)."""
+    if corpus == "original":
+        programs = original_programs()
+        names = sorted({n for p, s in programs for n in (p.stem, s)})
+        asked = selected(names, wanted)
+        for path, small_name in programs:
+            if path.stem in asked or small_name in asked:
+                yield original_case(path, small_name, seed)
+        return
+    if not BROAD_BENCH.exists():
+        raise SystemExit(
+            f"{BROAD_BENCH} is absent: make it with python benchmarks/broad_corpus.py"
+        )
+    paths = sorted(BROAD_BENCH.glob("*.mlir"))
+    asked = selected([p.stem for p in paths], wanted)
+    for path in paths:
+        if path.stem in asked:
+            yield broad_case(path)
+
+
+def make_peers() -> tuple[list[Peer], list[str]]:
+    """The peers that are installed, and a note for each that is not."""
+    peers: list[Peer] = []
+    notes = []
+    if jax is not None:
+        peers.append(XlaCpu())
+    else:
+        notes.append("jax is not importable: the XLA columns are skipped")
+    if iree_runtime is not None:
+        peers.append(Iree())
+    else:
+        notes.append(
+            "IREE is not importable (pip install -e '.[iree]'): its columns are skipped"
+        )
+    return peers, notes
+
+
+def print_notes(peers: Sequence[Peer], notes: Sequence[str], repeat: int) -> None:
     versions = f"numpy {np.__version__}"
     if jax is not None:
         versions += f", jax {jax.__version__}"
-    print(f"# {versions}, {os.cpu_count()} cpu(s), median of {repeat} calls")
+    if iree_compiler is not None:
+        versions += f", iree {importlib.metadata.version('iree-base-compiler')}"
+    cpu = (
+        next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            "unknown cpu",
+        )
+        if Path("/proc/cpuinfo").exists()
+        else "unknown cpu"
+    )
+    print(f"# {cpu}, {os.cpu_count()} cpu(s); {versions}; median of {repeat} calls")
+    print(
+        f"# load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(
+        "# threads: xlir "
+        + (
+            "1 (CompileOptions(threads=1))"
+            if ONE_THREAD
+            else f"one per core online ({os.cpu_count()})"
+        )
+        + "".join(f"; {p.name} {p.threads()}" for p in peers)
+    )
     threads = os.environ.get("OPENBLAS_NUM_THREADS")
     if threads is None:
         print(
@@ -468,51 +807,55 @@ def print_notes(xla: XlaCpu | None, repeat: int) -> None:
         print(f"# OPENBLAS_NUM_THREADS={threads}")
     if os.environ.get("XLIR_CACHE") == "0":
         print("# note: XLIR_CACHE=0: the cached compile is a second cold compile")
-    if xla is None:
-        print("# note: jax is not importable: the XLA columns are skipped")
+    for note in notes:
+        print(f"# note: {note}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--corpus",
+        choices=("original", "broad"),
+        default="original",
+        help="../shared/corpus/bench (default) or benchmarks/broad/bench",
+    )
     parser.add_argument("--programs", help="comma-separated bench or small names")
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument(
         "--compiles", type=int, default=5, help="cold compiles of each program"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--one-thread",
+        action="store_true",
+        help="xlir, XLA, IREE and numpy on one thread each",
+    )
     args = parser.parse_args()
-    programs = selected_programs(args.programs)
     cache = tempfile.mkdtemp(prefix="xlir-bench-cache-")
     os.environ["XLIR_CACHE_DIR"] = cache
+    rows: list[Row] = []
     try:
-        xla = XlaCpu() if jax is not None else None
-        print_notes(xla, args.repeat)
+        peers, notes = make_peers()
+        print_notes(peers, notes, args.repeat)
         xlir.compile(WARMUP, target="cpu")
-        if xla is not None:
-            xla.compile(WARMUP)
+        for peer in peers:
+            peer.compile(WARMUP)
         print(HEADER)
         print("-" * len(HEADER))
-        rows = []
-        for path, small_name in programs:
-            rows.append(run_program(path, small_name, args, xla, cache))
+        for case in cases(args.corpus, args.programs, args.seed):
+            rows.append(run_program(case, args, peers, cache))
             print_row(rows[-1])
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     print("-" * len(HEADER))
-    correct = [r for r in rows if r.xlir_ok and r.xlir_ms is not None]
-    for label, other in (("numpy", "numpy_ms"), ("xla", "xla_ms")):
-        ratios = [ratio(r.xlir_ms, getattr(r, other)) for r in correct]
-        present = [r for r in ratios if r is not None]
-        mean = geometric_mean(present)
-        if mean is not None:
-            print(
-                f"geometric mean xlir/{label}: {mean:.2f} over {len(present)} program(s)"
-            )
-    print_compile_times(correct)
-    print_machine(rows, args.repeat)
-    problems = [(r.name, p) for r in rows for p in r.problems]
-    for name, problem in problems:
-        print(f"\n!!! {name}: {problem}")
+    print(f"# load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print_speed(rows, peers)
+    print_compile_times([r for r in rows if r.xlir_ok], peers)
+    if args.corpus == "original":
+        print_machine(rows, args.repeat)
+    for row in rows:
+        for problem in row.problems:
+            print(f"\n!!! {row.name}: {problem}")
     failing = [r.name for r in rows if r.xlir_ms is None or not r.xlir_ok]
     if failing:
         print(

@@ -43,6 +43,7 @@ from xlir.targets.base import (
     Executable,
     MemoryStats,
     Platform,
+    Signature,
     Stream,
     StreamExecutor,
     buffer_bytes,
@@ -83,8 +84,13 @@ class DeviceScheduleExecutable(Executable):
         image: Any,
         function: str = "main",
         sources: dict[str, str] | None = None,
+        signature: Signature | None = None,
     ):
-        super().__init__(platform, loop_signature(module, function), module)
+        """`signature`: the program's, where it was compiled from the HLO
+        level (its unsigned types, which the loop level's buffers lose);
+        else the host function's."""
+        signature = signature or loop_signature(module, function)
+        super().__init__(platform, signature, module)
         self.image = image
         self.sources = sources or {}
         self.function = _host_function(module, function)

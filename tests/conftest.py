@@ -24,8 +24,9 @@ CORPUS = SHARED / "corpus"
 MISSING_SHARED = (
     f"{SHARED} is absent: the JAX corpus and StableHLO's interpreter test suite "
     "that these tests read live there, beside the repository (the project's "
-    "shared folder; see the README's Layout section); its corpus/export_corpus.py "
-    "regenerates the corpus with JAX (`pip install -e '.[bench]'`)"
+    "shared folder; see the README's Layout section). To make the corpus "
+    "yourself: pip install -e '.[bench]' && python scripts/export_corpus.py "
+    f"{CORPUS}"
 )
 
 

@@ -110,7 +110,12 @@ class NvptxCompiler(Compiler):
         self.lower(module, record.loop_level, sources)
         image = self.compile_kernels(module, sources)
         return NvptxExecutable(
-            self.platform, module, image, record.signature.function, sources
+            self.platform,
+            module,
+            image,
+            record.signature.function,
+            sources,
+            record.signature,
         )
 
     def compile_kernels(

@@ -1,0 +1,86 @@
+"""Kernels rewritten by `emulation.thread_loops` compiled for this machine:
+the target-neutral llvm lowering (lowering/llvm/) with `HostKernelEmitter`,
+LLVM at -O2 for the host CPU, and MCJIT into this process; each kernel an
+exported C function of its buffers' addresses and its scalars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import llvmlite.binding as llvm
+from xdsl.dialects.builtin import ModuleOp
+from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.lowering.llvm.emitter import LLVMEmitter
+from xlir.lowering.llvm.function import noalias_attributes
+from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize, target_machine
+from xlir.lowering.llvm.memory import lower_global
+from xlir.lowering.llvm.passes import lower_kernels
+
+from xlir.diagnostics import XlirError
+
+
+class HostKernelEmitter(LLVMEmitter):
+    """The neutral lowering; a kernel's buffers are `noalias` where no launch
+    of the original program overlaps them (`distinct`, by kernel name: the
+    rewritten kernels are compiled without the host code that launches
+    them)."""
+
+    target = "nvptx-emu"
+
+    def __init__(self, distinct: dict[str, list[bool]]):
+        super().__init__()
+        self.distinct = distinct
+
+    def kernel_function(self, kernel: KernelOp, distinct: Sequence[bool]):
+        function, region = super().kernel_function(kernel, distinct)
+        function.arg_attrs = noalias_attributes(
+            self.distinct.get(kernel.sym_name.data, [False] * len(distinct))
+        )
+        return function, region
+
+
+class HostCode:
+    """Native code of kernels, loaded in this process: `address(name)`."""
+
+    def __init__(
+        self,
+        kernels: Sequence[KernelOp],
+        globals_: Sequence[GlobalOp],
+        distinct: dict[str, list[bool]],
+    ):
+        names = [k.sym_name.data for k in kernels]
+        module = ModuleOp([*(g.clone() for g in globals_), *kernels])
+        lower_kernels(module, HostKernelEmitter(distinct), "nvptx-emu kernels")
+        for global_ in [op for op in module.ops if isinstance(op, GlobalOp)]:
+            module.body.block.insert_op_before(lower_global(global_), global_)
+            global_.detach()
+            global_.erase()
+        machine = target_machine(
+            llvm.get_process_triple(),
+            llvm.get_host_cpu_name(),
+            llvm.get_host_cpu_features().flatten(),
+        )
+        optimized = optimize(llvm_ir(module, machine.triple, exported=names), machine)
+        missing = [
+            f.name
+            for f in optimized.functions
+            if f.is_declaration
+            and not f.name.startswith("llvm.")
+            and llvm.address_of_symbol(f.name) is None
+        ]
+        if missing:
+            raise XlirError(
+                "error: the emulated kernels call "
+                + ", ".join(f"'{name}'" for name in missing)
+                + ", which this process does not define"
+            )
+        self.engine = llvm.create_mcjit_compiler(optimized, machine)
+        self.engine.finalize_object()
+        self.addresses = {
+            name: self.engine.get_function_address(name) for name in names
+        }
+
+    def address(self, name: str) -> int:
+        return self.addresses[name]

@@ -1,0 +1,76 @@
+"""benchmarks/run.py's pieces that decide what is compared with what: the
+small name of each bench program, the broad corpus's comparison with JAX's
+stored outputs, and the failure line it lists for a peer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import CORPUS
+from tests.e2e.jax_corpus_check import script
+
+run = script("benchmarks/run.py")
+
+PROGRAM = """func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
+  %y = stablehlo.add %x, %x : tensor<4xf32>
+  return %y, %n : tensor<4xf32>, tensor<i32>
+}
+"""
+
+
+def test_small_names_are_the_recorded_ones() -> None:
+    if not CORPUS.exists():
+        pytest.skip(f"{CORPUS} is absent")
+    recorded = json.loads((CORPUS / "bench" / "xla_cpu_baselines.json").read_text())
+    found = {path.stem: small for path, small in run.original_programs()}
+    assert found == {
+        name: Path(entry["small_version"]).name.split(".")[0]
+        for name, entry in recorded["programs"].items()
+    }
+
+
+@pytest.fixture
+def broad_program(tmp_path: Path) -> Path:
+    path = tmp_path / "double.mlir"
+    path.write_text(PROGRAM)
+    x = np.arange(4, dtype=np.float32)
+    np.savez(
+        tmp_path / "double.npz", arg0=x, arg1=np.int32(7), out0=2 * x, out1=np.int32(7)
+    )
+    return path
+
+
+def test_broad_case_accepts_the_expected_outputs(broad_program: Path) -> None:
+    case = run.broad_case(broad_program)
+    assert case.mismatch(case.expected) == ""
+    assert case.mismatch(run.xlir.compile(case.text, target="cpu")(*case.arrays)) == ""
+
+
+@pytest.mark.parametrize(
+    ("outputs", "why"),
+    [
+        ((np.array([0, 2, 4, 6.1], np.float32), np.int32(7)), "out0: 1 of 4"),
+        (
+            (np.array([0, 2, 4, 6], np.float32), np.int32(8)),
+            "out1: 1 of 1 elements differ",
+        ),
+        ((np.array([0, 2, 4, 6], np.float32),), "1 outputs, expected 2"),
+    ],
+)
+def test_broad_case_flags_wrong_outputs(broad_program: Path, outputs, why: str) -> None:
+    assert why in run.broad_case(broad_program).mismatch(outputs)
+
+
+def test_a_failure_is_listed_by_its_diagnostic() -> None:
+    error = RuntimeError(
+        "Error invoking IREE compiler tool iree-compile\nError code: 1\n"
+        "<stdin>:5:10: error: failed to legalize operation\n  %1 = ..."
+    )
+    assert run.first_line(error) == (
+        "RuntimeError: <stdin>:5:10: error: failed to legalize operation"
+    )
+    assert run.first_line(ValueError("bad\nmore")) == "ValueError: bad"
