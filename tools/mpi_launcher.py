@@ -2,11 +2,10 @@
 
 The ranks run `python -m xlir.tools.run` with the other arguments
 (tools/sharded_run.py). mpiexec's own output is passed through. Each rank
-records its pid; the launcher watches those processes, and where one ends
-while the others run (killed by a signal, or gone without a word), it stops
-the others and names that rank. mpiexec runs without its own clean-up,
-which kills every rank at once and names a pid that is not always the one
-that died first.
+records its pid (and its normal end); the launcher watches those processes,
+and where one ends unfinished while the others run (killed by a signal, or
+gone without a word), names its rank once mpiexec has stopped the others
+(mpiexec itself names a pid, not always the one that died first).
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -55,9 +53,7 @@ def launch(count: int, argv: Sequence[str]) -> int:
     if mpiexec is None or not mpi_installed():
         raise UsageError(f"--processes needs MPI: {INSTALL_HINT}")
     with tempfile.TemporaryDirectory(prefix="xlir-ranks-") as pids:
-        # mpiexec would kill every rank as soon as one dies, too soon to tell
-        # which died first: the watcher stops the others itself
-        command = [mpiexec, "-disable-auto-cleanup", "-n", str(count)]
+        command = [mpiexec, "-n", str(count)]
         command += [sys.executable, "-m", "xlir.tools.run"]
         command += list(argv)
         process = subprocess.Popen(
@@ -89,8 +85,8 @@ def launch(count: int, argv: Sequence[str]) -> int:
             reported = any(pid in _DIED.findall(line) for line in reports)
             reason = f" ({how[0].lower()})" if how and reported else ""
             print(
-                f"xlir-run: rank {rank} (pid {pid}) died{reason}; the other ranks were "
-                "stopped",
+                f"xlir-run: rank {rank} (pid {pid}) died{reason}; mpiexec stopped the "
+                "other ranks",
                 file=sys.stderr,
             )
     return status
@@ -98,7 +94,7 @@ def launch(count: int, argv: Sequence[str]) -> int:
 
 class _Watcher:
     """Which rank's process ended first, unfinished, while the others still
-    ran: the rank that died; the watcher then stops the others."""
+    ran: the rank that died, before mpiexec stopped the rest."""
 
     def __init__(self, pids: Path):
         self.pids = pids
@@ -116,9 +112,6 @@ class _Watcher:
             dead = [pid for pid in ranks if pid not in finished and not _alive(pid)]
             if len(dead) == 1 and len(ranks) > 1:
                 self.first_dead = (ranks[dead[0]], dead[0])
-                for pid in ranks:  # mpiexec leaves them (no auto cleanup)
-                    if pid != dead[0] and pid not in finished and _alive(pid):
-                        os.kill(int(pid), signal.SIGKILL)
             elif dead:
                 return  # several at once: no telling which was first
             time.sleep(_POLL_S)
