@@ -35,14 +35,19 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
+    IntegerType,
     MemRefType,
     NoneAttr,
     SymbolRefAttr,
+    TensorType,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
+    Attribute,
     Dialect,
+    Operation,
     ParametrizedAttribute,
+    Region,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
@@ -55,6 +60,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -379,6 +385,83 @@ class LaunchOp(IRDLOperation):
             )
 
 
+# Collectives.
+
+
+def _same_bits(tensor_element: Attribute, buffer_element: Attribute) -> bool:
+    """Whether a buffer's element holds a tensor's (buffers are signless)."""
+    if isinstance(tensor_element, IntegerType) and isinstance(
+        buffer_element, IntegerType
+    ):
+        return tensor_element.width == buffer_element.width
+    return tensor_element == buffer_element
+
+
+@irdl_op_definition
+class CollectiveOp(IRDLOperation):
+    """Exchange buffers with the other devices of the program's grid, in
+    stream order: the HLO op in the region (a collective such as
+    `stablehlo.all_reduce`, or `replica_id` / `partition_id`) on the input
+    buffers, writing the output buffers; `args` holds the inputs then the
+    outputs. The region's block takes the inputs as tensors and returns the
+    op's results (`stablehlo.return`): the runtime reads from it what to
+    exchange with whom, so every target's runtime runs the op with the one
+    meaning the evaluator gives it, through its communicator.
+
+    `device.collective(%x, %y) on %s : memref<8xf32>, memref<8xf32> {...}`"""
+
+    name = "device.collective"
+    args = var_operand_def(MemRefType)
+    stream = operand_def(StreamType)
+    body = region_def("single_block")
+    assembly_format = "`(` $args `)` `on` $stream attr-dict `:` type($args) $body"
+
+    def __init__(self, args: Sequence[SSAValue], stream: SSAValue, body: Region):
+        super().__init__(operands=[args, stream], regions=[body])
+
+    @property
+    def inputs(self) -> Sequence[SSAValue]:
+        return self.args[: len(self.body.block.args)]
+
+    @property
+    def outputs(self) -> Sequence[SSAValue]:
+        return self.args[len(self.body.block.args) :]
+
+    @property
+    def exchange(self) -> Operation:
+        """The HLO op that says what to exchange (the region's first op)."""
+        op = self.body.block.first_op
+        assert op is not None
+        return op
+
+    def verify_(self) -> None:
+        block = self.body.block
+        returned = block.last_op
+        if returned is None or returned is block.first_op or not returned.operands:
+            raise VerifyException(
+                f"'{self.name}' op region must hold one HLO op and return its results"
+            )
+        tensors = [*block.arg_types, *returned.operand_types]
+        buffers = list(self.args.types)
+        if len(tensors) != len(buffers):
+            raise VerifyException(
+                f"'{self.name}' op has {len(buffers)} buffer(s), but its region "
+                f"takes {len(block.args)} input(s) and returns "
+                f"{len(returned.operands)} result(s)"
+            )
+        for index, (tensor, buffer) in enumerate(zip(tensors, buffers, strict=True)):
+            assert isinstance(buffer, MemRefType)
+            if not (
+                isinstance(tensor, TensorType)
+                and tensor.get_shape() == buffer.get_shape()
+                and _same_bits(tensor.get_element_type(), buffer.get_element_type())
+            ):
+                raise VerifyException(
+                    f"'{self.name}' op buffer #{index} of type {buffer} does not "
+                    f"hold the region's value of type {tensor}"
+                )
+
+
 DEVICE_OPS: list[type[IRDLOperation]] = [
     DefaultStreamOp,
     StreamCreateOp,
@@ -393,6 +476,7 @@ DEVICE_OPS: list[type[IRDLOperation]] = [
     CopyOp,
     ReadScalarOp,
     LaunchOp,
+    CollectiveOp,
 ]
 
 Device = Dialect("device", [*DEVICE_OPS], [StreamType, EventType, CopyDirectionAttr])

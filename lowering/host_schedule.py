@@ -22,6 +22,12 @@ yield (and of a loop's initial values) are one parallel copy: each reads
 its source before any of them overwrites it, through scratch where they
 form a cycle (a body that swaps two carried values).
 
+A collective (`all_reduce`, `all_gather`, ...) and `replica_id` /
+`partition_id` are no kernel: their values come from the other devices of
+the grid, or from which device this is. Each is its own step,
+`device.collective`, on its operands' and results' planned buffers, the op
+kept in its region for the runtime to run through its communicator.
+
 A kernel may take scratch buffers after its operands' and results' (sort's
 merge passes): each is a `device.alloc` of its type before the launch and a
 `device.free` after it.
@@ -73,6 +79,17 @@ from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 from xlir.dialects.stablehlo import data_movement as dm
+from xlir.dialects.stablehlo.collectives import (
+    AllGatherOp,
+    AllReduceOp,
+    AllToAllOp,
+    CollectiveBroadcastOp,
+    CollectivePermuteOp,
+    CollectiveReduceOp,
+    PartitionIdOp,
+    ReduceScatterOp,
+    ReplicaIdOp,
+)
 from xlir.dialects.stablehlo.control_flow import (
     CaseOp,
     OptimizationBarrierOp,
@@ -84,6 +101,19 @@ from xlir.lowering.planned_memory import planned_memory
 from xlir.passes.hlo.buffers.sharing import view_source
 
 from xlir.walk import walk
+
+RUNTIME_OPS = (
+    AllReduceOp,
+    AllGatherOp,
+    ReduceScatterOp,
+    AllToAllOp,
+    CollectivePermuteOp,
+    CollectiveBroadcastOp,
+    CollectiveReduceOp,
+    ReplicaIdOp,
+    PartitionIdOp,
+)
+"""Ops whose values come from the grid: a `device.collective` step each."""
 
 LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
 """Builds the kernel of a fusion or heavy op under a name, with its globals."""
@@ -278,9 +308,23 @@ class HostSchedule:
                 sources = [self.buffers[v] for v in op.operands]
                 targets = [self.buffers[r] for r in op.results]
                 self._parallel_copy(sources, targets, builder)
+            case _ if isinstance(op, RUNTIME_OPS):
+                self._collective(op, builder)
             case _:
                 self._launch(op, builder)
         return None
+
+    def _collective(self, op: Operation, builder: Builder) -> None:
+        self.place(op, builder)
+        block = Block(arg_types=op.operand_types)
+        exchange = op.clone(
+            value_mapper=dict(zip(op.operands, block.args, strict=True))
+        )
+        for key in (BUFFERS, "name"):
+            exchange.attributes.pop(key, None)
+        block.add_ops([exchange, ReturnOp(exchange.results)])
+        args = [self.buffers[v] for v in (*op.operands, *op.results)]
+        builder.insert(device.CollectiveOp(args, self.stream, Region(block)))
 
     def _launch(self, op: Operation, builder: Builder) -> None:
         if _views_in_place(op):
@@ -500,10 +544,13 @@ def is_schedule_op(op: Operation) -> bool:
     """Ops the host schedule handles itself, with no kernel of their own."""
     return isinstance(
         op,
-        func.ReturnOp
-        | ReturnOp
-        | dm.ConstantOp
-        | WhileOp
-        | CaseOp
-        | OptimizationBarrierOp,
+        (
+            func.ReturnOp,
+            ReturnOp,
+            dm.ConstantOp,
+            WhileOp,
+            CaseOp,
+            OptimizationBarrierOp,
+            *RUNTIME_OPS,
+        ),
     )

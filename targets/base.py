@@ -45,10 +45,12 @@ from xlir.dialects import device
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.memory import ViewOp
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.passes.hlo.buffers.report import buffer_stats
 from xlir.targets.signatures import function_signature, loop_signature
 from xlir.targets.target import CompileOptions, Target
 
+from xlir.communicator import grid_problems
 from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.element_types import byte_width
@@ -419,10 +421,18 @@ class Compiler(ABC):
         sources: dict[str, str] | None = None,
         pipeline: str | None = None,
     ) -> ProgramRecord:
-        """Runs the HLO passes on `module` (in place) and reads its record. A
+        """Runs the HLO passes on `module` (in place) and reads its record,
+        after refusing collectives whose groups do not fit the grid the
+        module states (`mhlo.num_replicas` x `mhlo.num_partitions`; a test
+        module without them runs its functions on grids of its own,
+        `interpreter.run_parallel`). A
         module already at the loop level gets no default pipeline; one that
         is there after its pipeline (`hlo-opt,hlo-to-loop`) goes on from
         there."""
+        if _states_grid(module):
+            misfits = grid_problems(module, module_grid(module), sources)
+            if misfits:
+                raise XlirError("\n".join(misfits))
         if pipeline is not None or not is_loop_level(module):
             self.run_hlo_passes(module, pipeline, sources)
         return program_record(module, function, is_loop_level(module))
@@ -479,6 +489,12 @@ class Compiler(ABC):
             f"error: target '{self.platform.name}' does not support ahead-of-time "
             "compilation; use a target whose TargetInfo says ahead_of_time"
         )
+
+
+def _states_grid(module: ModuleOp) -> bool:
+    return any(
+        key in module.attributes for key in ("mhlo.num_replicas", "mhlo.num_partitions")
+    )
 
 
 def _reject_nested_modules(module: ModuleOp, sources: dict[str, str] | None) -> None:

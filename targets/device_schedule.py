@@ -11,7 +11,8 @@ the grid the target picks for the kernel (`launch_dimensions`), a
 the work enqueued before it is done (as cuMemFree waits), a `loop.reshape`
 the whole buffer under its new shape, and a
 `loop.get_global` a device buffer the run fills with the constant and frees
-at its end. What the function returns is the caller's: a returned argument,
+at its end, and a `device.collective` the exchange of its buffers (brought to
+the host) through the communicator (targets/collective_steps.py). What the function returns is the caller's: a returned argument,
 part of an allocation or buffer returned twice is copied into a buffer of
 its own, as XLA's executables return buffers they own.
 """
@@ -33,6 +34,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp
+from xlir.dialects.stablehlo.process_groups import module_grid
+from xlir.evaluator.collective_step import CollectiveStep, site_text
 from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
     DeviceBuffer,
@@ -46,6 +49,7 @@ from xlir.targets.base import (
     buffer_bytes,
     program_record,
 )
+from xlir.targets.collective_steps import communicator_for
 from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -94,10 +98,24 @@ class DeviceScheduleExecutable(Executable):
             op.sym_name.data: op for op in module.ops if isinstance(op, GlobalOp)
         }
         self._kernels: dict[StreamExecutor, dict[str, Any]] = {}
+        self.grid = module_grid(module)
+        self.collective_steps = {
+            op: CollectiveStep(site_text(op))
+            for op in self.function.walk()
+            if isinstance(op, device.CollectiveOp)
+        }
+        exchanges = {
+            inner
+            for op in self.collective_steps
+            for inner in op.walk()
+            if inner is not op
+        }
         unknown = [
             format_at_op(op, f"'{op.name}' cannot run on the host", self.sources)
             for op in self.function.walk()
-            if op is not self.function and not isinstance(op, HOST_OPS)
+            if op is not self.function
+            and not isinstance(op, HOST_OPS)
+            and op not in exchanges
         ]
         if unknown:
             raise XlirError(
@@ -209,6 +227,8 @@ class _Run:
                 values[op.result] = self.read_scalar(op)
             case device.LaunchOp():
                 self.launch(op)
+            case device.CollectiveOp():
+                self.collective(op)
             case ViewOp():
                 size = buffer_bytes(op.result.type, op, self.executable.sources)
                 view = self.executor.sub_buffer(values[op.source], op.byte_offset, size)
@@ -291,6 +311,20 @@ class _Run:
         grid = self.executor.launch_dimensions(kernel)
         arguments = [self.values[a] for a in op.args]
         self.executor.launch(self.values[op.stream], kernel, grid, arguments)
+
+    def collective(self, op: device.CollectiveOp) -> None:
+        """Once the stream is done: the step's buffers to the host, the
+        exchange through the communicator, the results back."""
+        stream: Stream = self.values[op.stream]
+        stream.synchronize()
+        buffers = [self.values[a] for a in op.args]
+        hosts = [np.empty(b.size_in_bytes, np.uint8) for b in buffers]
+        for host, buffer in zip(hosts, buffers, strict=True):
+            self.executor.copy_device_to_host(host, buffer)
+        step = self.executable.collective_steps[op]
+        step.run(communicator_for(self.executable.grid), hosts)
+        for index in range(len(op.inputs), len(buffers)):
+            self.executor.copy_host_to_device(buffers[index], hosts[index])
 
     def constant(self, name: str) -> DeviceBuffer:
         """The device buffer of a `loop.global`, filled on first use."""

@@ -7,6 +7,8 @@
              [--against interpreter] [--reproducer-dir DIR]
     xlir-run FILE.mlir --target NAME (--inputs in.npz | --random)
              --profile[=trace.json] [--repeat N]
+    mpiexec -n N xlir-run FILE.mlir --target cpu --inputs in.npz [--expected ref.npz]
+    xlir-run FILE.mlir --processes N --target cpu --inputs in.npz [--expected ref.npz]
     xlir-run --check [--split-input-file] [--target NAME[,NAME...]] FILE.mlir
     xlir-run --list-targets
 
@@ -34,6 +36,10 @@ parsed, or after `--pipeline`; another target compiles each test through
 from the reference's and writes a reproducer; `--profile`
 (tools/profile.py) times each kernel (docs/tools.md).
 
+Under mpiexec (or with `--processes N`, which starts it) each rank runs a
+sharded program on its own `r{rank}_arg*` inputs and rank 0 reports every
+rank's outputs (tools/sharded_run.py).
+
 `--list-targets` prints every registered target (the `xlir.targets` entry
 points, targets/registry.py): its name, then its one-line description.
 
@@ -55,13 +61,16 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import Executable
+from xlir.targets.mpi_communicator import INSTALL_HINT, launched_by_mpiexec
 from xlir.targets.registry import get_platform, get_target, target_names
 from xlir.targets.signatures import function_signature
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.compare import compare, tolerance_for
+from xlir.tools.mpi_launcher import launch, mpi_installed, without_processes
 from xlir.tools.profile import profile, profile_table, write_trace
+from xlir.tools.sharded_run import run_in_process, run_rank
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError, decode_source
@@ -134,6 +143,13 @@ def _parser() -> argparse.ArgumentParser:
         "--reproducer-dir",
         metavar="DIR",
         help="with --bisect: where the reproducer's .mlir and .npz go (default: .)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        metavar="N",
+        help="run a sharded program on N ranks: starts `mpiexec -n N` on this "
+        "command (tools/sharded_run.py)",
     )
     parser.add_argument(
         "--split-input-file",
@@ -484,12 +500,22 @@ def _run_checks_on(target: str, text: str, name: str, args: argparse.Namespace) 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
+    if launched_by_mpiexec() and args.file is not None and not args.list_targets:
+        run_rank(args, _read_source, preview, random_arguments)
 
     def body() -> int:
         if args.list_targets:
             return list_targets()
         if args.file is None:
             raise UsageError("give the .mlir file to run ('-' for stdin)")
+        if args.processes is not None and mpi_installed():
+            given = sys.argv[1:] if argv is None else list(argv)
+            return launch(args.processes, without_processes(given))
+        if args.processes is not None:
+            print(
+                f"{PROG}: {INSTALL_HINT}; running the ranks as threads", file=sys.stderr
+            )
+            return run_in_process(args, _read_source, preview, random_arguments)
         with np.errstate(all="ignore"):
             return run_checks(args) if args.check else run_main(args)
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from xlir.context import make_context
@@ -20,9 +20,12 @@ from xlir.diagnostics import (
     format_parse_error,
     verify_module,
 )
+from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.parsing import parse_module
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.targets.base import Executable
+from xlir.targets.collective_steps import process_communicator
+from xlir.targets.mpi_communicator import launched_by_mpiexec
 from xlir.targets.registry import get_platform
 from xlir.targets.target import CompileOptions
 
@@ -84,6 +87,8 @@ def compile(
     pipeline: str | None = None,
     bounds_check: bool = False,
     options: CompileOptions | None = None,
+    num_partitions: int | None = None,
+    num_replicas: int | None = None,
 ) -> Executable:
     """Compile StableHLO (text, a path, or a parsed module) for a target.
 
@@ -105,19 +110,31 @@ def compile(
     once per distinct shape signature (`xlir/polymorphic.py`). Errors in the program are `XlirError`s with file:line:col
     diagnostics; wrong arguments at call time are `ValueError`s naming the
     argument.
+
+    `num_partitions` and `num_replicas` give the grid of a sharded (SPMD)
+    program: they must match the module's `mhlo.num_partitions` /
+    `mhlo.num_replicas` where it has them, and set them where it has not.
+    The executable runs on the caller's rank: under `mpiexec -n N` (N the
+    grid's size, checked here) each process calls it with its own shards and
+    its collectives go through MPI (docs/collectives-runtime.md).
     """
     compiler = get_platform(target).compiler()
     chosen = options or CompileOptions()
     if bounds_check:
         chosen = replace(chosen, bounds_check=True)
     compiler.options = chosen.with_environment()
-    if isinstance(source, str):
+    sharded = num_partitions is not None or num_replicas is not None
+    if isinstance(source, str) and not sharded:
         cached = compiler.lookup(source, function, pipeline)
         if cached is not None:
             return cached
 
     def build() -> Executable:
         module, sources = load_module(source, name)
+        if sharded:
+            grid = set_grid(module, num_replicas, num_partitions)
+            if launched_by_mpiexec():
+                process_communicator(grid)  # this process count, or a diagnostic
         if needs_refinement(module):
             return ShapePolymorphicExecutable(
                 compiler, module, function, sources, pipeline
@@ -126,3 +143,26 @@ def compile(
 
     with cyclic_gc_paused():
         return run_deep(build)
+
+
+def set_grid(
+    module: ModuleOp, num_replicas: int | None, num_partitions: int | None
+) -> Grid:
+    """The module's grid with the counts asked for: each one the module
+    states must agree, one it lacks is set."""
+    for key, wanted in (
+        ("mhlo.num_replicas", num_replicas),
+        ("mhlo.num_partitions", num_partitions),
+    ):
+        if wanted is None:
+            continue
+        if wanted < 1:
+            raise XlirError(f"error: {key.removeprefix('mhlo.')} must be at least 1")
+        stated = module.attributes.get(key)
+        if isinstance(stated, IntegerAttr) and stated.value.data != wanted:
+            raise XlirError(
+                f"error: the module says {key} = {stated.value.data}, but it is "
+                f"compiled with {key.removeprefix('mhlo.')}={wanted}"
+            )
+        module.attributes[key] = IntegerAttr(wanted, 32)
+    return module_grid(module)

@@ -149,14 +149,22 @@ class Communicator(ABC):
         return list(values)
 
     def all_reduce(
-        self, value: np.ndarray, group: Sequence[int], reduction: Reduction
+        self,
+        value: np.ndarray,
+        group: Sequence[int],
+        reduction: Reduction,
+        out: np.ndarray | None = None,
     ) -> np.ndarray:
-        """The members' values folded in group order."""
+        """The members' values folded in group order (into `out` where given:
+        a runtime's planned buffer, which `value` may not share)."""
         values = self.gather_same_shape(value, group, "all_reduce")
         result = values[0]
         for other in values[1:]:
             result = reduction.combine(result, other)
-        return np.asarray(result, dtype=value.dtype)
+        if out is None:
+            return np.asarray(result, dtype=value.dtype)
+        out[...] = result
+        return out
 
     def reduce_scatter(
         self,

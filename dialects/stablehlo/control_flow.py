@@ -95,6 +95,7 @@ REGION_OP_NAMES: tuple[str, ...] = (
     "stablehlo.reduce_scatter",
     "stablehlo.collective_reduce",
     "chlo.scan",
+    "device.collective",
 )
 """The stablehlo ops whose regions end with `stablehlo.return`."""
 

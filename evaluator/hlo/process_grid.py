@@ -143,16 +143,14 @@ class InProcessCommunicator(Communicator):
         self._rendezvous = rendezvous
 
     def all_gather(self, value: Array, group: Sequence[int]) -> list[Array]:
-        return self._rendezvous.exchange(
-            self.rank, group, np.asarray(value), "all_gather"
-        )
+        return self._rendezvous.exchange(self.rank, group, _kept(value), "all_gather")
 
     def gather_same_shape(
         self, value: Array, group: Sequence[int], what: str
     ) -> list[Array]:
         """The members' values; they must all be at `what` (the kind of
         collective), with this rank's shape and dtype."""
-        value = np.asarray(value)
+        value = _kept(value)
         values = self._rendezvous.exchange(self.rank, group, value, what)
         return self.check_same_shape(values, value, group, what)
 
@@ -161,6 +159,13 @@ class InProcessCommunicator(Communicator):
 
     def recv(self, channel: int) -> list[Array]:
         return self._rendezvous.recv(self.rank, channel)
+
+
+def _kept(value: Array) -> Array:
+    """A copy of what a rank hands the others: its caller may reuse the
+    memory (a runtime's planned buffer) once it has what it gathers, while
+    slower ranks still read this."""
+    return np.array(value, copy=True)
 
 
 @dataclass
@@ -201,20 +206,37 @@ def run_programs(
     problems = grid_problems(module, grid, sources)
     if problems:
         raise XlirError("\n".join(problems))
-    rendezvous = _Rendezvous(grid.size)
     shared_infeed = deque(infeed)
     outfeed: list[list[Array]] = []
     lock = threading.Lock()
     interpreters = [ModuleInterpreter(module, sources) for _ in range(grid.size)]
+
+    def process(communicator: Communicator) -> list[Array]:
+        interp = interpreters[communicator.rank]
+        interp.process = ProcessContext(communicator, shared_infeed, outfeed, lock)
+        return interp.call(
+            functions[communicator.rank], list(inputs[communicator.rank])
+        )
+
+    return run_ranks(grid, process)
+
+
+def run_ranks(
+    grid: Grid, body: Callable[[Communicator], list[Array]]
+) -> list[list[Array]]:
+    """`body(communicator)` on one thread per rank of `grid`, the ranks
+    meeting at their collectives in this process; each rank's results. The
+    first failure stops every rank and is raised (with the rank that
+    failed). What runs a grid of anything in-process (the interpreter's
+    programs here, compiled executables for `xlir-run --processes`)."""
+    rendezvous = _Rendezvous(grid.size)
     results: list[list[Array] | None] = [None] * grid.size
     errors: list[BaseException | None] = [None] * grid.size
 
     def process(rank: int) -> None:
-        interp = interpreters[rank]
         communicator = InProcessCommunicator(grid, rank, rendezvous)
-        interp.process = ProcessContext(communicator, shared_infeed, outfeed, lock)
         try:
-            results[rank] = interp.call(functions[rank], list(inputs[rank]))
+            results[rank] = body(communicator)
         except BaseException as error:
             errors[rank] = error
             replica, partition = grid.process(rank)

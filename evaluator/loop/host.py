@@ -1,11 +1,13 @@
 """The host side: streams and events (the host runs work in order, so they
-are tokens and no-ops), kernel launches and function calls."""
+are tokens and no-ops), kernel launches, function calls and collective
+steps."""
 
 from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.ir import Operation
 from xlir.dialects.device import (
+    CollectiveOp,
     DefaultStreamOp,
     EventCreateOp,
     EventDestroyOp,
@@ -16,6 +18,8 @@ from xlir.dialects.device import (
     SynchronizeOp,
     WaitOp,
 )
+from xlir.evaluator.collective_step import CollectiveStep, site_text
+from xlir.evaluator.hlo.process_grid import single_process
 from xlir.evaluator.hlo.types import Unsupported
 from xlir.evaluator.loop.engine import Env, Scope, Step, impl
 
@@ -76,3 +80,18 @@ def _call(op: Operation, scope: Scope) -> Step:
             env[slot] = value
 
     return call
+
+
+@impl(CollectiveOp)
+def _collective(op: Operation, scope: Scope) -> Step:
+    """The step on a grid of one: the loop evaluator runs one process (the
+    runtimes run a step through their own communicator)."""
+    assert isinstance(op, CollectiveOp)
+    step = CollectiveStep(site_text(op))
+    args = scope.slots_of(op.args)
+
+    def collective(env: Env) -> None:
+        communicator = single_process().communicator
+        step.run(communicator, [env[a] for a in args])
+
+    return collective

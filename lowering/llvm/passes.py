@@ -41,6 +41,10 @@ TERMINATORS = {"loop.yield", "loop.return", "scf.yield", "scf.condition"}
 """Handled by the op that owns their block."""
 
 
+DATA_REGIONS = frozenset({"device.collective"})
+"""Ops whose region is data a runtime reads (what to exchange), not code."""
+
+
 def problems(
     ops: Sequence[Operation], emitter: LLVMEmitter, also: Iterable[str] = ()
 ) -> list[tuple[Operation, str]]:
@@ -53,9 +57,12 @@ def problems(
     found: list[tuple[Operation, str]] = []
     lowerable: set[int] = set()
     for top in ops:
+        data: set[int] = set()
         for op in walk(top):
-            if op is top:
+            if op is top or id(op) in data:
                 continue
+            if op.name in DATA_REGIONS:
+                data.update(id(inner) for inner in walk(op) if inner is not op)
             if op.name not in known:
                 found.append((op, emitter.missing()))
                 continue

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xlir.dialects.stablehlo.process_groups import module_grid
+from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
 from xlir.targets.base import (
     Compiler,
@@ -135,7 +137,8 @@ class CpuCompiler(Compiler):
             return cached
         executable = super().compile(module, function, sources, pipeline)
         assert isinstance(executable, CpuExecutable)
-        if key is not None:
+        if key is not None and not executable.collective_steps:
+            # the cache keeps no collective steps
             cache.store(
                 key,
                 cache.Entry(
@@ -159,6 +162,7 @@ class CpuCompiler(Compiler):
             plant_miscompile(module, kernel)
         lower_to_llvm(self.cpu, module, record, self.options, sources)
         sites = module.attributes.pop(LAUNCH_SITES, None)
+        collectives = module.attributes.pop(COLLECTIVE_SITES, None)
         ir, objects = compile_parts(module)
         return CpuExecutable(
             self.platform,
@@ -168,6 +172,12 @@ class CpuCompiler(Compiler):
             record.stats,
             llvm_ir=ir,
             launch_sites=launch_sites(sites),
+            collective_sites=[
+                site.data
+                for site in getattr(collectives, "data", ())
+                if isinstance(site, StringAttr)
+            ],
+            grid=module_grid(module),
         )
 
     def compile_ahead_of_time(

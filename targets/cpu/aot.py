@@ -16,6 +16,7 @@ from dataclasses import replace
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
+from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, object_code
 from xlir.targets.aot import RELOCATION_MODELS, AotOptions, AotResult
 from xlir.targets.base import ProgramRecord
@@ -143,6 +144,12 @@ def compile_object(
     entry = options.entry or default_entry(module, function)
     donated = _donated(module, function)
     lower_to_llvm(backend, module, record, compile_options(options, given), sources)
+    if COLLECTIVE_SITES in module.attributes:
+        raise XlirError(
+            "error: the program has collectives (all_reduce, ...), which an "
+            "ahead-of-time object cannot run yet; run it with the JIT under "
+            "mpiexec (docs/collectives-runtime.md)"
+        )
     _export_only(module, function, entry)
     ir = _with_abi(llvm_ir(module, machine.triple, runtime=define_runtime), abi)
     code = object_code(ir, machine)

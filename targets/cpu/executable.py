@@ -15,7 +15,15 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.evaluator.collective_step import CollectiveStep
 from xlir.targets.base import HostExecutable, Platform
+from xlir.targets.collective_steps import communicator_for
+from xlir.targets.cpu.collective_calls import (
+    calling,
+    load_collectives,
+    needs_collectives,
+)
 from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.launch_timers import (
     LaunchSite,
@@ -34,6 +42,8 @@ from xlir.targets.host_memory import aligned_bytes
 
 from xlir.signature import MemoryStats, Signature
 
+ONE_DEVICE = Grid(1, 1)
+
 ENTRY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 """`void entry(void **args, void **results, void *temp)` (host_entry.py)."""
 
@@ -48,10 +58,16 @@ class CpuExecutable(HostExecutable):
         stats: MemoryStats,
         llvm_ir: str,
         launch_sites: Sequence[LaunchSite] = (),
+        collective_sites: Sequence[str] = (),
+        grid: Grid = ONE_DEVICE,
     ):
         self.launch_sites = tuple(launch_sites)
         """The kernel launched at each timed site, where the executable was
         compiled with launch timers (launch_timers.py); empty otherwise."""
+        self.collective_steps = tuple(CollectiveStep(t) for t in collective_sites)
+        """What each collective step of the entry exchanges (collective_calls.py)."""
+        self.grid = grid
+        """The devices the program runs on, one process (or thread) each."""
         self.objects = tuple(objects)
         """The object files, one per part of parallel code generation (what
         the compilation cache stores)."""
@@ -71,6 +87,8 @@ class CpuExecutable(HostExecutable):
             load_support()
         if needs_launch_timers(self.objects):
             load_launch_timers()
+        if needs_collectives(self.objects):
+            load_collectives()
         self._object = LoadedObject(self.objects)
         self._entry = ENTRY(self._object.address(signature.function))
         self._arguments = _layouts(signature.arguments)
@@ -118,7 +136,11 @@ class CpuExecutable(HostExecutable):
             frame.results[index] = _address(array)
         if out is not None:
             _check_sharing(self.signature, frame, arrays, outputs)
-        self._entry(frame.arguments_at, frame.results_at, frame.arena_at)
+        if self.collective_steps:
+            with calling(self.collective_steps, communicator_for(self.grid)):
+                self._entry(frame.arguments_at, frame.results_at, frame.arena_at)
+        else:
+            self._entry(frame.arguments_at, frame.results_at, frame.arena_at)
         return outputs
 
     def __call__(self, *arrays: Any, out: Sequence[np.ndarray] | None = None):

@@ -6,7 +6,8 @@ void *temp)`: the caller passes one pointer per parameter and per result
 and the temp arena (the buffer plan's `arena` bytes, allocated once per
 executable). Streams and events vanish (the CPU runs kernels in order, each
 to completion), `device.launch` is a call, `device.read_scalar` a load and
-`device.copy` a `memcpy`. The arena allocation is `temp`, an output's is its
+`device.copy` a `memcpy`, `device.collective` a call into the runtime
+(lowering/llvm/collective_calls.py). The arena allocation is `temp`, an output's is its
 result pointer, and any other allocation (scratch) is `malloc`/`free`. A
 returned buffer that is not its result's memory (a donated parameter, a
 buffer returned twice) is copied there before returning.
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import MemRefType, i64
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.memory import ViewOp
+from xlir.lowering.llvm.collective_calls import CollectiveCalls
 from xlir.lowering.llvm.function import PTR, FunctionBuilder, Unsupported
 from xlir.lowering.llvm.launch_timers import LaunchTimers
 
@@ -45,6 +47,7 @@ HOST_OPS = {
     "device.copy",
     "device.read_scalar",
     "device.launch",
+    "device.collective",
     "func.return",
 }
 """The ops of a host function `HostLowering` lowers itself."""
@@ -66,9 +69,12 @@ class HostLowering:
         function: func.FuncOp,
         b: FunctionBuilder,
         timers: LaunchTimers | None = None,
+        collectives: CollectiveCalls | None = None,
     ):
         self.function = function
         self.timers = timers
+        self.collectives = collectives or CollectiveCalls()
+        """Numbers the module's collective steps (collective_calls.py)."""
         """Where launches get timers (launch_timers.py); None: plain calls."""
         args_ptr, results_ptr, self.temp = b.region.blocks[0].args
         block = function.body.block
@@ -112,6 +118,8 @@ class HostLowering:
             case device.LaunchOp():
                 args = [b.get(a) for a in op.args]
                 b.emit(llvm.CallOp(op.kernel.root_reference.data, *args))
+            case device.CollectiveOp():
+                self.collectives.call(b, op)
             case device.ReadScalarOp():
                 address = b.element_pointer(op.buffer, op.indices, op)
                 b.bind(op.result, b.load(address, op.result.type))

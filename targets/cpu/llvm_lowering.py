@@ -25,6 +25,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
+from xlir.lowering.llvm.collective_calls import CollectiveCalls
 from xlir.lowering.llvm.emitter import LLVMEmitter
 from xlir.lowering.llvm.function import FunctionBuilder, ModuleSymbols
 from xlir.lowering.llvm.launch_timers import LaunchTimers
@@ -95,10 +96,13 @@ class DeviceToLLVMPass(ModulePass):
         )
         symbols = ModuleSymbols()
         timers = LaunchTimers() if self.time_launches else None
+        collectives = CollectiveCalls()
         for host in hosts:
             function, region = new_function(host.sym_name.data, ENTRY_TYPE, "external")
             b = FunctionBuilder(region, symbols, emitter)
-            b.lower_op = HostLowering(host, b, timers).wrap(emitter.lower_op)
+            b.lower_op = HostLowering(host, b, timers, collectives).wrap(
+                emitter.lower_op
+            )
             for inner in host.body.block.ops:
                 b.run(inner)
             deep = region_depth(host) > DEEP_CONTROL
@@ -116,3 +120,4 @@ class DeviceToLLVMPass(ModulePass):
         add_declarations(op, symbols)
         if timers is not None:
             timers.record(op)
+        collectives.record(op)

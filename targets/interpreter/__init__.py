@@ -10,12 +10,15 @@ through the generic executor of the `device` dialect
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.hlo import ModuleInterpreter
+from xlir.evaluator.hlo.process_grid import ProcessContext
 from xlir.evaluator.hlo.types import as_held
 from xlir.targets.base import (
     Compiler,
@@ -25,6 +28,7 @@ from xlir.targets.base import (
     ProgramRecord,
     StreamExecutor,
 )
+from xlir.targets.collective_steps import communicator_for
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
 
@@ -86,6 +90,10 @@ class InterpreterExecutable(HostExecutable):
     ):
         super().__init__(platform, signature, module, stats=stats)
         self.image = image
+        self.grid = module_grid(module)
+        self._ranks = threading.local()
+        """A sharded program's interpreter per thread (an in-process grid
+        runs its ranks as threads), each running as its rank."""
 
     @property
     def check_failures(self) -> list[str]:
@@ -98,4 +106,11 @@ class InterpreterExecutable(HostExecutable):
             as_held(array, spec.element_type)
             for spec, array in zip(self.signature.arguments, arrays, strict=True)
         ]
-        return [np.asarray(r) for r in self.image.call(self.signature.function, held)]
+        image = self.image
+        if self.grid.size > 1:
+            image = getattr(self._ranks, "image", None)
+            if image is None:
+                assert self.module is not None
+                image = self._ranks.image = ModuleInterpreter(self.module)
+            image.process = ProcessContext(communicator_for(self.grid))
+        return [np.asarray(r) for r in image.call(self.signature.function, held)]

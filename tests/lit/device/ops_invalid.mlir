@@ -105,3 +105,29 @@ func.func @stream_type(%a: memref<4xf32>) {
   func.return
 }
 // CHECK: ops_invalid.mlir:104:3: error: operand 'stream' at position 0 does not verify:
+
+// -----
+
+func.func @collective_buffers(%a: memref<4xf32>) {
+  %s = device.default_stream
+  device.collective(%a) on %s : memref<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    %y = stablehlo.negate %x : tensor<4xf32>
+    stablehlo.return %y : tensor<4xf32>
+  }
+  func.return
+}
+// CHECK: ops_invalid.mlir:113:3: error: 'device.collective' op has 1 buffer(s), but its region takes 1 input(s) and returns 1 result(s)
+
+// -----
+
+func.func @collective_types(%a: memref<4xf32>, %b: memref<8xf32>) {
+  %s = device.default_stream
+  device.collective(%a, %b) on %s : memref<4xf32>, memref<8xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    %y = stablehlo.negate %x : tensor<4xf32>
+    stablehlo.return %y : tensor<4xf32>
+  }
+  func.return
+}
+// CHECK: ops_invalid.mlir:126:3: error: 'device.collective' op buffer #1 of type memref<8xf32> does not hold the region's value of type tensor<4xf32>

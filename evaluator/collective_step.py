@@ -1,0 +1,127 @@
+"""A collective step of a compiled program, ready to run on buffers.
+
+A `device.collective` step names buffers and holds the HLO op that says what
+to exchange. `site_text` writes that op as a module of one function (what a
+native entry records for its runtime); `CollectiveStep` makes it ready once
+and runs it on numpy views of the step's buffers with the evaluator's own
+kernel for the op (evaluator/hlo/collectives.py), through the communicator
+it is given: every runtime gives a collective the meaning the evaluator
+gives it, and only the communicator (in-process or MPI) differs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xlir.dialects import device
+from xlir.dialects.stablehlo.collectives import AllReduceOp
+from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.evaluator.hlo.collectives import reduction_of
+from xlir.evaluator.hlo.engine import ModuleInterpreter
+from xlir.evaluator.hlo.process_grid import ProcessContext
+from xlir.evaluator.hlo.types import dtype_of, tensor_shape
+
+from xlir.communicator import Communicator, Reduction, groups_of
+from xlir.context import make_context
+from xlir.parsing import parse_module
+
+
+class CollectiveStep:
+    """One collective step: its HLO op, as a one-op function the evaluator
+    runs, and the layouts of its buffers (inputs, then outputs)."""
+
+    def __init__(self, text: str):
+        """From the module text `collective_calls.site_text` made."""
+        module = parse_module(make_context(), text, "<collective step>")
+        function = module.body.block.first_op
+        assert isinstance(function, func.FuncOp)
+        ftype = function.function_type
+        self.layouts = [
+            (dtype_of(t), tensor_shape(t)) for t in (*ftype.inputs, *ftype.outputs)
+        ]
+        self.input_count = len(ftype.inputs)
+        self.module = module
+        exchange = function.body.block.first_op
+        assert exchange is not None
+        self.exchange = exchange
+        self.reduction: Reduction | None = None
+        self._groups: dict[tuple[Grid, int], list[int]] = {}
+        self._threads = threading.local()
+        """An interpreter per thread: each runs as the rank its caller is (an
+        in-process grid's ranks are threads, and wait for each other inside
+        the exchange)."""
+
+    def run(self, communicator: Communicator, buffers: Sequence[np.ndarray]) -> None:
+        """Exchange on `buffers`, the step's (typed, or raw bytes)."""
+        views = [
+            buffer.reshape(-1).view(dtype).reshape(shape)
+            for buffer, (dtype, shape) in zip(buffers, self.layouts, strict=True)
+        ]
+        inputs, outputs = views[: self.input_count], views[self.input_count :]
+        interpreter = getattr(self._threads, "interpreter", None)
+        if interpreter is None:
+            interpreter = self._threads.interpreter = ModuleInterpreter(self.module)
+        if isinstance(self.exchange, AllReduceOp):
+            self._all_reduce(interpreter, communicator, inputs, outputs)
+            return
+        interpreter.process = ProcessContext(communicator)
+        results = interpreter.call("exchange", inputs)
+        for output, result in zip(outputs, results, strict=True):
+            output[...] = result
+
+    def _all_reduce(
+        self,
+        interpreter: ModuleInterpreter,
+        communicator: Communicator,
+        inputs: Sequence[np.ndarray],
+        outputs: Sequence[np.ndarray],
+    ) -> None:
+        """all_reduce straight into its planned buffers: the bandwidth-bound
+        collective of data parallelism, spared the evaluator's copy of its
+        result (the same reduction and groups as its kernel's)."""
+        if self.reduction is None:
+            self.reduction = reduction_of(self.exchange, interpreter)
+        key = (communicator.grid, communicator.rank)
+        group = self._groups.get(key)
+        if group is None:
+            groups = groups_of(self.exchange, communicator.grid)
+            group = self._groups[key] = next(g for g in groups if key[1] in g)
+        for value, out in zip(inputs, outputs, strict=True):
+            if np.shares_memory(value, out):  # a result planned in its operand
+                value = value.copy()
+            communicator.all_reduce(value, group, self.reduction, out)
+
+    def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
+        """Exchange on the buffers at these addresses (a native entry's)."""
+        buffers = []
+        for address, (dtype, shape) in zip(addresses, self.layouts, strict=True):
+            size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            if size == 0:
+                buffers.append(np.empty(0, np.uint8))
+                continue
+            pointer = ctypes.cast(address, ctypes.POINTER(ctypes.c_uint8))
+            buffers.append(np.ctypeslib.as_array(pointer, (size,)))
+        self.run(communicator, buffers)
+
+
+def site_text(op: device.CollectiveOp) -> str:
+    """The step's HLO op as a module of one function, `@exchange`, from
+    its inputs to its results."""
+    region = op.body.clone()
+    block = region.block
+    returned = block.last_op
+    assert returned is not None
+    results = list(returned.operands)
+    block.insert_op_before(func.ReturnOp(*results), returned)
+    block.erase_op(returned)
+    function = func.FuncOp(
+        "exchange",
+        FunctionType.from_lists(block.arg_types, [v.type for v in results]),
+        region,
+    )
+    return str(ModuleOp([function]))
