@@ -20,13 +20,16 @@ is unchanged):
   partial sums per thread, warp shuffles and shared memory; a whole array
   reduced to one value (a loop of no dimension around a nest of loops) is
   one such row, on one block.
-* serial: anything else (several outer loops that must run one after the
-  other, bounds known only at run time, stores outside a loop, loads
-  before the loop of memory the loop may write) runs as it is on thread 0
-  of block 0 (`run_once`; its launch is one thread): correct, if slow.
+* block phases (`gpu_block_phases`): several outer loops that must run
+  one after the other, or loads before the loop of memory the loop may
+  write: one block, whose threads share each loop in turn, with barriers
+  between them.
+* serial: anything else (bounds known only at run time, stores or control
+  flow outside a loop) runs as it is on thread 0 of block 0 (`run_once`;
+  its launch is one thread): correct, if slow.
 
 Elementwise and serial kernels are right on any grid they are launched on;
-a row reduction only on its own (its barriers must be outside control
+a row reduction or block phases only on their own (its barriers must be outside control
 flow, where every thread of a block reaches them).
 
 The sizes are options, which the target's pipeline sets from its
@@ -55,6 +58,7 @@ from xlir.analysis.loop_utils import (
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
+from xlir.passes.loop.gpu_block_phases import block_phases, map_block_phases
 from xlir.passes.loop.gpu_builders import X, delinearize, global_thread, guarded
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
@@ -252,7 +256,12 @@ class MapToGpuPass(ModulePass):
         parallel = outer_parallel(kernel, distinct)
         counts = static_counts(parallel) if parallel is not None else None
         if parallel is None or counts is None:
-            return run_once(kernel)
+            phases = block_phases(kernel)
+            if phases is None:
+                return run_once(kernel)
+            return map_block_phases(
+                kernel, phases, self.warp_size, self.max_threads_per_block
+            )
         if self.row_reductions and len(counts) <= 1:
             found = row_reduction(parallel)
             launch = found and map_row_reduction(

@@ -111,16 +111,22 @@ loop.kernel @offset_sums(%x: memref<64x128xf32>, %out: memref<64xf32>) {
 
 // -----
 
-// Two outer loops, the second reading what the first wrote: thread 0 of
-// block 0 runs the kernel as it is (on any grid).
+// Two outer loops, the second reading what the first wrote: one block,
+// whose threads share each loop in turn, a barrier before and after each
+// (blocks of a grid do not wait for each other; a block's threads do).
 // CHECK-LABEL: loop.kernel @two_phases
-// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
-// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
-// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
-// CHECK:         %[[EITHER:.*]] = arith.ori %[[BLOCK]], %[[THREAD]] : index
-// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[EITHER]], %{{.*}} : index
-// CHECK:         scf.if %[[FIRST]] {
-// CHECK-COUNT-2:   loop.parallel
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 32, 0>}
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}>
+// CHECK:         "gpu.barrier"()
+// CHECK-NEXT:    loop.for %[[I:.*]] = %[[THREAD]] to 16 step 32 {
+// CHECK-NEXT:      loop.store %{{.*}}, %{{.*}}[%[[I]]] : memref<16xf32>
+// CHECK:         "gpu.barrier"()
+// CHECK:         "gpu.barrier"()
+// CHECK-NEXT:    loop.for %[[J:.*]] = %[[THREAD]] to 16 step 32 {
+// CHECK-NEXT:      loop.load %{{.*}}[%[[J]]] : memref<16xf32>
+// CHECK:         "gpu.barrier"()
+// CHECK-NOT:     loop.parallel
+// CHECK:         loop.return
 loop.kernel @two_phases(%x: memref<16xf32>, %y: memref<16xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (16) step (1) {
@@ -136,14 +142,44 @@ loop.kernel @two_phases(%x: memref<16xf32>, %y: memref<16xf32>) {
 // -----
 
 // A load before the loop of a buffer the loop writes must see the value
-// from before every iteration: one thread.
+// from before every iteration: every thread of one block loads it before
+// the barrier that starts the loop.
 // CHECK-LABEL: loop.kernel @reads_what_it_writes
-// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 32, 0>}
+// CHECK:         %[[FIRST:.*]] = loop.load
+// CHECK-NEXT:    "gpu.barrier"()
+// CHECK-NEXT:    loop.for
+// CHECK-NEXT:      loop.store %[[FIRST]]
+// CHECK:         "gpu.barrier"()
 loop.kernel @reads_what_it_writes(%x: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %first = loop.load %x[%c0] : memref<8xf32>
   loop.parallel (%i) = (0) to (8) step (1) {
     loop.store %first, %x[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A store outside any loop, then a loop: thread 0 of block 0 runs the
+// kernel as it is (on any grid).
+// CHECK-LABEL: loop.kernel @stores_outside_a_loop
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
+// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         %[[EITHER:.*]] = arith.ori %[[BLOCK]], %[[THREAD]] : index
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[EITHER]], %{{.*}} : index
+// CHECK:         scf.if %[[FIRST]] {
+// CHECK:           loop.store
+// CHECK:           loop.parallel
+loop.kernel @stores_outside_a_loop(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  loop.store %one, %x[%c0] : memref<8xf32>
+  loop.parallel (%i) = (1) to (8) step (1) {
+    %v = loop.load %x[%c0] : memref<8xf32>
+    loop.store %v, %x[%i] : memref<8xf32>
   }
   loop.return
 }
