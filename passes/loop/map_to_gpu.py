@@ -1,5 +1,5 @@
 """`map-to-gpu{warp-size=32 max-threads-per-block=1024 shared-memory-bytes=49152
-max-unroll=4 row-reductions=true}`: each kernel's outer `loop.parallel` onto
+max-unroll=4 row-reductions=true max-threads-with-loops=64}`: each kernel's outer `loop.parallel` onto
 a grid of GPU thread blocks.
 
 A kernel ends up in one of three shapes, and carries its launch on the
@@ -15,7 +15,8 @@ is unchanged):
   in a grid-stride loop (`t`, `t + grid_dim * block_dim`, ... below the
   count: once on the grid computed here, and right on any grid the kernel
   is launched on); inner loops stay serial in the thread
-  (and a body with loops is not unrolled: XLA unrolls elementwise loops).
+  (and a body with loops is not unrolled: XLA unrolls elementwise loops;
+  its blocks are small, `max-threads-with-loops`, to use more of the GPU).
 * row reduction (`row-reductions`, `gpu_row_reduction`): one block per row,
   partial sums per thread, warp shuffles and shared memory; a whole array
   reduced to one value (a loop of no dimension around a nest of loops) is
@@ -233,6 +234,10 @@ class MapToGpuPass(ModulePass):
     """Static shared memory a block may use."""
     max_unroll: int = 4
     row_reductions: bool = True
+    max_threads_with_loops: int = 64
+    """Threads per block where each iteration runs a loop (a column
+    reduction, an element of a dot): such kernels are bound by each
+    multiprocessor's loads, so small blocks spread them over more of them."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.warp_size <= 0 or self.max_threads_per_block < self.warp_size:
@@ -274,9 +279,14 @@ class MapToGpuPass(ModulePass):
                 return launch
         if not counts:
             return run_once(kernel)
-        unroll = 1 if contains_loop(parallel) else self.max_unroll
+        looped = contains_loop(parallel)
         launch = elementwise_launch(
-            prod(counts), self.warp_size, self.max_threads_per_block, unroll
+            prod(counts),
+            self.warp_size,
+            min(self.max_threads_per_block, self.max_threads_with_loops)
+            if looped
+            else self.max_threads_per_block,
+            1 if looped else self.max_unroll,
         )
         map_elementwise(parallel, counts, launch)
         return launch.blocks, launch.threads, 0

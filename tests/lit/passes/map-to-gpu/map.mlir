@@ -1,5 +1,6 @@
 // RUN: xlir-opt %s -p map-to-gpu --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'map-to-gpu{row-reductions=false}' --split-input-file | filecheck %s --check-prefix=NO-ROWS
+// RUN: xlir-opt %s -p 'map-to-gpu{max-threads-with-loops=128}' --split-input-file | filecheck %s --check-prefix=WIDE
 // RUN: not xlir-opt %s -p 'map-to-gpu{warp-size=0}' 2>&1 | filecheck %s --check-prefix=BAD-WARP
 // RUN: not xlir-opt %s -p 'map-to-gpu{max-threads-per-block=16}' 2>&1 | filecheck %s --check-prefix=BAD-WARP
 // BAD-WARP: error: map-to-gpu: warp-size {{.*}} and max-threads-per-block {{.*}} must be positive, with at least one warp per block
@@ -243,6 +244,35 @@ loop.kernel @exp_sums(%x: memref<8x128xf32>, %e: memref<8x128xf32>, %out: memref
       loop.yield %n : f32
     }
     loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A column's sum and minimum (two values: not a row reduction): each thread
+// folds one column (coalesced across the warp); blocks of
+// max-threads-with-loops (64) threads spread the 512 columns over 8 blocks
+// rather than one block of 512.
+// CHECK-LABEL: loop.kernel @column_sums
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 8, 64, 0>}
+// CHECK:         loop.for %[[C:.*]] = %{{.*}} to 512 step %{{.*}} {
+// CHECK:           loop.for %[[R:.*]] = 0 to 256 step 1 iter_args
+// CHECK:             loop.load %{{.*}}[%[[R]], %[[C]]] : memref<256x512xf32>
+// WIDE-LABEL: loop.kernel @column_sums
+// WIDE-SAME:    attributes {gpu_launch = array<i64: 4, 128, 0>}
+loop.kernel @column_sums(%x: memref<256x512xf32>, %sums: memref<512xf32>, %mins: memref<512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %inf = arith.constant 0x7f800000 : f32
+  loop.parallel (%c) = (0) to (512) step (1) {
+    %s, %m = loop.for %r = 0 to 256 step 1 iter_args(%acc = %zero, %low = %inf) -> (f32, f32) {
+      %v = loop.load %x[%r, %c] : memref<256x512xf32>
+      %n = arith.addf %acc, %v : f32
+      %l = arith.minimumf %low, %v : f32
+      loop.yield %n, %l : f32, f32
+    }
+    loop.store %s, %sums[%c] : memref<512xf32>
+    loop.store %m, %mins[%c] : memref<512xf32>
   }
   loop.return
 }
