@@ -34,7 +34,7 @@ def block_phases(kernel: KernelOp) -> list[tuple[ParallelOp, int]] | None:
     """The outer loops of a kernel made only of loops of static bounds,
     loads and pure ops, with their iteration counts; None for any other
     kernel (stores or control flow outside a loop, bounds known at run
-    time)."""
+    time) and for loops that all run no iteration."""
     phases: list[tuple[ParallelOp, int]] = []
     for op in kernel.body.block.ops:
         if isinstance(op, ParallelOp):
@@ -52,7 +52,9 @@ def block_phases(kernel: KernelOp) -> list[tuple[ParallelOp, int]] | None:
             isinstance(op, ReturnOp | LoadOp) or (is_pure(op) and not op.regions)
         ):
             return None
-    return phases or None
+    if not any(count for _, count in phases):
+        return None  # nothing to spread: the serial shape has no barriers
+    return phases
 
 
 def map_block_phases(

@@ -276,3 +276,22 @@ loop.kernel @column_sums(%x: memref<256x512xf32>, %sums: memref<512xf32>, %mins:
   }
   loop.return
 }
+
+// -----
+
+// Loops of no iteration (a zero-sized dimension): nothing to spread over a
+// block, so no barriers either: the serial shape.
+// CHECK-LABEL: loop.kernel @empty_phases
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
+// CHECK-NOT:     "gpu.barrier"
+loop.kernel @empty_phases(%x: memref<2x0xf32>, %y: memref<2x0xf32>) {
+  loop.parallel (%i, %j) = (0, 0) to (2, 0) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<2x0xf32>
+    loop.store %v, %y[%i, %j] : memref<2x0xf32>
+  }
+  loop.parallel (%i, %j) = (0, 0) to (2, 0) step (1, 1) {
+    %v = loop.load %y[%i, %j] : memref<2x0xf32>
+    loop.store %v, %x[%i, %j] : memref<2x0xf32>
+  }
+  loop.return
+}
