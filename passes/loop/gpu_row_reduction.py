@@ -109,14 +109,14 @@ def _runs_before(op: Operation) -> bool:
     return not op.regions and (is_pure(op) or isinstance(op, LoadOp))
 
 
-def _spread(
+def spread_over_block(
     builder: Builder,
     parallel: ParallelOp,
     thread: SSAValue,
     threads: int,
     values: dict[SSAValue, SSAValue],
 ) -> None:
-    """The iterations of a loop.parallel inside a row spread over the block's
+    """The iterations of a loop.parallel spread over the block's
     threads (thread t runs t, t + threads, ...), between barriers: what ran
     before it and what runs after it may read the memory it writes."""
     lowers = [_bound(b) for b in parallel.lower_bounds]
@@ -270,7 +270,7 @@ def map_row_reduction(
     body = list(parallel.block.ops)
     for op in body[: body.index(outer)]:
         if isinstance(op, ParallelOp):
-            _spread(b, op, thread, launch.threads, values)
+            spread_over_block(b, op, thread, launch.threads, values)
         else:
             b.insert(op.clone(value_mapper=values))
 

@@ -1,5 +1,5 @@
 """`map-to-gpu{warp-size=32 max-threads-per-block=1024 shared-memory-bytes=49152
-max-unroll=4 row-reductions=true}`: each kernel's outer `loop.parallel` onto
+max-unroll=4 row-reductions=true max-threads-with-loops=64}`: each kernel's outer `loop.parallel` onto
 a grid of GPU thread blocks.
 
 A kernel ends up in one of three shapes, and carries its launch on the
@@ -15,18 +15,22 @@ is unchanged):
   in a grid-stride loop (`t`, `t + grid_dim * block_dim`, ... below the
   count: once on the grid computed here, and right on any grid the kernel
   is launched on); inner loops stay serial in the thread
-  (and a body with loops is not unrolled: XLA unrolls elementwise loops).
+  (and a body with loops is not unrolled: XLA unrolls elementwise loops;
+  its blocks are small, `max-threads-with-loops`, to use more of the GPU).
 * row reduction (`row-reductions`, `gpu_row_reduction`): one block per row,
   partial sums per thread, warp shuffles and shared memory; a whole array
   reduced to one value (a loop of no dimension around a nest of loops) is
   one such row, on one block.
-* serial: anything else (several outer loops that must run one after the
-  other, bounds known only at run time, stores outside a loop, loads
-  before the loop of memory the loop may write) runs as it is on thread 0
-  of block 0 (`run_once`; its launch is one thread): correct, if slow.
+* block phases (`gpu_block_phases`): several outer loops that must run
+  one after the other, or loads before the loop of memory the loop may
+  write: one block, whose threads share each loop in turn, with barriers
+  between them.
+* serial: anything else (bounds known only at run time, stores or control
+  flow outside a loop) runs as it is on thread 0 of block 0 (`run_once`;
+  its launch is one thread): correct, if slow.
 
 Elementwise and serial kernels are right on any grid they are launched on;
-a row reduction only on its own (its barriers must be outside control
+a row reduction or block phases only on their own (its barriers must be outside control
 flow, where every thread of a block reaches them).
 
 The sizes are options, which the target's pipeline sets from its
@@ -55,6 +59,7 @@ from xlir.analysis.loop_utils import (
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
+from xlir.passes.loop.gpu_block_phases import block_phases, map_block_phases
 from xlir.passes.loop.gpu_builders import X, delinearize, global_thread, guarded
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
@@ -229,6 +234,10 @@ class MapToGpuPass(ModulePass):
     """Static shared memory a block may use."""
     max_unroll: int = 4
     row_reductions: bool = True
+    max_threads_with_loops: int = 64
+    """Threads per block where each iteration runs a loop (a column
+    reduction, an element of a dot): such kernels are bound by each
+    multiprocessor's loads, so small blocks spread them over more of them."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.warp_size <= 0 or self.max_threads_per_block < self.warp_size:
@@ -252,7 +261,12 @@ class MapToGpuPass(ModulePass):
         parallel = outer_parallel(kernel, distinct)
         counts = static_counts(parallel) if parallel is not None else None
         if parallel is None or counts is None:
-            return run_once(kernel)
+            phases = block_phases(kernel)
+            if phases is None:
+                return run_once(kernel)
+            return map_block_phases(
+                kernel, phases, self.warp_size, self.max_threads_per_block
+            )
         if self.row_reductions and len(counts) <= 1:
             found = row_reduction(parallel)
             launch = found and map_row_reduction(
@@ -265,9 +279,14 @@ class MapToGpuPass(ModulePass):
                 return launch
         if not counts:
             return run_once(kernel)
-        unroll = 1 if contains_loop(parallel) else self.max_unroll
+        looped = contains_loop(parallel)
         launch = elementwise_launch(
-            prod(counts), self.warp_size, self.max_threads_per_block, unroll
+            prod(counts),
+            self.warp_size,
+            min(self.max_threads_per_block, self.max_threads_with_loops)
+            if looped
+            else self.max_threads_per_block,
+            1 if looped else self.max_unroll,
         )
         map_elementwise(parallel, counts, launch)
         return launch.blocks, launch.threads, 0

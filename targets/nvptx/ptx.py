@@ -4,8 +4,10 @@ LLVM's NVPTX backend, and cubins through `ptxas` where it is installed.
 `compile_ptx` lowers a copy of the module with `NvptxLoopToLLVMPass`,
 translates it with xDSL's translation (lowering/llvm/llvmlite_module.py),
 sets what xDSL's llvm dialect cannot say on the translated module (the
-`ptx_kernel` calling convention of the kernels; an undefined initial value
-for shared memory, which PTX cannot initialize) and emits PTX for `sm_XX`
+`ptx_kernel` calling convention of the kernels; the block size of a kernel
+that runs on its own launch only, as `maxntidx`, so that ptxas keeps its
+registers within what a block of that many threads may hold; an undefined
+initial value for shared memory, which PTX cannot initialize) and emits PTX for `sm_XX`
 at -O2. LLVM's -O2 finds the buffers a kernel only reads, which, marked
 `noalias`, NVPTX loads through the non-coherent cache (`ld.global.nc`). The launch of each kernel (`gpu_launch`) and its
 parameters come with the text (`KernelInfo`).
@@ -46,7 +48,8 @@ class KernelInfo:
     params: tuple[str, ...]
     any_grid: bool = True
     """Whether it is right on any grid (its work in grid-stride loops);
-    False for a row reduction, which must run on its own grid."""
+    False for a kernel with barriers or shuffles (a row reduction, block
+    phases), which must run on its own grid."""
 
 
 def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
@@ -81,6 +84,15 @@ def _finish(kernels: list[KernelInfo]):
             function = module.get_global(kernel.name)
             assert isinstance(function, ir.Function)
             function.calling_convention = "ptx_kernel"
+            if not kernel.any_grid:
+                module.add_named_metadata(
+                    "nvvm.annotations",
+                    [
+                        function,
+                        ir.MetaDataString(module, "maxntidx"),
+                        ir.Constant(ir.IntType(32), kernel.threads),
+                    ],
+                )
         for variable in module.global_values:
             if isinstance(variable, ir.GlobalVariable) and (
                 getattr(variable.type, "addrspace", 0) == SHARED_SPACE

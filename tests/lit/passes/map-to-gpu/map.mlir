@@ -1,5 +1,6 @@
 // RUN: xlir-opt %s -p map-to-gpu --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'map-to-gpu{row-reductions=false}' --split-input-file | filecheck %s --check-prefix=NO-ROWS
+// RUN: xlir-opt %s -p 'map-to-gpu{max-threads-with-loops=128}' --split-input-file | filecheck %s --check-prefix=WIDE
 // RUN: not xlir-opt %s -p 'map-to-gpu{warp-size=0}' 2>&1 | filecheck %s --check-prefix=BAD-WARP
 // RUN: not xlir-opt %s -p 'map-to-gpu{max-threads-per-block=16}' 2>&1 | filecheck %s --check-prefix=BAD-WARP
 // BAD-WARP: error: map-to-gpu: warp-size {{.*}} and max-threads-per-block {{.*}} must be positive, with at least one warp per block
@@ -111,16 +112,22 @@ loop.kernel @offset_sums(%x: memref<64x128xf32>, %out: memref<64xf32>) {
 
 // -----
 
-// Two outer loops, the second reading what the first wrote: thread 0 of
-// block 0 runs the kernel as it is (on any grid).
+// Two outer loops, the second reading what the first wrote: one block,
+// whose threads share each loop in turn, a barrier before and after each
+// (blocks of a grid do not wait for each other; a block's threads do).
 // CHECK-LABEL: loop.kernel @two_phases
-// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
-// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
-// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
-// CHECK:         %[[EITHER:.*]] = arith.ori %[[BLOCK]], %[[THREAD]] : index
-// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[EITHER]], %{{.*}} : index
-// CHECK:         scf.if %[[FIRST]] {
-// CHECK-COUNT-2:   loop.parallel
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 32, 0>}
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}>
+// CHECK:         "gpu.barrier"()
+// CHECK-NEXT:    loop.for %[[I:.*]] = %[[THREAD]] to 16 step 32 {
+// CHECK-NEXT:      loop.store %{{.*}}, %{{.*}}[%[[I]]] : memref<16xf32>
+// CHECK:         "gpu.barrier"()
+// CHECK:         "gpu.barrier"()
+// CHECK-NEXT:    loop.for %[[J:.*]] = %[[THREAD]] to 16 step 32 {
+// CHECK-NEXT:      loop.load %{{.*}}[%[[J]]] : memref<16xf32>
+// CHECK:         "gpu.barrier"()
+// CHECK-NOT:     loop.parallel
+// CHECK:         loop.return
 loop.kernel @two_phases(%x: memref<16xf32>, %y: memref<16xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (16) step (1) {
@@ -136,14 +143,44 @@ loop.kernel @two_phases(%x: memref<16xf32>, %y: memref<16xf32>) {
 // -----
 
 // A load before the loop of a buffer the loop writes must see the value
-// from before every iteration: one thread.
+// from before every iteration: every thread of one block loads it before
+// the barrier that starts the loop.
 // CHECK-LABEL: loop.kernel @reads_what_it_writes
-// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 32, 0>}
+// CHECK:         %[[FIRST:.*]] = loop.load
+// CHECK-NEXT:    "gpu.barrier"()
+// CHECK-NEXT:    loop.for
+// CHECK-NEXT:      loop.store %[[FIRST]]
+// CHECK:         "gpu.barrier"()
 loop.kernel @reads_what_it_writes(%x: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %first = loop.load %x[%c0] : memref<8xf32>
   loop.parallel (%i) = (0) to (8) step (1) {
     loop.store %first, %x[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A store outside any loop, then a loop: thread 0 of block 0 runs the
+// kernel as it is (on any grid).
+// CHECK-LABEL: loop.kernel @stores_outside_a_loop
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
+// CHECK:         %[[BLOCK:.*]] = "gpu.block_id"
+// CHECK:         %[[THREAD:.*]] = "gpu.thread_id"
+// CHECK:         %[[EITHER:.*]] = arith.ori %[[BLOCK]], %[[THREAD]] : index
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[EITHER]], %{{.*}} : index
+// CHECK:         scf.if %[[FIRST]] {
+// CHECK:           loop.store
+// CHECK:           loop.parallel
+loop.kernel @stores_outside_a_loop(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  loop.store %one, %x[%c0] : memref<8xf32>
+  loop.parallel (%i) = (1) to (8) step (1) {
+    %v = loop.load %x[%c0] : memref<8xf32>
+    loop.store %v, %x[%i] : memref<8xf32>
   }
   loop.return
 }
@@ -207,6 +244,54 @@ loop.kernel @exp_sums(%x: memref<8x128xf32>, %e: memref<8x128xf32>, %out: memref
       loop.yield %n : f32
     }
     loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A column's sum and minimum (two values: not a row reduction): each thread
+// folds one column (coalesced across the warp); blocks of
+// max-threads-with-loops (64) threads spread the 512 columns over 8 blocks
+// rather than one block of 512.
+// CHECK-LABEL: loop.kernel @column_sums
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 8, 64, 0>}
+// CHECK:         loop.for %[[C:.*]] = %{{.*}} to 512 step %{{.*}} {
+// CHECK:           loop.for %[[R:.*]] = 0 to 256 step 1 iter_args
+// CHECK:             loop.load %{{.*}}[%[[R]], %[[C]]] : memref<256x512xf32>
+// WIDE-LABEL: loop.kernel @column_sums
+// WIDE-SAME:    attributes {gpu_launch = array<i64: 4, 128, 0>}
+loop.kernel @column_sums(%x: memref<256x512xf32>, %sums: memref<512xf32>, %mins: memref<512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %inf = arith.constant 0x7f800000 : f32
+  loop.parallel (%c) = (0) to (512) step (1) {
+    %s, %m = loop.for %r = 0 to 256 step 1 iter_args(%acc = %zero, %low = %inf) -> (f32, f32) {
+      %v = loop.load %x[%r, %c] : memref<256x512xf32>
+      %n = arith.addf %acc, %v : f32
+      %l = arith.minimumf %low, %v : f32
+      loop.yield %n, %l : f32, f32
+    }
+    loop.store %s, %sums[%c] : memref<512xf32>
+    loop.store %m, %mins[%c] : memref<512xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Loops of no iteration (a zero-sized dimension): nothing to spread over a
+// block, so no barriers either: the serial shape.
+// CHECK-LABEL: loop.kernel @empty_phases
+// CHECK-SAME:    attributes {gpu_launch = array<i64: 1, 1, 0>}
+// CHECK-NOT:     "gpu.barrier"
+loop.kernel @empty_phases(%x: memref<2x0xf32>, %y: memref<2x0xf32>) {
+  loop.parallel (%i, %j) = (0, 0) to (2, 0) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<2x0xf32>
+    loop.store %v, %y[%i, %j] : memref<2x0xf32>
+  }
+  loop.parallel (%i, %j) = (0, 0) to (2, 0) step (1, 1) {
+    %v = loop.load %y[%i, %j] : memref<2x0xf32>
+    loop.store %v, %x[%i, %j] : memref<2x0xf32>
   }
   loop.return
 }

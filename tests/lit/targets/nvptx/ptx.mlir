@@ -9,14 +9,19 @@
 // Softmax over rows: two row reductions (max, sum) and elementwise work.
 // Each fusion is one `.visible .entry`; the row reductions shuffle within
 // warps and meet at a barrier; buffers a kernel only reads are loaded
-// through the non-coherent cache.
+// through the non-coherent cache. A kernel that runs on its own block size
+// only (barriers) declares it, so ptxas keeps its registers within what a
+// block of that many threads may hold; the elementwise one (any block
+// size) does not.
 // PTX:       .target sm_80
 // PTX:       .visible .entry fusion_1(
+// PTX:       .maxntid 128
 // PTX:         ld.global.nc.b32
 // PTX:         shfl.sync.bfly.b32
 // PTX:         bar.sync 0;
 // PTX:       .visible .entry fusion_2(
 // PTX:       .visible .entry fusion_3(
+// PTX-NOT:   .maxntid
 // SM90:      .target sm_90
 
 // MANIFEST:      "format": "xlir-nvptx-manifest",
