@@ -727,7 +727,10 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
             bits = struct.unpack("<I", struct.pack("<f", value.value.data))[0]
             return build.float_constant(bits)
         assert isinstance(value, IntegerAttr)
-        return build.li(value.value.data)
+        data = value.value.data
+        if _width(op.results[0].type) == 1:
+            data &= 1  # `true` may be held as -1: i1 lives as 0/1
+        return build.li(data)
     if isinstance(op, vector.BroadcastOp):
         value = operands[0]  # a scalar f32 is a splat already
         return value if isinstance(value.type, V) else build.splat(value)

@@ -320,3 +320,17 @@ def test_narrow_integers_in_their_containers(element: str, op: str) -> None:
     if op.startswith("shift"):
         b = (b % 12).astype(dtype)
     _same(text, a, b)
+
+
+def test_true_is_one_in_an_i1_register() -> None:
+    """`not` of an i1 is an xor with `true`, which the IR may hold as -1: the
+    register gets 1 (found by tests/fuzz/test_element_types.py; LAPACK's
+    `info` outputs came out -1 and -2 through it)."""
+    text = """func.func @main(%x: tensor<5xi1>) -> (tensor<5xi1>, tensor<5xi1>) {
+  %n = stablehlo.not %x : tensor<5xi1>
+  %nn = stablehlo.not %n : tensor<5xi1>
+  %x1 = stablehlo.xor %n, %nn : tensor<5xi1>
+  %x2 = stablehlo.xor %nn, %x1 : tensor<5xi1>
+  return %x2, %n : tensor<5xi1>, tensor<5xi1>
+}"""
+    _same(text, np.array([True, False, True, True, False]))

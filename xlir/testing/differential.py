@@ -73,8 +73,21 @@ class Verdict:
 
 
 def targets() -> list[str]:
-    """Every registered target, each checked against the evaluator."""
-    return list(target_names())
+    """Every registered target that can run programs here (one without a
+    device, a GPU's where there is none, only compiles), each checked
+    against the evaluator."""
+    from xlir.testing.target_conformance import missing_device
+
+    return [t for t in target_names() if missing_device(t) is None]
+
+
+def _refuses_types(target: str) -> bool:
+    """Whether `target` computes only some element types: its diagnostic
+    for a program on others is a refusal, not a failure."""
+    from xlir.targets.registry import get_target
+    from xlir.targets.target import CompileOptions
+
+    return get_target(target).info(CompileOptions()).element_types is not None
 
 
 def run_reference(
@@ -116,7 +129,9 @@ def check(
         outcome, detail = reply
         if outcome == "internal":
             return Verdict("internal", target, detail)
-        if outcome == "diagnostic" and "not support" in detail:
+        if (outcome == "diagnostic" and "not support" in detail) or (
+            outcome in ("diagnostic", "unlocated") and _refuses_types(target)
+        ):
             return Verdict("unsupported", target, detail)
         if outcome != "ok":
             return Verdict("rejected", target, f"{outcome}: {detail}")

@@ -8,7 +8,7 @@
 // CHECK:     {{^}}interpreter {{ *}}StableHLO's semantics on numpy arrays: the reference{{$}}
 
 // NO-FILE: xlir-run: error: give the .mlir file to run ('-' for stdin)
-// UNKNOWN: error: unknown target 'no-such-target' (known targets: cpu, interpreter{{.*}})
+// UNKNOWN: error: unknown target 'no-such-target' (known targets: {{.*}}cpu, interpreter{{.*}})
 
 func.func @main() -> tensor<f32> {
   %c = stablehlo.constant dense<1.0> : tensor<f32>
