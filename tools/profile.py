@@ -6,10 +6,11 @@ A target that can time launches in the code it generates (its
 executables with `timed_call(arrays)` returning
 the results and one record per launch site, as the cpu target's:
 targets/cpu/launch_timers.py) is compiled with its timers; the table then
-shows the generated code's own time. Any other target (the interpreter)
-runs each kernel of the fused program on its own
-(tools/kernel_extraction.py), timed by the host's wall clock: its time per
-op. The first call warms up (loading, first-touch of the arena) and is not
+shows the generated code's own time. Any other target (the interpreter,
+accel, nvptx-emu) runs each kernel of the fused program on its own
+(tools/kernel_extraction.py; compiled from its buffer plan, since a
+target's backend may start at `hlo-to-loop`), timed by the host's wall
+clock. The first call warms up (loading, first-touch of the arena) and is not
 counted; `--repeat N` calls are, each kernel's time shown per call.
 """
 
@@ -210,7 +211,7 @@ def _timed_kernels(
         step = kernel or Kernel(op, op.name, read_from_outside(op))
         text = module_text(kernel_module(step, optimized))
         program, sources = load_module(text, f"{step.name}.mlir")
-        executable = compiler.compile(program, "main", sources, "")
+        executable = compiler.compile(program, "main", sources, "assign-buffers")
         timed = (
             KernelTime(step.name, step.name, kernel_cost(op))
             if kernel is not None
