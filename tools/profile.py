@@ -6,8 +6,8 @@ A target that can time launches in the code it generates (its
 executables with `timed_call(arrays)` returning
 the results and one record per launch site, as the cpu target's:
 targets/cpu/launch_timers.py) is compiled with its timers; the table then
-shows the generated code's own time. Any other target (the interpreter,
-accel, nvptx-emu) runs each kernel of the fused program on its own
+shows the generated code's own time. Any other target (one without such
+timers) runs each kernel of the fused program on its own
 (tools/kernel_extraction.py; compiled from its buffer plan, since a
 target's backend may start at `hlo-to-loop`), timed by the host's wall
 clock. The first call warms up (loading, first-touch of the arena) and is not
