@@ -83,6 +83,9 @@ class NvptxExecutable(DeviceScheduleExecutable):
 
 
 class NvptxCompiler(Compiler):
+    executable_class: type[DeviceScheduleExecutable] = NvptxExecutable
+    """What runs the host schedule over the compiled kernels."""
+
     @property
     def nvptx(self) -> NvptxTarget:
         target = self.target
@@ -109,7 +112,7 @@ class NvptxCompiler(Compiler):
     ) -> Executable:
         self.lower(module, record.loop_level, sources)
         image = self.compile_kernels(module, sources)
-        return NvptxExecutable(
+        return self.executable_class(
             self.platform,
             module,
             image,

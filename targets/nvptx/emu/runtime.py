@@ -10,10 +10,8 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import (
     Compiler,
-    Executable,
     Grid,
     Platform,
-    ProgramRecord,
     StreamExecutor,
 )
 from xlir.targets.device_schedule import DeviceScheduleExecutable
@@ -58,27 +56,12 @@ class EmulatorCompiler(NvptxCompiler):
     the kernels are then emulated (`EmulatedKernels`) rather than made
     PTX."""
 
+    executable_class = DeviceScheduleExecutable
+
     def compile_kernels(
         self, module: ModuleOp, sources: dict[str, str] | None = None
     ) -> EmulatedKernels:
         return EmulatedKernels(self.mapped(module, sources), sources)
-
-    def run_backend(
-        self,
-        module: ModuleOp,
-        record: ProgramRecord,
-        sources: dict[str, str] | None = None,
-    ) -> Executable:
-        self.lower(module, record.loop_level, sources)
-        image = self.compile_kernels(module, sources)
-        return DeviceScheduleExecutable(
-            self.platform,
-            module,
-            image,
-            record.signature.function,
-            sources,
-            record.signature,
-        )
 
     def compile_ahead_of_time(self, module: ModuleOp, *args: Any, **kwargs: Any) -> Any:
         """None: the emulator's code lives in this process (compile ahead of
