@@ -4,7 +4,7 @@ func.func @return_outside(%x: tensor<f32>) -> tensor<f32> {
   stablehlo.return %x : tensor<f32>
 }
 
-// CHECK: control_flow_invalid.mlir:4:3: error: 'stablehlo.return' op expects its parent op to be a stablehlo op with regions (one of stablehlo.reduce, stablehlo.reduce_window, stablehlo.select_and_scatter, stablehlo.sort, stablehlo.scatter, stablehlo.while, stablehlo.case, stablehlo.if, stablehlo.map, stablehlo.all_reduce, stablehlo.reduce_scatter, stablehlo.collective_reduce, chlo.scan), but it is in 'func.func'
+// CHECK: control_flow_invalid.mlir:4:3: error: 'stablehlo.return' op expects its parent op to be a stablehlo op with regions (one of stablehlo.reduce, stablehlo.reduce_window, stablehlo.select_and_scatter, stablehlo.sort, stablehlo.scatter, stablehlo.while, stablehlo.case, stablehlo.if, stablehlo.map, stablehlo.all_reduce, stablehlo.reduce_scatter, stablehlo.collective_reduce, chlo.scan, device.collective), but it is in 'func.func'
 
 // -----
 
