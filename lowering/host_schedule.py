@@ -79,17 +79,7 @@ from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 from xlir.dialects.stablehlo import data_movement as dm
-from xlir.dialects.stablehlo.collectives import (
-    AllGatherOp,
-    AllReduceOp,
-    AllToAllOp,
-    CollectiveBroadcastOp,
-    CollectivePermuteOp,
-    CollectiveReduceOp,
-    PartitionIdOp,
-    ReduceScatterOp,
-    ReplicaIdOp,
-)
+from xlir.dialects.stablehlo.collectives import GRID_STEP_OPS
 from xlir.dialects.stablehlo.control_flow import (
     CaseOp,
     OptimizationBarrierOp,
@@ -101,19 +91,6 @@ from xlir.lowering.planned_memory import planned_memory
 from xlir.passes.hlo.buffers.sharing import view_source
 
 from xlir.walk import walk
-
-RUNTIME_OPS = (
-    AllReduceOp,
-    AllGatherOp,
-    ReduceScatterOp,
-    AllToAllOp,
-    CollectivePermuteOp,
-    CollectiveBroadcastOp,
-    CollectiveReduceOp,
-    ReplicaIdOp,
-    PartitionIdOp,
-)
-"""Ops whose values come from the grid: a `device.collective` step each."""
 
 LowerOp = Callable[[Operation, str], tuple[KernelOp, list[GlobalOp]]]
 """Builds the kernel of a fusion or heavy op under a name, with its globals."""
@@ -308,7 +285,7 @@ class HostSchedule:
                 sources = [self.buffers[v] for v in op.operands]
                 targets = [self.buffers[r] for r in op.results]
                 self._parallel_copy(sources, targets, builder)
-            case _ if isinstance(op, RUNTIME_OPS):
+            case _ if isinstance(op, GRID_STEP_OPS):
                 self._collective(op, builder)
             case _:
                 self._launch(op, builder)
@@ -538,19 +515,3 @@ def _donated_outputs(function: func.FuncOp) -> dict[int, int]:
             ):
                 donated[plan.output_index] = plan.argument_index
     return donated
-
-
-def is_schedule_op(op: Operation) -> bool:
-    """Ops the host schedule handles itself, with no kernel of their own."""
-    return isinstance(
-        op,
-        (
-            func.ReturnOp,
-            ReturnOp,
-            dm.ConstantOp,
-            WhileOp,
-            CaseOp,
-            OptimizationBarrierOp,
-            *RUNTIME_OPS,
-        ),
-    )

@@ -606,3 +606,18 @@ COLLECTIVE_OPS: list[type[IRDLOperation]] = [
     InfeedOp,
     OutfeedOp,
 ]
+
+GRID_STEP_OPS: tuple[type[IRDLOperation], ...] = (
+    AllReduceOp,
+    AllGatherOp,
+    ReduceScatterOp,
+    AllToAllOp,
+    CollectivePermuteOp,
+    CollectiveBroadcastOp,
+    CollectiveReduceOp,
+    ReplicaIdOp,
+    PartitionIdOp,
+)
+"""The collectives whose values come from the process grid: the host
+schedule makes each a `device.collective` step (lowering/host_schedule.py);
+send, recv, infeed and outfeed are not among them."""
