@@ -39,6 +39,7 @@ from xlir.evaluator.collective_step import CollectiveStep, site_text
 from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
     DeviceBuffer,
+    DeviceClock,
     Event,
     Executable,
     MemoryStats,
@@ -46,7 +47,9 @@ from xlir.targets.base import (
     Signature,
     Stream,
     StreamExecutor,
+    TimedCall,
     buffer_bytes,
+    launch_times,
     program_record,
 )
 from xlir.targets.collective_steps import communicator_for
@@ -134,6 +137,25 @@ class DeviceScheduleExecutable(Executable):
             )
         kernels = self._kernels.setdefault(stream.executor, {})
         return _Run(self, stream, kernels).call(list(arguments))
+
+    def launch_clock(self) -> DeviceClock | None:
+        """Its device's, where the device times its launches."""
+        return self.platform.executor(self.device).clock
+
+    def timed_call(self, arrays: Sequence[Any]) -> TimedCall:
+        """A call with the device's log of its launches kept
+        (`StreamExecutor.log_launch`)."""
+        if self.launch_clock() is None:
+            return super().timed_call(arrays)
+        executor = self.platform.executor(self.device)
+        executor.launch_log = log = []
+        try:
+            start = executor.now()
+            results = self(*arrays)
+            end = executor.now()
+        finally:
+            executor.launch_log = None
+        return TimedCall(results, start, end, launch_times(log))
 
     def memory_stats(self) -> MemoryStats:
         """The loop-level record's figures, read off the host function."""
