@@ -166,8 +166,8 @@ def timed_call(executable: Any, arrays: Sequence[np.ndarray]) -> TimedCall:
         start = time.monotonic_ns()
         results = executable(*arrays)
         end = time.monotonic_ns()
-    times = [
-        LaunchTime(site.kernel, site.bytes, *(int(x) for x in row))
-        for site, row in zip(sites, table.records, strict=False)
-    ]
+    times = []
+    for site, row in zip(sites, table.records, strict=False):
+        first, last, busy, count = (int(x) for x in row)
+        times.append(LaunchTime(site.kernel, site.bytes, first, last, busy, count))
     return TimedCall(results, start, end, times)
