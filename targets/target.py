@@ -146,6 +146,10 @@ class Target(ABC):
     name: str = ""
     description: str = ""
     """One line, for `xlir-run --list-targets`."""
+    is_reference: bool = False
+    """Whether it is the reference the other targets are compared with
+    (StableHLO's semantics as written): `registry.reference_target()`, the
+    default of `xlir-run --bisect --against` and of differential testing."""
     runs_check_ops: bool = False
     """Whether its executables run `check.*` ops themselves and report what
     failed as `Executable.check_failures` (the reference does). Self-checking
