@@ -129,8 +129,9 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         metavar="TRACE.json",
-        help="time each kernel (--repeat calls after a warm-up) and print a "
-        "table with bytes, FLOPs and their rates; with a file name, also "
+        help="time each kernel (--repeat calls after a warm-up) on the "
+        "device's clock where it keeps one (accel: simulated cycles) and print "
+        "a table with bytes, FLOPs and their rates; with a file name, also "
         "write a Chrome trace there (tools/profile.py)",
     )
     parser.add_argument(
