@@ -10,6 +10,7 @@ import math
 
 import pytest
 from xlir.targets.accel.device import LAUNCH_OVERHEAD
+from xlir.targets.base import LaunchTime, launch_times
 from xlir.targets.registry import get_platform, get_target
 from xlir.targets.signatures import function_signature
 from xlir.targets.target import CompileOptions
@@ -226,6 +227,19 @@ def test_timed_cpu_executable_called_without_a_table_records_nothing():
     assert [(r.kernel, r.count) for r in records] == [("fusion_1", 1), ("fusion_2", 1)]
     assert all(r.start <= r.end and r.busy >= 0 for r in records)
     assert call.start <= records[0].start and records[-1].end <= call.end
+
+
+def test_a_launch_log_becomes_one_record_per_kernel():
+    """A kernel launched in a loop: its first start, last end, summed busy
+    time, launches and device counts; kernels in order of first launch."""
+    log = [
+        LaunchTime("body", 64, 10, 20, 10, 1, {"instructions": 5}),
+        LaunchTime("init", 8, 0, 4, 4, 1),
+        LaunchTime("body", 64, 30, 45, 15, 1, {"instructions": 7}),
+    ]
+    body, init = launch_times(log)
+    assert body == LaunchTime("body", 64, 10, 45, 25, 2, {"instructions": 12})
+    assert init == log[1]
 
 
 def test_untimed_executables_say_so():
