@@ -42,6 +42,7 @@ from xlir.targets.base import (
     DeviceClock,
     Event,
     Executable,
+    LaunchTime,
     MemoryStats,
     Platform,
     Signature,
@@ -155,7 +156,27 @@ class DeviceScheduleExecutable(Executable):
             end = executor.now()
         finally:
             executor.launch_log = None
-        return TimedCall(results, start, end, launch_times(log))
+        times = launch_times(log)
+        ran = {t.kernel for t in times}
+        for kernel, moved in self._launch_sites().items():
+            if kernel not in ran:  # e.g. in a branch not taken
+                times.append(LaunchTime(kernel, moved, 0, 0, 0, 0))
+        return TimedCall(results, start, end, times)
+
+    def _launch_sites(self) -> dict[str, int]:
+        """Each kernel the host function launches, with the bytes of the
+        distinct buffers a launch passes."""
+        sites: dict[str, int] = {}
+        for op in self.function.walk():
+            if isinstance(op, device.LaunchOp):
+                buffers = [
+                    a for a in dict.fromkeys(op.args) if isinstance(a.type, MemRefType)
+                ]
+                sites.setdefault(
+                    op.kernel.root_reference.data,
+                    sum(buffer_bytes(b.type, op, self.sources) for b in buffers),
+                )
+        return sites
 
     def memory_stats(self) -> MemoryStats:
         """The loop-level record's figures, read off the host function."""

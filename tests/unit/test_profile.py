@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from xlir.targets.accel.device import LAUNCH_OVERHEAD
 from xlir.targets.base import LaunchTime, launch_times
@@ -227,6 +228,31 @@ def test_timed_cpu_executable_called_without_a_table_records_nothing():
     assert [(r.kernel, r.count) for r in records] == [("fusion_1", 1), ("fusion_2", 1)]
     assert all(r.start <= r.end and r.busy >= 0 for r in records)
     assert call.start <= records[0].start and records[-1].end <= call.end
+
+
+BRANCHES = """func.func @main(%p: tensor<i1>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = stablehlo.exponential %x : tensor<8xf32>
+  %r = "stablehlo.if"(%p) ({
+    %a = stablehlo.add %y, %y : tensor<8xf32>
+    stablehlo.return %a : tensor<8xf32>
+  }, {
+    %b = stablehlo.multiply %y, %y : tensor<8xf32>
+    stablehlo.return %b : tensor<8xf32>
+  }) : (tensor<i1>) -> tensor<8xf32>
+  func.return %r : tensor<8xf32>
+}
+"""
+
+
+def test_a_kernel_of_a_branch_not_taken_keeps_its_own_row():
+    """On a target whose device logs its launches (accel), the kernel of
+    the branch not taken is in the table with no launch, not counted in the
+    row of the kernel before it."""
+    module, sources = load_module(BRANCHES)
+    arrays = [np.array(True), np.arange(8, dtype=np.float32)]
+    _, measured = profile(module, sources, arrays, "accel", "main", None, 1)
+    rows = {k.source: k.launches for k in measured.kernels}
+    assert rows == {"fusion.1": 1, "fusion.2": 1, "fusion.3": 1, "fusion.4": 0}
 
 
 def test_a_launch_log_becomes_one_record_per_kernel():
