@@ -113,7 +113,8 @@ def _static_identity(type: MemRefType) -> bool:
 
 class LaunchableKernel(OpTrait):
     """A target's own kernel op (a lowered `loop.kernel`, named by its
-    `sym_name`) that `device.launch` may name."""
+    `sym_name`) that `device.launch` may name: `accel.kernel`, a plug-in's
+    kernel op, and `llvm.func` (dialects/llvm.py)."""
 
 
 @irdl_op_definition
@@ -346,8 +347,9 @@ class ReadScalarOp(IRDLOperation):
 
 @irdl_op_definition
 class LaunchOp(IRDLOperation):
-    """Run a `loop.kernel` (or, between `loop-to-llvm` and `device-to-llvm`,
-    its lowered `llvm.func`) on a stream with these arguments. How its
+    """Run a `loop.kernel` (or a target's lowering of it, an op with the
+    `LaunchableKernel` trait: the `llvm.func` between `loop-to-llvm` and
+    `device-to-llvm`, an `accel.kernel`) on a stream with these arguments. How its
     `loop.parallel` iterations map onto threads and blocks is the target's
     choice, made from the kernel itself.
 
@@ -366,8 +368,6 @@ class LaunchOp(IRDLOperation):
 
     def verify_(self) -> None:
         found = SymbolTable.lookup_symbol(self, self.kernel)
-        if found is not None and found.name == "llvm.func":
-            return  # a kernel already lowered for the CPU (`loop-to-llvm`)
         if found is not None and found.has_trait(LaunchableKernel):
             return  # a kernel a target lowered to its own dialect
         if not isinstance(found, KernelOp):

@@ -17,7 +17,9 @@
   target supports it.
 * `Executable`: `execute(arguments, stream)` on device buffers; calling it with
   numpy arrays checks them against its `signature` and returns an array or a
-  tuple of arrays; `memory_stats()` with XLA's figures; `as_text()`.
+  tuple of arrays; `memory_stats()` with XLA's figures; `as_text()`; where it
+  times its kernel launches, `launch_clock()` and `timed_call(arrays)` (each
+  kernel's time on the device's `DeviceClock`, for `xlir-run --profile`).
 
 A `Target` (targets/target.py) makes its `Platform`; the registry
 (targets/registry.py) finds targets by name.
@@ -28,7 +30,7 @@ from __future__ import annotations
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from io import StringIO
 from math import prod
 from typing import Any
@@ -198,14 +200,122 @@ class Stream:
         return len(self._pending)
 
 
+# --- timing launches ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeviceClock:
+    """The clock a device times its kernel launches by."""
+
+    name: str
+    """In words, with how launches are timed on it."""
+    hz: float
+    """Ticks per second."""
+    unit: str = "ns"
+    """What one tick is called ("ns", "cycles")."""
+    simulated: bool = False
+    """Whether its time is a simulator's model of the device rather than
+    measured (the same on every run)."""
+    between_launches: str = "the host's: calls, copies, allocation"
+    """What the time of a call outside its kernels is spent on."""
+
+    def microseconds(self, ticks: float) -> float:
+        return ticks / self.hz * 1e6
+
+
+@dataclass(frozen=True)
+class LaunchTime:
+    """The launches of one kernel (or launch site) in one call, in ticks of
+    the device's clock."""
+
+    kernel: str
+    bytes: int
+    """Of the distinct buffers one launch passes."""
+    start: int
+    """The first launch's start."""
+    end: int
+    """The last launch's end."""
+    busy: int
+    """The time spent in the kernel, over its launches."""
+    count: int
+    counters: dict[str, int] = field(default_factory=dict)
+    """The device's own counts over these launches (a simulator's
+    instructions, say), by name."""
+
+
+def launch_times(log: Sequence[LaunchTime]) -> list[LaunchTime]:
+    """A log of single launches as one record per kernel, in the order of
+    their first launches."""
+    kernels: dict[str, LaunchTime] = {}
+    for launch in log:
+        seen = kernels.get(launch.kernel)
+        if seen is None:
+            kernels[launch.kernel] = launch
+            continue
+        counters = dict(seen.counters)
+        for name, count in launch.counters.items():
+            counters[name] = counters.get(name, 0) + count
+        kernels[launch.kernel] = replace(
+            seen,
+            end=launch.end,
+            busy=seen.busy + launch.busy,
+            count=seen.count + launch.count,
+            counters=counters,
+        )
+    return list(kernels.values())
+
+
+@dataclass(frozen=True)
+class TimedCall:
+    """A call of an executable with its launches timed (`Executable.timed_call`)."""
+
+    results: Any
+    """What calling the executable returns."""
+    start: int
+    end: int
+    """The call's span, in ticks of the clock its launches are timed by."""
+    launches: list[LaunchTime]
+    """One record per kernel (or launch site)."""
+
+
 class StreamExecutor(ABC):
     """One device of a platform."""
+
+    clock: DeviceClock | None = None
+    """The clock it times its launches by (`now`, `log_launch`), where it
+    does."""
 
     def __init__(self, platform: Platform, ordinal: int):
         self.platform = platform
         self.ordinal = ordinal
         self.allocated_bytes = 0
         self.peak_bytes = 0
+        self.launch_log: list[LaunchTime] | None = None
+        """While a list (`DeviceScheduleExecutable.timed_call`), the launches
+        that ran, each logged by an executor with a clock as it runs one."""
+
+    def now(self) -> int:
+        """Its clock's reading, in ticks (executors with a `clock` override
+        it)."""
+        raise XlirError(f"error: a {self.platform.name} device keeps no clock")
+
+    def log_launch(
+        self,
+        kernel: str,
+        arguments: Sequence[KernelArgument],
+        start: int,
+        end: int,
+        counters: dict[str, int] | None = None,
+    ) -> None:
+        """Log a launch of `kernel` that ran from `start` to `end` (ticks of
+        `clock`), while a log is kept."""
+        if self.launch_log is None:
+            return
+        buffers = {id(a): a for a in arguments if isinstance(a, DeviceBuffer)}
+        moved = sum(b.size_in_bytes for b in buffers.values())
+        self.launch_log.append(
+            LaunchTime(kernel, moved, start, end, end - start, 1, counters or {})
+        )
 
     @abstractmethod
     def allocate(self, size_in_bytes: int) -> DeviceBuffer: ...
@@ -670,6 +780,18 @@ class Executable(ABC):
 
     def memory_stats(self) -> MemoryStats:
         return self.stats
+
+    def launch_clock(self) -> DeviceClock | None:
+        """The clock `timed_call` times its launches by; None where it does
+        not time them (a profile then times each kernel run alone)."""
+        return None
+
+    def timed_call(self, arrays: Sequence[Any]) -> TimedCall:
+        """A call with each kernel's launches timed on `launch_clock()`."""
+        raise XlirError(
+            f"error: executables of target '{self.platform.name}' do not time "
+            "their kernel launches"
+        )
 
     @property
     def check_failures(self) -> list[str]:

@@ -39,14 +39,18 @@ from xlir.evaluator.collective_step import CollectiveStep, site_text
 from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
     DeviceBuffer,
+    DeviceClock,
     Event,
     Executable,
+    LaunchTime,
     MemoryStats,
     Platform,
     Signature,
     Stream,
     StreamExecutor,
+    TimedCall,
     buffer_bytes,
+    launch_times,
     program_record,
 )
 from xlir.targets.collective_steps import communicator_for
@@ -134,6 +138,45 @@ class DeviceScheduleExecutable(Executable):
             )
         kernels = self._kernels.setdefault(stream.executor, {})
         return _Run(self, stream, kernels).call(list(arguments))
+
+    def launch_clock(self) -> DeviceClock | None:
+        """Its device's, where the device times its launches."""
+        return self.platform.executor(self.device).clock
+
+    def timed_call(self, arrays: Sequence[Any]) -> TimedCall:
+        """A call with the device's log of its launches kept
+        (`StreamExecutor.log_launch`)."""
+        if self.launch_clock() is None:
+            return super().timed_call(arrays)
+        executor = self.platform.executor(self.device)
+        executor.launch_log = log = []
+        try:
+            start = executor.now()
+            results = self(*arrays)
+            end = executor.now()
+        finally:
+            executor.launch_log = None
+        times = launch_times(log)
+        ran = {t.kernel for t in times}
+        for kernel, moved in self._launch_sites().items():
+            if kernel not in ran:  # e.g. in a branch not taken
+                times.append(LaunchTime(kernel, moved, 0, 0, 0, 0))
+        return TimedCall(results, start, end, times)
+
+    def _launch_sites(self) -> dict[str, int]:
+        """Each kernel the host function launches, with the bytes of the
+        distinct buffers a launch passes."""
+        sites: dict[str, int] = {}
+        for op in self.function.walk():
+            if isinstance(op, device.LaunchOp):
+                buffers = [
+                    a for a in dict.fromkeys(op.args) if isinstance(a.type, MemRefType)
+                ]
+                sites.setdefault(
+                    op.kernel.root_reference.data,
+                    sum(buffer_bytes(b.type, op, self.sources) for b in buffers),
+                )
+        return sites
 
     def memory_stats(self) -> MemoryStats:
         """The loop-level record's figures, read off the host function."""

@@ -72,6 +72,18 @@ def get_platform(name: str) -> Platform:
     return get_target(name).platform()
 
 
+def reference_target() -> str:
+    """The name of the one registered target that is the reference
+    (`Target.is_reference`), or a diagnostic naming those that claim to be."""
+    names = [n for n in target_names() if get_target(n).is_reference]
+    if len(names) != 1:
+        raise XlirError(
+            "error: exactly one registered target must be the reference "
+            f"(Target.is_reference); found {', '.join(names) or 'none'}"
+        )
+    return names[0]
+
+
 def ahead_of_time_target(name: str | None = None) -> Target:
     """The target that `xlir-compile` and `xlir-translate` compile for:
     `name`'s, which must compile ahead of time, or else the one registered

@@ -56,8 +56,9 @@ class TargetInfo:
     ahead_of_time: bool = False
     """Whether it can compile to an object file to link into a program."""
     times_launches: bool = False
-    """Whether its code can time each kernel launch (`CompileOptions.
-    time_launches`, for `xlir-run --profile`)."""
+    """Whether its executables time each kernel launch on a device clock
+    (`Executable.timed_call`, for `xlir-run --profile`), once compiled with
+    `CompileOptions.time_launches` where the timers are code of their own."""
     device_code: bool = False
     """Ahead of time it makes code for a device the host drives (a GPU's
     kernels and the manifest of their launches), not an object to link:
@@ -86,8 +87,9 @@ class CompileOptions:
     triple: str | None = None
     """Ahead of time: the LLVM triple to compile for; None: this host."""
     time_launches: bool = False
-    """Timers around each kernel launch (`xlir-run --profile`), where the
-    target's `TargetInfo.times_launches`; such code is not cached."""
+    """Time each kernel launch (`xlir-run --profile`), where the target's
+    `TargetInfo.times_launches`; code with timers of its own (cpu) is not
+    cached."""
 
     def with_environment(self) -> CompileOptions:
         """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`
@@ -144,6 +146,10 @@ class Target(ABC):
     name: str = ""
     description: str = ""
     """One line, for `xlir-run --list-targets`."""
+    is_reference: bool = False
+    """Whether it is the reference the other targets are compared with
+    (StableHLO's semantics as written): `registry.reference_target()`, the
+    default of `xlir-run --bisect --against` and of differential testing."""
     runs_check_ops: bool = False
     """Whether its executables run `check.*` ops themselves and report what
     failed as `Executable.check_failures` (the reference does). Self-checking

@@ -1,17 +1,18 @@
 """`xlir-run --profile`: time per kernel, with its bytes and FLOPs
 (tools/kernel_cost.py) and their achieved rates, and a Chrome trace.
 
-A target that can time launches in the code it generates (its
-`TargetInfo.times_launches`, the compile option `time_launches`, and
-executables with `timed_call(arrays)` returning
-the results and one record per launch site, as the cpu target's:
-targets/cpu/launch_timers.py) is compiled with its timers; the table then
-shows the generated code's own time. Any other target (one without such
-timers) runs each kernel of the fused program on its own
+A target whose executables time their own launches (its
+`TargetInfo.times_launches`; compiled with the option `time_launches`) is
+timed on its device's clock: `Executable.timed_call` returns each kernel's
+launches in ticks of `launch_clock()` (a `DeviceClock`: a host clock read
+by timers in native code, or a simulator's cycles). Any other target
+runs each kernel of the fused program on its own
 (tools/kernel_extraction.py; compiled from its buffer plan, since a
-target's backend may start at `hlo-to-loop`), timed by the host's wall
-clock. The first call warms up (loading, first-touch of the arena) and is not
-counted; `--repeat N` calls are, each kernel's time shown per call.
+target's backend may start at `hlo-to-loop`), timed by the host's clock.
+A measured clock's first call warms up (loading, first-touch of the arena)
+and is not counted; `--repeat N` calls are, each kernel's time shown per
+call. The table and the trace say which clock, and whether its time is
+simulated.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xlir.lowering.host_schedule import kernel_name
-from xlir.targets.base import Compiler, ProgramRecord
+from xlir.targets.base import Compiler, DeviceClock, LaunchTime, ProgramRecord
 from xlir.targets.registry import get_target
 from xlir.tools.cli import UsageError
 from xlir.tools.kernel_cost import CONTROL_FLOW, Cost, kernel_cost
@@ -46,26 +47,35 @@ from xlir.diagnostics import XlirError
 
 @dataclass
 class KernelTime:
-    """One kernel over the profiled calls."""
+    """One kernel over the profiled calls, in ticks of the profile's clock."""
 
     name: str
     source: str
     """The HLO-level kernels it computes (several after `fuse-kernels`)."""
     cost: Cost
-    busy_ns: int = 0
+    busy: int = 0
     launches: int = 0
     spans: list[tuple[int, int]] = field(default_factory=list)
     """(first start, last end) of its launches in each call."""
+    counters: dict[str, int] = field(default_factory=dict)
+    """The device's own counts (`LaunchTime.counters`), summed."""
 
 
 @dataclass
 class Profile:
     target: str
     function: str
-    timing: str
-    """How kernels were timed, in words."""
+    clock: DeviceClock
+    """What kernels and calls were timed by."""
     calls: list[tuple[int, int]] = field(default_factory=list)
     kernels: list[KernelTime] = field(default_factory=list)
+
+
+WALL_CLOCK = DeviceClock(
+    "the host's monotonic clock, around each kernel "
+    "(a top-level op of the fused program) run alone",
+    1e9,
+)
 
 
 def profile(
@@ -113,31 +123,42 @@ def _timed_launches(
 ) -> tuple[tuple[np.ndarray, ...], Profile]:
     launched = launched_kernels(entry)
     costs = {name: (op, kernel_cost(op)) for name, op in launched}
-    function = entry.sym_name.data
-    executable: Any = compiler.run_backend(optimized, program, sources)
-    result = Profile(
-        compiler.platform.name, function, "timers around each launch in the native code"
-    )
-    _, records = executable.timed_call(arrays)  # warm-up
-    sites = {record.kernel for record in records}
-    kernels = {r.kernel: _launched(r, sites, launched, costs) for r in records}
+    target = compiler.platform.name
+    executable = compiler.run_backend(optimized, program, sources)
+    clock = executable.launch_clock()
+    if clock is None:
+        raise XlirError(
+            f"error: target '{target}' says it times its launches "
+            "(TargetInfo.times_launches), but its executable keeps no clock"
+        )
+    result = Profile(target, entry.sym_name.data, clock)
+    if not clock.simulated:
+        executable.timed_call(arrays)  # warm-up
     values: Any = ()
+    records: list[LaunchTime] = []
     for _ in range(repeat):
-        started = time.monotonic_ns()
-        values, records = executable.timed_call(arrays)
-        result.calls.append((started, time.monotonic_ns()))
-        for record in records:
-            kernel = kernels[record.kernel]
-            kernel.busy_ns += record.busy_ns
-            kernel.launches += record.count
-            if record.count:
-                kernel.spans.append((record.start_ns, record.end_ns))
+        call = executable.timed_call(arrays)
+        values = call.results
+        result.calls.append((call.start, call.end))
+        records.extend(call.launches)
+    sites = {record.kernel for record in records}
+    kernels: dict[str, KernelTime] = {}
+    for record in records:
+        kernel = kernels.get(record.kernel)
+        if kernel is None:
+            kernel = kernels[record.kernel] = _launched(record, sites, launched, costs)
+        kernel.busy += record.busy
+        kernel.launches += record.count
+        if record.count:
+            kernel.spans.append((record.start, record.end))
+        for name, count in record.counters.items():
+            kernel.counters[name] = kernel.counters.get(name, 0) + count
     result.kernels = list(kernels.values())
     return _tuple(values), result
 
 
 def _launched(
-    record: Any,
+    record: LaunchTime,
     sites: set[str],
     launched: list[tuple[str, Operation]],
     costs: dict[str, tuple[Operation, Cost]],
@@ -199,11 +220,7 @@ def _timed_kernels(
     arrays: Sequence[np.ndarray],
     repeat: int,
 ) -> tuple[tuple[np.ndarray, ...], Profile]:
-    result = Profile(
-        compiler.platform.name,
-        entry.sym_name.data,
-        "wall time of each kernel (a top-level op of the fused program) run alone",
-    )
+    result = Profile(compiler.platform.name, entry.sym_name.data, WALL_CLOCK)
     steps: list[tuple[Operation, list[SSAValue], Any, KernelTime | None]] = []
     for op, kernel in entry_steps(entry):
         if op.name == "func.return":
@@ -231,7 +248,7 @@ def _timed_kernels(
             end = time.monotonic_ns()
             values.update(zip(op.results, got, strict=True))
             if timed is not None and call > 0:  # the first call warms up
-                timed.busy_ns += end - begin
+                timed.busy += end - begin
                 timed.launches += 1
                 timed.spans.append((begin, end))
         returned = entry.body.block.last_op
@@ -252,29 +269,39 @@ def _tuple(value: Any) -> tuple[np.ndarray, ...]:
 
 def profile_table(result: Profile) -> str:
     """Kernels by time per call, longest first."""
+    clock = result.clock
     calls = max(len(result.calls), 1)
     wall = sum(end - start for start, end in result.calls) / calls
-    busy = sum(k.busy_ns for k in result.kernels) / calls
+    busy = sum(k.busy for k in result.kernels) / calls
+    us = "sim. us" if clock.simulated else "time us"
+    ticks = clock.unit != "ns"
     lines = [
-        f"profile of @{result.function} on {result.target}: {result.timing}; "
+        f"profile of @{result.function} on {result.target}: {clock.name}; "
         f"per call, mean of {calls}",
-        f"{'kernel':<24} {'time us':>10} {'share':>6} {'launches':>8} "
+        f"{'kernel':<24} "
+        + (f"{clock.unit:>10} " if ticks else "")
+        + f"{us:>10} {'share':>6} {'launches':>8} "
         f"{'bytes':>12} {'GB/s':>8} {'FLOPs':>12} {'GFLOP/s':>8}  hlo",
     ]
-    for kernel in sorted(result.kernels, key=lambda k: -k.busy_ns):
-        ns = kernel.busy_ns / calls
+    for kernel in sorted(result.kernels, key=lambda k: -k.busy):
+        per_call = kernel.busy / calls
         launches = kernel.launches / calls
         moved = kernel.cost.bytes * launches
         flops = None if kernel.cost.flops is None else kernel.cost.flops * launches
         lines.append(
-            f"{kernel.name:<24} {ns / 1e3:>10.2f} {_share(ns, wall):>6} "
-            f"{launches:>8g} {moved:>12.0f} {_rate(moved, ns):>8} "
+            f"{kernel.name:<24} "
+            + (f"{per_call:>10.0f} " if ticks else "")
+            + f"{clock.microseconds(per_call):>10.2f} {_share(per_call, wall):>6} "
+            f"{launches:>8g} {moved:>12.0f} {_rate(moved, per_call, clock):>8} "
             f"{'?' if flops is None else f'{flops:.0f}':>12} "
-            f"{'?' if flops is None else _rate(flops, ns):>8}  {kernel.source}"
+            f"{'?' if flops is None else _rate(flops, per_call, clock):>8}  "
+            f"{kernel.source}"
         )
+    unit = "simulated us" if clock.simulated else "us"
     lines.append(
-        f"kernels {busy / 1e3:.2f} us of {wall / 1e3:.2f} us per call "
-        f"({_share(busy, wall)}; the rest is the host's: calls, copies, allocation)"
+        f"kernels {clock.microseconds(busy):.2f} {unit} of "
+        f"{clock.microseconds(wall):.2f} {unit} per call "
+        f"({_share(busy, wall)}; the rest is {clock.between_launches})"
     )
     return "\n".join(lines)
 
@@ -283,9 +310,9 @@ def _share(part: float, whole: float) -> str:
     return f"{100 * part / whole:.1f}%" if whole > 0 else "-"
 
 
-def _rate(amount: float, ns: float) -> str:
-    """Per nanosecond is giga per second."""
-    return f"{amount / ns:.2f}" if ns > 0 else "-"
+def _rate(amount: float, ticks: float, clock: DeviceClock) -> str:
+    """Giga per second of the clock's time."""
+    return f"{amount * clock.hz / ticks / 1e9:.2f}" if ticks > 0 else "-"
 
 
 PID = 1
@@ -299,17 +326,21 @@ def chrome_trace(result: Profile) -> dict[str, Any]:
     call (in a loop) gets a track of its own, with one event per call from
     its first launch's start to its last one's end, as such spans overlap
     the other kernels'. Each kernel event carries its HLO kernels, bytes,
-    FLOPs and busy time per launch; times are in microseconds from the
-    first call's start."""
+    FLOPs, busy time per launch and the device's own counts; times are in
+    microseconds of the profile's clock (simulated ones where it is a
+    simulator's, as the process name and `otherData` say) from the first
+    call's start."""
+    clock = result.clock
     origin = result.calls[0][0] if result.calls else 0
+    unit = "simulated microseconds" if clock.simulated else "microseconds"
     events: list[dict[str, Any]] = [
-        _metadata("process_name", f"xlir-run --profile ({result.target})", TID),
+        _metadata("process_name", f"xlir-run --profile ({result.target}, {unit})", TID),
         _metadata("thread_name", f"@{result.function}", TID),
     ]
     for index, (start, end) in enumerate(result.calls):
         events.append(
-            _complete(f"@{result.function}", "call", start - origin, end - start, TID)
-            | {"args": {"call": index}}
+            _complete(clock, f"@{result.function}", "call", start - origin, end - start)
+            | {"tid": TID, "args": {"call": index}}
         )
     track = TID
     calls = max(len(result.calls), 1)
@@ -321,18 +352,28 @@ def chrome_trace(result: Profile) -> dict[str, Any]:
             launches = kernel.launches // calls
             name = f"{kernel.name} ({launches} launches a call)"
             events.append(_metadata("thread_name", name, tid))
-        args = {
+        args: dict[str, Any] = {
             "hlo": kernel.source,
             "bytes": kernel.cost.bytes,
             "flops": kernel.cost.flops,
-            "busy_us_per_launch": kernel.busy_ns / max(kernel.launches, 1) / 1e3,
+            "busy_us_per_launch": clock.microseconds(
+                kernel.busy / max(kernel.launches, 1)
+            ),
         }
+        if kernel.counters:
+            args["device_counts_per_call"] = {
+                name: count / calls for name, count in kernel.counters.items()
+            }
         for start, end in kernel.spans:
             events.append(
-                _complete(kernel.name, "kernel", start - origin, end - start, tid)
-                | {"args": args}
+                _complete(clock, kernel.name, "kernel", start - origin, end - start)
+                | {"tid": tid, "args": args}
             )
-    return {"traceEvents": events, "displayTimeUnit": "ns"}
+    return {
+        "traceEvents": events,
+        "displayTimeUnit": "ns",
+        "otherData": {"clock": clock.name, "time": unit, "clock_hz": clock.hz},
+    }
 
 
 def _metadata(name: str, value: str, tid: int) -> dict[str, Any]:
@@ -340,16 +381,16 @@ def _metadata(name: str, value: str, tid: int) -> dict[str, Any]:
 
 
 def _complete(
-    name: str, category: str, start_ns: int, length_ns: int, tid: int
+    clock: DeviceClock, name: str, category: str, start: int, length: int
 ) -> dict[str, Any]:
+    """A complete event from `start` for `length` ticks of `clock`."""
     return {
         "name": name,
         "cat": category,
         "ph": "X",
-        "ts": start_ns / 1e3,
-        "dur": length_ns / 1e3,
+        "ts": clock.microseconds(start),
+        "dur": clock.microseconds(length),
         "pid": PID,
-        "tid": tid,
     }
 
 

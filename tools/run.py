@@ -62,7 +62,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.targets.base import Executable
 from xlir.targets.mpi_communicator import INSTALL_HINT, launched_by_mpiexec
-from xlir.targets.registry import get_platform, get_target, target_names
+from xlir.targets.registry import (
+    get_platform,
+    get_target,
+    reference_target,
+    target_names,
+)
 from xlir.targets.signatures import function_signature
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
@@ -124,8 +129,9 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         metavar="TRACE.json",
-        help="time each kernel (--repeat calls after a warm-up) and print a "
-        "table with bytes, FLOPs and their rates; with a file name, also "
+        help="time each kernel (--repeat calls after a warm-up) on the "
+        "device's clock where it keeps one (accel: simulated cycles) and print "
+        "a table with bytes, FLOPs and their rates; with a file name, also "
         "write a Chrome trace there (tools/profile.py)",
     )
     parser.add_argument(
@@ -137,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--against",
         metavar="TARGET",
-        help="with --bisect: the reference target (default: interpreter)",
+        help="with --bisect: the target to compare with (default: the reference "
+        "target, Target.is_reference)",
     )
     parser.add_argument(
         "--reproducer-dir",
@@ -429,14 +436,13 @@ def _bisect(
             "--bisect needs static shapes; specialise the program first "
             "(xlir-opt -p 'refine-shapes{types=...}')"
         )
-    get_target(
-        args.against or "interpreter"
-    )  # an unknown name is a diagnostic before any run
+    against = args.against or reference_target()
+    get_target(against)  # an unknown name is a diagnostic before any run
     signature = function_signature(module, args.function)
     arrays = signature.check_arguments(_arguments(args, signature, False))
     options = BisectOptions(
         target=args.target,
-        against=args.against or "interpreter",
+        against=against,
         function=args.function,
         pipeline=args.pipeline,
         rtol=args.rtol,

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import AnyFloat, IntAttr, MemRefType, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region
+from xlir.dialects.llvm import FuncOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.llvm.control import CONTROL, lower_parallel_in_order
 from xlir.lowering.llvm.function import (
@@ -122,7 +123,7 @@ class LLVMEmitter:
         went through the function passes twice)."""
         inputs = [self.argument_type(t, kernel) for t in kernel.argument_types]
         region = Region(Block(arg_types=inputs))
-        function = llvm.FuncOp(
+        function = FuncOp(  # xlir's llvm.func: device.launch may name it
             kernel.sym_name.data,
             llvm.LLVMFunctionType(inputs),
             linkage=llvm.LinkageAttr("internal"),

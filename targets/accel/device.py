@@ -27,6 +27,8 @@ class Device:
     _free: list[tuple[int, int]] = field(init=False)
     """Free DRAM ranges (address, size), sorted by address."""
     _sizes: dict[int, int] = field(default_factory=dict)
+    cycles: int = 0
+    """Device time: the program time of section 8.4 over every launch so far."""
 
     def __post_init__(self) -> None:
         self.dram = np.zeros(self.dram_size, np.uint8)
@@ -83,6 +85,7 @@ class Program:
     def launch(self, kernel: str, arguments: Sequence[int]) -> Profile:
         profile = self.simulator.launch(kernel, arguments)
         self.profiles.append(profile)
+        self.device.cycles += LAUNCH_OVERHEAD + profile.cycles
         return profile
 
     @property

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xlir.targets.accel.device import Device, Program
+from xlir.targets.accel.device import LAUNCH_OVERHEAD, Device, Program
 from xlir.targets.accel.objfile import ObjectFile
+from xlir.targets.accel.profile import Profile
 from xlir.targets.accel.simulator import SimulationError
 from xlir.targets.base import (
     Compiler,
     DeviceBuffer,
+    DeviceClock,
     Grid,
     KernelArgument,
     Platform,
@@ -41,6 +43,15 @@ def check_dram_format(dtype: np.dtype) -> None:
         raise XlirError(f"error: XA-1 does not support {name} data ({dtype})")
 
 
+SIMULATED_CLOCK = DeviceClock(
+    "XA-1's 1 GHz core clock, simulated (each launch's cycles from the simulator)",
+    1e9,
+    unit="cycles",
+    simulated=True,
+    between_launches="launch overhead, 1,000 cycles a launch (manual section 8.4)",
+)
+
+
 @dataclass(frozen=True)
 class LoadedKernel:
     program: Program
@@ -49,7 +60,10 @@ class LoadedKernel:
 
 
 class AccelStreamExecutor(StreamExecutor):
-    """One XA-1: device memory is DRAM addresses; copies take no device cycles."""
+    """One XA-1: device memory is DRAM addresses; copies take no device cycles.
+    Its clock is the simulated device time (`Device.cycles`)."""
+
+    clock = SIMULATED_CLOCK
 
     def __init__(self, platform: Platform, ordinal: int, dram_size: int):
         super().__init__(platform, ordinal)
@@ -60,6 +74,9 @@ class AccelStreamExecutor(StreamExecutor):
         address = self.device.allocate(size_in_bytes)
         self._count(size_in_bytes)
         return DeviceBuffer(self.ordinal, size_in_bytes, address)
+
+    def now(self) -> int:
+        return self.device.cycles
 
     def deallocate(self, buffer: DeviceBuffer) -> None:
         if buffer.freed:
@@ -128,12 +145,30 @@ class AccelStreamExecutor(StreamExecutor):
         values = [_argument(a) for a in arguments]
 
         def run() -> None:
+            before = self.device.cycles
             try:
-                kernel.program.launch(kernel.name, values)
+                profile = kernel.program.launch(kernel.name, values)
             except SimulationError as error:
                 raise XlirError(f"error: {error}") from None
+            start = before + LAUNCH_OVERHEAD
+            counters = _counters(profile)
+            self.log_launch(kernel.name, arguments, start, self.device.cycles, counters)
 
         stream.enqueue(run)
+
+
+def _counters(profile: Profile) -> dict[str, int]:
+    """The simulator's counts of a launch (section 6.6), for a profile."""
+    return {
+        "instructions": profile.instructions,
+        **{f"instructions.{u}": n for u, n in profile.instructions_by_unit.items()},
+        "stall_cycles": profile.stall_cycles,
+        "dma_busy_cycles": profile.dma_busy_cycles,
+        "matrix_busy_cycles": profile.matrix_busy_cycles,
+        "mmacs": profile.mmacs,
+        "dram_bytes": profile.dram_bytes,
+        "flops_executed": profile.flops,
+    }
 
 
 def _argument(value: Any) -> int:

@@ -20,11 +20,12 @@ INFO = TargetInfo(
     threads=1,
     pointer_bits=32,
     element_types=frozenset({"f32", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}),
+    times_launches=True,
 )
 """Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
 32-bit addresses. Of table 2.7's types, those the compiler computes so far
 (f16/bf16 arithmetic waits for per-op rounding, 64-bit integers for their
-emulation)."""
+emulation). The simulator times every launch in cycles (runtime.py)."""
 
 
 class AccelTarget(Target):

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.collective_step import CollectiveStep
-from xlir.targets.base import HostExecutable, Platform
+from xlir.targets.base import DeviceClock, HostExecutable, Platform, TimedCall
 from xlir.targets.collective_steps import communicator_for
 from xlir.targets.cpu.collective_calls import (
     calling,
@@ -26,8 +26,8 @@ from xlir.targets.cpu.collective_calls import (
 )
 from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.launch_timers import (
+    HOST_CLOCK,
     LaunchSite,
-    LaunchTime,
     load_launch_timers,
     needs_launch_timers,
     timed_call,
@@ -57,13 +57,13 @@ class CpuExecutable(HostExecutable):
         temp_bytes: int,
         stats: MemoryStats,
         llvm_ir: str,
-        launch_sites: Sequence[LaunchSite] = (),
+        launch_sites: Sequence[LaunchSite] | None = None,
         collective_sites: Sequence[str] = (),
         grid: Grid = ONE_DEVICE,
     ):
-        self.launch_sites = tuple(launch_sites)
+        self.launch_sites = None if launch_sites is None else tuple(launch_sites)
         """The kernel launched at each timed site, where the executable was
-        compiled with launch timers (launch_timers.py); empty otherwise."""
+        compiled with launch timers (launch_timers.py); None otherwise."""
         self.collective_steps = tuple(CollectiveStep(t) for t in collective_sites)
         """What each collective step of the entry exchanges (collective_calls.py)."""
         self.grid = grid
@@ -95,9 +95,13 @@ class CpuExecutable(HostExecutable):
         self._results = _layouts(signature.results)
         self._local = threading.local()
 
-    def timed_call(self, arrays: Sequence[Any]) -> tuple[Any, list[LaunchTime]]:
-        """A call of an executable compiled with launch timers: its results
-        and each launch site's record (launch_timers.py)."""
+    def launch_clock(self) -> DeviceClock | None:
+        """The host's, where compiled with launch timers (launch_timers.py)."""
+        return None if self.launch_sites is None else HOST_CLOCK
+
+    def timed_call(self, arrays: Sequence[Any]) -> TimedCall:
+        if self.launch_sites is None:
+            return super().timed_call(arrays)
         return timed_call(self, arrays)
 
     def _frame(self) -> _Frame:

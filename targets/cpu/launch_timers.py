@@ -16,6 +16,7 @@ table (outside `LaunchTable`), `end` records nothing.
 from __future__ import annotations
 
 import ctypes
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -27,6 +28,7 @@ from llvmlite import ir
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute
 from xlir.lowering.llvm.launch_timers import LAUNCH_BEGIN, LAUNCH_END
+from xlir.targets.base import DeviceClock, LaunchTime, TimedCall
 from xlir.targets.cpu.host_machine import host_object_code
 from xlir.targets.cpu.jit_loader import LoadedObject
 
@@ -39,6 +41,11 @@ CLOCK_MONOTONIC = 1
 
 I32, I64 = ir.IntType(32), ir.IntType(64)
 
+HOST_CLOCK = DeviceClock(
+    "the host's monotonic clock (timers around each launch in the native code)", 1e9
+)
+"""What the timers read: Python's `time.monotonic_ns` reads it too."""
+
 
 @dataclass(frozen=True)
 class LaunchSite:
@@ -48,10 +55,11 @@ class LaunchSite:
     bytes: int
 
 
-def launch_sites(recorded: Attribute | None) -> list[LaunchSite]:
-    """The sites `device-to-llvm{time-launches=true}` recorded on a module."""
+def launch_sites(recorded: Attribute | None) -> list[LaunchSite] | None:
+    """The sites `device-to-llvm{time-launches=true}` recorded on a module;
+    None where it was lowered without timers."""
     if not isinstance(recorded, ArrayAttr):
-        return []
+        return None
     sites = []
     for entry in recorded.data:
         assert isinstance(entry, DictionaryAttr)
@@ -59,18 +67,6 @@ def launch_sites(recorded: Attribute | None) -> list[LaunchSite]:
         assert isinstance(kernel, StringAttr) and isinstance(size, IntegerAttr)
         sites.append(LaunchSite(kernel.data, size.value.data))
     return sites
-
-
-@dataclass(frozen=True)
-class LaunchTime:
-    """One launch site's record, in nanoseconds of the monotonic clock."""
-
-    kernel: str
-    bytes: int
-    start_ns: int
-    end_ns: int
-    busy_ns: int
-    count: int
 
 
 def define_launch_timers(module: ir.Module) -> None:
@@ -162,16 +158,16 @@ class LaunchTable:
         self._pointer.value = None
 
 
-def timed_call(
-    executable: Any, arrays: Sequence[np.ndarray]
-) -> tuple[Any, list[LaunchTime]]:
-    """Call a `CpuExecutable` compiled with launch timers; its results and
-    each launch site's record."""
+def timed_call(executable: Any, arrays: Sequence[np.ndarray]) -> TimedCall:
+    """Call a `CpuExecutable` compiled with launch timers: its results, the
+    call's span and each launch site's record."""
     sites: Sequence[LaunchSite] = executable.launch_sites
     with LaunchTable(len(sites)) as table:
+        start = time.monotonic_ns()
         results = executable(*arrays)
-    times = [
-        LaunchTime(site.kernel, site.bytes, *(int(x) for x in row))
-        for site, row in zip(sites, table.records, strict=False)
-    ]
-    return results, times
+        end = time.monotonic_ns()
+    times = []
+    for site, row in zip(sites, table.records, strict=False):
+        first, last, busy, count = (int(x) for x in row)
+        times.append(LaunchTime(site.kernel, site.bytes, first, last, busy, count))
+    return TimedCall(results, start, end, times)

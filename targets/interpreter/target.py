@@ -12,6 +12,7 @@ from xlir.pass_manager import passes_of
 class InterpreterTarget(Target):
     name = "interpreter"
     description = "StableHLO's semantics on numpy arrays: the reference"
+    is_reference = True
     runs_check_ops = True
 
     def info(self, options: CompileOptions) -> TargetInfo:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xlir.targets.registry import get_target, target_names
+from xlir.targets.registry import get_target, reference_target, target_names
 
 import xlir
 from tests.conftest import CORPUS, skip_without_device
@@ -29,7 +29,7 @@ from xlir.testing.target_conformance import (  # noqa: F401
 
 BENCH = sorted(p for p in (CORPUS / "bench").glob("*.mlir") if ".export." not in p.name)
 
-REFERENCE = "interpreter"
+REFERENCE = reference_target()
 """The target the bench programs are compared with (StableHLO's semantics)."""
 
 

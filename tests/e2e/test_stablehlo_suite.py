@@ -115,7 +115,7 @@ def test_file_fails_only_its_known_failures(name: str, configuration: str) -> No
     if not held_to(name, target):
         pytest.skip(f"target '{target}' is not held to {name} (its known gaps)")
     collective, results = _results(name, configuration)
-    grid_file = collective and target != "interpreter"
+    grid_file = collective and not get_target(target).is_reference
     known = (_COLLECTIVES if grid_file else known_failures(target)).get(name, [])
     failing = [r for r in results if not r.passed]
     unexpected = Counter(r.function for r in failing) - Counter(known)

@@ -8,17 +8,26 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
+from xlir.targets.accel.device import LAUNCH_OVERHEAD
+from xlir.targets.base import LaunchTime, launch_times
 from xlir.targets.registry import get_platform, get_target
 from xlir.targets.signatures import function_signature
 from xlir.targets.target import CompileOptions
 from xlir.tools.kernel_cost import kernel_cost
 from xlir.tools.kernel_extraction import entry_steps
-from xlir.tools.profile import launched_kernels, profile
+from xlir.tools.profile import (
+    launched_kernels,
+    profile,
+    profile_table,
+    write_trace,
+)
 from xlir.tools.run import main, random_arguments
 
 from tests.conftest import CORPUS, runnable_targets
 from xlir.api import load_module
+from xlir.diagnostics import XlirError
 
 PROGRAM = """func.func @main(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>) -> (tensor<16x8xf32>, tensor<16xf32>) {
   %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
@@ -93,12 +102,14 @@ def test_trace_is_trace_event_json_with_kernels_inside_calls(target, tmp_path, c
     calls = [e for e in events if e.get("cat") == "call"]
     kernels = [e for e in events if e.get("cat") == "kernel"]
     assert len(calls) == 3
-    timed_in_code = get_target(target).info(CompileOptions()).times_launches
-    assert {e["name"] for e in kernels} == (
-        {"fusion_1", "fusion_2"}  # the kernels of its code, timed there
-        if timed_in_code
-        else {"fusion.1", "fusion.2", "fusion.3"}  # the fused program's, alone
-    )
+    # each HLO kernel in one row: the kernels of its code where the target
+    # times its launches (cpu merges fusion.3 into fusion.2's), else the
+    # fused program's, each run alone
+    first_call = [e for e in kernels if e["ts"] < calls[0]["ts"] + calls[0]["dur"]]
+    computed = [n for e in first_call for n in e["args"]["hlo"].split(" + ")]
+    assert sorted(computed) == ["fusion.1", "fusion.2", "fusion.3"]
+    timed = get_target(target).info(CompileOptions()).times_launches
+    assert timed or {e["name"] for e in kernels} == {"fusion.1", "fusion.2", "fusion.3"}
     slack = 1e-3  # microseconds: rounding of ns to us
     for kernel in kernels:
         assert any(
@@ -210,8 +221,95 @@ def test_timed_cpu_executable_called_without_a_table_records_nothing():
     executable = compiler.compile(module, "main", sources)
     arrays = random_arguments(executable.signature, 0)
     plain = executable(*arrays)
-    timed, records = executable.timed_call(arrays)  # pyright: ignore[reportAttributeAccessIssue]
-    for got, want in zip(timed, plain, strict=True):
+    call = executable.timed_call(arrays)
+    for got, want in zip(call.results, plain, strict=True):
         assert (got == want).all()
+    records = call.launches
     assert [(r.kernel, r.count) for r in records] == [("fusion_1", 1), ("fusion_2", 1)]
-    assert all(r.start_ns <= r.end_ns and r.busy_ns >= 0 for r in records)
+    assert all(r.start <= r.end and r.busy >= 0 for r in records)
+    assert call.start <= records[0].start and records[-1].end <= call.end
+
+
+BRANCHES = """func.func @main(%p: tensor<i1>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = stablehlo.exponential %x : tensor<8xf32>
+  %r = "stablehlo.if"(%p) ({
+    %a = stablehlo.add %y, %y : tensor<8xf32>
+    stablehlo.return %a : tensor<8xf32>
+  }, {
+    %b = stablehlo.multiply %y, %y : tensor<8xf32>
+    stablehlo.return %b : tensor<8xf32>
+  }) : (tensor<i1>) -> tensor<8xf32>
+  func.return %r : tensor<8xf32>
+}
+"""
+
+
+def test_a_kernel_of_a_branch_not_taken_keeps_its_own_row():
+    """On a target whose device logs its launches (accel), the kernel of
+    the branch not taken is in the table with no launch, not counted in the
+    row of the kernel before it."""
+    module, sources = load_module(BRANCHES)
+    arrays = [np.array(True), np.arange(8, dtype=np.float32)]
+    _, measured = profile(module, sources, arrays, "accel", "main", None, 1)
+    rows = {k.source: k.launches for k in measured.kernels}
+    assert rows == {"fusion.1": 1, "fusion.2": 1, "fusion.3": 1, "fusion.4": 0}
+
+
+def test_a_launch_log_becomes_one_record_per_kernel():
+    """A kernel launched in a loop: its first start, last end, summed busy
+    time, launches and device counts; kernels in order of first launch."""
+    log = [
+        LaunchTime("body", 64, 10, 20, 10, 1, {"instructions": 5}),
+        LaunchTime("init", 8, 0, 4, 4, 1),
+        LaunchTime("body", 64, 30, 45, 15, 1, {"instructions": 7}),
+    ]
+    body, init = launch_times(log)
+    assert body == LaunchTime("body", 64, 10, 45, 25, 2, {"instructions": 12})
+    assert init == log[1]
+
+
+def test_untimed_executables_say_so():
+    module, sources = load_module(PROGRAM)
+    executable = get_platform("cpu").compiler().compile(module, "main", sources)
+    assert executable.launch_clock() is None
+    with pytest.raises(XlirError, match="do not time their kernel launches"):
+        executable.timed_call(random_arguments(executable.signature, 0))
+
+
+def test_accel_kernels_take_the_simulators_cycles(tmp_path, capsys):
+    """On accel each kernel's time is the simulator's own count of its
+    cycles (`Profile.cycles`, manual section 6.6), on the simulated 1 GHz
+    clock; the call adds the launch overhead (section 8.4); the table and
+    the trace say the time is simulated."""
+    path = CORPUS / "small" / "softmax_rows.mlir"
+    module, sources = load_module(path)
+    arrays = random_arguments(function_signature(module, "main"), 0)
+    _, measured = profile(module, sources, arrays, "accel", "main", None, 1)
+
+    platform = get_platform("accel")
+    executable = platform.compiler().compile(module, "main", sources)
+    program = platform.executor().program(executable.image)  # pyright: ignore[reportAttributeAccessIssue]
+    before = len(program.profiles)
+    executable(*arrays)
+    launches = program.profiles[before:]
+    simulated = {p.kernel: p.cycles for p in launches}
+    assert {k.name: k.busy for k in measured.kernels} == simulated
+    assert all(k.launches == 1 for k in measured.kernels)
+    (start, end), *_ = measured.calls
+    assert end - start == sum(LAUNCH_OVERHEAD + p.cycles for p in launches)
+    assert measured.clock.simulated and measured.clock.hz == 1e9
+    counted = {k.name: k.counters["instructions"] for k in measured.kernels}
+    assert counted == {p.kernel: p.instructions for p in launches}
+
+    table = profile_table(measured)
+    assert table.splitlines()[1].split()[:3] == ["kernel", "cycles", "sim."]
+    assert "simulated us per call" in table
+    trace = tmp_path / "trace.json"
+    write_trace(measured, str(trace))
+    events = validate_trace(trace.read_text())
+    assert (
+        events[0]["args"]["name"]
+        == "xlir-run --profile (accel, simulated microseconds)"
+    )
+    durations = {e["name"]: e["dur"] for e in events if e.get("cat") == "kernel"}
+    assert durations == {name: cycles / 1e3 for name, cycles in simulated.items()}

@@ -52,6 +52,20 @@ def test_entry_point_that_is_no_target(monkeypatch: pytest.MonkeyPatch) -> None:
         registry.get_target("bad")
 
 
+def test_one_registered_target_is_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The interpreter is the reference; with none (or two) registered as
+    such, the look-up is a diagnostic, not a guessed name."""
+    assert registry.reference_target() == "interpreter"
+    assert [n for n in registry.target_names() if n != "interpreter"]
+    points = registry._entry_points()
+    others = {n: p for n, p in points.items() if n != "interpreter"}
+    monkeypatch.setattr(registry, "_entry_points", lambda: others)
+    with pytest.raises(XlirError, match=r"must be the reference .*found none"):
+        registry.reference_target()
+
+
 def _loop_passes(**options: object) -> list:
     return CpuTarget().loop_pipeline(CompileOptions(**options))  # type: ignore[arg-type]
 

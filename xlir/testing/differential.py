@@ -19,12 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from xlir.element_dtypes import is_ml_dtype
-from xlir.targets.registry import target_names
+from xlir.targets.registry import reference_target, target_names
 from xlir.testing.program import Program
 from xlir.testing.worker import Worker
 
-REFERENCE = "interpreter"
-"""The target that runs the reference, with no pass (`pipeline=""`)."""
+REFERENCE = reference_target()
+"""The target that runs the reference (`Target.is_reference`), with no
+pass (`pipeline=""`)."""
 
 XLA = "xla"
 """JAX's XLA, on request (`check(xla=True)`) where JAX is installed: checked

@@ -7,11 +7,11 @@
 // On cpu the timers are compiled into the native code, and `fuse-kernels`
 // runs fusion.3 in fusion.2's kernel: one row, both HLO kernels named.
 // RUN: rm -f %t.json && xlir-run %s --target cpu --random --profile=%t.json --repeat 2 | filecheck %s --check-prefix=CPU
-// CPU:      profile of @main on cpu: timers around each launch in the native code; per call, mean of 2
+// CPU:      profile of @main on cpu: the host's monotonic clock (timers around each launch in the native code); per call, mean of 2
 // CPU-NEXT: kernel {{ +}}time us  share launches        bytes     GB/s        FLOPs  GFLOP/s  hlo
 // CPU-DAG:  fusion_1 {{ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}3584 {{ +[0-9.]+ +}}8320 {{ +[0-9.]+}}  fusion.1{{$}}
 // CPU-DAG:  fusion_2 {{ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}2112 {{ +[0-9.]+ +}}528 {{ +[0-9.]+}}  fusion.2 + fusion.3{{$}}
-// CPU:      kernels {{[0-9.]+}} us of {{[0-9.]+}} us per call
+// CPU:      kernels {{[0-9.]+}} us of {{[0-9.]+}} us per call ({{[0-9.]+}}%; the rest is the host's: calls, copies, allocation)
 // CPU-NEXT: trace: {{.*}}.json (trace-event JSON: chrome://tracing or https://ui.perfetto.dev)
 // RUN: filecheck %s --check-prefix=TRACE < %t.json
 // TRACE:     "traceEvents": [
@@ -20,10 +20,31 @@
 // TRACE-DAG: "name": "fusion_2"
 // TRACE-DAG: "hlo": "fusion.2 + fusion.3"
 // TRACE-DAG: "displayTimeUnit": "ns"
+// TRACE-DAG: "time": "microseconds"
+
+// On accel the kernels' time is the simulator's cycles, on XA-1's 1 GHz
+// clock: the table shows the cycles and simulated microseconds, and the
+// trace places the kernels on the simulated timeline (after each launch's
+// overhead of 1,000 cycles).
+// RUN: rm -f %t.accel.json && xlir-run %s --target accel --random --profile=%t.accel.json | filecheck %s --check-prefix=ACCEL
+// ACCEL:      profile of @main on accel: XA-1's 1 GHz core clock, simulated (each launch's cycles from the simulator); per call, mean of 1
+// ACCEL-NEXT: kernel {{ +}}cycles    sim. us  share launches        bytes     GB/s        FLOPs  GFLOP/s  hlo
+// ACCEL-DAG:  fusion_1 {{ +[0-9]+ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}3584 {{ +[0-9.]+ +}}8320 {{ +[0-9.]+}}  fusion.1{{$}}
+// ACCEL-DAG:  fusion_2 {{ +[0-9]+ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}2112 {{ +[0-9.]+ +}}512 {{ +[0-9.]+}}  fusion.2{{$}}
+// ACCEL-DAG:  fusion_3 {{ +[0-9]+ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}64 {{ +[0-9.]+ +}}16 {{ +[0-9.]+}}  fusion.3{{$}}
+// ACCEL:      kernels {{[0-9.]+}} simulated us of {{[0-9.]+}} simulated us per call ({{[0-9.]+}}%; the rest is launch overhead, 1,000 cycles a launch (manual section 8.4))
+// RUN: filecheck %s --check-prefix=ACCEL-TRACE < %t.accel.json
+// ACCEL-TRACE:     "name": "xlir-run --profile (accel, simulated microseconds)"
+// ACCEL-TRACE:     "name": "fusion_1",
+// ACCEL-TRACE:     "ts": 1.0,
+// ACCEL-TRACE:     "device_counts_per_call": {
+// ACCEL-TRACE-NEXT: "instructions": {{[0-9.]+}},
+// ACCEL-TRACE:     "time": "simulated microseconds",
 
 // On the interpreter each kernel runs alone; no trace file without a name.
 // RUN: xlir-run %s --random --profile | filecheck %s --check-prefix=INTERP
-// INTERP:      profile of @main on interpreter: wall time of each kernel (a top-level op of the fused program) run alone; per call, mean of 1
+// INTERP:      profile of @main on interpreter: the host's monotonic clock, around each kernel (a top-level op of the fused program) run alone; per call, mean of 1
+// INTERP-NEXT: kernel {{ +}}time us  share launches        bytes     GB/s        FLOPs  GFLOP/s  hlo
 // INTERP-DAG:  fusion.1 {{ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}3584 {{ +[0-9.]+ +}}8320 {{ +[0-9.]+}}  fusion.1{{$}}
 // INTERP-DAG:  fusion.2 {{ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}2112 {{ +[0-9.]+ +}}512 {{ +[0-9.]+}}  fusion.2{{$}}
 // INTERP-DAG:  fusion.3 {{ +[0-9.]+ +[0-9.]+% +}}1 {{ +}}128 {{ +[0-9.]+ +}}16 {{ +[0-9.]+}}  fusion.3{{$}}
