@@ -19,7 +19,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xlir.dialects import device
-from xlir.dialects.stablehlo.collectives import AllReduceOp
+from xlir.dialects.stablehlo.collectives import AllGatherOp, AllReduceOp
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.hlo.collectives import reduction_of
 from xlir.evaluator.hlo.engine import ModuleInterpreter
@@ -66,26 +66,25 @@ class CollectiveStep:
         interpreter = getattr(self._threads, "interpreter", None)
         if interpreter is None:
             interpreter = self._threads.interpreter = ModuleInterpreter(self.module)
-        if isinstance(self.exchange, AllReduceOp):
-            self._all_reduce(interpreter, communicator, inputs, outputs)
+        if isinstance(self.exchange, AllReduceOp | AllGatherOp):
+            self._into_outputs(interpreter, communicator, inputs, outputs)
             return
         interpreter.process = ProcessContext(communicator)
         results = interpreter.call("exchange", inputs)
         for output, result in zip(outputs, results, strict=True):
             output[...] = result
 
-    def _all_reduce(
+    def _into_outputs(
         self,
         interpreter: ModuleInterpreter,
         communicator: Communicator,
         inputs: Sequence[np.ndarray],
         outputs: Sequence[np.ndarray],
     ) -> None:
-        """all_reduce straight into its planned buffers: the bandwidth-bound
-        collective of data parallelism, spared the evaluator's copy of its
-        result (the same reduction and groups as its kernel's)."""
-        if self.reduction is None:
-            self.reduction = reduction_of(self.exchange, interpreter)
+        """all_reduce and all_gather straight into their planned buffers:
+        the bandwidth-bound collectives of data and model parallelism, spared
+        the evaluator's copy of their results (the same reduction, axis and
+        groups as its kernels')."""
         key = (communicator.grid, communicator.rank)
         group = self._groups.get(key)
         if group is None:
@@ -94,6 +93,12 @@ class CollectiveStep:
         for value, out in zip(inputs, outputs, strict=True):
             if np.shares_memory(value, out):  # a result planned in its operand
                 value = value.copy()
+            if isinstance(self.exchange, AllGatherOp):
+                axis = self.exchange.all_gather_dim.value.data
+                communicator.gather_along(value, group, axis, out)
+                continue
+            if self.reduction is None:
+                self.reduction = reduction_of(self.exchange, interpreter)
             communicator.all_reduce(value, group, self.reduction, out)
 
     def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
