@@ -121,6 +121,8 @@ class MpiCommunicator(Communicator):
             )
         super().__init__(grid, self.world.Get_rank())
         self._group_comms: dict[tuple[int, ...], Any] = {}
+        self._descriptions: dict[tuple[Any, ...], np.ndarray] = {}
+        """`_describe`'s rows, made once per kind of exchange."""
         self._ops = {
             ReduceKind.SUM: self.mpi.SUM,
             ReduceKind.PRODUCT: self.mpi.PROD,
@@ -274,7 +276,10 @@ class MpiCommunicator(Communicator):
     def _agree(self, comm: Any, what: str, value: np.ndarray, extra: int = 0) -> bool:
         """Whether every member sends the same op, shape and element type
         (one small Allgather)."""
-        mine = _describe(what, value, extra)
+        key = (what, value.dtype, value.shape, extra)
+        mine = self._descriptions.get(key)
+        if mine is None:
+            mine = self._descriptions[key] = _describe(what, value, extra)
         everyone = np.empty((comm.Get_size(), _DESCRIPTION_LENGTH), np.int64)
         comm.Allgather(mine, everyone)
         return bool((everyone == mine).all())
