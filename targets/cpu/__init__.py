@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xlir.dialects.stablehlo.process_groups import module_grid
+from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
 from xlir.targets.base import (
@@ -120,6 +120,8 @@ class CpuCompiler(Compiler):
             entry.temp_bytes,
             entry.stats,
             llvm_ir=entry.llvm_ir,
+            collective_sites=entry.collective_sites,
+            grid=Grid(*entry.grid),
         )
 
     def compile(
@@ -137,8 +139,7 @@ class CpuCompiler(Compiler):
             return cached
         executable = super().compile(module, function, sources, pipeline)
         assert isinstance(executable, CpuExecutable)
-        if key is not None and not executable.collective_steps:
-            # the cache keeps no collective steps
+        if key is not None:
             cache.store(
                 key,
                 cache.Entry(
@@ -147,6 +148,8 @@ class CpuCompiler(Compiler):
                     executable.temp_bytes,
                     executable.memory_stats(),
                     executable.llvm_ir,
+                    executable.collective_sites,
+                    (executable.grid.num_replicas, executable.grid.num_partitions),
                 ),
             )
         return executable
