@@ -2,8 +2,8 @@
 
 mpiexec starts this file (`python -P rank_guard.py ARGS`), which runs the
 rank, `python -m xlir.tools.run ARGS`, as its child and waits for it. Where
-the rank ends without having said so (killed by a signal, or exited before
-it finished or aborted), this records which rank died and how in the
+the rank ends without having said so (killed by a signal, or a non-zero
+exit before it finished or aborted), this records which rank died and how in the
 launcher's report folder, then ends the same way. mpiexec sees the rank's
 end only after that, so the launcher names the rank that died, never one
 that mpiexec stopped afterwards (mpiexec stops a whole process group: this
@@ -52,7 +52,7 @@ def main(argv: list[str]) -> None:
     # close_fds=False: the rank inherits mpiexec's connection (PMI) as is.
     child = subprocess.Popen(command, close_fds=False)
     status = child.wait()
-    if not (folder / f"{child.pid}{ENDED}").exists():
+    if status != 0 and not (folder / f"{child.pid}{ENDED}").exists():
         report = f"rank {rank} (pid {child.pid}) died ({how_it_ended(status)})"
         (folder / f"{child.pid}{DIED}").write_text(report)
     if status < 0:

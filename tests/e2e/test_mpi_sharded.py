@@ -130,6 +130,7 @@ def test_a_failing_rank_stops_the_others(tmp_path: Path) -> None:
     assert time.monotonic() - started < 120
     assert run.returncode != 0
     assert "rank 1: xlir-run: error:" in stderr and "'r1_arg0'" in stderr
+    assert "died" not in stderr, "a rank that fails ends by itself"
 
 
 def _rank_pid(launcher: int, rank: int) -> int | None:
