@@ -15,9 +15,10 @@ status of the comparison.
 A rank that fails prints its diagnostic prefixed with its rank and calls
 MPI_Abort, which stops every other rank at once (mpiexec then reports the
 rank too); one that dies is named by its guard under `--processes`
-(tools/rank_guard.py). `--processes N` starts `mpiexec -n N` on this command itself
-(tools/mpi_launcher.py); without MPI installed it runs the ranks as threads
-of one process on the evaluator's in-process communicator instead.
+(tools/rank_guard.py). `--processes N` starts `mpiexec -n N` on this
+command itself (tools/mpi_launcher.py); without MPI installed it runs the
+ranks as threads of one process on the evaluator's in-process communicator
+instead.
 """
 
 from __future__ import annotations
