@@ -128,6 +128,20 @@ def test_program_with_collectives_is_a_cache_hit(cache_dir, monkeypatch) -> None
         np.testing.assert_array_equal(gathered, [1, 2, 10, 20])
 
 
+def test_a_grid_given_at_compile_time_is_part_of_the_key(cache_dir) -> None:
+    """A text that states no grid, compiled for two partitions, is cached
+    for two: compiled for one device it is compiled for one, never the
+    two-device entry."""
+    bare = SUM_AND_GATHER.replace(
+        " attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32}", ""
+    )
+    assert bare != SUM_AND_GATHER
+    assert xlir.compile(bare, target="cpu", num_partitions=2).grid == Grid(1, 2)
+    assert xlir.compile(bare, target="cpu").grid == Grid(1, 1)
+    assert len(_entries(cache_dir)) == 2
+    assert xlir.compile(bare, target="cpu", num_partitions=2).grid == Grid(1, 2)
+
+
 ADD_ONE = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %one = stablehlo.constant dense<1.0> : tensor<4xf32>
   %0 = stablehlo.add %x, %one : tensor<4xf32>
