@@ -1,9 +1,9 @@
 """The persistent compilation cache of the CPU target (like JAX's).
 
 An entry is the object files of one compile (one per part of parallel
-code generation) with what is needed to call it
-(signature, temp bytes, memory stats, collective steps and process grid) and its LLVM IR (what `as_text()`
-shows), keyed by a hash of the program text,
+code generation) with what is needed to call it (signature, temp bytes,
+memory stats, collective steps and process grid) and its LLVM IR (what
+`as_text()` shows), keyed by a hash of the program text,
 function, pipelines, host CPU, the versions of xlir, xDSL and llvmlite, and
 the xlir sources' sizes and times (`compiler_fingerprint`).
 Entries live in `$XLIR_CACHE_DIR` (default `~/.cache/xlir`); `XLIR_CACHE=0`
