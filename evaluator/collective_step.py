@@ -12,6 +12,7 @@ gives it, and only the communicator (in-process or MPI) differs.
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 from collections.abc import Sequence
 
@@ -19,7 +20,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xlir.dialects import device
-from xlir.dialects.stablehlo.collectives import AllReduceOp
+from xlir.dialects.stablehlo.collectives import AllGatherOp, AllReduceOp
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.hlo.collectives import reduction_of
 from xlir.evaluator.hlo.engine import ModuleInterpreter
@@ -52,9 +53,9 @@ class CollectiveStep:
         self.reduction: Reduction | None = None
         self._groups: dict[tuple[Grid, int], list[int]] = {}
         self._threads = threading.local()
-        """An interpreter per thread: each runs as the rank its caller is (an
+        """Per thread, an interpreter (each runs as the rank its caller is: an
         in-process grid's ranks are threads, and wait for each other inside
-        the exchange)."""
+        the exchange) and the views of the buffers it was last given."""
 
     def run(self, communicator: Communicator, buffers: Sequence[np.ndarray]) -> None:
         """Exchange on `buffers`, the step's (typed, or raw bytes)."""
@@ -62,30 +63,46 @@ class CollectiveStep:
             buffer.reshape(-1).view(dtype).reshape(shape)
             for buffer, (dtype, shape) in zip(buffers, self.layouts, strict=True)
         ]
+        self._exchange(communicator, views)
+
+    def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
+        """Exchange on the buffers at these addresses (a native entry's). The
+        views are made once per set of addresses: a thread's arena stays put
+        from call to call, and a collective's own cost is small."""
+        key = tuple(addresses)
+        made = getattr(self._threads, "views_at", None)
+        if made is None or made[0] != key:
+            views = [
+                _view_at(address, dtype, shape)
+                for address, (dtype, shape) in zip(key, self.layouts, strict=True)
+            ]
+            made = self._threads.views_at = (key, views)
+        self._exchange(communicator, made[1])
+
+    def _exchange(self, communicator: Communicator, views: list[np.ndarray]) -> None:
         inputs, outputs = views[: self.input_count], views[self.input_count :]
         interpreter = getattr(self._threads, "interpreter", None)
         if interpreter is None:
             interpreter = self._threads.interpreter = ModuleInterpreter(self.module)
-        if isinstance(self.exchange, AllReduceOp):
-            self._all_reduce(interpreter, communicator, inputs, outputs)
+        if isinstance(self.exchange, AllReduceOp | AllGatherOp):
+            self._into_outputs(interpreter, communicator, inputs, outputs)
             return
         interpreter.process = ProcessContext(communicator)
         results = interpreter.call("exchange", inputs)
         for output, result in zip(outputs, results, strict=True):
             output[...] = result
 
-    def _all_reduce(
+    def _into_outputs(
         self,
         interpreter: ModuleInterpreter,
         communicator: Communicator,
         inputs: Sequence[np.ndarray],
         outputs: Sequence[np.ndarray],
     ) -> None:
-        """all_reduce straight into its planned buffers: the bandwidth-bound
-        collective of data parallelism, spared the evaluator's copy of its
-        result (the same reduction and groups as its kernel's)."""
-        if self.reduction is None:
-            self.reduction = reduction_of(self.exchange, interpreter)
+        """all_reduce and all_gather straight into their planned buffers:
+        the bandwidth-bound collectives of data and model parallelism, spared
+        the evaluator's copy of their results (the same reduction, axis and
+        groups as its kernels')."""
         key = (communicator.grid, communicator.rank)
         group = self._groups.get(key)
         if group is None:
@@ -94,19 +111,22 @@ class CollectiveStep:
         for value, out in zip(inputs, outputs, strict=True):
             if np.shares_memory(value, out):  # a result planned in its operand
                 value = value.copy()
+            if isinstance(self.exchange, AllGatherOp):
+                axis = self.exchange.all_gather_dim.value.data
+                communicator.gather_along(value, group, axis, out)
+                continue
+            if self.reduction is None:
+                self.reduction = reduction_of(self.exchange, interpreter)
             communicator.all_reduce(value, group, self.reduction, out)
 
-    def run_at(self, communicator: Communicator, addresses: Sequence[int]) -> None:
-        """Exchange on the buffers at these addresses (a native entry's)."""
-        buffers = []
-        for address, (dtype, shape) in zip(addresses, self.layouts, strict=True):
-            size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-            if size == 0:
-                buffers.append(np.empty(0, np.uint8))
-                continue
-            pointer = ctypes.cast(address, ctypes.POINTER(ctypes.c_uint8))
-            buffers.append(np.ctypeslib.as_array(pointer, (size,)))
-        self.run(communicator, buffers)
+
+def _view_at(address: int, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """The array of `dtype` and `shape` at `address`."""
+    size = math.prod(shape) * dtype.itemsize
+    if size == 0:
+        return np.empty(shape, dtype)
+    pointer = ctypes.cast(address, ctypes.POINTER(ctypes.c_uint8))
+    return np.ctypeslib.as_array(pointer, (size,)).view(dtype).reshape(shape)
 
 
 def site_text(op: device.CollectiveOp) -> str:

@@ -2,7 +2,8 @@
 device, device id = rank in `MPI.COMM_WORLD`.
 
 Each collective is MPI's own on numpy views (no copies where the layout
-allows): Allreduce, Allgather, Reduce_scatter_block, Alltoall, Bcast on a
+allows): Allreduce, Allgather (straight into all_gather's result where the
+gathered axis leads), Reduce_scatter_block, Alltoall, Bcast on a
 communicator of the op's process group (`Create_group` once per group, by
 its members), and Isend/Irecv for collective_permute. Reductions MPI lacks (a body other than one named op,
 an element type MPI has no type for) gather the group's arrays and fold them
@@ -21,6 +22,7 @@ get it where it is missing.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -119,6 +121,8 @@ class MpiCommunicator(Communicator):
             )
         super().__init__(grid, self.world.Get_rank())
         self._group_comms: dict[tuple[int, ...], Any] = {}
+        self._descriptions: dict[tuple[Any, ...], np.ndarray] = {}
+        """`_describe`'s rows, made once per kind of exchange."""
         self._ops = {
             ReduceKind.SUM: self.mpi.SUM,
             ReduceKind.PRODUCT: self.mpi.PROD,
@@ -134,6 +138,30 @@ class MpiCommunicator(Communicator):
         if not self._agree(comm, "all_gather", value):
             return [np.asarray(v) for v in comm.allgather(value)]  # shapes differ
         return list(self._gather_parts(comm, value))
+
+    def gather_along(
+        self,
+        value: np.ndarray,
+        group: Sequence[int],
+        axis: int,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        comm = self._checked(group, "all_gather", value)
+        before, rest = value.shape[:axis], value.shape[axis:]
+        shape = (*before, len(group) * rest[0], *rest[1:])
+        into = out if out is not None and out.flags.c_contiguous else None
+        result = np.empty(shape, value.dtype) if into is None else into
+        if math.prod(before) == 1:  # each member's part is one block of it
+            comm.Allgather(_bytes(_contiguous(value)), _bytes(result))
+        else:
+            parts = self._gather_parts(comm, value)
+            result.reshape(*before, len(group), *rest)[...] = np.moveaxis(
+                parts, 0, axis
+            )
+        if out is not None and into is None:
+            out[...] = result
+            return out
+        return result
 
     def send(self, values: Sequence[np.ndarray], channel: int) -> None:
         raise CollectiveError(_POINT_TO_POINT)
@@ -248,7 +276,10 @@ class MpiCommunicator(Communicator):
     def _agree(self, comm: Any, what: str, value: np.ndarray, extra: int = 0) -> bool:
         """Whether every member sends the same op, shape and element type
         (one small Allgather)."""
-        mine = _describe(what, value, extra)
+        key = (what, value.dtype, value.shape, extra)
+        mine = self._descriptions.get(key)
+        if mine is None:
+            mine = self._descriptions[key] = _describe(what, value, extra)
         everyone = np.empty((comm.Get_size(), _DESCRIPTION_LENGTH), np.int64)
         comm.Allgather(mine, everyone)
         return bool((everyone == mine).all())

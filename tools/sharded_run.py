@@ -14,9 +14,11 @@ status of the comparison.
 
 A rank that fails prints its diagnostic prefixed with its rank and calls
 MPI_Abort, which stops every other rank at once (mpiexec then reports the
-rank too). `--processes N` starts `mpiexec -n N` on this command itself
-(tools/mpi_launcher.py); without MPI installed it runs the ranks as threads
-of one process on the evaluator's in-process communicator instead.
+rank too); one that dies is named by its guard under `--processes`
+(tools/rank_guard.py). `--processes N` starts `mpiexec -n N` on this
+command itself (tools/mpi_launcher.py); without MPI installed it runs the
+ranks as threads of one process on the evaluator's in-process communicator
+instead.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
@@ -37,18 +40,13 @@ from xlir.targets.mpi_communicator import abort, mpi_module
 from xlir.targets.registry import get_platform
 from xlir.tools.cli import UsageError
 from xlir.tools.compare import compare, tolerance_for
+from xlir.tools.rank_guard import ENDED, REPORTS
 
 from xlir.api import load_module
 from xlir.communicator import Communicator
 from xlir.diagnostics import XlirError
 from xlir.element_dtypes import from_void, to_void
 from xlir.signature import Signature
-
-FINISHED = ".finished"
-"""Suffix of the file a rank writes at its normal end."""
-RANK_PIDS = "XLIR_RANK_PIDS"
-"""Environment: a folder where each rank writes its pid (`--processes` reads
-it to name a rank that died)."""
 
 
 def run_rank(
@@ -60,8 +58,6 @@ def run_rank(
     """This rank's part of the run; exits with the run's status on every
     rank, or aborts every rank when this one fails."""
     world = mpi_module().COMM_WORLD
-    rank = world.Get_rank()
-    _record_pid(rank)
     try:
         status = _run(args, world, read_source, preview, random_arguments)
     except XlirError as error:
@@ -73,11 +69,12 @@ def run_rank(
     except Exception as error:
         _fail(f"xlir-run: internal error: {type(error).__name__}: {error}")
     sys.stdout.flush()
-    _record_pid(rank, finished=True)
+    _record_end()
     raise SystemExit(status)
 
 
 def _fail(message: str) -> NoReturn:
+    _record_end()
     abort(message)
     raise SystemExit(1)  # not reached: MPI_Abort ends the process
 
@@ -262,11 +259,9 @@ def _report(
     return status
 
 
-def _record_pid(rank: int, finished: bool = False) -> None:
-    """This rank's pid (and, at its normal end, that it finished) for the
-    `--processes` launcher, which names a rank that died."""
-    folder = os.environ.get(RANK_PIDS)
+def _record_end() -> None:
+    """Tell this rank's guard under `--processes` (tools/rank_guard.py) that
+    the rank ends by itself, so that it reports no death."""
+    folder = os.environ.get(REPORTS)
     if folder:
-        name = f"{os.getpid()}{FINISHED if finished else ''}"
-        with open(os.path.join(folder, name), "w") as file:
-            file.write(str(rank))
+        Path(folder, f"{os.getpid()}{ENDED}").touch()

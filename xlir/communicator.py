@@ -166,6 +166,19 @@ class Communicator(ABC):
         out[...] = result
         return out
 
+    def gather_along(
+        self,
+        value: np.ndarray,
+        group: Sequence[int],
+        axis: int,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """all_gather's result: the members' values, which must agree in
+        shape and dtype, concatenated along `axis` in group order (into
+        `out` where given, which `value` may not share)."""
+        values = self.gather_same_shape(value, group, "all_gather")
+        return np.concatenate(values, axis=axis, out=out)
+
     def reduce_scatter(
         self,
         value: np.ndarray,

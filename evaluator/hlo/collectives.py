@@ -202,14 +202,7 @@ def _all_gather(op: Operation, interp: ModuleInterpreter) -> Kernel:
     def run(*values: Array) -> Any:
         communicator = _context(interp).communicator
         group = _own_group(op, groups, communicator)
-        return _results(
-            [
-                np.concatenate(
-                    communicator.gather_same_shape(v, group, "all_gather"), axis=axis
-                )
-                for v in values
-            ]
-        )
+        return _results([communicator.gather_along(v, group, axis) for v in values])
 
     return _located(op, interp, run)
 

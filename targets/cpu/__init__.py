@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xlir.dialects.stablehlo.process_groups import module_grid
+from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
 from xlir.targets.base import (
@@ -88,9 +88,11 @@ class CpuCompiler(Compiler):
         entry of `run_backend`), which its executor launches as one kernel."""
         return LoopKernels(module, sources)
 
-    def _key(self, text: str, function: str, pipeline: str | None) -> str | None:
-        """The cache key of compiling `function` of `text`; None with the
-        cache off."""
+    def _key(
+        self, text: str, function: str, pipeline: str | None, grid: str = ""
+    ) -> str | None:
+        """The cache key of compiling `function` of `text` for a process grid
+        (`_grid_part`); None with the cache off."""
         if cache.cache_dir() is None or self.options.time_launches:
             return None  # the cache keeps no launch sites
         # The target's pipelines follow from the options, the target's info
@@ -107,6 +109,7 @@ class CpuCompiler(Compiler):
             repr(info),
             f"planted-miscompile={planted}",
             host_description(),
+            grid,
         )
 
     def _load(self, key: str | None) -> CpuExecutable | None:
@@ -120,6 +123,8 @@ class CpuCompiler(Compiler):
             entry.temp_bytes,
             entry.stats,
             llvm_ir=entry.llvm_ir,
+            collective_sites=entry.collective_sites,
+            grid=Grid(*entry.grid),
         )
 
     def compile(
@@ -131,14 +136,14 @@ class CpuCompiler(Compiler):
     ) -> Executable:
         """Through the cache when the module comes from one program text."""
         text = next(iter(sources.values())) if sources and len(sources) == 1 else None
-        key = self._key(text, function, pipeline) if text is not None else None
+        grid = _grid_part(module)
+        key = self._key(text, function, pipeline, grid) if text is not None else None
         cached = self._load(key)
         if cached is not None:
             return cached
         executable = super().compile(module, function, sources, pipeline)
         assert isinstance(executable, CpuExecutable)
-        if key is not None and not executable.collective_steps:
-            # the cache keeps no collective steps
+        if key is not None:
             cache.store(
                 key,
                 cache.Entry(
@@ -147,6 +152,8 @@ class CpuCompiler(Compiler):
                     executable.temp_bytes,
                     executable.memory_stats(),
                     executable.llvm_ir,
+                    executable.collective_sites,
+                    (executable.grid.num_replicas, executable.grid.num_partitions),
                 ),
             )
         return executable
@@ -196,3 +203,13 @@ class CpuCompiler(Compiler):
         return compile_object(
             module, record, options or AotOptions(), self.cpu, self.options, sources
         )
+
+
+def _grid_part(module: ModuleOp) -> str:
+    """The key's part for a process grid of several devices: the grid may be
+    `xlir.compile(num_partitions=...)`'s rather than the text's. Empty for
+    one device, so that `lookup`, which reads no module, finds those."""
+    grid = module_grid(module)
+    if grid.size == 1:
+        return ""
+    return f"grid={grid.num_replicas}x{grid.num_partitions}"

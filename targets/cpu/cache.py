@@ -1,9 +1,9 @@
 """The persistent compilation cache of the CPU target (like JAX's).
 
 An entry is the object files of one compile (one per part of parallel
-code generation) with what is needed to call it
-(signature, temp bytes, memory stats) and its LLVM IR (what `as_text()`
-shows), keyed by a hash of the program text,
+code generation) with what is needed to call it (signature, temp bytes,
+memory stats, collective steps and process grid) and its LLVM IR (what
+`as_text()` shows), keyed by a hash of the program text,
 function, pipelines, host CPU, the versions of xlir, xDSL and llvmlite, and
 the xlir sources' sizes and times (`compiler_fingerprint`).
 Entries live in `$XLIR_CACHE_DIR` (default `~/.cache/xlir`); `XLIR_CACHE=0`
@@ -29,7 +29,7 @@ import numpy as np
 
 from xlir.signature import MemoryStats, Signature, TensorSpec
 
-MAGIC = b"xlir-cpu-cache-4\n"
+MAGIC = b"xlir-cpu-cache-5\n"
 
 SUBPACKAGES = ("analysis", "dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
@@ -115,6 +115,10 @@ class Entry:
     temp_bytes: int
     stats: MemoryStats
     llvm_ir: str
+    collective_sites: tuple[str, ...] = ()
+    """What each collective step exchanges (`CpuExecutable`'s)."""
+    grid: tuple[int, int] = (1, 1)
+    """The process grid: replicas, partitions."""
 
 
 def store(key: str, entry: Entry) -> None:
@@ -129,6 +133,8 @@ def store(key: str, entry: Entry) -> None:
             "temp_bytes": entry.temp_bytes,
             "stats": asdict(entry.stats),
             "llvm_ir": entry.llvm_ir,
+            "collective_sites": list(entry.collective_sites),
+            "grid": list(entry.grid),
             "objects": [len(code) for code in entry.objects],
         }
     ).encode()
@@ -185,6 +191,8 @@ def _decode(data: bytes, key: str) -> Entry | None:
             int(meta["temp_bytes"]),
             MemoryStats(**meta["stats"]),
             str(meta["llvm_ir"]),
+            tuple(str(site) for site in meta["collective_sites"]),
+            (int(meta["grid"][0]), int(meta["grid"][1])),
         )
     except (ValueError, KeyError, TypeError):
         return None

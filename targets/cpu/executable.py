@@ -64,6 +64,9 @@ class CpuExecutable(HostExecutable):
         self.launch_sites = None if launch_sites is None else tuple(launch_sites)
         """The kernel launched at each timed site, where the executable was
         compiled with launch timers (launch_timers.py); None otherwise."""
+        self.collective_sites = tuple(collective_sites)
+        """Each collective step's op, as `site_text` wrote it (what the
+        compilation cache stores)."""
         self.collective_steps = tuple(CollectiveStep(t) for t in collective_sites)
         """What each collective step of the entry exchanges (collective_calls.py)."""
         self.grid = grid

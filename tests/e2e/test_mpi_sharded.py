@@ -130,6 +130,7 @@ def test_a_failing_rank_stops_the_others(tmp_path: Path) -> None:
     assert time.monotonic() - started < 120
     assert run.returncode != 0
     assert "rank 1: xlir-run: error:" in stderr and "'r1_arg0'" in stderr
+    assert "died" not in stderr, "a rank that fails ends by itself"
 
 
 def _rank_pid(launcher: int, rank: int) -> int | None:
@@ -158,11 +159,6 @@ def _rank_pid(launcher: int, rank: int) -> int | None:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find a rank")
-@pytest.mark.xfail(
-    strict=False,
-    reason="races with mpiexec's own clean-up: the launcher may see no report "
-    "before mpiexec kills the rest (seen in CI at 527946e; issue 33 note)",
-)
 def test_a_killed_rank_stops_the_others_naming_it() -> None:
     """Rank 1 is killed while both ranks run the program over and over: the
     other rank stops within 30 s and the report names rank 1."""
@@ -220,6 +216,44 @@ def test_shapes_that_differ_across_ranks_are_a_diagnostic() -> None:
     assert done.stdout.count("do not agree on what they exchange") == 2
     assert "rank 0: all_reduce of float32[2]" in done.stdout
     assert "rank 1: all_reduce of float32[3]" in done.stdout
+
+
+GATHER_ALONG = """
+import numpy as np
+from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.targets.mpi_communicator import MpiCommunicator
+comm = MpiCommunicator(Grid(1, 2))
+def part(rank):
+    return np.arange(24, dtype=np.int32).reshape(2, 3, 4) * 10 + rank
+for axis in range(3):
+    want = np.concatenate([part(0), part(1)], axis=axis)
+    into = np.zeros_like(want)
+    strided = np.zeros(want.shape + (2,), np.int32)[..., 0]
+    got = [
+        comm.gather_along(part(comm.rank), [0, 1], axis),
+        comm.gather_along(part(comm.rank), [0, 1], axis, into),
+        comm.gather_along(part(comm.rank), [0, 1], axis, strided),
+        into,
+        strided,
+    ]
+    print(axis, all(np.array_equal(g, want) for g in got), flush=True)
+"""
+
+
+def test_all_gather_concatenates_along_any_axis_into_its_output() -> None:
+    """The gathered axis leading (straight into the result) or not (one
+    reorder), into a given buffer, contiguous or strided, or a new one."""
+    assert MPIEXEC is not None
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", sys.executable, "-c", GATHER_ALONG],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.split("\n")) == sorted(
+        ["", *[f"{axis} True" for axis in range(3) for _ in range(2)]]
+    ), done.stdout
 
 
 def test_a_grid_that_is_not_the_process_count_is_refused() -> None:

@@ -10,12 +10,16 @@ import threading
 import numpy as np
 import pytest
 import xlir.targets.cpu as cpu
+from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.evaluator.hlo.process_grid import run_ranks
 from xlir.lowering.llvm import llvmlite_module
+from xlir.targets.collective_steps import running_as
 from xlir.targets.cpu import host_machine
 
 import xlir
 from tests.conftest import CORPUS
 from tests.corpus import load_case
+from xlir.communicator import Communicator
 
 SOFTMAX = (CORPUS / "small" / "softmax_rows.mlir").read_text()
 
@@ -88,6 +92,54 @@ def test_damaged_entry_is_rebuilt(cache_dir, damage) -> None:
     x = _input(executable)
     np.testing.assert_allclose(executable(x), _reference(x), rtol=1e-5, atol=1e-6)
     assert entry.read_bytes() == data, "the entry was rebuilt"
+
+
+SUM_AND_GATHER = """
+module attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<4xf32>) {
+    %s = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    %g = "stablehlo.all_gather"(%x) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<2xf32>) -> tensor<4xf32>
+    return %s, %g : tensor<2xf32>, tensor<4xf32>
+  }
+}
+"""
+
+
+def test_program_with_collectives_is_a_cache_hit(cache_dir, monkeypatch) -> None:
+    """The entry keeps the collective steps and the grid: the hit runs on
+    two ranks (threads of this process) as the compile did."""
+    xlir.compile(SUM_AND_GATHER, target="cpu", num_partitions=2)
+    assert len(_entries(cache_dir)) == 1
+    monkeypatch.setattr(cpu.CpuCompiler, "run_backend", None)
+    hit = xlir.compile(SUM_AND_GATHER, target="cpu", num_partitions=2)
+    assert hit.grid == Grid(1, 2)
+    inputs = [np.array([1, 2], np.float32), np.array([10, 20], np.float32)]
+
+    def rank(communicator: Communicator) -> list[np.ndarray]:
+        with running_as(communicator):
+            return list(hit(inputs[communicator.rank]))
+
+    for summed, gathered in run_ranks(Grid(1, 2), rank):
+        np.testing.assert_array_equal(summed, [11, 22])
+        np.testing.assert_array_equal(gathered, [1, 2, 10, 20])
+
+
+def test_a_grid_given_at_compile_time_is_part_of_the_key(cache_dir) -> None:
+    """A text that states no grid, compiled for two partitions, is cached
+    for two: compiled for one device it is compiled for one, never the
+    two-device entry."""
+    bare = SUM_AND_GATHER.replace(
+        " attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32}", ""
+    )
+    assert bare != SUM_AND_GATHER
+    assert xlir.compile(bare, target="cpu", num_partitions=2).grid == Grid(1, 2)
+    assert xlir.compile(bare, target="cpu").grid == Grid(1, 1)
+    assert len(_entries(cache_dir)) == 2
+    assert xlir.compile(bare, target="cpu", num_partitions=2).grid == Grid(1, 2)
 
 
 ADD_ONE = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
