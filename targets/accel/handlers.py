@@ -74,6 +74,8 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     imm, fn = ins.field("imm"), ins.field("fn")
     st = sim.state
     x, v, matrix, spad = st.x, st.v, st.matrix, st.spad
+    pending = matrix.pending
+    """Non-empty while mmacs wait to read the scratchpad: writers flush them."""
     words = spad.view(np.uint32)
     va, vb, vc, vd = v[rs1], v[rs2], v[rs3], v[rd]  # views of the register file
     wd = rd or 32  # writes to x0 go to a slot nobody reads
@@ -150,6 +152,8 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
         def store() -> int:
             address = (x[rs1] + imm) & MASK
             sim.check_access(address, size, size, True)
+            if pending:
+                matrix.flush()
             view[address // size] = x[rd] & low_bits
             st.t += 1
             return nxt
@@ -241,6 +245,8 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             sim.check_access(address, 64, 4, write)
             first = address >> 2
             if write:
+                if pending:
+                    matrix.flush()
                 words[first : first + 16] = vd
             else:
                 vd[...] = words[first : first + 16]
@@ -332,15 +338,17 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
 
         return mzero
     if name.startswith("mmac"):
+        queue = matrix.mmac
 
         def mmac() -> int:
-            a_rows = sim.tile(x[rs1], st.msa, False)
-            b_rows = sim.tile(x[rs2], st.msb, False)
-            s = max(st.t, st.mu)
+            a, a_stride = sim.tile(x[rs1], st.msa, False)
+            b, b_stride = sim.tile(x[rs2], st.msb, False)
+            s = st.mu if st.mu > st.t else st.t
             st.issue_at(s)
-            a, b = sim.read_tile(a_rows), sim.read_tile(b_rows)
-            # .ta reads A transposed, so A's transpose is the tile as stored.
-            matrix.mmac(rd, a if fn & 1 else a.T, b.T if fn & 2 else b)
+            # A(i, k) is tile(a)(i, k), or (k, i) with .ta; B(k, j) likewise.
+            a_i, a_k = (4, a_stride) if fn & 1 else (a_stride, 4)
+            b_k, b_j = (4, b_stride) if fn & 2 else (b_stride, 4)
+            queue(rd, a, a_i, a_k, b, b_k, b_j)
             st.mu = s + 16
             st.matrix_busy += 16
             st.t = s + 1
@@ -410,6 +418,7 @@ def _indexed(
                 sim.check_hazard(address, address + 4, write)
         indices = (addresses >> 2).astype(np.int64)
         if write:
+            st.matrix.flush()
             # Repeated indices: the highest lane wins.
             reversed_indices = indices[::-1]
             _, first = np.unique(reversed_indices, return_index=True)

@@ -155,22 +155,3 @@ UNARY: dict[str, Unary] = {
 def fmadd(a: U32, b: U32, c: U32) -> U32:
     """fl(fl(a*b) + c): two roundings."""
     return canonical(f32(a) * f32(b) + f32(c))
-
-
-def mmac(
-    m: NDArray[np.float32], a_transposed: NDArray[np.float32], b: NDArray[np.float32]
-) -> None:
-    """m += a[0] @ b[0], then a[1] @ b[1], ... (a given transposed, [n, k, i]) in
-    section 4.10's order: for each product in turn and each k,
-    m = fl(m + fl(a[n][:, k] b[n][k, :])).
-
-    The products are one rounding each; numpy reduces over the outer axis of a
-    C-ordered array row after row (pairwise summation is only used along the
-    contiguous axis), which is the manual's sequential order."""
-    n = a_transposed.shape[0]
-    terms = np.empty((16 * n + 1, 16, 16), np.float32)
-    terms[0] = m
-    products = terms[1:].reshape(n, 16, 16, 16)
-    np.multiply(a_transposed[:, :, :, None], b[:, :, None, :], out=products)
-    np.add.reduce(terms, axis=0, out=m)
-    np.putmask(m.view(np.uint32), m != m, CANONICAL_NAN)

@@ -395,6 +395,35 @@ def test_mmac_transposes_and_reads_operands_at_issue() -> None:
     assert np.allclose(sim.state.matrix.accumulators()[2], a.T @ b, atol=1e-5)
 
 
+@pytest.mark.parametrize(
+    "writer",
+    [
+        "vidx v0 ; vst v0, 0(zero)",
+        "li t5, 99 ; sw t5, 0(zero)",
+        "vidx v1 ; vsx v1, zero, v1",
+        "li t5, 64 ; li s0, 0x10400 ; dma.ld zero, s0, t5, 2 ; dma.wait 2",
+    ],
+)
+def test_mmac_operands_are_those_at_issue_whatever_writes_them(writer: str) -> None:
+    """A write to an operand tile after an mmac issues (a store, a scatter, a
+    DMA load) does not change its result; before it, it does."""
+    rng = np.random.default_rng(9)
+    memory = np.zeros(0x20000, np.uint8)
+    memory[BUFFER : BUFFER + 2048] = (
+        rng.standard_normal(512).astype(np.float32).view(np.uint8)
+    )
+    load = "li t0, 2048 ; li t1, 0x10000 ; dma.ld zero, t1, t0, 0 ; dma.wait 0 ; li t2, 1024"
+    mmac = "mmac m0, zero, t2"
+    store = "li t3, 4096 ; li t4, 64 ; mst m0, t3, t4 ; halt"
+
+    def result(body: str) -> list[int]:
+        sim = run(f"{load} ; {body} ; {store}", memory.copy())
+        return sim.state.spad[4096:5120].view(np.uint32).tolist()
+
+    assert result(f"{mmac} ; {writer}") == result(mmac)
+    assert result(f"{writer} ; {mmac}") != result(mmac)
+
+
 def test_launch_convention_with_more_than_16_arguments() -> None:
     arguments = tuple(range(100, 120))
     sim = run("lw t0, 0(sp) ; lw t1, 12(sp) ; halt", arguments=arguments)
