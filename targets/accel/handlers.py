@@ -5,7 +5,7 @@ the timing state (section 6), returning the next pc."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xlir.targets.accel import lanes
@@ -19,8 +19,6 @@ MASK = 0xFFFFFFFF
 HALTED = -1
 LANES = np.arange(16, dtype=np.uint32)
 Handler = Callable[[], int]
-WORD = cast("Callable[[int], lanes.U32]", np.uint32)
-"""A scalar register's value as a numpy word, for the lane functions."""
 
 
 class Stop(Exception):
@@ -78,6 +76,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     """Non-empty while mmacs wait to read the scratchpad: writers flush them."""
     words = spad.view(np.uint32)
     va, vb, vc, vd = v[rs1], v[rs2], v[rs3], v[rd]  # views of the register file
+    la, lb, lc, ld = (lanes.lanes_of(r) for r in (va, vb, vc, vd))
     wd = rd or 32  # writes to x0 go to a slot nobody reads
     nxt = pc + 4
     cost = 8 if name in SLOW else 1
@@ -100,18 +99,26 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
 
     if opcode == 0x01 or name in IMMEDIATE_OPS:
         op = lanes.INTEGER[IMMEDIATE_OPS.get(name, name)]
+        # One-lane registers for the lane function: the scalar unit's semantics.
+        a, b, out = (lanes.lanes_of(np.zeros(1, np.uint32)) for _ in range(3))
+        a_word, b_word, out_word = a.u, b.u, out.u
         if opcode == 0x01:
 
             def alu() -> int:
-                x[wd] = int(op(WORD(x[rs1]), WORD(x[rs2])))
+                a_word[0] = x[rs1]
+                b_word[0] = x[rs2]
+                op(a, b, out)
+                x[wd] = out_word.item()
                 st.t += cost
                 return nxt
 
             return alu
-        operand = WORD(imm & MASK)
+        b_word[0] = imm & MASK
 
         def alu_immediate() -> int:
-            x[wd] = int(op(WORD(x[rs1]), operand))
+            a_word[0] = x[rs1]
+            op(a, b, out)
+            x[wd] = out_word.item()
             st.t += 1
             return nxt
 
@@ -238,19 +245,23 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
 
         return dma_wait
     if name in ("vld", "vst"):
-        write = name == "vst"
+        rows = words.reshape(-1, 16)  # the scratchpad's 64-byte-aligned vectors
+        last = SPAD_SIZE - 64
+        outstanding = st.outstanding
 
         def vector_memory() -> int:
             address = (x[rs1] + imm) & MASK
-            sim.check_access(address, 64, 4, write)
-            first = address >> 2
-            if write:
+            if address & 3 or address > last or outstanding:
+                sim.check_access(address, 64, 4, name == "vst")
+            aligned = not address & 63
+            place = rows[address >> 6] if aligned else words[address >> 2 :][:16]
+            if name == "vst":
                 if pending:
                     matrix.flush()
-                words[first : first + 16] = vd
+                place[...] = vd
             else:
-                vd[...] = words[first : first + 16]
-            st.t += 1 if address % 64 == 0 else 2
+                vd[...] = place
+            st.t += 1 if aligned else 2
             return nxt
 
         return vector_memory
@@ -266,22 +277,23 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             unary_cost = 4 if name.startswith("vred") else cost
 
             def vector_unary() -> int:
-                vd[...] = unary(va)
+                unary(la, ld)
                 st.t += unary_cost
                 return nxt
 
             return vector_unary
 
         def vector_binary() -> int:
-            vd[...] = binary(va, vb)
+            binary(la, lb, ld)
             st.t += cost
             return nxt
 
         return vector_binary
     if name == "vfmadd":
+        fmadd = lanes.fmadd
 
         def vfmadd() -> int:
-            vd[...] = lanes.fmadd(va, vb, vc)
+            fmadd(la, lb, lc, ld)
             st.t += 1
             return nxt
 
@@ -289,7 +301,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vsel":
 
         def vsel() -> int:
-            vd[...] = np.where(va != 0, vb, vc)
+            np.copyto(vd, np.where(va != 0, vb, vc))
             st.t += 1
             return nxt
 
