@@ -355,6 +355,28 @@ def test_strided_descriptor_and_negative_stride() -> None:
         assert row.tolist() == list(range(16 * r, 16 * r + 8))
 
 
+def test_overlapping_and_repeated_rows() -> None:
+    """A load with DRAM stride 0 repeats one row; a store whose DRAM rows
+    overlap (stride 4, 8-byte rows) leaves the later row's bytes (section 5.2)."""
+    memory = np.zeros(0x20000, np.uint8)
+    memory[BUFFER : BUFFER + 8] = np.arange(1, 9, dtype=np.uint8)
+    run(
+        "li t0, 4 ; li t1, 64 ; dma.cfg t0, zero, t1, raw ; li t3, 0x10000 ; "
+        "li t5, 8 ; dma.ld zero, t3, t5, 0 ; dma.wait 0 ; "
+        "li t2, 4 ; dma.cfg t0, t2, t1, raw ; vidx v0 ; vst v0, 0(zero) ; "
+        "vst v0, 64(zero) ; li t3, 0x10100 ; dma.st zero, t3, t5, 1 ; halt",
+        memory,
+    )
+    # Scratchpad rows 0 and 1 now hold vidx's first lanes, 2 and 3 the loaded bytes.
+    expected = np.zeros(20, np.uint8)
+    rows = [np.arange(16, dtype=np.uint32).view(np.uint8)[:8]] * 2 + [
+        np.arange(1, 9, dtype=np.uint8)
+    ] * 2
+    for r, row in enumerate(rows):
+        expected[4 * r : 4 * r + 8] = row
+    assert memory[BUFFER + 0x100 : BUFFER + 0x114].tolist() == expected.tolist()
+
+
 # Memory instructions and the launch.
 
 
