@@ -59,6 +59,19 @@ IMMEDIATE_OPS = {
     "slti": "slt",
     "sltiu": "sltu",
 }
+WORD_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "add": lambda a, b: (a + b) & MASK,
+    "sub": lambda a, b: (a - b) & MASK,
+    "mul": lambda a, b: (a * b) & MASK,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "slli": lambda a, b: (a << b) & MASK,
+    "srli": lambda a, b: a >> b,
+}
+"""Scalar operations whose Python form on 32-bit words is their definition in
+section 4.1 (immediate shifts are 0-31), done as `addi` is, without numpy;
+the rest use the lane functions on one-lane registers."""
 SLOW = frozenset(
     {"div", "divu", "rem", "remu", "vdiv", "vdivu", "vrem", "vremu", "vfdiv", "vfsqrt"}
 )
@@ -97,7 +110,28 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
                 f"[{top.start:#x}, {top.end:#x}]",
             )
 
-    if opcode == 0x01 or name in IMMEDIATE_OPS:
+    scalar = opcode == 0x01 or name in IMMEDIATE_OPS
+    word_op = WORD_ARITHMETIC.get(name) or WORD_ARITHMETIC.get(
+        IMMEDIATE_OPS.get(name, "")
+    )
+    if scalar and word_op is not None:
+        if opcode == 0x01:
+
+            def word_alu() -> int:
+                x[wd] = word_op(x[rs1], x[rs2])
+                st.t += cost
+                return nxt
+
+            return word_alu
+        operand = imm & MASK
+
+        def word_alu_immediate() -> int:
+            x[wd] = word_op(x[rs1], operand)
+            st.t += 1
+            return nxt
+
+        return word_alu_immediate
+    if scalar:
         op = lanes.INTEGER[IMMEDIATE_OPS.get(name, name)]
         # One-lane registers for the lane function: the scalar unit's semantics.
         a, b, out = (lanes.lanes_of(np.zeros(1, np.uint32)) for _ in range(3))
