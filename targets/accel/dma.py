@@ -4,7 +4,7 @@ against, and the channel timing of section 6.3."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -69,6 +69,14 @@ class Descriptor:
     footprint: Rows
     """The scratchpad bytes of its rows."""
     completion: int
+    low: int = field(init=False)
+    high: int = field(init=False)
+    """The footprint's span [low, high) (empty for an empty descriptor): most
+    accesses it is checked against miss the span."""
+
+    def __post_init__(self) -> None:
+        empty = self.footprint.count == 0 or self.footprint.size == 0
+        self.low, self.high = (0, 0) if empty else self.footprint.span()
 
 
 def _signed(value: int) -> int:

@@ -297,7 +297,12 @@ class Simulator:
 
     def check_hazard(self, low: int, high: int, write: bool) -> None:
         for d in self.state.outstanding:
-            if (d.load or write) and d.footprint.overlaps(low, high):
+            if (
+                (d.load or write)
+                and d.low < high
+                and low < d.high
+                and d.footprint.overlaps(low, high)
+            ):
                 raise Stop(
                     "DMA_HAZARD",
                     f"{'writes' if write else 'reads'} [{low:#x}, {high:#x}), in the "
