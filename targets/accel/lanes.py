@@ -34,10 +34,10 @@ def lanes_of(words: U32) -> Lanes:
     return Lanes(words, words.view(np.float32), words.view(np.int32))
 
 
-Binary = Callable[[Lanes, Lanes, Lanes], None]
-"""op(a, b, out)."""
-Unary = Callable[[Lanes, Lanes], None]
-"""op(a, out)."""
+Binary = Callable[[Lanes, Lanes, Lanes], object]
+"""op(a, b, out): writes out (what it returns is ignored)."""
+Unary = Callable[[Lanes, Lanes], object]
+"""op(a, out): writes out."""
 
 
 def f32(a: U32) -> NDArray[np.float32]:
