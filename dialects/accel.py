@@ -558,7 +558,12 @@ class CallOp(IRDLOperation, OneLineAssemblyPrintable):
             raise VerifyException(
                 f"call to '{callee}' inside a hardware loop (manual section 8.3)"
             )
-        target = SymbolTable.lookup_symbol(self, self.callee)
+        try:
+            target = SymbolTable.lookup_symbol(self, self.callee)
+        except ValueError:  # no symbol table above the call
+            raise VerifyException(
+                f"call to '{callee}' outside a module: its callee is a symbol"
+            ) from None
         if isinstance(target, KernelOp):
             raise VerifyException(
                 f"'{callee}' is a kernel: kernels are launched by the runtime, not called"
