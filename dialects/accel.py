@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     UnitAttr,
     i32,
 )
@@ -66,7 +67,13 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import HasParent, IsTerminator, NoTerminator, SymbolOpInterface
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    NoTerminator,
+    SymbolOpInterface,
+    SymbolTable,
+)
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
 from xlir.targets.accel.isa import (
@@ -385,17 +392,15 @@ MAX_ARGUMENTS = 64
 REGISTER_ARGUMENTS = 16
 
 
-@irdl_op_definition
-class KernelOp(IRDLOperation, AssemblyPrintable):
-    """A kernel routine (manual sections 7.2, 8.2): launched with `nargs` 32-bit
-    arguments, the first 16 in a0..a15 (its block arguments), the rest on the
-    stack at sp. Its body ends the launch with `accel.halt`."""
+class RoutineOp(IRDLOperation, AssemblyPrintable, ABC):
+    """A routine of the object's symbol table (manual section 7.2) with the
+    calling convention of sections 8.2/8.3: `nargs` 32-bit arguments, the first
+    16 in a0..a15 (its block arguments), the rest on the stack at sp."""
 
-    name = "accel.kernel"
+    DIRECTIVE: ClassVar[str]
     sym_name = prop_def(StringAttr)
     nargs = prop_def(IntegerAttr[I32])
     body = region_def("single_block")
-    traits = traits_def(NoTerminator(), SymbolOpInterface(), LaunchableKernel())
     assembly_format = "$sym_name `,` $nargs attr-dict-with-keyword $body"
 
     def __init__(self, name: str, nargs: int, body: Region):
@@ -414,8 +419,8 @@ class KernelOp(IRDLOperation, AssemblyPrintable):
         expected = min(nargs, REGISTER_ARGUMENTS)
         if len(arguments) != expected:
             raise VerifyException(
-                f"kernel with {nargs} arguments has {len(arguments)} block arguments, "
-                f"expected {expected} (a0..a{expected - 1})"
+                f"{self.DIRECTIVE[1:]} with {nargs} arguments has {len(arguments)} "
+                f"block arguments, expected {expected} (a0..a{expected - 1})"
             )
         for i, argument in enumerate(arguments):
             if argument.type != XRegisterType.from_name(f"a{i}"):
@@ -424,7 +429,190 @@ class KernelOp(IRDLOperation, AssemblyPrintable):
                 )
 
     def print_assembly(self, printer: AssemblyPrinter) -> None:
-        printer.print_string(f".kernel {self.sym_name.data}, {self.nargs.value.data}\n")
+        printer.print_string(
+            f"{self.DIRECTIVE} {self.sym_name.data}, {self.nargs.value.data}\n"
+        )
+
+
+@irdl_op_definition
+class KernelOp(RoutineOp):
+    """A kernel (symbol kind 0): launched by the runtime, it ends the launch
+    with `accel.halt`."""
+
+    name = "accel.kernel"
+    DIRECTIVE: ClassVar[str] = ".kernel"
+    traits = traits_def(NoTerminator(), SymbolOpInterface(), LaunchableKernel())
+
+
+@irdl_op_definition
+class FuncOp(RoutineOp):
+    """A device-side function (symbol kind 1, manual section 8.3): reached by
+    `accel.call` only, it returns with `accel.ret`, its results in a0/a1
+    (scalars) and v0/v1 (vectors)."""
+
+    name = "accel.func"
+    DIRECTIVE: ClassVar[str] = ".func"
+    traits = traits_def(NoTerminator(), SymbolOpInterface())
+
+    @property
+    def returned(self) -> tuple[Attribute, ...] | None:
+        """The registers its `accel.ret`s return (None if it has none)."""
+        rets = [op for op in self.body.walk() if isinstance(op, RetOp)]
+        return tuple(rets[0].values.types) if rets else None
+
+    def verify_(self) -> None:
+        super().verify_()
+        last = self.body.block.last_op
+        if not isinstance(last, RetOp):
+            raise VerifyException(
+                f"function '{self.sym_name.data}' must end with accel.ret (its code "
+                "would run on into the next routine)"
+            )
+        for ret in self.body.walk():
+            if isinstance(ret, RetOp) and tuple(ret.values.types) != self.returned:
+                raise VerifyException(
+                    f"function '{self.sym_name.data}' returns "
+                    f"({_types(ret.values.types)}) and ({_types(self.returned or ())}): "
+                    "every accel.ret must return the same registers"
+                )
+
+
+RESULT_REGISTERS: dict[type[AccelRegisterType], tuple[str, ...]] = {
+    XRegisterType: ("a0", "a1"),
+    VRegisterType: ("v0", "v1"),
+}
+"""Where a function's results go, by register file (manual section 8.3)."""
+
+
+def _types(types: Sequence[Attribute]) -> str:
+    return ", ".join(str(t) for t in types)
+
+
+def _check_results(types: Sequence[Attribute], what: str) -> None:
+    """Section 8.3: results in a0, a1 (scalars) and v0, v1 (vectors), in order."""
+    used: dict[type[AccelRegisterType], int] = {}
+    for t in types:
+        file = type(t) if isinstance(t, AccelRegisterType) else None
+        names = RESULT_REGISTERS.get(file, ()) if file is not None else ()
+        position = used.get(file, 0) if file is not None else 0
+        if file is None or position >= len(names):
+            raise VerifyException(
+                f"{what} {t}: results are scalars in a0, a1 and vectors in v0, v1"
+            )
+        expected = file.from_name(names[position])
+        if t != expected:
+            raise VerifyException(
+                f"{what} {t}, expected {expected} (results are scalars in a0, a1 "
+                "and vectors in v0, v1, in order)"
+            )
+        used[file] = position + 1
+
+
+def _in_hardware_loop(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, RepeatOp) or (
+            isinstance(parent, ForOp) and parent.hardware is not None
+        ):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+@irdl_op_definition
+class CallOp(IRDLOperation, OneLineAssemblyPrintable):
+    """`call name` (= `jal ra, name`, manual sections 4.11, 8.3): arguments in
+    a0.., results in a0/a1 and v0/v1. It overwrites ra and every caller-saved
+    register; not allowed inside a hardware loop."""
+
+    name = "accel.call"
+    callee = prop_def(SymbolRefAttr)
+    args = var_operand_def(XRegisterType)
+    ress = var_result_def(AccelRegisterType)
+    assembly_format = (
+        "$callee `(` $args `)` attr-dict `:` functional-type($args, $ress)"
+    )
+
+    def __init__(
+        self,
+        callee: str,
+        args: Sequence[SSAValue | Operation],
+        result_types: Sequence[AccelRegisterType],
+    ):
+        super().__init__(
+            operands=[args],
+            result_types=[result_types],
+            properties={"callee": SymbolRefAttr(callee)},
+        )
+
+    def verify_(self) -> None:
+        callee = self.callee.string_value()
+        for i, arg in enumerate(self.args):
+            if i >= REGISTER_ARGUMENTS or arg.type != XRegisterType.from_name(f"a{i}"):
+                raise VerifyException(
+                    f"argument {i} of the call to '{callee}' is {arg.type}, expected "
+                    f"!accel.x<a{i}> (arguments go in a0..a15)"
+                )
+        _check_results(self.ress.types, "result")
+        if _in_hardware_loop(self):
+            raise VerifyException(
+                f"call to '{callee}' inside a hardware loop (manual section 8.3)"
+            )
+        try:
+            target = SymbolTable.lookup_symbol(self, self.callee)
+        except ValueError:  # no symbol table above the call
+            raise VerifyException(
+                f"call to '{callee}' outside a module: its callee is a symbol"
+            ) from None
+        if isinstance(target, KernelOp):
+            raise VerifyException(
+                f"'{callee}' is a kernel: kernels are launched by the runtime, not called"
+            )
+        if not isinstance(target, FuncOp):
+            raise VerifyException(f"no accel.func named '{callee}'")
+        expected = min(target.nargs.value.data, REGISTER_ARGUMENTS)
+        if len(self.args) != expected:
+            raise VerifyException(
+                f"'{callee}' takes {target.nargs.value.data} arguments: the call "
+                f"passes {len(self.args)} registers, expected {expected}"
+            )
+        returned = target.returned
+        if returned is not None and tuple(self.ress.types) != returned:
+            raise VerifyException(
+                f"the call expects ({_types(self.ress.types)}) but '{callee}' returns "
+                f"({_types(returned)})"
+            )
+
+    def assembly_line(self) -> str | None:
+        for arg in self.args:
+            _register(arg, self)
+        return AssemblyPrinter.assembly_line("call", self.callee.string_value())
+
+
+@irdl_op_definition
+class RetOp(IRDLOperation, OneLineAssemblyPrintable):
+    """`ret` (= `jalr zero, ra, 0`): the function's results are in a0/a1 and
+    v0/v1 (manual section 8.3)."""
+
+    name = "accel.ret"
+    values = var_operand_def(AccelRegisterType)
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, RoutineOp):
+            parent = parent.parent_op()
+        if not isinstance(parent, FuncOp):
+            raise VerifyException("accel.ret outside an accel.func")
+        if _in_hardware_loop(self):
+            raise VerifyException("accel.ret inside a hardware loop")
+        _check_results(self.values.types, "returned value")
+
+    def assembly_line(self) -> str | None:
+        return AssemblyPrinter.assembly_line("ret", "")
 
 
 @irdl_op_definition
@@ -747,6 +935,9 @@ Accel = Dialect(
         LabelOp,
         GetRegisterOp,
         KernelOp,
+        FuncOp,
+        CallOp,
+        RetOp,
         RepeatOp,
         IfOp,
         ForOp,

@@ -355,6 +355,10 @@ def assemble(text: str, filename: str = "<assembly>") -> ObjectFile:
                 )
                 kind = KERNEL if head == ".kernel" else FUNCTION
                 routines.append((name.text, pc, nargs, kind))
+                # A routine's name is also a label: `call name` (section 8.3).
+                if name.text in assembler.labels:
+                    raise _Error(name.column, f"label '{name.text}' is defined twice")
+                assembler.labels[name.text] = pc
             elif head == ".word":
                 layout.append((pc, statement, []))
                 pc += 4 * len(statement.operands)

@@ -4,7 +4,8 @@ against, and the channel timing of section 6.3."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,9 +25,9 @@ class DmaError(Exception):
         self.kind = kind
 
 
-@dataclass(frozen=True)
-class Rows:
-    """ROWS rows of `size` bytes at `base + r * stride` (stride signed)."""
+class Rows(NamedTuple):
+    """ROWS rows of `size` bytes at `base + r * stride` (stride signed); a
+    tuple, since the simulator makes two per descriptor."""
 
     base: int
     stride: int
@@ -68,6 +69,14 @@ class Descriptor:
     footprint: Rows
     """The scratchpad bytes of its rows."""
     completion: int
+    low: int = field(init=False)
+    high: int = field(init=False)
+    """The footprint's span [low, high) (empty for an empty descriptor): most
+    accesses it is checked against miss the span."""
+
+    def __post_init__(self) -> None:
+        empty = self.footprint.count == 0 or self.footprint.size == 0
+        self.low, self.high = (0, 0) if empty else self.footprint.span()
 
 
 def _signed(value: int) -> int:
@@ -130,14 +139,29 @@ def _indices(rows: Rows, modulus: int) -> NDArray[np.int64]:
     return rows.starts(modulus)[:, None] + np.arange(rows.size, dtype=np.int64)
 
 
+def _view(memory: NDArray[np.uint8], rows: Rows) -> NDArray[np.uint8] | None:
+    """The rows as a strided view of `memory`, where they lie inside it without
+    wrapping around 2^32 (None otherwise)."""
+    low, high = rows.span()
+    if low < 0 or high > len(memory):
+        return None
+    shape, strides = (rows.count, rows.size), (rows.stride, 1)
+    return np.ndarray(shape, np.uint8, memory, rows.base, strides)
+
+
 def _gather(memory: NDArray[np.uint8], rows: Rows) -> NDArray[np.uint8]:
-    return memory[_indices(rows, 1 << 32)]
+    view = _view(memory, rows)
+    return view if view is not None else memory[_indices(rows, 1 << 32)]
 
 
 def _scatter(memory: NDArray[np.uint8], rows: Rows, data: NDArray[np.uint8]) -> None:
     """Write rows in order: where rows overlap, later rows win (section 5.2)."""
     if abs(rows.stride) >= rows.size:
-        memory[_indices(rows, 1 << 32)] = data
+        view = _view(memory, rows)
+        if view is not None:
+            view[...] = data
+        else:
+            memory[_indices(rows, 1 << 32)] = data
         return
     for r, start in enumerate(rows.starts(1 << 32).tolist()):
         memory[start : start + rows.size] = data[r]

@@ -5,7 +5,7 @@ the timing state (section 6), returning the next pc."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xlir.targets.accel import lanes
@@ -19,8 +19,6 @@ MASK = 0xFFFFFFFF
 HALTED = -1
 LANES = np.arange(16, dtype=np.uint32)
 Handler = Callable[[], int]
-WORD = cast("Callable[[int], lanes.U32]", np.uint32)
-"""A scalar register's value as a numpy word, for the lane functions."""
 
 
 class Stop(Exception):
@@ -61,6 +59,19 @@ IMMEDIATE_OPS = {
     "slti": "slt",
     "sltiu": "sltu",
 }
+WORD_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "add": lambda a, b: (a + b) & MASK,
+    "sub": lambda a, b: (a - b) & MASK,
+    "mul": lambda a, b: (a * b) & MASK,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "slli": lambda a, b: (a << b) & MASK,
+    "srli": lambda a, b: a >> b,
+}
+"""Scalar operations whose Python form on 32-bit words is their definition in
+section 4.1 (immediate shifts are 0-31), done as `addi` is, without numpy;
+the rest use the lane functions on one-lane registers."""
 SLOW = frozenset(
     {"div", "divu", "rem", "remu", "vdiv", "vdivu", "vrem", "vremu", "vfdiv", "vfsqrt"}
 )
@@ -74,8 +85,11 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     imm, fn = ins.field("imm"), ins.field("fn")
     st = sim.state
     x, v, matrix, spad = st.x, st.v, st.matrix, st.spad
+    pending = matrix.pending
+    """Non-empty while mmacs wait to read the scratchpad: writers flush them."""
     words = spad.view(np.uint32)
     va, vb, vc, vd = v[rs1], v[rs2], v[rs3], v[rd]  # views of the register file
+    la, lb, lc, ld = (lanes.lanes_of(r) for r in (va, vb, vc, vd))
     wd = rd or 32  # writes to x0 go to a slot nobody reads
     nxt = pc + 4
     cost = 8 if name in SLOW else 1
@@ -96,20 +110,49 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
                 f"[{top.start:#x}, {top.end:#x}]",
             )
 
-    if opcode == 0x01 or name in IMMEDIATE_OPS:
+    scalar = opcode == 0x01 or name in IMMEDIATE_OPS
+    word_op = WORD_ARITHMETIC.get(name) or WORD_ARITHMETIC.get(
+        IMMEDIATE_OPS.get(name, "")
+    )
+    if scalar and word_op is not None:
+        if opcode == 0x01:
+
+            def word_alu() -> int:
+                x[wd] = word_op(x[rs1], x[rs2])
+                st.t += cost
+                return nxt
+
+            return word_alu
+        operand = imm & MASK
+
+        def word_alu_immediate() -> int:
+            x[wd] = word_op(x[rs1], operand)
+            st.t += 1
+            return nxt
+
+        return word_alu_immediate
+    if scalar:
         op = lanes.INTEGER[IMMEDIATE_OPS.get(name, name)]
+        # One-lane registers for the lane function: the scalar unit's semantics.
+        a, b, out = (lanes.lanes_of(np.zeros(1, np.uint32)) for _ in range(3))
+        a_word, b_word, out_word = a.u, b.u, out.u
         if opcode == 0x01:
 
             def alu() -> int:
-                x[wd] = int(op(WORD(x[rs1]), WORD(x[rs2])))
+                a_word[0] = x[rs1]
+                b_word[0] = x[rs2]
+                op(a, b, out)
+                x[wd] = out_word.item()
                 st.t += cost
                 return nxt
 
             return alu
-        operand = WORD(imm & MASK)
+        b_word[0] = imm & MASK
 
         def alu_immediate() -> int:
-            x[wd] = int(op(WORD(x[rs1]), operand))
+            a_word[0] = x[rs1]
+            op(a, b, out)
+            x[wd] = out_word.item()
             st.t += 1
             return nxt
 
@@ -150,6 +193,8 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
         def store() -> int:
             address = (x[rs1] + imm) & MASK
             sim.check_access(address, size, size, True)
+            if pending:
+                matrix.flush()
             view[address // size] = x[rd] & low_bits
             st.t += 1
             return nxt
@@ -234,17 +279,23 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
 
         return dma_wait
     if name in ("vld", "vst"):
-        write = name == "vst"
+        rows = words.reshape(-1, 16)  # the scratchpad's 64-byte-aligned vectors
+        last = SPAD_SIZE - 64
+        outstanding = st.outstanding
 
         def vector_memory() -> int:
             address = (x[rs1] + imm) & MASK
-            sim.check_access(address, 64, 4, write)
-            first = address >> 2
-            if write:
-                words[first : first + 16] = vd
+            if address & 3 or address > last or outstanding:
+                sim.check_access(address, 64, 4, name == "vst")
+            aligned = not address & 63
+            place = rows[address >> 6] if aligned else words[address >> 2 :][:16]
+            if name == "vst":
+                if pending:
+                    matrix.flush()
+                place[...] = vd
             else:
-                vd[...] = words[first : first + 16]
-            st.t += 1 if address % 64 == 0 else 2
+                vd[...] = place
+            st.t += 1 if aligned else 2
             return nxt
 
         return vector_memory
@@ -260,22 +311,23 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
             unary_cost = 4 if name.startswith("vred") else cost
 
             def vector_unary() -> int:
-                vd[...] = unary(va)
+                unary(la, ld)
                 st.t += unary_cost
                 return nxt
 
             return vector_unary
 
         def vector_binary() -> int:
-            vd[...] = binary(va, vb)
+            binary(la, lb, ld)
             st.t += cost
             return nxt
 
         return vector_binary
     if name == "vfmadd":
+        fmadd = lanes.fmadd
 
         def vfmadd() -> int:
-            vd[...] = lanes.fmadd(va, vb, vc)
+            fmadd(la, lb, lc, ld)
             st.t += 1
             return nxt
 
@@ -283,7 +335,7 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
     if name == "vsel":
 
         def vsel() -> int:
-            vd[...] = np.where(va != 0, vb, vc)
+            np.copyto(vd, np.where(va != 0, vb, vc))
             st.t += 1
             return nxt
 
@@ -332,15 +384,17 @@ def build(sim: Simulator, ins: Instruction, pc: int) -> Handler:
 
         return mzero
     if name.startswith("mmac"):
+        queue = matrix.mmac
 
         def mmac() -> int:
-            a_rows = sim.tile(x[rs1], st.msa, False)
-            b_rows = sim.tile(x[rs2], st.msb, False)
-            s = max(st.t, st.mu)
+            a, a_stride = sim.tile(x[rs1], st.msa, False)
+            b, b_stride = sim.tile(x[rs2], st.msb, False)
+            s = st.mu if st.mu > st.t else st.t
             st.issue_at(s)
-            a, b = sim.read_tile(a_rows), sim.read_tile(b_rows)
-            # .ta reads A transposed, so A's transpose is the tile as stored.
-            matrix.mmac(rd, a if fn & 1 else a.T, b.T if fn & 2 else b)
+            # A(i, k) is tile(a)(i, k), or (k, i) with .ta; B(k, j) likewise.
+            a_i, a_k = (4, a_stride) if fn & 1 else (a_stride, 4)
+            b_k, b_j = (4, b_stride) if fn & 2 else (b_stride, 4)
+            queue(rd, a, a_i, a_k, b, b_k, b_j)
             st.mu = s + 16
             st.matrix_busy += 16
             st.t = s + 1
@@ -410,6 +464,7 @@ def _indexed(
                 sim.check_hazard(address, address + 4, write)
         indices = (addresses >> 2).astype(np.int64)
         if write:
+            st.matrix.flush()
             # Repeated indices: the highest lane wins.
             reversed_indices = indices[::-1]
             _, first = np.unique(reversed_indices, return_index=True)

@@ -1,20 +1,43 @@
 """The lane operations of XA-1's vector unit (manual sections 4.1, 4.7, 4.8), as
-numpy functions over uint32 bit patterns: one call per vector instruction.
+numpy functions over the lanes of registers: one or a few numpy calls per
+vector instruction, writing into the destination's lanes in place.
 
-Float arguments and results are bit patterns too; every float result is passed
-through `canonical`, since the manual makes every produced NaN 0x7FC00000."""
+A register's lanes are `Lanes`: its uint32 bit patterns with their float32
+and int32 views, made once per register (a view costs as much as the
+arithmetic on 16 lanes). An operation may write into one of its operands.
+Every float result is passed through `canonical`, since the manual makes
+every produced NaN 0x7FC00000."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 U32 = NDArray[np.uint32]
 CANONICAL_NAN = np.uint32(0x7FC00000)
-Binary = Callable[[U32, U32], U32]
-Unary = Callable[[U32], U32]
+_CANONICAL_FLOAT = CANONICAL_NAN.view(np.float32)
+
+
+class Lanes(NamedTuple):
+    """The same words as u32, f32 and i32."""
+
+    u: U32
+    f: NDArray[np.float32]
+    i: NDArray[np.int32]
+
+
+def lanes_of(words: U32) -> Lanes:
+    return Lanes(words, words.view(np.float32), words.view(np.int32))
+
+
+Binary = Callable[[Lanes, Lanes, Lanes], object]
+"""op(a, b, out): writes out (what it returns is ignored)."""
+Unary = Callable[[Lanes, Lanes], object]
+"""op(a, out): writes out."""
 
 
 def f32(a: U32) -> NDArray[np.float32]:
@@ -25,16 +48,29 @@ def i32(a: U32) -> NDArray[np.int32]:
     return a.view(np.int32)
 
 
-def canonical(r: NDArray[np.float32]) -> U32:
-    """The bits of float result `r` (a fresh array: changed in place), every NaN
-    made the canonical NaN."""
-    bits = r.view(np.uint32)
-    np.putmask(bits, r != r, CANONICAL_NAN)
-    return bits
+def canonical(r: NDArray[np.float32]) -> None:
+    """Make every NaN of float result `r` the canonical NaN, in place. The sum
+    of squares is NaN exactly when a lane is (squares are never -inf), and is
+    one call where the fix-up is two."""
+    if math.isnan(r.dot(r)):
+        np.copyto(r, _CANONICAL_FLOAT, where=r != r)
 
 
-def _u(a: NDArray) -> U32:
-    return a.astype(np.uint32)
+def _float(op: np.ufunc) -> Binary:
+    def run(a: Lanes, b: Lanes, out: Lanes) -> None:
+        op(a.f, b.f, out=out.f)
+        canonical(out.f)
+
+    return run
+
+
+def _via(compute: Callable[[U32, U32], NDArray]) -> Binary:
+    """An operation computed into a new array, then copied to `out`."""
+    return lambda a, b, out: np.copyto(out.u, compute(a.u, b.u), casting="unsafe")
+
+
+def _via_unary(compute: Callable[[U32], NDArray]) -> Unary:
+    return lambda a, out: np.copyto(out.u, compute(a.u), casting="unsafe")
 
 
 def _div(a: U32, b: U32) -> U32:
@@ -54,53 +90,62 @@ def _shift(a: U32, b: U32, op: Callable[[U32, U32], U32]) -> U32:
 
 
 INTEGER: dict[str, Binary] = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "div": _div,
-    "divu": lambda a, b: np.where(b == 0, np.uint32(0xFFFFFFFF), a // np.maximum(b, 1)),
-    "rem": _rem,
-    "remu": lambda a, b: np.where(b == 0, a, a % np.maximum(b, 1)),
-    "and": lambda a, b: a & b,
-    "or": lambda a, b: a | b,
-    "xor": lambda a, b: a ^ b,
-    "sll": lambda a, b: _shift(a, b, np.left_shift),
-    "srl": lambda a, b: _shift(a, b, np.right_shift),
-    "sra": lambda a, b: (i32(a) >> i32(np.minimum(b, 31))).view(np.uint32),
-    "slt": lambda a, b: _u(i32(a) < i32(b)),
-    "sltu": lambda a, b: _u(a < b),
-    "sle": lambda a, b: _u(i32(a) <= i32(b)),
-    "sleu": lambda a, b: _u(a <= b),
-    "seq": lambda a, b: _u(a == b),
-    "sne": lambda a, b: _u(a != b),
-    "min": lambda a, b: np.minimum(i32(a), i32(b)).view(np.uint32),
-    "minu": np.minimum,
-    "max": lambda a, b: np.maximum(i32(a), i32(b)).view(np.uint32),
-    "maxu": np.maximum,
+    "add": lambda a, b, out: np.add(a.u, b.u, out=out.u),
+    "sub": lambda a, b, out: np.subtract(a.u, b.u, out=out.u),
+    "mul": lambda a, b, out: np.multiply(a.u, b.u, out=out.u),
+    "div": _via(_div),
+    "divu": _via(
+        lambda a, b: np.where(b == 0, np.uint32(0xFFFFFFFF), a // np.maximum(b, 1))
+    ),
+    "rem": _via(_rem),
+    "remu": _via(lambda a, b: np.where(b == 0, a, a % np.maximum(b, 1))),
+    "and": lambda a, b, out: np.bitwise_and(a.u, b.u, out=out.u),
+    "or": lambda a, b, out: np.bitwise_or(a.u, b.u, out=out.u),
+    "xor": lambda a, b, out: np.bitwise_xor(a.u, b.u, out=out.u),
+    "sll": _via(lambda a, b: _shift(a, b, np.left_shift)),
+    "srl": _via(lambda a, b: _shift(a, b, np.right_shift)),
+    "sra": _via(lambda a, b: i32(a) >> i32(np.minimum(b, 31))),
+    "slt": lambda a, b, out: np.less(a.i, b.i, out=out.u),
+    "sltu": lambda a, b, out: np.less(a.u, b.u, out=out.u),
+    "sle": lambda a, b, out: np.less_equal(a.i, b.i, out=out.u),
+    "sleu": lambda a, b, out: np.less_equal(a.u, b.u, out=out.u),
+    "seq": lambda a, b, out: np.equal(a.u, b.u, out=out.u),
+    "sne": lambda a, b, out: np.not_equal(a.u, b.u, out=out.u),
+    "min": lambda a, b, out: np.minimum(a.i, b.i, out=out.i),
+    "minu": lambda a, b, out: np.minimum(a.u, b.u, out=out.u),
+    "max": lambda a, b, out: np.maximum(a.i, b.i, out=out.i),
+    "maxu": lambda a, b, out: np.maximum(a.u, b.u, out=out.u),
 }
 """Table 3.3 by name; the scalar unit's semantics too (section 4.1)."""
 
 
-def _min_max(a: U32, b: U32, smaller: bool) -> U32:
-    x, y = f32(a), f32(b)
-    first, second = (x < y, y < x) if smaller else (x > y, y > x)
-    # Equal values differ only as -0/+0: min ors the sign bits, max ands them.
-    equal = (a | b) if smaller else (a & b)
-    r = np.where(first, a, np.where(second, b, equal))
-    return np.where((x != x) | (y != y), CANONICAL_NAN, r)
+def _min_max(smaller: bool) -> Binary:
+    """IEEE 754-2019 minimum / maximum: NaN if either lane is, and -0 < +0."""
+    op = np.minimum if smaller else np.maximum
+    signs = np.bitwise_or if smaller else np.bitwise_and
+
+    def run(a: Lanes, b: Lanes, out: Lanes) -> None:
+        # Equal lanes differ only as -0/+0: min ors the sign bits, max ands them.
+        # Both before `out` is written: it may be a or b.
+        equal, bits = a.f == b.f, signs(a.u, b.u)
+        op(a.f, b.f, out=out.f)
+        np.copyto(out.u, bits, where=equal)
+        canonical(out.f)
+
+    return run
 
 
 FLOAT: dict[str, Binary] = {
-    "vfadd": lambda a, b: canonical(f32(a) + f32(b)),
-    "vfsub": lambda a, b: canonical(f32(a) - f32(b)),
-    "vfmul": lambda a, b: canonical(f32(a) * f32(b)),
-    "vfdiv": lambda a, b: canonical(f32(a) / f32(b)),
-    "vfmin": lambda a, b: _min_max(a, b, True),
-    "vfmax": lambda a, b: _min_max(a, b, False),
-    "vfeq": lambda a, b: _u(f32(a) == f32(b)),
-    "vfne": lambda a, b: _u(f32(a) != f32(b)),
-    "vflt": lambda a, b: _u(f32(a) < f32(b)),
-    "vfle": lambda a, b: _u(f32(a) <= f32(b)),
+    "vfadd": _float(np.add),
+    "vfsub": _float(np.subtract),
+    "vfmul": _float(np.multiply),
+    "vfdiv": _float(np.divide),
+    "vfmin": _min_max(smaller=True),
+    "vfmax": _min_max(smaller=False),
+    "vfeq": lambda a, b, out: np.equal(a.f, b.f, out=out.u),
+    "vfne": lambda a, b, out: np.not_equal(a.f, b.f, out=out.u),
+    "vflt": lambda a, b, out: np.less(a.f, b.f, out=out.u),
+    "vfle": lambda a, b, out: np.less_equal(a.f, b.f, out=out.u),
 }
 """Section 4.7 by mnemonic."""
 
@@ -112,36 +157,50 @@ def _to_int(a: U32, low: float, high: float, dtype: type) -> U32:
     return x.astype(dtype).view(np.uint32) if dtype is np.int32 else x.astype(np.uint32)
 
 
-def _round_half_away(a: U32) -> U32:
-    x = f32(a)
+def _round_half_away(x: NDArray[np.float32]) -> NDArray[np.float32]:
     t = np.trunc(x)
     away = np.abs(x - t) >= np.float32(0.5)
-    return canonical(np.where(away, t + np.copysign(np.float32(1.0), x), t))
+    return np.where(away, t + np.copysign(np.float32(1.0), x), t)
 
 
 def _tree(op: Binary) -> Unary:
     """Section 4.8's reduction tree over the 16 lanes, its result in every lane."""
 
-    def reduce(a: U32) -> U32:
-        a = op(a[:8], a[8:])
-        a = op(a[:4], a[4:])
-        a = op(a[:2], a[2:])
-        return np.repeat(op(a[:1], a[1:]), 16)
+    def reduce(a: Lanes, out: Lanes) -> None:
+        words = a.u.copy()
+        for half in (8, 4, 2, 1):
+            low = lanes_of(words[:half])
+            op(low, lanes_of(words[half : 2 * half]), low)
+        out.u[...] = words[0]
 
     return reduce
 
 
+def _float_unary(
+    compute: Callable[[NDArray[np.float32]], NDArray[np.float32]],
+) -> Unary:
+    """A float result computed into a new array from the float lanes."""
+
+    def run(a: Lanes, out: Lanes) -> None:
+        np.copyto(out.f, compute(a.f))
+        canonical(out.f)
+
+    return run
+
+
 UNARY: dict[str, Unary] = {
-    "vfsqrt": lambda a: canonical(np.sqrt(f32(a))),
-    "vcvt.f32.i32": lambda a: canonical(i32(a).astype(np.float32)),
-    "vcvt.i32.f32": lambda a: _to_int(a, -(2.0**31), 2.0**31 - 1, np.int32),
-    "vcvt.f32.u32": lambda a: canonical(a.astype(np.float64).astype(np.float32)),
-    "vcvt.u32.f32": lambda a: _to_int(a, 0.0, 2.0**32 - 1, np.uint32),
-    "vfround.rne": lambda a: canonical(np.rint(f32(a))),
-    "vfround.rtz": lambda a: canonical(np.trunc(f32(a))),
-    "vfround.rdn": lambda a: canonical(np.floor(f32(a))),
-    "vfround.rup": lambda a: canonical(np.ceil(f32(a))),
-    "vfround.rmm": _round_half_away,
+    "vfsqrt": _float_unary(np.sqrt),
+    "vcvt.f32.i32": lambda a, out: np.copyto(out.f, a.i.astype(np.float32)),
+    "vcvt.i32.f32": _via_unary(lambda a: _to_int(a, -(2.0**31), 2.0**31 - 1, np.int32)),
+    "vcvt.f32.u32": lambda a, out: np.copyto(
+        out.f, a.u.astype(np.float64).astype(np.float32)
+    ),
+    "vcvt.u32.f32": _via_unary(lambda a: _to_int(a, 0.0, 2.0**32 - 1, np.uint32)),
+    "vfround.rne": _float_unary(np.rint),
+    "vfround.rtz": _float_unary(np.trunc),
+    "vfround.rdn": _float_unary(np.floor),
+    "vfround.rup": _float_unary(np.ceil),
+    "vfround.rmm": _float_unary(_round_half_away),
     "vredsum.f": _tree(FLOAT["vfadd"]),
     "vredmax.f": _tree(FLOAT["vfmax"]),
     "vredmin.f": _tree(FLOAT["vfmin"]),
@@ -152,25 +211,7 @@ UNARY: dict[str, Unary] = {
 """Section 4.8 by mnemonic."""
 
 
-def fmadd(a: U32, b: U32, c: U32) -> U32:
+def fmadd(a: Lanes, b: Lanes, c: Lanes, out: Lanes) -> None:
     """fl(fl(a*b) + c): two roundings."""
-    return canonical(f32(a) * f32(b) + f32(c))
-
-
-def mmac(
-    m: NDArray[np.float32], a_transposed: NDArray[np.float32], b: NDArray[np.float32]
-) -> None:
-    """m += a[0] @ b[0], then a[1] @ b[1], ... (a given transposed, [n, k, i]) in
-    section 4.10's order: for each product in turn and each k,
-    m = fl(m + fl(a[n][:, k] b[n][k, :])).
-
-    The products are one rounding each; numpy reduces over the outer axis of a
-    C-ordered array row after row (pairwise summation is only used along the
-    contiguous axis), which is the manual's sequential order."""
-    n = a_transposed.shape[0]
-    terms = np.empty((16 * n + 1, 16, 16), np.float32)
-    terms[0] = m
-    products = terms[1:].reshape(n, 16, 16, 16)
-    np.multiply(a_transposed[:, :, :, None], b[:, :, None, :], out=products)
-    np.add.reduce(terms, axis=0, out=m)
-    np.putmask(m.view(np.uint32), m != m, CANONICAL_NAN)
+    np.add(a.f * b.f, c.f, out=out.f)
+    canonical(out.f)

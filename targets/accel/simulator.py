@@ -79,10 +79,10 @@ class State:
     x: list[int] = field(default_factory=lambda: [0] * 33)
     """x0..x31, and a 33rd slot that writes to x0 go to."""
     v: NDArray[np.uint32] = field(default_factory=lambda: np.zeros((32, 16), np.uint32))
-    matrix: MatrixUnit = field(default_factory=MatrixUnit)
     spad: NDArray[np.uint8] = field(
         default_factory=lambda: np.zeros(SPAD_SIZE, np.uint8)
     )
+    matrix: MatrixUnit = field(init=False)
     msa: int = 64
     msb: int = 64
     dma_config: tuple[int, int, int, int] = (1, 0, 0, 0)
@@ -100,6 +100,9 @@ class State:
     matrix_busy: int = 0
     """Cycles the matrix unit is occupied (mzero 1, mmac 16, mld and mst 16)."""
     dram_bytes: int = 0
+
+    def __post_init__(self) -> None:
+        self.matrix = MatrixUnit(self.spad)
 
     def reset(self) -> None:
         """Section 2.8 (the runtime then sets sp, gp and the arguments)."""
@@ -141,6 +144,8 @@ class Simulator:
         self._handlers: list[Handler | None] = [None] * len(obj.code)
         self._instructions: list[Instruction | None] = [None] * len(obj.code)
         self._words = self.state.spad.view(np.uint32)
+        self._tiles: dict[tuple[int, int], tuple[int, int, int]] = {}
+        """Checked tiles by (base, stride): signed stride and row span."""
 
     # Running.
 
@@ -292,7 +297,12 @@ class Simulator:
 
     def check_hazard(self, low: int, high: int, write: bool) -> None:
         for d in self.state.outstanding:
-            if (d.load or write) and d.footprint.overlaps(low, high):
+            if (
+                (d.load or write)
+                and d.low < high
+                and low < d.high
+                and d.footprint.overlaps(low, high)
+            ):
                 raise Stop(
                     "DMA_HAZARD",
                     f"{'writes' if write else 'reads'} [{low:#x}, {high:#x}), in the "
@@ -302,23 +312,24 @@ class Simulator:
 
     def tile(self, base: int, stride: int, write: bool) -> tuple[int, int]:
         """Check a matrix tile (section 4.10); its base and signed row stride."""
-        stride = stride - (1 << 32) if stride >> 31 else stride
-        if base % 64 or stride % 64:
-            raise Stop(
-                "MISALIGNED",
-                f"tile base {base:#x} or stride {stride} not a multiple of 64",
-            )
-        last = base + 15 * stride
-        low, high = min(base, last), max(base, last) + 64
-        if low < 0 or high > SPAD_SIZE:
-            raise Stop(
-                "SPAD_RANGE", f"tile rows [{low:#x}, {high:#x}) leave the scratchpad"
-            )
+        checked = self._tiles.get((base, stride))
+        if checked is None:
+            checked = self._tiles[base, stride] = _tile_bounds(base, stride)
+        signed, low, high = checked
         if self.state.outstanding:
-            for r in range(16):
-                start = base + r * stride
-                self.check_hazard(start, start + 64, write)
-        return base, stride
+            self.check_tile_hazards(base, signed, low, high, write)
+        return base, signed
+
+    def check_tile_hazards(
+        self, base: int, stride: int, low: int, high: int, write: bool
+    ) -> None:
+        """Section 5.3 for the 16 rows of a tile: row by row only where an
+        outstanding footprint meets the rows' span [low, high)."""
+        for d in self.state.outstanding:
+            if (d.load or write) and d.footprint.overlaps(low, high):
+                for r in range(16):
+                    start = base + r * stride
+                    self.check_hazard(start, start + 64, write)
 
     def tile_view(self, tile: tuple[int, int]) -> NDArray[np.uint32]:
         """The 16x16 words of a checked tile, as a view of the scratchpad when its
@@ -348,6 +359,8 @@ class Simulator:
         """Sections 5.1 and 6.1/6.3 for `dma.ld`/`dma.st`."""
         st = self.state
         rows, dstride, sstride, mode = st.dma_config
+        if load:
+            st.matrix.flush()  # pending mmacs read the scratchpad as at their issue
         try:
             footprint, row_bytes = check_and_copy(
                 load, st.spad, self.dram, s, d, cols, rows, dstride, sstride, mode
@@ -368,3 +381,21 @@ class Simulator:
         st.dma_busy += transfer
         st.dram_bytes += rows * row_bytes
         st.t = start + 1
+
+
+def _tile_bounds(base: int, stride: int) -> tuple[int, int, int]:
+    """Section 4.10's alignment and range of a tile: its signed stride and the
+    span [low, high) of its rows."""
+    stride = stride - (1 << 32) if stride >> 31 else stride
+    if base % 64 or stride % 64:
+        raise Stop(
+            "MISALIGNED",
+            f"tile base {base:#x} or stride {stride} not a multiple of 64",
+        )
+    last = base + 15 * stride
+    low, high = min(base, last), max(base, last) + 64
+    if low < 0 or high > SPAD_SIZE:
+        raise Stop(
+            "SPAD_RANGE", f"tile rows [{low:#x}, {high:#x}) leave the scratchpad"
+        )
+    return stride, low, high

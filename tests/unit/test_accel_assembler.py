@@ -103,6 +103,9 @@ def test_float_literals_round_once() -> None:
         (".rodata\n .word 1\n nop", ":4:2: error: 'nop' is not allowed in .rodata"),
         (".kernel k2, 65", ":2:13: error: argument count 65 is out of range [0, 64]"),
         (".kernel k, 1", ":2:9: error: invalid or repeated name 'k'"),
+        # A routine's name is a label too (`call name`), so the two share names.
+        ("k:\n nop", ":2:1: error: label 'k' is defined twice"),
+        ("f:\n.func f, 0\n ret", ":3:7: error: label 'f' is defined twice"),
     ],
 )
 def test_diagnostics(text: str, message: str) -> None:

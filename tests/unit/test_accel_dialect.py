@@ -5,9 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Region
+from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.accel import (
     INSTRUCTIONS,
+    CallOp,
+    FuncOp,
+    GetRegisterOp,
+    KernelOp,
     NoAssembly,
+    RetOp,
+    XRegisterType,
+    instruction,
     lower_structured_control,
     print_assembly,
 )
@@ -76,3 +86,38 @@ def test_assembly_needs_allocated_registers() -> None:
     )
     with pytest.raises(NoAssembly, match=r"has an unallocated !accel\.x register"):
         print_assembly(module)
+
+
+def test_functions_built_in_python_run_on_the_simulator() -> None:
+    """accel.func / accel.call / accel.ret from their constructors: a kernel
+    calls `triple` (a0 <- 3 * a0) and stores the result (manual section 8.3)."""
+    a0 = XRegisterType.from_name("a0")
+    zero = GetRegisterOp(XRegisterType.from_name("zero"))
+    triple_body = Block(arg_types=[a0])
+    doubled = instruction(
+        "add", [triple_body.args[0]] * 2, [XRegisterType.from_name("t0")]
+    )
+    tripled = instruction("add", [doubled, triple_body.args[0]], [a0])
+    triple_body.add_ops([doubled, tripled, RetOp(tripled)])
+    main_body = Block()
+    argument = instruction("addi", [zero], [a0], imm=14)
+    call = CallOp("triple", [argument], [a0])
+    store = instruction("sw", [call.results[0], zero], offset=0)
+    main_body.add_ops([zero, argument, call, store, instruction("halt")])
+    module = ModuleOp(
+        [
+            KernelOp("main", 0, Region(main_body)),
+            FuncOp("triple", 1, Region(triple_body)),
+        ]
+    )
+    module.verify()
+    text = print_assembly(module)
+    assert "    call triple\n" in text and ".func triple, 1\n" in text
+    simulator = Simulator(assemble(text), np.zeros(1 << 16, np.uint8))
+    simulator.launch("main", [])
+    assert simulator.state.spad[:4].view(np.uint32)[0] == 42
+
+
+def test_a_call_outside_a_module_is_a_diagnostic() -> None:
+    with pytest.raises(VerifyException, match="call to 'f' outside a module"):
+        CallOp("f", [], []).verify()

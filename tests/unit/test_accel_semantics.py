@@ -378,6 +378,64 @@ DMA_MODES = {
     "bf16": (_to_bfloat, _from_bfloat, np.uint16),
 }
 
+MMAC_HARNESS = """
+.kernel mm, 2
+    li t0, 1 ; dma.cfg t0, zero, zero, raw ; li t1, 5120 ; dma.ld zero, a0, t1, 0
+    dma.wait 0 ; li t2, 64 ; mld m1, zero, t2
+    li t3, 1024 ; li t4, 2048 ; {first} m1, t3, t4
+    li t3, 3072 ; li t4, 4096 ; {second} m1, t3, t4
+    li t5, 8192 ; mst m1, t5, t2 ; li t1, 1024 ; dma.st t5, a1, t1, 1 ; halt
+"""
+MMAC_FORMS = ("mmac", "mmac.ta", "mmac.tb", "mmac.tatb")
+
+
+def _mmac(m: list[int], a: list[int], b: list[int], form: str) -> list[int]:
+    """Section 4.10: for every (i, j), for k in order, M = fl(M + fl(A(i, k)
+    B(k, j))), A and B read transposed by .ta / .tb."""
+    a_at = (
+        (lambda i, k: a[16 * k + i]) if "ta" in form else (lambda i, k: a[16 * i + k])
+    )
+    b_at = (
+        (lambda k, j: b[16 * j + k])
+        if form.endswith("tb")
+        else (lambda k, j: b[16 * k + j])
+    )
+    out = list(m)
+    for i in range(16):
+        for j in range(16):
+            for k in range(16):
+                product = FLOAT["vfmul"](a_at(i, k), b_at(k, j))
+                out[16 * i + j] = FLOAT["vfadd"](out[16 * i + j], product)
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    first=st.sampled_from(MMAC_FORMS),
+    second=st.sampled_from(MMAC_FORMS),
+)
+def test_mmac(seed: int, first: str, second: str) -> None:
+    """Two mmacs onto an accumulator loaded by mld: tiles M, A1, B1, A2, B2 of
+    ordinary floats of many magnitudes (so that sums are mostly finite and
+    every rounding shows) with 2 % specials and 2 % random words (too large
+    for hypothesis to draw)."""
+    rng = np.random.default_rng(seed)
+    scale = np.exp2(rng.integers(-20, 20, 1280)).astype(np.float32)
+    floats = (rng.standard_normal(1280).astype(np.float32) * scale).view(np.uint32)
+    specials = np.array(SPECIALS, np.uint32)[rng.integers(0, len(SPECIALS), 1280)]
+    random = rng.integers(0, 1 << 32, 1280, dtype=np.uint32)
+    kind = rng.random(1280)
+    words = np.where(kind < 0.02, specials, np.where(kind < 0.04, random, floats))
+    dram = np.zeros(0x10000 + 6144, np.uint8)
+    dram[0x10000 : 0x10000 + 5120] = words.view(np.uint8)
+    program = assemble(MMAC_HARNESS.format(first=first, second=second))
+    Simulator(program, dram).launch("mm", [0x10000, 0x11400])
+    m, a1, b1, a2, b2 = words.reshape(5, 256).tolist()
+    expected = _mmac(_mmac(m, a1, b1, first), a2, b2, second)
+    assert dram[0x11400:0x11800].view(np.uint32).tolist() == expected
+
+
 DMA_HARNESS = """
 .kernel convert, 2
     li t0, 64 ; dma.ld zero, a0, t0, 0 ; dma.wait 0

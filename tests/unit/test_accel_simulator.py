@@ -355,6 +355,28 @@ def test_strided_descriptor_and_negative_stride() -> None:
         assert row.tolist() == list(range(16 * r, 16 * r + 8))
 
 
+def test_overlapping_and_repeated_rows() -> None:
+    """A load with DRAM stride 0 repeats one row; a store whose DRAM rows
+    overlap (stride 4, 8-byte rows) leaves the later row's bytes (section 5.2)."""
+    memory = np.zeros(0x20000, np.uint8)
+    memory[BUFFER : BUFFER + 8] = np.arange(1, 9, dtype=np.uint8)
+    run(
+        "li t0, 4 ; li t1, 64 ; dma.cfg t0, zero, t1, raw ; li t3, 0x10000 ; "
+        "li t5, 8 ; dma.ld zero, t3, t5, 0 ; dma.wait 0 ; "
+        "li t2, 4 ; dma.cfg t0, t2, t1, raw ; vidx v0 ; vst v0, 0(zero) ; "
+        "vst v0, 64(zero) ; li t3, 0x10100 ; dma.st zero, t3, t5, 1 ; halt",
+        memory,
+    )
+    # Scratchpad rows 0 and 1 now hold vidx's first lanes, 2 and 3 the loaded bytes.
+    expected = np.zeros(20, np.uint8)
+    rows = [np.arange(16, dtype=np.uint32).view(np.uint8)[:8]] * 2 + [
+        np.arange(1, 9, dtype=np.uint8)
+    ] * 2
+    for r, row in enumerate(rows):
+        expected[4 * r : 4 * r + 8] = row
+    assert memory[BUFFER + 0x100 : BUFFER + 0x114].tolist() == expected.tolist()
+
+
 # Memory instructions and the launch.
 
 
@@ -393,6 +415,35 @@ def test_mmac_transposes_and_reads_operands_at_issue() -> None:
     assert np.allclose(got, a.T @ b.T, atol=1e-5)
     a[0] = 0
     assert np.allclose(sim.state.matrix.accumulators()[2], a.T @ b, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "writer",
+    [
+        "vidx v0 ; vst v0, 0(zero)",
+        "li t5, 99 ; sw t5, 0(zero)",
+        "vidx v1 ; vsx v1, zero, v1",
+        "li t5, 64 ; li s0, 0x10400 ; dma.ld zero, s0, t5, 2 ; dma.wait 2",
+    ],
+)
+def test_mmac_operands_are_those_at_issue_whatever_writes_them(writer: str) -> None:
+    """A write to an operand tile after an mmac issues (a store, a scatter, a
+    DMA load) does not change its result; before it, it does."""
+    rng = np.random.default_rng(9)
+    memory = np.zeros(0x20000, np.uint8)
+    memory[BUFFER : BUFFER + 2048] = (
+        rng.standard_normal(512).astype(np.float32).view(np.uint8)
+    )
+    load = "li t0, 2048 ; li t1, 0x10000 ; dma.ld zero, t1, t0, 0 ; dma.wait 0 ; li t2, 1024"
+    mmac = "mmac m0, zero, t2"
+    store = "li t3, 4096 ; li t4, 64 ; mst m0, t3, t4 ; halt"
+
+    def result(body: str) -> list[int]:
+        sim = run(f"{load} ; {body} ; {store}", memory.copy())
+        return sim.state.spad[4096:5120].view(np.uint32).tolist()
+
+    assert result(f"{mmac} ; {writer}") == result(mmac)
+    assert result(f"{writer} ; {mmac}") != result(mmac)
 
 
 def test_launch_convention_with_more_than_16_arguments() -> None:

@@ -114,4 +114,150 @@ accel.if "bgt" %z, %z : !accel.x<zero>, !accel.x<zero> {
 // expected-error @+1 {{Invalid register name q7 for register type accel.v}}
 %v = accel.vidx : !accel.v<q7>
 
+// -----
+
+// Functions, calls and returns (manual section 8.3).
+
+// expected-error @+1 {{func with 17 arguments has 1 block arguments, expected 16 (a0..a15)}}
+accel.func "f", 17 {
+^bb0(%a0 : !accel.x<a0>):
+  accel.ret
+}
+
+// -----
+
+// expected-error @+1 {{function 'f' must end with accel.ret (its code would run on into the next routine)}}
+accel.func "f", 0 {
+  %z = accel.get_register : !accel.x<zero>
+}
+
+// -----
+
+// expected-error @+1 {{function 'f' returns (!accel.x<a0>) and (): every accel.ret must return the same registers}}
+accel.func "f", 1 {
+^bb0(%a0 : !accel.x<a0>):
+  accel.if "beq" %a0, %a0 : !accel.x<a0>, !accel.x<a0> {
+    accel.ret
+  } {
+  }
+  accel.ret %a0 : !accel.x<a0>
+}
+
+// -----
+
+accel.kernel "k", 0 {
+  // expected-error @+1 {{accel.ret outside an accel.func}}
+  accel.ret
+}
+
+// -----
+
+accel.func "f", 0 {
+  %x = accel.get_register : !accel.x<t0>
+  // expected-error @+1 {{returned value !accel.x<t0>, expected !accel.x<a0> (results are scalars in a0, a1 and vectors in v0, v1, in order)}}
+  accel.ret %x : !accel.x<t0>
+}
+
+// -----
+
+accel.func "f", 0 {
+  %m = accel.mzero : !accel.m<m0>
+  // expected-error @+1 {{returned value !accel.m<m0>: results are scalars in a0, a1 and vectors in v0, v1}}
+  accel.ret %m : !accel.m<m0>
+}
+
+// -----
+
+accel.func "f", 0 {
+  %n = accel.get_register : !accel.x<t0>
+  accel.repeat %n : !accel.x<t0> {
+    // expected-error @+1 {{accel.ret inside a hardware loop}}
+    accel.ret
+  }
+  accel.ret
+}
+
+// -----
+
+accel.func "f", 1 {
+^bb0(%a0 : !accel.x<a0>):
+  accel.ret
+}
+accel.kernel "k", 0 {
+  %t = accel.get_register : !accel.x<t0>
+  // expected-error @+1 {{argument 0 of the call to 'f' is !accel.x<t0>, expected !accel.x<a0> (arguments go in a0..a15)}}
+  accel.call @f(%t) : (!accel.x<t0>) -> ()
+  accel.halt
+}
+
+// -----
+
+accel.func "f", 0 {
+  %v = accel.vidx : !accel.v<v0>
+  accel.ret %v : !accel.v<v0>
+}
+accel.kernel "k", 0 {
+  // expected-error @+1 {{result !accel.v<v1>, expected !accel.v<v0> (results are scalars in a0, a1 and vectors in v0, v1, in order)}}
+  %r = accel.call @f() : () -> !accel.v<v1>
+  accel.halt
+}
+
+// -----
+
+accel.func "f", 0 {
+  accel.ret
+}
+accel.kernel "k", 0 {
+  %n = accel.get_register : !accel.x<t0>
+  accel.repeat %n : !accel.x<t0> {
+    // expected-error @+1 {{call to 'f' inside a hardware loop (manual section 8.3)}}
+    accel.call @f() : () -> ()
+  }
+  accel.halt
+}
+
+// -----
+
+accel.kernel "other", 0 {
+  accel.halt
+}
+accel.kernel "k", 0 {
+  // expected-error @+1 {{'other' is a kernel: kernels are launched by the runtime, not called}}
+  accel.call @other() : () -> ()
+  accel.halt
+}
+
+// -----
+
+accel.kernel "k", 0 {
+  // expected-error @+1 {{no accel.func named 'nowhere'}}
+  accel.call @nowhere() : () -> ()
+  accel.halt
+}
+
+// -----
+
+accel.func "f", 2 {
+^bb0(%a0 : !accel.x<a0>, %a1 : !accel.x<a1>):
+  accel.ret
+}
+accel.kernel "k", 1 {
+^bb0(%a0 : !accel.x<a0>):
+  // expected-error @+1 {{'f' takes 2 arguments: the call passes 1 registers, expected 2}}
+  accel.call @f(%a0) : (!accel.x<a0>) -> ()
+  accel.halt
+}
+
+// -----
+
+accel.func "f", 0 {
+  %v = accel.vidx : !accel.v<v0>
+  accel.ret %v : !accel.v<v0>
+}
+accel.kernel "k", 0 {
+  // expected-error @+1 {{the call expects (!accel.x<a0>) but 'f' returns (!accel.v<v0>)}}
+  %r = accel.call @f() : () -> !accel.x<a0>
+  accel.halt
+}
+
 // CHECK-NOT: error
