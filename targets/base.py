@@ -45,6 +45,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xlir.dialects import device
 from xlir.dialects.hlo_buffers import PLAN, PlanAttr
+from xlir.dialects.interpreter import RunParallelOp
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.memory import ViewOp
 from xlir.dialects.stablehlo.process_groups import module_grid
@@ -539,7 +540,7 @@ class Compiler(ABC):
         module already at the loop level gets no default pipeline; one that
         is there after its pipeline (`hlo-opt,hlo-to-loop`) goes on from
         there."""
-        if _states_grid(module):
+        if _states_grid(module) or not _runs_own_grids(module):
             misfits = grid_problems(module, module_grid(module), sources)
             if misfits:
                 raise XlirError("\n".join(misfits))
@@ -605,6 +606,12 @@ def _states_grid(module: ModuleOp) -> bool:
     return any(
         key in module.attributes for key in ("mhlo.num_replicas", "mhlo.num_partitions")
     )
+
+
+def _runs_own_grids(module: ModuleOp) -> bool:
+    """A test module's `interpreter.run_parallel` ops pick their own grids;
+    any other module without a stated grid runs on one device."""
+    return any(isinstance(op, RunParallelOp) for op in module.walk())
 
 
 def _reject_nested_modules(module: ModuleOp, sources: dict[str, str] | None) -> None:

@@ -20,6 +20,7 @@ import xlir
 from tests.conftest import CORPUS
 from tests.corpus import load_case
 from xlir.communicator import Communicator
+from xlir.diagnostics import XlirError
 
 SOFTMAX = (CORPUS / "small" / "softmax_rows.mlir").read_text()
 
@@ -130,15 +131,16 @@ def test_program_with_collectives_is_a_cache_hit(cache_dir, monkeypatch) -> None
 
 def test_a_grid_given_at_compile_time_is_part_of_the_key(cache_dir) -> None:
     """A text that states no grid, compiled for two partitions, is cached
-    for two: compiled for one device it is compiled for one, never the
-    two-device entry."""
+    for two: compiled for one device it is compiled for one (where its
+    groups of two do not fit), never the two-device entry."""
     bare = SUM_AND_GATHER.replace(
         " attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32}", ""
     )
     assert bare != SUM_AND_GATHER
     assert xlir.compile(bare, target="cpu", num_partitions=2).grid == Grid(1, 2)
-    assert xlir.compile(bare, target="cpu").grid == Grid(1, 1)
-    assert len(_entries(cache_dir)) == 2
+    with pytest.raises(XlirError, match="does not fit the process grid"):
+        xlir.compile(bare, target="cpu")
+    assert len(_entries(cache_dir)) == 1
     assert xlir.compile(bare, target="cpu", num_partitions=2).grid == Grid(1, 2)
 
 
