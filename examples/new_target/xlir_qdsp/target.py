@@ -7,24 +7,18 @@ import re
 from typing import Any
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xlir.targets.base import (
-    Compiler,
-    DeviceBuffer,
-    Executable,
-    Platform,
-    ProgramRecord,
-)
-from xlir.targets.device_schedule import DeviceScheduleExecutable
-from xlir.targets.host_memory import HostKernel, HostMemoryExecutor
+from xlir.targets.base import Compiler, DeviceBuffer
+from xlir.targets.device_schedule import ScheduleCompiler
+from xlir.targets.host_memory import HostKernel, HostMemoryPlatform
 from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
 
+from xlir.assembly import assembly_text
+from xlir.context import make_context
 from xlir.diagnostics import XlirError
-from xlir.pass_manager import passes_of
-from xlir_qdsp.dialect import ISA, LANES, F, S, U
-from xlir_qdsp.lowering import AllocateRegistersPass, assembly, lower
+from xlir.pass_manager import passes_of, run_pipeline
+from xlir_qdsp.dialect import BITS, F32, I32, ISA, LANES, REGISTERS
 
 REFUSED = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops",
            "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]  # fmt: skip
@@ -48,61 +42,39 @@ class QdspTarget(Target):
     def known_gaps(self) -> KnownGaps:
         return KnownGaps(corpus=dict.fromkeys(REFUSED, WHY))
 
-    def make_platform(self) -> Platform:
+    def make_platform(self) -> "QdspPlatform":
         return QdspPlatform()
 
 
-class QdspPlatform(Platform):
+class QdspPlatform(HostMemoryPlatform):
     name = "qdsp"
-
-    def device_count(self) -> int:
-        return 1
-
-    def _make_executor(self, ordinal: int) -> HostMemoryExecutor:
-        return QdspExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return QdspCompiler(self)
 
 
-class QdspCompiler(Compiler):
-    def run_backend(
-        self, module: ModuleOp, record: ProgramRecord, sources: Any = None
-    ) -> Executable:
-        image = self.compile_kernels(module, sources)
-        main = record.signature.function
-        return DeviceScheduleExecutable(self.platform, module, image, main, sources)
-
-    def compile_kernels(self, module: ModuleOp, sources: Any = None) -> "Program":
-        """The kernels lowered, their registers allocated, assembled."""
-        lower(module, sources)
-        AllocateRegistersPass().apply(Context(), module)
-        return Program(assembly(module))
+class QdspCompiler(ScheduleCompiler):
+    def compile_kernels(self, module: ModuleOp, sources: Any = None) -> dict:
+        """The kernels lowered, allocated and assembled: the chip's program."""
+        passes = self.target.backend_pipeline(self.options)
+        run_pipeline(make_context(), module, passes, sources)
+        return assemble(assembly_text(module))
 
 
-class QdspExecutor(HostMemoryExecutor):
-    def load_kernel(self, image: Any, name: str) -> "Kernel":
-        if not isinstance(image, Program) or name not in image:
-            raise XlirError(f"error: no qdsp kernel @{name} in {type(image).__name__}")
-        return image[name]
-
-
-class Program(dict[str, "Kernel"]):
-    """An assembly text's kernels by name: the image the chip runs."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        for line in text.splitlines():
-            mnemonic, *fields = re.findall(r"[^\s,]+", line)
-            if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
-                kernel, loops = Kernel(fields[0], fields[1:]), []
-                self[kernel.name] = kernel
-                continue
-            if mnemonic == "loop":
-                loops.append(len(kernel.code))
-            if mnemonic == "endloop":
-                kernel.ends[loops.pop()] = len(kernel.code)
-            kernel.code.append((mnemonic, fields))
+def assemble(text: str) -> dict[str, "Kernel"]:
+    """An assembly text's kernels by name, each line split once."""
+    kernels: dict[str, Kernel] = {}
+    for line in text.splitlines():
+        mnemonic, *fields = re.findall(r"[^\s,]+", line)
+        if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
+            kernel = kernels[fields[0]] = Kernel(fields[0], fields[1:])
+            continue
+        if mnemonic == "loop":
+            kernel.loops.append(len(kernel.code))
+        if mnemonic == "endloop":
+            kernel.ends[kernel.loops.pop()] = len(kernel.code)
+        kernel.code.append((mnemonic, fields))
+    return kernels
 
 
 class Kernel(HostKernel):
@@ -110,7 +82,9 @@ class Kernel(HostKernel):
     32-bit lanes, each instruction as `ISA` says."""
 
     def __init__(self, name: str, kinds: list[str]):
-        self.name, self.kinds, self.code = name, kinds, []
+        self.name, self.kinds = name, kinds
+        self.code: list[tuple[str, list[str]]] = []
+        self.loops: list[int] = []  # the lines of the `loop`s not ended yet
         self.ends: dict[int, int] = {}  # the line of each `loop`: its `endloop`'s
 
     def run(self, grid: tuple[int, ...], arguments: Any) -> None:
@@ -121,36 +95,41 @@ class Kernel(HostKernel):
         if kinds != self.kinds:
             raise XlirError(f"error: @{self.name} takes {self.kinds}, not {kinds}")
         args = [
-            a.handle.view(U) if isinstance(a, DeviceBuffer) else a for a in arguments
+            a.handle.view(BITS) if isinstance(a, DeviceBuffer) else a for a in arguments
         ]
         with np.errstate(all="ignore"):
-            self.execute(0, len(self.code), np.zeros((16, LANES), U), args)
+            self.execute(0, len(self.code), np.zeros((REGISTERS, LANES), BITS), args)
 
-    def execute(self, pc: int, end: int, r: np.ndarray, args: list) -> None:
-        """Lines pc to end (excluded), on registers r."""
-        while pc < end:
-            m, f = self.code[pc]
-            n = [int(x[1:]) for x in f if x[0] == "r"]  # register numbers
-            if m == "loop":  # loop rd, start, step, count
-                for trip in range(int(f[3])):
-                    r[n[0]] = int(f[1]) + int(f[2]) * trip
-                    self.execute(pc + 1, self.ends[pc], r, args)
-                pc = self.ends[pc]
-            elif m in ISA:
-                lanes, meaning = ISA[m][2:]
-                out = np.asarray(meaning(*(r[i].view(lanes) for i in n[1:])))
-                r[n[0]] = out.astype(U if out.dtype == bool else lanes).view(U)
-            elif m in ("li", "lf", "argi", "argf"):
-                value = f[1] if m[0] == "l" else args[int(f[1])]
-                r[n[0]] = np.array(value, F if m[-1] == "f" else S).view(U)
-            elif m in ("ld", "st"):  # ld rd, ra, k / st rs, ra, k: word ra of k
-                words, index = args[int(f[2])], r[n[1]].view(S)
+    def execute(self, line: int, end: int, registers: np.ndarray, args: list) -> None:
+        """Lines `line` to `end` (excluded)."""
+        while line < end:
+            mnemonic, fields = self.code[line]
+            numbers = [int(field[1:]) for field in fields if field[0] == "r"]
+            if mnemonic == "loop":  # loop rd, start, step, count, lanes
+                start, step, count, lanes = map(int, fields[1:])
+                for trip in range(0, count, lanes):
+                    iteration = np.minimum(trip + np.arange(LANES) % lanes, count - 1)
+                    registers[numbers[0]] = (start + step * iteration).astype(I32)
+                    self.execute(line + 1, self.ends[line], registers, args)
+                line = self.ends[line]
+            elif mnemonic in ISA:
+                lanes, meaning = ISA[mnemonic][2:]
+                reads = [registers[number].view(lanes) for number in numbers[1:]]
+                result = np.asarray(meaning(*reads))
+                result = result.astype(BITS if result.dtype == bool else lanes)
+                registers[numbers[0]] = result.view(BITS)
+            elif mnemonic in ("li", "lf", "argi", "argf"):
+                value = fields[1] if mnemonic[0] == "l" else args[int(fields[1])]
+                kind = F32 if mnemonic[-1] == "f" else I32
+                registers[numbers[0]] = np.array(value, kind).view(BITS)
+            elif mnemonic in ("ld", "st"):  # ld rd, ra, k / st rs, ra, k: word ra of k
+                words, index = args[int(fields[2])], registers[numbers[1]].view(I32)
                 if index.min() < 0 or index.max() >= len(words):
                     raise XlirError(
-                        f"error: @{self.name}: {m} of word {index} of {len(words)}"
+                        f"error: @{self.name}: {mnemonic} of word {index} of {len(words)}"
                     )
-                if m == "ld":
-                    r[n[0]] = words[index]
+                if mnemonic == "ld":
+                    registers[numbers[0]] = words[index]
                 else:
-                    words[index] = r[n[0]]
-            pc += 1
+                    words[index] = registers[numbers[0]]
+            line += 1
