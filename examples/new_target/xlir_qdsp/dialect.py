@@ -32,19 +32,18 @@ ISA = {  # mnemonic: (the loop-level op it runs, registers read, lanes, meaning)
     "fcmp.oeq": ("arith.cmpf oeq", 2, F32, np.equal),
     "fcmp.une": ("arith.cmpf une", 2, F32, np.not_equal),
     "fcmp.ogt": ("arith.cmpf ogt", 2, F32, np.greater),
-    "iadd": ("arith.addi", 2, I32, np.add),
-    "imul": ("arith.muli", 2, I32, np.multiply),
     "icmp.slt": ("arith.cmpi slt", 2, I32, np.less),
     "and": ("arith.andi", 2, BITS, np.bitwise_and),
     "or": ("arith.ori", 2, BITS, np.bitwise_or),
     "sel": ("arith.select", 3, BITS, lambda c, a, b: np.where(c != 0, a, b)),
     "mv": ("arith.index_cast", 1, BITS, np.copy),
+    "iadd": (None, 2, I32, np.add),  # the lowering's own: addresses
+    "imul": (None, 2, I32, np.multiply),
 }
 INT, FLOAT = builtin.IntegerAttr[builtin.I32], builtin.FloatAttr[builtin.Float32Type]
 MEMORY = {  # mnemonic: (registers read, registers written, immediate k)
     "li": (0, 1, INT),  # rd = k
     "lf": (0, 1, FLOAT),  # rd = k
-    "argi": (0, 1, INT),  # rd = the kernel's i32 argument k
     "argf": (0, 1, INT),  # rd = the kernel's f32 argument k
     "ld": (1, 1, INT),  # rd = the word rs1 of buffer argument k
     "st": (2, 0, INT),  # the word rs2 of buffer argument k = rs1
@@ -84,14 +83,11 @@ def instruction_op(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instru
     the one it writes a result (`rd`), its immediate a property (`imm`)."""
     operands = ["rs1", "rs2", "rs3"][:reads]
     fields: dict = {name: irdl.operand_def(Reg) for name in operands}
-    if writes:
-        fields["rd"] = irdl.result_def(Reg)
-    if imm:
-        fields["imm"] = irdl.prop_def(imm)
+    fields |= {"rd": irdl.result_def(Reg)} if writes else {}
+    fields |= {"imm": irdl.prop_def(imm)} if imm else {}
     syntax = " `,` ".join(f"${name}" for name in operands + ["imm"] * bool(imm))
-    types = "type(operands)" if not writes else "type($rd)"
-    if reads and writes:
-        types = "functional-type(operands, results)"
+    types = "functional-type(operands, results)" if reads else "type($rd)"
+    types = types if writes else "type(operands)"
     fields["assembly_format"] = f"{syntax} attr-dict `:` {types}"
     fields |= {"name": f"qdsp.{mnemonic}", "__module__": __name__}
     return irdl.irdl_op_definition(type(mnemonic, (Instruction,), fields))

@@ -1,6 +1,6 @@
-"""From xlir's loop level to Q4's assembly: each `loop.kernel` rewritten op by
-op into a `qdsp.kernel` (`REWRITES`, any other op one instruction of `ISA`),
-then its registers allocated by xDSL's allocator."""
+"""From xlir's loop level to Q4's instructions: each `loop.kernel` rewritten
+op by op into a `qdsp.kernel` (`REWRITES`; any other op, the instruction of
+`ISA` that runs it), then its registers allocated by xDSL's allocator."""
 
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +12,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -19,10 +20,9 @@ from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.diagnostics import XlirError, format_at_op
 from xlir_qdsp import dialect as qdsp
 
-F32, I32, I1 = builtin.f32, builtin.i32, builtin.i1
-SCALARS = (F32, I32, I1, builtin.IndexType())  # what a register's lane holds
-MNEMONICS = {op: mnemonic for mnemonic, (op, *_) in qdsp.ISA.items()}
-Fill = Callable[[SSAValue, list[SSAValue]], list[SSAValue]]
+F32, I1 = builtin.f32, builtin.i1
+SCALARS = (F32, builtin.i32, I1, builtin.IndexType())  # what a lane holds
+MNEMONICS = {op: mnemonic for mnemonic, (op, *_) in qdsp.ISA.items() if op}
 
 
 class KernelLowering:
@@ -31,22 +31,19 @@ class KernelLowering:
 
     def __init__(self, kernel: KernelOp, problems: dict[str, list[Operation]]):
         self.block, self.problems = Block(arg_types=kernel.argument_types), problems
-        self.values: dict[SSAValue, SSAValue] = {}  # loop level: qdsp
+        self.values: dict[SSAValue, Any] = {}  # loop level: qdsp
         self.buffers = {arg: k for k, arg in enumerate(kernel.body.block.args)}
         for k, arg in enumerate(kernel.body.block.args):
-            if arg.type in SCALARS:
-                self.values[arg] = self.emit(
-                    "argf" if arg.type == F32 else "argi", imm=k
-                )
+            if arg.type == F32:
+                self.values[arg] = self.emit("argf", imm=k)
             elif not isinstance(arg.type, builtin.MemRefType):
-                problems.setdefault(f"a {arg.type} argument", []).append(kernel)
+                problems.setdefault(f"an argument of type {arg.type}", []).append(kernel)
         self.body(kernel.body.block)
         name = {"sym_name": builtin.StringAttr(kernel.sym_name.data)}
         self.kernel = qdsp.KernelOp(properties=name, regions=[Region(self.block)])
 
     def emit(self, mnemonic: str, *reads: SSAValue, imm: float | None = None) -> Any:
-        """Append an instruction; the register it writes (`st`: none), not
-        allocated yet."""
+        """Append an instruction; the register it writes (`st`: none)."""
         kind = builtin.FloatAttr if mnemonic == "lf" else builtin.IntegerAttr
         props = {} if imm is None else {"imm": kind(imm, 32)}
         written = [qdsp.Reg.unallocated()] * (mnemonic != "st")
@@ -74,8 +71,6 @@ class KernelLowering:
             source += " " + arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         if source not in MNEMONICS:
             return "no qdsp instruction"
-        if I1 in op.result_types and MNEMONICS[source] in ("iadd", "imul"):
-            return "i1 arithmetic"  # 32-bit lanes do not wrap modulo 2
         reads = [self.values[v] for v in op.operands]
         self.values[op.results[0]] = self.emit(MNEMONICS[source], *reads)
 
@@ -89,7 +84,7 @@ class KernelLowering:
         """Each lane's word: the row-major number of its element."""
         memref = op.buffer.type
         assert isinstance(memref, builtin.MemRefType)
-        if not (op.buffer in self.buffers and memref.element_type in (F32, I32)
+        if not (op.buffer in self.buffers and memref.element_type in (F32, builtin.i32)
                 and isinstance(memref.layout, builtin.NoneAttr)):  # fmt: skip
             return f"a {memref}; expected a row-major kernel argument of f32 or i32"
         indices = [self.values[i] for i in op.indices] or [self.emit("li", imm=0)]
@@ -103,56 +98,37 @@ class KernelLowering:
             self.emit("st", self.values[op.value], address, imm=k)
 
     def loops(self, op: ForOp | ParallelOp) -> str | None:
-        """Each dimension a hardware loop whose counter is the index, the
-        last one of a kernel's outer loop in four lanes; a `loop.for`'s
-        carried values stay in registers."""
         if op.dynamic_lower or op.dynamic_upper or op.dynamic_step:
             return "a loop whose bounds are not constants"
-        outer = isinstance(op, ParallelOp) and isinstance(op.parent_op(), KernelOp)
-        lanes = qdsp.LANES if outer else 1
-        carried = [self.values[v] for v in op.operands]  # (constant bounds)
-        outs = self.nest(op, lanes, [], carried)
+        outs = self.nest(op, [], [self.values[v] for v in op.operands])
         self.values.update(zip(op.results, outs, strict=True))
 
-    def nest(self, op: ForOp | ParallelOp, lanes: int, indices: list[SSAValue],
-             carried: list[SSAValue]) -> list[SSAValue]:  # fmt: skip
-        """The loops over op's dimensions from len(indices) on, around its
-        body, the last one in `lanes` lanes; the values they carry out."""
+    def nest(self, op: ForOp | ParallelOp, indices: list, carried: list) -> list:
+        """A hardware loop per dimension of `op` from len(indices) on, whose
+        counter is the index (the last one of a kernel's outer loop in four
+        lanes), around its body; the registers of the values they carry.
+        Each trip's are copied twice, all of them, so that no carried
+        register is written before the trip's last read of it."""
         dim = len(indices)
         if dim == len(op.steps):
             block_args = [*indices, *carried]
             self.values.update(zip(op.body.block.args, block_args, strict=True))
             self.body(op.body.block)
             return [self.values[v] for v in op.yield_op().operands]
+        vector = isinstance(op, ParallelOp) and isinstance(op.parent_op(), KernelOp)
         start, end, step = op.lower_bounds[dim], op.upper_bounds[dim], op.steps[dim]
-        count = -(-(end - start) // step)
-        last = dim == len(op.steps) - 1
-        bounds = {
-            "start": start,
-            "step": step,
-            "count": count,
-            "lanes": lanes if last else 1,
-        }
-
-        def inner(counter: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
-            return self.nest(op, lanes, [*indices, counter], values)
-
-        return self.loop(bounds, carried, inner)
-
-    def loop(self, bounds: dict, inits: list[SSAValue], fill: Fill) -> list[SSAValue]:
-        """A hardware loop (`bounds`: its start, step, count, lanes) whose body
-        `fill(counter, carried)` emits, returning the next trip's values;
-        these are copied twice, all of them, so that no carried register is
-        written before the trip's last read of it."""
-        registers = [qdsp.Reg.unallocated()] * (1 + len(inits))
+        bounds = {"start": start, "step": step, "count": -(-(end - start) // step)}
+        bounds["lanes"] = qdsp.LANES if vector and dim == len(op.steps) - 1 else 1
+        registers = [qdsp.Reg.unallocated()] * (1 + len(carried))
         outer, self.block = self.block, Block(arg_types=registers)
-        carried = fill(self.block.args[0], list(self.block.args[1:]))
-        copies = [self.emit("mv", value) for value in carried]
+        args = self.block.args
+        yielded = self.nest(op, [*indices, args[0]], list(args[1:]))
+        copies = [self.emit("mv", value) for value in yielded]
         copies = [self.emit("mv", value) for value in copies]
         self.block.add_op(qdsp.EndLoopOp(operands=[copies]))
         body, self.block = self.block, outer
+        inits = [self.emit("mv", value) for value in carried]  # registers of their own
         props = {key: builtin.IntegerAttr(value, 32) for key, value in bounds.items()}
-        inits = [self.emit("mv", value) for value in inits]  # registers of their own
         loop = qdsp.LoopOp(operands=[inits], result_types=[registers[1:]],
                            properties=props, regions=[Region(body)])  # fmt: skip
         self.block.add_op(loop)
@@ -181,15 +157,14 @@ class LowerToQdspPass(ModulePass):
         kernels = [k for k in op.ops if isinstance(k, KernelOp)]
         lowered = [KernelLowering(kernel, problems).kernel for kernel in kernels]
         if problems:
-            count = sum(map(len, problems.values()))
+            count, kinds = sum(map(len, problems.values())), len(problems)
             lines = [f"error: target 'qdsp' cannot run {count} op(s) of this "
-                     f"program, of {len(problems)} kind(s):"]  # fmt: skip
+                     f"program, of {kinds} kind(s):"]  # fmt: skip
             for what, ops in problems.items():
                 lines.append(format_at_op(ops[0], f"{what} ({len(ops)} in all)"))
             raise XlirError("\n".join(lines))
         for old, new in zip(kernels, lowered, strict=True):
-            op.body.block.insert_op_before(new, old)
-            op.body.block.erase_op(old)
+            Rewriter.replace_op(old, new)
 
 
 class AllocateRegistersPass(ModulePass):
@@ -206,7 +181,5 @@ class AllocateRegistersPass(ModulePass):
                 try:
                     allocator.allocate_block(kernel.body.block)
                 except OutOfRegisters:
-                    name = kernel.sym_name.data
-                    raise XlirError(
-                        f"error: @{name} needs more than 16 registers"
-                    ) from None
+                    why = f"@{kernel.sym_name.data} needs more than 16 registers"
+                    raise XlirError(f"error: {why}") from None

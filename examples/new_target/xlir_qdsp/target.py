@@ -62,18 +62,20 @@ class QdspCompiler(ScheduleCompiler):
 
 
 def assemble(text: str) -> dict[str, "Kernel"]:
-    """An assembly text's kernels by name, each line split once."""
+    """An assembly text's kernels by name, each line split once, each loop's
+    lines nested in it: the program the chip runs."""
     kernels: dict[str, Kernel] = {}
     for line in text.splitlines():
         mnemonic, *fields = re.findall(r"[^\s,]+", line)
         if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
             kernel = kernels[fields[0]] = Kernel(fields[0], fields[1:])
-            continue
-        if mnemonic == "loop":
-            kernel.loops.append(len(kernel.code))
-        if mnemonic == "endloop":
-            kernel.ends[kernel.loops.pop()] = len(kernel.code)
-        kernel.code.append((mnemonic, fields))
+            open_blocks = [kernel.code]
+        elif mnemonic == "endloop":
+            open_blocks.pop()
+        else:
+            open_blocks[-1].append((mnemonic, fields, []))
+            if mnemonic == "loop":
+                open_blocks.append(open_blocks[-1][-1][2])
     return kernels
 
 
@@ -83,9 +85,7 @@ class Kernel(HostKernel):
 
     def __init__(self, name: str, kinds: list[str]):
         self.name, self.kinds = name, kinds
-        self.code: list[tuple[str, list[str]]] = []
-        self.loops: list[int] = []  # the lines of the `loop`s not ended yet
-        self.ends: dict[int, int] = {}  # the line of each `loop`: its `endloop`'s
+        self.code: list[tuple[str, list[str], list]] = []  # a loop: its lines too
 
     def run(self, grid: tuple[int, ...], arguments: Any) -> None:
         """A launch: Q4's one core runs the whole kernel, whatever the grid."""
@@ -98,31 +98,30 @@ class Kernel(HostKernel):
             a.handle.view(BITS) if isinstance(a, DeviceBuffer) else a for a in arguments
         ]
         with np.errstate(all="ignore"):
-            self.execute(0, len(self.code), np.zeros((REGISTERS, LANES), BITS), args)
+            self.execute(self.code, np.zeros((REGISTERS, LANES), BITS), args)
 
-    def execute(self, line: int, end: int, registers: np.ndarray, args: list) -> None:
-        """Lines `line` to `end` (excluded)."""
-        while line < end:
-            mnemonic, fields = self.code[line]
+    def execute(self, code: list, registers: np.ndarray, args: list) -> None:
+        for mnemonic, fields, body in code:
             numbers = [int(field[1:]) for field in fields if field[0] == "r"]
             if mnemonic == "loop":  # loop rd, start, step, count, lanes
                 start, step, count, lanes = map(int, fields[1:])
                 for trip in range(0, count, lanes):
                     iteration = np.minimum(trip + np.arange(LANES) % lanes, count - 1)
                     registers[numbers[0]] = (start + step * iteration).astype(I32)
-                    self.execute(line + 1, self.ends[line], registers, args)
-                line = self.ends[line]
+                    self.execute(body, registers, args)
             elif mnemonic in ISA:
                 lanes, meaning = ISA[mnemonic][2:]
-                reads = [registers[number].view(lanes) for number in numbers[1:]]
-                result = np.asarray(meaning(*reads))
+                result = np.asarray(
+                    meaning(*(registers[n].view(lanes) for n in numbers[1:]))
+                )
                 result = result.astype(BITS if result.dtype == bool else lanes)
                 registers[numbers[0]] = result.view(BITS)
-            elif mnemonic in ("li", "lf", "argi", "argf"):
-                value = fields[1] if mnemonic[0] == "l" else args[int(fields[1])]
-                kind = F32 if mnemonic[-1] == "f" else I32
-                registers[numbers[0]] = np.array(value, kind).view(BITS)
-            elif mnemonic in ("ld", "st"):  # ld rd, ra, k / st rs, ra, k: word ra of k
+            elif mnemonic in ("li", "lf", "argf"):  # rd = k, or argument k
+                value = args[int(fields[1])] if mnemonic == "argf" else fields[1]
+                registers[numbers[0]] = np.array(
+                    value, I32 if mnemonic == "li" else F32
+                ).view(BITS)
+            else:  # ld rd, ra, k / st rs, ra, k: the word ra of buffer k
                 words, index = args[int(fields[2])], registers[numbers[1]].view(I32)
                 if index.min() < 0 or index.max() >= len(words):
                     raise XlirError(
@@ -132,4 +131,3 @@ class Kernel(HostKernel):
                     registers[numbers[0]] = words[index]
                 else:
                     words[index] = registers[numbers[0]]
-            line += 1
