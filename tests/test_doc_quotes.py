@@ -4,6 +4,7 @@ command with what it prints (tests/doc_quotes.py)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +35,17 @@ def test_every_block_is_a_quote_or_a_command() -> None:
         assert re.fullmatch(r"<!-- (quote: \S+ \S+|shell) -->", marker), (
             f"{DOC.name}:{index + 1}: a code block without a quote or shell marker"
         )
+
+
+def test_a_quoted_method_keeps_its_blank_lines(tmp_path: Path) -> None:
+    """A method is quoted as its lines dedented, blank lines and all, so that
+    the quote of ruff-formatted code is ruff-formatted code."""
+    source = tmp_path / "module.py"
+    source.write_text(
+        "class A:\n    def f(self):\n        x = 1\n\n        def g():\n"
+        "            return x\n\n        return g\n"
+    )
+    expected = (
+        "def f(self):\n    x = 1\n\n    def g():\n        return x\n\n    return g\n"
+    )
+    assert quoted(str(source), "A.f") == expected

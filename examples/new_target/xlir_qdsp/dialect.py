@@ -1,7 +1,6 @@
-"""`qdsp`: Q4's assembly as an xDSL dialect, in the style of xDSL's riscv and
-x86 ones: a register type, one op per instruction with a declarative format,
-one line of assembly per op. `ISA` says once what each instruction reads and
-computes, for its op, the lowering and the simulator."""
+"""`qdsp`: Q4's assembly as an xDSL dialect, as xDSL's riscv and x86 ones: a
+register type, one op per instruction with a declarative format, one line of
+assembly per op. `ISA` says once what each instruction reads and computes."""
 
 import numpy as np
 from xdsl import irdl
@@ -28,14 +27,14 @@ ISA = {  # mnemonic: (the loop-level op it runs, registers read, lanes, meaning)
     "fexp": ("math.exp", 1, F32, np.exp),
     "ftanh": ("math.tanh", 1, F32, np.tanh),
     "fsqrt": ("math.sqrt", 1, F32, np.sqrt),
-    "frsqrt": ("math.rsqrt", 1, F32, lambda x: 1 / np.sqrt(x)),
+    "frsqrt": ("math.rsqrt", 1, F32, lambda value: 1 / np.sqrt(value)),
     "fcmp.oeq": ("arith.cmpf oeq", 2, F32, np.equal),
     "fcmp.une": ("arith.cmpf une", 2, F32, np.not_equal),
     "fcmp.ogt": ("arith.cmpf ogt", 2, F32, np.greater),
     "icmp.slt": ("arith.cmpi slt", 2, I32, np.less),
     "and": ("arith.andi", 2, BITS, np.bitwise_and),
     "or": ("arith.ori", 2, BITS, np.bitwise_or),
-    "sel": ("arith.select", 3, BITS, lambda c, a, b: np.where(c != 0, a, b)),
+    "sel": ("arith.select", 3, BITS, lambda mask, a, b: np.where(mask != 0, a, b)),
     "mv": ("arith.index_cast", 1, BITS, np.copy),
     "iadd": (None, 2, I32, np.add),  # the lowering's own: addresses
     "imul": (None, 2, I32, np.multiply),
@@ -101,12 +100,11 @@ INSTRUCTIONS = {
 
 @irdl.irdl_op_definition
 class LoopOp(irdl.IRDLOperation, allocatable.RegisterAllocatableOperation, OneLine):
-    """`loop rd, start, step, count, lanes` ... `endloop`: a hardware loop
-    over iterations 0 to count - 1 of its body, rd = start + step * i for
-    iteration i. With one lane a trip runs one iteration; with four, each
-    lane its own of four (past the end, the last one again: it stores what
-    the last one stores). The body's other arguments are the values carried
-    from trip to trip, each in one register."""
+    """`loop rd, start, step, count, lanes` ... `endloop`: the body run for
+    iterations i = 0 to count - 1 with rd = start + step * i, one a trip or
+    one a lane, four a trip (past count, the last one again: it stores what
+    the last one does). It carries the body's other arguments' values from
+    trip to trip, each in one register."""
 
     name = "qdsp.loop"
     inits = irdl.var_operand_def(Reg)
@@ -151,7 +149,7 @@ class EndLoopOp(Instruction):
 @irdl.irdl_op_definition
 class KernelOp(irdl.IRDLOperation, OneLine):
     """A kernel: its arguments are the launch's, buffers of 32-bit words
-    (`ld` and `st` name them by position) and scalars (`argf`, `argi`)."""
+    (`ld` and `st` name them by position) and f32 scalars (`argf`)."""
 
     name = "qdsp.kernel"
     sym_name = irdl.prop_def(builtin.StringAttr)
@@ -160,10 +158,8 @@ class KernelOp(irdl.IRDLOperation, OneLine):
     assembly_format = "$sym_name attr-dict-with-keyword $body"
 
     def assembly_line(self) -> str:
-        kinds = [
-            "buffer" if isinstance(arg.type, builtin.MemRefType) else "scalar"
-            for arg in self.body.block.args
-        ]
+        args = self.body.block.args
+        kinds = ["scalar" if arg.type == builtin.f32 else "buffer" for arg in args]
         return f".kernel {', '.join([self.sym_name.data, *kinds])}"
 
 

@@ -37,7 +37,8 @@ class KernelLowering:
             if arg.type == F32:
                 self.values[arg] = self.emit("argf", imm=k)
             elif not isinstance(arg.type, builtin.MemRefType):
-                problems.setdefault(f"an argument of type {arg.type}", []).append(kernel)
+                why = f"an argument of type {arg.type}"
+                problems.setdefault(why, []).append(kernel)
         self.body(kernel.body.block)
         name = {"sym_name": builtin.StringAttr(kernel.sym_name.data)}
         self.kernel = qdsp.KernelOp(properties=name, regions=[Region(self.block)])

@@ -1,7 +1,6 @@
-"""Q4 as xlir sees it: the `Target` the `xlir.targets` entry point names, and
-its runtime (xlir's targets/base.py): the host's memory standing for the
-chip's, a simulator standing for the chip, a program's host schedule run by
-xlir's generic executor of the `device` dialect."""
+"""Q4 as xlir sees it: the `Target` its entry point names, and its runtime
+(xlir's targets/base.py): the host's memory standing for the chip's, and a
+simulator standing for the chip."""
 
 import re
 from typing import Any
@@ -87,47 +86,40 @@ class Kernel(HostKernel):
         self.name, self.kinds = name, kinds
         self.code: list[tuple[str, list[str], list]] = []  # a loop: its lines too
 
-    def run(self, grid: tuple[int, ...], arguments: Any) -> None:
+    def run(self, grid: tuple[int, ...], arguments: list) -> None:
         """A launch: Q4's one core runs the whole kernel, whatever the grid."""
-        kinds = [
-            "buffer" if isinstance(a, DeviceBuffer) else "scalar" for a in arguments
-        ]
+        buffers = [isinstance(arg, DeviceBuffer) for arg in arguments]
+        kinds = ["buffer" if buffer else "scalar" for buffer in buffers]
         if kinds != self.kinds:
             raise XlirError(f"error: @{self.name} takes {self.kinds}, not {kinds}")
-        args = [
-            a.handle.view(BITS) if isinstance(a, DeviceBuffer) else a for a in arguments
-        ]
         with np.errstate(all="ignore"):
-            self.execute(self.code, np.zeros((REGISTERS, LANES), BITS), args)
+            self.execute(self.code, np.zeros((REGISTERS, LANES), BITS), arguments)
 
-    def execute(self, code: list, registers: np.ndarray, args: list) -> None:
+    def execute(self, code: list, registers: np.ndarray, arguments: list) -> None:
         for mnemonic, fields, body in code:
-            numbers = [int(field[1:]) for field in fields if field[0] == "r"]
+            rd, *rs = [int(field[1:]) for field in fields if field[0] == "r"]
             if mnemonic == "loop":  # loop rd, start, step, count, lanes
                 start, step, count, lanes = map(int, fields[1:])
                 for trip in range(0, count, lanes):
                     iteration = np.minimum(trip + np.arange(LANES) % lanes, count - 1)
-                    registers[numbers[0]] = (start + step * iteration).astype(I32)
-                    self.execute(body, registers, args)
+                    registers[rd] = (start + step * iteration).astype(I32)
+                    self.execute(body, registers, arguments)
             elif mnemonic in ISA:
                 lanes, meaning = ISA[mnemonic][2:]
-                result = np.asarray(
-                    meaning(*(registers[n].view(lanes) for n in numbers[1:]))
-                )
-                result = result.astype(BITS if result.dtype == bool else lanes)
-                registers[numbers[0]] = result.view(BITS)
+                result = meaning(*[registers[source].view(lanes) for source in rs])
+                registers[rd] = result if result.dtype == bool else result.view(BITS)
             elif mnemonic in ("li", "lf", "argf"):  # rd = k, or argument k
-                value = args[int(fields[1])] if mnemonic == "argf" else fields[1]
-                registers[numbers[0]] = np.array(
-                    value, I32 if mnemonic == "li" else F32
-                ).view(BITS)
+                value = arguments[int(fields[1])] if mnemonic == "argf" else fields[1]
+                registers[rd] = np.array(value, I32 if mnemonic == "li" else F32).view(
+                    BITS
+                )
             else:  # ld rd, ra, k / st rs, ra, k: the word ra of buffer k
-                words, index = args[int(fields[2])], registers[numbers[1]].view(I32)
+                words = arguments[int(fields[2])].handle.view(BITS)
+                index = registers[rs[0]].view(I32)
                 if index.min() < 0 or index.max() >= len(words):
-                    raise XlirError(
-                        f"error: @{self.name}: {mnemonic} of word {index} of {len(words)}"
-                    )
+                    why = f"{mnemonic} of word {index} of {len(words)}"
+                    raise XlirError(f"error: @{self.name}: {why}")
                 if mnemonic == "ld":
-                    registers[numbers[0]] = words[index]
+                    registers[rd] = words[index]
                 else:
-                    words[index] = registers[numbers[0]]
+                    words[index] = registers[rd]
