@@ -25,6 +25,15 @@ SCALARS = (F32, builtin.i32, I1, builtin.IndexType())  # what a lane holds
 MNEMONICS = {op: mnemonic for mnemonic, (op, *_) in qdsp.ISA.items() if op}
 
 
+def source(op: Operation) -> str:
+    """What `ISA` calls an op: its name, a compare's with its predicate."""
+    if isinstance(op, arith.CmpfOp):
+        return f"{op.name} {arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]}"
+    if isinstance(op, arith.CmpiOp):
+        return f"{op.name} {arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]}"
+    return op.name
+
+
 class KernelLowering:
     """One `loop.kernel` rewritten into `self.kernel`; what Q4 cannot run goes
     to `problems`, by kind."""
@@ -60,20 +69,15 @@ class KernelLowering:
             if all(v.type in SCALARS for v in op.results):
                 why = REWRITES.get(type(op), KernelLowering.elementwise)(self, op)
             if why is not None:
-                self.problems.setdefault(f"'{op.name}': {why}", []).append(op)
+                self.problems.setdefault(f"'{source(op)}': {why}", []).append(op)
                 self.values.update((r, self.emit("li", imm=0)) for r in op.results)
 
     def elementwise(self, op: Operation) -> str | None:
-        """The instruction of `ISA` that runs the op (a compare: its predicate)."""
-        source = op.name
-        if isinstance(op, arith.CmpfOp):
-            source += " " + arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
-        if isinstance(op, arith.CmpiOp):
-            source += " " + arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        if source not in MNEMONICS:
+        """The instruction of `ISA` that runs the op."""
+        if source(op) not in MNEMONICS:
             return "no qdsp instruction"
         reads = [self.values[v] for v in op.operands]
-        self.values[op.results[0]] = self.emit(MNEMONICS[source], *reads)
+        self.values[op.results[0]] = self.emit(MNEMONICS[source(op)], *reads)
 
     def constant(self, op: arith.ConstantOp) -> None:
         value = op.value.value.data  # pyright: ignore[reportAttributeAccessIssue]
