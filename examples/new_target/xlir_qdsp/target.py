@@ -54,7 +54,8 @@ class QdspPlatform(HostMemoryPlatform):
 
 class QdspCompiler(ScheduleCompiler):
     def compile_kernels(self, module: ModuleOp, sources: Any = None) -> dict:
-        """The kernels lowered, allocated and assembled: the chip's program."""
+        """The kernels lowered, allocated and assembled: the chip's program,
+        its kernels by name."""
         passes = self.target.backend_pipeline(self.options)
         run_pipeline(make_context(), module, passes, sources)
         return assemble(assembly_text(module))
@@ -72,9 +73,10 @@ def assemble(text: str) -> dict[str, "Kernel"]:
         elif mnemonic == "endloop":
             open_blocks.pop()
         else:
-            open_blocks[-1].append((mnemonic, fields, []))
+            body: list = []  # a loop's lines
+            open_blocks[-1].append((mnemonic, fields, body))
             if mnemonic == "loop":
-                open_blocks.append(open_blocks[-1][-1][2])
+                open_blocks.append(body)
     return kernels
 
 
@@ -84,7 +86,7 @@ class Kernel(HostKernel):
 
     def __init__(self, name: str, kinds: list[str]):
         self.name, self.kinds = name, kinds
-        self.code: list[tuple[str, list[str], list]] = []  # a loop: its lines too
+        self.code: list[tuple[str, list[str], list]] = []  # (mnemonic, fields, body)
 
     def run(self, grid: tuple[int, ...], arguments: list) -> None:
         """A launch: Q4's one core runs the whole kernel, whatever the grid."""
@@ -96,6 +98,7 @@ class Kernel(HostKernel):
             self.execute(self.code, np.zeros((REGISTERS, LANES), BITS), arguments)
 
     def execute(self, code: list, registers: np.ndarray, arguments: list) -> None:
+        """Each line of `code` in turn (a loop's body, trip after trip)."""
         for mnemonic, fields, body in code:
             rd, *rs = [int(field[1:]) for field in fields if field[0] == "r"]
             if mnemonic == "loop":  # loop rd, start, step, count, lanes
