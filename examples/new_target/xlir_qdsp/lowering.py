@@ -111,9 +111,9 @@ class KernelLowering:
     def nest(self, op: ForOp | ParallelOp, indices: list, carried: list) -> list:
         """A hardware loop per dimension of `op` from len(indices) on, whose
         counter is the index (the last one of a kernel's outer loop in four
-        lanes), around its body; the registers of the values they carry.
-        Each trip's are copied twice, all of them, so that no carried
-        register is written before the trip's last read of it."""
+        lanes), around its body; the registers of the values they carry. A
+        trip's carried values are copied twice, all of them, so that no
+        carried register is written before the trip's last read of it."""
         dim = len(indices)
         if dim == len(op.steps):
             block_args = [*indices, *carried]
