@@ -7,7 +7,9 @@ import pytest
 from xlir.targets.registry import get_platform
 from xlir_qdsp.target import assemble
 
+from xlir.context import make_context
 from xlir.diagnostics import XlirError
+from xlir.parsing import parse_module
 
 KERNELS = """.kernel copy, buffer, buffer
     loop r0, 0, 1, 4, 4
@@ -27,6 +29,21 @@ KERNELS = """.kernel copy, buffer, buffer
     loop r0, 0, 2, 3, 4
     st r0, r0, 0
     endloop
+"""
+
+
+SWAP = """loop.kernel @swap(%x: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = loop.load %x[%c0] : memref<2xf32>
+  %b = loop.load %x[%c1] : memref<2xf32>
+  %r:2 = loop.for %i = 0 to 3 step 1 iter_args(%p = %a, %q = %b) -> (f32, f32) {
+    loop.yield %q, %p : f32, f32
+  }
+  loop.store %r#0, %x[%c0] : memref<2xf32>
+  loop.store %r#1, %x[%c1] : memref<2xf32>
+  loop.return
+}
 """
 
 
@@ -74,3 +91,15 @@ def test_an_unknown_kernel_is_a_diagnostic() -> None:
     executor = get_platform("qdsp").executor(0)
     with pytest.raises(XlirError, match=r"no kernel @missing \(kernels: @copy"):
         executor.load_kernel(assemble(KERNELS), "missing")
+
+
+def test_carried_values_may_swap_from_trip_to_trip() -> None:
+    """Each trip swaps the loop's two carried values: both are copied before
+    either register is written (three trips: swapped)."""
+    platform = get_platform("qdsp")
+    image = platform.compiler().compile_kernels(
+        parse_module(make_context(), SWAP, "swap.mlir")
+    )
+    (x,) = _buffers(np.array([1, 2], np.float32))
+    platform.executor(0).load_kernel(image, "swap").run((1,), [x])
+    np.testing.assert_array_equal(x.handle.view(np.float32), [2, 1])
