@@ -113,9 +113,8 @@ class Kernel(HostKernel):
                 registers[rd] = result if result.dtype == bool else result.view(BITS)
             elif mnemonic in ("li", "lf", "argf"):  # rd = k, or argument k
                 value = arguments[int(fields[1])] if mnemonic == "argf" else fields[1]
-                registers[rd] = np.array(value, I32 if mnemonic == "li" else F32).view(
-                    BITS
-                )
+                kind = I32 if mnemonic == "li" else F32
+                registers[rd] = np.array(value, kind).view(BITS)
             else:  # ld rd, ra, k / st rs, ra, k: the word ra of buffer k
                 words = arguments[int(fields[2])].handle.view(BITS)
                 index = registers[rs[0]].view(I32)
