@@ -38,6 +38,7 @@ from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.collective_step import CollectiveStep, site_text
 from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import (
+    Compiler,
     DeviceBuffer,
     DeviceClock,
     Event,
@@ -45,6 +46,7 @@ from xlir.targets.base import (
     LaunchTime,
     MemoryStats,
     Platform,
+    ProgramRecord,
     Signature,
     Stream,
     StreamExecutor,
@@ -185,6 +187,22 @@ class DeviceScheduleExecutable(Executable):
             self.module, self.signature.function, True, self.sources
         )
         return record.stats
+
+
+class ScheduleCompiler(Compiler):
+    """The compiler of a target whose programs run at the loop level: the
+    host function through `DeviceScheduleExecutable`, launching the kernels
+    of the image `compile_kernels` makes (all such a target writes)."""
+
+    def run_backend(
+        self,
+        module: ModuleOp,
+        record: ProgramRecord,
+        sources: dict[str, str] | None = None,
+    ) -> Executable:
+        image = self.compile_kernels(module, sources)
+        function = record.signature.function
+        return DeviceScheduleExecutable(self.platform, module, image, function, sources)
 
 
 def _host_function(module: ModuleOp, name: str) -> func.FuncOp:

@@ -1,5 +1,6 @@
-"""This machine's memory as a device: the `StreamExecutor` of the targets
-whose device is the host (the interpreter and the cpu).
+"""This machine's memory as a device: the `StreamExecutor` and `Platform` of
+the targets whose device is the host (the interpreter, the cpu, and a
+simulator standing for a chip).
 
 Device memory is bytes: each allocation a 64-byte aligned numpy byte array
 (the buffer plan's alignment), holding elements as a device would (bf16 as
@@ -7,17 +8,18 @@ its 16 bits, i1 as one byte), so that a part of an allocation (a temp in the
 arena) aliases it and a kernel sees typed views of it. Streams keep their
 work until `synchronize()`, so events order it as they do on a device.
 
-Two kinds of kernel image load here: `LoopKernels`, the `loop.kernel`s of a
+Three kinds of kernel image load here: `LoopKernels`, the `loop.kernel`s of a
 loop-level module, run by the loop evaluator (a grid of several blocks
 splits a kernel's outer `loop.parallel` between them, as a GPU's blocks
-would); and a `HostExecutable`, a whole program on host arrays, launched on
-one block with its arguments' buffers and then its outputs'.
+would); a mapping of names to `HostKernel`s, a target's own (a simulator's);
+and a `HostExecutable`, a whole program on host arrays, launched on one
+block with its arguments' buffers and then its outputs'.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import prod
 from typing import Any
@@ -36,6 +38,7 @@ from xlir.targets.base import (
     Grid,
     HostExecutable,
     KernelArgument,
+    Platform,
     Signature,
     Stream,
     StreamExecutor,
@@ -103,6 +106,10 @@ class HostMemoryExecutor(StreamExecutor):
     def load_kernel(self, image: Any, name: str) -> HostKernel:
         if isinstance(image, LoopKernels):
             return image.kernel(name)
+        if isinstance(image, Mapping):  # a target's own kernels, by name
+            if name not in image:
+                raise XlirError(_no_kernel(name, "kernel", image))
+            return image[name]
         if isinstance(image, HostExecutable):
             if name != image.signature.function:
                 raise XlirError(
@@ -112,8 +119,8 @@ class HostMemoryExecutor(StreamExecutor):
             return ProgramKernel(name, image.signature, image.run_into)
         raise XlirError(
             f"error: target '{self.platform.name}' loads loop-level kernels "
-            f"(Compiler.compile_kernels) and host executables, not a "
-            f"{type(image).__name__}"
+            f"(Compiler.compile_kernels), kernels by name and host executables, "
+            f"not a {type(image).__name__}"
         )
 
     def _launch(
@@ -124,6 +131,17 @@ class HostMemoryExecutor(StreamExecutor):
         arguments: list[KernelArgument],
     ) -> None:
         stream.enqueue(lambda: kernel.run(grid, arguments))
+
+
+class HostMemoryPlatform(Platform):
+    """The platform of one device whose memory is the host's: a target names
+    it and its compiler (a simulator standing for a chip is such a device)."""
+
+    def device_count(self) -> int:
+        return 1
+
+    def _make_executor(self, ordinal: int) -> StreamExecutor:
+        return HostMemoryExecutor(self, ordinal)
 
 
 class HostKernel(ABC):
@@ -185,11 +203,13 @@ class LoopKernels:
     def kernel(self, name: str) -> LoopKernel:
         op = self.kernels.get(name)
         if op is None:
-            known = ", ".join(f"@{k}" for k in sorted(self.kernels)) or "none"
-            raise XlirError(
-                f"error: the image has no loop.kernel @{name} (kernels: {known})"
-            )
+            raise XlirError(_no_kernel(name, "loop.kernel", self.kernels))
         return LoopKernel(name, op, self.image)
+
+
+def _no_kernel(name: str, kind: str, kernels: Iterable[str]) -> str:
+    known = ", ".join(f"@{k}" for k in sorted(kernels)) or "none"
+    return f"error: the image has no {kind} @{name} (kernels: {known})"
 
 
 @dataclass(eq=False)

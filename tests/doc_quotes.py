@@ -51,7 +51,8 @@ def quoted(path: str, what: str) -> str:
     first = min([node.lineno, *(d.lineno for d in decorators)])
     text = "".join(lines[first - 1 : node.end_lineno])
     indent = len(text) - len(text.lstrip(" "))
-    return "".join(line[indent:] for line in text.splitlines(keepends=True))
+    lines = text.splitlines(keepends=True)
+    return "".join(line[indent:] if line.strip() else line for line in lines)
 
 
 def quotes(doc: str) -> list[tuple[str, str, str]]:

@@ -8,7 +8,8 @@ dialects and passes, MLIR-style diagnostics, and debugging aids:
 * `--view-graph=FILE.svg|.dot|.html`: a picture of the fused program
   (`tools/fusion_graph.py`, `tools/graph_picture.py`);
 * `--reproducer FILE`: the input of a failing pass and the rest of the
-  pipeline, replayed by `--run-reproducer`.
+  pipeline, replayed by `--run-reproducer`;
+* `-t asm`: the kernels of a target's own assembly dialect as assembly.
 
 Pipelines may name the pipelines of `xlir.pass_manager.PIPELINES` (`hlo-opt`).
 """
@@ -53,6 +54,7 @@ from xlir.tools.instruments import (
 from xlir.tools.list_passes import list_passes
 from xlir.tools.mlir_pipeline import flat_spec
 
+from xlir.assembly import AssemblyTarget
 from xlir.context import make_context
 from xlir.diagnostics import (
     XlirError,
@@ -128,10 +130,12 @@ class XlirOptMain(xDSLOptMain):
             self.register_pass(name, partial(PASSES.__getitem__, name))
 
     def register_all_targets(self):
-        """Only `mlir`: xDSL's other targets print its own dialects (riscv,
-        x86, wasm, ...), which xlir's modules never hold; LLVM IR, assembly
-        and objects come from `xlir-translate`."""
+        """`mlir`, and `asm`: the kernels of a target's own assembly dialect
+        as assembly text (xlir/assembly.py). xDSL's other targets print its
+        own dialects (riscv, x86, wasm, ...), which xlir's modules never
+        hold; LLVM IR, assembly and objects come from `xlir-translate`."""
         self.available_targets["mlir"] = Universe.get_multiverse().all_targets["mlir"]
+        self.available_targets["asm"] = lambda: AssemblyTarget
 
     def _check_pipeline(self) -> None:
         """Unknown passes and bad options are reported before any input is

@@ -16,13 +16,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
-from xlir.targets.base import (
-    Compiler,
-    Executable,
-    Platform,
-    ProgramRecord,
-    StreamExecutor,
-)
+from xlir.targets.base import Compiler, Executable, ProgramRecord
 from xlir.targets.cpu import cache
 from xlir.targets.cpu.codegen_parts import compile_parts
 from xlir.targets.cpu.executable import CpuExecutable
@@ -30,21 +24,15 @@ from xlir.targets.cpu.host_machine import host_description
 from xlir.targets.cpu.launch_timers import launch_sites
 from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
 from xlir.targets.cpu.target import CpuTarget
-from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
+from xlir.targets.host_memory import HostMemoryPlatform, LoopKernels
 from xlir.targets.target import CompileOptions
 
 from xlir.context import make_context
 from xlir.pass_manager import run_pipeline
 
 
-class CpuPlatform(Platform):
+class CpuPlatform(HostMemoryPlatform):
     name = "cpu"
-
-    def device_count(self) -> int:
-        return 1
-
-    def _make_executor(self, ordinal: int) -> StreamExecutor:
-        return HostMemoryExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return CpuCompiler(self)

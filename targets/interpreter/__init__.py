@@ -26,11 +26,10 @@ from xlir.targets.base import (
     HostExecutable,
     Platform,
     ProgramRecord,
-    StreamExecutor,
 )
 from xlir.targets.collective_steps import communicator_for
-from xlir.targets.device_schedule import DeviceScheduleExecutable
-from xlir.targets.host_memory import HostMemoryExecutor, LoopKernels
+from xlir.targets.device_schedule import ScheduleCompiler
+from xlir.targets.host_memory import HostMemoryPlatform, LoopKernels
 
 from xlir.signature import MemoryStats, Signature
 
@@ -41,20 +40,14 @@ __all__ = [
 ]
 
 
-class InterpreterPlatform(Platform):
+class InterpreterPlatform(HostMemoryPlatform):
     name = "interpreter"
-
-    def device_count(self) -> int:
-        return 1
-
-    def _make_executor(self, ordinal: int) -> StreamExecutor:
-        return HostMemoryExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return InterpreterCompiler(self)
 
 
-class InterpreterCompiler(Compiler):
+class InterpreterCompiler(ScheduleCompiler):
     def run_backend(
         self,
         module: ModuleOp,
@@ -64,10 +57,7 @@ class InterpreterCompiler(Compiler):
         """Loop-level modules (after hlo-to-loop) run their host schedule,
         with the loop evaluator's kernels."""
         if record.loop_level:
-            image = self.compile_kernels(module, sources)
-            return DeviceScheduleExecutable(
-                self.platform, module, image, record.signature.function, sources
-            )
+            return super().run_backend(module, record, sources)
         image = ModuleInterpreter(module, sources)
         return InterpreterExecutable(
             self.platform, record.signature, module, image, record.stats

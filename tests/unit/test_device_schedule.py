@@ -5,10 +5,14 @@ diagnostics with the op's location."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import pytest
 from xlir.targets.device_schedule import DeviceScheduleExecutable
-from xlir.targets.host_memory import split_kernel
+from xlir.targets.host_memory import HostKernel, split_kernel
 from xlir.targets.registry import get_platform
 
 import xlir
@@ -153,6 +157,33 @@ def test_a_whole_program_runs_on_one_block() -> None:
         stream.synchronize()
     with pytest.raises(XlirError, match="has no kernel @other"):
         executor.load_kernel(executable, "other")
+
+
+@dataclass
+class _Fill(HostKernel):
+    """A target's own kernel (as a simulator's): fills its buffer."""
+
+    name: str
+    value: float
+
+    def run(self, grid: tuple[int, ...], arguments: Sequence[Any]) -> None:
+        arguments[0].handle.view(np.float32)[:] = self.value
+
+
+def test_kernels_by_name_load_on_host_memory() -> None:
+    """A mapping of names to a target's own kernels is an image too; a name
+    it lacks is a diagnostic listing those it has."""
+    executor = get_platform("interpreter").executor(0)
+    image = {"one": _Fill("one", 1.0), "two": _Fill("two", 2.0)}
+    buffer = executor.allocate(16)
+    stream = executor.create_stream()
+    executor.launch(stream, executor.load_kernel(image, "two"), (1,), [buffer])
+    stream.synchronize()
+    out = np.empty(4, np.float32)
+    executor.copy_device_to_host(out, buffer)
+    np.testing.assert_array_equal(out, [2, 2, 2, 2])
+    with pytest.raises(XlirError, match=r"no kernel @three \(kernels: @one, @two\)"):
+        executor.load_kernel(image, "three")
 
 
 def test_schedule_errors_point_at_the_op() -> None:

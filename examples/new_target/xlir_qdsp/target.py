@@ -1,30 +1,23 @@
-"""Q4 as xlir sees it: the `Target` the `xlir.targets` entry point names, and
-its runtime (xlir's targets/base.py): the host's memory standing for the
-chip's, a simulator standing for the chip, a program's host schedule run by
-xlir's generic executor of the `device` dialect."""
+"""Q4 as xlir sees it: the `Target` its entry point names, and its runtime
+(xlir's targets/base.py): the host's memory standing for the chip's, and a
+simulator standing for the chip."""
 
 import re
 from typing import Any
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xlir.targets.base import (
-    Compiler,
-    DeviceBuffer,
-    Executable,
-    Platform,
-    ProgramRecord,
-)
-from xlir.targets.device_schedule import DeviceScheduleExecutable
-from xlir.targets.host_memory import HostKernel, HostMemoryExecutor
+from xlir.targets.base import Compiler, DeviceBuffer
+from xlir.targets.device_schedule import ScheduleCompiler
+from xlir.targets.host_memory import HostKernel, HostMemoryPlatform
 from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
 
+from xlir.assembly import assembly_text
+from xlir.context import make_context
 from xlir.diagnostics import XlirError
-from xlir.pass_manager import passes_of
-from xlir_qdsp.dialect import ISA, LANES, F, S, U
-from xlir_qdsp.lowering import AllocateRegistersPass, assembly, lower
+from xlir.pass_manager import passes_of, run_pipeline
+from xlir_qdsp.dialect import BITS, F32, I32, ISA, LANES, REGISTERS
 
 REFUSED = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops",
            "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]  # fmt: skip
@@ -48,61 +41,43 @@ class QdspTarget(Target):
     def known_gaps(self) -> KnownGaps:
         return KnownGaps(corpus=dict.fromkeys(REFUSED, WHY))
 
-    def make_platform(self) -> Platform:
+    def make_platform(self) -> "QdspPlatform":
         return QdspPlatform()
 
 
-class QdspPlatform(Platform):
+class QdspPlatform(HostMemoryPlatform):
     name = "qdsp"
-
-    def device_count(self) -> int:
-        return 1
-
-    def _make_executor(self, ordinal: int) -> HostMemoryExecutor:
-        return QdspExecutor(self, ordinal)
 
     def compiler(self) -> Compiler:
         return QdspCompiler(self)
 
 
-class QdspCompiler(Compiler):
-    def run_backend(
-        self, module: ModuleOp, record: ProgramRecord, sources: Any = None
-    ) -> Executable:
-        image = self.compile_kernels(module, sources)
-        main = record.signature.function
-        return DeviceScheduleExecutable(self.platform, module, image, main, sources)
-
-    def compile_kernels(self, module: ModuleOp, sources: Any = None) -> "Program":
-        """The kernels lowered, their registers allocated, assembled."""
-        lower(module, sources)
-        AllocateRegistersPass().apply(Context(), module)
-        return Program(assembly(module))
+class QdspCompiler(ScheduleCompiler):
+    def compile_kernels(self, module: ModuleOp, sources: Any = None) -> dict:
+        """The kernels lowered, allocated and assembled: the chip's program,
+        its kernels by name."""
+        passes = self.target.backend_pipeline(self.options)
+        run_pipeline(make_context(), module, passes, sources)
+        return assemble(assembly_text(module))
 
 
-class QdspExecutor(HostMemoryExecutor):
-    def load_kernel(self, image: Any, name: str) -> "Kernel":
-        if not isinstance(image, Program) or name not in image:
-            raise XlirError(f"error: no qdsp kernel @{name} in {type(image).__name__}")
-        return image[name]
-
-
-class Program(dict[str, "Kernel"]):
-    """An assembly text's kernels by name: the image the chip runs."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        for line in text.splitlines():
-            mnemonic, *fields = re.findall(r"[^\s,]+", line)
-            if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
-                kernel, loops = Kernel(fields[0], fields[1:]), []
-                self[kernel.name] = kernel
-                continue
+def assemble(text: str) -> dict[str, "Kernel"]:
+    """An assembly text's kernels by name, each line split once, each loop's
+    lines nested in it: the program the chip runs."""
+    kernels: dict[str, Kernel] = {}
+    for line in text.splitlines():
+        mnemonic, *fields = re.findall(r"[^\s,]+", line)
+        if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
+            kernel = kernels[fields[0]] = Kernel(fields[0], fields[1:])
+            open_blocks = [kernel.code]
+        elif mnemonic == "endloop":
+            open_blocks.pop()
+        else:
+            body: list = []  # a loop's lines
+            open_blocks[-1].append((mnemonic, fields, body))
             if mnemonic == "loop":
-                loops.append(len(kernel.code))
-            if mnemonic == "endloop":
-                kernel.ends[loops.pop()] = len(kernel.code)
-            kernel.code.append((mnemonic, fields))
+                open_blocks.append(body)
+    return kernels
 
 
 class Kernel(HostKernel):
@@ -110,47 +85,43 @@ class Kernel(HostKernel):
     32-bit lanes, each instruction as `ISA` says."""
 
     def __init__(self, name: str, kinds: list[str]):
-        self.name, self.kinds, self.code = name, kinds, []
-        self.ends: dict[int, int] = {}  # the line of each `loop`: its `endloop`'s
+        self.name, self.kinds = name, kinds
+        self.code: list[tuple[str, list[str], list]] = []  # (mnemonic, fields, body)
 
-    def run(self, grid: tuple[int, ...], arguments: Any) -> None:
+    def run(self, grid: tuple[int, ...], arguments: list) -> None:
         """A launch: Q4's one core runs the whole kernel, whatever the grid."""
-        kinds = [
-            "buffer" if isinstance(a, DeviceBuffer) else "scalar" for a in arguments
-        ]
+        buffers = [isinstance(arg, DeviceBuffer) for arg in arguments]
+        kinds = ["buffer" if buffer else "scalar" for buffer in buffers]
         if kinds != self.kinds:
             raise XlirError(f"error: @{self.name} takes {self.kinds}, not {kinds}")
-        args = [
-            a.handle.view(U) if isinstance(a, DeviceBuffer) else a for a in arguments
-        ]
         with np.errstate(all="ignore"):
-            self.execute(0, len(self.code), np.zeros((16, LANES), U), args)
+            self.execute(self.code, np.zeros((REGISTERS, LANES), BITS), arguments)
 
-    def execute(self, pc: int, end: int, r: np.ndarray, args: list) -> None:
-        """Lines pc to end (excluded), on registers r."""
-        while pc < end:
-            m, f = self.code[pc]
-            n = [int(x[1:]) for x in f if x[0] == "r"]  # register numbers
-            if m == "loop":  # loop rd, start, step, count
-                for trip in range(int(f[3])):
-                    r[n[0]] = int(f[1]) + int(f[2]) * trip
-                    self.execute(pc + 1, self.ends[pc], r, args)
-                pc = self.ends[pc]
-            elif m in ISA:
-                lanes, meaning = ISA[m][2:]
-                out = np.asarray(meaning(*(r[i].view(lanes) for i in n[1:])))
-                r[n[0]] = out.astype(U if out.dtype == bool else lanes).view(U)
-            elif m in ("li", "lf", "argi", "argf"):
-                value = f[1] if m[0] == "l" else args[int(f[1])]
-                r[n[0]] = np.array(value, F if m[-1] == "f" else S).view(U)
-            elif m in ("ld", "st"):  # ld rd, ra, k / st rs, ra, k: word ra of k
-                words, index = args[int(f[2])], r[n[1]].view(S)
+    def execute(self, code: list, registers: np.ndarray, arguments: list) -> None:
+        """Each line of `code` in turn (a loop's body, trip after trip)."""
+        for mnemonic, fields, body in code:
+            rd, *rs = [int(field[1:]) for field in fields if field[0] == "r"]
+            if mnemonic == "loop":  # loop rd, start, step, count, lanes
+                start, step, count, lanes = map(int, fields[1:])
+                for trip in range(0, count, lanes):
+                    iteration = np.minimum(trip + np.arange(LANES) % lanes, count - 1)
+                    registers[rd] = (start + step * iteration).astype(I32)
+                    self.execute(body, registers, arguments)
+            elif mnemonic in ISA:
+                lanes, meaning = ISA[mnemonic][2:]
+                result = meaning(*[registers[source].view(lanes) for source in rs])
+                registers[rd] = result if result.dtype == bool else result.view(BITS)
+            elif mnemonic in ("li", "lf", "argf"):  # rd = k, or argument k
+                value = arguments[int(fields[1])] if mnemonic == "argf" else fields[1]
+                kind = I32 if mnemonic == "li" else F32
+                registers[rd] = np.array(value, kind).view(BITS)
+            else:  # ld rd, ra, k / st rs, ra, k: the word ra of buffer k
+                words = arguments[int(fields[2])].handle.view(BITS)
+                index = registers[rs[0]].view(I32)
                 if index.min() < 0 or index.max() >= len(words):
-                    raise XlirError(
-                        f"error: @{self.name}: {m} of word {index} of {len(words)}"
-                    )
-                if m == "ld":
-                    r[n[0]] = words[index]
+                    why = f"{mnemonic} of word {index} of {len(words)}"
+                    raise XlirError(f"error: @{self.name}: {why}")
+                if mnemonic == "ld":
+                    registers[rd] = words[index]
                 else:
-                    words[index] = r[n[0]]
-            pc += 1
+                    words[index] = registers[rd]

@@ -33,9 +33,10 @@
 // RUN: not xlir-opt %S/Inputs/bad_verify.mlir -o %S/Inputs 2>&1 | filecheck %s --check-prefix=WRITE
 // WRITE: xlir-opt: error: cannot write {{.*}}Inputs: Is a directory
 
-// xDSL's targets print its own dialects; xlir-opt offers only mlir.
+// xDSL's targets print its own dialects; xlir-opt offers mlir and asm
+// (tools/opt_asm.mlir).
 // RUN: not xlir-opt %S/Inputs/bad_verify.mlir -t riscv-asm 2>&1 | filecheck %s --check-prefix=TARGET
-// TARGET: xlir-opt: error: argument -t/--target: invalid choice: 'riscv-asm' (choose from mlir)
+// TARGET: xlir-opt: error: argument -t/--target: invalid choice: 'riscv-asm' (choose from mlir, asm)
 
 // xdsl-opt flags that xlir-opt's driver does not implement are not offered.
 // RUN: not xlir-opt %S/Inputs/bad_verify.mlir --time-passes 2>&1 | filecheck %s --check-prefix=TIME

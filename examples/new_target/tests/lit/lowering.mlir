@@ -25,15 +25,11 @@ loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf
 // CHECK-NEXT: ^{{.*}}(%{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8x6xf32>, %{{.*}}: memref<8xf32>):
 // CHECK-NEXT:   %[[ZERO:.*]] = qdsp.lf 0.000000e+00 : !qdsp.reg
 // The first parallel loop: a hardware loop over the rows, its counter i...
-// CHECK-NEXT:   "qdsp.loop"() <{start = 0 : i32, step = 1 : i32, count = 8 : i32}>
+// CHECK-NEXT:   "qdsp.loop"() <{start = 0 : i32, step = 1 : i32, count = 8 : i32, lanes = 1 : i32}>
 // CHECK-NEXT:   ^{{.*}}(%[[I:.*]]: !qdsp.reg):
-// ... and one over the 6 columns, 4 at a time: j = min(t + lane, 5).
-// CHECK-NEXT:     "qdsp.loop"() <{start = 0 : i32, step = 4 : i32, count = 2 : i32}>
-// CHECK-NEXT:     ^{{.*}}(%[[T:.*]]: !qdsp.reg):
-// CHECK-NEXT:       %[[LANE:.*]] = qdsp.lane : !qdsp.reg
-// CHECK-NEXT:       %[[TL:.*]] = qdsp.iadd %[[T]], %[[LANE]]
-// CHECK-NEXT:       %[[LAST:.*]] = qdsp.li 5 : !qdsp.reg
-// CHECK-NEXT:       %[[J:.*]] = qdsp.imin %[[TL]], %[[LAST]]
+// ... and one over the 6 columns in four lanes, each lane its own j.
+// CHECK-NEXT:     "qdsp.loop"() <{start = 0 : i32, step = 1 : i32, count = 6 : i32, lanes = 4 : i32}>
+// CHECK-NEXT:     ^{{.*}}(%[[J:.*]]: !qdsp.reg):
 // x[i, j]: word i * 6 + j of buffer 0.
 // CHECK-NEXT:       %[[SIX:.*]] = qdsp.li 6
 // CHECK-NEXT:       %[[ROW:.*]] = qdsp.imul %[[I]], %[[SIX]]
@@ -45,9 +41,11 @@ loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf
 // CHECK:            qdsp.st %[[W]], %{{.*}}, 2 : !qdsp.reg, !qdsp.reg
 // CHECK-NEXT:       qdsp.endloop
 // CHECK:          qdsp.endloop
-// The reduction: a hardware loop carrying the sum in a register.
+// The reduction: the rows in four lanes, each lane's sum carried in a
+// register through a one-lane loop over the columns.
+// CHECK:        "qdsp.loop"() <{start = 0 : i32, step = 1 : i32, count = 8 : i32, lanes = 4 : i32}>
 // CHECK:          %[[INIT:.*]] = qdsp.mv %[[ZERO]]
-// CHECK-NEXT:     %[[SUM:.*]] = "qdsp.loop"(%[[INIT]]) <{start = 0 : i32, step = 1 : i32, count = 6 : i32}> ({
+// CHECK-NEXT:     %[[SUM:.*]] = "qdsp.loop"(%[[INIT]]) <{start = 0 : i32, step = 1 : i32, count = 6 : i32, lanes = 1 : i32}> ({
 // CHECK-NEXT:     ^{{.*}}(%{{.*}}: !qdsp.reg, %[[ACC:.*]]: !qdsp.reg):
 // CHECK:            %[[B:.*]] = qdsp.fadd %[[ACC]], %{{.*}}
 // CHECK-NEXT:       %[[C1:.*]] = qdsp.mv %[[B]]

@@ -1,8 +1,9 @@
 // RUN: not xlir-opt -p convert-loop-to-qdsp %s 2>&1 | filecheck %s
 
-// A buffer that is not row-major, and arithmetic on i1 (not modulo 2 on Q4's
-// 32-bit lanes), are refused rather than computed wrong.
-loop.kernel @strided(%x: memref<4xf32, strided<[2]>>, %y: memref<4xi32>) {
+// What Q4 would compute wrong is refused instead: a buffer that is not
+// row-major, integer arithmetic (its lanes compute addresses only, not
+// i1's modulo 2) and a scalar argument other than f32.
+loop.kernel @strided(%x: memref<4xf32, strided<[2]>>, %y: memref<4xi32>, %n: i32) {
   loop.parallel (%i) = (0) to (4) step (1) {
     %v = loop.load %x[%i] : memref<4xf32, strided<[2]>>
     %t = arith.constant true
@@ -13,7 +14,9 @@ loop.kernel @strided(%x: memref<4xf32, strided<[2]>>, %y: memref<4xi32>) {
   loop.return
 }
 
-// CHECK:      error: target 'qdsp' cannot run 3 op(s) of this program, of 3 kind(s):
-// CHECK-NEXT: refused_layouts.mlir:7:5: error: 'loop.load': a memref<4xf32, strided<[2]>>; expected a row-major kernel argument of f32 or i32 (1 in all)
-// CHECK:      refused_layouts.mlir:9:5: error: 'arith.addi': i1 arithmetic (1 in all)
-// CHECK:      refused_layouts.mlir:10:5: error: 'arith.extui': no qdsp instruction (1 in all)
+// CHECK:      error: target 'qdsp' cannot run 4 op(s) of this program, of 4 kind(s):
+// CHECK-NEXT: refused_layouts.mlir:6:1: error: an argument of type i32 (1 in all)
+// CHECK-NEXT: refused_layouts.mlir:8:5: error: 'loop.load': a memref<4xf32, strided<[2]>>; expected a row-major kernel argument of f32 or i32 (1 in all)
+// CHECK-NEXT: refused_layouts.mlir:10:5: error: 'arith.addi': no qdsp instruction (1 in all)
+// CHECK-NEXT: refused_layouts.mlir:11:5: error: 'arith.extui': no qdsp instruction (1 in all)
+// CHECK-NOT:  error

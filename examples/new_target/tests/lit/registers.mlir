@@ -18,7 +18,7 @@ loop.kernel @row_sums(%x: memref<4x3xf32>, %sum: memref<4xf32>) {
 
 // CHECK:      qdsp.lf 0.000000e+00 : !qdsp.reg<[[ZERO:r[0-9]+]]>
 // CHECK:      qdsp.mv %{{.*}} : (!qdsp.reg<[[ZERO]]>) -> !qdsp.reg<[[ACC:r[0-9]+]]>
-// CHECK-NEXT: %{{.*}} = "qdsp.loop"(%{{.*}}) <{start = 0 : i32, step = 1 : i32, count = 3 : i32}> ({
+// CHECK-NEXT: %{{.*}} = "qdsp.loop"(%{{.*}}) <{start = 0 : i32, step = 1 : i32, count = 3 : i32, lanes = 1 : i32}> ({
 // CHECK-NEXT: ^{{.*}}(%{{.*}}: !qdsp.reg<[[J:r[0-9]+]]>, %{{.*}}: !qdsp.reg<[[ACC]]>):
 // CHECK:        qdsp.fadd %{{.*}}, %{{.*}} : (!qdsp.reg<[[ACC]]>, !qdsp.reg<{{r[0-9]+}}>) -> !qdsp.reg<[[SUM:r[0-9]+]]>
 // CHECK:        qdsp.endloop %{{.*}} : !qdsp.reg<[[ACC]]>
