@@ -11,7 +11,16 @@ import pytest
 
 from tests.installed_tree import PACKAGE_DIRS, ROOT, link_installed_tree
 
-SOURCES = ["xlir", *PACKAGE_DIRS.values(), "tests", "benchmarks", "scripts", "examples"]
+SOURCES = [
+    "xlir",
+    *PACKAGE_DIRS.values(),
+    "tests",
+    "benchmarks",
+    "scripts",
+    "examples",
+    "docs",
+    "README.md",
+]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
