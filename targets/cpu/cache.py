@@ -29,7 +29,7 @@ import numpy as np
 
 from xlir.signature import MemoryStats, Signature, TensorSpec
 
-MAGIC = b"xlir-cpu-cache-5\n"
+MAGIC = b"xlir-cpu-cache-6\n"
 
 SUBPACKAGES = ("analysis", "dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
@@ -132,13 +132,19 @@ def store(key: str, entry: Entry) -> None:
             "signature": _signature_json(entry.signature),
             "temp_bytes": entry.temp_bytes,
             "stats": asdict(entry.stats),
-            "llvm_ir": entry.llvm_ir,
             "collective_sites": list(entry.collective_sites),
             "grid": list(entry.grid),
             "objects": [len(code) for code in entry.objects],
         }
     ).encode()
-    payload = len(meta).to_bytes(8, "little") + meta + b"".join(entry.objects)
+    # the LLVM IR as raw text after the objects: as a JSON string (escaped
+    # newlines) decoding it was a third of a cached compile
+    payload = (
+        len(meta).to_bytes(8, "little")
+        + meta
+        + b"".join(entry.objects)
+        + entry.llvm_ir.encode()
+    )
     data = MAGIC + hashlib.sha256(payload).digest() + payload
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -183,14 +189,14 @@ def _decode(data: bytes, key: str) -> Entry | None:
         for length in meta["objects"]:
             objects.append(payload[start : start + int(length)])
             start += int(length)
-        if start != len(payload):
+        if start > len(payload):
             return None
         return Entry(
             tuple(objects),
             _signature(meta["signature"]),
             int(meta["temp_bytes"]),
             MemoryStats(**meta["stats"]),
-            str(meta["llvm_ir"]),
+            payload[start:].decode(),
             tuple(str(site) for site in meta["collective_sites"]),
             (int(meta["grid"][0]), int(meta["grid"][1])),
         )
