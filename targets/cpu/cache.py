@@ -21,6 +21,7 @@ import hashlib
 import importlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -145,14 +146,44 @@ def store(key: str, entry: Entry) -> None:
         + b"".join(entry.objects)
         + entry.llvm_ir.encode()
     )
-    data = MAGIC + hashlib.sha256(payload).digest() + payload
+    write_atomically(folder / key, MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """`data` into `path` through a file of this process's own, renamed, so
+    another process reads the whole file or none; a read-only or full disk
+    only costs the next process the work."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f"{key}.{os.getpid()}.tmp"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         temporary.write_bytes(data)
-        temporary.replace(folder / key)
+        temporary.replace(path)
     except OSError:
-        return  # a read-only or full disk only costs the next compile
+        return
+
+
+def host_object(name: str, host: str, make: Callable[[], bytes]) -> bytes:
+    """The object code `make` compiles for this host and compiler (the JIT's
+    runtime: the thread pool, the support functions), kept beside the
+    entries under `name` and a key of both: the first process on a host
+    compiles it, the others read it (the thread pool cost every process's
+    first threaded program 100-200 ms). Checked by its SHA-256 like an
+    entry, compiled again when damaged; compiled every time with the cache
+    off."""
+    folder = cache_dir()
+    if folder is None:
+        return make()
+    path = folder / f"{name}-{cache_key(name, host)}"
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    digest, code = data[:32], data[32:]
+    if code and hashlib.sha256(code).digest() == digest:
+        return code
+    code = make()
+    write_atomically(path, hashlib.sha256(code).digest() + code)
+    return code
 
 
 def load(key: str) -> Entry | None:
