@@ -23,7 +23,11 @@ fusion operands are loaded, and nothing in between is materialized. Each
 * A reduce_window (in an input fusion, or feeding other fused ops) is a
   `loop.for` nest over its window's taps carrying one accumulator per
   input, as its own kernel is; each tap pulls its element through the fused
-  producers, and a tap in the padding reads the init value.
+  producers, and a tap in the padding reads the init value. Running
+  reductions (`prefix_scan.py`: cumsum and its kin) of an output's shape
+  along one dimension are instead one `loop.for` along it, inside a
+  parallel nest over the other dimensions, carrying all their accumulators;
+  each step stores that position of every output of the shape.
 * Output fusions: the dot's or convolution's contraction is a `loop.for`
   nest inside the parallel nest, and the epilogue is applied to the
   accumulated value before the store.
@@ -67,6 +71,7 @@ from xlir.lowering import index_maps as maps
 from xlir.lowering.index_maps import IndexArith, Indices, shape
 from xlir.lowering.nest import Nest
 from xlir.lowering.planned_memory import in_place
+from xlir.lowering.prefix_scan import scan_dimension
 from xlir.lowering.scalar import (
     UnsupportedScalarOp,
     captured_values,
@@ -156,11 +161,68 @@ class FusionLowering:
             else:
                 groups.setdefault(shape(value), []).append((value, buffer))
         for out_shape, stores in groups.items():
+            dim, scans = self._scans(out_shape)
+            if scans:
+                self._running(dim, scans, stores)
+                continue
             idx = self.nest.open_parallel(out_shape)
             for value, buffer in stores:
                 self.store(self.value(value, idx), buffer, idx)
             self.nest.close()
         return self.kernel
+
+    def _scans(self, out_shape: tuple[int, ...]) -> tuple[int, list[ReduceWindowOp]]:
+        """The running reductions of this shape (`prefix_scan.py`) along the
+        first one's dimension, in block order (one may reduce another's
+        result), and that dimension."""
+        dims = {
+            op: scan_dimension(op)
+            for op in self.fusion.block.ops
+            if isinstance(op, ReduceWindowOp) and shape(op.results[0]) == out_shape
+        }
+        found = [d for d in dims.values() if d is not None]
+        if not found:
+            return -1, []
+        return found[0], [op for op, d in dims.items() if d == found[0]]
+
+    def _running(
+        self,
+        dim: int,
+        scans: Sequence[ReduceWindowOp],
+        stores: Sequence[tuple[SSAValue, SSAValue]],
+    ) -> None:
+        """A parallel nest over the other dimensions around one `loop.for`
+        along `dim` that carries every scan's accumulators: each step folds
+        that position's inputs into them, remembers them as the scans'
+        elements there, and stores every output of the shape there."""
+        sizes = list(shape(scans[0].results[0]))
+        outer = list(sizes)
+        outer[dim] = 1
+        idx = self.nest.open_parallel(outer)
+        inits = [self.value(init, []) for scan in scans for init in scan.init_values]
+
+        def step(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            at = list(idx)
+            at[dim] = ivs[0]
+            following: list[SSAValue] = []
+            for scan in scans:
+                count = len(scan.inputs)
+                mine, accs = accs[:count], accs[count:]
+                values = [self.value(x, at) for x in scan.inputs]
+                folded = self._apply(scan.body.block, [*mine, *values])
+                for result, scalar in zip(scan.results, folded, strict=True):
+                    self.memo[(result, tuple(at))] = scalar
+                following += folded
+            for value, buffer in stores:
+                self.store(self.value(value, at), buffer, at)
+            return following
+
+        self.nest.for_nest([sizes[dim]], inits, step)
+        self.nest.close()
+
+    def _apply(self, block: Block, args: Sequence[SSAValue]) -> list[SSAValue]:
+        """A reducer's block applied to `args`."""
+        return list(self.nest.emit(args, lambda b: emit_block(block, args, b)))
 
     def _update_window(self, op: dm.DynamicUpdateSliceOp, buffer: SSAValue) -> None:
         """A yielded dynamic_update_slice as XLA does it: the operand copied
@@ -405,8 +467,7 @@ class FusionLowering:
                 self._select(inside, self.value(x, at), init)
                 for x, init in zip(op.inputs, inits, strict=True)
             ]
-            args = [*accs, *values]
-            return self.nest.emit(args, lambda b: emit_block(op.body.block, args, b))
+            return self._apply(op.body.block, [*accs, *values])
 
         window = maps.int_list(op.window_dimensions, [])
         results = self.nest.for_nest(window, inits, body)

@@ -183,9 +183,17 @@ def encode(code: ScalarBuilder, x: Value, fmt: Format) -> Value:
     nan = magnitude.compare("ugt", infinity)
     if fmt.kind == "e8m0":
         return _encode_e8m0(code, magnitude, negative, nan, precision, fmt)
+    drop = precision - fmt.mantissa
+    if fmt.kind == "ieee" and (fmt.exponent, fmt.bias) == (width - precision - 1, bias):
+        # bf16 from f32: the same exponent, so rounding the whole bits (the
+        # sign stays put: no finite magnitude carries past infinity) is the
+        # conversion, NaN aside, in a third of the ops of the general case
+        quiet = bits.shr_u(drop) | (1 << (fmt.mantissa - 1))
+        return code.select(nan, quiet, _round_shift(code, bits, drop)).truncate(
+            fmt.storage
+        )
     # normal in the format: round off the extra mantissa bits (a carry
     # moves into the exponent), then rebias
-    drop = precision - fmt.mantissa
     rounded = _round_shift(code, magnitude, drop)
     if bias != fmt.bias:
         rounded = rounded - ((bias - fmt.bias) << fmt.mantissa)

@@ -125,14 +125,21 @@ def _column(index: SSAValue, iv: SSAValue) -> int | None:
     return None
 
 
-def _panels_of(nest: ParallelOp, kernel: KernelOp) -> Panels | None:
-    """The packing plan of a register-tiled nest, or None (module docstring)."""
+def _stored(kernel: KernelOp) -> set[SSAValue]:
+    """The buffers the kernel stores to."""
+    return {op.buffer for op in kernel.walk() if isinstance(op, StoreOp)}
+
+
+def _panels_of(
+    nest: ParallelOp, kernel: KernelOp, stored: set[SSAValue]
+) -> Panels | None:
+    """The packing plan of a register-tiled nest, or None (module docstring);
+    `stored`: the buffers the kernel stores to."""
     factors = nest.attributes.get(JAM_ATTRIBUTE)
     if not isinstance(factors, DenseArrayBase):
         return None
     jam = factors.get_values()
-    parallel = dependents(nest.induction_vars, nest.body.block.ops)
-    stored = {op.buffer for op in kernel.walk() if isinstance(op, StoreOp)}
+    parallel: set[SSAValue] | None = None
     for dim, (lower, upper, step) in enumerate(bounds_of(nest)):
         width = jam[dim]
         if width < 2 or step != width:
@@ -141,6 +148,8 @@ def _panels_of(nest: ParallelOp, kernel: KernelOp) -> Panels | None:
             continue
         if (upper - lower) % width:
             continue
+        if parallel is None:
+            parallel = dependents(nest.induction_vars, nest.body.block.ops)
         for buffer in kernel.body.block.args:
             panels = _reads(nest, dim, width, buffer, parallel, stored)
             if panels is not None and _reused(panels):
@@ -345,7 +354,9 @@ class PackPanelsPass(ModulePass):
                     launch
                 )
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
+            stored = _stored(kernel)  # once per kernel: a walk of all of it
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
-                panels = _panels_of(nest, kernel)
+                panels = _panels_of(nest, kernel, stored)
                 if panels is not None and panels.packed_bytes >= self.min_bytes:
                     _pack(panels, kernel, launches.get(kernel.sym_name.data, []))
+                    stored = _stored(kernel)  # and the scratch buffer now

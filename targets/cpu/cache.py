@@ -21,6 +21,7 @@ import hashlib
 import importlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -29,7 +30,7 @@ import numpy as np
 
 from xlir.signature import MemoryStats, Signature, TensorSpec
 
-MAGIC = b"xlir-cpu-cache-5\n"
+MAGIC = b"xlir-cpu-cache-6\n"
 
 SUBPACKAGES = ("analysis", "dialects", "lowering", "passes", "targets", "tools")
 """xlir's subpackages, which live beside `xlir/` in a checkout."""
@@ -132,21 +133,57 @@ def store(key: str, entry: Entry) -> None:
             "signature": _signature_json(entry.signature),
             "temp_bytes": entry.temp_bytes,
             "stats": asdict(entry.stats),
-            "llvm_ir": entry.llvm_ir,
             "collective_sites": list(entry.collective_sites),
             "grid": list(entry.grid),
             "objects": [len(code) for code in entry.objects],
         }
     ).encode()
-    payload = len(meta).to_bytes(8, "little") + meta + b"".join(entry.objects)
-    data = MAGIC + hashlib.sha256(payload).digest() + payload
+    # the LLVM IR as raw text after the objects: as a JSON string (escaped
+    # newlines) decoding it was a third of a cached compile
+    payload = (
+        len(meta).to_bytes(8, "little")
+        + meta
+        + b"".join(entry.objects)
+        + entry.llvm_ir.encode()
+    )
+    write_atomically(folder / key, MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """`data` into `path` through a file of this process's own, renamed, so
+    another process reads the whole file or none; a read-only or full disk
+    only costs the next process the work."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f"{key}.{os.getpid()}.tmp"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         temporary.write_bytes(data)
-        temporary.replace(folder / key)
+        temporary.replace(path)
     except OSError:
-        return  # a read-only or full disk only costs the next compile
+        return
+
+
+def host_object(name: str, host: str, make: Callable[[], bytes]) -> bytes:
+    """The object code `make` compiles for this host and compiler (the JIT's
+    runtime: the thread pool, the support functions), kept beside the
+    entries under `name` and a key of both: the first process on a host
+    compiles it, the others read it (the thread pool cost every process's
+    first threaded program 100-200 ms). Checked by its SHA-256 like an
+    entry, compiled again when damaged; compiled every time with the cache
+    off."""
+    folder = cache_dir()
+    if folder is None:
+        return make()
+    path = folder / f"{name}-{cache_key(name, host)}"
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    digest, code = data[:32], data[32:]
+    if code and hashlib.sha256(code).digest() == digest:
+        return code
+    code = make()
+    write_atomically(path, hashlib.sha256(code).digest() + code)
+    return code
 
 
 def load(key: str) -> Entry | None:
@@ -183,14 +220,14 @@ def _decode(data: bytes, key: str) -> Entry | None:
         for length in meta["objects"]:
             objects.append(payload[start : start + int(length)])
             start += int(length)
-        if start != len(payload):
+        if start > len(payload):
             return None
         return Entry(
             tuple(objects),
             _signature(meta["signature"]),
             int(meta["temp_bytes"]),
             MemoryStats(**meta["stats"]),
-            str(meta["llvm_ir"]),
+            payload[start:].decode(),
             tuple(str(site) for site in meta["collective_sites"]),
             (int(meta["grid"][0]), int(meta["grid"][1])),
         )

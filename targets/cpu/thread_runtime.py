@@ -2,9 +2,10 @@
 (support_functions.py: the bounds-check handler, half conversions),
 compiled and loaded once per process.
 
-A threaded program only declares `xlir.parallel_for` (threaded_loops.py). The JIT compiles the pool (`thread_pool.py`) on the first
-load that needs it, into an engine kept for the life of the process, and
-makes its entry a symbol of the process (`llvm.add_symbol`), which every
+A threaded program only declares `xlir.parallel_for` (threaded_loops.py). The JIT loads the pool (`thread_pool.py`) on the first
+load that needs it, into an engine kept for the life of the process (its
+object code compiled by the host's first process and kept beside the
+compilation cache: `cache.host_object`), and makes its entry a symbol of the process (`llvm.add_symbol`), which every
 executable's engine then links against, as XLA:CPU's JIT resolves its
 runtime functions in the process. So all executables share one pool and
 its threads, and a threaded program's compile does not translate and
@@ -22,7 +23,8 @@ from functools import cache
 import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
-from xlir.targets.cpu.host_machine import host_object_code
+from xlir.targets.cpu import cache as disk
+from xlir.targets.cpu.host_machine import host_description, host_object_code
 from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.support_functions import (
     HALF_CONVERSIONS,
@@ -45,11 +47,16 @@ def needs_runtime(objects: Sequence[bytes]) -> bool:
 
 @cache
 def runtime_object() -> bytes:
-    """The pool's object code for this host, compiled on first use."""
-    module = ir.Module()
-    module.triple = llvm.get_default_triple()
-    define_thread_pool(module, linkage="external")
-    return host_object_code(str(module))
+    """The pool's object code for this host, compiled on first use (by the
+    host's first process: `cache.host_object`)."""
+
+    def compiled() -> bytes:
+        module = ir.Module()
+        module.triple = llvm.get_default_triple()
+        define_thread_pool(module, linkage="external")
+        return host_object_code(str(module))
+
+    return disk.host_object("thread-pool", host_description(), compiled)
 
 
 @cache
@@ -68,12 +75,17 @@ def needs_support(objects: Sequence[bytes]) -> bool:
 
 @cache
 def support_object() -> bytes:
-    """The support functions' object code for this host."""
-    module = ir.Module()
-    module.triple = llvm.get_default_triple()
-    define_bounds_error(module, linkage="external")
-    define_half_conversions(module)
-    return host_object_code(str(module))
+    """The support functions' object code for this host (kept as the
+    pool's is)."""
+
+    def compiled() -> bytes:
+        module = ir.Module()
+        module.triple = llvm.get_default_triple()
+        define_bounds_error(module, linkage="external")
+        define_half_conversions(module)
+        return host_object_code(str(module))
+
+    return disk.host_object("support-functions", host_description(), compiled)
 
 
 @cache

@@ -23,7 +23,6 @@ not expose, and a table of CPU names would go stale with each LLVM.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import cache
 
@@ -67,13 +66,7 @@ def vector_bits() -> int:
     if known is not None and known in _REGISTER_BITS.values():
         return known
     bits = _measured_vector_bits()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(f"{bits}\n")
-        temporary.replace(path)
-    except OSError:
-        pass  # a read-only or full disk only costs the next process
+    disk.write_atomically(path, f"{bits}\n".encode())
     return bits
 
 

@@ -6,6 +6,7 @@ random program fuzzer once found failing on cpu."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -176,3 +177,28 @@ def test_total_order_sorts_as_the_evaluator(name: str) -> None:
     want = xlir.compile(text, target="interpreter", pipeline="")(values)
     got = xlir.compile(text, target="cpu")(values)
     assert _same(got, want)
+
+
+def test_bf16_rounding_at_every_exponent() -> None:
+    """f32 to bf16 (`float_formats.encode`'s same-exponent case) for every
+    sign, exponent and top mantissa bits, with the dropped bits at each
+    rounding boundary: as `ml_dtypes` rounds, and a NaN stays a NaN of its
+    sign and top payload bits, made quiet."""
+    high = np.arange(1 << 16, dtype=np.uint32) << 16
+    dropped = np.array(
+        [0, 1, 0x3FFF, 0x7FFF, 0x8000, 0x8001, 0xC000, 0xFFFF], np.uint32
+    )
+    bits = (high[:, None] | dropped[None, :]).reshape(-1)
+    text = (
+        f"func.func @main(%a: tensor<{bits.size}xf32>) -> tensor<{bits.size}xbf16> {{\n"
+        f"  %0 = stablehlo.convert %a : (tensor<{bits.size}xf32>) -> "
+        f"tensor<{bits.size}xbf16>\n  return %0 : tensor<{bits.size}xbf16>\n}}"
+    )
+    got = xlir.compile(text, target="cpu")(bits.view(np.float32)).view(np.uint16)
+    values = bits.view(np.float32)
+    nan = np.isnan(values)
+    with np.errstate(invalid="ignore"):
+        want = values.astype(ml_dtypes.bfloat16).view(np.uint16)
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+    quiet = ((bits[nan] >> 16) | 0x40).astype(np.uint16)
+    np.testing.assert_array_equal(got[nan], quiet)

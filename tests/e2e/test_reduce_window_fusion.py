@@ -91,6 +91,29 @@ func.func @main(%x: tensor<3x5xi32>) -> tensor<3x5xi32> {{
   %r = stablehlo.add %c, %x : tensor<3x5xi32>
   return %r : tensor<3x5xi32>
 }}""",
+    # running reductions (lowering/prefix_scan.py): one of another's result,
+    # one read back at other positions, and an init value the reducer
+    # does not keep (which keeps the window loop)
+    "cumsum_of_cumsum": f"""
+func.func @main(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {{
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %c = {CUMSUM}
+  %r = "stablehlo.reduce_window"(%c, %zero) <{{window_dimensions = array<i64: 1, 6>, padding = dense<[[0, 0], [5, 0]]> : tensor<2x2xi64>}}> {reducer("add")} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}}""",
+    "cumsum_reversed_beside_it": f"""
+func.func @main(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {{
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %c = {CUMSUM}
+  %r = stablehlo.reverse %c, dims = [1] : tensor<4x6xf32>
+  return %c, %r : tensor<4x6xf32>, tensor<4x6xf32>
+}}""",
+    "cumsum_from_one": f"""
+func.func @main(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {{
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%x, %one) <{{window_dimensions = array<i64: 1, 6>, padding = dense<[[0, 0], [5, 0]]> : tensor<2x2xi64>}}> {reducer("add")} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}}""",
 }
 
 
@@ -122,3 +145,23 @@ def test_reduce_window_in_fusions(name: str):
     lowered = lowered if isinstance(lowered, tuple) else (lowered,)
     for have, expected in zip(lowered, want, strict=True):
         np.testing.assert_allclose(have, expected, rtol=1e-6, err_msg="loop level")
+
+
+RUNNING = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum}
+
+
+@pytest.mark.parametrize("op", RUNNING)
+def test_running_reduction_folds_in_order(op: str):
+    """A cumulative reduction of 300 elements on cpu (a running loop) gives
+    the bits of folding the row left to right, as the window loop it
+    replaces did: no reassociation."""
+    init = {"add": "0.0", "multiply": "1.0", "maximum": "0xFF800000"}[op]
+    text = f"""
+func.func @main(%x: tensor<3x300xf32>) -> tensor<3x300xf32> {{
+  %init = stablehlo.constant dense<{init}> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%x, %init) <{{window_dimensions = array<i64: 1, 300>, padding = dense<[[0, 0], [299, 0]]> : tensor<2x2xi64>}}> {reducer(op)} : (tensor<3x300xf32>, tensor<f32>) -> tensor<3x300xf32>
+  return %r : tensor<3x300xf32>
+}}"""
+    x = np.random.default_rng(2).uniform(0.9, 1.1, (3, 300)).astype(np.float32)
+    got = xlir.compile(text, target="cpu")(x)
+    np.testing.assert_array_equal(got, RUNNING[op].accumulate(x, axis=1))

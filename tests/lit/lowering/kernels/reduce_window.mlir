@@ -77,7 +77,34 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// A cumulative sum (JAX's cumsum): padding on the low side only, so only
+// A cumulative sum (JAX's cumsum): a window over the whole prefix, padded
+// in front. The reducer keeps the init value (0 + 0 = 0), so the padding
+// leaves it be: one loop.for along the row carries the running sum and
+// stores every step (lowering/prefix_scan.py), n steps instead of n^2.
+
+// CHECK-LABEL: loop.kernel @reduce_window_1(
+// CHECK-SAME: %[[X:.*]]: memref<8xi32>, %[[INIT:.*]]: memref<i32>, %[[OUT:.*]]: memref<8xi32>)
+// CHECK-NEXT:  %[[I0:.*]] = loop.load %[[INIT]][] : memref<i32>
+// CHECK-NEXT:  loop.parallel (%{{.*}}) = (0) to (1) step (1) {
+// CHECK-NEXT:    loop.for %[[K:.*]] = 0 to 8 step 1 iter_args(%[[ACC:.*]] = %[[I0]]) -> (i32) {
+// CHECK-NEXT:      %[[V:.*]] = loop.load %[[X]][%[[K]]] : memref<8xi32>
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[V]] : i32
+// CHECK-NEXT:      loop.store %[[S]], %[[OUT]][%[[K]]] : memref<8xi32>
+// CHECK-NEXT:      loop.yield %[[S]] : i32
+func.func @main(%x: tensor<8xi32>) -> tensor<8xi32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r = "stablehlo.reduce_window"(%x, %zero) <{window_dimensions = array<i64: 8>, padding = dense<[[7, 0]]> : tensor<1x2xi64>}> ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %s = stablehlo.add %p, %q : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) : (tensor<8xi32>, tensor<i32>) -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+
+// -----
+
+// The same window with 1 as the init value: each padding tap adds 1, so
+// output i is not output i - 1 plus x[i] and the window loop stays; only
 // the low bound is tested.
 
 // CHECK-LABEL: loop.kernel @reduce_window_1(
@@ -89,8 +116,26 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT:      arith.addi
 // CHECK:         loop.store
 func.func @main(%x: tensor<8xi32>) -> tensor<8xi32> {
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %r = "stablehlo.reduce_window"(%x, %one) <{window_dimensions = array<i64: 8>, padding = dense<[[7, 0]]> : tensor<1x2xi64>}> ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %s = stablehlo.add %p, %q : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) : (tensor<8xi32>, tensor<i32>) -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+
+// -----
+
+// A window one short of the row is a sliding window, not a prefix: the
+// window loop stays.
+
+// CHECK-LABEL: loop.kernel @reduce_window_1(
+// CHECK:       loop.parallel (%{{.*}}) = (0) to (8) step (1) {
+// CHECK-NEXT:    loop.for %{{.*}} = 0 to 7 step 1 iter_args(%{{.*}}) -> (i32) {
+func.func @main(%x: tensor<8xi32>) -> tensor<8xi32> {
   %zero = stablehlo.constant dense<0> : tensor<i32>
-  %r = "stablehlo.reduce_window"(%x, %zero) <{window_dimensions = array<i64: 8>, padding = dense<[[7, 0]]> : tensor<1x2xi64>}> ({
+  %r = "stablehlo.reduce_window"(%x, %zero) <{window_dimensions = array<i64: 7>, padding = dense<[[6, 0]]> : tensor<1x2xi64>}> ({
   ^bb0(%p: tensor<i32>, %q: tensor<i32>):
     %s = stablehlo.add %p, %q : tensor<i32>
     stablehlo.return %s : tensor<i32>
