@@ -13,12 +13,29 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("XLIR_VERIFY_EACH", "1")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    write_bytecode()
+
+
+def write_bytecode() -> None:
+    """Many tests start Python processes (xlir-run, the fuzzers' worker,
+    MPI ranks), and each imports xlir. Where the environment says
+    PYTHONDONTWRITEBYTECODE, every one of them compiles xlir's sources again,
+    a third of a tool's start-up; they write their bytecode instead, as lit's
+    tool runs do (lit passes no such setting on). `__pycache__` is ignored
+    by git."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
+
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 CORPUS = SHARED / "corpus"

@@ -13,6 +13,8 @@ fails, so the lists stay true."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 from xlir.targets.registry import get_target, reference_target, target_names
@@ -71,7 +73,10 @@ def test_known_gaps_name_bench_programs(target: str) -> None:
     assert set(get_target(target).known_gaps().bench) <= names
 
 
-def _bench_program(path, target: str) -> None:
+@cache
+def _reference_case(path) -> tuple[list[np.ndarray], object]:
+    """The random inputs of a bench program and the reference's outputs,
+    computed once for every target compared with them."""
     text = path.read_text()
     # Small floats keep iterated programs (while_loops: ten rounds of
     # tanh(x @ w)) away from chaos, where any rounding difference grows.
@@ -79,8 +84,12 @@ def _bench_program(path, target: str) -> None:
         a * np.asarray(0.05, a.dtype) if a.dtype.kind == "f" else a
         for a in random_inputs(text, seed=1)
     ]
-    expected = xlir.compile(text, target=REFERENCE)(*arguments)
-    got = xlir.compile(text, target=target, name=str(path))(*arguments)
+    return arguments, xlir.compile(text, target=REFERENCE)(*arguments)
+
+
+def _bench_program(path, target: str) -> None:
+    arguments, expected = _reference_case(path)
+    got = xlir.compile(path.read_text(), target=target, name=str(path))(*arguments)
     wants = expected if isinstance(expected, tuple) else (expected,)
     haves = got if isinstance(got, tuple) else (got,)
     tolerance = TOLERANCES[_bench_name(path)]

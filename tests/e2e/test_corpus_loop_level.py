@@ -2,7 +2,8 @@
 `hlo-opt,hlo-to-loop` and run at the loop level through the generic executor
 of its host schedule on every registered target (with the kernels the
 target's `compile_kernels` makes), gives JAX's outputs within the corpus
-tolerances.
+tolerances. Each program is lowered once (`tests/loop_level.py`), and every
+target compiles its own copy.
 
 A program with an op `hlo-to-loop` cannot lower yet is an expected failure
 whose reason is the lowering's diagnostic, decided when the test runs: as the
@@ -17,19 +18,16 @@ from xlir.targets.registry import get_platform
 
 from tests.conftest import registered_targets, skip_without_device
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
-from xlir.context import make_context
+from tests.loop_level import loop_level
 from xlir.diagnostics import XlirError
 from xlir.levels import is_loop_level
-from xlir.parsing import parse_module
-from xlir.pass_manager import run_pipeline
 
 
 @pytest.mark.parametrize("target", registered_targets())
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_corpus_program_at_loop_level(path, target: str) -> None:
-    module = parse_module(make_context(), path.read_text(), str(path))
     try:
-        run_pipeline(make_context(), module, "hlo-opt,hlo-to-loop")
+        module = loop_level(path.read_text(), str(path))
     except XlirError as error:
         if "hlo-to-loop cannot lower" not in str(error):
             raise
