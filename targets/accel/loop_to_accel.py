@@ -583,14 +583,20 @@ class LowerTileLoop(RewritePattern):
         assert isinstance(lower, int)
         self.loads(build, read, build.li(lower), 0)
         low, bound, step, _ = loop_bounds(build, op, 0, HARDWARE_LOOPS + 1)
-        loop = new_loop((low, bound, step, False), [])
+        carried = [accel_value(rewriter, v) for v in op.iter_args]
+        loop = new_loop((low, bound, step, False), carried)
         rewriter.insert(loop)
         body = loop.body.block
         yielded = op.block.last_op
         assert isinstance(yielded, YieldOp)
-        index = cast_back(body, loop.induction_var, IndexType())
-        rewriter.inline_block(op.block, InsertPoint.at_end(body), [index])
-        rewriter.replace(yielded, accel.YieldOp())
+        arguments = [
+            cast_back(body, arg, old.type)
+            for arg, old in zip(body.args, op.block.args, strict=True)
+        ]
+        rewriter.inline_block(op.block, InsertPoint.at_end(body), arguments)
+        rewriter.insertion_point = InsertPoint.before(yielded)
+        values = [accel_value(rewriter, v) for v in yielded.operands]
+        rewriter.replace(yielded, accel.YieldOp(*values))
         start = loop.induction_var
         peeled = op.next_op
         end = upper + size if peeled and TILE_SLOT in peeled.attributes else upper
@@ -609,7 +615,8 @@ class LowerTileLoop(RewritePattern):
             assert isinstance(lower, int)
             rewriter.insertion_point = InsertPoint.before(peeled)
             self.tile(build, buffers, [peeled], build.li(lower), 0)
-        rewriter.erase(op)
+        rewriter.insertion_point = InsertPoint.after(loop)
+        replace_with(rewriter, op, list(loop.res))
 
     def tile(
         self,

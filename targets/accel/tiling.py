@@ -25,6 +25,7 @@ which nothing overlaps, stay short.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import isqrt
 
@@ -56,14 +57,14 @@ PREFERRED_SHARE = 8
 """A tile's buffers preferably take at most 1/8 of the scratchpad."""
 
 
-def _dependents(nest: ParallelOp) -> set[SSAValue]:
-    """The values of `nest`'s body that depend on its first induction variable."""
-    found: set[SSAValue] = {nest.block.args[0]}
+def _dependents(loop: ParallelOp | ForOp, index: SSAValue) -> set[SSAValue]:
+    """The values of `loop`'s body that depend on its induction variable `index`."""
+    found: set[SSAValue] = {index}
     changed = True
     while changed:
         changed = False
-        for op in nest.body.walk():
-            if op is nest:
+        for op in loop.body.walk():
+            if op is loop:
                 continue
             depends = any(v in found for v in op.operands)
             if isinstance(op, ForOp):
@@ -82,12 +83,13 @@ def _dependents(nest: ParallelOp) -> set[SSAValue]:
     return found
 
 
-def _tiled_buffers(kernel: KernelOp, nest: ParallelOp) -> dict[int, int] | str:
+def _tiled_buffers(
+    kernel: KernelOp, loop: ParallelOp | ForOp, first: SSAValue
+) -> dict[int, int] | str:
     """The kernel arguments that move a tile at a time -> the index the
     tile cuts (module docstring), or why a buffer's footprint is neither a
     tile nor all of it."""
-    varying = _dependents(nest)
-    first = nest.block.args[0]
+    varying = _dependents(loop, first)
     tiled: dict[int, int] = {}
     for index, arg in enumerate(kernel.body.block.args):
         if not isinstance(arg.type, MemRefType):
@@ -154,9 +156,11 @@ def tile_size(
     return max(preferred or fitting)
 
 
-def _only_nest(kernel: KernelOp) -> ParallelOp | str:
-    """The kernel's one `loop.parallel`, if everything else at its top is a
-    scalar op (constants, index arithmetic) or its return; else why not."""
+def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
+    """The loop whose first dimension `accel-tile` cuts: the kernel's one
+    `loop.parallel`, if everything else at its top is a scalar op or its
+    return; where that nest has no dimension (a reduction of a whole array),
+    the one `loop.for` at the top of its body. Else why there is none."""
     nests = [op for op in kernel.body.block.ops if isinstance(op, ParallelOp)]
     if len(nests) != 1:
         return f"its body holds {len(nests)} loop.parallel nests, not one"
@@ -165,20 +169,33 @@ def _only_nest(kernel: KernelOp) -> ParallelOp | str:
             continue
         if op.regions or isinstance(op, LoadOp | StoreOp):
             return f"'{op.name}' runs outside its loop.parallel"
-    return nests[0]
+    if nests[0].block.args:
+        return nests[0]
+    loops = [op for op in nests[0].block.ops if op.regions]
+    if len(loops) != 1 or not isinstance(loops[0], ForOp):
+        return "its loop.parallel has no dimension, and not one loop.for to tile"
+    return loops[0]
 
 
 def _with_first_dimension(
-    nest: ParallelOp, lower: SSAValue | int, upper: SSAValue | int, slot: int
-) -> ParallelOp:
-    """A copy of `nest` whose first dimension runs from `lower` to `upper`."""
-    tile = ParallelOp(
-        [lower, *nest.lower_bounds[1:]],
-        [upper, *nest.upper_bounds[1:]],
-        nest.steps,
-        nest.body.clone(),
-    )
-    tile.attributes |= nest.attributes
+    loop: ParallelOp | ForOp,
+    lower: SSAValue | int,
+    upper: SSAValue | int,
+    slot: int,
+    carried: Sequence[SSAValue] = (),
+) -> ParallelOp | ForOp:
+    """A copy of `loop` whose first dimension runs from `lower` to `upper`
+    (a `loop.for` starting from the `carried` values)."""
+    if isinstance(loop, ForOp):
+        tile = ForOp(lower, upper, loop.step, carried, loop.body.clone())
+    else:
+        tile = ParallelOp(
+            [lower, *loop.lower_bounds[1:]],
+            [upper, *loop.upper_bounds[1:]],
+            loop.steps,
+            loop.body.clone(),
+        )
+    tile.attributes |= loop.attributes
     tile.attributes[TILE_SLOT] = IntegerAttr(slot, 64)
     return tile
 
@@ -203,8 +220,9 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     nest, tiled, size = plan
     low, high = nest.lower_bounds[0], nest.upper_bounds[0]
     assert isinstance(low, int) and isinstance(high, int)
+    initial = list(nest.iter_args) if isinstance(nest, ForOp) else []
     odd = (high - low) // size % 2
-    loop = ForOp(low, high - odd * size, 2 * size)
+    loop = ForOp(low, high - odd * size, 2 * size, initial)
     loop.attributes[TILE_SIZE] = IntegerAttr(size, 64)
     loop.attributes[TILED_BUFFERS] = i64_array(list(tiled))
     loop.attributes[TILED_POSITIONS] = i64_array(list(tiled.values()))
@@ -213,34 +231,41 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     assert isinstance(yielded, YieldOp)
     span = arith.ConstantOp(IntegerAttr(size, IndexType()))
     start = loop.induction_var
+    carried: list[SSAValue] = list(loop.carried)
     ops: list[Operation] = [span]
     for slot in (0, 1):
         end = arith.AddiOp(start, span.result)
-        ops += [end, _with_first_dimension(nest, start, end.result, slot)]
-        start = end.result
+        tile = _with_first_dimension(nest, start, end.result, slot, carried)
+        ops += [end, tile]
+        start, carried = end.result, list(tile.results)
     for op in ops:
         body.insert_op_before(op, yielded)
-    block = kernel.body.block
+    yielded.operands = carried
+    block = nest.parent_block()
+    assert block is not None
     block.insert_op_before(loop, nest)
+    results = list(loop.results)
     if odd:  # the last tile, in slot 0, after the pairs
-        block.insert_op_before(_with_first_dimension(nest, high - size, high, 0), nest)
+        last = _with_first_dimension(nest, high - size, high, 0, results)
+        block.insert_op_before(last, nest)
+        results = list(last.results)
+    for old, new in zip(nest.results, results, strict=True):
+        old.replace_all_uses_with(new)
     nest.detach()
     nest.erase()
 
 
 def _plan(
     kernel: KernelOp, capacity: int
-) -> tuple[ParallelOp, dict[int, int], int] | str:
-    """The nest to tile, the tiled arguments and T; or why there is none."""
-    nest = _only_nest(kernel)
+) -> tuple[ParallelOp | ForOp, dict[int, int], int] | str:
+    """The loop to tile, the tiled arguments and T; or why there is none."""
+    nest = _tiled_loop(kernel)
     if isinstance(nest, str):
         return nest
-    if not nest.block.args:
-        return "its loop.parallel has no dimension to tile"
     low, high, step = nest.lower_bounds[0], nest.upper_bounds[0], nest.steps[0]
     if not (isinstance(low, int) and isinstance(high, int) and step == 1):
         return "its first dimension has dynamic bounds or a step other than 1"
-    tiled = _tiled_buffers(kernel, nest)
+    tiled = _tiled_buffers(kernel, nest, nest.body.block.args[0])
     if isinstance(tiled, str):
         return tiled
     args = kernel.body.block.args
@@ -252,7 +277,8 @@ def _plan(
         ]
     )
     rows = [_tile_bytes(args[i].type, p) for i, p in tiled.items()]  # pyright: ignore[reportArgumentType]
-    size = tile_size(high - low, rows, staged, capacity, len(nest.block.args) == 1)
+    lanes = isinstance(nest, ParallelOp) and len(nest.block.args) == 1
+    size = tile_size(high - low, rows, staged, capacity, lanes)
     if size is None:
         return (
             f"no tile of its {high - low} rows fits twice beside the {staged} bytes "
@@ -263,7 +289,7 @@ def _plan(
 
 def tile_loop(kernel: KernelOp) -> ForOp | None:
     """The loop `tile_kernel` made in `kernel`, if any."""
-    for op in kernel.body.block.ops:
+    for op in kernel.body.walk():
         if isinstance(op, ForOp) and TILE_SIZE in op.attributes:
             return op
     return None

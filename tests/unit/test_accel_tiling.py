@@ -117,3 +117,31 @@ def test_narrow_integers_move_in_their_dma_mode():
 }"""
     text = _program(kernel, ["memref<64x48xi8>"], ["memref<64x48xi16>"])
     _same_tiled(text, _random((64, 48), np.int8))
+
+
+def test_a_whole_array_reduction_tiles_its_sequential_loop():
+    """A sum and a count over a whole array: a loop.for in a nest of no
+    dimension, tiled with its carried values, 5 tiles (the last after the
+    pairs) of 8 rows each."""
+    kernel = """loop.kernel @k(%x: memref<40x40xf32>, %sum: memref<f32>, %count: memref<i32>) {
+  %zero = arith.constant 0.0 : f32
+  %none = arith.constant 0 : i32
+  loop.parallel () = () to () step () {
+    %s, %c = loop.for %i = 0 to 40 step 1 iter_args(%a = %zero, %n = %none) -> (f32, i32) {
+      %t, %m = loop.for %j = 0 to 40 step 1 iter_args(%b = %a, %k = %n) -> (f32, i32) {
+        %v = loop.load %x[%i, %j] : memref<40x40xf32>
+        %u = arith.addf %b, %v : f32
+        %p = arith.cmpf ogt, %v, %zero : f32
+        %e = arith.extui %p : i1 to i32
+        %q = arith.addi %k, %e : i32
+        loop.yield %u, %q : f32, i32
+      }
+      loop.yield %t, %m : f32, i32
+    }
+    loop.store %s, %sum[] : memref<f32>
+    loop.store %c, %count[] : memref<i32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<40x40xf32>"], ["memref<f32>", "memref<i32>"])
+    _same_tiled(text, _random((40, 40)))
