@@ -64,6 +64,7 @@ from xlir.targets.accel.layout import (
     dram_bytes,
     plan_layout,
 )
+from xlir.targets.accel.matmul import matmul_plan
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 
@@ -435,6 +436,8 @@ class LowerKernel(RewritePattern):
     """The buffers that move a tile at a time -> their slots (`accel-tile`)."""
     capacity: int
     """Scratchpad bytes the staged buffers may take."""
+    matrix: bool = True
+    """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
@@ -442,9 +445,9 @@ class LowerKernel(RewritePattern):
         nargs = len(old.args)
         registers = min(nargs, accel.REGISTER_ARGUMENTS)
         block = Block(arg_types=[X.from_name(f"a{i}") for i in range(registers)])
-        layout = plan_layout(op, self.capacity, tile_plan(op))
+        product = matmul_plan(op, self.capacity) if self.matrix else None
+        layout = None if product else plan_layout(op, self.capacity, tile_plan(op))
         kernel = accel.KernelOp(op.sym_name.data, nargs, Region(block))
-        kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(layout.high_water, 64)
         rewriter.insert(kernel)
         rewriter.insertion_point = InsertPoint.at_end(block)
         build = Builder(rewriter)
@@ -461,11 +464,22 @@ class LowerKernel(RewritePattern):
             cast = UnrealizedConversionCastOp.get([register], [arg.type])
             rewriter.insert(cast)
             arguments.append(cast.results[0])
-            placement = layout.buffers[index]
+            placement = layout.buffers[index] if layout else None
             if placement is not None and placement.slot_bytes:
                 self.tiled[cast.results[0]] = placement
             elif placement is not None:
                 self.layouts[cast.results[0]] = placement.offset
+        if product is not None:
+            # Imported here: the emitter builds on this module's helpers.
+            from xlir.targets.accel.matrix_unit import lower_matmul
+
+            used = lower_matmul(build, product, arguments, self.capacity)
+            kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(used, 64)
+            build.emit("halt")
+            rewriter.erase(op)
+            return
+        assert layout is not None
+        kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(layout.high_water, 64)
         transfer(build, layout, arguments, "dma.ld")
         returned = old.last_op
         assert isinstance(returned, ReturnOp)
@@ -1281,19 +1295,29 @@ class LoopToAccelPass(ModulePass):
     """At its top: the stack (arguments past the sixteenth) and spill slots."""
     lanes: bool = True
     """Put innermost parallel dimensions on the vector lanes (`vector_lanes.py`)."""
+    matrix: bool = True
+    """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [k for k in op.body.block.ops if isinstance(k, KernelOp)]
         for kernel in kernels:
             narrow_index_casts(kernel)
         check_kernels(op)
+        capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in kernels:
+            if self.matrix and matmul_plan(kernel, capacity) is not None:
+                continue  # the matrix unit's (matrix_unit.py)
             if self.lanes:
                 vectorize_kernel(kernel)
         layouts: dict[SSAValue, int | SSAValue | TileView] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
-            LowerKernel(layouts, tiled, self.scratchpad_bytes - self.reserved_bytes),
+            LowerKernel(
+                layouts,
+                tiled,
+                capacity,
+                self.matrix,
+            ),
             LowerTileLoop(layouts, tiled),
             LowerParallel(),
             LowerFor(),

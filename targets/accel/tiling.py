@@ -45,6 +45,7 @@ from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values, i64_array
 from xlir.targets.accel.layout import aligned, staged_bytes
+from xlir.targets.accel.matmul import matmul_plan
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -205,8 +206,8 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     (module docstring); an XlirError at the kernel saying why if it cannot."""
     buffers = [a.type for a in kernel.body.block.args if isinstance(a.type, MemRefType)]
     needed = staged_bytes(buffers)
-    if needed <= capacity:
-        return
+    if needed <= capacity or matmul_plan(kernel, capacity) is not None:
+        return  # fits, or the matrix unit's blocking streams it
     plan = _plan(kernel, capacity)
     if isinstance(plan, str):
         raise XlirError(

@@ -1,0 +1,69 @@
+"""Differential tests of matrix products on XA-1's matrix unit
+(`matmul.py`, `matrix_unit.py`): the loop level's `dot_general` kernels,
+with and without an epilogue, give on the simulator, bit for bit, the
+loop evaluator's sums (`mmac` adds each rounded product in k's order)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import xlir
+from tests.unit.test_accel_loop_lowering import _program, _same
+
+MATMUL = """loop.kernel @k(%a: memref<64x128xf32>, %b: memref<128x96xf32>, %c: memref<64x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (64, 96) step (1, 1) {
+    %s = loop.for %k = 0 to 128 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%i, %k] : memref<64x128xf32>
+      %y = loop.load %b[%k, %j] : memref<128x96xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%i, %j] : memref<64x96xf32>
+  }
+  loop.return
+}"""
+
+DENSE_RELU = """loop.kernel @k(%a: memref<32x80xf32>, %b: memref<80x64xf32>, %bias: memref<64xf32>, %c: memref<32x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (32, 64) step (1, 1) {
+    %s = loop.for %k = 0 to 80 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%i, %k] : memref<32x80xf32>
+      %y = loop.load %b[%k, %j] : memref<80x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    %h = loop.load %bias[%j] : memref<64xf32>
+    %t = arith.addf %s, %h : f32
+    %r = arith.maximumf %t, %zero : f32
+    loop.store %r, %c[%i, %j] : memref<32x64xf32>
+  }
+  loop.return
+}"""
+
+
+def _random(*shape: int) -> np.ndarray:
+    return np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+
+
+def _on_the_matrix_unit(text: str) -> None:
+    assert "mmac" in xlir.compile(text, target="accel").as_text()
+
+
+def test_a_matrix_product_in_blocks_of_two_accumulators():
+    """96 columns: blocks of 32 (two accumulators), 4 row blocks of 16."""
+    text = _program(
+        MATMUL, ["memref<64x128xf32>", "memref<128x96xf32>"], ["memref<64x96xf32>"]
+    )
+    _on_the_matrix_unit(text)
+    _same(text, _random(64, 128), _random(128, 96))
+
+
+def test_a_dense_layer_applies_its_epilogue_on_the_vector_unit():
+    """Bias (staged whole) and ReLU on each block after `mst`."""
+    arguments = ["memref<32x80xf32>", "memref<80x64xf32>", "memref<64xf32>"]
+    text = _program(DENSE_RELU, arguments, ["memref<32x64xf32>"])
+    _on_the_matrix_unit(text)
+    _same(text, _random(32, 80), _random(80, 64), _random(64))
