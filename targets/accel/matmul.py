@@ -52,6 +52,9 @@ class MatmulPlan:
     n: int
     k: int
     width: int
+    batch: int
+    """Products of the same shapes one after another (a batch dimension
+    first in A, B and C), 1 if none."""
     epilogue: tuple[Operation, ...]
     """The ops between the sum and the store, in order."""
     result: SSAValue
@@ -73,8 +76,10 @@ def _is_positive_zero(value: SSAValue) -> bool:
     )
 
 
-def _product(loop: ForOp, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue] | None:
-    """(A, B) if `loop`'s body is `acc + A[i, k] * B[k, j]`."""
+def _product(
+    loop: ForOp, i: SSAValue, j: SSAValue, batch: tuple[SSAValue, ...]
+) -> tuple[SSAValue, SSAValue] | None:
+    """(A, B) if `loop`'s body is `acc + A[*batch, i, k] * B[*batch, k, j]`."""
     ops = list(loop.block.ops)
     if len(ops) != 5 or not isinstance(ops[-1], YieldOp):
         return None
@@ -92,9 +97,9 @@ def _product(loop: ForOp, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]
     ):
         return None
     loads = {tuple(first.indices): first.buffer, tuple(second.indices): second.buffer}
-    if (i, k) not in loads or (k, j) not in loads:
+    if (*batch, i, k) not in loads or (*batch, k, j) not in loads:
         return None
-    return loads[(i, k)], loads[(k, j)]
+    return loads[(*batch, i, k)], loads[(*batch, k, j)]
 
 
 def _epilogue_fits(
@@ -137,12 +142,16 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
     ):
         return None
     nest = nests[0]
-    if len(nest.block.args) != 2 or list(nest.lower_bounds) != [0, 0]:
+    dimensions = len(nest.block.args)
+    if dimensions not in (2, 3) or set(nest.lower_bounds) != {0}:
         return None
-    m, n = nest.upper_bounds
-    if not (isinstance(m, int) and isinstance(n, int)) or list(nest.steps) != [1, 1]:
+    *batches, m, n = nest.upper_bounds
+    if not all(isinstance(v, int) for v in (*batches, m, n)) or set(nest.steps) != {1}:
         return None
-    i, j = nest.block.args
+    assert isinstance(m, int) and isinstance(n, int)
+    batch = batches[0] if batches else 1
+    assert isinstance(batch, int)
+    *prefix, i, j = nest.block.args
     body = list(nest.block.ops)
     if len(body) < 3 or not isinstance(body[0], ForOp):
         return None
@@ -156,17 +165,18 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
         or len(loop.iter_args) != 1
         or not _is_positive_zero(loop.iter_args[0])
         or not isinstance(store, StoreOp)
-        or list(store.indices) != [i, j]
+        or list(store.indices) != [*prefix, i, j]
     ):
         return None
-    operands = _product(loop, i, j)
+    operands = _product(loop, i, j, tuple(prefix))
     if operands is None or not _epilogue_fits(epilogue, loop.results[0], j, n):
         return None
     args = list(kernel.body.block.args)
     if not all(v in args for v in (*operands, store.buffer)):
         return None
     a, b, c = (args.index(v) for v in (*operands, store.buffer))
-    shapes = {a: (m, k), b: (k, n), c: (m, n)}
+    outer = tuple(batches)
+    shapes = {a: (*outer, m, k), b: (*outer, k, n), c: (*outer, m, n)}
     for index, shape in shapes.items():
         type_ = args[index].type
         if not (
@@ -188,7 +198,7 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
         )
         if n % width == 0 and 2 * panels + staged_bytes(others) <= capacity:  # pyright: ignore[reportArgumentType]
             return MatmulPlan(
-                a, b, c, m, n, k, width, tuple(epilogue), store.value,
+                a, b, c, m, n, k, width, batch, tuple(epilogue), store.value,
                 loop.results[0], j, i,
             )  # fmt: skip
     return None

@@ -99,9 +99,17 @@ def lower_matmul(
     c_block = Placement(0, panel_row, "raw", False, c_size, TILE)
     build.emit("mcfg", [build.li(4 * k), build.li(panel_row)])
     zero = build.li(0)
-    descriptor(build, "dma.ld", b_panel, b_base, registers[plan.b], B_TAG,
-               dram_stride=row_bytes)  # fmt: skip
-    descriptor(build, "dma.ld", a_panel, a_base, registers[plan.a], A_TAG)
+    a, b, c = registers[plan.a], registers[plan.b], registers[plan.c]
+    batches = None
+    if plan.batch > 1:  # each product in turn, its first loads not overlapped
+        batches = _for(build, build.li(0), build.li(plan.batch), 1, False)
+        index = batches.body.block.args[0]
+        a, b, c = (
+            build.x("add", base, build.scale(index, 4 * size))
+            for base, size in ((a, plan.m * k), (b, k * n), (c, plan.m * n))
+        )
+    descriptor(build, "dma.ld", b_panel, b_base, b, B_TAG, dram_stride=row_bytes)
+    descriptor(build, "dma.ld", a_panel, a_base, a, A_TAG)
     total = blocks_down * blocks_across
     across = _for(build, zero, build.li(blocks_across), 1, False)
     g = across.body.block.args[0]
@@ -109,11 +117,7 @@ def lower_matmul(
     build.emit("dma.wait", imm=B_TAG)
     following = build.x("addi", g, imm=1)
     more = build.x("slt", following, build.li(blocks_across))
-    b_next = build.x(
-        "add",
-        registers[plan.b],
-        build.scale(build.x("mul", following, more), panel_row),
-    )
+    b_next = build.x("add", b, build.scale(build.x("mul", following, more), panel_row))
     _load(build, b_panel, _slot(build, b_base, b_size, build.x("andi", following, imm=1)),
           b_next, more, B_TAG, row_bytes)  # fmt: skip
     column_bytes = build.scale(g, panel_row)
@@ -126,11 +130,7 @@ def lower_matmul(
     build.emit("dma.wait", imm=A_TAG)
     next_i = build.x("addi", i, imm=1)
     wraps = build.x("slt", next_i, build.li(blocks_down))
-    a_next = build.x(
-        "add",
-        registers[plan.a],
-        build.scale(build.x("mul", next_i, wraps), 4 * TILE * k),
-    )
+    a_next = build.x("add", a, build.scale(build.x("mul", next_i, wraps), 4 * TILE * k))
     more_blocks = build.x("slt", build.x("addi", sequence, imm=1), build.li(total))
     _load(build, a_panel, _slot(build, a_base, a_size, build.x("xori", parity, imm=1)),
           a_next, more_blocks, A_TAG)  # fmt: skip
@@ -154,12 +154,14 @@ def lower_matmul(
         _epilogue(build, plan, c_slot, column_bytes, offsets, width)
     c_dram = build.x(
         "add",
-        build.x("add", registers[plan.c], build.scale(i, TILE * row_bytes)),
+        build.x("add", c, build.scale(i, TILE * row_bytes)),
         column_bytes,
     )
     _store(build, c_block, c_slot, c_dram, row_bytes)
     _close(build, down)
     _close(build, across)
+    if batches is not None:
+        _close(build, batches)
     return used
 
 

@@ -67,3 +67,27 @@ def test_a_dense_layer_applies_its_epilogue_on_the_vector_unit():
     text = _program(DENSE_RELU, arguments, ["memref<32x64xf32>"])
     _on_the_matrix_unit(text)
     _same(text, _random(32, 80), _random(80, 64), _random(64))
+
+
+BATCHED = """loop.kernel @k(%a: memref<3x32x48xf32>, %b: memref<3x48x16xf32>, %c: memref<3x32x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%n, %i, %j) = (0, 0, 0) to (3, 32, 16) step (1, 1, 1) {
+    %s = loop.for %k = 0 to 48 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%n, %i, %k] : memref<3x32x48xf32>
+      %y = loop.load %b[%n, %k, %j] : memref<3x48x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %t = arith.addf %acc, %p : f32
+      loop.yield %t : f32
+    }
+    loop.store %s, %c[%n, %i, %j] : memref<3x32x16xf32>
+  }
+  loop.return
+}"""
+
+
+def test_a_batch_of_products_one_after_another():
+    """Three products: A, B and C advance by one matrix per product."""
+    arguments = ["memref<3x32x48xf32>", "memref<3x48x16xf32>"]
+    text = _program(BATCHED, arguments, ["memref<3x32x16xf32>"])
+    _on_the_matrix_unit(text)
+    _same(text, _random(3, 32, 48), _random(3, 48, 16))
