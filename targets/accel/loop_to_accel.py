@@ -430,7 +430,7 @@ class LowerKernel(RewritePattern):
     """`loop.kernel` -> `accel.kernel`: arguments by the calling convention,
     buffers staged in the scratchpad, the body, then the stores and `halt`."""
 
-    layouts: dict[SSAValue, int | SSAValue | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
     """The memref values of the lowered kernels -> their scratchpad offsets."""
     tiled: dict[SSAValue, Placement]
     """The buffers that move a tile at a time -> their slots (`accel-tile`)."""
@@ -568,7 +568,7 @@ class LowerTileLoop(RewritePattern):
     nothing waits for until the slot is reused. The loads past the last
     tile are issued empty (COLS 0), so the loop body has no branch."""
 
-    layouts: dict[SSAValue, int | SSAValue | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
     tiled: dict[SSAValue, Placement]
 
     @op_type_rewrite_pattern
@@ -708,9 +708,10 @@ class LowerTileLoop(RewritePattern):
         self, build: Builder, buffers: list[SSAValue], start: SSAValue, slot: int
     ) -> dict[SSAValue, SSAValue]:
         """Per tiled buffer, a value that stands for it in `slot`'s nest. Its
-        layout: where the tile cuts the first index, a register that makes
-        the buffer's row-major address of an element of the tile its slot
-        address (the slot minus the tile's start); else the tile's shape."""
+        layout: where the tile cuts the first index, a register and an
+        immediate that make the buffer's row-major address of an element of
+        the tile its slot address (minus the tile's start, which buffers of
+        one row size share, and the slot); else the tile's shape."""
         views: dict[SSAValue, SSAValue] = {}
         for buffer in buffers:
             assert isinstance(buffer.type, MemRefType)
@@ -721,7 +722,8 @@ class LowerTileLoop(RewritePattern):
             if placement.position == 0:
                 shape = buffer.type.get_shape()
                 skipped = build.scale(start, 4 * _product(shape[1:]))
-                self.layouts[view.results[0]] = build.x("sub", build.li(base), skipped)
+                before = build.x("sub", build.zero(), skipped)
+                self.layouts[view.results[0]] = (before, base)
             else:
                 shape = list(buffer.type.get_shape())
                 shape[placement.position] = placement.size
@@ -750,7 +752,7 @@ class LowerMemory(RewritePattern):
     """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer
     (or of a tile's slot: its register added to the address)."""
 
-    layouts: dict[SSAValue, int | SSAValue | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
 
     def address(
         self, build: Builder, buffer: SSAValue, indices: Sequence[SSAValue]
@@ -781,9 +783,10 @@ class LowerMemory(RewritePattern):
             offset += layout if isinstance(layout, int) else layout.offset
             base = build.zero() if total is None else build.x("slli", total, imm=2)
         else:
-            base = layout
+            base, slot = layout
+            offset += slot
             if total is not None:
-                base = build.x("add", layout, build.x("slli", total, imm=2))
+                base = build.x("add", base, build.x("slli", total, imm=2))
         if not -32768 <= offset <= 32767:
             base, offset = build.x("add", base, build.li(offset)), 0
         return base, offset
@@ -1179,6 +1182,47 @@ def remove_dead(kernel: accel.KernelOp) -> None:
                 changed = True
 
 
+READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
+
+
+def share_common_instructions(kernel: accel.KernelOp) -> None:
+    """An instruction that repeats one before it in its block (the same
+    mnemonic, operands and immediates; no side effect, no memory read) is
+    replaced by that one's result: the address of one element computed for
+    each buffer a loop body reads, a constant splatted twice."""
+    for op in list(kernel.body.walk()):
+        for region in op.regions:
+            for block in region.blocks:
+                seen: dict[tuple[object, ...], Operation] = {}
+                for inner in list(block.ops):
+                    if isinstance(inner, accel.GetRegisterOp):
+                        key = ("get_register", inner.result.type)
+                        if key in seen:
+                            inner.result.replace_all_uses_with(seen[key].results[0])
+                            inner.detach()
+                            inner.erase()
+                        else:
+                            seen[key] = inner
+                        continue
+                    if (
+                        not isinstance(inner, accel.AccelInstruction)
+                        or inner.SPEC.mnemonic in SIDE_EFFECTS | READS_MEMORY
+                        or len(inner.results) != 1
+                    ):
+                        continue
+                    key = (
+                        inner.SPEC.mnemonic,
+                        tuple(inner.operands),
+                        tuple(sorted(inner.properties.items())),
+                    )
+                    if key in seen:
+                        inner.results[0].replace_all_uses_with(seen[key].results[0])
+                        inner.detach()
+                        inner.erase()
+                    else:
+                        seen[key] = inner
+
+
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
@@ -1309,7 +1353,7 @@ class LoopToAccelPass(ModulePass):
                 continue  # the matrix unit's (matrix_unit.py)
             if self.lanes:
                 vectorize_kernel(kernel)
-        layouts: dict[SSAValue, int | SSAValue | TileView] = {}
+        layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
             LowerKernel(
@@ -1331,5 +1375,6 @@ class LoopToAccelPass(ModulePass):
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
+                share_common_instructions(kernel)
                 fuse_multiply_adds(kernel)
                 separate_yields(kernel)

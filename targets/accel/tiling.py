@@ -11,16 +11,19 @@ and `accel.tiled_buffers` (the kernel arguments that move a tile at a
 time) on the loop, `accel.tile_slot` (0 or 1) on each nest.
 
 A buffer's footprint in a tile follows from the row-major indices of its
-loads and stores: one whose first index is the tiled dimension and whose
-other indices do not depend on it needs the tile's T rows (contiguous in
-DRAM); one none of whose indices depend on it is staged whole; any other
-(an index computed from the dimension: a gather, a transpose) keeps the
-kernel as it is. T is the largest divisor of the trip count that leaves
-two tiles or more and lets the staged buffers and two slots of every
-tiled buffer fit (a multiple of the 16 lanes when the dimension is the
-nest's last, so the lanes still cover it), preferring tiles that take at
-most an eighth of the scratchpad, so the first load and the last store,
-which nothing overlaps, stay short.
+loads and stores: one indexed by the tiled dimension in one position, its
+other indices independent of it, needs the tile's part of that dimension
+(T rows, contiguous in DRAM, when the position is the first; else a
+strided 2-D descriptor); one none of whose indices depend on it is staged
+whole; any other (an index computed from the dimension: a gather, a
+transpose) makes the kernel an error saying so. T is the largest divisor
+of the trip count that leaves two tiles or more and lets the staged
+buffers and two slots of every tiled buffer fit (a multiple of the 16
+lanes when the dimension is the nest's last, so the lanes still cover
+it), preferring tiles whose slots all start within an access's 16-bit
+immediate (one register then addresses every buffer's tile), else tiles
+that take at most an eighth of the scratchpad, so the first load and the
+last store, which nothing overlaps, stay short.
 """
 
 from __future__ import annotations
@@ -55,7 +58,10 @@ TILED_POSITIONS = "accel.tiled_positions"
 TILE_SLOT = "accel.tile_slot"
 LANES = 16
 PREFERRED_SHARE = 8
-"""A tile's buffers preferably take at most 1/8 of the scratchpad."""
+"""Failing that, a tile's buffers take at most 1/8 of the scratchpad."""
+REACH = 1 << 15
+"""Preferably every buffer's slots start within the reach of an access's
+16-bit immediate (manual section 4.6), so one register addresses them all."""
 
 
 def _dependents(loop: ParallelOp | ForOp, index: SSAValue) -> set[SSAValue]:
@@ -149,12 +155,15 @@ def tile_size(
     ]
     if not fitting:
         return None
-    preferred = [
+    reached = [
+        s for s in fitting if staged + 2 * sum(aligned(s * r) for r in rows) < REACH
+    ]
+    small = [
         s
         for s in fitting
         if sum(aligned(s * r) for r in rows) <= capacity // PREFERRED_SHARE
     ]
-    return max(preferred or fitting)
+    return max(reached or small or fitting)
 
 
 def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
