@@ -1,8 +1,11 @@
 """Which kernels run on XA-1's matrix unit: a matrix product at the loop
 level (`C[i, j] = epilogue(sum over k of A[i, k] * B[k, j])`, the sum a
 `loop.for` from +0.0 in k's order, as `hlo-to-loop` writes `dot_general`)
-whose sizes are multiples of the unit's 16x16 tiles, and the blocking that
-fits the scratchpad (`matrix_unit.py` emits the code).
+whose M and K are multiples of the unit's 16x16 tiles (M of two: row
+blocks alternate between two slots), and the blocking that fits the
+scratchpad (`matrix_unit.py` emits the code). N need not be: the last
+block of columns is padded in the scratchpad, its padding computed and
+never stored.
 
 The epilogue is what the fusion computes from the sum before the store:
 f32 arithmetic on it, constants, and rows of 1-D buffers indexed by the
@@ -185,7 +188,7 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
             and isinstance(type_.element_type, Float32Type)
         ):
             return None
-    if m % (2 * TILE) or n % TILE or k % TILE:
+    if m % (2 * TILE) or k % TILE:
         return None
     others = [
         arg.type
@@ -196,7 +199,10 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
         panels = (
             aligned(4 * k * width) + aligned(4 * TILE * k) + aligned(4 * TILE * width)
         )
-        if n % width == 0 and 2 * panels + staged_bytes(others) <= capacity:  # pyright: ignore[reportArgumentType]
+        if (
+            width <= -(-n // TILE) * TILE
+            and 2 * panels + staged_bytes(others) <= capacity
+        ):  # pyright: ignore[reportArgumentType]
             return MatmulPlan(
                 a, b, c, m, n, k, width, batch, tuple(epilogue), store.value,
                 loop.results[0], j, i,

@@ -66,7 +66,7 @@ def lower_matmul(
     """Emit the kernel's body where `build` inserts (`arguments`: the
     kernel's arguments as registers, in order); the scratchpad bytes used."""
     k, n, width = plan.k, plan.n, plan.width
-    blocks_down, blocks_across = plan.m // TILE, n // width
+    blocks_down, blocks_across = plan.m // TILE, -(-n // width)
     staged = [
         (index, arg)
         for index, arg in enumerate(arguments)
@@ -108,7 +108,8 @@ def lower_matmul(
             build.x("add", base, build.scale(index, 4 * size))
             for base, size in ((a, plan.m * k), (b, k * n), (c, plan.m * n))
         )
-    descriptor(build, "dma.ld", b_panel, b_base, b, B_TAG, dram_stride=row_bytes)
+    first = build.li(min(panel_row, row_bytes))
+    _descriptor(build, "dma.ld", b_panel, build.li(b_base), b, B_TAG, row_bytes, first)
     descriptor(build, "dma.ld", a_panel, a_base, a, A_TAG)
     total = blocks_down * blocks_across
     across = _for(build, zero, build.li(blocks_across), 1, False)
@@ -119,7 +120,8 @@ def lower_matmul(
     more = build.x("slt", following, build.li(blocks_across))
     b_next = build.x("add", b, build.scale(build.x("mul", following, more), panel_row))
     _load(build, b_panel, _slot(build, b_base, b_size, build.x("andi", following, imm=1)),
-          b_next, more, B_TAG, row_bytes)  # fmt: skip
+          b_next, build.x("mul", _columns(build, following, panel_row, row_bytes), more),
+          B_TAG, row_bytes)  # fmt: skip
     column_bytes = build.scale(g, panel_row)
     down = _for(build, build.li(0), build.li(blocks_down), 1, False)
     i = down.body.block.args[0]
@@ -132,8 +134,9 @@ def lower_matmul(
     wraps = build.x("slt", next_i, build.li(blocks_down))
     a_next = build.x("add", a, build.scale(build.x("mul", next_i, wraps), 4 * TILE * k))
     more_blocks = build.x("slt", build.x("addi", sequence, imm=1), build.li(total))
+    a_columns = build.x("mul", build.li(a_panel.columns), more_blocks)
     _load(build, a_panel, _slot(build, a_base, a_size, build.x("xori", parity, imm=1)),
-          a_next, more_blocks, A_TAG)  # fmt: skip
+          a_next, a_columns, A_TAG)  # fmt: skip
     accumulators = [build.emit("mzero", (), M).results[0] for _ in range(width // TILE)]
     steps = _for(build, build.li(0), build.li(k // TILE), 4 * TILE, True, accumulators)
     depth = steps.body.block.args[0]
@@ -157,7 +160,8 @@ def lower_matmul(
         build.x("add", c, build.scale(i, TILE * row_bytes)),
         column_bytes,
     )
-    _store(build, c_block, c_slot, c_dram, row_bytes)
+    columns = _columns(build, g, panel_row, row_bytes)
+    _descriptor(build, "dma.st", c_block, c_slot, c_dram, C_TAG, row_bytes, columns)
     _close(build, down)
     _close(build, across)
     if batches is not None:
@@ -166,15 +170,18 @@ def lower_matmul(
 
 
 def _load(build: Builder, place: Placement, spad: SSAValue, dram: SSAValue,
-          more: SSAValue, tag: int, dram_stride: int = 0) -> None:  # fmt: skip
-    """A load of `place`'s rows into `spad` (empty where `more` is 0)."""
-    columns = build.x("mul", build.li(place.columns), more)
+          columns: SSAValue, tag: int, dram_stride: int = 0) -> None:  # fmt: skip
+    """A load of `place`'s rows, `columns` bytes each (0: an empty one)."""
     _descriptor(build, "dma.ld", place, spad, dram, tag, dram_stride, columns)
 
 
-def _store(build: Builder, place: Placement, spad: SSAValue, dram: SSAValue,
-           dram_stride: int) -> None:  # fmt: skip
-    _descriptor(build, "dma.st", place, spad, dram, C_TAG, dram_stride)
+def _columns(build: Builder, block: SSAValue, width: int, row: int) -> SSAValue:
+    """The bytes of a row of column block `block` (`width` bytes wide) in a
+    DRAM row of `row` bytes: `width`, less for a last block that is cut."""
+    if row % width == 0:
+        return build.li(width)
+    left = build.x("sub", build.li(row), build.scale(block, width))
+    return build.x("min", left, build.li(width))
 
 
 def _descriptor(build: Builder, direction: str, place: Placement, spad: SSAValue,

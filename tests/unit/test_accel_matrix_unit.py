@@ -91,3 +91,18 @@ def test_a_batch_of_products_one_after_another():
     text = _program(BATCHED, arguments, ["memref<3x32x16xf32>"])
     _on_the_matrix_unit(text)
     _same(text, _random(3, 32, 48), _random(3, 48, 16))
+
+
+def test_columns_short_of_a_tile_are_padded_and_never_stored():
+    """10 columns (a classifier's logits): one block of 16, its last 6
+    columns computed from stale scratchpad and not stored; the bias read
+    past its end likewise."""
+    kernel = (
+        DENSE_RELU.replace("x64xf32", "x10xf32")
+        .replace("<64xf32>", "<10xf32>")
+        .replace("(32, 64)", "(32, 10)")
+    )
+    arguments = ["memref<32x80xf32>", "memref<80x10xf32>", "memref<10xf32>"]
+    text = _program(kernel, arguments, ["memref<32x10xf32>"])
+    _on_the_matrix_unit(text)
+    _same(text, _random(32, 80), _random(80, 10), _random(10))
