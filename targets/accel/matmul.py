@@ -174,7 +174,7 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
     operands = _product(loop, i, j, tuple(prefix))
     if operands is None or not _epilogue_fits(epilogue, loop.results[0], j, n):
         return None
-    args = list(kernel.body.block.args)
+    args: list[SSAValue] = list(kernel.body.block.args)
     if not all(v in args for v in (*operands, store.buffer)):
         return None
     a, b, c = (args.index(v) for v in (*operands, store.buffer))

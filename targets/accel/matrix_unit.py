@@ -17,6 +17,7 @@ loads past the last block are empty (COLS 0).
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, MemRefType
@@ -39,19 +40,17 @@ A_TAG, C_TAG, B_TAG = 0, 2, 4
 
 
 def _for(build: Builder, low: SSAValue, bound: SSAValue, step: int, hardware: bool,
-         carried: list[SSAValue] | None = None) -> accel.ForOp:  # fmt: skip
+         carried: Sequence[SSAValue] = ()) -> accel.ForOp:  # fmt: skip
     """An `accel.for` inserted where the builder is; the builder moves into it."""
-    loop = new_loop((low, bound, step, hardware), carried or [])
+    loop = new_loop((low, bound, step, hardware), carried)
     build.rewriter.insert(loop)
     build.rewriter.insertion_point = InsertPoint.at_end(loop.body.block)
     return loop
 
 
-def _close(
-    build: Builder, loop: accel.ForOp, values: list[SSAValue] | None = None
-) -> None:
+def _close(build: Builder, loop: accel.ForOp, values: Sequence[SSAValue] = ()) -> None:
     """End `loop`'s body (yielding `values`) and put the builder after it."""
-    loop.body.block.add_op(accel.YieldOp(*(values or [])))
+    loop.body.block.add_op(accel.YieldOp(*values))
     build.rewriter.insertion_point = InsertPoint.after(loop)
 
 

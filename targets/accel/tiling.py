@@ -247,7 +247,7 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
         end = arith.AddiOp(start, span.result)
         tile = _with_first_dimension(nest, start, end.result, slot, carried)
         ops += [end, tile]
-        start, carried = end.result, list(tile.results)
+        start, carried = end.result, list[SSAValue](tile.results)
     for op in ops:
         body.insert_op_before(op, yielded)
     yielded.operands = carried

@@ -283,7 +283,7 @@ def test_kernels_too_big_for_the_scratchpad_are_a_diagnostic() -> None:
 }"""
     text = _program(kernel, ["memref<300000xf32>"], ["memref<300000xf32>"])
     with pytest.raises(
-        XlirError, match="needs 2400000 bytes of scratchpad.*accel-tile cannot tile"
+        XlirError, match=r"needs 2400000 bytes of scratchpad.*accel-tile cannot tile"
     ):
         xlir.compile(text, target="accel")
 
