@@ -195,6 +195,8 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
         for index, arg in enumerate(args)
         if index not in shapes and isinstance(arg.type, MemRefType)
     ]
+    if any(not isinstance(t.element_type, Float32Type) for t in others):  # pyright: ignore[reportAttributeAccessIssue]
+        return None  # staged raw, as f32 words
     for width in (TILE * ACCUMULATORS, TILE * 2, TILE):
         panels = (
             aligned(4 * k * width) + aligned(4 * TILE * k) + aligned(4 * TILE * width)
