@@ -69,6 +69,8 @@ class TargetInfo:
     """GPUs: the most threads a block (CUDA's CTA, a workgroup) may have."""
     shared_memory_bytes: int = 0
     """GPUs: the static shared (workgroup) memory a block may declare."""
+    scratchpad_bytes: int = 0
+    """Accelerators: the software-managed memory compute reads, which DMA fills."""
 
 
 @dataclass(frozen=True)

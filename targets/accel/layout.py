@@ -4,6 +4,7 @@ DMA moves each of them (manual sections 2.7 and 5.1): every element in a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
@@ -46,17 +47,36 @@ def dma_mode(element: Attribute) -> str | None:
     return None
 
 
+def dram_bytes(element: Attribute) -> int:
+    """Bytes of one element of a buffer in DRAM (manual table 2.7)."""
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        return 1
+    if isinstance(element, IntegerType | Float16Type | BFloat16Type | Float32Type):
+        return element.bitwidth // 8
+    return 4  # index: a 32-bit word on XA-1
+
+
 @dataclass(frozen=True)
 class Placement:
-    """One staged buffer."""
+    """One buffer in the scratchpad: staged whole, or a tile at a time."""
 
     offset: int
-    """Its scratchpad address."""
+    """Its scratchpad address (a tiled buffer's slot 0)."""
     columns: int
-    """The COLS of its one-row descriptor: bytes in raw mode, else elements."""
+    """The COLS of its one-row descriptor: bytes in raw mode, else elements
+    (a tiled buffer's: per tile)."""
     mode: str
     written: bool
     """Whether the kernel stores to it (it is copied back)."""
+    slot_bytes: int = 0
+    """A tiled buffer's slot size (slot 1 follows slot 0); 0: staged whole."""
+    rows: int = 1
+    """A tiled buffer's descriptor rows: the product of the dimensions
+    before its tiled one (a strided, 2-D descriptor when more than one)."""
+    position: int = 0
+    """Which index of a tiled buffer the tile cuts."""
+    size: int = 0
+    """A tiled buffer's tile size (T) along that index."""
 
 
 @dataclass(frozen=True)
@@ -67,32 +87,68 @@ class KernelLayout:
     """Scratchpad bytes the buffers take."""
 
 
-def plan_layout(kernel: KernelOp, capacity: int) -> KernelLayout:
-    """Each buffer argument of `kernel` one after another from address 0; an
-    XlirError at the kernel if they need more than `capacity` bytes."""
+def staged_bytes(buffers: list[MemRefType]) -> int:
+    """Scratchpad bytes of `buffers` staged whole, each 64-byte aligned."""
+    return sum(aligned(4 * _elements(t)) for t in buffers)
+
+
+def _elements(type_: MemRefType) -> int:
+    return _product(type_.get_shape())
+
+
+def _product(sizes: Sequence[int]) -> int:
+    product = 1
+    for size in sizes:
+        product *= size
+    return product
+
+
+def aligned(size: int) -> int:
+    """`size` rounded up to the buffers' alignment."""
+    return -(-size // ALIGNMENT) * ALIGNMENT
+
+
+def plan_layout(
+    kernel: KernelOp, capacity: int, tiles: dict[int, tuple[int, int]] | None = None
+) -> KernelLayout:
+    """Each buffer argument of `kernel` one after another from address 0:
+    whole, or (an argument index in `tiles`: its tiled index position and
+    the tile size) two slots of one tile, the buffer with that dimension
+    cut to the tile; an XlirError at the kernel if they need more than
+    `capacity` bytes."""
+    tiles = tiles or {}
     written = {op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)}
     buffers: list[Placement | None] = []
     offset = 0
-    for arg in kernel.body.block.args:
+    for index, arg in enumerate(kernel.body.block.args):
         type_ = arg.type
         if not isinstance(type_, MemRefType):
             buffers.append(None)
             continue
-        elements = 1
-        for size in type_.get_shape():
-            elements *= size
         mode = dma_mode(type_.element_type)
         assert mode is not None  # loop-to-accel checked the types
-        columns = 4 * elements if mode == "raw" else elements
-        buffers.append(Placement(offset, columns, mode, arg in written))
-        offset += -(-(4 * elements) // ALIGNMENT) * ALIGNMENT
+        shape = type_.get_shape()
+        position, size = tiles.get(index, (0, shape[0] if shape else 1))
+        rows = _product(shape[:position])
+        row = size * _product(shape[position + 1 :])
+        columns = 4 * row if mode == "raw" else row
+        bytes_ = aligned(4 * rows * row)
+        if index in tiles:
+            placement = Placement(
+                offset, columns, mode, arg in written, bytes_, rows, position, size
+            )
+            offset += 2 * bytes_
+        else:
+            placement = Placement(offset, columns, mode, arg in written)
+            offset += bytes_
+        buffers.append(placement)
     if offset > capacity:
         raise XlirError(
             format_at_op(
                 kernel,
                 f"kernel @{kernel.sym_name.data} needs {offset} bytes of scratchpad "
-                f"for its buffers, more than the {capacity} available; larger "
-                "kernels need tiling, which loop-to-accel does not do yet",
+                f"for its buffers, more than the {capacity} available, and "
+                "accel-tile found no tiling of it",
             )
         )
     return KernelLayout(buffers, offset)

@@ -57,7 +57,15 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
-from xlir.targets.accel.layout import KernelLayout, dma_mode, plan_layout
+from xlir.targets.accel.layout import (
+    KernelLayout,
+    Placement,
+    dma_mode,
+    dram_bytes,
+    plan_layout,
+)
+from xlir.targets.accel.matmul import matmul_plan
+from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -422,10 +430,14 @@ class LowerKernel(RewritePattern):
     """`loop.kernel` -> `accel.kernel`: arguments by the calling convention,
     buffers staged in the scratchpad, the body, then the stores and `halt`."""
 
-    layouts: dict[SSAValue, int]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
     """The memref values of the lowered kernels -> their scratchpad offsets."""
+    tiled: dict[SSAValue, Placement]
+    """The buffers that move a tile at a time -> their slots (`accel-tile`)."""
     capacity: int
     """Scratchpad bytes the staged buffers may take."""
+    matrix: bool = True
+    """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
@@ -433,9 +445,9 @@ class LowerKernel(RewritePattern):
         nargs = len(old.args)
         registers = min(nargs, accel.REGISTER_ARGUMENTS)
         block = Block(arg_types=[X.from_name(f"a{i}") for i in range(registers)])
-        layout = plan_layout(op, self.capacity)
+        product = matmul_plan(op, self.capacity) if self.matrix else None
+        layout = None if product else plan_layout(op, self.capacity, tile_plan(op))
         kernel = accel.KernelOp(op.sym_name.data, nargs, Region(block))
-        kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(layout.high_water, 64)
         rewriter.insert(kernel)
         rewriter.insertion_point = InsertPoint.at_end(block)
         build = Builder(rewriter)
@@ -452,9 +464,22 @@ class LowerKernel(RewritePattern):
             cast = UnrealizedConversionCastOp.get([register], [arg.type])
             rewriter.insert(cast)
             arguments.append(cast.results[0])
-            placement = layout.buffers[index]
-            if placement is not None:
+            placement = layout.buffers[index] if layout else None
+            if placement is not None and placement.slot_bytes:
+                self.tiled[cast.results[0]] = placement
+            elif placement is not None:
                 self.layouts[cast.results[0]] = placement.offset
+        if product is not None:
+            # Imported here: the emitter builds on this module's helpers.
+            from xlir.targets.accel.matrix_unit import lower_matmul
+
+            used = lower_matmul(build, product, arguments, self.capacity)
+            kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(used, 64)
+            build.emit("halt")
+            rewriter.erase(op)
+            return
+        assert layout is not None
+        kernel.attributes[SCRATCHPAD_ATTRIBUTE] = IntegerAttr(layout.high_water, 64)
         transfer(build, layout, arguments, "dma.ld")
         returned = old.last_op
         assert isinstance(returned, ReturnOp)
@@ -473,41 +498,274 @@ def transfer(
     those the kernel writes), one descriptor each, then wait for them."""
     tag = 0 if direction == "dma.ld" else 1
     issued = False
-    mode = "raw"
     for index, placement in enumerate(layout.buffers):
-        if placement is None or (direction == "dma.st" and not placement.written):
+        if (
+            placement is None
+            or placement.slot_bytes
+            or (direction == "dma.st" and not placement.written)
+        ):
             continue
-        if placement.mode != mode:
-            one = build.li(1)
-            zero = build.zero()
-            build.emit("dma.cfg", [one, zero, zero], mode=placement.mode)
-            mode = placement.mode
         dram = accel_value(build.rewriter, buffers[index])
-        build.emit(
-            direction,
-            [build.li(placement.offset), dram, build.li(placement.columns)],
-            imm=tag,
-        )
+        descriptor(build, direction, placement, placement.offset, dram, tag)
         issued = True
-    if mode != "raw":
-        one, zero = build.li(1), build.zero()
-        build.emit("dma.cfg", [one, zero, zero], mode="raw")
     if issued:
         build.emit("dma.wait", imm=tag)
 
 
+def descriptor(
+    build: Builder,
+    direction: str,
+    placement: Placement,
+    spad: int,
+    dram: SSAValue,
+    tag: int,
+    columns: SSAValue | None = None,
+    dram_stride: int = 0,
+) -> None:
+    """One descriptor of `placement`'s rows and columns (or `columns`)
+    between scratchpad address `spad` and DRAM address `dram`, in the
+    buffer's mode; the DMA configuration is one raw row again afterwards."""
+    rows = placement.rows
+    configured = placement.mode != "raw" or rows > 1
+    if configured:
+        spad_stride = placement.slot_bytes // rows if rows > 1 else 0
+        build.emit(
+            "dma.cfg",
+            [build.li(rows), build.li(dram_stride), build.li(spad_stride)],
+            mode=placement.mode,
+        )
+    count = build.li(placement.columns) if columns is None else columns
+    build.emit(direction, [build.li(spad), dram, count], imm=tag)
+    if configured:
+        one, zero = build.li(1), build.zero()
+        build.emit("dma.cfg", [one, zero, zero], mode="raw")
+
+
+@dataclass(frozen=True)
+class TileView:
+    """A tile of a buffer in its slot, cut along an index past the first:
+    the row-major address of its element at (..., i, ...) is that of
+    (..., i - start, ...) in `shape`, from `offset`."""
+
+    offset: int
+    start: SSAValue
+    position: int
+    shape: tuple[int, ...]
+
+
+LOAD_TAGS = (0, 1)
+STORE_TAGS = (2, 3)
+"""The DMA tags of each tile slot's loads and stores."""
+
+
+@dataclass
+class LowerTileLoop(RewritePattern):
+    """The loop of `accel-tile` -> an `accel.for` over pairs of tiles that
+    streams its tiled buffers through two scratchpad slots (manual section
+    11.2): tile 0's loads before the loop; in each slot, the next tile's
+    loads into the other slot, a wait for this slot's loads (and for the
+    stores that last read it), the nest, and this slot's stores, which
+    nothing waits for until the slot is reused. The loads past the last
+    tile are issued empty (COLS 0), so the loop body has no branch."""
+
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    tiled: dict[SSAValue, Placement]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ForOp, rewriter: PatternRewriter) -> None:
+        if TILE_SIZE not in op.attributes or not in_accel_kernel(op):
+            return
+        size_attr = op.attributes[TILE_SIZE]
+        assert isinstance(size_attr, IntegerAttr)
+        size = size_attr.value.data
+        upper = op.upper
+        assert isinstance(upper, int)
+        buffers = list(
+            dict.fromkeys(
+                access.buffer
+                for access in op.body.walk()
+                if isinstance(access, LoadOp | StoreOp) and access.buffer in self.tiled
+            )
+        )
+        read = [
+            buffer
+            for buffer in buffers
+            if any(isinstance(use.operation, LoadOp) for use in buffer.uses)
+        ]
+        build = Builder(rewriter)
+        lower = op.lower
+        assert isinstance(lower, int)
+        self.loads(build, read, build.li(lower), 0)
+        low, bound, step, _ = loop_bounds(build, op, 0, HARDWARE_LOOPS + 1)
+        carried = [accel_value(rewriter, v) for v in op.iter_args]
+        loop = new_loop((low, bound, step, False), carried)
+        rewriter.insert(loop)
+        body = loop.body.block
+        yielded = op.block.last_op
+        assert isinstance(yielded, YieldOp)
+        arguments = [
+            cast_back(body, arg, old.type)
+            for arg, old in zip(body.args, op.block.args, strict=True)
+        ]
+        rewriter.inline_block(op.block, InsertPoint.at_end(body), arguments)
+        rewriter.insertion_point = InsertPoint.before(yielded)
+        values = [accel_value(rewriter, v) for v in yielded.operands]
+        rewriter.replace(yielded, accel.YieldOp(*values))
+        start = loop.induction_var
+        peeled = op.next_op
+        end = upper + size if peeled and TILE_SLOT in peeled.attributes else upper
+        for slot in (0, 1):
+            nests = [
+                o for o in body.ops if TILE_SLOT in o.attributes and _slot(o) == slot
+            ]
+            rewriter.insertion_point = InsertPoint.before(nests[0])
+            following = build.add_immediate(start, size)
+            mask = build.x("slt", following, build.li(end)) if slot else None
+            self.loads(build, read, following, 1 - slot, mask)
+            self.tile(build, buffers, nests, start, slot)
+            start = following
+        if peeled is not None and TILE_SLOT in peeled.attributes:
+            lower = peeled.lower_bounds[0]  # pyright: ignore[reportAttributeAccessIssue]
+            assert isinstance(lower, int)
+            rewriter.insertion_point = InsertPoint.before(peeled)
+            self.tile(build, buffers, [peeled], build.li(lower), 0)
+        rewriter.insertion_point = InsertPoint.after(loop)
+        replace_with(rewriter, op, list(loop.res))
+
+    def tile(
+        self,
+        build: Builder,
+        buffers: list[SSAValue],
+        nests: list[Operation],
+        start: SSAValue,
+        slot: int,
+    ) -> None:
+        """Around the nests of the tile at `start` (the builder before the
+        first): wait for its loads and for the stores that last read its
+        slot, address the slot, store its results behind."""
+        build.emit("dma.wait", imm=LOAD_TAGS[slot])
+        build.emit("dma.wait", imm=STORE_TAGS[slot])
+        views = self.views(build, buffers, start, slot)
+        for nest in nests:
+            for inner in nest.walk():
+                for position, operand in enumerate(inner.operands):
+                    if operand in views:
+                        inner.operands[position] = views[operand]
+        build.rewriter.insertion_point = InsertPoint.after(nests[-1])
+        for buffer in buffers:
+            if self.tiled[buffer].written:
+                self.move(build, "dma.st", buffer, start, slot, STORE_TAGS[slot])
+
+    def move(
+        self,
+        build: Builder,
+        direction: str,
+        buffer: SSAValue,
+        start: SSAValue,
+        slot: int,
+        tag: int,
+        mask: SSAValue | None = None,
+    ) -> None:
+        """One descriptor between `slot` and the tile of `buffer` at index
+        `start` of its tiled dimension (empty where `mask` is 0)."""
+        assert isinstance(buffer.type, MemRefType)
+        placement = self.tiled[buffer]
+        shape = buffer.type.get_shape()
+        inner = _product(shape[placement.position + 1 :])
+        element = dram_bytes(buffer.type.element_type)
+        dram = build.x(
+            "add",
+            accel_value(build.rewriter, buffer),
+            build.scale(start, inner * element),
+        )
+        columns = None
+        if mask is not None:
+            columns = build.x("mul", build.li(placement.columns), mask)
+        descriptor(
+            build,
+            direction,
+            placement,
+            placement.offset + slot * placement.slot_bytes,
+            dram,
+            tag,
+            columns,
+            shape[placement.position] * inner * element,
+        )
+
+    def loads(
+        self,
+        build: Builder,
+        buffers: list[SSAValue],
+        start: SSAValue,
+        slot: int,
+        mask: SSAValue | None = None,
+    ) -> None:
+        """The loads of the tile at `start` into `slot` (empty where `mask` is 0)."""
+        for buffer in buffers:
+            self.move(build, "dma.ld", buffer, start, slot, LOAD_TAGS[slot], mask)
+
+    def views(
+        self, build: Builder, buffers: list[SSAValue], start: SSAValue, slot: int
+    ) -> dict[SSAValue, SSAValue]:
+        """Per tiled buffer, a value that stands for it in `slot`'s nest. Its
+        layout: where the tile cuts the first index, a register and an
+        immediate that make the buffer's row-major address of an element of
+        the tile its slot address (minus the tile's start, which buffers of
+        one row size share, and the slot); else the tile's shape."""
+        views: dict[SSAValue, SSAValue] = {}
+        for buffer in buffers:
+            assert isinstance(buffer.type, MemRefType)
+            placement = self.tiled[buffer]
+            base = placement.offset + slot * placement.slot_bytes
+            view = UnrealizedConversionCastOp.get([buffer], [buffer.type])
+            build.rewriter.insert(view)
+            if placement.position == 0:
+                shape = buffer.type.get_shape()
+                skipped = build.scale(start, 4 * _product(shape[1:]))
+                before = build.x("sub", build.zero(), skipped)
+                self.layouts[view.results[0]] = (before, base)
+            else:
+                shape = list(buffer.type.get_shape())
+                shape[placement.position] = placement.size
+                self.layouts[view.results[0]] = TileView(
+                    base, start, placement.position, tuple(shape)
+                )
+            views[buffer] = view.results[0]
+        return views
+
+
+def _slot(op: Operation) -> int:
+    slot = op.attributes[TILE_SLOT]
+    assert isinstance(slot, IntegerAttr)
+    return slot.value.data
+
+
+def _product(sizes: Sequence[int]) -> int:
+    product = 1
+    for size in sizes:
+        product *= size
+    return product
+
+
 @dataclass
 class LowerMemory(RewritePattern):
-    """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer."""
+    """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer
+    (or of a tile's slot: its register added to the address)."""
 
-    layouts: dict[SSAValue, int]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
 
     def address(
         self, build: Builder, buffer: SSAValue, indices: Sequence[SSAValue]
     ) -> tuple[SSAValue, int]:
         """(base register, immediate) of the element at `indices`."""
         assert isinstance(buffer.type, MemRefType)
+        layout = self.layouts[buffer]
         shape = buffer.type.get_shape()
+        indices = list(indices)
+        if isinstance(layout, TileView):
+            shape = layout.shape
+            index = accel_value(build.rewriter, indices[layout.position])
+            indices[layout.position] = build.x("sub", index, layout.start)
         strides = [1] * len(shape)
         for i in range(len(shape) - 2, -1, -1):
             strides[i] = strides[i + 1] * shape[i + 1]
@@ -520,8 +778,15 @@ class LowerMemory(RewritePattern):
                 continue
             term = build.scale(accel_value(build.rewriter, index), stride)
             total = term if total is None else build.x("add", total, term)
-        offset = self.layouts[buffer] + 4 * constant
-        base = build.zero() if total is None else build.x("slli", total, imm=2)
+        offset = 4 * constant
+        if isinstance(layout, TileView | int):
+            offset += layout if isinstance(layout, int) else layout.offset
+            base = build.zero() if total is None else build.x("slli", total, imm=2)
+        else:
+            base, slot = layout
+            offset += slot
+            if total is not None:
+                base = build.x("add", base, build.x("slli", total, imm=2))
         if not -32768 <= offset <= 32767:
             base, offset = build.x("add", base, build.li(offset)), 0
         return base, offset
@@ -917,6 +1182,47 @@ def remove_dead(kernel: accel.KernelOp) -> None:
                 changed = True
 
 
+READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
+
+
+def share_common_instructions(kernel: accel.KernelOp) -> None:
+    """An instruction that repeats one before it in its block (the same
+    mnemonic, operands and immediates; no side effect, no memory read) is
+    replaced by that one's result: the address of one element computed for
+    each buffer a loop body reads, a constant splatted twice."""
+    for op in list(kernel.body.walk()):
+        for region in op.regions:
+            for block in region.blocks:
+                seen: dict[tuple[object, ...], Operation] = {}
+                for inner in list(block.ops):
+                    if isinstance(inner, accel.GetRegisterOp):
+                        key = ("get_register", inner.result.type)
+                        if key in seen:
+                            inner.result.replace_all_uses_with(seen[key].results[0])
+                            inner.detach()
+                            inner.erase()
+                        else:
+                            seen[key] = inner
+                        continue
+                    if (
+                        not isinstance(inner, accel.AccelInstruction)
+                        or inner.SPEC.mnemonic in SIDE_EFFECTS | READS_MEMORY
+                        or len(inner.results) != 1
+                    ):
+                        continue
+                    key = (
+                        inner.SPEC.mnemonic,
+                        tuple(inner.operands),
+                        tuple(sorted(inner.properties.items())),
+                    )
+                    if key in seen:
+                        inner.results[0].replace_all_uses_with(seen[key].results[0])
+                        inner.detach()
+                        inner.erase()
+                    else:
+                        seen[key] = inner
+
+
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
@@ -1033,18 +1339,30 @@ class LoopToAccelPass(ModulePass):
     """At its top: the stack (arguments past the sixteenth) and spill slots."""
     lanes: bool = True
     """Put innermost parallel dimensions on the vector lanes (`vector_lanes.py`)."""
+    matrix: bool = True
+    """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [k for k in op.body.block.ops if isinstance(k, KernelOp)]
         for kernel in kernels:
             narrow_index_casts(kernel)
         check_kernels(op)
+        capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in kernels:
+            if self.matrix and matmul_plan(kernel, capacity) is not None:
+                continue  # the matrix unit's (matrix_unit.py)
             if self.lanes:
                 vectorize_kernel(kernel)
-        layouts: dict[SSAValue, int] = {}
+        layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView] = {}
+        tiled: dict[SSAValue, Placement] = {}
         patterns = [
-            LowerKernel(layouts, self.scratchpad_bytes - self.reserved_bytes),
+            LowerKernel(
+                layouts,
+                tiled,
+                capacity,
+                self.matrix,
+            ),
+            LowerTileLoop(layouts, tiled),
             LowerParallel(),
             LowerFor(),
             LowerMemory(layouts),
@@ -1057,5 +1375,6 @@ class LoopToAccelPass(ModulePass):
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
+                share_common_instructions(kernel)
                 fuse_multiply_adds(kernel)
                 separate_yields(kernel)

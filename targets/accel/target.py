@@ -21,6 +21,7 @@ INFO = TargetInfo(
     pointer_bits=32,
     element_types=frozenset({"f32", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}),
     times_launches=True,
+    scratchpad_bytes=SCRATCHPAD_BYTES,
 )
 """Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
 32-bit addresses. Of table 2.7's types, those the compiler computes so far
@@ -46,17 +47,19 @@ class AccelTarget(Target):
 
     def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """From the loop level to allocated accel assembly: the math
-        functions as arithmetic (`expand-math`), `loop-to-accel` (the
-        scratchpad's size from the manual), register allocation."""
+        functions as arithmetic (`expand-math`), tiling into the scratchpad
+        (`accel-tile`) and `loop-to-accel` (the scratchpad's size from the
+        TargetInfo), register allocation."""
         from xlir.passes.loop.expand_math import ExpandMathPass
         from xlir.targets.accel.backend import AccelRegistersPass
         from xlir.targets.accel.loop_to_accel import LoopToAccelPass
+        from xlir.targets.accel.tiling import TileScratchpadPass
 
+        scratchpad = self.info(options).scratchpad_bytes
         return [
             ExpandMathPass(),
-            LoopToAccelPass(
-                scratchpad_bytes=SCRATCHPAD_BYTES, reserved_bytes=STACK_BYTES
-            ),
+            TileScratchpadPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
+            LoopToAccelPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             AccelRegistersPass(),
         ]
 

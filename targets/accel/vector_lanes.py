@@ -19,7 +19,13 @@ an op on types other than f32, i32 and i1 that depends on the dimension.
 from __future__ import annotations
 
 from xdsl.dialects import arith, math, vector
-from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerType, VectorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import arith as xarith
@@ -191,8 +197,21 @@ def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
             _retype(result, varying)
 
 
-def _static(bound: int | SSAValue) -> int | None:
-    return bound if isinstance(bound, int) else None
+def _trips(nest: ParallelOp) -> int | None:
+    """The last dimension's trip count when it is known: static bounds, or
+    an upper bound that adds a constant to the lower one (a tile of
+    `accel-tile`)."""
+    low, high = nest.lower_bounds[-1], nest.upper_bounds[-1]
+    if isinstance(low, int) and isinstance(high, int):
+        return high - low
+    if isinstance(high, SSAValue) and isinstance(high.owner, arith.AddiOp):
+        lhs, rhs = high.owner.lhs, high.owner.rhs
+        constant = rhs.owner if lhs is low else None
+        if isinstance(constant, arith.ConstantOp) and isinstance(
+            constant.value, IntegerAttr
+        ):
+            return constant.value.value.data
+    return None
 
 
 def vectorize_kernel(kernel: KernelOp) -> int:
@@ -201,13 +220,19 @@ def vectorize_kernel(kernel: KernelOp) -> int:
     for nest in [op for op in kernel.body.walk() if isinstance(op, ParallelOp)]:
         if not nest.block.args:
             continue
-        low, high = nest.lower_bounds[-1], nest.upper_bounds[-1]
-        step = nest.steps[-1]
-        if _static(low) is None or _static(high) is None or step != 1:
+        low = nest.lower_bounds[-1]
+        trips = _trips(nest)
+        if trips is None or nest.steps[-1] != 1:
             continue
-        assert isinstance(low, int) and isinstance(high, int)
-        trips = high - low
         if trips < LANES or _varying(nest) is None:
+            continue
+        if not isinstance(low, int):  # a tile: all of it on the lanes, or none
+            if trips % LANES == 0:
+                _set_property(nest, "static_step", LANES)
+                varying = _varying(nest)
+                assert varying is not None
+                _to_lanes(nest, varying)
+                count += 1
             continue
         split = low + trips // LANES * LANES
         main = nest.clone()
@@ -218,11 +243,11 @@ def vectorize_kernel(kernel: KernelOp) -> int:
         block = nest.parent_block()
         assert block is not None
         block.insert_op_before(main, nest)
-        if split == high:
+        if split == low + trips:
             nest.detach()
             nest.erase()
         else:
-            _set_last_dimension(nest, split, high, 1)
+            _set_last_dimension(nest, split, low + trips, 1)
         count += 1
     return count
 
@@ -233,8 +258,13 @@ def _set_last_dimension(nest: ParallelOp, low: int, high: int, step: int) -> Non
         ("static_upper", high),
         ("static_step", step),
     ):
-        array = nest.properties[name]
-        assert isinstance(array, DenseArrayBase)
-        values = list(array_values(array))
-        values[-1] = value
-        nest.properties[name] = i64_array(values)
+        _set_property(nest, name, value)
+
+
+def _set_property(nest: ParallelOp, name: str, value: int) -> None:
+    """Set the last dimension's entry of a static bound or step."""
+    array = nest.properties[name]
+    assert isinstance(array, DenseArrayBase)
+    values = list(array_values(array))
+    values[-1] = value
+    nest.properties[name] = i64_array(values)
