@@ -82,6 +82,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+from xlir.analysis.dependence import dependents
 from xlir.analysis.kernel_aliasing import arguments_may_alias, launches_by_kernel
 from xlir.analysis.loop_utils import (
     bounds_of,
@@ -127,41 +128,6 @@ class Jammed:
 
 def is_jammed(nest: ParallelOp) -> bool:
     return JAM_ATTRIBUTE in nest.attributes
-
-
-def dependents(roots: Iterable[SSAValue], ops: Iterable[Operation]) -> set[SSAValue]:
-    """The values among `ops` (and nested in them) that depend on `roots`,
-    roots included; a carried value depends on its init and on what is
-    yielded for it. Found by following uses from the roots, each value once
-    (a pass over all the ops until nothing changed cost a register-tiled
-    nest of thousands of ops seconds)."""
-    inside = {id(inner) for op in ops for inner in op.walk()}
-    found = set(roots)
-    pending = list(found)
-    while pending:
-        value = pending.pop()
-        for use in value.uses:
-            user = use.operation
-            if id(user) not in inside:
-                continue
-            new: set[SSAValue] = set()
-            parent = user.parent_op()
-            if isinstance(user, ForOp):
-                pairs = zip(user.iter_args, user.carried, user.results, strict=True)
-            elif isinstance(user, YieldOp) and isinstance(parent, ForOp):
-                if id(parent) not in inside:
-                    continue
-                pairs = zip(user.arguments, parent.carried, parent.results, strict=True)
-            else:
-                new.update(user.results)
-                pairs = iter(())
-            for source, arg, result in pairs:
-                if source is value:
-                    new |= {arg, result}
-            new -= found
-            found |= new
-            pending.extend(new)
-    return found
 
 
 def reduction_loops(nest: ParallelOp) -> list[ForOp]:

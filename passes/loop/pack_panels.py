@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.analysis.dependence import dependents
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects import device
 from xlir.dialects.device import LaunchOp
@@ -61,7 +62,7 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import i64_array
-from xlir.passes.loop.jam import JAM_ATTRIBUTE, dependents
+from xlir.passes.loop.jam import JAM_ATTRIBUTE
 
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width

@@ -66,11 +66,11 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xlir.analysis.dependence import dependents
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.jam import (
-    dependents,
     epilogue_copies,
     jam,
     jam_blocker,

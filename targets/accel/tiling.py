@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xlir.analysis.dependence import dependents
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -64,39 +65,13 @@ REACH = 1 << 15
 16-bit immediate (manual section 4.6), so one register addresses them all."""
 
 
-def _dependents(loop: ParallelOp | ForOp, index: SSAValue) -> set[SSAValue]:
-    """The values of `loop`'s body that depend on its induction variable `index`."""
-    found: set[SSAValue] = {index}
-    changed = True
-    while changed:
-        changed = False
-        for op in loop.body.walk():
-            if op is loop:
-                continue
-            depends = any(v in found for v in op.operands)
-            if isinstance(op, ForOp):
-                yielded = op.block.last_op
-                assert yielded is not None
-                bounds = [*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step]
-                carried = any(v in found for v in (*op.iter_args, *yielded.operands))
-                new = [op.induction_var] if any(v in found for v in bounds) else []
-                new += [*op.carried, *op.results] if carried else []
-            else:
-                new = list(op.results) if depends else []
-            for value in new:
-                if value not in found:
-                    found.add(value)
-                    changed = True
-    return found
-
-
 def _tiled_buffers(
     kernel: KernelOp, loop: ParallelOp | ForOp, first: SSAValue
 ) -> dict[int, int] | str:
     """The kernel arguments that move a tile at a time -> the index the
     tile cuts (module docstring), or why a buffer's footprint is neither a
     tile nor all of it."""
-    varying = _dependents(loop, first)
+    varying = dependents([first], loop.body.block.ops, through_bounds=True)
     tiled: dict[int, int] = {}
     for index, arg in enumerate(kernel.body.block.args):
         if not isinstance(arg.type, MemRefType):

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
+from xlir.analysis.dependence import dependents
 from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
@@ -63,34 +64,7 @@ def _varying(nest: ParallelOp) -> set[SSAValue] | None:
     """The values of `nest`'s body that depend on its last dimension, or
     None if a lane could not compute one of its ops."""
     lane = nest.block.args[-1]
-    varying: set[SSAValue] = {lane}
-    changed = True
-    while changed:
-        changed = False
-        for op in nest.body.walk():
-            if op is nest:
-                continue
-            depends = any(v in varying for v in op.operands)
-            if isinstance(op, ForOp):
-                carried = op.block.args[1:]
-                yielded = op.block.last_op
-                assert yielded is not None
-                new = [
-                    (arg, result)
-                    for arg, init, out, result in zip(
-                        carried, op.iter_args, yielded.operands, op.results, strict=True
-                    )
-                    if (init in varying or out in varying) and arg not in varying
-                ]
-                for arg, result in new:
-                    varying |= {arg, result}
-                    changed = True
-                continue
-            if depends:
-                for result in op.results:
-                    if result not in varying:
-                        varying.add(result)
-                        changed = True
+    varying = dependents([lane], nest.body.block.ops)
     for op in nest.body.walk():
         if op is nest:
             continue
