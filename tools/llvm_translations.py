@@ -79,9 +79,14 @@ def backend_target(name: str | None) -> tuple[Target, LLVMBackend]:
     return target, backend
 
 
+def opt_level(args: argparse.Namespace) -> int:
+    """-O's level; -O0 when it is not given."""
+    return args.opt or 0
+
+
 def machine_for(backend: LLVMBackend, args: argparse.Namespace) -> llvm.TargetMachine:
     try:
-        return backend.machine(args.triple, args.cpu, args.features, args.opt)
+        return backend.machine(args.triple, args.cpu, args.features, opt_level(args))
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -104,7 +109,7 @@ def _through_llvm(emit: Emit) -> Callable[[TranslationInput], str | bytes]:
         except (NotImplementedError, DiagnosticException) as error:
             raise XlirError(f"error: cannot translate to LLVM IR: {error}") from None
         try:
-            translated = optimize(ir, machine, args.opt)
+            translated = optimize(ir, machine, opt_level(args))
         except RuntimeError as error:
             raise XlirError(
                 f"error: LLVM rejected the translated IR: {error}"

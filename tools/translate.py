@@ -142,7 +142,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--target {key} writes binary: give -o FILE")
         if args.output == "-" and sys.stdout.isatty():
             raise UsageError(f"--target {key}: will not write binary to a terminal")
-    args.opt = args.opt or 0
     source = TranslationInput(
         name, data, lambda: load_module(decode_source(data, name), name), args
     )
