@@ -1,4 +1,5 @@
-"""Registries of named plug-ins: dialects, passes, named pipelines, targets.
+"""Registries of named plug-ins: dialects, passes, named pipelines,
+translations (targets have their own, targets/registry.py).
 
 Each registry is an `importlib.metadata` entry-point group (`xlir.passes`,
 ...). xlir declares its built-ins in its own `pyproject.toml`, and an

@@ -6,6 +6,8 @@
     xlir-accel run FILE.{s,xa1,mlir} --kernel NAME [--inputs IN.npz]
                [--output 4096xf32 ...] [-o OUT.npz]
 
+`asm`, `obj` and `disasm` are also xlir-translate's translations accel-asm,
+accel-obj and accel-disasm (translations.py), through the same functions.
 `run` launches the kernel on the simulator and prints its profile. Its
 arguments, in order, are the arrays of IN.npz (a 0-d array is a scalar
 argument: an integer, or a float's bits; any other array is copied into a DRAM
@@ -90,11 +92,11 @@ def assemble_text(text: str, name: str) -> ObjectFile:
         raise XlirError(str(error)) from None
 
 
-def load_object(path: str) -> ObjectFile:
+def object_from_bytes(data: bytes, name: str) -> ObjectFile:
     try:
-        return ObjectFile.from_bytes(_read(path))
+        return ObjectFile.from_bytes(data)
     except ObjectFormatError as error:
-        raise UsageError(f"{path}: {error}") from None
+        raise UsageError(f"{name}: {error}") from None
 
 
 def _assembly(path: str) -> str:
@@ -106,7 +108,7 @@ def _assembly(path: str) -> str:
 
 def _object(path: str) -> ObjectFile:
     if path.endswith(".xa1"):
-        return load_object(path)
+        return object_from_bytes(_read(path), path)
     return assemble_text(_assembly(path), path)
 
 
