@@ -534,16 +534,15 @@ class Compiler(ABC):
     ) -> ProgramRecord:
         """Runs the HLO passes on `module` (in place) and reads its record,
         after refusing collectives whose groups do not fit the grid the
-        module states (`mhlo.num_replicas` x `mhlo.num_partitions`; a test
-        module without them runs its functions on grids of its own,
-        `interpreter.run_parallel`). A
+        module states (`mhlo.num_replicas` x `mhlo.num_partitions`; one
+        device where it states none, except in a test module whose
+        `interpreter.run_parallel` ops pick their own grids). A
         module already at the loop level gets no default pipeline; one that
         is there after its pipeline (`hlo-opt,hlo-to-loop`) goes on from
         there."""
-        if _states_grid(module) or not _runs_own_grids(module):
-            misfits = grid_problems(module, module_grid(module), sources)
-            if misfits:
-                raise XlirError("\n".join(misfits))
+        misfits = grid_problems(module, module_grid(module), sources)
+        if misfits and (_states_grid(module) or not _runs_own_grids(module)):
+            raise XlirError("\n".join(misfits))
         if pipeline is not None or not is_loop_level(module):
             self.run_hlo_passes(module, pipeline, sources)
         return program_record(module, function, is_loop_level(module))

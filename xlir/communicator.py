@@ -28,13 +28,9 @@ from xdsl.utils.str_enum import StrEnum
 
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.dialects.stablehlo.collectives import (
-    AllGatherOp,
-    AllReduceOp,
-    AllToAllOp,
+    GROUPED_OPS,
     CollectiveBroadcastOp,
     CollectivePermuteOp,
-    CollectiveReduceOp,
-    ReduceScatterOp,
     grouping_mode,
     replica_groups,
 )
@@ -44,17 +40,6 @@ from xlir.dialects.stablehlo.process_groups import (
     GroupsDoNotFit,
     process_groups,
 )
-
-GROUPED_OPS = (
-    AllReduceOp,
-    AllGatherOp,
-    ReduceScatterOp,
-    AllToAllOp,
-    CollectivePermuteOp,
-    CollectiveBroadcastOp,
-    CollectiveReduceOp,
-)
-"""The collectives that split the grid into process groups."""
 
 Combine = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

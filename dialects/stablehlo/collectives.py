@@ -607,7 +607,7 @@ COLLECTIVE_OPS: list[type[IRDLOperation]] = [
     OutfeedOp,
 ]
 
-GRID_STEP_OPS: tuple[type[IRDLOperation], ...] = (
+GROUPED_OPS: tuple[type[IRDLOperation], ...] = (
     AllReduceOp,
     AllGatherOp,
     ReduceScatterOp,
@@ -615,6 +615,11 @@ GRID_STEP_OPS: tuple[type[IRDLOperation], ...] = (
     CollectivePermuteOp,
     CollectiveBroadcastOp,
     CollectiveReduceOp,
+)
+"""The collectives that split the grid into process groups."""
+
+GRID_STEP_OPS: tuple[type[IRDLOperation], ...] = (
+    *GROUPED_OPS,
     ReplicaIdOp,
     PartitionIdOp,
 )
