@@ -27,7 +27,7 @@ import re
 from abc import ABC
 from collections.abc import Callable, Sequence
 from io import StringIO
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from xdsl.backend.assembly_printer import (
     AssemblyPrintable,
@@ -36,7 +36,6 @@ from xdsl.backend.assembly_printer import (
 )
 from xdsl.backend.register_allocatable import (
     HasRegisterConstraints,
-    RegisterAllocatableOperation,
     RegisterConstraints,
 )
 from xdsl.backend.register_allocator import BlockAllocator
@@ -76,6 +75,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
+from xlir.dialects.register_loop import RegisterLoop
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,
@@ -87,9 +87,6 @@ from xlir.targets.accel.isa import (
     register_name,
 )
 from xlir.targets.accel.objfile import NAME_PATTERN
-
-if TYPE_CHECKING:
-    from xdsl.backend.liveness import LivenessContext
 
 # --- register types ------------------------------------------------------------
 
@@ -707,7 +704,7 @@ class YieldOp(AbstractYieldOperation[Attribute]):
 
 
 @irdl_op_definition
-class ForOp(StructuredControl, RegisterAllocatableOperation):
+class ForOp(StructuredControl, RegisterLoop):
     """A counted loop with loop-carried values, before and after register
     allocation (as xDSL's `riscv_scf.for`): the block arguments are the
     induction variable, starting at `lower` and advanced by `step` after
@@ -780,34 +777,15 @@ class ForOp(StructuredControl, RegisterAllocatableOperation):
         values and `lower` get the registers just freed where they are free,
         so that the loop needs no moves in the common case."""
         body = self.body.block
-        for live_in in allocator.live_ins_per_block[body]:
-            allocator.allocate_value(live_in)
-        if self.hardware is None:  # compared after every iteration
-            allocator.allocate_value(self.bound)
         yielded = body.last_op
         assert isinstance(yielded, YieldOp)
-        for arg, value, result in zip(
-            body.args[1:], yielded.operands, self.res, strict=True
-        ):
-            allocator.allocate_values_same_reg((arg, value, result))
-        allocator.allocate_value(body.args[0])
-        registers = [a.type for a in body.args]
-        assert all(isinstance(r, RegisterType) for r in registers)
-        with allocator.available_registers.reserve_registers(
-            [r for r in registers if isinstance(r, RegisterType)]
-        ):
-            allocator.allocate_block(body)
+        carried = zip(body.args[1:], yielded.operands, self.res, strict=True)
+        every_trip = [] if self.hardware else [self.bound]  # a branch loop's compare
+        self.allocate_loop(allocator, carried, every_trip)
         allocator.allocate_value(self.bound)  # a hardware loop's: read on entry
         for arg, initial in zip(body.args, (self.lower, *self.iter_args), strict=True):
             allocator.free_value(arg)
             allocator.allocate_value(initial)
-
-    def update_liveness(self, ctx: LivenessContext) -> None:
-        ctx.alive.difference_update(self.results)
-        ctx.alive.update(self.operands)
-        inner = ctx.copy(set())
-        inner.process_region(self.body)
-        ctx.alive.update(inner.alive - set(self.body.block.args))
 
 
 def _move(target: SSAValue, source: SSAValue) -> AccelInstruction | None:
