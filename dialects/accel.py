@@ -23,7 +23,6 @@ xDSL's `riscv` and `x86` dialects.
 
 from __future__ import annotations
 
-import re
 from abc import ABC
 from collections.abc import Callable, Sequence
 from io import StringIO
@@ -75,6 +74,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
+from xlir.dialects.instruction_op import instruction_op
 from xlir.dialects.register_loop import RegisterLoop
 from xlir.targets.accel.isa import (
     DMA_MODES,
@@ -274,10 +274,6 @@ class AccelInstruction(
                 )
 
 
-def _class_name(mnemonic: str) -> str:
-    return "".join(part.capitalize() for part in re.split(r"[._]", mnemonic)) + "Op"
-
-
 def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
     """The op class of one instruction."""
     fields: dict[str, object] = {}
@@ -312,19 +308,7 @@ def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
             fields["imm"] = prop_def(IntegerAttr[I32])
             slots.append("imm")
             syntax.append("$imm")
-    has_operands = any(
-        isinstance(f, type(operand_def(XRegisterType))) for f in fields.values()
-    )
-    has_results = "rd" in fields and "rd" in slots and spec.mnemonic not in RD_IS_SOURCE
-    types = {
-        (True, True): " `:` functional-type(operands, results)",
-        (True, False): " `:` type(operands)",
-        (False, True): " `:` type(results)",
-        (False, False): "",
-    }[has_operands, has_results]
-    fields["assembly_format"] = " `,` ".join(syntax) + " attr-dict" + types
     fields |= {
-        "name": f"accel.{spec.mnemonic}",
         "__annotations__": {
             "SPEC": ClassVar[InstructionSpec],
             "SLOTS": ClassVar[tuple[str, ...]],
@@ -332,11 +316,8 @@ def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
         "SPEC": spec,
         "SLOTS": tuple(slots),
         "__doc__": f"`{spec.mnemonic}` (opcode {spec.opcode:#04x}, format {spec.format.value}).",
-        "__module__": __name__,
     }
-    return irdl_op_definition(
-        type(_class_name(spec.mnemonic), (AccelInstruction,), fields)
-    )
+    return instruction_op(f"accel.{spec.mnemonic}", AccelInstruction, fields, syntax)
 
 
 INSTRUCTIONS: dict[str, type[AccelInstruction]] = {
