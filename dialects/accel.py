@@ -75,7 +75,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
 from xlir.dialects.instruction_op import instruction_op
-from xlir.dialects.register_loop import RegisterLoop
+from xlir.dialects.register_allocation import RegisterLoop
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,

@@ -14,7 +14,7 @@ from xdsl.ir import Dialect
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface
 from xlir.dialects.device import LaunchableKernel
 from xlir.dialects.instruction_op import instruction_op
-from xlir.dialects.register_loop import RegisterLoop
+from xlir.dialects.register_allocation import RegisterLoop
 
 LANES, REGISTERS = 4, 16
 F32, I32, BITS = np.float32, np.int32, np.uint32  # how an instruction reads lanes

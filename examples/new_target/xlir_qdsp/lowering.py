@@ -5,8 +5,6 @@ op by op into a `qdsp.kernel` (`REWRITES`; any other op, the instruction of
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.backend.block_naive_allocator import BlockNaiveAllocator
-from xdsl.backend.register_allocator import live_ins_per_block
 from xdsl.backend.register_stack import OutOfRegisters, RegisterStack
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
@@ -16,6 +14,7 @@ from xdsl.rewriter import Rewriter
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.register_allocation import allocate_block
 
 from xlir.diagnostics import XlirError, refuse_ops
 from xlir_qdsp import dialect as qdsp
@@ -46,7 +45,8 @@ class KernelLowering:
             if arg.type == F32:
                 self.values[arg] = self.emit("argf", imm=k)
             elif not isinstance(arg.type, builtin.MemRefType):
-                problems.append((kernel, f"'loop.kernel' takes an argument of {arg.type}"))
+                why = f"'loop.kernel' takes an argument of {arg.type}"
+                problems.append((kernel, why))
         self.body(kernel.body.block)
         name = {"sym_name": builtin.StringAttr(kernel.sym_name.data)}
         self.kernel = qdsp.KernelOp(properties=name, regions=[Region(self.block)])
@@ -55,9 +55,9 @@ class KernelLowering:
         """Append an instruction; the register it writes (`st`: none)."""
         kind = builtin.FloatAttr if mnemonic == "lf" else builtin.IntegerAttr
         props = {} if imm is None else {"imm": kind(imm, 32)}
-        written = [qdsp.Reg.unallocated()] * (mnemonic != "st")
-        op = qdsp.INSTRUCTIONS[mnemonic](
-            operands=reads, result_types=written, properties=props
+        out = [qdsp.Reg.unallocated()] * (mnemonic != "st")
+        op = qdsp.INSTRUCTIONS[mnemonic].create(
+            operands=reads, result_types=out, properties=props
         )
         self.block.add_op(op)
         return op.results[0] if op.results else None
@@ -171,10 +171,9 @@ class AllocateRegistersPass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         registers = [qdsp.Reg.from_index(i) for i in reversed(range(qdsp.REGISTERS))]
         for kernel in [k for k in op.ops if isinstance(k, qdsp.KernelOp)]:
-            allocator = BlockNaiveAllocator(RegisterStack.get(registers), qdsp.Reg)
-            allocator.live_ins_per_block = live_ins_per_block(kernel.body.block)
+            stack = RegisterStack.get(registers)
             try:
-                allocator.allocate_block(kernel.body.block)
+                allocate_block(kernel.body.block, stack, qdsp.Reg)
             except OutOfRegisters:
                 why = f"@{kernel.sym_name.data} needs more than 16 registers"
                 raise XlirError(f"error: {why}") from None

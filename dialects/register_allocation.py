@@ -1,18 +1,32 @@
-"""A loop op of an assembly dialect, for xDSL's register allocator: one
-region whose block's arguments are the loop's counter, then the values it
-carries from trip to trip (`accel.for`, and out-of-tree chips' loops).
-Allocated as xDSL's `riscv_scf.for` is, which only knows its own ops."""
+"""xDSL's register allocator on an assembly dialect's kernels (`accel`, and
+out-of-tree chips'): `allocate_block` runs its block-naive allocator over a
+kernel's body; `RegisterLoop` is a loop op it allocates, one region whose
+block's arguments are the loop's counter, then the values it carries from
+trip to trip, allocated as xDSL's `riscv_scf.for` is (which only knows its
+own dialect's ops)."""
 
 from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Iterable, Sequence
 
+from xdsl.backend.block_naive_allocator import BlockNaiveAllocator
 from xdsl.backend.liveness import LivenessContext
 from xdsl.backend.register_allocatable import RegisterAllocatableOperation
-from xdsl.backend.register_allocator import BlockAllocator
+from xdsl.backend.register_allocator import BlockAllocator, live_ins_per_block
+from xdsl.backend.register_stack import RegisterStack
 from xdsl.backend.register_type import RegisterType
 from xdsl.ir import Block, SSAValue
+
+
+def allocate_block(
+    block: Block, registers: RegisterStack, register_type: type[RegisterType]
+) -> None:
+    """Every value of `block` (a kernel's body) a register of `registers`,
+    from its last op up; xDSL's `OutOfRegisters` where they do not fit."""
+    allocator = BlockNaiveAllocator(registers, register_type)
+    allocator.live_ins_per_block = live_ins_per_block(block)
+    allocator.allocate_block(block)
 
 
 class RegisterLoop(RegisterAllocatableOperation, ABC):
