@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from xdsl.irdl import IRDLOperation, OperandDef, ResultDef, irdl_op_definition
 
@@ -35,4 +35,4 @@ def instruction_op(
     class_name = "".join(p.capitalize() for p in re.split(r"[._]", mnemonic)) + "Op"
     namespace = {**fields, "name": name, "__module__": base.__module__}
     namespace["assembly_format"] = " `,` ".join(syntax) + " attr-dict" + types
-    return irdl_op_definition(type(class_name, (base,), namespace))
+    return cast(type[Op], irdl_op_definition(type(class_name, (base,), namespace)))
