@@ -21,7 +21,6 @@ from xlir_qdsp.dialect import BITS, F32, I32, ISA, LANES, REGISTERS
 
 REFUSED = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops",
            "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]  # fmt: skip
-WHY = "ops Q4 has no instruction for, refused in one diagnostic"
 
 
 class QdspTarget(Target):
@@ -39,7 +38,7 @@ class QdspTarget(Target):
         return passes_of("convert-loop-to-qdsp,qdsp-allocate-registers")
 
     def known_gaps(self) -> KnownGaps:
-        return KnownGaps(corpus=dict.fromkeys(REFUSED, WHY))
+        return KnownGaps(corpus=dict.fromkeys(REFUSED, "ops Q4 has no instruction for"))
 
     def make_platform(self) -> "QdspPlatform":
         return QdspPlatform()
