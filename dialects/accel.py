@@ -23,11 +23,10 @@ xDSL's `riscv` and `x86` dialects.
 
 from __future__ import annotations
 
-import re
 from abc import ABC
 from collections.abc import Callable, Sequence
 from io import StringIO
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from xdsl.backend.assembly_printer import (
     AssemblyPrintable,
@@ -36,7 +35,6 @@ from xdsl.backend.assembly_printer import (
 )
 from xdsl.backend.register_allocatable import (
     HasRegisterConstraints,
-    RegisterAllocatableOperation,
     RegisterConstraints,
 )
 from xdsl.backend.register_allocator import BlockAllocator
@@ -76,6 +74,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
+from xlir.dialects.instruction_op import instruction_op
+from xlir.dialects.register_allocation import RegisterLoop
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,
@@ -87,9 +87,6 @@ from xlir.targets.accel.isa import (
     register_name,
 )
 from xlir.targets.accel.objfile import NAME_PATTERN
-
-if TYPE_CHECKING:
-    from xdsl.backend.liveness import LivenessContext
 
 # --- register types ------------------------------------------------------------
 
@@ -277,10 +274,6 @@ class AccelInstruction(
                 )
 
 
-def _class_name(mnemonic: str) -> str:
-    return "".join(part.capitalize() for part in re.split(r"[._]", mnemonic)) + "Op"
-
-
 def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
     """The op class of one instruction."""
     fields: dict[str, object] = {}
@@ -315,19 +308,7 @@ def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
             fields["imm"] = prop_def(IntegerAttr[I32])
             slots.append("imm")
             syntax.append("$imm")
-    has_operands = any(
-        isinstance(f, type(operand_def(XRegisterType))) for f in fields.values()
-    )
-    has_results = "rd" in fields and "rd" in slots and spec.mnemonic not in RD_IS_SOURCE
-    types = {
-        (True, True): " `:` functional-type(operands, results)",
-        (True, False): " `:` type(operands)",
-        (False, True): " `:` type(results)",
-        (False, False): "",
-    }[has_operands, has_results]
-    fields["assembly_format"] = " `,` ".join(syntax) + " attr-dict" + types
     fields |= {
-        "name": f"accel.{spec.mnemonic}",
         "__annotations__": {
             "SPEC": ClassVar[InstructionSpec],
             "SLOTS": ClassVar[tuple[str, ...]],
@@ -335,11 +316,8 @@ def _instruction(spec: InstructionSpec) -> type[AccelInstruction]:
         "SPEC": spec,
         "SLOTS": tuple(slots),
         "__doc__": f"`{spec.mnemonic}` (opcode {spec.opcode:#04x}, format {spec.format.value}).",
-        "__module__": __name__,
     }
-    return irdl_op_definition(
-        type(_class_name(spec.mnemonic), (AccelInstruction,), fields)
-    )
+    return instruction_op(f"accel.{spec.mnemonic}", AccelInstruction, fields, syntax)
 
 
 INSTRUCTIONS: dict[str, type[AccelInstruction]] = {
@@ -707,7 +685,7 @@ class YieldOp(AbstractYieldOperation[Attribute]):
 
 
 @irdl_op_definition
-class ForOp(StructuredControl, RegisterAllocatableOperation):
+class ForOp(StructuredControl, RegisterLoop):
     """A counted loop with loop-carried values, before and after register
     allocation (as xDSL's `riscv_scf.for`): the block arguments are the
     induction variable, starting at `lower` and advanced by `step` after
@@ -780,34 +758,15 @@ class ForOp(StructuredControl, RegisterAllocatableOperation):
         values and `lower` get the registers just freed where they are free,
         so that the loop needs no moves in the common case."""
         body = self.body.block
-        for live_in in allocator.live_ins_per_block[body]:
-            allocator.allocate_value(live_in)
-        if self.hardware is None:  # compared after every iteration
-            allocator.allocate_value(self.bound)
         yielded = body.last_op
         assert isinstance(yielded, YieldOp)
-        for arg, value, result in zip(
-            body.args[1:], yielded.operands, self.res, strict=True
-        ):
-            allocator.allocate_values_same_reg((arg, value, result))
-        allocator.allocate_value(body.args[0])
-        registers = [a.type for a in body.args]
-        assert all(isinstance(r, RegisterType) for r in registers)
-        with allocator.available_registers.reserve_registers(
-            [r for r in registers if isinstance(r, RegisterType)]
-        ):
-            allocator.allocate_block(body)
+        carried = zip(body.args[1:], yielded.operands, self.res, strict=True)
+        every_trip = [] if self.hardware else [self.bound]  # a branch loop's compare
+        self.allocate_loop(allocator, carried, every_trip)
         allocator.allocate_value(self.bound)  # a hardware loop's: read on entry
         for arg, initial in zip(body.args, (self.lower, *self.iter_args), strict=True):
             allocator.free_value(arg)
             allocator.allocate_value(initial)
-
-    def update_liveness(self, ctx: LivenessContext) -> None:
-        ctx.alive.difference_update(self.results)
-        ctx.alive.update(self.operands)
-        inner = ctx.copy(set())
-        inner.process_region(self.body)
-        ctx.alive.update(inner.alive - set(self.body.block.args))
 
 
 def _move(target: SSAValue, source: SSAValue) -> AccelInstruction | None:

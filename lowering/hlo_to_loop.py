@@ -35,7 +35,7 @@ from xlir.lowering.host_schedule import HostSchedule
 from xlir.lowering.kernels import emit_kernel
 from xlir.lowering.scalar import UnsupportedScalarOp
 
-from xlir.diagnostics import XlirError, format_at_op
+from xlir.diagnostics import XlirError, format_at_op, refuse_ops
 from xlir.walk import walk
 
 COMPLEX_FIRST = (
@@ -130,12 +130,8 @@ def _no_kernel(op: Operation) -> str:
 
 def _report(problems: list[tuple[Operation, str]]) -> None:
     """One diagnostic listing every op that cannot be lowered (each once)."""
-    unique = list(dict.fromkeys((id(op), op, reason) for op, reason in problems))
-    lines = [format_at_op(op, f"'{op.name}' {reason}") for _, op, reason in unique]
-    raise XlirError(
-        f"hlo-to-loop cannot lower {len(lines)} op(s) of this module:\n"
-        + "\n".join(lines)
-    )
+    messages = [(op, f"'{op.name}' {reason}") for op, reason in problems]
+    refuse_ops("hlo-to-loop cannot lower", messages, "of this module")
 
 
 def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:

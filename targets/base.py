@@ -123,6 +123,27 @@ def check_transfer(what: str, buffer: DeviceBuffer, nbytes: int) -> None:
         )
 
 
+def check_parameters(
+    name: str, arguments: Sequence[KernelArgument], buffers: Sequence[bool]
+) -> None:
+    """A launch's arguments against a kernel's parameters, which `buffers`
+    says are device buffers (True) or scalars: a diagnostic unless each
+    has its argument, of its kind. `launch` checks so every kernel that
+    says its parameters (its `buffer_parameters`)."""
+    if len(arguments) != len(buffers):
+        raise XlirError(
+            f"error: launch of @{name}: it takes {len(buffers)} argument(s), not "
+            f"{len(arguments)}"
+        )
+    kinds = ["a scalar", "a device buffer"]
+    for index, (argument, buffer) in enumerate(zip(arguments, buffers, strict=True)):
+        if isinstance(argument, DeviceBuffer) != buffer:
+            raise XlirError(
+                f"error: launch of @{name}: argument {index} is "
+                f"{kinds[not buffer]}; expected {kinds[buffer]}"
+            )
+
+
 @dataclass(eq=False)
 class Event:
     """Recorded on a stream; done once the stream has run up to it."""
@@ -403,6 +424,9 @@ class StreamExecutor(ABC):
                     f"error: launch of @{name}: argument {index} is a "
                     f"{type(argument).__name__}; expected a device buffer or a scalar"
                 )
+        buffers = getattr(kernel, "buffer_parameters", None)
+        if buffers is not None:
+            check_parameters(name, arguments, buffers)
         self._launch(stream, kernel, blocks, list(arguments))
 
     @abstractmethod

@@ -222,19 +222,14 @@ class LoopKernel(HostKernel):
     image: LoopModule
     _blocks: dict[int, list[Routine]] = field(default_factory=dict)
 
+    @property
+    def buffer_parameters(self) -> list[bool]:
+        """Which parameters are buffers (`launch` checks the arguments)."""
+        return [isinstance(t, MemRefType) for t in self.op.argument_types]
+
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
         types = self.op.argument_types
-        if len(arguments) != len(types):
-            raise XlirError(
-                f"error: @{self.name} takes {len(types)} argument(s), but was "
-                f"launched with {len(arguments)}"
-            )
-        values = [
-            _argument_value(self.name, index, argument, type_)
-            for index, (argument, type_) in enumerate(
-                zip(arguments, types, strict=True)
-            )
-        ]
+        values = [_argument_value(a, t) for a, t in zip(arguments, types, strict=True)]
         with np.errstate(all="ignore"):
             for routine in self.block_routines(prod(grid)):
                 routine(values)
@@ -264,23 +259,12 @@ class LoopKernel(HostKernel):
         return routine
 
 
-def _argument_value(
-    kernel: str, index: int, argument: KernelArgument, type_: Attribute
-) -> Any:
+def _argument_value(argument: KernelArgument, type_: Attribute) -> Any:
     """A launch argument as the loop evaluator takes it: a buffer as a view of
     its memref type, a scalar as a numpy scalar of its type."""
-    if isinstance(type_, MemRefType):
-        if not isinstance(argument, DeviceBuffer):
-            raise XlirError(
-                f"error: @{kernel}: argument {index} is a scalar; expected a device "
-                f"buffer of {type_}"
-            )
-        return typed_view(argument, storage_dtype(type_), type_.get_shape())
     if isinstance(argument, DeviceBuffer):
-        raise XlirError(
-            f"error: @{kernel}: argument {index} is a device buffer; expected a "
-            f"scalar of {type_}"
-        )
+        assert isinstance(type_, MemRefType)
+        return typed_view(argument, storage_dtype(type_), type_.get_shape())
     return register_dtype(type_).type(argument)
 
 

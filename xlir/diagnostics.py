@@ -9,6 +9,7 @@ exit non-zero instead of showing a traceback.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -64,6 +65,19 @@ def format_at_op(
     text = format_at(file, loc.line.data, loc.column.data, message, source, severity)
     note = source_note(location)
     return text if note is None else text + "\n" + note
+
+
+def refuse_ops(
+    action: str, problems: Iterable[tuple[Operation, str]], where: str = ""
+) -> None:
+    """Nothing where there are no problems; else one diagnostic listing them
+    all, `{action} N op(s) {where}:` then each (op, message) at the op's
+    location, each line once (copies of one op, as unrolling makes, share
+    its location): a pass refuses what it cannot lower in one report."""
+    lines = list(dict.fromkeys(format_at_op(op, message) for op, message in problems))
+    if lines:
+        head = " ".join(filter(None, [action, f"{len(lines)} op(s)", where]))
+        raise XlirError(f"{head}:\n" + "\n".join(lines))
 
 
 def decode_source(data: bytes, file: str) -> str:

@@ -34,7 +34,7 @@ from xlir.lowering.llvm.function import (
     llvm_type,
 )
 
-from xlir.diagnostics import XlirError, format_at_op
+from xlir.diagnostics import refuse_ops
 from xlir.walk import walk
 
 TERMINATORS = {"loop.yield", "loop.return", "scf.yield", "scf.condition"}
@@ -86,13 +86,9 @@ def report(
 ) -> None:
     """Raise one XlirError listing `problems` (none: nothing), each line
     once (copies of one op, as unrolling makes, share their location)."""
-    if problems:
-        lines = [format_at_op(op, f"'{op.name}' {reason}") for op, reason in problems]
-        lines = list(dict.fromkeys(lines))
-        raise XlirError(
-            f"{what} cannot lower {len(problems)} op(s) of this module for "
-            f"target '{emitter.target}':\n" + "\n".join(lines)
-        )
+    messages = [(op, f"'{op.name}' {reason}") for op, reason in problems]
+    where = f"of this module for target '{emitter.target}'"
+    refuse_ops(f"{what} cannot lower", messages, where)
 
 
 def add_declarations(module: ModuleOp, symbols: ModuleSymbols) -> None:

@@ -37,7 +37,7 @@ from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
 from xlir.dialects.stablehlo.quantization import UniformDequantizeOp, UniformQuantizeOp
 from xlir.dialects.stablehlo.types import element_type, is_quantized
 
-from xlir.diagnostics import XlirError, format_at_op
+from xlir.diagnostics import refuse_ops
 
 
 def _is_quantized(type_: Attribute) -> bool:
@@ -231,11 +231,7 @@ class QuantToMathPass(ModulePass):
                 lowering = _Function({}, [], [])
                 lowering.run(function)
                 problems += lowering.problems
-        if problems:
-            lines = [
-                format_at_op(o, f"'{o.name}' has quantized values inside its regions")
-                for o in problems
-            ]
-            raise XlirError(
-                f"quant-to-math cannot lower {len(lines)} op(s):\n" + "\n".join(lines)
-            )
+        why = "has quantized values inside its regions"
+        refuse_ops(
+            "quant-to-math cannot lower", [(o, f"'{o.name}' {why}") for o in problems]
+        )

@@ -73,7 +73,7 @@ from xlir.passes.hlo.simplify_patterns.constants import (
     splat_ops,
 )
 
-from xlir.diagnostics import XlirError, format_at_op
+from xlir.diagnostics import refuse_ops
 
 
 class _Unsupported(Exception):
@@ -120,14 +120,8 @@ class SplitComplexPass(ModulePass):
             if isinstance(function, func.FuncOp) and function.body.blocks:
                 splitter.function(function)
         splitter.finish()
-        if splitter.problems:
-            lines = [
-                format_at_op(o, f"'{o.name}' {why}") for o, why in splitter.problems
-            ]
-            raise XlirError(
-                f"split-complex cannot split {len(lines)} op(s) on complex values:\n"
-                + "\n".join(lines)
-            )
+        messages = [(o, f"'{o.name}' {why}") for o, why in splitter.problems]
+        refuse_ops("split-complex cannot split", messages, "on complex values")
 
 
 Value = SSAValue | cm.Complex

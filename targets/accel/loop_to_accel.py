@@ -68,7 +68,7 @@ from xlir.targets.accel.matmul import matmul_plan
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 
-from xlir.diagnostics import XlirError, format_at_op
+from xlir.diagnostics import XlirError, format_at_op, refuse_ops
 
 X = accel.XRegisterType
 V = accel.VRegisterType
@@ -267,12 +267,8 @@ def check_kernels(module: ModuleOp) -> None:
         if isinstance(op, KernelOp)
         for p in unsupported_ops(op)
     ]
-    if problems:
-        lines = [format_at_op(op, f"'{op.name}' {why}") for op, why in problems]
-        raise XlirError(
-            f"loop-to-accel cannot lower {len(problems)} op(s) for target "
-            "'accel':\n" + "\n".join(lines)
-        )
+    messages = [(op, f"'{op.name}' {why}") for op, why in problems]
+    refuse_ops("loop-to-accel cannot lower", messages, "for target 'accel'")
 
 
 # --- building instructions ----------------------------------------------------------

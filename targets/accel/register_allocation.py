@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.backend.block_naive_allocator import BlockNaiveAllocator
-from xdsl.backend.register_allocator import live_ins_per_block
 from xdsl.backend.register_stack import RegisterStack
 from xdsl.dialects.builtin import IntAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
+from xlir.dialects.register_allocation import allocate_block
 from xlir.targets.accel.isa import RegClass
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -68,10 +67,8 @@ def allocate_kernel(kernel: accel.KernelOp) -> Allocation:
 
 def _allocate(kernel: accel.KernelOp, held_back: bool) -> int:
     """Allocate; the number of values given infinite registers."""
-    allocator = BlockNaiveAllocator(_stack(kernel, held_back), accel.AccelRegisterType)
-    block = kernel.body.block
-    allocator.live_ins_per_block = live_ins_per_block(block)
-    allocator.allocate_block(block)
+    registers = _stack(kernel, held_back)
+    allocate_block(kernel.body.block, registers, accel.AccelRegisterType)
     return len(_infinite_values(kernel))
 
 

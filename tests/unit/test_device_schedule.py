@@ -146,6 +146,24 @@ def test_a_kernel_of_two_loops_runs_on_one_block_only() -> None:
         stream.synchronize()
 
 
+def test_a_launch_that_does_not_fit_the_kernels_parameters_is_refused() -> None:
+    """The loop kernel says its parameters (`buffer_parameters`), so the
+    launch checks the arguments' count and kinds before enqueueing."""
+    platform = get_platform("interpreter")
+    executor = platform.executor(0)
+    module = parse_module(make_context(), KERNEL, "k.mlir")
+    kernel = executor.load_kernel(platform.compiler().compile_kernels(module), "twice")
+    x = executor.allocate(32)
+    stream = executor.create_stream()
+    for arguments, message in [
+        ([x], r"launch of @twice: it takes 2 argument\(s\), not 1"),
+        ([x, 2.0], "argument 1 is a scalar; expected a device buffer"),
+    ]:
+        with pytest.raises(XlirError, match=message):
+            executor.launch(stream, kernel, (1,), arguments)
+    assert stream.pending == 0
+
+
 def test_a_whole_program_runs_on_one_block() -> None:
     executable = xlir.compile(CASE)
     executor = executable.platform.executor(0)

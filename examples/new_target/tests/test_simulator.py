@@ -1,4 +1,4 @@
-"""The simulator: a launch on any grid computes the whole result; its
+"""The simulator: a launch on any grid computes the whole result; the
 diagnostics for a launch that does not fit the kernel and a word outside its
 buffer."""
 
@@ -62,9 +62,12 @@ def test_a_launch_runs_the_kernel() -> None:
 
 
 def test_arguments_that_do_not_fit_are_a_diagnostic() -> None:
+    """The `.kernel` line says which arguments are buffers; a launch checks."""
+    executor = get_platform("qdsp").executor(0)
     (x,) = _buffers(np.zeros(4, np.float32))
-    with pytest.raises(XlirError, match=r"@copy takes \['buffer', 'buffer'\]"):
-        assemble(KERNELS)["copy"].run((1,), [x, np.float32(1)])
+    copy, stream = assemble(KERNELS)["copy"], executor.create_stream()
+    with pytest.raises(XlirError, match="argument 1 is a scalar; expected a device"):
+        executor.launch(stream, copy, (1,), [x, np.float32(1)])
 
 
 def test_a_word_outside_the_buffer_is_a_diagnostic() -> None:

@@ -13,6 +13,8 @@ from xdsl.dialects import builtin
 from xdsl.ir import Dialect
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface
 from xlir.dialects.device import LaunchableKernel
+from xlir.dialects.instruction_op import instruction_op
+from xlir.dialects.register_allocation import RegisterLoop
 
 LANES, REGISTERS = 4, 16
 F32, I32, BITS = np.float32, np.int32, np.uint32  # how an instruction reads lanes
@@ -77,34 +79,27 @@ class Instruction(irdl.IRDLOperation, allocatable.HasRegisterConstraints, OneLin
         return AssemblyPrinter.assembly_line(self.name[5:], ", ".join(fields))
 
 
-def instruction_op(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instruction]:
+def instruction(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instruction]:
     """An instruction's op: the registers it reads are operands (`rs1`...),
     the one it writes a result (`rd`), its immediate a property (`imm`)."""
     operands = ["rs1", "rs2", "rs3"][:reads]
     fields: dict = {name: irdl.operand_def(Reg) for name in operands}
     fields |= {"rd": irdl.result_def(Reg)} if writes else {}
     fields |= {"imm": irdl.prop_def(imm)} if imm else {}
-    syntax = " `,` ".join(f"${name}" for name in operands + ["imm"] * bool(imm))
-    types = "functional-type(operands, results)" if reads else "type($rd)"
-    types = types if writes else "type(operands)"
-    fields["assembly_format"] = f"{syntax} attr-dict `:` {types}"
-    fields |= {"name": f"qdsp.{mnemonic}", "__module__": __name__}
-    return irdl.irdl_op_definition(type(mnemonic, (Instruction,), fields))
+    syntax = [f"${name}" for name in operands + ["imm"] * bool(imm)]
+    return instruction_op(f"qdsp.{mnemonic}", Instruction, fields, syntax)
 
 
 INSTRUCTIONS = {
-    **{m: instruction_op(m, reads) for m, (_, reads, _, _) in ISA.items()},
-    **{m: instruction_op(m, *shape) for m, shape in MEMORY.items()},
+    **{m: instruction(m, reads) for m, (_, reads, _, _) in ISA.items()},
+    **{m: instruction(m, *shape) for m, shape in MEMORY.items()},
 }
 
 
 @irdl.irdl_op_definition
-class LoopOp(irdl.IRDLOperation, allocatable.RegisterAllocatableOperation, OneLine):
-    """`loop rd, start, step, count, lanes` ... `endloop`: the body run for
-    iterations i = 0 to count - 1 with rd = start + step * i, one a trip or
-    one a lane, four a trip (past count, the last one again: it stores what
-    the last one does). It carries the body's other arguments' values from
-    trip to trip, each in one register."""
+class LoopOp(irdl.IRDLOperation, RegisterLoop, OneLine):
+    """`loop rd, start, step, count, lanes` ... `endloop` (docs/new-hardware.md):
+    the body's other arguments are the values it carries."""
 
     name = "qdsp.loop"
     inits = irdl.var_operand_def(Reg)
@@ -113,22 +108,11 @@ class LoopOp(irdl.IRDLOperation, allocatable.RegisterAllocatableOperation, OneLi
     body = irdl.region_def("single_block")
 
     def allocate_registers(self, allocator: BlockAllocator) -> None:
-        """As xDSL's riscv_scf.for: the body's live-ins, then one register
-        for each carried value (operand, argument, `endloop`'s, result)."""
+        """A carried value's operand, argument, `endloop`'s, result: one register."""
         block, end = self.body.block, self.body.block.last_op
         assert end is not None
-        for value in allocator.live_ins_per_block[block]:
-            allocator.allocate_value(value)
         carried = zip(block.args[1:], self.inits, end.operands, self.outs, strict=True)
-        for group in carried:
-            allocator.allocate_values_same_reg(group)
-        allocator.allocate_value(block.args[0])
-        registers = [v.type for v in block.args[1:] if isinstance(v.type, Reg)]
-        with allocator.available_registers.reserve_registers(registers):
-            allocator.allocate_block(block)
-
-    def update_liveness(self, ctx: object) -> None:
-        raise NotImplementedError("qdsp.loop is allocated block-naively only")
+        self.allocate_loop(allocator, carried)
 
     def assembly_line(self) -> str:
         bounds = (self.start, self.step, self.count, self.lanes)

@@ -5,8 +5,6 @@ op by op into a `qdsp.kernel` (`REWRITES`; any other op, the instruction of
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.backend.block_naive_allocator import BlockNaiveAllocator
-from xdsl.backend.register_allocator import live_ins_per_block
 from xdsl.backend.register_stack import OutOfRegisters, RegisterStack
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
@@ -16,8 +14,9 @@ from xdsl.rewriter import Rewriter
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.register_allocation import allocate_block
 
-from xlir.diagnostics import XlirError, format_at_op
+from xlir.diagnostics import XlirError, refuse_ops
 from xlir_qdsp import dialect as qdsp
 
 F32, I1 = builtin.f32, builtin.i1
@@ -35,10 +34,10 @@ def source(op: Operation) -> str:
 
 
 class KernelLowering:
-    """One `loop.kernel` rewritten into `self.kernel`; what Q4 cannot run goes
-    to `problems`, by kind."""
+    """One `loop.kernel` rewritten into `self.kernel`; what Q4 cannot run
+    goes to `problems`."""
 
-    def __init__(self, kernel: KernelOp, problems: dict[str, list[Operation]]):
+    def __init__(self, kernel: KernelOp, problems: list[tuple[Operation, str]]):
         self.block, self.problems = Block(arg_types=kernel.argument_types), problems
         self.values: dict[SSAValue, Any] = {}  # loop level: qdsp
         self.buffers = {arg: k for k, arg in enumerate(kernel.body.block.args)}
@@ -46,8 +45,8 @@ class KernelLowering:
             if arg.type == F32:
                 self.values[arg] = self.emit("argf", imm=k)
             elif not isinstance(arg.type, builtin.MemRefType):
-                why = f"an argument of type {arg.type}"
-                problems.setdefault(why, []).append(kernel)
+                why = f"'loop.kernel' takes an argument of {arg.type}"
+                problems.append((kernel, why))
         self.body(kernel.body.block)
         name = {"sym_name": builtin.StringAttr(kernel.sym_name.data)}
         self.kernel = qdsp.KernelOp(properties=name, regions=[Region(self.block)])
@@ -56,26 +55,26 @@ class KernelLowering:
         """Append an instruction; the register it writes (`st`: none)."""
         kind = builtin.FloatAttr if mnemonic == "lf" else builtin.IntegerAttr
         props = {} if imm is None else {"imm": kind(imm, 32)}
-        written = [qdsp.Reg.unallocated()] * (mnemonic != "st")
-        op = qdsp.INSTRUCTIONS[mnemonic](
-            operands=reads, result_types=written, properties=props
+        out = [qdsp.Reg.unallocated()] * (mnemonic != "st")
+        op = qdsp.INSTRUCTIONS[mnemonic].create(
+            operands=reads, result_types=out, properties=props
         )
         self.block.add_op(op)
         return op.results[0] if op.results else None
 
     def body(self, block: Block) -> None:
         for op in block.ops:
-            why = "a result of a type other than f32, i32, i1 or index"
+            why = "has a result of a type other than f32, i32, i1 or index"
             if all(v.type in SCALARS for v in op.results):
                 why = REWRITES.get(type(op), KernelLowering.elementwise)(self, op)
             if why is not None:
-                self.problems.setdefault(f"'{source(op)}': {why}", []).append(op)
+                self.problems.append((op, f"'{source(op)}' {why}"))
                 self.values.update((r, self.emit("li", imm=0)) for r in op.results)
 
     def elementwise(self, op: Operation) -> str | None:
         """The instruction of `ISA` that runs the op."""
         if source(op) not in MNEMONICS:
-            return "no qdsp instruction"
+            return "has no qdsp instruction"
         reads = [self.values[v] for v in op.operands]
         self.values[op.results[0]] = self.emit(MNEMONICS[source(op)], *reads)
 
@@ -91,7 +90,7 @@ class KernelLowering:
         assert isinstance(memref, builtin.MemRefType)
         if not (op.buffer in self.buffers and memref.element_type in (F32, builtin.i32)
                 and isinstance(memref.layout, builtin.NoneAttr)):  # fmt: skip
-            return f"a {memref}; expected a row-major kernel argument of f32 or i32"
+            return f"on a {memref}; expected a row-major kernel argument of f32 or i32"
         indices = [self.values[i] for i in op.indices] or [self.emit("li", imm=0)]
         address, k = indices[0], self.buffers[op.buffer]
         for size, index in zip(memref.get_shape()[1:], indices[1:], strict=True):
@@ -104,16 +103,14 @@ class KernelLowering:
 
     def loops(self, op: ForOp | ParallelOp) -> str | None:
         if op.dynamic_lower or op.dynamic_upper or op.dynamic_step:
-            return "a loop whose bounds are not constants"
+            return "has bounds that are not constants"
         outs = self.nest(op, [], [self.values[v] for v in op.operands])
         self.values.update(zip(op.results, outs, strict=True))
 
     def nest(self, op: ForOp | ParallelOp, indices: list, carried: list) -> list:
-        """A hardware loop per dimension of `op` from len(indices) on, whose
-        counter is the index (the last one of a kernel's outer loop in four
-        lanes), around its body; the registers of the values they carry. A
-        trip's carried values are copied twice, all of them, so that no
-        carried register is written before the trip's last read of it."""
+        """A hardware loop per dimension of `op` from len(indices) on, the
+        last one of a kernel's outer loop in four lanes. The next trip's
+        values are copied twice: no carried register is written early."""
         dim = len(indices)
         if dim == len(op.steps):
             block_args = [*indices, *carried]
@@ -152,22 +149,16 @@ REWRITES: dict[type[Operation], Callable[[KernelLowering, Any], str | None]] = {
 
 
 class LowerToQdspPass(ModulePass):
-    """Each `loop.kernel` as a `qdsp.kernel`; or one diagnostic listing each
-    kind of op the chip cannot run, at its first use."""
+    """Each `loop.kernel` as a `qdsp.kernel`, or one diagnostic listing every
+    op the chip cannot run."""
 
     name = "convert-loop-to-qdsp"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        problems: dict[str, list[Operation]] = {}
+        problems: list[tuple[Operation, str]] = []
         kernels = [k for k in op.ops if isinstance(k, KernelOp)]
         lowered = [KernelLowering(kernel, problems).kernel for kernel in kernels]
-        if problems:
-            count, kinds = sum(map(len, problems.values())), len(problems)
-            lines = [f"error: target 'qdsp' cannot run {count} op(s) of this "
-                     f"program, of {kinds} kind(s):"]  # fmt: skip
-            for what, ops in problems.items():
-                lines.append(format_at_op(ops[0], f"{what} ({len(ops)} in all)"))
-            raise XlirError("\n".join(lines))
+        refuse_ops("target 'qdsp' cannot run", problems, "of this program")
         for old, new in zip(kernels, lowered, strict=True):
             Rewriter.replace_op(old, new)
 
@@ -179,12 +170,10 @@ class AllocateRegistersPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         registers = [qdsp.Reg.from_index(i) for i in reversed(range(qdsp.REGISTERS))]
-        for kernel in op.ops:
-            if isinstance(kernel, qdsp.KernelOp):
-                allocator = BlockNaiveAllocator(RegisterStack.get(registers), qdsp.Reg)
-                allocator.live_ins_per_block = live_ins_per_block(kernel.body.block)
-                try:
-                    allocator.allocate_block(kernel.body.block)
-                except OutOfRegisters:
-                    why = f"@{kernel.sym_name.data} needs more than 16 registers"
-                    raise XlirError(f"error: {why}") from None
+        for kernel in [k for k in op.ops if isinstance(k, qdsp.KernelOp)]:
+            stack = RegisterStack.get(registers)
+            try:
+                allocate_block(kernel.body.block, stack, qdsp.Reg)
+            except OutOfRegisters:
+                why = f"@{kernel.sym_name.data} needs more than 16 registers"
+                raise XlirError(f"error: {why}") from None

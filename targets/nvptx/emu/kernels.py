@@ -74,6 +74,8 @@ class EmulatedKernel(HostKernel):
         self.name = kernel.sym_name.data
         self.blocks, self.threads, self.shared_bytes = launch(kernel)
         self.types = list(kernel.argument_types)
+        self.buffer_parameters = [isinstance(t, MemRefType) for t in self.types]
+        """Which parameters are buffers (`launch` checks the arguments)."""
         self.params = [parameter_kind(t, kernel) for t in self.types]
         self.extents = [
             buffer_bytes(t) if isinstance(t, MemRefType) else None for t in self.types
@@ -85,15 +87,10 @@ class EmulatedKernel(HostKernel):
         reduction) runs on its own grid only, as the nvptx executor says."""
 
     def run(self, grid: Grid, arguments: Sequence[KernelArgument]) -> None:
-        """On device buffers of a host-memory device: their addresses, once
-        each is checked to hold its parameter's buffer; a grid of several
-        dimensions as that many blocks along x, as the nvptx target's
-        executor launches it."""
-        if len(arguments) != len(self.types):
-            raise XlirError(
-                f"error: @{self.name} takes {len(self.types)} argument(s), but was "
-                f"launched with {len(arguments)}"
-            )
+        """On device buffers of a host-memory device, where `launch` checked
+        that its parameters have them: their addresses, once each is checked
+        to hold its parameter's buffer; a grid of several dimensions as that
+        many blocks along x, as the nvptx target's executor launches it."""
         if not self.any_grid and prod(grid) != self.blocks:
             raise XlirError(
                 f"error: launch of @{self.name} on {prod(grid)} block(s): it works "
@@ -104,11 +101,6 @@ class EmulatedKernel(HostKernel):
         for index, (argument, type_, extent) in enumerate(
             zip(arguments, self.types, self.extents, strict=True)
         ):
-            if isinstance(type_, MemRefType) != isinstance(argument, DeviceBuffer):
-                raise XlirError(
-                    f"error: @{self.name}: argument {index} is a "
-                    f"{type(argument).__name__}; expected {type_}"
-                )
             if isinstance(argument, DeviceBuffer):
                 if argument.size_in_bytes != extent:
                     raise XlirError(

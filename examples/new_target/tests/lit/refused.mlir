@@ -1,7 +1,7 @@
 // RUN: not xlir-opt -p convert-loop-to-qdsp %s 2>&1 | filecheck %s
 
-// Every op the chip cannot run, in one diagnostic: each kind at its first
-// use, with how many there are (a compare's kind is its predicate's).
+// Every op the chip cannot run, in one diagnostic, each at its place (a
+// compare with its predicate: Q4 has `fcmp.ogt`, not `fcmp.olt`).
 loop.kernel @unsupported(%x: memref<16xf32>, %y: memref<16xf64>, %z: memref<16xf32>) {
   loop.parallel (%i) = (0) to (16) step (1) {
     %v = loop.load %x[%i] : memref<16xf32>
@@ -18,10 +18,11 @@ loop.kernel @unsupported(%x: memref<16xf32>, %y: memref<16xf64>, %z: memref<16xf
   loop.return
 }
 
-// CHECK:      error: target 'qdsp' cannot run 6 op(s) of this program, of 5 kind(s):
-// CHECK-NEXT: refused.mlir:8:5: error: 'math.absf': no qdsp instruction (2 in all)
-// CHECK-NEXT: refused.mlir:10:5: error: 'math.log': no qdsp instruction (1 in all)
-// CHECK-NEXT: refused.mlir:11:5: error: 'arith.extf': a result of a type other than f32, i32, i1 or index (1 in all)
-// CHECK-NEXT: refused.mlir:12:5: error: 'loop.store': a memref<16xf64>; expected a row-major kernel argument of f32 or i32 (1 in all)
-// CHECK-NEXT: refused.mlir:13:5: error: 'arith.cmpf olt': no qdsp instruction (1 in all)
+// CHECK:      target 'qdsp' cannot run 6 op(s) of this program:
+// CHECK-NEXT: refused.mlir:8:5: error: 'math.absf' has no qdsp instruction
+// CHECK-NEXT: refused.mlir:9:5: error: 'math.absf' has no qdsp instruction
+// CHECK-NEXT: refused.mlir:10:5: error: 'math.log' has no qdsp instruction
+// CHECK-NEXT: refused.mlir:11:5: error: 'arith.extf' has a result of a type other than f32, i32, i1 or index
+// CHECK-NEXT: refused.mlir:12:5: error: 'loop.store' on a memref<16xf64>; expected a row-major kernel argument of f32 or i32
+// CHECK-NEXT: refused.mlir:13:5: error: 'arith.cmpf olt' has no qdsp instruction
 // CHECK-NOT:  error

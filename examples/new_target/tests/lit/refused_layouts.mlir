@@ -14,9 +14,9 @@ loop.kernel @strided(%x: memref<4xf32, strided<[2]>>, %y: memref<4xi32>, %n: i32
   loop.return
 }
 
-// CHECK:      error: target 'qdsp' cannot run 4 op(s) of this program, of 4 kind(s):
-// CHECK-NEXT: refused_layouts.mlir:6:1: error: an argument of type i32 (1 in all)
-// CHECK-NEXT: refused_layouts.mlir:8:5: error: 'loop.load': a memref<4xf32, strided<[2]>>; expected a row-major kernel argument of f32 or i32 (1 in all)
-// CHECK-NEXT: refused_layouts.mlir:10:5: error: 'arith.addi': no qdsp instruction (1 in all)
-// CHECK-NEXT: refused_layouts.mlir:11:5: error: 'arith.extui': no qdsp instruction (1 in all)
+// CHECK:      target 'qdsp' cannot run 4 op(s) of this program:
+// CHECK-NEXT: refused_layouts.mlir:6:1: error: 'loop.kernel' takes an argument of i32
+// CHECK-NEXT: refused_layouts.mlir:8:5: error: 'loop.load' on a memref<4xf32, strided<[2]>>; expected a row-major kernel argument of f32 or i32
+// CHECK-NEXT: refused_layouts.mlir:10:5: error: 'arith.addi' has no qdsp instruction
+// CHECK-NEXT: refused_layouts.mlir:11:5: error: 'arith.extui' has no qdsp instruction
 // CHECK-NOT:  error

@@ -1,0 +1,66 @@
+"""xDSL's register allocator on an assembly dialect's kernels (`accel`, and
+out-of-tree chips'): `allocate_block` runs its block-naive allocator over a
+kernel's body; `RegisterLoop` is a loop op it allocates, one region whose
+block's arguments are the loop's counter, then the values it carries from
+trip to trip, allocated as xDSL's `riscv_scf.for` is (which only knows its
+own dialect's ops)."""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Iterable, Sequence
+
+from xdsl.backend.block_naive_allocator import BlockNaiveAllocator
+from xdsl.backend.liveness import LivenessContext
+from xdsl.backend.register_allocatable import RegisterAllocatableOperation
+from xdsl.backend.register_allocator import BlockAllocator, live_ins_per_block
+from xdsl.backend.register_stack import RegisterStack
+from xdsl.backend.register_type import RegisterType
+from xdsl.ir import Block, SSAValue
+
+
+def allocate_block(
+    block: Block, registers: RegisterStack, register_type: type[RegisterType]
+) -> None:
+    """Every value of `block` (a kernel's body) a register of `registers`,
+    from its last op up; xDSL's `OutOfRegisters` where they do not fit."""
+    allocator = BlockNaiveAllocator(registers, register_type)
+    allocator.live_ins_per_block = live_ins_per_block(block)
+    allocator.allocate_block(block)
+
+
+class RegisterLoop(RegisterAllocatableOperation, ABC):
+    """See the module docstring; `allocate_registers` calls `allocate_loop`."""
+
+    @property
+    def loop_body(self) -> Block:
+        return self.regions[0].block
+
+    def allocate_loop(
+        self,
+        allocator: BlockAllocator,
+        carried: Iterable[Sequence[SSAValue]],
+        live: Sequence[SSAValue] = (),
+    ) -> None:
+        """Bottom-up: what the body reads from outside, and `live` (what the
+        loop reads on every trip), keep their registers through the loop;
+        each group of `carried` (a carried value's argument, the value the
+        next trip gets, the loop's result...) shares one register; then the
+        counter; then the body, none of whose values may take the registers
+        of the arguments."""
+        body = self.loop_body
+        for value in (*allocator.live_ins_per_block[body], *live):
+            allocator.allocate_value(value)
+        for group in carried:
+            allocator.allocate_values_same_reg(group)
+        allocator.allocate_value(body.args[0])
+        registers = [a.type for a in body.args if isinstance(a.type, RegisterType)]
+        with allocator.available_registers.reserve_registers(registers):
+            allocator.allocate_block(body)
+
+    def update_liveness(self, ctx: LivenessContext) -> None:
+        ctx.alive.difference_update(self.results)
+        ctx.alive.update(self.operands)
+        inner = ctx.copy(set())
+        inner.process_region(self.regions[0])
+        ctx.alive.update(inner.alive - set(self.loop_body.args))
