@@ -108,16 +108,18 @@ class CollectiveStep:
         if group is None:
             groups = groups_of(self.exchange, communicator.grid)
             group = self._groups[key] = next(g for g in groups if key[1] in g)
-        for value, out in zip(inputs, outputs, strict=True):
-            if np.shares_memory(value, out):  # a result planned in its operand
-                value = value.copy()
-            if isinstance(self.exchange, AllGatherOp):
-                axis = self.exchange.all_gather_dim.value.data
+        values = [  # a result may be planned in an operand's buffer
+            value.copy() if any(np.shares_memory(value, o) for o in outputs) else value
+            for value in inputs
+        ]
+        if isinstance(self.exchange, AllGatherOp):
+            axis = self.exchange.all_gather_dim.value.data
+            for value, out in zip(values, outputs, strict=True):
                 communicator.gather_along(value, group, axis, out)
-                continue
-            if self.reduction is None:
-                self.reduction = reduction_of(self.exchange, interpreter)
-            communicator.all_reduce(value, group, self.reduction, out)
+            return
+        if self.reduction is None:
+            self.reduction = reduction_of(self.exchange, interpreter)
+        communicator.all_reduce_many(values, group, self.reduction, outputs)
 
 
 def _view_at(address: int, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:

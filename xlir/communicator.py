@@ -151,6 +151,22 @@ class Communicator(ABC):
         out[...] = result
         return out
 
+    def all_reduce_many(
+        self,
+        values: Sequence[np.ndarray],
+        group: Sequence[int],
+        reduction: Reduction,
+        outs: Sequence[np.ndarray] | None = None,
+    ) -> list[np.ndarray]:
+        """A variadic all_reduce: `all_reduce` of each value (into `outs`
+        where given, which no value may share). An implementation whose every
+        exchange synchronises the group overrides it to move them together."""
+        into = outs if outs is not None else [None] * len(values)
+        return [
+            self.all_reduce(value, group, reduction, out)
+            for value, out in zip(values, into, strict=True)
+        ]
+
     def gather_along(
         self,
         value: np.ndarray,

@@ -201,6 +201,12 @@ try:
                     Reduction(np.add, ReduceKind.SUM))
 except CollectiveError as error:
     print(error, flush=True)
+try:  # a variadic one, packed: its second operand differs
+    comm.all_reduce_many(
+        [np.ones(4, np.float32), np.ones((2, comm.rank + 1), np.float32)],
+        [0, 1], Reduction(np.add, ReduceKind.SUM))
+except CollectiveError as error:
+    print(error, flush=True)
 """
 
 
@@ -213,9 +219,29 @@ def test_shapes_that_differ_across_ranks_are_a_diagnostic() -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("do not agree on what they exchange") == 2
-    assert "rank 0: all_reduce of float32[2]" in done.stdout
-    assert "rank 1: all_reduce of float32[3]" in done.stdout
+    assert done.stdout.count("do not agree on what they exchange") == 4
+    assert "rank 0: all_reduce of float32[2]\n" in done.stdout
+    assert "rank 1: all_reduce of float32[3]\n" in done.stdout
+    assert "rank 0: all_reduce of float32[4], float32[2x1]\n" in done.stdout
+    assert "rank 1: all_reduce of float32[4], float32[2x2]\n" in done.stdout
+
+
+def test_combined_all_reduces_are_one_exchange_under_mpi() -> None:
+    """hlo-opt combines a step's three independent all_reduces; on MPI they
+    cost one shape check and one Allreduce of the packed operands, and give
+    each operand's sum (tests/e2e/mpi_combined_ranks.py)."""
+    assert MPIEXEC is not None
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", sys.executable, str(HERE / "mpi_combined_ranks.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=CHILD_ENV,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    calls = "[('Allgather', 1), ('Allreduce', 1)]"
+    lines = sorted(done.stdout.splitlines())
+    assert lines == [f"0 True {calls}", f"1 True {calls}"], done.stdout
 
 
 GATHER_ALONG = """
