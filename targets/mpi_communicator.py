@@ -5,7 +5,8 @@ Each collective is MPI's own on numpy views (no copies where the layout
 allows): Allreduce, Allgather (straight into all_gather's result where the
 gathered axis leads), Reduce_scatter_block, Alltoall, Bcast on a
 communicator of the op's process group (`Create_group` once per group, by
-its members), and Isend/Irecv for collective_permute. Reductions MPI lacks (a body other than one named op,
+its members), Isend/Irecv for collective_permute, and a queue per channel
+at a home rank for send/recv (targets/mpi_channels.py). Reductions MPI lacks (a body other than one named op,
 an element type MPI has no type for) gather the group's arrays and fold them
 in group order, as the in-process communicator does.
 
@@ -34,6 +35,7 @@ from typing import Any
 
 import numpy as np
 from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.targets.mpi_channels import MpiChannels
 
 from xlir.communicator import CollectiveError, Communicator, ReduceKind, Reduction
 from xlir.diagnostics import XlirError
@@ -125,6 +127,8 @@ class MpiCommunicator(Communicator):
         self._descriptions: dict[tuple[Any, ...], np.ndarray] = {}
         """`_describe`'s rows, made once per kind of exchange."""
         self._packs: dict[tuple[np.dtype, int], np.ndarray] = {}
+        self._channels: MpiChannels | None = None
+        """send/recv's queues (targets/mpi_channels.py), once opened."""
         self._ops = {
             ReduceKind.SUM: self.mpi.SUM,
             ReduceKind.PRODUCT: self.mpi.PROD,
@@ -165,11 +169,23 @@ class MpiCommunicator(Communicator):
             return out
         return result
 
+    def open_channels(self) -> None:
+        if self._channels is None:
+            self._channels = MpiChannels(self.mpi, self.world)
+
     def send(self, values: Sequence[np.ndarray], channel: int) -> None:
-        raise CollectiveError(_POINT_TO_POINT)
+        self._opened().send(values, channel)
 
     def recv(self, channel: int) -> list[np.ndarray]:
-        raise CollectiveError(_POINT_TO_POINT)
+        return self._opened().recv(channel)
+
+    def _opened(self) -> MpiChannels:
+        if self._channels is None:
+            raise CollectiveError(
+                "error: stablehlo.send/recv across processes: the program's "
+                "runtime did not open the channels (`open_channels`) on every rank"
+            )
+        return self._channels
 
     def all_reduce(
         self,
@@ -345,10 +361,6 @@ class MpiCommunicator(Communicator):
         }[kind]
 
 
-_POINT_TO_POINT = (
-    "error: stablehlo.send and stablehlo.recv between processes are not "
-    "supported under MPI (they run on the evaluator's in-process grid)"
-)
 _TAG = 7
 """The MPI tag of collective_permute's messages."""
 

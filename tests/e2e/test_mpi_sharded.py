@@ -244,6 +244,39 @@ def test_combined_all_reduces_are_one_exchange_under_mpi() -> None:
     assert lines == [f"0 True {calls}", f"1 True {calls}"], done.stdout
 
 
+def test_send_and_recv_pair_through_channels_across_processes(
+    tmp_path: Path,
+) -> None:
+    """send/recv name a channel, not a rank: the channel's home rank queues
+    the values, and each receive gets the oldest (programs/
+    send_recv_channels.mlir, on the interpreter target under mpiexec)."""
+    inputs, expected = tmp_path / "in.npz", tmp_path / "expected.npz"
+    np.savez(inputs, **{f"r{r}_arg0": np.full(2, r + 1, np.float32) for r in range(3)})
+    outs = {0: (1, 2), 1: (1, 2), 2: (3, 3)}  # rank 1 gets rank 0's x, then 2x
+    np.savez(
+        expected,
+        **{
+            f"r{r}_out{i}": np.full(2, value, np.float32)
+            for r, values in outs.items()
+            for i, value in enumerate(values)
+        },
+    )
+    run = _xlir_run(
+        str(HERE / "programs" / "send_recv_channels.mlir"),
+        "--processes",
+        "3",
+        "--target",
+        "interpreter",
+        "--inputs",
+        str(inputs),
+        "--expected",
+        str(expected),
+    )
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stdout + stderr
+    assert stdout.count("ok: ") == 6 and "PASSED" in stdout
+
+
 GATHER_ALONG = """
 import sys
 import numpy as np
