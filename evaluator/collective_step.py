@@ -19,8 +19,15 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Attribute
 from xlir.dialects import device
-from xlir.dialects.stablehlo.collectives import AllGatherOp, AllReduceOp
+from xlir.dialects.stablehlo.collectives import (
+    AllGatherOp,
+    AllReduceOp,
+    RecvOp,
+    SendOp,
+)
+from xlir.dialects.stablehlo.control_flow import TokenType
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.hlo.collectives import reduction_of
 from xlir.evaluator.hlo.engine import ModuleInterpreter
@@ -42,14 +49,14 @@ class CollectiveStep:
         function = module.body.block.first_op
         assert isinstance(function, func.FuncOp)
         ftype = function.function_type
-        self.layouts = [
-            (dtype_of(t), tensor_shape(t)) for t in (*ftype.inputs, *ftype.outputs)
-        ]
+        self.layouts = [_layout(t) for t in (*ftype.inputs, *ftype.outputs)]
         self.input_count = len(ftype.inputs)
         self.module = module
         exchange = function.body.block.first_op
         assert exchange is not None
         self.exchange = exchange
+        self.uses_channels = isinstance(exchange, SendOp | RecvOp)
+        """A send or recv: the program's ranks open their channels first."""
         self.reduction: Reduction | None = None
         self._groups: dict[tuple[Grid, int], list[int]] = {}
         self._threads = threading.local()
@@ -120,6 +127,14 @@ class CollectiveStep:
         if self.reduction is None:
             self.reduction = reduction_of(self.exchange, interpreter)
         communicator.all_reduce_many(values, group, self.reduction, outputs)
+
+
+def _layout(type_: Attribute) -> tuple[np.dtype, tuple[int, ...]]:
+    """The dtype and shape of a step's buffer: a token's is empty (it orders
+    a send or recv, and holds nothing)."""
+    if isinstance(type_, TokenType):
+        return np.dtype(np.uint8), (0,)
+    return dtype_of(type_), tensor_shape(type_)
 
 
 def _view_at(address: int, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:

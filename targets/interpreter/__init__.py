@@ -105,8 +105,6 @@ class InterpreterExecutable(HostExecutable):
             if image is None:
                 assert self.module is not None
                 image = self._ranks.image = ModuleInterpreter(self.module)
-            communicator = communicator_for(self.grid)
-            if self._channels:
-                communicator.open_channels()
+            communicator = communicator_for(self.grid, self._channels)
             image.process = ProcessContext(communicator)
         return [np.asarray(r) for r in image.call(self.signature.function, held)]

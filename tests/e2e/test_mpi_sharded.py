@@ -244,12 +244,14 @@ def test_combined_all_reduces_are_one_exchange_under_mpi() -> None:
     assert lines == [f"0 True {calls}", f"1 True {calls}"], done.stdout
 
 
+@pytest.mark.parametrize("target", ["cpu", "interpreter"])
 def test_send_and_recv_pair_through_channels_across_processes(
-    tmp_path: Path,
+    tmp_path: Path, target: str
 ) -> None:
     """send/recv name a channel, not a rank: the channel's home rank queues
     the values, and each receive gets the oldest (programs/
-    send_recv_channels.mlir, on the interpreter target under mpiexec)."""
+    send_recv_channels.mlir under mpiexec; on cpu its tokens are empty
+    buffers and each send and recv a collective step)."""
     inputs, expected = tmp_path / "in.npz", tmp_path / "expected.npz"
     np.savez(inputs, **{f"r{r}_arg0": np.full(2, r + 1, np.float32) for r in range(3)})
     outs = {0: (1, 2), 1: (1, 2), 2: (3, 3)}  # rank 1 gets rank 0's x, then 2x
@@ -266,7 +268,7 @@ def test_send_and_recv_pair_through_channels_across_processes(
         "--processes",
         "3",
         "--target",
-        "interpreter",
+        target,
         "--inputs",
         str(inputs),
         "--expected",
