@@ -75,6 +75,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import verify_indices
+from xlir.dialects.stablehlo.control_flow import TokenType
 
 
 @irdl_attr_definition
@@ -401,7 +402,8 @@ def _same_bits(tensor_element: Attribute, buffer_element: Attribute) -> bool:
 class CollectiveOp(IRDLOperation):
     """Exchange buffers with the other devices of the program's grid, in
     stream order: the HLO op in the region (a collective such as
-    `stablehlo.all_reduce`, or `replica_id` / `partition_id`) on the input
+    `stablehlo.all_reduce`, `replica_id` / `partition_id`, or a `send` or
+    `recv`, whose tokens are empty buffers) on the input
     buffers, writing the output buffers; `args` holds the inputs then the
     outputs. The region's block takes the inputs as tensors and returns the
     op's results (`stablehlo.return`): the runtime reads from it what to
@@ -451,11 +453,15 @@ class CollectiveOp(IRDLOperation):
             )
         for index, (tensor, buffer) in enumerate(zip(tensors, buffers, strict=True)):
             assert isinstance(buffer, MemRefType)
-            if not (
-                isinstance(tensor, TensorType)
-                and tensor.get_shape() == buffer.get_shape()
-                and _same_bits(tensor.get_element_type(), buffer.get_element_type())
-            ):
+            if isinstance(tensor, TokenType):  # orders a send or recv: no data
+                holds = buffer.get_shape() == (0,)
+            else:
+                holds = (
+                    isinstance(tensor, TensorType)
+                    and tensor.get_shape() == buffer.get_shape()
+                    and _same_bits(tensor.get_element_type(), buffer.get_element_type())
+                )
+            if not holds:
                 raise VerifyException(
                     f"'{self.name}' op buffer #{index} of type {buffer} does not "
                     f"hold the region's value of type {tensor}"

@@ -19,8 +19,15 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Attribute
 from xlir.dialects import device
-from xlir.dialects.stablehlo.collectives import AllGatherOp, AllReduceOp
+from xlir.dialects.stablehlo.collectives import (
+    AllGatherOp,
+    AllReduceOp,
+    RecvOp,
+    SendOp,
+)
+from xlir.dialects.stablehlo.control_flow import TokenType
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.hlo.collectives import reduction_of
 from xlir.evaluator.hlo.engine import ModuleInterpreter
@@ -42,14 +49,14 @@ class CollectiveStep:
         function = module.body.block.first_op
         assert isinstance(function, func.FuncOp)
         ftype = function.function_type
-        self.layouts = [
-            (dtype_of(t), tensor_shape(t)) for t in (*ftype.inputs, *ftype.outputs)
-        ]
+        self.layouts = [_layout(t) for t in (*ftype.inputs, *ftype.outputs)]
         self.input_count = len(ftype.inputs)
         self.module = module
         exchange = function.body.block.first_op
         assert exchange is not None
         self.exchange = exchange
+        self.uses_channels = isinstance(exchange, SendOp | RecvOp)
+        """A send or recv: the program's ranks open their channels first."""
         self.reduction: Reduction | None = None
         self._groups: dict[tuple[Grid, int], list[int]] = {}
         self._threads = threading.local()
@@ -108,16 +115,26 @@ class CollectiveStep:
         if group is None:
             groups = groups_of(self.exchange, communicator.grid)
             group = self._groups[key] = next(g for g in groups if key[1] in g)
-        for value, out in zip(inputs, outputs, strict=True):
-            if np.shares_memory(value, out):  # a result planned in its operand
-                value = value.copy()
-            if isinstance(self.exchange, AllGatherOp):
-                axis = self.exchange.all_gather_dim.value.data
+        values = [  # a result may be planned in an operand's buffer
+            value.copy() if any(np.shares_memory(value, o) for o in outputs) else value
+            for value in inputs
+        ]
+        if isinstance(self.exchange, AllGatherOp):
+            axis = self.exchange.all_gather_dim.value.data
+            for value, out in zip(values, outputs, strict=True):
                 communicator.gather_along(value, group, axis, out)
-                continue
-            if self.reduction is None:
-                self.reduction = reduction_of(self.exchange, interpreter)
-            communicator.all_reduce(value, group, self.reduction, out)
+            return
+        if self.reduction is None:
+            self.reduction = reduction_of(self.exchange, interpreter)
+        communicator.all_reduce_many(values, group, self.reduction, outputs)
+
+
+def _layout(type_: Attribute) -> tuple[np.dtype, tuple[int, ...]]:
+    """The dtype and shape of a step's buffer: a token's is empty (it orders
+    a send or recv, and holds nothing)."""
+    if isinstance(type_, TokenType):
+        return np.dtype(np.uint8), (0,)
+    return dtype_of(type_), tensor_shape(type_)
 
 
 def _view_at(address: int, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:

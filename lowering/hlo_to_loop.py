@@ -23,13 +23,21 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnknownLoc,
 )
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import PLAN
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.stablehlo.collectives import RecvOp, SendOp
+from xlir.dialects.stablehlo.control_flow import (
+    AfterAllOp,
+    CaseOp,
+    ReturnOp,
+    TokenType,
+    WhileOp,
+)
 from xlir.lowering.fusion_to_loop import lower_fusion
 from xlir.lowering.host_schedule import HostSchedule
 from xlir.lowering.kernels import emit_kernel
@@ -66,11 +74,11 @@ class HloToLoopPass(ModulePass):
                 )
             )
         problems = [
-            (inner, f"on a value of type {value.type} is not supported (only tensors)")
+            (inner, message)
             for function in functions
             for inner in walk(function)
             for value in (*inner.operands, *inner.results)
-            if not isinstance(value.type, TensorType)
+            if (message := _unsupported_value(function, inner, value)) is not None
         ]
         problems += [
             (inner, COMPLEX_FIRST)
@@ -140,6 +148,34 @@ def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:
     for op in kernel.walk():
         if isinstance(op.location, UnknownLoc):
             op.location = location
+
+
+_TOKEN_OPS = (AfterAllOp, SendOp, RecvOp, WhileOp, CaseOp, ReturnOp, func.ReturnOp)
+"""The ops a token may flow through (a function's return: to be refused)."""
+
+
+def _unsupported_value(
+    function: func.FuncOp, op: Operation, value: SSAValue
+) -> str | None:
+    """Why `op`'s operand or result `value` cannot be lowered, if it cannot:
+    values are tensors, or tokens that order sends and receives inside the
+    function (an empty buffer each), not at its boundary."""
+    if isinstance(value.type, TensorType):
+        return None
+    if not isinstance(value.type, TokenType):
+        return f"on a value of type {value.type} is not supported (only tensors)"
+    if not isinstance(op, _TOKEN_OPS):
+        return (
+            f"on a value of type {value.type} is not supported (tokens order "
+            "only send, recv, after_all and control flow)"
+        )
+    argument = isinstance(value, BlockArgument) and value.owner is function.body.block
+    if argument or isinstance(op, func.ReturnOp):
+        return (
+            "takes or returns a token at the function's boundary, which is not "
+            "supported (tokens order sends and receives inside a function)"
+        )
+    return None
 
 
 def _takes_tensors(function: func.FuncOp) -> bool:

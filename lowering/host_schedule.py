@@ -81,9 +81,11 @@ from xlir.dialects.loop.memory import ReshapeOp, ViewOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo.collectives import GRID_STEP_OPS
 from xlir.dialects.stablehlo.control_flow import (
+    AfterAllOp,
     CaseOp,
     OptimizationBarrierOp,
     ReturnOp,
+    TokenType,
     WhileOp,
 )
 from xlir.lowering.fusion_to_loop import buffer_type, signless
@@ -274,7 +276,7 @@ class HostSchedule:
                 return []
             case ReturnOp():
                 return [self.buffers[v] for v in op.operands]
-            case dm.ConstantOp():
+            case dm.ConstantOp() | AfterAllOp():
                 self.place(op, builder)
             case WhileOp():
                 self._while(op, builder)
@@ -496,6 +498,10 @@ def _stamp_made_op(op: Operation, location: LocationAttr) -> None:
 
 
 def _buffer(type_: Attribute) -> Attribute:
+    """A tensor's memref; a token's, which orders steps but holds nothing,
+    is empty."""
+    if isinstance(type_, TokenType):
+        return MemRefType(i8, [0])
     return buffer_type(type_) if isinstance(type_, TensorType) else type_
 
 

@@ -41,18 +41,21 @@ def running_as(communicator: Communicator) -> Iterator[Communicator]:
         _CURRENT.communicator = previous
 
 
-def communicator_for(grid: Grid) -> Communicator:
+def communicator_for(grid: Grid, channels: bool = False) -> Communicator:
     """The calling thread's communicator (`running_as`), else this
-    process's (module docstring)."""
+    process's (module docstring); for a program with send or recv
+    (`channels`), with its channels open."""
     current = getattr(_CURRENT, "communicator", None)
     if current is None:
-        return process_communicator(grid)
-    if current.grid != grid:
+        current = process_communicator(grid)
+    elif current.grid != grid:
         raise XlirError(
             f"error: the program runs on a grid of {grid.num_replicas} replica(s) "
             f"x {grid.num_partitions} partition(s), but it is called on one of "
             f"{current.grid.num_replicas} x {current.grid.num_partitions}"
         )
+    if channels:
+        current.open_channels()
     return current
 
 

@@ -5,14 +5,18 @@ Each collective is MPI's own on numpy views (no copies where the layout
 allows): Allreduce, Allgather (straight into all_gather's result where the
 gathered axis leads), Reduce_scatter_block, Alltoall, Bcast on a
 communicator of the op's process group (`Create_group` once per group, by
-its members), and Isend/Irecv for collective_permute. Reductions MPI lacks (a body other than one named op,
+its members), Isend/Irecv for collective_permute, and a queue per channel
+at a home rank for send/recv (targets/mpi_channels.py). Reductions MPI lacks (a body other than one named op,
 an element type MPI has no type for) gather the group's arrays and fold them
 in group order, as the in-process communicator does.
 
+A variadic all_reduce moves its operands as one message: packed into one
+buffer, one Allreduce, unpacked into its results.
+
 Before the data moves, the ranks of the group exchange what each is about to
-send (op, shape, element type): arrays that differ across ranks are a
-`CollectiveError` on every rank naming them, not a truncated message or a
-hang. A rank that raises or dies is the caller's to turn into MPI_Abort
+send (op, and a digest of the arrays' shapes and element types): arrays
+that differ across ranks are a `CollectiveError` on every rank naming them,
+not a truncated message or a hang. A rank that raises or dies is the caller's to turn into MPI_Abort
 (`abort`), which stops every other rank.
 
 mpi4py is optional (`pip install -e '.[mpi]'`); `mpi_world()` says how to
@@ -21,6 +25,7 @@ get it where it is missing.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import math
 import os
@@ -30,6 +35,7 @@ from typing import Any
 
 import numpy as np
 from xlir.dialects.stablehlo.process_groups import Grid
+from xlir.targets.mpi_channels import MpiChannels
 
 from xlir.communicator import CollectiveError, Communicator, ReduceKind, Reduction
 from xlir.diagnostics import XlirError
@@ -70,9 +76,6 @@ _OPS = (
     "collective_permute",
     "collective_broadcast",
 )
-_MAX_RANK = 8
-_DESCRIPTION_LENGTH = 5 + _MAX_RANK
-"""Integers per rank in the shape check (`_describe`)."""
 
 
 def launched_by_mpiexec() -> bool:
@@ -123,6 +126,9 @@ class MpiCommunicator(Communicator):
         self._group_comms: dict[tuple[int, ...], Any] = {}
         self._descriptions: dict[tuple[Any, ...], np.ndarray] = {}
         """`_describe`'s rows, made once per kind of exchange."""
+        self._packs: dict[tuple[np.dtype, int], np.ndarray] = {}
+        self._channels: MpiChannels | None = None
+        """send/recv's queues (targets/mpi_channels.py), once opened."""
         self._ops = {
             ReduceKind.SUM: self.mpi.SUM,
             ReduceKind.PRODUCT: self.mpi.PROD,
@@ -135,7 +141,7 @@ class MpiCommunicator(Communicator):
     def all_gather(self, value: np.ndarray, group: Sequence[int]) -> list[np.ndarray]:
         value = np.asarray(value)
         comm = self._comm(group)
-        if not self._agree(comm, "all_gather", value):
+        if not self._agree(comm, "all_gather", [value]):
             return [np.asarray(v) for v in comm.allgather(value)]  # shapes differ
         return list(self._gather_parts(comm, value))
 
@@ -146,7 +152,7 @@ class MpiCommunicator(Communicator):
         axis: int,
         out: np.ndarray | None = None,
     ) -> np.ndarray:
-        comm = self._checked(group, "all_gather", value)
+        comm = self._checked(group, "all_gather", [value])
         before, rest = value.shape[:axis], value.shape[axis:]
         shape = (*before, len(group) * rest[0], *rest[1:])
         into = out if out is not None and out.flags.c_contiguous else None
@@ -163,11 +169,23 @@ class MpiCommunicator(Communicator):
             return out
         return result
 
+    def open_channels(self) -> None:
+        if self._channels is None:
+            self._channels = MpiChannels(self.mpi, self.world)
+
     def send(self, values: Sequence[np.ndarray], channel: int) -> None:
-        raise CollectiveError(_POINT_TO_POINT)
+        self._opened().send(values, channel)
 
     def recv(self, channel: int) -> list[np.ndarray]:
-        raise CollectiveError(_POINT_TO_POINT)
+        return self._opened().recv(channel)
+
+    def _opened(self) -> MpiChannels:
+        if self._channels is None:
+            raise CollectiveError(
+                "error: stablehlo.send/recv across processes: the program's "
+                "runtime did not open the channels (`open_channels`) on every rank"
+            )
+        return self._channels
 
     def all_reduce(
         self,
@@ -176,7 +194,7 @@ class MpiCommunicator(Communicator):
         reduction: Reduction,
         out: np.ndarray | None = None,
     ) -> np.ndarray:
-        comm = self._checked(group, "all_reduce", value)
+        comm = self._checked(group, "all_reduce", [value])
         op = self._mpi_op(reduction, value.dtype)
         if op is None:
             return super().all_reduce(value, group, reduction, out)
@@ -190,6 +208,29 @@ class MpiCommunicator(Communicator):
         comm.Allreduce(_contiguous(value), out, op)
         return out
 
+    def all_reduce_many(
+        self,
+        values: Sequence[np.ndarray],
+        group: Sequence[int],
+        reduction: Reduction,
+        outs: Sequence[np.ndarray] | None = None,
+    ) -> list[np.ndarray]:
+        """One shape check and one Allreduce of the values packed together,
+        where MPI reduces their (one) element type itself."""
+        dtype = values[0].dtype
+        op = self._mpi_op(reduction, dtype)
+        if len(values) == 1 or op is None or any(v.dtype != dtype for v in values):
+            return super().all_reduce_many(values, group, reduction, outs)
+        comm = self._checked(group, "all_reduce", values)
+        packed = np.concatenate([v.reshape(-1) for v in values], out=self._pack(values))
+        comm.Allreduce(self.mpi.IN_PLACE, packed, op)
+        results = outs if outs is not None else [np.empty_like(v) for v in values]
+        start = 0
+        for result in results:
+            result[...] = packed[start : start + result.size].reshape(result.shape)
+            start += result.size
+        return list(results)
+
     def reduce_scatter(
         self,
         value: np.ndarray,
@@ -197,7 +238,7 @@ class MpiCommunicator(Communicator):
         axis: int,
         reduction: Reduction,
     ) -> np.ndarray:
-        comm = self._checked(group, "reduce_scatter", value, axis)
+        comm = self._checked(group, "reduce_scatter", [value], axis)
         op = self._mpi_op(reduction, value.dtype)
         if op is None:
             return super().reduce_scatter(value, group, axis, reduction)
@@ -213,7 +254,7 @@ class MpiCommunicator(Communicator):
         split_axis: int,
         concat_axis: int,
     ) -> np.ndarray:
-        comm = self._checked(group, "all_to_all", value, split_axis * 8 + concat_axis)
+        comm = self._checked(group, "all_to_all", [value], split_axis * 8 + concat_axis)
         send = _contiguous(np.stack(np.split(value, len(group), axis=split_axis)))
         received = np.empty_like(send)
         comm.Alltoall(_bytes(send), _bytes(received))
@@ -222,7 +263,7 @@ class MpiCommunicator(Communicator):
     def broadcast(
         self, value: np.ndarray, group: Sequence[int], root: int
     ) -> np.ndarray:
-        comm = self._checked(group, "collective_broadcast", value, root)
+        comm = self._checked(group, "collective_broadcast", [value], root)
         out = np.array(value, order="C", copy=True)
         comm.Bcast(_bytes(out), root=root)
         return out
@@ -230,7 +271,7 @@ class MpiCommunicator(Communicator):
     def permute(
         self, value: np.ndarray, group: Sequence[int], pairs: Sequence[tuple[int, int]]
     ) -> np.ndarray | None:
-        self._checked(group, "collective_permute", value)
+        self._checked(group, "collective_permute", [value])
         source = next((s for s, t in pairs if t == self.rank), None)
         target = next((t for s, t in pairs if s == self.rank), None)
         out = np.empty_like(value, order="C") if source is not None else None
@@ -258,14 +299,27 @@ class MpiCommunicator(Communicator):
             self._group_comms[key] = comm
         return comm
 
+    def _pack(self, values: Sequence[np.ndarray]) -> np.ndarray:
+        """A buffer for `values` end to end (one per size and element type,
+        kept: a step packs the same arrays at every call)."""
+        key = (values[0].dtype, sum(v.size for v in values))
+        pack = self._packs.get(key)
+        if pack is None:
+            pack = self._packs[key] = np.empty(key[1], key[0])
+        return pack
+
     def _checked(
-        self, group: Sequence[int], what: str, value: np.ndarray, extra: int = 0
+        self,
+        group: Sequence[int],
+        what: str,
+        values: Sequence[np.ndarray],
+        extra: int = 0,
     ) -> Any:
         """The group's communicator, once its members agree on what they
         exchange; a CollectiveError naming them where they do not."""
         comm = self._comm(group)
-        if not self._agree(comm, what, value, extra):
-            everyone = comm.allgather(_read_description(_describe(what, value, extra)))
+        if not self._agree(comm, what, values, extra):
+            everyone = comm.allgather(_text(what, values))
             lines = [f"  rank {r}: {d}" for r, d in zip(group, everyone, strict=True)]
             raise CollectiveError(
                 f"error: {what}: the ranks of group {list(group)} do not agree on "
@@ -273,14 +327,16 @@ class MpiCommunicator(Communicator):
             )
         return comm
 
-    def _agree(self, comm: Any, what: str, value: np.ndarray, extra: int = 0) -> bool:
-        """Whether every member sends the same op, shape and element type
+    def _agree(
+        self, comm: Any, what: str, values: Sequence[np.ndarray], extra: int = 0
+    ) -> bool:
+        """Whether every member sends the same op, shapes and element types
         (one small Allgather)."""
-        key = (what, value.dtype, value.shape, extra)
+        key = (what, tuple((v.dtype, v.shape) for v in values), extra)
         mine = self._descriptions.get(key)
         if mine is None:
-            mine = self._descriptions[key] = _describe(what, value, extra)
-        everyone = np.empty((comm.Get_size(), _DESCRIPTION_LENGTH), np.int64)
+            mine = self._descriptions[key] = _describe(what, values, extra)
+        everyone = np.empty((comm.Get_size(), len(mine)), np.int64)
         comm.Allgather(mine, everyone)
         return bool((everyone == mine).all())
 
@@ -305,10 +361,6 @@ class MpiCommunicator(Communicator):
         }[kind]
 
 
-_POINT_TO_POINT = (
-    "error: stablehlo.send and stablehlo.recv between processes are not "
-    "supported under MPI (they run on the evaluator's in-process grid)"
-)
 _TAG = 7
 """The MPI tag of collective_permute's messages."""
 
@@ -322,23 +374,16 @@ def _bytes(array: np.ndarray) -> np.ndarray:
     return array.reshape(-1).view(np.uint8)
 
 
-def _describe(what: str, array: np.ndarray, extra: int) -> np.ndarray:
+def _describe(what: str, arrays: Sequence[np.ndarray], extra: int) -> np.ndarray:
     """What a rank is about to send, as integers every rank can compare: the
-    op, the element type's name (16 bytes), the shape and an op parameter."""
-    if array.ndim > _MAX_RANK:
-        raise CollectiveError(
-            f"error: {what}: arrays of rank > {_MAX_RANK} are not supported"
-        )
-    row = np.full(_DESCRIPTION_LENGTH, -1, np.int64)
-    row[0] = _OPS.index(what)
-    row[1:3] = np.frombuffer(array.dtype.name.encode()[:16].ljust(16, b"\0"), np.int64)
-    row[3] = array.ndim
-    row[4 : 4 + array.ndim] = array.shape
-    row[-1] = extra
-    return row
+    op, an op parameter, and a digest of the arrays' element types and
+    shapes (a fixed size, whatever their number and ranks)."""
+    digest = hashlib.blake2b(_text(what, arrays).encode(), digest_size=8).digest()
+    row = [_OPS.index(what), extra, *np.frombuffer(digest, np.int64)]
+    return np.array(row, np.int64)
 
 
-def _read_description(row: np.ndarray) -> str:
-    dtype = row[1:3].tobytes().rstrip(b"\0").decode()
-    shape = "x".join(str(int(d)) for d in row[4 : 4 + int(row[3])])
-    return f"{_OPS[int(row[0])]} of {dtype}[{shape}]"
+def _text(what: str, arrays: Sequence[np.ndarray]) -> str:
+    """`all_reduce of float32[2x3], float32[4]`."""
+    parts = ", ".join(f"{a.dtype}[{'x'.join(map(str, a.shape))}]" for a in arrays)
+    return f"{what} of {parts}"

@@ -11,9 +11,10 @@ caller is one of them, and every member calls the same operation with the
 same group. Results follow the group order (gather concatenates in it; a
 reduction folds in it, so that a float sum is the same on every member).
 
-Only `all_gather`, `send` and `recv` are abstract: every other collective
-has a definition in terms of `all_gather` here, which an implementation
-overrides where it has a native one (MPI_Allreduce and so on).
+Only `all_gather`, `send`, `recv` and `open_channels` are abstract: every
+other collective has a definition in terms of `all_gather` here, which an
+implementation overrides where it has a native one (MPI_Allreduce and so
+on).
 """
 
 from __future__ import annotations
@@ -106,6 +107,11 @@ class Communicator(ABC):
     def recv(self, channel: int) -> list[np.ndarray]:
         """The oldest values sent on the channel (waits for them)."""
 
+    @abstractmethod
+    def open_channels(self) -> None:
+        """Get ready for `send` and `recv`: every rank of a program that has
+        them calls it before running."""
+
     # --- collectives, defined by all_gather -----------------------------
 
     def gather_same_shape(
@@ -150,6 +156,22 @@ class Communicator(ABC):
             return np.asarray(result, dtype=value.dtype)
         out[...] = result
         return out
+
+    def all_reduce_many(
+        self,
+        values: Sequence[np.ndarray],
+        group: Sequence[int],
+        reduction: Reduction,
+        outs: Sequence[np.ndarray] | None = None,
+    ) -> list[np.ndarray]:
+        """A variadic all_reduce: `all_reduce` of each value (into `outs`
+        where given, which no value may share). An implementation whose every
+        exchange synchronises the group overrides it to move them together."""
+        into = outs if outs is not None else [None] * len(values)
+        return [
+            self.all_reduce(value, group, reduction, out)
+            for value, out in zip(values, into, strict=True)
+        ]
 
     def gather_along(
         self,

@@ -622,7 +622,9 @@ GRID_STEP_OPS: tuple[type[IRDLOperation], ...] = (
     *GROUPED_OPS,
     ReplicaIdOp,
     PartitionIdOp,
+    SendOp,
+    RecvOp,
 )
-"""The collectives whose values come from the process grid: the host
-schedule makes each a `device.collective` step (lowering/host_schedule.py);
-send, recv, infeed and outfeed are not among them."""
+"""The ops whose values come from the process grid or go to it (its
+channels): the host schedule makes each a `device.collective` step
+(lowering/host_schedule.py); infeed and outfeed are not among them."""

@@ -150,7 +150,7 @@ def _all_reduce(op: Operation, interp: ModuleInterpreter) -> Kernel:
     def run(*values: Array) -> Any:
         communicator = _context(interp).communicator
         group = _own_group(op, groups, communicator)
-        return _results([communicator.all_reduce(v, group, reduction) for v in values])
+        return _results(communicator.all_reduce_many(values, group, reduction))
 
     return _located(op, interp, run)
 
@@ -164,7 +164,7 @@ def _collective_reduce(op: Operation, interp: ModuleInterpreter) -> Kernel:
     def run(*values: Array) -> Any:
         communicator = _context(interp).communicator
         group = _own_group(op, groups, communicator)
-        reduced = [communicator.all_reduce(v, group, reduction) for v in values]
+        reduced = communicator.all_reduce_many(values, group, reduction)
         if group[0] != communicator.rank:
             reduced = [np.zeros_like(v) for v in reduced]
         return _results(reduced)

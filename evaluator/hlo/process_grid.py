@@ -154,6 +154,9 @@ class InProcessCommunicator(Communicator):
         values = self._rendezvous.exchange(self.rank, group, value, what)
         return self.check_same_shape(values, value, group, what)
 
+    def open_channels(self) -> None:
+        """Nothing to do: the ranks' rendezvous holds every channel."""
+
     def send(self, values: Sequence[Array], channel: int) -> None:
         self._rendezvous.send([np.array(v, copy=True) for v in values], channel)
 

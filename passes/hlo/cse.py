@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
     CSEDriver,
@@ -22,9 +22,9 @@ from xdsl.transforms.common_subexpression_elimination import (
 from xlir.dialects.effects import effects_memo
 
 
-def same_nested_types(op: Operation, other: Operation) -> bool:
-    """Whether two structurally equivalent ops' nested ops have equal result
-    types (both walks visit the ops in the same order)."""
+def same_nested_types(op: Operation | Region, other: Operation | Region) -> bool:
+    """Whether two structurally equivalent ops' (or regions') nested ops have
+    equal result types (both walks visit the ops in the same order)."""
     return all(
         a.result_types == b.result_types
         for a, b in zip(op.walk(), other.walk(), strict=True)

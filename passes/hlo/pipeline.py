@@ -9,8 +9,10 @@ HLO_OPT = (
     "fold-constants",
     "cse",
     "dce",
+    "combine-all-reduces",
     "fuse",
     "assign-buffers",
 )
 """Its passes, in order: calls inlined, composite ops decomposed, the graph
-simplified, folded and deduplicated, then fused and its buffers planned."""
+simplified, folded and deduplicated, neighbouring all_reduces combined,
+then fused and its buffers planned."""

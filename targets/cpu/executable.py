@@ -69,6 +69,8 @@ class CpuExecutable(HostExecutable):
         compilation cache stores)."""
         self.collective_steps = tuple(CollectiveStep(t) for t in collective_sites)
         """What each collective step of the entry exchanges (collective_calls.py)."""
+        self._channels = any(step.uses_channels for step in self.collective_steps)
+        """Whether it sends or receives: each rank opens the channels first."""
         self.grid = grid
         """The devices the program runs on, one process (or thread) each."""
         self.objects = tuple(objects)
@@ -144,7 +146,8 @@ class CpuExecutable(HostExecutable):
         if out is not None:
             _check_sharing(self.signature, frame, arrays, outputs)
         if self.collective_steps:
-            with calling(self.collective_steps, communicator_for(self.grid)):
+            communicator = communicator_for(self.grid, self._channels)
+            with calling(self.collective_steps, communicator):
                 self._entry(frame.arguments_at, frame.results_at, frame.arena_at)
         else:
             self._entry(frame.arguments_at, frame.results_at, frame.arena_at)

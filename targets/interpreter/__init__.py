@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xlir.dialects.stablehlo.collectives import RecvOp, SendOp
 from xlir.dialects.stablehlo.process_groups import module_grid
 from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.evaluator.hlo.process_grid import ProcessContext
@@ -81,6 +82,8 @@ class InterpreterExecutable(HostExecutable):
         super().__init__(platform, signature, module, stats=stats)
         self.image = image
         self.grid = module_grid(module)
+        self._channels = any(isinstance(op, SendOp | RecvOp) for op in module.walk())
+        """Whether it sends or receives: each rank opens the channels first."""
         self._ranks = threading.local()
         """A sharded program's interpreter per thread (an in-process grid
         runs its ranks as threads), each running as its rank."""
@@ -102,5 +105,6 @@ class InterpreterExecutable(HostExecutable):
             if image is None:
                 assert self.module is not None
                 image = self._ranks.image = ModuleInterpreter(self.module)
-            image.process = ProcessContext(communicator_for(self.grid))
+            communicator = communicator_for(self.grid, self._channels)
+            image.process = ProcessContext(communicator)
         return [np.asarray(r) for r in image.call(self.signature.function, held)]

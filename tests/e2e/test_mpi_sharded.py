@@ -201,6 +201,12 @@ try:
                     Reduction(np.add, ReduceKind.SUM))
 except CollectiveError as error:
     print(error, flush=True)
+try:  # a variadic one, packed: its second operand differs
+    comm.all_reduce_many(
+        [np.ones(4, np.float32), np.ones((2, comm.rank + 1), np.float32)],
+        [0, 1], Reduction(np.add, ReduceKind.SUM))
+except CollectiveError as error:
+    print(error, flush=True)
 """
 
 
@@ -213,9 +219,64 @@ def test_shapes_that_differ_across_ranks_are_a_diagnostic() -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("do not agree on what they exchange") == 2
-    assert "rank 0: all_reduce of float32[2]" in done.stdout
-    assert "rank 1: all_reduce of float32[3]" in done.stdout
+    assert done.stdout.count("do not agree on what they exchange") == 4
+    assert "rank 0: all_reduce of float32[2]\n" in done.stdout
+    assert "rank 1: all_reduce of float32[3]\n" in done.stdout
+    assert "rank 0: all_reduce of float32[4], float32[2x1]\n" in done.stdout
+    assert "rank 1: all_reduce of float32[4], float32[2x2]\n" in done.stdout
+
+
+def test_combined_all_reduces_are_one_exchange_under_mpi() -> None:
+    """hlo-opt combines a step's three independent all_reduces; on MPI they
+    cost one shape check and one Allreduce of the packed operands, and give
+    each operand's sum (tests/e2e/mpi_combined_ranks.py)."""
+    assert MPIEXEC is not None
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", sys.executable, str(HERE / "mpi_combined_ranks.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=CHILD_ENV,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    calls = "[('Allgather', 1), ('Allreduce', 1)]"
+    lines = sorted(done.stdout.splitlines())
+    assert lines == [f"0 True {calls}", f"1 True {calls}"], done.stdout
+
+
+@pytest.mark.parametrize("target", ["cpu", "interpreter"])
+def test_send_and_recv_pair_through_channels_across_processes(
+    tmp_path: Path, target: str
+) -> None:
+    """send/recv name a channel, not a rank: the channel's home rank queues
+    the values, and each receive gets the oldest (programs/
+    send_recv_channels.mlir under mpiexec; on cpu its tokens are empty
+    buffers and each send and recv a collective step)."""
+    inputs, expected = tmp_path / "in.npz", tmp_path / "expected.npz"
+    np.savez(inputs, **{f"r{r}_arg0": np.full(2, r + 1, np.float32) for r in range(3)})
+    outs = {0: (1, 2), 1: (1, 2), 2: (3, 3)}  # rank 1 gets rank 0's x, then 2x
+    np.savez(
+        expected,
+        **{
+            f"r{r}_out{i}": np.full(2, value, np.float32)
+            for r, values in outs.items()
+            for i, value in enumerate(values)
+        },
+    )
+    run = _xlir_run(
+        str(HERE / "programs" / "send_recv_channels.mlir"),
+        "--processes",
+        "3",
+        "--target",
+        target,
+        "--inputs",
+        str(inputs),
+        "--expected",
+        str(expected),
+    )
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stdout + stderr
+    assert stdout.count("ok: ") == 6 and "PASSED" in stdout
 
 
 GATHER_ALONG = """
