@@ -7,7 +7,7 @@
 * `arith.extsi`, `extui`, `trunci`, `sitofp` and `fptosi` on vectors as
   well as scalars: register tiles (`passes/loop/jam_vector.py`) widen vectors
   of i8 lanes in an int8 contraction, and convert its sums back from f32
-  (`passes/loop/int_sums_in_f32.py`), which xDSL's scalar-only definitions
+  (`passes/hlo/int_dot_in_f32.py`), which xDSL's scalar-only definitions
   refuse to verify.
 """
 
