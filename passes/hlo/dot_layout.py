@@ -12,6 +12,14 @@ order, and renames the dot's rhs dims to match: the result and its dim
 order are unchanged, and the transpose is one pass over B against the dot's
 many reads of each element.
 
+An unbatched rhs with a free dim before a contracting dim (an image batch
+`[b, k, w, c]` contracted along k) is read through the same transpose
+(`[k, b, w, c]`) when the lhs has at least `MIN_LHS_ROWS` rows: the free
+dims then lie together after k, merge into one (below), and B is a plain
+`[k, n]` matrix whose column panels `pack-panels` copies once per call;
+read at `[b, k, ...]`, the panels would depend on the parallel dim b and
+every row tile would stream all of B from memory again.
+
 A rhs with fewer than `min-elements` elements, or whose free dims hold one
 element (nothing to vectorize along), is left alone.
 
@@ -49,24 +57,35 @@ from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import shape
 
+MIN_LHS_ROWS = 16
+"""The fewest lhs rows (its free extent) for which an rhs with a free dim
+before a contracting dim is transposed: two register tiles of rows, so B's
+packed panels are read at least twice for the one transpose."""
+
 
 def rhs_permutation(
-    rank: int, batch: tuple[int, ...], contract: tuple[int, ...]
+    rank: int, batch: tuple[int, ...], contract: tuple[int, ...], lhs_rows: int
 ) -> tuple[int, ...] | None:
     """The transpose that moves the rhs's free dims last, or None when its
-    last dim is already free (or it has no free dim)."""
-    if rank == 0 or rank - 1 not in contract:
+    last dim is already free and no free dim comes before a contracting dim
+    of an unbatched rhs with `lhs_rows` of at least `MIN_LHS_ROWS` (or it
+    has no free dim)."""
+    if rank == 0:
         return None
     bound = set(batch) | set(contract)
     free = [d for d in range(rank) if d not in bound]
     if not free:
         return None
+    free_first = not batch and free[0] < max(contract, default=-1)
+    if rank - 1 not in contract and not (free_first and lhs_rows >= MIN_LHS_ROWS):
+        return None
     return (*batch, *contract, *free)
 
 
 class TransposeContractedRhs(RewritePattern):
-    """dot_general(a, b) with b's last dim contracted → dot_general(a,
-    transpose(b)) with b's free dims last."""
+    """dot_general(a, b) with b's last dim contracted (or a free dim before
+    a contracted one) → dot_general(a, transpose(b)) with b's free dims
+    last."""
 
     def __init__(self, min_elements: int):
         super().__init__()
@@ -78,7 +97,13 @@ class TransposeContractedRhs(RewritePattern):
         batch = dims.rhs_batching_dimensions.data
         contract = dims.rhs_contracting_dimensions.data
         rhs_shape = shape(op.rhs.type)
-        permutation = rhs_permutation(len(rhs_shape), batch, contract)
+        lhs_shape = shape(op.lhs.type)
+        lhs_bound = {
+            *dims.lhs_batching_dimensions.data,
+            *dims.lhs_contracting_dimensions.data,
+        }
+        lhs_rows = math.prod(n for d, n in enumerate(lhs_shape) if d not in lhs_bound)
+        permutation = rhs_permutation(len(rhs_shape), batch, contract, lhs_rows)
         if permutation is None or math.prod(rhs_shape) < self.min_elements:
             return
         free = permutation[len(batch) + len(contract) :]

@@ -152,3 +152,26 @@ func.func @main(%a: tensor<16x256xf32>, %b: tensor<96x256xf32>) -> tensor<16x96x
     b = rng.normal(size=(96, 256)).astype(np.float32)
     got = xlir.compile(text, target="cpu")(a, b)
     np.testing.assert_allclose(got, a @ b.T, rtol=1e-4, atol=1e-4)
+
+
+def test_free_dim_before_contracting_dim_unchanged() -> None:
+    """An unbatched rhs `[b, k, w, c]` read through its transpose to
+    `[k, b, w, c]` (free dims merged) gives the interpreter's outputs."""
+    text = """
+func.func @main(%a: tensor<8x24xf32>, %b: tensor<2x8x5x3xf32>) -> tensor<24x2x5x3xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<8x24xf32>, tensor<2x8x5x3xf32>) -> tensor<24x2x5x3xf32>
+  func.return %0 : tensor<24x2x5x3xf32>
+}
+"""
+    before = xlir.parse_module(xlir.make_context(), text, "dot.mlir")
+    after = before.clone()
+    DotLayoutPass(min_elements=0).apply(Context(), after)
+    after.verify()
+    (transpose,) = [op for op in after.walk() if isinstance(op, TransposeOp)]
+    assert tuple(transpose.dims) == (1, 0, 2, 3)
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(8, 24)).astype(np.float32)
+    b = rng.normal(size=(2, 8, 5, 3)).astype(np.float32)
+    want = xlir.compile(before, target="interpreter")(a, b)
+    got = xlir.compile(after, target="interpreter")(a, b)
+    np.testing.assert_array_equal(got, want)

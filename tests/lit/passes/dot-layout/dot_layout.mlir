@@ -114,17 +114,45 @@ func.func @matrix_vector(%a: tensor<8x8192xf32>, %b: tensor<1x8192xf32>, %v: ten
 
 // -----
 
-// An image batch [b, k, w, c] contracted along k: the rhs's last two dims
-// (width and channels) are free, and merge into one unit-stride dim of
-// w * c elements; the batch dim before k stays as it is.
+// An image batch [b, k, w, c] contracted along k, by an lhs of 24 rows (at
+// least MIN_LHS_ROWS = 16): the batch dim b is free and comes before k, so
+// the rhs is read through a transpose to [k, b, w, c], whose free dims merge
+// into one unit-stride dim of b * w * c elements: B is a plain matrix.
 // CHECK-LABEL: func.func @image_rows
 func.func @image_rows(%a: tensor<32x24xf32>, %b: tensor<2x32x32x3xf32>) -> tensor<24x2x32x3xf32> {
-  // CHECK:      %[[M:.*]] = stablehlo.reshape %b : (tensor<2x32x32x3xf32>) -> tensor<2x32x96xf32>
-  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %a, %[[M]], contracting_dims = [0] x [1] : (tensor<32x24xf32>, tensor<2x32x96xf32>) -> tensor<24x2x96xf32>
-  // CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %[[D]] : (tensor<24x2x96xf32>) -> tensor<24x2x32x3xf32>
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0, 2, 3] : (tensor<2x32x32x3xf32>) -> tensor<32x2x32x3xf32>
+  // CHECK-NEXT: %[[M:.*]] = stablehlo.reshape %[[T]] : (tensor<32x2x32x3xf32>) -> tensor<32x192xf32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %a, %[[M]], contracting_dims = [0] x [0] : (tensor<32x24xf32>, tensor<32x192xf32>) -> tensor<24x192xf32>
+  // CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %[[D]] : (tensor<24x192xf32>) -> tensor<24x2x32x3xf32>
   // CHECK-NEXT: func.return %[[R]]
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<32x24xf32>, tensor<2x32x32x3xf32>) -> tensor<24x2x32x3xf32>
   func.return %0 : tensor<24x2x32x3xf32>
+}
+
+// -----
+
+// The same image batch by an lhs of 8 rows (fewer than 16): the panels would
+// be read too few times to pay for the transpose, so only the trailing free
+// dims merge and the batch dim before k stays as it is.
+// CHECK-LABEL: func.func @image_few_rows
+func.func @image_few_rows(%a: tensor<32x8xf32>, %b: tensor<2x32x32x3xf32>) -> tensor<8x2x32x3xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[M:.*]] = stablehlo.reshape %b : (tensor<2x32x32x3xf32>) -> tensor<2x32x96xf32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[M]], contracting_dims = [0] x [1] : (tensor<32x8xf32>, tensor<2x32x96xf32>) -> tensor<8x2x96xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<32x8xf32>, tensor<2x32x32x3xf32>) -> tensor<8x2x32x3xf32>
+  func.return %0 : tensor<8x2x32x3xf32>
+}
+
+// -----
+
+// A batched rhs with a free dim before k ([batch, free, k, free]): the batch
+// keeps the panels from being packed anyway, so no transpose is made.
+// CHECK-LABEL: func.func @batched_free_first
+func.func @batched_free_first(%a: tensor<4x32x64xf32>, %b: tensor<4x8x64x32xf32>) -> tensor<4x32x8x32xf32> {
+  // CHECK-NOT: stablehlo.transpose
+  // CHECK:     stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [2]
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<4x32x64xf32>, tensor<4x8x64x32xf32>) -> tensor<4x32x8x32xf32>
+  func.return %0 : tensor<4x32x8x32xf32>
 }
 
 // -----
