@@ -135,20 +135,21 @@ def _panels_of(
     nest: ParallelOp, kernel: KernelOp, stored: set[SSAValue], min_bytes: int
 ) -> Panels | None:
     """The packing plan of a register-tiled nest, or None (module docstring):
-    the first operand of its reductions whose panels reach `min_bytes`
-    (`stored`: the buffers the kernel stores to), trying the innermost
-    jammed dimension (the tile's vectors: the rhs's columns) first. An
-    epilogue's operand (a row scale, a bias) is not the rhs, and taking it
-    for one left an int8 matmul's rhs unpacked; a transposed lhs (`Aᵀ[k, i]`)
-    reads like an rhs along the rows, and packing it instead left the rhs
-    streamed from memory by every row tile."""
+    of the operands of its reductions whose panels reach `min_bytes`
+    (`stored`: the buffers the kernel stores to), the largest. An epilogue's
+    operand (a row scale, a bias) is not the rhs, and taking it for one left
+    an int8 matmul's rhs unpacked. A transposed lhs (`Aᵀ[k, i]`) reads like
+    an rhs along the rows; the operand left unpacked is streamed once per
+    panel of the other, so the smaller one is left: a 6 MiB rhs unpacked
+    beside a 224 KiB `Aᵀ` came from memory for every row tile."""
     factors = nest.attributes.get(JAM_ATTRIBUTE)
     if not isinstance(factors, DenseArrayBase):
         return None
     jam = factors.get_values()
     parallel: set[SSAValue] | None = None
     operands = {load.buffer for load in loads_in(reduction_loops(nest))}
-    for dim, (lower, upper, step) in reversed(list(enumerate(bounds_of(nest)))):
+    found: list[Panels] = []
+    for dim, (lower, upper, step) in enumerate(bounds_of(nest)):
         width = jam[dim]
         if width < 2 or step != width:
             continue
@@ -167,8 +168,8 @@ def _panels_of(
                 and panels.packed_bytes >= min_bytes
                 and _reused(panels)
             ):
-                return panels
-    return None
+                found.append(panels)
+    return max(found, key=lambda panels: panels.packed_bytes, default=None)
 
 
 def _reads(
