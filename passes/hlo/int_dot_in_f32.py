@@ -84,7 +84,7 @@ def exact_in_f32(op: DotGeneralOp) -> bool:
 def _in_f32(value: SSAValue, rewriter: PatternRewriter, op: DotGeneralOp) -> SSAValue:
     converted = ConvertOp(value, TensorType(f32, shape(value.type)))
     converted.location = op.location
-    rewriter.insert_op(converted)
+    rewriter.insert(converted)
     return converted.result
 
 
@@ -105,20 +105,20 @@ class DotInF32(RewritePattern):
             TensorType(f32, shape(op.result.type)),
         )
         dot.location = op.location
-        rewriter.insert_op(dot)
+        rewriter.insert(dot)
         for use in list(op.result.uses):
             user = use.operation
             if isinstance(user, ConvertOp) and isinstance(
                 element_type(user.result.type), AnyFloat
             ):
                 if user.result.type == dot.result.type:
-                    rewriter.replace_op(user, [], [dot.result])
+                    rewriter.replace(user, [], [dot.result])
                     continue
                 again = ConvertOp(dot.result, user.result.type)
                 again.location = user.location
-                rewriter.replace_op(user, again)
+                rewriter.replace(user, again)
         if not op.result.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         back = ConvertOp(dot.result, op.result.type)
         back.location = op.location
