@@ -8,7 +8,8 @@ latency and reloads both operands every time. Register tiling jams (see
 `passes/loop/jam.py`) two parallel dimensions into the reduction: `nr` along the
 dimension some operand is read with unit stride (the vector dimension, `j`
 of `B[k, j]`) and `mr` along a dimension that an operand not depending on
-`j` is read by (`i` of `A[i, k]`). Per reduction step the tile then loads
+`j` is read by (`i` of `A[i, k]`; the innermost such dimension with at
+least `mr` iterations, where there is one). Per reduction step the tile then loads
 `nr` contiguous elements of B (vector loads), `mr` elements of A (broadcasts)
 and does `mr * nr` independent multiply-adds on accumulators that stay in
 registers. The `nr` columns are vector copies of `lanes` elements
