@@ -37,8 +37,10 @@ def runs_at_least_once(loop: LoopOp) -> bool:
 
 def is_pure(op: Operation) -> bool:
     """Whether an op neither reads nor writes memory. xDSL 0.74 declares no
-    effects at all for `arith.remui`, which is as pure as `arith.remsi`."""
-    return isinstance(op, arith.RemUIOp) or get_effects(op) == set()
+    effects at all for `arith.remui` and `arith.extsi`, which are as pure as
+    `arith.remsi` and `arith.extui` (a jam shares one sign extension of a
+    load among the copies that share the load)."""
+    return isinstance(op, arith.RemUIOp | arith.ExtSIOp) or get_effects(op) == set()
 
 
 def is_pure_speculatable(op: Operation) -> bool:

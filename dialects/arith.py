@@ -4,10 +4,11 @@
   of the dividend and is exact), lowered to LLVM's `frem`. A remainder
   computed as `a - trunc(a / b) * b` is wrong once the quotient no longer
   fits the mantissa (f32 `1e30 rem 7`).
-* `arith.extsi`, `extui`, `trunci` and `sitofp` on vectors as well as
-  scalars: register tiles (`passes/loop/jam_vector.py`) widen vectors of i8 lanes
-  in an int8 contraction, which xDSL's scalar-only definitions refuse to
-  verify.
+* `arith.extsi`, `extui`, `trunci`, `sitofp` and `fptosi` on vectors as
+  well as scalars: register tiles (`passes/loop/jam_vector.py`) widen vectors
+  of i8 lanes in an int8 contraction, and convert its sums back from f32
+  (`passes/hlo/int_dot_in_f32.py`), which xDSL's scalar-only definitions
+  refuse to verify.
 """
 
 from __future__ import annotations
@@ -97,11 +98,26 @@ class SIToFPOp(_IntegerCast):
     result = result_def(FLOAT_LIKE)
 
 
+@irdl_op_definition
+class FPToSIOp(IRDLOperation):
+    """A float-to-signed-integer cast (of vectors too), in xDSL's syntax."""
+
+    name = "arith.fptosi"
+    input = operand_def(FLOAT_LIKE)
+    result = result_def(INTEGER_LIKE)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
+
+    def __init__(self, op: SSAValue | Operation, target_type: Attribute):
+        super().__init__(operands=[op], result_types=[target_type])
+
+
 VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
     xdsl_arith.ExtSIOp: ExtSIOp,
     xdsl_arith.ExtUIOp: ExtUIOp,
     xdsl_arith.TruncIOp: TruncIOp,
     xdsl_arith.SIToFPOp: SIToFPOp,
+    xdsl_arith.FPToSIOp: FPToSIOp,
 }
 """xDSL's scalar-only casts -> the forms above that also take vectors."""
 

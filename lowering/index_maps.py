@@ -208,23 +208,56 @@ def slice_(op: dm.SliceOp, idx: Indices, ix: IndexArith) -> Indices:
 
 
 def reshape(op: dm.ReshapeOp, idx: Indices, ix: IndexArith) -> Indices:
-    """Linearize the output index, delinearize it in the operand's shape;
-    dims of size 1 are left out, so a reshape that only adds or removes unit
-    dims is a renaming of indices."""
+    """Each run of output dims that holds the same elements as a run of
+    operand dims (equal products: a merge or a split) is linearized and
+    delinearized on its own; dims of size 1 are left out. So a reshape that
+    only adds or removes unit dims is a renaming of indices, and merging
+    `8x256x256x3` into `8x256x768` divides only the last index by 3 (one
+    linear index over every dim leaves divisions by 768 and 196608 on the
+    other dims, which LLVM's vectorizer cannot see through)."""
     out, src = shape(op.results[0]), shape(op.operand)
-    kept_out = [i for i, n in zip(idx, out, strict=True) if n != 1]
+    kept_out = [(i, n) for i, n in zip(idx, out, strict=True) if n != 1]
     kept_src = [n for n in src if n != 1]
-    if kept_src == [n for n in out if n != 1]:
-        values = iter(kept_out)
-        return [ix.const(0) if n == 1 else next(values) for n in src]
-    flat = idx[0] if idx else ix.const(0)
-    for i, n in zip(idx[1:], out[1:], strict=True):
-        flat = ix.add(ix.mul(flat, n), i)
+    values = iter(_regroup(kept_out, kept_src, ix))
+    return [ix.const(0) if n == 1 else next(values) for n in src]
+
+
+def _regroup(
+    out: list[tuple[SSAValue, int]], src: list[int], ix: IndexArith
+) -> Indices:
+    """The indices in `src`'s dims of the index `out` (value, size pairs) of
+    the same elements, group by group (`reshape`)."""
     result: Indices = []
-    for d, n in enumerate(src):
-        inner = prod(src[d + 1 :])
-        result.append(ix.rem(ix.div(flat, inner), n) if d else ix.div(flat, inner))
+    o = s = 0
+    for count_out, count_src in _groups([n for _, n in out], src):
+        group_out, group_src = out[o : o + count_out], src[s : s + count_src]
+        o, s = o + count_out, s + count_src
+        flat = group_out[0][0] if group_out else ix.const(0)
+        for i, n in group_out[1:]:
+            flat = ix.add(ix.mul(flat, n), i)
+        for d, n in enumerate(group_src):
+            inner = prod(group_src[d + 1 :])
+            result.append(ix.rem(ix.div(flat, inner), n) if d else ix.div(flat, inner))
     return result
+
+
+def _groups(out: list[int], src: list[int]) -> list[tuple[int, int]]:
+    """How many dims of `out` and of `src` each group of equal products
+    takes, in order; one group of all when there are no elements."""
+    if 0 in out or 0 in src:
+        return [(len(out), len(src))]
+    groups: list[tuple[int, int]] = []
+    o = s = 0
+    while o < len(out):
+        o_end, s_end = o + 1, s + 1
+        while prod(out[o:o_end]) != prod(src[s:s_end]):
+            if prod(out[o:o_end]) < prod(src[s:s_end]):
+                o_end += 1
+            else:
+                s_end += 1
+        groups.append((o_end - o, s_end - s))
+        o, s = o_end, s_end
+    return groups
 
 
 def clamped_starts(

@@ -323,7 +323,7 @@ def _int_to_float(op: Operation, scope: Scope) -> Step:
     return elementwise(op, scope, lambda x: np.asarray(view(x)).astype(dst)[()])
 
 
-@impl(arith.FPToSIOp, arith.FPToUIOp)
+@impl(xlir_arith.FPToSIOp, arith.FPToSIOp, arith.FPToUIOp)
 def _float_to_int(op: Operation, scope: Scope) -> Step:
     src, dst = _cast(op)
     if dst.kind == "b":

@@ -71,15 +71,20 @@ VECTOR_OPS = frozenset(
         "math.absf",
         "math.sqrt",
         "math.copysign",
+        "arith.extsi",
+        "arith.extui",
+        "arith.trunci",
+        "arith.sitofp",
+        "arith.fptosi",
     }
 )
 """Elementwise ops that vector copies make on vectors (every backend that runs
 `register-tile` or `vectorize` lowers them on vectors: the cpu target's
 `lowering/llvm/scalars.py`). Not compares and selects: xDSL's `llvm.fcmp`
-and `llvm.select` take scalars only; nor the integer casts (`extsi`,
-`extui`, `trunci`, `sitofp`), which xDSL's `arith` defines on scalars only
-(an i8 reduce converted to f32 was jammed into an invalid `sitofp` of a
-`vector<16xi8>`)."""
+and `llvm.select` take scalars only. The casts xDSL's `arith` defines on
+scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
+`VECTOR_FORMS`): without them an int8 contraction's tile was 128 scalar
+copies."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:

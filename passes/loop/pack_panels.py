@@ -62,7 +62,7 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import i64_array
-from xlir.passes.loop.jam import JAM_ATTRIBUTE
+from xlir.passes.loop.jam import JAM_ATTRIBUTE, loads_in, reduction_loops
 
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width
@@ -132,15 +132,23 @@ def _stored(kernel: KernelOp) -> set[SSAValue]:
 
 
 def _panels_of(
-    nest: ParallelOp, kernel: KernelOp, stored: set[SSAValue]
+    nest: ParallelOp, kernel: KernelOp, stored: set[SSAValue], min_bytes: int
 ) -> Panels | None:
-    """The packing plan of a register-tiled nest, or None (module docstring);
-    `stored`: the buffers the kernel stores to."""
+    """The packing plan of a register-tiled nest, or None (module docstring):
+    of the operands of its reductions whose panels reach `min_bytes`
+    (`stored`: the buffers the kernel stores to), the largest. An epilogue's
+    operand (a row scale, a bias) is not the rhs, and taking it for one left
+    an int8 matmul's rhs unpacked. A transposed lhs (`Aᵀ[k, i]`) reads like
+    an rhs along the rows; the operand left unpacked is streamed once per
+    panel of the other, so the smaller one is left: a 6 MiB rhs unpacked
+    beside a 224 KiB `Aᵀ` came from memory for every row tile."""
     factors = nest.attributes.get(JAM_ATTRIBUTE)
     if not isinstance(factors, DenseArrayBase):
         return None
     jam = factors.get_values()
     parallel: set[SSAValue] | None = None
+    operands = {load.buffer for load in loads_in(reduction_loops(nest))}
+    found: list[Panels] = []
     for dim, (lower, upper, step) in enumerate(bounds_of(nest)):
         width = jam[dim]
         if width < 2 or step != width:
@@ -152,10 +160,16 @@ def _panels_of(
         if parallel is None:
             parallel = dependents(nest.induction_vars, nest.body.block.ops)
         for buffer in kernel.body.block.args:
+            if buffer not in operands:
+                continue
             panels = _reads(nest, dim, width, buffer, parallel, stored)
-            if panels is not None and _reused(panels):
-                return panels
-    return None
+            if (
+                panels is not None
+                and panels.packed_bytes >= min_bytes
+                and _reused(panels)
+            ):
+                found.append(panels)
+    return max(found, key=lambda panels: panels.packed_bytes, default=None)
 
 
 def _reads(
@@ -357,7 +371,7 @@ class PackPanelsPass(ModulePass):
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
             stored = _stored(kernel)  # once per kernel: a walk of all of it
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
-                panels = _panels_of(nest, kernel, stored)
-                if panels is not None and panels.packed_bytes >= self.min_bytes:
+                panels = _panels_of(nest, kernel, stored, self.min_bytes)
+                if panels is not None:
                     _pack(panels, kernel, launches.get(kernel.sym_name.data, []))
                     stored = _stored(kernel)  # and the scratch buffer now

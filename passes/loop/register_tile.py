@@ -8,7 +8,8 @@ latency and reloads both operands every time. Register tiling jams (see
 `passes/loop/jam.py`) two parallel dimensions into the reduction: `nr` along the
 dimension some operand is read with unit stride (the vector dimension, `j`
 of `B[k, j]`) and `mr` along a dimension that an operand not depending on
-`j` is read by (`i` of `A[i, k]`). Per reduction step the tile then loads
+`j` is read by (`i` of `A[i, k]`; the innermost such dimension with at
+least `mr` iterations, where there is one). Per reduction step the tile then loads
 `nr` contiguous elements of B (vector loads), `mr` elements of A (broadcasts)
 and does `mr * nr` independent multiply-adds on accumulators that stay in
 registers. The `nr` columns are vector copies of `lanes` elements
@@ -107,8 +108,12 @@ def _unit_stride_dims(
     }
 
 
-def contraction_dims(nest: ParallelOp) -> tuple[int, int] | None:
-    """(the mr dimension, the nr dimension) of a contraction nest, or None."""
+def contraction_dims(nest: ParallelOp, rows: int = 1) -> tuple[int, int] | None:
+    """(the mr dimension, the nr dimension) of a contraction nest, or None.
+    The mr dimension is the innermost dimension that reuses a load with at
+    least `rows` iterations, else the innermost that reuses one: an image's
+    3 channels as the rows made tiles of 3 x `nr` where its 224 rows made
+    full ones."""
     ivs = nest.induction_vars
     loops = reduction_loops(nest)
     if not loops:
@@ -138,7 +143,7 @@ def contraction_dims(nest: ParallelOp) -> tuple[int, int] | None:
     }
     if not reused:
         return None
-    return max(reused), nr_dim
+    return max(reused, key=lambda d: ((counts[d] or 0) >= rows, d)), nr_dim
 
 
 def contract_multiply_adds(loop: ForOp) -> None:
@@ -186,7 +191,7 @@ def register_tile(
 ) -> bool:
     """Tile one contraction nest (and its remainders) with vector copies of
     up to `lanes` f32 elements; whether it changed."""
-    dims = contraction_dims(nest)
+    dims = contraction_dims(nest, mr)
     if dims is None or jam_blocker(nest, dims) is not None:
         return False
     mr_dim, nr_dim = dims

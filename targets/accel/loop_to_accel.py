@@ -83,6 +83,7 @@ EXTUI = (arith.ExtUIOp, xarith.ExtUIOp)
 EXTSI = (arith.ExtSIOp, xarith.ExtSIOp)
 TRUNCI = (arith.TruncIOp, xarith.TruncIOp)
 SITOFP = (arith.SIToFPOp, xarith.SIToFPOp)
+FPTOSI = (arith.FPToSIOp, xarith.FPToSIOp)
 """xDSL's classes and xlir's (which also take vectors): passes build either."""
 
 
@@ -185,7 +186,7 @@ SUPPORTED = (
     arith.NegfOp,
     *SITOFP,
     arith.UIToFPOp,
-    arith.FPToSIOp,
+    *FPTOSI,
     arith.FPToUIOp,
     arith.BitcastOp,
     math.AbsFOp,
@@ -1051,8 +1052,8 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return build.v("vcvt.f32.i32", build.splat(build.signed(operands[0], width)))
     if isinstance(op, arith.UIToFPOp):
         return build.v("vcvt.f32.u32", build.splat(build.unsigned(operands[0], width)))
-    if isinstance(op, arith.FPToSIOp | arith.FPToUIOp):
-        name = "vcvt.i32.f32" if isinstance(op, arith.FPToSIOp) else "vcvt.u32.f32"
+    if isinstance(op, (*FPTOSI, arith.FPToUIOp)):
+        name = "vcvt.u32.f32" if isinstance(op, arith.FPToUIOp) else "vcvt.i32.f32"
         converted = build.x("vext", build.v(name, operands[0]), imm=0)
         return build.canonical(converted, _width(op.results[0].type))
     if isinstance(op, arith.BitcastOp):
@@ -1106,11 +1107,12 @@ def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAV
         return lower_scalar_float(build, op, operands)
     conversions = {
         arith.UIToFPOp: "vcvt.f32.u32",
-        arith.FPToSIOp: "vcvt.i32.f32",
         arith.FPToUIOp: "vcvt.u32.f32",
     }
     if isinstance(op, SITOFP):
         return build.v("vcvt.f32.i32", operands[0])
+    if isinstance(op, FPTOSI):
+        return build.v("vcvt.i32.f32", operands[0])
     if type(op) in conversions:
         return build.v(conversions[type(op)], operands[0])
     if isinstance(op, arith.BitcastOp):

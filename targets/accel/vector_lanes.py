@@ -44,8 +44,8 @@ LANE_OPS = (
     arith.XOrIOp, arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp, arith.MaxSIOp,
     arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp, arith.CmpiOp, arith.CmpfOp,
     arith.SelectOp, arith.NegfOp, arith.UIToFPOp, arith.SIToFPOp, xarith.SIToFPOp,
-    arith.FPToSIOp, arith.FPToUIOp, arith.BitcastOp, math.AbsFOp, math.CopySignOp,
-    math.SqrtOp, math.RsqrtOp,
+    arith.FPToSIOp, xarith.FPToSIOp, arith.FPToUIOp, arith.BitcastOp, math.AbsFOp,
+    math.CopySignOp, math.SqrtOp, math.RsqrtOp,
 )  # fmt: skip
 """Scalar ops whose lane-wise form the vector unit has."""
 

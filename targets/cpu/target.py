@@ -64,9 +64,10 @@ class CpuTarget(Target):
 
     def hlo_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """`hlo-opt` with `quant-to-math` and `split-complex` after
-        `decompose`, and `dot-layout` and `conv-padding` before `fuse`:
-        quantized values as their storage integers, complex numbers as pairs
-        of floats, the dot kernels read their rhs with unit stride, the
+        `decompose`, and `int-dot-in-f32`, `dot-layout` and `conv-padding`
+        before `fuse`: quantized values as their storage integers, complex
+        numbers as pairs of floats, exact narrow-integer dots as f32 dots, the
+        dot kernels read their rhs with unit stride, the
         convolution kernels an input padded beforehand; `decompose` keeps
         chlo.top_k for its selection kernel (lowering/kernels/top_k.py); and
         calls of public functions are inlined too, as XLA's call inliner
@@ -77,6 +78,7 @@ class CpuTarget(Target):
         from xlir.passes.hlo.dot_layout import DotLayoutPass
         from xlir.passes.hlo.fuse import FusePass
         from xlir.passes.hlo.inline import InlinePass
+        from xlir.passes.hlo.int_dot_in_f32 import IntDotInF32Pass
         from xlir.passes.hlo.quant_to_math import QuantToMathPass
         from xlir.passes.hlo.split_complex import SplitComplexPass
 
@@ -91,7 +93,7 @@ class CpuTarget(Target):
                     SplitComplexPass(),
                 ]
             elif isinstance(pass_, FusePass):
-                passes += [DotLayoutPass(), ConvPaddingPass(), pass_]
+                passes += [IntDotInF32Pass(), DotLayoutPass(), ConvPaddingPass(), pass_]
             else:
                 passes.append(pass_)
         return passes

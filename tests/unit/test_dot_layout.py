@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
-from xlir.dialects.stablehlo.data_movement import TransposeOp
+from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
+from xlir.dialects.stablehlo.types import shape
 from xlir.passes.hlo.dot_layout import DotLayoutPass
 from xlir.targets.cpu.target import CpuTarget
 from xlir.targets.target import CompileOptions
@@ -96,8 +97,11 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
     after.verify()
     transposes = [op for op in after.walk() if isinstance(op, TransposeOp)]
     (dot,) = [op for op in after.walk() if isinstance(op, DotGeneralOp)]
-    assert len(transposes) == 1 and dot.rhs is transposes[0].result
-    rhs_rank = len(transposes[0].dims)
+    rhs = dot.rhs.owner
+    if isinstance(rhs, ReshapeOp):  # the transposed rhs's free dims merged
+        rhs = rhs.operand.owner
+    assert len(transposes) == 1 and rhs is transposes[0]
+    rhs_rank = len(shape(dot.rhs.type))
     assert rhs_rank - 1 not in dot.dot_dimension_numbers.rhs_contracting_dimensions.data
 
     old = xlir.compile(before, target="interpreter")
@@ -129,6 +133,7 @@ def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
         "quant-to-math",
         "split-complex",
         *hlo_opt[decompose + 1 : fuse],
+        "int-dot-in-f32",
         "dot-layout",
         "conv-padding",
         *hlo_opt[fuse:],
@@ -147,3 +152,26 @@ func.func @main(%a: tensor<16x256xf32>, %b: tensor<96x256xf32>) -> tensor<16x96x
     b = rng.normal(size=(96, 256)).astype(np.float32)
     got = xlir.compile(text, target="cpu")(a, b)
     np.testing.assert_allclose(got, a @ b.T, rtol=1e-4, atol=1e-4)
+
+
+def test_free_dim_before_contracting_dim_unchanged() -> None:
+    """An unbatched rhs `[b, k, w, c]` read through its transpose to
+    `[k, b, w, c]` (free dims merged) gives the interpreter's outputs."""
+    text = """
+func.func @main(%a: tensor<8x24xf32>, %b: tensor<2x8x5x3xf32>) -> tensor<24x2x5x3xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<8x24xf32>, tensor<2x8x5x3xf32>) -> tensor<24x2x5x3xf32>
+  func.return %0 : tensor<24x2x5x3xf32>
+}
+"""
+    before = xlir.parse_module(xlir.make_context(), text, "dot.mlir")
+    after = before.clone()
+    DotLayoutPass(min_elements=0).apply(Context(), after)
+    after.verify()
+    (transpose,) = [op for op in after.walk() if isinstance(op, TransposeOp)]
+    assert tuple(transpose.dims) == (1, 0, 2, 3)
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(8, 24)).astype(np.float32)
+    b = rng.normal(size=(2, 8, 5, 3)).astype(np.float32)
+    want = xlir.compile(before, target="interpreter")(a, b)
+    got = xlir.compile(after, target="interpreter")(a, b)
+    np.testing.assert_array_equal(got, want)

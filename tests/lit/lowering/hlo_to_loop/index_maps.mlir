@@ -27,16 +27,14 @@ func.func @main(%x: tensor<10x3xf32>) -> tensor<3x4xf32> attributes {hlo.plan = 
 // -----
 
 // A reshape that only adds or drops unit dims renames indices; a general one
-// linearizes the output index and splits it in the operand's shape.
+// splits each run of output dims that holds a run of operand dims on its
+// own: 2x3x4 -> 6x4 splits the first index only (the last is renamed, with
+// no linear index over all dims divided by 12 and 4).
 // CHECK-LABEL: loop.kernel @fusion_1
 // CHECK:         loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (6, 4) step (1, 1) {
-// CHECK-NEXT:      %[[F0:.*]] = arith.muli %[[I]], %{{.*}} : index
-// CHECK-NEXT:      %[[F:.*]] = arith.addi %[[F0]], %[[J]] : index
-// CHECK-NEXT:      %[[A:.*]] = arith.divui %[[F]], %{{.*}} : index
-// CHECK-NEXT:      %[[B0:.*]] = arith.divui %[[F]], %{{.*}} : index
-// CHECK-NEXT:      %[[B:.*]] = arith.remui %[[B0]], %{{.*}} : index
-// CHECK-NEXT:      %[[C:.*]] = arith.remui %[[F]], %{{.*}} : index
-// CHECK-NEXT:      loop.load %0[%[[A]], %[[B]], %[[C]]] : memref<2x3x4xf32>
+// CHECK-NEXT:      %[[A:.*]] = arith.divui %[[I]], %[[THREE:.*]] : index
+// CHECK-NEXT:      %[[B:.*]] = arith.remui %[[I]], %[[THREE]] : index
+// CHECK-NEXT:      loop.load %0[%[[A]], %[[B]], %[[J]]] : memref<2x3x4xf32>
 // CHECK-LABEL: loop.kernel @fusion_2
 // CHECK:         loop.parallel (%[[K:.*]]) = (0) to (8) step (1) {
 // CHECK-NEXT:      loop.load %{{.*}}[%{{.*}}, %[[K]]] : memref<1x8xf32>
@@ -52,6 +50,26 @@ func.func @main(%x: tensor<2x3x4xf32>, %y: tensor<1x8xf32>) -> (tensor<6x4xf32>,
     hlo.yield %r : tensor<8xf32>
   }
   func.return %0, %1 : tensor<6x4xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A reshape whose runs share no boundary (2x3 -> 3x2) is one group: the
+// output index is linearized and split in the operand's shape.
+// CHECK-LABEL: loop.kernel @fusion_1
+// CHECK:         loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (3, 2) step (1, 1) {
+// CHECK-NEXT:      %[[F0:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT:      %[[F:.*]] = arith.addi %[[F0]], %[[J]] : index
+// CHECK-NEXT:      %[[A:.*]] = arith.divui %[[F]], %{{.*}} : index
+// CHECK-NEXT:      %[[B:.*]] = arith.remui %[[F]], %{{.*}} : index
+// CHECK-NEXT:      loop.load %0[%[[A]], %[[B]]] : memref<2x3xf32>
+func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> attributes {hlo.plan = #hlo.plan<arena = 0, alignment = 64, arguments = 64, outputs = 64, alias = 0, constants = 0>} {
+  %0 = hlo.fusion kind = loop (%x) {name = "fusion.1", hlo.buffers = [#hlo.buffer<out 0>]} : (tensor<2x3xf32>) -> tensor<3x2xf32> {
+  ^bb0(%a: tensor<2x3xf32>):
+    %r = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    hlo.yield %r : tensor<3x2xf32>
+  }
+  func.return %0 : tensor<3x2xf32>
 }
 
 // -----

@@ -52,11 +52,14 @@ func.func @two_contracting(%a: tensor<4x64x16xf32>, %b: tensor<16x8x64xf32>) -> 
 
 // -----
 
-// Two free dims keep their order.
+// Two free dims keep their order; last in the transposed rhs, they are then
+// merged into one (a reshape), and the result reshaped back.
 // CHECK-LABEL: func.func @two_free
 func.func @two_free(%a: tensor<8x64xi32>, %b: tensor<6x16x64xi32>) -> tensor<8x6x16xi32> {
   // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [2, 0, 1] : (tensor<6x16x64xi32>) -> tensor<64x6x16xi32>
-  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], contracting_dims = [1] x [0] : (tensor<8x64xi32>, tensor<64x6x16xi32>) -> tensor<8x6x16xi32>
+  // CHECK-NEXT: %[[M:.*]] = stablehlo.reshape %[[T]] : (tensor<64x6x16xi32>) -> tensor<64x96xi32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %a, %[[M]], contracting_dims = [1] x [0] : (tensor<8x64xi32>, tensor<64x96xi32>) -> tensor<8x96xi32>
+  // CHECK-NEXT: stablehlo.reshape %[[D]] : (tensor<8x96xi32>) -> tensor<8x6x16xi32>
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [2] : (tensor<8x64xi32>, tensor<6x16x64xi32>) -> tensor<8x6x16xi32>
   func.return %0 : tensor<8x6x16xi32>
 }
@@ -107,4 +110,57 @@ func.func @matrix_vector(%a: tensor<8x8192xf32>, %b: tensor<1x8192xf32>, %v: ten
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<8x8192xf32>, tensor<1x8192xf32>) -> tensor<8x1xf32>
   %1 = stablehlo.dot_general %a, %v, contracting_dims = [1] x [0] : (tensor<8x8192xf32>, tensor<8192xf32>) -> tensor<8xf32>
   func.return %0, %1 : tensor<8x1xf32>, tensor<8xf32>
+}
+
+// -----
+
+// An image batch [b, k, w, c] contracted along k, by an lhs of 24 rows (at
+// least MIN_LHS_ROWS = 16): the batch dim b is free and comes before k, so
+// the rhs is read through a transpose to [k, b, w, c], whose free dims merge
+// into one unit-stride dim of b * w * c elements: B is a plain matrix.
+// CHECK-LABEL: func.func @image_rows
+func.func @image_rows(%a: tensor<32x24xf32>, %b: tensor<2x32x32x3xf32>) -> tensor<24x2x32x3xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0, 2, 3] : (tensor<2x32x32x3xf32>) -> tensor<32x2x32x3xf32>
+  // CHECK-NEXT: %[[M:.*]] = stablehlo.reshape %[[T]] : (tensor<32x2x32x3xf32>) -> tensor<32x192xf32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %a, %[[M]], contracting_dims = [0] x [0] : (tensor<32x24xf32>, tensor<32x192xf32>) -> tensor<24x192xf32>
+  // CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %[[D]] : (tensor<24x192xf32>) -> tensor<24x2x32x3xf32>
+  // CHECK-NEXT: func.return %[[R]]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<32x24xf32>, tensor<2x32x32x3xf32>) -> tensor<24x2x32x3xf32>
+  func.return %0 : tensor<24x2x32x3xf32>
+}
+
+// -----
+
+// The same image batch by an lhs of 8 rows (fewer than 16): the panels would
+// be read too few times to pay for the transpose, so only the trailing free
+// dims merge and the batch dim before k stays as it is.
+// CHECK-LABEL: func.func @image_few_rows
+func.func @image_few_rows(%a: tensor<32x8xf32>, %b: tensor<2x32x32x3xf32>) -> tensor<8x2x32x3xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[M:.*]] = stablehlo.reshape %b : (tensor<2x32x32x3xf32>) -> tensor<2x32x96xf32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[M]], contracting_dims = [0] x [1] : (tensor<32x8xf32>, tensor<2x32x96xf32>) -> tensor<8x2x96xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<32x8xf32>, tensor<2x32x32x3xf32>) -> tensor<8x2x32x3xf32>
+  func.return %0 : tensor<8x2x32x3xf32>
+}
+
+// -----
+
+// A batched rhs with a free dim before k ([batch, free, k, free]): the batch
+// keeps the panels from being packed anyway, so no transpose is made.
+// CHECK-LABEL: func.func @batched_free_first
+func.func @batched_free_first(%a: tensor<4x32x64xf32>, %b: tensor<4x8x64x32xf32>) -> tensor<4x32x8x32xf32> {
+  // CHECK-NOT: stablehlo.transpose
+  // CHECK:     stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [2]
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<4x32x64xf32>, tensor<4x8x64x32xf32>) -> tensor<4x32x8x32xf32>
+  func.return %0 : tensor<4x32x8x32xf32>
+}
+
+// -----
+
+// A batched rhs whose last dim alone is free is left as it is.
+// CHECK-LABEL: func.func @one_free
+func.func @one_free(%a: tensor<4x8x64xf32>, %b: tensor<4x64x32xf32>) -> tensor<4x8x32xf32> {
+  // CHECK-NOT: stablehlo.reshape
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x64xf32>, tensor<4x64x32xf32>) -> tensor<4x8x32xf32>
+  func.return %0 : tensor<4x8x32xf32>
 }

@@ -1,13 +1,16 @@
 // RUN: xlir-opt %s -p 'vectorize{width=4}' | filecheck %s
+// RUN: xlir-opt %s -p 'vectorize{width=4}' | xlir-opt | filecheck %s
 
-// A column reduction whose epilogue converts its i8 result: xDSL's integer
-// casts (`sitofp`, `extsi`, `extui`, `trunci`) take scalars only, so the
-// columns are jammed as scalar copies (once an invalid `sitofp` of a
-// `vector<4xi8>`, found by the random program fuzzer as an i8 and-reduce
-// converted to bf16).
+// A column reduction whose epilogue converts its i8 result: `sitofp` has a
+// vector form (xlir.dialects.arith, beside extsi, extui, trunci and fptosi),
+// so the columns become one vector copy whose conversion is a valid
+// `sitofp` of a `vector<4xi8>` (xDSL's scalar-only `sitofp` once made an
+// invalid one, found by the random program fuzzer as an i8 and-reduce
+// converted to bf16). The second run checks the printed form verifies.
 // CHECK-LABEL: loop.kernel @and_then_convert
-// CHECK-NOT:     vector<
-// CHECK:         arith.sitofp %{{.*}} : i8 to f32
+// CHECK:         loop.for {{.*}} -> (vector<4xi8>)
+// CHECK:         arith.sitofp %{{.*}} : vector<4xi8> to vector<4xf32>
+// CHECK-NEXT:    loop.store %{{.*}} : memref<16xf32>, vector<4xf32>
 // CHECK:         loop.return
 loop.kernel @and_then_convert(%x: memref<8x16xi8>, %out: memref<16xf32>) {
   %ones = arith.constant -1 : i8
@@ -18,6 +21,26 @@ loop.kernel @and_then_convert(%x: memref<8x16xi8>, %out: memref<16xf32>) {
       loop.yield %n : i8
     }
     %f = arith.sitofp %s : i8 to f32
+    loop.store %f, %out[%j] : memref<16xf32>
+  }
+  loop.return
+}
+
+// `uitofp` has no vector form: the columns stay four scalar copies.
+// CHECK-LABEL: loop.kernel @and_then_convert_unsigned
+// CHECK-NOT:     vector<
+// CHECK-COUNT-4: arith.uitofp %{{.*}} : i8 to f32
+// CHECK-NOT:     vector<
+// CHECK:         loop.return
+loop.kernel @and_then_convert_unsigned(%x: memref<8x16xi8>, %out: memref<16xf32>) {
+  %ones = arith.constant -1 : i8
+  loop.parallel (%j) = (0) to (16) step (1) {
+    %s = loop.for %i = 0 to 8 step 1 iter_args(%acc = %ones) -> (i8) {
+      %v = loop.load %x[%i, %j] : memref<8x16xi8>
+      %n = arith.andi %acc, %v : i8
+      loop.yield %n : i8
+    }
+    %f = arith.uitofp %s : i8 to f32
     loop.store %f, %out[%j] : memref<16xf32>
   }
   loop.return
