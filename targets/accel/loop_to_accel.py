@@ -57,6 +57,12 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.targets.accel.hoist_invariants import (
+    SIDE_EFFECTS,
+    hoist_invariants,
+    instruction_key,
+    is_pure,
+)
 from xlir.targets.accel.layout import (
     KernelLayout,
     Placement,
@@ -1155,13 +1161,6 @@ def float_compare(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> S
 # --- after the patterns ------------------------------------------------------------
 
 
-SIDE_EFFECTS = frozenset(
-    {"sb", "sh", "sw", "vst", "vsx", "dma.cfg", "dma.ld", "dma.st", "dma.wait",
-     "halt", "loop", "jal", "jalr", "mcfg", "mzero", "mmac", "mmac.ta", "mmac.tb",
-     "mmac.tatb", "mld", "mst", "rdcycle", *accel.BRANCHES}
-)  # fmt: skip
-
-
 def remove_dead(kernel: accel.KernelOp) -> None:
     """Erase instructions and register reads whose results nothing uses."""
     changed = True
@@ -1178,9 +1177,6 @@ def remove_dead(kernel: accel.KernelOp) -> None:
                 changed = True
 
 
-READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
-
-
 def share_common_instructions(kernel: accel.KernelOp) -> None:
     """An instruction that repeats one before it in its block (the same
     mnemonic, operands and immediates; no side effect, no memory read) is
@@ -1189,34 +1185,17 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     for op in list(kernel.body.walk()):
         for region in op.regions:
             for block in region.blocks:
-                seen: dict[tuple[object, ...], Operation] = {}
+                seen: dict[tuple[object, ...], SSAValue] = {}
                 for inner in list(block.ops):
-                    if isinstance(inner, accel.GetRegisterOp):
-                        key = ("get_register", inner.result.type)
-                        if key in seen:
-                            inner.result.replace_all_uses_with(seen[key].results[0])
-                            inner.detach()
-                            inner.erase()
-                        else:
-                            seen[key] = inner
+                    if not is_pure(inner):
                         continue
-                    if (
-                        not isinstance(inner, accel.AccelInstruction)
-                        or inner.SPEC.mnemonic in SIDE_EFFECTS | READS_MEMORY
-                        or len(inner.results) != 1
-                    ):
-                        continue
-                    key = (
-                        inner.SPEC.mnemonic,
-                        tuple(inner.operands),
-                        tuple(sorted(inner.properties.items())),
-                    )
+                    key = instruction_key(inner)
                     if key in seen:
-                        inner.results[0].replace_all_uses_with(seen[key].results[0])
+                        inner.results[0].replace_all_uses_with(seen[key])
                         inner.detach()
                         inner.erase()
                     else:
-                        seen[key] = inner
+                        seen[key] = inner.results[0]
 
 
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
@@ -1371,6 +1350,7 @@ class LoopToAccelPass(ModulePass):
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
+                hoist_invariants(kernel)
                 share_common_instructions(kernel)
                 fuse_multiply_adds(kernel)
                 separate_yields(kernel)

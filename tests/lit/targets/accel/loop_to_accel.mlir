@@ -57,7 +57,6 @@ loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
 // CHECK:           accel.lw
 // CHECK-NEXT:      accel.add
 // CHECK-NEXT:      accel.slt
-// CHECK-NEXT:      accel.get_register
 // CHECK-NEXT:      accel.sub
 // CHECK-NEXT:      accel.xor
 // CHECK-NEXT:      accel.and
