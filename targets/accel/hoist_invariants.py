@@ -72,11 +72,10 @@ def _hoist(loop: accel.ForOp, arguments: int) -> int:
         return 0
     free = dict(FREE_REGISTERS)
     free[RegClass.X] -= arguments
-    fixed = _demand(loop, {v for op in invariant for v in op.results})
+    for file, held in _around(loop).items():
+        free[file] -= held
     count = len(invariant)
-    while count and any(
-        fixed[f] + held > free[f] for f, held in _held(invariant[:count]).items()
-    ):
+    while count and not _fits(loop, invariant[:count], free):
         count -= 1
     available = _available(loop)
     for op in invariant[:count]:
@@ -113,6 +112,43 @@ def _available(loop: Operation) -> dict[tuple[object, ...], SSAValue]:
                 available.setdefault(instruction_key(before), before.results[0])
         op = block.parent_op()
     return available
+
+
+def _fits(
+    loop: accel.ForOp, hoisted: list[Operation], free: dict[RegClass, int]
+) -> bool:
+    """Whether `loop` still fits the register files with `hoisted` before it."""
+    held = _held(hoisted)
+    fixed = _demand(loop, {v for op in hoisted for v in op.results})
+    return all(fixed[f] + held[f] <= free[f] for f in held)
+
+
+def _around(loop: accel.ForOp) -> dict[RegClass, int]:
+    """Per register file, the values live across `loop` that it does not
+    read: defined before it (or before the loop holding it) and read after,
+    and the enclosing loops' induction variables, carried values and (for
+    a branch loop) bounds."""
+    around = {RegClass.X: 0, RegClass.V: 0}
+    inside = {v for op in loop.walk() for v in op.operands}
+    op: Operation = loop
+    while (block := op.parent_block()) is not None:
+        ops = list(block.ops)
+        after = ops.index(op)
+        later = {v for o in ops[after + 1 :] for i in o.walk() for v in i.operands}
+        defined = [v for o in ops[:after] for v in o.results]
+        parent = block.parent_op()
+        for value in _allocatable(defined):
+            if value in later and value not in inside:
+                around[_file(value)] += 1
+        if not isinstance(parent, accel.ForOp):
+            break
+        held = [*block.args] + ([parent.bound] if parent.hardware is None else [])
+        for value in _allocatable(held):
+            if value not in inside:
+                around[_file(value)] += 1
+        inside.update(held)
+        op = parent
+    return around
 
 
 def is_pure(op: Operation) -> bool:

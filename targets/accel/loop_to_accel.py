@@ -1350,7 +1350,7 @@ class LoopToAccelPass(ModulePass):
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
-                hoist_invariants(kernel)
                 share_common_instructions(kernel)
                 fuse_multiply_adds(kernel)
+                hoist_invariants(kernel)
                 separate_yields(kernel)
