@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
+from functools import cache
 from io import StringIO
 from typing import ClassVar
 
@@ -91,6 +92,19 @@ from xlir.targets.accel.objfile import NAME_PATTERN
 # --- register types ------------------------------------------------------------
 
 
+@cache
+def _index_by_name(file: RegClass) -> dict[str, int]:
+    """Both names of each register of `file` -> its index (built once: xDSL
+    asks for it whenever it makes or verifies a register type)."""
+    names = {f"{file.prefix}{i}": i for i in range(file.count)}
+    return names | {register_name(file, i): i for i in range(file.count)}
+
+
+@cache
+def _abi_name_by_index(file: RegClass) -> dict[int, str]:
+    return {i: register_name(file, i) for i in range(file.count)}
+
+
 class AccelRegisterType(RegisterType, ABC):
     """A register of one of XA-1's register files."""
 
@@ -106,16 +120,11 @@ class AccelRegisterType(RegisterType, ABC):
 
     @classmethod
     def index_by_name(cls) -> dict[str, int]:
-        file = cls._file()
-        names = {f"{file.prefix}{i}": i for i in range(file.count)}
-        return names | {register_name(file, i): i for i in range(file.count)}
+        return _index_by_name(cls._file())
 
     @classmethod
     def abi_name_by_index(cls) -> dict[int, str]:
-        return {
-            i: register_name(cls.REGISTER_FILE, i)
-            for i in range(cls.REGISTER_FILE.count)
-        }
+        return _abi_name_by_index(cls.REGISTER_FILE)
 
     @classmethod
     def infinite_register_prefix(cls) -> str:

@@ -13,8 +13,9 @@ as it can.
 
 Each hoisted value an iteration still reads holds a register for the whole
 loop. The hoisted instructions are taken in body order while the loop's
-estimated register demand (`_demand`) fits the register file; the rest stay
-in the loop rather than make the allocator spill.
+estimated register demand (`_demand`, with what is live around the loop,
+`_around`) fits the register files; the rest stay in the loop rather than
+make the allocator spill.
 """
 
 from __future__ import annotations
@@ -32,19 +33,16 @@ SIDE_EFFECTS = frozenset(
 )  # fmt: skip
 """Instructions with an effect beyond their result register."""
 READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
-FREE_REGISTERS = {RegClass.X: RegClass.X.count - 4 - 3, RegClass.V: RegClass.V.count}
-"""Registers a loop's values may take: the convention fixes four scalar
-registers (`register_allocation.RESERVED`); three more are a margin for the
-scalar registers that the estimate misses (xDSL's allocator is not
-optimal, and loops that cannot spill their carried values are mostly
-scalar)."""
+VECTOR_REGISTERS = {RegClass.V: RegClass.V.count}
+"""The file whose pressure hoisting raises (`_without_held_scalars` keeps
+scalar registers out of it: kernels are short of them, and a loop's
+counters and carried values cannot spill)."""
 
 
 def hoist_invariants(kernel: accel.KernelOp) -> int:
     """Move the invariant instructions of every loop of `kernel` before it;
     the number moved."""
-    arguments = len(kernel.body.block.args)
-    return sum(_hoist(loop, arguments) for loop in _inner_first(kernel))
+    return sum(_hoist(loop) for loop in _inner_first(kernel))
 
 
 def _inner_first(op: Operation) -> Iterator[accel.ForOp]:
@@ -58,7 +56,7 @@ def _inner_first(op: Operation) -> Iterator[accel.ForOp]:
                     yield inner
 
 
-def _hoist(loop: accel.ForOp, arguments: int) -> int:
+def _hoist(loop: accel.ForOp) -> int:
     body = loop.body.block
     invariant: list[Operation] = []
     moved: set[Operation] = set()
@@ -68,15 +66,12 @@ def _hoist(loop: accel.ForOp, arguments: int) -> int:
         ):
             invariant.append(op)
             moved.add(op)
+    invariant = _without_held_scalars(invariant)
     if not invariant:
         return 0
-    free = dict(FREE_REGISTERS)
-    free[RegClass.X] -= arguments
-    for file, held in _around(loop).items():
-        free[file] -= held
     count = len(invariant)
-    while count and not _fits(loop, invariant[:count], free):
-        count -= 1
+    if _held(invariant)[RegClass.V]:  # vectors the iterations would read
+        count = _affordable(loop, invariant)
     available = _available(loop)
     for op in invariant[:count]:
         key = instruction_key(op)
@@ -89,6 +84,62 @@ def _hoist(loop: accel.ForOp, arguments: int) -> int:
         loop.parent_block().insert_op_before(op, loop)  # pyright: ignore[reportOptionalMemberAccess]
         available[key] = op.results[0]
     return count
+
+
+def _without_held_scalars(invariant: list[Operation]) -> list[Operation]:
+    """The `invariant` instructions that leave the loop with no scalar
+    register held through it: a scalar the iterations read stays (with what
+    reads it), so only the scalars that build a hoisted vector leave."""
+    kept, candidates = list(invariant), set(invariant)
+    while True:
+        chosen = set(kept)
+        stay = [
+            op
+            for op in kept
+            if any(
+                isinstance(v.owner, Operation)
+                and v.owner in candidates
+                and v.owner not in chosen
+                for v in op.operands
+            )
+            or any(
+                use.operation not in chosen
+                for v in _allocatable(op.results)
+                if _file(v) is RegClass.X
+                for use in v.uses
+            )
+        ]
+        if not stay:
+            return kept
+        kept = [op for op in kept if op not in stay]
+
+
+def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
+    """How many of the `invariant` instructions (in order) may leave `loop`
+    with its estimated vector register demand still fitting the file."""
+    free = dict(VECTOR_REGISTERS)
+    for file, held in _around(loop).items():
+        if file in free:
+            free[file] -= held
+    least = _demand(loop, _results(invariant))  # a lower bound for any prefix
+
+    def fits(count: int) -> bool:
+        held = _held(invariant[:count])
+        return _within(least, held, free) and (
+            count == len(invariant)
+            or _within(_demand(loop, _results(invariant[:count])), held, free)
+        )
+
+    if fits(len(invariant)):
+        return len(invariant)
+    low, high = 0, len(invariant) - 1  # a binary search: more hoisted, more held
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def instruction_key(op: Operation) -> tuple[object, ...]:
@@ -114,13 +165,15 @@ def _available(loop: Operation) -> dict[tuple[object, ...], SSAValue]:
     return available
 
 
-def _fits(
-    loop: accel.ForOp, hoisted: list[Operation], free: dict[RegClass, int]
+def _results(ops: list[Operation]) -> set[SSAValue]:
+    return {v for op in ops for v in op.results}
+
+
+def _within(
+    demand: dict[RegClass, int], held: dict[RegClass, int], free: dict[RegClass, int]
 ) -> bool:
-    """Whether `loop` still fits the register files with `hoisted` before it."""
-    held = _held(hoisted)
-    fixed = _demand(loop, {v for op in hoisted for v in op.results})
-    return all(fixed[f] + held[f] <= free[f] for f in held)
+    """Whether a loop's `demand` and the `held` values fit the `free` registers."""
+    return all(demand[f] + held[f] <= free[f] for f in free)
 
 
 def _around(loop: accel.ForOp) -> dict[RegClass, int]:

@@ -32,8 +32,8 @@ loop.kernel @scale(%x: memref<64xf32>, %y: memref<64xf32>) {
 
 // A constant of an inner loop climbs out of both loops, and the same
 // constant in the second inner loop reuses it: one splat of 2.0 in all.
-// A value of the outer induction variable leaves only the inner loops, and
-// the inner loops' bounds are computed once, before the outer loop.
+// A value of the outer induction variable leaves only the inner loops;
+// scalars the iterations read (the inner loops' bounds) stay where they are.
 // CHECK-LABEL: accel.kernel "nest", 2
 // CHECK:         %[[TWO:.*]] = accel.lui 16384
 // CHECK-NEXT:    %[[C2:.*]] = accel.vsplat %[[TWO]]
