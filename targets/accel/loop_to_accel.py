@@ -73,6 +73,7 @@ from xlir.targets.accel.layout import (
 from xlir.targets.accel.matmul import matmul_plan
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
+from xlir.targets.accel.vector_reductions import vectorize_reductions
 
 from xlir.diagnostics import XlirError, format_at_op, refuse_ops
 
@@ -147,6 +148,15 @@ FLOAT_BINARY = {
     arith.MaximumfOp: "vfmax",
     arith.MinimumfOp: "vfmin",
 }
+LANE_REDUCTIONS = {
+    "add": "vredsum",
+    "maximumf": "vredmax",
+    "minimumf": "vredmin",
+    "maxsi": "vredmax",
+    "minsi": "vredmin",
+}
+"""`vector.reduction` kinds (`vector_reductions.py`) -> the `vred*`
+instruction (`.f` for f32 lanes)."""
 KEEPS_CANONICAL = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShRSIOp)
 """Integer ops whose results stay in canonical form (no re-extension)."""
 INTEGER_COMPARE = {
@@ -199,6 +209,7 @@ SUPPORTED = (
     math.SqrtOp,
     math.RsqrtOp,
     vector.BroadcastOp,
+    vector.ReductionOp,
     LoadOp,
     StoreOp,
     ForOp,
@@ -1001,6 +1012,11 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
     if isinstance(op, vector.BroadcastOp):
         value = operands[0]  # a scalar f32 is a splat already
         return value if isinstance(value.type, V) else build.splat(value)
+    if isinstance(op, vector.ReductionOp):  # the lanes' result in every lane
+        if isinstance(op.dest.type, Float32Type):
+            return build.v(LANE_REDUCTIONS[op.kind.data.value] + ".f", operands[0])
+        total = build.v(LANE_REDUCTIONS[op.kind.data.value], operands[0])
+        return build.x("vext", total, imm=0)
     if any(isinstance(r.type, VectorType) for r in op.results):
         return lower_lanes(build, op, operands)
     width = _width(op.operands[0].type) if op.operands else 32
@@ -1328,6 +1344,7 @@ class LoopToAccelPass(ModulePass):
                 continue  # the matrix unit's (matrix_unit.py)
             if self.lanes:
                 vectorize_kernel(kernel)
+                vectorize_reductions(kernel)
         layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
