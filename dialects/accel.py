@@ -27,7 +27,7 @@ from abc import ABC
 from collections.abc import Callable, Sequence
 from functools import cache
 from io import StringIO
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.backend.assembly_printer import (
     AssemblyPrintable,
@@ -101,6 +101,18 @@ def _index_by_name(file: RegClass) -> dict[str, int]:
 
 
 @cache
+def _shared_register(
+    cls: type[AccelRegisterType], index: int | None
+) -> AccelRegisterType:
+    """The register type of `cls` with `index`, or the unallocated one, made
+    once (attributes are immutable): the lowering and the allocator ask for
+    them thousands of times, and each new attribute is verified."""
+    if index is None:
+        return super(AccelRegisterType, cls).unallocated()
+    return super(AccelRegisterType, cls).from_index(index)
+
+
+@cache
 def _abi_name_by_index(file: RegClass) -> dict[int, str]:
     return {i: register_name(file, i) for i in range(file.count)}
 
@@ -121,6 +133,20 @@ class AccelRegisterType(RegisterType, ABC):
     @classmethod
     def index_by_name(cls) -> dict[str, int]:
         return _index_by_name(cls._file())
+
+    @classmethod
+    def unallocated(cls) -> Self:
+        register = _shared_register(cls, None)
+        assert isinstance(register, cls)
+        return register
+
+    @classmethod
+    def from_index(cls, index: int) -> Self:
+        if index < 0:  # xDSL's infinite registers
+            return super().from_index(index)
+        register = _shared_register(cls, index)
+        assert isinstance(register, cls)
+        return register
 
     @classmethod
     def abi_name_by_index(cls) -> dict[int, str]:
