@@ -28,6 +28,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
@@ -984,17 +985,19 @@ class LowerScalar(RewritePattern):
     """arith and math ops on scalars -> scalar and vector instructions."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if (
-            not isinstance(op, SUPPORTED)
-            or isinstance(
-                op, LoadOp | StoreOp | ForOp | ParallelOp | YieldOp | ReturnOp
-            )
-            or not in_accel_kernel(op)
-        ):
+        if not _is_scalar_op(type(op)) or not in_accel_kernel(op):
             return
         build = Builder(rewriter)
         operands = [accel_value(rewriter, v) for v in op.operands]
         replace_with(rewriter, op, [lower_scalar(build, op, operands)])
+
+
+@cache
+def _is_scalar_op(kind: type[Operation]) -> bool:
+    """Whether `LowerScalar` lowers ops of class `kind` (asked once per class:
+    the pattern sees every op, and `SUPPORTED` is a long tuple)."""
+    structure = (LoadOp, StoreOp, ForOp, ParallelOp, YieldOp, ReturnOp)
+    return issubclass(kind, SUPPORTED) and not issubclass(kind, structure)
 
 
 def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
