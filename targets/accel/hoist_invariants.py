@@ -20,7 +20,7 @@ make the allocator spill.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects import accel
@@ -122,20 +122,26 @@ def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
         if file in free:
             free[file] -= held
     least = _demand(loop, _results(invariant))  # a lower bound for any prefix
-
-    def fits(count: int) -> bool:
-        held = _held(invariant[:count])
-        return _within(least, held, free) and (
-            count == len(invariant)
-            or _within(_demand(loop, _results(invariant[:count])), held, free)
-        )
-
-    if fits(len(invariant)):
+    if _within(least, _held(invariant), free):
         return len(invariant)
-    low, high = 0, len(invariant) - 1  # a binary search: more hoisted, more held
+    bound = _last_true(
+        len(invariant) - 1, lambda n: _within(least, _held(invariant[:n]), free)
+    )
+    return _last_true(
+        bound,
+        lambda n: _within(
+            _demand(loop, _results(invariant[:n])), _held(invariant[:n]), free
+        ),
+    )
+
+
+def _last_true(high: int, holds: Callable[[int], bool]) -> int:
+    """The largest n in [0, high] for which `holds(n)` (true at 0, and taken
+    as true up to some n and false after: more hoisted, more held)."""
+    low = 0
     while low < high:
         middle = (low + high + 1) // 2
-        if fits(middle):
+        if holds(middle):
             low = middle
         else:
             high = middle - 1
