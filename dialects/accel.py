@@ -108,8 +108,11 @@ def _shared_register(
     once (attributes are immutable): the lowering and the allocator ask for
     them thousands of times, and each new attribute is verified."""
     if index is None:
-        return super(AccelRegisterType, cls).unallocated()
-    return super(AccelRegisterType, cls).from_index(index)
+        register = super(AccelRegisterType, cls).unallocated()
+    else:
+        register = super(AccelRegisterType, cls).from_index(index)
+    assert isinstance(register, AccelRegisterType)
+    return register
 
 
 @cache

@@ -234,7 +234,7 @@ def _set_last_dimension(nest: ParallelOp, low: int, high: int, step: int) -> Non
         set_property(nest, name, value)
 
 
-def set_property(nest: ParallelOp, name: str, value: int) -> None:
+def set_property(nest: ParallelOp | ForOp, name: str, value: int) -> None:
     """Set the last dimension's entry of a static bound or step."""
     array = nest.properties[name]
     assert isinstance(array, DenseArrayBase)

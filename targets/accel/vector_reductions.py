@@ -113,6 +113,7 @@ def _split(loop: ForOp) -> int:
     varying = varying_values(main, main.induction_var)
     assert varying is not None
     for index, (arg, (_, identity)) in enumerate(zip(main.carried, kinds, strict=True)):
+        assert isinstance(arg.type, Float32Type | IntegerType)  # _combiners checked
         start = _constant(identity, arg.type)
         block.insert_op_before(start, main)
         main.operands[first_carried + index] = broadcast(start.result, main)
