@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
+from functools import cache
 from io import StringIO
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.backend.assembly_printer import (
     AssemblyPrintable,
@@ -91,6 +92,34 @@ from xlir.targets.accel.objfile import NAME_PATTERN
 # --- register types ------------------------------------------------------------
 
 
+@cache
+def _index_by_name(file: RegClass) -> dict[str, int]:
+    """Both names of each register of `file` -> its index (built once: xDSL
+    asks for it whenever it makes or verifies a register type)."""
+    names = {f"{file.prefix}{i}": i for i in range(file.count)}
+    return names | {register_name(file, i): i for i in range(file.count)}
+
+
+@cache
+def _shared_register(
+    cls: type[AccelRegisterType], index: int | None
+) -> AccelRegisterType:
+    """The register type of `cls` with `index`, or the unallocated one, made
+    once (attributes are immutable): the lowering and the allocator ask for
+    them thousands of times, and each new attribute is verified."""
+    if index is None:
+        register = super(AccelRegisterType, cls).unallocated()
+    else:
+        register = super(AccelRegisterType, cls).from_index(index)
+    assert isinstance(register, AccelRegisterType)
+    return register
+
+
+@cache
+def _abi_name_by_index(file: RegClass) -> dict[int, str]:
+    return {i: register_name(file, i) for i in range(file.count)}
+
+
 class AccelRegisterType(RegisterType, ABC):
     """A register of one of XA-1's register files."""
 
@@ -106,16 +135,25 @@ class AccelRegisterType(RegisterType, ABC):
 
     @classmethod
     def index_by_name(cls) -> dict[str, int]:
-        file = cls._file()
-        names = {f"{file.prefix}{i}": i for i in range(file.count)}
-        return names | {register_name(file, i): i for i in range(file.count)}
+        return _index_by_name(cls._file())
+
+    @classmethod
+    def unallocated(cls) -> Self:
+        register = _shared_register(cls, None)
+        assert isinstance(register, cls)
+        return register
+
+    @classmethod
+    def from_index(cls, index: int) -> Self:
+        if index < 0:  # xDSL's infinite registers
+            return super().from_index(index)
+        register = _shared_register(cls, index)
+        assert isinstance(register, cls)
+        return register
 
     @classmethod
     def abi_name_by_index(cls) -> dict[int, str]:
-        return {
-            i: register_name(cls.REGISTER_FILE, i)
-            for i in range(cls.REGISTER_FILE.count)
-        }
+        return _abi_name_by_index(cls.REGISTER_FILE)
 
     @classmethod
     def infinite_register_prefix(cls) -> str:

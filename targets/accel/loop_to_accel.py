@@ -28,6 +28,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
@@ -57,6 +58,12 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.targets.accel.hoist_invariants import (
+    SIDE_EFFECTS,
+    hoist_invariants,
+    instruction_key,
+    is_pure,
+)
 from xlir.targets.accel.layout import (
     KernelLayout,
     Placement,
@@ -67,6 +74,7 @@ from xlir.targets.accel.layout import (
 from xlir.targets.accel.matmul import matmul_plan
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
+from xlir.targets.accel.vector_reductions import vectorize_reductions
 
 from xlir.diagnostics import XlirError, format_at_op, refuse_ops
 
@@ -142,6 +150,15 @@ FLOAT_BINARY = {
     arith.MaximumfOp: "vfmax",
     arith.MinimumfOp: "vfmin",
 }
+LANE_REDUCTIONS = {
+    "add": "vredsum",
+    "maximumf": "vredmax",
+    "minimumf": "vredmin",
+    "maxsi": "vredmax",
+    "minsi": "vredmin",
+}
+"""`vector.reduction` kinds (`vector_reductions.py`) -> the `vred*`
+instruction (`.f` for f32 lanes)."""
 KEEPS_CANONICAL = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShRSIOp)
 """Integer ops whose results stay in canonical form (no re-extension)."""
 INTEGER_COMPARE = {
@@ -194,6 +211,7 @@ SUPPORTED = (
     math.SqrtOp,
     math.RsqrtOp,
     vector.BroadcastOp,
+    vector.ReductionOp,
     LoadOp,
     StoreOp,
     ForOp,
@@ -968,17 +986,19 @@ class LowerScalar(RewritePattern):
     """arith and math ops on scalars -> scalar and vector instructions."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if (
-            not isinstance(op, SUPPORTED)
-            or isinstance(
-                op, LoadOp | StoreOp | ForOp | ParallelOp | YieldOp | ReturnOp
-            )
-            or not in_accel_kernel(op)
-        ):
+        if not _is_scalar_op(type(op)) or not in_accel_kernel(op):
             return
         build = Builder(rewriter)
         operands = [accel_value(rewriter, v) for v in op.operands]
         replace_with(rewriter, op, [lower_scalar(build, op, operands)])
+
+
+@cache
+def _is_scalar_op(kind: type[Operation]) -> bool:
+    """Whether `LowerScalar` lowers ops of class `kind` (asked once per class:
+    the pattern sees every op, and `SUPPORTED` is a long tuple)."""
+    structure = (LoadOp, StoreOp, ForOp, ParallelOp, YieldOp, ReturnOp)
+    return issubclass(kind, SUPPORTED) and not issubclass(kind, structure)
 
 
 def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
@@ -996,6 +1016,11 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
     if isinstance(op, vector.BroadcastOp):
         value = operands[0]  # a scalar f32 is a splat already
         return value if isinstance(value.type, V) else build.splat(value)
+    if isinstance(op, vector.ReductionOp):  # the lanes' result in every lane
+        if isinstance(op.dest.type, Float32Type):
+            return build.v(LANE_REDUCTIONS[op.kind.data.value] + ".f", operands[0])
+        total = build.v(LANE_REDUCTIONS[op.kind.data.value], operands[0])
+        return build.x("vext", total, imm=0)
     if any(isinstance(r.type, VectorType) for r in op.results):
         return lower_lanes(build, op, operands)
     width = _width(op.operands[0].type) if op.operands else 32
@@ -1157,13 +1182,6 @@ def float_compare(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> S
 # --- after the patterns ------------------------------------------------------------
 
 
-SIDE_EFFECTS = frozenset(
-    {"sb", "sh", "sw", "vst", "vsx", "dma.cfg", "dma.ld", "dma.st", "dma.wait",
-     "halt", "loop", "jal", "jalr", "mcfg", "mzero", "mmac", "mmac.ta", "mmac.tb",
-     "mmac.tatb", "mld", "mst", "rdcycle", *accel.BRANCHES}
-)  # fmt: skip
-
-
 def remove_dead(kernel: accel.KernelOp) -> None:
     """Erase instructions and register reads whose results nothing uses."""
     changed = True
@@ -1180,9 +1198,6 @@ def remove_dead(kernel: accel.KernelOp) -> None:
                 changed = True
 
 
-READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
-
-
 def share_common_instructions(kernel: accel.KernelOp) -> None:
     """An instruction that repeats one before it in its block (the same
     mnemonic, operands and immediates; no side effect, no memory read) is
@@ -1191,34 +1206,17 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     for op in list(kernel.body.walk()):
         for region in op.regions:
             for block in region.blocks:
-                seen: dict[tuple[object, ...], Operation] = {}
+                seen: dict[tuple[object, ...], SSAValue] = {}
                 for inner in list(block.ops):
-                    if isinstance(inner, accel.GetRegisterOp):
-                        key = ("get_register", inner.result.type)
-                        if key in seen:
-                            inner.result.replace_all_uses_with(seen[key].results[0])
-                            inner.detach()
-                            inner.erase()
-                        else:
-                            seen[key] = inner
+                    if not is_pure(inner):
                         continue
-                    if (
-                        not isinstance(inner, accel.AccelInstruction)
-                        or inner.SPEC.mnemonic in SIDE_EFFECTS | READS_MEMORY
-                        or len(inner.results) != 1
-                    ):
-                        continue
-                    key = (
-                        inner.SPEC.mnemonic,
-                        tuple(inner.operands),
-                        tuple(sorted(inner.properties.items())),
-                    )
+                    key = instruction_key(inner)
                     if key in seen:
-                        inner.results[0].replace_all_uses_with(seen[key].results[0])
+                        inner.results[0].replace_all_uses_with(seen[key])
                         inner.detach()
                         inner.erase()
                     else:
-                        seen[key] = inner
+                        seen[key] = inner.results[0]
 
 
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
@@ -1351,6 +1349,7 @@ class LoopToAccelPass(ModulePass):
                 continue  # the matrix unit's (matrix_unit.py)
             if self.lanes:
                 vectorize_kernel(kernel)
+                vectorize_reductions(kernel)
         layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
@@ -1375,4 +1374,5 @@ class LoopToAccelPass(ModulePass):
                 remove_dead(kernel)
                 share_common_instructions(kernel)
                 fuse_multiply_adds(kernel)
+                hoist_invariants(kernel)
                 separate_yields(kernel)

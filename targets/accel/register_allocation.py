@@ -127,6 +127,26 @@ def spill(kernel: accel.KernelOp) -> int:
     ]
     for op in instructions:
         _reload_operands(op, slots)
+    for loop in [op for op in kernel.body.walk() if isinstance(op, accel.ForOp)]:
+        if loop.hardware is None and loop.bound.type in slots:
+            raise XlirError(
+                format_at_op(
+                    kernel,
+                    f"kernel @{kernel.sym_name.data} would spill the bound of a "
+                    "branch loop, which every iteration reads",
+                )
+            )
+        if sum(o.type in slots for o in loop.operands) > len(
+            SPILL_TEMPORARIES[RegClass.X]
+        ):
+            raise XlirError(
+                format_at_op(
+                    kernel,
+                    f"kernel @{kernel.sym_name.data} would spill more of a loop's "
+                    "bounds and initial values than it holds registers back for",
+                )
+            )
+        _reload_operands(loop, slots)  # read once, on entry
     for op in instructions:
         _store_results(op, slots)
     return len(slots)
@@ -145,7 +165,8 @@ def _temporary(register: accel.AccelRegisterType, nth: int) -> accel.AccelRegist
 
 
 def _reload_operands(
-    op: accel.AccelInstruction, slots: dict[accel.AccelRegisterType, int]
+    op: accel.AccelInstruction | accel.ForOp,
+    slots: dict[accel.AccelRegisterType, int],
 ) -> None:
     count = 0
     for index, operand in enumerate(op.operands):

@@ -60,10 +60,9 @@ def _lane_type(type_: Attribute) -> bool:
     )
 
 
-def _varying(nest: ParallelOp) -> set[SSAValue] | None:
-    """The values of `nest`'s body that depend on its last dimension, or
-    None if a lane could not compute one of its ops."""
-    lane = nest.block.args[-1]
+def varying_values(nest: ParallelOp | ForOp, lane: SSAValue) -> set[SSAValue] | None:
+    """The values of `nest`'s body that depend on `lane` (its last
+    dimension), or None if a lane could not compute one of its ops."""
     varying = dependents([lane], nest.body.block.ops)
     for op in nest.body.walk():
         if op is nest:
@@ -105,13 +104,13 @@ def _varying(nest: ParallelOp) -> set[SSAValue] | None:
     return varying
 
 
-def _retype(value: SSAValue, varying: set[SSAValue]) -> None:
+def retype(value: SSAValue, varying: set[SSAValue]) -> None:
     new = Rewriter.replace_value_with_new_type(value, VectorType(value.type, [LANES]))
     varying.discard(value)
     varying.add(new)
 
 
-def _broadcast(value: SSAValue, before: Operation) -> SSAValue:
+def broadcast(value: SSAValue, before: Operation) -> SSAValue:
     op = vector.BroadcastOp(value, VectorType(value.type, [LANES]))
     block = before.parent_block()
     assert block is not None
@@ -119,9 +118,9 @@ def _broadcast(value: SSAValue, before: Operation) -> SSAValue:
     return op.vector
 
 
-def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
-    """Give the varying values of `nest` (a clone stepping by 16) vector types."""
-    lane = nest.block.args[-1]
+def to_lanes(nest: ParallelOp | ForOp, lane: SSAValue, varying: set[SSAValue]) -> None:
+    """Give the values of `nest` (a clone stepping by 16) that vary with
+    `lane` vector types."""
     for op in list(nest.body.walk()):
         if op is nest:
             continue
@@ -134,10 +133,10 @@ def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
                 init = op.iter_args[index]
                 if init not in varying:
                     op.operands[len(op.operands) - len(op.iter_args) + index] = (
-                        _broadcast(init, op)
+                        broadcast(init, op)
                     )
-                _retype(arg, varying)
-                _retype(op.results[index], varying)
+                retype(arg, varying)
+                retype(op.results[index], varying)
             continue
         if isinstance(op, YieldOp):
             parent = op.parent_op()
@@ -148,11 +147,11 @@ def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
                     if isinstance(arg.type, VectorType) and not isinstance(
                         value.type, VectorType
                     ):
-                        op.operands[index] = _broadcast(value, op)
+                        op.operands[index] = broadcast(value, op)
             continue
         if isinstance(op, LoadOp):
             if op.indices and op.indices[-1] is lane:
-                _retype(op.result, varying)
+                retype(op.result, varying)
             continue
         if isinstance(op, StoreOp):
             if (
@@ -160,15 +159,15 @@ def _to_lanes(nest: ParallelOp, varying: set[SSAValue]) -> None:
                 and op.indices[-1] is lane
                 and not isinstance(op.value.type, VectorType)
             ):
-                op.operands[0] = _broadcast(op.value, op)
+                op.operands[0] = broadcast(op.value, op)
             continue
         if not any(v in varying for v in op.operands):
             continue
         for index, operand in enumerate(op.operands):
             if not isinstance(operand.type, VectorType):
-                op.operands[index] = _broadcast(operand, op)
+                op.operands[index] = broadcast(operand, op)
         for result in op.results:
-            _retype(result, varying)
+            retype(result, varying)
 
 
 def _trips(nest: ParallelOp) -> int | None:
@@ -198,22 +197,22 @@ def vectorize_kernel(kernel: KernelOp) -> int:
         trips = _trips(nest)
         if trips is None or nest.steps[-1] != 1:
             continue
-        if trips < LANES or _varying(nest) is None:
+        if trips < LANES or varying_values(nest, nest.block.args[-1]) is None:
             continue
         if not isinstance(low, int):  # a tile: all of it on the lanes, or none
             if trips % LANES == 0:
-                _set_property(nest, "static_step", LANES)
-                varying = _varying(nest)
+                set_property(nest, "static_step", LANES)
+                varying = varying_values(nest, nest.block.args[-1])
                 assert varying is not None
-                _to_lanes(nest, varying)
+                to_lanes(nest, nest.block.args[-1], varying)
                 count += 1
             continue
         split = low + trips // LANES * LANES
         main = nest.clone()
         _set_last_dimension(main, low, split, LANES)
-        varying = _varying(main)
+        varying = varying_values(main, main.block.args[-1])
         assert varying is not None
-        _to_lanes(main, varying)
+        to_lanes(main, main.block.args[-1], varying)
         block = nest.parent_block()
         assert block is not None
         block.insert_op_before(main, nest)
@@ -232,10 +231,10 @@ def _set_last_dimension(nest: ParallelOp, low: int, high: int, step: int) -> Non
         ("static_upper", high),
         ("static_step", step),
     ):
-        _set_property(nest, name, value)
+        set_property(nest, name, value)
 
 
-def _set_property(nest: ParallelOp, name: str, value: int) -> None:
+def set_property(nest: ParallelOp | ForOp, name: str, value: int) -> None:
     """Set the last dimension's entry of a static bound or step."""
     array = nest.properties[name]
     assert isinstance(array, DenseArrayBase)

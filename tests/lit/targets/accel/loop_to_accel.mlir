@@ -3,7 +3,8 @@
 
 // A kernel stages its buffers in the scratchpad (DMA in, compute, DMA out,
 // halt); its parallel loop is a hardware accel.for, the reduction a loop
-// with a carried vector register; f32 scalars are splatted words.
+// over 16 lanes with a carried vector register, reduced by vredsum.f
+// (vector_reductions.py); f32 scalars are splatted words.
 
 // CHECK-LABEL: accel.kernel "row_sums", 2
 // CHECK:       ^bb0(%[[IN:.*]]: !accel.x<a0>, %[[OUT:.*]]: !accel.x<a1>):
@@ -11,12 +12,13 @@
 // CHECK:         accel.dma.ld %{{.*}}, %[[OUT]], %{{.*}}, 0
 // CHECK-NEXT:    accel.dma.wait 0
 // CHECK:         "accel.for"({{.*}}) <{step = 1 : i32, hardware
-// CHECK:           "accel.for"({{.*}}) <{step = 1 : i32, hardware
-// CHECK:             accel.lw
-// CHECK-NEXT:        accel.vsplat
+// CHECK:           %[[LANES:.*]] = "accel.for"({{.*}}) <{step = 16 : i32, hardware
+// CHECK:             accel.vld
 // CHECK-NEXT:        %[[SUM:.*]] = accel.vfadd
 // CHECK-NEXT:        accel.yield %[[SUM]] : !accel.v
-// CHECK:           accel.vext %{{.*}}, 0
+// CHECK:           %[[ROW:.*]] = accel.vredsum.f %[[LANES]]
+// CHECK-NEXT:      %[[TOTAL:.*]] = accel.vfadd %{{.*}}, %[[ROW]]
+// CHECK:           accel.vext %[[TOTAL]], 0
 // CHECK-NEXT:      accel.sw
 // CHECK:         accel.dma.st %{{.*}}, %[[OUT]], %{{.*}}, 1
 // CHECK-NEXT:    accel.dma.wait 1
@@ -57,7 +59,6 @@ loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
 // CHECK:           accel.lw
 // CHECK-NEXT:      accel.add
 // CHECK-NEXT:      accel.slt
-// CHECK-NEXT:      accel.get_register
 // CHECK-NEXT:      accel.sub
 // CHECK-NEXT:      accel.xor
 // CHECK-NEXT:      accel.and

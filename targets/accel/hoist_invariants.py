@@ -1,0 +1,314 @@
+"""Loop-invariant instructions out of `accel.for` loops (manual section
+11.1: splat constants once outside loops).
+
+The kernels `loop-to-accel` builds compute each constant where the loop
+level used it, so the splats of an expanded `tanh`'s coefficients and the
+masks of `abs` or `copysign` are rebuilt in every iteration. An instruction
+of a loop's body that has no side effect, reads no memory and whose
+operands all come from outside the loop (or from instructions hoisted
+before it) computes the same value in every iteration, and the chip's
+instructions do not trap, so it moves before the loop, even one that may
+run no iteration. Innermost loops first, so an invariant climbs as far out
+as it can.
+
+Each hoisted value an iteration still reads holds a register for the whole
+loop. The hoisted instructions are taken in body order while the loop's
+estimated register demand (`_demand`, with what is live around the loop,
+`_around`) fits the register files; the rest stay in the loop rather than
+make the allocator spill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from xdsl.ir import Block, Operation, SSAValue
+from xlir.dialects import accel
+from xlir.targets.accel.isa import RegClass
+
+SIDE_EFFECTS = frozenset(
+    {"sb", "sh", "sw", "vst", "vsx", "dma.cfg", "dma.ld", "dma.st", "dma.wait",
+     "halt", "loop", "jal", "jalr", "mcfg", "mzero", "mmac", "mmac.ta", "mmac.tb",
+     "mmac.tatb", "mld", "mst", "rdcycle", *accel.BRANCHES}
+)  # fmt: skip
+"""Instructions with an effect beyond their result register."""
+READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
+VECTOR_REGISTERS = {RegClass.V: RegClass.V.count}
+"""The file whose pressure hoisting raises (`_without_held_scalars` keeps
+scalar registers out of it: kernels are short of them, and a loop's
+counters and carried values cannot spill)."""
+
+
+def hoist_invariants(kernel: accel.KernelOp) -> int:
+    """Move the invariant instructions of every loop of `kernel` before it;
+    the number moved."""
+    return sum(_hoist(loop) for loop in _inner_first(kernel))
+
+
+def _inner_first(op: Operation) -> Iterator[accel.ForOp]:
+    """The loops inside `op`, each after the loops it holds, siblings in
+    program order (so a later loop's invariants meet an earlier one's)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield from _inner_first(inner)
+                if isinstance(inner, accel.ForOp):
+                    yield inner
+
+
+def _hoist(loop: accel.ForOp) -> int:
+    body = loop.body.block
+    invariant: list[Operation] = []
+    moved: set[Operation] = set()
+    for op in body.ops:
+        if is_pure(op) and all(
+            _outside(v, loop) or v.owner in moved for v in op.operands
+        ):
+            invariant.append(op)
+            moved.add(op)
+    invariant = _without_held_scalars(invariant)
+    if not invariant:
+        return 0
+    count = len(invariant)
+    if _held(invariant)[RegClass.V]:  # vectors the iterations would read
+        count = _affordable(loop, invariant)
+    available = _available(loop)
+    for op in invariant[:count]:
+        key = instruction_key(op)
+        if key in available:  # the same value is computed before the loop
+            op.results[0].replace_all_uses_with(available[key])
+            op.detach()
+            op.erase()
+            continue
+        op.detach()
+        loop.parent_block().insert_op_before(op, loop)  # pyright: ignore[reportOptionalMemberAccess]
+        available[key] = op.results[0]
+    return count
+
+
+def _without_held_scalars(invariant: list[Operation]) -> list[Operation]:
+    """The `invariant` instructions that leave the loop with no scalar
+    register held through it: a scalar the iterations read stays (with what
+    reads it), so only the scalars that build a hoisted vector leave."""
+    kept, candidates = list(invariant), set(invariant)
+    while True:
+        chosen = set(kept)
+        stay = [
+            op
+            for op in kept
+            if any(
+                isinstance(v.owner, Operation)
+                and v.owner in candidates
+                and v.owner not in chosen
+                for v in op.operands
+            )
+            or any(
+                use.operation not in chosen
+                for v in _allocatable(op.results)
+                if _file(v) is RegClass.X
+                for use in v.uses
+            )
+        ]
+        if not stay:
+            return kept
+        kept = [op for op in kept if op not in stay]
+
+
+def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
+    """How many of the `invariant` instructions (in order) may leave `loop`
+    with its estimated vector register demand still fitting the file."""
+    free = dict(VECTOR_REGISTERS)
+    for file, held in _around(loop).items():
+        if file in free:
+            free[file] -= held
+    least = _demand(loop, _results(invariant))  # a lower bound for any prefix
+    if _within(least, _held(invariant), free):
+        return len(invariant)
+    bound = _last_true(
+        len(invariant) - 1, lambda n: _within(least, _held(invariant[:n]), free)
+    )
+    return _last_true(
+        bound,
+        lambda n: _within(
+            _demand(loop, _results(invariant[:n])), _held(invariant[:n]), free
+        ),
+    )
+
+
+def _last_true(high: int, holds: Callable[[int], bool]) -> int:
+    """The largest n in [0, high] for which `holds(n)` (true at 0, and taken
+    as true up to some n and false after: more hoisted, more held)."""
+    low = 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def instruction_key(op: Operation) -> tuple[object, ...]:
+    """What determines a pure instruction's result: two with the same key
+    compute the same value."""
+    if isinstance(op, accel.GetRegisterOp):
+        return ("get_register", op.result.type)
+    return (op.name, tuple(op.operands), tuple(sorted(op.properties.items())))
+
+
+def _available(loop: Operation) -> dict[tuple[object, ...], SSAValue]:
+    """The pure instructions' values computed before `loop` on every path
+    to it: those before it in its block and in the blocks around it."""
+    available: dict[tuple[object, ...], SSAValue] = {}
+    op: Operation | None = loop
+    while op is not None and (block := op.parent_block()) is not None:
+        for before in block.ops:
+            if before is op:
+                break
+            if is_pure(before):
+                available.setdefault(instruction_key(before), before.results[0])
+        op = block.parent_op()
+    return available
+
+
+def _results(ops: list[Operation]) -> set[SSAValue]:
+    return {v for op in ops for v in op.results}
+
+
+def _within(
+    demand: dict[RegClass, int], held: dict[RegClass, int], free: dict[RegClass, int]
+) -> bool:
+    """Whether a loop's `demand` and the `held` values fit the `free` registers."""
+    return all(demand[f] + held[f] <= free[f] for f in free)
+
+
+def _around(loop: accel.ForOp) -> dict[RegClass, int]:
+    """Per register file, the values live across `loop` that it does not
+    read: defined before it (or before the loop holding it) and read after,
+    and the enclosing loops' induction variables, carried values and (for
+    a branch loop) bounds."""
+    around = {RegClass.X: 0, RegClass.V: 0}
+    inside = {v for op in loop.walk() for v in op.operands}
+    op: Operation = loop
+    while (block := op.parent_block()) is not None:
+        ops = list(block.ops)
+        after = ops.index(op)
+        later = {v for o in ops[after + 1 :] for i in o.walk() for v in i.operands}
+        defined = [v for o in ops[:after] for v in o.results]
+        parent = block.parent_op()
+        for value in _allocatable(defined):
+            if value in later and value not in inside:
+                around[_file(value)] += 1
+        if not isinstance(parent, accel.ForOp):
+            break
+        held = [*block.args] + ([parent.bound] if parent.hardware is None else [])
+        for value in _allocatable(held):
+            if value not in inside:
+                around[_file(value)] += 1
+        inside.update(held)
+        op = parent
+    return around
+
+
+def is_pure(op: Operation) -> bool:
+    """Whether `op`'s one result depends only on its operands (a register
+    the convention fixes, or an instruction with no effect or memory read)."""
+    if isinstance(op, accel.GetRegisterOp):
+        return True
+    return (
+        isinstance(op, accel.AccelInstruction)
+        and op.SPEC.mnemonic not in SIDE_EFFECTS | READS_MEMORY
+        and len(op.results) == 1
+    )
+
+
+def _outside(value: SSAValue, loop: Operation) -> bool:
+    """Whether `value` is defined outside `loop`."""
+    owner = value.owner
+    op = owner.parent_op() if isinstance(owner, Block) else owner
+    while op is not None:
+        if op is loop:
+            return False
+        op = op.parent_op()
+    return True
+
+
+def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
+    """Per register file, the hoisted values the loop still reads."""
+    moved = set(hoisted)
+    held = {RegClass.X: 0, RegClass.V: 0}
+    for op in hoisted:
+        for value in _allocatable(op.results):
+            if any(use.operation not in moved for use in value.uses):
+                held[_file(value)] += 1
+    return held
+
+
+def _demand(loop: accel.ForOp, ignored: set[SSAValue]) -> dict[RegClass, int]:
+    """An estimate of the registers `loop` needs, per file, besides those of
+    `ignored` values: the values it reads from outside, its induction
+    variable and carried values, and the most values of its body live at
+    once."""
+    demand = {RegClass.X: 1, RegClass.V: 0}
+    for value in _allocatable(loop.body.block.args[1:]):
+        demand[_file(value)] += 1
+    outer: set[SSAValue] = set()
+    for op in loop.body.walk():
+        outer.update(v for v in op.operands if _outside(v, loop) and v not in ignored)
+    for value in _allocatable(outer):
+        demand[_file(value)] += 1
+    peak = _block_peak(loop.body.block, ignored)
+    return {f: demand[f] + peak[f] for f in demand}
+
+
+def _block_peak(block: Block, ignored: set[SSAValue]) -> dict[RegClass, int]:
+    """The most values defined in `block` (but not `ignored`) that are live
+    at once, per file, plus what a nested loop needs at that point."""
+    last_use: dict[SSAValue, int] = {}
+    ops = list(block.ops)
+    position = {op: i for i, op in enumerate(ops)}
+    for index, op in enumerate(ops):
+        for inner in op.walk():
+            for value in inner.operands:
+                owner = value.owner
+                if (
+                    isinstance(owner, Operation)
+                    and owner in position
+                    and value not in ignored
+                ):
+                    last_use[value] = index
+    live = {RegClass.X: 0, RegClass.V: 0}
+    peak = dict(live)
+    ending: dict[int, list[SSAValue]] = {}
+    for value, index in last_use.items():
+        ending.setdefault(index, []).append(value)
+    for index, op in enumerate(ops):
+        nested = (
+            _demand(op, ignored | set(last_use))
+            if isinstance(op, accel.ForOp)
+            else None
+        )
+        for file in live:
+            peak[file] = max(peak[file], live[file] + (nested or {}).get(file, 0))
+        for value in _allocatable(ending.get(index, ())):
+            live[_file(value)] -= 1
+        for value in _allocatable(op.results):
+            if value in last_use:
+                live[_file(value)] += 1
+        for file in live:
+            peak[file] = max(peak[file], live[file])
+    return peak
+
+
+def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:
+    """The values the allocator places (unallocated x or v registers)."""
+    return [
+        v
+        for v in values
+        if isinstance(v.type, accel.XRegisterType | accel.VRegisterType)
+        and not v.type.is_allocated
+    ]
+
+
+def _file(value: SSAValue) -> RegClass:
+    return RegClass.X if isinstance(value.type, accel.XRegisterType) else RegClass.V
