@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xlir.source_locations import NotedParseError, source_note, text_location
 from xlir.terminators import check_terminators
 from xlir.verified_ops import VerifiedOps
-from xlir.verifier import InvalidUse, check_uses
+from xlir.verifier import InvalidUse, check_uses, isolation_checked
 from xlir.walk import walk
 
 
@@ -130,15 +130,16 @@ def verify_module(
         for op, note in error.notes:
             text += "\n" + format_at_op(op, note, sources, "note")
         raise XlirError(text) from None
-    for op in walk(root):
-        if verified is not None and not verified.needs_verifying(op):
-            continue
-        try:
-            op.verify(verify_nested_ops=False)
-            check_terminators(op)
-        except VerifyException as error:
-            culprit = _redefinition(op, str(error)) or op
-            raise XlirError(format_at_op(culprit, str(error), sources)) from None
+    with isolation_checked():
+        for op in walk(root):
+            if verified is not None and not verified.needs_verifying(op):
+                continue
+            try:
+                op.verify(verify_nested_ops=False)
+                check_terminators(op)
+            except VerifyException as error:
+                culprit = _redefinition(op, str(error)) or op
+                raise XlirError(format_at_op(culprit, str(error), sources)) from None
     if verified is not None:
         verified.completed()
 
