@@ -5,8 +5,9 @@ name, so verifying a module of n kernels launched n times costs n² steps
 (a program of 900 fusions: most of its compile time with each pass
 verified). MLIR's verifier keeps a table of the symbols instead. Here,
 while `indexed_symbols()` is in force (xlir's `verify_module`, which changes
-no IR), `lookup_symbol` indexes each symbol table's names on first use and
-answers from the index; everywhere else it is xDSL's lookup. Both return the
+no IR), `lookup_symbol` indexes each symbol table's names on first use, and
+remembers the table around each op it climbed through; everywhere else it
+is xDSL's lookup. Both return the
 first op of the table with the name, as xDSL does.
 """
 
@@ -20,16 +21,55 @@ from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
-_Index = dict[Operation, dict[StringAttr, Operation]]
 
-_indexes: ContextVar[_Index | None] = ContextVar("symbol_indexes", default=None)
+class _Indexes:
+    """The symbol table around each op asked about, and each table's names."""
+
+    def __init__(self) -> None:
+        self.tables: dict[Operation, Operation | None] = {}
+        self.names: dict[Operation, dict[StringAttr, Operation]] = {}
+
+    def table_of(self, op: Operation) -> Operation | None:
+        """The nearest op around `op` (itself included) with the SymbolTable
+        trait, remembered for every op on the way up: a launch nested in a
+        thousand loops climbs them once, not once per launch."""
+        climbed: list[Operation] = []
+        anchor: Operation | None = op
+        table: Operation | None = None
+        while anchor is not None:
+            if anchor in self.tables:
+                table = self.tables[anchor]
+                break
+            if anchor.has_trait(SymbolTable):
+                table = anchor
+                break
+            climbed.append(anchor)
+            anchor = anchor.parent_op()
+        for passed in climbed:
+            self.tables[passed] = table
+        return table
+
+    def names_in(self, table: Operation) -> dict[StringAttr, Operation]:
+        names = self.names.get(table)
+        if names is None:
+            names = self.names[table] = {}
+            for op in table.regions[0].block.ops:
+                symbol = op.get_trait(SymbolOpInterface)
+                if symbol is not None:
+                    name = symbol.get_sym_attr_name(op)
+                    if name is not None:
+                        names.setdefault(name, op)
+        return names
+
+
+_indexes: ContextVar[_Indexes | None] = ContextVar("symbol_indexes", default=None)
 
 
 @contextmanager
 def indexed_symbols() -> Iterator[None]:
     """Answer `lookup_symbol` from an index of each table, for work that
     changes no symbol table (verification)."""
-    token = _indexes.set({})
+    token = _indexes.set(_Indexes())
     try:
         yield
     finally:
@@ -44,28 +84,13 @@ def lookup_symbol(
     indexes = _indexes.get()
     if indexes is None:
         return SymbolTable.lookup_symbol(op, name)
-    table: Operation | None = op
-    while table is not None and not table.has_trait(SymbolTable):
-        table = table.parent_op()
+    table = indexes.table_of(op)
     if table is None:
         raise ValueError(f"Operation {op} has no SymbolTable ancestor")
     if isinstance(name, str | StringAttr):
         name = SymbolRefAttr(name)
-    found = _index(indexes, table).get(name.root_reference)
+    found = indexes.names_in(table).get(name.root_reference)
     if found is None or not name.nested_references:
         return found
     nested_root, *nested = name.nested_references.data
     return lookup_symbol(found, SymbolRefAttr(nested_root, nested))
-
-
-def _index(indexes: _Index, table: Operation) -> dict[StringAttr, Operation]:
-    index = indexes.get(table)
-    if index is None:
-        index = indexes[table] = {}
-        for op in table.regions[0].block.ops:
-            symbol = op.get_trait(SymbolOpInterface)
-            if symbol is not None:
-                symbol_name = symbol.get_sym_attr_name(op)
-                if symbol_name is not None:
-                    index.setdefault(symbol_name, op)
-    return index
