@@ -21,15 +21,13 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xlir.dialects.effects import effects_memo
 
-from xlir.walk import walk
-
 
 def same_nested_types(op: Operation | Region, other: Operation | Region) -> bool:
     """Whether two structurally equivalent ops' (or regions') nested ops have
     equal result types (both walks visit the ops in the same order)."""
     return all(
         a.result_types == b.result_types
-        for a, b in zip(walk(op), walk(other), strict=True)
+        for a, b in zip(op.walk(), other.walk(), strict=True)
     )
 
 
