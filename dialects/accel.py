@@ -71,12 +71,12 @@ from xdsl.traits import (
     IsTerminator,
     NoTerminator,
     SymbolOpInterface,
-    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
 from xlir.dialects.instruction_op import instruction_op
 from xlir.dialects.register_allocation import RegisterLoop
+from xlir.dialects.symbols import lookup_symbol
 from xlir.targets.accel.isa import (
     DMA_MODES,
     IMMEDIATE_RANGES,
@@ -575,7 +575,7 @@ class CallOp(IRDLOperation, OneLineAssemblyPrintable):
                 f"call to '{callee}' inside a hardware loop (manual section 8.3)"
             )
         try:
-            target = SymbolTable.lookup_symbol(self, self.callee)
+            target = lookup_symbol(self, self.callee)
         except ValueError:  # no symbol table above the call
             raise VerifyException(
                 f"call to '{callee}' outside a module: its callee is a symbol"

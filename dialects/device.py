@@ -69,13 +69,13 @@ from xdsl.traits import (
     MemoryAllocEffect,
     MemoryFreeEffect,
     OpTrait,
-    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import verify_indices
 from xlir.dialects.stablehlo.control_flow import TokenType
+from xlir.dialects.symbols import lookup_symbol
 
 
 @irdl_attr_definition
@@ -368,7 +368,7 @@ class LaunchOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        found = SymbolTable.lookup_symbol(self, self.kernel)
+        found = lookup_symbol(self, self.kernel)
         if found is not None and found.has_trait(LaunchableKernel):
             return  # a kernel a target lowered to its own dialect
         if not isinstance(found, KernelOp):

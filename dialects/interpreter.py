@@ -35,8 +35,8 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.symbols import lookup_symbol
 from xlir.dialects.syntax import print_attr_dict
 
 
@@ -149,7 +149,7 @@ class RunParallelOp(IRDLOperation):
             )
 
     def _function(self, name: str) -> FuncOp:
-        found = SymbolTable.lookup_symbol(self, name)
+        found = lookup_symbol(self, name)
         if not isinstance(found, FuncOp):
             raise VerifyException(
                 f"'{self.name}' op @{name} does not name a function of the module"

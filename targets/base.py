@@ -64,6 +64,7 @@ from xlir.signature import (
     Signature,
     TensorSpec,
 )
+from xlir.walk import walk
 
 # --- devices, memory, streams --------------------------------------------------
 
@@ -634,7 +635,7 @@ def _states_grid(module: ModuleOp) -> bool:
 def _runs_own_grids(module: ModuleOp) -> bool:
     """A test module's `interpreter.run_parallel` ops pick their own grids;
     any other module without a stated grid runs on one device."""
-    return any(isinstance(op, RunParallelOp) for op in module.walk())
+    return any(isinstance(op, RunParallelOp) for op in walk(module))
 
 
 def _reject_nested_modules(module: ModuleOp, sources: dict[str, str] | None) -> None:
@@ -716,7 +717,7 @@ def program_record(
     block = host.regions[0].blocks[0]
     returned = set(block.last_op.operands) if block.last_op else set()
     temp = arena = 0
-    for op in host.walk():
+    for op in walk(host):
         if isinstance(op, device.AllocOp) and op.results[0] not in returned:
             temp += buffer_bytes(op.results[0].type, op, sources)
         if isinstance(op, ViewOp) and isinstance(op.operands[0].owner, device.AllocOp):

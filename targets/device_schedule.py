@@ -60,6 +60,7 @@ from xlir.targets.signatures import loop_signature
 
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.element_dtypes import array_dtype
+from xlir.walk import walk
 
 HOST_OPS: tuple[type[Operation], ...] = (
     *device.DEVICE_OPS,
@@ -107,18 +108,18 @@ class DeviceScheduleExecutable(Executable):
         self.grid = module_grid(module)
         self.collective_steps = {
             op: CollectiveStep(site_text(op))
-            for op in self.function.walk()
+            for op in walk(self.function)
             if isinstance(op, device.CollectiveOp)
         }
         exchanges = {
             inner
             for op in self.collective_steps
-            for inner in op.walk()
+            for inner in walk(op)
             if inner is not op
         }
         unknown = [
             format_at_op(op, f"'{op.name}' cannot run on the host", self.sources)
-            for op in self.function.walk()
+            for op in walk(self.function)
             if op is not self.function
             and not isinstance(op, HOST_OPS)
             and op not in exchanges
@@ -169,7 +170,7 @@ class DeviceScheduleExecutable(Executable):
         """Each kernel the host function launches, with the bytes of the
         distinct buffers a launch passes."""
         sites: dict[str, int] = {}
-        for op in self.function.walk():
+        for op in walk(self.function):
             if isinstance(op, device.LaunchOp):
                 buffers = [
                     a for a in dict.fromkeys(op.args) if isinstance(a.type, MemRefType)

@@ -21,10 +21,11 @@ from xlir.dialects.hlo import complex_signature_type
 
 from xlir.diagnostics import XlirError
 from xlir.signature import Signature, TensorSpec
+from xlir.walk import walk
 
 
 def _functions(module: ModuleOp) -> list[Operation]:
-    return [op for op in module.walk() if op.name == "func.func"]
+    return [op for op in walk(module) if op.name == "func.func"]
 
 
 def _field(op: Operation, name: str) -> Attribute | None:

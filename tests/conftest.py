@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Generator
 from pathlib import Path
 
@@ -24,6 +26,21 @@ os.environ.setdefault("XLIR_VERIFY_EACH", "1")
 
 def pytest_configure(config: pytest.Config) -> None:
     write_bytecode()
+    cache_per_run(config)
+
+
+def cache_per_run(config: pytest.Config) -> None:
+    """The cpu target's compile cache (targets/cpu/cache.py) lives in a
+    folder of this run's own, removed at the end, unless XLIR_CACHE_DIR
+    names one: its keys include the sources' modification times, so the
+    entries of one checkout's run are never hit by another's, and a shared
+    `~/.cache/xlir` would only grow. Programs compiled twice in the run
+    still hit it."""
+    if os.environ.get("XLIR_CACHE_DIR"):
+        return
+    folder = tempfile.mkdtemp(prefix="xlir-test-cache-")
+    os.environ["XLIR_CACHE_DIR"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def write_bytecode() -> None:

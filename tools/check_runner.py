@@ -39,6 +39,7 @@ from xlir.context import make_context
 from xlir.diagnostics import XlirError, format_parse_error, verify_module
 from xlir.parsing import XlirParser
 from xlir.pass_manager import run_pipeline
+from xlir.walk import walk
 
 _FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.-]+)")
 
@@ -88,12 +89,12 @@ def _check_functions(module: ModuleOp) -> list[tuple[str, int]]:
     """(name, argument count) of each test function: those that use check
     ops, or where none does, those that take no arguments."""
     checking, argument_free = [], []
-    for op in module.walk():
+    for op in walk(module):
         if op.name != "func.func" or not op.regions[0].blocks:
             continue
         name = op.properties.get("sym_name") or op.attributes.get("sym_name")
         entry = (getattr(name, "data", "?"), len(op.regions[0].blocks[0].args))
-        if any(n.name.startswith("check.") for n in op.walk()):
+        if any(n.name.startswith("check.") for n in walk(op)):
             checking.append(entry)
         elif entry[1] == 0:
             argument_free.append(entry)

@@ -15,6 +15,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from xlir.pass_manager import Instrument
+from xlir.walk import walk
 
 RULE = "===" + "-" * 60 + "==="
 
@@ -109,7 +110,7 @@ class Timing(Instrument):
 def _count(module: ModuleOp) -> tuple[int, int]:
     """(ops, fusions) in the module, nested ops included."""
     ops = fusions = 0
-    for op in module.walk():
+    for op in walk(module):
         ops += 1
         fusions += op.name == "hlo.fusion"
     return ops - 1, fusions

@@ -21,6 +21,7 @@ from xlir.tools.cli import UsageError
 from xlir.diagnostics import XlirError
 from xlir.pass_manager import pipeline_text
 from xlir.source_locations import text_location
+from xlir.walk import walk
 
 PROG = "xlir-translate"
 
@@ -44,7 +45,7 @@ def require_llvm_level(module: ModuleOp, target: Target) -> None:
     level (where its first one is, and how many more there are), with the
     xlir-opt pipeline that lowers the module from the level it is at."""
     found: dict[str, list[Operation]] = {}
-    for op in module.walk():
+    for op in walk(module):
         if op.name.split(".")[0] not in LLVM_LEVEL_DIALECTS:
             found.setdefault(op.name, []).append(op)
     if not found:

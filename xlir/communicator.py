@@ -41,6 +41,7 @@ from xlir.dialects.stablehlo.process_groups import (
     GroupsDoNotFit,
     process_groups,
 )
+from xlir.walk import walk
 
 Combine = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -262,7 +263,7 @@ def grid_problems(
     """A located diagnostic for each collective of `module` whose groups do
     not fit `grid`: what a grid must refuse before it runs anything."""
     problems: list[str] = []
-    for op in module.walk():
+    for op in walk(module):
         if type(op) not in GROUPED_OPS:
             continue
         try:

@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xlir.dialects.symbols import indexed_symbols
 from xlir.source_locations import NotedParseError, source_note, text_location
 from xlir.terminators import check_terminators
 from xlir.verified_ops import VerifiedOps
-from xlir.verifier import InvalidUse, check_uses
+from xlir.verifier import InvalidUse, check_uses, isolation_checked
 from xlir.walk import walk
 
 
@@ -122,7 +123,8 @@ def verify_module(
     every op, raising an XlirError located at the first op that fails
     (xDSL's own `verify` does not say which op it was). With `verified`,
     kept across the passes of a pipeline, the ops that cannot verify
-    differently than last time are skipped (xlir/verified_ops.py)."""
+    differently than last time are skipped (xlir/verified_ops.py). Symbol
+    lookups are answered from an index meanwhile (dialects/symbols.py)."""
     try:
         check_uses(root)
     except InvalidUse as error:
@@ -130,15 +132,16 @@ def verify_module(
         for op, note in error.notes:
             text += "\n" + format_at_op(op, note, sources, "note")
         raise XlirError(text) from None
-    for op in walk(root):
-        if verified is not None and not verified.needs_verifying(op):
-            continue
-        try:
-            op.verify(verify_nested_ops=False)
-            check_terminators(op)
-        except VerifyException as error:
-            culprit = _redefinition(op, str(error)) or op
-            raise XlirError(format_at_op(culprit, str(error), sources)) from None
+    with isolation_checked(), indexed_symbols():
+        for op in walk(root):
+            if verified is not None and not verified.needs_verifying(op):
+                continue
+            try:
+                op.verify(verify_nested_ops=False)
+                check_terminators(op)
+            except VerifyException as error:
+                culprit = _redefinition(op, str(error)) or op
+                raise XlirError(format_at_op(culprit, str(error), sources)) from None
     if verified is not None:
         verified.completed()
 

@@ -22,11 +22,21 @@ there, and then passes loop forever on the cycle. The rules, as MLIR's:
 nesting is fine) and a set of the values in scope: linear in the size of the
 IR, cheap enough to run after every pass. Only when a use fails does it
 look further, to say why.
+
+Since it checks isolation, xDSL's own check of the trait is redundant after
+it, and costly: that check walks every isolated body again and asks, for each
+operand, whether its definition is inside by climbing its ancestors, so it
+grows as the size times the depth of the nesting. While
+`isolation_checked()` is in force (the op verification that follows
+`check_uses`), the trait's check is skipped; everywhere else it runs as
+xDSL wrote it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -68,6 +78,30 @@ def is_isolated(op: Operation) -> bool:
     if isolated is None:
         isolated = _isolated_types[kind] = op.has_trait(IsolatedFromAbove)
     return isolated
+
+
+_isolation_checked: ContextVar[bool] = ContextVar("isolation_checked", default=False)
+
+_verify_isolation_trait = IsolatedFromAbove.verify
+
+
+def _verify_isolation_unless_checked(self: IsolatedFromAbove, op: Operation) -> None:
+    if not _isolation_checked.get():
+        _verify_isolation_trait(self, op)
+
+
+IsolatedFromAbove.verify = _verify_isolation_unless_checked
+
+
+@contextmanager
+def isolation_checked() -> Iterator[None]:
+    """Skip xDSL's IsolatedFromAbove check in this context: for verifying
+    ops whose IR `check_uses` has just passed."""
+    token = _isolation_checked.set(True)
+    try:
+        yield
+    finally:
+        _isolation_checked.reset(token)
 
 
 def check_uses(root: Operation) -> None:

@@ -34,8 +34,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import NoMemoryEffect, SymbolOpInterface, SymbolTable
+from xdsl.traits import NoMemoryEffect, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
+from xlir.dialects.symbols import lookup_symbol
 
 
 @irdl_op_definition
@@ -116,7 +117,7 @@ class GetGlobalOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        found = SymbolTable.lookup_symbol(self, self.global_name)
+        found = lookup_symbol(self, self.global_name)
         if not isinstance(found, GlobalOp):
             what = "not defined" if found is None else f"a '{found.name}'"
             raise VerifyException(

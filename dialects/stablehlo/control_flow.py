@@ -57,7 +57,6 @@ from xdsl.traits import (
     OpTrait,
     Pure,
     ReturnLike,
-    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.effects import RecursiveEffects
@@ -69,6 +68,7 @@ from xlir.dialects.stablehlo.types import (
     is_unsigned,
     shape,
 )
+from xlir.dialects.symbols import lookup_symbol
 from xlir.dialects.syntax import (
     parse_function_type_tail,
     parse_optional_operand_list,
@@ -417,7 +417,7 @@ class CompositeOp(IRDLOperation):
             return
         symbol = self.decomposition.string_value()
         try:
-            callee = SymbolTable.lookup_symbol(self, self.decomposition)
+            callee = lookup_symbol(self, self.decomposition)
         except ValueError:
             return  # not inside a module yet: nothing to look the name up in
         if callee is None:

@@ -48,6 +48,7 @@ from xlir.evaluator.registry import OpTable
 
 from xlir.deep_stack import SHALLOW_DEPTH, run_deep
 from xlir.diagnostics import XlirError, format_at_op
+from xlir.walk import walk
 
 Kernel = Callable[..., Any]
 Factory = Callable[[Operation, "ModuleInterpreter"], Kernel]
@@ -278,7 +279,7 @@ class ModuleInterpreter:
         self.module = module
         self.sources = sources or {}
         self.functions: dict[str, Operation] = {}
-        for op in module.walk():
+        for op in walk(module):
             if isinstance(op, func.FuncOp):
                 name = op.properties.get("sym_name") or op.attributes.get("sym_name")
                 self.functions[name.data] = op  # type: ignore[union-attr]

@@ -30,7 +30,6 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -40,6 +39,8 @@ from xlir.dialects.stablehlo.data_movement import ConstantOp, PadOp
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.dialects.syntax import array_values
 from xlir.passes.hlo.simplify_patterns.constants import dense_from_numpy
+
+from xlir.rewriting import PatternRewriteWalker
 
 
 class PadConvolutionInput(RewritePattern):

@@ -47,7 +47,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -79,6 +78,8 @@ from xlir.passes.hlo.decompositions import map as map_
 from xlir.passes.hlo.decompositions.emitter import Emitter, compute_type
 from xlir.passes.hlo.decompositions.top_k import top_k
 from xlir.passes.hlo.inline import clone_body, erase_dead_private_functions
+
+from xlir.rewriting import PatternRewriteWalker
 
 UnaryDecomposition = Callable[[Emitter, SSAValue], SSAValue]
 

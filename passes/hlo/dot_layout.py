@@ -48,7 +48,6 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -56,6 +55,8 @@ from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import shape
+
+from xlir.rewriting import PatternRewriteWalker
 
 MIN_LHS_ROWS = 16
 """The fewest lhs rows (its free extent) for which an rhs with a free dim

@@ -23,7 +23,6 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.traits import is_side_effect_free
@@ -37,6 +36,8 @@ from xlir.passes.hlo.simplify_patterns.constants import (
     dense_from_numpy,
     splat_scalar,
 )
+
+from xlir.rewriting import PatternRewriteWalker
 
 NEVER = frozenset({"stablehlo.rng_bit_generator", "stablehlo.while"})
 """Pure ops that must not be evaluated: random bits (their algorithm is the

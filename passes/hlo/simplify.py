@@ -16,13 +16,15 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier
 from xlir.dialects.effects import memo_region_dce
 from xlir.passes.hlo.simplify_patterns.arithmetic import arithmetic_patterns
 from xlir.passes.hlo.simplify_patterns.compare_clamped import compare_clamped_patterns
 from xlir.passes.hlo.simplify_patterns.dot import dot_patterns
 from xlir.passes.hlo.simplify_patterns.shape_chains import shape_chain_patterns
 from xlir.passes.hlo.simplify_patterns.slices import slice_patterns
+
+from xlir.rewriting import PatternRewriteWalker
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -55,6 +54,8 @@ from xlir.analysis.index_ranges import (
 )
 from xlir.analysis.loop_utils import constant_int
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp
+
+from xlir.rewriting import PatternRewriteWalker
 
 _DIVISIONS = (arith.DivUIOp, arith.DivSIOp, arith.FloorDivSIOp)
 _REMAINDERS = (arith.RemUIOp, arith.RemSIOp)

@@ -46,6 +46,7 @@ from xlir.analysis.loop_utils import (
 from xlir.dialects.loop.loops import Bound, ParallelOp
 
 from xlir.diagnostics import XlirError
+from xlir.walk import walk
 
 
 def _tiled_dims(loop: ParallelOp, sizes: Sequence[int]) -> dict[int, int]:
@@ -125,7 +126,7 @@ def tile(loop: ParallelOp, sizes: Sequence[int]) -> bool:
 def _outermost_parallels(module: ModuleOp) -> list[ParallelOp]:
     return [
         op
-        for op in module.walk()
+        for op in walk(module)
         if isinstance(op, ParallelOp)
         and not any(isinstance(parent, ParallelOp) for parent in _ancestors(op))
     ]

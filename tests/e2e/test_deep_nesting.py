@@ -119,10 +119,9 @@ def test_thousand_deep_runs_on_the_interpreter(
 
 CPU_DEPTH = 1000 if os.environ.get("XLIR_TEST_DEEP_CPU") == "1" else 300
 """The cpu compile of the 1,000-deep program is too slow for every CI run:
-xDSL's pattern rewriter and op verifier (IsolatedFromAbove) and its checks
-when an op is inserted step through every level of nesting for each op, so
-they grow as the square of the depth. CI compiles 300 levels, and
-XLIR_TEST_DEEP_CPU=1 asks for the full 1,000."""
+xDSL's checks when an op is inserted still climb every level of nesting
+for each op, and LLVM compiles the host code of every level. CI compiles
+300 levels, and XLIR_TEST_DEEP_CPU=1 asks for the full 1,000."""
 
 
 @pytest.mark.slow

@@ -20,11 +20,12 @@ from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.ir import Block, Operation, OpResult, Region
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.syntax import i64_array
 from xlir.tools.opt import main as opt_main
 
 import xlir
-from xlir.diagnostics import XlirError
+from xlir.diagnostics import XlirError, verify_module
 from xlir.pass_manager import (
     PASSES,
     VERIFY_EACH_VARIABLE,
@@ -32,7 +33,7 @@ from xlir.pass_manager import (
     run_pipeline,
 )
 from xlir.verified_ops import VerifiedOps
-from xlir.verifier import InvalidUse, check_uses
+from xlir.verifier import InvalidUse, check_uses, isolation_checked
 
 SELF_USE = """\
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
@@ -208,6 +209,33 @@ def test_deep_nesting_is_checked_without_recursion() -> None:
     outer.add_op(late)
     with pytest.raises(InvalidUse, match="operand #0 does not dominate"):
         check_uses(module)
+
+
+def _isolation_broken() -> tuple[ModuleOp, ModuleOp]:
+    """A module whose inner module (IsolatedFromAbove) reads a value
+    defined outside it: the outer module and the inner."""
+    outside = AnyOp(result_types=[i32])
+    inner = ModuleOp([AnyOp([outside.results[0]])])
+    return ModuleOp([outside, inner]), inner
+
+
+def test_verify_module_reports_broken_isolation() -> None:
+    """verify_module skips xDSL's trait check of isolation (quadratic in the
+    nesting depth) because check_uses makes the same check first."""
+    module, _ = _isolation_broken()
+    with pytest.raises(XlirError, match="isolated from above"):
+        verify_module(module)
+
+
+def test_xdsl_isolation_check_runs_outside_verify_module() -> None:
+    """Only inside `isolation_checked()` is xDSL's trait check skipped."""
+    _, inner = _isolation_broken()
+    with pytest.raises(VerifyException, match="IsolatedFromAbove"):
+        inner.verify()
+    with isolation_checked():
+        inner.verify()
+    with pytest.raises(VerifyException, match="IsolatedFromAbove"):
+        inner.verify()
 
 
 def test_values_not_in_the_ir() -> None:

@@ -28,6 +28,9 @@ def configure(config: Any, lit_config: Any, source_root: str) -> None:
         config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
     config.environment["PYTHONUNBUFFERED"] = "1"
     config.environment["XLIR_VERIFY_EACH"] = os.environ.get("XLIR_VERIFY_EACH", "1")
+    for name in ("XLIR_CACHE", "XLIR_CACHE_DIR"):  # the caller's cache settings
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
         lit_config.fatal(

@@ -16,9 +16,11 @@ import heapq
 from collections.abc import Iterator
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xlir.dialects.hlo import FusionOp, YieldOp
 from xlir.passes.hlo.fusion.grouping import Group, Plan
+
+from xlir.walk import walk
 
 Node = Group | Operation
 
@@ -33,6 +35,10 @@ class Outliner:
         self.kept = [op for op in plan.position if self._stays(op)]
         self.kept_set = set(self.kept)
         self.nested_reads = self._nested_reads()
+        self.defined_inside: dict[int, set[SSAValue]] = {}
+        """id(group) -> the values its members and their regions define:
+        asking an operand's ancestors instead would climb every level of
+        nesting for a value defined far outside."""
 
     def run(self) -> None:
         originals = list(self.plan.position)
@@ -103,13 +109,18 @@ class Outliner:
 
     def _inside(self, value: SSAValue, group: Group) -> bool:
         """Whether the value is defined by a member or inside one's regions."""
-        owner = (
-            value.block.parent_op() if isinstance(value, BlockArgument) else value.owner
-        )
-        if not isinstance(owner, Operation):
-            return False
-        ancestor = self.block.find_ancestor_op_in_block(owner)
-        return ancestor is not None and ancestor in group.members
+        defined = self.defined_inside.get(id(group))
+        if defined is None:
+            defined = self.defined_inside[id(group)] = {
+                value
+                for member in group.members
+                for op in walk(member)
+                for value in (
+                    *op.results,
+                    *(arg for r in op.regions for b in r.blocks for arg in b.args),
+                )
+            }
+        return value in defined
 
     def _provider(self, value: SSAValue) -> Node | None:
         owner = value.owner
@@ -132,7 +143,7 @@ class Outliner:
         """The values a node reads from outside itself (some more than once)."""
         if isinstance(node, Group):
             for member in self._members(node):
-                for inner in member.walk():
+                for inner in walk(member):
                     for value in inner.operands:
                         if not self._inside(value, node):
                             yield value
@@ -189,7 +200,7 @@ class Outliner:
         index: dict[SSAValue, int] = {}
         sources: dict[SSAValue, SSAValue] = {}
         for op in members:
-            for inner in op.walk():
+            for inner in walk(op):
                 for value in inner.operands:
                     if value in sources or self._inside(value, group):
                         continue

@@ -1,0 +1,57 @@
+"""xDSL's pattern rewrite walker, filling its worklist without recursion.
+
+`PatternRewriteWalker` fills its worklist from `Region.walk`, a recursive
+generator: each op comes up through one generator per level of nesting, so
+a program of `d` nested `while`s costs about `d` steps per op, every time
+the walker starts over. This walker fills the worklist with the same ops in
+the same order from an explicit stack; everything else is xDSL's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.ir import Block, Operation, Region
+from xdsl.pattern_rewriter import PatternRewriteWalker as XdslPatternRewriteWalker
+
+
+def walk_region(
+    region: Region, *, reverse: bool = False, region_first: bool = False
+) -> Iterator[Operation]:
+    """The ops nested in `region`, in `region.walk(reverse=reverse,
+    region_first=region_first)`'s order."""
+    stack: list[tuple[Operation, bool]] = []
+
+    def push_ops(regions: tuple[Region, ...] | list[Region]) -> None:
+        ordered = [
+            op
+            for r in (reversed(regions) if reverse else regions)
+            for block in (reversed(r.blocks) if reverse else r.blocks)
+            for op in (reversed(block.ops) if reverse else block.ops)
+        ]
+        stack.extend((op, False) for op in reversed(ordered))
+
+    push_ops([region])
+    while stack:
+        op, regions_done = stack.pop()
+        if regions_done:
+            yield op
+            continue
+        if region_first:
+            stack.append((op, True))
+        else:
+            yield op
+        push_ops(op.regions)
+
+
+class PatternRewriteWalker(XdslPatternRewriteWalker):
+    """xDSL's walker whose worklist is filled in one step per op."""
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        if not isinstance(op, Region):
+            super()._populate_worklist(op)
+            return
+        for sub_op in walk_region(
+            op, reverse=not self.walk_reverse, region_first=not self.walk_regions_first
+        ):
+            self._worklist.push(sub_op)
