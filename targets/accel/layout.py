@@ -76,7 +76,22 @@ class Placement:
     position: int = 0
     """Which index of a tiled buffer the tile cuts."""
     size: int = 0
-    """A tiled buffer's tile size (T) along that index."""
+    """A tiled buffer's indices per tile along that index."""
+    scale: int = 1
+    first: int = 0
+    """The tile at t of the tiled loop starts at index scale * t + first."""
+
+
+@dataclass(frozen=True)
+class TileFootprint:
+    """What a tile of one buffer holds: `size` indices along index
+    `position`, from `scale * t + first` for the tile at t of the tiled
+    loop (`accel-tile`)."""
+
+    position: int
+    size: int
+    scale: int = 1
+    first: int = 0
 
 
 @dataclass(frozen=True)
@@ -109,13 +124,12 @@ def aligned(size: int) -> int:
 
 
 def plan_layout(
-    kernel: KernelOp, capacity: int, tiles: dict[int, tuple[int, int]] | None = None
+    kernel: KernelOp, capacity: int, tiles: dict[int, TileFootprint] | None = None
 ) -> KernelLayout:
     """Each buffer argument of `kernel` one after another from address 0:
-    whole, or (an argument index in `tiles`: its tiled index position and
-    the tile size) two slots of one tile, the buffer with that dimension
-    cut to the tile; an XlirError at the kernel if they need more than
-    `capacity` bytes."""
+    whole, or (an argument index in `tiles`) two slots of one tile, the
+    buffer with its tiled index cut to the tile's footprint; an XlirError
+    at the kernel if they need more than `capacity` bytes."""
     tiles = tiles or {}
     written = {op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)}
     buffers: list[Placement | None] = []
@@ -128,14 +142,24 @@ def plan_layout(
         mode = dma_mode(type_.element_type)
         assert mode is not None  # loop-to-accel checked the types
         shape = type_.get_shape()
-        position, size = tiles.get(index, (0, shape[0] if shape else 1))
+        tile = tiles.get(index, TileFootprint(0, shape[0] if shape else 1))
+        position, size = tile.position, tile.size
         rows = _product(shape[:position])
         row = size * _product(shape[position + 1 :])
         columns = 4 * row if mode == "raw" else row
         bytes_ = aligned(4 * rows * row)
         if index in tiles:
             placement = Placement(
-                offset, columns, mode, arg in written, bytes_, rows, position, size
+                offset,
+                columns,
+                mode,
+                arg in written,
+                bytes_,
+                rows,
+                position,
+                size,
+                tile.scale,
+                tile.first,
             )
             offset += 2 * bytes_
         else:

@@ -72,7 +72,7 @@ from xlir.targets.accel.layout import (
     plan_layout,
 )
 from xlir.targets.accel.matmul import matmul_plan
-from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
+from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_dimension, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
@@ -543,7 +543,10 @@ def descriptor(
     rows = placement.rows
     configured = placement.mode != "raw" or rows > 1
     if configured:
-        spad_stride = placement.slot_bytes // rows if rows > 1 else 0
+        row_bytes = (
+            placement.columns if placement.mode == "raw" else 4 * placement.columns
+        )
+        spad_stride = row_bytes if rows > 1 else 0
         build.emit(
             "dma.cfg",
             [build.li(rows), build.li(dram_stride), build.li(spad_stride)],
@@ -640,7 +643,7 @@ class LowerTileLoop(RewritePattern):
             self.tile(build, buffers, nests, start, slot)
             start = following
         if peeled is not None and TILE_SLOT in peeled.attributes:
-            lower = peeled.lower_bounds[0]  # pyright: ignore[reportAttributeAccessIssue]
+            lower = peeled.lower_bounds[tile_dimension(op)]  # pyright: ignore[reportAttributeAccessIssue]
             assert isinstance(lower, int)
             rewriter.insertion_point = InsertPoint.before(peeled)
             self.tile(build, buffers, [peeled], build.li(lower), 0)
@@ -691,7 +694,7 @@ class LowerTileLoop(RewritePattern):
         dram = build.x(
             "add",
             accel_value(build.rewriter, buffer),
-            build.scale(start, inner * element),
+            build.scale(_first_index(build, placement, start), inner * element),
         )
         columns = None
         if mask is not None:
@@ -734,19 +737,26 @@ class LowerTileLoop(RewritePattern):
             base = placement.offset + slot * placement.slot_bytes
             view = UnrealizedConversionCastOp.get([buffer], [buffer.type])
             build.rewriter.insert(view)
+            first = _first_index(build, placement, start)
             if placement.position == 0:
                 shape = buffer.type.get_shape()
-                skipped = build.scale(start, 4 * _product(shape[1:]))
+                skipped = build.scale(first, 4 * _product(shape[1:]))
                 before = build.x("sub", build.zero(), skipped)
                 self.layouts[view.results[0]] = (before, base)
             else:
                 shape = list(buffer.type.get_shape())
                 shape[placement.position] = placement.size
                 self.layouts[view.results[0]] = TileView(
-                    base, start, placement.position, tuple(shape)
+                    base, first, placement.position, tuple(shape)
                 )
             views[buffer] = view.results[0]
         return views
+
+
+def _first_index(build: Builder, placement: Placement, start: SSAValue) -> SSAValue:
+    """The first index of `placement`'s tiled dimension in the tile whose
+    loop starts at `start`."""
+    return build.add_immediate(build.scale(start, placement.scale), placement.first)
 
 
 def _slot(op: Operation) -> int:

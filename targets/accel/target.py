@@ -47,10 +47,12 @@ class AccelTarget(Target):
 
     def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """From the loop level to allocated accel assembly: the math
-        functions as arithmetic (`expand-math`), tiling into the scratchpad
+        functions as arithmetic (`expand-math`), index arithmetic folded
+        (`fold-index`: a reshape's round trip leaves tileable indices), tiling into the scratchpad
         (`accel-tile`) and `loop-to-accel` (the scratchpad's size from the
         TargetInfo), register allocation."""
         from xlir.passes.loop.expand_math import ExpandMathPass
+        from xlir.passes.loop.fold_index import FoldIndexPass
         from xlir.targets.accel.backend import AccelRegistersPass
         from xlir.targets.accel.loop_to_accel import LoopToAccelPass
         from xlir.targets.accel.tiling import TileScratchpadPass
@@ -58,6 +60,7 @@ class AccelTarget(Target):
         scratchpad = self.info(options).scratchpad_bytes
         return [
             ExpandMathPass(),
+            FoldIndexPass(),
             TileScratchpadPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             LoopToAccelPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             AccelRegistersPass(),

@@ -44,11 +44,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.analysis.dependence import dependents
+from xlir.analysis.index_ranges import linear_form, linear_range
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values, i64_array
-from xlir.targets.accel.layout import aligned, staged_bytes
+from xlir.targets.accel.layout import TileFootprint, aligned, staged_bytes
 from xlir.targets.accel.matmul import matmul_plan
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -56,6 +57,10 @@ from xlir.diagnostics import XlirError, format_at_op
 TILE_SIZE = "accel.tile_size"
 TILED_BUFFERS = "accel.tiled_buffers"
 TILED_POSITIONS = "accel.tiled_positions"
+TILED_SIZES = "accel.tiled_sizes"
+TILED_STARTS = "accel.tiled_starts"
+"""Per tiled buffer, (scale, first): its tile at t starts at scale * t + first."""
+TILE_DIMENSION = "accel.tile_dimension"
 TILE_SLOT = "accel.tile_slot"
 LANES = 16
 PREFERRED_SHARE = 8
@@ -65,80 +70,82 @@ REACH = 1 << 15
 16-bit immediate (manual section 4.6), so one register addresses them all."""
 
 
-def _tiled_buffers(
-    kernel: KernelOp, loop: ParallelOp | ForOp, first: SSAValue
-) -> dict[int, int] | str:
-    """The kernel arguments that move a tile at a time -> the index the
-    tile cuts (module docstring), or why a buffer's footprint is neither a
-    tile nor all of it."""
-    varying = dependents([first], loop.body.block.ops, through_bounds=True)
-    tiled: dict[int, int] = {}
-    for index, arg in enumerate(kernel.body.block.args):
-        if not isinstance(arg.type, MemRefType):
-            continue
-        kinds: set[int | None] = set()
-        for use in arg.uses:
-            access = use.operation
-            if not isinstance(access, LoadOp | StoreOp) or use.index != (
-                1 if isinstance(access, StoreOp) else 0
-            ):
-                return (
-                    f"argument {index} is used by '{access.name}', not loaded or stored"
-                )
-            indices = list(access.indices)
-            dependent = [p for p, i in enumerate(indices) if i in varying]
-            if not dependent:
-                kinds.add(None)
-            elif len(dependent) == 1 and indices[dependent[0]] is first:
-                kinds.add(dependent[0])
-            else:
-                return (
-                    f"argument {index} is accessed at an index computed from the "
-                    "tiled dimension"
-                )
-        if len(kinds) > 1:
-            return f"argument {index} is accessed both in a tile and outside it"
-        if kinds and None not in kinds:
-            tiled[index] = kinds.pop()  # pyright: ignore[reportArgumentType]
-    return tiled
+@dataclass(frozen=True)
+class _Span:
+    """Where a buffer is accessed along the tiled loop's variable v: at
+    index `position`, `scale * v + r` with r in [low, high] (the other
+    indices independent of v)."""
+
+    position: int
+    scale: int
+    low: int
+    high: int
+
+    def size(self, tile: int) -> int:
+        """Indices a tile of `tile` iterations covers."""
+        return self.scale * (tile - 1) + self.high - self.low + 1
+
+    def joined(self, other: _Span) -> _Span | None:
+        if (self.position, self.scale) != (other.position, other.scale):
+            return None
+        return _Span(
+            self.position,
+            self.scale,
+            min(self.low, other.low),
+            max(self.high, other.high),
+        )
 
 
-def _tile_bytes(type_: MemRefType, position: int) -> int:
-    """Scratchpad bytes of `type_` per index of dimension `position`."""
-    elements = 1
-    for index, size in enumerate(type_.get_shape()):
-        if index != position:
-            elements *= size
-    return 4 * elements
-
-
-def tile_size(
-    trips: int, rows: list[int], staged: int, capacity: int, lanes: bool
-) -> int | None:
-    """T for a dimension of `trips` iterations whose tiled buffers take
-    `rows` bytes per iteration, beside `staged` bytes staged whole (module
-    docstring); None if no tiling fits."""
-    divisors = {
-        d for n in range(1, isqrt(trips) + 1) if trips % n == 0 for d in (n, trips // n)
-    }
-    fitting = [
-        size
-        for size in sorted(divisors)
-        if trips // size > 1
-        and (not lanes or size % LANES == 0)
-        and staged + 2 * sum(aligned(size * r) for r in rows) <= capacity
-    ]
-    if not fitting:
+def _access_span(
+    indices: Sequence[SSAValue], first: SSAValue, varying: set[SSAValue]
+) -> _Span | str | None:
+    """The span of one access (None: independent of `first`), or why its
+    footprint per tile has no such form."""
+    dependent = [p for p, i in enumerate(indices) if i in varying]
+    if not dependent:
         return None
-    reached = [
-        s for s in fitting if staged + 2 * sum(aligned(s * r) for r in rows) < REACH
-    ]
-    small = [
-        s
-        for s in fitting
-        if sum(aligned(s * r) for r in rows) <= capacity // PREFERRED_SHARE
-    ]
-    return max(reached or small or fitting)
+    if len(dependent) > 1:
+        return "indices computed from the tiled dimension"
+    position = dependent[0]
+    terms, constant = linear_form(indices[position])
+    scale = terms.pop(first, 0)
+    rest = linear_range(terms, constant)
+    if scale < 1 or rest is None or any(t in varying for t in terms):
+        return "an index computed from the tiled dimension"
+    return _Span(position, scale, *rest)
+
+
+def _buffer_span(
+    arg: SSAValue, first: SSAValue, varying: set[SSAValue]
+) -> _Span | str | None:
+    """The footprint of kernel argument `arg` per tile of `loop`: a span
+    (module docstring), None if it is staged whole (no access depends on
+    the tiled dimension), or why it is neither."""
+    spans: list[_Span | None] = []
+    for use in arg.uses:
+        access = use.operation
+        if not isinstance(access, LoadOp | StoreOp) or use.index != (
+            1 if isinstance(access, StoreOp) else 0
+        ):
+            return f"it is used by '{access.name}', not loaded or stored"
+        span = _access_span(list(access.indices), first, varying)
+        if isinstance(span, str):
+            return f"it is accessed at {span}"
+        spans.append(span)
+    if all(span is None for span in spans):
+        return None
+    if None in spans:
+        return "it is accessed both in a tile and outside it"
+    joined: _Span | None = spans[0]
+    for span in spans[1:]:
+        assert span is not None
+        joined = joined.joined(span) if joined else None
+    if joined is None:
+        return "it is accessed at different positions or scales of the tiled dimension"
+    written = any(isinstance(use.operation, StoreOp) for use in arg.uses)
+    if written and (joined.scale != 1 or joined.low != joined.high):
+        return "it is stored to at more than one index per tile row"
+    return joined
 
 
 def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
@@ -162,27 +169,74 @@ def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
     return loops[0]
 
 
-def _with_first_dimension(
+def _index_bytes(type_: MemRefType, position: int) -> int:
+    """Scratchpad bytes of `type_` per index of dimension `position`."""
+    elements = 1
+    for index, size in enumerate(type_.get_shape()):
+        if index != position:
+            elements *= size
+    return 4 * elements
+
+
+def tile_size(
+    trips: int,
+    spans: Sequence[tuple[int, _Span]],
+    staged: int,
+    capacity: int,
+    lanes: bool,
+) -> int | None:
+    """T for a dimension of `trips` iterations whose tiled buffers take
+    (bytes per index, span) `spans`, beside `staged` bytes staged whole
+    (module docstring); None if no tiling fits."""
+
+    def slots(tile: int) -> int:
+        return sum(aligned(bytes_ * span.size(tile)) for bytes_, span in spans)
+
+    divisors = {
+        d for n in range(1, isqrt(trips) + 1) if trips % n == 0 for d in (n, trips // n)
+    }
+    fitting = [
+        size
+        for size in sorted(divisors)
+        if trips // size > 1
+        and (not lanes or size % LANES == 0)
+        and staged + 2 * slots(size) <= capacity
+    ]
+    if not fitting:
+        return None
+    reached = [s for s in fitting if staged + 2 * slots(s) < REACH]
+    small = [s for s in fitting if slots(s) <= capacity // PREFERRED_SHARE]
+    return max(reached or small or fitting)
+
+
+def _with_dimension(
     loop: ParallelOp | ForOp,
+    dimension: int,
     lower: SSAValue | int,
     upper: SSAValue | int,
     slot: int,
     carried: Sequence[SSAValue] = (),
 ) -> ParallelOp | ForOp:
-    """A copy of `loop` whose first dimension runs from `lower` to `upper`
-    (a `loop.for` starting from the `carried` values)."""
+    """A copy of `loop` whose `dimension` runs from `lower` to `upper` (a
+    `loop.for` starting from the `carried` values)."""
     if isinstance(loop, ForOp):
         tile = ForOp(lower, upper, loop.step, carried, loop.body.clone())
     else:
-        tile = ParallelOp(
-            [lower, *loop.lower_bounds[1:]],
-            [upper, *loop.upper_bounds[1:]],
-            loop.steps,
-            loop.body.clone(),
-        )
+        lowers, uppers = list(loop.lower_bounds), list(loop.upper_bounds)
+        lowers[dimension], uppers[dimension] = lower, upper
+        tile = ParallelOp(lowers, uppers, loop.steps, loop.body.clone())
     tile.attributes |= loop.attributes
     tile.attributes[TILE_SLOT] = IntegerAttr(slot, 64)
     return tile
+
+
+@dataclass(frozen=True)
+class _Plan:
+    loop: ParallelOp | ForOp
+    dimension: int
+    spans: dict[int, _Span]
+    """The tiled kernel arguments -> their footprints."""
+    size: int
 
 
 def tile_kernel(kernel: KernelOp, capacity: int) -> None:
@@ -202,15 +256,21 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
                 f"accel-tile cannot tile it: {plan}",
             )
         )
-    nest, tiled, size = plan
-    low, high = nest.lower_bounds[0], nest.upper_bounds[0]
+    nest, dimension, size = plan.loop, plan.dimension, plan.size
+    low, high = nest.lower_bounds[dimension], nest.upper_bounds[dimension]
     assert isinstance(low, int) and isinstance(high, int)
     initial = list(nest.iter_args) if isinstance(nest, ForOp) else []
     odd = (high - low) // size % 2
     loop = ForOp(low, high - odd * size, 2 * size, initial)
+    spans = list(plan.spans.values())
     loop.attributes[TILE_SIZE] = IntegerAttr(size, 64)
-    loop.attributes[TILED_BUFFERS] = i64_array(list(tiled))
-    loop.attributes[TILED_POSITIONS] = i64_array(list(tiled.values()))
+    loop.attributes[TILE_DIMENSION] = IntegerAttr(dimension, 64)
+    loop.attributes[TILED_BUFFERS] = i64_array(list(plan.spans))
+    loop.attributes[TILED_POSITIONS] = i64_array([s.position for s in spans])
+    loop.attributes[TILED_SIZES] = i64_array([s.size(size) for s in spans])
+    loop.attributes[TILED_STARTS] = i64_array(
+        [v for s in spans for v in (s.scale, s.low)]
+    )
     body = loop.block
     yielded = body.last_op
     assert isinstance(yielded, YieldOp)
@@ -220,7 +280,7 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     ops: list[Operation] = [span]
     for slot in (0, 1):
         end = arith.AddiOp(start, span.result)
-        tile = _with_first_dimension(nest, start, end.result, slot, carried)
+        tile = _with_dimension(nest, dimension, start, end.result, slot, carried)
         ops += [end, tile]
         start, carried = end.result, list[SSAValue](tile.results)
     for op in ops:
@@ -231,7 +291,7 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     block.insert_op_before(loop, nest)
     results = list(loop.results)
     if odd:  # the last tile, in slot 0, after the pairs
-        last = _with_first_dimension(nest, high - size, high, 0, results)
+        last = _with_dimension(nest, dimension, high - size, high, 0, results)
         block.insert_op_before(last, nest)
         results = list(last.results)
     for old, new in zip(nest.results, results, strict=True):
@@ -240,36 +300,75 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     nest.erase()
 
 
-def _plan(
-    kernel: KernelOp, capacity: int
-) -> tuple[ParallelOp | ForOp, dict[int, int], int] | str:
-    """The loop to tile, the tiled arguments and T; or why there is none."""
+def _plan(kernel: KernelOp, capacity: int) -> _Plan | str:
+    """How to tile `kernel`: along the first dimension of its loop that
+    admits a tiling; or why there is none."""
     nest = _tiled_loop(kernel)
     if isinstance(nest, str):
         return nest
-    low, high, step = nest.lower_bounds[0], nest.upper_bounds[0], nest.steps[0]
-    if not (isinstance(low, int) and isinstance(high, int) and step == 1):
-        return "its first dimension has dynamic bounds or a step other than 1"
-    tiled = _tiled_buffers(kernel, nest, nest.body.block.args[0])
-    if isinstance(tiled, str):
-        return tiled
-    args = kernel.body.block.args
-    staged = staged_bytes(
-        [
-            a.type
-            for i, a in enumerate(args)
-            if isinstance(a.type, MemRefType) and i not in tiled
-        ]
-    )
-    rows = [_tile_bytes(args[i].type, p) for i, p in tiled.items()]  # pyright: ignore[reportArgumentType]
-    lanes = isinstance(nest, ParallelOp) and len(nest.block.args) == 1
-    size = tile_size(high - low, rows, staged, capacity, lanes)
-    if size is None:
-        return (
-            f"no tile of its {high - low} rows fits twice beside the {staged} bytes "
-            "staged whole"
+    dimensions = len(nest.steps)
+    reasons: list[str] = []
+    for dimension, variable in enumerate(nest.body.block.args[:dimensions]):
+        plan = _plan_dimension(kernel, nest, dimension, variable, capacity)
+        if isinstance(plan, _Plan):
+            return plan
+        reasons.append(
+            f"along dimension {dimension}: {plan}" if dimensions > 1 else plan
         )
-    return nest, tiled, size
+    return "; ".join(reasons)
+
+
+def _plan_dimension(
+    kernel: KernelOp,
+    nest: ParallelOp | ForOp,
+    dimension: int,
+    variable: SSAValue,
+    capacity: int,
+) -> _Plan | str:
+    """The tiling of `nest` along `dimension`, or why there is none: each
+    buffer in tiles of its span, or whole where it has none."""
+    low = nest.lower_bounds[dimension]
+    high = nest.upper_bounds[dimension]
+    if not (isinstance(low, int) and isinstance(high, int)):
+        return "dynamic bounds"
+    if nest.steps[dimension] != 1:
+        return "a step other than 1"
+    varying = dependents([variable], nest.body.block.ops, through_bounds=True)
+    spans: dict[int, _Span] = {}
+    whole: list[MemRefType] = []
+    why: list[str] = []
+    for index, arg in enumerate(kernel.body.block.args):
+        if not isinstance(type_ := arg.type, MemRefType):
+            continue
+        span = _buffer_span(arg, variable, varying)
+        if isinstance(span, _Span) and not _inside(span, type_, low, high):
+            span = "its footprint per tile reaches outside it"
+        if isinstance(span, _Span):
+            spans[index] = span
+            continue
+        whole.append(type_)
+        if isinstance(span, str):
+            why.append(f"argument {index} is staged whole: {span}")
+    staged = staged_bytes(whole)
+    args = kernel.body.block.args
+    sized = [
+        (_index_bytes(args[i].type, s.position), s)  # pyright: ignore[reportArgumentType]
+        for i, s in spans.items()
+    ]
+    lanes = isinstance(nest, ParallelOp) and dimension == len(nest.steps) - 1
+    size = tile_size(high - low, sized, staged, capacity, lanes)
+    if size is None:
+        rows = f"no tile of its {high - low} rows fits twice beside the {staged} bytes staged whole"
+        return "; ".join([*why, rows])
+    return _Plan(nest, dimension, spans, size)
+
+
+def _inside(span: _Span, type_: MemRefType, low: int, high: int) -> bool:
+    """Whether every tile's footprint, for a loop from `low` to `high`, lies
+    inside the buffer (the tiles cover the loop: its ends suffice)."""
+    extent = type_.get_shape()[span.position]
+    first = span.scale * low + span.low
+    return first >= 0 and span.scale * (high - 1) + span.high < extent
 
 
 def tile_loop(kernel: KernelOp) -> ForOp | None:
@@ -280,20 +379,27 @@ def tile_loop(kernel: KernelOp) -> ForOp | None:
     return None
 
 
-def tile_plan(kernel: KernelOp) -> dict[int, tuple[int, int]]:
-    """The tiled arguments of `kernel` -> (the index the tile cuts, T)."""
+def tile_dimension(loop: ForOp) -> int:
+    """Which dimension of its nests the loop of `tile_kernel` tiles."""
+    dimension = loop.attributes[TILE_DIMENSION]
+    assert isinstance(dimension, IntegerAttr)
+    return dimension.value.data
+
+
+def tile_plan(kernel: KernelOp) -> dict[int, TileFootprint]:
+    """The tiled arguments of `kernel` -> their footprints per tile."""
     loop = tile_loop(kernel)
     if loop is None:
         return {}
-    size, tiled, positions = (
-        loop.attributes[key] for key in (TILE_SIZE, TILED_BUFFERS, TILED_POSITIONS)
+    tiled, positions, sizes, starts = (
+        array_values(attribute)
+        for key in (TILED_BUFFERS, TILED_POSITIONS, TILED_SIZES, TILED_STARTS)
+        if isinstance(attribute := loop.attributes[key], DenseArrayBase)
     )
-    assert isinstance(size, IntegerAttr)
-    assert isinstance(tiled, DenseArrayBase) and isinstance(positions, DenseArrayBase)
     return {
-        index: (position, size.value.data)
-        for index, position in zip(
-            array_values(tiled), array_values(positions), strict=True
+        index: TileFootprint(position, size, *starts[2 * n : 2 * n + 2])
+        for n, (index, position, size) in enumerate(
+            zip(tiled, positions, sizes, strict=True)
         )
     }
 

@@ -6,7 +6,7 @@
 // the nest once per slot. T = 2 rows of 256 bytes: the largest tile of
 // both buffers that fits twice.
 // CHECK-LABEL: loop.kernel @scale
-// CHECK:         loop.for %[[T:.*]] = 0 to 8 step 4 attributes {accel.tile_size = 2 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 0, 0>} {
+// CHECK:         loop.for %[[T:.*]] = 0 to 8 step 4 attributes {accel.tile_size = 2 : i64, accel.tile_dimension = 0 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 0, 0>, accel.tiled_sizes = array<i64: 2, 2>, accel.tiled_starts = array<i64: 1, 0, 1, 0>} {
 // CHECK-NEXT:      %[[SIZE:.*]] = arith.constant 2 : index
 // CHECK-NEXT:      %[[END:.*]] = arith.addi %[[T]], %[[SIZE]] : index
 // CHECK-NEXT:      loop.parallel (%{{.*}}, %{{.*}}) = (%[[T]], 0) to (%[[END]], 64) step (1, 1) attributes {accel.tile_slot = 0 : i64} {
@@ -49,7 +49,7 @@ loop.kernel @scale(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
 // 384 bytes apart in DRAM, 128 in the slot); T is a multiple of the 16
 // lanes, and 96 columns are 3 tiles, the last after the pairs, in slot 0.
 // CHECK-LABEL: loop.kernel @column_sums
-// CHECK:         loop.for %{{.*}} = 0 to 64 step 64 attributes {accel.tile_size = 32 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 1, 0>}
+// CHECK:         loop.for %{{.*}} = 0 to 64 step 64 attributes {accel.tile_size = 32 : i64, accel.tile_dimension = 0 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 1, 0>, accel.tiled_sizes = array<i64: 32, 32>, accel.tiled_starts = array<i64: 1, 0, 1, 0>}
 // CHECK:         loop.parallel (%{{.*}}) = (64) to (96) step (1) attributes {accel.tile_slot = 0 : i64}
 // DMA-LABEL: accel.kernel "column_sums", 2
 // DMA:         %[[ROWS:.*]] = accel.addi %{{.*}}, 8
