@@ -20,29 +20,6 @@ CORPUS_OPS = frozenset(
 """StableHLO's suite files of the ops the corpus programs use: the accel
 target is held to these (issue 31), on the element types it computes."""
 
-TRANSPOSED_PRODUCT = (
-    "its gradients' matrix products read an operand transposed and update "
-    "a weight matrix in their epilogue, which the matrix unit's kernels "
-    "(matmul.py) do not take yet, and they do not fit the scratchpad whole"
-)
-COMPUTED_INDEX = (
-    "a buffer is read at an index computed from the tiled dimension (slice "
-    "offsets, a transpose, a gather); accel-tile does not tile such a footprint"
-)
-WINDOW = (
-    "a window read at run-time offsets outside its parallel loop; accel-tile "
-    "does not tile it"
-)
-BENCH = {
-    "dynamic_slice": WINDOW,
-    "gather_index": COMPUTED_INDEX,
-    "slice_concat_pad": COMPUTED_INDEX,
-    "train_step_mlp": TRANSPOSED_PRODUCT,
-    "transpose_reshape_bcast": COMPUTED_INDEX,
-}
-"""Bench programs with a kernel whose buffers do not fit the scratchpad
-and that `accel-tile` cannot tile, by reason."""
-
 JAX_EXPORTS = {
     "cnn_train_step": (
         "register allocation: a loop's carried values cannot spill yet",
@@ -64,4 +41,4 @@ JAX_EXPORTS = {
     ),
 }
 
-GAPS = KnownGaps(stablehlo_suite_files=CORPUS_OPS, bench=BENCH, jax_exports=JAX_EXPORTS)
+GAPS = KnownGaps(stablehlo_suite_files=CORPUS_OPS, jax_exports=JAX_EXPORTS)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from xdsl.context import Context
@@ -445,7 +445,7 @@ class LowerKernel(RewritePattern):
     """`loop.kernel` -> `accel.kernel`: arguments by the calling convention,
     buffers staged in the scratchpad, the body, then the stores and `halt`."""
 
-    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     """The memref values of the lowered kernels -> their scratchpad offsets."""
     tiled: dict[SSAValue, Placement]
     """The buffers that move a tile at a time -> their slots (`accel-tile`)."""
@@ -482,6 +482,8 @@ class LowerKernel(RewritePattern):
             placement = layout.buffers[index] if layout else None
             if placement is not None and placement.slot_bytes:
                 self.tiled[cast.results[0]] = placement
+            elif placement is not None and placement.in_dram:
+                self.layouts[cast.results[0]] = placement
             elif placement is not None:
                 self.layouts[cast.results[0]] = placement.offset
         if product is not None:
@@ -517,6 +519,7 @@ def transfer(
         if (
             placement is None
             or placement.slot_bytes
+            or placement.in_dram
             or (direction == "dma.st" and not placement.written)
         ):
             continue
@@ -574,6 +577,8 @@ class TileView:
 LOAD_TAGS = (0, 1)
 STORE_TAGS = (2, 3)
 """The DMA tags of each tile slot's loads and stores."""
+DRAM_TAG = 7
+"""The tag of the accesses to buffers that stay in DRAM."""
 
 
 @dataclass
@@ -586,7 +591,7 @@ class LowerTileLoop(RewritePattern):
     nothing waits for until the slot is reused. The loads past the last
     tile are issued empty (COLS 0), so the loop body has no branch."""
 
-    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     tiled: dict[SSAValue, Placement]
 
     @op_type_rewrite_pattern
@@ -777,7 +782,7 @@ class LowerMemory(RewritePattern):
     """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer
     (or of a tile's slot: its register added to the address)."""
 
-    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
 
     def address(
         self, build: Builder, buffer: SSAValue, indices: Sequence[SSAValue]
@@ -785,24 +790,14 @@ class LowerMemory(RewritePattern):
         """(base register, immediate) of the element at `indices`."""
         assert isinstance(buffer.type, MemRefType)
         layout = self.layouts[buffer]
+        assert not isinstance(layout, Placement)
         shape = buffer.type.get_shape()
         indices = list(indices)
         if isinstance(layout, TileView):
             shape = layout.shape
             index = accel_value(build.rewriter, indices[layout.position])
             indices[layout.position] = build.x("sub", index, layout.start)
-        strides = [1] * len(shape)
-        for i in range(len(shape) - 2, -1, -1):
-            strides[i] = strides[i + 1] * shape[i + 1]
-        constant = 0
-        total: SSAValue | None = None
-        for index, stride in zip(indices, strides, strict=True):
-            known = constant_of(index)
-            if known is not None:
-                constant += known * stride
-                continue
-            term = build.scale(accel_value(build.rewriter, index), stride)
-            total = term if total is None else build.x("add", total, term)
+        total, constant = _element(build, indices, shape)
         offset = 4 * constant
         if isinstance(layout, TileView | int):
             offset += layout if isinstance(layout, int) else layout.offset
@@ -816,10 +811,60 @@ class LowerMemory(RewritePattern):
             base, offset = build.x("add", base, build.li(offset)), 0
         return base, offset
 
+    def through_dram(
+        self, build: Builder, op: LoadOp | StoreOp, placement: Placement
+    ) -> None:
+        """`op` on a buffer that stays in DRAM: its element (a vector's 16)
+        moved through the bounce area by one descriptor, waited for at once
+        (the next access reuses the area)."""
+        buffer = op.buffer
+        assert isinstance(buffer.type, MemRefType)
+        total, constant = _element(build, list(op.indices), buffer.type.get_shape())
+        element = dram_bytes(buffer.type.element_type)
+        dram = accel_value(build.rewriter, buffer)
+        if total is not None:
+            dram = build.x("add", dram, build.scale(total, element))
+        dram = build.add_immediate(dram, constant * element)
+        vector = isinstance(
+            op.value.type if isinstance(op, StoreOp) else op.result.type, VectorType
+        )
+        elements = LANES if vector else 1
+        columns = elements * element if placement.mode == "raw" else elements
+        moved = replace(placement, columns=columns)
+        bounce = placement.offset
+        base, offset = (
+            (build.zero(), bounce) if bounce <= 32767 else (build.li(bounce), 0)
+        )
+        if isinstance(op, LoadOp):
+            descriptor(build, "dma.ld", moved, bounce, dram, DRAM_TAG)
+            build.emit("dma.wait", imm=DRAM_TAG)
+            if vector:
+                value = build.v("vld", base, offset=offset)
+            else:
+                value = build.x("lw", base, offset=offset)
+                if register_type(op.result.type) is V:
+                    value = build.splat(value)
+            replace_with(build.rewriter, op, [value])
+            return
+        value = accel_value(build.rewriter, op.value)
+        if vector:
+            build.emit("vst", [value, base], offset=offset)
+        else:
+            if isinstance(value.type, V):
+                value = build.x("vext", value, imm=0)
+            build.emit("sw", [value, base], offset=offset)
+        descriptor(build, "dma.st", moved, bounce, dram, DRAM_TAG)
+        build.emit("dma.wait", imm=DRAM_TAG)
+        build.rewriter.erase(op)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, LoadOp | StoreOp) or op.buffer not in self.layouts:
             return
         build = Builder(rewriter)
+        placement = self.layouts[op.buffer]
+        if isinstance(placement, Placement):
+            self.through_dram(build, op, placement)
+            return
         base, offset = self.address(build, op.buffer, op.indices)
         if isinstance(op, LoadOp):
             if isinstance(op.result.type, VectorType):
@@ -839,6 +884,26 @@ class LowerMemory(RewritePattern):
             value = build.x("vext", value, imm=0)
         build.emit("sw", [value, base], offset=offset)
         rewriter.erase(op)
+
+
+def _element(
+    build: Builder, indices: Sequence[SSAValue], shape: Sequence[int]
+) -> tuple[SSAValue | None, int]:
+    """The row-major element number of `indices` in `shape`: a register
+    (None where every index is constant) plus a constant."""
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    constant = 0
+    total: SSAValue | None = None
+    for index, stride in zip(indices, strides, strict=True):
+        known = constant_of(index)
+        if known is not None:
+            constant += known * stride
+            continue
+        term = build.scale(accel_value(build.rewriter, index), stride)
+        total = term if total is None else build.x("add", total, term)
+    return total, constant
 
 
 def loop_height(op: Operation) -> int:
@@ -1360,7 +1425,7 @@ class LoopToAccelPass(ModulePass):
             if self.lanes:
                 vectorize_kernel(kernel)
                 vectorize_reductions(kernel)
-        layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView] = {}
+        layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
             LowerKernel(

@@ -109,7 +109,7 @@ def lower_matmul(
             for base, size in ((a, plan.m * k), (b, k * n), (c, plan.m * n))
         )
     first = build.li(min(panel_row, row_bytes))
-    _descriptor(build, "dma.ld", b_panel, build.li(b_base), b, B_TAG, row_bytes, first)
+    _load_b(build, plan, b_panel, build.li(b_base), b, first)
     descriptor(build, "dma.ld", a_panel, a_base, a, A_TAG)
     total = blocks_down * blocks_across
     across = _for(build, zero, build.li(blocks_across), 1, False)
@@ -118,10 +118,13 @@ def lower_matmul(
     build.emit("dma.wait", imm=B_TAG)
     following = build.x("addi", g, imm=1)
     more = build.x("slt", following, build.li(blocks_across))
-    b_next = build.x("add", b, build.scale(build.x("mul", following, more), panel_row))
-    _load(build, b_panel, _slot(build, b_base, b_size, build.x("andi", following, imm=1)),
-          b_next, build.x("mul", _columns(build, following, panel_row, row_bytes), more),
-          B_TAG, row_bytes)  # fmt: skip
+    panel_bytes = width * 4 * k if plan.transposed else panel_row
+    b_next = build.x(
+        "add", b, build.scale(build.x("mul", following, more), panel_bytes)
+    )
+    _load_b(build, plan, b_panel,
+            _slot(build, b_base, b_size, build.x("andi", following, imm=1)), b_next,
+            build.x("mul", _columns(build, following, panel_row, row_bytes), more))  # fmt: skip
     column_bytes = build.scale(g, panel_row)
     down = _for(build, build.li(0), build.li(blocks_down), 1, False)
     i = down.body.block.args[0]
@@ -173,6 +176,28 @@ def _load(build: Builder, place: Placement, spad: SSAValue, dram: SSAValue,
           columns: SSAValue, tag: int, dram_stride: int = 0) -> None:  # fmt: skip
     """A load of `place`'s rows, `columns` bytes each (0: an empty one)."""
     _descriptor(build, "dma.ld", place, spad, dram, tag, dram_stride, columns)
+
+
+def _load_b(build: Builder, plan: MatmulPlan, place: Placement, spad: SSAValue,
+            dram: SSAValue, columns: SSAValue) -> None:  # fmt: skip
+    """The load of a panel of B (`columns` bytes of each of its K rows; 0:
+    an empty one). Transposed, each of its columns is one descriptor of K
+    rows of one element, consecutive in DRAM, a panel row apart in the
+    scratchpad."""
+    if not plan.transposed:
+        _load(build, place, spad, dram, columns, B_TAG, 4 * plan.n)
+        return
+    panel_row = 4 * plan.width
+    build.emit(
+        "dma.cfg", [build.li(plan.k), build.li(4), build.li(panel_row)], mode="raw"
+    )
+    loop = _for(build, build.li(0), build.li(plan.width), 4, True)
+    offset = loop.body.block.args[0]
+    present = build.x("slli", build.x("slt", offset, columns), imm=2)
+    column = build.x("add", dram, build.scale(offset, plan.k))
+    build.emit("dma.ld", [build.x("add", spad, offset), column, present], imm=B_TAG)
+    _close(build, loop)
+    build.emit("dma.cfg", [build.li(1), build.zero(), build.zero()], mode="raw")
 
 
 def _columns(build: Builder, block: SSAValue, width: int, row: int) -> SSAValue:

@@ -28,7 +28,7 @@ last store, which nothing overlaps, stay short.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import isqrt
 
@@ -49,7 +49,13 @@ from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values, i64_array
-from xlir.targets.accel.layout import TileFootprint, aligned, staged_bytes
+from xlir.targets.accel.layout import (
+    ALIGNMENT,
+    IN_DRAM,
+    TileFootprint,
+    aligned,
+    staged_bytes,
+)
 from xlir.targets.accel.matmul import matmul_plan
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -248,6 +254,10 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
         return  # fits, or the matrix unit's blocking streams it
     plan = _plan(kernel, capacity)
     if isinstance(plan, str):
+        plan = _plan_in_dram(kernel, capacity, plan)
+        if plan is None:
+            return  # what stays in the scratchpad fits whole
+    if isinstance(plan, str):
         raise XlirError(
             format_at_op(
                 kernel,
@@ -300,16 +310,44 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     nest.erase()
 
 
-def _plan(kernel: KernelOp, capacity: int) -> _Plan | str:
-    """How to tile `kernel`: along the first dimension of its loop that
-    admits a tiling; or why there is none."""
+def _plan_in_dram(kernel: KernelOp, capacity: int, reason: str) -> _Plan | str | None:
+    """The fallback: the largest buffers stay in DRAM (`IN_DRAM`), as few
+    as let the others fit whole (None) or tile; else `reason`, why the
+    kernel cannot tile with all its buffers in the scratchpad, if even the
+    bounce area does not fit."""
+    capacity -= ALIGNMENT  # the bounce area
+    if capacity < 0:
+        return reason
+    args = kernel.body.block.args
+    buffers = sorted(
+        (i for i, a in enumerate(args) if isinstance(a.type, MemRefType)),
+        key=lambda i: -staged_bytes([args[i].type]),  # pyright: ignore[reportArgumentType]
+    )
+    for count in range(1, len(buffers)):
+        in_dram = set(buffers[:count])
+        kernel.attributes[IN_DRAM] = i64_array(sorted(in_dram))
+        rest = [args[i].type for i in buffers[count:]]
+        if staged_bytes(rest) <= capacity:  # pyright: ignore[reportArgumentType]
+            return None
+        plan = _plan(kernel, capacity, in_dram)
+        if isinstance(plan, _Plan):
+            return plan
+    kernel.attributes[IN_DRAM] = i64_array(sorted(buffers))
+    return None
+
+
+def _plan(
+    kernel: KernelOp, capacity: int, in_dram: Collection[int] = ()
+) -> _Plan | str:
+    """How to tile `kernel` (the arguments `in_dram` aside): along the
+    first dimension of its loop that admits a tiling; or why there is none."""
     nest = _tiled_loop(kernel)
     if isinstance(nest, str):
         return nest
     dimensions = len(nest.steps)
     reasons: list[str] = []
     for dimension, variable in enumerate(nest.body.block.args[:dimensions]):
-        plan = _plan_dimension(kernel, nest, dimension, variable, capacity)
+        plan = _plan_dimension(kernel, nest, dimension, variable, capacity, in_dram)
         if isinstance(plan, _Plan):
             return plan
         reasons.append(
@@ -324,6 +362,7 @@ def _plan_dimension(
     dimension: int,
     variable: SSAValue,
     capacity: int,
+    in_dram: Collection[int],
 ) -> _Plan | str:
     """The tiling of `nest` along `dimension`, or why there is none: each
     buffer in tiles of its span, or whole where it has none."""
@@ -338,7 +377,7 @@ def _plan_dimension(
     whole: list[MemRefType] = []
     why: list[str] = []
     for index, arg in enumerate(kernel.body.block.args):
-        if not isinstance(type_ := arg.type, MemRefType):
+        if not isinstance(type_ := arg.type, MemRefType) or index in in_dram:
             continue
         span = _buffer_span(arg, variable, varying)
         if isinstance(span, _Span) and not _inside(span, type_, low, high):
