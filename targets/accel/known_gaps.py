@@ -21,10 +21,6 @@ CORPUS_OPS = frozenset(
 target is held to these (issue 31), on the element types it computes."""
 
 JAX_EXPORTS = {
-    "cnn_train_step": (
-        "register allocation: a loop's carried values cannot spill yet",
-        "would spill a loop's induction variable or carried value",
-    ),
     "convert_f64": ("XA-1 has no f64 (manual table 2.7)", "computes on f64"),
     "dropout": ("64-bit integer emulation in loop-to-accel", "computes on i64"),
     "fft_c64": (

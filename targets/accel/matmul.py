@@ -2,8 +2,9 @@
 level (`C[i, j] = epilogue(sum over k of A[i, k] * B[k, j])`, the sum a
 `loop.for` from +0.0 in k's order, as `hlo-to-loop` writes `dot_general`;
 B may be read transposed, `B[j, k]`, as a gradient's product reads it)
-whose M and K are multiples of the unit's 16x16 tiles (M of two: row
-blocks alternate between two slots), and the blocking that fits the
+whose M is a multiple of two of the unit's 16x16 tiles (row blocks
+alternate between two slots; K is padded to 16 with zeros in the
+scratchpad), and the blocking that fits the
 scratchpad (`matrix_unit.py` emits the code). N need not be: the last
 block of columns is padded in the scratchpad, its padding computed and
 never stored.
@@ -198,7 +199,7 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
             and isinstance(type_.element_type, Float32Type)
         ):
             return None
-    if m % (2 * TILE) or k % TILE:
+    if m % (2 * TILE):
         return None
     others = [
         arg.type
@@ -207,9 +208,12 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
     ]
     if any(not isinstance(t.element_type, Float32Type) for t in others):  # pyright: ignore[reportAttributeAccessIssue]
         return None  # staged raw, as f32 words
+    depth = -(-k // TILE) * TILE  # K padded to the unit's tiles
     for width in (TILE * ACCUMULATORS, TILE * 2, TILE):
         panels = (
-            aligned(4 * k * width) + aligned(4 * TILE * k) + aligned(4 * TILE * width)
+            aligned(4 * depth * width)
+            + aligned(4 * TILE * depth)
+            + aligned(4 * TILE * width)
         )
         if (
             width <= -(-n // TILE) * TILE

@@ -150,3 +150,17 @@ def test_b_transposed_in_a_batch_with_an_epilogue():
     text = _program(dense, arguments, ["memref<32x10xf32>"])
     _on_the_matrix_unit(text)
     _same(text, _random(32, 80), _random(10, 80), _random(10))
+
+
+def test_a_depth_short_of_a_tile_is_padded_with_zeros():
+    """K = 10 (a classifier's gradient, B transposed) and K = 40: the
+    panels' rows past K stay zero in the scratchpad, so the padded mmac
+    steps add nothing; A's panel is then 16 rows a padded row apart."""
+    for k in (10, 40):
+        kernel = _transposed(
+            MATMUL.replace("128", str(k)).replace("to 128", f"to {k}"), k, 96
+        )
+        arguments = [f"memref<64x{k}xf32>", f"memref<96x{k}xf32>"]
+        text = _program(kernel, arguments, ["memref<64x96xf32>"])
+        _on_the_matrix_unit(text)
+        _same(text, _random(64, k), _random(96, k))
