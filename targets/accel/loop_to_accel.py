@@ -33,6 +33,7 @@ from functools import cache
 from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float32Type,
     FloatAttr,
     IndexType,
@@ -104,8 +105,8 @@ def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
         if lanes and (isinstance(element, Float32Type) or _width(element) in (1, 32)):
             return V
         return None
-    if isinstance(type_, Float32Type):
-        return V
+    if isinstance(type_, Float32Type | BFloat16Type):
+        return V  # bf16: the f32 the DMA widens it to (manual section 2.7)
     if isinstance(type_, IndexType):
         return X
     if isinstance(type_, IntegerType) and type_.width.data in (1, 8, 16, 32):
@@ -221,6 +222,11 @@ SUPPORTED = (
 )
 
 
+MOVES_BF16 = (LoadOp, StoreOp, arith.BitcastOp, arith.SelectOp, YieldOp, ForOp)
+"""The ops that take bf16 values as they are, in their f32 containers:
+`widen-floats` turns the arithmetic into f32 code and integer rounding."""
+
+
 def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
     """Every op of `kernel` this lowering cannot take, with the reason."""
     found: list[tuple[Operation, str]] = []
@@ -246,6 +252,9 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
                 continue
             if register_type(type_) is None:
                 found.append((op, f"computes on {type_} (XA-1 has no such type)"))
+                break
+            if isinstance(type_, BFloat16Type) and not isinstance(op, MOVES_BF16):
+                found.append((op, "computes on bf16, which widen-floats leaves to f32"))
                 break
     return found
 
@@ -1157,8 +1166,13 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         converted = build.x("vext", build.v(name, operands[0]), imm=0)
         return build.canonical(converted, _width(op.results[0].type))
     if isinstance(op, arith.BitcastOp):
+        if isinstance(op.results[0].type, BFloat16Type):  # i16 bits to the container
+            return build.splat(build.x("slli", operands[0], imm=16))
         if isinstance(operands[0].type, V):
-            return build.x("vext", operands[0], imm=0)
+            bits = build.x("vext", operands[0], imm=0)
+            if isinstance(op.operands[0].type, BFloat16Type):  # the top 16 bits
+                return build.x("srai", bits, imm=16)
+            return bits
         return build.splat(operands[0])
     raise AssertionError(f"no lowering of {op.name}")  # unsupported_ops lists it
 
