@@ -20,6 +20,13 @@ CORPUS_OPS = frozenset(
 """StableHLO's suite files of the ops the corpus programs use: the accel
 target is held to these (issue 31), on the element types it computes."""
 
+STABLEHLO_SUITE = {
+    # widen-floats converts an integer to bf16 through f64 (exact for 32
+    # bits, then rounded once); XA-1 has no f64.
+    "iota.mlir": ["iota_op_test_bf16_dim_0", "iota_op_test_bf16_dim_1"],
+}
+"""Failing tests of the suite files the target is held to."""
+
 JAX_EXPORTS = {
     "convert_f64": ("XA-1 has no f64 (manual table 2.7)", "computes on f64"),
     "dropout": ("64-bit integer emulation in loop-to-accel", "computes on i64"),
@@ -34,4 +41,8 @@ JAX_EXPORTS = {
     ),
 }
 
-GAPS = KnownGaps(stablehlo_suite_files=CORPUS_OPS, jax_exports=JAX_EXPORTS)
+GAPS = KnownGaps(
+    stablehlo_suite=STABLEHLO_SUITE,
+    stablehlo_suite_files=CORPUS_OPS,
+    jax_exports=JAX_EXPORTS,
+)
