@@ -80,7 +80,8 @@ REACH = 1 << 15
 class _Span:
     """Where a buffer is accessed along the tiled loop's variable v: at
     index `position`, `scale * v + r` with r in [low, high] (the other
-    indices independent of v)."""
+    indices independent of v); a negative scale runs backwards (a
+    reversal)."""
 
     position: int
     scale: int
@@ -89,7 +90,11 @@ class _Span:
 
     def size(self, tile: int) -> int:
         """Indices a tile of `tile` iterations covers."""
-        return self.scale * (tile - 1) + self.high - self.low + 1
+        return abs(self.scale) * (tile - 1) + self.high - self.low + 1
+
+    def first(self, tile: int) -> int:
+        """The tile at t covers indices from `scale * t` plus this."""
+        return self.low + min(0, self.scale * (tile - 1))
 
     def joined(self, other: _Span) -> _Span | None:
         if (self.position, self.scale) != (other.position, other.scale):
@@ -116,7 +121,7 @@ def _access_span(
     terms, constant = linear_form(indices[position])
     scale = terms.pop(first, 0)
     rest = linear_range(terms, constant)
-    if scale < 1 or rest is None or any(t in varying for t in terms):
+    if scale == 0 or rest is None or any(t in varying for t in terms):
         return "an index computed from the tiled dimension"
     return _Span(position, scale, *rest)
 
@@ -149,7 +154,7 @@ def _buffer_span(
     if joined is None:
         return "it is accessed at different positions or scales of the tiled dimension"
     written = any(isinstance(use.operation, StoreOp) for use in arg.uses)
-    if written and (joined.scale != 1 or joined.low != joined.high):
+    if written and (abs(joined.scale) != 1 or joined.low != joined.high):
         return "it is stored to at more than one index per tile row"
     return joined
 
@@ -279,7 +284,7 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     loop.attributes[TILED_POSITIONS] = i64_array([s.position for s in spans])
     loop.attributes[TILED_SIZES] = i64_array([s.size(size) for s in spans])
     loop.attributes[TILED_STARTS] = i64_array(
-        [v for s in spans for v in (s.scale, s.low)]
+        [v for s in spans for v in (s.scale, s.first(size))]
     )
     body = loop.block
     yielded = body.last_op
@@ -406,8 +411,8 @@ def _inside(span: _Span, type_: MemRefType, low: int, high: int) -> bool:
     """Whether every tile's footprint, for a loop from `low` to `high`, lies
     inside the buffer (the tiles cover the loop: its ends suffice)."""
     extent = type_.get_shape()[span.position]
-    first = span.scale * low + span.low
-    return first >= 0 and span.scale * (high - 1) + span.high < extent
+    ends = (span.scale * low, span.scale * (high - 1))
+    return min(ends) + span.low >= 0 and max(ends) + span.high < extent
 
 
 def tile_loop(kernel: KernelOp) -> ForOp | None:

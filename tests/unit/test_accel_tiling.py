@@ -15,10 +15,16 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Attribute
+from xlir.dialects.syntax import i64_array
 from xlir.passes.loop.fold_index import FoldIndexPass
 from xlir.targets.accel import target as accel_target
 from xlir.targets.accel.layout import IN_DRAM
-from xlir.targets.accel.tiling import TILE_DIMENSION, TILE_SIZE, TileScratchpadPass
+from xlir.targets.accel.tiling import (
+    TILE_DIMENSION,
+    TILE_SIZE,
+    TILED_STARTS,
+    TileScratchpadPass,
+)
 from xlir.targets.target import CompileOptions
 
 from tests.unit.test_accel_loop_lowering import _program, _same
@@ -314,3 +320,23 @@ def test_a_window_updated_at_run_time_offsets_in_dram():
     )
     offsets = np.array([13, 60], np.int32)  # the column clamped to 56
     _same_in_dram(text, _random((64, 64)), _random((8, 8)), offsets)
+
+
+def test_a_reversal_tiles_backwards():
+    """y[i] = x[2047 - i]: x's footprint has scale -1, so the tile at t
+    holds x[2048 - t - T] to x[2047 - t], read backwards."""
+    kernel = """loop.kernel @k(%x: memref<2048xf32>, %y: memref<2048xf32>) {
+  %last = arith.constant 2047 : index
+  loop.parallel (%i) = (0) to (2048) step (1) {
+    %r = arith.subi %last, %i : index
+    %v = loop.load %x[%r] : memref<2048xf32>
+    loop.store %v, %y[%i] : memref<2048xf32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<2048xf32>"], ["memref<2048xf32>"])
+    tile = _same_tiled(text, _random((2048,)))
+    size = tile[TILE_SIZE]
+    assert isinstance(size, IntegerAttr)
+    first = 2048 - size.value.data
+    assert tile[TILED_STARTS] == i64_array([-1, first, 1, 0])
