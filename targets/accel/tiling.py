@@ -57,6 +57,7 @@ from xlir.targets.accel.layout import (
     staged_bytes,
 )
 from xlir.targets.accel.matmul import matmul_plan
+from xlir.targets.accel.split_kernels import split_kernel
 
 from xlir.diagnostics import XlirError, format_at_op
 
@@ -160,9 +161,9 @@ def _buffer_span(
 
 
 def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
-    """The loop whose first dimension `accel-tile` cuts: the kernel's one
-    `loop.parallel`, if everything else at its top is a scalar op or its
-    return; where that nest has no dimension (a reduction of a whole array),
+    """The loop whose dimension `accel-tile` cuts: the kernel's one
+    `loop.parallel`, if everything else at its top is a scalar op (loads and
+    stores outside it make their buffers staged whole) or its return; where that nest has no dimension (a reduction of a whole array),
     the one `loop.for` at the top of its body. Else why there is none."""
     nests = [op for op in kernel.body.block.ops if isinstance(op, ParallelOp)]
     if len(nests) != 1:
@@ -170,7 +171,7 @@ def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
     for op in kernel.body.block.ops:
         if op is nests[0] or isinstance(op, ReturnOp):
             continue
-        if op.regions or isinstance(op, LoadOp | StoreOp):
+        if op.regions:
             return f"'{op.name}' runs outside its loop.parallel"
     if nests[0].block.args:
         return nests[0]
@@ -253,10 +254,9 @@ class _Plan:
 def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     """Strip-mine `kernel` if its buffers do not fit `capacity` bytes whole
     (module docstring); an XlirError at the kernel saying why if it cannot."""
-    buffers = [a.type for a in kernel.body.block.args if isinstance(a.type, MemRefType)]
-    needed = staged_bytes(buffers)
-    if needed <= capacity or matmul_plan(kernel, capacity) is not None:
-        return  # fits, or the matrix unit's blocking streams it
+    if _fits(kernel, capacity):
+        return
+    needed = _needed(kernel)
     plan = _plan(kernel, capacity)
     if isinstance(plan, str):
         plan = _plan_in_dram(kernel, capacity, plan)
@@ -313,6 +313,19 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
         old.replace_all_uses_with(new)
     nest.detach()
     nest.erase()
+
+
+def _needed(kernel: KernelOp) -> int:
+    """Scratchpad bytes of `kernel`'s buffers staged whole."""
+    args = kernel.body.block.args
+    return staged_bytes([a.type for a in args if isinstance(a.type, MemRefType)])
+
+
+def _fits(kernel: KernelOp, capacity: int) -> bool:
+    """Whether `kernel` needs no tiling: its buffers fit whole, or the
+    matrix unit's blocking streams them."""
+    needed = _needed(kernel)
+    return needed <= capacity or matmul_plan(kernel, capacity) is not None
 
 
 def _plan_in_dram(kernel: KernelOp, capacity: int, reason: str) -> _Plan | str | None:
@@ -462,4 +475,6 @@ class TileScratchpadPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
-            tile_kernel(kernel, capacity)
+            pieces = [kernel] if _fits(kernel, capacity) else split_kernel(kernel, op)
+            for piece in pieces:
+                tile_kernel(piece, capacity)

@@ -68,26 +68,28 @@ loop.kernel @first_row(%x: memref<32x32xf32>, %y: memref<32x32xf32>) {
   loop.return
 }
 
-// Two nests: no tiling; both buffers stay in DRAM, and the copies, on the
-// vector lanes, move 16 elements (64 bytes) per descriptor, stores too.
-// CHECK-LABEL: loop.kernel @two_nests
-// CHECK-SAME:    attributes {accel.in_dram = array<i64: 0, 1>}
-// DMA-LABEL: accel.kernel "two_nests", 2
-// DMA:         %[[BYTES:.*]] = accel.addi %{{.*}}, 64
-// DMA:         accel.dma.ld %{{.*}}, %{{.*}}, %[[BYTES]], 7
+// Rows scattered to run-time positions of a 16 KiB buffer: it is stored
+// at a computed row, so it stays in DRAM; the stores, on the vector lanes,
+// each put 16 elements in the bounce area and move them by one 64-byte
+// descriptor.
+// CHECK-LABEL: loop.kernel @scatter_rows
+// CHECK-SAME:    attributes {accel.in_dram = array<i64: 2>}
+// DMA-LABEL: accel.kernel "scatter_rows", 3
+// DMA:         accel.vst %{{.*}}, 1088(%{{.*}})
+// DMA-NEXT:    %[[BYTES:.*]] = accel.addi %{{.*}}, 64
+// DMA-NEXT:    %[[BOUNCE:.*]] = accel.addi %{{.*}}, 1088
+// DMA-NEXT:    accel.dma.st %[[BOUNCE]], %{{.*}}, %[[BYTES]], 7
 // DMA-NEXT:    accel.dma.wait 7
-// DMA-NEXT:    accel.vld
-// DMA:         accel.vst
-// DMA:         accel.dma.st %{{.*}}, %{{.*}}, %{{.*}}, 7
-// DMA-NEXT:    accel.dma.wait 7
-loop.kernel @two_nests(%x: memref<32x32xf32>, %y: memref<32x32xf32>) {
-  loop.parallel (%i, %j) = (0, 0) to (32, 32) step (1, 1) {
-    %v = loop.load %x[%i, %j] : memref<32x32xf32>
-    loop.store %v, %y[%i, %j] : memref<32x32xf32>
-  }
-  loop.parallel (%i, %j) = (0, 0) to (32, 32) step (1, 1) {
-    %v = loop.load %y[%i, %j] : memref<32x32xf32>
-    loop.store %v, %x[%i, %j] : memref<32x32xf32>
+loop.kernel @scatter_rows(%idx: memref<4xi32>, %x: memref<4x64xf32>, %y: memref<64x64xf32>) {
+  %last = arith.constant 63 : index
+  %zero = arith.constant 0 : index
+  loop.parallel (%i, %j) = (0, 0) to (4, 64) step (1, 1) {
+    %n = loop.load %idx[%i] : memref<4xi32>
+    %r = arith.index_cast %n : i32 to index
+    %low = arith.maxsi %r, %zero : index
+    %row = arith.minsi %low, %last : index
+    %v = loop.load %x[%i, %j] : memref<4x64xf32>
+    loop.store %v, %y[%row, %j] : memref<64x64xf32>
   }
   loop.return
 }

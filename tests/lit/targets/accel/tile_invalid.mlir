@@ -4,15 +4,14 @@
 // room even for the bounce area of buffers kept in DRAM is an error at the
 // kernel, saying why it cannot tile.
 
-loop.kernel @two_nests(%x: memref<32x32xf32>, %y: memref<32x32xf32>) {
-  loop.parallel (%i, %j) = (0, 0) to (32, 32) step (1, 1) {
-    %v = loop.load %x[%i, %j] : memref<32x32xf32>
-    loop.store %v, %y[%i, %j] : memref<32x32xf32>
-  }
-  loop.parallel (%i, %j) = (0, 0) to (32, 32) step (1, 1) {
-    %v = loop.load %y[%i, %j] : memref<32x32xf32>
-    loop.store %v, %x[%i, %j] : memref<32x32xf32>
+// A row of 32 KiB run through by a sequential loop.
+loop.kernel @wide(%x: memref<2x8192xf32>, %y: memref<2x8192xf32>) {
+  loop.parallel (%i) = (0) to (2) step (1) {
+    loop.for %j = 0 to 8192 step 1 {
+      %v = loop.load %x[%i, %j] : memref<2x8192xf32>
+      loop.store %v, %y[%i, %j] : memref<2x8192xf32>
+    }
   }
   loop.return
 }
-// CHECK: tile_invalid.mlir:7:1: error: kernel @two_nests needs 8192 bytes of scratchpad for its buffers, more than the 32 available, and accel-tile cannot tile it: its body holds 2 loop.parallel nests, not one
+// CHECK: tile_invalid.mlir:[[# @LINE - 9]]:1: error: kernel @wide needs 131072 bytes of scratchpad for its buffers, more than the 32 available, and accel-tile cannot tile it: no tile of its 2 rows fits twice beside the 0 bytes staged whole
