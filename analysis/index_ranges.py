@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.analysis.loop_utils import constant_int, static_trip_count
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp
@@ -62,6 +63,8 @@ def value_range(value: SSAValue, depth: int = 0) -> Range | None:
     owner = value.owner
     if isinstance(owner, Block):
         return _induction_range(owner, owner.args.index(value), depth + 1)
+    if isinstance(owner, arith.IndexCastOp):
+        return _cast_range(owner)
     if not isinstance(owner, arith.SignlessIntegerBinaryOperation):
         return None
     a = value_range(owner.lhs, depth + 1)
@@ -89,6 +92,18 @@ def value_range(value: SSAValue, depth: int = 0) -> Range | None:
         case _:
             pass
     return None
+
+
+def _cast_range(cast: arith.IndexCastOp) -> Range | None:
+    """An index cast of an integer: its constant, else any value of the
+    source's width, read as signed (the cast sign-extends)."""
+    if (constant := constant_int(cast.input)) is not None:
+        return (constant, constant)
+    source = cast.input.type
+    if not isinstance(source, IntegerType) or source.width.data > 64:
+        return None
+    half = 1 << (source.width.data - 1)
+    return (-half, half - 1)
 
 
 Linear = tuple[dict[SSAValue, int], int]

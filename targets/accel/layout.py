@@ -5,10 +5,11 @@ DMA moves each of them (manual sections 2.7 and 5.1): every element in a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     IndexType,
@@ -19,11 +20,14 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import StoreOp
+from xlir.dialects.syntax import array_values
 
 from xlir.diagnostics import XlirError, format_at_op
 
 ALIGNMENT = 64
 """Buffers start on a vector boundary (aligned `vld`/`vst` cost one cycle)."""
+IN_DRAM = "accel.in_dram"
+"""A kernel's attribute: the arguments it accesses in DRAM (`Placement`)."""
 
 
 def dma_mode(element: Attribute) -> str | None:
@@ -76,7 +80,25 @@ class Placement:
     position: int = 0
     """Which index of a tiled buffer the tile cuts."""
     size: int = 0
-    """A tiled buffer's tile size (T) along that index."""
+    """A tiled buffer's indices per tile along that index."""
+    scale: int = 1
+    first: int = 0
+    """The tile at t of the tiled loop starts at index scale * t + first."""
+    in_dram: bool = False
+    """It stays in DRAM: each access moves its element (or a load's or
+    store's 16 lanes) through a 64-byte bounce area at `offset` by DMA."""
+
+
+@dataclass(frozen=True)
+class TileFootprint:
+    """What a tile of one buffer holds: `size` indices along index
+    `position`, from `scale * t + first` for the tile at t of the tiled
+    loop (`accel-tile`)."""
+
+    position: int
+    size: int
+    scale: int = 1
+    first: int = 0
 
 
 @dataclass(frozen=True)
@@ -109,17 +131,18 @@ def aligned(size: int) -> int:
 
 
 def plan_layout(
-    kernel: KernelOp, capacity: int, tiles: dict[int, tuple[int, int]] | None = None
+    kernel: KernelOp, capacity: int, tiles: dict[int, TileFootprint] | None = None
 ) -> KernelLayout:
     """Each buffer argument of `kernel` one after another from address 0:
-    whole, or (an argument index in `tiles`: its tiled index position and
-    the tile size) two slots of one tile, the buffer with that dimension
-    cut to the tile; an XlirError at the kernel if they need more than
-    `capacity` bytes."""
+    whole, or (an argument index in `tiles`) two slots of one tile, the
+    buffer with its tiled index cut to the tile's footprint; an XlirError
+    at the kernel if they need more than `capacity` bytes."""
     tiles = tiles or {}
     written = {op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)}
     buffers: list[Placement | None] = []
     offset = 0
+    in_dram = in_dram_arguments(kernel)
+    bounce = ALIGNMENT if in_dram else 0
     for index, arg in enumerate(kernel.body.block.args):
         type_ = arg.type
         if not isinstance(type_, MemRefType):
@@ -127,21 +150,38 @@ def plan_layout(
             continue
         mode = dma_mode(type_.element_type)
         assert mode is not None  # loop-to-accel checked the types
+        if index in in_dram:
+            buffers.append(Placement(0, 0, mode, arg in written, in_dram=True))
+            continue
         shape = type_.get_shape()
-        position, size = tiles.get(index, (0, shape[0] if shape else 1))
+        tile = tiles.get(index, TileFootprint(0, shape[0] if shape else 1))
+        position, size = tile.position, tile.size
         rows = _product(shape[:position])
         row = size * _product(shape[position + 1 :])
         columns = 4 * row if mode == "raw" else row
         bytes_ = aligned(4 * rows * row)
         if index in tiles:
             placement = Placement(
-                offset, columns, mode, arg in written, bytes_, rows, position, size
+                offset,
+                columns,
+                mode,
+                arg in written,
+                bytes_,
+                rows,
+                position,
+                size,
+                tile.scale,
+                tile.first,
             )
             offset += 2 * bytes_
         else:
             placement = Placement(offset, columns, mode, arg in written)
             offset += bytes_
         buffers.append(placement)
+    buffers = [
+        replace(p, offset=offset) if p is not None and p.in_dram else p for p in buffers
+    ]
+    offset += bounce
     if offset > capacity:
         raise XlirError(
             format_at_op(
@@ -152,3 +192,11 @@ def plan_layout(
             )
         )
     return KernelLayout(buffers, offset)
+
+
+def in_dram_arguments(kernel: KernelOp) -> set[int]:
+    """The arguments `kernel` accesses in DRAM (`IN_DRAM`)."""
+    attribute = kernel.attributes.get(IN_DRAM)
+    return (
+        set(array_values(attribute)) if isinstance(attribute, DenseArrayBase) else set()
+    )

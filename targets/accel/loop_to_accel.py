@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float32Type,
     FloatAttr,
     IndexType,
@@ -72,7 +73,7 @@ from xlir.targets.accel.layout import (
     plan_layout,
 )
 from xlir.targets.accel.matmul import matmul_plan
-from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_plan
+from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_dimension, tile_plan
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
@@ -104,8 +105,8 @@ def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
         if lanes and (isinstance(element, Float32Type) or _width(element) in (1, 32)):
             return V
         return None
-    if isinstance(type_, Float32Type):
-        return V
+    if isinstance(type_, Float32Type | BFloat16Type):
+        return V  # bf16: the f32 the DMA widens it to (manual section 2.7)
     if isinstance(type_, IndexType):
         return X
     if isinstance(type_, IntegerType) and type_.width.data in (1, 8, 16, 32):
@@ -221,6 +222,11 @@ SUPPORTED = (
 )
 
 
+MOVES_BF16 = (LoadOp, StoreOp, arith.BitcastOp, arith.SelectOp, YieldOp, ForOp)
+"""The ops that take bf16 values as they are, in their f32 containers:
+`widen-floats` turns the arithmetic into f32 code and integer rounding."""
+
+
 def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
     """Every op of `kernel` this lowering cannot take, with the reason."""
     found: list[tuple[Operation, str]] = []
@@ -246,6 +252,9 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
                 continue
             if register_type(type_) is None:
                 found.append((op, f"computes on {type_} (XA-1 has no such type)"))
+                break
+            if isinstance(type_, BFloat16Type) and not isinstance(op, MOVES_BF16):
+                found.append((op, "computes on bf16, which widen-floats leaves to f32"))
                 break
     return found
 
@@ -445,7 +454,7 @@ class LowerKernel(RewritePattern):
     """`loop.kernel` -> `accel.kernel`: arguments by the calling convention,
     buffers staged in the scratchpad, the body, then the stores and `halt`."""
 
-    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     """The memref values of the lowered kernels -> their scratchpad offsets."""
     tiled: dict[SSAValue, Placement]
     """The buffers that move a tile at a time -> their slots (`accel-tile`)."""
@@ -482,6 +491,8 @@ class LowerKernel(RewritePattern):
             placement = layout.buffers[index] if layout else None
             if placement is not None and placement.slot_bytes:
                 self.tiled[cast.results[0]] = placement
+            elif placement is not None and placement.in_dram:
+                self.layouts[cast.results[0]] = placement
             elif placement is not None:
                 self.layouts[cast.results[0]] = placement.offset
         if product is not None:
@@ -517,6 +528,7 @@ def transfer(
         if (
             placement is None
             or placement.slot_bytes
+            or placement.in_dram
             or (direction == "dma.st" and not placement.written)
         ):
             continue
@@ -543,7 +555,10 @@ def descriptor(
     rows = placement.rows
     configured = placement.mode != "raw" or rows > 1
     if configured:
-        spad_stride = placement.slot_bytes // rows if rows > 1 else 0
+        row_bytes = (
+            placement.columns if placement.mode == "raw" else 4 * placement.columns
+        )
+        spad_stride = row_bytes if rows > 1 else 0
         build.emit(
             "dma.cfg",
             [build.li(rows), build.li(dram_stride), build.li(spad_stride)],
@@ -571,6 +586,8 @@ class TileView:
 LOAD_TAGS = (0, 1)
 STORE_TAGS = (2, 3)
 """The DMA tags of each tile slot's loads and stores."""
+DRAM_TAG = 7
+"""The tag of the accesses to buffers that stay in DRAM."""
 
 
 @dataclass
@@ -583,7 +600,7 @@ class LowerTileLoop(RewritePattern):
     nothing waits for until the slot is reused. The loads past the last
     tile are issued empty (COLS 0), so the loop body has no branch."""
 
-    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     tiled: dict[SSAValue, Placement]
 
     @op_type_rewrite_pattern
@@ -640,7 +657,7 @@ class LowerTileLoop(RewritePattern):
             self.tile(build, buffers, nests, start, slot)
             start = following
         if peeled is not None and TILE_SLOT in peeled.attributes:
-            lower = peeled.lower_bounds[0]  # pyright: ignore[reportAttributeAccessIssue]
+            lower = peeled.lower_bounds[tile_dimension(op)]  # pyright: ignore[reportAttributeAccessIssue]
             assert isinstance(lower, int)
             rewriter.insertion_point = InsertPoint.before(peeled)
             self.tile(build, buffers, [peeled], build.li(lower), 0)
@@ -691,7 +708,7 @@ class LowerTileLoop(RewritePattern):
         dram = build.x(
             "add",
             accel_value(build.rewriter, buffer),
-            build.scale(start, inner * element),
+            build.scale(_first_index(build, placement, start), inner * element),
         )
         columns = None
         if mask is not None:
@@ -734,19 +751,26 @@ class LowerTileLoop(RewritePattern):
             base = placement.offset + slot * placement.slot_bytes
             view = UnrealizedConversionCastOp.get([buffer], [buffer.type])
             build.rewriter.insert(view)
+            first = _first_index(build, placement, start)
             if placement.position == 0:
                 shape = buffer.type.get_shape()
-                skipped = build.scale(start, 4 * _product(shape[1:]))
+                skipped = build.scale(first, 4 * _product(shape[1:]))
                 before = build.x("sub", build.zero(), skipped)
                 self.layouts[view.results[0]] = (before, base)
             else:
                 shape = list(buffer.type.get_shape())
                 shape[placement.position] = placement.size
                 self.layouts[view.results[0]] = TileView(
-                    base, start, placement.position, tuple(shape)
+                    base, first, placement.position, tuple(shape)
                 )
             views[buffer] = view.results[0]
         return views
+
+
+def _first_index(build: Builder, placement: Placement, start: SSAValue) -> SSAValue:
+    """The first index of `placement`'s tiled dimension in the tile whose
+    loop starts at `start`."""
+    return build.add_immediate(build.scale(start, placement.scale), placement.first)
 
 
 def _slot(op: Operation) -> int:
@@ -767,7 +791,7 @@ class LowerMemory(RewritePattern):
     """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer
     (or of a tile's slot: its register added to the address)."""
 
-    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView]
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
 
     def address(
         self, build: Builder, buffer: SSAValue, indices: Sequence[SSAValue]
@@ -775,24 +799,14 @@ class LowerMemory(RewritePattern):
         """(base register, immediate) of the element at `indices`."""
         assert isinstance(buffer.type, MemRefType)
         layout = self.layouts[buffer]
+        assert not isinstance(layout, Placement)
         shape = buffer.type.get_shape()
         indices = list(indices)
         if isinstance(layout, TileView):
             shape = layout.shape
             index = accel_value(build.rewriter, indices[layout.position])
             indices[layout.position] = build.x("sub", index, layout.start)
-        strides = [1] * len(shape)
-        for i in range(len(shape) - 2, -1, -1):
-            strides[i] = strides[i + 1] * shape[i + 1]
-        constant = 0
-        total: SSAValue | None = None
-        for index, stride in zip(indices, strides, strict=True):
-            known = constant_of(index)
-            if known is not None:
-                constant += known * stride
-                continue
-            term = build.scale(accel_value(build.rewriter, index), stride)
-            total = term if total is None else build.x("add", total, term)
+        total, constant = _element(build, indices, shape)
         offset = 4 * constant
         if isinstance(layout, TileView | int):
             offset += layout if isinstance(layout, int) else layout.offset
@@ -806,10 +820,60 @@ class LowerMemory(RewritePattern):
             base, offset = build.x("add", base, build.li(offset)), 0
         return base, offset
 
+    def through_dram(
+        self, build: Builder, op: LoadOp | StoreOp, placement: Placement
+    ) -> None:
+        """`op` on a buffer that stays in DRAM: its element (a vector's 16)
+        moved through the bounce area by one descriptor, waited for at once
+        (the next access reuses the area)."""
+        buffer = op.buffer
+        assert isinstance(buffer.type, MemRefType)
+        total, constant = _element(build, list(op.indices), buffer.type.get_shape())
+        element = dram_bytes(buffer.type.element_type)
+        dram = accel_value(build.rewriter, buffer)
+        if total is not None:
+            dram = build.x("add", dram, build.scale(total, element))
+        dram = build.add_immediate(dram, constant * element)
+        vector = isinstance(
+            op.value.type if isinstance(op, StoreOp) else op.result.type, VectorType
+        )
+        elements = LANES if vector else 1
+        columns = elements * element if placement.mode == "raw" else elements
+        moved = replace(placement, columns=columns)
+        bounce = placement.offset
+        base, offset = (
+            (build.zero(), bounce) if bounce <= 32767 else (build.li(bounce), 0)
+        )
+        if isinstance(op, LoadOp):
+            descriptor(build, "dma.ld", moved, bounce, dram, DRAM_TAG)
+            build.emit("dma.wait", imm=DRAM_TAG)
+            if vector:
+                value = build.v("vld", base, offset=offset)
+            else:
+                value = build.x("lw", base, offset=offset)
+                if register_type(op.result.type) is V:
+                    value = build.splat(value)
+            replace_with(build.rewriter, op, [value])
+            return
+        value = accel_value(build.rewriter, op.value)
+        if vector:
+            build.emit("vst", [value, base], offset=offset)
+        else:
+            if isinstance(value.type, V):
+                value = build.x("vext", value, imm=0)
+            build.emit("sw", [value, base], offset=offset)
+        descriptor(build, "dma.st", moved, bounce, dram, DRAM_TAG)
+        build.emit("dma.wait", imm=DRAM_TAG)
+        build.rewriter.erase(op)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, LoadOp | StoreOp) or op.buffer not in self.layouts:
             return
         build = Builder(rewriter)
+        placement = self.layouts[op.buffer]
+        if isinstance(placement, Placement):
+            self.through_dram(build, op, placement)
+            return
         base, offset = self.address(build, op.buffer, op.indices)
         if isinstance(op, LoadOp):
             if isinstance(op.result.type, VectorType):
@@ -829,6 +893,26 @@ class LowerMemory(RewritePattern):
             value = build.x("vext", value, imm=0)
         build.emit("sw", [value, base], offset=offset)
         rewriter.erase(op)
+
+
+def _element(
+    build: Builder, indices: Sequence[SSAValue], shape: Sequence[int]
+) -> tuple[SSAValue | None, int]:
+    """The row-major element number of `indices` in `shape`: a register
+    (None where every index is constant) plus a constant."""
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    constant = 0
+    total: SSAValue | None = None
+    for index, stride in zip(indices, strides, strict=True):
+        known = constant_of(index)
+        if known is not None:
+            constant += known * stride
+            continue
+        term = build.scale(accel_value(build.rewriter, index), stride)
+        total = term if total is None else build.x("add", total, term)
+    return total, constant
 
 
 def loop_height(op: Operation) -> int:
@@ -1082,8 +1166,13 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         converted = build.x("vext", build.v(name, operands[0]), imm=0)
         return build.canonical(converted, _width(op.results[0].type))
     if isinstance(op, arith.BitcastOp):
+        if isinstance(op.results[0].type, BFloat16Type):  # i16 bits to the container
+            return build.splat(build.x("slli", operands[0], imm=16))
         if isinstance(operands[0].type, V):
-            return build.x("vext", operands[0], imm=0)
+            bits = build.x("vext", operands[0], imm=0)
+            if isinstance(op.operands[0].type, BFloat16Type):  # the top 16 bits
+                return build.x("srai", bits, imm=16)
+            return bits
         return build.splat(operands[0])
     raise AssertionError(f"no lowering of {op.name}")  # unsupported_ops lists it
 
@@ -1350,7 +1439,7 @@ class LoopToAccelPass(ModulePass):
             if self.lanes:
                 vectorize_kernel(kernel)
                 vectorize_reductions(kernel)
-        layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView] = {}
+        layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
             LowerKernel(

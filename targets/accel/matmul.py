@@ -1,8 +1,10 @@
 """Which kernels run on XA-1's matrix unit: a matrix product at the loop
 level (`C[i, j] = epilogue(sum over k of A[i, k] * B[k, j])`, the sum a
-`loop.for` from +0.0 in k's order, as `hlo-to-loop` writes `dot_general`)
-whose M and K are multiples of the unit's 16x16 tiles (M of two: row
-blocks alternate between two slots), and the blocking that fits the
+`loop.for` from +0.0 in k's order, as `hlo-to-loop` writes `dot_general`;
+B may be read transposed, `B[j, k]`, as a gradient's product reads it)
+whose M is a multiple of two of the unit's 16x16 tiles (row blocks
+alternate between two slots; K is padded to 16 with zeros in the
+scratchpad), and the blocking that fits the
 scratchpad (`matrix_unit.py` emits the code). N need not be: the last
 block of columns is padded in the scratchpad, its padding computed and
 never stored.
@@ -58,6 +60,9 @@ class MatmulPlan:
     batch: int
     """Products of the same shapes one after another (a batch dimension
     first in A, B and C), 1 if none."""
+    transposed: bool
+    """B is read as B[j, k] (N x K): its panels load a column of the panel
+    per descriptor, K rows of one element each (a transposing DMA)."""
     epilogue: tuple[Operation, ...]
     """The ops between the sum and the store, in order."""
     result: SSAValue
@@ -81,8 +86,9 @@ def _is_positive_zero(value: SSAValue) -> bool:
 
 def _product(
     loop: ForOp, i: SSAValue, j: SSAValue, batch: tuple[SSAValue, ...]
-) -> tuple[SSAValue, SSAValue] | None:
-    """(A, B) if `loop`'s body is `acc + A[*batch, i, k] * B[*batch, k, j]`."""
+) -> tuple[SSAValue, SSAValue, bool] | None:
+    """(A, B, whether B is transposed) if `loop`'s body is `acc + A[*batch,
+    i, k] * B[*batch, k, j]` (or `B[*batch, j, k]`)."""
     ops = list(loop.block.ops)
     if len(ops) != 5 or not isinstance(ops[-1], YieldOp):
         return None
@@ -100,9 +106,12 @@ def _product(
     ):
         return None
     loads = {tuple(first.indices): first.buffer, tuple(second.indices): second.buffer}
-    if (*batch, i, k) not in loads or (*batch, k, j) not in loads:
+    if (*batch, i, k) not in loads:
         return None
-    return loads[(*batch, i, k)], loads[(*batch, k, j)]
+    for b_indices, transposed in (((*batch, k, j), False), ((*batch, j, k), True)):
+        if b_indices in loads:
+            return loads[(*batch, i, k)], loads[b_indices], transposed
+    return None
 
 
 def _epilogue_fits(
@@ -171,15 +180,17 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
         or list(store.indices) != [*prefix, i, j]
     ):
         return None
-    operands = _product(loop, i, j, tuple(prefix))
-    if operands is None or not _epilogue_fits(epilogue, loop.results[0], j, n):
+    product = _product(loop, i, j, tuple(prefix))
+    if product is None or not _epilogue_fits(epilogue, loop.results[0], j, n):
         return None
+    *operands, transposed = product
     args: list[SSAValue] = list(kernel.body.block.args)
     if not all(v in args for v in (*operands, store.buffer)):
         return None
     a, b, c = (args.index(v) for v in (*operands, store.buffer))
     outer = tuple(batches)
-    shapes = {a: (*outer, m, k), b: (*outer, k, n), c: (*outer, m, n)}
+    b_shape = (*outer, n, k) if transposed else (*outer, k, n)
+    shapes = {a: (*outer, m, k), b: b_shape, c: (*outer, m, n)}
     for index, shape in shapes.items():
         type_ = args[index].type
         if not (
@@ -188,7 +199,7 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
             and isinstance(type_.element_type, Float32Type)
         ):
             return None
-    if m % (2 * TILE) or k % TILE:
+    if m % (2 * TILE):
         return None
     others = [
         arg.type
@@ -197,16 +208,19 @@ def matmul_plan(kernel: KernelOp, capacity: int) -> MatmulPlan | None:
     ]
     if any(not isinstance(t.element_type, Float32Type) for t in others):  # pyright: ignore[reportAttributeAccessIssue]
         return None  # staged raw, as f32 words
+    depth = -(-k // TILE) * TILE  # K padded to the unit's tiles
     for width in (TILE * ACCUMULATORS, TILE * 2, TILE):
         panels = (
-            aligned(4 * k * width) + aligned(4 * TILE * k) + aligned(4 * TILE * width)
+            aligned(4 * depth * width)
+            + aligned(4 * TILE * depth)
+            + aligned(4 * TILE * width)
         )
         if (
             width <= -(-n // TILE) * TILE
             and 2 * panels + staged_bytes(others) <= capacity
         ):  # pyright: ignore[reportArgumentType]
             return MatmulPlan(
-                a, b, c, m, n, k, width, batch, tuple(epilogue), store.value,
-                loop.results[0], j, i,
+                a, b, c, m, n, k, width, batch, transposed, tuple(epilogue),
+                store.value, loop.results[0], j, i,
             )  # fmt: skip
     return None

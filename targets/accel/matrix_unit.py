@@ -66,6 +66,7 @@ def lower_matmul(
     """Emit the kernel's body where `build` inserts (`arguments`: the
     kernel's arguments as registers, in order); the scratchpad bytes used."""
     k, n, width = plan.k, plan.n, plan.width
+    depth = padded(k)
     blocks_down, blocks_across = plan.m // TILE, -(-n // width)
     staged = [
         (index, arg)
@@ -78,7 +79,7 @@ def lower_matmul(
         assert isinstance(arg.type, MemRefType)
         offsets[index] = offset
         offset += staged_bytes([arg.type])
-    b_size, a_size = aligned(4 * k * width), aligned(4 * TILE * k)
+    b_size, a_size = aligned(4 * depth * width), aligned(4 * TILE * depth)
     c_size = aligned(4 * TILE * width)
     b_base = offset
     a_base = b_base + 2 * b_size
@@ -94,10 +95,14 @@ def lower_matmul(
     if staged:
         build.emit("dma.wait", imm=A_TAG)
     row_bytes, panel_row = 4 * n, 4 * width
-    b_panel = Placement(0, panel_row, "raw", False, b_size, k)
-    a_panel = Placement(0, 4 * TILE * k, "raw", False)
+    b_panel = Placement(0, panel_row, "raw", False, 4 * k * width, k)
+    a_panel = (  # 16 rows of K, contiguous unless padded
+        Placement(0, 4 * TILE * k, "raw", False)
+        if k == depth
+        else Placement(0, 4 * k, "raw", False, 4 * TILE * depth, TILE)
+    )
     c_block = Placement(0, panel_row, "raw", False, c_size, TILE)
-    build.emit("mcfg", [build.li(4 * k), build.li(panel_row)])
+    build.emit("mcfg", [build.li(4 * depth), build.li(panel_row)])
     zero = build.li(0)
     a, b, c = registers[plan.a], registers[plan.b], registers[plan.c]
     batches = None
@@ -109,8 +114,8 @@ def lower_matmul(
             for base, size in ((a, plan.m * k), (b, k * n), (c, plan.m * n))
         )
     first = build.li(min(panel_row, row_bytes))
-    _descriptor(build, "dma.ld", b_panel, build.li(b_base), b, B_TAG, row_bytes, first)
-    descriptor(build, "dma.ld", a_panel, a_base, a, A_TAG)
+    _load_b(build, plan, b_panel, build.li(b_base), b, first)
+    _load(build, a_panel, build.li(a_base), a, build.li(a_panel.columns), A_TAG, 4 * k)
     total = blocks_down * blocks_across
     across = _for(build, zero, build.li(blocks_across), 1, False)
     g = across.body.block.args[0]
@@ -118,10 +123,13 @@ def lower_matmul(
     build.emit("dma.wait", imm=B_TAG)
     following = build.x("addi", g, imm=1)
     more = build.x("slt", following, build.li(blocks_across))
-    b_next = build.x("add", b, build.scale(build.x("mul", following, more), panel_row))
-    _load(build, b_panel, _slot(build, b_base, b_size, build.x("andi", following, imm=1)),
-          b_next, build.x("mul", _columns(build, following, panel_row, row_bytes), more),
-          B_TAG, row_bytes)  # fmt: skip
+    panel_bytes = width * 4 * k if plan.transposed else panel_row
+    b_next = build.x(
+        "add", b, build.scale(build.x("mul", following, more), panel_bytes)
+    )
+    _load_b(build, plan, b_panel,
+            _slot(build, b_base, b_size, build.x("andi", following, imm=1)), b_next,
+            build.x("mul", _columns(build, following, panel_row, row_bytes), more))  # fmt: skip
     column_bytes = build.scale(g, panel_row)
     down = _for(build, build.li(0), build.li(blocks_down), 1, False)
     i = down.body.block.args[0]
@@ -136,12 +144,14 @@ def lower_matmul(
     more_blocks = build.x("slt", build.x("addi", sequence, imm=1), build.li(total))
     a_columns = build.x("mul", build.li(a_panel.columns), more_blocks)
     _load(build, a_panel, _slot(build, a_base, a_size, build.x("xori", parity, imm=1)),
-          a_next, a_columns, A_TAG)  # fmt: skip
+          a_next, a_columns, A_TAG, 4 * k)  # fmt: skip
     accumulators = [build.emit("mzero", (), M).results[0] for _ in range(width // TILE)]
-    steps = _for(build, build.li(0), build.li(k // TILE), 4 * TILE, True, accumulators)
-    depth = steps.body.block.args[0]
-    a_tile = build.x("add", a_slot, depth)
-    b_tile = build.x("add", b_slot, build.scale(depth, width))
+    steps = _for(
+        build, build.li(0), build.li(depth // TILE), 4 * TILE, True, accumulators
+    )
+    step = steps.body.block.args[0]
+    a_tile = build.x("add", a_slot, step)
+    b_tile = build.x("add", b_slot, build.scale(step, width))
     sums = [
         build.emit(
             "mmac", [acc, a_tile, build.add_immediate(b_tile, 64 * q)], M
@@ -169,10 +179,40 @@ def lower_matmul(
     return used
 
 
+def padded(k: int) -> int:
+    """K rounded up to the unit's tiles: the panels' depth in the
+    scratchpad, whose rows past K stay zero (the scratchpad is zero at
+    launch, manual section 2.4, and no load writes them), so the padded
+    steps add +0.0 products, which change no sum that starts from +0.0."""
+    return -(-k // TILE) * TILE
+
+
 def _load(build: Builder, place: Placement, spad: SSAValue, dram: SSAValue,
           columns: SSAValue, tag: int, dram_stride: int = 0) -> None:  # fmt: skip
     """A load of `place`'s rows, `columns` bytes each (0: an empty one)."""
     _descriptor(build, "dma.ld", place, spad, dram, tag, dram_stride, columns)
+
+
+def _load_b(build: Builder, plan: MatmulPlan, place: Placement, spad: SSAValue,
+            dram: SSAValue, columns: SSAValue) -> None:  # fmt: skip
+    """The load of a panel of B (`columns` bytes of each of its K rows; 0:
+    an empty one). Transposed, each of its columns is one descriptor of K
+    rows of one element, consecutive in DRAM, a panel row apart in the
+    scratchpad."""
+    if not plan.transposed:
+        _load(build, place, spad, dram, columns, B_TAG, 4 * plan.n)
+        return
+    panel_row = 4 * plan.width
+    build.emit(
+        "dma.cfg", [build.li(plan.k), build.li(4), build.li(panel_row)], mode="raw"
+    )
+    loop = _for(build, build.li(0), build.li(plan.width), 4, True)
+    offset = loop.body.block.args[0]
+    present = build.x("slli", build.x("slt", offset, columns), imm=2)
+    column = build.x("add", dram, build.scale(offset, plan.k))
+    build.emit("dma.ld", [build.x("add", spad, offset), column, present], imm=B_TAG)
+    _close(build, loop)
+    build.emit("dma.cfg", [build.li(1), build.zero(), build.zero()], mode="raw")
 
 
 def _columns(build: Builder, block: SSAValue, width: int, row: int) -> SSAValue:

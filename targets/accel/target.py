@@ -19,14 +19,16 @@ INFO = TargetInfo(
     vector_registers=32,
     threads=1,
     pointer_bits=32,
-    element_types=frozenset({"f32", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}),
+    element_types=frozenset(
+        {"f32", "bf16", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}
+    ),
     times_launches=True,
     scratchpad_bytes=SCRATCHPAD_BYTES,
 )
 """Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
 32-bit addresses. Of table 2.7's types, those the compiler computes so far
-(f16/bf16 arithmetic waits for per-op rounding, 64-bit integers for their
-emulation). The simulator times every launch in cycles (runtime.py)."""
+(bf16 computed in f32 and rounded per op by `widen-floats`; f16's rounding
+has no integer code yet, 64-bit integers no emulation). The simulator times every launch in cycles (runtime.py)."""
 
 
 class AccelTarget(Target):
@@ -47,10 +49,15 @@ class AccelTarget(Target):
 
     def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """From the loop level to allocated accel assembly: the math
-        functions as arithmetic (`expand-math`), tiling into the scratchpad
+        functions as arithmetic (`expand-math`), bf16 arithmetic in f32
+        rounded per op by integer code (`widen-floats`; bf16 moves in its
+        f32 container, the DMA converting), index arithmetic folded
+        (`fold-index`: a reshape's round trip leaves tileable indices), tiling into the scratchpad
         (`accel-tile`) and `loop-to-accel` (the scratchpad's size from the
         TargetInfo), register allocation."""
         from xlir.passes.loop.expand_math import ExpandMathPass
+        from xlir.passes.loop.fold_index import FoldIndexPass
+        from xlir.passes.loop.widen_floats import WidenFloatsPass
         from xlir.targets.accel.backend import AccelRegistersPass
         from xlir.targets.accel.loop_to_accel import LoopToAccelPass
         from xlir.targets.accel.tiling import TileScratchpadPass
@@ -58,6 +65,8 @@ class AccelTarget(Target):
         scratchpad = self.info(options).scratchpad_bytes
         return [
             ExpandMathPass(),
+            WidenFloatsPass(),
+            FoldIndexPass(),
             TileScratchpadPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             LoopToAccelPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             AccelRegistersPass(),

@@ -28,7 +28,7 @@ last store, which nothing overlaps, stay short.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import isqrt
 
@@ -44,18 +44,30 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.analysis.dependence import dependents
+from xlir.analysis.index_ranges import linear_form, linear_range
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values, i64_array
-from xlir.targets.accel.layout import aligned, staged_bytes
+from xlir.targets.accel.layout import (
+    ALIGNMENT,
+    IN_DRAM,
+    TileFootprint,
+    aligned,
+    staged_bytes,
+)
 from xlir.targets.accel.matmul import matmul_plan
+from xlir.targets.accel.split_kernels import split_kernel
 
 from xlir.diagnostics import XlirError, format_at_op
 
 TILE_SIZE = "accel.tile_size"
 TILED_BUFFERS = "accel.tiled_buffers"
 TILED_POSITIONS = "accel.tiled_positions"
+TILED_SIZES = "accel.tiled_sizes"
+TILED_STARTS = "accel.tiled_starts"
+"""Per tiled buffer, (scale, first): its tile at t starts at scale * t + first."""
+TILE_DIMENSION = "accel.tile_dimension"
 TILE_SLOT = "accel.tile_slot"
 LANES = 16
 PREFERRED_SHARE = 8
@@ -65,86 +77,93 @@ REACH = 1 << 15
 16-bit immediate (manual section 4.6), so one register addresses them all."""
 
 
-def _tiled_buffers(
-    kernel: KernelOp, loop: ParallelOp | ForOp, first: SSAValue
-) -> dict[int, int] | str:
-    """The kernel arguments that move a tile at a time -> the index the
-    tile cuts (module docstring), or why a buffer's footprint is neither a
-    tile nor all of it."""
-    varying = dependents([first], loop.body.block.ops, through_bounds=True)
-    tiled: dict[int, int] = {}
-    for index, arg in enumerate(kernel.body.block.args):
-        if not isinstance(arg.type, MemRefType):
-            continue
-        kinds: set[int | None] = set()
-        for use in arg.uses:
-            access = use.operation
-            if not isinstance(access, LoadOp | StoreOp) or use.index != (
-                1 if isinstance(access, StoreOp) else 0
-            ):
-                return (
-                    f"argument {index} is used by '{access.name}', not loaded or stored"
-                )
-            indices = list(access.indices)
-            dependent = [p for p, i in enumerate(indices) if i in varying]
-            if not dependent:
-                kinds.add(None)
-            elif len(dependent) == 1 and indices[dependent[0]] is first:
-                kinds.add(dependent[0])
-            else:
-                return (
-                    f"argument {index} is accessed at an index computed from the "
-                    "tiled dimension"
-                )
-        if len(kinds) > 1:
-            return f"argument {index} is accessed both in a tile and outside it"
-        if kinds and None not in kinds:
-            tiled[index] = kinds.pop()  # pyright: ignore[reportArgumentType]
-    return tiled
+@dataclass(frozen=True)
+class _Span:
+    """Where a buffer is accessed along the tiled loop's variable v: at
+    index `position`, `scale * v + r` with r in [low, high] (the other
+    indices independent of v); a negative scale runs backwards (a
+    reversal)."""
+
+    position: int
+    scale: int
+    low: int
+    high: int
+
+    def size(self, tile: int) -> int:
+        """Indices a tile of `tile` iterations covers."""
+        return abs(self.scale) * (tile - 1) + self.high - self.low + 1
+
+    def first(self, tile: int) -> int:
+        """The tile at t covers indices from `scale * t` plus this."""
+        return self.low + min(0, self.scale * (tile - 1))
+
+    def joined(self, other: _Span) -> _Span | None:
+        if (self.position, self.scale) != (other.position, other.scale):
+            return None
+        return _Span(
+            self.position,
+            self.scale,
+            min(self.low, other.low),
+            max(self.high, other.high),
+        )
 
 
-def _tile_bytes(type_: MemRefType, position: int) -> int:
-    """Scratchpad bytes of `type_` per index of dimension `position`."""
-    elements = 1
-    for index, size in enumerate(type_.get_shape()):
-        if index != position:
-            elements *= size
-    return 4 * elements
-
-
-def tile_size(
-    trips: int, rows: list[int], staged: int, capacity: int, lanes: bool
-) -> int | None:
-    """T for a dimension of `trips` iterations whose tiled buffers take
-    `rows` bytes per iteration, beside `staged` bytes staged whole (module
-    docstring); None if no tiling fits."""
-    divisors = {
-        d for n in range(1, isqrt(trips) + 1) if trips % n == 0 for d in (n, trips // n)
-    }
-    fitting = [
-        size
-        for size in sorted(divisors)
-        if trips // size > 1
-        and (not lanes or size % LANES == 0)
-        and staged + 2 * sum(aligned(size * r) for r in rows) <= capacity
-    ]
-    if not fitting:
+def _access_span(
+    indices: Sequence[SSAValue], first: SSAValue, varying: set[SSAValue]
+) -> _Span | str | None:
+    """The span of one access (None: independent of `first`), or why its
+    footprint per tile has no such form."""
+    dependent = [p for p, i in enumerate(indices) if i in varying]
+    if not dependent:
         return None
-    reached = [
-        s for s in fitting if staged + 2 * sum(aligned(s * r) for r in rows) < REACH
-    ]
-    small = [
-        s
-        for s in fitting
-        if sum(aligned(s * r) for r in rows) <= capacity // PREFERRED_SHARE
-    ]
-    return max(reached or small or fitting)
+    if len(dependent) > 1:
+        return "indices computed from the tiled dimension"
+    position = dependent[0]
+    terms, constant = linear_form(indices[position])
+    scale = terms.pop(first, 0)
+    rest = linear_range(terms, constant)
+    if scale == 0 or rest is None or any(t in varying for t in terms):
+        return "an index computed from the tiled dimension"
+    return _Span(position, scale, *rest)
+
+
+def _buffer_span(
+    arg: SSAValue, first: SSAValue, varying: set[SSAValue]
+) -> _Span | str | None:
+    """The footprint of kernel argument `arg` per tile of `loop`: a span
+    (module docstring), None if it is staged whole (no access depends on
+    the tiled dimension), or why it is neither."""
+    spans: list[_Span | None] = []
+    for use in arg.uses:
+        access = use.operation
+        if not isinstance(access, LoadOp | StoreOp) or use.index != (
+            1 if isinstance(access, StoreOp) else 0
+        ):
+            return f"it is used by '{access.name}', not loaded or stored"
+        span = _access_span(list(access.indices), first, varying)
+        if isinstance(span, str):
+            return f"it is accessed at {span}"
+        spans.append(span)
+    if all(span is None for span in spans):
+        return None
+    if None in spans:
+        return "it is accessed both in a tile and outside it"
+    joined: _Span | None = spans[0]
+    for span in spans[1:]:
+        assert span is not None
+        joined = joined.joined(span) if joined else None
+    if joined is None:
+        return "it is accessed at different positions or scales of the tiled dimension"
+    written = any(isinstance(use.operation, StoreOp) for use in arg.uses)
+    if written and (abs(joined.scale) != 1 or joined.low != joined.high):
+        return "it is stored to at more than one index per tile row"
+    return joined
 
 
 def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
-    """The loop whose first dimension `accel-tile` cuts: the kernel's one
-    `loop.parallel`, if everything else at its top is a scalar op or its
-    return; where that nest has no dimension (a reduction of a whole array),
+    """The loop whose dimension `accel-tile` cuts: the kernel's one
+    `loop.parallel`, if everything else at its top is a scalar op (loads and
+    stores outside it make their buffers staged whole) or its return; where that nest has no dimension (a reduction of a whole array),
     the one `loop.for` at the top of its body. Else why there is none."""
     nests = [op for op in kernel.body.block.ops if isinstance(op, ParallelOp)]
     if len(nests) != 1:
@@ -152,7 +171,7 @@ def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
     for op in kernel.body.block.ops:
         if op is nests[0] or isinstance(op, ReturnOp):
             continue
-        if op.regions or isinstance(op, LoadOp | StoreOp):
+        if op.regions:
             return f"'{op.name}' runs outside its loop.parallel"
     if nests[0].block.args:
         return nests[0]
@@ -162,37 +181,87 @@ def _tiled_loop(kernel: KernelOp) -> ParallelOp | ForOp | str:
     return loops[0]
 
 
-def _with_first_dimension(
+def _index_bytes(type_: MemRefType, position: int) -> int:
+    """Scratchpad bytes of `type_` per index of dimension `position`."""
+    elements = 1
+    for index, size in enumerate(type_.get_shape()):
+        if index != position:
+            elements *= size
+    return 4 * elements
+
+
+def tile_size(
+    trips: int,
+    spans: Sequence[tuple[int, _Span]],
+    staged: int,
+    capacity: int,
+    lanes: bool,
+) -> int | None:
+    """T for a dimension of `trips` iterations whose tiled buffers take
+    (bytes per index, span) `spans`, beside `staged` bytes staged whole
+    (module docstring); None if no tiling fits."""
+
+    def slots(tile: int) -> int:
+        return sum(aligned(bytes_ * span.size(tile)) for bytes_, span in spans)
+
+    divisors = {
+        d for n in range(1, isqrt(trips) + 1) if trips % n == 0 for d in (n, trips // n)
+    }
+    fitting = [
+        size
+        for size in sorted(divisors)
+        if trips // size > 1
+        and (not lanes or size % LANES == 0)
+        and staged + 2 * slots(size) <= capacity
+    ]
+    if not fitting:
+        return None
+    reached = [s for s in fitting if staged + 2 * slots(s) < REACH]
+    small = [s for s in fitting if slots(s) <= capacity // PREFERRED_SHARE]
+    return max(reached or small or fitting)
+
+
+def _with_dimension(
     loop: ParallelOp | ForOp,
+    dimension: int,
     lower: SSAValue | int,
     upper: SSAValue | int,
     slot: int,
     carried: Sequence[SSAValue] = (),
 ) -> ParallelOp | ForOp:
-    """A copy of `loop` whose first dimension runs from `lower` to `upper`
-    (a `loop.for` starting from the `carried` values)."""
+    """A copy of `loop` whose `dimension` runs from `lower` to `upper` (a
+    `loop.for` starting from the `carried` values)."""
     if isinstance(loop, ForOp):
         tile = ForOp(lower, upper, loop.step, carried, loop.body.clone())
     else:
-        tile = ParallelOp(
-            [lower, *loop.lower_bounds[1:]],
-            [upper, *loop.upper_bounds[1:]],
-            loop.steps,
-            loop.body.clone(),
-        )
+        lowers, uppers = list(loop.lower_bounds), list(loop.upper_bounds)
+        lowers[dimension], uppers[dimension] = lower, upper
+        tile = ParallelOp(lowers, uppers, loop.steps, loop.body.clone())
     tile.attributes |= loop.attributes
     tile.attributes[TILE_SLOT] = IntegerAttr(slot, 64)
     return tile
 
 
+@dataclass(frozen=True)
+class _Plan:
+    loop: ParallelOp | ForOp
+    dimension: int
+    spans: dict[int, _Span]
+    """The tiled kernel arguments -> their footprints."""
+    size: int
+
+
 def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     """Strip-mine `kernel` if its buffers do not fit `capacity` bytes whole
     (module docstring); an XlirError at the kernel saying why if it cannot."""
-    buffers = [a.type for a in kernel.body.block.args if isinstance(a.type, MemRefType)]
-    needed = staged_bytes(buffers)
-    if needed <= capacity or matmul_plan(kernel, capacity) is not None:
-        return  # fits, or the matrix unit's blocking streams it
+    if _fits(kernel, capacity):
+        return
+    needed = _needed(kernel)
     plan = _plan(kernel, capacity)
+    if isinstance(plan, str):
+        plan = _plan_in_dram(kernel, capacity, plan)
+        if plan is None:
+            return  # what stays in the scratchpad fits whole
     if isinstance(plan, str):
         raise XlirError(
             format_at_op(
@@ -202,15 +271,21 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
                 f"accel-tile cannot tile it: {plan}",
             )
         )
-    nest, tiled, size = plan
-    low, high = nest.lower_bounds[0], nest.upper_bounds[0]
+    nest, dimension, size = plan.loop, plan.dimension, plan.size
+    low, high = nest.lower_bounds[dimension], nest.upper_bounds[dimension]
     assert isinstance(low, int) and isinstance(high, int)
     initial = list(nest.iter_args) if isinstance(nest, ForOp) else []
     odd = (high - low) // size % 2
     loop = ForOp(low, high - odd * size, 2 * size, initial)
+    spans = list(plan.spans.values())
     loop.attributes[TILE_SIZE] = IntegerAttr(size, 64)
-    loop.attributes[TILED_BUFFERS] = i64_array(list(tiled))
-    loop.attributes[TILED_POSITIONS] = i64_array(list(tiled.values()))
+    loop.attributes[TILE_DIMENSION] = IntegerAttr(dimension, 64)
+    loop.attributes[TILED_BUFFERS] = i64_array(list(plan.spans))
+    loop.attributes[TILED_POSITIONS] = i64_array([s.position for s in spans])
+    loop.attributes[TILED_SIZES] = i64_array([s.size(size) for s in spans])
+    loop.attributes[TILED_STARTS] = i64_array(
+        [v for s in spans for v in (s.scale, s.first(size))]
+    )
     body = loop.block
     yielded = body.last_op
     assert isinstance(yielded, YieldOp)
@@ -220,7 +295,7 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     ops: list[Operation] = [span]
     for slot in (0, 1):
         end = arith.AddiOp(start, span.result)
-        tile = _with_first_dimension(nest, start, end.result, slot, carried)
+        tile = _with_dimension(nest, dimension, start, end.result, slot, carried)
         ops += [end, tile]
         start, carried = end.result, list[SSAValue](tile.results)
     for op in ops:
@@ -231,7 +306,7 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     block.insert_op_before(loop, nest)
     results = list(loop.results)
     if odd:  # the last tile, in slot 0, after the pairs
-        last = _with_first_dimension(nest, high - size, high, 0, results)
+        last = _with_dimension(nest, dimension, high - size, high, 0, results)
         block.insert_op_before(last, nest)
         results = list(last.results)
     for old, new in zip(nest.results, results, strict=True):
@@ -240,36 +315,117 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     nest.erase()
 
 
+def _needed(kernel: KernelOp) -> int:
+    """Scratchpad bytes of `kernel`'s buffers staged whole."""
+    args = kernel.body.block.args
+    return staged_bytes([a.type for a in args if isinstance(a.type, MemRefType)])
+
+
+def _fits(kernel: KernelOp, capacity: int) -> bool:
+    """Whether `kernel` needs no tiling: its buffers fit whole, or the
+    matrix unit's blocking streams them."""
+    needed = _needed(kernel)
+    return needed <= capacity or matmul_plan(kernel, capacity) is not None
+
+
+def _plan_in_dram(kernel: KernelOp, capacity: int, reason: str) -> _Plan | str | None:
+    """The fallback: the largest buffers stay in DRAM (`IN_DRAM`), as few
+    as let the others fit whole (None) or tile; else `reason`, why the
+    kernel cannot tile with all its buffers in the scratchpad, if even the
+    bounce area does not fit."""
+    capacity -= ALIGNMENT  # the bounce area
+    if capacity < 0:
+        return reason
+    args = kernel.body.block.args
+    buffers = sorted(
+        (i for i, a in enumerate(args) if isinstance(a.type, MemRefType)),
+        key=lambda i: -staged_bytes([args[i].type]),  # pyright: ignore[reportArgumentType]
+    )
+    for count in range(1, len(buffers)):
+        in_dram = set(buffers[:count])
+        kernel.attributes[IN_DRAM] = i64_array(sorted(in_dram))
+        rest = [args[i].type for i in buffers[count:]]
+        if staged_bytes(rest) <= capacity:  # pyright: ignore[reportArgumentType]
+            return None
+        plan = _plan(kernel, capacity, in_dram)
+        if isinstance(plan, _Plan):
+            return plan
+    kernel.attributes[IN_DRAM] = i64_array(sorted(buffers))
+    return None
+
+
 def _plan(
-    kernel: KernelOp, capacity: int
-) -> tuple[ParallelOp | ForOp, dict[int, int], int] | str:
-    """The loop to tile, the tiled arguments and T; or why there is none."""
+    kernel: KernelOp, capacity: int, in_dram: Collection[int] = ()
+) -> _Plan | str:
+    """How to tile `kernel` (the arguments `in_dram` aside): along the
+    first dimension of its loop that admits a tiling; or why there is none."""
     nest = _tiled_loop(kernel)
     if isinstance(nest, str):
         return nest
-    low, high, step = nest.lower_bounds[0], nest.upper_bounds[0], nest.steps[0]
-    if not (isinstance(low, int) and isinstance(high, int) and step == 1):
-        return "its first dimension has dynamic bounds or a step other than 1"
-    tiled = _tiled_buffers(kernel, nest, nest.body.block.args[0])
-    if isinstance(tiled, str):
-        return tiled
-    args = kernel.body.block.args
-    staged = staged_bytes(
-        [
-            a.type
-            for i, a in enumerate(args)
-            if isinstance(a.type, MemRefType) and i not in tiled
-        ]
-    )
-    rows = [_tile_bytes(args[i].type, p) for i, p in tiled.items()]  # pyright: ignore[reportArgumentType]
-    lanes = isinstance(nest, ParallelOp) and len(nest.block.args) == 1
-    size = tile_size(high - low, rows, staged, capacity, lanes)
-    if size is None:
-        return (
-            f"no tile of its {high - low} rows fits twice beside the {staged} bytes "
-            "staged whole"
+    dimensions = len(nest.steps)
+    reasons: list[str] = []
+    for dimension, variable in enumerate(nest.body.block.args[:dimensions]):
+        plan = _plan_dimension(kernel, nest, dimension, variable, capacity, in_dram)
+        if isinstance(plan, _Plan):
+            return plan
+        reasons.append(
+            f"along dimension {dimension}: {plan}" if dimensions > 1 else plan
         )
-    return nest, tiled, size
+    return "; ".join(reasons)
+
+
+def _plan_dimension(
+    kernel: KernelOp,
+    nest: ParallelOp | ForOp,
+    dimension: int,
+    variable: SSAValue,
+    capacity: int,
+    in_dram: Collection[int],
+) -> _Plan | str:
+    """The tiling of `nest` along `dimension`, or why there is none: each
+    buffer in tiles of its span, or whole where it has none."""
+    low = nest.lower_bounds[dimension]
+    high = nest.upper_bounds[dimension]
+    if not (isinstance(low, int) and isinstance(high, int)):
+        return "dynamic bounds"
+    if nest.steps[dimension] != 1:
+        return "a step other than 1"
+    varying = dependents([variable], nest.body.block.ops, through_bounds=True)
+    spans: dict[int, _Span] = {}
+    whole: list[MemRefType] = []
+    why: list[str] = []
+    for index, arg in enumerate(kernel.body.block.args):
+        if not isinstance(type_ := arg.type, MemRefType) or index in in_dram:
+            continue
+        span = _buffer_span(arg, variable, varying)
+        if isinstance(span, _Span) and not _inside(span, type_, low, high):
+            span = "its footprint per tile reaches outside it"
+        if isinstance(span, _Span):
+            spans[index] = span
+            continue
+        whole.append(type_)
+        if isinstance(span, str):
+            why.append(f"argument {index} is staged whole: {span}")
+    staged = staged_bytes(whole)
+    args = kernel.body.block.args
+    sized = [
+        (_index_bytes(args[i].type, s.position), s)  # pyright: ignore[reportArgumentType]
+        for i, s in spans.items()
+    ]
+    lanes = isinstance(nest, ParallelOp) and dimension == len(nest.steps) - 1
+    size = tile_size(high - low, sized, staged, capacity, lanes)
+    if size is None:
+        rows = f"no tile of its {high - low} rows fits twice beside the {staged} bytes staged whole"
+        return "; ".join([*why, rows])
+    return _Plan(nest, dimension, spans, size)
+
+
+def _inside(span: _Span, type_: MemRefType, low: int, high: int) -> bool:
+    """Whether every tile's footprint, for a loop from `low` to `high`, lies
+    inside the buffer (the tiles cover the loop: its ends suffice)."""
+    extent = type_.get_shape()[span.position]
+    ends = (span.scale * low, span.scale * (high - 1))
+    return min(ends) + span.low >= 0 and max(ends) + span.high < extent
 
 
 def tile_loop(kernel: KernelOp) -> ForOp | None:
@@ -280,20 +436,27 @@ def tile_loop(kernel: KernelOp) -> ForOp | None:
     return None
 
 
-def tile_plan(kernel: KernelOp) -> dict[int, tuple[int, int]]:
-    """The tiled arguments of `kernel` -> (the index the tile cuts, T)."""
+def tile_dimension(loop: ForOp) -> int:
+    """Which dimension of its nests the loop of `tile_kernel` tiles."""
+    dimension = loop.attributes[TILE_DIMENSION]
+    assert isinstance(dimension, IntegerAttr)
+    return dimension.value.data
+
+
+def tile_plan(kernel: KernelOp) -> dict[int, TileFootprint]:
+    """The tiled arguments of `kernel` -> their footprints per tile."""
     loop = tile_loop(kernel)
     if loop is None:
         return {}
-    size, tiled, positions = (
-        loop.attributes[key] for key in (TILE_SIZE, TILED_BUFFERS, TILED_POSITIONS)
+    tiled, positions, sizes, starts = (
+        array_values(attribute)
+        for key in (TILED_BUFFERS, TILED_POSITIONS, TILED_SIZES, TILED_STARTS)
+        if isinstance(attribute := loop.attributes[key], DenseArrayBase)
     )
-    assert isinstance(size, IntegerAttr)
-    assert isinstance(tiled, DenseArrayBase) and isinstance(positions, DenseArrayBase)
     return {
-        index: (position, size.value.data)
-        for index, position in zip(
-            array_values(tiled), array_values(positions), strict=True
+        index: TileFootprint(position, size, *starts[2 * n : 2 * n + 2])
+        for n, (index, position, size) in enumerate(
+            zip(tiled, positions, sizes, strict=True)
         )
     }
 
@@ -312,4 +475,6 @@ class TileScratchpadPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
-            tile_kernel(kernel, capacity)
+            pieces = [kernel] if _fits(kernel, capacity) else split_kernel(kernel, op)
+            for piece in pieces:
+                tile_kernel(piece, capacity)

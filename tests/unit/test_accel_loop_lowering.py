@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import xlir
-from xlir.diagnostics import XlirError
 
 N = 37
 """Not a multiple of 16: remainders are exercised."""
@@ -267,25 +266,6 @@ def test_values_past_the_register_files_spill() -> None:
     assert "sp)" in compiled.as_text()  # spill slots are addressed from sp
     x = np.random.default_rng(4).standard_normal((2, count)).astype(np.float32)
     _same(text, x)
-
-
-def test_kernels_too_big_for_the_scratchpad_are_a_diagnostic() -> None:
-    """A reversal reads at an index computed from the dimension, so
-    `accel-tile` cannot cut its buffers into tiles."""
-    kernel = """loop.kernel @k(%x: memref<300000xf32>, %o: memref<300000xf32>) {
-  %last = arith.constant 299999 : index
-  loop.parallel (%i) = (0) to (300000) step (1) {
-    %r = arith.subi %last, %i : index
-    %v = loop.load %x[%r] : memref<300000xf32>
-    loop.store %v, %o[%i] : memref<300000xf32>
-  }
-  loop.return
-}"""
-    text = _program(kernel, ["memref<300000xf32>"], ["memref<300000xf32>"])
-    with pytest.raises(
-        XlirError, match=r"needs 2400000 bytes of scratchpad.*accel-tile cannot tile"
-    ):
-        xlir.compile(text, target="accel")
 
 
 def test_memory_stats_and_assembly() -> None:

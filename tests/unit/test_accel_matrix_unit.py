@@ -106,3 +106,61 @@ def test_columns_short_of_a_tile_are_padded_and_never_stored():
     text = _program(kernel, arguments, ["memref<32x10xf32>"])
     _on_the_matrix_unit(text)
     _same(text, _random(32, 80), _random(80, 10), _random(10))
+
+
+def _transposed(kernel: str, k: int, n: int, batch: str = "") -> str:
+    """`kernel` with B read as B[j, k] from an N x K buffer."""
+    return kernel.replace(
+        f"%b[{batch}%k, %j] : memref<{k}x{n}xf32>",
+        f"%b[{batch}%j, %k] : memref<{n}x{k}xf32>",
+    ).replace(f"%b: memref<{k}x{n}xf32>", f"%b: memref<{n}x{k}xf32>")
+
+
+def test_b_read_transposed_loads_a_panel_column_per_descriptor():
+    """C = A B^T (a gradient's product): 96 columns in blocks of 64, the
+    second block's last 32 columns past B's rows, so their descriptors are
+    empty."""
+    kernel = _transposed(MATMUL, 128, 96)
+    assert "%b[%j, %k]" in kernel
+    text = _program(
+        kernel, ["memref<64x128xf32>", "memref<96x128xf32>"], ["memref<64x96xf32>"]
+    )
+    _on_the_matrix_unit(text)
+    _same(text, _random(64, 128), _random(96, 128))
+
+
+def test_b_transposed_in_a_batch_with_an_epilogue():
+    """A batch of A B^T, and a dense layer with B^T of 10 rows (its bias
+    and ReLU after `mst`)."""
+    kernel = BATCHED.replace("%b[%n, %k, %j]", "%b[%n, %j, %k]").replace(
+        "memref<3x48x16xf32>", "memref<3x16x48xf32>"
+    )
+    arguments = ["memref<3x32x48xf32>", "memref<3x16x48xf32>"]
+    text = _program(kernel, arguments, ["memref<3x32x16xf32>"])
+    _on_the_matrix_unit(text)
+    _same(text, _random(3, 32, 48), _random(3, 16, 48))
+    dense = _transposed(
+        DENSE_RELU.replace("x64xf32", "x10xf32")
+        .replace("<64xf32>", "<10xf32>")
+        .replace("(32, 64)", "(32, 10)"),
+        80,
+        10,
+    )
+    arguments = ["memref<32x80xf32>", "memref<10x80xf32>", "memref<10xf32>"]
+    text = _program(dense, arguments, ["memref<32x10xf32>"])
+    _on_the_matrix_unit(text)
+    _same(text, _random(32, 80), _random(10, 80), _random(10))
+
+
+def test_a_depth_short_of_a_tile_is_padded_with_zeros():
+    """K = 10 (a classifier's gradient, B transposed) and K = 40: the
+    panels' rows past K stay zero in the scratchpad, so the padded mmac
+    steps add nothing; A's panel is then 16 rows a padded row apart."""
+    for k in (10, 40):
+        kernel = _transposed(
+            MATMUL.replace("128", str(k)).replace("to 128", f"to {k}"), k, 96
+        )
+        arguments = [f"memref<64x{k}xf32>", f"memref<96x{k}xf32>"]
+        text = _program(kernel, arguments, ["memref<64x96xf32>"])
+        _on_the_matrix_unit(text)
+        _same(text, _random(64, k), _random(96, k))

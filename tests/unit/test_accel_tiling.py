@@ -3,7 +3,9 @@ buffers do not fit the scratchpad (shrunk to 4 KiB for the compiler, so
 that small kernels take many tiles) give on the simulator, bit for bit,
 what the loop evaluator gives: tiles of rows and of columns (2-D
 descriptors), an odd last tile, buffers staged whole beside tiled ones,
-narrow types converted by DMA, vector lanes over a tile."""
+narrow types converted by DMA, vector lanes over a tile, tiles along a
+later dimension, strided and offset footprints, and buffers that stay in
+DRAM when nothing else fits."""
 
 from __future__ import annotations
 
@@ -11,8 +13,18 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Attribute
+from xlir.dialects.syntax import i64_array
+from xlir.passes.loop.fold_index import FoldIndexPass
 from xlir.targets.accel import target as accel_target
-from xlir.targets.accel.tiling import TILE_SIZE, TileScratchpadPass
+from xlir.targets.accel.layout import IN_DRAM
+from xlir.targets.accel.tiling import (
+    TILE_DIMENSION,
+    TILE_SIZE,
+    TILED_STARTS,
+    TileScratchpadPass,
+)
 from xlir.targets.target import CompileOptions
 
 from tests.unit.test_accel_loop_lowering import _program, _same
@@ -32,15 +44,26 @@ def small_scratchpad(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accel_target.AccelTarget, "info", lambda self, options: info)
 
 
-def _same_tiled(text: str, *inputs: np.ndarray) -> None:
-    """`_same`, for a program whose kernel `accel-tile` tiles."""
+def _planned(text: str) -> ModuleOp:
+    """`text` after `accel-tile` at the test's scratchpad size."""
     module = parse_module(make_context(), text, "test")
     capacity = accel_target.AccelTarget().info(CompileOptions()).scratchpad_bytes
-    run_pipeline(
-        make_context(), module, [TileScratchpadPass(capacity, accel_target.STACK_BYTES)]
-    )
-    assert any(TILE_SIZE in op.attributes for op in module.walk())
+    passes = [FoldIndexPass(), TileScratchpadPass(capacity, accel_target.STACK_BYTES)]
+    run_pipeline(make_context(), module, passes)
+    return module
+
+
+def _tile(module: ModuleOp) -> dict[str, Attribute]:
+    """The attributes of the loop `accel-tile` made in `module`."""
+    return next(op.attributes for op in module.walk() if TILE_SIZE in op.attributes)
+
+
+def _same_tiled(text: str, *inputs: np.ndarray) -> dict[str, Attribute]:
+    """`_same`, for a program whose kernel `accel-tile` tiles; the tile
+    loop's attributes."""
+    attributes = _tile(_planned(text))
     _same(text, *inputs)
+    return attributes
 
 
 def _random(shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
@@ -145,3 +168,175 @@ def test_a_whole_array_reduction_tiles_its_sequential_loop():
 }"""
     text = _program(kernel, ["memref<40x40xf32>"], ["memref<f32>", "memref<i32>"])
     _same_tiled(text, _random((40, 40)))
+
+
+def test_gathered_rows_tile_along_a_later_dimension():
+    """y[i, j, k] = table[idx[i], j, k]: the table's rows are picked at run
+    time, so along i its footprint is computed and it would be staged
+    whole (8 KiB, too big); along j every buffer is a tile (T = 1, strided
+    descriptors)."""
+    kernel = """loop.kernel @k(%idx: memref<4xi32>, %table: memref<16x8x16xf32>, %y: memref<4x8x16xf32>) {
+  %last = arith.constant 15 : index
+  %zero = arith.constant 0 : index
+  loop.parallel (%i, %j, %k) = (0, 0, 0) to (4, 8, 16) step (1, 1, 1) {
+    %n = loop.load %idx[%i] : memref<4xi32>
+    %r = arith.index_cast %n : i32 to index
+    %low = arith.maxsi %r, %zero : index
+    %row = arith.minsi %low, %last : index
+    %v = loop.load %table[%row, %j, %k] : memref<16x8x16xf32>
+    loop.store %v, %y[%i, %j, %k] : memref<4x8x16xf32>
+  }
+  loop.return
+}"""
+    text = _program(
+        kernel, ["memref<4xi32>", "memref<16x8x16xf32>"], ["memref<4x8x16xf32>"]
+    )
+    indices = np.array([3, 15, 0, 7], np.int32)
+    tile = _same_tiled(text, indices, _random((16, 8, 16)))
+    assert tile[TILE_DIMENSION] == IntegerAttr(1, 64)
+
+
+def test_a_strided_slice_reads_a_scaled_and_offset_footprint():
+    """y[i, j] = x[2i, j] + x[2i + 1, j]: each tile of T rows of y reads
+    rows 2t to 2t + 2T - 1 of x (a footprint of scale 2)."""
+    kernel = """loop.kernel @k(%x: memref<64x32xf32>, %y: memref<32x32xf32>) {
+  %two = arith.constant 2 : index
+  %one = arith.constant 1 : index
+  loop.parallel (%i, %j) = (0, 0) to (32, 32) step (1, 1) {
+    %even = arith.muli %i, %two : index
+    %odd = arith.addi %even, %one : index
+    %a = loop.load %x[%even, %j] : memref<64x32xf32>
+    %b = loop.load %x[%odd, %j] : memref<64x32xf32>
+    %s = arith.addf %a, %b : f32
+    loop.store %s, %y[%i, %j] : memref<32x32xf32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<64x32xf32>"], ["memref<32x32xf32>"])
+    _same_tiled(text, _random((64, 32)))
+
+
+def test_a_reshaped_transpose_tiles_its_strided_index():
+    """y[i, j] = x[j / 8, j rem 8, i]: the tile of i cuts x's last index
+    (64 rows of T elements, strided); j's division and remainder stay."""
+    kernel = """loop.kernel @k(%x: memref<8x8x16xf32>, %y: memref<16x64xf32>) {
+  %eight = arith.constant 8 : index
+  loop.parallel (%i, %j) = (0, 0) to (16, 64) step (1, 1) {
+    %a = arith.divui %j, %eight : index
+    %b = arith.remui %j, %eight : index
+    %v = loop.load %x[%a, %b, %i] : memref<8x8x16xf32>
+    loop.store %v, %y[%i, %j] : memref<16x64xf32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<8x8x16xf32>"], ["memref<16x64xf32>"])
+    _same_tiled(text, _random((8, 8, 16)))
+
+
+def test_a_computed_footprint_is_staged_whole_beside_the_tiles():
+    """A row gather from an 8x64 table: the table, read at rows computed
+    from i, is staged whole; the indices and the result move in tiles."""
+    kernel = """loop.kernel @k(%idx: memref<16xi32>, %table: memref<8x64xf32>, %y: memref<16x64xf32>) {
+  %last = arith.constant 7 : index
+  %zero = arith.constant 0 : index
+  loop.parallel (%i, %j) = (0, 0) to (16, 64) step (1, 1) {
+    %n = loop.load %idx[%i] : memref<16xi32>
+    %r = arith.index_cast %n : i32 to index
+    %low = arith.maxsi %r, %zero : index
+    %row = arith.minsi %low, %last : index
+    %v = loop.load %table[%row, %j] : memref<8x64xf32>
+    loop.store %v, %y[%i, %j] : memref<16x64xf32>
+  }
+  loop.return
+}"""
+    text = _program(
+        kernel, ["memref<16xi32>", "memref<8x64xf32>"], ["memref<16x64xf32>"]
+    )
+    indices = np.arange(16, dtype=np.int32) * 5 % 9 - 1  # clamped at both ends
+    tile = _same_tiled(text, indices, _random((8, 64)))
+    assert tile[TILE_DIMENSION] == IntegerAttr(0, 64)
+
+
+def _same_in_dram(text: str, *inputs: np.ndarray) -> None:
+    """`_same`, for a program whose kernel keeps buffers in DRAM."""
+    module = _planned(text)
+    assert any(IN_DRAM in op.attributes for op in module.walk())
+    _same(text, *inputs)
+
+
+def test_elements_gathered_from_a_table_in_dram():
+    """y[i] = table[idx[i]] from a 2048-element table: no tile of it fits,
+    so it stays in DRAM and each read is a 4-byte descriptor."""
+    kernel = """loop.kernel @k(%idx: memref<64xi32>, %table: memref<2048xf32>, %y: memref<64xf32>) {
+  %last = arith.constant 2047 : index
+  %zero = arith.constant 0 : index
+  loop.parallel (%i) = (0) to (64) step (1) {
+    %n = loop.load %idx[%i] : memref<64xi32>
+    %r = arith.index_cast %n : i32 to index
+    %low = arith.maxsi %r, %zero : index
+    %at = arith.minsi %low, %last : index
+    %v = loop.load %table[%at] : memref<2048xf32>
+    loop.store %v, %y[%i] : memref<64xf32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<64xi32>", "memref<2048xf32>"], ["memref<64xf32>"])
+    indices = np.random.default_rng(3).integers(-5, 2100, 64).astype(np.int32)
+    _same_in_dram(text, indices, _random((2048,)))
+
+
+def test_a_window_updated_at_run_time_offsets_in_dram():
+    """A dynamic_update_slice: a copy of x, then an 8x8 window stored at
+    offsets read from a buffer; two nests, so no tiling: x and y stay in
+    DRAM, the copy moves 16 lanes a descriptor, the window an element."""
+    kernel = """loop.kernel @k(%x: memref<64x64xf32>, %w: memref<8x8xf32>, %at: memref<2xi32>, %y: memref<64x64xf32>) {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %last = arith.constant 56 : index
+  loop.parallel (%i, %j) = (0, 0) to (64, 64) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<64x64xf32>
+    loop.store %v, %y[%i, %j] : memref<64x64xf32>
+  }
+  %r = loop.load %at[%zero] : memref<2xi32>
+  %c = loop.load %at[%one] : memref<2xi32>
+  %ri = arith.index_cast %r : i32 to index
+  %ci = arith.index_cast %c : i32 to index
+  %rl = arith.maxsi %ri, %zero : index
+  %row = arith.minsi %rl, %last : index
+  %cl = arith.maxsi %ci, %zero : index
+  %col = arith.minsi %cl, %last : index
+  loop.parallel (%a, %b) = (0, 0) to (8, 8) step (1, 1) {
+    %u = loop.load %w[%a, %b] : memref<8x8xf32>
+    %p = arith.addi %row, %a : index
+    %q = arith.addi %col, %b : index
+    loop.store %u, %y[%p, %q] : memref<64x64xf32>
+  }
+  loop.return
+}"""
+    text = _program(
+        kernel,
+        ["memref<64x64xf32>", "memref<8x8xf32>", "memref<2xi32>"],
+        ["memref<64x64xf32>"],
+    )
+    offsets = np.array([13, 60], np.int32)  # the column clamped to 56
+    _same_in_dram(text, _random((64, 64)), _random((8, 8)), offsets)
+
+
+def test_a_reversal_tiles_backwards():
+    """y[i] = x[2047 - i]: x's footprint has scale -1, so the tile at t
+    holds x[2048 - t - T] to x[2047 - t], read backwards."""
+    kernel = """loop.kernel @k(%x: memref<2048xf32>, %y: memref<2048xf32>) {
+  %last = arith.constant 2047 : index
+  loop.parallel (%i) = (0) to (2048) step (1) {
+    %r = arith.subi %last, %i : index
+    %v = loop.load %x[%r] : memref<2048xf32>
+    loop.store %v, %y[%i] : memref<2048xf32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<2048xf32>"], ["memref<2048xf32>"])
+    tile = _same_tiled(text, _random((2048,)))
+    size = tile[TILE_SIZE]
+    assert isinstance(size, IntegerAttr)
+    first = 2048 - size.value.data
+    assert tile[TILED_STARTS] == i64_array([-1, first, 1, 0])

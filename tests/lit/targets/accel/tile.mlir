@@ -6,7 +6,7 @@
 // the nest once per slot. T = 2 rows of 256 bytes: the largest tile of
 // both buffers that fits twice.
 // CHECK-LABEL: loop.kernel @scale
-// CHECK:         loop.for %[[T:.*]] = 0 to 8 step 4 attributes {accel.tile_size = 2 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 0, 0>} {
+// CHECK:         loop.for %[[T:.*]] = 0 to 8 step 4 attributes {accel.tile_size = 2 : i64, accel.tile_dimension = 0 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 0, 0>, accel.tiled_sizes = array<i64: 2, 2>, accel.tiled_starts = array<i64: 1, 0, 1, 0>} {
 // CHECK-NEXT:      %[[SIZE:.*]] = arith.constant 2 : index
 // CHECK-NEXT:      %[[END:.*]] = arith.addi %[[T]], %[[SIZE]] : index
 // CHECK-NEXT:      loop.parallel (%{{.*}}, %{{.*}}) = (%[[T]], 0) to (%[[END]], 64) step (1, 1) attributes {accel.tile_slot = 0 : i64} {
@@ -49,7 +49,7 @@ loop.kernel @scale(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
 // 384 bytes apart in DRAM, 128 in the slot); T is a multiple of the 16
 // lanes, and 96 columns are 3 tiles, the last after the pairs, in slot 0.
 // CHECK-LABEL: loop.kernel @column_sums
-// CHECK:         loop.for %{{.*}} = 0 to 64 step 64 attributes {accel.tile_size = 32 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 1, 0>}
+// CHECK:         loop.for %{{.*}} = 0 to 64 step 64 attributes {accel.tile_size = 32 : i64, accel.tile_dimension = 0 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 1, 0>, accel.tiled_sizes = array<i64: 32, 32>, accel.tiled_starts = array<i64: 1, 0, 1, 0>}
 // CHECK:         loop.parallel (%{{.*}}) = (64) to (96) step (1) attributes {accel.tile_slot = 0 : i64}
 // DMA-LABEL: accel.kernel "column_sums", 2
 // DMA:         %[[ROWS:.*]] = accel.addi %{{.*}}, 8
@@ -76,6 +76,56 @@ loop.kernel @small(%x: memref<4xf32>, %y: memref<4xf32>) {
   loop.parallel (%i) = (0) to (4) step (1) {
     %v = loop.load %x[%i] : memref<4xf32>
     loop.store %v, %y[%i] : memref<4xf32>
+  }
+  loop.return
+}
+
+// Rows picked at run time (a gather): along i the table's footprint is
+// computed, so it would be staged whole and does not fit; along j every
+// buffer is a tile: the table's and the result's strided (2-D
+// descriptors), the indices staged whole. T = 16 (j is on the lanes).
+// CHECK-LABEL: loop.kernel @gather_rows
+// CHECK:         loop.for %{{.*}} = 0 to 64 step 32 attributes {accel.tile_size = 16 : i64, accel.tile_dimension = 1 : i64, accel.tiled_buffers = array<i64: 1, 2>, accel.tiled_positions = array<i64: 1, 1>
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, %{{.*}}) to (4, %{{.*}}) step (1, 1) attributes {accel.tile_slot = 0 : i64}
+loop.kernel @gather_rows(%idx: memref<4xi32>, %table: memref<12x64xf32>, %y: memref<4x64xf32>) {
+  %last = arith.constant 11 : index
+  %zero = arith.constant 0 : index
+  loop.parallel (%i, %j) = (0, 0) to (4, 64) step (1, 1) {
+    %n = loop.load %idx[%i] : memref<4xi32>
+    %r = arith.index_cast %n : i32 to index
+    %low = arith.maxsi %r, %zero : index
+    %row = arith.minsi %low, %last : index
+    %v = loop.load %table[%row, %j] : memref<12x64xf32>
+    loop.store %v, %y[%i, %j] : memref<4x64xf32>
+  }
+  loop.return
+}
+
+// A strided slice, y[i] = x[2i + 1] + x[2i + 2]: each tile of T = 128
+// elements of y reads 256 elements of x from 2t + 1 (scale 2, first 1,
+// size 2 (T - 1) + 2); its DMA starts at byte 4 (2t + 1) of x, 1,024
+// bytes (only x is loaded: y is not read).
+// CHECK-LABEL: loop.kernel @pairs
+// CHECK:         loop.for %{{.*}} = 0 to 256 step 256 attributes {accel.tile_size = 128 : i64, accel.tile_dimension = 0 : i64, accel.tiled_buffers = array<i64: 0, 1>, accel.tiled_positions = array<i64: 0, 0>, accel.tiled_sizes = array<i64: 256, 128>, accel.tiled_starts = array<i64: 2, 1, 1, 0>}
+// DMA-LABEL: accel.kernel "pairs", 2
+// DMA:         %[[T:.*]] = accel.addi %{{.*}}, 0
+// DMA-NEXT:    %[[TWICE:.*]] = accel.slli %[[T]], 1
+// DMA-NEXT:    %[[FIRST:.*]] = accel.addi %[[TWICE]], 1
+// DMA-NEXT:    %[[BYTES:.*]] = accel.slli %[[FIRST]], 2
+// DMA-NEXT:    %[[DRAM:.*]] = accel.add %{{.*}}, %[[BYTES]]
+// DMA:         %[[COLS:.*]] = accel.addi %{{.*}}, 1024
+// DMA:         accel.dma.ld %{{.*}}, %[[DRAM]], %[[COLS]], 0
+loop.kernel @pairs(%x: memref<514xf32>, %y: memref<256xf32>) {
+  %one = arith.constant 1 : index
+  %two = arith.constant 2 : index
+  loop.parallel (%i) = (0) to (256) step (1) {
+    %d = arith.muli %i, %two : index
+    %a = arith.addi %d, %one : index
+    %b = arith.addi %d, %two : index
+    %u = loop.load %x[%a] : memref<514xf32>
+    %v = loop.load %x[%b] : memref<514xf32>
+    %s = arith.addf %u, %v : f32
+    loop.store %s, %y[%i] : memref<256xf32>
   }
   loop.return
 }
