@@ -18,12 +18,12 @@ in a result's memory (passes/hlo/buffers/sharing.py), and the passes alternate
 between results and scratch so that the last one writes the results; one
 pass (two elements) needs no scratch, and one element is a copy.
 
-The first pass, and the second when that leaves an odd number, have their
-run width in the code (whole pairs of constant length, then the shorter last
-pair or a lone run). The rest run in pairs, results to scratch and back, in
-a `loop.for` over the pairs of passes whose run width is `1 << exponent` at
-run time: the kernel has at most four merge nests whatever n is (a long sort
-had one per pass, which the later passes copied, jammed and compiled each).
+The first `STATIC_PASSES` passes (one fewer when that leaves an odd number)
+have their run width in the code (whole pairs of constant length, then the
+shorter last pair or a lone run). The rest run in pairs, results to scratch
+and back, in a `loop.for` over the pairs of passes whose run width is
+`1 << exponent` at run time: a long sort has a few merge nests, not one or
+two per pass that the later passes jam and compile each.
 Such a pass merges the whole pairs in one nest and the last, clipped pair
 (short, or a lone run merged with an empty one: copied) in another.
 """
@@ -44,8 +44,13 @@ Buffers = tuple[Sequence[SSAValue], Sequence[SSAValue]]
 """What a pass reads, and what it writes."""
 
 PairAt = Callable[[SSAValue], tuple[SSAValue, Bound, Bound]]
-"""A pair's index to where the pair starts, the length of its left run and
-that of both runs."""
+"""A pair's index to where the pair starts and its left and right run lengths."""
+
+
+STATIC_PASSES = 4
+"""Passes whose run width is in the code: a sort of up to 16 elements has
+no loop over passes. (The accel target's register allocator cannot yet
+allocate the runtime-width passes of a sort of several operands.)"""
 
 
 def lower_sort(op: SortOp, name: str) -> KernelOp:
@@ -61,7 +66,8 @@ def lower_sort(op: SortOp, name: str) -> KernelOp:
     comparator = op.comparator.block
     assert comparator is not None
     merge = _Merge(kb, comparator, sizes, axis)
-    unrolled = 2 - passes % 2 if passes > 1 else 1
+    unrolled = min(passes, STATIC_PASSES)
+    unrolled -= (passes - unrolled) % 2
     source: Sequence[SSAValue] = kb.inputs
     for done in range(unrolled):
         target = kb.outputs if (passes - done - 1) % 2 == 0 else scratch
@@ -104,12 +110,12 @@ class _Merge:
 
             def whole(p: SSAValue) -> tuple[SSAValue, Bound, Bound]:
                 start = ix.mul(p, 2 * width) if pairs > 1 else ix.const(0)
-                return start, width, 2 * width
+                return start, width, width
 
             self._merge_runs(buffers, pairs, whole)
         first = pairs * 2 * width
         if rest > width:
-            tail = (ix.const(first), width, rest)
+            tail = (ix.const(first), width, rest - width)
             self._merge_runs(buffers, 1, lambda _: tail)
         elif rest:
             self._copy_tail(buffers, first)
@@ -122,19 +128,19 @@ class _Merge:
         kb, ix = self.kb, self.ix
         length = self.sizes[self.axis]
         width = kb.place(arith.ShLIOp(ix.const(1), exponent))
-        both = ix.add(width, width)
         double = ix.add(exponent, 1)
         whole = kb.place(arith.ShRUIOp(ix.const(length), double))
 
         def whole_pair(p: SSAValue) -> tuple[SSAValue, Bound, Bound]:
-            return kb.place(arith.ShLIOp(p, double)), width, both
+            return kb.place(arith.ShLIOp(p, double)), width, width
 
         self._merge_runs(buffers, whole, whole_pair)
         first = kb.place(arith.ShLIOp(whole, double))
         rest = ix.sub(ix.const(length), first)
         clipped = kb.place(arith.MinSIOp(rest, ix.const(1)))
         left = kb.place(arith.MinSIOp(width, rest))
-        self._merge_runs(buffers, clipped, lambda _: (first, left, rest))
+        right = ix.sub(rest, left)
+        self._merge_runs(buffers, clipped, lambda _: (first, left, right))
 
     @property
     def ix(self):
@@ -147,8 +153,7 @@ class _Merge:
         grid[axis] = pairs
 
         def pair(idx: Indices) -> None:
-            start, left, merged = pair_at(idx[axis])
-            right = _difference(kb, merged, left)
+            start, left, right = pair_at(idx[axis])
 
             def at(offset: SSAValue) -> Indices:
                 moved = list(idx)
@@ -178,7 +183,7 @@ class _Merge:
                 return [next_i, next_j]
 
             zero = ix.const(0)
-            kb.for_loop(0, merged, [zero, zero], step)
+            kb.for_loop(0, _sum(kb, left, right), [zero, zero], step)
 
         kb.parallel(grid, pair)
 
@@ -209,10 +214,10 @@ def _at_most(kb: KernelBuilder, position: SSAValue, length: Bound) -> SSAValue:
     return kb.place(arith.MinSIOp(position, _index(kb, last)))
 
 
-def _difference(kb: KernelBuilder, a: Bound, b: Bound) -> Bound:
+def _sum(kb: KernelBuilder, a: Bound, b: Bound) -> Bound:
     if isinstance(a, int) and isinstance(b, int):
-        return a - b
-    return kb.ix.sub(_index(kb, a), b)
+        return a + b
+    return kb.ix.add(_index(kb, a), b)
 
 
 def _index(kb: KernelBuilder, value: Bound) -> SSAValue:

@@ -444,6 +444,7 @@ def _split(nest: ParallelOp, bounds: tuple[Bound, Bound, Bound], factor: int) ->
         count = static_trip_count(lower, upper, step)
         assert count is not None
         return lower + (count - count % factor) * step
+    assert isinstance(lower, int)
     builder = Builder(InsertPoint.before(nest))
     span = upper
     if lower != 0:
