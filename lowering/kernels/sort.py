@@ -124,7 +124,8 @@ class _Merge:
         """Merge runs of `1 << exponent` into runs twice that: every whole
         pair (each the same length, so the nest can be jammed), then the
         last pair clipped at the end of the dimension, if any (a lone or
-        short left run is merged with what is left of the right one)."""
+        short left run is merged with what is left of the right one; a
+        length that is a power of two has none in any pass)."""
         kb, ix = self.kb, self.ix
         length = self.sizes[self.axis]
         width = kb.place(arith.ShLIOp(ix.const(1), exponent))
@@ -135,6 +136,8 @@ class _Merge:
             return kb.place(arith.ShLIOp(p, double)), width, width
 
         self._merge_runs(buffers, whole, whole_pair)
+        if length & (length - 1) == 0:
+            return  # a power of two: every pass's pairs are whole
         first = kb.place(arith.ShLIOp(whole, double))
         rest = ix.sub(ix.const(length), first)
         clipped = kb.place(arith.MinSIOp(rest, ix.const(1)))

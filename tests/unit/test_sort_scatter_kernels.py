@@ -168,7 +168,9 @@ def test_sort_random(
     check(text, rtol=0, seed=seed)
 
 
-@pytest.mark.parametrize("shape", ["16", "17", "33", "1000", "3x100", "100x5"])
+@pytest.mark.parametrize(
+    "shape", ["16", "17", "33", "64", "1000", "3x100", "4x256", "100x5"]
+)
 @pytest.mark.parametrize("direction", ["LT", "GT"])
 def test_sort_pass_loop_on_cpu(shape: str, direction: str):
     """Past `STATIC_PASSES` the passes run in a loop of runtime run widths,

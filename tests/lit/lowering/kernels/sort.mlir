@@ -158,3 +158,23 @@ func.func @main(%x: tensor<1000xi32>) -> tensor<1000xi32> {
   }) : (tensor<1000xi32>) -> tensor<1000xi32>
   return %r : tensor<1000xi32>
 }
+
+// -----
+
+// A power of two (1024) has only whole pairs in every pass: the loop.for
+// runs one nest per pass, none for a last, clipped pair.
+
+// CHECK-LABEL: loop.kernel @sort_1(
+// CHECK-COUNT-4: loop.parallel (%{{.*}}) = (0) to ({{[0-9]+}}) step (1)
+// CHECK:       loop.for %{{.*}} = 0 to 3 step 1 {
+// CHECK-COUNT-2: loop.parallel (%{{.*}}) = (0) to (%{{.*}}) step (1)
+// CHECK-NOT:   loop.parallel
+// CHECK:       loop.return
+func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %r = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<1024xf32>) -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
