@@ -17,7 +17,8 @@ from xlir.targets.accel.register_allocation import allocate_kernel
 from xlir.diagnostics import XlirError
 
 SPILLS_ATTRIBUTE = "spilled_values"
-"""On each `accel.kernel` after allocation: values kept in spill slots."""
+"""On each `accel.kernel` after allocation: the spill slots it uses (one per
+register beyond the files)."""
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
 """Register allocation of the accel dialect with xDSL's allocator
 (`xdsl.backend.block_naive_allocator`, as its riscv and x86 backends use it),
-run while loops are still structured (`accel.for` allocates its own body).
+run while loops are still structured (`accel.for` allocates its own body),
+then the structured control lowered to labels and branches.
 
 Values the allocator cannot fit in the register files get xDSL's
-"infinite" registers; `spill` then gives each of those a slot in the spill
-area at the top of the scratchpad (below `sp`) and rewrites every
-definition to store and every use to reload through a few registers held
-back for that (manual section 8.3's stack, addressed from `sp`)."""
+"infinite" registers (a loop's counter and carried values too: they stay
+reserved through its body); `spill` then gives each of those registers a
+slot in the spill area at the top of the scratchpad (below `sp`) and has
+every instruction reload what it reads from a slot and store what it
+writes, through a few registers held back for that (manual section 8.3's
+stack, addressed from `sp`)."""
 
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ SPILL_LIMIT = 32 * 1024
 @dataclass(frozen=True)
 class Allocation:
     spilled: int
-    """Values kept in the spill area."""
+    """Registers kept in the spill area."""
 
 
 def _stack(kernel: accel.KernelOp, held_back: bool) -> LoopRegisterStack:
@@ -139,12 +142,13 @@ def _slots(kernel: accel.KernelOp) -> dict[accel.AccelRegisterType, int]:
             if isinstance(op, accel.GetRegisterOp):
                 continue  # a lowered loop's counter or carried value: no code
             if not isinstance(op, accel.AccelInstruction) or isinstance(register, M):
+                file = register.REGISTER_FILE
                 raise XlirError(
                     format_at_op(
                         op,
-                        f"kernel @{kernel.sym_name.data} needs more {register.name} "
-                        f"registers than the file has, and '{op.name}' cannot "
-                        "read or write a spilled one",
+                        f"kernel @{kernel.sym_name.data} needs more {file.prefix} "
+                        f"registers than the {file.count} of its file, and "
+                        f"'{op.name}' cannot read or write a spilled one",
                     )
                 )
             size = 64 if isinstance(register, V) else 4
