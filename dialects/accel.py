@@ -865,7 +865,7 @@ def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
     return [*registers, *ops]
 
 
-def lower_structured_control(module: Operation) -> None:
+def lower_structured_control(module: ModuleOp) -> None:
     """Replace every accel.repeat and accel.if by labels and branches; registers
     must be allocated (the new branch and loop instructions name them)."""
     counter = 0

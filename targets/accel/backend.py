@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass
 from xlir.dialects import accel
 from xlir.targets.accel.assembler import AssemblyError, assemble
 from xlir.targets.accel.objfile import ObjectFile
-from xlir.targets.accel.register_allocation import allocate_kernel
+from xlir.targets.accel.register_allocation import allocate_module
 
 from xlir.diagnostics import XlirError
 
@@ -29,11 +29,11 @@ class AccelRegistersPass(ModulePass):
     name = "accel-registers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        allocations = allocate_module(op)
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
-                spilled = allocate_kernel(kernel).spilled
+                spilled = allocations[kernel.sym_name.data].spilled
                 kernel.attributes[SPILLS_ATTRIBUTE] = IntegerAttr(spilled, 64)
-        accel.lower_structured_control(op)
 
 
 def kernel_assembly(module: ModuleOp) -> str:

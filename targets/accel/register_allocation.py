@@ -58,16 +58,14 @@ def _stack(kernel: accel.KernelOp, held_back: bool) -> LoopRegisterStack:
     return LoopRegisterStack.get(registers, allow_infinite=True)
 
 
-def allocate_kernel(kernel: accel.KernelOp) -> Allocation:
-    """Allocate every register of `kernel` in place and lower its structured
-    control to labels and branches; spill what does not fit."""
+def allocate_kernel(kernel: accel.KernelOp) -> bool:
+    """Allocate every register of `kernel` in place; whether some did not
+    fit (then `spill` must run once its structured control is lowered)."""
     if _allocate(kernel.clone(), held_back=False) == 0:
         _allocate(kernel, held_back=False)
-        accel.lower_structured_control(kernel)
-        return Allocation(0)
+        return False
     _allocate(kernel, held_back=True)
-    accel.lower_structured_control(kernel)
-    return Allocation(spill(kernel))
+    return True
 
 
 def _allocate(kernel: accel.KernelOp, held_back: bool) -> int:
@@ -265,9 +263,13 @@ def _store_results(
 
 
 def allocate_module(module: ModuleOp) -> dict[str, Allocation]:
-    """Allocate the registers of every kernel; per kernel, what spilled."""
+    """Allocate the registers of every kernel, lower the module's structured
+    control (its labels unique across kernels), then spill; per kernel,
+    what spilled."""
+    kernels = [op for op in module.body.block.ops if isinstance(op, accel.KernelOp)]
+    spilling = [allocate_kernel(kernel) for kernel in kernels]
+    accel.lower_structured_control(module)
     return {
-        op.sym_name.data: allocate_kernel(op)
-        for op in module.body.block.ops
-        if isinstance(op, accel.KernelOp)
+        kernel.sym_name.data: Allocation(spill(kernel) if spills else 0)
+        for kernel, spills in zip(kernels, spilling, strict=True)
     }
