@@ -23,8 +23,9 @@ register beyond the files)."""
 
 @dataclass(frozen=True)
 class AccelRegistersPass(ModulePass):
-    """Allocate the registers of every `accel.kernel`, then lower its
-    structured control (`accel.for`, `accel.repeat`, `accel.if`)."""
+    """Allocate the registers of every `accel.kernel`, lower its structured
+    control (`accel.for`, `accel.repeat`, `accel.if`), then spill what did
+    not fit (`register_allocation.allocate_module`)."""
 
     name = "accel-registers"
 
