@@ -49,8 +49,7 @@ PairAt = Callable[[SSAValue], tuple[SSAValue, Bound, Bound]]
 
 STATIC_PASSES = 4
 """Passes whose run width is in the code: a sort of up to 16 elements has
-no loop over passes. (The accel target's register allocator cannot yet
-allocate the runtime-width passes of a sort of several operands.)"""
+no loop over passes."""
 
 
 def lower_sort(op: SortOp, name: str) -> KernelOp:
