@@ -221,11 +221,15 @@ def _reload_operands(
 
 def _forward_store(load: accel.AccelInstruction) -> None:
     """Drop `load` if the instruction before it stored its slot from the
-    register it loads into: that register still holds the value."""
+    register it loads into: that register still holds the value. Not after
+    a labelled store, which may end a hardware loop: a zero trip count
+    skips the body and continues right after it."""
     previous = load.prev_op
     while isinstance(previous, accel.GetRegisterOp):
         previous = previous.prev_op
-    if not isinstance(previous, accel.AccelInstruction):
+    if not isinstance(previous, accel.AccelInstruction) or isinstance(
+        previous.prev_op, accel.LabelOp
+    ):
         return
     stored, base = previous.operands[0], previous.operands[-1]
     if (

@@ -124,8 +124,11 @@ def run_carry(text: str, count: int) -> tuple[list[int], int]:
 
 @pytest.mark.parametrize("hardware", [False, True])
 @pytest.mark.parametrize("outer", [0, 2])
-def test_carried_values_beyond_the_register_file(hardware: bool, outer: int) -> None:
-    count, trips = 30, 5
+@pytest.mark.parametrize("trips", [0, 5])
+def test_carried_values_beyond_the_register_file(
+    hardware: bool, outer: int, trips: int
+) -> None:
+    count = 30
     got, spilled = run_carry(carried_kernel(count, trips, hardware, outer), count)
     assert spilled > 0
     assert got == reference(count, trips, outer)
