@@ -231,10 +231,12 @@ def _forward_store(load: accel.AccelInstruction) -> None:
         previous.prev_op, accel.LabelOp
     ):
         return
-    stored, base = previous.operands[0], previous.operands[-1]
+    store = {"lw": "sw", "vld": "vst"}[load.SPEC.mnemonic]
+    if previous.SPEC.mnemonic != store:
+        return
+    stored, base = previous.operands
     if (
-        previous.SPEC.mnemonic == {"lw": "sw", "vld": "vst"}[load.SPEC.mnemonic]
-        and previous.properties["offset"] == load.properties["offset"]
+        previous.properties["offset"] == load.properties["offset"]
         and base.type == X.from_name("sp")
         and stored.type == load.results[0].type
     ):

@@ -83,9 +83,11 @@ def carried_kernel(count: int, trips: int, hardware: bool, outer: int) -> str:
     else:
         lines.append(inner)
         results = "in"
-    lines += [
-        f"accel.sw %{results}#{k}, {4 * k}(%z) : {X}, {X}<zero>" for k in range(count)
-    ]
+    for k in range(count):  # each reload right after an instruction without operands
+        lines += [
+            "accel.dma.wait 1",
+            f"accel.sw %{results}#{k}, {4 * k}(%z) : {X}, {X}<zero>",
+        ]
     lines += [
         f"%size = accel.addi %z, {4 * count} : ({X}<zero>) -> {X}",
         f"accel.dma.st %z, %a0, %size, 0 : {X}<zero>, {X}<a0>, {X}",
