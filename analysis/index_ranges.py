@@ -54,6 +54,19 @@ def _induction_range(block: Block, index: int, depth: int) -> Range | None:
     return _checked(low[0], max(low[0], high[1] - 1))
 
 
+def most_trips(lower: Bound, upper: Bound, step: Bound) -> int:
+    """Iterations of one loop dimension: exact when static, else the most
+    the ranges of the bounds allow, else 1 (unknown is taken as small)."""
+    count = static_trip_count(lower, upper, step)
+    if count is not None:
+        return count
+    low = (lower, lower) if isinstance(lower, int) else value_range(lower)
+    high = (upper, upper) if isinstance(upper, int) else value_range(upper)
+    if low is None or high is None or not isinstance(step, int):
+        return 1
+    return max(0, -(-(high[1] - low[0]) // step))
+
+
 def value_range(value: SSAValue, depth: int = 0) -> Range | None:
     """The values an integer `value` can take, or None when unknown."""
     if depth > _DEPTH:
@@ -89,6 +102,12 @@ def value_range(value: SSAValue, depth: int = 0) -> Range | None:
         case arith.RemUIOp() | arith.RemSIOp():
             if a[0] >= 0 and b[0] > 0:
                 return a if a[1] < b[0] else (0, b[1] - 1)
+        case arith.ShLIOp():
+            if a[0] >= 0 and b[0] >= 0 and b[1] < 64:
+                return _checked(a[0] << b[0], a[1] << b[1])
+        case arith.ShRUIOp() | arith.ShRSIOp():
+            if a[0] >= 0 and b[0] >= 0 and b[1] < 64:
+                return (a[0] >> b[1], a[1] >> b[0])
         case _:
             pass
     return None

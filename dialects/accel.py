@@ -220,7 +220,7 @@ class NoAssembly(Exception):
         self.op = op
 
 
-def _register(value: SSAValue, user: Operation) -> str:
+def _require_allocated(value: SSAValue, user: Operation) -> AccelRegisterType:
     register = value.type
     assert isinstance(register, AccelRegisterType)
     if not register.is_allocated:
@@ -228,6 +228,17 @@ def _register(value: SSAValue, user: Operation) -> str:
             user,
             f"'{user.name}' has an unallocated !{register.name} register (assembly "
             "needs register allocation first)",
+        )
+    return register
+
+
+def _register(value: SSAValue, user: Operation) -> str:
+    register = _require_allocated(value, user)
+    if register_index(register.REGISTER_FILE, register.register_name.data) is None:
+        raise NoAssembly(
+            user,
+            f"'{user.name}' names register {register.register_name.data}, beyond "
+            "the register file (spill slots are given by accel-registers)",
         )
     return register.assembly_name
 
@@ -867,7 +878,7 @@ def lower_structured_control(module: ModuleOp) -> None:
     structured = [op for op in module.walk() if isinstance(op, StructuredControl)]
     for op in reversed(structured):  # inner ops first
         for operand in op.operands:
-            _register(operand, op)
+            _require_allocated(operand, op)
         block, ops = op.parent_block(), []
         assert block is not None
         if isinstance(op, ForOp):

@@ -16,7 +16,25 @@ from xdsl.backend.register_allocatable import RegisterAllocatableOperation
 from xdsl.backend.register_allocator import BlockAllocator, live_ins_per_block
 from xdsl.backend.register_stack import RegisterStack
 from xdsl.backend.register_type import RegisterType
+from xdsl.dialects.builtin import IntAttr
 from xdsl.ir import Block, SSAValue
+
+
+class LoopRegisterStack(RegisterStack):
+    """xDSL's stack, except that a reserved "infinite" register (a loop's
+    counter or carried value that did not fit) is not made available again
+    inside the loop: xDSL's `push` honours reservations of real registers
+    only, so a value of the body could take the loop's spilled register."""
+
+    def push(self, reg: RegisterType) -> None:
+        index = reg.index
+        if (
+            isinstance(index, IntAttr)
+            and index.data < 0
+            and index.data in self.reserved_registers[reg.register_pool_key()]
+        ):
+            return
+        super().push(reg)
 
 
 def allocate_block(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
-from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp, YieldOp
 
 
 @dataclass
@@ -101,7 +101,7 @@ class Nest:
             callback(depth)
         self._depth = {v: d for v, d in self._depth.items() if d < depth}
 
-    def open_parallel(self, sizes: Sequence[int]) -> list[SSAValue]:
+    def open_parallel(self, sizes: Sequence[Bound]) -> list[SSAValue]:
         """Open a `loop.parallel` over `sizes` (from 0, step 1); its
         induction variables."""
         loop = ParallelOp([0] * len(sizes), list(sizes), [1] * len(sizes))

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import ForOp, YieldOp
+from xlir.dialects.loop.loops import Bound, ForOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.lowering.fusion_to_loop import buffer_type
 from xlir.lowering.index_maps import IndexArith, Indices
@@ -97,8 +97,9 @@ class KernelBuilder:
         self.nest.close()
         return list(loop.results)
 
-    def parallel(self, shape: Sequence[int], body: Callable[[Indices], None]) -> None:
-        """`body(indices)` inside a `loop.parallel` over `shape`."""
+    def parallel(self, shape: Sequence[Bound], body: Callable[[Indices], None]) -> None:
+        """`body(indices)` inside a `loop.parallel` over `shape` (sizes, or
+        `index` values of enclosing scopes)."""
         body(self.nest.open_parallel(shape))
         self.nest.close()
 

@@ -83,6 +83,7 @@ from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
+from xlir.analysis.index_ranges import most_trips
 from xlir.analysis.kernel_aliasing import arguments_may_alias, launches_by_kernel
 from xlir.analysis.loop_utils import (
     bounds_of,
@@ -163,8 +164,10 @@ def jam_blocker(nest: ParallelOp, dims: Iterable[int]) -> str | None:
         return "already jammed"
     bounds = bounds_of(nest)
     for d in dims:
-        if not all(isinstance(b, int) for b in bounds[d]):
-            return f"dimension {d} has dynamic bounds or step"
+        if not runtime_count(bounds[d]) and not all(
+            isinstance(b, int) for b in bounds[d]
+        ):
+            return f"dimension {d} has a dynamic lower bound or step"
     varying = dependents([nest.induction_vars[d] for d in dims], nest.body.block.ops)
     for op in nest.body.walk():
         if isinstance(op, ForOp):
@@ -395,7 +398,7 @@ def _jam_for(
 
 def _nest_like(
     nest: ParallelOp,
-    ranges: Mapping[int, tuple[int, int]],
+    ranges: Mapping[int, tuple[Bound, Bound]],
     steps: Mapping[int, int],
     body: Region | None = None,
 ) -> ParallelOp:
@@ -416,12 +419,48 @@ def _nest_like(
     return made
 
 
+def runtime_count(bounds: tuple[Bound, Bound, Bound]) -> bool:
+    """Whether a dimension runs from a constant by 1 to a runtime bound: one
+    a jam splits at run time (the whole tiles, then a remainder nest)."""
+    lower, upper, step = bounds
+    return isinstance(lower, int) and isinstance(upper, SSAValue) and step == 1
+
+
+def jammable_trips(bounds: tuple[Bound, Bound, Bound]) -> int:
+    """The most iterations of a dimension a jam can split: its trip count,
+    the most its runtime bound allows (`most_trips`), 0 for other bounds."""
+    if static_trip_count(*bounds) is None and not runtime_count(bounds):
+        return 0
+    return most_trips(*bounds)
+
+
+def _split(nest: ParallelOp, bounds: tuple[Bound, Bound, Bound], factor: int) -> Bound:
+    """Where a dimension's whole tiles of `factor` iterations end: a
+    constant, or for a runtime bound `upper - (upper - lower) rem factor`
+    computed before the nest (signed, so an empty range stays empty)."""
+    lower, upper, step = bounds
+    if isinstance(upper, int):
+        assert isinstance(lower, int) and isinstance(step, int)
+        count = static_trip_count(lower, upper, step)
+        assert count is not None
+        return lower + (count - count % factor) * step
+    assert isinstance(lower, int)
+    builder = Builder(InsertPoint.before(nest))
+    span = upper
+    if lower != 0:
+        start = index_constant(builder, lower)
+        span = builder.insert(arith.SubiOp(upper, start)).result
+    rest = builder.insert(arith.RemSIOp(span, index_constant(builder, factor)))
+    return builder.insert(arith.SubiOp(upper, rest.result)).result
+
+
 def jam(
     nest: ParallelOp,
     factors: Mapping[int, int],
     vector: tuple[int, int] | None = None,
 ) -> Jammed | None:
-    """Jam dimension d of `nest` by `factors[d]` (clipped to its trip count);
+    """Jam dimension d of `nest` by `factors[d]` (clipped to its trip count,
+    or the most a runtime upper bound allows: the split is computed then);
     None, and the nest unchanged, when no factor above 1 is left or
     `jam_blocker` refuses. `vector` = (d, lanes) makes the copies along d
     vector copies (`passes/loop/jam_vector.py`) of the most lanes, up to `lanes`,
@@ -429,21 +468,15 @@ def jam(
     bounds = bounds_of(nest)
     clipped: dict[int, int] = {}
     for d, factor in factors.items():
-        count = static_trip_count(*bounds[d])
-        if count is not None and min(factor, count) > 1:
-            clipped[d] = min(factor, count)
+        if min(factor, jammable_trips(bounds[d])) > 1:
+            clipped[d] = min(factor, jammable_trips(bounds[d]))
     if not clipped or jam_blocker(nest, clipped) is not None:
         return None
-    splits: dict[int, int] = {}
-    whole: dict[int, tuple[int, int]] = {}
+    splits: dict[int, Bound] = {}
+    whole: dict[int, tuple[Bound, Bound]] = {}
     for d, factor in clipped.items():
-        lower, upper, step = bounds[d]
-        assert isinstance(lower, int) and isinstance(upper, int)
-        assert isinstance(step, int)
-        count = static_trip_count(lower, upper, step)
-        assert count is not None
-        splits[d] = lower + (count - count % factor) * step
-        whole[d] = (lower, splits[d])
+        splits[d] = _split(nest, bounds[d], factor)
+        whole[d] = (bounds[d][0], splits[d])
     steps = {d: bounds[d][2] * f for d, f in clipped.items()}  # type: ignore[operator]
     main = _nest_like(nest, whole, steps)
     main.attributes[JAM_ATTRIBUTE] = i64_array(
@@ -484,11 +517,10 @@ def jam(
     at = Builder(InsertPoint.before(nest))
     at.insert(main)
     remainders: dict[int, ParallelOp] = {}
-    done: dict[int, tuple[int, int]] = {}
+    done: dict[int, tuple[Bound, Bound]] = {}
     for d in dims:
         upper = bounds[d][1]
-        assert isinstance(upper, int)
-        if splits[d] < upper:
+        if not isinstance(upper, int) or splits[d] != upper:
             ranges = {**done, d: (splits[d], upper)}
             rest = _nest_like(nest, ranges, {}, nest.body.clone())
             remainders[d] = at.insert(rest)

@@ -55,10 +55,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xlir.analysis.index_ranges import value_range
-from xlir.analysis.loop_utils import bounds_of, static_trip_count
+from xlir.analysis.index_ranges import most_trips
+from xlir.analysis.loop_utils import bounds_of
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import THREADS, Bound, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
 from xlir.passes.loop.jam import (
     JAM_ATTRIBUTE,
     loads_in,
@@ -72,19 +72,6 @@ from xlir.element_types import byte_width
 
 DEFAULT_MIN_WORK = 1 << 20
 """Ops per launch from which threads pay (module docstring)."""
-
-
-def _trip_estimate(lower: Bound, upper: Bound, step: Bound) -> int:
-    """Iterations of one dimension: exact when static, else the most the
-    ranges of the bounds allow, else 1."""
-    count = static_trip_count(lower, upper, step)
-    if count is not None:
-        return count
-    low = (lower, lower) if isinstance(lower, int) else value_range(lower)
-    high = (upper, upper) if isinstance(upper, int) else value_range(upper)
-    if low is None or high is None or not isinstance(step, int):
-        return 1
-    return max(0, -(-(high[1] - low[0]) // step))
 
 
 def estimated_work(block: Block) -> int:
@@ -107,7 +94,7 @@ def _loop_work(loop: ParallelOp | ForOp) -> int:
     dimensions it depends on: an op of the outer index only (a gather's row
     index, a broadcast operand's load) is hoisted out of the inner one by
     LLVM, and runs once per row."""
-    trips = [_trip_estimate(*dim) for dim in bounds_of(loop)]
+    trips = [most_trips(*dim) for dim in bounds_of(loop)]
     ivs = (
         list(loop.induction_vars)
         if isinstance(loop, ParallelOp)
@@ -152,7 +139,7 @@ def outer_parallels(kernel: KernelOp) -> list[ParallelOp]:
 
 def worth_threads(loop: ParallelOp, min_work: int, vector_bits: int) -> bool:
     bounds = bounds_of(loop)
-    if not bounds or _trip_estimate(*bounds[0]) < 2:
+    if not bounds or most_trips(*bounds[0]) < 2:
         return False
     return _loop_work(loop) // _vector_lanes(loop, vector_bits) >= min_work
 

@@ -82,6 +82,7 @@ from xlir.passes.loop.jam import (
     epilogue_copies,
     is_jammed,
     jam,
+    jammable_trips,
     loads_in,
     ops_cost,
     reduction_loops,
@@ -184,7 +185,7 @@ def jam_rows(nest: ParallelOp, rows: int) -> bool:
     """Jam the parallel dimension with the most iterations by `rows` (fewer
     where the cloned body would cost more than `ROW_JAM_BUDGET`); whether
     it changed."""
-    counts = [static_trip_count(*b) or 0 for b in bounds_of(nest)]
+    counts = [jammable_trips(b) for b in bounds_of(nest)]
     if not counts:
         return False
     dim = max(range(len(counts)), key=lambda d: counts[d])

@@ -12,27 +12,29 @@ from xdsl.passes import ModulePass
 from xlir.dialects import accel
 from xlir.targets.accel.assembler import AssemblyError, assemble
 from xlir.targets.accel.objfile import ObjectFile
-from xlir.targets.accel.register_allocation import allocate_kernel
+from xlir.targets.accel.register_allocation import allocate_module
 
 from xlir.diagnostics import XlirError
 
 SPILLS_ATTRIBUTE = "spilled_values"
-"""On each `accel.kernel` after allocation: values kept in spill slots."""
+"""On each `accel.kernel` after allocation: the spill slots it uses (one per
+register beyond the files)."""
 
 
 @dataclass(frozen=True)
 class AccelRegistersPass(ModulePass):
-    """Allocate the registers of every `accel.kernel`, then lower its
-    structured control (`accel.for`, `accel.repeat`, `accel.if`)."""
+    """Allocate the registers of every `accel.kernel`, lower its structured
+    control (`accel.for`, `accel.repeat`, `accel.if`), then spill what did
+    not fit (`register_allocation.allocate_module`)."""
 
     name = "accel-registers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        allocations = allocate_module(op)
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
-                spilled = allocate_kernel(kernel).spilled
+                spilled = allocations[kernel.sym_name.data].spilled
                 kernel.attributes[SPILLS_ATTRIBUTE] = IntegerAttr(spilled, 64)
-        accel.lower_structured_control(op)
 
 
 def kernel_assembly(module: ModuleOp) -> str:

@@ -1,23 +1,25 @@
 """Register allocation of the accel dialect with xDSL's allocator
 (`xdsl.backend.block_naive_allocator`, as its riscv and x86 backends use it),
-run while loops are still structured (`accel.for` allocates its own body).
+run while loops are still structured (`accel.for` allocates its own body),
+then the structured control lowered to labels and branches.
 
 Values the allocator cannot fit in the register files get xDSL's
-"infinite" registers; `spill` then gives each of those a slot in the spill
-area at the top of the scratchpad (below `sp`) and rewrites every
-definition to store and every use to reload through a few registers held
-back for that (manual section 8.3's stack, addressed from `sp`)."""
+"infinite" registers (a loop's counter and carried values too: they stay
+reserved through its body); `spill` then gives each of those registers a
+slot in the spill area at the top of the scratchpad (below `sp`) and has
+every instruction reload what it reads from a slot and store what it
+writes, through a few registers held back for that (manual section 8.3's
+stack, addressed from `sp`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.backend.register_stack import RegisterStack
-from xdsl.dialects.builtin import IntAttr, ModuleOp
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
-from xlir.dialects.register_allocation import allocate_block
+from xlir.dialects.register_allocation import LoopRegisterStack, allocate_block
 from xlir.targets.accel.isa import RegClass
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -35,10 +37,10 @@ SPILL_LIMIT = 32 * 1024
 @dataclass(frozen=True)
 class Allocation:
     spilled: int
-    """Values kept in the spill area."""
+    """Registers kept in the spill area."""
 
 
-def _stack(kernel: accel.KernelOp, held_back: bool) -> RegisterStack:
+def _stack(kernel: accel.KernelOp, held_back: bool) -> LoopRegisterStack:
     arguments = {arg.type for arg in kernel.body.block.args}
     excluded = set(RESERVED)
     if held_back:
@@ -53,23 +55,24 @@ def _stack(kernel: accel.KernelOp, held_back: bool) -> RegisterStack:
         V.from_index(i) for i in range(RegClass.V.count) if f"v{i}" not in excluded
     ]
     registers += [M.from_index(i) for i in range(RegClass.M.count)]
-    return RegisterStack.get(registers, allow_infinite=True)
+    return LoopRegisterStack.get(registers, allow_infinite=True)
 
 
-def allocate_kernel(kernel: accel.KernelOp) -> Allocation:
-    """Allocate every register of `kernel` in place; spill what does not fit."""
+def allocate_kernel(kernel: accel.KernelOp) -> bool:
+    """Allocate every register of `kernel` in place; whether some did not
+    fit (then `spill` must run once its structured control is lowered)."""
     if _allocate(kernel.clone(), held_back=False) == 0:
         _allocate(kernel, held_back=False)
-        return Allocation(0)
+        return False
     _allocate(kernel, held_back=True)
-    return Allocation(spill(kernel))
+    return True
 
 
 def _allocate(kernel: accel.KernelOp, held_back: bool) -> int:
-    """Allocate; the number of values given infinite registers."""
+    """Allocate; the number of registers given out beyond the files."""
     registers = _stack(kernel, held_back)
     allocate_block(kernel.body.block, registers, accel.AccelRegisterType)
-    return len(_infinite_values(kernel))
+    return len({v.type for v in _infinite_values(kernel)})
 
 
 def _infinite_values(kernel: accel.KernelOp) -> list[SSAValue]:
@@ -92,25 +95,60 @@ def _is_infinite(value: SSAValue) -> bool:
 
 
 def spill(kernel: accel.KernelOp) -> int:
-    """Rewrite the values in infinite registers to live in spill slots: each
-    use reloads it into a held-back register, each definition writes a
-    held-back register and stores it. The number of slots."""
+    """Give each infinite register a spill slot, once structured control is
+    lowered (so a loop's counter, bound and carried values are read and
+    written by plain instructions): each instruction reloads the operands
+    it reads from slots into held-back registers and stores what it writes
+    to one. As every value of one register shares its slot, the slot holds
+    that register's contents at every point, across branches and loops.
+    The number of slots."""
+    slots = _slots(kernel)
+    loop_ends = _hardware_loop_ends(kernel)
+    instructions = [
+        op for op in kernel.body.walk() if isinstance(op, accel.AccelInstruction)
+    ]
+    labels = {op: _labels_before(op, loop_ends) for op in instructions}
+    reloads = [  # all reloads first: a store retypes the stored value
+        load for op in instructions for load in _reload_operands(op, slots)
+    ]
+    for op in instructions:
+        last = _store_results(op, slots)
+        for label in labels[op]:  # a hardware loop's end names its last instruction
+            label.detach()
+            last.parent_block().insert_op_before(label, last)  # pyright: ignore[reportOptionalMemberAccess]
+    for load in reloads:
+        _forward_store(load)
+    for op in list(
+        kernel.body.walk()
+    ):  # a lowered loop's names, read through slots now
+        if isinstance(op, accel.GetRegisterOp) and _is_infinite(op.result):
+            Rewriter.erase_op(op)
+    return len(slots)
+
+
+def _slots(kernel: accel.KernelOp) -> dict[accel.AccelRegisterType, int]:
+    """Each infinite register's slot, an offset from `sp`; a diagnostic at the
+    op if one cannot be spilled, or at the kernel if they do not fit."""
     slots: dict[accel.AccelRegisterType, int] = {}
     offset = 0
-    for value in _infinite_values(kernel):
-        register = value.type
-        assert isinstance(register, accel.AccelRegisterType)
-        if isinstance(value, BlockArgument) or not isinstance(
-            value.owner, accel.AccelInstruction
-        ):
-            raise XlirError(
-                format_at_op(
-                    kernel,
-                    f"kernel @{kernel.sym_name.data} would spill a loop's induction "
-                    "variable or carried value, which the allocator cannot",
+    for op in kernel.body.walk():
+        for value in (*op.operands, *op.results):
+            register = value.type
+            if not _is_infinite(value) or register in slots:
+                continue
+            assert isinstance(register, accel.AccelRegisterType)
+            if isinstance(op, accel.GetRegisterOp):
+                continue  # a lowered loop's counter or carried value: no code
+            if not isinstance(op, accel.AccelInstruction) or isinstance(register, M):
+                file = register.REGISTER_FILE
+                raise XlirError(
+                    format_at_op(
+                        op,
+                        f"kernel @{kernel.sym_name.data} needs more {file.prefix} "
+                        f"registers than the {file.count} of its file, and "
+                        f"'{op.name}' cannot read or write a spilled one",
+                    )
                 )
-            )
-        if register not in slots:
             size = 64 if isinstance(register, V) else 4
             offset = -(-(offset + size) // size) * size
             slots[register] = -offset
@@ -122,34 +160,29 @@ def spill(kernel: accel.KernelOp) -> int:
                 f"slots, more than the {SPILL_LIMIT} reserved for them",
             )
         )
-    instructions = [
-        op for op in kernel.body.walk() if isinstance(op, accel.AccelInstruction)
-    ]
-    for op in instructions:
-        _reload_operands(op, slots)
-    for loop in [op for op in kernel.body.walk() if isinstance(op, accel.ForOp)]:
-        if loop.hardware is None and loop.bound.type in slots:
-            raise XlirError(
-                format_at_op(
-                    kernel,
-                    f"kernel @{kernel.sym_name.data} would spill the bound of a "
-                    "branch loop, which every iteration reads",
-                )
-            )
-        if sum(o.type in slots for o in loop.operands) > len(
-            SPILL_TEMPORARIES[RegClass.X]
-        ):
-            raise XlirError(
-                format_at_op(
-                    kernel,
-                    f"kernel @{kernel.sym_name.data} would spill more of a loop's "
-                    "bounds and initial values than it holds registers back for",
-                )
-            )
-        _reload_operands(loop, slots)  # read once, on entry
-    for op in instructions:
-        _store_results(op, slots)
-    return len(slots)
+    return slots
+
+
+def _hardware_loop_ends(kernel: accel.KernelOp) -> set[str]:
+    """The labels `loop` instructions name: each marks a body's last instruction."""
+    return {
+        target.data
+        for op in kernel.body.walk()
+        if isinstance(op, accel.AccelInstruction) and op.SPEC.mnemonic == "loop"
+        if isinstance(target := op.properties["target"], StringAttr)
+    }
+
+
+def _labels_before(
+    op: accel.AccelInstruction, loop_ends: set[str]
+) -> list[accel.LabelOp]:
+    """The hardware-loop end labels right before `op` (nested loops may share it)."""
+    labels: list[accel.LabelOp] = []
+    previous = op.prev_op
+    while isinstance(previous, accel.LabelOp) and previous.label.data in loop_ends:
+        labels.insert(0, previous)
+        previous = previous.prev_op
+    return labels
 
 
 def _sp(before: Operation) -> SSAValue:
@@ -165,10 +198,10 @@ def _temporary(register: accel.AccelRegisterType, nth: int) -> accel.AccelRegist
 
 
 def _reload_operands(
-    op: accel.AccelInstruction | accel.ForOp,
-    slots: dict[accel.AccelRegisterType, int],
-) -> None:
-    count = 0
+    op: accel.AccelInstruction, slots: dict[accel.AccelRegisterType, int]
+) -> list[accel.AccelInstruction]:
+    """Load each spilled operand of `op` into a held-back register; the loads."""
+    loads: list[accel.AccelInstruction] = []
     for index, operand in enumerate(op.operands):
         register = operand.type
         if register not in slots:
@@ -177,17 +210,48 @@ def _reload_operands(
         load = accel.instruction(
             "vld" if isinstance(register, V) else "lw",
             [_sp(op)],
-            [_temporary(register, count)],
+            [_temporary(register, len(loads))],
             offset=slots[register],
         )
-        count += 1
+        loads.append(load)
         op.parent_block().insert_op_before(load, op)  # pyright: ignore[reportOptionalMemberAccess]
         op.operands[index] = load.results[0]
+    return loads
+
+
+def _forward_store(load: accel.AccelInstruction) -> None:
+    """Drop `load` if the instruction before it stored its slot from the
+    register it loads into: that register still holds the value. Not after
+    a labelled store, which may end a hardware loop: a zero trip count
+    skips the body and continues right after it."""
+    previous = load.prev_op
+    while isinstance(previous, accel.GetRegisterOp):
+        previous = previous.prev_op
+    if not isinstance(previous, accel.AccelInstruction) or isinstance(
+        previous.prev_op, accel.LabelOp
+    ):
+        return
+    store = {"lw": "sw", "vld": "vst"}[load.SPEC.mnemonic]
+    if previous.SPEC.mnemonic != store:
+        return
+    stored, base = previous.operands
+    if (
+        previous.properties["offset"] == load.properties["offset"]
+        and base.type == X.from_name("sp")
+        and stored.type == load.results[0].type
+    ):
+        sp = load.operands[0].owner
+        load.results[0].replace_all_uses_with(stored)
+        Rewriter.erase_op(load)
+        if isinstance(sp, accel.GetRegisterOp) and not sp.result.uses:
+            Rewriter.erase_op(sp)
 
 
 def _store_results(
     op: accel.AccelInstruction, slots: dict[accel.AccelRegisterType, int]
-) -> None:
+) -> Operation:
+    """Store each spilled result after `op`; the last op of the sequence."""
+    last: Operation = op
     for result in op.results:
         register = result.type
         if register not in slots:
@@ -200,12 +264,18 @@ def _store_results(
             offset=slots[register],
         )
         op.parent_block().insert_op_after(store, op)  # pyright: ignore[reportOptionalMemberAccess]
+        last = store
+    return last
 
 
 def allocate_module(module: ModuleOp) -> dict[str, Allocation]:
-    """Allocate the registers of every kernel; per kernel, what spilled."""
+    """Allocate the registers of every kernel, lower the module's structured
+    control (its labels unique across kernels), then spill; per kernel,
+    what spilled."""
+    kernels = [op for op in module.body.block.ops if isinstance(op, accel.KernelOp)]
+    spilling = [allocate_kernel(kernel) for kernel in kernels]
+    accel.lower_structured_control(module)
     return {
-        op.sym_name.data: allocate_kernel(op)
-        for op in module.body.block.ops
-        if isinstance(op, accel.KernelOp)
+        kernel.sym_name.data: Allocation(spill(kernel) if spills else 0)
+        for kernel, spills in zip(kernels, spilling, strict=True)
     }

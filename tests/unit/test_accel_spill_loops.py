@@ -1,17 +1,19 @@
-"""Spilling around `accel.for` (`register_allocation.spill`): a hardware
-loop reads its trip count and start once, on entry, so a spilled one is
-reloaded right before the loop; a branch loop compares its bound after every
-iteration, so a spilled bound is a diagnostic, not a clobbered register."""
+"""Spilling around `accel.for` (`register_allocation.spill`, run once the
+structured control is lowered): a loop's spilled start is copied into its
+counter from a held-back register; a hardware loop's `loop` instruction reads
+its spilled trip count from a reload right before it, and a branch loop's
+compares reload a spilled bound on entry and after every iteration, each
+into its own held-back register."""
 
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.register_allocation import spill
 
 from xlir.context import make_context
-from xlir.diagnostics import XlirError
 from xlir.parsing import parse_module
 
 
@@ -31,27 +33,60 @@ def _kernel(hardware: bool) -> str:
 }}"""
 
 
-def _parse(text: str) -> accel.KernelOp:
+def _spilled(text: str) -> accel.KernelOp:
     module = parse_module(make_context(), text, "k.mlir")
     assert isinstance(module, ModuleOp)
     kernel = module.body.block.first_op
     assert isinstance(kernel, accel.KernelOp)
+    accel.lower_structured_control(module)
+    assert spill(kernel) == 2
+    module.verify()
     return kernel
 
 
-def test_a_hardware_loops_spilled_bounds_are_reloaded_before_it() -> None:
-    kernel = _parse(_kernel(hardware=True))
-    assert spill(kernel) == 2
-    loop = next(op for op in kernel.body.walk() if isinstance(op, accel.ForOp))
-    for operand in (loop.lower, loop.bound):
-        reload = operand.owner
-        assert isinstance(reload, accel.AccelInstruction)
-        assert reload.SPEC.mnemonic == "lw"
-        assert reload.parent_block() is loop.parent_block()
-    assert loop.lower.type != loop.bound.type  # two temporaries, not one
+def _readers(kernel: accel.KernelOp, *mnemonics: str) -> list[accel.AccelInstruction]:
+    return [
+        op
+        for op in kernel.body.walk()
+        if isinstance(op, accel.AccelInstruction) and op.SPEC.mnemonic in mnemonics
+    ]
 
 
-def test_a_branch_loops_spilled_bound_is_a_diagnostic() -> None:
-    kernel = _parse(_kernel(hardware=False))
-    with pytest.raises(XlirError, match="would spill the bound of a branch loop"):
-        spill(kernel)
+def _reloaded(operand: SSAValue) -> accel.AccelInstruction:
+    reload = operand.owner
+    assert isinstance(reload, accel.AccelInstruction)
+    assert reload.SPEC.mnemonic == "lw"
+    return reload
+
+
+@pytest.mark.parametrize("hardware", [True, False])
+def test_a_loops_spilled_start_is_read_through_a_held_back_register(
+    hardware: bool,
+) -> None:
+    kernel = _spilled(_kernel(hardware))
+    counter = accel.XRegisterType.from_name("t1")
+    (start, advance) = [
+        op for op in _readers(kernel, "addi") if op.results[0].type == counter
+    ]
+    assert start.properties["imm"] == IntegerAttr(0, 32)
+    # right after %low's store to its slot: still in the held-back register
+    assert start.operands[0].type == accel.XRegisterType.from_name("s4")
+    low = start.operands[0].owner
+    assert isinstance(low, accel.AccelInstruction)
+    store = low.next_op
+    assert isinstance(store, accel.AccelInstruction) and store.SPEC.mnemonic == "sw"
+    assert store.operands[0] is start.operands[0]
+    assert advance.operands[0].type == counter  # the counter itself did not spill
+
+
+def test_a_hardware_loops_spilled_trip_count_is_reloaded_before_it() -> None:
+    (loop,) = _readers(_spilled(_kernel(hardware=True)), "loop")
+    assert loop.prev_op is _reloaded(loop.operands[0])
+
+
+def test_a_branch_loops_spilled_bound_is_reloaded_at_each_compare() -> None:
+    compares = _readers(_spilled(_kernel(hardware=False)), "bge", "blt")
+    assert len(compares) == 2
+    for compare in compares:
+        assert compare.operands[0].type == accel.XRegisterType.from_name("t1")
+        _reloaded(compare.operands[1])

@@ -168,6 +168,26 @@ def test_sort_random(
     check(text, rtol=0, seed=seed)
 
 
+@pytest.mark.parametrize(
+    "shape", ["16", "17", "33", "64", "1000", "3x100", "4x256", "100x5"]
+)
+@pytest.mark.parametrize("direction", ["LT", "GT"])
+def test_sort_pass_loop_on_cpu(shape: str, direction: str):
+    """Past `STATIC_PASSES` the passes run in a loop of runtime run widths,
+    whole pairs jammed and threaded on the cpu target: keys with many ties
+    carry their values, every row along the last dimension, exactly as a
+    stable sort (the last pair of a pass is short, a lone run or none)."""
+    dims = tuple(int(d) for d in shape.split("x"))
+    rng = np.random.default_rng(len(shape))
+    keys = rng.integers(-5, 5, dims).astype(np.int32)
+    values = rng.standard_normal(dims).astype(np.float32)
+    text = keys_and_values(shape, len(dims) - 1, direction)
+    got_keys, got_values = xlir.compile(text, target="cpu")(keys, values)
+    order = np.argsort(keys if direction == "LT" else -keys, axis=-1, kind="stable")
+    np.testing.assert_array_equal(got_keys, np.take_along_axis(keys, order, -1))
+    np.testing.assert_array_equal(got_values, np.take_along_axis(values, order, -1))
+
+
 # --- scatter ----------------------------------------------------------------------
 
 ADD = "%s = stablehlo.add %a, %b : {t}"

@@ -232,3 +232,43 @@ loop.kernel @vector_columns(%x: memref<64x256xf32>, %out: memref<256xf32>) {
   }
   loop.return
 }
+
+// -----
+
+// A runtime bound is estimated from its range, through shifts: rows of a
+// merge pass, 4096 >> (%t + 1) of them (at most 2048), each with a
+// loop.for over 2 << %t (at most 16) elements: marked. A bound shifted by a
+// loaded amount has no range: estimated as 1 row, not marked.
+// CHECK-LABEL: loop.kernel @shifted_bounds
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (%{{.*}}) step (1) attributes {threads = 0 : i64} {
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (%{{.*}}) step (1) {
+loop.kernel @shifted_bounds(%x: memref<4096xf32>, %out: memref<4096xf32>, %by: memref<i64>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1 : index
+  %length = arith.constant 4096 : index
+  %loaded = loop.load %by[] : memref<i64>
+  %unknown = arith.index_cast %loaded : i64 to index
+  loop.for %t = 0 to 4 step 1 {
+    %double = arith.addi %t, %one : index
+    %pairs = arith.shrui %length, %double : index
+    %run = arith.shli %one, %double : index
+    loop.parallel (%p) = (0) to (%pairs) step (1) {
+      %s = loop.for %k = 0 to %run step 1 iter_args(%acc = %zero) -> (f32) {
+        %v = loop.load %x[%k] : memref<4096xf32>
+        %n = arith.addf %acc, %v : f32
+        loop.yield %n : f32
+      }
+      loop.store %s, %out[%p] : memref<4096xf32>
+    }
+    %few = arith.shrui %length, %unknown : index
+    loop.parallel (%p) = (0) to (%few) step (1) {
+      %s = loop.for %k = 0 to %run step 1 iter_args(%acc = %zero) -> (f32) {
+        %v = loop.load %x[%k] : memref<4096xf32>
+        %n = arith.addf %acc, %v : f32
+        loop.yield %n : f32
+      }
+      loop.store %s, %out[%p] : memref<4096xf32>
+    }
+  }
+  loop.return
+}

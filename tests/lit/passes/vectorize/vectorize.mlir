@@ -292,3 +292,64 @@ loop.kernel @nested_reductions(%x: memref<4x16x10xf32>, %out: memref<4x10xf32>) 
   }
   loop.return
 }
+
+// -----
+
+// A row count known only at run time (1 << %t, at most 8 rows) is jammed
+// too: the whole tiles of 8 rows end at n - n rem 8, computed before the
+// nest, and a remainder nest runs from there to n.
+// CHECK-LABEL: loop.kernel @row_sums_runtime_count
+// CHECK:         %[[N:.*]] = arith.shli
+// CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[REM:.*]] = arith.remsi %[[N]], %[[EIGHT]] : index
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.subi %[[N]], %[[REM]] : index
+// CHECK-NEXT:    loop.parallel (%{{.*}}) = (0) to (%[[SPLIT]]) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           loop.for %{{.*}} = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:         loop.parallel (%{{.*}}) = (%[[SPLIT]]) to (%[[N]]) step (1) {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 32 step 1 iter_args(%{{[^,]*}}) -> (f32) {
+loop.kernel @row_sums_runtime_count(%x: memref<10x32xf32>, %out: memref<10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1 : index
+  loop.for %t = 0 to 4 step 1 {
+    %n = arith.shli %one, %t : index
+    loop.parallel (%i) = (0) to (%n) step (1) {
+      %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+        %v = loop.load %x[%i, %j] : memref<10x32xf32>
+        %n2 = arith.addf %acc, %v : f32
+        loop.yield %n2 : f32
+      }
+      loop.store %s, %out[%i] : memref<10xf32>
+    }
+  }
+  loop.return
+}
+
+// -----
+
+// Not jammed: a runtime lower bound, and a runtime upper bound whose range
+// is unknown (a loaded count).
+// CHECK-LABEL: loop.kernel @row_sums_unknown_bounds
+// CHECK-NOT:     jam
+// CHECK:         loop.return
+loop.kernel @row_sums_unknown_bounds(%x: memref<10x32xf32>, %out: memref<10xf32>, %count: memref<i64>) {
+  %zero = arith.constant 0.0 : f32
+  %loaded = loop.load %count[] : memref<i64>
+  %n = arith.index_cast %loaded : i64 to index
+  loop.parallel (%i) = (%n) to (10) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<10x32xf32>
+      %n2 = arith.addf %acc, %v : f32
+      loop.yield %n2 : f32
+    }
+    loop.store %s, %out[%i] : memref<10xf32>
+  }
+  loop.parallel (%i) = (0) to (%n) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<10x32xf32>
+      %n2 = arith.addf %acc, %v : f32
+      loop.yield %n2 : f32
+    }
+    loop.store %s, %out[%i] : memref<10xf32>
+  }
+  loop.return
+}
