@@ -327,14 +327,14 @@ loop.kernel @row_sums_runtime_count(%x: memref<10x32xf32>, %out: memref<10xf32>)
 // -----
 
 // Not jammed: a runtime lower bound, and a runtime upper bound whose range
-// is unknown (a loaded count).
+// is unknown (a loaded index; an index cast of a loaded integer has its
+// source width's range).
 // CHECK-LABEL: loop.kernel @row_sums_unknown_bounds
 // CHECK-NOT:     jam
 // CHECK:         loop.return
-loop.kernel @row_sums_unknown_bounds(%x: memref<10x32xf32>, %out: memref<10xf32>, %count: memref<i64>) {
+loop.kernel @row_sums_unknown_bounds(%x: memref<10x32xf32>, %out: memref<10xf32>, %count: memref<index>) {
   %zero = arith.constant 0.0 : f32
-  %loaded = loop.load %count[] : memref<i64>
-  %n = arith.index_cast %loaded : i64 to index
+  %n = loop.load %count[] : memref<index>
   loop.parallel (%i) = (%n) to (10) step (1) {
     %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
       %v = loop.load %x[%i, %j] : memref<10x32xf32>
