@@ -4,7 +4,8 @@ was not tuned on, exported by the corpus exporter (scripts/jax_corpus.py).
 
     pip install -e '.[bench]'
     python benchmarks/broad_corpus.py                 # -> benchmarks/broad/ (git-ignored)
-    python benchmarks/broad_corpus.py OUT top_k lstm  # only these, into OUT
+    python benchmarks/broad_corpus.py top_k lstm      # only these
+    python benchmarks/broad_corpus.py -o OUT          # into OUT
     python benchmarks/broad_corpus.py --list
 
 small/ holds each program at small shapes with its inputs and JAX's outputs

@@ -200,14 +200,18 @@ def main(
     """The command line of an export script over `programs`; returns the
     folder and the small programs' outputs by name."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument(
-        "folder",
-        nargs="?" if default_folder else None,
-        type=Path,
-        default=default_folder,
-        help="where small/ and bench/ are written"
-        + (f" (default: {default_folder})" if default_folder else ""),
-    )
+    where = "where small/ and bench/ are written"
+    if default_folder:  # an option, so that a first program name is a name
+        parser.add_argument(
+            "-o",
+            "--out",
+            dest="folder",
+            type=Path,
+            default=default_folder,
+            help=f"{where} (default: {default_folder})",
+        )
+    else:
+        parser.add_argument("folder", type=Path, help=where)
     parser.add_argument("names", nargs="*", help="only these programs (small names)")
     parser.add_argument(
         "--only",

@@ -70,3 +70,23 @@ def test_unknown_program_is_refused(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit):
         jax_corpus.main(export_corpus.CORPUS, "export", [str(tmp_path), "nonesuch"])
     assert "unknown program(s) nonesuch; known: gelu" in capsys.readouterr().err
+
+
+def test_default_folder_takes_names_first(tmp_path: Path) -> None:
+    """With a default folder (benchmarks/broad_corpus.py), every positional
+    is a program name and the folder is `-o`: `top_k` is not a folder."""
+    programs = jax_corpus.ProgramList()
+
+    @programs.add(
+        inputs=lambda rng, n: [np.ones(n, np.float32)], small={"n": 4}, bench={"n": 8}
+    )
+    def double(x):
+        return x * 2
+
+    default = tmp_path / "default"
+    jax_corpus.main(programs, "export", ["double", "--only", "small"], default)
+    assert (default / "small" / "double.mlir").exists()
+    jax_corpus.main(
+        programs, "export", ["-o", str(tmp_path / "o"), "--only", "small"], default
+    )
+    assert (tmp_path / "o" / "small" / "double.npz").exists()
