@@ -29,7 +29,6 @@ STABLEHLO_SUITE = {
 
 JAX_EXPORTS = {
     "convert_f64": ("XA-1 has no f64 (manual table 2.7)", "computes on f64"),
-    "dropout": ("64-bit integer emulation in loop-to-accel", "computes on i64"),
     "fft_c64": (
         "complex numbers: XA-1 has none, split-complex is not in its pipeline",
         "on complex values",

@@ -109,9 +109,15 @@ class KernelLayout:
     """Scratchpad bytes the buffers take."""
 
 
+def container_bytes(element: Attribute) -> int:
+    """Scratchpad bytes of one element: its 32-bit container, two words for
+    a 64-bit integer (`wide_integers.py`)."""
+    return 8 if isinstance(element, IntegerType) and element.width.data == 64 else 4
+
+
 def staged_bytes(buffers: list[MemRefType]) -> int:
     """Scratchpad bytes of `buffers` staged whole, each 64-byte aligned."""
-    return sum(aligned(4 * _elements(t)) for t in buffers)
+    return sum(aligned(container_bytes(t.element_type) * _elements(t)) for t in buffers)
 
 
 def _elements(type_: MemRefType) -> int:

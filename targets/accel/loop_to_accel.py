@@ -18,9 +18,10 @@ The host schedule (`device`) stays as it is: the target's executor runs it.
   `accel.for` (iteration values included); the innermost four levels of a
   nest run as hardware loops, outer ones as branches.
 
-Ops or types the chip cannot run (f64, complex, 64-bit integers, vectors
-of the CPU's vectorizer, an op without a lowering here) are reported in one
-diagnostic listing all of them, before anything is changed.
+64-bit integers are pairs of 32-bit words (`wide_integers.py`). Ops or
+types the chip cannot run (f64, complex, i64 ops without an emulation,
+vectors of the CPU's vectorizer, an op without a lowering here) are
+reported in one diagnostic listing all of them, before anything is changed.
 """
 
 from __future__ import annotations
@@ -228,7 +229,12 @@ MOVES_BF16 = (LoadOp, StoreOp, arith.BitcastOp, arith.SelectOp, YieldOp, ForOp)
 
 
 def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
-    """Every op of `kernel` this lowering cannot take, with the reason."""
+    """Every op of `kernel` this lowering cannot take, with the reason (an
+    op on i64 only where `wide_integers.py` does not emulate it: a kernel
+    it left as it is has such an op)."""
+    # Imported here: the emulation builds on this module's op classes.
+    from xlir.targets.accel.wide_integers import EMULATED, WIDE_OPS, is_wide
+
     found: list[tuple[Operation, str]] = []
     for argument in kernel.body.block.args:
         if not isinstance(argument.type, MemRefType) and not register_type(
@@ -243,6 +249,13 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
         values += [a for r in op.regions for b in r.blocks for a in b.args]
         for value in values:
             type_ = value.type
+            if isinstance(type_, MemRefType) and is_wide(type_.element_type):
+                continue  # its loads and stores are emulated
+            if is_wide(type_):
+                if not isinstance(op, EMULATED):
+                    found.append((op, f"computes on {type_}, {WIDE_OPS}"))
+                    break
+                continue
             if isinstance(type_, MemRefType):
                 if dma_mode(type_.element_type) is None:
                     found.append(
@@ -1428,9 +1441,13 @@ class LoopToAccelPass(ModulePass):
     """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Imported here: the emulation builds on this module's op classes.
+        from xlir.targets.accel.wide_integers import legalize_wide_integers
+
         kernels = [k for k in op.body.block.ops if isinstance(k, KernelOp)]
         for kernel in kernels:
             narrow_index_casts(kernel)
+            legalize_wide_integers(kernel)
         check_kernels(op)
         capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in kernels:
