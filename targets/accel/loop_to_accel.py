@@ -35,6 +35,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float16Type,
     Float32Type,
     FloatAttr,
     IndexType,
@@ -60,6 +61,7 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
     SIDE_EFFECTS,
     hoist_invariants,
@@ -106,8 +108,8 @@ def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
         if lanes and (isinstance(element, Float32Type) or _width(element) in (1, 32)):
             return V
         return None
-    if isinstance(type_, Float32Type | BFloat16Type):
-        return V  # bf16: the f32 the DMA widens it to (manual section 2.7)
+    if isinstance(type_, Float32Type | BFloat16Type | Float16Type):
+        return V  # bf16, f16: the f32 the DMA widens it to (manual section 2.7)
     if isinstance(type_, IndexType):
         return X
     if isinstance(type_, IntegerType) and type_.width.data in (1, 8, 16, 32):
@@ -208,6 +210,8 @@ SUPPORTED = (
     *FPTOSI,
     arith.FPToUIOp,
     arith.BitcastOp,
+    arith.ExtFOp,
+    arith.TruncFOp,
     math.AbsFOp,
     math.CopySignOp,
     math.SqrtOp,
@@ -226,6 +230,10 @@ SUPPORTED = (
 MOVES_BF16 = (LoadOp, StoreOp, arith.BitcastOp, arith.SelectOp, YieldOp, ForOp)
 """The ops that take bf16 values as they are, in their f32 containers:
 `widen-floats` turns the arithmetic into f32 code and integer rounding."""
+TAKES_F16 = (LoadOp, StoreOp, arith.SelectOp, YieldOp, ForOp, arith.ConstantOp)
+"""The ops that take f16 values in their f32 containers as they are, beside
+the conversions to and from f32 (`half_floats.py`): `widen-floats` turns
+the arithmetic into f32 code between them."""
 
 
 def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
@@ -269,7 +277,24 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
             if isinstance(type_, BFloat16Type) and not isinstance(op, MOVES_BF16):
                 found.append((op, "computes on bf16, which widen-floats leaves to f32"))
                 break
+            if isinstance(type_, Float16Type) and not _takes_f16(op):
+                found.append((op, "computes on f16, which widen-floats leaves to f32"))
+                break
+            if isinstance(op, arith.ExtFOp | arith.TruncFOp) and not _takes_f16(op):
+                found.append((op, f"converts {type_} (XA-1 has f32 and f16 only)"))
+                break
     return found
+
+
+def _takes_f16(op: Operation) -> bool:
+    """Whether `op` takes f16 values as they are, or converts between f16
+    and f32 (`half_floats.py`)."""
+    if isinstance(op, arith.ExtFOp | arith.TruncFOp):
+        types = {type(op.operands[0].type), type(op.results[0].type)}
+        return types == {Float16Type, Float32Type}
+    if isinstance(op, (*SITOFP, arith.UIToFPOp, *FPTOSI, arith.FPToUIOp)):
+        return True  # f16 rounded from the f32 conversion (`half_floats.py`)
+    return isinstance(op, TAKES_F16)
 
 
 def narrow_index_casts(kernel: KernelOp) -> None:
@@ -1170,10 +1195,12 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
-    if isinstance(op, SITOFP):
-        return build.v("vcvt.f32.i32", build.splat(build.signed(operands[0], width)))
-    if isinstance(op, arith.UIToFPOp):
-        return build.v("vcvt.f32.u32", build.splat(build.unsigned(operands[0], width)))
+    if isinstance(op, arith.ExtFOp):  # f16 to f32: its container already
+        return operands[0]
+    if isinstance(op, arith.TruncFOp):
+        return round_to_half(build, operands[0])
+    if isinstance(op, (*SITOFP, arith.UIToFPOp)):
+        return to_float(build, op, operands[0], width)
     if isinstance(op, (*FPTOSI, arith.FPToUIOp)):
         name = "vcvt.u32.f32" if isinstance(op, arith.FPToUIOp) else "vcvt.i32.f32"
         converted = build.x("vext", build.v(name, operands[0]), imm=0)
@@ -1188,6 +1215,25 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
             return bits
         return build.splat(operands[0])
     raise AssertionError(f"no lowering of {op.name}")  # unsupported_ops lists it
+
+
+def to_float(build: Builder, op: Operation, value: SSAValue, width: int) -> SSAValue:
+    """An integer (a scalar or i32 lanes) converted to f32, or to f16: the
+    f32 rounded (exact below 2^24; from there both are infinity)."""
+    unsigned = isinstance(op, arith.UIToFPOp)
+    if isinstance(value.type, X):
+        converted = (
+            build.unsigned(value, width) if unsigned else build.signed(value, width)
+        )
+        value = build.splat(converted)
+    result = build.v("vcvt.f32.u32" if unsigned else "vcvt.f32.i32", value)
+    if isinstance(op.results[0].type, Float16Type):
+        return round_to_half(build, result)
+    if isinstance(op.results[0].type, VectorType):
+        element = op.results[0].type.element_type
+        if isinstance(element, Float16Type):
+            return round_to_half(build, result)
+    return result
 
 
 def lower_scalar_float(
@@ -1232,16 +1278,17 @@ def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAV
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
-    conversions = {
-        arith.UIToFPOp: "vcvt.f32.u32",
-        arith.FPToUIOp: "vcvt.u32.f32",
-    }
-    if isinstance(op, SITOFP):
-        return build.v("vcvt.f32.i32", operands[0])
+    conversions = {arith.FPToUIOp: "vcvt.u32.f32"}
+    if isinstance(op, (*SITOFP, arith.UIToFPOp)):
+        return to_float(build, op, operands[0], width=32)
     if isinstance(op, FPTOSI):
         return build.v("vcvt.i32.f32", operands[0])
     if type(op) in conversions:
         return build.v(conversions[type(op)], operands[0])
+    if isinstance(op, arith.ExtFOp):  # f16 lanes to f32: their containers
+        return operands[0]
+    if isinstance(op, arith.TruncFOp):
+        return round_to_half(build, operands[0])
     if isinstance(op, arith.BitcastOp):
         return operands[0]  # the same 32 bits per lane
     raise AssertionError(f"no lane lowering of {op.name}")  # vector_lanes checked

@@ -65,7 +65,7 @@ class AccelTarget(Target):
         scratchpad = self.info(options).scratchpad_bytes
         return [
             ExpandMathPass(),
-            WidenFloatsPass(),
+            WidenFloatsPass(f64=False),
             FoldIndexPass(),
             TileScratchpadPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             LoopToAccelPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
