@@ -1278,13 +1278,12 @@ def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAV
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
-    conversions = {arith.FPToUIOp: "vcvt.u32.f32"}
     if isinstance(op, (*SITOFP, arith.UIToFPOp)):
         return to_float(build, op, operands[0], width=32)
     if isinstance(op, FPTOSI):
         return build.v("vcvt.i32.f32", operands[0])
-    if type(op) in conversions:
-        return build.v(conversions[type(op)], operands[0])
+    if isinstance(op, arith.FPToUIOp):
+        return build.v("vcvt.u32.f32", operands[0])
     if isinstance(op, arith.ExtFOp):  # f16 lanes to f32: their containers
         return operands[0]
     if isinstance(op, arith.TruncFOp):
