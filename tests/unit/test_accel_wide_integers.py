@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import xlir
 from tests.unit.test_accel_loop_lowering import _binary_kernel, _program, _same
+from tests.unit.test_rng import PROGRAM
 
 N = 37
 I64 = f"memref<{N}xi64>"
@@ -159,3 +161,25 @@ def test_carried_values_and_counters() -> None:
 }}"""
     text = _program(kernel, [I64, "memref<i64>"], ["memref<3xi64>"])
     _same(text, _values(9), np.array(2**63 - 5, np.int64))
+
+
+@pytest.mark.parametrize(
+    "algorithm, state, shape, element",
+    [
+        ("THREE_FRY", [2**64 - 3, 2**63], "40", "ui32"),
+        ("PHILOX", [7, 2**64 - 1, 5], "24", "ui32"),
+        ("PHILOX", [1, 2**64 - 1], "33", "ui64"),
+        ("THREE_FRY", [3, 4], "16", "f32"),
+    ],
+)
+def test_rng_bit_generator(
+    algorithm: str, state: list[int], shape: str, element: str
+) -> None:
+    """rng_bit_generator's ui64 state (its counter carrying into the high
+    word) and ui64 bits, as the evaluator generates them."""
+    text = PROGRAM.format(n=len(state), shape=shape, t=element, alg=algorithm)
+    inputs = np.array(state, np.uint64)
+    want = xlir.compile(text, target="interpreter")(inputs)
+    got = xlir.compile(text, target="accel")(inputs)
+    for have, expected in zip(got, want, strict=True):
+        np.testing.assert_array_equal(have, expected)
