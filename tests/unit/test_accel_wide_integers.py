@@ -183,3 +183,14 @@ def test_rng_bit_generator(
     got = xlir.compile(text, target="accel")(inputs)
     for have, expected in zip(got, want, strict=True):
         np.testing.assert_array_equal(have, expected)
+
+
+def test_buffers_larger_than_the_scratchpad_move_in_tiles() -> None:
+    """Three i64 buffers of 40,000 elements (8 bytes each in the
+    scratchpad: twice the capacity) are tiled and streamed."""
+    count = 40000
+    memref = f"memref<{count}xi64>"
+    kernel = _binary_kernel("arith.subi", "i64").replace(str(N), str(count))
+    rng = np.random.default_rng(12)
+    x, y = (rng.integers(-(2**63), 2**63 - 1, count, dtype=np.int64) for _ in "xy")
+    _same(_program(kernel, [memref, memref], [memref]), x, y)
