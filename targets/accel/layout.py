@@ -17,9 +17,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     Signedness,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.memory import StoreOp
+from xlir.dialects.loop.memory import ReshapeOp, StoreOp
 from xlir.dialects.syntax import array_values
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -144,7 +144,9 @@ def plan_layout(
     buffer with its tiled index cut to the tile's footprint; an XlirError
     at the kernel if they need more than `capacity` bytes."""
     tiles = tiles or {}
-    written = {op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)}
+    written = {
+        stored_buffer(op.buffer) for op in kernel.body.walk() if isinstance(op, StoreOp)
+    }
     buffers: list[Placement | None] = []
     offset = 0
     in_dram = in_dram_arguments(kernel)
@@ -198,6 +200,13 @@ def plan_layout(
             )
         )
     return KernelLayout(buffers, offset)
+
+
+def stored_buffer(buffer: SSAValue) -> SSAValue:
+    """The kernel argument a store to `buffer` writes (through reshapes)."""
+    while isinstance(buffer.owner, ReshapeOp):
+        buffer = buffer.owner.source
+    return buffer
 
 
 def in_dram_arguments(kernel: KernelOp) -> set[int]:

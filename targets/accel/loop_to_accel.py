@@ -60,7 +60,7 @@ from xlir.dialects import accel
 from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
     SIDE_EFFECTS,
@@ -220,6 +220,7 @@ SUPPORTED = (
     vector.ReductionOp,
     LoadOp,
     StoreOp,
+    ReshapeOp,
     ForOp,
     ParallelOp,
     YieldOp,
@@ -257,9 +258,9 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
         values += [a for r in op.regions for b in r.blocks for a in b.args]
         for value in values:
             type_ = value.type
-            if isinstance(type_, MemRefType) and is_wide(type_.element_type):
-                continue  # its loads and stores are emulated
-            if is_wide(type_):
+            if is_wide(type_) or (
+                isinstance(type_, MemRefType) and is_wide(type_.element_type)
+            ):
                 if not isinstance(op, EMULATED):
                     found.append((op, f"computes on {type_}, {WIDE_OPS}"))
                     break
@@ -822,6 +823,28 @@ def _product(sizes: Sequence[int]) -> int:
     for size in sizes:
         product *= size
     return product
+
+
+@dataclass
+class LowerReshape(RewritePattern):
+    """`loop.reshape` of a kernel's buffer: the same bytes under another
+    shape, so the same staging (`accel-tile` stages a reshaped buffer whole;
+    its accesses address it row-major by the new shape)."""
+
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReshapeOp, rewriter: PatternRewriter) -> None:
+        if op.source not in self.layouts:
+            return
+        layout = self.layouts[op.source]
+        if isinstance(layout, tuple | TileView):
+            raise XlirError(format_at_op(op, "a reshape of a tiled buffer"))
+        cast = UnrealizedConversionCastOp.get(
+            [accel_value(rewriter, op.source)], [op.result.type]
+        )
+        rewriter.replace(op, cast)
+        self.layouts[cast.results[0]] = layout
 
 
 @dataclass
@@ -1514,6 +1537,7 @@ class LoopToAccelPass(ModulePass):
             LowerTileLoop(layouts, tiled),
             LowerParallel(),
             LowerFor(),
+            LowerReshape(layouts),
             LowerMemory(layouts),
             LowerScalar(),
         ]

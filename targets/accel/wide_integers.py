@@ -10,7 +10,7 @@ constants and by values (amounts of 64 or more give 0, or the sign, as
 the evaluator's), bitwise ops, compares (signed and unsigned: the high
 words decide unless equal), select, min/max, extensions, truncations and
 index casts (an index is a signed 32-bit value on XA-1). A buffer of i64
-becomes one of i32 with a last dimension of 2 (the same bytes in DRAM:
+(and each reshape of it) becomes one of i32 with a last dimension of 2 (the same bytes in DRAM:
 the DMA moves it raw, twice the row bytes), so tiling, layout and vector
 lanes see plain i32 code; a loop's i64 carried values become two each.
 
@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
 from xlir.targets.accel.loop_to_accel import EXTSI, EXTUI, TRUNCI
 
 WORD = IntegerType(32)
@@ -69,13 +69,14 @@ EMULATED = (
     *TRUNCI,
     LoadOp,
     StoreOp,
+    ReshapeOp,
     ForOp,
     YieldOp,
 )
-"""The ops that may take or give i64 values."""
+"""The ops that may take or give i64 values or buffers."""
 WIDE_OPS = (
     "which XA-1 emulates only in add, subtract, multiply, bitwise ops, shifts, "
-    "compares, select, min/max, integer casts, loads and stores"
+    "compares, select, min/max, integer casts, loads, stores and reshapes"
 )
 """Why an op on i64 that is not one of `EMULATED` cannot run."""
 
@@ -98,11 +99,24 @@ def _touches_wide(op: Operation) -> bool:
     values = [*op.operands, *op.results]
     if any(is_wide(v.type) for v in values):
         return True
-    return isinstance(op, LoadOp | StoreOp) and _wide_buffer(op.buffer)
+    return any(_wide_buffer(v) for v in values)
 
 
 def _wide_buffer(value: SSAValue) -> bool:
     return isinstance(value.type, MemRefType) and is_wide(value.type.element_type)
+
+
+def _buffer_uses_emulated(buffer: SSAValue) -> bool:
+    """Whether an i64 buffer is only loaded, stored and reshaped (the
+    reshapes' buffers likewise)."""
+    for use in buffer.uses:
+        user = use.operation
+        if isinstance(user, ReshapeOp):
+            if not _buffer_uses_emulated(user.result):
+                return False
+        elif not isinstance(user, LoadOp | StoreOp) or user.buffer is not buffer:
+            return False
+    return True
 
 
 def emulates(kernel: KernelOp) -> bool:
@@ -110,11 +124,7 @@ def emulates(kernel: KernelOp) -> bool:
     for argument in kernel.body.block.args:
         if is_wide(argument.type):
             return False
-        if _wide_buffer(argument) and not all(
-            isinstance(user := use.operation, LoadOp | StoreOp)
-            and user.buffer is argument
-            for use in argument.uses
-        ):
+        if _wide_buffer(argument) and not _buffer_uses_emulated(argument):
             return False
     for op in kernel.body.walk():
         if not _touches_wide(op):
@@ -124,8 +134,6 @@ def emulates(kernel: KernelOp) -> bool:
         if isinstance(op, LoadOp | StoreOp):
             value = op.result if isinstance(op, LoadOp) else op.value
             if not is_wide(value.type):  # a vector of i64
-                return False
-            if op.buffer not in kernel.body.block.args:
                 return False
     return True
 
@@ -238,6 +246,10 @@ class WideIntegers:
             for i, word in enumerate(self.pair(op.value)):
                 index = at.add_op(index_constant(i))
                 at.place(StoreOp(word, buffer, [*op.indices, index]))
+        elif isinstance(op, ReshapeOp):
+            assert isinstance(op.result.type, MemRefType)
+            reshaped = ReshapeOp(self.buffers[op.source], word_buffer(op.result.type))
+            self.buffers[op.result] = at.add_op(reshaped)
         elif isinstance(op, YieldOp):
             at.place(YieldOp(*self.flat(op.operands)))
         elif isinstance(op, arith.CmpiOp):
@@ -470,8 +482,7 @@ def legalize_wide_integers(kernel: KernelOp) -> None:
     for op in reversed(legalizer.dead):
         op.detach()
         op.erase(safe_erase=False)
-    for argument in legalizer.buffers:
-        assert isinstance(argument, BlockArgument)
+    for argument in [a for a in legalizer.buffers if isinstance(a, BlockArgument)]:
         block.erase_arg(argument)
     kernel.function_type = FunctionType.from_lists(block.arg_types, [])
 

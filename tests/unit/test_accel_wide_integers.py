@@ -170,13 +170,16 @@ def test_carried_values_and_counters() -> None:
         ("PHILOX", [7, 2**64 - 1, 5], "24", "ui32"),
         ("PHILOX", [1, 2**64 - 1], "33", "ui64"),
         ("THREE_FRY", [3, 4], "16", "f32"),
+        ("PHILOX", [7, 2**64 - 1, 5], "4x5", "ui32"),
+        ("THREE_FRY", [2**64 - 3, 2**63], "3x7", "ui64"),
     ],
 )
 def test_rng_bit_generator(
     algorithm: str, state: list[int], shape: str, element: str
 ) -> None:
     """rng_bit_generator's ui64 state (its counter carrying into the high
-    word) and ui64 bits, as the evaluator generates them."""
+    word) and ui64 bits, as the evaluator generates them; a 2-d output is
+    written through a reshape of the buffer (of i64: of its words)."""
     text = PROGRAM.format(n=len(state), shape=shape, t=element, alg=algorithm)
     inputs = np.array(state, np.uint64)
     want = xlir.compile(text, target="interpreter")(inputs)
