@@ -279,7 +279,12 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
                 found.append((op, "computes on bf16, which widen-floats leaves to f32"))
                 break
             if isinstance(type_, Float16Type) and not _takes_f16(op):
-                found.append((op, "computes on f16, which widen-floats leaves to f32"))
+                why = (
+                    "takes the bits of f16, which XA-1 holds as f32 containers"
+                    if isinstance(op, arith.BitcastOp)
+                    else "computes on f16, which widen-floats leaves to f32"
+                )
+                found.append((op, why))
                 break
             if isinstance(op, arith.ExtFOp | arith.TruncFOp) and not _takes_f16(op):
                 found.append((op, f"converts {type_} (XA-1 has f32 and f16 only)"))
