@@ -21,6 +21,7 @@ from xlir.dialects import arith as xlir_arith
 from xlir.evaluator.hlo.elementwise import (
     _shift_factory,  # pyright: ignore[reportPrivateUsage]
     convert_array,
+    f32_rounded_to_odd,
     float_maximum,
     float_minimum,
     int_divide,
@@ -314,12 +315,23 @@ def _extend_unsigned(op: Operation, scope: Scope) -> Step:
 
 @impl(xlir_arith.SIToFPOp, arith.SIToFPOp, arith.UIToFPOp)
 def _int_to_float(op: Operation, scope: Scope) -> Step:
+    """To a format narrower than f32 (bf16 rounds its f32 register after
+    each op), through f32 rounded to odd, so that it is rounded once:
+    2^24 + 2^16 + 1 is a tie in f32, not in bf16."""
     src, dst = _cast(op)
     view = (
         signed_view(src)
         if isinstance(op, xlir_arith.SIToFPOp | arith.SIToFPOp)
         else unsigned_view(src)
     )
+    if dst.itemsize < 4 or is_bf16(op.results[0].type):
+        return elementwise(
+            op,
+            scope,
+            lambda x: f32_rounded_to_odd(np.asarray(view(x), np.float64)).astype(dst)[
+                ()
+            ],
+        )
     return elementwise(op, scope, lambda x: np.asarray(view(x)).astype(dst)[()])
 
 

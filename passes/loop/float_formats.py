@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import ml_dtypes
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -227,6 +228,32 @@ def encode(code: ScalarBuilder, x: Value, fmt: Format) -> Value:
         result = code.select(rounded.eq(0), 0, result)
         result = code.select(overflow | nan, sign_bit, result)
     return result.truncate(fmt.storage)
+
+
+STICKY_BITS = 0x1FF
+"""The bits of an integer of 2^24 or more `integer_in_f32` folds into the
+top one of them."""
+
+
+def integer_in_f32(code: ScalarBuilder, value: Value, unsigned: bool) -> Value:
+    """An integer of up to 32 bits as an f32 from which `encode` rounds to
+    each format here as from the integer itself: exact below 2^24; from
+    there, bits 0-8 folded into bit 8 (a sticky bit: f32 keeps bit 8 of
+    every integer below 2^32, and each format rounds at bit 16 or above,
+    so the value is on the same side of every rounding boundary)."""
+    source = value.type
+    assert isinstance(source, IntegerType)
+    if source.width.data < 32:
+        kind = arith.ExtUIOp if unsigned else arith.ExtSIOp
+        value = code.emit(kind(value.ssa, IntegerType(32)))
+    negative = None if unsigned else value.lt(0)
+    magnitude = value if negative is None else code.select(negative, 0 - value, value)
+    nonzero = (magnitude & STICKY_BITS).compare("ne", 0)
+    sticky = code.select(nonzero, magnitude.coerce(0x100), 0)
+    folded = (magnitude & ~STICKY_BITS) | sticky
+    magnitude = code.select(magnitude.compare("uge", 1 << 24), folded, magnitude)
+    result = code.emit(arith.UIToFPOp(magnitude.ssa, f32))
+    return result if negative is None else code.select(negative, -result, result)
 
 
 def _round_shift(code: ScalarBuilder, value: Value, shift: Value | int) -> Value:

@@ -23,7 +23,10 @@ the float8, float6 and float4 formats become integer code
 to the type, so the CPU lowering sees those types only in memory, bitcasts
 and selects (as the integers that hold their bits). Integers converted to a
 narrow format go through f64 (exact up to 32 bits), so they are rounded
-once.
+once; a target without f64 (`f64=false`: XA-1) takes integers of up to 32
+bits (or wider ones whose values fit them) through f32 instead, with the bits f32 cannot hold folded into a
+sticky bit below the narrow format's rounding position
+(`float_formats.integer_in_f32`), which rounds them once as well.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     Float16Type,
     FloatAttr,
+    IndexType,
     IntegerType,
     ModuleOp,
     f32,
@@ -45,6 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.analysis.index_ranges import value_range
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp
 from xlir.passes.loop.float_formats import (
@@ -54,6 +59,7 @@ from xlir.passes.loop.float_formats import (
     encode,
     format_of,
     from_storage,
+    integer_in_f32,
 )
 from xlir.passes.loop.math_approximations.scalar_builder import ScalarBuilder
 
@@ -76,13 +82,17 @@ class WidenFloatsPass(ModulePass):
 
     name = "widen-floats"
 
+    f64: bool = True
+    """Whether the target computes on f64 (integers reach a narrow format
+    through it; without, through f32: module docstring)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in op.ops:
             if isinstance(kernel, KernelOp):
-                widen_kernel(kernel)
+                widen_kernel(kernel, self.f64)
 
 
-def widen_kernel(kernel: KernelOp) -> None:
+def widen_kernel(kernel: KernelOp, f64_conversions: bool = True) -> None:
     for op in list(kernel.walk()):
         if _is_arithmetic(op) and _touches_narrow(op):
             _widen_op(op)
@@ -93,7 +103,7 @@ def widen_kernel(kernel: KernelOp) -> None:
                     _carry_wide(op, index)
     for op in list(kernel.walk()):
         if op.name in _CONVERSIONS or op.name == "arith.constant":
-            _convert(op)
+            _convert(op, f64_conversions)
 
 
 def _is_arithmetic(op: Operation) -> bool:
@@ -175,9 +185,23 @@ def _narrow_uses(wide: SSAValue, narrow: Attribute, builder: Builder) -> None:
         user.operands[use.index] = rounded
 
 
-def _convert(op: Operation) -> None:
+def _fits_32_bits(value: SSAValue) -> bool:
+    """Whether an integer has 32 bits or fewer, or holds values that fit
+    them (an iota's index cast to i64)."""
+    assert isinstance(value.type, IntegerType)
+    if value.type.width.data <= 32:
+        return True
+    owner = value.owner
+    if isinstance(owner, arith.IndexCastOp) and isinstance(owner.input.type, IndexType):
+        value = owner.input  # the cast keeps an index's value
+    known = value_range(value)
+    return known is not None and -(2**31) <= known[0] <= known[1] < 2**31
+
+
+def _convert(op: Operation, f64_conversions: bool) -> None:
     """A conversion from or to a format LLVM lacks as integer code; a
-    constant of one as its bits."""
+    constant of one as its bits. An integer goes through f64, or where
+    `f64_conversions` is off and it fits, through f32 with a sticky bit."""
     source = op.operands[0].type if op.operands else op.results[0].type
     target = op.results[0].type
     source_format, target_format = format_of(source), format_of(target)
@@ -195,7 +219,12 @@ def _convert(op: Operation) -> None:
         if source_format is not None:
             value = decode(code, bits_in_storage(value, source_format), source_format)
         elif isinstance(source, IntegerType):
-            value = code.emit(type(op)(value.ssa, f64))  # pyright: ignore[reportCallIssue]
+            if f64_conversions or not _fits_32_bits(value.ssa):
+                value = code.emit(type(op)(value.ssa, f64))  # pyright: ignore[reportCallIssue]
+            else:
+                if source.width.data > 32:
+                    value = value.truncate(IntegerType(32))
+                value = integer_in_f32(code, value, isinstance(op, arith.UIToFPOp))
         elif isinstance(source, Float16Type):
             value = value.extend(f32)
         if target_format is not None:

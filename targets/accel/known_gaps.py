@@ -20,24 +20,14 @@ CORPUS_OPS = frozenset(
 """StableHLO's suite files of the ops the corpus programs use: the accel
 target is held to these (issue 31), on the element types it computes."""
 
-STABLEHLO_SUITE = {
-    # widen-floats converts an integer to bf16 through f64 (exact for 32
-    # bits, then rounded once); XA-1 has no f64.
-    "iota.mlir": ["iota_op_test_bf16_dim_0", "iota_op_test_bf16_dim_1"],
-}
+STABLEHLO_SUITE: dict[str, list[str]] = {}
 """Failing tests of the suite files the target is held to."""
 
 JAX_EXPORTS = {
     "convert_f64": ("XA-1 has no f64 (manual table 2.7)", "computes on f64"),
-    "dropout": ("64-bit integer emulation in loop-to-accel", "computes on i64"),
     "fft_c64": (
         "complex numbers: XA-1 has none, split-complex is not in its pipeline",
         "on complex values",
-    ),
-    "transformer_f16": (
-        "f16: widen-floats keeps its conversions as extf/truncf (LLVM's half), "
-        "which XA-1 has no instruction for; its rounding has no integer code yet",
-        "computes on f16",
     ),
 }
 

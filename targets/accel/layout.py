@@ -17,9 +17,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     Signedness,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.memory import StoreOp
+from xlir.dialects.loop.memory import ReshapeOp, StoreOp
 from xlir.dialects.syntax import array_values
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -109,9 +109,15 @@ class KernelLayout:
     """Scratchpad bytes the buffers take."""
 
 
+def container_bytes(element: Attribute) -> int:
+    """Scratchpad bytes of one element: its 32-bit container, two words for
+    a 64-bit integer (`wide_integers.py`)."""
+    return 8 if isinstance(element, IntegerType) and element.width.data == 64 else 4
+
+
 def staged_bytes(buffers: list[MemRefType]) -> int:
     """Scratchpad bytes of `buffers` staged whole, each 64-byte aligned."""
-    return sum(aligned(4 * _elements(t)) for t in buffers)
+    return sum(aligned(container_bytes(t.element_type) * _elements(t)) for t in buffers)
 
 
 def _elements(type_: MemRefType) -> int:
@@ -138,7 +144,9 @@ def plan_layout(
     buffer with its tiled index cut to the tile's footprint; an XlirError
     at the kernel if they need more than `capacity` bytes."""
     tiles = tiles or {}
-    written = {op.buffer for op in kernel.body.walk() if isinstance(op, StoreOp)}
+    written = {
+        stored_buffer(op.buffer) for op in kernel.body.walk() if isinstance(op, StoreOp)
+    }
     buffers: list[Placement | None] = []
     offset = 0
     in_dram = in_dram_arguments(kernel)
@@ -192,6 +200,13 @@ def plan_layout(
             )
         )
     return KernelLayout(buffers, offset)
+
+
+def stored_buffer(buffer: SSAValue) -> SSAValue:
+    """The kernel argument a store to `buffer` writes (through reshapes)."""
+    while isinstance(buffer.owner, ReshapeOp):
+        buffer = buffer.owner.source
+    return buffer
 
 
 def in_dram_arguments(kernel: KernelOp) -> set[int]:

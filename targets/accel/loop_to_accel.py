@@ -18,9 +18,10 @@ The host schedule (`device`) stays as it is: the target's executor runs it.
   `accel.for` (iteration values included); the innermost four levels of a
   nest run as hardware loops, outer ones as branches.
 
-Ops or types the chip cannot run (f64, complex, 64-bit integers, vectors
-of the CPU's vectorizer, an op without a lowering here) are reported in one
-diagnostic listing all of them, before anything is changed.
+64-bit integers are pairs of 32-bit words (`wide_integers.py`). Ops or
+types the chip cannot run (f64, complex, i64 ops without an emulation,
+vectors of the CPU's vectorizer, an op without a lowering here) are
+reported in one diagnostic listing all of them, before anything is changed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float16Type,
     Float32Type,
     FloatAttr,
     IndexType,
@@ -58,7 +60,8 @@ from xlir.dialects import accel
 from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
+from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
     SIDE_EFFECTS,
     hoist_invariants,
@@ -105,8 +108,8 @@ def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
         if lanes and (isinstance(element, Float32Type) or _width(element) in (1, 32)):
             return V
         return None
-    if isinstance(type_, Float32Type | BFloat16Type):
-        return V  # bf16: the f32 the DMA widens it to (manual section 2.7)
+    if isinstance(type_, Float32Type | BFloat16Type | Float16Type):
+        return V  # bf16, f16: the f32 the DMA widens it to (manual section 2.7)
     if isinstance(type_, IndexType):
         return X
     if isinstance(type_, IntegerType) and type_.width.data in (1, 8, 16, 32):
@@ -207,6 +210,8 @@ SUPPORTED = (
     *FPTOSI,
     arith.FPToUIOp,
     arith.BitcastOp,
+    arith.ExtFOp,
+    arith.TruncFOp,
     math.AbsFOp,
     math.CopySignOp,
     math.SqrtOp,
@@ -215,6 +220,7 @@ SUPPORTED = (
     vector.ReductionOp,
     LoadOp,
     StoreOp,
+    ReshapeOp,
     ForOp,
     ParallelOp,
     YieldOp,
@@ -225,10 +231,19 @@ SUPPORTED = (
 MOVES_BF16 = (LoadOp, StoreOp, arith.BitcastOp, arith.SelectOp, YieldOp, ForOp)
 """The ops that take bf16 values as they are, in their f32 containers:
 `widen-floats` turns the arithmetic into f32 code and integer rounding."""
+TAKES_F16 = (LoadOp, StoreOp, arith.SelectOp, YieldOp, ForOp, arith.ConstantOp)
+"""The ops that take f16 values in their f32 containers as they are, beside
+the conversions to and from f32 (`half_floats.py`): `widen-floats` turns
+the arithmetic into f32 code between them."""
 
 
 def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
-    """Every op of `kernel` this lowering cannot take, with the reason."""
+    """Every op of `kernel` this lowering cannot take, with the reason (an
+    op on i64 only where `wide_integers.py` does not emulate it: a kernel
+    it left as it is has such an op)."""
+    # Imported here: the emulation builds on this module's op classes.
+    from xlir.targets.accel.wide_integers import EMULATED, WIDE_OPS, is_wide
+
     found: list[tuple[Operation, str]] = []
     for argument in kernel.body.block.args:
         if not isinstance(argument.type, MemRefType) and not register_type(
@@ -243,6 +258,13 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
         values += [a for r in op.regions for b in r.blocks for a in b.args]
         for value in values:
             type_ = value.type
+            if is_wide(type_) or (
+                isinstance(type_, MemRefType) and is_wide(type_.element_type)
+            ):
+                if not isinstance(op, EMULATED):
+                    found.append((op, f"computes on {type_}, {WIDE_OPS}"))
+                    break
+                continue
             if isinstance(type_, MemRefType):
                 if dma_mode(type_.element_type) is None:
                     found.append(
@@ -256,7 +278,29 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
             if isinstance(type_, BFloat16Type) and not isinstance(op, MOVES_BF16):
                 found.append((op, "computes on bf16, which widen-floats leaves to f32"))
                 break
+            if isinstance(type_, Float16Type) and not _takes_f16(op):
+                why = (
+                    "takes the bits of f16, which XA-1 holds as f32 containers"
+                    if isinstance(op, arith.BitcastOp)
+                    else "computes on f16, which widen-floats leaves to f32"
+                )
+                found.append((op, why))
+                break
+            if isinstance(op, arith.ExtFOp | arith.TruncFOp) and not _takes_f16(op):
+                found.append((op, f"converts {type_} (XA-1 has f32 and f16 only)"))
+                break
     return found
+
+
+def _takes_f16(op: Operation) -> bool:
+    """Whether `op` takes f16 values as they are, or converts between f16
+    and f32 (`half_floats.py`)."""
+    if isinstance(op, arith.ExtFOp | arith.TruncFOp):
+        types = {type(op.operands[0].type), type(op.results[0].type)}
+        return types == {Float16Type, Float32Type}
+    if isinstance(op, (*SITOFP, arith.UIToFPOp, *FPTOSI, arith.FPToUIOp)):
+        return True  # f16 rounded from the f32 conversion (`half_floats.py`)
+    return isinstance(op, TAKES_F16)
 
 
 def narrow_index_casts(kernel: KernelOp) -> None:
@@ -787,6 +831,28 @@ def _product(sizes: Sequence[int]) -> int:
 
 
 @dataclass
+class LowerReshape(RewritePattern):
+    """`loop.reshape` of a kernel's buffer: the same bytes under another
+    shape, so the same staging (`accel-tile` stages a reshaped buffer whole;
+    its accesses address it row-major by the new shape)."""
+
+    layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReshapeOp, rewriter: PatternRewriter) -> None:
+        if op.source not in self.layouts:
+            return
+        layout = self.layouts[op.source]
+        if isinstance(layout, tuple | TileView):
+            raise XlirError(format_at_op(op, "a reshape of a tiled buffer"))
+        cast = UnrealizedConversionCastOp.get(
+            [accel_value(rewriter, op.source)], [op.result.type]
+        )
+        rewriter.replace(op, cast)
+        self.layouts[cast.results[0]] = layout
+
+
+@dataclass
 class LowerMemory(RewritePattern):
     """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer
     (or of a tile's slot: its register added to the address)."""
@@ -1157,10 +1223,12 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
-    if isinstance(op, SITOFP):
-        return build.v("vcvt.f32.i32", build.splat(build.signed(operands[0], width)))
-    if isinstance(op, arith.UIToFPOp):
-        return build.v("vcvt.f32.u32", build.splat(build.unsigned(operands[0], width)))
+    if isinstance(op, arith.ExtFOp):  # f16 to f32: its container already
+        return operands[0]
+    if isinstance(op, arith.TruncFOp):
+        return round_to_half(build, operands[0])
+    if isinstance(op, (*SITOFP, arith.UIToFPOp)):
+        return to_float(build, op, operands[0], width)
     if isinstance(op, (*FPTOSI, arith.FPToUIOp)):
         name = "vcvt.u32.f32" if isinstance(op, arith.FPToUIOp) else "vcvt.i32.f32"
         converted = build.x("vext", build.v(name, operands[0]), imm=0)
@@ -1175,6 +1243,25 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
             return bits
         return build.splat(operands[0])
     raise AssertionError(f"no lowering of {op.name}")  # unsupported_ops lists it
+
+
+def to_float(build: Builder, op: Operation, value: SSAValue, width: int) -> SSAValue:
+    """An integer (a scalar or i32 lanes) converted to f32, or to f16: the
+    f32 rounded (exact below 2^24; from there both are infinity)."""
+    unsigned = isinstance(op, arith.UIToFPOp)
+    if isinstance(value.type, X):
+        converted = (
+            build.unsigned(value, width) if unsigned else build.signed(value, width)
+        )
+        value = build.splat(converted)
+    result = build.v("vcvt.f32.u32" if unsigned else "vcvt.f32.i32", value)
+    if isinstance(op.results[0].type, Float16Type):
+        return round_to_half(build, result)
+    if isinstance(op.results[0].type, VectorType):
+        element = op.results[0].type.element_type
+        if isinstance(element, Float16Type):
+            return round_to_half(build, result)
+    return result
 
 
 def lower_scalar_float(
@@ -1219,16 +1306,16 @@ def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAV
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
-    conversions = {
-        arith.UIToFPOp: "vcvt.f32.u32",
-        arith.FPToUIOp: "vcvt.u32.f32",
-    }
-    if isinstance(op, SITOFP):
-        return build.v("vcvt.f32.i32", operands[0])
+    if isinstance(op, (*SITOFP, arith.UIToFPOp)):
+        return to_float(build, op, operands[0], width=32)
     if isinstance(op, FPTOSI):
         return build.v("vcvt.i32.f32", operands[0])
-    if type(op) in conversions:
-        return build.v(conversions[type(op)], operands[0])
+    if isinstance(op, arith.FPToUIOp):
+        return build.v("vcvt.u32.f32", operands[0])
+    if isinstance(op, arith.ExtFOp):  # f16 lanes to f32: their containers
+        return operands[0]
+    if isinstance(op, arith.TruncFOp):
+        return round_to_half(build, operands[0])
     if isinstance(op, arith.BitcastOp):
         return operands[0]  # the same 32 bits per lane
     raise AssertionError(f"no lane lowering of {op.name}")  # vector_lanes checked
@@ -1428,9 +1515,13 @@ class LoopToAccelPass(ModulePass):
     """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Imported here: the emulation builds on this module's op classes.
+        from xlir.targets.accel.wide_integers import legalize_wide_integers
+
         kernels = [k for k in op.body.block.ops if isinstance(k, KernelOp)]
         for kernel in kernels:
             narrow_index_casts(kernel)
+            legalize_wide_integers(kernel)
         check_kernels(op)
         capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in kernels:
@@ -1451,6 +1542,7 @@ class LoopToAccelPass(ModulePass):
             LowerTileLoop(layouts, tiled),
             LowerParallel(),
             LowerFor(),
+            LowerReshape(layouts),
             LowerMemory(layouts),
             LowerScalar(),
         ]

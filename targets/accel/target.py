@@ -20,15 +20,17 @@ INFO = TargetInfo(
     threads=1,
     pointer_bits=32,
     element_types=frozenset(
-        {"f32", "bf16", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}
+        {"f32", "bf16", "f16", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}
     ),
     times_launches=True,
     scratchpad_bytes=SCRATCHPAD_BYTES,
 )
 """Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
-32-bit addresses. Of table 2.7's types, those the compiler computes so far
-(bf16 computed in f32 and rounded per op by `widen-floats`; f16's rounding
-has no integer code yet, 64-bit integers no emulation). The simulator times every launch in cycles (runtime.py)."""
+32-bit addresses. Of table 2.7's types, those the compiler computes whole
+(bf16 and f16 in f32, rounded per op: `widen-floats`, `half_floats.py`).
+64-bit integers are emulated in 32-bit words (`wide_integers.py`) except in
+divisions and conversions to and from floats, which are refused, so i64 and
+ui64 are not listed. The simulator times every launch in cycles (runtime.py)."""
 
 
 class AccelTarget(Target):
@@ -49,9 +51,10 @@ class AccelTarget(Target):
 
     def loop_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """From the loop level to allocated accel assembly: the math
-        functions as arithmetic (`expand-math`), bf16 arithmetic in f32
-        rounded per op by integer code (`widen-floats`; bf16 moves in its
-        f32 container, the DMA converting), index arithmetic folded
+        functions as arithmetic (`expand-math`), bf16 and f16 arithmetic in
+        f32 rounded per op (`widen-floats`, integers converted through f32:
+        XA-1 has no f64; they move in their f32 containers, the DMA
+        converting), index arithmetic folded
         (`fold-index`: a reshape's round trip leaves tileable indices), tiling into the scratchpad
         (`accel-tile`) and `loop-to-accel` (the scratchpad's size from the
         TargetInfo), register allocation."""
@@ -65,7 +68,7 @@ class AccelTarget(Target):
         scratchpad = self.info(options).scratchpad_bytes
         return [
             ExpandMathPass(),
-            WidenFloatsPass(),
+            WidenFloatsPass(f64=False),
             FoldIndexPass(),
             TileScratchpadPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),
             LoopToAccelPass(scratchpad_bytes=scratchpad, reserved_bytes=STACK_BYTES),

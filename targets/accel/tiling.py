@@ -54,6 +54,7 @@ from xlir.targets.accel.layout import (
     IN_DRAM,
     TileFootprint,
     aligned,
+    container_bytes,
     staged_bytes,
 )
 from xlir.targets.accel.matmul import matmul_plan
@@ -187,7 +188,7 @@ def _index_bytes(type_: MemRefType, position: int) -> int:
     for index, size in enumerate(type_.get_shape()):
         if index != position:
             elements *= size
-    return 4 * elements
+    return container_bytes(type_.element_type) * elements
 
 
 def tile_size(

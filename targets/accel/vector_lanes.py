@@ -21,6 +21,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    Float16Type,
     Float32Type,
     IntegerAttr,
     IntegerType,
@@ -45,7 +46,7 @@ LANE_OPS = (
     arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp, arith.CmpiOp, arith.CmpfOp,
     arith.SelectOp, arith.NegfOp, arith.UIToFPOp, arith.SIToFPOp, xarith.SIToFPOp,
     arith.FPToSIOp, xarith.FPToSIOp, arith.FPToUIOp, arith.BitcastOp, math.AbsFOp,
-    math.CopySignOp, math.SqrtOp, math.RsqrtOp,
+    math.CopySignOp, math.SqrtOp, math.RsqrtOp, arith.ExtFOp, arith.TruncFOp,
 )  # fmt: skip
 """Scalar ops whose lane-wise form the vector unit has."""
 
@@ -55,7 +56,8 @@ BOOLEAN_OPS = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.SelectOp)
 
 
 def _lane_type(type_: Attribute) -> bool:
-    return isinstance(type_, Float32Type) or (
+    """f32 (f16 in its f32 container: `half_floats.py`), i32 and i1."""
+    return isinstance(type_, Float32Type | Float16Type) or (
         isinstance(type_, IntegerType) and type_.width.data in (1, 32)
     )
 

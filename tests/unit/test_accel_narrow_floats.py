@@ -57,3 +57,34 @@ def test_bf16_arithmetic_rounds_after_every_op():
         np.testing.assert_array_equal(np.isnan(have.astype(np.float32)), nan)
         bits = [np.where(nan, 0, a.view(np.uint16)) for a in (have, want)]
         np.testing.assert_array_equal(*bits, err_msg=f"result {index}")
+
+
+def test_integers_convert_to_bf16_rounded_once():
+    """sitofp and uitofp to bf16 without f64 (`widen-floats{f64=false}`):
+    integers past f32's 24 bits, where rounding to f32 first and then to
+    bf16 would round twice (2^24 + 2^16 + 1 is a tie in f32, not in bf16),
+    the ends of the 32-bit range and random values, signed and unsigned."""
+    i32 = f"memref<{N}xi32>"
+    kernel = f"""loop.kernel @k(%x: {i32}, %s: {BF16}, %u: {BF16}) {{
+  loop.parallel (%i) = (0) to ({N}) step (1) {{
+    %a = loop.load %x[%i] : {i32}
+    %b = arith.sitofp %a : i32 to bf16
+    loop.store %b, %s[%i] : {BF16}
+    %c = arith.uitofp %a : i32 to bf16
+    loop.store %c, %u[%i] : {BF16}
+  }}
+  loop.return
+}}"""
+    text = _program(kernel, [i32], [BF16, BF16])
+    base = 2**24 + 2**16
+    edges = [0, 1, -1, 255, 256, 257, 2**24 - 1, 2**24, 2**24 + 1, base, base + 1]
+    edges += [base - 1, 3 * 2**24 + 2**17, 2**31 - 1, -(2**31), -base - 1, -(2**24) - 1]
+    edges += [2**30 + 2**22, 2**30 + 2**22 + 1, 2**30 + 2**22 - 1, 0x0FFFFFFF]
+    rng = np.random.default_rng(11)
+    x = rng.integers(-(2**31), 2**31, N, dtype=np.int64).astype(np.int32)
+    x[: len(edges)] = np.array(edges, np.int64).astype(np.int32)
+    x[len(edges) :: 3] = -x[len(edges) :: 3]
+    expected = xlir.compile(text, target="interpreter")(x)
+    got = xlir.compile(text, target="accel")(x)
+    for have, want in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(have.view(np.uint16), want.view(np.uint16))

@@ -258,6 +258,18 @@ def test_f16_computes_in_half_precision() -> None:
     np.testing.assert_array_equal(got, x + x)
 
 
+def test_integers_convert_to_bf16_rounded_once() -> None:
+    """2^24 + 2^16 + 1 rounds up to bf16 2^24 + 2^17 (its dropped bits are
+    more than half a bf16 ulp); through f32 first, it would be a tie there
+    and round down twice."""
+    x = np.array([2**24 + 2**16 + 1, -(2**24 + 2**16 + 1), 2**30 + 2**22 + 1, 7])
+    x = x.astype(np.int32)
+    text = elementwise("%r = arith.sitofp %x : i32 to bf16", "i32", "i32", "bf16", 4)
+    (got,) = both_ways(text, x, x)
+    want = [2**24 + 2**17, -(2**24 + 2**17), 2**30 + 2**23, 7]
+    np.testing.assert_array_equal(got, np.array(want, np.float32))
+
+
 # --- memory ----------------------------------------------------------------------
 
 
