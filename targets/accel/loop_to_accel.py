@@ -1454,8 +1454,12 @@ class LoopToAccelPass(ModulePass):
             LowerMemory(layouts),
             LowerScalar(),
         ]
+        # One visit per op of the loop level, parents before their bodies (a
+        # kernel's and a tile loop's layouts are known before the accesses in
+        # them): the patterns build only accel instructions and casts, which
+        # no pattern matches, so rewalking what they built finds nothing.
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), apply_recursively=True
+            GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(op)
         reconcile_casts(op)
         for kernel in op.body.block.ops:
