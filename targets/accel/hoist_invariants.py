@@ -13,7 +13,7 @@ as it can.
 
 Each hoisted value an iteration still reads holds a register for the whole
 loop. The hoisted instructions are taken in body order while the loop's
-estimated register demand (`_demand`, with what is live around the loop,
+estimated register demand (`_Pressure`, with what is live around the loop,
 `_around`) fits the register files; the rest stay in the loop rather than
 make the allocator spill.
 """
@@ -21,6 +21,7 @@ make the allocator spill.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects import accel
@@ -121,7 +122,8 @@ def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
     for file, held in _around(loop).items():
         if file in free:
             free[file] -= held
-    least = _demand(loop, _results(invariant))  # a lower bound for any prefix
+    pressure = _pressure(loop, set())
+    least = pressure.without(_results(invariant))  # a lower bound for any prefix
     if _within(least, _held(invariant), free):
         return len(invariant)
     bound = _last_true(
@@ -130,7 +132,7 @@ def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
     return _last_true(
         bound,
         lambda n: _within(
-            _demand(loop, _results(invariant[:n])), _held(invariant[:n]), free
+            pressure.without(_results(invariant[:n])), _held(invariant[:n]), free
         ),
     )
 
@@ -244,60 +246,104 @@ def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
     return held
 
 
-def _demand(loop: accel.ForOp, ignored: set[SSAValue]) -> dict[RegClass, int]:
-    """An estimate of the registers `loop` needs, per file, besides those of
-    `ignored` values: the values it reads from outside, its induction
-    variable and carried values, and the most values of its body live at
-    once."""
-    demand = {RegClass.X: 1, RegClass.V: 0}
+@dataclass
+class _Pressure:
+    """An estimate of the registers a loop needs, per file: the values it
+    reads from outside, its induction variable and carried values (`base`),
+    and the most values of its body live at once, which `without` gives for
+    any set of body values left out (those hoisted: they are counted as
+    held). Built in one look at the loop, so that the many prefixes of the
+    invariants `_affordable` tries cost no walk of it: leaving a value out
+    only lowers the live counts over its span."""
+
+    base: dict[RegClass, int]
+    entering: dict[RegClass, list[int]]
+    """Per body position: the values live before its op, plus what a nested
+    loop there needs."""
+    leaving: dict[RegClass, list[int]]
+    """Per body position: the values live after its op."""
+    spans: dict[SSAValue, tuple[int, int]]
+    """The body's allocatable values that it reads -> (the position that
+    defines it, the position of its last read)."""
+
+    def without(self, ignored: set[SSAValue]) -> dict[RegClass, int]:
+        """The demand with the `ignored` values of the body not counted."""
+        demand: dict[RegClass, int] = {}
+        for file, entering in self.entering.items():
+            size = len(entering)
+            # starts and ends of the spans left out (a difference array)
+            entering_change = [0] * (size + 1)
+            leaving_change = [0] * (size + 1)
+            for value in ignored:
+                span = self.spans.get(value)
+                if span is not None and _file(value) is file:
+                    defined, last = span
+                    leaving_change[defined] -= 1
+                    leaving_change[last] += 1
+                    entering_change[defined + 1] -= 1
+                    entering_change[last + 1] += 1
+            peak = 0
+            left_out_entering = left_out_leaving = 0
+            for index in range(size):
+                left_out_entering += entering_change[index]
+                left_out_leaving += leaving_change[index]
+                peak = max(
+                    peak,
+                    entering[index] + left_out_entering,
+                    self.leaving[file][index] + left_out_leaving,
+                )
+            demand[file] = self.base[file] + peak
+        return demand
+
+
+def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
+    """`loop`'s `_Pressure`; the outside values of `counted` are held by an
+    enclosing loop's count already."""
+    base = {RegClass.X: 1, RegClass.V: 0}
     for value in _allocatable(loop.body.block.args[1:]):
-        demand[_file(value)] += 1
-    outer: set[SSAValue] = set()
+        base[_file(value)] += 1
+    inside: set[SSAValue] = set()
+    read: set[SSAValue] = set()
     for op in loop.body.walk():
-        outer.update(v for v in op.operands if _outside(v, loop) and v not in ignored)
-    for value in _allocatable(outer):
-        demand[_file(value)] += 1
-    peak = _block_peak(loop.body.block, ignored)
-    return {f: demand[f] + peak[f] for f in demand}
-
-
-def _block_peak(block: Block, ignored: set[SSAValue]) -> dict[RegClass, int]:
-    """The most values defined in `block` (but not `ignored`) that are live
-    at once, per file, plus what a nested loop needs at that point."""
-    last_use: dict[SSAValue, int] = {}
-    ops = list(block.ops)
+        inside.update(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                inside.update(block.args)
+        read.update(op.operands)
+    inside.update(loop.body.block.args)
+    for value in _allocatable(read - inside - counted):
+        base[_file(value)] += 1
+    ops = list(loop.body.block.ops)
     position = {op: i for i, op in enumerate(ops)}
+    spans: dict[SSAValue, tuple[int, int]] = {}
     for index, op in enumerate(ops):
         for inner in op.walk():
             for value in inner.operands:
                 owner = value.owner
-                if (
-                    isinstance(owner, Operation)
-                    and owner in position
-                    and value not in ignored
-                ):
-                    last_use[value] = index
-    live = {RegClass.X: 0, RegClass.V: 0}
-    peak = dict(live)
+                if isinstance(owner, Operation) and owner in position:
+                    spans[value] = (position[owner], index)
     ending: dict[int, list[SSAValue]] = {}
-    for value, index in last_use.items():
-        ending.setdefault(index, []).append(value)
+    for value, (_, last) in spans.items():
+        ending.setdefault(last, []).append(value)
+    below = counted | set(spans)
+    live = {RegClass.X: 0, RegClass.V: 0}
+    entering: dict[RegClass, list[int]] = {RegClass.X: [], RegClass.V: []}
+    leaving: dict[RegClass, list[int]] = {RegClass.X: [], RegClass.V: []}
     for index, op in enumerate(ops):
         nested = (
-            _demand(op, ignored | set(last_use))
-            if isinstance(op, accel.ForOp)
-            else None
+            _pressure(op, below).without(set()) if isinstance(op, accel.ForOp) else {}
         )
         for file in live:
-            peak[file] = max(peak[file], live[file] + (nested or {}).get(file, 0))
+            entering[file].append(live[file] + nested.get(file, 0))
         for value in _allocatable(ending.get(index, ())):
             live[_file(value)] -= 1
         for value in _allocatable(op.results):
-            if value in last_use:
+            if value in spans:
                 live[_file(value)] += 1
         for file in live:
-            peak[file] = max(peak[file], live[file])
-    return peak
+            leaving[file].append(live[file])
+    allocatable = {v: spans[v] for v in _allocatable(spans)}
+    return _Pressure(base, entering, leaving, allocatable)
 
 
 def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:
