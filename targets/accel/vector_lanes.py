@@ -188,39 +188,39 @@ def _trips(nest: ParallelOp) -> int | None:
 
 
 def vectorize_kernel(kernel: KernelOp) -> int:
-    """Split every eligible nest of `kernel`; the number split."""
+    """Split every eligible nest of `kernel`; the number split. A nest with
+    no remainder goes on the lanes as it is (a tile: all of it, or none)."""
     count = 0
     for nest in [op for op in kernel.body.walk() if isinstance(op, ParallelOp)]:
         if not nest.block.args:
             continue
         low = nest.lower_bounds[-1]
         trips = _trips(nest)
-        if trips is None or nest.steps[-1] != 1:
+        if trips is None or nest.steps[-1] != 1 or trips < LANES:
             continue
-        if trips < LANES or varying_values(nest, nest.block.args[-1]) is None:
+        varying = varying_values(nest, nest.block.args[-1])
+        if varying is None:
             continue
-        if not isinstance(low, int):  # a tile: all of it on the lanes, or none
+        if not isinstance(low, int):
             if trips % LANES == 0:
                 set_property(nest, "static_step", LANES)
-                varying = varying_values(nest, nest.block.args[-1])
-                assert varying is not None
                 to_lanes(nest, nest.block.args[-1], varying)
                 count += 1
             continue
         split = low + trips // LANES * LANES
-        main = nest.clone()
+        if split == low + trips:
+            _set_last_dimension(nest, low, split, LANES)
+            to_lanes(nest, nest.block.args[-1], varying)
+            count += 1
+            continue
+        clones: dict[SSAValue, SSAValue] = {}
+        main = nest.clone(clones)
         _set_last_dimension(main, low, split, LANES)
-        varying = varying_values(main, main.block.args[-1])
-        assert varying is not None
-        to_lanes(main, main.block.args[-1], varying)
+        to_lanes(main, main.block.args[-1], {clones[v] for v in varying})
         block = nest.parent_block()
         assert block is not None
         block.insert_op_before(main, nest)
-        if split == low + trips:
-            nest.detach()
-            nest.erase()
-        else:
-            _set_last_dimension(nest, split, low + trips, 1)
+        _set_last_dimension(nest, split, low + trips, 1)
         count += 1
     return count
 
