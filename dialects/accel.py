@@ -678,7 +678,10 @@ class GetRegisterOp(IRDLOperation, OneLineAssemblyPrintable):
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, register: AccelRegisterType):
-        super().__init__(result_types=[register])
+        # Operation's own constructor, as `create` uses: IRDL's generic one
+        # costs three times as much, and the lowering reads zero and sp
+        # thousands of times.
+        Operation.__init__(self, result_types=[register])
 
     def verify_(self) -> None:
         register = self.result.type

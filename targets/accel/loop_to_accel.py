@@ -411,9 +411,16 @@ def accel_value(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
         return owner.inputs[0]
     file = register_type(value.type)
     assert file is not None, value.type
-    cast = UnrealizedConversionCastOp.get([value], [file.unallocated()])
+    cast = conversion(value, file.unallocated())
     rewriter.insert(cast)
     return cast.results[0]
+
+
+def conversion(value: SSAValue, type_: Attribute) -> UnrealizedConversionCastOp:
+    """A cast of `value` to `type_`, built as `create` builds ops (IRDL's
+    generic constructor costs three times as much; the lowering builds one
+    cast per value it lowers)."""
+    return UnrealizedConversionCastOp.create(operands=[value], result_types=[type_])
 
 
 def replace_with(
@@ -421,7 +428,7 @@ def replace_with(
 ) -> None:
     """Replace `op` by casts of `values` (accel registers) to its result types."""
     casts = [
-        UnrealizedConversionCastOp.get([value], [result.type])
+        conversion(value, result.type)
         for value, result in zip(values, op.results, strict=True)
     ]
     rewriter.replace(op, casts, [c.results[0] for c in casts])
@@ -485,7 +492,7 @@ class LowerKernel(RewritePattern):
                 )
             if register_type(arg.type) is V:
                 register = build.splat(register)
-            cast = UnrealizedConversionCastOp.get([register], [arg.type])
+            cast = conversion(register, arg.type)
             rewriter.insert(cast)
             arguments.append(cast.results[0])
             placement = layout.buffers[index] if layout else None
@@ -749,7 +756,7 @@ class LowerTileLoop(RewritePattern):
             assert isinstance(buffer.type, MemRefType)
             placement = self.tiled[buffer]
             base = placement.offset + slot * placement.slot_bytes
-            view = UnrealizedConversionCastOp.get([buffer], [buffer.type])
+            view = conversion(buffer, buffer.type)
             build.rewriter.insert(view)
             first = _first_index(build, placement, start)
             if placement.position == 0:
@@ -1032,7 +1039,7 @@ class LowerParallel(RewritePattern):
 
 def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
     """A cast of accel `value` to the loop level's `type_`, at the start of `block`."""
-    cast = UnrealizedConversionCastOp.get([value], [type_])
+    cast = conversion(value, type_)
     if block.first_op is None:
         block.add_op(cast)
     else:
@@ -1272,19 +1279,18 @@ def float_compare(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> S
 
 
 def remove_dead(kernel: accel.KernelOp) -> None:
-    """Erase instructions and register reads whose results nothing uses."""
-    changed = True
-    while changed:
-        changed = False
-        for op in list(kernel.body.walk(reverse=True)):
-            dead = isinstance(op, accel.GetRegisterOp) or (
-                isinstance(op, accel.AccelInstruction)
-                and op.SPEC.mnemonic not in SIDE_EFFECTS
-            )
-            if dead and op.results and not any(r.uses for r in op.results):
-                op.detach()
-                op.erase()
-                changed = True
+    """Erase instructions and register reads whose results nothing uses. One
+    walk from the end: every read of a value comes after its definition
+    (or inside an op after it), so a definition is met after the reads that
+    erasing can remove."""
+    for op in list(kernel.body.walk(reverse=True)):
+        dead = isinstance(op, accel.GetRegisterOp) or (
+            isinstance(op, accel.AccelInstruction)
+            and op.SPEC.mnemonic not in SIDE_EFFECTS
+        )
+        if dead and op.results and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
 
 
 def share_common_instructions(kernel: accel.KernelOp) -> None:
@@ -1393,19 +1399,20 @@ def _top(op: Operation, block: Block) -> Operation:
 def reconcile_casts(module: ModuleOp) -> None:
     """Fold cast pairs back to their accel values and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
-    for cast in [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]:
+    casts = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
+    for cast in casts:
         source = cast.inputs[0]
         while isinstance(source.owner, UnrealizedConversionCastOp):
             source = source.owner.inputs[0]
         if source.type == cast.results[0].type:
             cast.results[0].replace_all_uses_with(source)
-    for cast in reversed(
-        [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
-    ):
-        if not cast.results[0].uses:
+    left: list[UnrealizedConversionCastOp] = []
+    for cast in reversed(casts):
+        if cast.results[0].uses:
+            left.insert(0, cast)
+        else:
             cast.detach()
             cast.erase()
-    left = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
     if left:
         raise XlirError(
             format_at_op(left[0], "loop-to-accel left a value it could not convert")
