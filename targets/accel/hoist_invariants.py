@@ -299,51 +299,52 @@ class _Pressure:
 def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
     """`loop`'s `_Pressure`; the outside values of `counted` are held by an
     enclosing loop's count already."""
-    base = {RegClass.X: 1, RegClass.V: 0}
-    for value in _allocatable(loop.body.block.args[1:]):
-        base[_file(value)] += 1
-    inside: set[SSAValue] = set()
-    read: set[SSAValue] = set()
-    for op in loop.body.walk():
-        inside.update(op.results)
-        for region in op.regions:
-            for block in region.blocks:
-                inside.update(block.args)
-        read.update(op.operands)
-    inside.update(loop.body.block.args)
-    for value in _allocatable(read - inside - counted):
-        base[_file(value)] += 1
-    ops = list(loop.body.block.ops)
+    body = loop.body.block
+    ops = list(body.ops)
     position = {op: i for i, op in enumerate(ops)}
-    spans: dict[SSAValue, tuple[int, int]] = {}
+    inside: set[SSAValue] = set(body.args)
+    read: set[SSAValue] = set()
+    last_read: dict[SSAValue, int] = {}
     for index, op in enumerate(ops):
         for inner in op.walk():
+            inside.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    inside.update(block.args)
             for value in inner.operands:
-                owner = value.owner
-                if isinstance(owner, Operation) and owner in position:
-                    spans[value] = (position[owner], index)
-    ending: dict[int, list[SSAValue]] = {}
-    for value, (_, last) in spans.items():
-        ending.setdefault(last, []).append(value)
-    below = counted | set(spans)
-    live = {RegClass.X: 0, RegClass.V: 0}
-    entering: dict[RegClass, list[int]] = {RegClass.X: [], RegClass.V: []}
-    leaving: dict[RegClass, list[int]] = {RegClass.X: [], RegClass.V: []}
-    for index, op in enumerate(ops):
-        nested = (
-            _pressure(op, below).without(set()) if isinstance(op, accel.ForOp) else {}
-        )
-        for file in live:
-            entering[file].append(live[file] + nested.get(file, 0))
-        for value in _allocatable(ending.get(index, ())):
-            live[_file(value)] -= 1
-        for value in _allocatable(op.results):
-            if value in spans:
-                live[_file(value)] += 1
-        for file in live:
-            leaving[file].append(live[file])
-    allocatable = {v: spans[v] for v in _allocatable(spans)}
-    return _Pressure(base, entering, leaving, allocatable)
+                read.add(value)
+                if value.owner in position:
+                    last_read[value] = index
+    base = {RegClass.X: 1, RegClass.V: 0}
+    for value in _allocatable([*body.args[1:], *(read - inside - counted)]):
+        base[_file(value)] += 1
+    spans: dict[SSAValue, tuple[int, int]] = {}
+    # per file, +1 where a value starts being live after an op, -1 where it ends
+    changes = {RegClass.X: [0] * (len(ops) + 1), RegClass.V: [0] * (len(ops) + 1)}
+    for value in _allocatable(last_read):
+        owner = value.owner
+        assert isinstance(owner, Operation)
+        spans[value] = (position[owner], last_read[value])
+        changes[_file(value)][position[owner]] += 1
+        changes[_file(value)][last_read[value]] -= 1
+    below = counted | set(last_read)
+    nested = {
+        index: _pressure(op, below).without(set())
+        for index, op in enumerate(ops)
+        if isinstance(op, accel.ForOp)
+    }
+    entering: dict[RegClass, list[int]] = {}
+    leaving: dict[RegClass, list[int]] = {}
+    for file, change in changes.items():
+        entering[file], leaving[file] = [], []
+        live = 0
+        for index in range(len(ops)):
+            entering[file].append(
+                live + (nested[index][file] if index in nested else 0)
+            )
+            live += change[index]
+            leaving[file].append(live)
+    return _Pressure(base, entering, leaving, spans)
 
 
 def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:

@@ -18,6 +18,8 @@ an op on types other than f32, i32 and i1 that depends on the dimension.
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -104,14 +106,21 @@ def varying_values(nest: ParallelOp | ForOp, lane: SSAValue) -> set[SSAValue] | 
     return varying
 
 
+@cache
+def lanes_of(element: Attribute) -> VectorType:
+    """`vector<16 x element>`, made once per element type (each new type is
+    verified, and a nest asks for one per value it puts on the lanes)."""
+    return VectorType(element, [LANES])
+
+
 def retype(value: SSAValue, varying: set[SSAValue]) -> None:
-    new = Rewriter.replace_value_with_new_type(value, VectorType(value.type, [LANES]))
+    new = Rewriter.replace_value_with_new_type(value, lanes_of(value.type))
     varying.discard(value)
     varying.add(new)
 
 
 def broadcast(value: SSAValue, before: Operation) -> SSAValue:
-    op = vector.BroadcastOp(value, VectorType(value.type, [LANES]))
+    op = vector.BroadcastOp(value, lanes_of(value.type))
     block = before.parent_block()
     assert block is not None
     block.insert_op_before(op, before)
