@@ -73,7 +73,7 @@ def _hoist(loop: accel.ForOp) -> int:
     count = len(invariant)
     if _held(invariant)[RegClass.V]:  # vectors the iterations would read
         count = _affordable(loop, invariant)
-    available = _available(loop)
+    available = _available(loop, {op.name for op in invariant[:count]})
     for op in invariant[:count]:
         key = instruction_key(op)
         if key in available:  # the same value is computed before the loop
@@ -158,16 +158,17 @@ def instruction_key(op: Operation) -> tuple[object, ...]:
     return (op.name, tuple(op.operands), tuple(sorted(op.properties.items())))
 
 
-def _available(loop: Operation) -> dict[tuple[object, ...], SSAValue]:
-    """The pure instructions' values computed before `loop` on every path
-    to it: those before it in its block and in the blocks around it."""
+def _available(loop: Operation, names: set[str]) -> dict[tuple[object, ...], SSAValue]:
+    """The values of the pure instructions named `names` computed before
+    `loop` on every path to it: those before it in its block and in the
+    blocks around it."""
     available: dict[tuple[object, ...], SSAValue] = {}
     op: Operation | None = loop
     while op is not None and (block := op.parent_block()) is not None:
         for before in block.ops:
             if before is op:
                 break
-            if is_pure(before):
+            if before.name in names and is_pure(before):
                 available.setdefault(instruction_key(before), before.results[0])
         op = block.parent_op()
     return available

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from xdsl.context import Context
@@ -307,6 +307,11 @@ class Builder:
     """Inserts accel instructions before the op a pattern matched."""
 
     rewriter: PatternRewriter
+    zeros: dict[tuple[Block, Operation | None], SSAValue] = field(
+        default_factory=dict[tuple[Block, Operation | None], SSAValue]
+    )
+    """The zero register read at each insertion point: an op inserted there
+    later comes after it, so one read serves all (constants need it)."""
 
     def emit(
         self,
@@ -337,7 +342,11 @@ class Builder:
         return op.result
 
     def zero(self) -> SSAValue:
-        return self.register("zero")
+        point = self.rewriter.insertion_point
+        anchor = (point.block, point.insert_before)
+        if anchor not in self.zeros:
+            self.zeros[anchor] = self.register("zero")
+        return self.zeros[anchor]
 
     def li(self, value: int) -> SSAValue:
         """A 32-bit constant in a new scalar register (the `li` pseudo)."""
