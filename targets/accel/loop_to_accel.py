@@ -1473,9 +1473,11 @@ class LoopToAccelPass(ModulePass):
         # One visit per op of the loop level, parents before their bodies (a
         # kernel's and a tile loop's layouts are known before the accesses in
         # them): the patterns build only accel instructions and casts, which
-        # no pattern matches, so rewalking what they built finds nothing.
+        # no pattern matches, so rewalking what they built finds nothing. Dead
+        # code is `remove_dead`'s, after: the host schedule stays as it is.
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), apply_recursively=False
+            GreedyRewritePatternApplier(patterns, dce_enabled=False),
+            apply_recursively=False,
         ).rewrite_module(op)
         reconcile_casts(op)
         for kernel in op.body.block.ops:

@@ -94,20 +94,11 @@ def _register_types(
 
 
 def _allocate(kernel: accel.KernelOp, held_back: bool) -> int:
-    """Allocate; the number of registers given out beyond the files."""
+    """Allocate; the number of registers given out beyond the files (each
+    taken by a value: the stack makes a new one only when asked for one)."""
     registers = _stack(kernel, held_back)
     allocate_block(kernel.body.block, registers, accel.AccelRegisterType)
-    return len({v.type for v in _infinite_values(kernel)})
-
-
-def _infinite_values(kernel: accel.KernelOp) -> list[SSAValue]:
-    values: list[SSAValue] = []
-    for op in kernel.body.walk():
-        candidates = [*op.results] + [
-            a for r in op.regions for b in r.blocks for a in b.args
-        ]
-        values += [v for v in candidates if _is_infinite(v)]
-    return values
+    return sum(registers.next_infinite_indices.values())
 
 
 def _is_infinite(value: SSAValue) -> bool:
