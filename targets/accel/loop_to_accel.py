@@ -945,12 +945,18 @@ def loop_height(op: Operation) -> int:
 
 
 def trip_bounds(
-    build: Builder, lower: int | SSAValue, upper: int | SSAValue, step: int
-) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """(lower, trip count, exact end) of a loop dimension, in registers."""
+    build: Builder,
+    lower: int | SSAValue,
+    upper: int | SSAValue,
+    step: int,
+    hardware: bool,
+) -> tuple[SSAValue, SSAValue]:
+    """(lower, bound) of a loop dimension, in registers: the trip count of a
+    hardware loop, the exact end of a branch loop."""
     if isinstance(lower, int) and isinstance(upper, int):
         trips = max(0, -(-(upper - lower) // step))
-        return build.li(lower), build.li(trips), build.li(lower + trips * step)
+        bound = trips if hardware else lower + trips * step
+        return build.li(lower), build.li(bound)
     low = (
         build.li(lower)
         if isinstance(lower, int)
@@ -964,8 +970,10 @@ def trip_bounds(
     span = build.x("max", build.x("sub", high, low), build.zero())
     if step > 1:
         span = build.x("divu", build.add_immediate(span, step - 1), build.li(step))
+    if hardware:
+        return build.move(low), span
     end = build.x("add", low, build.scale(span, step))
-    return build.move(low), span, end
+    return build.move(low), end
 
 
 def static_step(op: ParallelOp | ForOp, dimension: int) -> int:
@@ -988,11 +996,11 @@ def loop_bounds(
     """(lower, bound, step, hardware) of one dimension as `accel.for` takes
     them, computed where the builder inserts."""
     step = static_step(op, dimension)
-    low, trips, end = trip_bounds(
-        build, op.lower_bounds[dimension], op.upper_bounds[dimension], step
-    )
     hardware = height <= HARDWARE_LOOPS
-    return low, trips if hardware else end, step, hardware
+    low, bound = trip_bounds(
+        build, op.lower_bounds[dimension], op.upper_bounds[dimension], step, hardware
+    )
+    return low, bound, step, hardware
 
 
 def new_loop(
