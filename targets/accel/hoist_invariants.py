@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.isa import RegClass
 
@@ -61,9 +61,11 @@ def _hoist(loop: accel.ForOp) -> int:
     body = loop.body.block
     invariant: list[Operation] = []
     moved: set[Operation] = set()
+    # what the body's ops read is defined in the body or outside the loop
+    inside = {*body.args, *(v for op in body.ops for v in op.results)}
     for op in body.ops:
         if is_pure(op) and all(
-            _outside(v, loop) or v.owner in moved for v in op.operands
+            v not in inside or v.owner in moved for v in op.operands
         ):
             invariant.append(op)
             moved.add(op)
@@ -223,17 +225,6 @@ def is_pure(op: Operation) -> bool:
         and op.SPEC.mnemonic not in SIDE_EFFECTS | READS_MEMORY
         and len(op.results) == 1
     )
-
-
-def _outside(value: SSAValue, loop: Operation) -> bool:
-    """Whether `value` is defined outside `loop`."""
-    owner = value.owner
-    op = owner.parent_op() if isinstance(owner, Block) else owner
-    while op is not None:
-        if op is loop:
-            return False
-        op = op.parent_op()
-    return True
 
 
 def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
