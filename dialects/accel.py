@@ -253,13 +253,14 @@ def _require_allocated(value: SSAValue, user: Operation) -> AccelRegisterType:
 
 def _register(value: SSAValue, user: Operation) -> str:
     register = _require_allocated(value, user)
-    if register_index(register.REGISTER_FILE, register.register_name.data) is None:
+    index = register_index(register.REGISTER_FILE, register.register_name.data)
+    if index is None:
         raise NoAssembly(
             user,
             f"'{user.name}' names register {register.register_name.data}, beyond "
             "the register file (spill slots are given by accel-registers)",
         )
-    return register.assembly_name
+    return register_name(register.REGISTER_FILE, index)
 
 
 class AccelInstruction(
