@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from io import StringIO
 from typing import ClassVar, Self
 
@@ -116,6 +116,14 @@ def _shared_register(
 
 
 @cache
+def _named_register(cls: type[AccelRegisterType], name: str) -> AccelRegisterType:
+    """The register type of `cls` named `name` (`zero`, `sp`, `a3`), made once."""
+    register = super(AccelRegisterType, cls).from_name(name)
+    assert isinstance(register, AccelRegisterType)
+    return register
+
+
+@cache
 def _abi_name_by_index(file: RegClass) -> dict[int, str]:
     return {i: register_name(file, i) for i in range(file.count)}
 
@@ -148,6 +156,17 @@ class AccelRegisterType(RegisterType, ABC):
         if index < 0:  # xDSL's infinite registers
             return super().from_index(index)
         register = _shared_register(cls, index)
+        assert isinstance(register, cls)
+        return register
+
+    @classmethod
+    def from_name(cls, register_name: StringAttr | str) -> Self:
+        name = (
+            register_name.data
+            if isinstance(register_name, StringAttr)
+            else register_name
+        )
+        register = _named_register(cls, name)
         assert isinstance(register, cls)
         return register
 
@@ -234,13 +253,14 @@ def _require_allocated(value: SSAValue, user: Operation) -> AccelRegisterType:
 
 def _register(value: SSAValue, user: Operation) -> str:
     register = _require_allocated(value, user)
-    if register_index(register.REGISTER_FILE, register.register_name.data) is None:
+    index = register_index(register.REGISTER_FILE, register.register_name.data)
+    if index is None:
         raise NoAssembly(
             user,
             f"'{user.name}' names register {register.register_name.data}, beyond "
             "the register file (spill slots are given by accel-registers)",
         )
-    return register.assembly_name
+    return register_name(register.REGISTER_FILE, index)
 
 
 class AccelInstruction(
@@ -375,6 +395,13 @@ INSTRUCTIONS: dict[str, type[AccelInstruction]] = {
 """The op class of every instruction, by mnemonic."""
 
 
+@lru_cache(maxsize=4096)
+def _i32(value: int) -> IntegerAttr:
+    """An i32 immediate, made once per value (attributes are immutable, and
+    each new one is verified)."""
+    return IntegerAttr(value, i32)
+
+
 def instruction(
     mnemonic: str,
     operands: Sequence[SSAValue | Operation] = (),
@@ -383,7 +410,7 @@ def instruction(
 ) -> AccelInstruction:
     """Build the op of `mnemonic`: integer properties become i32, strings labels or modes."""
     props: dict[str, Attribute] = {
-        name: IntegerAttr(value, i32) if isinstance(value, int) else StringAttr(value)
+        name: _i32(value) if isinstance(value, int) else StringAttr(value)
         for name, value in properties.items()
     }
     return INSTRUCTIONS[mnemonic].create(
@@ -652,7 +679,10 @@ class GetRegisterOp(IRDLOperation, OneLineAssemblyPrintable):
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, register: AccelRegisterType):
-        super().__init__(result_types=[register])
+        # Operation's own constructor, as `create` uses: IRDL's generic one
+        # costs three times as much, and the lowering reads zero and sp
+        # thousands of times.
+        Operation.__init__(self, result_types=[register])
 
     def verify_(self) -> None:
         register = self.result.type

@@ -14,6 +14,7 @@ from xlir.targets.accel.assembler import AssemblyError, assemble
 from xlir.targets.accel.objfile import ObjectFile
 from xlir.targets.accel.register_allocation import allocate_module
 
+from xlir.assembly import assembly_text
 from xlir.diagnostics import XlirError
 
 SPILLS_ATTRIBUTE = "spilled_values"
@@ -37,17 +38,10 @@ class AccelRegistersPass(ModulePass):
                 kernel.attributes[SPILLS_ATTRIBUTE] = IntegerAttr(spilled, 64)
 
 
-def kernel_assembly(module: ModuleOp) -> str:
-    """The assembly of the module's kernels (its host code is not XA-1's)."""
-    kernels = ModuleOp(
-        [op.clone() for op in module.body.block.ops if isinstance(op, accel.KernelOp)]
-    )
-    return accel.print_assembly(kernels)
-
-
 def assemble_kernels(module: ModuleOp) -> tuple[str, ObjectFile]:
-    """(assembly text, object) of the module's kernels."""
-    text = kernel_assembly(module)
+    """(assembly text, object) of the module's kernels (its host code is not
+    XA-1's), printed where they are."""
+    text = assembly_text(module)
     try:
         return text, assemble(text, "<accel kernels>")
     except AssemblyError as error:  # a bug of the compiler, not of the program

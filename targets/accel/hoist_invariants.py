@@ -13,7 +13,7 @@ as it can.
 
 Each hoisted value an iteration still reads holds a register for the whole
 loop. The hoisted instructions are taken in body order while the loop's
-estimated register demand (`_demand`, with what is live around the loop,
+estimated register demand (`_Pressure`, with what is live around the loop,
 `_around`) fits the register files; the rest stay in the loop rather than
 make the allocator spill.
 """
@@ -21,8 +21,9 @@ make the allocator spill.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.isa import RegClass
 
@@ -60,9 +61,11 @@ def _hoist(loop: accel.ForOp) -> int:
     body = loop.body.block
     invariant: list[Operation] = []
     moved: set[Operation] = set()
+    # what the body's ops read is defined in the body or outside the loop
+    inside = {*body.args, *(v for op in body.ops for v in op.results)}
     for op in body.ops:
         if is_pure(op) and all(
-            _outside(v, loop) or v.owner in moved for v in op.operands
+            v not in inside or v.owner in moved for v in op.operands
         ):
             invariant.append(op)
             moved.add(op)
@@ -72,7 +75,7 @@ def _hoist(loop: accel.ForOp) -> int:
     count = len(invariant)
     if _held(invariant)[RegClass.V]:  # vectors the iterations would read
         count = _affordable(loop, invariant)
-    available = _available(loop)
+    available = _available(loop, {op.name for op in invariant[:count]})
     for op in invariant[:count]:
         key = instruction_key(op)
         if key in available:  # the same value is computed before the loop
@@ -121,7 +124,8 @@ def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
     for file, held in _around(loop).items():
         if file in free:
             free[file] -= held
-    least = _demand(loop, _results(invariant))  # a lower bound for any prefix
+    pressure = _pressure(loop, set())
+    least = pressure.without(_results(invariant))  # a lower bound for any prefix
     if _within(least, _held(invariant), free):
         return len(invariant)
     bound = _last_true(
@@ -130,7 +134,7 @@ def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
     return _last_true(
         bound,
         lambda n: _within(
-            _demand(loop, _results(invariant[:n])), _held(invariant[:n]), free
+            pressure.without(_results(invariant[:n])), _held(invariant[:n]), free
         ),
     )
 
@@ -156,16 +160,17 @@ def instruction_key(op: Operation) -> tuple[object, ...]:
     return (op.name, tuple(op.operands), tuple(sorted(op.properties.items())))
 
 
-def _available(loop: Operation) -> dict[tuple[object, ...], SSAValue]:
-    """The pure instructions' values computed before `loop` on every path
-    to it: those before it in its block and in the blocks around it."""
+def _available(loop: Operation, names: set[str]) -> dict[tuple[object, ...], SSAValue]:
+    """The values of the pure instructions named `names` computed before
+    `loop` on every path to it: those before it in its block and in the
+    blocks around it."""
     available: dict[tuple[object, ...], SSAValue] = {}
     op: Operation | None = loop
     while op is not None and (block := op.parent_block()) is not None:
         for before in block.ops:
             if before is op:
                 break
-            if is_pure(before):
+            if before.name in names and is_pure(before):
                 available.setdefault(instruction_key(before), before.results[0])
         op = block.parent_op()
     return available
@@ -222,17 +227,6 @@ def is_pure(op: Operation) -> bool:
     )
 
 
-def _outside(value: SSAValue, loop: Operation) -> bool:
-    """Whether `value` is defined outside `loop`."""
-    owner = value.owner
-    op = owner.parent_op() if isinstance(owner, Block) else owner
-    while op is not None:
-        if op is loop:
-            return False
-        op = op.parent_op()
-    return True
-
-
 def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
     """Per register file, the hoisted values the loop still reads."""
     moved = set(hoisted)
@@ -244,60 +238,105 @@ def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
     return held
 
 
-def _demand(loop: accel.ForOp, ignored: set[SSAValue]) -> dict[RegClass, int]:
-    """An estimate of the registers `loop` needs, per file, besides those of
-    `ignored` values: the values it reads from outside, its induction
-    variable and carried values, and the most values of its body live at
-    once."""
-    demand = {RegClass.X: 1, RegClass.V: 0}
-    for value in _allocatable(loop.body.block.args[1:]):
-        demand[_file(value)] += 1
-    outer: set[SSAValue] = set()
-    for op in loop.body.walk():
-        outer.update(v for v in op.operands if _outside(v, loop) and v not in ignored)
-    for value in _allocatable(outer):
-        demand[_file(value)] += 1
-    peak = _block_peak(loop.body.block, ignored)
-    return {f: demand[f] + peak[f] for f in demand}
+@dataclass
+class _Pressure:
+    """An estimate of the registers a loop needs, per file: the values it
+    reads from outside, its induction variable and carried values (`base`),
+    and the most values of its body live at once, which `without` gives for
+    any set of body values left out (those hoisted: they are counted as
+    held). Built in one look at the loop, so that the many prefixes of the
+    invariants `_affordable` tries cost no walk of it: leaving a value out
+    only lowers the live counts over its span."""
+
+    base: dict[RegClass, int]
+    entering: dict[RegClass, list[int]]
+    """Per body position: the values live before its op, plus what a nested
+    loop there needs."""
+    leaving: dict[RegClass, list[int]]
+    """Per body position: the values live after its op."""
+    spans: dict[SSAValue, tuple[int, int]]
+    """The body's allocatable values that it reads -> (the position that
+    defines it, the position of its last read)."""
+
+    def without(self, ignored: set[SSAValue]) -> dict[RegClass, int]:
+        """The demand with the `ignored` values of the body not counted."""
+        demand: dict[RegClass, int] = {}
+        for file, entering in self.entering.items():
+            size = len(entering)
+            # starts and ends of the spans left out (a difference array)
+            entering_change = [0] * (size + 1)
+            leaving_change = [0] * (size + 1)
+            for value in ignored:
+                span = self.spans.get(value)
+                if span is not None and _file(value) is file:
+                    defined, last = span
+                    leaving_change[defined] -= 1
+                    leaving_change[last] += 1
+                    entering_change[defined + 1] -= 1
+                    entering_change[last + 1] += 1
+            peak = 0
+            left_out_entering = left_out_leaving = 0
+            for index in range(size):
+                left_out_entering += entering_change[index]
+                left_out_leaving += leaving_change[index]
+                peak = max(
+                    peak,
+                    entering[index] + left_out_entering,
+                    self.leaving[file][index] + left_out_leaving,
+                )
+            demand[file] = self.base[file] + peak
+        return demand
 
 
-def _block_peak(block: Block, ignored: set[SSAValue]) -> dict[RegClass, int]:
-    """The most values defined in `block` (but not `ignored`) that are live
-    at once, per file, plus what a nested loop needs at that point."""
-    last_use: dict[SSAValue, int] = {}
-    ops = list(block.ops)
+def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
+    """`loop`'s `_Pressure`; the outside values of `counted` are held by an
+    enclosing loop's count already."""
+    body = loop.body.block
+    ops = list(body.ops)
     position = {op: i for i, op in enumerate(ops)}
+    inside: set[SSAValue] = set(body.args)
+    read: set[SSAValue] = set()
+    last_read: dict[SSAValue, int] = {}
     for index, op in enumerate(ops):
         for inner in op.walk():
+            inside.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    inside.update(block.args)
             for value in inner.operands:
-                owner = value.owner
-                if (
-                    isinstance(owner, Operation)
-                    and owner in position
-                    and value not in ignored
-                ):
-                    last_use[value] = index
-    live = {RegClass.X: 0, RegClass.V: 0}
-    peak = dict(live)
-    ending: dict[int, list[SSAValue]] = {}
-    for value, index in last_use.items():
-        ending.setdefault(index, []).append(value)
-    for index, op in enumerate(ops):
-        nested = (
-            _demand(op, ignored | set(last_use))
-            if isinstance(op, accel.ForOp)
-            else None
-        )
-        for file in live:
-            peak[file] = max(peak[file], live[file] + (nested or {}).get(file, 0))
-        for value in _allocatable(ending.get(index, ())):
-            live[_file(value)] -= 1
-        for value in _allocatable(op.results):
-            if value in last_use:
-                live[_file(value)] += 1
-        for file in live:
-            peak[file] = max(peak[file], live[file])
-    return peak
+                read.add(value)
+                if value.owner in position:
+                    last_read[value] = index
+    base = {RegClass.X: 1, RegClass.V: 0}
+    for value in _allocatable([*body.args[1:], *(read - inside - counted)]):
+        base[_file(value)] += 1
+    spans: dict[SSAValue, tuple[int, int]] = {}
+    # per file, +1 where a value starts being live after an op, -1 where it ends
+    changes = {RegClass.X: [0] * (len(ops) + 1), RegClass.V: [0] * (len(ops) + 1)}
+    for value in _allocatable(last_read):
+        owner = value.owner
+        assert isinstance(owner, Operation)
+        spans[value] = (position[owner], last_read[value])
+        changes[_file(value)][position[owner]] += 1
+        changes[_file(value)][last_read[value]] -= 1
+    below = counted | set(last_read)
+    nested = {
+        index: _pressure(op, below).without(set())
+        for index, op in enumerate(ops)
+        if isinstance(op, accel.ForOp)
+    }
+    entering: dict[RegClass, list[int]] = {}
+    leaving: dict[RegClass, list[int]] = {}
+    for file, change in changes.items():
+        entering[file], leaving[file] = [], []
+        live = 0
+        for index in range(len(ops)):
+            entering[file].append(
+                live + (nested[index][file] if index in nested else 0)
+            )
+            live += change[index]
+            leaving[file].append(live)
+    return _Pressure(base, entering, leaving, spans)
 
 
 def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:

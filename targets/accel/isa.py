@@ -51,16 +51,18 @@ def register_name(cls: RegClass, index: int) -> str:
     return X_ABI_NAMES[index] if cls is RegClass.X else f"{cls.prefix}{index}"
 
 
+_REGISTER_INDEX: dict[RegClass, dict[str, int]] = {
+    cls: {f"{cls.prefix}{i}": i for i in range(cls.count)}
+    | ({name: i for i, name in enumerate(X_ABI_NAMES)} if cls is RegClass.X else {})
+    for cls in RegClass
+}
+"""Every name of every register, by file (the printer and the assembler
+look one up per operand)."""
+
+
 def register_index(cls: RegClass, name: str) -> int | None:
     """The index of register `name` in file `cls` (both xN and ABI names for x)."""
-    if cls is RegClass.X and name in X_ABI_NAMES:
-        return X_ABI_NAMES.index(name)
-    digits = name[len(cls.prefix) :]
-    if name.startswith(cls.prefix) and digits.isdigit() and digits == str(int(digits)):
-        index = int(digits)
-        if index < cls.count:
-            return index
-    return None
+    return _REGISTER_INDEX[cls].get(name)
 
 
 class Kind(Enum):

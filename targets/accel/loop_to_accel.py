@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from xdsl.context import Context
@@ -351,6 +351,11 @@ class Builder:
     """Inserts accel instructions before the op a pattern matched."""
 
     rewriter: PatternRewriter
+    zeros: dict[tuple[Block, Operation | None], SSAValue] = field(
+        default_factory=dict[tuple[Block, Operation | None], SSAValue]
+    )
+    """The zero register read at each insertion point: an op inserted there
+    later comes after it, so one read serves all (constants need it)."""
 
     def emit(
         self,
@@ -381,7 +386,11 @@ class Builder:
         return op.result
 
     def zero(self) -> SSAValue:
-        return self.register("zero")
+        point = self.rewriter.insertion_point
+        anchor = (point.block, point.insert_before)
+        if anchor not in self.zeros:
+            self.zeros[anchor] = self.register("zero")
+        return self.zeros[anchor]
 
     def li(self, value: int) -> SSAValue:
         """A 32-bit constant in a new scalar register (the `li` pseudo)."""
@@ -455,9 +464,16 @@ def accel_value(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
         return owner.inputs[0]
     file = register_type(value.type)
     assert file is not None, value.type
-    cast = UnrealizedConversionCastOp.get([value], [file.unallocated()])
+    cast = conversion(value, file.unallocated())
     rewriter.insert(cast)
     return cast.results[0]
+
+
+def conversion(value: SSAValue, type_: Attribute) -> UnrealizedConversionCastOp:
+    """A cast of `value` to `type_`, built as `create` builds ops (IRDL's
+    generic constructor costs three times as much; the lowering builds one
+    cast per value it lowers)."""
+    return UnrealizedConversionCastOp.create(operands=[value], result_types=[type_])
 
 
 def replace_with(
@@ -465,7 +481,7 @@ def replace_with(
 ) -> None:
     """Replace `op` by casts of `values` (accel registers) to its result types."""
     casts = [
-        UnrealizedConversionCastOp.get([value], [result.type])
+        conversion(value, result.type)
         for value, result in zip(values, op.results, strict=True)
     ]
     rewriter.replace(op, casts, [c.results[0] for c in casts])
@@ -529,7 +545,7 @@ class LowerKernel(RewritePattern):
                 )
             if register_type(arg.type) is V:
                 register = build.splat(register)
-            cast = UnrealizedConversionCastOp.get([register], [arg.type])
+            cast = conversion(register, arg.type)
             rewriter.insert(cast)
             arguments.append(cast.results[0])
             placement = layout.buffers[index] if layout else None
@@ -793,7 +809,7 @@ class LowerTileLoop(RewritePattern):
             assert isinstance(buffer.type, MemRefType)
             placement = self.tiled[buffer]
             base = placement.offset + slot * placement.slot_bytes
-            view = UnrealizedConversionCastOp.get([buffer], [buffer.type])
+            view = conversion(buffer, buffer.type)
             build.rewriter.insert(view)
             first = _first_index(build, placement, start)
             if placement.position == 0:
@@ -995,12 +1011,18 @@ def loop_height(op: Operation) -> int:
 
 
 def trip_bounds(
-    build: Builder, lower: int | SSAValue, upper: int | SSAValue, step: int
-) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """(lower, trip count, exact end) of a loop dimension, in registers."""
+    build: Builder,
+    lower: int | SSAValue,
+    upper: int | SSAValue,
+    step: int,
+    hardware: bool,
+) -> tuple[SSAValue, SSAValue]:
+    """(lower, bound) of a loop dimension, in registers: the trip count of a
+    hardware loop, the exact end of a branch loop."""
     if isinstance(lower, int) and isinstance(upper, int):
         trips = max(0, -(-(upper - lower) // step))
-        return build.li(lower), build.li(trips), build.li(lower + trips * step)
+        bound = trips if hardware else lower + trips * step
+        return build.li(lower), build.li(bound)
     low = (
         build.li(lower)
         if isinstance(lower, int)
@@ -1014,8 +1036,10 @@ def trip_bounds(
     span = build.x("max", build.x("sub", high, low), build.zero())
     if step > 1:
         span = build.x("divu", build.add_immediate(span, step - 1), build.li(step))
+    if hardware:
+        return build.move(low), span
     end = build.x("add", low, build.scale(span, step))
-    return build.move(low), span, end
+    return build.move(low), end
 
 
 def static_step(op: ParallelOp | ForOp, dimension: int) -> int:
@@ -1038,11 +1062,11 @@ def loop_bounds(
     """(lower, bound, step, hardware) of one dimension as `accel.for` takes
     them, computed where the builder inserts."""
     step = static_step(op, dimension)
-    low, trips, end = trip_bounds(
-        build, op.lower_bounds[dimension], op.upper_bounds[dimension], step
-    )
     hardware = height <= HARDWARE_LOOPS
-    return low, trips if hardware else end, step, hardware
+    low, bound = trip_bounds(
+        build, op.lower_bounds[dimension], op.upper_bounds[dimension], step, hardware
+    )
+    return low, bound, step, hardware
 
 
 def new_loop(
@@ -1098,7 +1122,7 @@ class LowerParallel(RewritePattern):
 
 def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
     """A cast of accel `value` to the loop level's `type_`, at the start of `block`."""
-    cast = UnrealizedConversionCastOp.get([value], [type_])
+    cast = conversion(value, type_)
     if block.first_op is None:
         block.add_op(cast)
     else:
@@ -1359,19 +1383,18 @@ def float_compare(build: Builder, predicate: str, a: SSAValue, b: SSAValue) -> S
 
 
 def remove_dead(kernel: accel.KernelOp) -> None:
-    """Erase instructions and register reads whose results nothing uses."""
-    changed = True
-    while changed:
-        changed = False
-        for op in list(kernel.body.walk(reverse=True)):
-            dead = isinstance(op, accel.GetRegisterOp) or (
-                isinstance(op, accel.AccelInstruction)
-                and op.SPEC.mnemonic not in SIDE_EFFECTS
-            )
-            if dead and op.results and not any(r.uses for r in op.results):
-                op.detach()
-                op.erase()
-                changed = True
+    """Erase instructions and register reads whose results nothing uses. One
+    walk from the end: every read of a value comes after its definition
+    (or inside an op after it), so a definition is met after the reads that
+    erasing can remove."""
+    for op in list(kernel.body.walk(reverse=True)):
+        dead = isinstance(op, accel.GetRegisterOp) or (
+            isinstance(op, accel.AccelInstruction)
+            and op.SPEC.mnemonic not in SIDE_EFFECTS
+        )
+        if dead and op.results and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
 
 
 def share_common_instructions(kernel: accel.KernelOp) -> None:
@@ -1480,19 +1503,20 @@ def _top(op: Operation, block: Block) -> Operation:
 def reconcile_casts(module: ModuleOp) -> None:
     """Fold cast pairs back to their accel values and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
-    for cast in [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]:
+    casts = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
+    for cast in casts:
         source = cast.inputs[0]
         while isinstance(source.owner, UnrealizedConversionCastOp):
             source = source.owner.inputs[0]
         if source.type == cast.results[0].type:
             cast.results[0].replace_all_uses_with(source)
-    for cast in reversed(
-        [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
-    ):
-        if not cast.results[0].uses:
+    left: list[UnrealizedConversionCastOp] = []
+    for cast in reversed(casts):
+        if cast.results[0].uses:
+            left.insert(0, cast)
+        else:
             cast.detach()
             cast.erase()
-    left = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
     if left:
         raise XlirError(
             format_at_op(left[0], "loop-to-accel left a value it could not convert")
@@ -1546,8 +1570,14 @@ class LoopToAccelPass(ModulePass):
             LowerMemory(layouts),
             LowerScalar(),
         ]
+        # One visit per op of the loop level, parents before their bodies (a
+        # kernel's and a tile loop's layouts are known before the accesses in
+        # them): the patterns build only accel instructions and casts, which
+        # no pattern matches, so rewalking what they built finds nothing. Dead
+        # code is `remove_dead`'s, after: the host schedule stays as it is.
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), apply_recursively=True
+            GreedyRewritePatternApplier(patterns, dce_enabled=False),
+            apply_recursively=False,
         ).rewrite_module(op)
         reconcile_casts(op)
         for kernel in op.body.block.ops:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
 from xlir.dialects.register_allocation import LoopRegisterStack, allocate_block
@@ -60,29 +60,45 @@ def _stack(kernel: accel.KernelOp, held_back: bool) -> LoopRegisterStack:
 
 def allocate_kernel(kernel: accel.KernelOp) -> bool:
     """Allocate every register of `kernel` in place; whether some did not
-    fit (then `spill` must run once its structured control is lowered)."""
-    if _allocate(kernel.clone(), held_back=False) == 0:
-        _allocate(kernel, held_back=False)
+    fit (then `spill` must run once its structured control is lowered).
+    A kernel that does not fit with every register is allocated again from
+    its unallocated registers, with the spill code's held back."""
+    unallocated = _register_types(kernel)
+    if _allocate(kernel, held_back=False) == 0:
         return False
+    for holder, types in unallocated:
+        values = holder.results if isinstance(holder, Operation) else holder.args
+        for value, type_ in zip(values, types, strict=True):
+            if value.type != type_:
+                Rewriter.replace_value_with_new_type(value, type_)
     _allocate(kernel, held_back=True)
     return True
 
 
+def _register_types(
+    kernel: accel.KernelOp,
+) -> list[tuple[Operation | Block, tuple[Attribute, ...]]]:
+    """The types of the results of each op of `kernel` and of the arguments
+    of each of its blocks."""
+    types: list[tuple[Operation | Block, tuple[Attribute, ...]]] = [
+        (block, tuple(a.type for a in block.args)) for block in kernel.body.blocks
+    ]
+    for op in kernel.body.walk():
+        types.append((op, tuple(r.type for r in op.results)))
+        types += [
+            (block, tuple(a.type for a in block.args))
+            for region in op.regions
+            for block in region.blocks
+        ]
+    return types
+
+
 def _allocate(kernel: accel.KernelOp, held_back: bool) -> int:
-    """Allocate; the number of registers given out beyond the files."""
+    """Allocate; the number of registers given out beyond the files (each
+    taken by a value: the stack makes a new one only when asked for one)."""
     registers = _stack(kernel, held_back)
     allocate_block(kernel.body.block, registers, accel.AccelRegisterType)
-    return len({v.type for v in _infinite_values(kernel)})
-
-
-def _infinite_values(kernel: accel.KernelOp) -> list[SSAValue]:
-    values: list[SSAValue] = []
-    for op in kernel.body.walk():
-        candidates = [*op.results] + [
-            a for r in op.regions for b in r.blocks for a in b.args
-        ]
-        values += [v for v in candidates if _is_infinite(v)]
-    return values
+    return sum(registers.next_infinite_indices.values())
 
 
 def _is_infinite(value: SSAValue) -> bool:

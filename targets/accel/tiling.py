@@ -228,16 +228,19 @@ def _with_dimension(
     lower: SSAValue | int,
     upper: SSAValue | int,
     slot: int,
-    carried: Sequence[SSAValue] = (),
+    carried: Sequence[SSAValue],
+    last: bool,
 ) -> ParallelOp | ForOp:
     """A copy of `loop` whose `dimension` runs from `lower` to `upper` (a
-    `loop.for` starting from the `carried` values)."""
+    `loop.for` starting from the `carried` values); the `last` copy takes
+    `loop`'s own body instead of a clone of it."""
+    body = loop.detach_region(loop.body) if last else loop.body.clone()
     if isinstance(loop, ForOp):
-        tile = ForOp(lower, upper, loop.step, carried, loop.body.clone())
+        tile = ForOp(lower, upper, loop.step, carried, body)
     else:
         lowers, uppers = list(loop.lower_bounds), list(loop.upper_bounds)
         lowers[dimension], uppers[dimension] = lower, upper
-        tile = ParallelOp(lowers, uppers, loop.steps, loop.body.clone())
+        tile = ParallelOp(lowers, uppers, loop.steps, body)
     tile.attributes |= loop.attributes
     tile.attributes[TILE_SLOT] = IntegerAttr(slot, 64)
     return tile
@@ -296,7 +299,8 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     ops: list[Operation] = [span]
     for slot in (0, 1):
         end = arith.AddiOp(start, span.result)
-        tile = _with_dimension(nest, dimension, start, end.result, slot, carried)
+        last = slot == 1 and not odd
+        tile = _with_dimension(nest, dimension, start, end.result, slot, carried, last)
         ops += [end, tile]
         start, carried = end.result, list[SSAValue](tile.results)
     for op in ops:
@@ -307,9 +311,9 @@ def tile_kernel(kernel: KernelOp, capacity: int) -> None:
     block.insert_op_before(loop, nest)
     results = list(loop.results)
     if odd:  # the last tile, in slot 0, after the pairs
-        last = _with_dimension(nest, dimension, high - size, high, 0, results)
-        block.insert_op_before(last, nest)
-        results = list(last.results)
+        tile = _with_dimension(nest, dimension, high - size, high, 0, results, True)
+        block.insert_op_before(tile, nest)
+        results = list(tile.results)
     for old, new in zip(nest.results, results, strict=True):
         old.replace_all_uses_with(new)
     nest.detach()

@@ -18,6 +18,8 @@ an op on types other than f32, i32 and i1 that depends on the dimension.
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -106,14 +108,21 @@ def varying_values(nest: ParallelOp | ForOp, lane: SSAValue) -> set[SSAValue] | 
     return varying
 
 
+@cache
+def lanes_of(element: Attribute) -> VectorType:
+    """`vector<16 x element>`, made once per element type (each new type is
+    verified, and a nest asks for one per value it puts on the lanes)."""
+    return VectorType(element, [LANES])
+
+
 def retype(value: SSAValue, varying: set[SSAValue]) -> None:
-    new = Rewriter.replace_value_with_new_type(value, VectorType(value.type, [LANES]))
+    new = Rewriter.replace_value_with_new_type(value, lanes_of(value.type))
     varying.discard(value)
     varying.add(new)
 
 
 def broadcast(value: SSAValue, before: Operation) -> SSAValue:
-    op = vector.BroadcastOp(value, VectorType(value.type, [LANES]))
+    op = vector.BroadcastOp(value, lanes_of(value.type))
     block = before.parent_block()
     assert block is not None
     block.insert_op_before(op, before)
@@ -190,39 +199,39 @@ def _trips(nest: ParallelOp) -> int | None:
 
 
 def vectorize_kernel(kernel: KernelOp) -> int:
-    """Split every eligible nest of `kernel`; the number split."""
+    """Split every eligible nest of `kernel`; the number split. A nest with
+    no remainder goes on the lanes as it is (a tile: all of it, or none)."""
     count = 0
     for nest in [op for op in kernel.body.walk() if isinstance(op, ParallelOp)]:
         if not nest.block.args:
             continue
         low = nest.lower_bounds[-1]
         trips = _trips(nest)
-        if trips is None or nest.steps[-1] != 1:
+        if trips is None or nest.steps[-1] != 1 or trips < LANES:
             continue
-        if trips < LANES or varying_values(nest, nest.block.args[-1]) is None:
+        varying = varying_values(nest, nest.block.args[-1])
+        if varying is None:
             continue
-        if not isinstance(low, int):  # a tile: all of it on the lanes, or none
+        if not isinstance(low, int):
             if trips % LANES == 0:
                 set_property(nest, "static_step", LANES)
-                varying = varying_values(nest, nest.block.args[-1])
-                assert varying is not None
                 to_lanes(nest, nest.block.args[-1], varying)
                 count += 1
             continue
         split = low + trips // LANES * LANES
-        main = nest.clone()
+        if split == low + trips:
+            _set_last_dimension(nest, low, split, LANES)
+            to_lanes(nest, nest.block.args[-1], varying)
+            count += 1
+            continue
+        clones: dict[SSAValue, SSAValue] = {}
+        main = nest.clone(clones)
         _set_last_dimension(main, low, split, LANES)
-        varying = varying_values(main, main.block.args[-1])
-        assert varying is not None
-        to_lanes(main, main.block.args[-1], varying)
+        to_lanes(main, main.block.args[-1], {clones[v] for v in varying})
         block = nest.parent_block()
         assert block is not None
         block.insert_op_before(main, nest)
-        if split == low + trips:
-            nest.detach()
-            nest.erase()
-        else:
-            _set_last_dimension(nest, split, low + trips, 1)
+        _set_last_dimension(nest, split, low + trips, 1)
         count += 1
     return count
 

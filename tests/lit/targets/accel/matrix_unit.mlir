@@ -51,9 +51,7 @@ loop.kernel @product(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<32
 // bytes); a column past B's 48 rows moves nothing (COLS 0).
 // CHECK-LABEL: accel.kernel "product_bt", 3
 // CHECK:         %[[ROWS:.*]] = accel.addi %{{.*}}, 64
-// CHECK-NEXT:    accel.get_register
 // CHECK-NEXT:    %[[STRIDE:.*]] = accel.addi %{{.*}}, 4
-// CHECK-NEXT:    accel.get_register
 // CHECK-NEXT:    %[[PANEL:.*]] = accel.addi %{{.*}}, 128
 // CHECK-NEXT:    accel.dma.cfg %[[ROWS]], %[[STRIDE]], %[[PANEL]], "raw"
 // CHECK:         "accel.for"({{.*}}) <{step = 4 : i32, hardware
