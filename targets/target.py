@@ -50,6 +50,10 @@ class TargetInfo:
     derives them from the registers."""
     threads: int = 0
     """Threads per parallel loop; 0: the cores online at run time."""
+    byte_dot_bits: int = 0
+    """The widest vector of i32 lanes a byte dot product instruction
+    (x86's VNNI `vpdpbusd`: four u8 x s8 products added into each lane)
+    takes; 0: none."""
     pointer_bits: int = 64
     element_types: frozenset[str] | None = None
     """MLIR spellings of the element types it computes; None: all of them."""

@@ -321,7 +321,8 @@ class ViewOp(IRDLOperation):
 class ReshapeOp(IRDLOperation):
     """The same elements, in the same row-major order, under another static
     shape; no copy (a `stablehlo.reshape` or a bitcast-like transpose becomes
-    one).
+    one). The element type may change where the bytes stay as many: four
+    bytes of a trailing dim of 4 as one i32 (`dot-quads`).
 
     `%r = loop.reshape %b : memref<64x1xf32> -> memref<64xf32>`"""
 
@@ -339,15 +340,20 @@ class ReshapeOp(IRDLOperation):
         assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
         _require_static_identity(self, "source", source)
         _require_static_identity(self, "result", result)
-        if source.element_type != result.element_type:
+        source_bytes = (byte_width(source.element_type) or 0) * prod(source.get_shape())
+        result_bytes = (byte_width(result.element_type) or 0) * prod(result.get_shape())
+        if source.element_type != result.element_type and not source_bytes:
             raise VerifyException(
                 f"'{self.name}' op result element type {result.element_type} must "
                 f"equal the source element type {source.element_type}"
             )
-        if prod(source.get_shape()) != prod(result.get_shape()):
+        if source_bytes != result_bytes or (
+            source.element_type == result.element_type
+            and prod(source.get_shape()) != prod(result.get_shape())
+        ):
             raise VerifyException(
                 f"'{self.name}' op result {result} must have as many elements as "
-                f"the source {source}"
+                f"the source {source} (as many bytes, of another element type)"
             )
 
 

@@ -90,3 +90,16 @@ def vector_registers() -> int:
     import llvmlite.binding as llvm
 
     return 32 if llvm.get_host_cpu_features().get("avx512f") else 16
+
+
+@cache
+def byte_dot_bits() -> int:
+    """The widest `vpdpbusd` this host has: 512 with AVX512-VNNI (whose
+    256- and 128-bit forms need AVX512VL), 256 with AVX-VNNI, 0 without
+    either (any other architecture)."""
+    import llvmlite.binding as llvm
+
+    features = llvm.get_host_cpu_features()
+    if features.get("avx512vnni") and features.get("avx512vl"):
+        return 512
+    return 256 if features.get("avxvnni") else 0
