@@ -92,6 +92,10 @@ class CompileOptions:
     """None: the target's (`TargetInfo.threads`); 1: no threads; N: at most N."""
     triple: str | None = None
     """Ahead of time: the LLVM triple to compile for; None: this host."""
+    features: str | None = None
+    """Ahead of time: LLVM's `+a,-b` features turning the host's or the
+    triple's instructions on and off (`xlir-compile --features`); None:
+    the machine's own."""
     time_launches: bool = False
     """Time each kernel launch (`xlir-run --profile`), where the target's
     `TargetInfo.times_launches`; code with timers of its own (cpu) is not

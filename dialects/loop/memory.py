@@ -340,20 +340,26 @@ class ReshapeOp(IRDLOperation):
         assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
         _require_static_identity(self, "source", source)
         _require_static_identity(self, "result", result)
-        source_bytes = (byte_width(source.element_type) or 0) * prod(source.get_shape())
-        result_bytes = (byte_width(result.element_type) or 0) * prod(result.get_shape())
-        if source.element_type != result.element_type and not source_bytes:
+        if source.element_type == result.element_type:
+            if prod(source.get_shape()) != prod(result.get_shape()):
+                raise VerifyException(
+                    f"'{self.name}' op result {result} must have as many elements "
+                    f"as the source {source}"
+                )
+            return
+        source_size = byte_width(source.element_type)
+        result_size = byte_width(result.element_type)
+        if source_size is None or result_size is None:
             raise VerifyException(
                 f"'{self.name}' op result element type {result.element_type} must "
                 f"equal the source element type {source.element_type}"
             )
-        if source_bytes != result_bytes or (
-            source.element_type == result.element_type
-            and prod(source.get_shape()) != prod(result.get_shape())
+        if source_size * prod(source.get_shape()) != result_size * prod(
+            result.get_shape()
         ):
             raise VerifyException(
-                f"'{self.name}' op result {result} must have as many elements as "
-                f"the source {source} (as many bytes, of another element type)"
+                f"'{self.name}' op result {result} must hold as many bytes as the "
+                f"source {source}"
             )
 
 

@@ -40,8 +40,18 @@ class CpuTarget(Target):
     def info(self, options: CompileOptions) -> TargetInfo:
         """An AOT triple's from `TRIPLE_INFO` (a triple not listed: the
         passes' defaults), else this host's, measured once
-        (targets/cpu/vector_width.py)."""
+        (targets/cpu/vector_width.py); its byte dot product instruction
+        from the machine's features as `options.features` change them."""
+        from xlir.targets.cpu.vector_width import (
+            byte_dot_bits,
+            host_features,
+            vector_bits,
+            vector_registers,
+            with_features,
+        )
+
         threads = options.threads if options.threads is not None else 0
+        given = options.features or ""
         if options.triple is not None:
             arch = options.triple.split("-")[0]
             known = TRIPLE_INFO.get(arch, TargetInfo(ahead_of_time=True))
@@ -51,17 +61,12 @@ class CpuTarget(Target):
                 register_tile=known.register_tile,
                 threads=threads,
                 ahead_of_time=True,
+                byte_dot_bits=byte_dot_bits(with_features({}, given)),
             )
-        from xlir.targets.cpu.vector_width import (
-            byte_dot_bits,
-            vector_bits,
-            vector_registers,
-        )
-
         return TargetInfo(
             vector_bits=vector_bits(),
             vector_registers=vector_registers(),
-            byte_dot_bits=byte_dot_bits(),
+            byte_dot_bits=byte_dot_bits(with_features(host_features(), given)),
             threads=threads,
             ahead_of_time=True,
             times_launches=True,

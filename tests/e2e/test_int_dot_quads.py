@@ -41,8 +41,8 @@ def _draw(rng: np.random.Generator, name: str, shape: tuple[int, int]) -> np.nda
 def byte_dot(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     """The host's byte dot product width, or none (the f32 fallback)."""
     if request.param == "no-byte-dot":
-        monkeypatch.setattr(vector_width, "byte_dot_bits", lambda: 0)
-    return vector_width.byte_dot_bits()
+        monkeypatch.setattr(vector_width, "host_features", dict)
+    return vector_width.byte_dot_bits(vector_width.host_features())
 
 
 @pytest.mark.parametrize(
@@ -90,3 +90,38 @@ def test_pipeline_has_quads_only_with_the_instruction(byte_dot: int):
     aot = CompileOptions(triple="x86_64-unknown-linux-gnu")
     assert target.info(aot).byte_dot_bits == 0
     assert "int-dot-quads" not in [p.name for p in target.hlo_pipeline(aot)]
+
+
+@pytest.mark.parametrize(
+    ("triple", "features", "bits"),
+    [
+        (None, "-avx512vnni,-avxvnni", 0),
+        ("x86_64-unknown-linux-gnu", "+avx512f,+avx512vl,+avx512vnni", 512),
+        ("x86_64-unknown-linux-gnu", "+avx2,+avxvnni", 256),
+        ("aarch64-unknown-linux-gnu", "+neon", 0),
+    ],
+)
+def test_features_given_ahead_of_time_decide(
+    triple: str | None, features: str, bits: int
+):
+    """`xlir-compile --features` turns the instruction off for the host or
+    on for a triple: the code never names an instruction the machine lacks."""
+    from xlir.targets.cpu.target import CpuTarget
+    from xlir.targets.target import CompileOptions
+
+    options = CompileOptions(triple=triple, features=features)
+    assert CpuTarget().info(options).byte_dot_bits == bits
+
+
+def test_host_object_without_vnni_compiles(tmp_path):
+    """An object for this host with VNNI turned off compiles: the code names
+    no vpdpbusd, which LLVM cannot select there (it aborted the process)."""
+    from xlir.tools.compile import main
+
+    source = tmp_path / "int8.mlir"
+    source.write_text(_program(16, 64, 32, "i8", "i8", False))
+    output = tmp_path / "int8.o"
+    with pytest.raises(SystemExit) as exit_:
+        main([str(source), "--features=-avx512vnni,-avxvnni", "-o", str(output)])
+    assert exit_.value.code in (0, None)
+    assert output.stat().st_size > 0
