@@ -19,6 +19,9 @@ xlir, xDSL and llvmlite, so only the first process on a host pays it (none
 is written with `XLIR_CACHE=0`). It cannot be derived without compiling:
 the preference is a tuning flag inside LLVM's CPU models that llvmlite does
 not expose, and a table of CPU names would go stale with each LLVM.
+
+Whether the machine has a byte dot product instruction (VNNI's `vpdpbusd`,
+for int8 dots) follows from its features alone (`byte_dot_bits`).
 """
 
 from __future__ import annotations
