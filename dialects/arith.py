@@ -9,9 +9,16 @@
   of i8 lanes in an int8 contraction, and convert its sums back from f32
   (`passes/hlo/int_dot_in_f32.py`), which xDSL's scalar-only definitions
   refuse to verify.
+* `arith.dot_quads`, which MLIR's arith lacks: each i32 lane of the
+  accumulator plus the dot product of the four unsigned bytes of the lane
+  of `lhs` with the four signed bytes of `rhs` (x86's `vpdpbusd`, without
+  saturation: the sum wraps as `arith.addi` does). `dot-quads`
+  (passes/loop/dot_quads.py) makes it of an int8 dot's byte quads.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.arith import Arith as XdslArith
@@ -20,6 +27,7 @@ from xdsl.dialects.builtin import AnyFloat, IntegerType, VectorType, container_o
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    VarConstraint,
     irdl_op_definition,
     operand_def,
     result_def,
@@ -112,6 +120,26 @@ class FPToSIOp(IRDLOperation):
         super().__init__(operands=[op], result_types=[target_type])
 
 
+@irdl_op_definition
+class DotQuadsOp(IRDLOperation):
+    """`acc + sum(u8(lhs byte t) * s8(rhs byte t), t < 4)` per i32 lane (module
+    docstring).
+
+    `%r = arith.dot_quads %acc, %lhs, %rhs : vector<16xi32>`"""
+
+    name = "arith.dot_quads"
+    T: ClassVar = VarConstraint("T", container_of(IntegerType(32)))
+    acc = operand_def(T)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$acc `,` $lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, acc: SSAValue, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[acc, lhs, rhs], result_types=[acc.type])
+
+
 VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
     xdsl_arith.ExtSIOp: ExtSIOp,
     xdsl_arith.ExtUIOp: ExtUIOp,
@@ -121,7 +149,7 @@ VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
 }
 """xDSL's scalar-only casts -> the forms above that also take vectors."""
 
-_OWN = [RemfOp, *VECTOR_FORMS.values()]
+_OWN = [RemfOp, DotQuadsOp, *VECTOR_FORMS.values()]
 
 Arith = Dialect(
     "arith",

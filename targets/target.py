@@ -50,6 +50,10 @@ class TargetInfo:
     derives them from the registers."""
     threads: int = 0
     """Threads per parallel loop; 0: the cores online at run time."""
+    byte_dot_bits: int = 0
+    """The widest vector of i32 lanes a byte dot product instruction
+    (x86's VNNI `vpdpbusd`: four u8 x s8 products added into each lane)
+    takes; 0: none."""
     pointer_bits: int = 64
     element_types: frozenset[str] | None = None
     """MLIR spellings of the element types it computes; None: all of them."""
@@ -88,6 +92,10 @@ class CompileOptions:
     """None: the target's (`TargetInfo.threads`); 1: no threads; N: at most N."""
     triple: str | None = None
     """Ahead of time: the LLVM triple to compile for; None: this host."""
+    features: str | None = None
+    """Ahead of time: LLVM's `+a,-b` features turning the host's or the
+    triple's instructions on and off (`xlir-compile --features`); None:
+    the machine's own."""
     time_launches: bool = False
     """Time each kernel launch (`xlir-run --profile`), where the target's
     `TargetInfo.times_launches`; code with timers of its own (cpu) is not

@@ -321,7 +321,8 @@ class ViewOp(IRDLOperation):
 class ReshapeOp(IRDLOperation):
     """The same elements, in the same row-major order, under another static
     shape; no copy (a `stablehlo.reshape` or a bitcast-like transpose becomes
-    one).
+    one). The element type may change where the bytes stay as many: four
+    bytes of a trailing dim of 4 as one i32 (`dot-quads`).
 
     `%r = loop.reshape %b : memref<64x1xf32> -> memref<64xf32>`"""
 
@@ -339,15 +340,26 @@ class ReshapeOp(IRDLOperation):
         assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
         _require_static_identity(self, "source", source)
         _require_static_identity(self, "result", result)
-        if source.element_type != result.element_type:
+        if source.element_type == result.element_type:
+            if prod(source.get_shape()) != prod(result.get_shape()):
+                raise VerifyException(
+                    f"'{self.name}' op result {result} must have as many elements "
+                    f"as the source {source}"
+                )
+            return
+        source_size = byte_width(source.element_type)
+        result_size = byte_width(result.element_type)
+        if source_size is None or result_size is None:
             raise VerifyException(
                 f"'{self.name}' op result element type {result.element_type} must "
                 f"equal the source element type {source.element_type}"
             )
-        if prod(source.get_shape()) != prod(result.get_shape()):
+        if source_size * prod(source.get_shape()) != result_size * prod(
+            result.get_shape()
+        ):
             raise VerifyException(
-                f"'{self.name}' op result {result} must have as many elements as "
-                f"the source {source}"
+                f"'{self.name}' op result {result} must hold as many bytes as the "
+                f"source {source}"
             )
 
 

@@ -367,3 +367,24 @@ def _bitcast(op: Operation, scope: Scope) -> Step:
             op, scope, lambda x: bf16_from_bits(np.asarray(x).view(np.uint16))[()]
         )
     return elementwise(op, scope, lambda x: np.asarray(x).view(dst)[()])
+
+
+def _bytes_of(words: Any, dtype: type) -> Any:
+    """The four bytes of each i32 (little-endian), as `dtype`, on a new last
+    axis."""
+    array = np.ascontiguousarray(np.atleast_1d(np.asarray(words, np.int32)))
+    return array.view(dtype).reshape(*array.shape, 4).astype(np.int64)
+
+
+def _dot_quads_fn(acc: Any, lhs: Any, rhs: Any) -> Any:
+    products = (_bytes_of(lhs, np.uint8) * _bytes_of(rhs, np.int8)).sum(-1)
+    total = (np.asarray(acc, np.int64) + products.reshape(np.shape(acc))).astype(
+        np.int32
+    )
+    return total if total.shape else np.int32(total)
+
+
+@impl(xlir_arith.DotQuadsOp)
+def _dot_quads(op: Operation, scope: Scope) -> Step:
+    """u8 x s8 quads of each lane, added to the lane, wrapping."""
+    return elementwise(op, scope, _dot_quads_fn)

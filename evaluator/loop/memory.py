@@ -159,8 +159,10 @@ def _view(op: Operation, scope: Scope) -> Step:
 
 @impl(ReshapeOp, memref.CastOp)
 def _reshape(op: Operation, scope: Scope) -> Step:
-    shape = tuple(memref_type(op.results[0].type).get_shape())
-    return _unary(op, scope, lambda b: b.reshape(shape))
+    result = memref_type(op.results[0].type)
+    shape = tuple(result.get_shape())
+    dtype = storage_dtype(result)
+    return _unary(op, scope, lambda b: b.reshape(-1).view(dtype).reshape(shape))
 
 
 @impl(GetGlobalOp)

@@ -14,7 +14,8 @@ integers that hold their bits: only selects and bitcasts take them (the
 not turn into arithmetic (f64, or a pipeline without it) call the math
 function the target's emitter names (`LLVMEmitter.math_function`: libm's by
 default).
-`vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
+`arith.dot_quads` is shifts, masks, multiplies and adds (a target with a
+byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
 `passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types.
 """
 
@@ -197,15 +198,41 @@ def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
     return b.emit(llvm.FDivOp(one, root))
 
 
+def splat(b: FunctionBuilder, value: SSAValue, type_: VectorType) -> SSAValue:
+    """The scalar `value` in every lane of a vector of `type_`."""
+    undefined = b.emit(llvm.UndefOp(type_))
+    first = b.emit(llvm.InsertElementOp(undefined, value, b.const(0, i32)))
+    zeros = DenseArrayBase.from_list(i32, [0] * type_.get_shape()[0])
+    return b.emit(llvm.ShuffleVectorOp(first, undefined, zeros, type_))
+
+
 def _broadcast(b: FunctionBuilder, op: Operation) -> SSAValue:
     type_ = _result_type(op)
     assert isinstance(type_, VectorType)
-    undefined = b.emit(llvm.UndefOp(type_))
-    first = b.emit(
-        llvm.InsertElementOp(undefined, b.get(op.operands[0]), b.const(0, i32))
-    )
-    zeros = DenseArrayBase.from_list(i32, [0] * type_.get_shape()[0])
-    return b.emit(llvm.ShuffleVectorOp(first, undefined, zeros, type_))
+    return splat(b, b.get(op.operands[0]), type_)
+
+
+def _dot_quads(b: FunctionBuilder, op: Operation) -> SSAValue:
+    """`arith.dot_quads` in plain integer code, for any width: byte t of the
+    lhs zero-extended (shifted down, masked), of the rhs sign-extended
+    (shifted up to the top, arithmetic shift down), multiplied and added in
+    order. A target with a byte dot product instruction lowers it so
+    instead (`CpuEmitter`)."""
+    acc, lhs, rhs = _args(b, op)
+    type_ = _result_type(op)
+
+    def constant(value: int) -> SSAValue:
+        scalar = b.const(value, i32)
+        return splat(b, scalar, type_) if isinstance(type_, VectorType) else scalar
+
+    for t in range(4):
+        unsigned = b.emit(llvm.LShrOp(lhs, constant(8 * t))) if t else lhs
+        if t < 3:
+            unsigned = b.emit(llvm.AndOp(unsigned, constant(255)))
+        signed = b.emit(llvm.ShlOp(rhs, constant(24 - 8 * t))) if t < 3 else rhs
+        signed = b.emit(llvm.AShrOp(signed, constant(24)))
+        acc = b.emit(llvm.AddOp(acc, b.emit(llvm.MulOp(unsigned, signed))))
+    return acc
 
 
 def _with_false_flag(name: str) -> Emitter:
@@ -316,6 +343,7 @@ EMITTERS: dict[str, Emitter] = {
     "math.absi": _with_false_flag("abs"),
     **{op: _math_call(function) for op, function in MATH_FUNCTIONS.items()},
     "vector.broadcast": _broadcast,
+    "arith.dot_quads": _dot_quads,
 }
 """Op name -> the emitter of its `llvm` code."""
 

@@ -55,6 +55,7 @@ from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import shape
+from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
 
 from xlir.rewriting import PatternRewriteWalker
 
@@ -106,6 +107,8 @@ class TransposeContractedRhs(RewritePattern):
         lhs_rows = math.prod(n for d, n in enumerate(lhs_shape) if d not in lhs_bound)
         permutation = rhs_permutation(len(rhs_shape), batch, contract, lhs_rows)
         if permutation is None or math.prod(rhs_shape) < self.min_elements:
+            return
+        if is_byte_quad_dot(op):  # its rhs's trailing quads are its layout
             return
         free = permutation[len(batch) + len(contract) :]
         free_extent = math.prod(rhs_shape[d] for d in free)

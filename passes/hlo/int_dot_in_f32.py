@@ -53,6 +53,7 @@ from xdsl.pattern_rewriter import (
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.elementwise import ConvertOp
 from xlir.dialects.stablehlo.types import element_type, is_unsigned, shape
+from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
 
 EXACT_LIMIT = 1 << 24
 """Every integer up to this magnitude is an f32."""
@@ -69,7 +70,10 @@ def _largest_magnitude(tensor: Attribute) -> int | None:
 
 
 def exact_in_f32(op: DotGeneralOp) -> bool:
-    """Whether the dot's f32 sums are exact integers (module docstring)."""
+    """Whether the dot's f32 sums are exact integers (module docstring); a
+    dot of byte quads (`int-dot-quads`) stays one."""
+    if is_byte_quad_dot(op):
+        return False
     result = element_type(op.result.type)
     if not isinstance(result, IntegerType) or result.width.data < 32:
         return False

@@ -76,6 +76,7 @@ VECTOR_OPS = frozenset(
         "arith.trunci",
         "arith.sitofp",
         "arith.fptosi",
+        "arith.dot_quads",
     }
 )
 """Elementwise ops that vector copies make on vectors (every backend that runs

@@ -24,7 +24,8 @@ nest over the tile's elements, on the accumulators stored to the output
 and loaded back (`passes/loop/jam.py`). When the output cannot hold them (the
 reductions carry more than one value, no store of the accumulator's type
 at the nest's indices, an output the nest also reads), the tile gets as
-few rows as keep the cloned epilogues within `CLONED_EPILOGUE_BUDGET`,
+few rows as keep the cloned epilogues (one per vector copy: `mr` times
+`nr / lanes`) within `CLONED_EPILOGUE_BUDGET`,
 down to one row of `nr`: still vector FMAs, B reloaded per row, instead
 of leaving the contraction scalar or paying seconds of compile time.
 Whole tiles only: the tile takes fewer rows than `mr` where a number above
@@ -195,13 +196,13 @@ def register_tile(
     if dims is None or jam_blocker(nest, dims) is not None:
         return False
     mr_dim, nr_dim = dims
+    lanes = max(1, lanes // _carried_scale(nest))
     mr = max(1, mr // _carried_scale(nest))
-    mr = max(1, min(mr, epilogue_copies(nest) // nr))
+    mr = max(1, min(mr, epilogue_copies(nest) // max(1, nr // lanes)))
     mr = _dividing_rows(static_trip_count(*bounds_of(nest)[mr_dim]) or 0, mr)
     if contract:
         for loop in reduction_loops(nest):
             contract_multiply_adds(loop)
-    lanes = max(1, lanes // _carried_scale(nest))
     return _tile_with_remainders(nest, mr_dim, mr, nr_dim, nr, lanes)
 
 

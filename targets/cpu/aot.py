@@ -73,9 +73,12 @@ def _machine_settings(options: AotOptions) -> tuple[str, str, str]:
 
 def compile_options(options: AotOptions, given: CompileOptions) -> CompileOptions:
     """The compile options of an AOT compile: `given` (fast math, bounds
-    checks) with its triple and threads, which size the cpu target's passes
-    for the triple's generic CPU (`CpuTarget.info`; the host's are measured)."""
-    return replace(given, triple=options.triple, threads=options.threads)
+    checks) with its triple, features and threads, which size the cpu
+    target's passes for the triple's generic CPU and say which instructions
+    it has (`CpuTarget.info`; the host's are measured)."""
+    return replace(
+        given, triple=options.triple, features=options.features, threads=options.threads
+    )
 
 
 def _export_only(module: ModuleOp, function: str, entry: str) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp, UnitAttr, VectorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.globals import GlobalOp
@@ -34,11 +34,13 @@ from xlir.lowering.llvm.passes import (
     LoopToLLVMPass,
     add_declarations,
     global_type_errors,
+    lower_kernels,
     new_function,
     problems,
     report,
     straight_code_unoptimized,
 )
+from xlir.lowering.llvm.scalars import EMITTERS
 from xlir.targets.cpu.host_entry import ENTRY_TYPE, HOST_OPS, HostLowering
 from xlir.targets.cpu.threaded_loops import lower_threaded
 
@@ -47,9 +49,28 @@ from xlir.walk import region_depth
 
 class CpuEmitter(LLVMEmitter):
     """The neutral lowering, with loops marked `{threads = N}` by
-    `parallelize` split across the thread pool's threads."""
+    `parallelize` split across the thread pool's threads, and
+    `arith.dot_quads` on vectors of up to `byte_dot_bits` bits as x86's
+    `vpdpbusd` (LLVM's `llvm.x86.avx512.vpdpbusd.*`, which AVX-VNNI's
+    256-bit form shares); 0: no such instruction, plain integer code."""
 
     target = "cpu"
+
+    def __init__(self, byte_dot_bits: int = 0) -> None:
+        super().__init__()
+        self.byte_dot_bits = byte_dot_bits
+        if byte_dot_bits:
+            self.lowerings["arith.dot_quads"] = self._dot_quads
+
+    def _dot_quads(self, b: FunctionBuilder, op: Operation) -> None:
+        type_ = op.results[0].type
+        bits = 32 * type_.get_shape()[0] if isinstance(type_, VectorType) else 0
+        if bits not in (128, 256, 512) or bits > self.byte_dot_bits:
+            b.bind(op.results[0], EMITTERS["arith.dot_quads"](b, op))
+            return
+        name = f"llvm.x86.avx512.vpdpbusd.{bits}"
+        args = [b.get(v) for v in op.operands]
+        b.bind(op.results[0], b.intrinsic(name, args, type_))
 
     def lower_parallel(self, b: FunctionBuilder, op: Operation) -> None:
         if THREADS in op.attributes:
@@ -65,6 +86,13 @@ class CpuLoopToLLVMPass(LoopToLLVMPass):
     cpu target's emitter)."""
 
     emitter = CpuEmitter
+
+    byte_dot_bits: int = 0
+    """The widest vector `vpdpbusd` takes on the machine compiled for
+    (`TargetInfo.byte_dot_bits`); 0: none."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_kernels(op, CpuEmitter(self.byte_dot_bits), self.name, self.bounds_check)
 
 
 DEEP_CONTROL = 32

@@ -40,8 +40,18 @@ class CpuTarget(Target):
     def info(self, options: CompileOptions) -> TargetInfo:
         """An AOT triple's from `TRIPLE_INFO` (a triple not listed: the
         passes' defaults), else this host's, measured once
-        (targets/cpu/vector_width.py)."""
+        (targets/cpu/vector_width.py); its byte dot product instruction
+        from the machine's features as `options.features` change them."""
+        from xlir.targets.cpu.vector_width import (
+            byte_dot_bits,
+            host_features,
+            vector_bits,
+            vector_registers,
+            with_features,
+        )
+
         threads = options.threads if options.threads is not None else 0
+        given = options.features or ""
         if options.triple is not None:
             arch = options.triple.split("-")[0]
             known = TRIPLE_INFO.get(arch, TargetInfo(ahead_of_time=True))
@@ -51,12 +61,12 @@ class CpuTarget(Target):
                 register_tile=known.register_tile,
                 threads=threads,
                 ahead_of_time=True,
+                byte_dot_bits=byte_dot_bits(with_features({}, given)),
             )
-        from xlir.targets.cpu.vector_width import vector_bits, vector_registers
-
         return TargetInfo(
             vector_bits=vector_bits(),
             vector_registers=vector_registers(),
+            byte_dot_bits=byte_dot_bits(with_features(host_features(), given)),
             threads=threads,
             ahead_of_time=True,
             times_launches=True,
@@ -64,9 +74,11 @@ class CpuTarget(Target):
 
     def hlo_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """`hlo-opt` with `quant-to-math` and `split-complex` after
-        `decompose`, and `int-dot-in-f32`, `dot-layout` and `conv-padding`
-        before `fuse`: quantized values as their storage integers, complex
-        numbers as pairs of floats, exact narrow-integer dots as f32 dots, the
+        `decompose`, and `int-dot-quads` (where the host has a byte dot
+        product instruction), `int-dot-in-f32`, `dot-layout` and
+        `conv-padding` before `fuse`: quantized values as their storage
+        integers, complex numbers as pairs of floats, int8 dots as dots of
+        byte quads, exact narrow-integer dots as f32 dots, the
         dot kernels read their rhs with unit stride, the
         convolution kernels an input padded beforehand; `decompose` keeps
         chlo.top_k for its selection kernel (lowering/kernels/top_k.py); and
@@ -79,6 +91,7 @@ class CpuTarget(Target):
         from xlir.passes.hlo.fuse import FusePass
         from xlir.passes.hlo.inline import InlinePass
         from xlir.passes.hlo.int_dot_in_f32 import IntDotInF32Pass
+        from xlir.passes.hlo.int_dot_quads import IntDotQuadsPass
         from xlir.passes.hlo.quant_to_math import QuantToMathPass
         from xlir.passes.hlo.split_complex import SplitComplexPass
 
@@ -93,6 +106,8 @@ class CpuTarget(Target):
                     SplitComplexPass(),
                 ]
             elif isinstance(pass_, FusePass):
+                if self.info(options).byte_dot_bits:
+                    passes.append(IntDotQuadsPass())
                 passes += [IntDotInF32Pass(), DotLayoutPass(), ConvPaddingPass(), pass_]
             else:
                 passes.append(pass_)
@@ -126,6 +141,7 @@ class CpuTarget(Target):
         `bounds_check` makes the code check every load and store;
         `time_launches` puts timers around each launch (launch_timers.py)."""
         from xlir.passes.loop.block_sums import BlockSumsPass
+        from xlir.passes.loop.dot_quads import DotQuadsPass
         from xlir.passes.loop.expand_math import ExpandMathPass
         from xlir.passes.loop.fuse_kernels import FuseKernelsPass
         from xlir.passes.loop.interleave import InterleavePass
@@ -149,6 +165,7 @@ class CpuTarget(Target):
             WidenFloatsPass(),
             FuseKernelsPass(),
             SplitRangesPass(),
+            DotQuadsPass(),
             RegisterTilePass(
                 mr=mr, nr=nr, vector_bits=bits, vector_registers=info.vector_registers
             ),
@@ -158,7 +175,9 @@ class CpuTarget(Target):
             ExpandMathPass(),
             InterleavePass(vector_bits=bits),
             *threads,
-            CpuLoopToLLVMPass(bounds_check=options.bounds_check),
+            CpuLoopToLLVMPass(
+                bounds_check=options.bounds_check, byte_dot_bits=info.byte_dot_bits
+            ),
             DeviceToLLVMPass(time_launches=options.time_launches),
         ]
 

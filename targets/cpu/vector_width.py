@@ -19,11 +19,15 @@ xlir, xDSL and llvmlite, so only the first process on a host pays it (none
 is written with `XLIR_CACHE=0`). It cannot be derived without compiling:
 the preference is a tuning flag inside LLVM's CPU models that llvmlite does
 not expose, and a table of CPU names would go stale with each LLVM.
+
+Whether the machine has a byte dot product instruction (VNNI's `vpdpbusd`,
+for int8 dots) follows from its features alone (`byte_dot_bits`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 
 _PROBE = """
@@ -90,3 +94,31 @@ def vector_registers() -> int:
     import llvmlite.binding as llvm
 
     return 32 if llvm.get_host_cpu_features().get("avx512f") else 16
+
+
+def byte_dot_bits(features: Mapping[str, bool]) -> int:
+    """The widest `vpdpbusd` a machine with these LLVM features has: 512
+    with AVX512-VNNI (whose 256- and 128-bit forms need AVX512VL), 256 with
+    AVX-VNNI, 0 without either (any other architecture)."""
+    if all(features.get(name) for name in ("avx512f", "avx512vl", "avx512vnni")):
+        return 512
+    return 256 if features.get("avx2") and features.get("avxvnni") else 0
+
+
+def with_features(features: Mapping[str, bool], given: str) -> dict[str, bool]:
+    """`features` as LLVM's `+a,-b` list `given` (`xlir-compile --features`)
+    turns them on and off."""
+    changed = dict(features)
+    for item in given.split(","):
+        item = item.strip()
+        if len(item) > 1 and item[0] in "+-":
+            changed[item[1:]] = item[0] == "+"
+    return changed
+
+
+@cache
+def host_features() -> dict[str, bool]:
+    """This CPU's LLVM features, by name."""
+    import llvmlite.binding as llvm
+
+    return dict(llvm.get_host_cpu_features().items())

@@ -130,7 +130,8 @@ loop.kernel @scalars_and_globals(%out: memref<f32> {llvm.noalias}, %scale: f32, 
   loop.return
 }
 
-// Views of the temp arena and reshapes of buffers: no copies.
+// Views of the temp arena and reshapes of buffers: no copies; a reshape may
+// read the same bytes as another element type (an int8 dot's quads as i32).
 // CHECK-LABEL: func.func @views(%arena: memref<8192xi8>) -> memref<256xf32> {
 // CHECK-NEXT:    %a = loop.view %arena[0] : memref<8192xi8> -> memref<64x4xf32>
 // CHECK-NEXT:    %b = loop.view %arena[4096] : memref<8192xi8> -> memref<2048xi16>
@@ -138,6 +139,7 @@ loop.kernel @scalars_and_globals(%out: memref<f32> {llvm.noalias}, %scale: f32, 
 // CHECK-NEXT:    %i = loop.view %arena[8128] : memref<8192xi8> -> memref<8xindex>
 // CHECK-NEXT:    %r = loop.reshape %a : memref<64x4xf32> -> memref<256xf32>
 // CHECK-NEXT:    %s = loop.reshape %c : memref<i1> -> memref<1x1xi1>
+// CHECK-NEXT:    %w = loop.reshape %b : memref<2048xi16> -> memref<256x4xi32>
 // GENERIC:       %a = "loop.view"(%arena) <{offset = 0 : i64}> : (memref<8192xi8>) -> memref<64x4xf32>
 // GENERIC:       %r = "loop.reshape"(%a) : (memref<64x4xf32>) -> memref<256xf32>
 func.func @views(%arena: memref<8192xi8>) -> memref<256xf32> {
@@ -147,6 +149,7 @@ func.func @views(%arena: memref<8192xi8>) -> memref<256xf32> {
   %i = loop.view %arena[8128] : memref<8192xi8> -> memref<8xindex>
   %r = loop.reshape %a : memref<64x4xf32> -> memref<256xf32>
   %s = loop.reshape %c : memref<i1> -> memref<1x1xi1>
+  %w = loop.reshape %b : memref<2048xi16> -> memref<256x4xi32>
   func.return %r : memref<256xf32>
 }
 

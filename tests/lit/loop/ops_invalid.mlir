@@ -229,10 +229,10 @@ func.func @view_bounds(%arena: memref<64xi8>) {
 // -----
 
 func.func @reshape_element(%b: memref<4xf32>) {
-  %r = loop.reshape %b : memref<4xf32> -> memref<2x2xi32>
+  %r = loop.reshape %b : memref<4xf32> -> memref<2x2xi16>
   func.return
 }
-// CHECK: ops_invalid.mlir:232:3: error: 'loop.reshape' op result element type i32 must equal the source element type f32
+// CHECK: ops_invalid.mlir:232:3: error: 'loop.reshape' op result memref<2x2xi16> must hold as many bytes as the source memref<4xf32>
 
 // -----
 
