@@ -34,10 +34,7 @@ from xdsl.backend.assembly_printer import (
     AssemblyPrinter,
     OneLineAssemblyPrintable,
 )
-from xdsl.backend.register_allocatable import (
-    HasRegisterConstraints,
-    RegisterConstraints,
-)
+from xdsl.backend.register_allocatable import RegisterConstraints
 from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
 from xdsl.dialects.builtin import (
@@ -74,7 +71,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
-from xlir.dialects.instruction_op import instruction_op
+from xlir.dialects.instruction_op import Instruction, instruction_op
 from xlir.dialects.register_allocation import RegisterLoop
 from xlir.dialects.symbols import lookup_symbol
 from xlir.targets.accel.isa import (
@@ -263,9 +260,7 @@ def _register(value: SSAValue, user: Operation) -> str:
     return register_name(register.REGISTER_FILE, index)
 
 
-class AccelInstruction(
-    HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintable, ABC
-):
+class AccelInstruction(Instruction, ABC):
     """An XA-1 instruction: `spec` says its syntax; `slots` which op field holds
     each operand of that syntax. For xDSL's register allocator its sources
     are `ins`, its destinations `outs`, and `mmac`'s accumulator an inout."""
@@ -278,7 +273,7 @@ class AccelInstruction(
             return RegisterConstraints(
                 self.operands[1:], (), ((self.operands[0], self.results[0]),)
             )
-        return RegisterConstraints(self.operands, self.results, ())
+        return super().get_register_constraints()
 
     def assembly_line(self) -> str | None:
         texts = []

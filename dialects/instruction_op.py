@@ -1,7 +1,7 @@
 """One op class per instruction of an assembly dialect, made from a table
 rather than written out (`accel`, and out-of-tree chips): the registers it
 reads are operands, those it writes results, its immediates properties,
-with a declarative assembly format."""
+with a declarative assembly format; `Instruction` is their base."""
 
 from __future__ import annotations
 
@@ -9,9 +9,37 @@ import re
 from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
+from xdsl.backend.assembly_printer import (
+    AssemblyPrinter,
+    OneLineAssemblyPrintable,
+    reg,
+)
+from xdsl.backend.register_allocatable import (
+    HasRegisterConstraints,
+    RegisterConstraints,
+)
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.irdl import IRDLOperation, OperandDef, ResultDef, irdl_op_definition
 
 Op = TypeVar("Op", bound=IRDLOperation)
+
+
+class Instruction(HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintable):
+    """An instruction: for xDSL's register allocator, it reads its operands
+    and writes its results; its line of assembly is its mnemonic, then the
+    registers it writes, those it reads, and its immediates (its integer and
+    float properties). A dialect whose syntax differs overrides either."""
+
+    def get_register_constraints(self) -> RegisterConstraints:
+        return RegisterConstraints(self.operands, self.results, ())
+
+    def assembly_line(self) -> str | None:
+        fields = [reg(value) for value in (*self.results, *self.operands)]
+        for value in self.properties.values():
+            if isinstance(value, IntegerAttr | FloatAttr):
+                fields.append(repr(value.value.data))
+        mnemonic = self.name.split(".", 1)[1]
+        return AssemblyPrinter.assembly_line(mnemonic, ", ".join(fields))
 
 
 def _defines(fields: dict[str, Any], kind: type) -> bool:

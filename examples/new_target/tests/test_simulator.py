@@ -18,10 +18,10 @@ KERNELS = """.kernel copy, buffer, buffer
     endloop
 .kernel sum, buffer, buffer
     lf r0, 0.0
-    loop r1, 0, 1, 3, 1
+    loop r1, r0, 0, 1, 3, 1
     ld r2, r1, 0
-    fadd r0, r0, r2
-    endloop r0
+    fadd r3, r0, r2
+    endloop r3
     loop r1, 0, 1, 4, 4
     st r0, r1, 1
     endloop
@@ -97,8 +97,8 @@ def test_an_unknown_kernel_is_a_diagnostic() -> None:
 
 
 def test_carried_values_may_swap_from_trip_to_trip() -> None:
-    """Each trip swaps the loop's two carried values: both are copied before
-    either register is written (three trips: swapped)."""
+    """Each trip swaps the loop's two carried values: `endloop` gives the
+    carried registers their next values all at once (three trips: swapped)."""
     platform = get_platform("qdsp")
     image = platform.compiler().compile_kernels(
         parse_module(make_context(), SWAP, "swap.mlir")

@@ -4,16 +4,16 @@ assembly per op. `ISA` says once what each instruction reads and computes."""
 
 import numpy as np
 from xdsl import irdl
-from xdsl.backend import register_allocatable as allocatable
 from xdsl.backend.assembly_printer import AssemblyPrinter, reg
 from xdsl.backend.assembly_printer import OneLineAssemblyPrintable as OneLine
 from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
 from xdsl.dialects import builtin
+from xdsl.dialects.utils import AbstractYieldOperation
 from xdsl.ir import Dialect
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface
 from xlir.dialects.device import LaunchableKernel
-from xlir.dialects.instruction_op import instruction_op
+from xlir.dialects.instruction_op import Instruction, instruction_op
 from xlir.dialects.register_allocation import RegisterLoop
 
 LANES, REGISTERS = 4, 16
@@ -66,19 +66,6 @@ class Reg(RegisterType):
         return "spill"
 
 
-class Instruction(irdl.IRDLOperation, allocatable.HasRegisterConstraints, OneLine):
-    """`mnemonic` written registers, read registers, immediate."""
-
-    def get_register_constraints(self) -> allocatable.RegisterConstraints:
-        return allocatable.RegisterConstraints(self.operands, self.results, ())
-
-    def assembly_line(self) -> str:
-        fields = [reg(v) for v in (*self.results, *self.operands)]
-        if (imm := self.properties.get("imm")) is not None:
-            fields.append(repr(imm.value.data))  # pyright: ignore[reportAttributeAccessIssue]
-        return AssemblyPrinter.assembly_line(self.name[5:], ", ".join(fields))
-
-
 def instruction(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instruction]:
     """An instruction's op: the registers it reads are operands (`rs1`...),
     the one it writes a result (`rd`), its immediate a property (`imm`)."""
@@ -98,8 +85,8 @@ INSTRUCTIONS = {
 
 @irdl.irdl_op_definition
 class LoopOp(irdl.IRDLOperation, RegisterLoop, OneLine):
-    """`loop rd, start, step, count, lanes` ... `endloop` (docs/new-hardware.md):
-    the body's other arguments are the values it carries."""
+    """`loop rd, carried..., start, step, count, lanes` ... `endloop`
+    (docs/new-hardware.md): the body's arguments are its registers."""
 
     name = "qdsp.loop"
     inits = irdl.var_operand_def(Reg)
@@ -108,26 +95,24 @@ class LoopOp(irdl.IRDLOperation, RegisterLoop, OneLine):
     body = irdl.region_def("single_block")
 
     def allocate_registers(self, allocator: BlockAllocator) -> None:
-        """A carried value's operand, argument, `endloop`'s, result: one register."""
-        block, end = self.body.block, self.body.block.last_op
-        assert end is not None
-        carried = zip(block.args[1:], self.inits, end.operands, self.outs, strict=True)
+        """A carried value's operand, argument and result: one register."""
+        carried = zip(self.inits, self.body.block.args[1:], self.outs, strict=True)
         self.allocate_loop(allocator, carried)
 
     def assembly_line(self) -> str:
         bounds = (self.start, self.step, self.count, self.lanes)
-        fields = [reg(self.body.block.args[0]), *(str(b.value.data) for b in bounds)]
+        fields = [reg(arg) for arg in self.body.block.args]  # rd, carried...
+        fields += [str(bound.value.data) for bound in bounds]
         return AssemblyPrinter.assembly_line("loop", ", ".join(fields))
 
 
 @irdl.irdl_op_definition
-class EndLoopOp(Instruction):
-    """The end of a loop's body: the values of the next trip."""
+class EndLoopOp(AbstractYieldOperation[Reg], Instruction):
+    """The end of a loop's body: the next trip's values, which the carried
+    registers take all at once."""
 
     name = "qdsp.endloop"
-    values = irdl.var_operand_def(Reg)
     traits = irdl.traits_def(IsTerminator())
-    assembly_format = "($values^ `:` type($values))? attr-dict"
 
 
 @irdl.irdl_op_definition

@@ -109,8 +109,7 @@ class KernelLowering:
 
     def nest(self, op: ForOp | ParallelOp, indices: list, carried: list) -> list:
         """A hardware loop per dimension of `op` from len(indices) on, the
-        last one of a kernel's outer loop in four lanes. The next trip's
-        values are copied twice: no carried register is written early."""
+        last one of a kernel's outer loop in four lanes."""
         dim = len(indices)
         if dim == len(op.steps):
             block_args = [*indices, *carried]
@@ -125,9 +124,7 @@ class KernelLowering:
         outer, self.block = self.block, Block(arg_types=registers)
         args = self.block.args
         yielded = self.nest(op, [*indices, args[0]], list(args[1:]))
-        copies = [self.emit("mv", value) for value in yielded]
-        copies = [self.emit("mv", value) for value in copies]
-        self.block.add_op(qdsp.EndLoopOp(operands=[copies]))
+        self.block.add_op(qdsp.EndLoopOp(*yielded))
         body, self.block = self.block, outer
         inits = [self.emit("mv", value) for value in carried]  # registers of their own
         props = {key: builtin.IntegerAttr(value, 32) for key, value in bounds.items()}

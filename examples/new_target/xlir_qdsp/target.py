@@ -68,13 +68,13 @@ def assemble(text: str) -> dict[str, "Kernel"]:
         if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
             kernel = kernels[fields[0]] = Kernel(fields[0], fields[1:])
             open_blocks = [kernel.code]
-        elif mnemonic == "endloop":
-            open_blocks.pop()
         else:
-            body: list = []  # a loop's lines
+            body: list = []  # a loop's lines, its `endloop` last
             open_blocks[-1].append((mnemonic, fields, body))
             if mnemonic == "loop":
                 open_blocks.append(body)
+            elif mnemonic == "endloop":
+                open_blocks.pop()
     return kernels
 
 
@@ -92,16 +92,19 @@ class Kernel(HostKernel):
         with np.errstate(all="ignore"):
             self.execute(self.code, np.zeros((REGISTERS, LANES), BITS), arguments)
 
-    def execute(self, code: list, registers: np.ndarray, arguments: list) -> None:
-        """Each line of `code` in turn (a loop's body, trip after trip)."""
+    def execute(self, code: list, registers: np.ndarray, arguments: list) -> Any:
+        """Each line of `code` in turn (a loop's body, trip after trip, up to
+        its `endloop`, which names the carried registers' next values)."""
         for mnemonic, fields, body in code:
+            if mnemonic == "endloop":
+                return [int(field[1:]) for field in fields]
             rd, *rs = [int(field[1:]) for field in fields if field[0] == "r"]
-            if mnemonic == "loop":  # loop rd, start, step, count, lanes
-                start, step, count, lanes = map(int, fields[1:])
+            if mnemonic == "loop":  # loop rd, carried rs..., start, step, count, lanes
+                start, step, count, lanes = map(int, fields[-4:])
                 for trip in range(0, count, lanes):
                     iteration = np.minimum(trip + np.arange(LANES) % lanes, count - 1)
                     registers[rd] = (start + step * iteration).astype(I32)
-                    self.execute(body, registers, arguments)
+                    registers[rs] = registers[self.execute(body, registers, arguments)]
             elif mnemonic in ISA:
                 lanes, meaning = ISA[mnemonic][2:]
                 result = meaning(*[registers[source].view(lanes) for source in rs])

@@ -48,7 +48,5 @@ loop.kernel @scale_rows(%x: memref<8x6xf32>, %s: memref<8xf32>, %y: memref<8x6xf
 // CHECK-NEXT:     %[[SUM:.*]] = "qdsp.loop"(%[[INIT]]) <{start = 0 : i32, step = 1 : i32, count = 6 : i32, lanes = 1 : i32}> ({
 // CHECK-NEXT:     ^{{.*}}(%{{.*}}: !qdsp.reg, %[[ACC:.*]]: !qdsp.reg):
 // CHECK:            %[[B:.*]] = qdsp.fadd %[[ACC]], %{{.*}}
-// CHECK-NEXT:       %[[C1:.*]] = qdsp.mv %[[B]]
-// CHECK-NEXT:       %[[C2:.*]] = qdsp.mv %[[C1]]
-// CHECK-NEXT:       qdsp.endloop %[[C2]] : !qdsp.reg
+// CHECK-NEXT:       qdsp.endloop %[[B]] : !qdsp.reg
 // CHECK:          qdsp.st %[[SUM]], %{{.*}}, 3

@@ -1,8 +1,9 @@
 // RUN: xlir-opt -p convert-loop-to-qdsp,qdsp-allocate-registers %s | filecheck %s
 
 // xDSL's block-naive allocator names a register for every value: the loop
-// carries its sum in one register (operand, block argument, endloop's
-// operand and result alike), and values live across the loop keep theirs.
+// carries its sum in one register (operand, block argument and result
+// alike), which takes the new sum at `endloop`, and values live across the
+// loop keep theirs.
 loop.kernel @row_sums(%x: memref<4x3xf32>, %sum: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (4) step (1) {
@@ -21,5 +22,5 @@ loop.kernel @row_sums(%x: memref<4x3xf32>, %sum: memref<4xf32>) {
 // CHECK-NEXT: %{{.*}} = "qdsp.loop"(%{{.*}}) <{start = 0 : i32, step = 1 : i32, count = 3 : i32, lanes = 1 : i32}> ({
 // CHECK-NEXT: ^{{.*}}(%{{.*}}: !qdsp.reg<[[J:r[0-9]+]]>, %{{.*}}: !qdsp.reg<[[ACC]]>):
 // CHECK:        qdsp.fadd %{{.*}}, %{{.*}} : (!qdsp.reg<[[ACC]]>, !qdsp.reg<{{r[0-9]+}}>) -> !qdsp.reg<[[SUM:r[0-9]+]]>
-// CHECK:        qdsp.endloop %{{.*}} : !qdsp.reg<[[ACC]]>
+// CHECK-NEXT:   qdsp.endloop %{{.*}} : !qdsp.reg<[[SUM]]>
 // CHECK-NEXT: }) : (!qdsp.reg<[[ACC]]>) -> !qdsp.reg<[[ACC]]>
