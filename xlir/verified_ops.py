@@ -19,6 +19,8 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import IsTerminator
 
+from xlir.verified_signatures import Signature
+
 _terminator_types: dict[type[Operation], bool] = {}
 
 
@@ -58,6 +60,8 @@ class VerifiedOps:
     def __init__(self) -> None:
         self._keys: dict[Operation, tuple[object, ...]] = {}
         self._walked: dict[Operation, tuple[object, ...]] = {}
+        self.signatures: set[Signature] = set()
+        """The IRDL signatures found valid so far (xlir/verified_signatures.py)."""
 
     def needs_verifying(self, op: Operation) -> bool:
         """Whether the op may verify differently than it did last time."""

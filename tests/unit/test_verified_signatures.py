@@ -1,0 +1,142 @@
+"""IRDL checks answered once per signature (xlir/verified_signatures.py):
+an op whose signature verified before skips only the IRDL constraints; an
+op with a new signature, its traits and its own verifier are still checked,
+after parsing and after a pass that creates or changes an op."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.arith import AddiOp
+from xdsl.dialects.builtin import (
+    ModuleOp,
+    StringAttr,
+    f32,
+    i32,
+)
+from xdsl.dialects.test import TestOp as AnyOp
+from xdsl.dialects.test import TestTermOp as AnyTerminator
+from xdsl.ir import Block, Region
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    traits_def,
+)
+from xdsl.passes import ModulePass
+from xdsl.traits import HasParent
+
+import xlir
+from xlir.diagnostics import XlirError, verify_module
+from xlir.pass_manager import PASSES, VERIFY_EACH_VARIABLE, PassFailure, run_pipeline
+from xlir.verified_ops import VerifiedOps
+from xlir.verified_signatures import signature
+
+ADDS = """\
+func.func @main(%a: i32, %b: i32) -> i32 {
+  %0 = arith.addi %a, %b : i32
+  %1 = arith.addi %0, %b : i32
+  %2 = arith.addi %1, %a : i32
+  func.return %2 : i32
+}
+"""
+
+
+def test_ops_of_one_signature_share_one_entry() -> None:
+    module = xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir")
+    verified = VerifiedOps()
+    verify_module(module, verified=verified)
+    adds = [op for op in module.walk() if isinstance(op, AddiOp)]
+    assert len({signature(op) for op in adds}) == 1
+    assert signature(adds[0]) in verified.signatures
+
+
+def test_an_op_with_a_new_signature_is_checked_in_full() -> None:
+    """A signature already seen for the class does not vouch for another:
+    an integer add on f32 still fails its operand constraint."""
+    module = xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir")
+    verified = VerifiedOps()
+    verify_module(module, verified=verified)
+    add = next(op for op in module.walk() if isinstance(op, AddiOp))
+    block = add.parent_block()
+    assert block is not None
+    block.insert_op_after(AddiOp(add.lhs, add.rhs, result_type=f32), add)
+    with pytest.raises(XlirError, match="expected from variable 'T', but got f32"):
+        verify_module(module, verified=verified)
+
+
+def test_a_changed_attribute_is_a_new_signature() -> None:
+    module = xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir")
+    verified = VerifiedOps()
+    verify_module(module, verified=verified)
+    add = next(op for op in module.walk() if isinstance(op, AddiOp))
+    add.properties["overflowFlags"] = StringAttr("wrong")
+    with pytest.raises(XlirError, match=r"should be of base attribute arith\.overflow"):
+        verify_module(module, verified=verified)
+
+
+@irdl_op_definition
+class TopLevelOp(IRDLOperation):
+    """An op whose trait reads its parent: valid only in a module's body."""
+
+    name = "signatures_test.top_level"
+    value = operand_def(i32)
+    traits = traits_def(HasParent(ModuleOp))
+
+
+def test_traits_run_for_every_op_of_a_known_signature() -> None:
+    """A second op of a signature already seen, in a place its trait
+    forbids, fails: only the IRDL constraints are skipped."""
+    constant = AnyOp(result_types=[i32])
+    terminator = AnyTerminator()
+    nested = Block([terminator])
+    module = ModuleOp(
+        [
+            constant,
+            TopLevelOp.create(operands=[constant.results[0]]),
+            AnyOp(regions=[Region(nested)]),
+        ]
+    )
+    verified = VerifiedOps()
+    verify_module(module, verified=verified)
+    assert any(key[0] is TopLevelOp for key in verified.signatures)
+    nested.insert_op_before(
+        TopLevelOp.create(operands=[constant.results[0]]), terminator
+    )
+    with pytest.raises(XlirError, match=r"expects parent op 'builtin\.module'"):
+        verify_module(module, verified=verified)
+
+
+@dataclass(frozen=True)
+class AddFloatAddPass(ModulePass):
+    """Inserts a copy of the first integer add retyped to f32: an op of a
+    class seen valid, with a signature that is not."""
+
+    name = "test-add-float-addi"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        add = next(inner for inner in op.walk() if isinstance(inner, AddiOp))
+        block = add.parent_block()
+        assert block is not None
+        block.insert_op_after(AddiOp(add.lhs, add.rhs, result_type=f32), add)
+
+
+@pytest.fixture
+def float_add_pass() -> Iterator[str]:
+    PASSES.register(AddFloatAddPass.name, AddFloatAddPass)
+    yield AddFloatAddPass.name
+    PASSES.unregister(AddFloatAddPass.name)
+
+
+def test_verify_each_catches_an_invalid_op_a_pass_creates(
+    monkeypatch: pytest.MonkeyPatch, float_add_pass: str
+) -> None:
+    monkeypatch.setenv(VERIFY_EACH_VARIABLE, "1")
+    module = xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir")
+    with pytest.raises(PassFailure) as failure:
+        run_pipeline(xlir.make_context(), module, f"cse,{float_add_pass}")
+    assert "expected from variable 'T', but got f32" in str(failure.value)
+    assert f"the IR after pass '{float_add_pass}'" in str(failure.value)
