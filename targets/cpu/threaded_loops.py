@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i64
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, IRNode, Operation, Region, SSAValue
 from xlir.analysis.loop_utils import static_trip_count
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
@@ -61,8 +61,11 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
     values = [b.get(v) for v in passed]
     types = [v.type for v in values]
-    chunk = _chunk(b, op, passed, remade)
-    grain = _grain_entry(b, chunk, types)
+    grain = _outlined_alike(b, op, live_ins)
+    if grain is None:
+        grain = _grain_entry(b, _chunk(b, op, passed, remade), types)
+        key = _shape_key(b, op, live_ins)
+        b.module.outlined.setdefault(key, []).append((op, live_ins, grain))
 
     context = _struct(types)
     ctx = _stack(b, context)
@@ -88,6 +91,38 @@ def _live_ins(op: ParallelOp) -> list[SSAValue]:
             if not op.is_ancestor(value.owner):
                 found.setdefault(value)
     return list(found)
+
+
+def _shape_key(b: FunctionBuilder, op: ParallelOp, live_ins: list[SSAValue]) -> object:
+    """What equal nests share: their op count, and each live-in's type and
+    `noalias` as passed, or the op that makes it again."""
+    ins = tuple(
+        (owner.name, tuple(owner.properties.items()), v.type)
+        if (owner := _remade(v)) is not None
+        else (b.get(v).type, is_noalias(b.get(v)))
+        for v in live_ins
+    )
+    return (sum(1 for _ in op.walk()), ins)
+
+
+def _outlined_alike(
+    b: FunctionBuilder, op: ParallelOp, live_ins: list[SSAValue]
+) -> str | None:
+    """The grain entry of a nest outlined before that is equal to `op` given
+    its live-ins in order (the same ops on the same arguments: a sort's
+    merge passes, results to scratch and back), or None. Equal nests share
+    one chunk, which LLVM then compiles once."""
+    for other, other_ins, grain in b.module.outlined.get(
+        _shape_key(b, op, live_ins), []
+    ):
+        context: dict[IRNode | SSAValue, IRNode | SSAValue] = dict(
+            zip(live_ins, other_ins, strict=True)
+        )
+        if op.parent is not None and other.parent is not None:
+            context[op.parent] = other.parent
+        if op.is_structurally_equivalent(other, context):
+            return grain
+    return None
 
 
 def _remade(value: SSAValue) -> Operation | None:

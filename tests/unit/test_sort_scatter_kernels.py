@@ -169,14 +169,33 @@ def test_sort_random(
 
 
 @pytest.mark.parametrize(
-    "shape", ["16", "17", "33", "64", "1000", "3x100", "4x256", "100x5"]
+    "shape",
+    [
+        "2",
+        "3",
+        "4",
+        "5",
+        "7",
+        "8",
+        "16",
+        "17",
+        "33",
+        "64",
+        "1000",
+        "3x100",
+        "4x256",
+        "100x5",
+        "9x6",
+    ],
 )
 @pytest.mark.parametrize("direction", ["LT", "GT"])
 def test_sort_pass_loop_on_cpu(shape: str, direction: str):
-    """Past `STATIC_PASSES` the passes run in a loop of runtime run widths,
-    whole pairs jammed and threaded on the cpu target: keys with many ties
-    carry their values, every row along the last dimension, exactly as a
-    stable sort (the last pair of a pass is short, a lone run or none)."""
+    """Blocks of 2 or 4 sorted by a network (a shorter last block by a
+    smaller one), then merge passes in a loop of runtime run widths, whole
+    pairs jammed and threaded on the cpu target, results to scratch and back
+    through one shared chunk: keys with many ties carry their values, every
+    row along the last dimension, exactly as a stable sort (the last pair
+    of a pass is short, a lone run or none)."""
     dims = tuple(int(d) for d in shape.split("x"))
     rng = np.random.default_rng(len(shape))
     keys = rng.integers(-5, 5, dims).astype(np.int32)
