@@ -61,11 +61,11 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
     values = [b.get(v) for v in passed]
     types = [v.type for v in values]
-    grain = _outlined_alike(b, op, live_ins)
+    alike = b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+    grain = _outlined_alike(op, live_ins, alike)
     if grain is None:
         grain = _grain_entry(b, _chunk(b, op, passed, remade), types)
-        key = _shape_key(b, op, live_ins)
-        b.module.outlined.setdefault(key, []).append((op, live_ins, grain))
+        alike.append((op, live_ins, grain))
 
     context = _struct(types)
     ctx = _stack(b, context)
@@ -106,15 +106,15 @@ def _shape_key(b: FunctionBuilder, op: ParallelOp, live_ins: list[SSAValue]) -> 
 
 
 def _outlined_alike(
-    b: FunctionBuilder, op: ParallelOp, live_ins: list[SSAValue]
+    op: ParallelOp,
+    live_ins: list[SSAValue],
+    alike: list[tuple[Operation, list[SSAValue], str]],
 ) -> str | None:
-    """The grain entry of a nest outlined before that is equal to `op` given
-    its live-ins in order (the same ops on the same arguments: a sort's
-    merge passes, results to scratch and back), or None. Equal nests share
-    one chunk, which LLVM then compiles once."""
-    for other, other_ins, grain in b.module.outlined.get(
-        _shape_key(b, op, live_ins), []
-    ):
+    """The grain entry of a nest of `alike` (outlined before, of the same
+    shape key) that is equal to `op` given its live-ins in order (the same
+    ops on the same arguments: a sort's merge passes, results to scratch and
+    back), or None. Equal nests share one chunk, which LLVM compiles once."""
+    for other, other_ins, grain in alike:
         context: dict[IRNode | SSAValue, IRNode | SSAValue] = dict(
             zip(live_ins, other_ins, strict=True)
         )
