@@ -61,7 +61,13 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
     values = [b.get(v) for v in passed]
     types = [v.type for v in values]
-    alike = b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+    # With bounds checks each nest keeps its own chunk: their messages name
+    # the op's source location, which equal nests do not share.
+    alike = (
+        []
+        if b.module.bounds_check
+        else b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+    )
     grain = _outlined_alike(op, live_ins, alike)
     if grain is None:
         grain = _grain_entry(b, _chunk(b, op, passed, remade), types)

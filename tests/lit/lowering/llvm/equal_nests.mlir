@@ -1,4 +1,5 @@
 // RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
+// RUN: xlir-opt %s -p 'loop-to-llvm{bounds-check=true}' | filecheck %s --check-prefix=CHECKED
 
 // Threaded nests that are equal given their live-ins in order (the same ops
 // on the same arguments: a sort's merge passes, results to scratch and
@@ -32,7 +33,18 @@
 // CHECK:         llvm.mlir.addressof @twice.chunk0.grain
 // CHECK-NOT:     llvm.func internal @again.chunk
 builtin.module {
-  // a to b; b to a; another constant; another op; one buffer (fewer live-ins)
+  // With bounds checks every nest keeps its own chunk: a check's message
+// names its op's source location, which equal nests do not share.
+// CHECKED-LABEL: llvm.func internal @twice(
+// CHECKED:         llvm.mlir.addressof @twice.chunk0.grain
+// CHECKED:         llvm.mlir.addressof @twice.chunk1.grain
+// CHECKED:         llvm.mlir.addressof @twice.chunk2.grain
+// CHECKED:         llvm.mlir.addressof @twice.chunk3.grain
+// CHECKED:         llvm.mlir.addressof @twice.chunk4.grain
+// CHECKED-LABEL: llvm.func internal @again(
+// CHECKED:         llvm.mlir.addressof @again.chunk0.grain
+
+// a to b; b to a; another constant; another op; one buffer (fewer live-ins)
   loop.kernel @twice(%a: memref<8xf32>, %b: memref<8xf32>) {
     %two = arith.constant 2.0 : f32
     loop.parallel (%i) = (0) to (8) step (1) attributes {threads = 2 : i64} {
