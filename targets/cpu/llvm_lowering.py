@@ -40,22 +40,23 @@ from xlir.lowering.llvm.passes import (
     straight_code_unoptimized,
 )
 from xlir.targets.cpu.host_entry import ENTRY_TYPE, HOST_OPS, HostLowering
-from xlir.targets.cpu.threaded_loops import lower_threaded
+from xlir.targets.cpu.threaded_loops import lower_shared, lower_threaded
 
 from xlir.walk import region_depth
 
 
 class CpuEmitter(LLVMEmitter):
     """The neutral lowering, with loops marked `{threads = N}` by
-    `parallelize` split across the thread pool's threads."""
+    `parallelize` split across the thread pool's threads, and equal
+    unthreaded nests sharing one function (`lower_shared`)."""
 
     target = "cpu"
 
     def lower_parallel(self, b: FunctionBuilder, op: Operation) -> None:
+        assert isinstance(op, ParallelOp)
         if THREADS in op.attributes:
-            assert isinstance(op, ParallelOp)
             lower_threaded(b, op)
-        else:
+        elif not lower_shared(b, op):
             super().lower_parallel(b, op)
 
 

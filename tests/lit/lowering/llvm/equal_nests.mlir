@@ -1,5 +1,5 @@
-// RUN: xlir-opt %s -p loop-to-llvm | filecheck %s
-// RUN: xlir-opt %s -p 'loop-to-llvm{bounds-check=true}' | filecheck %s --check-prefix=CHECKED
+// RUN: xlir-opt %s -p loop-to-llvm --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p 'loop-to-llvm{bounds-check=true}' --split-input-file | filecheck %s --check-prefix=CHECKED
 
 // Threaded nests that are equal given their live-ins in order (the same ops
 // on the same arguments: a sort's merge passes, results to scratch and
@@ -81,6 +81,46 @@ builtin.module {
       %v = loop.load %q[%i] : memref<8xf32>
       %w = arith.mulf %v, %two : f32
       loop.store %w, %p[%i] : memref<8xf32>
+    }
+    loop.return
+  }
+}
+
+// -----
+
+// Without threads (`parallelize` left out), a nest equal to another of its
+// block becomes a chunk over all its iterations, which both call directly;
+// a nest with no twin stays inline.
+// CHECK-LABEL: llvm.func internal @unthreaded.chunk0(
+// CHECK-NOT:   llvm.func internal @unthreaded.chunk1
+// CHECK-LABEL: llvm.func internal @unthreaded(
+// CHECK-SAME:    %[[A:[0-9]+]]: !llvm.ptr, %[[B:[0-9]+]]: !llvm.ptr)
+// CHECK-DAG:     %[[ZERO:[0-9]+]] = llvm.mlir.constant(0) : i64
+// CHECK-DAG:     %[[EIGHT:[0-9]+]] = llvm.mlir.constant(8) : i64
+// CHECK:         llvm.call @unthreaded.chunk0(%[[A]], %[[B]], %[[ZERO]], %[[EIGHT]])
+// CHECK-NEXT:    llvm.call @unthreaded.chunk0(%[[B]], %[[A]], %[[ZERO]], %[[EIGHT]])
+// CHECK-NOT:     llvm.call
+// CHECK:         llvm.fadd
+// CHECK:         llvm.return
+// CHECKED-LABEL: llvm.func internal @unthreaded(
+// CHECKED-NOT:   llvm.call @unthreaded.chunk
+builtin.module {
+  loop.kernel @unthreaded(%a: memref<8xf32>, %b: memref<8xf32>) {
+    %two = arith.constant 2.0 : f32
+    loop.parallel (%i) = (0) to (8) step (1) {
+      %v = loop.load %a[%i] : memref<8xf32>
+      %w = arith.mulf %v, %two : f32
+      loop.store %w, %b[%i] : memref<8xf32>
+    }
+    loop.parallel (%i) = (0) to (8) step (1) {
+      %v = loop.load %b[%i] : memref<8xf32>
+      %w = arith.mulf %v, %two : f32
+      loop.store %w, %a[%i] : memref<8xf32>
+    }
+    loop.parallel (%i) = (0) to (8) step (1) {
+      %v = loop.load %a[%i] : memref<8xf32>
+      %w = arith.addf %v, %two : f32
+      loop.store %w, %b[%i] : memref<8xf32>
     }
     loop.return
   }
