@@ -1,31 +1,36 @@
 """`stablehlo.sort` as a bottom-up merge sort along the sort dimension.
 
-Pass p merges neighbouring sorted runs of width 2^(p-1) into runs twice as
-long, so ceil(log2(n)) passes sort n elements. Each pass is one
-`loop.parallel` over every position of the other dimensions and every pair
-of runs, around a `loop.for` over the merged run that carries the two read
-positions; the comparator is inlined on the candidates of all inputs at once
-(keys and values move together). The right run's element is taken only when
-the comparator says it goes strictly first, so the sort is stable whatever
-`is_stable` says, and for a comparator that is a strict weak order it agrees
-with the reference interpreter's stable sort. Reads are clamped inside their
-run, so a finished run is read (and ignored) rather than branched around.
+A first pass sorts blocks of 2 or 4 elements with an odd-even transposition
+network: straight-line compare-exchanges of neighbours, each swapping only
+when the comparator says the right element goes strictly first (so equal
+elements keep their order), in one `loop.parallel` over every position of
+the other dimensions and every block (a shorter last block gets a network
+of its size). The block size is chosen so that an even number of merge
+passes is left.
+
+Merge pass p merges neighbouring sorted runs of width 2^(p-1) into runs
+twice as long, so ceil(log2(n)) passes in all sort n elements. Each pass is
+one `loop.parallel` over every position of the other dimensions and every
+pair of runs, around a `loop.for` over the merged run that carries the two
+read positions; the comparator is inlined on the candidates of all inputs
+at once (keys and values move together). The right run's element is taken
+only when the comparator says it goes strictly first, so the sort is stable
+whatever `is_stable` says, and for a comparator that is a strict weak order
+it agrees with the reference interpreter's stable sort. Reads are clamped
+inside their run, so a finished run is read (and ignored) rather than
+branched around.
 
 A pass cannot merge in place, so the kernel takes one scratch buffer per
 result after its results (the host schedule allocates them around the
 launch). The first pass reads the operands, which the buffer plan never puts
-in a result's memory (passes/hlo/buffers/sharing.py), and the passes alternate
-between results and scratch so that the last one writes the results; one
-pass (two elements) needs no scratch, and one element is a copy.
-
-The first `STATIC_PASSES` passes (one fewer when that leaves an odd number)
-have their run width in the code (whole pairs of constant length, then the
-shorter last pair or a lone run). The rest run in pairs, results to scratch
-and back, in a `loop.for` over the pairs of passes whose run width is
-`1 << exponent` at run time: a long sort has a few merge nests, not one or
-two per pass that the later passes jam and compile each.
-Such a pass merges the whole pairs in one nest and the last, clipped pair
-(short, or a lone run merged with an empty one: copied) in another.
+in a result's memory (passes/hlo/buffers/sharing.py), and writes the
+results; the merge passes run in pairs, results to scratch and back, in a
+`loop.for` over the pairs of passes whose run width is `1 << exponent` at
+run time: every sort has two merge nests, not one per pass that the later
+passes jam and compile each. Such a pass merges the whole pairs in one nest
+and the last, clipped pair (short, or a lone run merged with an empty one:
+copied) in another. Up to four elements need no merge pass and no scratch,
+and one element is a copy.
 """
 
 from __future__ import annotations
@@ -47,11 +52,6 @@ PairAt = Callable[[SSAValue], tuple[SSAValue, Bound, Bound]]
 """A pair's index to where the pair starts and its left and right run lengths."""
 
 
-STATIC_PASSES = 4
-"""Passes whose run width is in the code: a sort of up to 16 elements has
-no loop over passes."""
-
-
 def lower_sort(op: SortOp, name: str) -> KernelOp:
     kb = KernelBuilder(op, name)
     sizes = shape(op.inputs[0])
@@ -61,26 +61,21 @@ def lower_sort(op: SortOp, name: str) -> KernelOp:
         for operand, result in zip(kb.inputs, kb.outputs, strict=True):
             kb.copy(operand, result, sizes)
         return kb.finish()
-    scratch = kb.scratch([o.type for o in kb.outputs]) if passes > 1 else []
     comparator = op.comparator.block
     assert comparator is not None
     merge = _Merge(kb, comparator, sizes, axis)
-    unrolled = min(passes, STATIC_PASSES)
-    unrolled -= (passes - unrolled) % 2
-    source: Sequence[SSAValue] = kb.inputs
-    for done in range(unrolled):
-        target = kb.outputs if (passes - done - 1) % 2 == 0 else scratch
-        merge.constant_width((source, target), 1 << done)
-        source = target
-    if passes > unrolled:
+    sorted_by_blocks = 2 - passes % 2
+    merge.sort_blocks((kb.inputs, kb.outputs), 1 << sorted_by_blocks)
+    if passes > sorted_by_blocks:
+        scratch = kb.scratch([o.type for o in kb.outputs])
 
         def two_passes(twice: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            exponent = kb.ix.add(kb.ix.mul(twice, 2), unrolled)
+            exponent = kb.ix.add(kb.ix.mul(twice, 2), sorted_by_blocks)
             merge.runtime_width((kb.outputs, scratch), exponent)
             merge.runtime_width((scratch, kb.outputs), kb.ix.add(exponent, 1))
             return []
 
-        kb.for_loop(0, (passes - unrolled) // 2, [], two_passes)
+        kb.for_loop(0, (passes - sorted_by_blocks) // 2, [], two_passes)
     return kb.finish()
 
 
@@ -100,24 +95,65 @@ class _Merge:
         self.sizes = sizes
         self.axis = axis
 
-    def constant_width(self, buffers: Buffers, width: int) -> None:
-        """Merge runs of `width` into runs twice that: every whole pair,
-        then the last, shorter one (a lone left run is copied)."""
-        ix = self.ix
-        pairs, rest = divmod(self.sizes[self.axis], 2 * width)
-        if pairs:
-
-            def whole(p: SSAValue) -> tuple[SSAValue, Bound, Bound]:
-                start = ix.mul(p, 2 * width) if pairs > 1 else ix.const(0)
-                return start, width, width
-
-            self._merge_runs(buffers, pairs, whole)
-        first = pairs * 2 * width
-        if rest > width:
-            tail = (ix.const(first), width, rest - width)
-            self._merge_runs(buffers, 1, lambda _: tail)
+    def sort_blocks(self, buffers: Buffers, size: int) -> None:
+        """Sort every block of `size` elements, then the shorter last one
+        (a lone element is copied)."""
+        axis = self.axis
+        blocks, rest = divmod(self.sizes[axis], size)
+        if blocks:
+            self._sort_block_nest(buffers, blocks, size)
+        if rest > 1:
+            self._sort_block_nest(buffers, 1, rest, blocks * size)
         elif rest:
-            self._copy_tail(buffers, first)
+            self._copy_tail(buffers, blocks * size)
+
+    def _sort_block_nest(
+        self, buffers: Buffers, blocks: int, size: int, first: int = 0
+    ) -> None:
+        """Sort `blocks` blocks of `size` elements from position `first` on
+        by an odd-even transposition network: `size` rounds of
+        compare-exchanges of neighbours, alternately from the first and the
+        second element."""
+        kb, ix, axis = self.kb, self.ix, self.axis
+        source, target = buffers
+        grid: list[Bound] = list(self.sizes)
+        grid[axis] = blocks
+
+        def block(idx: Indices) -> None:
+            start = ix.mul(idx[axis], size) if blocks > 1 else ix.const(0)
+            if first:
+                start = ix.add(start, first)
+
+            def at(position: int) -> Indices:
+                moved = list(idx)
+                moved[axis] = ix.add(start, position) if position else start
+                return moved
+
+            values = [[kb.load(b, at(p)) for b in source] for p in range(size)]
+            for round_ in range(size):
+                for left in range(round_ % 2, size - 1, 2):
+                    values[left], values[left + 1] = self._exchange(
+                        values[left], values[left + 1]
+                    )
+            for position, elements in enumerate(values):
+                for value, buffer in zip(elements, target, strict=True):
+                    kb.store(value, buffer, at(position))
+
+        kb.parallel(grid, block)
+
+    def _exchange(
+        self, left: list[SSAValue], right: list[SSAValue]
+    ) -> tuple[list[SSAValue], list[SSAValue]]:
+        """Neighbouring elements (every input's value at each), swapped if
+        the right one goes strictly first."""
+        kb = self.kb
+        candidates = zip(right, left, strict=True)
+        (right_first,) = kb.inline(self.comparator, [v for p in candidates for v in p])
+        pairs = list(zip(left, right, strict=True))
+        return (
+            [kb.place(arith.SelectOp(right_first, r, lft)) for lft, r in pairs],
+            [kb.place(arith.SelectOp(right_first, lft, r)) for lft, r in pairs],
+        )
 
     def runtime_width(self, buffers: Buffers, exponent: SSAValue) -> None:
         """Merge runs of `1 << exponent` into runs twice that: every whole

@@ -5,9 +5,12 @@ the lower index first among equals). A `loop.parallel` over the rows runs a
 `loop.for` over the row that carries the order key of the k-th best; an
 element enters only if it is strictly above that key (so an equal element
 seen later stays below: the selection is stable) or while fewer than k are
-kept. Entering is an insertion: a `loop.for` over the slots whose trip count
-is 0 for an element that does not enter, so most elements cost one load and
-one compare, where a full sort touches every element log2(n) times. The
+kept. The row is read in blocks of `BLOCK`: the largest key of a block (a
+max reduction LLVM vectorizes) is compared with the k-th best's, and only a
+block that holds an entering element (or one of the first k) is read again
+element by element, so most elements cost a vector lane, where a full sort
+touches every element log2(n) times. Entering is an insertion: a `loop.for`
+over the slots whose trip count is 0 for an element that does not enter. The
 insertion carries the element being placed down the slots: it takes the
 first slot whose element it beats (or that is still empty), and from there
 on every slot's element moves down one.
@@ -28,6 +31,10 @@ from xlir.dialects.stablehlo.types import is_unsigned
 from xlir.lowering.index_maps import Indices
 from xlir.lowering.kernels.common import KernelBuilder
 from xlir.lowering.scalar import UnsupportedScalarOp, total_order_key
+
+BLOCK = 16
+"""Elements whose largest key is compared with the k-th best's at once (16
+keys of 32 bits fill a 512-bit register)."""
 
 
 def lower_top_k(op: TopKOp, name: str) -> KernelOp:
@@ -60,6 +67,14 @@ def lower_top_k(op: TopKOp, name: str) -> KernelOp:
 
     def above(a: SSAValue, b: SSAValue) -> SSAValue:
         return kb.place(arith.CmpiOp(a, b, greater))
+
+    bits = key_type.width.data
+    if greater == "sgt":
+        largest: type[arith.MaxSIOp | arith.MaxUIOp] = arith.MaxSIOp
+        lowest = kb.const(-(1 << (bits - 1)), key_type)
+    else:
+        largest = arith.MaxUIOp
+        lowest = kb.const(0, key_type)
 
     def row(idx: Indices) -> None:
         def element_step(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -103,7 +118,28 @@ def lower_top_k(op: TopKOp, name: str) -> KernelOp:
             last = kb.load_in_place(values, [*idx, ix.const(k - 1)])
             return [key_of(last)]
 
-        kb.for_loop(0, length, [kb.const(0, key_type)], element_step)
+        threshold = kb.const(0, key_type)
+        blocks = length // BLOCK
+        if blocks:
+
+            def block_step(b: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                (threshold,) = carried
+                start = ix.mul(b, BLOCK)
+
+                def widest(e: SSAValue, most: list[SSAValue]) -> list[SSAValue]:
+                    key = key_of(kb.load(x, [*idx, ix.add(start, e)]))
+                    return [kb.place(largest(most[0], key))]
+
+                (most,) = kb.for_loop(0, BLOCK, [lowest], widest)
+                enters = kb.place(
+                    arith.OrIOp(above(most, threshold), ix.cmp("slt", start, k))
+                )
+                end = kb.place(arith.SelectOp(enters, ix.add(start, BLOCK), start))
+                return kb.for_loop(start, end, [threshold], element_step)
+
+            (threshold,) = kb.for_loop(0, blocks, [threshold], block_step)
+        if length % BLOCK:
+            kb.for_loop(blocks * BLOCK, length, [threshold], element_step)
 
     if len(dims) > 1:
         kb.parallel(dims[:-1], row)

@@ -430,6 +430,13 @@ class ModuleSymbols:
         memory), by name."""
         self.bounds_check = bounds_check
         """Whether loads, stores and block transfers check their bounds."""
+        self.outlined: dict[object, list[tuple[Operation, list[SSAValue], str]]] = {}
+        """Loop nests a target's lowering made functions of (a CPU's threaded
+        loops), by a key of their shape: each nest, its live-ins and the
+        function, which a nest equal to it calls too."""
+        self.nest_facts: dict[Operation, tuple[int, list[SSAValue]]] = {}
+        """Each loop nest's op count and live-ins, for a target's lowering to
+        compare nests by, found once."""
 
     def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
         if name not in self.declared:

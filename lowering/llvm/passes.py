@@ -136,8 +136,9 @@ def lower_kernels(
         b.emit(llvm.ReturnOp())
         module.body.block.insert_op_before(function, kernel)
         kernel.detach()
-        kernel.erase()
         lowered.append(function)
+    for kernel in kernels:  # after all: a later kernel's nests compare with its
+        kernel.erase()
     defined = [f for f in symbols.declared.values() if f.body.blocks]
     straight_code_unoptimized([*lowered, *defined])
     add_declarations(module, symbols)

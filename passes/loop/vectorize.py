@@ -183,15 +183,22 @@ def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
 
 def jam_rows(nest: ParallelOp, rows: int) -> bool:
     """Jam the parallel dimension with the most iterations by `rows` (fewer
-    where the cloned body would cost more than `ROW_JAM_BUDGET`); whether
-    it changed."""
-    counts = [jammable_trips(b) for b in bounds_of(nest)]
+    where the cloned body would cost more than `ROW_JAM_BUDGET`, but one
+    more, up to `rows`, where that divides a static trip count the fewer
+    would leave a remainder of: the remainder nest is one more copy of the
+    body too); whether it changed."""
+    bounds = bounds_of(nest)
+    counts = [jammable_trips(b) for b in bounds]
     if not counts:
         return False
     dim = max(range(len(counts)), key=lambda d: counts[d])
     cost = max(1, ops_cost(nest.body.block.ops))
-    rows = min(rows, epilogue_copies(nest), ROW_JAM_BUDGET // cost)
-    return rows > 1 and jam(nest, {dim: rows}) is not None
+    allowed = min(rows, epilogue_copies(nest))
+    jammed = min(allowed, ROW_JAM_BUDGET // cost)
+    count = static_trip_count(*bounds[dim])
+    if count and count % jammed and count % (jammed + 1) == 0 and jammed < allowed:
+        jammed += 1
+    return jammed > 1 and jam(nest, {dim: jammed}) is not None
 
 
 def _combiners(loop: ForOp) -> list[Operation] | None:

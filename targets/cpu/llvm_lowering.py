@@ -42,17 +42,18 @@ from xlir.lowering.llvm.passes import (
 )
 from xlir.lowering.llvm.scalars import EMITTERS
 from xlir.targets.cpu.host_entry import ENTRY_TYPE, HOST_OPS, HostLowering
-from xlir.targets.cpu.threaded_loops import lower_threaded
+from xlir.targets.cpu.threaded_loops import lower_shared, lower_threaded
 
 from xlir.walk import region_depth
 
 
 class CpuEmitter(LLVMEmitter):
     """The neutral lowering, with loops marked `{threads = N}` by
-    `parallelize` split across the thread pool's threads, and
-    `arith.dot_quads` on vectors of up to `byte_dot_bits` bits as x86's
-    `vpdpbusd` (LLVM's `llvm.x86.avx512.vpdpbusd.*`, which AVX-VNNI's
-    256-bit form shares); 0: no such instruction, plain integer code."""
+    `parallelize` split across the thread pool's threads, equal unthreaded
+    nests sharing one function (`lower_shared`), and `arith.dot_quads` on
+    vectors of up to `byte_dot_bits` bits as x86's `vpdpbusd` (LLVM's
+    `llvm.x86.avx512.vpdpbusd.*`, which AVX-VNNI's 256-bit form shares);
+    0: no such instruction, plain integer code."""
 
     target = "cpu"
 
@@ -73,10 +74,10 @@ class CpuEmitter(LLVMEmitter):
         b.bind(op.results[0], b.intrinsic(name, args, type_))
 
     def lower_parallel(self, b: FunctionBuilder, op: Operation) -> None:
+        assert isinstance(op, ParallelOp)
         if THREADS in op.attributes:
-            assert isinstance(op, ParallelOp)
             lower_threaded(b, op)
-        else:
+        elif not lower_shared(b, op):
             super().lower_parallel(b, op)
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i64
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, IRNode, Operation, Region, SSAValue
 from xlir.analysis.loop_utils import static_trip_count
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
@@ -61,8 +61,17 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
     values = [b.get(v) for v in passed]
     types = [v.type for v in values]
-    chunk = _chunk(b, op, passed, remade)
-    grain = _grain_entry(b, chunk, types)
+    # With bounds checks each nest keeps its own chunk: their messages name
+    # the op's source location, which equal nests do not share.
+    alike = (
+        []
+        if b.module.bounds_check
+        else b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+    )
+    grain = _outlined_alike(op, live_ins, alike)
+    if grain is None:
+        grain = _grain_entry(b, _chunk(b, op, passed, remade), types)
+        alike.append((op, live_ins, grain))
 
     context = _struct(types)
     ctx = _stack(b, context)
@@ -80,6 +89,76 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     )
 
 
+def lower_shared(b: FunctionBuilder, op: ParallelOp) -> bool:
+    """In code without threads, a loop nest (in no other `loop.parallel`)
+    equal to a sibling nest, given each one's live-ins in order (a sort's
+    merge passes, results to scratch and back), as a direct call of a chunk
+    they share over all iterations, so that LLVM compiles the nest once;
+    whether it did (a nest with no twin is left to the caller). Not with
+    bounds checks, as for threaded loops."""
+    if b.module.bounds_check or _in_parallel(op) or not _has_twin(b, op):
+        return False
+    live_ins = _facts(b, op)[1]
+    passed = [v for v in live_ins if _remade(v) is None]
+    remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
+    alike = b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+    chunk = _outlined_alike(op, live_ins, alike)
+    if chunk is None:
+        chunk = _chunk(b, op, passed, remade)
+        alike.append((op, live_ins, chunk))
+    b.emit(
+        llvm.CallOp(chunk, *(b.get(v) for v in passed), b.const(0), _trip_count(b, op))
+    )
+    return True
+
+
+def _in_parallel(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ParallelOp):
+        parent = parent.parent_op()
+    return parent is not None
+
+
+def _has_twin(b: FunctionBuilder, op: ParallelOp) -> bool:
+    """Whether another nest of `op`'s block is equal to it given the two
+    nests' live-ins in order (same loop-level types, same remade ops)."""
+    block = op.parent
+    if block is None:
+        return False
+    size, live_ins = _facts(b, op)
+    for other in block.ops:
+        if other is op or not isinstance(other, ParallelOp):
+            continue
+        other_size, other_ins = _facts(b, other)
+        if (
+            other_size != size
+            or len(other_ins) != len(live_ins)
+            or not all(map(_same_live_in, live_ins, other_ins))
+        ):
+            continue
+        context: dict[IRNode | SSAValue, IRNode | SSAValue] = dict(
+            zip(live_ins, other_ins, strict=True)
+        )
+        context[block] = block
+        if op.is_structurally_equivalent(other, context):
+            return True
+    return False
+
+
+def _facts(b: FunctionBuilder, op: ParallelOp) -> tuple[int, list[SSAValue]]:
+    """The nest's op count and live-ins (found once a lowering)."""
+    if op not in b.module.nest_facts:
+        b.module.nest_facts[op] = (sum(1 for _ in op.walk()), _live_ins(op))
+    return b.module.nest_facts[op]
+
+
+def _same_live_in(a: SSAValue, b: SSAValue) -> bool:
+    remade_a, remade_b = _remade(a), _remade(b)
+    if remade_a is None or remade_b is None:
+        return remade_a is remade_b and a.type == b.type
+    return remade_a.name == remade_b.name and remade_a.properties == remade_b.properties
+
+
 def _live_ins(op: ParallelOp) -> list[SSAValue]:
     """Values `op` uses (bounds included) but defines outside, in order."""
     found: dict[SSAValue, None] = {}
@@ -88,6 +167,38 @@ def _live_ins(op: ParallelOp) -> list[SSAValue]:
             if not op.is_ancestor(value.owner):
                 found.setdefault(value)
     return list(found)
+
+
+def _shape_key(b: FunctionBuilder, op: ParallelOp, live_ins: list[SSAValue]) -> object:
+    """What equal nests share: their op count, and each live-in's type and
+    `noalias` as passed, or the op that makes it again."""
+    ins = tuple(
+        (owner.name, tuple(owner.properties.items()), v.type)
+        if (owner := _remade(v)) is not None
+        else (b.get(v).type, is_noalias(b.get(v)))
+        for v in live_ins
+    )
+    return (sum(1 for _ in op.walk()), ins)
+
+
+def _outlined_alike(
+    op: ParallelOp,
+    live_ins: list[SSAValue],
+    alike: list[tuple[Operation, list[SSAValue], str]],
+) -> str | None:
+    """The grain entry of a nest of `alike` (outlined before, of the same
+    shape key) that is equal to `op` given its live-ins in order (the same
+    ops on the same arguments: a sort's merge passes, results to scratch and
+    back), or None. Equal nests share one chunk, which LLVM compiles once."""
+    for other, other_ins, grain in alike:
+        context: dict[IRNode | SSAValue, IRNode | SSAValue] = dict(
+            zip(live_ins, other_ins, strict=True)
+        )
+        if op.parent is not None and other.parent is not None:
+            context[op.parent] = other.parent
+        if op.is_structurally_equivalent(other, context):
+            return grain
+    return None
 
 
 def _remade(value: SSAValue) -> Operation | None:

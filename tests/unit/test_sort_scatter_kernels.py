@@ -4,10 +4,13 @@ loop interpreter, and the outputs agree exactly."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xlir.targets.target import CompileOptions
 
 import xlir
 from tests.unit.test_kernels_numerics import check, run_both, single
@@ -169,14 +172,33 @@ def test_sort_random(
 
 
 @pytest.mark.parametrize(
-    "shape", ["16", "17", "33", "64", "1000", "3x100", "4x256", "100x5"]
+    "shape",
+    [
+        "2",
+        "3",
+        "4",
+        "5",
+        "7",
+        "8",
+        "16",
+        "17",
+        "33",
+        "64",
+        "1000",
+        "3x100",
+        "4x256",
+        "100x5",
+        "9x6",
+    ],
 )
 @pytest.mark.parametrize("direction", ["LT", "GT"])
 def test_sort_pass_loop_on_cpu(shape: str, direction: str):
-    """Past `STATIC_PASSES` the passes run in a loop of runtime run widths,
-    whole pairs jammed and threaded on the cpu target: keys with many ties
-    carry their values, every row along the last dimension, exactly as a
-    stable sort (the last pair of a pass is short, a lone run or none)."""
+    """Blocks of 2 or 4 sorted by a network (a shorter last block by a
+    smaller one), then merge passes in a loop of runtime run widths, whole
+    pairs jammed and threaded on the cpu target, results to scratch and back
+    through one shared chunk: keys with many ties carry their values, every
+    row along the last dimension, exactly as a stable sort (the last pair
+    of a pass is short, a lone run or none)."""
     dims = tuple(int(d) for d in shape.split("x"))
     rng = np.random.default_rng(len(shape))
     keys = rng.integers(-5, 5, dims).astype(np.int32)
@@ -186,6 +208,26 @@ def test_sort_pass_loop_on_cpu(shape: str, direction: str):
     order = np.argsort(keys if direction == "LT" else -keys, axis=-1, kind="stable")
     np.testing.assert_array_equal(got_keys, np.take_along_axis(keys, order, -1))
     np.testing.assert_array_equal(got_values, np.take_along_axis(values, order, -1))
+
+
+@pytest.mark.parametrize("shape", ["17", "1000", "4x256"])
+def test_sort_on_one_thread_shares_its_merge_nests(shape: str):
+    """Without threads the two merge nests of a pair of passes (results to
+    scratch and back) are one chunk both call: the same stable sort."""
+    dims = tuple(int(d) for d in shape.split("x"))
+    rng = np.random.default_rng(len(shape))
+    keys = rng.integers(-5, 5, dims).astype(np.int32)
+    values = rng.standard_normal(dims).astype(np.float32)
+    text = keys_and_values(shape, len(dims) - 1, "LT")
+    executable = xlir.compile(text, target="cpu", options=CompileOptions(threads=1))
+    got_keys, got_values = executable(keys, values)
+    order = np.argsort(keys, axis=-1, kind="stable")
+    np.testing.assert_array_equal(got_keys, np.take_along_axis(keys, order, -1))
+    np.testing.assert_array_equal(got_values, np.take_along_axis(values, order, -1))
+    chunks = set(re.findall(r'define [^@]*@"(sort_1\.chunk\d+)"', executable.llvm_ir))
+    assert chunks
+    for chunk in chunks:
+        assert executable.llvm_ir.count(f'call ccc void @"{chunk}"(') == 2
 
 
 # --- scatter ----------------------------------------------------------------------

@@ -109,3 +109,41 @@ def test_element_types_and_ranks(dims: tuple[int, ...], element: str, k: int):
 )
 def test_random_rows_agree_with_the_evaluator(x: np.ndarray, k: int):
     same(top_k((3, 12), "f32", k), x)
+
+
+@pytest.mark.parametrize("order", ["random", "rising", "falling"])
+@pytest.mark.parametrize(("element", "k"), [("f32", 3), ("ui8", 5), ("i64", 1)])
+def test_blocks_skipped_or_read(order: str, element: str, k: int):
+    """Rows of several `BLOCK`s and a tail: a block whose largest key is not
+    above the k-th best is passed over (falling rows: every block after the
+    first), one that holds an entering element is read element by element
+    (rising rows: every block); ties keep the lower index."""
+    rng = np.random.default_rng(len(order) + k)
+    dtype = {"f32": np.float32, "ui8": np.uint8, "i64": np.int64}[element]
+    if dtype == np.float32:
+        x = rng.integers(-20, 20, (3, 75)).astype(dtype)
+        x[0, ::7] = np.nan
+        x[1, ::5] = -0.0
+    else:
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, (3, 75), endpoint=True, dtype=dtype)
+        x[0, 40:] = info.min
+        x[1, ::4] = x[1, 3]
+    if order != "random":
+        x = np.sort(x, axis=-1)
+        if order == "falling":
+            x = x[:, ::-1].copy()
+    same(top_k((3, 75), element, k), x)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    hnp.arrays(
+        np.float32,
+        (2, 70),
+        elements=st.sampled_from([np.nan, -np.nan, -0.0, 0.0, 1.0, -1.0, np.inf]),
+    ),
+    st.integers(1, 20),
+)
+def test_random_long_rows_with_ties_agree_with_the_evaluator(x: np.ndarray, k: int):
+    same(top_k((2, 70), "f32", k), x)

@@ -265,6 +265,55 @@ loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memr
 
 // -----
 
+// The same rows, 10 of them: 4 rows a tile would leave 2 for a remainder
+// nest, one more copy of the body, so 5 rows are jammed instead (5 divides
+// 10), with no remainder. With 9 rows neither 4 nor 5 divides: 4 rows and a
+// remainder nest.
+// CHECK-LABEL: loop.kernel @softmax_ten_rows
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (10) step (5) attributes {jam = array<i64: 5>} {
+// CHECK-COUNT-5:   math.exp
+// CHECK-NOT:     loop.parallel (%{{.*}}) = (10)
+// CHECK-LABEL: loop.kernel @softmax_nine_rows
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK-COUNT-4:   math.exp
+// CHECK:         loop.parallel (%{{.*}}) = (8) to (9) step (1) {
+loop.kernel @softmax_ten_rows(%x: memref<10x64xf32>, %e: memref<10x64xf32>, %out: memref<10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (10) step (1) {
+    loop.parallel (%j) = (0) to (64) step (1) {
+      %v = loop.load %x[%i, %j] : memref<10x64xf32>
+      %w = math.exp %v : f32
+      loop.store %w, %e[%i, %j] : memref<10x64xf32>
+    }
+    %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
+      %w = loop.load %e[%i, %j] : memref<10x64xf32>
+      %n = arith.addf %acc, %w : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<10xf32>
+  }
+  loop.return
+}
+loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %e: memref<9x64xf32>, %out: memref<9xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (9) step (1) {
+    loop.parallel (%j) = (0) to (64) step (1) {
+      %v = loop.load %x[%i, %j] : memref<9x64xf32>
+      %w = math.exp %v : f32
+      loop.store %w, %e[%i, %j] : memref<9x64xf32>
+    }
+    %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
+      %w = loop.load %e[%i, %j] : memref<9x64xf32>
+      %n = arith.addf %acc, %w : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<9xf32>
+  }
+  loop.return
+}
+
+// -----
+
 // A reduction nest inside a nest that is row-jammed itself: the inner nest
 // is vectorized first (jammed by 4 along j), then the outer one is jammed,
 // cloning the inner one, which is not visited again.
