@@ -113,3 +113,13 @@ def ahead_of_time_target(name: str | None = None) -> Target:
 def _ahead_of_time_names() -> list[str]:
     options = CompileOptions()
     return [n for n in target_names() if get_target(n).info(options).ahead_of_time]
+
+
+def program_target(data: bytes) -> Target | None:
+    """The registered target whose ahead-of-time files (`Target.program_magic`)
+    `data` starts with; None where no target's does (MLIR text, say)."""
+    for name in target_names():
+        magic = get_target(name).program_magic
+        if magic is not None and data.startswith(magic):
+            return get_target(name)
+    return None

@@ -3,6 +3,7 @@
     xlir-run FILE.mlir [--target NAME] [--function main]
              [--inputs in.npz | --random [--seed N]] [--output out.npz]
              [--expected ref.npz [--rtol R] [--atol A]] [--repeat N]
+    xlir-run MODEL.xa1 (--inputs in.npz | --random) [--output out.npz] ...
     xlir-run FILE.mlir --target NAME (--inputs in.npz | --random) --bisect
              [--against interpreter] [--reproducer-dir DIR]
     xlir-run FILE.mlir --target NAME (--inputs in.npz | --random)
@@ -23,6 +24,11 @@ mismatch. Arrays of bf16, float8, int4, ... are `ml_dtypes` arrays; an
 `.npz` holds them as raw bytes (`|V2` for bf16, as JAX's arrays save), which
 are read as the function's argument or result type. A shape-polymorphic
 function (`tensor<?x16xf32>`) is compiled for the shapes of its inputs.
+
+A file that `xlir-compile` wrote for a target that runs its files
+(`Target.program_magic`: accel's `.xa1`) runs as it is, without compiling,
+on that target (`Compiler.load_ahead_of_time`), with the same flags for
+inputs and outputs.
 
 `--check` runs every argument-free function that uses `check.*` ops (in
 every `// -----` chunk with `--split-input-file`) on each target named
@@ -65,10 +71,12 @@ from xlir.targets.mpi_communicator import INSTALL_HINT, launched_by_mpiexec
 from xlir.targets.registry import (
     get_platform,
     get_target,
+    program_target,
     reference_target,
     target_names,
 )
 from xlir.targets.signatures import function_signature
+from xlir.targets.target import Target
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
@@ -84,6 +92,7 @@ from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.signature import Signature
 
 PROG = "xlir-run"
+DEFAULT_TARGET = "interpreter"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -98,8 +107,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--target",
-        default="interpreter",
-        help="target name (with --check, a comma-separated list runs each)",
+        help=f"target name (default: {DEFAULT_TARGET}, or the target of a compiled "
+        "file; with --check, a comma-separated list runs each)",
     )
     parser.add_argument("--function", default="main", help="function to run")
     parser.add_argument(
@@ -262,10 +271,15 @@ def preview(array: np.ndarray, limit: int = 160) -> str:
 
 
 def _read_source(path: str) -> tuple[str, str]:
+    data, name = _read_bytes(path)
+    return decode_source(data, name), name
+
+
+def _read_bytes(path: str) -> tuple[bytes, str]:
     if path == "-":
-        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        return sys.stdin.buffer.read(), "<stdin>"
     try:
-        return decode_source(Path(path).read_bytes(), path), path
+        return Path(path).read_bytes(), path
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except OSError as error:
@@ -286,14 +300,18 @@ def run_main(args: argparse.Namespace) -> int:
         raise UsageError("--repeat must be at least 1")
     if args.seed < 0:
         raise UsageError(f"--seed must be non-negative, not {args.seed}")
-    if "," in args.target:
+    if args.target and "," in args.target:
         raise UsageError(
             f"--target {args.target}: several targets run only with --check; "
             "name one target to run a function"
         )
     _check_modes(args)
-    text, name = _read_source(args.file)
-    module, sources = load_module(text, name)
+    data, name = _read_bytes(args.file)
+    compiled_for = program_target(data)
+    if compiled_for is not None:
+        return _run_program(args, data, name, compiled_for)
+    args.target = args.target or DEFAULT_TARGET
+    module, sources = load_module(decode_source(data, name), name)
     if args.bisect:
         return _bisect(args, module, sources, name)
     if args.profile is not None:
@@ -312,7 +330,42 @@ def run_main(args: argparse.Namespace) -> int:
     if isinstance(executable, ShapePolymorphicExecutable):
         checked = signature.check_arguments(arrays)
         executable = executable.specialize([a.shape for a in checked])
-        signature = executable.signature
+    return _call(args, executable, arrays)
+
+
+def _run_program(
+    args: argparse.Namespace, data: bytes, name: str, target: Target
+) -> int:
+    """Run a file `xlir-compile` wrote for `target`, as it is."""
+    if args.target not in (None, target.name):
+        raise UsageError(
+            f"{name} is compiled for target '{target.name}'; it does not run on "
+            f"'{args.target}' (drop --target, or compile the .mlir for it)"
+        )
+    for flag, given in (
+        ("--pipeline", args.pipeline is not None),
+        ("--bisect", args.bisect),
+        ("--profile", args.profile is not None),
+    ):
+        if given:
+            raise UsageError(
+                f"{flag} needs the program's source: {name} is compiled "
+                "already; give the .mlir"
+            )
+    executable = target.platform().compiler().load_ahead_of_time(data, name)
+    function = executable.signature.function
+    if args.function not in ("main", function):
+        raise UsageError(
+            f"{name} holds @{function}, not @{args.function}; drop --function"
+        )
+    args.function = function
+    return _call(args, executable, _arguments(args, executable.signature, False))
+
+
+def _call(
+    args: argparse.Namespace, executable: Executable, arrays: list[np.ndarray]
+) -> int:
+    """Call `executable` `--repeat` times and report its outputs and time."""
     times = []
     results: tuple[np.ndarray, ...] = ()
     for _ in range(args.repeat):
@@ -321,11 +374,11 @@ def run_main(args: argparse.Namespace) -> int:
         times.append(time.perf_counter() - started)
         results = value if isinstance(value, tuple) else (value,)
     _report_checks(executable)
-    status = _report_outputs(args, signature, results)
+    status = _report_outputs(args, executable.signature, results)
     median = sorted(times)[len(times) // 2]
     print(
         f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "
-        f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
+        f"best {min(times) * 1e3:.3f} ms) on {executable.platform.name}"
     )
     return status
 
@@ -507,6 +560,7 @@ def _run_checks_on(target: str, text: str, name: str, args: argparse.Namespace) 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if launched_by_mpiexec() and args.file is not None and not args.list_targets:
+        args.target = args.target or DEFAULT_TARGET
         run_rank(args, _read_source, preview, random_arguments)
 
     def body() -> int:
@@ -521,9 +575,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(
                 f"{PROG}: {INSTALL_HINT}; running the ranks as threads", file=sys.stderr
             )
+            args.target = args.target or DEFAULT_TARGET
             return run_in_process(args, _read_source, preview, random_arguments)
         with np.errstate(all="ignore"):
-            return run_checks(args) if args.check else run_main(args)
+            if args.check:
+                args.target = args.target or DEFAULT_TARGET
+                return run_checks(args)
+            return run_main(args)
 
     run_command(PROG, body)
 

@@ -9,14 +9,24 @@ from typing import Any
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.dialects import accel
+from xlir.targets.accel.aot import program_file, read_program
 from xlir.targets.accel.backend import assemble_kernels
+from xlir.targets.accel.disassembler import disassemble
 from xlir.targets.accel.loop_to_accel import SCRATCHPAD_ATTRIBUTE
 from xlir.targets.accel.objfile import ObjectFile
 from xlir.targets.accel.target import AccelTarget
-from xlir.targets.base import Compiler, Executable, Platform, ProgramRecord
+from xlir.targets.aot import AotOptions, AotResult
+from xlir.targets.base import (
+    Compiler,
+    Executable,
+    Platform,
+    ProgramRecord,
+    program_record,
+)
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 
 from xlir.context import make_context
+from xlir.diagnostics import XlirError
 from xlir.pass_manager import run_pipeline
 from xlir.signature import MemoryStats
 
@@ -32,22 +42,17 @@ class AccelExecutable(DeviceScheduleExecutable):
         assembly: str,
         record: ProgramRecord,
         sources: dict[str, str] | None,
+        high_water: int | None = None,
     ):
+        """`high_water`: the scratchpad bytes its kernels use (None: read
+        off the module's kernels)."""
         super().__init__(platform, module, image, record.signature.function, sources)
         # the program's own types (ui8 stays ui8; its buffers are signless)
         self.signature = record.signature
         self.assembly = assembly
-        self.high_water = max(
-            (
-                attribute.value.data
-                for op in module.body.block.ops
-                if isinstance(op, accel.KernelOp)
-                and isinstance(
-                    attribute := op.attributes.get(SCRATCHPAD_ATTRIBUTE), IntegerAttr
-                )
-            ),
-            default=0,
-        )
+        if high_water is None:
+            high_water = scratchpad_high_water(module)
+        self.high_water = high_water
 
     def memory_stats(self) -> MemoryStats:
         """The loop level's figures, the object's code and the scratchpad's
@@ -89,4 +94,86 @@ class AccelCompiler(Compiler):
             passes = target.backend_pipeline(self.options)
         run_pipeline(make_context(), module, passes, sources, verify=False)
         assembly, image = assemble_kernels(module)
-        return AccelExecutable(self.platform, module, image, assembly, record, sources)
+        return AccelExecutable(
+            self.platform,
+            module,
+            image,
+            assembly,
+            record,
+            sources,
+        )
+
+    def compile_ahead_of_time(
+        self,
+        module: ModuleOp,
+        options: Any = None,
+        function: str = "main",
+        sources: dict[str, str] | None = None,
+        pipeline: str | None = None,
+    ) -> AotResult:
+        """The program file of `function`: its kernels' object followed by
+        its program section (aot.py), which `load_ahead_of_time` runs."""
+        options = options or AotOptions()
+        given = [
+            flag
+            for flag, value in (
+                ("--triple", options.triple),
+                ("--cpu", options.cpu),
+                ("--features", options.features),
+                ("--entry", options.entry),
+                ("--threads", options.threads),
+            )
+            if value is not None
+        ]
+        if given:
+            verb = "does" if len(given) == 1 else "do"
+            raise XlirError(
+                f"error: target 'accel' compiles for XA-1, one core with no C "
+                f"entry point: {', '.join(given)} {verb} not apply; drop it"
+            )
+        record = self.optimize(module, function, sources, pipeline)
+        executable = self.run_backend(module, record, sources)
+        assert isinstance(executable, AccelExecutable)
+        data = program_file(
+            executable.image, module, record.signature, executable.high_water
+        )
+        return AotResult(
+            data,
+            "",
+            function,
+            "xa1",
+            record.signature,
+            record.arena_bytes,
+            executable.memory_stats(),
+        )
+
+    def load_ahead_of_time(self, data: bytes, name: str) -> Executable:
+        """A program file's executable, without compiling: its schedule
+        over the simulator, its text the object's disassembly."""
+        program = read_program(data, name)
+        function = program.signature.function
+        record = program_record(program.module, function, True, program.sources)
+        return AccelExecutable(
+            self.platform,
+            program.module,
+            program.obj,
+            disassemble(program.obj),
+            replace(record, signature=program.signature),
+            program.sources,
+            program.scratchpad_bytes,
+        )
+
+
+def scratchpad_high_water(module: ModuleOp) -> int:
+    """The most scratchpad bytes a kernel of a lowered module uses."""
+    return max(
+        (
+            attribute.value.data
+            for op in module.body.block.ops
+            if isinstance(op, accel.KernelOp)
+            and isinstance(
+                attribute := op.attributes.get(SCRATCHPAD_ATTRIBUTE), IntegerAttr
+            )
+        ),
+        default=0,
+    )
