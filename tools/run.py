@@ -71,12 +71,10 @@ from xlir.targets.mpi_communicator import INSTALL_HINT, launched_by_mpiexec
 from xlir.targets.registry import (
     get_platform,
     get_target,
-    program_target,
     reference_target,
     target_names,
 )
 from xlir.targets.signatures import function_signature
-from xlir.targets.target import Target
 from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
@@ -85,7 +83,7 @@ from xlir.tools.mpi_launcher import launch, mpi_installed, without_processes
 from xlir.tools.profile import profile, profile_table, write_trace
 from xlir.tools.sharded_run import run_in_process, run_rank
 
-from xlir.api import load_module
+from xlir.api import load_executable, load_module
 from xlir.diagnostics import XlirError, decode_source
 from xlir.element_dtypes import from_void, to_void, value_kind
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
@@ -275,6 +273,12 @@ def _read_source(path: str) -> tuple[str, str]:
     return decode_source(data, name), name
 
 
+def _is_binary(data: bytes) -> bool:
+    """Whether a file is binary rather than MLIR text, which holds no NUL
+    byte (checked over the first KiB)."""
+    return b"\0" in data[:1024]
+
+
 def _read_bytes(path: str) -> tuple[bytes, str]:
     if path == "-":
         return sys.stdin.buffer.read(), "<stdin>"
@@ -307,9 +311,8 @@ def run_main(args: argparse.Namespace) -> int:
         )
     _check_modes(args)
     data, name = _read_bytes(args.file)
-    compiled_for = program_target(data)
-    if compiled_for is not None:
-        return _run_program(args, data, name, compiled_for)
+    if _is_binary(data):
+        return _run_program(args, data, name)
     args.target = args.target or DEFAULT_TARGET
     module, sources = load_module(decode_source(data, name), name)
     if args.bisect:
@@ -333,15 +336,8 @@ def run_main(args: argparse.Namespace) -> int:
     return _call(args, executable, arrays)
 
 
-def _run_program(
-    args: argparse.Namespace, data: bytes, name: str, target: Target
-) -> int:
-    """Run a file `xlir-compile` wrote for `target`, as it is."""
-    if args.target not in (None, target.name):
-        raise UsageError(
-            f"{name} is compiled for target '{target.name}'; it does not run on "
-            f"'{args.target}' (drop --target, or compile the .mlir for it)"
-        )
+def _run_program(args: argparse.Namespace, data: bytes, name: str) -> int:
+    """Run a file `xlir-compile` wrote, as it is, on its target."""
     for flag, given in (
         ("--pipeline", args.pipeline is not None),
         ("--bisect", args.bisect),
@@ -352,7 +348,13 @@ def _run_program(
                 f"{flag} needs the program's source: {name} is compiled "
                 "already; give the .mlir"
             )
-    executable = target.platform().compiler().load_ahead_of_time(data, name)
+    executable = load_executable(data, name)
+    target = executable.platform.name
+    if args.target not in (None, target):
+        raise UsageError(
+            f"{name} is compiled for target '{target}'; it does not run on "
+            f"'{args.target}' (drop --target, or compile the .mlir for it)"
+        )
     function = executable.signature.function
     if args.function not in ("main", function):
         raise UsageError(

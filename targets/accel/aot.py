@@ -281,3 +281,23 @@ def _check_launches(module: ModuleOp, obj: ObjectFile, fail: Failure) -> None:
                 f"the schedule launches @{kernel} with {len(op.args)} "
                 f"argument(s); the object's symbol takes {kernels[kernel]}"
             )
+
+
+def program_comment(data: bytes, name: str) -> str:
+    """The program section of a program file as assembly comments, for its
+    disassembly: the signature, the scratchpad's high-water mark and the
+    host schedule; what is wrong with it, where it is unreadable; nothing
+    for an object without one."""
+    if len(data) <= object_size(data):
+        return ""
+    try:
+        program = read_program(data, name)
+    except XlirError as error:
+        return f"# program section unreadable: {error}\n"
+    lines = [
+        f"program section: {program.signature}",
+        f"scratchpad high-water mark: {program.scratchpad_bytes} bytes",
+        "host schedule:",
+        *next(iter(program.sources.values())).splitlines(),
+    ]
+    return "".join(f"# {line}".rstrip() + "\n" for line in lines)
