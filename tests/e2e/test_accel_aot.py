@@ -212,3 +212,9 @@ def test_options_that_do_not_apply() -> None:
     options = AotOptions(triple="x86_64-linux-gnu", threads=2)
     with pytest.raises(XlirError, match="--triple, --threads do not apply"):
         compiler.compile_ahead_of_time(module, options, "main", sources)
+
+
+def test_targets_without_program_files_refuse_to_load() -> None:
+    compiler = get_platform(reference_target()).compiler()
+    with pytest.raises(XlirError, match="does not run ahead-of-time compiled files"):
+        compiler.load_ahead_of_time(b"XA1\0", "model.xa1")
