@@ -6,9 +6,7 @@ comments). They call what `xlir-accel`'s asm, obj and disasm commands call
 
 from __future__ import annotations
 
-from xlir.targets.accel.aot import program_comment
-from xlir.targets.accel.cli import assemble_text, module_assembly, object_from_bytes
-from xlir.targets.accel.disassembler import disassemble
+from xlir.targets.accel.cli import assemble_text, file_disassembly, module_assembly
 from xlir.targets.accel.objfile import MAGIC
 from xlir.targets.translations import Translation, TranslationInput
 
@@ -30,10 +28,7 @@ def _object(source: TranslationInput) -> bytes:
 
 
 def _disassembly(source: TranslationInput) -> str:
-    """The object's assembly, then a program file's program section as
-    comments (aot.py)."""
-    obj = object_from_bytes(source.data, source.name)
-    return disassemble(obj) + program_comment(source.data, source.name)
+    return file_disassembly(source.data, source.name)
 
 
 ACCEL_ASM = Translation("XA-1 assembly text of an accel-dialect module", _assembly)
