@@ -20,12 +20,13 @@ loader of the manual ignores:
 
 The payload holds the function's name and its argument and result types
 (the program's own: `ui8` stays unsigned), the scratchpad's high-water
-mark, and the host schedule: the loop level's host function in the
-`device` dialect (allocations, the arena's views, copies, launches of the
-object's kernels by symbol, host control flow) with its constants
-(`loop.global`), as MLIR text. Loading checks both checksums, parses the
-schedule and checks each launch against the object's symbol table; the
-generic executor of the `device` dialect then runs it over the
+mark, where the object's rodata holds each constant (rodata.py), and the
+host schedule: the loop level's host function in the `device` dialect
+(allocations, the arena's views, copies, launches of the object's kernels
+by symbol, `loop.get_global` of the constants, host control flow) as MLIR
+text. Loading checks both checksums, parses the schedule and checks each
+launch against the object's symbol table and each constant against the
+rodata; the generic executor of the `device` dialect then runs it over the
 simulator's StreamExecutor, as the JIT's executable does.
 """
 
@@ -43,13 +44,15 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 from xlir.dialects import device
-from xlir.dialects.loop.globals import GlobalOp
+from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.targets.accel.objfile import (
     KERNEL,
     ObjectFile,
     ObjectFormatError,
     object_size,
 )
+from xlir.targets.accel.rodata import ALIGNMENT, RodataConstant
+from xlir.targets.base import buffer_bytes
 from xlir.targets.signatures import loop_signature
 
 from xlir.context import make_context
@@ -60,7 +63,6 @@ from xlir.walk import walk
 
 PROGRAM_MAGIC = b"XA1P"
 PROGRAM_VERSION = 1
-ALIGNMENT = 64
 _SECTION = struct.Struct("<4sHHIIII8x")
 
 Failure = Callable[[str], XlirError]
@@ -72,16 +74,14 @@ def program_file(
     module: ModuleOp,
     signature: Signature,
     scratchpad_bytes: int,
+    rodata: dict[str, RodataConstant],
 ) -> bytes:
-    """The object of a compiled program's kernels followed by its program
-    section (module docstring); `module` is the lowered module whose host
-    function is `signature.function`."""
+    """The object of a compiled program's kernels and constants followed
+    by its program section (module docstring); `module` is the lowered
+    module whose host function is `signature.function`, `rodata` where the
+    object holds each constant."""
     schedule = ModuleOp(
-        [
-            op.clone()
-            for op in module.body.block.ops
-            if isinstance(op, func.FuncOp | GlobalOp)
-        ],
+        [op.clone() for op in module.body.block.ops if isinstance(op, func.FuncOp)],
         attributes=dict(module.attributes),
     )
     text = _printed(schedule)
@@ -91,6 +91,10 @@ def program_file(
             "arguments": [spec.type_text for spec in signature.arguments],
             "results": [spec.type_text for spec in signature.results],
             "scratchpad_bytes": scratchpad_bytes,
+            "constants": {
+                name: [constant.offset, constant.size]
+                for name, constant in rodata.items()
+            },
             "schedule": text,
         },
         indent=1,
@@ -124,12 +128,14 @@ class LoadedProgram:
         module: ModuleOp,
         signature: Signature,
         scratchpad_bytes: int,
+        rodata: dict[str, RodataConstant],
         sources: dict[str, str],
     ):
         self.obj = obj
         self.module = module
         self.signature = signature
         self.scratchpad_bytes = scratchpad_bytes
+        self.rodata = rodata
         self.sources = sources
 
 
@@ -195,7 +201,10 @@ def read_program(data: bytes, name: str) -> LoadedProgram:
         raise XlirError(format_parse_error(error)) from None
     signature = _signature(fields, module, fail)
     _check_launches(module, obj, fail)
-    return LoadedProgram(obj, module, signature, fields["scratchpad_bytes"], sources)
+    rodata = _constants(fields["constants"], module, obj, fail)
+    return LoadedProgram(
+        obj, module, signature, fields["scratchpad_bytes"], rodata, sources
+    )
 
 
 _FIELDS: dict[str, type] = {
@@ -203,6 +212,7 @@ _FIELDS: dict[str, type] = {
     "arguments": list,
     "results": list,
     "scratchpad_bytes": int,
+    "constants": dict,
     "schedule": str,
 }
 
@@ -262,6 +272,39 @@ def _tensor(name: str, text: Any, buffer: TensorSpec, fail: Failure) -> TensorSp
             f"buffer is {buffer.type_text}"
         )
     return spec
+
+
+def _constants(
+    entries: dict[str, Any], module: ModuleOp, obj: ObjectFile, fail: Failure
+) -> dict[str, RodataConstant]:
+    """Where the rodata holds each constant: aligned, inside the section,
+    and one for each `loop.get_global` of the schedule, of its size."""
+    rodata: dict[str, RodataConstant] = {}
+    for name, entry in entries.items():
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not all(isinstance(n, int) and n >= 0 for n in entry)
+        ):
+            raise fail(f"constant '{name}': {entry!r} is not [offset, size]")
+        offset, size = entry
+        if offset % ALIGNMENT or offset + size > len(obj.rodata):
+            raise fail(
+                f"constant '{name}' at [{offset}, +{size}) is not a 64-byte "
+                f"aligned part of the {len(obj.rodata)}-byte rodata"
+            )
+        rodata[name] = RodataConstant(offset, size)
+    for op in walk(module):
+        if not isinstance(op, GetGlobalOp):
+            continue
+        name = op.global_name.root_reference.data
+        size = buffer_bytes(op.result.type, op, {})
+        if name not in rodata or rodata[name].size != size:
+            raise fail(
+                f"the schedule reads constant @{name} of {size} bytes, which "
+                "the rodata does not hold"
+            )
+    return rodata
 
 
 def _check_launches(module: ModuleOp, obj: ObjectFile, fail: Failure) -> None:

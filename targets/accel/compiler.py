@@ -14,13 +14,17 @@ from xlir.targets.accel.backend import assemble_kernels
 from xlir.targets.accel.disassembler import disassemble
 from xlir.targets.accel.loop_to_accel import SCRATCHPAD_ATTRIBUTE
 from xlir.targets.accel.objfile import ObjectFile
+from xlir.targets.accel.rodata import RodataConstant, with_constants
+from xlir.targets.accel.runtime import AccelStreamExecutor
 from xlir.targets.accel.target import AccelTarget
 from xlir.targets.aot import AotOptions, AotResult
 from xlir.targets.base import (
     Compiler,
+    DeviceBuffer,
     Executable,
     Platform,
     ProgramRecord,
+    StreamExecutor,
     program_record,
 )
 from xlir.targets.device_schedule import DeviceScheduleExecutable
@@ -32,7 +36,9 @@ from xlir.signature import MemoryStats
 
 
 class AccelExecutable(DeviceScheduleExecutable):
-    """The host schedule over the simulator; `as_text` is the assembly."""
+    """The host schedule over the simulator; `as_text` is the assembly.
+    The constants `rodata` places are the object's read-only data, which
+    loading the object puts in DRAM (rodata.py)."""
 
     def __init__(
         self,
@@ -43,9 +49,11 @@ class AccelExecutable(DeviceScheduleExecutable):
         record: ProgramRecord,
         sources: dict[str, str] | None,
         high_water: int | None = None,
+        rodata: dict[str, RodataConstant] | None = None,
     ):
         """`high_water`: the scratchpad bytes its kernels use (None: read
-        off the module's kernels)."""
+        off the module's kernels); `rodata`: where the image holds each
+        constant (None: none, each run copies them)."""
         super().__init__(platform, module, image, record.signature.function, sources)
         # the program's own types (ui8 stays ui8; its buffers are signless)
         self.signature = record.signature
@@ -53,13 +61,32 @@ class AccelExecutable(DeviceScheduleExecutable):
         if high_water is None:
             high_water = scratchpad_high_water(module)
         self.high_water = high_water
+        self.rodata = rodata or {}
+        self._gp: dict[StreamExecutor, int] = {}
+
+    def image_constant(
+        self, executor: StreamExecutor, name: str
+    ) -> DeviceBuffer | None:
+        """The constant in the loaded object's rodata, at `gp` + its offset."""
+        constant = self.rodata.get(name)
+        if constant is None:
+            return None
+        if executor not in self._gp:
+            assert isinstance(executor, AccelStreamExecutor)
+            self._gp[executor] = executor.program(self.image).simulator.gp
+        address = self._gp[executor] + constant.offset
+        return DeviceBuffer(executor.ordinal, constant.size, address)
 
     def memory_stats(self) -> MemoryStats:
         """The loop level's figures, the object's code and the scratchpad's
         high-water mark."""
         assert isinstance(self.image, ObjectFile)
+        stats = super().memory_stats()
+        if self.rodata:  # a loaded program's schedule keeps no loop.global
+            constants = sum(c.size for c in self.rodata.values())
+            stats = replace(stats, constant_size_in_bytes=constants)
         return replace(
-            super().memory_stats(),
+            stats,
             generated_code_size_in_bytes=4 * len(self.image.code),
             scratchpad_size_in_bytes=self.high_water,
         )
@@ -93,14 +120,10 @@ class AccelCompiler(Compiler):
         else:
             passes = target.backend_pipeline(self.options)
         run_pipeline(make_context(), module, passes, sources, verify=False)
-        assembly, image = assemble_kernels(module)
+        assembly, kernels = assemble_kernels(module)
+        image, rodata = with_constants(kernels, module)
         return AccelExecutable(
-            self.platform,
-            module,
-            image,
-            assembly,
-            record,
-            sources,
+            self.platform, module, image, assembly, record, sources, rodata=rodata
         )
 
     def compile_ahead_of_time(
@@ -135,7 +158,11 @@ class AccelCompiler(Compiler):
         executable = self.run_backend(module, record, sources)
         assert isinstance(executable, AccelExecutable)
         data = program_file(
-            executable.image, module, record.signature, executable.high_water
+            executable.image,
+            module,
+            record.signature,
+            executable.high_water,
+            executable.rodata,
         )
         return AotResult(
             data,
@@ -161,6 +188,7 @@ class AccelCompiler(Compiler):
             replace(record, signature=program.signature),
             program.sources,
             program.scratchpad_bytes,
+            program.rodata,
         )
 
 

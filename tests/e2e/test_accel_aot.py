@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from xlir.targets.accel.aot import PROGRAM_MAGIC
 from xlir.targets.accel.assembler import assemble
+from xlir.targets.accel.objfile import ObjectFile
 from xlir.targets.aot import AotOptions
 from xlir.targets.registry import get_platform, reference_target
 from xlir.tools.compile import main as compile_main
@@ -218,3 +219,52 @@ def test_targets_without_program_files_refuse_to_load() -> None:
     compiler = get_platform(reference_target()).compiler()
     with pytest.raises(XlirError, match="does not run ahead-of-time compiled files"):
         compiler.load_ahead_of_time(b"XA1\0", "model.xa1")
+
+
+def test_constants_are_the_objects_rodata() -> None:
+    data = compile_file("while_loops")
+    payload = payload_of(data)
+    assert "loop.global" not in payload["schedule"]
+    (name, (offset, size)), *others = payload["constants"].items()
+    assert not others and "loop.get_global @" + name in payload["schedule"]
+    loaded = xlir.load_executable(data, "while_loops.xa1")
+    jit = xlir.compile(SMALL / "while_loops.mlir", target="accel")
+    assert loaded.memory_stats() == jit.memory_stats()
+    assert loaded.memory_stats().constant_size_in_bytes == size
+    assert len(ObjectFile.from_bytes(data).rodata) == offset + size
+
+
+def test_constants_are_not_copied_per_call(monkeypatch) -> None:
+    """Only the arguments go to the device: the constant is in DRAM since
+    the object was loaded."""
+    executable = xlir.compile(SMALL / "while_loops.mlir", target="accel")
+    arguments, _ = load_case(SMALL / "while_loops.mlir")
+    executor = executable.platform.executor(0)
+    copies: list[int] = []
+    original = executor.copy_host_to_device
+
+    def counted(buffer, host) -> None:
+        copies.append(host.nbytes)
+        original(buffer, host)
+
+    monkeypatch.setattr(executor, "copy_host_to_device", counted)
+    executable(*arguments)
+    assert sorted(copies) == sorted(a.nbytes for a in arguments)
+
+
+def test_constants_the_rodata_does_not_hold() -> None:
+    data = compile_file("while_loops")
+    payload = payload_of(data)
+    (name, (offset, size)), *_ = payload["constants"].items()
+    payload["constants"] = {}
+    assert f"reads constant @{name} of {size} bytes, which the rodata does not" in (
+        load_error(with_payload(data, payload))
+    )
+    payload["constants"] = {name: [offset + 1, size]}
+    assert f"constant '{name}' at [{offset + 1}, +{size}) is not a 64-byte" in (
+        load_error(with_payload(data, payload))
+    )
+    payload["constants"] = {name: "here"}
+    assert f"constant '{name}': 'here' is not [offset, size]" in (
+        load_error(with_payload(data, payload))
+    )
