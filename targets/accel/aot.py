@@ -36,13 +36,14 @@ import json
 import struct
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from io import StringIO
 from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xlir.dialects import device
 from xlir.dialects.loop.globals import GetGlobalOp
 from xlir.targets.accel.objfile import (
@@ -99,18 +100,18 @@ def program_file(
         },
         indent=1,
     ).encode()
-    code = obj.to_bytes()
-    padding = bytes(-len(code) % ALIGNMENT)
+    kernels = obj.to_bytes()
+    padding = bytes(-len(kernels) % ALIGNMENT)
     header = _SECTION.pack(
         PROGRAM_MAGIC,
         PROGRAM_VERSION,
         0,
         len(payload),
         zlib.crc32(payload),
-        len(code),
-        zlib.crc32(code),
+        len(kernels),
+        zlib.crc32(kernels),
     )
-    return code + padding + header + payload
+    return kernels + padding + header + payload
 
 
 def _printed(module: ModuleOp) -> str:
@@ -119,24 +120,18 @@ def _printed(module: ModuleOp) -> str:
     return text.getvalue() + "\n"
 
 
+@dataclass(frozen=True)
 class LoadedProgram:
     """What a program file holds, checked (`read_program`)."""
 
-    def __init__(
-        self,
-        obj: ObjectFile,
-        module: ModuleOp,
-        signature: Signature,
-        scratchpad_bytes: int,
-        rodata: dict[str, RodataConstant],
-        sources: dict[str, str],
-    ):
-        self.obj = obj
-        self.module = module
-        self.signature = signature
-        self.scratchpad_bytes = scratchpad_bytes
-        self.rodata = rodata
-        self.sources = sources
+    obj: ObjectFile
+    module: ModuleOp
+    """The schedule: the host function, with the grid's attributes."""
+    signature: Signature
+    scratchpad_bytes: int
+    rodata: dict[str, RodataConstant]
+    sources: dict[str, str]
+    """The schedule's text, for diagnostics at its ops."""
 
 
 def read_program(data: bytes, name: str) -> LoadedProgram:
@@ -150,6 +145,26 @@ def read_program(data: bytes, name: str) -> LoadedProgram:
         obj = ObjectFile.from_bytes(data)
     except ObjectFormatError as error:
         raise fail(f"not a loadable XA-1 object: {error}") from None
+    fields = _payload(_section_payload(data, fail), fail)
+    where = f"{name}(schedule)"
+    sources = {where: fields["schedule"]}
+    try:
+        module = parse_module(make_context(), fields["schedule"], where)
+    except ParseError as error:
+        raise XlirError(format_parse_error(error)) from None
+    except DiagnosticException as error:
+        raise fail(f"the schedule: {error}") from None
+    signature = _signature(fields, module, fail)
+    _check_launches(module, obj, fail)
+    rodata = _constants(fields["constants"], module, obj, fail)
+    return LoadedProgram(
+        obj, module, signature, fields["scratchpad_bytes"], rodata, sources
+    )
+
+
+def _section_payload(data: bytes, fail: Failure) -> bytes:
+    """The program section's payload, once its header and both checksums
+    are checked."""
     end = object_size(data)
     start = end + -end % ALIGNMENT
     if len(data) <= end:
@@ -163,7 +178,7 @@ def read_program(data: bytes, name: str) -> LoadedProgram:
             f"{len(data) - end} byte(s) after the object, too few for a "
             f"{_SECTION.size}-byte program section header at offset {start}"
         )
-    magic, version, flags, size, crc, code_size, code_crc = _SECTION.unpack_from(
+    magic, version, flags, size, crc, kernels_size, kernels_crc = _SECTION.unpack_from(
         data, start
     )
     if magic != PROGRAM_MAGIC:
@@ -182,7 +197,7 @@ def read_program(data: bytes, name: str) -> LoadedProgram:
             f"the program section says {size} payload bytes, the file has "
             f"{len(payload)} (truncated or extended)"
         )
-    if code_size != end or zlib.crc32(data[:end]) != code_crc:
+    if kernels_size != end or zlib.crc32(data[:end]) != kernels_crc:
         raise fail(
             "the object's bytes do not match the checksum its program section "
             "records: the file is corrupted"
@@ -192,19 +207,7 @@ def read_program(data: bytes, name: str) -> LoadedProgram:
             "the program section's bytes do not match its checksum: the file "
             "is corrupted"
         )
-    fields = _payload(payload, fail)
-    where = f"{name}(schedule)"
-    sources = {where: fields["schedule"]}
-    try:
-        module = parse_module(make_context(), fields["schedule"], where)
-    except ParseError as error:
-        raise XlirError(format_parse_error(error)) from None
-    signature = _signature(fields, module, fail)
-    _check_launches(module, obj, fail)
-    rodata = _constants(fields["constants"], module, obj, fail)
-    return LoadedProgram(
-        obj, module, signature, fields["scratchpad_bytes"], rodata, sources
-    )
+    return payload
 
 
 _FIELDS: dict[str, type] = {
