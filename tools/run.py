@@ -97,7 +97,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compile a StableHLO module for a target and run it."
     )
-    parser.add_argument("file", nargs="?", help="the .mlir file to run ('-' for stdin)")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        help="the .mlir file to run, or a file xlir-compile wrote for a target "
+        "that runs it (e.g. model.xa1); '-' for stdin",
+    )
     parser.add_argument(
         "--list-targets",
         action="store_true",
