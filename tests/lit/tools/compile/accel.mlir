@@ -12,10 +12,13 @@
 // OUT-NEXT: PASSED
 // OUT-NEXT: time per call: {{.*}} on accel
 
-// The disassembly is the object's, then the program section as comments.
+// The disassembly is the object's (the constant in its rodata), then the
+// program section as comments.
 // RUN: xlir-translate --disassemble %t.xa1 | filecheck %s --check-prefix=DISASM
 // DISASM:      .kernel {{.*}}, 3
 // DISASM:      halt
+// DISASM:      .rodata
+// DISASM-NEXT:     .byte 3, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0
 // DISASM:      # program section: @main(arg0: tensor<4x32xf32>, arg1: tensor<4x32xf32>) -> (tensor<4x32xf32>, tensor<4xi32>)
 // DISASM-NEXT: # scratchpad high-water mark: {{[0-9]+}} bytes
 // DISASM-NEXT: # host schedule:
