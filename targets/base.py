@@ -14,7 +14,8 @@
   the `ProgramRecord` once; `run_backend(module, record) -> Executable`;
   `compile_kernels(module)`: the image its executor loads the kernels of a
   loop-level module from; `compile_ahead_of_time(module, options)` where the
-  target supports it.
+  target supports it, and `load_ahead_of_time(data, name)` where it runs
+  what that wrote.
 * `Executable`: `execute(arguments, stream)` on device buffers; calling it with
   numpy arrays checks them against its `signature` and returns an array or a
   tuple of arrays; `memory_stats()` with XLA's figures; `as_text()`; where it
@@ -623,6 +624,15 @@ class Compiler(ABC):
         raise XlirError(
             f"error: target '{self.platform.name}' does not support ahead-of-time "
             "compilation; use a target whose TargetInfo says ahead_of_time"
+        )
+
+    def load_ahead_of_time(self, data: bytes, name: str) -> Executable:
+        """An executable of a file `compile_ahead_of_time` wrote (`name`: the
+        file's, for messages), run without compiling, where the target says
+        it can (`Target.program_magic`)."""
+        raise XlirError(
+            f"{name}: error: target '{self.platform.name}' does not run "
+            "ahead-of-time compiled files"
         )
 
 

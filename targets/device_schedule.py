@@ -142,6 +142,14 @@ class DeviceScheduleExecutable(Executable):
         kernels = self._kernels.setdefault(stream.executor, {})
         return _Run(self, stream, kernels).call(list(arguments))
 
+    def image_constant(
+        self, executor: StreamExecutor, name: str
+    ) -> DeviceBuffer | None:
+        """The device buffer of the constant `name` where the image holds it
+        (read-only data the executor loaded with the kernels); None: each
+        run copies the constant to the device and frees it at its end."""
+        return None
+
     def launch_clock(self) -> DeviceClock | None:
         """Its device's, where the device times its launches."""
         return self.platform.executor(self.device).clock
@@ -300,7 +308,8 @@ class _Run:
                 whole = self.executor.sub_buffer(source, 0, source.size_in_bytes)
                 values[op.result] = _typed(whole, op.result.type)
             case GetGlobalOp():
-                values[op.result] = self.constant(op.global_name.root_reference.data)
+                name = op.global_name.root_reference.data
+                values[op.result] = self.constant(name, op.result.type)
             case arith.ConstantOp():
                 values[op.result] = _constant(op.value)
             case arith.IndexCastOp():
@@ -388,15 +397,17 @@ class _Run:
         for index in range(len(op.inputs), len(buffers)):
             self.executor.copy_host_to_device(buffers[index], hosts[index])
 
-    def constant(self, name: str) -> DeviceBuffer:
-        """The device buffer of a `loop.global`, filled on first use."""
+    def constant(self, name: str, type_: Attribute) -> DeviceBuffer:
+        """The device buffer of a `loop.global` of buffer type `type_`: the
+        image's, or one filled on first use."""
         found = self.constants.get(name)
         if found is None:
+            loaded = self.executable.image_constant(self.executor, name)
+            if loaded is not None:
+                return _typed(loaded, type_)
             op = self.executable.globals[name]
-            host = dense_to_numpy(op.value, op.value.type)
             found = self.constants[name] = self.allocate(op.buffer_type, op)
-            dtype = array_dtype(op.buffer_type.element_type)
-            self.executor.copy_host_to_device(found, np.asarray(host).astype(dtype))
+            self.executor.copy_host_to_device(found, constant_array(op))
         return found
 
     def release_constants(self) -> None:
@@ -443,6 +454,12 @@ class _Run:
             op.case_regions[cases.index(index)] if index in cases else op.default_region
         )
         self.branch(op, region.blocks[0])
+
+
+def constant_array(op: GlobalOp) -> np.ndarray:
+    """A constant's value as the host array of its buffer's element type."""
+    host = np.asarray(dense_to_numpy(op.value, op.value.type))
+    return host.astype(array_dtype(op.buffer_type.element_type))
 
 
 def _typed(buffer: DeviceBuffer, type_: Attribute) -> DeviceBuffer:

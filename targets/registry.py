@@ -113,3 +113,22 @@ def ahead_of_time_target(name: str | None = None) -> Target:
 def _ahead_of_time_names() -> list[str]:
     options = CompileOptions()
     return [n for n in target_names() if get_target(n).info(options).ahead_of_time]
+
+
+def program_target(data: bytes, name: str) -> Target:
+    """The registered target whose ahead-of-time files (`Target.program_magic`)
+    `data`, the bytes of file `name`, starts with; or a diagnostic naming
+    the targets that run such files and their magic."""
+    readers = {}
+    for key in target_names():
+        magic = get_target(key).program_magic
+        if magic is not None and data.startswith(magic):
+            return get_target(key)
+        if magic is not None:
+            readers[key] = magic
+    known = ", ".join(f"{key} ({magic!r})" for key, magic in readers.items())
+    raise XlirError(
+        f"{name}: error: a binary file that no registered target runs: it "
+        f"starts with {data[:4]!r} (targets that run compiled files, and the "
+        f"bytes those start with: {known or 'none'})"
+    )

@@ -166,6 +166,11 @@ class Target(ABC):
     tests run on such a target as written; on any other, the check runner
     (tools/check_runner.py) compiles each test through `check-to-outputs`."""
 
+    program_magic: bytes | None = None
+    """The first bytes of the files its ahead-of-time compile writes that
+    its compiler runs without compiling (`Compiler.load_ahead_of_time`:
+    `xlir-run model.xa1`); None: it runs none."""
+
     def __init__(self) -> None:
         self._platform: Platform | None = None
 

@@ -13,7 +13,10 @@ buffers. Without --triple the code is for this machine (its CPU and
 features); with one it is for that triple's generic CPU unless --cpu says
 otherwise. A GPU target (`--target nvptx --sm 80 -o model.ptx`, or
 `.cubin`) writes its kernels and, beside them, the manifest of the host
-side (model.manifest.json; docs/nvptx.md).
+side (model.manifest.json; docs/nvptx.md). The accel target (`--target
+accel -o model.xa1`) writes one file, the kernels' XA1 object followed by
+the program section with the host schedule, which `xlir-run model.xa1`
+runs without compiling (docs/accel.md).
 """
 
 from __future__ import annotations
@@ -108,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.output == "-" and sys.stdout.isatty():
             raise UsageError("-o -: will not write an object file to a terminal")
         result = compile_file(args)
+        if args.header and not result.header:
+            raise UsageError(
+                f"--header: target '{args.target}' writes no C header (its "
+                "output is a device's program, not an object to link); drop it"
+            )
         write_output(args.output, result.object_code)
         if args.header:
             write_output(args.header, result.header.encode())

@@ -3,6 +3,7 @@
     xlir-run FILE.mlir [--target NAME] [--function main]
              [--inputs in.npz | --random [--seed N]] [--output out.npz]
              [--expected ref.npz [--rtol R] [--atol A]] [--repeat N]
+    xlir-run MODEL.xa1 (--inputs in.npz | --random) [--output out.npz] ...
     xlir-run FILE.mlir --target NAME (--inputs in.npz | --random) --bisect
              [--against interpreter] [--reproducer-dir DIR]
     xlir-run FILE.mlir --target NAME (--inputs in.npz | --random)
@@ -23,6 +24,11 @@ mismatch. Arrays of bf16, float8, int4, ... are `ml_dtypes` arrays; an
 `.npz` holds them as raw bytes (`|V2` for bf16, as JAX's arrays save), which
 are read as the function's argument or result type. A shape-polymorphic
 function (`tensor<?x16xf32>`) is compiled for the shapes of its inputs.
+
+A file that `xlir-compile` wrote for a target that runs its files
+(`Target.program_magic`: accel's `.xa1`) runs as it is, without compiling,
+on that target (`Compiler.load_ahead_of_time`), with the same flags for
+inputs and outputs.
 
 `--check` runs every argument-free function that uses `check.*` ops (in
 every `// -----` chunk with `--split-input-file`) on each target named
@@ -77,20 +83,26 @@ from xlir.tools.mpi_launcher import launch, mpi_installed, without_processes
 from xlir.tools.profile import profile, profile_table, write_trace
 from xlir.tools.sharded_run import run_in_process, run_rank
 
-from xlir.api import load_module
+from xlir.api import load_executable, load_module
 from xlir.diagnostics import XlirError, decode_source
 from xlir.element_dtypes import from_void, to_void, value_kind
 from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.signature import Signature
 
 PROG = "xlir-run"
+DEFAULT_TARGET = "interpreter"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compile a StableHLO module for a target and run it."
     )
-    parser.add_argument("file", nargs="?", help="the .mlir file to run ('-' for stdin)")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        help="the .mlir file to run, or a file xlir-compile wrote for a target "
+        "that runs it (e.g. model.xa1); '-' for stdin",
+    )
     parser.add_argument(
         "--list-targets",
         action="store_true",
@@ -98,8 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--target",
-        default="interpreter",
-        help="target name (with --check, a comma-separated list runs each)",
+        help=f"target name (default: {DEFAULT_TARGET}, or the target of a compiled "
+        "file; with --check, a comma-separated list runs each)",
     )
     parser.add_argument("--function", default="main", help="function to run")
     parser.add_argument(
@@ -262,10 +274,21 @@ def preview(array: np.ndarray, limit: int = 160) -> str:
 
 
 def _read_source(path: str) -> tuple[str, str]:
+    data, name = _read_bytes(path)
+    return decode_source(data, name), name
+
+
+def _is_binary(data: bytes) -> bool:
+    """Whether a file is binary rather than MLIR text, which holds no NUL
+    byte (checked over the first KiB)."""
+    return b"\0" in data[:1024]
+
+
+def _read_bytes(path: str) -> tuple[bytes, str]:
     if path == "-":
-        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        return sys.stdin.buffer.read(), "<stdin>"
     try:
-        return decode_source(Path(path).read_bytes(), path), path
+        return Path(path).read_bytes(), path
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except OSError as error:
@@ -286,14 +309,17 @@ def run_main(args: argparse.Namespace) -> int:
         raise UsageError("--repeat must be at least 1")
     if args.seed < 0:
         raise UsageError(f"--seed must be non-negative, not {args.seed}")
-    if "," in args.target:
+    if args.target and "," in args.target:
         raise UsageError(
             f"--target {args.target}: several targets run only with --check; "
             "name one target to run a function"
         )
     _check_modes(args)
-    text, name = _read_source(args.file)
-    module, sources = load_module(text, name)
+    data, name = _read_bytes(args.file)
+    if _is_binary(data):
+        return _run_program(args, data, name)
+    args.target = args.target or DEFAULT_TARGET
+    module, sources = load_module(decode_source(data, name), name)
     if args.bisect:
         return _bisect(args, module, sources, name)
     if args.profile is not None:
@@ -312,7 +338,41 @@ def run_main(args: argparse.Namespace) -> int:
     if isinstance(executable, ShapePolymorphicExecutable):
         checked = signature.check_arguments(arrays)
         executable = executable.specialize([a.shape for a in checked])
-        signature = executable.signature
+    return _call(args, executable, arrays)
+
+
+def _run_program(args: argparse.Namespace, data: bytes, name: str) -> int:
+    """Run a file `xlir-compile` wrote, as it is, on its target."""
+    for flag, given in (
+        ("--pipeline", args.pipeline is not None),
+        ("--bisect", args.bisect),
+        ("--profile", args.profile is not None),
+    ):
+        if given:
+            raise UsageError(
+                f"{flag} needs the program's source: {name} is compiled "
+                "already; give the .mlir"
+            )
+    executable = load_executable(data, name)
+    target = executable.platform.name
+    if args.target not in (None, target):
+        raise UsageError(
+            f"{name} is compiled for target '{target}'; it does not run on "
+            f"'{args.target}' (drop --target, or compile the .mlir for it)"
+        )
+    function = executable.signature.function
+    if args.function not in ("main", function):
+        raise UsageError(
+            f"{name} holds @{function}, not @{args.function}; drop --function"
+        )
+    args.function = function
+    return _call(args, executable, _arguments(args, executable.signature, False))
+
+
+def _call(
+    args: argparse.Namespace, executable: Executable, arrays: list[np.ndarray]
+) -> int:
+    """Call `executable` `--repeat` times and report its outputs and time."""
     times = []
     results: tuple[np.ndarray, ...] = ()
     for _ in range(args.repeat):
@@ -321,11 +381,11 @@ def run_main(args: argparse.Namespace) -> int:
         times.append(time.perf_counter() - started)
         results = value if isinstance(value, tuple) else (value,)
     _report_checks(executable)
-    status = _report_outputs(args, signature, results)
+    status = _report_outputs(args, executable.signature, results)
     median = sorted(times)[len(times) // 2]
     print(
         f"time per call: {median * 1e3:.3f} ms (median of {len(times)}, "
-        f"best {min(times) * 1e3:.3f} ms) on {platform.name}"
+        f"best {min(times) * 1e3:.3f} ms) on {executable.platform.name}"
     )
     return status
 
@@ -507,6 +567,7 @@ def _run_checks_on(target: str, text: str, name: str, args: argparse.Namespace) 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if launched_by_mpiexec() and args.file is not None and not args.list_targets:
+        args.target = args.target or DEFAULT_TARGET
         run_rank(args, _read_source, preview, random_arguments)
 
     def body() -> int:
@@ -521,9 +582,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(
                 f"{PROG}: {INSTALL_HINT}; running the ranks as threads", file=sys.stderr
             )
+            args.target = args.target or DEFAULT_TARGET
             return run_in_process(args, _read_source, preview, random_arguments)
         with np.errstate(all="ignore"):
-            return run_checks(args) if args.check else run_main(args)
+            if args.check:
+                args.target = args.target or DEFAULT_TARGET
+                return run_checks(args)
+            return run_main(args)
 
     run_command(PROG, body)
 

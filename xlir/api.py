@@ -26,7 +26,7 @@ from xlir.polymorphic import ShapePolymorphicExecutable, needs_refinement
 from xlir.targets.base import Executable
 from xlir.targets.collective_steps import process_communicator
 from xlir.targets.mpi_communicator import launched_by_mpiexec
-from xlir.targets.registry import get_platform
+from xlir.targets.registry import get_platform, program_target
 from xlir.targets.target import CompileOptions
 
 
@@ -143,6 +143,27 @@ def compile(
 
     with cyclic_gc_paused():
         return run_deep(build)
+
+
+def load_executable(
+    source: bytes | os.PathLike[str], name: str | None = None
+) -> Executable:
+    """A program `xlir-compile` wrote (its bytes, or a path; `name` for
+    messages), callable as `compile`'s executables are, without compiling:
+    on the target whose files start as it does (`Target.program_magic`,
+    e.g. accel's .xa1, docs/accel.md), which checks it and says what is
+    wrong with a corrupted or foreign file."""
+    if isinstance(source, bytes):
+        data, name = source, name or "<bytes>"
+    else:
+        path = Path(source)
+        name = name or str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise XlirError(f"error: cannot read {path}: {error.strerror}") from None
+    target = program_target(data, name)
+    return target.platform().compiler().load_ahead_of_time(data, name)
 
 
 def set_grid(

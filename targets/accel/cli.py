@@ -2,7 +2,7 @@
 
     xlir-accel asm FILE.mlir [-o OUT]        accel-dialect module -> assembly text
     xlir-accel obj FILE.{mlir,s} -o OUT.xa1  -> an XA1 object file
-    xlir-accel disasm FILE.xa1 [-o OUT]      object -> assembly text
+    xlir-accel disasm FILE.xa1 [-o OUT]      object -> assembly text (+ program section)
     xlir-accel run FILE.{s,xa1,mlir} --kernel NAME [--inputs IN.npz]
                [--output 4096xf32 ...] [-o OUT.npz]
 
@@ -32,6 +32,7 @@ from xlir.dialects.accel import (
     lower_structured_control,
     print_assembly,
 )
+from xlir.targets.accel.aot import program_comment
 from xlir.targets.accel.assembler import AssemblyError, assemble
 from xlir.targets.accel.device import Device
 from xlir.targets.accel.disassembler import disassemble
@@ -97,6 +98,12 @@ def object_from_bytes(data: bytes, name: str) -> ObjectFile:
         return ObjectFile.from_bytes(data)
     except ObjectFormatError as error:
         raise UsageError(f"{name}: {error}") from None
+
+
+def file_disassembly(data: bytes, name: str) -> str:
+    """The assembly of an object file, then a program file's program
+    section as comments (aot.py)."""
+    return disassemble(object_from_bytes(data, name)) + program_comment(data, name)
 
 
 def _assembly(path: str) -> str:
@@ -171,7 +178,11 @@ def _main(argv: Sequence[str] | None) -> int:
             raise UsageError("obj writes a binary: name it with -o FILE.xa1")
         write_output(args.output_file, _object(args.file).to_bytes())
     elif args.command == "disasm":
-        write_output(args.output_file, disassemble(_object(args.file)).encode())
+        if args.file.endswith(".xa1"):
+            text = file_disassembly(_read(args.file), args.file)
+        else:
+            text = disassemble(_object(args.file))
+        write_output(args.output_file, text.encode())
     else:
         _run(args)
     return 0

@@ -131,6 +131,17 @@ class ObjectFile:
         return ObjectFile(code, bytes(rodata), symbols)
 
 
+def object_size(data: bytes) -> int:
+    """The bytes of the object at the start of `data`, a loaded one
+    (`ObjectFile.from_bytes`): up to its last section's end. A loader
+    ignores what follows (xlir-compile's program section, docs/accel.md)."""
+    fields = _HEADER.unpack_from(data)
+    code, rodata, strings = fields[3:5], fields[5:7], fields[9:11]
+    return max(
+        HEADER_SIZE, *(offset + size for offset, size in (code, rodata, strings))
+    )
+
+
 def check_symbols(symbols: list[Symbol], code_size: int) -> None:
     """Names unique and well formed, routines in order, inside the code, disjoint."""
     end = 0

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from xdsl.passes import ModulePass
+from xlir.targets.accel.objfile import MAGIC
 from xlir.targets.base import Platform
 from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
 
@@ -23,6 +24,8 @@ INFO = TargetInfo(
         {"f32", "bf16", "f16", "i32", "ui32", "i16", "ui16", "i8", "ui8", "i1"}
     ),
     times_launches=True,
+    ahead_of_time=True,
+    device_code=True,
     scratchpad_bytes=SCRATCHPAD_BYTES,
 )
 """Manual section 1: 32 vector registers of 16 x 32-bit lanes, one core,
@@ -30,12 +33,15 @@ INFO = TargetInfo(
 (bf16 and f16 in f32, rounded per op: `widen-floats`, `half_floats.py`).
 64-bit integers are emulated in 32-bit words (`wide_integers.py`) except in
 divisions and conversions to and from floats, which are refused, so i64 and
-ui64 are not listed. The simulator times every launch in cycles (runtime.py)."""
+ui64 are not listed. The simulator times every launch in cycles (runtime.py).
+Ahead of time it writes a program file (the kernels' object and the host
+schedule: aot.py), which `xlir-compile` makes only when accel is named."""
 
 
 class AccelTarget(Target):
     name = "accel"
     description = "XA-1, an accelerator without LLVM: own assembly, simulated"
+    program_magic = MAGIC
 
     def info(self, options: CompileOptions) -> TargetInfo:
         return INFO

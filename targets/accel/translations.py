@@ -1,12 +1,12 @@
 """XA-1's translations for `xlir-translate` (entry points of the group
 `xlir.translations`): the accel dialect to assembly text or an object file,
-and an object file back to assembly. They call what `xlir-accel`'s asm, obj
-and disasm commands call (cli.py)."""
+and an object file back to assembly (a program file's program section as
+comments). They call what `xlir-accel`'s asm, obj and disasm commands call
+(cli.py)."""
 
 from __future__ import annotations
 
-from xlir.targets.accel.cli import assemble_text, module_assembly, object_from_bytes
-from xlir.targets.accel.disassembler import disassemble
+from xlir.targets.accel.cli import assemble_text, file_disassembly, module_assembly
 from xlir.targets.accel.objfile import MAGIC
 from xlir.targets.translations import Translation, TranslationInput
 
@@ -28,7 +28,7 @@ def _object(source: TranslationInput) -> bytes:
 
 
 def _disassembly(source: TranslationInput) -> str:
-    return disassemble(object_from_bytes(source.data, source.name))
+    return file_disassembly(source.data, source.name)
 
 
 ACCEL_ASM = Translation("XA-1 assembly text of an accel-dialect module", _assembly)

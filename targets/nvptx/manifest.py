@@ -24,8 +24,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects import device
 from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.memory import ReshapeOp, ViewOp
-from xlir.evaluator.hlo.types import dense_to_numpy
 from xlir.targets.base import buffer_bytes
+from xlir.targets.device_schedule import constant_array
 from xlir.targets.nvptx.ptx import KernelInfo
 from xlir.targets.signatures import loop_signature
 
@@ -162,12 +162,8 @@ class _Schedule:
     def constant(self, name: str, op: Operation) -> Reference:
         found = self.constants.get(name)
         if found is None:
-            global_ = self.globals[name]
-            dtype = array_dtype(global_.buffer_type.element_type)
-            data = np.asarray(dense_to_numpy(global_.value, global_.value.type))
-            found = self.new_buffer(
-                self.size(op.results[0], op), data.astype(dtype).tobytes()
-            )
+            data = constant_array(self.globals[name]).tobytes()
+            found = self.new_buffer(self.size(op.results[0], op), data)
             self.constants[name] = found
         return found
 

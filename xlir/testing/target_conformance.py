@@ -11,8 +11,9 @@
   ways and on streams, parts of allocations, kernels loaded from the
   target's own image of loop-level kernels and launched on grids, events
   ordering two streams, executables that run on a stream, the `device`
-  dialect's schedules run through the target's executor, and diagnostics
-  (not tracebacks) for misuse.
+  dialect's schedules run through the target's executor, diagnostics (not
+  tracebacks) for misuse, and, where the target runs the files it compiles
+  ahead of time, such a file loaded and run as its JIT runs the program.
 * The corpus: each small program (both flavours) gives JAX's outputs
   within the corpus tolerances, or is listed in the target's known gaps
   (`Target.known_gaps().corpus`), where it must fail: a listed program
@@ -33,6 +34,7 @@ import xlir
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.parsing import parse_module
+from xlir.targets.aot import AotOptions
 from xlir.targets.base import Event, Platform
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 from xlir.targets.registry import get_platform, get_target, target_names
@@ -44,6 +46,7 @@ __all__ = [
     "skip_without_device",
     "test_a_part_of_an_allocation_is_its_memory",
     "test_allocate_copy_both_ways_and_free",
+    "test_compiled_files_run_as_they_are",
     "test_device_schedules_run_through_the_executor",
     "test_events_order_work_across_streams",
     "test_executables_run_on_a_stream",
@@ -273,6 +276,27 @@ def test_device_schedules_run_through_the_executor(target_name: str) -> None:
     np.testing.assert_array_equal(b, (x + 1) * 3)
     np.testing.assert_array_equal(c, x * 3)
     assert executor.allocated_bytes == before  # the arena freed, outputs too
+
+
+def test_compiled_files_run_as_they_are(target_name: str) -> None:
+    """A target that runs the files it compiles ahead of time
+    (`Target.program_magic`) writes files that start so, load without
+    compiling (`xlir.load_executable`), compute what its JIT computes, and
+    are refused with a diagnostic once truncated."""
+    magic = get_target(target_name).program_magic
+    if magic is None:
+        pytest.skip(f"{target_name} runs no compiled files (no program_magic)")
+    module = parse_module(make_context(), ADD, "add.mlir")
+    compiler = _platform(target_name).compiler()
+    data = compiler.compile_ahead_of_time(module, AotOptions()).object_code
+    assert data.startswith(magic)
+    loaded = xlir.load_executable(data, "add.bin")
+    x = np.arange(4, dtype=np.float32)
+    jit = xlir.compile(ADD, target=target_name)
+    np.testing.assert_array_equal(loaded(x, x * 10), jit(x, x * 10))
+    np.testing.assert_array_equal(loaded(x, x * 10), x * 11)
+    with pytest.raises(XlirError, match=r"add\.bin"):
+        xlir.load_executable(data[:-1], "add.bin")
 
 
 def test_misuse_is_a_diagnostic(target_name: str) -> None:
