@@ -34,6 +34,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseIntOrFPElementsAttr,
     Float32Type,
     FloatAttr,
     IndexType,
@@ -74,6 +75,7 @@ from xlir.targets.accel.layout import (
 )
 from xlir.targets.accel.matmul import matmul_plan
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_dimension, tile_plan
+from xlir.targets.accel.vector_argmax import vectorize_arg_reductions
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
@@ -236,7 +238,9 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
         ):
             found.append((kernel, f"has an argument of type {argument.type}"))
     for op in kernel.body.walk():
-        if not isinstance(op, SUPPORTED):
+        if not isinstance(op, SUPPORTED) or (
+            isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value)
+        ):
             found.append((op, "has no lowering to XA-1"))
             continue
         values = [*op.operands, *op.results]
@@ -257,6 +261,14 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
                 found.append((op, "computes on bf16, which widen-floats leaves to f32"))
                 break
     return found
+
+
+def _scalar_or_lane_numbers(value: Attribute) -> bool:
+    """Whether a constant is a scalar or `vector_lanes.py`'s lane numbers
+    0..15 (`vidx`), the only vector constant it makes."""
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return True
+    return list(value.get_values()) == list(range(LANES))
 
 
 def narrow_index_casts(kernel: KernelOp) -> None:
@@ -1089,6 +1101,8 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
     """The register holding the result of scalar `op`."""
     if isinstance(op, arith.ConstantOp):
         value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr):  # `vector_lanes.py`'s 0..15
+            return build.v("vidx")
         if isinstance(value, FloatAttr):
             bits = struct.unpack("<I", struct.pack("<f", value.value.data))[0]
             return build.float_constant(bits)
@@ -1439,6 +1453,7 @@ class LoopToAccelPass(ModulePass):
             if self.lanes:
                 vectorize_kernel(kernel)
                 vectorize_reductions(kernel)
+                vectorize_arg_reductions(kernel)
         layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
