@@ -60,6 +60,7 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.hoist_invariants import (
     SIDE_EFFECTS,
     hoist_invariants,
@@ -74,6 +75,7 @@ from xlir.targets.accel.layout import (
     plan_layout,
 )
 from xlir.targets.accel.matmul import matmul_plan
+from xlir.targets.accel.strength_reduction import count_addresses
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_dimension, tile_plan
 from xlir.targets.accel.vector_argmax import vectorize_arg_reductions
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
@@ -1477,6 +1479,8 @@ class LoopToAccelPass(ModulePass):
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
                 share_common_instructions(kernel)
+                clamps_to_min_max(kernel)
+                count_addresses(kernel)
                 fuse_multiply_adds(kernel)
                 hoist_invariants(kernel)
                 separate_yields(kernel)

@@ -46,15 +46,16 @@ loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
 
 // An elementwise loop runs on the 16 vector lanes (vector_lanes.py), its
 // last 20 mod 16 iterations as scalar code, where a select is bit operations.
+// Both loops count byte addresses (strength_reduction.py): 64 bytes a step.
 // CHECK-LABEL: accel.kernel "clamp_add", 3
-// CHECK:         "accel.for"({{.*}}) <{step = 16 : i32, hardware
+// CHECK:         "accel.for"({{.*}}) <{step = 64 : i32, hardware
 // CHECK:           accel.vld
 // CHECK:           accel.vld
 // CHECK-NEXT:      accel.vadd
 // CHECK-NEXT:      accel.vslt
 // CHECK-NEXT:      accel.vsel
 // CHECK:           accel.vst
-// CHECK:         "accel.for"({{.*}}) <{step = 1 : i32, hardware
+// CHECK:         "accel.for"({{.*}}) <{step = 4 : i32, hardware
 // CHECK:           accel.lw
 // CHECK:           accel.lw
 // CHECK-NEXT:      accel.add
