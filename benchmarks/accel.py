@@ -29,6 +29,7 @@ from xlir.targets.accel.device import LAUNCH_OVERHEAD
 from xlir.targets.accel.loop_to_accel import LoopToAccelPass
 from xlir.targets.accel.profile import Profile
 from xlir.targets.accel.runtime import AccelStreamExecutor
+from xlir.targets.accel.tiling import TileScratchpadPass
 from xlir.targets.registry import get_target
 from xlir.tools.kernel_cost import op_flops
 
@@ -65,6 +66,10 @@ def compile_accel(text: str, name: str, lanes: bool) -> AccelExecutable:
     passes = [
         replace(p, lanes=lanes, matrix=lanes) if isinstance(p, LoopToAccelPass) else p
         for p in platform.target.backend_pipeline(compiler.options)
+    ]
+    passes = [
+        replace(p, matrix=lanes) if isinstance(p, TileScratchpadPass) else p
+        for p in passes
     ]
     run_pipeline(make_context(), module, passes, sources, verify=False)
     assembly, image = assemble_kernels(module)
