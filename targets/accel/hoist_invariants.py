@@ -62,7 +62,7 @@ def _hoist(loop: accel.ForOp) -> int:
     moved: set[Operation] = set()
     for op in body.ops:
         if is_pure(op) and all(
-            _outside(v, loop) or v.owner in moved for v in op.operands
+            defined_outside(v, loop) or v.owner in moved for v in op.operands
         ):
             invariant.append(op)
             moved.add(op)
@@ -222,7 +222,7 @@ def is_pure(op: Operation) -> bool:
     )
 
 
-def _outside(value: SSAValue, loop: Operation) -> bool:
+def defined_outside(value: SSAValue, loop: Operation) -> bool:
     """Whether `value` is defined outside `loop`."""
     owner = value.owner
     op = owner.parent_op() if isinstance(owner, Block) else owner
@@ -254,7 +254,9 @@ def _demand(loop: accel.ForOp, ignored: set[SSAValue]) -> dict[RegClass, int]:
         demand[_file(value)] += 1
     outer: set[SSAValue] = set()
     for op in loop.body.walk():
-        outer.update(v for v in op.operands if _outside(v, loop) and v not in ignored)
+        outer.update(
+            v for v in op.operands if defined_outside(v, loop) and v not in ignored
+        )
     for value in _allocatable(outer):
         demand[_file(value)] += 1
     peak = _block_peak(loop.body.block, ignored)

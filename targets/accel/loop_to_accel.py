@@ -1480,7 +1480,7 @@ class LoopToAccelPass(ModulePass):
                 remove_dead(kernel)
                 share_common_instructions(kernel)
                 clamps_to_min_max(kernel)
-                count_addresses(kernel)
                 fuse_multiply_adds(kernel)
                 hoist_invariants(kernel)
+                count_addresses(kernel)
                 separate_yields(kernel)

@@ -8,27 +8,42 @@ every iteration, a third of a double-buffered add's (manual section
 count anything: where the counter's one use is `slli i, k`, the loop counts
 `i << k` instead (its start shifted once before the loop, its step shifted);
 where the counter's one use then is an add of a value defined outside the
-loop, the loop counts the sum (its start offset once). The counter is then
-the address itself.
-"""
+loop (or computed in it from such values only: a row's offset, a
+constant), the loop counts the sum (its start offset once). The counter is
+then the address itself. It runs after `hoist_invariants`, which keeps in
+the loop the scalars it reads."""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
+from xlir.targets.accel.hoist_invariants import defined_outside, is_pure
 
 STEP_LIMIT = 2**15 - 1
 """The largest step: the counter advances by an `addi`."""
 
 
-def _defined_outside(value: SSAValue, loop: accel.ForOp) -> bool:
+def _invariant(value: SSAValue, loop: accel.ForOp) -> bool:
+    """Whether `value` is defined outside `loop`, or can be: an instruction
+    of the body with no effect whose operands are (its only use the
+    address, so moving it before the loop holds no register through it;
+    `hoist_invariants` keeps scalars the loop reads in the loop)."""
+    if defined_outside(value, loop):
+        return True
     owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    while op is not None:
-        if op is loop:
-            return False
-        op = op.parent_op()
+    if not isinstance(owner, Operation) or owner.parent_op() is not loop:
+        return False
+    if not is_pure(owner) or not (
+        isinstance(owner, accel.GetRegisterOp) or value.has_one_use()
+    ):
+        return False
+    if not all(_invariant(v, loop) for v in owner.operands):
+        return False
+    owner.detach()
+    block = loop.parent_block()
+    assert block is not None
+    block.insert_op_before(owner, loop)
     return True
 
 
@@ -64,7 +79,7 @@ def _reduce_once(loop: accel.ForOp) -> bool:
         loop.properties["step"] = IntegerAttr(step << shift, i32)
     elif use.SPEC.mnemonic == "add":
         other = [v for v in use.operands if v is not counter]
-        if len(other) != 1 or not _defined_outside(other[0], loop):
+        if len(other) != 1 or not _invariant(other[0], loop):
             return False
         start = _before(loop, "add", loop.lower, other[0])
     else:

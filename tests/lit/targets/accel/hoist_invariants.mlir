@@ -9,7 +9,7 @@
 // CHECK-NEXT:    %[[HALF:.*]] = accel.lui 16320
 // CHECK-NEXT:    %[[C15:.*]] = accel.vsplat %[[HALF]]
 // CHECK:         %[[MASK:.*]] = accel.vsplat
-// CHECK-NEXT:    "accel.for"
+// CHECK:         "accel.for"
 // CHECK-NEXT:    ^{{.*}}(%[[AT:.*]]: !accel.x):
 // CHECK-NEXT:      %[[X:.*]] = accel.vld 0(%[[AT]])
 // CHECK-NEXT:      %[[S:.*]] = accel.vfmadd %[[X]], %[[C3]], %[[C15]]
