@@ -11,7 +11,7 @@ convolution at 512 per cycle, the rest at 32; the arguments' and results'
 bytes at 32 per cycle): a program-level bound, so U is a lower bound on the
 manual's per-kernel figure. A `while` body's work is counted once.
 
-    python benchmarks/accel.py [--corpus bench|small] [PROGRAM ...]
+    python benchmarks/accel.py [--corpus bench|small] [--no-naive] [PROGRAM ...]
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from xlir.targets.accel.device import LAUNCH_OVERHEAD
 from xlir.targets.accel.loop_to_accel import LoopToAccelPass
 from xlir.targets.accel.profile import Profile
 from xlir.targets.accel.runtime import AccelStreamExecutor
+from xlir.targets.accel.tiling import TileScratchpadPass
 from xlir.targets.registry import get_target
 from xlir.tools.kernel_cost import op_flops
 
@@ -66,6 +67,10 @@ def compile_accel(text: str, name: str, lanes: bool) -> AccelExecutable:
         replace(p, lanes=lanes, matrix=lanes) if isinstance(p, LoopToAccelPass) else p
         for p in platform.target.backend_pipeline(compiler.options)
     ]
+    passes = [
+        replace(p, matrix=lanes) if isinstance(p, TileScratchpadPass) else p
+        for p in passes
+    ]
     run_pipeline(make_context(), module, passes, sources, verify=False)
     assembly, image = assemble_kernels(module)
     return AccelExecutable(platform, module, image, assembly, record, sources)
@@ -101,7 +106,7 @@ def run(
     return program.profiles[before:], arrays, outputs
 
 
-def report(path: Path) -> None:
+def report(path: Path, naive_pipeline: bool) -> None:
     text = path.read_text()
     line = f"{path.stem:24}"
     try:
@@ -111,10 +116,9 @@ def report(path: Path) -> None:
     except Exception as error:  # a program the target cannot run yet
         print(f"{line} not run: {str(error).splitlines()[0][:100]}")
         return
-    try:
+    naive: list[Profile] = []
+    if naive_pipeline:
         naive, _, _ = run(text, str(path), lanes=False)
-    except Exception:  # a product too large without the matrix unit's blocking
-        naive = []
     cycles = sum(LAUNCH_OVERHEAD + p.cycles for p in profiles)
     compute = sum(p.cycles for p in profiles) or 1
     naive_cycles = sum(LAUNCH_OVERHEAD + p.cycles for p in naive)
@@ -135,6 +139,11 @@ def report(path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", choices=("bench", "small"), default="bench")
+    parser.add_argument(
+        "--no-naive",
+        action="store_true",
+        help="skip the naive pipeline (its scalar matrix products simulate for hours)",
+    )
     parser.add_argument("programs", nargs="*")
     args = parser.parse_args()
     paths = sorted(
@@ -143,7 +152,7 @@ def main() -> None:
         if ".export." not in p.name and (not args.programs or p.stem in args.programs)
     )
     for path in paths:
-        report(path)
+        report(path, not args.no_naive)
 
 
 if __name__ == "__main__":

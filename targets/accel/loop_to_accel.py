@@ -35,6 +35,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     FloatAttr,
@@ -61,6 +62,7 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
+from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
     SIDE_EFFECTS,
@@ -76,7 +78,9 @@ from xlir.targets.accel.layout import (
     plan_layout,
 )
 from xlir.targets.accel.matmul import matmul_plan
+from xlir.targets.accel.strength_reduction import count_addresses
 from xlir.targets.accel.tiling import TILE_SIZE, TILE_SLOT, tile_dimension, tile_plan
+from xlir.targets.accel.vector_argmax import vectorize_arg_reductions
 from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
@@ -251,7 +255,9 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
         ):
             found.append((kernel, f"has an argument of type {argument.type}"))
     for op in kernel.body.walk():
-        if not isinstance(op, SUPPORTED):
+        if not isinstance(op, SUPPORTED) or (
+            isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value)
+        ):
             found.append((op, "has no lowering to XA-1"))
             continue
         values = [*op.operands, *op.results]
@@ -301,6 +307,14 @@ def _takes_f16(op: Operation) -> bool:
     if isinstance(op, (*SITOFP, arith.UIToFPOp, *FPTOSI, arith.FPToUIOp)):
         return True  # f16 rounded from the f32 conversion (`half_floats.py`)
     return isinstance(op, TAKES_F16)
+
+
+def _scalar_or_lane_numbers(value: Attribute) -> bool:
+    """Whether a constant is a scalar or `vector_lanes.py`'s lane numbers
+    0..15 (`vidx`), the only vector constant it makes."""
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return True
+    return list(value.get_values()) == list(range(LANES))
 
 
 def narrow_index_casts(kernel: KernelOp) -> None:
@@ -1179,6 +1193,8 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
     """The register holding the result of scalar `op`."""
     if isinstance(op, arith.ConstantOp):
         value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr):  # `vector_lanes.py`'s 0..15
+            return build.v("vidx")
         if isinstance(value, FloatAttr):
             bits = struct.unpack("<I", struct.pack("<f", value.value.data))[0]
             return build.float_constant(bits)
@@ -1554,6 +1570,7 @@ class LoopToAccelPass(ModulePass):
             if self.lanes:
                 vectorize_kernel(kernel)
                 vectorize_reductions(kernel)
+                vectorize_arg_reductions(kernel)
         layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement] = {}
         tiled: dict[SSAValue, Placement] = {}
         patterns = [
@@ -1584,6 +1601,8 @@ class LoopToAccelPass(ModulePass):
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)
                 share_common_instructions(kernel)
+                clamps_to_min_max(kernel)
                 fuse_multiply_adds(kernel)
                 hoist_invariants(kernel)
+                count_addresses(kernel)
                 separate_yields(kernel)

@@ -255,10 +255,11 @@ class _Plan:
     size: int
 
 
-def tile_kernel(kernel: KernelOp, capacity: int) -> None:
+def tile_kernel(kernel: KernelOp, capacity: int, matrix: bool = True) -> None:
     """Strip-mine `kernel` if its buffers do not fit `capacity` bytes whole
-    (module docstring); an XlirError at the kernel saying why if it cannot."""
-    if _fits(kernel, capacity):
+    (module docstring), the matrix unit's blocking aside when `matrix`; an
+    XlirError at the kernel saying why if it cannot."""
+    if _fits(kernel, capacity, matrix):
         return
     needed = _needed(kernel)
     plan = _plan(kernel, capacity)
@@ -326,11 +327,11 @@ def _needed(kernel: KernelOp) -> int:
     return staged_bytes([a.type for a in args if isinstance(a.type, MemRefType)])
 
 
-def _fits(kernel: KernelOp, capacity: int) -> bool:
+def _fits(kernel: KernelOp, capacity: int, matrix: bool) -> bool:
     """Whether `kernel` needs no tiling: its buffers fit whole, or the
-    matrix unit's blocking streams them."""
+    matrix unit (if `matrix`) streams them with its blocking."""
     needed = _needed(kernel)
-    return needed <= capacity or matmul_plan(kernel, capacity) is not None
+    return needed <= capacity or (matrix and matmul_plan(kernel, capacity) is not None)
 
 
 def _plan_in_dram(kernel: KernelOp, capacity: int, reason: str) -> _Plan | str | None:
@@ -476,10 +477,14 @@ class TileScratchpadPass(ModulePass):
     """The scratchpad's size (the target's TargetInfo)."""
     reserved_bytes: int = 32 * 1024
     """At its top: the stack and spill slots."""
+    matrix: bool = True
+    """Whether `loop-to-accel` computes matrix products on the matrix unit,
+    whose blocking streams operands too large to stage (else they tile)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacity = self.scratchpad_bytes - self.reserved_bytes
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
-            pieces = [kernel] if _fits(kernel, capacity) else split_kernel(kernel, op)
+            fits = _fits(kernel, capacity, self.matrix)
+            pieces = [kernel] if fits else split_kernel(kernel, op)
             for piece in pieces:
-                tile_kernel(piece, capacity)
+                tile_kernel(piece, capacity, self.matrix)

@@ -10,8 +10,10 @@ Sequential loops inside keep running in order, their carried values vectors
 when they depend on the dimension (a matmul's accumulators are 16 output
 columns at once), so every lane computes exactly what the scalar loop does.
 
-A nest is left as it is where a lane would not: an index computed from the
-dimension (a gather, a transpose, an iota), an access whose last index is
+The dimension's own number cast to i32 (an iota, an argmax's positions)
+becomes the first lane's number plus `vidx`'s 0..15. A nest is left as it
+is where a lane would not: any other index computed from the dimension (a
+gather, a transpose), an access whose last index is
 not the dimension itself, a store every lane would make to one element, or
 an op on types other than f32, i32 and i1 that depends on the dimension.
 """
@@ -23,6 +25,7 @@ from functools import cache
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     IntegerAttr,
@@ -94,6 +97,8 @@ def varying_values(nest: ParallelOp | ForOp, lane: SSAValue) -> set[SSAValue] | 
             continue
         if not any(v in varying for v in op.operands):
             continue
+        if is_lane_number(op, lane):
+            continue
         if not isinstance(op, LANE_OPS):
             return None
         if any(v is lane for v in op.operands):
@@ -113,6 +118,31 @@ def lanes_of(element: Attribute) -> VectorType:
     """`vector<16 x element>`, made once per element type (each new type is
     verified, and a nest asks for one per value it puts on the lanes)."""
     return VectorType(element, [LANES])
+
+
+def is_lane_number(op: Operation, lane: SSAValue) -> bool:
+    """Whether `op` casts the lane dimension itself to i32."""
+    return (
+        isinstance(op, arith.IndexCastOp)
+        and op.input is lane
+        and isinstance(op.result.type, IntegerType)
+        and op.result.type.width.data == 32
+    )
+
+
+def lane_numbers(first: SSAValue, before: Operation) -> SSAValue:
+    """The i32 lanes `first`, `first` + 1, ... `first` + 15 (`vidx` plus a
+    splat of the first)."""
+    offsets = arith.ConstantOp(
+        DenseIntOrFPElementsAttr.from_list(
+            VectorType(IntegerType(32), [LANES]), list(range(LANES))
+        )
+    )
+    numbers = arith.AddiOp(broadcast(first, before), offsets.result)
+    block = before.parent_block()
+    assert block is not None
+    block.insert_ops_before([offsets, numbers], before)
+    return numbers.result
 
 
 def retype(value: SSAValue, varying: set[SSAValue]) -> None:
@@ -173,6 +203,15 @@ def to_lanes(nest: ParallelOp | ForOp, lane: SSAValue, varying: set[SSAValue]) -
                 op.operands[0] = broadcast(op.value, op)
             continue
         if not any(v in varying for v in op.operands):
+            continue
+        if is_lane_number(op, lane):
+            assert op.next_op is not None
+            uses = list(op.results[0].uses)
+            numbers = lane_numbers(op.results[0], op.next_op)
+            for use in uses:
+                use.operation.operands[use.index] = numbers
+            varying.discard(op.results[0])
+            varying.add(numbers)
             continue
         for index, operand in enumerate(op.operands):
             if not isinstance(operand.type, VectorType):

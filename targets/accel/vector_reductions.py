@@ -114,7 +114,7 @@ def _split(loop: ForOp) -> int:
     assert varying is not None
     for index, (arg, (_, identity)) in enumerate(zip(main.carried, kinds, strict=True)):
         assert isinstance(arg.type, Float32Type | IntegerType)  # _combiners checked
-        start = _constant(identity, arg.type)
+        start = constant(identity, arg.type)
         block.insert_op_before(start, main)
         main.operands[first_carried + index] = broadcast(start.result, main)
         retype(arg, varying)
@@ -123,7 +123,7 @@ def _split(loop: ForOp) -> int:
     totals: list[SSAValue] = []
     after = loop
     for index, (combiner, (kind, _)) in enumerate(zip(combiners, kinds, strict=True)):
-        lanes = _reduction(main.results[index], kind)
+        lanes = lane_reduction(main.results[index], kind)
         total = type(combiner)(loop.iter_args[index], lanes.dest)  # pyright: ignore[reportCallIssue]
         block.insert_op_before(lanes, after)
         block.insert_op_before(total, after)
@@ -140,7 +140,7 @@ def _split(loop: ForOp) -> int:
     return 1
 
 
-def _reduction(lanes: SSAValue, kind: str) -> vector.ReductionOp:
+def lane_reduction(lanes: SSAValue, kind: str) -> vector.ReductionOp:
     """`vector.reduction` of `lanes` to their element type (xDSL's
     constructor gives the result the vector's type)."""
     assert isinstance(lanes.type, VectorType)
@@ -154,7 +154,7 @@ def _reduction(lanes: SSAValue, kind: str) -> vector.ReductionOp:
     )
 
 
-def _constant(value: float | int, type_: Float32Type | IntegerType) -> arith.ConstantOp:
+def constant(value: float | int, type_: Float32Type | IntegerType) -> arith.ConstantOp:
     if isinstance(type_, Float32Type):
         return arith.ConstantOp(FloatAttr(value, type_))
     return arith.ConstantOp(IntegerAttr(int(value), type_))

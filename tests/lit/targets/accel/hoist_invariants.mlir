@@ -1,17 +1,16 @@
 // RUN: xlir-opt %s -p loop-to-accel | filecheck %s
 
 // Constants splatted in the loop level's body (and abs's mask) are
-// computed once before the lane loop; the load, the address and the
-// arithmetic that read the induction variable stay in it.
+// computed once before the lane loop; the load and the arithmetic stay in
+// it, addressed by the loop's counter (strength_reduction.py).
 // CHECK-LABEL: accel.kernel "scale", 2
 // CHECK:         %[[THREE:.*]] = accel.lui 16448
 // CHECK-NEXT:    %[[C3:.*]] = accel.vsplat %[[THREE]]
 // CHECK-NEXT:    %[[HALF:.*]] = accel.lui 16320
 // CHECK-NEXT:    %[[C15:.*]] = accel.vsplat %[[HALF]]
 // CHECK:         %[[MASK:.*]] = accel.vsplat
-// CHECK-NEXT:    "accel.for"
-// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: !accel.x):
-// CHECK-NEXT:      %[[AT:.*]] = accel.slli %[[I]], 2
+// CHECK:         "accel.for"
+// CHECK-NEXT:    ^{{.*}}(%[[AT:.*]]: !accel.x):
 // CHECK-NEXT:      %[[X:.*]] = accel.vld 0(%[[AT]])
 // CHECK-NEXT:      %[[S:.*]] = accel.vfmadd %[[X]], %[[C3]], %[[C15]]
 // CHECK-NEXT:      %[[A:.*]] = accel.vand %[[S]], %[[MASK]]

@@ -12,7 +12,7 @@
 // CHECK:         accel.dma.ld %{{.*}}, %[[OUT]], %{{.*}}, 0
 // CHECK-NEXT:    accel.dma.wait 0
 // CHECK:         "accel.for"({{.*}}) <{step = 1 : i32, hardware
-// CHECK:           %[[LANES:.*]] = "accel.for"({{.*}}) <{step = 16 : i32, hardware
+// CHECK:           %[[LANES:.*]] = "accel.for"({{.*}}) <{step = 64 : i32, hardware
 // CHECK:             accel.vld
 // CHECK-NEXT:        %[[SUM:.*]] = accel.vfadd
 // CHECK-NEXT:        accel.yield %[[SUM]] : !accel.v
@@ -24,12 +24,13 @@
 // CHECK-NEXT:    accel.dma.wait 1
 // CHECK-NEXT:    accel.halt
 
-// After allocation every register is named and the loops are labels:
+// After allocation every register is named and the loops are labels (the
+// inner one advancing its address counter by 64 bytes):
 // ALLOC-LABEL: accel.kernel "row_sums", 2
 // ALLOC-NOT:   {{!accel\.[xv]([^<]|$)}}
 // ALLOC:       accel.loop %{{.*}}, ".Lfor{{[0-9]+}}" : !accel.x<{{[a-z0-9]+}}>
 // ALLOC:       accel.label ".Lfor{{[0-9]+}}"
-// ALLOC-NEXT:  accel.addi %{{.*}}, 1
+// ALLOC-NEXT:  accel.addi %{{.*}}, 64
 // ALLOC:       accel.halt
 loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -46,15 +47,16 @@ loop.kernel @row_sums(%x: memref<8x32xf32>, %y: memref<8xf32>) {
 
 // An elementwise loop runs on the 16 vector lanes (vector_lanes.py), its
 // last 20 mod 16 iterations as scalar code, where a select is bit operations.
+// Both loops count byte addresses (strength_reduction.py): 64 bytes a step.
 // CHECK-LABEL: accel.kernel "clamp_add", 3
-// CHECK:         "accel.for"({{.*}}) <{step = 16 : i32, hardware
+// CHECK:         "accel.for"({{.*}}) <{step = 64 : i32, hardware
 // CHECK:           accel.vld
 // CHECK:           accel.vld
 // CHECK-NEXT:      accel.vadd
 // CHECK-NEXT:      accel.vslt
 // CHECK-NEXT:      accel.vsel
 // CHECK:           accel.vst
-// CHECK:         "accel.for"({{.*}}) <{step = 1 : i32, hardware
+// CHECK:         "accel.for"({{.*}}) <{step = 4 : i32, hardware
 // CHECK:           accel.lw
 // CHECK:           accel.lw
 // CHECK-NEXT:      accel.add

@@ -1,19 +1,20 @@
 // RUN: xlir-opt %s -p loop-to-accel | filecheck %s
 
 // An integer row maximum of 37 columns: two steps of 16 lanes from the
-// identity (INT_MIN), the lanes reduced by vredmax and combined with the
-// initial value, then the last 5 columns in order from that total.
+// identity (INT_MIN), counting 64-byte addresses, the lanes reduced by
+// vredmax and combined with the initial value, then the last 5 columns in
+// order from that total.
 // CHECK-LABEL: accel.kernel "row_max", 2
 // CHECK:         %[[LOWEST:.*]] = accel.lui 32768
 // CHECK-NEXT:    %[[START:.*]] = accel.vsplat %[[LOWEST]]
-// CHECK:         %[[LANES:.*]] = "accel.for"(%{{.*}}, %{{.*}}, %[[START]]) <{step = 16 : i32, hardware
+// CHECK:         %[[LANES:.*]] = "accel.for"(%{{.*}}, %{{.*}}, %[[START]]) <{step = 64 : i32, hardware
 // CHECK:           accel.vld
 // CHECK-NEXT:      %[[MAX:.*]] = accel.vmax
 // CHECK-NEXT:      accel.yield %[[MAX]] : !accel.v
 // CHECK:         %[[ALL:.*]] = accel.vredmax %[[LANES]]
 // CHECK-NEXT:    %[[ROW:.*]] = accel.vext %[[ALL]], 0
 // CHECK-NEXT:    %[[TOTAL:.*]] = accel.max %{{.*}}, %[[ROW]]
-// CHECK:         "accel.for"(%{{.*}}, %{{.*}}, %[[TOTAL]]) <{step = 1 : i32, hardware
+// CHECK:         "accel.for"(%{{.*}}, %{{.*}}, %[[TOTAL]]) <{step = 4 : i32, hardware
 // CHECK:           accel.lw
 // CHECK-NEXT:      accel.max
 loop.kernel @row_max(%x: memref<37xi32>, %y: memref<1xi32>) {
@@ -32,7 +33,7 @@ loop.kernel @row_max(%x: memref<37xi32>, %y: memref<1xi32>) {
 // column sum (its loads do not read the loop's counter as their last index).
 // CHECK-LABEL: accel.kernel "product_and_column", 4
 // CHECK-NOT:     accel.vred
-// CHECK-NOT:     step = 16
+// CHECK-NOT:     step = {{16|64}}
 // CHECK:         accel.halt
 loop.kernel @product_and_column(%r: memref<32xf32>, %x: memref<32x2xf32>, %p: memref<1xf32>, %c: memref<1xf32>) {
   %one = arith.constant 1.0 : f32
