@@ -40,7 +40,11 @@ from xlir.targets.accel.vector_lanes import (
     to_lanes,
     varying_values,
 )
-from xlir.targets.accel.vector_reductions import constant, lane_reduction
+from xlir.targets.accel.vector_reductions import (
+    constant,
+    lane_reduction,
+    leave_remainder,
+)
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 DIRECTIONS = {"ogt": "max", "olt": "min", "sgt": "max", "slt": "min"}
@@ -299,15 +303,7 @@ def _split(match: ArgReduction) -> None:
         ops.append(op.clone(value_mapper=mapping))
     block.insert_ops_before(ops, loop)
     totals = [mapping[s.results[0]] for s in match.reducer[-2:]]
-    if split == high:
-        for result, total in zip(loop.results, totals, strict=True):
-            result.replace_all_uses_with(total)
-        loop.detach()
-        loop.erase()
-    else:
-        set_property(loop, "static_lower", split)
-        for position, total in enumerate(totals):
-            loop.operands[first_carried + position] = total
+    leave_remainder(loop, split, high, totals, first_carried)
 
 
 def _on_lanes(compare: arith.CmpfOp | arith.CmpiOp) -> Operation:

@@ -128,6 +128,15 @@ def _split(loop: ForOp) -> int:
         block.insert_op_before(lanes, after)
         block.insert_op_before(total, after)
         totals.append(total.results[0])
+    leave_remainder(loop, split, high, totals, first_carried)
+    return 1
+
+
+def leave_remainder(
+    loop: ForOp, split: int, high: int, totals: list[SSAValue], first_carried: int
+) -> None:
+    """After the lanes reduced `loop` up to `split`: its results are the
+    `totals` if nothing is left, else it runs the rest from the totals."""
     if split == high:
         for result, total in zip(loop.results, totals, strict=True):
             result.replace_all_uses_with(total)
@@ -137,7 +146,6 @@ def _split(loop: ForOp) -> int:
         set_property(loop, "static_lower", split)
         for index, total in enumerate(totals):
             loop.operands[first_carried + index] = total
-    return 1
 
 
 def lane_reduction(lanes: SSAValue, kind: str) -> vector.ReductionOp:
