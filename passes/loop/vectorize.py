@@ -196,7 +196,7 @@ def jam_rows(nest: ParallelOp, rows: int) -> bool:
     allowed = min(rows, epilogue_copies(nest))
     jammed = min(allowed, ROW_JAM_BUDGET // cost)
     count = static_trip_count(*bounds[dim])
-    if count and count % jammed and count % (jammed + 1) == 0 and jammed < allowed:
+    if 0 < jammed < allowed and count and count % jammed and count % (jammed + 1) == 0:
         jammed += 1
     return jammed > 1 and jam(nest, {dim: jammed}) is not None
 
