@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType, ModuleOp, i8, i32
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.arith import DotQuadsOp
@@ -84,17 +84,7 @@ def _reads_quad(load: LoadOp, loop: ForOp) -> bool:
         return False
     *outer, last = load.indices
     counter = loop.body.block.args[0]
-    return last is counter and all(not _defined_in(v, loop) for v in outer)
-
-
-def _defined_in(value: SSAValue, loop: ForOp) -> bool:
-    owner = value.owner
-    node = owner.parent_op() if isinstance(owner, Block) else owner
-    while node is not None:
-        if node is loop:
-            return True
-        node = node.parent_op()
-    return False
+    return last is counter and all(not loop.is_ancestor(v.owner) for v in outer)
 
 
 class _Words:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.isa import RegClass
 
@@ -229,13 +229,7 @@ def is_pure(op: Operation) -> bool:
 
 def defined_outside(value: SSAValue, loop: Operation) -> bool:
     """Whether `value` is defined outside `loop`."""
-    owner = value.owner
-    op = owner.parent_op() if isinstance(owner, Block) else owner
-    while op is not None:
-        if op is loop:
-            return False
-        op = op.parent_op()
-    return True
+    return not loop.is_ancestor(value.owner)
 
 
 def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
