@@ -244,7 +244,7 @@ class DeviceClock:
     """What the time of a call outside its kernels is spent on."""
 
     def microseconds(self, ticks: float) -> float:
-        return ticks / self.hz * 1e6
+        return ticks * 1e6 / self.hz
 
 
 @dataclass(frozen=True)

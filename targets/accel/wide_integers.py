@@ -9,7 +9,9 @@ multiply from 16-bit halves (XA-1 has no high-half multiply), shifts by
 constants and by values (amounts of 64 or more give 0, or the sign, as
 the evaluator's), bitwise ops, compares (signed and unsigned: the high
 words decide unless equal), select, min/max, extensions, truncations and
-index casts (an index is a signed 32-bit value on XA-1). A buffer of i64
+index casts (an index is a signed 32-bit value on XA-1: an i64 outside
+its range saturates, so that the clamp of a start index such as
+zero-extended ui32 4294967295 still clamps to the end). A buffer of i64
 (and each reshape of it) becomes one of i32 with a last dimension of 2 (the same bytes in DRAM:
 the DMA moves it raw, twice the row bytes), so tiling, layout and vector
 lanes see plain i32 code; a loop's i64 carried values become two each.
@@ -264,13 +266,25 @@ class WideIntegers:
             narrow = low if target == WORD else at.add_op(arith.TruncIOp(low, target))
             op.results[0].replace_all_uses_with(narrow)
         elif isinstance(op, arith.IndexCastOp) and not is_wide(op.result.type):
-            low = self.pair(op.input)[0]
+            word = self.saturated_word(at, self.pair(op.input))
             op.result.replace_all_uses_with(
-                at.add_op(arith.IndexCastOp(low, IndexType()))
+                at.add_op(arith.IndexCastOp(word, IndexType()))
             )
         else:
             self.pairs[op.results[0]] = self.value(at, op)
         self.dead.append(op)
+
+    def saturated_word(self, at: Emitter, pair: Pair) -> SSAValue:
+        """The i32 nearest the i64 `pair`: its low word where the high word
+        is only the low word's sign."""
+        low, high = pair
+        known = known_constant(low)
+        if known is not None and known_constant(high) == (-1 if known < 0 else 0):
+            return low
+        fits = at.compare("eq", high, at.sign(low))
+        negative = at.compare("slt", high, at.constant(0))
+        nearest = at.select(negative, at.constant(-(1 << 31)), at.constant(MASK32 >> 1))
+        return at.select(fits, low, nearest)
 
     def value(self, at: Emitter, op: Operation) -> Pair:
         """The pair of an op whose result is an i64."""

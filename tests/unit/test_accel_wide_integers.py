@@ -134,6 +134,26 @@ def test_select_extensions_truncations_and_index_casts() -> None:
     _same(text, _values(8), rng.choice(edges32, N), rng.choice(edges8, N))
 
 
+def test_index_casts_saturate_before_a_clamp() -> None:
+    """An i64 outside the 32-bit index range becomes the nearest index, so a
+    start index clamped after the cast lands where the evaluator's 64-bit
+    index does (0x80000000 at the end, -0x80000001 at the start)."""
+    kernel = f"""loop.kernel @k(%x: {I64}, %o: {I64}) {{
+  %zero = arith.constant 0 : index
+  %last = arith.constant {N - 1} : index
+  loop.parallel (%i) = (0) to ({N}) step (1) {{
+    %a = loop.load %x[%i] : {I64}
+    %j = arith.index_cast %a : i64 to index
+    %low = arith.maxsi %j, %zero : index
+    %k = arith.minsi %low, %last : index
+    %v = loop.load %x[%k] : {I64}
+    loop.store %v, %o[%i] : {I64}
+  }}
+  loop.return
+}}"""
+    _same(_program(kernel, [I64], [I64]), _values(9))
+
+
 def test_carried_values_and_counters() -> None:
     """A loop carrying an i64 sum (wrapping past 2^63) and an i64 counter
     beside an i32 value, from a 0-d i64 buffer."""
