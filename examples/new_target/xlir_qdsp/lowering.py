@@ -41,7 +41,7 @@ class KernelLowering:
                 problems.append((kernel, why))
                 self.values[arg] = self.emit("li", imm=0)  # so that its uses lower
         self.body(kernel.body.block)
-        name = {"sym_name": builtin.StringAttr(kernel.sym_name.data)}
+        name = {"sym_name": kernel.sym_name}
         self.kernel = qdsp.KernelOp(properties=name, regions=[Region(self.block)])
 
     def emit(self, mnemonic: str, *reads: SSAValue, **imm: float) -> Any:
