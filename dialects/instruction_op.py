@@ -59,7 +59,7 @@ class Instruction(HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintabl
         return AssemblyPrinter.assembly_line(mnemonic, ", ".join(fields))
 
 
-@lru_cache(maxsize=4096, typed=True)
+@lru_cache(maxsize=4096)
 def immediate(value: int | float | str) -> Attribute:
     """An immediate as a property: an int an i32, a float an f32 (what the
     32-bit chips' instructions hold), a string a name (a label, a mode);
