@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from io import StringIO
 from typing import ClassVar, Self
 
@@ -390,13 +390,6 @@ INSTRUCTIONS: dict[str, type[AccelInstruction]] = {
 """The op class of every instruction, by mnemonic."""
 
 
-@lru_cache(maxsize=4096)
-def _i32(value: int) -> IntegerAttr:
-    """An i32 immediate, made once per value (attributes are immutable, and
-    each new one is verified)."""
-    return IntegerAttr(value, i32)
-
-
 def instruction(
     mnemonic: str,
     operands: Sequence[SSAValue | Operation] = (),
@@ -404,15 +397,8 @@ def instruction(
     **properties: int | str,
 ) -> AccelInstruction:
     """Build the op of `mnemonic`: integer properties become i32, strings labels or modes."""
-    props: dict[str, Attribute] = {
-        name: _i32(value) if isinstance(value, int) else StringAttr(value)
-        for name, value in properties.items()
-    }
-    return INSTRUCTIONS[mnemonic].create(
-        operands=[o if isinstance(o, SSAValue) else o.results[0] for o in operands],
-        result_types=list(results),
-        properties=props,
-    )
+    values = [o if isinstance(o, SSAValue) else o.results[0] for o in operands]
+    return INSTRUCTIONS[mnemonic].make(values, results, **properties)
 
 
 # --- labels, kernels, structured control -------------------------------------------

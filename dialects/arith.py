@@ -14,6 +14,10 @@
   of `lhs` with the four signed bytes of `rhs` (x86's `vpdpbusd`, without
   saturation: the sum wraps as `arith.addi` does). `dot-quads`
   (passes/loop/dot_quads.py) makes it of an int8 dot's byte quads.
+* `predicate`: a compare's predicate by name (`olt`, `slt`), as MLIR's
+  arith spells it, where xDSL's keeps a table per compare op; `full_name`,
+  an op's name with it (`arith.cmpf olt`): how a diagnostic names a compare
+  a target cannot run, and a table of instructions keys it.
 """
 
 from __future__ import annotations
@@ -138,6 +142,18 @@ class DotQuadsOp(IRDLOperation):
 
     def __init__(self, acc: SSAValue, lhs: SSAValue, rhs: SSAValue):
         super().__init__(operands=[acc, lhs, rhs], result_types=[acc.type])
+
+
+def predicate(op: xdsl_arith.CmpfOp | xdsl_arith.CmpiOp) -> str:
+    if isinstance(op, xdsl_arith.CmpfOp):
+        return xdsl_arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+    return xdsl_arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+
+
+def full_name(op: Operation) -> str:
+    if isinstance(op, xdsl_arith.CmpfOp | xdsl_arith.CmpiOp):
+        return f"{op.name} {predicate(op)}"
+    return op.name
 
 
 VECTOR_FORMS: dict[type[Operation], type[Operation]] = {

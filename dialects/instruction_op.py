@@ -1,13 +1,15 @@
 """One op class per instruction of an assembly dialect, made from a table
 rather than written out (`accel`, and out-of-tree chips): the registers it
 reads are operands, those it writes results, its immediates properties,
-with a declarative assembly format; `Instruction` is their base."""
+with a declarative assembly format; `Instruction` is their base, and
+`Instruction.make` makes one from Python immediates."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, TypeVar, cast
+from functools import lru_cache
+from typing import Any, Self, TypeVar, cast
 
 from xdsl.backend.assembly_printer import (
     AssemblyPrinter,
@@ -18,7 +20,8 @@ from xdsl.backend.register_allocatable import (
     HasRegisterConstraints,
     RegisterConstraints,
 )
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, f32, i32
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, OperandDef, ResultDef, irdl_op_definition
 
 Op = TypeVar("Op", bound=IRDLOperation)
@@ -30,6 +33,20 @@ class Instruction(HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintabl
     registers it writes, those it reads, and its immediates (its integer and
     float properties). A dialect whose syntax differs overrides either."""
 
+    @classmethod
+    def make(
+        cls,
+        operands: Sequence[SSAValue],
+        results: Sequence[Attribute] = (),
+        **immediates: int | float | str,
+    ) -> Self:
+        """The instruction reading `operands` and writing registers of the
+        types `results`, with its `immediates` as properties (`immediate`)."""
+        properties = {name: immediate(value) for name, value in immediates.items()}
+        return cls.create(
+            operands=operands, result_types=results, properties=properties
+        )
+
     def get_register_constraints(self) -> RegisterConstraints:
         return RegisterConstraints(self.operands, self.results, ())
 
@@ -40,6 +57,17 @@ class Instruction(HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintabl
                 fields.append(repr(value.value.data))
         mnemonic = self.name.split(".", 1)[1]
         return AssemblyPrinter.assembly_line(mnemonic, ", ".join(fields))
+
+
+@lru_cache(maxsize=4096)
+def immediate(value: int | float | str) -> Attribute:
+    """An immediate as a property: an int an i32, a float an f32 (what the
+    32-bit chips' instructions hold), a string a name (a label, a mode);
+    made once per value, as attributes are immutable and each new one is
+    verified."""
+    if isinstance(value, str):
+        return StringAttr(value)
+    return IntegerAttr(value, i32) if isinstance(value, int) else FloatAttr(value, f32)
 
 
 def _defines(fields: dict[str, Any], kind: type) -> bool:

@@ -353,7 +353,7 @@ def check_kernels(module: ModuleOp) -> None:
         if isinstance(op, KernelOp)
         for p in unsupported_ops(op)
     ]
-    messages = [(op, f"'{op.name}' {why}") for op, why in problems]
+    messages = [(op, f"'{xarith.full_name(op)}' {why}") for op, why in problems]
     refuse_ops("loop-to-accel cannot lower", messages, "for target 'accel'")
 
 

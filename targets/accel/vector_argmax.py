@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import Float32Type, IntegerType, VectorType
 from xdsl.ir import Operation, SSAValue
+from xlir.dialects.arith import predicate
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -88,9 +89,7 @@ def _owner(value: SSAValue, kind: type[Operation]) -> Operation | None:
 
 def _predicate(op: Operation) -> str:
     assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
-    if isinstance(op, arith.CmpfOp):
-        return arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
-    return arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+    return predicate(op)
 
 
 def match_arg_reduction(loop: ForOp) -> ArgReduction | None:

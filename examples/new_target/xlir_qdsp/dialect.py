@@ -4,8 +4,7 @@ assembly per op. `ISA` says once what each instruction reads and computes."""
 
 import numpy as np
 from xdsl import irdl
-from xdsl.backend.assembly_printer import AssemblyPrinter, reg
-from xdsl.backend.assembly_printer import OneLineAssemblyPrintable as OneLine
+from xdsl.backend.assembly_printer import AssemblyPrinter, OneLineAssemblyPrintable, reg
 from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
 from xdsl.dialects import builtin
@@ -84,7 +83,7 @@ INSTRUCTIONS = {
 
 
 @irdl.irdl_op_definition
-class LoopOp(irdl.IRDLOperation, RegisterLoop, OneLine):
+class LoopOp(irdl.IRDLOperation, RegisterLoop, OneLineAssemblyPrintable):
     """`loop rd, carried..., start, step, count, lanes` ... `endloop`
     (docs/new-hardware.md): the body's arguments are its registers."""
 
@@ -116,7 +115,7 @@ class EndLoopOp(AbstractYieldOperation[Reg], Instruction):
 
 
 @irdl.irdl_op_definition
-class KernelOp(irdl.IRDLOperation, OneLine):
+class KernelOp(irdl.IRDLOperation, OneLineAssemblyPrintable):
     """A kernel: its arguments are the launch's, buffers of 32-bit words
     (`ld` and `st` name them by position) and f32 scalars (`argf`)."""
 

@@ -11,6 +11,7 @@ from xdsl.dialects import arith, builtin
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xlir.dialects.arith import full_name
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -22,15 +23,6 @@ from xlir_qdsp import dialect as qdsp
 F32, I1 = builtin.f32, builtin.i1
 SCALARS = (F32, builtin.i32, I1, builtin.IndexType())  # what a lane holds
 MNEMONICS = {op: mnemonic for mnemonic, (op, *_) in qdsp.ISA.items() if op}
-
-
-def source(op: Operation) -> str:
-    """What `ISA` calls an op: its name, a compare's with its predicate."""
-    if isinstance(op, arith.CmpfOp):
-        return f"{op.name} {arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]}"
-    if isinstance(op, arith.CmpiOp):
-        return f"{op.name} {arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]}"
-    return op.name
 
 
 class KernelLowering:
@@ -47,18 +39,15 @@ class KernelLowering:
             elif not isinstance(arg.type, builtin.MemRefType):
                 why = f"'loop.kernel' takes an argument of {arg.type}"
                 problems.append((kernel, why))
+                self.values[arg] = self.emit("li", imm=0)  # so that its uses lower
         self.body(kernel.body.block)
-        name = {"sym_name": builtin.StringAttr(kernel.sym_name.data)}
+        name = {"sym_name": kernel.sym_name}
         self.kernel = qdsp.KernelOp(properties=name, regions=[Region(self.block)])
 
-    def emit(self, mnemonic: str, *reads: SSAValue, imm: float | None = None) -> Any:
+    def emit(self, mnemonic: str, *reads: SSAValue, **imm: float) -> Any:
         """Append an instruction; the register it writes (`st`: none)."""
-        kind = builtin.FloatAttr if mnemonic == "lf" else builtin.IntegerAttr
-        props = {} if imm is None else {"imm": kind(imm, 32)}
         out = [qdsp.Reg.unallocated()] * (mnemonic != "st")
-        op = qdsp.INSTRUCTIONS[mnemonic].create(
-            operands=reads, result_types=out, properties=props
-        )
+        op = qdsp.INSTRUCTIONS[mnemonic].make(reads, out, **imm)
         self.block.add_op(op)
         return op.results[0] if op.results else None
 
@@ -68,15 +57,15 @@ class KernelLowering:
             if all(v.type in SCALARS for v in op.results):
                 why = REWRITES.get(type(op), KernelLowering.elementwise)(self, op)
             if why is not None:
-                self.problems.append((op, f"'{source(op)}' {why}"))
+                self.problems.append((op, f"'{full_name(op)}' {why}"))
                 self.values.update((r, self.emit("li", imm=0)) for r in op.results)
 
     def elementwise(self, op: Operation) -> str | None:
         """The instruction of `ISA` that runs the op."""
-        if source(op) not in MNEMONICS:
+        if full_name(op) not in MNEMONICS:
             return "has no qdsp instruction"
         reads = [self.values[v] for v in op.operands]
-        self.values[op.results[0]] = self.emit(MNEMONICS[source(op)], *reads)
+        self.values[op.results[0]] = self.emit(MNEMONICS[full_name(op)], *reads)
 
     def constant(self, op: arith.ConstantOp) -> None:
         value = op.value.value.data  # pyright: ignore[reportAttributeAccessIssue]

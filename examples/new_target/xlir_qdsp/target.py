@@ -3,6 +3,7 @@
 simulator standing for the chip."""
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -60,32 +61,30 @@ class QdspCompiler(ScheduleCompiler):
 
 
 def assemble(text: str) -> dict[str, "Kernel"]:
-    """An assembly text's kernels by name, each line split once, each loop's
-    lines nested in it: the program the chip runs."""
-    kernels: dict[str, Kernel] = {}
-    for line in text.splitlines():
-        mnemonic, *fields = re.findall(r"[^\s,]+", line)
-        if mnemonic == ".kernel":  # .kernel name, buffer or scalar, ...
-            kernel = kernels[fields[0]] = Kernel(fields[0], fields[1:])
-            open_blocks = [kernel.code]
-        else:
-            body: list = []  # a loop's lines, its `endloop` last
-            open_blocks[-1].append((mnemonic, fields, body))
-            if mnemonic == "loop":
-                open_blocks.append(body)
-            elif mnemonic == "endloop":
-                open_blocks.pop()
-    return kernels
+    """An assembly text's kernels by name: the program the chip runs."""
+    kernels = [Kernel(*part.split("\n", 1)) for part in text.split(".kernel ")[1:]]
+    return {kernel.name: kernel for kernel in kernels}
+
+
+def nest(lines: Iterator[str]) -> list:
+    """Each line split once, up to the `endloop` of the loop whose body they
+    are (or the last line), each loop's lines nested in it."""
+    code = []
+    for mnemonic, *fields in (re.findall(r"[^\s,]+", line) for line in lines):
+        code.append((mnemonic, fields, nest(lines) if mnemonic == "loop" else []))
+        if mnemonic == "endloop":
+            break
+    return code
 
 
 class Kernel(HostKernel):
     """The simulator: a kernel's lines run on sixteen registers of four
     32-bit lanes, each instruction as `ISA` says."""
 
-    def __init__(self, name: str, kinds: list[str]):
-        self.name = name
+    def __init__(self, header: str, body: str):
+        self.name, *kinds = header.split(", ")  # .kernel name, buffer or scalar, ...
         self.buffer_parameters = [kind == "buffer" for kind in kinds]
-        self.code: list[tuple[str, list[str], list]] = []  # (mnemonic, fields, body)
+        self.code = nest(iter(body.splitlines()))  # (mnemonic, fields, body) a line
 
     def run(self, grid: tuple[int, ...], arguments: list) -> None:
         """Q4's one core runs the whole kernel, whatever the grid."""
