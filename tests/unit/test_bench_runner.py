@@ -106,4 +106,4 @@ def test_compile_summary_lists_programs_above_the_outlier_ratio(
     assert "over the 2 programs xla compiled: median xlir 40.0 ms" in printed
     assert "median ratio 2.00x" in printed
     assert "above 3x xla's: slow 3.50x\n" in printed
-    assert "cached compile (wall): at most 3.0 ms" in printed
+    assert "cached compile (CPU): at most 3.0 ms" in printed
