@@ -743,18 +743,19 @@ COMPILE_HEADER = (
 )
 
 
-def print_compile_row(row: CompileRow) -> None:
-    def at(times: dict[str, float], name: str, width: int) -> str:
-        return figure(times.get(name), width, 1)
+COMPILERS = (("xlir", 9), ("xla", 8), ("iree", 9))
+"""The compilers of the compile table, with their columns' widths."""
 
-    print(
-        f"{row.name:<{NAME_WIDTH}} {at(row.cpu_ms, 'xlir', 9)} "
-        f"{at(row.cpu_ms, 'xla', 8)} {at(row.cpu_ms, 'iree', 9)} "
-        f"{figure(ratio(row.cpu_ms.get('xlir'), row.cpu_ms.get('xla')), 6, 2)} "
-        f"{at(row.wall_ms, 'xlir', 9)} {at(row.wall_ms, 'xla', 8)} "
-        f"{at(row.wall_ms, 'iree', 9)} {figure(row.cached_ms, 7, 1)}",
-        flush=True,
-    )
+
+def print_compile_row(row: CompileRow) -> None:
+    cells = [
+        f"{row.name:<{NAME_WIDTH}}",
+        *(figure(row.cpu_ms.get(name), width, 1) for name, width in COMPILERS),
+        figure(ratio(row.cpu_ms.get("xlir"), row.cpu_ms.get("xla")), 6, 2),
+        *(figure(row.wall_ms.get(name), width, 1) for name, width in COMPILERS),
+        figure(row.cached_ms, 7, 1),
+    ]
+    print(" ".join(cells), flush=True)
 
 
 def print_compile_summary(rows: Sequence[CompileRow], peers: Sequence[str]) -> None:
