@@ -7,9 +7,9 @@ in xDSL's llvm dialect.
 address spaces. `LoopToLLVMPass` is the pass a target registers, naming its
 emitter. Host code (the `device` dialect) is the target's own (the cpu
 target's `device-to-llvm`). A function left without branches, by either,
-or whose loops only launch, is left unoptimized (`optnone`). Before changing anything, each lowering
-checks every op it must lower and reports all it cannot, with locations
-and the target's name, in one diagnostic.
+or whose loops only launch, is left unoptimized (`optnone`). Before
+changing anything, each lowering checks every op it must lower and reports
+all it cannot, with locations and the target's name, in one diagnostic.
 """
 
 from __future__ import annotations
