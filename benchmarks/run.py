@@ -6,6 +6,7 @@ Side by side in one process on one machine, because the recorded baselines
 
     python benchmarks/run.py [--corpus original|broad] [--programs a,b]
                              [--repeat N] [--compiles N] [--seed S] [--one-thread]
+                             [--compile-only]
 
 `--corpus original` (the default) runs the 18 programs of
 `../shared/corpus/bench` on the same seeded random inputs:
@@ -51,6 +52,15 @@ Columns:
   the programs of the cold times, their ratios, and the largest
   xlir/XLA ratio of one program.
 
+`--compile-only` makes no inputs and runs nothing: per program, the median
+of `--compiles` cold compiles by each compiler in turn, as CPU time of this
+process and its children (all threads, so a compiler's worker threads count
+and a busy machine's waiting does not; IREE's compiler is a child process)
+and as wall time, and xlir's compile from the
+cache the last cold one filled (CPU). Below: per peer, the medians of the
+CPU times and of xlir's ratio to the peer, and the programs above
+`COMPILE_OUTLIER` times the peer's.
+
 Then (original corpus) the machine: memory bandwidth (a numpy triad
 `a = b + s*c` on 64 MiB float32 arrays, done in cache-sized blocks so the
 `s*c` temporary stays in cache; STREAM's byte count, 3 x 64 MiB per pass)
@@ -79,6 +89,7 @@ import functools
 import importlib.metadata
 import math
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -140,6 +151,10 @@ gradients), which would break up the table; it changes no code."""
 
 SLOWER_THAN_BEST = 1.25
 """A program where xlir takes longer than this times the best peer is listed."""
+
+COMPILE_OUTLIER = 3.0
+"""A program whose cold compile takes longer than this times a peer's is
+listed (`--compile-only`)."""
 
 STREAMING = ("gelu_1m", "fma_xyz_1m", "chain10_1m")
 """The elementwise chains: memory-bound, measured against the triad."""
@@ -654,6 +669,123 @@ def print_compile_times(rows: Sequence[Row], peers: Sequence[Peer]) -> None:
     print(f"cached compile: at most {max(cached):.1f} ms")
 
 
+@dataclass
+class CompileRow:
+    """One program's compile times (`--compile-only`): each compiler's
+    median CPU and wall time of a cold compile, and the CPU time of xlir's
+    cached one."""
+
+    name: str
+    cpu_ms: dict[str, float] = field(default_factory=dict)
+    wall_ms: dict[str, float] = field(default_factory=dict)
+    cached_ms: float | None = None
+    failures: list[str] = field(default_factory=list)
+
+
+def cpu_seconds() -> float:
+    """The CPU time of this process (all its threads: xlir's code generation
+    workers, XLA's compile threads) and of its finished children (IREE's
+    compiler runs as one)."""
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in (
+            resource.getrusage(resource.RUSAGE_SELF),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
+    )
+
+
+def cpu_and_wall_ms(call: Callable[[], object]) -> tuple[float, float]:
+    """The CPU time (`cpu_seconds`) and wall time of `call`."""
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    call()
+    return (cpu_seconds() - cpu) * 1e3, (time.perf_counter() - wall) * 1e3
+
+
+def compile_program(
+    path: Path, compiles: int, peers: Sequence[Peer], cache_root: str
+) -> CompileRow:
+    """`compiles` cold compiles by each compiler, taken in turn, then xlir's
+    compile from the cache the last cold one filled."""
+    row = CompileRow(path.stem)
+    text = path.read_text()
+    options = CompileOptions(threads=1) if ONE_THREAD else None
+
+    def cold_xlir() -> object:
+        os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=cache_root)
+        return xlir.compile(text, target="cpu", options=options)
+
+    compilers: dict[str, Callable[[], object]] = {"xlir": cold_xlir}
+    for peer in peers:
+        compilers[peer.name] = functools.partial(peer.compile, text)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in compilers}
+    for _ in range(compiles):
+        for name, compiler in list(compilers.items()):
+            try:
+                times[name].append(cpu_and_wall_ms(compiler))
+            except Exception as error:
+                row.failures.append(f"{name.upper()} FAILED: {first_line(error)}")
+                del compilers[name]
+    for name, samples in times.items():
+        if samples:
+            row.cpu_ms[name] = statistics.median(cpu for cpu, _ in samples)
+            row.wall_ms[name] = statistics.median(wall for _, wall in samples)
+    if "xlir" in compilers:
+        row.cached_ms = cpu_and_wall_ms(
+            lambda: xlir.compile(text, target="cpu", options=options)
+        )[0]
+    return row
+
+
+COMPILE_HEADER = (
+    f"{'program':<{NAME_WIDTH}} {'xlir cpu':>9} {'xla cpu':>8} {'iree cpu':>9} "
+    f"{'c/xla':>6} {'xlir wall':>9} {'xla wall':>8} {'iree wall':>9} {'cached':>7}"
+)
+
+
+COMPILERS = (("xlir", 9), ("xla", 8), ("iree", 9))
+"""The compilers of the compile table, with their columns' widths."""
+
+
+def print_compile_row(row: CompileRow) -> None:
+    cells = [
+        f"{row.name:<{NAME_WIDTH}}",
+        *(figure(row.cpu_ms.get(name), width, 1) for name, width in COMPILERS),
+        figure(ratio(row.cpu_ms.get("xlir"), row.cpu_ms.get("xla")), 6, 2),
+        *(figure(row.wall_ms.get(name), width, 1) for name, width in COMPILERS),
+        figure(row.cached_ms, 7, 1),
+    ]
+    print(" ".join(cells), flush=True)
+
+
+def print_compile_summary(rows: Sequence[CompileRow], peers: Sequence[str]) -> None:
+    """Per peer (by name), over the programs both compiled: the medians of
+    the CPU times and of the per-program ratios, and the programs above
+    `COMPILE_OUTLIER` times the peer's; then the slowest cached compile."""
+    for peer in peers:
+        both = [r for r in rows if "xlir" in r.cpu_ms and peer in r.cpu_ms]
+        if not both:
+            continue
+        ratios = sorted(
+            ((r.cpu_ms["xlir"] / r.cpu_ms[peer], r.name) for r in both),
+            reverse=True,
+        )
+        print(
+            f"cold compile CPU over the {len(both)} programs {peer} compiled: "
+            f"median xlir {statistics.median(r.cpu_ms['xlir'] for r in both):.1f} ms, "
+            f"{peer} {statistics.median(r.cpu_ms[peer] for r in both):.1f} ms; "
+            f"median ratio {statistics.median(x for x, _ in ratios):.2f}x"
+        )
+        above = [f"{name} {x:.2f}x" for x, name in ratios if x > COMPILE_OUTLIER]
+        print(
+            f"  above {COMPILE_OUTLIER:g}x {peer}'s: "
+            + (", ".join(above) if above else "none")
+        )
+    cached = [r.cached_ms for r in rows if r.cached_ms is not None]
+    if cached:
+        print(f"cached compile (CPU): at most {max(cached):.1f} ms")
+
+
 def triad_gbps(repeat: int) -> float:
     count = TRIAD_ARRAY_BYTES // 4
     rng = np.random.default_rng(0)
@@ -728,26 +860,35 @@ def selected(names: Sequence[str], wanted: str | None) -> set[str]:
     return asked
 
 
-def cases(corpus: str, wanted: str | None, seed: int) -> Iterator[Case]:
+def program_paths(corpus: str, wanted: str | None) -> list[tuple[Path, str | None]]:
     """The programs asked for (bench or small names for the original corpus),
-    made one at a time (the broad corpus's data is large)."""
+    each with its original small name (None in the broad corpus)."""
     if corpus == "original":
         programs = original_programs()
         names = sorted({n for p, s in programs for n in (p.stem, s)})
         asked = selected(names, wanted)
-        for path, small_name in programs:
-            if path.stem in asked or small_name in asked:
-                yield original_case(path, small_name, seed)
-        return
+        return [
+            (path, small_name)
+            for path, small_name in programs
+            if path.stem in asked or small_name in asked
+        ]
     if not BROAD_BENCH.exists():
         raise SystemExit(
             f"{BROAD_BENCH} is absent: make it with python benchmarks/broad_corpus.py"
         )
     paths = sorted(BROAD_BENCH.glob("*.mlir"))
     asked = selected([p.stem for p in paths], wanted)
-    for path in paths:
-        if path.stem in asked:
+    return [(path, None) for path in paths if path.stem in asked]
+
+
+def cases(corpus: str, wanted: str | None, seed: int) -> Iterator[Case]:
+    """The programs asked for, made one at a time (the broad corpus's data
+    is large)."""
+    for path, small_name in program_paths(corpus, wanted):
+        if small_name is None:
             yield broad_case(path)
+        else:
+            yield original_case(path, small_name, seed)
 
 
 def make_peers() -> tuple[list[Peer], list[str]]:
@@ -811,6 +952,22 @@ def print_notes(peers: Sequence[Peer], notes: Sequence[str], repeat: int) -> Non
         print(f"# note: {note}")
 
 
+def compile_only(args: argparse.Namespace, peers: Sequence[Peer], cache: str) -> None:
+    """The compile table: no inputs are made, nothing runs or is checked."""
+    print(COMPILE_HEADER)
+    print("-" * len(COMPILE_HEADER))
+    rows = []
+    for path, _ in program_paths(args.corpus, args.programs):
+        rows.append(compile_program(path, args.compiles, peers, cache))
+        print_compile_row(rows[-1])
+    print("-" * len(COMPILE_HEADER))
+    print(f"# load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print_compile_summary(rows, [p.name for p in peers])
+    for row in rows:
+        for failure in row.failures:
+            print(f"\n!!! {row.name}: {failure}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -830,6 +987,11 @@ def main() -> None:
         action="store_true",
         help="xlir, XLA, IREE and numpy on one thread each",
     )
+    parser.add_argument(
+        "--compile-only",
+        action="store_true",
+        help="time cold and cached compiles only (CPU and wall), no runs",
+    )
     args = parser.parse_args()
     cache = tempfile.mkdtemp(prefix="xlir-bench-cache-")
     os.environ["XLIR_CACHE_DIR"] = cache
@@ -840,6 +1002,9 @@ def main() -> None:
         xlir.compile(WARMUP, target="cpu")
         for peer in peers:
             peer.compile(WARMUP)
+        if args.compile_only:
+            compile_only(args, peers, cache)
+            return
         print(HEADER)
         print("-" * len(HEADER))
         for case in cases(args.corpus, args.programs, args.seed):

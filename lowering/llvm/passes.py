@@ -7,9 +7,9 @@ in xDSL's llvm dialect.
 address spaces. `LoopToLLVMPass` is the pass a target registers, naming its
 emitter. Host code (the `device` dialect) is the target's own (the cpu
 target's `device-to-llvm`). A function left without branches, by either,
-is left unoptimized (`optnone`). Before changing anything, each lowering
-checks every op it must lower and reports all it cannot, with locations
-and the target's name, in one diagnostic.
+or whose loops only launch, is left unoptimized (`optnone`). Before
+changing anything, each lowering checks every op it must lower and reports
+all it cannot, with locations and the target's name, in one diagnostic.
 """
 
 from __future__ import annotations
@@ -140,19 +140,44 @@ def lower_kernels(
     for kernel in kernels:  # after all: a later kernel's nests compare with its
         kernel.erase()
     defined = [f for f in symbols.declared.values() if f.body.blocks]
-    straight_code_unoptimized([*lowered, *defined])
+    launch_code_unoptimized([*lowered, *defined])
     add_declarations(module, symbols)
 
 
-def straight_code_unoptimized(functions: Iterable[llvm.FuncOp]) -> None:
+def launch_code_unoptimized(functions: Iterable[llvm.FuncOp]) -> None:
     """Leave the functions without branches (host entries, thread launchers,
     grain entries, kernels of a few elements) as they are (`optnone`, which
     needs `noinline`): each runs once a call, and LLVM's -O2 pipeline on
-    them took a tenth of its time on the bench programs for no run time."""
+    them took a tenth of its time on the bench programs for no run time.
+    So too the functions whose loops only launch (`_launches_only`): a
+    sort's passes, each launching its merges on the threads."""
     for function in functions:
-        if len(function.body.blocks) == 1:
+        if len(function.body.blocks) == 1 or _launches_only(function):
             function.no_inline = UnitAttr()
             function.optimize_none = UnitAttr()
+
+
+def _launches_only(function: llvm.FuncOp) -> bool:
+    """Whether the function reads no memory and writes only its own stack
+    (the records of its launches' arguments): then what it computes is
+    which calls to make, and the work is in the callees, which are
+    optimized where they are defined."""
+    ops = list(function.walk())
+    stack = {op.res for op in ops if isinstance(op, llvm.AllocaOp)}
+    for op in ops:
+        if isinstance(op, llvm.LoadOp | llvm.InlineAsmOp):
+            return False
+        if isinstance(op, llvm.StoreOp):
+            address = op.ptr
+            while isinstance(address.owner, llvm.GEPOp):
+                address = address.owner.ptr
+            if address not in stack:
+                return False
+        if isinstance(op, llvm.CallIntrinsicOp) and any(
+            isinstance(a.type, llvm.LLVMPointerType) for a in op.args
+        ):
+            return False
+    return True
 
 
 def global_type_errors(global_: GlobalOp) -> list[str]:

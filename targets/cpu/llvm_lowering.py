@@ -34,11 +34,11 @@ from xlir.lowering.llvm.passes import (
     LoopToLLVMPass,
     add_declarations,
     global_type_errors,
+    launch_code_unoptimized,
     lower_kernels,
     new_function,
     problems,
     report,
-    straight_code_unoptimized,
 )
 from xlir.lowering.llvm.scalars import EMITTERS
 from xlir.targets.cpu.host_entry import ENTRY_TYPE, HOST_OPS, HostLowering
@@ -138,7 +138,7 @@ class DeviceToLLVMPass(ModulePass):
             op.body.block.insert_op_before(function, host)
             host.detach()
             host.erase()
-            straight_code_unoptimized([function])
+            launch_code_unoptimized([function])
             if deep:
                 function.no_inline = UnitAttr()
                 function.optimize_none = UnitAttr()

@@ -74,3 +74,36 @@ def test_a_failure_is_listed_by_its_diagnostic() -> None:
         "RuntimeError: <stdin>:5:10: error: failed to legalize operation"
     )
     assert run.first_line(ValueError("bad\nmore")) == "ValueError: bad"
+
+
+def test_compile_only_times_cold_and_cached_compiles(tmp_path: Path) -> None:
+    path = tmp_path / "double.mlir"
+    path.write_text(PROGRAM)
+    row = run.compile_program(path, 2, [], str(tmp_path))
+    assert set(row.cpu_ms) == set(row.wall_ms) == {"xlir"}
+    assert row.cpu_ms["xlir"] > 0 and row.wall_ms["xlir"] > 0
+    assert row.cached_ms is not None and not row.failures
+
+
+def test_compile_only_lists_a_failed_compile(tmp_path: Path) -> None:
+    path = tmp_path / "broken.mlir"
+    path.write_text(PROGRAM.replace("stablehlo.add", "stablehlo.no_such_op"))
+    row = run.compile_program(path, 2, [], str(tmp_path))
+    assert row.cpu_ms == {} and row.cached_ms is None
+    assert len(row.failures) == 1 and row.failures[0].startswith("XLIR FAILED: ")
+
+
+def test_compile_summary_lists_programs_above_the_outlier_ratio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = [
+        run.CompileRow("fast", cpu_ms={"xlir": 10.0, "xla": 20.0}, cached_ms=1.0),
+        run.CompileRow("slow", cpu_ms={"xlir": 70.0, "xla": 20.0}, cached_ms=2.0),
+        run.CompileRow("alone", cpu_ms={"xlir": 500.0}, cached_ms=3.0),
+    ]
+    run.print_compile_summary(rows, ["xla"])
+    printed = capsys.readouterr().out
+    assert "over the 2 programs xla compiled: median xlir 40.0 ms" in printed
+    assert "median ratio 2.00x" in printed
+    assert "above 3x xla's: slow 3.50x\n" in printed
+    assert "cached compile (CPU): at most 3.0 ms" in printed
