@@ -7,7 +7,8 @@ The host schedule (`device`) stays as it is: the target's executor runs it.
   vector registers (manual section 2.1: a scalar float is a vector with
   the value in every lane, so it is loaded with `lw` and `vsplat`). Each op becomes the instructions of the manual's table
   4.12; compares that need two instructions, negation, absolute value and
-  copysign are bit operations on splatted masks.
+  copysign are bit operations on splatted masks; rounding to integral
+  values is `vfround.*`, bit counts are software (`bit_counts.py`).
 * Memory: each kernel stages its buffers in the scratchpad (`layout.py`):
   DMA loads every buffer in the prologue (in the manual's conversion mode
   for narrow types), computes there, and DMA stores the buffers it writes
@@ -62,6 +63,7 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
+from xlir.targets.accel.bit_counts import Words, leading_zeros, population_count
 from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
@@ -196,6 +198,16 @@ FLOAT_COMPARE = {
 }
 """arith.cmpf predicate -> (instruction, swapped, negated); `one`, `ueq`,
 `ord`, `uno`, `false`, `true` are built from these."""
+ROUNDINGS = {
+    math.FloorOp: "vfround.rdn",
+    math.CeilOp: "vfround.rup",
+    math.RoundEvenOp: "vfround.rne",
+    math.RoundOp: "vfround.rmm",
+    math.TruncOp: "vfround.rtz",
+}
+"""f32 rounding to an integral value: one instruction each (manual 4.8)."""
+BIT_COUNTS = (math.CountLeadingZerosOp, math.CtPopOp)
+"""Software sequences (`bit_counts.py`)."""
 SUPPORTED = (
     *INTEGER_BINARY,
     *UNSIGNED_BINARY,
@@ -220,6 +232,9 @@ SUPPORTED = (
     math.CopySignOp,
     math.SqrtOp,
     math.RsqrtOp,
+    *ROUNDINGS,
+    math.AbsIOp,
+    *BIT_COUNTS,
     vector.BroadcastOp,
     vector.ReductionOp,
     LoadOp,
@@ -1263,6 +1278,10 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
+    if type(op) in ROUNDINGS:
+        return build.v(ROUNDINGS[type(op)], operands[0])
+    if isinstance(op, math.AbsIOp | math.CountLeadingZerosOp | math.CtPopOp):
+        return integer_unary(Words(build, lanes=False), op, operands[0], width)
     if isinstance(op, arith.ExtFOp):  # f16 to f32: its container already
         return operands[0]
     if isinstance(op, arith.TruncFOp):
@@ -1323,6 +1342,18 @@ def lower_scalar_float(
     return build.v("vfdiv", one, build.v("vfsqrt", operands[0]))
 
 
+def integer_unary(words: Words, op: Operation, value: SSAValue, width: int) -> SSAValue:
+    """absi (the larger of x and 0 - x, wrapping as the CPU's does at the
+    most negative value), ctlz and ctpop (`bit_counts.py`) of a `width`-bit
+    integer: a container value or i32 lanes."""
+    if isinstance(op, math.CountLeadingZerosOp):
+        return leading_zeros(words, value, width)
+    if isinstance(op, math.CtPopOp):
+        return population_count(words, value, width)
+    negated = words("sub", words.constant(0), value)
+    return words.build.canonical(words("max", value, negated), width)
+
+
 def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
     """The vector register holding the lanes of `op` (i32, i1 or f32 lanes,
     `vector_lanes.py` vectorized only ops of those types)."""
@@ -1346,6 +1377,10 @@ def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAV
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
+    if type(op) in ROUNDINGS:
+        return build.v(ROUNDINGS[type(op)], operands[0])
+    if isinstance(op, math.AbsIOp | math.CountLeadingZerosOp | math.CtPopOp):
+        return integer_unary(Words(build, lanes=True), op, operands[0], 32)
     if isinstance(op, (*SITOFP, arith.UIToFPOp)):
         return to_float(build, op, operands[0], width=32)
     if isinstance(op, FPTOSI):
