@@ -87,6 +87,7 @@ from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
 from xlir.diagnostics import XlirError, format_at_op, refuse_ops
+from xlir.walk import walk, walk_inside
 
 X = accel.XRegisterType
 V = accel.VRegisterType
@@ -105,9 +106,11 @@ FPTOSI = (arith.FPToSIOp, xarith.FPToSIOp)
 """xDSL's classes and xlir's (which also take vectors): passes build either."""
 
 
+@cache
 def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
     """The register file of a scalar of the loop level, or of 16 lanes of
-    f32, i32 or i1 (`vector_lanes.py`); None: unsupported."""
+    f32, i32 or i1 (`vector_lanes.py`); None: unsupported (asked once per
+    type: the lowering asks for every value)."""
     if isinstance(type_, VectorType):
         element = type_.element_type
         lanes = type_.get_shape() == (LANES,)
@@ -269,7 +272,7 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
             argument.type
         ):
             found.append((kernel, f"has an argument of type {argument.type}"))
-    for op in kernel.body.walk():
+    for op in walk_inside(kernel):
         if not isinstance(op, SUPPORTED) or (
             isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value)
         ):
@@ -399,8 +402,18 @@ class Builder:
             [result.unallocated()] if result is not None else [],
             **properties,
         )
-        self.rewriter.insert(op)
+        self.insert(op)
         return op
+
+    def insert(self, op: Operation) -> None:
+        """Put `op` at the insertion point, straight on the IR (`replace_with`
+        says why)."""
+        point = self.rewriter.insertion_point
+        if point.insert_before is None:
+            point.block.add_op(op)
+        else:
+            point.block.insert_op_before(op, point.insert_before)
+        self.rewriter.has_done_action = True
 
     def x(self, mnemonic: str, *operands: SSAValue, **properties: int) -> SSAValue:
         return self.emit(mnemonic, operands, X, **properties).results[0]
@@ -411,7 +424,7 @@ class Builder:
     def register(self, name: str) -> SSAValue:
         """A register the convention sets (zero, sp)."""
         op = accel.GetRegisterOp(X.from_name(name))
-        self.rewriter.insert(op)
+        self.insert(op)
         return op.result
 
     def zero(self) -> SSAValue:
@@ -508,12 +521,20 @@ def conversion(value: SSAValue, type_: Attribute) -> UnrealizedConversionCastOp:
 def replace_with(
     rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue]
 ) -> None:
-    """Replace `op` by casts of `values` (accel registers) to its result types."""
-    casts = [
-        conversion(value, result.type)
-        for value, result in zip(values, op.results, strict=True)
-    ]
-    rewriter.replace(op, casts, [c.results[0] for c in casts])
+    """Replace `op` by casts of `values` (accel registers) to its result types.
+    Straight on the IR, not through the rewriter, which would tell the walker
+    of each change: its walk visits every op once (`LoopToAccelPass`), so
+    nothing built needs a visit, `op` has left its list, and a loop's body
+    has moved into the accel loop already."""
+    block = op.parent_block()
+    assert block is not None
+    for value, result in zip(values, op.results, strict=True):
+        cast = conversion(value, result.type)
+        block.insert_op_before(cast, op)
+        result.replace_all_uses_with(cast.results[0])
+    op.detach()
+    op.erase()
+    rewriter.has_done_action = True
 
 
 def constant_of(value: SSAValue) -> int | None:
@@ -1453,7 +1474,7 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     mnemonic, operands and immediates; no side effect, no memory read) is
     replaced by that one's result: the address of one element computed for
     each buffer a loop body reads, a constant splatted twice."""
-    for op in list(kernel.body.walk()):
+    for op in list(walk_inside(kernel)):
         for region in op.regions:
             for block in region.blocks:
                 seen: dict[tuple[object, ...], SSAValue] = {}
@@ -1472,7 +1493,7 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
-    for op in list(kernel.body.walk()):
+    for op in list(walk_inside(kernel)):
         if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
             continue
         for product, addend in ((op.operands[1], op.operands[0]), op.operands):
@@ -1504,7 +1525,7 @@ def separate_yields(kernel: accel.KernelOp) -> None:
     one defined in a nested region, or one defined before the last read of
     its carried value. Such a value is copied right before the yield (a
     block argument first copied at the start of the body)."""
-    for loop in [op for op in kernel.body.walk() if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_inside(kernel) if isinstance(op, accel.ForOp)]:
         body = loop.body.block
         yielded = body.last_op
         assert isinstance(yielded, accel.YieldOp)
@@ -1554,7 +1575,7 @@ def _top(op: Operation, block: Block) -> Operation:
 def reconcile_casts(module: ModuleOp) -> None:
     """Fold cast pairs back to their accel values and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
-    casts = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
+    casts = [o for o in walk(module) if isinstance(o, UnrealizedConversionCastOp)]
     for cast in casts:
         source = cast.inputs[0]
         while isinstance(source.owner, UnrealizedConversionCastOp):
