@@ -26,13 +26,6 @@ def walk(root: Operation) -> Iterator[Operation]:
                 stack.extend(reversed(block.ops))
 
 
-def walk_inside(root: Operation) -> Iterator[Operation]:
-    """The ops nested in `root`, without `root` itself: its regions' `walk()`."""
-    ops = walk(root)
-    next(ops)
-    return ops
-
-
 def region_depth(root: Operation) -> int:
     """How many regions deep the ops in `root` nest (0: no regions)."""
     deepest = 0

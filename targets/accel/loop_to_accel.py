@@ -53,7 +53,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -87,7 +86,8 @@ from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
 from xlir.diagnostics import XlirError, format_at_op, refuse_ops
-from xlir.walk import walk, walk_inside
+from xlir.rewriting import PatternRewriteWalker, walk_region
+from xlir.walk import walk
 
 X = accel.XRegisterType
 V = accel.VRegisterType
@@ -272,7 +272,7 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
             argument.type
         ):
             found.append((kernel, f"has an argument of type {argument.type}"))
-    for op in walk_inside(kernel):
+    for op in walk_region(kernel.body):
         if not isinstance(op, SUPPORTED) or (
             isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value)
         ):
@@ -1474,7 +1474,7 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     mnemonic, operands and immediates; no side effect, no memory read) is
     replaced by that one's result: the address of one element computed for
     each buffer a loop body reads, a constant splatted twice."""
-    for op in list(walk_inside(kernel)):
+    for op in list(walk_region(kernel.body)):
         for region in op.regions:
             for block in region.blocks:
                 seen: dict[tuple[object, ...], SSAValue] = {}
@@ -1493,7 +1493,7 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
-    for op in list(walk_inside(kernel)):
+    for op in list(walk_region(kernel.body)):
         if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
             continue
         for product, addend in ((op.operands[1], op.operands[0]), op.operands):
@@ -1525,7 +1525,7 @@ def separate_yields(kernel: accel.KernelOp) -> None:
     one defined in a nested region, or one defined before the last read of
     its carried value. Such a value is copied right before the yield (a
     block argument first copied at the start of the body)."""
-    for loop in [op for op in walk_inside(kernel) if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_region(kernel.body) if isinstance(op, accel.ForOp)]:
         body = loop.body.block
         yielded = body.last_op
         assert isinstance(yielded, accel.YieldOp)
