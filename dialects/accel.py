@@ -39,6 +39,7 @@ from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_type import RegisterType
 from xdsl.dialects.builtin import (
     I32,
+    DenseArrayBase,
     IntegerAttr,
     ModuleOp,
     StringAttr,
@@ -744,6 +745,15 @@ class YieldOp(AbstractYieldOperation[Attribute]):
     traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(ForOp)))
 
 
+UNIT = UnitAttr()
+
+
+@lru_cache(maxsize=64)
+def _segment_sizes(carried: int) -> DenseArrayBase:
+    """An `accel.for`'s operand segments: lower, bound, `carried` values."""
+    return DenseArrayBase.from_list(i32, (1, 1, carried))
+
+
 @irdl_op_definition
 class ForOp(StructuredControl, RegisterLoop):
     """A counted loop with loop-carried values, before and after register
@@ -776,11 +786,18 @@ class ForOp(StructuredControl, RegisterLoop):
         body: Region,
         hardware: bool,
     ):
-        super().__init__(
-            operands=[lower, bound, iter_args],
-            result_types=[[a.type for a in iter_args]],
-            properties={"step": IntegerAttr(step, i32)}
-            | ({"hardware": UnitAttr()} if hardware else {}),
+        # Operation's own constructor, as `GetRegisterOp`'s: the lowering
+        # builds a loop per loop dimension, and IRDL's generic one, which
+        # also makes new attributes each time, costs several times as much.
+        properties: dict[str, Attribute] = {"step": _i32(step)}
+        if hardware:
+            properties["hardware"] = UNIT
+        properties["operandSegmentSizes"] = _segment_sizes(len(iter_args))
+        Operation.__init__(
+            self,
+            operands=[lower, bound, *iter_args],
+            result_types=[a.type for a in iter_args],
+            properties=properties,
             regions=[body],
         )
 

@@ -14,12 +14,19 @@ from collections.abc import Iterator
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriteWalker as XdslPatternRewriteWalker
 
+from xlir.walk import walk
+
 
 def walk_region(
     region: Region, *, reverse: bool = False, region_first: bool = False
 ) -> Iterator[Operation]:
     """The ops nested in `region`, in `region.walk(reverse=reverse,
     region_first=region_first)`'s order."""
+    if not reverse and not region_first:  # pre-order: `walk`'s, op by op
+        for block in region.blocks:
+            for op in list(block.ops):
+                yield from walk(op)
+        return
     stack: list[tuple[Operation, bool]] = []
 
     def push_ops(regions: tuple[Region, ...] | list[Region]) -> None:

@@ -16,6 +16,8 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import SSAValue
 from xlir.dialects import accel
 
+from xlir.rewriting import walk_region
+
 SIGN_BIT = 0x80000000
 EXPONENT = 0x7F800000
 
@@ -66,7 +68,7 @@ def clamps_to_min_max(kernel: accel.KernelOp) -> int:
     `vflt m, a, c; vsel m, c, a` by `vfmax a, c` (c a safe bound, m read
     only by the select); the number replaced."""
     count = 0
-    for op in list(kernel.body.walk()):
+    for op in list(walk_region(kernel.body)):
         if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vsel":
             continue
         mask, chosen, other = op.operands

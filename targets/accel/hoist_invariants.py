@@ -27,6 +27,8 @@ from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.isa import RegClass
 
+from xlir.walk import walk
+
 SIDE_EFFECTS = frozenset(
     {"sb", "sh", "sw", "vst", "vsx", "dma.cfg", "dma.ld", "dma.st", "dma.wait",
      "halt", "loop", "jal", "jalr", "mcfg", "mzero", "mmac", "mmac.ta", "mmac.tb",
@@ -34,6 +36,7 @@ SIDE_EFFECTS = frozenset(
 )  # fmt: skip
 """Instructions with an effect beyond their result register."""
 READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
+IMPURE = SIDE_EFFECTS | READS_MEMORY
 VECTOR_REGISTERS = {RegClass.V: RegClass.V.count}
 """The file whose pressure hoisting raises (`_without_held_scalars` keeps
 scalar registers out of it: kernels are short of them, and a loop's
@@ -193,12 +196,12 @@ def _around(loop: accel.ForOp) -> dict[RegClass, int]:
     and the enclosing loops' induction variables, carried values and (for
     a branch loop) bounds."""
     around = {RegClass.X: 0, RegClass.V: 0}
-    inside = {v for op in loop.walk() for v in op.operands}
+    inside = {v for op in walk(loop) for v in op.operands}
     op: Operation = loop
     while (block := op.parent_block()) is not None:
         ops = list(block.ops)
         after = ops.index(op)
-        later = {v for o in ops[after + 1 :] for i in o.walk() for v in i.operands}
+        later = {v for o in ops[after + 1 :] for i in walk(o) for v in i.operands}
         defined = [v for o in ops[:after] for v in o.results]
         parent = block.parent_op()
         for value in _allocatable(defined):
@@ -222,7 +225,7 @@ def is_pure(op: Operation) -> bool:
         return True
     return (
         isinstance(op, accel.AccelInstruction)
-        and op.SPEC.mnemonic not in SIDE_EFFECTS | READS_MEMORY
+        and op.SPEC.mnemonic not in IMPURE
         and len(op.results) == 1
     )
 
@@ -303,7 +306,7 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
     read: set[SSAValue] = set()
     last_read: dict[SSAValue, int] = {}
     for index, op in enumerate(ops):
-        for inner in op.walk():
+        for inner in walk(op):
             inside.update(inner.results)
             for region in inner.regions:
                 for block in region.blocks:

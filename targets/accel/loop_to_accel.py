@@ -7,7 +7,8 @@ The host schedule (`device`) stays as it is: the target's executor runs it.
   vector registers (manual section 2.1: a scalar float is a vector with
   the value in every lane, so it is loaded with `lw` and `vsplat`). Each op becomes the instructions of the manual's table
   4.12; compares that need two instructions, negation, absolute value and
-  copysign are bit operations on splatted masks.
+  copysign are bit operations on splatted masks; rounding to integral
+  values is `vfround.*`, bit counts are software (`bit_counts.py`).
 * Memory: each kernel stages its buffers in the scratchpad (`layout.py`):
   DMA loads every buffer in the prologue (in the manual's conversion mode
   for narrow types), computes there, and DMA stores the buffers it writes
@@ -52,7 +53,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -62,6 +62,7 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
+from xlir.targets.accel.bit_counts import Words, leading_zeros, population_count
 from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
@@ -85,6 +86,8 @@ from xlir.targets.accel.vector_lanes import LANES, vectorize_kernel
 from xlir.targets.accel.vector_reductions import vectorize_reductions
 
 from xlir.diagnostics import XlirError, format_at_op, refuse_ops
+from xlir.rewriting import PatternRewriteWalker, walk_region
+from xlir.walk import walk
 
 X = accel.XRegisterType
 V = accel.VRegisterType
@@ -103,9 +106,11 @@ FPTOSI = (arith.FPToSIOp, xarith.FPToSIOp)
 """xDSL's classes and xlir's (which also take vectors): passes build either."""
 
 
+@cache
 def register_type(type_: Attribute) -> type[accel.AccelRegisterType] | None:
     """The register file of a scalar of the loop level, or of 16 lanes of
-    f32, i32 or i1 (`vector_lanes.py`); None: unsupported."""
+    f32, i32 or i1 (`vector_lanes.py`); None: unsupported (asked once per
+    type: the lowering asks for every value)."""
     if isinstance(type_, VectorType):
         element = type_.element_type
         lanes = type_.get_shape() == (LANES,)
@@ -196,6 +201,16 @@ FLOAT_COMPARE = {
 }
 """arith.cmpf predicate -> (instruction, swapped, negated); `one`, `ueq`,
 `ord`, `uno`, `false`, `true` are built from these."""
+ROUNDINGS = {
+    math.FloorOp: "vfround.rdn",
+    math.CeilOp: "vfround.rup",
+    math.RoundEvenOp: "vfround.rne",
+    math.RoundOp: "vfround.rmm",
+    math.TruncOp: "vfround.rtz",
+}
+"""f32 rounding to an integral value: one instruction each (manual 4.8)."""
+BIT_COUNTS = (math.CountLeadingZerosOp, math.CtPopOp)
+"""Software sequences (`bit_counts.py`)."""
 SUPPORTED = (
     *INTEGER_BINARY,
     *UNSIGNED_BINARY,
@@ -220,6 +235,9 @@ SUPPORTED = (
     math.CopySignOp,
     math.SqrtOp,
     math.RsqrtOp,
+    *ROUNDINGS,
+    math.AbsIOp,
+    *BIT_COUNTS,
     vector.BroadcastOp,
     vector.ReductionOp,
     LoadOp,
@@ -254,7 +272,7 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
             argument.type
         ):
             found.append((kernel, f"has an argument of type {argument.type}"))
-    for op in kernel.body.walk():
+    for op in walk_region(kernel.body):
         if not isinstance(op, SUPPORTED) or (
             isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value)
         ):
@@ -384,8 +402,18 @@ class Builder:
             [result.unallocated()] if result is not None else [],
             **properties,
         )
-        self.rewriter.insert(op)
+        self.insert(op)
         return op
+
+    def insert(self, op: Operation) -> None:
+        """Put `op` at the insertion point, straight on the IR (`replace_with`
+        says why)."""
+        point = self.rewriter.insertion_point
+        if point.insert_before is None:
+            point.block.add_op(op)
+        else:
+            point.block.insert_op_before(op, point.insert_before)
+        self.rewriter.has_done_action = True
 
     def x(self, mnemonic: str, *operands: SSAValue, **properties: int) -> SSAValue:
         return self.emit(mnemonic, operands, X, **properties).results[0]
@@ -396,7 +424,7 @@ class Builder:
     def register(self, name: str) -> SSAValue:
         """A register the convention sets (zero, sp)."""
         op = accel.GetRegisterOp(X.from_name(name))
-        self.rewriter.insert(op)
+        self.insert(op)
         return op.result
 
     def zero(self) -> SSAValue:
@@ -493,12 +521,20 @@ def conversion(value: SSAValue, type_: Attribute) -> UnrealizedConversionCastOp:
 def replace_with(
     rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue]
 ) -> None:
-    """Replace `op` by casts of `values` (accel registers) to its result types."""
-    casts = [
-        conversion(value, result.type)
-        for value, result in zip(values, op.results, strict=True)
-    ]
-    rewriter.replace(op, casts, [c.results[0] for c in casts])
+    """Replace `op` by casts of `values` (accel registers) to its result types.
+    Straight on the IR, not through the rewriter, which would tell the walker
+    of each change: its walk visits every op once (`LoopToAccelPass`), so
+    nothing built needs a visit, `op` has left its list, and a loop's body
+    has moved into the accel loop already."""
+    block = op.parent_block()
+    assert block is not None
+    for value, result in zip(values, op.results, strict=True):
+        cast = conversion(value, result.type)
+        block.insert_op_before(cast, op)
+        result.replace_all_uses_with(cast.results[0])
+    op.detach()
+    op.erase()
+    rewriter.has_done_action = True
 
 
 def constant_of(value: SSAValue) -> int | None:
@@ -1263,6 +1299,10 @@ def lower_scalar(build: Builder, op: Operation, operands: list[SSAValue]) -> SSA
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
+    if type(op) in ROUNDINGS:
+        return build.v(ROUNDINGS[type(op)], operands[0])
+    if isinstance(op, math.AbsIOp | math.CountLeadingZerosOp | math.CtPopOp):
+        return integer_unary(Words(build, lanes=False), op, operands[0], width)
     if isinstance(op, arith.ExtFOp):  # f16 to f32: its container already
         return operands[0]
     if isinstance(op, arith.TruncFOp):
@@ -1323,6 +1363,18 @@ def lower_scalar_float(
     return build.v("vfdiv", one, build.v("vfsqrt", operands[0]))
 
 
+def integer_unary(words: Words, op: Operation, value: SSAValue, width: int) -> SSAValue:
+    """absi (the larger of x and 0 - x, wrapping as the CPU's does at the
+    most negative value), ctlz and ctpop (`bit_counts.py`) of a `width`-bit
+    integer: a container value or i32 lanes."""
+    if isinstance(op, math.CountLeadingZerosOp):
+        return leading_zeros(words, value, width)
+    if isinstance(op, math.CtPopOp):
+        return population_count(words, value, width)
+    negated = words("sub", words.constant(0), value)
+    return words.build.canonical(words("max", value, negated), width)
+
+
 def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAValue:
     """The vector register holding the lanes of `op` (i32, i1 or f32 lanes,
     `vector_lanes.py` vectorized only ops of those types)."""
@@ -1346,6 +1398,10 @@ def lower_lanes(build: Builder, op: Operation, operands: list[SSAValue]) -> SSAV
         return lower_scalar_float(build, op, operands)
     if isinstance(op, math.RsqrtOp):
         return lower_scalar_float(build, op, operands)
+    if type(op) in ROUNDINGS:
+        return build.v(ROUNDINGS[type(op)], operands[0])
+    if isinstance(op, math.AbsIOp | math.CountLeadingZerosOp | math.CtPopOp):
+        return integer_unary(Words(build, lanes=True), op, operands[0], 32)
     if isinstance(op, (*SITOFP, arith.UIToFPOp)):
         return to_float(build, op, operands[0], width=32)
     if isinstance(op, FPTOSI):
@@ -1418,7 +1474,7 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     mnemonic, operands and immediates; no side effect, no memory read) is
     replaced by that one's result: the address of one element computed for
     each buffer a loop body reads, a constant splatted twice."""
-    for op in list(kernel.body.walk()):
+    for op in list(walk_region(kernel.body)):
         for region in op.regions:
             for block in region.blocks:
                 seen: dict[tuple[object, ...], SSAValue] = {}
@@ -1437,7 +1493,7 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
-    for op in list(kernel.body.walk()):
+    for op in list(walk_region(kernel.body)):
         if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
             continue
         for product, addend in ((op.operands[1], op.operands[0]), op.operands):
@@ -1469,7 +1525,7 @@ def separate_yields(kernel: accel.KernelOp) -> None:
     one defined in a nested region, or one defined before the last read of
     its carried value. Such a value is copied right before the yield (a
     block argument first copied at the start of the body)."""
-    for loop in [op for op in kernel.body.walk() if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_region(kernel.body) if isinstance(op, accel.ForOp)]:
         body = loop.body.block
         yielded = body.last_op
         assert isinstance(yielded, accel.YieldOp)
@@ -1519,7 +1575,7 @@ def _top(op: Operation, block: Block) -> Operation:
 def reconcile_casts(module: ModuleOp) -> None:
     """Fold cast pairs back to their accel values and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
-    casts = [o for o in module.walk() if isinstance(o, UnrealizedConversionCastOp)]
+    casts = [o for o in walk(module) if isinstance(o, UnrealizedConversionCastOp)]
     for cast in casts:
         source = cast.inputs[0]
         while isinstance(source.owner, UnrealizedConversionCastOp):

@@ -23,6 +23,7 @@ from xlir.dialects.register_allocation import LoopRegisterStack, allocate_block
 from xlir.targets.accel.isa import RegClass
 
 from xlir.diagnostics import XlirError, format_at_op
+from xlir.rewriting import walk_region
 
 X, V, M = accel.XRegisterType, accel.VRegisterType, accel.MRegisterType
 RESERVED = ("zero", "ra", "sp", "gp")
@@ -83,7 +84,7 @@ def _register_types(
     types: list[tuple[Operation | Block, tuple[Attribute, ...]]] = [
         (block, tuple(a.type for a in block.args)) for block in kernel.body.blocks
     ]
-    for op in kernel.body.walk():
+    for op in walk_region(kernel.body):
         types.append((op, tuple(r.type for r in op.results)))
         types += [
             (block, tuple(a.type for a in block.args))
@@ -121,7 +122,7 @@ def spill(kernel: accel.KernelOp) -> int:
     slots = _slots(kernel)
     loop_ends = _hardware_loop_ends(kernel)
     instructions = [
-        op for op in kernel.body.walk() if isinstance(op, accel.AccelInstruction)
+        op for op in walk_region(kernel.body) if isinstance(op, accel.AccelInstruction)
     ]
     labels = {op: _labels_before(op, loop_ends) for op in instructions}
     reloads = [  # all reloads first: a store retypes the stored value
@@ -135,7 +136,7 @@ def spill(kernel: accel.KernelOp) -> int:
     for load in reloads:
         _forward_store(load)
     for op in list(
-        kernel.body.walk()
+        walk_region(kernel.body)
     ):  # a lowered loop's names, read through slots now
         if isinstance(op, accel.GetRegisterOp) and _is_infinite(op.result):
             Rewriter.erase_op(op)
@@ -147,7 +148,7 @@ def _slots(kernel: accel.KernelOp) -> dict[accel.AccelRegisterType, int]:
     op if one cannot be spilled, or at the kernel if they do not fit."""
     slots: dict[accel.AccelRegisterType, int] = {}
     offset = 0
-    for op in kernel.body.walk():
+    for op in walk_region(kernel.body):
         for value in (*op.operands, *op.results):
             register = value.type
             if not _is_infinite(value) or register in slots:
@@ -183,7 +184,7 @@ def _hardware_loop_ends(kernel: accel.KernelOp) -> set[str]:
     """The labels `loop` instructions name: each marks a body's last instruction."""
     return {
         target.data
-        for op in kernel.body.walk()
+        for op in walk_region(kernel.body)
         if isinstance(op, accel.AccelInstruction) and op.SPEC.mnemonic == "loop"
         if isinstance(target := op.properties["target"], StringAttr)
     }

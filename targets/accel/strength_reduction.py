@@ -20,6 +20,8 @@ from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.hoist_invariants import defined_outside, is_pure
 
+from xlir.rewriting import walk_region
+
 STEP_LIMIT = 2**15 - 1
 """The largest step: the counter advances by an `addi`."""
 
@@ -95,7 +97,7 @@ def count_addresses(kernel: accel.KernelOp) -> int:
     """Strength-reduce the counters of `kernel`'s hardware loops; the number
     of instructions taken out of loop bodies."""
     count = 0
-    for loop in [op for op in kernel.body.walk() if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_region(kernel.body) if isinstance(op, accel.ForOp)]:
         if loop.hardware is None:
             continue
         while _reduce_once(loop):

@@ -52,6 +52,8 @@ LANE_OPS = (
     arith.SelectOp, arith.NegfOp, arith.UIToFPOp, arith.SIToFPOp, xarith.SIToFPOp,
     arith.FPToSIOp, xarith.FPToSIOp, arith.FPToUIOp, arith.BitcastOp, math.AbsFOp,
     math.CopySignOp, math.SqrtOp, math.RsqrtOp, arith.ExtFOp, arith.TruncFOp,
+    math.FloorOp, math.CeilOp, math.RoundEvenOp, math.RoundOp, math.TruncOp,
+    math.AbsIOp, math.CountLeadingZerosOp, math.CtPopOp,
 )  # fmt: skip
 """Scalar ops whose lane-wise form the vector unit has."""
 

@@ -8,7 +8,9 @@ other: add and subtract with a carry or borrow from an unsigned compare,
 multiply from 16-bit halves (XA-1 has no high-half multiply), shifts by
 constants and by values (amounts of 64 or more give 0, or the sign, as
 the evaluator's), bitwise ops, compares (signed and unsigned: the high
-words decide unless equal), select, min/max, extensions, truncations and
+words decide unless equal), select, min/max, absolute values (negated
+where the high word is negative), leading zeros and population counts
+(from each word's), extensions, truncations and
 index casts (an index is a signed 32-bit value on XA-1: an i64 outside
 its range saturates, so that the clamp of a start index such as
 zero-extended ui32 4294967295 still clamps to the end). A buffer of i64
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
@@ -69,6 +71,9 @@ EMULATED = (
     *EXTSI,
     *EXTUI,
     *TRUNCI,
+    math.AbsIOp,
+    math.CountLeadingZerosOp,
+    math.CtPopOp,
     LoadOp,
     StoreOp,
     ReshapeOp,
@@ -78,7 +83,8 @@ EMULATED = (
 """The ops that may take or give i64 values or buffers."""
 WIDE_OPS = (
     "which XA-1 emulates only in add, subtract, multiply, bitwise ops, shifts, "
-    "compares, select, min/max, integer casts, loads, stores and reshapes"
+    "compares, select, min/max, absolute values, bit counts, integer casts, "
+    "loads, stores and reshapes"
 )
 """Why an op on i64 that is not one of `EMULATED` cannot run."""
 
@@ -274,6 +280,27 @@ class WideIntegers:
             self.pairs[op.results[0]] = self.value(at, op)
         self.dead.append(op)
 
+    def unary(self, at: Emitter, op: Operation, pair: Pair) -> Pair:
+        """absi (the negation, borrowing from the high word, where the high
+        word is negative), ctlz (the high word's, or 32 more than the low
+        word's where the high word is 0) and ctpop (the words' sum)."""
+        low, high = pair
+        if isinstance(op, math.AbsIOp):
+            zero = at.constant(0)
+            borrow = at.bit(at.compare("ne", low, zero))
+            negated = at.sub(zero, low), at.sub(at.sub(zero, high), borrow)
+            negative = at.compare("slt", high, zero)
+            return at.select(negative, negated[0], low), at.select(
+                negative, negated[1], high
+            )
+        if isinstance(op, math.CtPopOp):
+            counts = [at.add_op(math.CtPopOp(word)) for word in (low, high)]
+            return at.add(*counts), at.constant(0)
+        counts = [at.add_op(math.CountLeadingZerosOp(word)) for word in (low, high)]
+        in_low = at.add(counts[0], at.constant(32))
+        high_zero = at.compare("eq", high, at.constant(0))
+        return at.select(high_zero, in_low, counts[1]), at.constant(0)
+
     def saturated_word(self, at: Emitter, pair: Pair) -> SSAValue:
         """The i32 nearest the i64 `pair`: its low word where the high word
         is only the low word's sign."""
@@ -315,6 +342,8 @@ class WideIntegers:
             return self.select(at, first, lhs, rhs)
         if isinstance(op, arith.SelectOp):
             return self.select(at, op.cond, op.lhs, op.rhs)
+        if isinstance(op, math.AbsIOp | math.CountLeadingZerosOp | math.CtPopOp):
+            return self.unary(at, op, self.pair(op.operands[0]))
         if isinstance(op, arith.IndexCastOp):
             low = at.add_op(arith.IndexCastOp(op.input, WORD))
             return low, at.sign(low)

@@ -134,6 +134,23 @@ def test_select_extensions_truncations_and_index_casts() -> None:
     _same(text, _values(8), rng.choice(edges32, N), rng.choice(edges8, N))
 
 
+@pytest.mark.parametrize("op", ["math.absi", "math.ctlz", "math.ctpop"])
+def test_absolute_values_and_bit_counts(op: str) -> None:
+    """Negation borrowing into the high word (and -2^63 staying itself),
+    leading zeros in either word, and each word's ones."""
+    kernel = f"""loop.kernel @k(%x: {I64}, %z: {I64}) {{
+  loop.parallel (%i) = (0) to ({N}) step (1) {{
+    %a = loop.load %x[%i] : {I64}
+    %c = {op} %a : i64
+    loop.store %c, %z[%i] : {I64}
+  }}
+  loop.return
+}}"""
+    values = _values(10)
+    values[: WIDE_EDGES.size] = WIDE_EDGES
+    _same(_program(kernel, [I64], [I64]), values)
+
+
 def test_index_casts_saturate_before_a_clamp() -> None:
     """An i64 outside the 32-bit index range becomes the nearest index, so a
     start index clamped after the cast lands where the evaluator's 64-bit

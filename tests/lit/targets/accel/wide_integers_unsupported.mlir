@@ -4,8 +4,8 @@
 // from floats) are listed, and only those: the kernel's other i64 ops
 // would be emulated.
 // CHECK: loop-to-accel cannot lower 2 op(s) for target 'accel':
-// CHECK-NEXT: wide_integers_unsupported.mlir:[[# @LINE + 7]]:5: error: 'arith.divsi' computes on i64, which XA-1 emulates only in add, subtract, multiply, bitwise ops, shifts, compares, select, min/max, integer casts, loads, stores and reshapes
-// CHECK-NEXT: wide_integers_unsupported.mlir:[[# @LINE + 7]]:5: error: 'arith.sitofp' computes on i64, which XA-1 emulates only in add, subtract, multiply, bitwise ops, shifts, compares, select, min/max, integer casts, loads, stores and reshapes
+// CHECK-NEXT: wide_integers_unsupported.mlir:[[# @LINE + 7]]:5: error: 'arith.divsi' computes on i64, which XA-1 emulates only in add, subtract, multiply, bitwise ops, shifts, compares, select, min/max, absolute values, bit counts, integer casts, loads, stores and reshapes
+// CHECK-NEXT: wide_integers_unsupported.mlir:[[# @LINE + 7]]:5: error: 'arith.sitofp' computes on i64, which XA-1 emulates only in add, subtract, multiply, bitwise ops, shifts, compares, select, min/max, absolute values, bit counts, integer casts, loads, stores and reshapes
 // CHECK-NOT: error
 loop.kernel @divide(%x: memref<4xi64>, %y: memref<4xi64>, %f: memref<4xf32>) {
   loop.parallel (%i) = (0) to (4) step (1) {
