@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from io import StringIO
 from typing import ClassVar, Self
 
@@ -72,7 +72,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.device import LaunchableKernel
-from xlir.dialects.instruction_op import Instruction, instruction_op
+from xlir.dialects.instruction_op import Instruction, immediate, instruction_op
 from xlir.dialects.register_allocation import RegisterLoop
 from xlir.dialects.symbols import lookup_symbol
 from xlir.targets.accel.isa import (
@@ -789,7 +789,7 @@ class ForOp(StructuredControl, RegisterLoop):
         # Operation's own constructor, as `GetRegisterOp`'s: the lowering
         # builds a loop per loop dimension, and IRDL's generic one, which
         # also makes new attributes each time, costs several times as much.
-        properties: dict[str, Attribute] = {"step": _i32(step)}
+        properties: dict[str, Attribute] = {"step": immediate(step)}
         if hardware:
             properties["hardware"] = UNIT
         properties["operandSegmentSizes"] = _segment_sizes(len(iter_args))

@@ -59,12 +59,12 @@ class Instruction(HasRegisterConstraints, IRDLOperation, OneLineAssemblyPrintabl
         return AssemblyPrinter.assembly_line(mnemonic, ", ".join(fields))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)
 def immediate(value: int | float | str) -> Attribute:
     """An immediate as a property: an int an i32, a float an f32 (what the
     32-bit chips' instructions hold), a string a name (a label, a mode);
-    made once per value, as attributes are immutable and each new one is
-    verified."""
+    made once per value and type (1 and 1.0 are equal keys otherwise), as
+    attributes are immutable and each new one is verified."""
     if isinstance(value, str):
         return StringAttr(value)
     return IntegerAttr(value, i32) if isinstance(value, int) else FloatAttr(value, f32)

@@ -348,8 +348,8 @@ EMITTERS: dict[str, Emitter] = {
 """Op name -> the emitter of its `llvm` code."""
 
 
-_MOVES_BITS = ("arith.select", "arith.bitcast")
-"""The ops that may take bf16 and float8 values as they are (their bits)."""
+_MOVES_BITS = ("arith.select", "arith.bitcast", "vector.broadcast")
+"""The ops that may take bf16 and float8 values as they are (they move bits)."""
 
 
 def narrow_float_problem(op: Operation, target: str) -> str | None:

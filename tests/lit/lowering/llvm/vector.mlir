@@ -40,3 +40,21 @@ loop.kernel @tile(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %c: memref<4x8xf32>,
   loop.store %w, %d[%i, %z] : memref<2x2xf64>, vector<2xf64>
   loop.return
 }
+
+// A bf16 broadcast moves bits (a broadcast_in_dim of a bf16 row, found by
+// the fuzzer): it broadcasts the i16 that holds them, where bf16
+// arithmetic is refused.
+// CHECK-LABEL: llvm.func internal @bf16_row
+// CHECK:         %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i16
+// CHECK:         %[[L:.*]] = llvm.insertelement %[[X]], %{{.*}} : vector<4xi16>
+// CHECK-NEXT:    %[[S:.*]] = llvm.shufflevector %[[L]], %{{.*}} [0, 0, 0, 0] : vector<4xi16>
+// CHECK:         llvm.store %[[S]], %{{.*}} : vector<4xi16>, !llvm.ptr
+// IR: shufflevector <4 x i16> %{{.*}}, <4 x i16> undef, <4 x i32> zeroinitializer
+loop.kernel @bf16_row(%a: memref<6xbf16>, %b: memref<6x4xbf16>) {
+  %i = arith.constant 1 : index
+  %z = arith.constant 0 : index
+  %x = loop.load %a[%i] : memref<6xbf16>
+  %s = vector.broadcast %x : bf16 to vector<4xbf16>
+  loop.store %s, %b[%i, %z] : memref<6x4xbf16>, vector<4xbf16>
+  loop.return
+}
