@@ -194,6 +194,30 @@ def test_zero_count_loop_counts_for_the_enclosing_loop() -> None:
     assert sim.state.x[6] == 5
 
 
+def test_an_error_in_a_repeated_loop_body_names_its_instruction() -> None:
+    """The fourth iteration's load leaves the scratchpad (a straight-line
+    body's later iterations run without the run loop's bookkeeping)."""
+    error = fails(
+        "li t0, 10 ; lui t1, 7 ; loop t0, end ; addi t1, t1, 16384\nend:\n lw t2, 0(t1)",
+        "SPAD_RANGE",
+        16,
+    )
+    assert error.cycle == 3 + 3 * 2 + 1 and error.instruction.startswith("lw")
+
+
+def test_the_watchdog_stops_a_repeated_loop_body_where_it_passes() -> None:
+    error = fails(
+        "li t0, 1000 ; loop t0, end ; nop\nend:\n nop", "WATCHDOG", 8, watchdog=100
+    )
+    assert error.cycle == 101
+
+
+def test_a_repeated_loop_body_counts_every_instruction() -> None:
+    sim = run("li t0, 50 ; li t2, 0 ; loop t0, end ; addi t2, t2, 1\nend:\n nop\nhalt")
+    assert sim.state.x[6] == 50
+    assert sim.profile.instructions == 2 + 1 + 2 * 50 + 1  # type: ignore[attr-defined]
+
+
 # Costs (section 6).
 
 
