@@ -109,6 +109,18 @@ def test_dma_checks_at_issue() -> None:
         "SPAD_RANGE",
         28,
     )
+    # One raw row (the copy as slices): the same checks.
+    row = "li t0, 1 ; li t1, 64 ; dma.cfg t0, t1, t1, raw ; li t2, 16 ; li t3, {d} ; "
+    error = fails(row.format(d=0x1FFF8) + "dma.st zero, t3, t2, 0", "DRAM_RANGE", 24)
+    assert "from 0x1fff8 (stride 64)" in error.cause
+    error = fails(
+        row.format(d=BUFFER) + "li t4, 0x7FFF8 ; dma.ld t4, t3, t2, 0", "SPAD_RANGE", 28
+    )
+    assert "[0x7fff8, 0x80008)" in error.cause
+    dram = np.zeros(0x20000, np.uint8)
+    dram[BUFFER : BUFFER + 16] = np.arange(16)
+    sim = run(row.format(d=BUFFER) + "li t4, 0x40 ; dma.ld t4, t3, t2, 0 ; halt", dram)
+    assert sim.state.spad[0x40:0x50].tolist() == list(range(16))
 
 
 def test_dma_hazards() -> None:
