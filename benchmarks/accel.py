@@ -100,6 +100,15 @@ def run(
     return program.profiles[before:], arrays, outputs
 
 
+def _same_bits(a: object, b: object) -> bool:
+    """Whether two outputs are the same arrays, bit for bit (any NaN equal
+    to any NaN): both pipelines compute each value in the same order."""
+    x, y = np.asarray(a), np.asarray(b)
+    if x.dtype.kind == "f":
+        x, y = (np.where(np.isnan(v), 0, v) for v in (x, y))
+    return x.dtype == y.dtype and x.tobytes() == y.tobytes()
+
+
 def report(path: Path, naive_pipeline: bool) -> None:
     text = path.read_text()
     line = f"{path.stem:24}"
@@ -111,12 +120,16 @@ def report(path: Path, naive_pipeline: bool) -> None:
         print(f"{line} not run: {str(error).splitlines()[0][:100]}")
         return
     naive: list[Profile] = []
+    same = True
     if naive_pipeline:
-        naive, _, _ = run(text, str(path), naive=True)
+        naive, _, naive_outputs = run(text, str(path), naive=True)
+        same = all(map(_same_bits, outputs, naive_outputs))
     cycles = sum(LAUNCH_OVERHEAD + p.cycles for p in profiles)
     compute = sum(p.cycles for p in profiles) or 1
     naive_cycles = sum(LAUNCH_OVERHEAD + p.cycles for p in naive)
     speedup = f"{naive_cycles / cycles:5.2f}x" if naive else "  n/a"
+    if not same:
+        speedup += " (its outputs differ)"
     roof = roofline_cycles(text, arrays, outputs)
     flops = sum(p.flops for p in profiles)
     moved = sum(p.dram_bytes for p in profiles)
