@@ -1,9 +1,10 @@
 """Programs on the simulated XA-1: simulated cycles (the manual's program
 time, launch overheads included) and microseconds at its 1 GHz clock,
 FLOPs executed, DRAM bytes moved, DMA and matrix-unit busy fractions, and
-roofline utilization, for the compiler's pipeline and for a naive one (no
-double buffering, no matrix unit: matrix products on the vector lanes, the
-DMA and the compute taking turns), to show what those two buy.
+roofline utilization (and its geometric mean over the programs), for the
+compiler's pipeline and for a naive one (no double buffering, no matrix
+unit: matrix products on the vector lanes, the DMA and the compute taking
+turns), to show what those two buy.
 
 Roofline utilization is U = T_roof / sum of the launches' C (manual
 section 6.6), with T_roof counted for the whole program from its StableHLO
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from statistics import geometric_mean
 
 import numpy as np
 from xlir.dialects.stablehlo.contraction import ConvolutionOp, DotGeneralOp, DotOp
@@ -109,7 +111,8 @@ def _same_bits(a: object, b: object) -> bool:
     return x.dtype == y.dtype and x.tobytes() == y.tobytes()
 
 
-def report(path: Path, naive_pipeline: bool) -> None:
+def report(path: Path, naive_pipeline: bool) -> float | None:
+    """Print the program's row; its roofline utilization (None: not run)."""
     text = path.read_text()
     line = f"{path.stem:24}"
     try:
@@ -118,7 +121,7 @@ def report(path: Path, naive_pipeline: bool) -> None:
         seconds = time.perf_counter() - start
     except Exception as error:  # a program the target cannot run yet
         print(f"{line} not run: {str(error).splitlines()[0][:100]}")
-        return
+        return None
     naive: list[Profile] = []
     same = True
     if naive_pipeline:
@@ -141,6 +144,7 @@ def report(path: Path, naive_pipeline: bool) -> None:
         f"U {roof / compute:6.1%}  naive {speedup}  "
         f"({len(profiles)} launches, {seconds:.1f} s)"
     )
+    return roof / compute
 
 
 def main() -> None:
@@ -158,8 +162,12 @@ def main() -> None:
         for p in (CORPUS / args.corpus).glob("*.mlir")
         if ".export." not in p.name and (not args.programs or p.stem in args.programs)
     )
-    for path in paths:
-        report(path, not args.no_naive)
+    utilizations = [u for path in paths if (u := report(path, not args.no_naive))]
+    if utilizations:
+        print(
+            f"geometric mean U over {len(utilizations)} programs: "
+            f"{geometric_mean(utilizations):.1%}"
+        )
 
 
 if __name__ == "__main__":
