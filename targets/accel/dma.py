@@ -106,10 +106,12 @@ def check_and_copy(
             f"mode {mode}: DRAM address {d:#x} / stride {dstride} must be multiples of "
             f"{e_d}, scratchpad address {s:#x} / stride {sstride} multiples of 4",
         )
-    spad_rows = Rows(s, sstride, rows, cols * e_s)
-    dram_rows = Rows(d, dstride, rows, cols * e_d)
     if rows == 0 or cols == 0:
         return Rows(s, sstride, 0, 0), cols * e_d
+    if rows == 1 and mode == 0:
+        return _copy_row(load, spad, dram, s, d, cols, sstride, dstride), cols
+    spad_rows = Rows(s, sstride, rows, cols * e_s)
+    dram_rows = Rows(d, dstride, rows, cols * e_d)
     low, high = spad_rows.span()
     if low < 0 or high > SPAD_SIZE:
         raise DmaError(
@@ -133,6 +135,35 @@ def check_and_copy(
     data = _widen(data, mode) if load else _narrow(data, mode)
     _scatter(target_memory, target, data)
     return spad_rows, cols * e_d
+
+
+def _copy_row(
+    load: bool,
+    spad: NDArray[np.uint8],
+    dram: NDArray[np.uint8],
+    s: int,
+    d: int,
+    size: int,
+    sstride: int,
+    dstride: int,
+) -> Rows:
+    """`check_and_copy` for one raw row (a scalar or a vector bounced through
+    DRAM, a contiguous buffer): its checks and copy as slices."""
+    if s + size > SPAD_SIZE:
+        raise DmaError(
+            "SPAD_RANGE",
+            f"scratchpad rows [{s:#x}, {s + size:#x}) leave the scratchpad",
+        )
+    if d + size > len(dram):
+        raise DmaError(
+            "DRAM_RANGE",
+            f"DRAM rows from {d:#x} (stride {dstride}) leave the {len(dram)}-byte DRAM",
+        )
+    if load:
+        spad[s : s + size] = dram[d : d + size]
+    else:
+        dram[d : d + size] = spad[s : s + size]
+    return Rows(s, sstride, 1, size)
 
 
 def _indices(rows: Rows, modulus: int) -> NDArray[np.int64]:

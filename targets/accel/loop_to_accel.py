@@ -708,10 +708,15 @@ class LowerTileLoop(RewritePattern):
     loads into the other slot, a wait for this slot's loads (and for the
     stores that last read it), the nest, and this slot's stores, which
     nothing waits for until the slot is reused. The loads past the last
-    tile are issued empty (COLS 0), so the loop body has no branch."""
+    tile are issued empty (COLS 0), so the loop body has no branch.
+
+    Without `double_buffering` the DMA and the compute take turns: each
+    tile's loads are issued and waited for just before its nest, and its
+    stores just after it (the naive pipeline of `benchmarks/accel.py`)."""
 
     layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     tiled: dict[SSAValue, Placement]
+    double_buffering: bool = True
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ForOp, rewriter: PatternRewriter) -> None:
@@ -737,7 +742,8 @@ class LowerTileLoop(RewritePattern):
         build = Builder(rewriter)
         lower = op.lower
         assert isinstance(lower, int)
-        self.loads(build, read, build.li(lower), 0)
+        if self.double_buffering:
+            self.loads(build, read, build.li(lower), 0)
         low, bound, step, _ = loop_bounds(build, op, 0, HARDWARE_LOOPS + 1)
         carried = [accel_value(rewriter, v) for v in op.iter_args]
         loop = new_loop((low, bound, step, False), carried)
@@ -754,23 +760,29 @@ class LowerTileLoop(RewritePattern):
         values = [accel_value(rewriter, v) for v in yielded.operands]
         rewriter.replace(yielded, accel.YieldOp(*values))
         start = loop.induction_var
-        peeled = op.next_op
-        end = upper + size if peeled and TILE_SLOT in peeled.attributes else upper
+        peeled = _peeled(op)
+        end = upper + size if peeled else upper
         for slot in (0, 1):
             nests = [
                 o for o in body.ops if TILE_SLOT in o.attributes and _slot(o) == slot
             ]
             rewriter.insertion_point = InsertPoint.before(nests[0])
             following = build.add_immediate(start, size)
-            mask = build.x("slt", following, build.li(end)) if slot else None
-            self.loads(build, read, following, 1 - slot, mask)
+            if self.double_buffering:
+                mask = build.x("slt", following, build.li(end)) if slot else None
+                self.loads(build, read, following, 1 - slot, mask)
+            else:
+                self.loads(build, read, start, slot)
             self.tile(build, buffers, nests, start, slot)
             start = following
-        if peeled is not None and TILE_SLOT in peeled.attributes:
-            lower = peeled.lower_bounds[tile_dimension(op)]  # pyright: ignore[reportAttributeAccessIssue]
+        if peeled:
+            lower = peeled[0].lower_bounds[tile_dimension(op)]  # pyright: ignore[reportAttributeAccessIssue]
             assert isinstance(lower, int)
-            rewriter.insertion_point = InsertPoint.before(peeled)
-            self.tile(build, buffers, [peeled], build.li(lower), 0)
+            rewriter.insertion_point = InsertPoint.before(peeled[0])
+            first = build.li(lower)
+            if not self.double_buffering:
+                self.loads(build, read, first, 0)
+            self.tile(build, buffers, peeled, first, 0)
         rewriter.insertion_point = InsertPoint.after(loop)
         replace_with(rewriter, op, list(loop.res))
 
@@ -794,9 +806,11 @@ class LowerTileLoop(RewritePattern):
                     if operand in views:
                         inner.operands[position] = views[operand]
         build.rewriter.insertion_point = InsertPoint.after(nests[-1])
-        for buffer in buffers:
-            if self.tiled[buffer].written:
-                self.move(build, "dma.st", buffer, start, slot, STORE_TAGS[slot])
+        stored = [buffer for buffer in buffers if self.tiled[buffer].written]
+        for buffer in stored:
+            self.move(build, "dma.st", buffer, start, slot, STORE_TAGS[slot])
+        if stored and not self.double_buffering:
+            build.emit("dma.wait", imm=STORE_TAGS[slot])
 
     def move(
         self,
@@ -875,6 +889,17 @@ class LowerTileLoop(RewritePattern):
                 )
             views[buffer] = view.results[0]
         return views
+
+
+def _peeled(loop: ForOp) -> list[Operation]:
+    """The nests of the odd last tile `accel-tile` put after `loop` (one, or
+    the lanes' main nest and its remainder: `vector_lanes.py`)."""
+    nests: list[Operation] = []
+    following = loop.next_op
+    while following is not None and TILE_SLOT in following.attributes:
+        nests.append(following)
+        following = following.next_op
+    return nests
 
 
 def _first_index(build: Builder, placement: Placement, start: SSAValue) -> SSAValue:
@@ -1609,6 +1634,9 @@ class LoopToAccelPass(ModulePass):
     """Put innermost parallel dimensions on the vector lanes (`vector_lanes.py`)."""
     matrix: bool = True
     """Compute matrix products on the matrix unit (`matrix_unit.py`)."""
+    double_buffering: bool = True
+    """Load a tiled nest's next tile while it computes the current one
+    (`LowerTileLoop`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Imported here: the emulation builds on this module's op classes.
@@ -1636,7 +1664,7 @@ class LoopToAccelPass(ModulePass):
                 capacity,
                 self.matrix,
             ),
-            LowerTileLoop(layouts, tiled),
+            LowerTileLoop(layouts, tiled, self.double_buffering),
             LowerParallel(),
             LowerFor(),
             LowerReshape(layouts),

@@ -45,6 +45,10 @@ FLOAT_FLOPS = {
 }
 """Floating-point operations a vector instruction performs (for the profile)."""
 MMAC_FLOPS = 2 * 16 * 16 * 16
+CONTROL = frozenset(
+    {"beq", "bne", "blt", "bge", "bltu", "bgeu", "jal", "jalr", "loop", "halt"}
+)
+"""The instructions that choose the next pc."""
 
 
 class SimulationError(Exception):
@@ -146,6 +150,9 @@ class Simulator:
         self._words = self.state.spad.view(np.uint32)
         self._tiles: dict[tuple[int, int], tuple[int, int, int]] = {}
         """Checked tiles by (base, stride): signed stride and row span."""
+        self._bodies: dict[tuple[int, int], list[Handler]] = {}
+        """Hardware loop bodies by (start, end): their handlers if straight-line
+        (`_repeat`), else empty."""
 
     # Running.
 
@@ -210,16 +217,66 @@ class Simulator:
                 return
             if pc == st.loop_end and next_pc == pc + 4:
                 next_pc = self.after_loop_end(pc)
+                if next_pc != pc + 4 and st.t <= watchdog:
+                    self._repeat(kernel, next_pc, pc, executed)
             if st.t > watchdog:
-                raise SimulationError(
-                    "WATCHDOG",
-                    kernel,
-                    pc,
-                    st.t,
-                    str(self._instructions[index]),
-                    f"the launch exceeds {watchdog} cycles",
-                )
+                raise self._watchdog(kernel, pc)
             pc = next_pc
+
+    def _watchdog(self, kernel: str, pc: int) -> SimulationError:
+        return SimulationError(
+            "WATCHDOG",
+            kernel,
+            pc,
+            self.state.t,
+            str(self._instructions[pc >> 2]),
+            f"the launch exceeds {self.watchdog} cycles",
+        )
+
+    def _repeat(self, kernel: str, start: int, end: int, executed: list[int]) -> None:
+        """All but the last of the remaining iterations of the innermost
+        hardware loop [start, end], if its body is straight-line code (no
+        branch, jump, loop or halt): its handlers called in order, without
+        the run loop's per-instruction bookkeeping (the handlers keep the
+        time, so the cycles are the same). The run loop runs the last one,
+        which leaves the loop."""
+        body = self._bodies.get((start, end))
+        if body is None:
+            body = self._bodies[start, end] = self._straight_body(start, end)
+        top = self.state.loops[-1]
+        iterations = top.remaining - 1
+        if not body or iterations <= 0:
+            return
+        st, watchdog = self.state, self.watchdog
+        first = start >> 2
+        offset = 0
+        try:
+            for _ in range(iterations):
+                for offset, handler in enumerate(body):
+                    handler()
+                    if st.t > watchdog:
+                        raise self._watchdog(kernel, start + 4 * offset)
+        except Stop as stop:
+            pc = start + 4 * offset
+            raise SimulationError(
+                stop.kind, kernel, pc, st.t, str(self._instructions[pc >> 2]), str(stop)
+            ) from None
+        for offset in range(len(body)):
+            executed[first + offset] += iterations
+        top.remaining = 1
+
+    def _straight_body(self, start: int, end: int) -> list[Handler]:
+        """The handlers of [start, end] if every one is compiled and none
+        transfers control; else none."""
+        handlers: list[Handler] = []
+        for index in range(start >> 2, (end >> 2) + 1):
+            handler, instruction = self._handlers[index], self._instructions[index]
+            if handler is None or instruction is None:
+                return []
+            if instruction.spec.mnemonic in CONTROL:
+                return []
+            handlers.append(handler)
+        return handlers
 
     def after_loop_end(self, end: int) -> int:
         """Section 4.4: after the instruction at a loop's end address."""

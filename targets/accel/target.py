@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.passes import ModulePass
 from xlir.targets.accel.objfile import MAGIC
 from xlir.targets.base import Platform
@@ -90,3 +92,21 @@ class AccelTarget(Target):
         from xlir.targets.accel.runtime import AccelPlatform
 
         return AccelPlatform()
+
+
+def naive_pipeline(passes: list[ModulePass]) -> list[ModulePass]:
+    """`passes` (a pipeline of `AccelTarget`) without the matrix unit and
+    without double buffering: matrix products on the vector lanes, and each
+    tile's DMA waited for before and after its compute. The baseline that
+    `benchmarks/accel.py` measures what those two buy against."""
+    from xlir.targets.accel.loop_to_accel import LoopToAccelPass
+    from xlir.targets.accel.tiling import TileScratchpadPass
+
+    naive: list[ModulePass] = []
+    for p in passes:
+        if isinstance(p, LoopToAccelPass):
+            p = replace(p, matrix=False, double_buffering=False)
+        elif isinstance(p, TileScratchpadPass):
+            p = replace(p, matrix=False)
+        naive.append(p)
+    return naive

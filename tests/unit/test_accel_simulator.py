@@ -109,6 +109,18 @@ def test_dma_checks_at_issue() -> None:
         "SPAD_RANGE",
         28,
     )
+    # One raw row (the copy as slices): the same checks.
+    row = "li t0, 1 ; li t1, 64 ; dma.cfg t0, t1, t1, raw ; li t2, 16 ; li t3, {d} ; "
+    error = fails(row.format(d=0x1FFF8) + "dma.st zero, t3, t2, 0", "DRAM_RANGE", 24)
+    assert "from 0x1fff8 (stride 64)" in error.cause
+    error = fails(
+        row.format(d=BUFFER) + "li t4, 0x7FFF8 ; dma.ld t4, t3, t2, 0", "SPAD_RANGE", 28
+    )
+    assert "[0x7fff8, 0x80008)" in error.cause
+    dram = np.zeros(0x20000, np.uint8)
+    dram[BUFFER : BUFFER + 16] = np.arange(16)
+    sim = run(row.format(d=BUFFER) + "li t4, 0x40 ; dma.ld t4, t3, t2, 0 ; halt", dram)
+    assert sim.state.spad[0x40:0x50].tolist() == list(range(16))
 
 
 def test_dma_hazards() -> None:
@@ -192,6 +204,30 @@ def test_zero_count_loop_counts_for_the_enclosing_loop() -> None:
         addi t2, t2, 100
         halt""")
     assert sim.state.x[6] == 5
+
+
+def test_an_error_in_a_repeated_loop_body_names_its_instruction() -> None:
+    """The fourth iteration's load leaves the scratchpad (a straight-line
+    body's later iterations run without the run loop's bookkeeping)."""
+    error = fails(
+        "li t0, 10 ; lui t1, 7 ; loop t0, end ; addi t1, t1, 16384\nend:\n lw t2, 0(t1)",
+        "SPAD_RANGE",
+        16,
+    )
+    assert error.cycle == 3 + 3 * 2 + 1 and error.instruction.startswith("lw")
+
+
+def test_the_watchdog_stops_a_repeated_loop_body_where_it_passes() -> None:
+    error = fails(
+        "li t0, 1000 ; loop t0, end ; nop\nend:\n nop", "WATCHDOG", 8, watchdog=100
+    )
+    assert error.cycle == 101
+
+
+def test_a_repeated_loop_body_counts_every_instruction() -> None:
+    sim = run("li t0, 50 ; li t2, 0 ; loop t0, end ; addi t2, t2, 1\nend:\n nop\nhalt")
+    assert sim.state.x[6] == 50
+    assert sim.profile.instructions == 2 + 1 + 2 * 50 + 1  # type: ignore[attr-defined]
 
 
 # Costs (section 6).

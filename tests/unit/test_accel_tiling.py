@@ -5,7 +5,8 @@ what the loop evaluator gives: tiles of rows and of columns (2-D
 descriptors), an odd last tile, buffers staged whole beside tiled ones,
 narrow types converted by DMA, vector lanes over a tile, tiles along a
 later dimension, strided and offset footprints, and buffers that stay in
-DRAM when nothing else fits."""
+DRAM when nothing else fits; and the same through the naive pipeline (no
+matrix unit, no double buffering), matrix products on the vector lanes."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from xlir.dialects.syntax import i64_array
 from xlir.passes.loop.fold_index import FoldIndexPass
 from xlir.targets.accel import target as accel_target
 from xlir.targets.accel.layout import IN_DRAM
+from xlir.targets.accel.target import naive_pipeline
 from xlir.targets.accel.tiling import (
     TILE_DIMENSION,
     TILE_SIZE,
@@ -27,6 +29,7 @@ from xlir.targets.accel.tiling import (
 )
 from xlir.targets.target import CompileOptions
 
+import xlir
 from tests.unit.test_accel_loop_lowering import _program, _same
 from xlir.context import make_context
 from xlir.parsing import parse_module
@@ -44,11 +47,12 @@ def small_scratchpad(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accel_target.AccelTarget, "info", lambda self, options: info)
 
 
-def _planned(text: str) -> ModuleOp:
+def _planned(text: str, matrix: bool = True) -> ModuleOp:
     """`text` after `accel-tile` at the test's scratchpad size."""
     module = parse_module(make_context(), text, "test")
     capacity = accel_target.AccelTarget().info(CompileOptions()).scratchpad_bytes
-    passes = [FoldIndexPass(), TileScratchpadPass(capacity, accel_target.STACK_BYTES)]
+    tile = TileScratchpadPass(capacity, accel_target.STACK_BYTES, matrix)
+    passes = [FoldIndexPass(), tile]
     run_pipeline(make_context(), module, passes)
     return module
 
@@ -58,10 +62,12 @@ def _tile(module: ModuleOp) -> dict[str, Attribute]:
     return next(op.attributes for op in module.walk() if TILE_SIZE in op.attributes)
 
 
-def _same_tiled(text: str, *inputs: np.ndarray) -> dict[str, Attribute]:
-    """`_same`, for a program whose kernel `accel-tile` tiles; the tile
-    loop's attributes."""
-    attributes = _tile(_planned(text))
+def _same_tiled(
+    text: str, *inputs: np.ndarray, matrix: bool = True
+) -> dict[str, Attribute]:
+    """`_same`, for a program whose kernel `accel-tile` tiles (`matrix`: as
+    it plans with the matrix unit or without); the tile loop's attributes."""
+    attributes = _tile(_planned(text, matrix))
     _same(text, *inputs)
     return attributes
 
@@ -340,3 +346,82 @@ def test_a_reversal_tiles_backwards():
     assert isinstance(size, IntegerAttr)
     first = 2048 - size.value.data
     assert tile[TILED_STARTS] == i64_array([-1, first, 1, 0])
+
+
+def _naive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compile through the naive pipeline (`naive_pipeline`)."""
+    pipeline = accel_target.AccelTarget.loop_pipeline
+    monkeypatch.setattr(
+        accel_target.AccelTarget,
+        "loop_pipeline",
+        lambda self, options: naive_pipeline(pipeline(self, options)),
+    )
+
+
+def test_the_naive_pipeline_waits_for_each_tile():
+    """Tiles of rows with an odd last one, no tile's DMA overlapping
+    another's compute: each slot's load waited for before its nest, its
+    store after it."""
+    kernel = """loop.kernel @k(%x: memref<14x100xf32>, %y: memref<14x100xf32>) {
+  %two = arith.constant 2.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (14, 100) step (1, 1) {
+    %v = loop.load %x[%i, %j] : memref<14x100xf32>
+    %w = arith.mulf %v, %two : f32
+    loop.store %w, %y[%i, %j] : memref<14x100xf32>
+  }
+  loop.return
+}"""
+    text = _program(kernel, ["memref<14x100xf32>"], ["memref<14x100xf32>"])
+    with pytest.MonkeyPatch.context() as patch:
+        _naive(patch)
+        _same_tiled(text, _random((14, 100)))
+        lines = [
+            line.split()[0]
+            for line in xlir.compile(text, target="accel").as_text().splitlines()
+            if line.split()[0].startswith("dma.")
+        ]
+    transfers = [line for line in lines if line != "dma.cfg"]
+    assert transfers.count("dma.ld") == transfers.count("dma.st") == 3  # 2 slots, 1 odd
+    assert all(
+        transfers[index + 1] == "dma.wait"
+        for index, transfer in enumerate(transfers)
+        if transfer != "dma.wait"
+    )
+
+
+@pytest.mark.parametrize("columns", [48, 40])
+def test_the_naive_pipeline_multiplies_on_the_lanes(columns: int):
+    """A matrix product too large to stage, with a bias: its rows of A and C
+    in 5 tiles of 5 (the last after the pairs), B whole, 16 columns of C a `vfmadd` per step of k in
+    k's order (bit for bit the loop's sums), 40 columns leaving a scalar
+    remainder of 8."""
+    n = columns
+    kernel = f"""loop.kernel @k(%a: memref<25x8xf32>, %b: memref<8x{n}xf32>, %h: memref<{n}xf32>, %c: memref<25x{n}xf32>) {{
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (25, {n}) step (1, 1) {{
+    %s = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {{
+      %x = loop.load %a[%i, %k] : memref<25x8xf32>
+      %y = loop.load %b[%k, %j] : memref<8x{n}xf32>
+      %p = arith.mulf %x, %y : f32
+      %q = arith.addf %acc, %p : f32
+      loop.yield %q : f32
+    }}
+    %e = loop.load %h[%j] : memref<{n}xf32>
+    %r = arith.addf %s, %e : f32
+    loop.store %r, %c[%i, %j] : memref<25x{n}xf32>
+  }}
+  loop.return
+}}"""
+    text = _program(
+        kernel,
+        ["memref<25x8xf32>", f"memref<8x{n}xf32>", f"memref<{n}xf32>"],
+        [f"memref<25x{n}xf32>"],
+    )
+    inputs = _random((25, 8)), _random((8, n)), _random((n,))
+    with pytest.MonkeyPatch.context() as patch:
+        _naive(patch)
+        tile = _same_tiled(text, *inputs, matrix=False)
+        assembly = xlir.compile(text, target="accel").as_text()
+    assert tile[TILE_SIZE] == IntegerAttr(5, 64)
+    assert "vfmadd" in assembly
+    assert "mmac" not in assembly

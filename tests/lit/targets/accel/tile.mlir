@@ -1,5 +1,6 @@
 // RUN: xlir-opt %s -p 'accel-tile{scratchpad-bytes=3072 reserved-bytes=0}' | filecheck %s
 // RUN: xlir-opt %s -p 'accel-tile{scratchpad-bytes=3072 reserved-bytes=0},loop-to-accel{scratchpad-bytes=3072 reserved-bytes=0}' | filecheck %s --check-prefix=DMA
+// RUN: xlir-opt %s -p 'accel-tile{scratchpad-bytes=3072 reserved-bytes=0},loop-to-accel{scratchpad-bytes=3072 reserved-bytes=0 double-buffering=false}' | filecheck %s --check-prefix=SERIAL
 
 // A kernel whose buffers (2 x 2 KiB) do not fit a 3 KiB scratchpad is
 // strip-mined along its first dimension: a loop over pairs of tiles holds
@@ -34,6 +35,28 @@
 // DMA-NEXT:      accel.dma.wait 3
 // DMA:           accel.dma.st {{.*}}, 3
 // DMA:         accel.halt
+
+// Without double buffering the DMA and the compute take turns: nothing is
+// loaded before the loop; each slot loads its own tile and waits for it,
+// and waits for its store right after issuing it.
+// SERIAL-LABEL: accel.kernel "scale", 2
+// SERIAL-NOT:    accel.dma
+// SERIAL:        "accel.for"
+// SERIAL:          accel.dma.ld {{.*}}, 0
+// SERIAL-NEXT:     accel.dma.wait 0
+// SERIAL-NEXT:     accel.dma.wait 2
+// SERIAL:          accel.vld
+// SERIAL:          accel.vst
+// SERIAL:          accel.dma.st {{.*}}, 2
+// SERIAL-NEXT:     accel.dma.wait 2
+// SERIAL-NOT:      accel.slt
+// SERIAL:          accel.dma.ld {{.*}}, 1
+// SERIAL-NEXT:     accel.dma.wait 1
+// SERIAL-NEXT:     accel.dma.wait 3
+// SERIAL:          accel.dma.st {{.*}}, 3
+// SERIAL-NEXT:     accel.dma.wait 3
+// SERIAL-NEXT:     accel.yield
+// SERIAL:        accel.halt
 loop.kernel @scale(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
   %two = arith.constant 2.0 : f32
   loop.parallel (%i, %j) = (0, 0) to (8, 64) step (1, 1) {
