@@ -16,7 +16,7 @@ HEAVY = ("llvmlite", "xlir.targets", "xlir.evaluator", "xlir.lowering.llvm")
 
 PROBE = """\
 import sys
-from xlir.tools.opt import main
+from {tool} import main
 
 try:
     main(sys.argv[1:])
@@ -42,10 +42,13 @@ NUMERIC = ("numpy", "ml_dtypes")
 element types (xlir/element_types.py), not their host dtypes."""
 
 
-def _imported(*argv: str, of: tuple[str, ...] = HEAVY) -> list[str]:
-    """The modules of `of` that `xlir-opt ARGV` imported (it must succeed)."""
+def _imported(
+    *argv: str, of: tuple[str, ...] = HEAVY, tool: str = "xlir.tools.opt"
+) -> list[str]:
+    """The modules of `of` that the tool (`xlir-opt`) imported when run on
+    ARGV (it must succeed)."""
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv],
+        [sys.executable, "-c", PROBE.format(tool=tool), *argv],
         input=" ".join(of),
         capture_output=True,
         text=True,
@@ -114,3 +117,12 @@ def test_accel_dialect_imports_no_runtime(tmp_path: Path) -> None:
     path.write_text(ACCEL_PROGRAM)
     heavy = ("numpy", "llvmlite", "xlir.targets.base", "xlir.evaluator")
     assert _imported(str(path), of=heavy) == []
+
+
+def test_accel_assembly_imports_no_llvm(tmp_path: Path) -> None:
+    """`xlir-accel asm` prints assembly; only the simulator's matrix unit
+    compiles native code."""
+    path = tmp_path / "accel.mlir"
+    path.write_text(ACCEL_PROGRAM)
+    tool = "xlir.targets.accel.cli"
+    assert _imported("asm", str(path), of=("llvmlite",), tool=tool) == []
