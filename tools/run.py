@@ -75,12 +75,10 @@ from xlir.targets.registry import (
     target_names,
 )
 from xlir.targets.signatures import function_signature
-from xlir.tools.bisect import BisectOptions, bisect
 from xlir.tools.check_runner import check_source
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.compare import compare, tolerance_for
 from xlir.tools.mpi_launcher import launch, mpi_installed, without_processes
-from xlir.tools.profile import profile, profile_table, write_trace
 from xlir.tools.sharded_run import run_in_process, run_rank
 
 from xlir.api import load_executable, load_module
@@ -466,6 +464,10 @@ def _profile(
             "--profile needs static shapes; specialise the program first "
             "(xlir-opt -p 'refine-shapes{types=...}')"
         )
+    # Imported here, as bisect below: they bring in the loop level's lowering,
+    # which running on the interpreter does without.
+    from xlir.tools.profile import profile, profile_table, write_trace
+
     signature = function_signature(module, args.function)
     arrays = signature.check_arguments(_arguments(args, signature, False))
     results, measured = profile(
@@ -496,6 +498,8 @@ def _bisect(
             "--bisect needs static shapes; specialise the program first "
             "(xlir-opt -p 'refine-shapes{types=...}')"
         )
+    from xlir.tools.bisect import BisectOptions, bisect
+
     against = args.against or reference_target()
     get_target(against)  # an unknown name is a diagnostic before any run
     signature = function_signature(module, args.function)

@@ -1,24 +1,24 @@
 """StableHLO's semantics on numpy arrays: `ModuleInterpreter` prepares a
 module once and calls its functions on host arrays (`engine.py`); each
-kernel module registers the ops it evaluates."""
+kernel module registers the ops it evaluates.
+
+`KERNELS` and `ModuleInterpreter` are imported on first use, with every kernel
+module: a pass that only reads constants (`types.py`) does without them."""
 
 from __future__ import annotations
 
-# Kernel modules register themselves in the engine's table on import.
-from xlir.evaluator.hlo import (  # noqa: F401
-    check,
-    chlo,
-    collectives,
-    contraction,
-    control_flow,
-    data_movement,
-    elementwise,
-    indexing,
-    linalg,
-    normalization,
-    reduction,
-    rng,
-)
-from xlir.evaluator.hlo.engine import KERNELS, ModuleInterpreter
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from xlir.evaluator.hlo.engine import KERNELS, ModuleInterpreter
 
 __all__ = ["KERNELS", "ModuleInterpreter"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'xlir.evaluator.hlo' has no attribute '{name}'")
+    from xlir.evaluator.hlo import engine
+
+    engine.register_kernels()
+    return getattr(engine, name)

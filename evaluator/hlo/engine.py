@@ -15,6 +15,7 @@ collected, with their locations, into one error before anything runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -58,6 +59,31 @@ KERNELS: OpTable[Factory] = OpTable()
 
 impl = KERNELS.impl
 """`@impl(SomeOp, ...)`: register a kernel factory for the op classes given."""
+
+KERNEL_MODULES = (
+    "check",
+    "chlo",
+    "collectives",
+    "contraction",
+    "control_flow",
+    "data_movement",
+    "elementwise",
+    "indexing",
+    "linalg",
+    "normalization",
+    "reduction",
+    "rng",
+)
+"""The modules of `xlir.evaluator.hlo` whose kernels register on import."""
+
+
+def register_kernels() -> None:
+    """Fill `KERNELS`: import every kernel module (again: a no-op). Done when
+    an interpreter is made, not when this module loads, so that the kernels
+    (which import this one) load only where something is evaluated."""
+    for name in KERNEL_MODULES:
+        import_module(f"xlir.evaluator.hlo.{name}")
+
 
 TERMINATORS = {func.ReturnOp, ReturnOp, YieldOp}
 
@@ -276,6 +302,7 @@ class ModuleInterpreter:
     """A module prepared for the interpreter: one program per function."""
 
     def __init__(self, module: ModuleOp, sources: dict[str, str] | None = None):
+        register_kernels()
         self.module = module
         self.sources = sources or {}
         self.functions: dict[str, Operation] = {}

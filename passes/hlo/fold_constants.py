@@ -14,7 +14,9 @@ and broadcast_in_dim of a splat, which fusion absorbs for free.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from math import prod
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.context import Context
@@ -29,7 +31,6 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 from xlir.dialects.effects import memo_region_dce
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
-from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.evaluator.hlo.types import Unsupported
 from xlir.passes.hlo.simplify_patterns.constants import (
     constant_array,
@@ -38,6 +39,9 @@ from xlir.passes.hlo.simplify_patterns.constants import (
 )
 
 from xlir.rewriting import PatternRewriteWalker
+
+if TYPE_CHECKING:
+    from xlir.evaluator.hlo import ModuleInterpreter
 
 NEVER = frozenset({"stablehlo.rng_bit_generator", "stablehlo.while"})
 """Pure ops that must not be evaluated: random bits (their algorithm is the
@@ -49,7 +53,9 @@ class FoldConstantOp(RewritePattern):
     """Replace an op of constant operands by constants of its results."""
 
     max_elements: int
-    interpreter: ModuleInterpreter
+    _interpreter: ModuleInterpreter | None = field(default=None, init=False)
+    """The evaluator, made when the first op folds: a pipeline over a program
+    with nothing to fold does without its kernels."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not self._foldable(op):
@@ -57,7 +63,7 @@ class FoldConstantOp(RewritePattern):
         arrays = [constant_array(v) for v in op.operands]
         if any(a is None for a in arrays):
             return
-        kernel = self.interpreter.make_kernel(op)
+        kernel = self._evaluator().make_kernel(op)
         if kernel is None:
             return
         try:
@@ -77,6 +83,13 @@ class FoldConstantOp(RewritePattern):
             return
         rewriter.replace(op, constants, [c.output for c in constants])
 
+    def _evaluator(self) -> ModuleInterpreter:
+        if self._interpreter is None:
+            from xlir.evaluator.hlo import ModuleInterpreter
+
+            self._interpreter = ModuleInterpreter(ModuleOp([]))
+        return self._interpreter
+
     def _foldable(self, op: Operation) -> bool:
         if (
             not op.operands
@@ -92,7 +105,7 @@ class FoldConstantOp(RewritePattern):
         for result in op.results:
             if not isinstance(result.type, TensorType):
                 return False
-            total += int(np.prod(result.type.get_shape(), dtype=np.int64))
+            total += prod(result.type.get_shape())
         return total <= self.max_elements
 
 
@@ -108,5 +121,5 @@ class FoldConstantsPass(ModulePass):
             raise PassFailedException(
                 f"max-elements must be at least 0, but is {self.max_elements}"
             )
-        pattern = FoldConstantOp(self.max_elements, ModuleInterpreter(ModuleOp([])))
+        pattern = FoldConstantOp(self.max_elements)
         PatternRewriteWalker(pattern, post_walk_func=memo_region_dce).rewrite_module(op)

@@ -17,9 +17,6 @@ import ctypes
 from collections.abc import Callable
 from functools import cache
 
-import llvmlite.binding as llvm
-from xlir.lowering.llvm.llvmlite_module import optimize, target_machine
-
 RECORD = 7
 """int64 fields of one `mmac` in a batch: accumulator, A's byte offset, A's
 byte steps along i and along k, B's byte offset, B's steps along k and j."""
@@ -130,6 +127,11 @@ class _Compiled:
     """The engine must outlive the function: it owns the code."""
 
     def __init__(self) -> None:
+        # Imported here: the simulator's other users (the assembler, the
+        # disassembler, `xlir-accel asm`) start without LLVM.
+        import llvmlite.binding as llvm
+        from xlir.lowering.llvm.llvmlite_module import optimize, target_machine
+
         machine = target_machine(
             llvm.get_process_triple(),
             llvm.get_host_cpu_name(),

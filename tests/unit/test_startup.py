@@ -16,7 +16,7 @@ HEAVY = ("llvmlite", "xlir.targets", "xlir.evaluator", "xlir.lowering.llvm")
 
 PROBE = """\
 import sys
-from xlir.tools.opt import main
+from {tool} import main
 
 try:
     main(sys.argv[1:])
@@ -42,10 +42,13 @@ NUMERIC = ("numpy", "ml_dtypes")
 element types (xlir/element_types.py), not their host dtypes."""
 
 
-def _imported(*argv: str, of: tuple[str, ...] = HEAVY) -> list[str]:
-    """The modules of `of` that `xlir-opt ARGV` imported (it must succeed)."""
+def _imported(
+    *argv: str, of: tuple[str, ...] = HEAVY, tool: str = "xlir.tools.opt"
+) -> list[str]:
+    """The modules of `of` that the tool (`xlir-opt`) imported when run on
+    ARGV (it must succeed)."""
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv],
+        [sys.executable, "-c", PROBE.format(tool=tool), *argv],
         input=" ".join(of),
         capture_output=True,
         text=True,
@@ -80,3 +83,46 @@ def test_hlo_opt_imports_no_target(program: str) -> None:
     """`hlo-opt` folds constants with the evaluator, never through a target."""
     imported = _imported(program, "-p", "hlo-opt")
     assert [m for m in imported if not m.startswith("xlir.evaluator")] == []
+
+
+KERNELS = ("xlir.evaluator.hlo.elementwise", "xlir.evaluator.hlo.engine")
+"""The evaluator's kernels, which `fold-constants` loads only to fold."""
+
+FOLDABLE = PROGRAM.replace(
+    "%0 = stablehlo.add %a, %a",
+    "%c = stablehlo.constant dense<1.0> : tensor<4xf32>\n  %0 = stablehlo.add %c, %c",
+)
+
+
+def test_hlo_opt_loads_the_kernels_only_to_fold(program: str, tmp_path: Path) -> None:
+    assert _imported(program, "-p", "hlo-opt", of=KERNELS) == []
+    foldable = tmp_path / "foldable.mlir"
+    foldable.write_text(FOLDABLE)
+    assert _imported(str(foldable), "-p", "fold-constants", of=KERNELS) == list(KERNELS)
+
+
+ACCEL_PROGRAM = """\
+accel.kernel "scale", 1 {
+^bb0(%a0 : !accel.x<a0>):
+  %z = accel.get_register : !accel.x<zero>
+  %t0 = accel.addi %z, 1 : (!accel.x<zero>) -> !accel.x<t0>
+}
+"""
+
+
+def test_accel_dialect_imports_no_runtime(tmp_path: Path) -> None:
+    """The accel dialect is built from the XA-1 instruction table, which lives
+    with its target: reading it brings in neither the runtime nor numpy."""
+    path = tmp_path / "accel.mlir"
+    path.write_text(ACCEL_PROGRAM)
+    heavy = ("numpy", "llvmlite", "xlir.targets.base", "xlir.evaluator")
+    assert _imported(str(path), of=heavy) == []
+
+
+def test_accel_assembly_imports_no_llvm(tmp_path: Path) -> None:
+    """`xlir-accel asm` prints assembly; only the simulator's matrix unit
+    compiles native code."""
+    path = tmp_path / "accel.mlir"
+    path.write_text(ACCEL_PROGRAM)
+    tool = "xlir.targets.accel.cli"
+    assert _imported("asm", str(path), of=("llvmlite",), tool=tool) == []

@@ -55,7 +55,6 @@ from xlir.dialects.stablehlo.control_flow import CaseOp, CustomCallOp, IfOp, Whi
 from xlir.dialects.stablehlo.data_movement import ConstantOp
 from xlir.dialects.stablehlo.shape_rules import ShapeError, shape_text
 from xlir.dialects.stablehlo.types import element_type, shape
-from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.passes.hlo.fold_constants import FoldConstantOp
 from xlir.passes.hlo.refine_shapes.rules import inferred_shapes
 from xlir.passes.hlo.refine_shapes.static_forms import SHAPE_OPERANDS, STATIC_FORMS
@@ -143,7 +142,7 @@ class _Refiner:
         self.specialised: dict[tuple[object, ...], FuncOp] = {}
         self.active: set[str] = set()
         self.refined: list[FuncOp] = []
-        self.fold = FoldConstantOp(MAX_FOLD_ELEMENTS, ModuleInterpreter(ModuleOp([])))
+        self.fold = FoldConstantOp(MAX_FOLD_ELEMENTS)
 
     def refine_function(
         self,
