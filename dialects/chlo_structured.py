@@ -263,6 +263,14 @@ class RaggedDotOp(IRDLOperation):
         sizes = shape(self.group_sizes.type)
         if len(numbers.field("lhs_ragged_dimensions")) != 1:
             raise _fail(self, "needs exactly one lhs ragged dimension")
+        for field in RaggedDotDimensionNumbersAttr.LIST_FIELDS:
+            rank = len(lhs if field.startswith("lhs") else rhs)
+            for dim in numbers.field(field):
+                if not 0 <= dim < rank:
+                    raise _fail(
+                        self,
+                        f"{field} holds {dim}, but the operand has rank {rank}",
+                    )
         if not is_integer(element_type(self.group_sizes.type)) or len(sizes) != 1:
             raise _fail(
                 self,

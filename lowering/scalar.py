@@ -526,6 +526,11 @@ def _compare(e: _Emitter) -> SSAValue:
     return e.cmpi(predicate, a, b)
 
 
+def total_order_key_type(float_type: AnyFloat) -> IntegerType:
+    """The integer type of `total_order_key`'s keys for this float type."""
+    return IntegerType(32 if format_of(float_type) is not None else float_type.bitwidth)
+
+
 def total_order_key(place: Callable[[Operation], SSAValue], x: SSAValue) -> SSAValue:
     """Signed integers ordered as IEEE totalOrder orders the floats: the bits,
     with the magnitude bits flipped when the sign is set. `place` inserts an
@@ -535,10 +540,10 @@ def total_order_key(place: Callable[[Operation], SSAValue], x: SSAValue) -> SSAV
     an FNUZ NaN's, 0x80, do not order as sign and magnitude)."""
     float_type = x.type
     assert isinstance(float_type, AnyFloat)
-    width = float_type.bitwidth
+    int_type = total_order_key_type(float_type)
     if format_of(float_type) is not None:
-        x, width = place(arith.ExtFOp(x, f32)), 32
-    int_type = IntegerType(width)
+        x = place(arith.ExtFOp(x, f32))
+    width = int_type.width.data
     zero = place(arith.ConstantOp(IntegerAttr(0, int_type)))
     magnitude = place(arith.ConstantOp(IntegerAttr((1 << (width - 1)) - 1, int_type)))
     bits = place(arith.BitcastOp(x, int_type))

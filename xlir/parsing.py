@@ -29,8 +29,8 @@ How it differs from xDSL's own `Parser`:
 * What xDSL 0.74 turns into an exception without a location is an error where
   it stands: a type an op's syntax does not accept (`arith.subf ... : i64`),
   an integer type wider than MLIR's limit (`i99999999999999999999`), elements
-  of a dense array or literal that xDSL cannot store (i0, integers over 64
-  bits, f80, f128), a complex literal element that is not a `(re, im)` pair, and an
+  of a dense array, literal or float attribute that xDSL cannot store (i0,
+  integers over 64 bits, f80, f128), a complex literal element that is not a `(re, im)` pair, and an
   operand defined inside the op's own regions (xDSL leaves the op holding a
   placeholder; the verifier then reports that the definition does not
   dominate the use), and a block defined twice after a branch to it.
@@ -57,6 +57,7 @@ from xdsl.dialects.builtin import (
     ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FloatAttr,
     FusedLoc,
     IndexType,
     IntAttr,
@@ -322,6 +323,15 @@ class XlirParser(Parser):
                 pos,
                 end,
             )
+
+    def parse_optional_builtin_int_or_float_attr(self):  # type: ignore[override]
+        """A float attribute's value is stored in bytes too (printing an f128
+        one in a diagnostic failed)."""
+        start = self.pos
+        attr = super().parse_optional_builtin_int_or_float_attr()
+        if isinstance(attr, FloatAttr):
+            self._check_storable(attr.type, start, self.pos)
+        return attr
 
     def _parse_builtin_densearray_attr(self):  # type: ignore[override]
         start = self.pos

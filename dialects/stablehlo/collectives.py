@@ -113,7 +113,7 @@ def _check_replica_groups(op: Operation, cover: bool) -> list[list[int]]:
     if repeated:
         raise _fail(op, f"replica_groups repeats id(s) {repeated}; ids must be unique")
     if cover and ids and max(ids) >= len(ids):
-        missing = sorted(set(range(max(ids) + 1)) - set(ids))
+        missing = sorted(set(range(len(ids))) - set(ids))  # not up to a huge id
         raise _fail(
             op,
             f"replica_groups must hold ids 0 to {len(ids) - 1}, one each, but "

@@ -98,8 +98,9 @@ def to_buffer(array: np.ndarray, type_: Attribute) -> np.ndarray:
     row-major so that views and reshapes of it share its memory."""
     memref = memref_type(type_)
     array = np.array(array, copy=True, order="C")
-    if is_bf16(memref):
-        return bf16_bits(array.astype(np.float32)).reshape(memref.get_shape())
+    if is_bf16(memref):  # numpy makes a 0-d array's bits a scalar: asarray
+        bits = np.asarray(bf16_bits(array.astype(np.float32)))
+        return bits.reshape(memref.get_shape())
     return array.astype(storage_dtype(memref), copy=False).reshape(memref.get_shape())
 
 

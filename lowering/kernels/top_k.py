@@ -30,7 +30,11 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.types import is_unsigned
 from xlir.lowering.index_maps import Indices
 from xlir.lowering.kernels.common import KernelBuilder
-from xlir.lowering.scalar import UnsupportedScalarOp, total_order_key
+from xlir.lowering.scalar import (
+    UnsupportedScalarOp,
+    total_order_key,
+    total_order_key_type,
+)
 
 BLOCK = 16
 """Elements whose largest key is compared with the k-th best's at once (16
@@ -45,7 +49,7 @@ def lower_top_k(op: TopKOp, name: str) -> KernelOp:
     index_type = op.indices.type.get_element_type()  # type: ignore[attr-defined]
     length, k = dims[-1], op.k.value.data
     if isinstance(element, AnyFloat):
-        key_type: IntegerType = IntegerType(element.bitwidth)
+        key_type = total_order_key_type(element)
         greater = "sgt"
 
         def key_of(value: SSAValue) -> SSAValue:

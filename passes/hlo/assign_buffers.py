@@ -30,7 +30,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
-from xlir.dialects.hlo_buffers import BUFFERS, PLAN, planned_ops
+from xlir.dialects.hlo_buffers import BUFFERS, PLAN, byte_size, planned_ops
 from xlir.passes.hlo.buffers.plan import FunctionPlan, plan_function
 from xlir.passes.hlo.buffers.schedule import list_schedule, reorder
 
@@ -53,8 +53,14 @@ def defined_functions(module: ModuleOp) -> list[FuncOp]:
     return [op for op in walk(module) if isinstance(op, FuncOp) and op.body.blocks]
 
 
+MAX_BUFFER_BYTES = 1 << 48
+"""No machine addresses more (x86-64 and GPUs address 48 bits), and the
+plan's offsets are int64 numbers, which a larger tensor would overflow."""
+
+
 def check_static_shapes(func: FuncOp) -> None:
-    """Every tensor the function's buffers would hold has a static shape."""
+    """Every tensor the function's buffers would hold has a static shape
+    and a size some machine can address."""
     for index, argument in enumerate(func.body.block.args):
         _check_static(argument.type, func, f"argument #{index}")
     for inner in walk(func):
@@ -71,6 +77,14 @@ def _check_static(type: object, op: Operation, what: str) -> None:
                 f"{type}; buffers need static shapes (`refine-shapes"
                 '{types="..."}` specialises a shape-polymorphic program to '
                 "argument types; xlir.compile and xlir-run do it for theirs)",
+            )
+        )
+    if isinstance(type, TensorType) and byte_size(type) > MAX_BUFFER_BYTES:
+        raise XlirError(
+            format_at_op(
+                op,
+                f"assign-buffers: {what} of '{op.name}' ({type}) takes "
+                f"{byte_size(type)} bytes; buffers take at most {MAX_BUFFER_BYTES}",
             )
         )
 

@@ -315,6 +315,20 @@ def test_a_global_is_read_only() -> None:
         run(text, np.zeros(4, np.float32))
 
 
+def test_a_scalar_bf16_global_is_a_buffer() -> None:
+    """numpy turns the bits of a 0-d array into a scalar (fuzzer: a bf16
+    constant returned as is failed on nvptx-emu)."""
+    text = """
+loop.global @c : memref<bf16> = dense<0xFF80>
+func.func @main(%x: memref<1xf32>) -> memref<bf16> {
+  %c = loop.get_global @c : memref<bf16>
+  func.return %c : memref<bf16>
+}
+"""
+    (got,) = run(text, np.zeros(1, np.float32))
+    assert got.shape == () and got == -np.inf
+
+
 OUT_OF_BOUNDS = """
 loop.kernel @k(%a: memref<8xf32>, %out: memref<8xf32>) {
   loop.parallel (%i) = (0) to (8) step (1) {

@@ -25,7 +25,8 @@ from xlir.testing.program import TType
 OPS = ["add", "compare", "select", "clamp", "convert", "constant", "iota",
        "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "pad",
        "concatenate", "reduce", "dot_general", "gather", "scatter", "sort",
-       "while", "case", "shift_left", "remainder", "power", "atan2"]  # fmt: skip
+       "while", "case", "shift_left", "remainder", "power", "atan2",
+       "rng_bit_generator"]  # fmt: skip
 
 
 def test_programs_parse_and_verify() -> None:
@@ -49,6 +50,8 @@ def test_every_op_family_appears() -> None:
     assert not missing
     assert "batching_dims" in texts and "interior = [2" in texts
     assert "low = [-" in texts  # negative padding
+    assert "chlo.top_k" in texts and "reducer(" in texts  # top_k, argmax
+    assert re.search(r"dynamic_slice .*tensor<ui8>", texts)  # any index type
 
 
 def test_while_bodies_yield_one_value_into_two_slots() -> None:

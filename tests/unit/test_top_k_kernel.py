@@ -72,6 +72,7 @@ def test_ties_nan_and_signed_zero(k: int):
         ((4, 10), "ui8", 3),
         ((3, 6), "i1", 2),
         ((5, 7), "i64", 1),
+        ((3, 20), "bf16", 4),  # keyed by its f32 value: 32-bit keys
     ],
 )
 def test_element_types_and_ranks(dims: tuple[int, ...], element: str, k: int):
@@ -83,6 +84,7 @@ def test_element_types_and_ranks(dims: tuple[int, ...], element: str, k: int):
         "ui8": np.uint8,
         "i1": np.bool_,
         "i64": np.int64,
+        "bf16": np.float32,  # bf16 arguments and results are f32 arrays
     }
     dtype = dtypes[element]
     if dtype == np.bool_:

@@ -112,7 +112,9 @@ def check(
     xla: bool = False,
     exact: bool = False,
 ) -> Verdict:
-    """The first failure of the program on any target, or an `ok` verdict.
+    """The first failure of the program on any target, else the first
+    target's refusal (the other targets are checked all the same), else an
+    `ok` verdict.
     `exact`: floats must agree bit for bit too (any NaN matching any NaN),
     for programs of ops the spec defines to the bit (the generator's
     elementwise mode)."""
@@ -121,6 +123,7 @@ def check(
     if isinstance(reference, Verdict):
         return reference
     elements = [program.type_of(v).element for v in program.outputs]
+    refused: Verdict | None = None
     for target in targets():
         status, reply = worker.call(
             "run_program", text, arguments, target, CALLS, timeout=timeout
@@ -133,15 +136,17 @@ def check(
         if (outcome == "diagnostic" and "not support" in detail) or (
             outcome in ("diagnostic", "unlocated") and _refuses_types(target)
         ):
-            return Verdict("unsupported", target, detail)
+            refused = refused or Verdict("unsupported", target, detail)
+            continue
         if outcome != "ok":
             return Verdict("rejected", target, f"{outcome}: {detail}")
         for call, outputs in enumerate(detail):
             problem = compare_outputs(reference, outputs, elements, exact)
             if problem is not None:
                 return Verdict("mismatch", target, f"{problem} (call {call + 1})")
+    passed = refused or Verdict("ok", "all")
     if not xla:
-        return Verdict("ok", "all")
+        return passed
     bf16 = [program.arguments[v].element == "bf16" for v in program.arguments]
     status, reply = worker.call("run_xla", text, arguments, bf16, timeout=timeout)
     if status != "ok":
@@ -153,7 +158,7 @@ def check(
             return Verdict("mismatch", XLA, problem)
     elif outcome != "unavailable":
         return Verdict("rejected", XLA, f"{outcome}: {detail}")
-    return Verdict("ok", "all")
+    return passed
 
 
 def compare_outputs(

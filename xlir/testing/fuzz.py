@@ -2,9 +2,12 @@
 
     python -m xlir.testing.fuzz --minutes N [--programs | --mutants]
                                 [--seed S] [--out DIR] [--corpus DIR ...] [--xla]
+                                [--elements T,...]
 
 `--programs` differential-tests random programs (`generator`) on every
-registered target against the evaluator (and JAX's XLA with `--xla`);
+registered target against the evaluator (and JAX's XLA with `--xla`;
+`--elements`: the generator's elementwise mode over those element types,
+compared bit for bit);
 `--mutants` sends mutated corpus texts (`mutate`) through the parser, the
 verifier and `hlo-opt`. With
 neither, the time is split between the two. Counts per outcome class are
@@ -98,9 +101,13 @@ def arrays(inputs: dict[int, np.ndarray]) -> list[np.ndarray]:
 
 
 def check_case(
-    worker: Worker, program: Program, inputs: dict[int, np.ndarray], xla: bool = False
+    worker: Worker,
+    program: Program,
+    inputs: dict[int, np.ndarray],
+    xla: bool = False,
+    exact: bool = False,
 ):
-    return differential.check(worker, program, arrays(inputs), xla=xla)
+    return differential.check(worker, program, arrays(inputs), xla=xla, exact=exact)
 
 
 def _evaluator(worker: Worker):
@@ -120,11 +127,13 @@ def minimize_failure(
     signature: str,
     budget: int = 60,
     xla: bool = False,
+    exact: bool = False,
 ):
     """The smallest case found that fails with the same signature."""
 
     def still_fails(candidate: Program, arguments: dict[int, np.ndarray]) -> bool:
-        return check_case(worker, candidate, arguments, xla).signature == signature
+        verdict = check_case(worker, candidate, arguments, xla, exact)
+        return verdict.signature == signature
 
     return minimize(program, inputs, still_fails, _evaluator(worker), budget)
 
@@ -172,15 +181,18 @@ def fuzz_programs(
     minimize_budget: int = 60,
     count: int | None = None,
     xla: bool = False,
+    elements: tuple[str, ...] | None = None,
 ) -> Tally:
     """Differential-test random programs for `seconds` (or `count` of them),
-    from `seed` on; with `xla`, against JAX's XLA too."""
+    from `seed` on; with `xla`, against JAX's XLA too; with `elements`, the
+    generator's elementwise mode over them, bit for bit."""
+    exact = elements is not None
     tally = Tally()
     deadline = time.monotonic() + seconds
     with Worker() as worker:
         while True:
-            program, inputs = program_case(seed, max_ops)
-            verdict = check_case(worker, program, inputs, xla)
+            program, inputs = program_case(seed, max_ops, elements)
+            verdict = check_case(worker, program, inputs, xla, exact)
             kind = verdict.kind
             tally.outcomes[kind] += 1
             if verdict.failed:
@@ -192,9 +204,15 @@ def fuzz_programs(
                         log(f"seed {seed}: {signature}")
                     if kind != "hang":
                         program, inputs = minimize_failure(
-                            worker, program, inputs, signature, minimize_budget, xla
+                            worker,
+                            program,
+                            inputs,
+                            signature,
+                            minimize_budget,
+                            xla,
+                            exact,
                         )
-                        again = check_case(worker, program, inputs, xla)
+                        again = check_case(worker, program, inputs, xla, exact)
                         verdict = again if again.signature == signature else verdict
                     refined = f"{signature} {ops_of(program)}"
                     if refined not in tally.reproducers:
@@ -208,7 +226,10 @@ def fuzz_programs(
                                 program,
                                 inputs,
                                 f"seed {seed}; rerun: python -m xlir.testing.fuzz "
-                                f"--programs --seed {seed} --minutes 0",
+                                f"--programs --seed {seed} --minutes 0"
+                                + (
+                                    f" --elements {','.join(elements)}" if exact else ""
+                                ),
                             )
             seed += 1
             if _done(deadline, tally, count):
@@ -317,6 +338,13 @@ def main(argv: list[str] | None = None) -> int:
         help="check programs on JAX's XLA too (needs JAX; XLA flushes denormals)",
     )
     parser.add_argument(
+        "--elements",
+        type=lambda text: tuple(text.split(",")),
+        metavar="T,...",
+        help="programs of elementwise ops over these element types (and others, "
+        "less often), compared bit for bit",
+    )
+    parser.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help="reproducers go here"
     )
     parser.add_argument(
@@ -331,7 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     share = 1.0 if args.programs or args.mutants else 0.5
     failed = 0
     if not args.mutants:
-        tally = fuzz_programs(seconds * share, args.seed, args.out, xla=args.xla)
+        tally = fuzz_programs(
+            seconds * share, args.seed, args.out, xla=args.xla, elements=args.elements
+        )
         print(tally.report(f"random programs on {', '.join(differential.targets())}"))
         failed += tally.failed
     if not args.programs:

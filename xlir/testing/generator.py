@@ -4,13 +4,14 @@
 target runs: elementwise ops (float, integer and i1), compare, select,
 clamp, convert, constant, iota, broadcast_in_dim, reshape, transpose,
 reverse, slice with strides, pad (negative and interior padding),
-concatenate, reduce over any dimensions, reduce_window (padding, strides,
-base and window dilations), dot_general with batch, contracting and free
-dimensions in any order, gather, scatter, dynamic_slice and
-dynamic_update_slice (start indices of any value: they are clamped), sort,
-calls of private functions, and while and case with carried values (one
-value yielded into two slots included). The same
-seed gives the same text.
+concatenate, reduce over any dimensions, JAX's argmax and argmin (a reduce
+of values and their iota), reduce_window (padding, strides, base and window
+dilations), dot_general with batch, contracting and free dimensions in any
+order, gather, scatter, dynamic_slice and dynamic_update_slice (indices of
+any integer type and any value: they are clamped), sort, chlo.top_k,
+rng_bit_generator (THREE_FRY and PHILOX), calls of private functions, and
+while and case with carried values (one value yielded into two slots
+included). The same seed gives the same text.
 
 The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
 every element type but complex and quantized ones (the float8, float6 and
@@ -41,7 +42,10 @@ kept out by construction, so that any difference between targets is a bug:
   negated or not), whose sum is within a few ulps in any order;
 * the order of equal keys in an unstable sort, and comparators that are not
   strict weak orders (LT on NaN): sorts are stable and compare floats with
-  TOTALORDER;
+  TOTALORDER (top_k's order is TOTALORDER's too);
+* the order in which an argmax combines elements, where two NaNs meet (the
+  combiner keeps its first operand's index): the evaluator, XLA and the
+  targets combine in index order, so the first NaN's index is the answer;
 * the sign and payload of a NaN an operation computes (IEEE 754 leaves them
   open; -0/0 gives -NaN on one target and +NaN on another), which TOTALORDER
   tells apart: its compares and sorts read their float operands with every
@@ -384,6 +388,9 @@ class Generator:
             (self.pad, 2),
             (self.concatenate, 2),
             (self.reduce, 3),
+            (self.argmax, 1),
+            (self.top_k, 1),
+            (self.rng_bit_generator, 1),
             (self.dot_general, 3),
             (self.gather, 1),
             (self.scatter, 1),
@@ -907,6 +914,91 @@ class Generator:
             sums=bool(after),
         )
 
+    def argmax(self) -> None:
+        """JAX's argmax or argmin along one dimension: a reduce of the
+        values and their iota, whose combiner takes the larger (smaller)
+        value or a NaN, and on a tie the first index."""
+        x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool, exact=True)
+        source = self.p.type_of(x)
+        dim = self.rng.randrange(source.rank)
+        direction = self.rng.choice(["GT", "LT"])
+        indices = source.with_element("i32")
+        v, i = source.with_shape(()), indices.with_shape(())
+        shape = tuple(d for j, d in enumerate(source.shape) if j != dim)
+        targets = [source.with_shape(shape), indices.with_shape(shape)]
+        kind = compare_type(source)
+        extreme = identity(
+            "maximum" if direction == "GT" else "minimum", source.element
+        )
+        b = "tensor<i1>"
+        better = "$Pp" if source.is_float else "$Pg"
+        body = [
+            f"$Pg = stablehlo.compare {direction}, $Pa, $Pb, {kind} : ({v}, {v}) -> {b}"
+        ]
+        if source.is_float:
+            body += [
+                f"$Pn = stablehlo.compare NE, $Pa, $Pa, FLOAT : ({v}, {v}) -> {b}",
+                f"$Pp = stablehlo.or $Pg, $Pn : {b}",
+            ]
+        body += [
+            f"$Pe = stablehlo.compare EQ, $Pa, $Pb, {kind} : ({v}, {v}) -> {b}",
+            f"$Pl = stablehlo.compare LT, $Pc, $Pd, SIGNED : ({i}, {i}) -> {b}",
+            f"$Pt = stablehlo.and $Pe, $Pl : {b}",
+            f"$Pq = stablehlo.or {better}, $Pt : {b}",
+            f"$Pv = stablehlo.select {better}, $Pa, $Pb : {b}, {v}",
+            f"$Pw = stablehlo.select $Pq, $Pc, $Pd : {b}, {i}",
+            f"stablehlo.return $Pv, $Pw : {v}, {i}",
+        ]
+        self.emit(
+            f"$Px = stablehlo.iota dim = {dim} : {indices}\n"
+            f"$Pi = stablehlo.constant dense<{literal(source.element, extreme)}> : {v}\n"
+            f"$Pz = stablehlo.constant dense<0> : {i}\n"
+            f"$R = stablehlo.reduce($0 init: $Pi), ($Px init: $Pz) across dimensions = "
+            f"[{dim}] : ({source}, {indices}, {v}, {i}) -> ({', '.join(map(str, targets))})\n"
+            f" reducer($Pa: {v}, $Pb: {v}) ($Pc: {i}, $Pd: {i}) {{\n"
+            + "".join(f"  {line}\n" for line in body)
+            + "}",
+            [x],
+            targets,
+        )
+
+    def top_k(self) -> None:
+        """`chlo.top_k` along the last dimension (keys with one NaN, as
+        TOTALORDER tells NaNs apart by their bits)."""
+        x = self.any_value(
+            lambda t: t.rank >= 1 and t.shape[-1] > 0 and not t.is_bool, exact=True
+        )
+        keys = self.p.type_of(x)
+        k = self.rng.randint(1, keys.shape[-1])
+        shape = (*keys.shape[:-1], k)
+        targets = [keys.with_shape(shape), TType(shape, "i32")]
+        lines, operand = [], "$0"
+        if keys.is_float and keys.element in BITS_OF:
+            lines, operand = self.canonical_nan("$0", keys, "$Pk"), "$Pk"
+        elif keys.is_float:
+            return
+        lines.append(
+            f"$R = chlo.top_k({operand}, k = {k}) : {keys} -> "
+            f"({', '.join(map(str, targets))})"
+        )
+        self.emit("\n".join(lines), [x], targets)
+
+    def rng_bit_generator(self) -> None:
+        """Random bits of a state: a deterministic function of it for the
+        algorithms the spec names (DEFAULT's bits are the implementation's)."""
+        algorithm, sizes = self.rng.choice([("THREE_FRY", [2]), ("PHILOX", [2, 3])])
+        state = self.value(TType((self.rng.choice(sizes),), "ui64"))
+        state_type = self.p.type_of(state)
+        bits = TType(
+            self.random_shape(), self.rng.choice(["ui32", "ui64", "i32", "ui8", "i64"])
+        )
+        self.emit(
+            f"$R = stablehlo.rng_bit_generator $0, algorithm = {algorithm} : "
+            f"({state_type}) -> ({state_type}, {bits})",
+            [state],
+            [state_type, bits],
+        )
+
     def dot_general(self) -> None:
         x = self.any_value(lambda t: 1 <= t.rank <= 3 and not t.is_bool)
         lhs = self.p.type_of(x)
@@ -961,7 +1053,7 @@ class Generator:
         source = self.p.type_of(x)
         dim = self.rng.randrange(source.rank)
         count = self.rng.randint(1, 4)
-        index_type = TType((count, 1), self.rng.choice(["i32", "i64", "ui32"]))
+        index_type = TType((count, 1), self.index_element())
         indices = self.value(index_type)
         sizes = [
             self.rng.randint(1, d) if i != dim else 1
@@ -985,8 +1077,9 @@ class Generator:
         source = self.p.type_of(x)
         dim = self.rng.randrange(source.rank)
         count = self.rng.randint(1, 4)
-        index_type = TType((count, 1), "i32")
+        index_type = TType((count, 1), self.index_element())
         indices = self.value(index_type)
+        scalar_index = index_type.with_shape(())
         kept = [d for i, d in enumerate(source.shape) if i != dim]
         update_type = source.with_shape((count, *kept))
         updates = self.value(update_type)
@@ -997,9 +1090,9 @@ class Generator:
         e = source.with_shape(())
         windows = list(range(1, source.rank))
         self.emit(
-            f"$Pl = stablehlo.constant dense<0> : tensor<i32>\n"
-            f"$Ph = stablehlo.constant dense<{source.shape[dim] - 1}> : tensor<i32>\n"
-            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : (tensor<i32>, {index_type}, tensor<i32>) -> {index_type}\n"
+            f"$Pl = stablehlo.constant dense<0> : {scalar_index}\n"
+            f"$Ph = stablehlo.constant dense<{source.shape[dim] - 1}> : {scalar_index}\n"
+            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({scalar_index}, {index_type}, {scalar_index}) -> {index_type}\n"
             f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
             f"#stablehlo.scatter<update_window_dims = {_dims(windows)}, "
             f"inserted_window_dims = [{dim}], scatter_dims_to_operand_dims = [{dim}], "
@@ -1051,9 +1144,16 @@ class Generator:
             types,
         )
 
+    def index_element(self) -> str:
+        """The element type of indices: mostly i32 (as JAX makes them), but
+        any integer type, whose extremes targets must not wrap."""
+        if self.rng.random() < 0.5:
+            return "i32"
+        return self.rng.choice(INT_TYPES)
+
     def start_indices(self, count: int) -> list[int]:
         """Scalar start indices (any value: dynamic slices clamp them)."""
-        element = self.rng.choice(["i32", "i32", "i64", "ui32"])
+        element = self.index_element()
         return [self.value(TType((), element)) for _ in range(count)]
 
     def dynamic_slice(self) -> None:

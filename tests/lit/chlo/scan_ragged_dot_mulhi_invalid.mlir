@@ -63,3 +63,14 @@ func.func @ragged_dot_groups(%lhs: tensor<11x5xf32>, %rhs: tensor<3x5x7xf32>, %s
   func.return %r : tensor<11x7xf32>
 }
 // CHECK: scan_ragged_dot_mulhi_invalid.mlir:60:3: error: 'chlo.ragged_dot' op rhs group dimension must have one entry per group (2), but rhs has shape [3, 5, 7] and group dimensions [0]
+
+// -----
+
+// A dimension past the operand's rank (a mutant's 128).
+func.func @ragged_dot_dimension_out_of_range(%lhs: tensor<11x5xf32>, %rhs: tensor<3x5x7xf32>, %sizes: tensor<3xi64>) -> tensor<11x7xf32> {
+  %r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {
+    ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [128]>
+  } : (tensor<11x5xf32>, tensor<3x5x7xf32>, tensor<3xi64>) -> tensor<11x7xf32>
+  func.return %r : tensor<11x7xf32>
+}
+// CHECK: scan_ragged_dot_mulhi_invalid.mlir:71:3: error: 'chlo.ragged_dot' op rhs_group_dimensions holds 128, but the operand has rank 3

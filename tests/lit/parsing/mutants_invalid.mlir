@@ -124,3 +124,11 @@ func.func @complex_from_hex() -> tensor<complex<f32>> {
   func.return %c : tensor<complex<f32>>
 }
 // CHECK: mutants_invalid.mlir:123:33: error: expected a complex literal (real, imaginary) for complex<f32>
+
+// -----
+
+// A float attribute of a type xDSL cannot store (a mutant's epsilon).
+func.func @wide_float_attribute() attributes {a = 1.0e-3 : f128} {
+  func.return
+}
+// CHECK: mutants_invalid.mlir:131:51: error: elements of type f128 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64

@@ -295,3 +295,16 @@ func.func @channel_handle_field() -> () {
   func.return
 }
 // CHECK: collectives_invalid.mlir:294:70: error: unknown field 'kind' in #stablehlo.channel_handle, expected one of handle, type
+
+// -----
+
+// A huge id is reported at once (the fuzzer's mutant listed every id below it).
+func.func @groups_huge_id(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 4294967296]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+// CHECK: collectives_invalid.mlir:303:3: error: 'stablehlo.all_reduce' op replica_groups must hold ids 0 to 1, one each, but holds 4294967296 and lacks [1]

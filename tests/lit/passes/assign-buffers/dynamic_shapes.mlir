@@ -16,3 +16,13 @@ func.func @dynamic_result(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<
   func.return %0 : tensor<?x8xf32>
 }
 // CHECK: dynamic_shapes.mlir:15:3: error: assign-buffers: result #0 of 'stablehlo.dot_general' has the dynamic shape tensor<?x8xf32>; buffers need static shapes
+
+// -----
+
+// A size no machine addresses is an error too, not an overflow of the plan's
+// int64 offsets (a mutant's shape).
+func.func @huge(%a: tensor<3xf32>) -> tensor<3x9223372036854775807xf32> {
+  %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<3xf32>) -> tensor<3x9223372036854775807xf32>
+  func.return %0 : tensor<3x9223372036854775807xf32>
+}
+// CHECK: dynamic_shapes.mlir:25:3: error: assign-buffers: result #0 of 'stablehlo.broadcast_in_dim' (tensor<3x9223372036854775807xf32>) takes 110680464442257309684 bytes; buffers take at most 281474976710656
