@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import SSAValue
+from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
 
 from xlir.rewriting import walk_region
@@ -89,13 +90,7 @@ def clamps_to_min_max(kernel: accel.KernelOp) -> int:
         extreme = accel.instruction(
             mnemonic, [other, chosen], [accel.VRegisterType.unallocated()]
         )
-        block = op.parent_block()
-        assert block is not None
-        block.insert_op_before(extreme, op)
-        op.results[0].replace_all_uses_with(extreme.results[0])
-        op.detach()
-        op.erase()
-        compare.detach()
-        compare.erase()
+        Rewriter.replace_op(op, extreme)
+        Rewriter.erase_op(compare)
         count += 1
     return count

@@ -56,7 +56,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.dialects import accel
 from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
@@ -353,19 +353,11 @@ def narrow_index_casts(kernel: KernelOp) -> None:
         if not users or not all(isinstance(u, SITOFP) for u in users):
             continue
         narrow = arith.IndexCastOp(op.input, IntegerType(32))
-        block = op.parent_block()
-        assert block is not None
-        block.insert_op_before(narrow, op)
+        Rewriter.insert_op(narrow, InsertPoint.before(op))
         for user in users:
             convert = xarith.SIToFPOp(narrow.result, user.results[0].type)
-            user_block = user.parent_block()
-            assert user_block is not None
-            user_block.insert_op_before(convert, user)
-            user.results[0].replace_all_uses_with(convert.results[0])
-            user.detach()
-            user.erase()
-        op.detach()
-        op.erase()
+            Rewriter.replace_op(user, convert)
+        Rewriter.erase_op(op)
 
 
 def check_kernels(module: ModuleOp) -> None:

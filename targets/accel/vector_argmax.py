@@ -32,7 +32,6 @@ from xdsl.ir import Operation, SSAValue
 from xlir.dialects.arith import predicate
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, YieldOp
-from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.targets.accel.vector_lanes import (
     LANES,
     broadcast,
@@ -45,6 +44,7 @@ from xlir.targets.accel.vector_reductions import (
     constant,
     lane_reduction,
     leave_remainder,
+    streams_along,
 )
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -130,13 +130,8 @@ def match_arg_reduction(loop: ForOp) -> ArgReduction | None:
     values = [acc, acc_index, *(r for op in reducer for r in op.results)]
     if any(u.operation not in inner for v in values for u in v.uses):
         return None
-    for op in loop.body.walk():
-        if isinstance(op, StoreOp | ForOp) and op is not loop:
-            return None
-        if isinstance(op, LoadOp) and (
-            not op.indices or op.indices[-1] is not loop.induction_var
-        ):
-            return None
+    if not streams_along(loop):
+        return None
     if varying_values(loop, loop.induction_var) is None:
         return None
     return ArgReduction(loop, reducer, element, index, direction, is_float)

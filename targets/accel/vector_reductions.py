@@ -83,17 +83,26 @@ def _combiners(loop: ForOp) -> list[Operation] | None:
             return None
         assert isinstance(op, Operation)
         combiners.append(op)
-    for op in loop.body.walk():
-        if isinstance(op, StoreOp | ForOp) and op is not loop:
-            return None
-        if isinstance(op, LoadOp) and (
-            not op.indices or op.indices[-1] is not loop.induction_var
-        ):
-            return None
+    if not streams_along(loop):
+        return None
     varying = varying_values(loop, loop.induction_var)
     if varying is None or not all(c.results[0] in varying for c in combiners):
         return None
     return combiners
+
+
+def streams_along(loop: ForOp) -> bool:
+    """Whether the loop's body stores nothing, holds no other loop, and
+    each load reads along the loop's index in its last dimension, so that
+    16 trips read 16 contiguous elements (one vector load each)."""
+    for op in loop.body.walk():
+        if isinstance(op, StoreOp | ForOp) and op is not loop:
+            return False
+        if isinstance(op, LoadOp) and (
+            not op.indices or op.indices[-1] is not loop.induction_var
+        ):
+            return False
+    return True
 
 
 def _split(loop: ForOp) -> int:
