@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 PTR = llvm.LLVMPointerType()
 I1 = IntegerType(1)
 
-EQ, SLT = 0, 2
+EQ, SLT, SLE, SGT = 0, 2, 3, 4
 """`llvm.icmp` predicates (LLVM's numbering, as `arith.cmpi`'s)."""
 
 _ALIKE: dict[object, tuple[type[Operation], dict[str, Attribute]]] = {}

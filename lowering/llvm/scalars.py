@@ -37,6 +37,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.lowering.llvm.function import (
+    SGT,
+    SLE,
     SLT,
     FunctionBuilder,
     Unsupported,
@@ -171,12 +173,41 @@ def _cmpf(b: FunctionBuilder, op: Operation) -> SSAValue:
     lhs, rhs = b.get(op.lhs), b.get(op.rhs)
     if predicate in (0, 15):  # false, true
         return b.const(predicate // 15, i1)
+    if predicate in (1, 13) and op.lhs == op.rhs:  # x oeq x, x une x
+        return _nan_test(b, lhs, predicate == 13)
     if predicate in (7, 14):  # ord, uno: neither / either operand is NaN
-        same = 1 if predicate == 7 else 13  # oeq / une
-        a = b.emit(llvm.FCmpOp(lhs, lhs, IntegerAttr(same, 64)))
-        c = b.emit(llvm.FCmpOp(rhs, rhs, IntegerAttr(same, 64)))
-        return b.emit((llvm.AndOp if predicate == 7 else llvm.OrOp)(a, c))
+        nan = predicate == 14
+        a, c = _nan_test(b, lhs, nan), _nan_test(b, rhs, nan)
+        return b.emit((llvm.OrOp if nan else llvm.AndOp)(a, c))
     return b.emit(llvm.FCmpOp(lhs, rhs, IntegerAttr(predicate, 64)))
+
+
+def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
+    """Whether `value` is NaN (`nan`) or is not, tested on its bits: the
+    magnitude above infinity's. LLVM lets an op that makes a NaN make any
+    NaN, so from `fcmp uno` of an op's result it derives a test of the op's
+    operands (`sqrt(x)` is NaN where `x < 0`), and then takes
+    `select(that, NaN constant, sqrt(x))` for `sqrt(x)` alone; the hardware's
+    NaN is another (x86's has the sign bit), so JAX's canonicalization of
+    NaN bits (`select(x != x, 0x7ff8..., bits(x))`) lost its effect. An
+    integer test of the bits is one LLVM cannot relate to the op."""
+    type_ = value.type
+    element = type_.element_type if isinstance(type_, VectorType) else type_
+    assert isinstance(element, AnyFloat)
+    width = element.bitwidth
+    exponent = {16: 5, 32: 8, 64: 11}.get(width)
+    if exponent is None:  # x86's f80: no bit layout of this shape
+        return b.emit(llvm.FCmpOp(value, value, IntegerAttr(13 if nan else 1, 64)))
+    bits_type: Attribute = IntegerType(width)
+    magnitude_mask = b.const((1 << (width - 1)) - 1, bits_type)
+    infinity = b.const(((1 << exponent) - 1) << (width - 1 - exponent), bits_type)
+    if isinstance(type_, VectorType):
+        bits_type = VectorType(bits_type, type_.get_shape())
+        magnitude_mask = splat(b, magnitude_mask, bits_type)
+        infinity = splat(b, infinity, bits_type)
+    bits = b.emit(llvm.BitcastOp(value, bits_type))
+    magnitude = b.emit(llvm.AndOp(bits, magnitude_mask))
+    return b.icmp(magnitude, infinity, SGT if nan else SLE)
 
 
 def _select(b: FunctionBuilder, op: Operation) -> SSAValue:
