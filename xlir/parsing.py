@@ -333,6 +333,14 @@ class XlirParser(Parser):
             self._check_storable(attr.type, start, self.pos)
         return attr
 
+    def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
+        """A literal whose type an op parsed before it (`loop.global`'s
+        memref) is checked here, before xDSL packs its elements."""
+        if type is not None:
+            span = self._current_token.span
+            self._check_storable(type.element_type, span.start, span.end)
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
     def _parse_builtin_densearray_attr(self):  # type: ignore[override]
         start = self.pos
         self.parse_characters("<", " in dense array")

@@ -132,3 +132,10 @@ func.func @wide_float_attribute() attributes {a = 1.0e-3 : f128} {
   func.return
 }
 // CHECK: mutants_invalid.mlir:131:51: error: elements of type f128 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
+
+// -----
+
+// A global's literal of a type xDSL cannot store (fuzzer mutant seed 985674):
+// its memref type comes before the literal.
+loop.global @twice : memref<4xf128> = dense<1.0>
+// CHECK: mutants_invalid.mlir:140:44: error: elements of type f128 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
