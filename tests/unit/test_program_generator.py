@@ -11,6 +11,7 @@ import numpy as np
 from xlir.api import load_module
 from xlir.testing.fuzz import program_case
 from xlir.testing.generator import (
+    NAN_FREE_FLOATS,
     PERIODIC_FLOAT_UNARY,
     SIGNIFICAND_BITS,
     STEPPED_FLOAT_UNARY,
@@ -122,6 +123,32 @@ def test_loop_bodies_apply_only_exact_float_ops() -> None:
         for line in float_lines
         if any(f"stablehlo.{op} " in line for op in inexact)
     ]
+
+
+def test_nan_free_floats_compute_no_nan() -> None:
+    """In a float type without NaN a computed NaN becomes a zero of the
+    opposite sign, and the NaN's sign is open (remainder(-0, -0): +0 on one
+    target, -0 on another; fuzzer seed 7201610): divisors of those types
+    are selects (zero replaced by 1), they take no sqrt, and a float
+    converted to one is a select (NaN replaced by 0)."""
+    nan_free = "|".join(NAN_FREE_FLOATS)
+    checked = 0
+    for seed in range(150):
+        text = generate(seed, elements=NAN_FREE_FLOATS).text()
+        defs = dict(re.findall(r"^\s*(%\S+) = (.*)$", text, re.MULTILINE))
+        for name, line in defs.items():
+            if not re.search(rf"x({nan_free})>$", line):
+                continue
+            assert not line.startswith("stablehlo.sqrt"), (seed, name, line)
+            divide = re.match(r"stablehlo\.(divide|remainder) \S+, (%\S+) :", line)
+            convert = re.match(
+                r"stablehlo\.convert (%\S+) : \(tensor<\S*x(b?f\d+)>", line
+            )
+            operand = divide.group(2) if divide else convert and convert.group(1)
+            if operand:
+                checked += 1
+                assert defs[operand].startswith("stablehlo.select"), (seed, line)
+    assert checked > 20
 
 
 def test_float_sums_have_positive_zeros() -> None:

@@ -50,6 +50,10 @@ kept out by construction, so that any difference between targets is a bug:
   open; -0/0 gives -NaN on one target and +NaN on another), which TOTALORDER
   tells apart: its compares and sorts read their float operands with every
   NaN replaced by one canonical NaN;
+* the same sign in the float types without NaN (`NAN_FREE_FLOATS`), where a
+  computed NaN becomes a zero of the opposite sign: their divisors are
+  replaced by 1 where zero, they take no sqrt, and a convert to one has NaN
+  replaced by 0 first;
 * scatter with indices out of bounds, and the order in which updates to one
   element combine: indices are clamped into bounds, and combiners are
   max/min (exact in any order) for floats, add/max/min for integers;
@@ -171,6 +175,10 @@ EXACT_FLOAT_BINARY = (
 """The float ops whose result the spec defines to the bit (correctly
 rounded, or exact): the elementwise mode's, whose results are compared bit
 for bit, and the only ones a loop body applies (module docstring)."""
+NAN_FREE_FLOATS = ("f6E2M3FN", "f6E3M2FN", "f4E2M1FN")
+"""Float types without NaN (nor infinity): a NaN an op computes in f32
+(`x rem 0`, `0/0`, `sqrt(-1)`) rounds to a zero of the opposite sign, and
+that sign is the NaN's, which is open (module docstring)."""
 APPROXIMATED = {*FLOAT_UNARY, "power", "atan2"} - set(EXACT_FLOAT_UNARY)
 """Float ops whose results targets round differently (within tolerance)."""
 STEPPED_FLOAT_UNARY = (
@@ -450,6 +458,8 @@ class Generator:
             if continuous:
                 stepped = (*STEPPED_FLOAT_UNARY, *PERIODIC_FLOAT_UNARY)
                 ops = tuple(op for op in ops if op not in stepped)
+            if type_.element in NAN_FREE_FLOATS:
+                ops = tuple(op for op in ops if op != "sqrt")
             op = self.rng.choice(ops)
         elif type_.is_signed:
             op = self.rng.choice(INT_UNARY)
@@ -491,10 +501,10 @@ class Generator:
             if continuous:
                 ops = tuple(op for op in ops if op != "remainder")
             op = self.rng.choice(ops)
+            if type_.element in NAN_FREE_FLOATS and op in ("divide", "remainder"):
+                return self.nonzero_divisor_lines(out, x, y, type_, op)
             return [f"{out} = stablehlo.{op} {x}, {y} : {t}"]
         op = self.rng.choice(INT_BINARY)
-        b = type_.with_element("i1")
-        cmp = compare_type(type_)
         if op == "power":
             return [
                 f"{out}m = stablehlo.constant dense<{min(7, int_info(type_).max)}> : {t}",
@@ -502,26 +512,36 @@ class Generator:
                 f"{out} = stablehlo.power {x}, {out}e : {t}",
             ]
         if op in ("divide", "remainder"):
-            lines = [
-                f"{out}z = stablehlo.constant dense<0> : {t}",
-                f"{out}o = stablehlo.constant dense<1> : {t}",
-                f"{out}q = stablehlo.compare EQ, {y}, {out}z, {cmp} : ({t}, {t}) -> {b}",
-                f"{out}d = stablehlo.select {out}q, {out}o, {y} : {b}, {t}",
-            ]
-            divisor = f"{out}d"
-            if type_.is_signed:
-                low = int_info(type_).min
-                lines += [
-                    f"{out}n = stablehlo.constant dense<-1> : {t}",
-                    f"{out}l = stablehlo.constant dense<{low}> : {t}",
-                    f"{out}a = stablehlo.compare EQ, {divisor}, {out}n, SIGNED : ({t}, {t}) -> {b}",
-                    f"{out}c = stablehlo.compare EQ, {x}, {out}l, SIGNED : ({t}, {t}) -> {b}",
-                    f"{out}g = stablehlo.and {out}a, {out}c : {b}",
-                    f"{out}s = stablehlo.select {out}g, {out}o, {divisor} : {b}, {t}",
-                ]
-                divisor = f"{out}s"
-            return [*lines, f"{out} = stablehlo.{op} {x}, {divisor} : {t}"]
+            return self.nonzero_divisor_lines(out, x, y, type_, op)
         return [f"{out} = stablehlo.{op} {x}, {y} : {t}"]
+
+    @staticmethod
+    def nonzero_divisor_lines(
+        out: str, x: str, y: str, type_: TType, op: str
+    ) -> list[str]:
+        """`out = x op y` (divide or remainder) with a zero divisor replaced
+        by 1, and for signed integers also the -1 of the smallest value."""
+        t, b, cmp = str(type_), type_.with_element("i1"), compare_type(type_)
+        zero, one = ("0.0", "1.0") if type_.is_float else ("0", "1")
+        lines = [
+            f"{out}z = stablehlo.constant dense<{zero}> : {t}",
+            f"{out}o = stablehlo.constant dense<{one}> : {t}",
+            f"{out}q = stablehlo.compare EQ, {y}, {out}z, {cmp} : ({t}, {t}) -> {b}",
+            f"{out}d = stablehlo.select {out}q, {out}o, {y} : {b}, {t}",
+        ]
+        divisor = f"{out}d"
+        if type_.is_signed:
+            low = int_info(type_).min
+            lines += [
+                f"{out}n = stablehlo.constant dense<-1> : {t}",
+                f"{out}l = stablehlo.constant dense<{low}> : {t}",
+                f"{out}a = stablehlo.compare EQ, {divisor}, {out}n, SIGNED : ({t}, {t}) -> {b}",
+                f"{out}c = stablehlo.compare EQ, {x}, {out}l, SIGNED : ({t}, {t}) -> {b}",
+                f"{out}g = stablehlo.and {out}a, {out}c : {b}",
+                f"{out}s = stablehlo.select {out}g, {out}o, {divisor} : {b}, {t}",
+            ]
+            divisor = f"{out}s"
+        return [*lines, f"{out} = stablehlo.{op} {x}, {divisor} : {t}"]
 
     def binary(self) -> None:
         x = self.any_value()
@@ -651,6 +671,7 @@ class Generator:
         lines: list[str] = []
         operand = "$0"
         bounds = self.convert_bounds(source, target)
+        zero = "1.0" if source.element == "f8E8M0FNU" else "0.0"  # has no 0
         if bounds is not None:
             low, high = (literal(source.element, v) for v in bounds)
             scalar = source.with_shape(())
@@ -660,15 +681,18 @@ class Generator:
                 f"$Pc = stablehlo.clamp $Pl, $0, $Ph : ({scalar}, {s}, {scalar}) -> {s}",
             ]
             operand = "$Pc"
-            if source.is_float:
-                b = source.with_element("i1")
-                zero = low if source.element == "f8E8M0FNU" else "0.0"  # has no 0
-                lines += [
-                    f"$Pn = stablehlo.compare EQ, $Pc, $Pc, FLOAT : ({s}, {s}) -> {b}",
-                    f"$Pz = stablehlo.constant dense<{zero}> : {s}",
-                    f"$Ps = stablehlo.select $Pn, $Pc, $Pz : {b}, {s}",
-                ]
-                operand = "$Ps"
+            if source.element == "f8E8M0FNU":
+                zero = low
+        if source.is_float and (
+            bounds is not None or target.element in NAN_FREE_FLOATS
+        ):
+            b = source.with_element("i1")
+            lines += [
+                f"$Pn = stablehlo.compare EQ, {operand}, {operand}, FLOAT : ({s}, {s}) -> {b}",
+                f"$Pz = stablehlo.constant dense<{zero}> : {s}",
+                f"$Ps = stablehlo.select $Pn, {operand}, $Pz : {b}, {s}",
+            ]
+            operand = "$Ps"
         lines.append(f"$R = stablehlo.convert {operand} : ({s}) -> {t}")
         self.emit("\n".join(lines), [x], [target])
 
