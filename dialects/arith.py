@@ -57,7 +57,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -177,6 +177,15 @@ def _booleans_like(type_: Attribute) -> Attribute:
     return i1 if shape is None else VectorType(i1, shape)
 
 
+def _operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    """`count` operands, separated by commas."""
+    operands = [parser.parse_unresolved_operand()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
 @irdl_op_definition
 class CmpiOp(IRDLOperation):
     """xDSL's `arith.cmpi`, on vectors too: an i1 per lane.
@@ -214,9 +223,7 @@ class CmpiOp(IRDLOperation):
     def parse(cls, parser: Parser) -> CmpiOp:
         arg = parser.parse_identifier()
         parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
+        lhs, rhs = _operands(parser, 2)
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
@@ -268,11 +275,7 @@ class SelectOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SelectOp:
-        cond = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
+        cond, lhs, rhs = _operands(parser, 3)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         cond_type: Attribute = i1
