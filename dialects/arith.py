@@ -9,6 +9,12 @@
   of i8 lanes in an int8 contraction, and convert its sums back from f32
   (`passes/hlo/int_dot_in_f32.py`), which xDSL's scalar-only definitions
   refuse to verify.
+* `arith.cmpi` with vectors of i1 as results, and `arith.select` with vectors
+  of i1 as conditions, as MLIR's arith has them: a register tile of a bf16
+  dot rounds its f32 sums to bf16 with integer compares and selects (NaN
+  stays NaN: `passes/loop/float_formats.py`), on vectors. xDSL's classes
+  count these as theirs (`register`), so a check of `isinstance(op,
+  arith.CmpiOp)` holds for the compares the parser builds.
 * `arith.dot_quads`, which MLIR's arith lacks: each i32 lane of the
   accumulator plus the dot product of the four unsigned bytes of the lane
   of `lhs` with the four signed bytes of `rhs` (x86's `vpdpbusd`, without
@@ -26,17 +32,33 @@ from typing import ClassVar
 
 from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.arith import Arith as XdslArith
-from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
-from xdsl.dialects.builtin import AnyFloat, IntegerType, VectorType, container_of
+from xdsl.dialects.arith import (
+    CmpiHasCanonicalizationPatterns,
+    FloatingPointLikeBinaryOperation,
+    SelectHasCanonicalizationPatterns,
+    signlessIntegerLike,
+)
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    container_of,
+    i1,
+)
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     IRDLOperation,
     VarConstraint,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
 )
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -144,6 +166,140 @@ class DotQuadsOp(IRDLOperation):
         super().__init__(operands=[acc, lhs, rhs], result_types=[acc.type])
 
 
+def _lanes_of(type_: Attribute) -> tuple[int, ...] | None:
+    """A vector type's shape; None for a scalar."""
+    return tuple(type_.get_shape()) if isinstance(type_, VectorType) else None
+
+
+def _booleans_like(type_: Attribute) -> Attribute:
+    """i1, or a vector of i1 of the shape of a vector `type_`."""
+    shape = _lanes_of(type_)
+    return i1 if shape is None else VectorType(i1, shape)
+
+
+def _operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    """`count` operands, separated by commas."""
+    operands = [parser.parse_unresolved_operand()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+@irdl_op_definition
+class CmpiOp(IRDLOperation):
+    """xDSL's `arith.cmpi`, on vectors too: an i1 per lane.
+
+    `%c = arith.cmpi ugt, %a, %b : vector<16xi32>`"""
+
+    name = "arith.cmpi"
+    T: ClassVar = VarConstraint("T", signlessIntegerLike)
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(container_of(IntegerType(1)))
+    traits = traits_def(CmpiHasCanonicalizationPatterns(), Pure())
+
+    def __init__(
+        self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, arg: int | str
+    ):
+        lhs = SSAValue.get(lhs)
+        if isinstance(arg, str):
+            arg = xdsl_arith.CMPI_COMPARISON_OPERATIONS.index(arg)
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[_booleans_like(lhs.type)],
+            properties={"predicate": IntegerAttr(arg, 64)},
+        )
+
+    def verify_(self) -> None:
+        if self.result.type != _booleans_like(self.lhs.type):
+            raise VerifyException(
+                f"result type {self.result.type} does not match operands of type "
+                f"{self.lhs.type} (expected {_booleans_like(self.lhs.type)})"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmpiOp:
+        arg = parser.parse_identifier()
+        parser.parse_punctuation(",")
+        lhs, rhs = _operands(parser, 2)
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
+        if arg not in xdsl_arith.CMPI_COMPARISON_OPERATIONS:
+            parser.raise_error(f"Unknown comparison mnemonic: {arg}")
+        return cls(lhs, rhs, arg)
+
+    def print(self, printer: Printer) -> None:
+        name = xdsl_arith.CMPI_COMPARISON_OPERATIONS[self.predicate.value.data]
+        printer.print_string(f" {name}, ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """xDSL's `arith.select`, with a vector of i1 choosing lane by lane too;
+    its type is printed before the result's then, as MLIR prints it.
+
+    `%r = arith.select %c, %a, %b : vector<16xi1>, vector<16xi32>`"""
+
+    name = "arith.select"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def(container_of(IntegerType(1)))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure(), SelectHasCanonicalizationPatterns())
+
+    def __init__(
+        self,
+        cond: SSAValue | Operation,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+    ):
+        lhs = SSAValue.get(lhs)
+        super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
+
+    def verify_(self) -> None:
+        shape = _lanes_of(self.cond.type)
+        if shape is not None and shape != _lanes_of(self.result.type):
+            raise VerifyException(
+                f"a condition of type {self.cond.type} chooses lanes of a "
+                f"vector of that shape, not of {self.result.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectOp:
+        cond, lhs, rhs = _operands(parser, 3)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        cond_type: Attribute = i1
+        type_ = parser.parse_type()
+        if parser.parse_optional_punctuation(",") is not None:
+            cond_type, type_ = type_, parser.parse_type()
+        operands = parser.resolve_operands(
+            [cond, lhs, rhs], [cond_type, type_, type_], parser.pos
+        )
+        op = cls(*operands)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.cond, self.lhs, self.rhs), printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if isinstance(self.cond.type, VectorType):
+            printer.print_attribute(self.cond.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+
 def predicate(op: xdsl_arith.CmpfOp | xdsl_arith.CmpiOp) -> str:
     if isinstance(op, xdsl_arith.CmpfOp):
         return xdsl_arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
@@ -162,8 +318,13 @@ VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
     xdsl_arith.TruncIOp: TruncIOp,
     xdsl_arith.SIToFPOp: SIToFPOp,
     xdsl_arith.FPToSIOp: FPToSIOp,
+    xdsl_arith.CmpiOp: CmpiOp,
+    xdsl_arith.SelectOp: SelectOp,
 }
-"""xDSL's scalar-only casts -> the forms above that also take vectors."""
+"""xDSL's scalar-only ops -> the forms above that also take vectors."""
+
+xdsl_arith.CmpiOp.register(CmpiOp)
+xdsl_arith.SelectOp.register(SelectOp)
 
 _OWN = [RemfOp, DotQuadsOp, *VECTOR_FORMS.values()]
 

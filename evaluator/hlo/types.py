@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     TensorType,
+    VectorType,
 )
 from xdsl.ir import Attribute
 from xlir.dialects.quant import UniformQuantizedType
@@ -47,7 +48,11 @@ def tensor_shape(type_: Attribute) -> tuple[int, ...]:
 
 
 def _element(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, TensorType) else type_
+    """A tensor's element type; a vector's too (the loop evaluator runs the
+    integer ops of register tiles on their lanes with these helpers)."""
+    if isinstance(type_, TensorType | VectorType):
+        return type_.get_element_type()
+    return type_
 
 
 def dtype_of(type_: Attribute) -> np.dtype:

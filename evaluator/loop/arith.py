@@ -177,7 +177,7 @@ _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 _ORDER = {"lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 
-@impl(arith.CmpiOp)
+@impl(arith.CmpiOp, xlir_arith.CmpiOp)
 def _cmpi(op: Operation, scope: Scope) -> Step:
     predicate = _CMPI[op.properties["predicate"].value.data]  # pyright: ignore[reportAttributeAccessIssue]
     if predicate == "eq":
@@ -248,7 +248,7 @@ def _cmpf(op: Operation, scope: Scope) -> Step:
 # --- select, constants, casts ---------------------------------------------------
 
 
-@impl(arith.SelectOp)
+@impl(arith.SelectOp, xlir_arith.SelectOp)
 def _select(op: Operation, scope: Scope) -> Step:
     c, a, b = scope.slots_of(op.operands)
     out = scope.slot(op.results[0])

@@ -16,7 +16,8 @@ function the target's emitter names (`LLVMEmitter.math_function`: libm's by
 default).
 `arith.dot_quads` is shifts, masks, multiplies and adds (a target with a
 byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
-`passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types.
+`passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types
+(an integer compare gives a vector of i1, which a select takes).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xlir.dialects.llvm import SelectOp
 from xlir.lowering.llvm.function import (
     SGT,
     SLE,
@@ -211,7 +213,8 @@ def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
 
 
 def _select(b: FunctionBuilder, op: Operation) -> SSAValue:
-    return b.emit(llvm.SelectOp(*_args(b, op)))
+    """On vectors, a vector of i1 (or one i1) chooses each lane."""
+    return b.emit(SelectOp(*_args(b, op)))
 
 
 def _negf(b: FunctionBuilder, op: Operation) -> SSAValue:

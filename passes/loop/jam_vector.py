@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     VectorType,
+    i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects.arith import VECTOR_FORMS
@@ -61,6 +62,12 @@ VECTOR_OPS = frozenset(
         "arith.andi",
         "arith.ori",
         "arith.xori",
+        "arith.shli",
+        "arith.shrui",
+        "arith.shrsi",
+        "arith.cmpi",
+        "arith.select",
+        "arith.bitcast",
         "arith.maxsi",
         "arith.minsi",
         "arith.maxui",
@@ -81,11 +88,13 @@ VECTOR_OPS = frozenset(
 )
 """Elementwise ops that vector copies make on vectors (every backend that runs
 `register-tile` or `vectorize` lowers them on vectors: the cpu target's
-`lowering/llvm/scalars.py`). Not compares and selects: xDSL's `llvm.fcmp`
-and `llvm.select` take scalars only. The casts xDSL's `arith` defines on
+`lowering/llvm/scalars.py`). Integer compares, selects, shifts and bitcasts
+are a bf16 dot's: its loads widen bf16 to f32 by shifting the bits, and its
+epilogue rounds each sum back with compares and selects. Not float compares:
+xDSL's `llvm.fcmp` takes scalars only. The ops xDSL's `arith` defines on
 scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
 `VECTOR_FORMS`): without them an int8 contraction's tile was 128 scalar
-copies."""
+copies, a bf16 one 256."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
@@ -94,6 +103,12 @@ def _is_lane_type(type_: Attribute) -> bool:
     if isinstance(type_, IntegerType):
         return type_.width.data % 8 == 0
     return isinstance(type_, AnyFloat)
+
+
+def _is_register_lane_type(type_: Attribute) -> bool:
+    """A lane type, or i1: a compare's vector of i1 stays in registers (a
+    buffer of i1 is no vector lane: `_is_lane_type`)."""
+    return type_ == i1 or _is_lane_type(type_)
 
 
 class Lanes:
@@ -217,7 +232,7 @@ def _op_blocker(
         return "an inner loop.parallel uses a value that varies along the vector"
     if op.name not in VECTOR_OPS:
         return f"'{op.name}' has no vector form"
-    if not all(_is_lane_type(r.type) for r in op.results):
+    if not all(_is_register_lane_type(r.type) for r in op.results):
         return f"'{op.name}' has a result that cannot be a vector lane"
     return None
 

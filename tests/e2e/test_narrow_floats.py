@@ -202,3 +202,35 @@ def test_bf16_rounding_at_every_exponent() -> None:
     np.testing.assert_array_equal(got[~nan], want[~nan])
     quiet = ((bits[nan] >> 16) | 0x40).astype(np.uint16)
     np.testing.assert_array_equal(got[nan], quiet)
+
+
+def test_bf16_dot_rounds_its_sums_at_every_exponent() -> None:
+    """A bf16 dot's register tiles round each f32 sum to bf16 in vector code
+    (`passes/loop/jam_vector.py`): exact sums `h + l1 + l2` (h the sum's
+    top 16 bits, l1 and l2 bf16 pieces of the dropped bits) for both signs,
+    the exponents where the pieces are bf16 values, a few top mantissas and
+    the dropped bits at each rounding boundary, as `ml_dtypes` rounds them
+    (overflow to infinity included)."""
+    exponents = np.arange(17, 255, dtype=np.uint32) << 23
+    signs = np.array([0, 1 << 31], np.uint32)
+    mantissas = np.array([0, 1, 0x40, 0x7F], np.uint32) << 16
+    dropped = np.array(
+        [0, 1, 0x3FFF, 0x7FFF, 0x8000, 0x8001, 0xC000, 0xFFFF], np.uint32
+    )
+    high = (signs[:, None, None] | exponents[None, :, None] | mantissas).reshape(-1)
+    bits = (high[:, None] | dropped[None, :]).reshape(-1)
+    middle = bits & 0xFFFFFF00
+    h, m, t = (x.view(np.float32) for x in (bits & 0xFFFF0000, middle, bits))
+    rhs = np.stack([h, m - h, t - m])
+    assert np.array_equal(rhs.astype(ml_dtypes.bfloat16).astype(np.float32), rhs)
+    n = bits.size
+    text = (
+        f"func.func @main(%a: tensor<2x3xbf16>, %b: tensor<3x{n}xbf16>) -> tensor<2x{n}xbf16> {{\n"
+        f"  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+        f"(tensor<2x3xbf16>, tensor<3x{n}xbf16>) -> tensor<2x{n}xbf16>\n"
+        f"  return %0 : tensor<2x{n}xbf16>\n}}"
+    )
+    ones = np.ones((2, 3), ml_dtypes.bfloat16)
+    got = xlir.compile(text, target="cpu")(ones, rhs.astype(ml_dtypes.bfloat16))
+    want = t.astype(ml_dtypes.bfloat16).view(np.uint16)
+    np.testing.assert_array_equal(got.view(np.uint16), np.stack([want, want]))

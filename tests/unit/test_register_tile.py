@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -295,3 +296,60 @@ def test_the_passes_change_the_corpus_kernels() -> None:
         printed = str(_lowered(text, ",register-tile{mr=3 nr=4 lanes=4}"))
         assert "jam = array<i64:" in printed, name
         assert "math.fma" in printed and "vector<4xf32>" in printed, name
+
+
+BF16_DOT = """
+func.func @main(%a: tensor<6x8xbf16>, %b: tensor<8x40xbf16>) -> tensor<6x40xbf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<6x8xbf16>, tensor<8x40xbf16>) -> tensor<6x40xbf16>
+  return %0 : tensor<6x40xbf16>
+}"""
+
+
+def _bf16_dot_arguments() -> list[np.ndarray]:
+    """Sums on bf16's rounding edges: row 0 is `b[0] + b[1] + b[2]`, 1 plus a
+    half ulp of bf16 (a tie, to even), that plus or minus a little, and
+    plus three half ulps (a tie, up); row 1 overflows bf16 or f32 (to
+    infinity); row 2 is NaN; a column has an infinity (NaN where A's
+    element is 0)."""
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((6, 8)).astype(np.float32)
+    b = rng.standard_normal((8, 40)).astype(np.float32)
+    a[0] = [1, 1, 1, 0, 0, 0, 0, 0]
+    b[0] = 1
+    b[1] = np.resize([2**-8, 2**-8, 2**-8, 3 * 2**-8], 40)
+    b[2] = np.resize([0, 2**-16, -(2**-16), 0], 40)
+    a[1, 3] = 3e38
+    a[2, 4] = np.nan
+    a[3:, 5] = [0, 1, -1]
+    b[5, 7] = np.inf
+    return [a.astype(ml_dtypes.bfloat16), b.astype(ml_dtypes.bfloat16)]
+
+
+def test_bf16_vector_copies_keep_bits() -> None:
+    """A bf16 dot's vector copies (its loads widened and its sums rounded
+    back by integer shifts, bitcasts, compares and selects on vectors) give
+    the bits of the untiled nest on the loop interpreter, and of scalar
+    copies on this CPU (contracted to FMAs there, which leaves the rows
+    of exact sums, infinities and NaN as they were)."""
+    arguments = _bf16_dot_arguments()
+    want = _run(_lowered(BF16_DOT, ",widen-floats"), arguments)[0]
+    assert np.isnan(want[2]).all() and np.isinf(want[1]).any()
+    assert want[0, :4].astype(np.float32).tolist() == [1, 1 + 2**-7, 1, 1 + 2**-6]
+    tiled = _lowered(
+        BF16_DOT, ",widen-floats,register-tile{mr=2 nr=8 lanes=4 contract=false}"
+    )
+    assert "vector<4xi1>" in str(tiled)
+    got = _run(tiled, arguments)[0]
+    np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
+    on_cpu = {
+        lanes: xlir.compile(
+            _lowered(BF16_DOT, f",widen-floats,register-tile{{lanes={lanes}}}"),
+            target="cpu",
+        )(*arguments)
+        for lanes in (0, 1)
+    }
+    np.testing.assert_array_equal(on_cpu[0].view(np.uint16), on_cpu[1].view(np.uint16))
+    # rows 0-2 are exact with or without the tile's FMAs
+    np.testing.assert_array_equal(
+        on_cpu[0][:3].view(np.uint16), want[:3].view(np.uint16)
+    )

@@ -58,3 +58,40 @@ loop.kernel @bf16_row(%a: memref<6xbf16>, %b: memref<6x4xbf16>) {
   loop.store %s, %b[%i, %z] : memref<6x4xbf16>, vector<4xbf16>
   loop.return
 }
+
+// A bf16 tile's integer ops on vectors: the bits widened by a shift and
+// bitcast to f32, and rounded back with compares and a select (a vector of
+// i1 choosing lane by lane).
+// CHECK-LABEL: llvm.func internal @bf16_lanes
+// CHECK:         %[[Y:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> vector<4xi16>
+// CHECK-NEXT:    %[[W:.*]] = llvm.zext %[[Y]] : vector<4xi16> to vector<4xi32>
+// CHECK:         %[[H:.*]] = llvm.shl %[[W]], %{{.*}} : vector<4xi32>
+// CHECK-NEXT:    %[[F:.*]] = llvm.bitcast %[[H]] : vector<4xi32> to vector<4xf32>
+// CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %[[F]] : vector<4xf32> to vector<4xi32>
+// CHECK:         %[[C:.*]] = llvm.icmp "ugt" %[[B]], %{{.*}} : vector<4xi32>
+// CHECK-NEXT:    %[[R:.*]] = llvm.lshr %[[B]], %{{.*}} : vector<4xi32>
+// CHECK-NEXT:    %[[S:.*]] = llvm.select %[[C]], %[[B]], %[[R]] : vector<4xi1>, vector<4xi32>
+// CHECK-NEXT:    llvm.trunc %[[S]] : vector<4xi32> to vector<4xi16>
+// IR-LABEL: define internal void @bf16_lanes
+// IR: icmp ugt <4 x i32>
+// IR: select <4 x i1> %{{.*}}, <4 x i32> %{{.*}}, <4 x i32>
+loop.kernel @bf16_lanes(%a: memref<8xbf16>, %b: memref<8xbf16>) {
+  %i = arith.constant 4 : index
+  %y = loop.load %a[%i] : memref<8xbf16>, vector<4xbf16>
+  %bits = arith.bitcast %y : vector<4xbf16> to vector<4xi16>
+  %w = arith.extui %bits : vector<4xi16> to vector<4xi32>
+  %c16 = arith.constant 16 : i32
+  %s16 = vector.broadcast %c16 : i32 to vector<4xi32>
+  %h = arith.shli %w, %s16 : vector<4xi32>
+  %f = arith.bitcast %h : vector<4xi32> to vector<4xf32>
+  %back = arith.bitcast %f : vector<4xf32> to vector<4xi32>
+  %inf = arith.constant 2139095040 : i32
+  %infs = vector.broadcast %inf : i32 to vector<4xi32>
+  %nan = arith.cmpi ugt, %back, %infs : vector<4xi32>
+  %r = arith.shrui %back, %s16 : vector<4xi32>
+  %s = arith.select %nan, %back, %r : vector<4xi1>, vector<4xi32>
+  %t = arith.trunci %s : vector<4xi32> to vector<4xi16>
+  %o = arith.bitcast %t : vector<4xi16> to vector<4xbf16>
+  loop.store %o, %b[%i] : memref<8xbf16>, vector<4xbf16>
+  loop.return
+}
