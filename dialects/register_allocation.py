@@ -45,7 +45,7 @@ def allocate_block(
     """Every value of `block` (a kernel's body) a register, from its last op
     up: one of `registers` (taken from the end first, as xDSL's stack does),
     else one of xDSL's "infinite" registers. How many of those it gave out:
-    what the target spills (XA-1) or refuses (a chip that cannot spill)."""
+    what the target spills, or refuses where it cannot spill."""
     stack = LoopRegisterStack.get(registers, allow_infinite=True)
     allocator = BlockNaiveAllocator(stack, register_type)
     allocator.live_ins_per_block = live_ins_per_block(block)

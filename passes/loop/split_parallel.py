@@ -1,13 +1,13 @@
 """`split-parallel`: each `loop.parallel` of several dimensions as nested
 one-dimensional ones, outermost dimension outside.
 
-A target whose hardware loops run one dimension each (XA-1's `accel.for`,
-the tutorial's `qdsp.loop`) then lowers one loop op per `loop.parallel` and
-needs no recursion over a nest's dimensions. The iterations of a
-`loop.parallel` are independent, so running them dimension by dimension
-computes the same; its induction variables and bounds keep their values
-(every bound is a constant or a value defined outside the nest). A nest of
-zero dimensions runs its body once: that body, in its place.
+A target whose hardware loops run one dimension each then lowers one loop
+op per `loop.parallel` and needs no recursion over a nest's dimensions. The
+iterations of a `loop.parallel` are independent, so running them dimension
+by dimension computes the same; its induction variables and bounds keep
+their values (every bound is a constant or a value defined outside the
+nest). A nest of zero dimensions runs its body once: that body, in its
+place.
 """
 
 from __future__ import annotations
