@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from types import UnionType
 from typing import Any, Self, TypeVar, cast
 
 from xdsl.backend.assembly_printer import (
@@ -22,7 +23,13 @@ from xdsl.backend.register_allocatable import (
 )
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, f32, i32
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, OperandDef, ResultDef, irdl_op_definition
+from xdsl.irdl import (
+    IRDLOperation,
+    OperandDef,
+    PropertyDef,
+    ResultDef,
+    irdl_op_definition,
+)
 
 Op = TypeVar("Op", bound=IRDLOperation)
 
@@ -70,17 +77,29 @@ def immediate(value: int | float | str) -> Attribute:
     return IntegerAttr(value, i32) if isinstance(value, int) else FloatAttr(value, f32)
 
 
+def _is(field: Any, kind: type | UnionType) -> bool:
+    return issubclass(getattr(field, "cls", type), kind)
+
+
 def _defines(fields: dict[str, Any], kind: type) -> bool:
-    return any(issubclass(getattr(f, "cls", type), kind) for f in fields.values())
+    return any(_is(f, kind) for f in fields.values())
 
 
 def instruction_op(
-    name: str, base: type[Op], fields: dict[str, Any], syntax: Sequence[str]
+    name: str,
+    base: type[Op],
+    fields: dict[str, Any],
+    syntax: Sequence[str] | None = None,
 ) -> type[Op]:
     """The op `name` (`dialect.mnemonic`): a subclass of `base` with
     `fields` (operand, result and property definitions, class attributes)
-    whose format is `syntax` (its fields in assembly order, `$rs1`...), then
-    its attributes and the types of its operands and results."""
+    whose format is `syntax` (its fields in assembly order, `$rs1`...; by
+    default its operands and properties in the order of `fields`), then its
+    attributes and the types of its operands and results."""
+    if syntax is None:
+        syntax = [
+            f"${n}" for n, f in fields.items() if _is(f, OperandDef | PropertyDef)
+        ]
     operands, results = _defines(fields, OperandDef), _defines(fields, ResultDef)
     types = {
         (True, True): " `:` functional-type(operands, results)",

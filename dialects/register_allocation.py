@@ -38,13 +38,19 @@ class LoopRegisterStack(RegisterStack):
 
 
 def allocate_block(
-    block: Block, registers: RegisterStack, register_type: type[RegisterType]
-) -> None:
-    """Every value of `block` (a kernel's body) a register of `registers`,
-    from its last op up; xDSL's `OutOfRegisters` where they do not fit."""
-    allocator = BlockNaiveAllocator(registers, register_type)
+    block: Block,
+    registers: Sequence[RegisterType],
+    register_type: type[RegisterType],
+) -> int:
+    """Every value of `block` (a kernel's body) a register, from its last op
+    up: one of `registers` (taken from the end first, as xDSL's stack does),
+    else one of xDSL's "infinite" registers. How many of those it gave out:
+    what the target spills, or refuses where it cannot spill."""
+    stack = LoopRegisterStack.get(registers, allow_infinite=True)
+    allocator = BlockNaiveAllocator(stack, register_type)
     allocator.live_ins_per_block = live_ins_per_block(block)
     allocator.allocate_block(block)
+    return sum(stack.next_infinite_indices.values())
 
 
 class RegisterLoop(RegisterAllocatableOperation, ABC):

@@ -34,6 +34,7 @@ from xlir.evaluator.loop.engine import Routine, Scope
 from xlir.evaluator.loop.image import LoopModule
 from xlir.evaluator.loop.values import register_dtype, storage_dtype
 from xlir.targets.base import (
+    Compiler,
     DeviceBuffer,
     Grid,
     HostExecutable,
@@ -135,7 +136,15 @@ class HostMemoryExecutor(StreamExecutor):
 
 class HostMemoryPlatform(Platform):
     """The platform of one device whose memory is the host's: a target names
-    it and its compiler (a simulator standing for a chip is such a device)."""
+    it and its compiler (a simulator standing for a chip is such a device),
+    so that it needs no platform class of its own."""
+
+    def __init__(self, name: str, compiler: Callable[[Platform], Compiler]) -> None:
+        super().__init__()
+        self.name, self.make_compiler = name, compiler
+
+    def compiler(self) -> Compiler:
+        return self.make_compiler(self)
 
     def device_count(self) -> int:
         return 1

@@ -15,9 +15,10 @@ The host schedule (`device`) stays as it is: the target's executor runs it.
   back before `halt`. `loop.load`/`loop.store` address the staged copy:
   the row-major offset of their indices, constants folded into the
   immediate.
-* Loops: every dimension of `loop.parallel` and every `loop.for` becomes an
-  `accel.for` (iteration values included); the innermost four levels of a
-  nest run as hardware loops, outer ones as branches.
+* Loops: every dimension of `loop.parallel` (`split-parallel` makes each a
+  loop of its own) and every `loop.for` becomes an `accel.for` (iteration
+  values included); the innermost four levels of a nest run as hardware
+  loops, outer ones as branches.
 
 64-bit integers are pairs of 32-bit words (`wide_integers.py`). Ops or
 types the chip cannot run (f64, complex, i64 ops without an emulation,
@@ -62,6 +63,7 @@ from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp
+from xlir.passes.loop.split_parallel import split_parallel
 from xlir.targets.accel.bit_counts import Words, leading_zeros, population_count
 from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
@@ -1158,39 +1160,39 @@ def in_accel_kernel(op: Operation) -> bool:
     return parent is not None
 
 
-class LowerParallel(RewritePattern):
-    """Each dimension of a `loop.parallel` -> a nested `accel.for`."""
+class LowerLoops(RewritePattern):
+    """`loop.for` -> `accel.for` with its carried values; `loop.parallel`
+    -> an `accel.for` per dimension (`split_parallel`; none: its body)."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ParallelOp, rewriter: PatternRewriter) -> None:
-        if not in_accel_kernel(op):
-            return
-        build = Builder(rewriter)
-        height = loop_height(op)
-        dimensions = len(op.static_lower.get_values())
-        if dimensions == 0:  # one iteration
-            yielded = op.block.last_op
-            assert yielded is not None
-            rewriter.erase(yielded)
-            rewriter.inline_block(op.block, InsertPoint.before(op))
-            rewriter.erase(op)
-            return
-        loops: list[accel.ForOp] = []
-        for dimension in range(dimensions):
-            if loops:  # an inner dimension's bounds inside the outer loop
-                rewriter.insertion_point = InsertPoint.at_end(loops[-1].body.block)
-            loop = new_loop(loop_bounds(build, op, dimension, height - dimension), [])
-            rewriter.insert(loop)
-            loops.append(loop)
-        for outer in loops[:-1]:
-            outer.body.block.add_op(accel.YieldOp())
-        inner = loops[-1].body.block
-        yielded = op.block.last_op
-        ivs = [cast_back(inner, loop.induction_var, IndexType()) for loop in loops]
-        rewriter.inline_block(op.block, InsertPoint.at_end(inner), ivs)
-        assert isinstance(yielded, YieldOp)
-        rewriter.replace(yielded, accel.YieldOp())
-        rewriter.erase(op)
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ForOp) and in_accel_kernel(op):
+            lower_loop(rewriter, op)
+        elif isinstance(op, ParallelOp) and in_accel_kernel(op):
+            for loop in split_parallel(op, rewriter):
+                lower_loop(rewriter, loop)
+
+
+def lower_loop(rewriter: PatternRewriter, op: ForOp | ParallelOp) -> None:
+    """`op` (one dimension) as an `accel.for`, in its place."""
+    rewriter.insertion_point = InsertPoint.before(op)
+    build = Builder(rewriter)
+    iter_args = op.iter_args if isinstance(op, ForOp) else ()
+    carried = [accel_value(rewriter, v) for v in iter_args]
+    loop = new_loop(loop_bounds(build, op, 0, loop_height(op)), carried)
+    rewriter.insert(loop)
+    inner = loop.body.block
+    arguments = [
+        cast_back(inner, arg, old.type)
+        for arg, old in zip(inner.args, op.block.args, strict=True)
+    ]
+    yielded = op.block.last_op
+    assert isinstance(yielded, YieldOp)
+    rewriter.inline_block(op.block, InsertPoint.at_end(inner), arguments)
+    rewriter.insertion_point = InsertPoint.before(yielded)
+    values = [accel_value(rewriter, v) for v in yielded.operands]
+    rewriter.replace(yielded, accel.YieldOp(*values))
+    rewriter.insertion_point = InsertPoint.after(loop)
+    replace_with(rewriter, op, list(loop.res))
 
 
 def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
@@ -1201,32 +1203,6 @@ def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
     else:
         block.insert_op_before(cast, block.first_op)
     return cast.results[0]
-
-
-class LowerFor(RewritePattern):
-    """`loop.for` -> `accel.for` with its carried values."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ForOp, rewriter: PatternRewriter) -> None:
-        if not in_accel_kernel(op):
-            return
-        build = Builder(rewriter)
-        carried = [accel_value(rewriter, v) for v in op.iter_args]
-        loop = new_loop(loop_bounds(build, op, 0, loop_height(op)), carried)
-        rewriter.insert(loop)
-        inner = loop.body.block
-        arguments = [
-            cast_back(inner, arg, old.type)
-            for arg, old in zip(inner.args, op.block.args, strict=True)
-        ]
-        yielded = op.block.last_op
-        assert isinstance(yielded, YieldOp)
-        rewriter.inline_block(op.block, InsertPoint.at_end(inner), arguments)
-        rewriter.insertion_point = InsertPoint.before(yielded)
-        values = [accel_value(rewriter, v) for v in yielded.operands]
-        rewriter.replace(yielded, accel.YieldOp(*values))
-        rewriter.insertion_point = InsertPoint.after(loop)
-        replace_with(rewriter, op, list(loop.res))
 
 
 class LowerScalar(RewritePattern):
@@ -1663,8 +1639,7 @@ class LoopToAccelPass(ModulePass):
                 self.matrix,
             ),
             LowerTileLoop(layouts, tiled, self.double_buffering),
-            LowerParallel(),
-            LowerFor(),
+            LowerLoops(),
             LowerReshape(layouts),
             LowerMemory(layouts),
             LowerScalar(),

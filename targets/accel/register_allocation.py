@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
-from xlir.dialects.register_allocation import LoopRegisterStack, allocate_block
+from xlir.dialects.register_allocation import allocate_block
 from xlir.targets.accel.isa import RegClass
 
 from xlir.diagnostics import XlirError, format_at_op
@@ -41,12 +41,14 @@ class Allocation:
     """Registers kept in the spill area."""
 
 
-def _stack(kernel: accel.KernelOp, held_back: bool) -> LoopRegisterStack:
+def _registers(
+    kernel: accel.KernelOp, held_back: bool
+) -> list[accel.AccelRegisterType]:
     arguments = {arg.type for arg in kernel.body.block.args}
     excluded = set(RESERVED)
     if held_back:
         excluded |= {*SPILL_TEMPORARIES[RegClass.X], *SPILL_TEMPORARIES[RegClass.V]}
-    registers = [
+    registers: list[accel.AccelRegisterType] = [
         X.from_index(i)
         for i in range(RegClass.X.count)
         if X.from_index(i).assembly_name not in excluded
@@ -56,7 +58,7 @@ def _stack(kernel: accel.KernelOp, held_back: bool) -> LoopRegisterStack:
         V.from_index(i) for i in range(RegClass.V.count) if f"v{i}" not in excluded
     ]
     registers += [M.from_index(i) for i in range(RegClass.M.count)]
-    return LoopRegisterStack.get(registers, allow_infinite=True)
+    return registers
 
 
 def allocate_kernel(kernel: accel.KernelOp) -> bool:
@@ -97,9 +99,8 @@ def _register_types(
 def _allocate(kernel: accel.KernelOp, held_back: bool) -> int:
     """Allocate; the number of registers given out beyond the files (each
     taken by a value: the stack makes a new one only when asked for one)."""
-    registers = _stack(kernel, held_back)
-    allocate_block(kernel.body.block, registers, accel.AccelRegisterType)
-    return sum(registers.next_infinite_indices.values())
+    registers = _registers(kernel, held_back)
+    return allocate_block(kernel.body.block, registers, accel.AccelRegisterType)
 
 
 def _is_infinite(value: SSAValue) -> bool:

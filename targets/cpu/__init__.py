@@ -24,18 +24,11 @@ from xlir.targets.cpu.host_machine import host_description
 from xlir.targets.cpu.launch_timers import launch_sites
 from xlir.targets.cpu.planted_miscompile import plant_miscompile, planted_kernel
 from xlir.targets.cpu.target import CpuTarget
-from xlir.targets.host_memory import HostMemoryPlatform, LoopKernels
+from xlir.targets.host_memory import LoopKernels
 from xlir.targets.target import CompileOptions
 
 from xlir.context import make_context
 from xlir.pass_manager import run_pipeline
-
-
-class CpuPlatform(HostMemoryPlatform):
-    name = "cpu"
-
-    def compiler(self) -> Compiler:
-        return CpuCompiler(self)
 
 
 def lower_to_llvm(

@@ -187,6 +187,7 @@ class CpuTarget(Target):
         return GAPS
 
     def make_platform(self) -> Platform:
-        from xlir.targets.cpu import CpuPlatform
+        from xlir.targets.cpu import CpuCompiler
+        from xlir.targets.host_memory import HostMemoryPlatform
 
-        return CpuPlatform()
+        return HostMemoryPlatform(self.name, CpuCompiler)

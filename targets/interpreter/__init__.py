@@ -22,7 +22,6 @@ from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.evaluator.hlo.process_grid import ProcessContext
 from xlir.evaluator.hlo.types import as_held
 from xlir.targets.base import (
-    Compiler,
     Executable,
     HostExecutable,
     Platform,
@@ -30,22 +29,14 @@ from xlir.targets.base import (
 )
 from xlir.targets.collective_steps import communicator_for
 from xlir.targets.device_schedule import ScheduleCompiler
-from xlir.targets.host_memory import HostMemoryPlatform, LoopKernels
+from xlir.targets.host_memory import LoopKernels
 
 from xlir.signature import MemoryStats, Signature
 
 __all__ = [
     "InterpreterCompiler",
     "InterpreterExecutable",
-    "InterpreterPlatform",
 ]
-
-
-class InterpreterPlatform(HostMemoryPlatform):
-    name = "interpreter"
-
-    def compiler(self) -> Compiler:
-        return InterpreterCompiler(self)
 
 
 class InterpreterCompiler(ScheduleCompiler):

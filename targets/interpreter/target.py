@@ -27,6 +27,7 @@ class InterpreterTarget(Target):
         return []
 
     def make_platform(self) -> Platform:
-        from xlir.targets.interpreter import InterpreterPlatform
+        from xlir.targets.host_memory import HostMemoryPlatform
+        from xlir.targets.interpreter import InterpreterCompiler
 
-        return InterpreterPlatform()
+        return HostMemoryPlatform(self.name, InterpreterCompiler)

@@ -28,6 +28,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return install(EXAMPLE, tmp_path_factory.mktemp("new_target"))
 
 
+def test_the_backend_is_at_most_400_lines() -> None:
+    """Issue 35's bound on the tutorial's whole backend: its Python, tests
+    aside."""
+    package = EXAMPLE / "xlir_qdsp"
+    lines = sum(len(path.read_text().splitlines()) for path in package.glob("*.py"))
+    assert lines <= 400, lines
+
+
 def test_lit_tests_of_the_lowering(site: Path) -> None:
     done = run(site, "xlir-lit", "-q", str(EXAMPLE / "tests" / "lit"))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,9 +1,10 @@
 """The loop-level passes (`hoist`, `unroll`, `tile`, `fold-index`,
-`split-ranges`) keep every result bit for bit: each corpus program lowered by
-`hlo-opt,hlo-to-loop` runs on the loop interpreter before and after each
-pass (and a pipeline of all of them), and the outputs must be identical, not
-merely close: none of the passes reorders floating-point arithmetic. Kernels written by hand cover the
-edges the corpus lacks (remainder loops, partial tiles, dynamic bounds)."""
+`split-ranges`, `split-parallel`) keep every result bit for bit: each corpus
+program lowered by `hlo-opt,hlo-to-loop` runs on the loop interpreter before
+and after each pass (and a pipeline of all of them), and the outputs must be
+identical, not merely close: none of the passes reorders floating-point
+arithmetic. Kernels written by hand cover the edges the corpus lacks
+(remainder loops, partial tiles, dynamic bounds)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 
 import xlir
@@ -31,6 +33,7 @@ PIPELINES = [
     "split-ranges",
     "split-ranges{max-pieces=3}",
     "fuse-kernels",
+    "split-parallel",
     "tile{sizes=8,8},unroll{factor=4},hoist,fold-index",
 ]
 LOWERED = [p for p in PROGRAMS if ".export." not in p.name]
@@ -144,6 +147,18 @@ def test_tile_and_unroll_change_the_structure() -> None:
     fors = [op for op in module.walk() if isinstance(op, ForOp)]
     assert len(parallels) == 4  # two nests of tiles and elements
     assert [(f.lower, f.upper, f.step) for f in fors] == [(0, 6, 3), (6, 7, 1)]
+
+
+def test_split_parallel_leaves_one_dimension_a_loop() -> None:
+    """The second nest of `KERNELS` (rows up to `%n`, columns 1 to 7 by 2)
+    as a loop over the rows holding one over the columns."""
+    module = _lowered(KERNELS, "edges.mlir", "split-parallel")
+    kernel = next(op for op in module.walk() if isinstance(op, KernelOp))
+    _, rows, columns = [op for op in module.walk() if isinstance(op, ParallelOp)]
+    n = kernel.body.block.args[1]
+    assert columns.parent_op() is rows
+    bounds = [(p.lower_bounds, p.upper_bounds, p.steps) for p in (rows, columns)]
+    assert bounds == [([0], [n], [1]), ([1], [7], [2])]
 
 
 @settings(max_examples=20, deadline=None)

@@ -72,8 +72,7 @@ def instruction(mnemonic: str, reads: int, writes=1, imm=None) -> type[Instructi
     fields: dict = {name: irdl.operand_def(Reg) for name in operands}
     fields |= {"rd": irdl.result_def(Reg)} if writes else {}
     fields |= {"imm": irdl.prop_def(imm)} if imm else {}
-    syntax = [f"${name}" for name in operands + ["imm"] * bool(imm)]
-    return instruction_op(f"qdsp.{mnemonic}", Instruction, fields, syntax)
+    return instruction_op(f"qdsp.{mnemonic}", Instruction, fields)
 
 
 INSTRUCTIONS = {

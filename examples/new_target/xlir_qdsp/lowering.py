@@ -5,17 +5,17 @@ op by op into a `qdsp.kernel` (`REWRITES`; any other op, the instruction of
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.backend.register_stack import OutOfRegisters, RegisterStack
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xlir.dialects.arith import full_name
-from xlir.dialects.loop.kernel import KernelOp, ReturnOp
-from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.register_allocation import allocate_block
+from xlir.passes.loop.split_parallel import SplitParallelPass
 
 from xlir.diagnostics import XlirError, refuse_ops
 from xlir_qdsp import dialect as qdsp
@@ -52,7 +52,7 @@ class KernelLowering:
         return op.results[0] if op.results else None
 
     def body(self, block: Block) -> None:
-        for op in block.ops:
+        for op in list(block.ops)[:-1]:  # the terminator: its loop's or kernel's end
             why = "has a result of a type other than f32, i32, i1 or index"
             if all(v.type in SCALARS for v in op.results):
                 why = REWRITES.get(type(op), KernelLowering.elementwise)(self, op)
@@ -90,47 +90,36 @@ class KernelLowering:
         else:
             self.emit("st", self.values[op.value], address, imm=k)
 
-    def loops(self, op: ForOp | ParallelOp) -> str | None:
+    def loop(self, op: ForOp | ParallelOp) -> str | None:
+        """A hardware loop, its counter the index, its carried values in registers
+        of their own; a parallel loop with none inside runs an iteration a lane."""
         if op.dynamic_lower or op.dynamic_upper or op.dynamic_step:
             return "has bounds that are not constants"
-        outs = self.nest(op, [], [self.values[v] for v in op.operands])
-        self.values.update(zip(op.results, outs, strict=True))
-
-    def nest(self, op: ForOp | ParallelOp, indices: list, carried: list) -> list:
-        """A hardware loop per dimension of `op` from len(indices) on, the
-        last one of a kernel's outer loop in four lanes."""
-        dim = len(indices)
-        if dim == len(op.steps):
-            block_args = [*indices, *carried]
-            self.values.update(zip(op.body.block.args, block_args, strict=True))
-            self.body(op.body.block)
-            return [self.values[v] for v in op.yield_op().operands]
-        vector = isinstance(op, ParallelOp) and isinstance(op.parent_op(), KernelOp)
-        start, end, step = op.lower_bounds[dim], op.upper_bounds[dim], op.steps[dim]
+        (start,), (end,), (step,) = op.lower_bounds, op.upper_bounds, op.steps
+        inner = any(isinstance(o, ParallelOp) for o in op.body.walk())
         bounds = {"start": start, "step": step, "count": -(-(end - start) // step)}
-        bounds["lanes"] = qdsp.LANES if vector and dim == len(op.steps) - 1 else 1
-        registers = [qdsp.Reg.unallocated()] * (1 + len(carried))
-        outer, self.block = self.block, Block(arg_types=registers)
-        args = self.block.args
-        yielded = self.nest(op, [*indices, args[0]], list(args[1:]))
-        self.block.add_op(qdsp.EndLoopOp(*yielded))
-        body, self.block = self.block, outer
-        inits = [self.emit("mv", value) for value in carried]  # registers of their own
+        bounds["lanes"] = qdsp.LANES if isinstance(op, ParallelOp) and not inner else 1
+        inits = [self.emit("mv", self.values[v]) for v in op.operands]
+        body = Block(arg_types=[qdsp.Reg.unallocated()] * len(op.body.block.args))
         props = {key: builtin.IntegerAttr(value, 32) for key, value in bounds.items()}
-        loop = qdsp.LoopOp(operands=[inits], result_types=[registers[1:]],
+        loop = qdsp.LoopOp(operands=[inits], result_types=[body.arg_types[1:]],
                            properties=props, regions=[Region(body)])  # fmt: skip
         self.block.add_op(loop)
-        return list(loop.results)
+        outer, self.block = self.block, body
+        self.values.update(zip(op.body.block.args, self.block.args, strict=True))
+        self.body(op.body.block)
+        yielded = [self.values[v] for v in op.yield_op().operands]
+        self.block.add_op(qdsp.EndLoopOp(*yielded))
+        self.block = outer
+        self.values.update(zip(op.results, loop.results, strict=True))
 
 
 REWRITES: dict[type[Operation], Callable[[KernelLowering, Any], str | None]] = {
     arith.ConstantOp: KernelLowering.constant,
     LoadOp: KernelLowering.memory,
     StoreOp: KernelLowering.memory,
-    ForOp: KernelLowering.loops,
-    ParallelOp: KernelLowering.loops,
-    YieldOp: lambda *_: None,  # its values: the loop's next trip's
-    ReturnOp: lambda *_: None,
+    ForOp: KernelLowering.loop,
+    ParallelOp: KernelLowering.loop,
 }
 
 
@@ -141,6 +130,7 @@ class LowerToQdspPass(ModulePass):
     name = "convert-loop-to-qdsp"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        SplitParallelPass().apply(ctx, op)  # a hardware loop runs one dimension
         problems: list[tuple[Operation, str]] = []
         kernels = [k for k in op.ops if isinstance(k, KernelOp)]
         lowered = [KernelLowering(kernel, problems).kernel for kernel in kernels]
@@ -157,9 +147,6 @@ class AllocateRegistersPass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         registers = [qdsp.Reg.from_index(i) for i in reversed(range(qdsp.REGISTERS))]
         for kernel in [k for k in op.ops if isinstance(k, qdsp.KernelOp)]:
-            stack = RegisterStack.get(registers)
-            try:
-                allocate_block(kernel.body.block, stack, qdsp.Reg)
-            except OutOfRegisters:
+            if allocate_block(kernel.body.block, registers, qdsp.Reg):  # spills
                 why = f"@{kernel.sym_name.data} needs more than 16 registers"
-                raise XlirError(f"error: {why}") from None
+                raise XlirError(f"error: {why}")

@@ -2,14 +2,12 @@
 (xlir's targets/base.py): the host's memory standing for the chip's, and a
 simulator standing for the chip."""
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xlir.targets.base import Compiler
 from xlir.targets.device_schedule import ScheduleCompiler
 from xlir.targets.host_memory import HostKernel, HostMemoryPlatform
 from xlir.targets.target import CompileOptions, KnownGaps, Target, TargetInfo
@@ -19,9 +17,6 @@ from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.pass_manager import passes_of, run_pipeline
 from xlir_qdsp.dialect import BITS, F32, I32, ISA, LANES, REGISTERS
-
-REFUSED = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops",
-           "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]  # fmt: skip
 
 
 class QdspTarget(Target):
@@ -39,17 +34,12 @@ class QdspTarget(Target):
         return passes_of("convert-loop-to-qdsp,qdsp-allocate-registers")
 
     def known_gaps(self) -> KnownGaps:
-        return KnownGaps(corpus=dict.fromkeys(REFUSED, "ops Q4 has no instruction for"))
+        refused = ["compare_select", "conv2d_nhwc", "dynamic_slice", "gather_index", "int_ops",
+                   "slice_concat_pad", "train_step_mlp", "transpose_reshape_bcast", "while_loops"]  # fmt: skip
+        return KnownGaps(corpus=dict.fromkeys(refused, "ops Q4 has no instruction for"))
 
-    def make_platform(self) -> "QdspPlatform":
-        return QdspPlatform()
-
-
-class QdspPlatform(HostMemoryPlatform):
-    name = "qdsp"
-
-    def compiler(self) -> Compiler:
-        return QdspCompiler(self)
+    def make_platform(self) -> HostMemoryPlatform:
+        return HostMemoryPlatform(self.name, QdspCompiler)
 
 
 class QdspCompiler(ScheduleCompiler):
@@ -70,7 +60,7 @@ def nest(lines: Iterator[str]) -> list:
     """Each line split once, up to the `endloop` of the loop whose body they
     are (or the last line), each loop's lines nested in it."""
     code = []
-    for mnemonic, *fields in (re.findall(r"[^\s,]+", line) for line in lines):
+    for mnemonic, *fields in (line.replace(",", " ").split() for line in lines):
         code.append((mnemonic, fields, nest(lines) if mnemonic == "loop" else []))
         if mnemonic == "endloop":
             break

@@ -10,22 +10,14 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xlir.evaluator.hlo import ModuleInterpreter
-from xlir.targets.base import Compiler, Executable, ProgramRecord
+from xlir.targets.base import Executable, ProgramRecord
 from xlir.targets.interpreter import (
     InterpreterCompiler,
     InterpreterExecutable,
-    InterpreterPlatform,
 )
 
 from xlir.context import make_context
 from xlir_reference_f64.widen import WidenToF64Pass
-
-
-class ReferenceF64Platform(InterpreterPlatform):
-    name = "reference-f64"
-
-    def compiler(self) -> Compiler:
-        return ReferenceF64Compiler(self)
 
 
 class ReferenceF64Compiler(InterpreterCompiler):

@@ -31,6 +31,8 @@ class ReferenceF64Target(Target):
         return KnownGaps()
 
     def make_platform(self) -> Platform:
-        from xlir_reference_f64.platform import ReferenceF64Platform
+        from xlir.targets.host_memory import HostMemoryPlatform
 
-        return ReferenceF64Platform()
+        from xlir_reference_f64.platform import ReferenceF64Compiler
+
+        return HostMemoryPlatform(self.name, ReferenceF64Compiler)
