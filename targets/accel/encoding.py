@@ -89,7 +89,7 @@ def encode_kernels(module: ModuleOp) -> ObjectFile:
             raise XlirError(
                 format_at_op(op, f"the accel backend made invalid assembly: {error}")
             ) from None
-    ends = [entry for _, entry in entries[1:]] + [4 * len(words)]
+    ends = [entry for _, entry in entries][1:] + [4 * len(words)]
     symbols = [
         Symbol(
             routine.sym_name.data,
@@ -98,7 +98,7 @@ def encode_kernels(module: ModuleOp) -> ObjectFile:
             routine.nargs.value.data,
             KERNEL if isinstance(routine, accel.KernelOp) else FUNCTION,
         )
-        for (routine, entry), end in zip(entries, ends, strict=True)
+        for (routine, entry), end in zip(entries, ends, strict=False)
     ]
     return ObjectFile(words, b"", symbols)
 

@@ -64,3 +64,8 @@ def test_an_unallocated_register_is_an_error_at_the_op() -> None:
     kernel = accel.KernelOp("k", 0, Region(Block([zero, free])))
     with pytest.raises(XlirError, match="is not in the register file"):
         encode_kernels(ModuleOp([kernel]))
+
+
+def test_a_module_without_kernels_is_an_empty_object() -> None:
+    encoded = encode_kernels(ModuleOp([]))
+    assert (encoded.code, encoded.symbols) == ([], [])
