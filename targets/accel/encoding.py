@@ -89,7 +89,7 @@ def encode_kernels(module: ModuleOp) -> ObjectFile:
             raise XlirError(
                 format_at_op(op, f"the accel backend made invalid assembly: {error}")
             ) from None
-    ends = [entry for _, entry in entries][1:] + [4 * len(words)]
+    ends = [*(entry for _, entry in entries[1:]), 4 * len(words)]
     symbols = [
         Symbol(
             routine.sym_name.data,
