@@ -25,9 +25,9 @@ from statistics import geometric_mean
 
 import numpy as np
 from xlir.dialects.stablehlo.contraction import ConvolutionOp, DotGeneralOp, DotOp
-from xlir.targets.accel.backend import assemble_kernels
 from xlir.targets.accel.compiler import AccelExecutable
 from xlir.targets.accel.device import LAUNCH_OVERHEAD
+from xlir.targets.accel.encoding import encode_kernels
 from xlir.targets.accel.profile import Profile
 from xlir.targets.accel.runtime import AccelStreamExecutor
 from xlir.targets.accel.target import naive_pipeline
@@ -68,8 +68,8 @@ def compile_accel(text: str, name: str, naive: bool) -> AccelExecutable:
     if naive:
         passes = naive_pipeline(passes)
     run_pipeline(make_context(), module, passes, sources, verify=False)
-    assembly, image = assemble_kernels(module)
-    return AccelExecutable(platform, module, image, assembly, record, sources)
+    image = encode_kernels(module)
+    return AccelExecutable(platform, module, image, None, record, sources)
 
 
 def inputs(executable: AccelExecutable) -> list[np.ndarray]:

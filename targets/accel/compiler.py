@@ -10,8 +10,8 @@ from typing import Any
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.dialects import accel
 from xlir.targets.accel.aot import program_file, read_program
-from xlir.targets.accel.backend import assemble_kernels
 from xlir.targets.accel.disassembler import disassemble
+from xlir.targets.accel.encoding import encode_kernels
 from xlir.targets.accel.loop_to_accel import SCRATCHPAD_ATTRIBUTE
 from xlir.targets.accel.objfile import ObjectFile
 from xlir.targets.accel.rodata import RodataConstant, with_constants
@@ -29,6 +29,7 @@ from xlir.targets.base import (
 )
 from xlir.targets.device_schedule import DeviceScheduleExecutable
 
+from xlir.assembly import assembly_text
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
 from xlir.pass_manager import run_pipeline
@@ -45,15 +46,17 @@ class AccelExecutable(DeviceScheduleExecutable):
         platform: Platform,
         module: ModuleOp,
         image: ObjectFile,
-        assembly: str,
+        assembly: str | None,
         record: ProgramRecord,
         sources: dict[str, str] | None,
         high_water: int | None = None,
         rodata: dict[str, RodataConstant] | None = None,
     ):
-        """`high_water`: the scratchpad bytes its kernels use (None: read
-        off the module's kernels); `rodata`: where the image holds each
-        constant (None: none, each run copies them)."""
+        """`assembly`: the text of `image` (None: the module's kernels,
+        printed when first asked for); `high_water`: the scratchpad bytes
+        its kernels use (None: read off the module's kernels); `rodata`:
+        where the image holds each constant (None: none, each run copies
+        them)."""
         super().__init__(platform, module, image, record.signature.function, sources)
         # the program's own types (ui8 stays ui8; its buffers are signless)
         self.signature = record.signature
@@ -92,6 +95,9 @@ class AccelExecutable(DeviceScheduleExecutable):
         )
 
     def as_text(self) -> str:
+        if self.assembly is None:
+            assert self.module is not None
+            self.assembly = assembly_text(self.module, self.sources)
         return self.assembly
 
 
@@ -105,7 +111,7 @@ class AccelCompiler(Compiler):
         assert isinstance(target, AccelTarget)
         passes = target.loop_pipeline(self.options)
         run_pipeline(make_context(), lowered, passes, sources, verify=False)
-        return assemble_kernels(lowered)[1]
+        return encode_kernels(lowered)
 
     def run_backend(
         self,
@@ -120,10 +126,9 @@ class AccelCompiler(Compiler):
         else:
             passes = target.backend_pipeline(self.options)
         run_pipeline(make_context(), module, passes, sources, verify=False)
-        assembly, kernels = assemble_kernels(module)
-        image, rodata = with_constants(kernels, module)
+        image, rodata = with_constants(encode_kernels(module), module)
         return AccelExecutable(
-            self.platform, module, image, assembly, record, sources, rodata=rodata
+            self.platform, module, image, None, record, sources, rodata=rodata
         )
 
     def compile_ahead_of_time(

@@ -262,22 +262,23 @@ class _Pressure:
     loop there needs."""
     leaving: dict[RegClass, list[int]]
     """Per body position: the values live after its op."""
-    spans: dict[SSAValue, tuple[int, int]]
+    spans: dict[SSAValue, tuple[int, int, RegClass]]
     """The body's allocatable values that it reads -> (the position that
-    defines it, the position of its last read)."""
+    defines it, the position of its last read, its file)."""
 
     def without(self, ignored: set[SSAValue]) -> dict[RegClass, int]:
         """The demand with the `ignored` values of the body not counted."""
         demand: dict[RegClass, int] = {}
         for file, entering in self.entering.items():
+            leaving = self.leaving[file]
             size = len(entering)
             # starts and ends of the spans left out (a difference array)
             entering_change = [0] * (size + 1)
             leaving_change = [0] * (size + 1)
             for value in ignored:
                 span = self.spans.get(value)
-                if span is not None and _file(value) is file:
-                    defined, last = span
+                if span is not None and span[2] is file:
+                    defined, last, _ = span
                     leaving_change[defined] -= 1
                     leaving_change[last] += 1
                     entering_change[defined + 1] -= 1
@@ -290,7 +291,7 @@ class _Pressure:
                 peak = max(
                     peak,
                     entering[index] + left_out_entering,
-                    self.leaving[file][index] + left_out_leaving,
+                    leaving[index] + left_out_leaving,
                 )
             demand[file] = self.base[file] + peak
         return demand
@@ -303,30 +304,31 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
     ops = list(body.ops)
     position = {op: i for i, op in enumerate(ops)}
     inside: set[SSAValue] = set(body.args)
-    read: set[SSAValue] = set()
+    outside: set[SSAValue] = set()
     last_read: dict[SSAValue, int] = {}
     for index, op in enumerate(ops):
-        for inner in walk(op):
+        for inner in walk(op) if op.regions else (op,):
             inside.update(inner.results)
             for region in inner.regions:
                 for block in region.blocks:
                     inside.update(block.args)
             for value in inner.operands:
-                read.add(value)
-                if value.owner in position:
+                if value.owner.parent is body:  # pyright: ignore[reportAttributeAccessIssue]
                     last_read[value] = index
+                else:
+                    outside.add(value)
     base = {RegClass.X: 1, RegClass.V: 0}
-    for value in _allocatable([*body.args[1:], *(read - inside - counted)]):
+    for value in _allocatable([*body.args[1:], *(outside - inside - counted)]):
         base[_file(value)] += 1
-    spans: dict[SSAValue, tuple[int, int]] = {}
+    spans: dict[SSAValue, tuple[int, int, RegClass]] = {}
     # per file, +1 where a value starts being live after an op, -1 where it ends
     changes = {RegClass.X: [0] * (len(ops) + 1), RegClass.V: [0] * (len(ops) + 1)}
     for value in _allocatable(last_read):
-        owner = value.owner
-        assert isinstance(owner, Operation)
-        spans[value] = (position[owner], last_read[value])
-        changes[_file(value)][position[owner]] += 1
-        changes[_file(value)][last_read[value]] -= 1
+        defined, last, file = position[value.owner], last_read[value], _file(value)  # pyright: ignore[reportArgumentType]
+        spans[value] = (defined, last, file)
+        change = changes[file]
+        change[defined] += 1
+        change[last] -= 1
     below = counted | set(last_read)
     nested = {
         index: _pressure(op, below).without(set())
@@ -336,14 +338,13 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
     entering: dict[RegClass, list[int]] = {}
     leaving: dict[RegClass, list[int]] = {}
     for file, change in changes.items():
-        entering[file], leaving[file] = [], []
+        entering[file] = entered = list[int]()
+        leaving[file] = left = list[int]()
         live = 0
         for index in range(len(ops)):
-            entering[file].append(
-                live + (nested[index][file] if index in nested else 0)
-            )
+            entered.append(live + (nested[index][file] if index in nested else 0))
             live += change[index]
-            leaving[file].append(live)
+            left.append(live)
     return _Pressure(base, entering, leaving, spans)
 
 

@@ -265,9 +265,6 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
     """Every op of `kernel` this lowering cannot take, with the reason (an
     op on i64 only where `wide_integers.py` does not emulate it: a kernel
     it left as it is has such an op)."""
-    # Imported here: the emulation builds on this module's op classes.
-    from xlir.targets.accel.wide_integers import EMULATED, WIDE_OPS, is_wide
-
     found: list[tuple[Operation, str]] = []
     for argument in kernel.body.block.args:
         if not isinstance(argument.type, MemRefType) and not register_type(
@@ -275,46 +272,13 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
         ):
             found.append((kernel, f"has an argument of type {argument.type}"))
     for op in walk_region(kernel.body):
-        if not isinstance(op, SUPPORTED) or (
-            isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value)
-        ):
+        if isinstance(op, arith.ConstantOp) and not _scalar_or_lane_numbers(op.value):
             found.append((op, "has no lowering to XA-1"))
             continue
-        values = [*op.operands, *op.results]
-        values += [a for r in op.regions for b in r.blocks for a in b.args]
-        for value in values:
-            type_ = value.type
-            if is_wide(type_) or (
-                isinstance(type_, MemRefType) and is_wide(type_.element_type)
-            ):
-                if not isinstance(op, EMULATED):
-                    found.append((op, f"computes on {type_}, {WIDE_OPS}"))
-                    break
-                continue
-            if isinstance(type_, MemRefType):
-                if dma_mode(type_.element_type) is None:
-                    found.append(
-                        (op, f"uses a buffer of {type_.element_type} (XA-1 has none)")
-                    )
-                    break
-                continue
-            if register_type(type_) is None:
-                found.append((op, f"computes on {type_} (XA-1 has no such type)"))
-                break
-            if isinstance(type_, BFloat16Type) and not isinstance(op, MOVES_BF16):
-                found.append((op, "computes on bf16, which widen-floats leaves to f32"))
-                break
-            if isinstance(type_, Float16Type) and not _takes_f16(op):
-                why = (
-                    "takes the bits of f16, which XA-1 holds as f32 containers"
-                    if isinstance(op, arith.BitcastOp)
-                    else "computes on f16, which widen-floats leaves to f32"
-                )
-                found.append((op, why))
-                break
-            if isinstance(op, arith.ExtFOp | arith.TruncFOp) and not _takes_f16(op):
-                found.append((op, f"converts {type_} (XA-1 has f32 and f16 only)"))
-                break
+        arguments = tuple(a.type for r in op.regions for b in r.blocks for a in b.args)
+        why = _refusal(type(op), op.operand_types, op.result_types, arguments)
+        if why is not None:
+            found.append((op, why))
     if not found:  # a kernel of no ops (an empty tensor's) uses none of its buffers
         found += [
             (kernel, f"has a buffer of {a.type} (XA-1 has none)")
@@ -324,15 +288,59 @@ def unsupported_ops(kernel: KernelOp) -> list[tuple[Operation, str]]:
     return found
 
 
-def _takes_f16(op: Operation) -> bool:
-    """Whether `op` takes f16 values as they are, or converts between f16
-    and f32 (`half_floats.py`)."""
-    if isinstance(op, arith.ExtFOp | arith.TruncFOp):
-        types = {type(op.operands[0].type), type(op.results[0].type)}
-        return types == {Float16Type, Float32Type}
-    if isinstance(op, (*SITOFP, arith.UIToFPOp, *FPTOSI, arith.FPToUIOp)):
+@cache
+def _refusal(
+    kind: type[Operation],
+    operands: Sequence[Attribute],
+    results: Sequence[Attribute],
+    arguments: Sequence[Attribute],
+) -> str | None:
+    """Why an op of class `kind` with values of these types (its operands',
+    results', and its blocks' arguments') cannot be lowered; None: it can.
+    Asked once per class and types: a kernel repeats few."""
+    # Imported here: the emulation builds on this module's op classes.
+    from xlir.targets.accel.wide_integers import EMULATED, WIDE_OPS, is_wide
+
+    if not issubclass(kind, SUPPORTED):
+        return "has no lowering to XA-1"
+    for type_ in (*operands, *results, *arguments):
+        if is_wide(type_) or (
+            isinstance(type_, MemRefType) and is_wide(type_.element_type)
+        ):
+            if not issubclass(kind, EMULATED):
+                return f"computes on {type_}, {WIDE_OPS}"
+            continue
+        if isinstance(type_, MemRefType):
+            if dma_mode(type_.element_type) is None:
+                return f"uses a buffer of {type_.element_type} (XA-1 has none)"
+            continue
+        if register_type(type_) is None:
+            return f"computes on {type_} (XA-1 has no such type)"
+        if isinstance(type_, BFloat16Type) and not issubclass(kind, MOVES_BF16):
+            return "computes on bf16, which widen-floats leaves to f32"
+        f16 = _takes_f16(kind, operands, results)
+        if isinstance(type_, Float16Type) and not f16:
+            if issubclass(kind, arith.BitcastOp):
+                return "takes the bits of f16, which XA-1 holds as f32 containers"
+            return "computes on f16, which widen-floats leaves to f32"
+        if issubclass(kind, arith.ExtFOp | arith.TruncFOp) and not f16:
+            return f"converts {type_} (XA-1 has f32 and f16 only)"
+    return None
+
+
+def _takes_f16(
+    kind: type[Operation],
+    operands: Sequence[Attribute],
+    results: Sequence[Attribute],
+) -> bool:
+    """Whether an op of class `kind` (operands and results of these types)
+    takes f16 values as they are, or converts between f16 and f32
+    (`half_floats.py`)."""
+    if issubclass(kind, arith.ExtFOp | arith.TruncFOp):
+        return {type(operands[0]), type(results[0])} == {Float16Type, Float32Type}
+    if issubclass(kind, (*SITOFP, arith.UIToFPOp, *FPTOSI, arith.FPToUIOp)):
         return True  # f16 rounded from the f32 conversion (`half_floats.py`)
-    return isinstance(op, TAKES_F16)
+    return issubclass(kind, TAKES_F16)
 
 
 def _scalar_or_lane_numbers(value: Attribute) -> bool:
@@ -379,10 +387,26 @@ def check_kernels(module: ModuleOp) -> None:
 
 
 @dataclass
+class Lowered:
+    """What the patterns have lowered so far: each value of the loop level
+    -> the accel register that holds it, and the ops that defined them.
+    Those ops stay where they were, read by the ops still to be lowered
+    (which see the loop level's types), until the walk is over
+    (`erase_lowered`): erasing each at once would need a cast standing in
+    for every value it defined."""
+
+    registers: dict[SSAValue, SSAValue] = field(
+        default_factory=dict[SSAValue, SSAValue]
+    )
+    ops: list[Operation] = field(default_factory=list[Operation])
+
+
+@dataclass
 class Builder:
     """Inserts accel instructions before the op a pattern matched."""
 
     rewriter: PatternRewriter
+    lowered: Lowered
     zeros: dict[tuple[Block, Operation | None], SSAValue] = field(
         default_factory=dict[tuple[Block, Operation | None], SSAValue]
     )
@@ -494,11 +518,15 @@ class Builder:
         return value
 
 
-def accel_value(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+def accel_value(build: Builder, value: SSAValue) -> SSAValue:
     """`value` as a register of the accel dialect: an accel value itself,
-    the source of the cast that stands for it, or a new cast."""
+    the register a lowered op's value is in, the source of the cast that
+    stands for it, or a new cast (of a value still to be lowered)."""
     if isinstance(value.type, accel.AccelRegisterType):
         return value
+    register = build.lowered.registers.get(value)
+    if register is not None:
+        return register
     owner = value.owner
     if isinstance(owner, UnrealizedConversionCastOp) and isinstance(
         owner.inputs[0].type, accel.AccelRegisterType
@@ -507,7 +535,7 @@ def accel_value(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
     file = register_type(value.type)
     assert file is not None, value.type
     cast = conversion(value, file.unallocated())
-    rewriter.insert(cast)
+    build.rewriter.insert(cast)
     return cast.results[0]
 
 
@@ -518,23 +546,16 @@ def conversion(value: SSAValue, type_: Attribute) -> UnrealizedConversionCastOp:
     return UnrealizedConversionCastOp.create(operands=[value], result_types=[type_])
 
 
-def replace_with(
-    rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue]
-) -> None:
-    """Replace `op` by casts of `values` (accel registers) to its result types.
-    Straight on the IR, not through the rewriter, which would tell the walker
-    of each change: its walk visits every op once (`LoopToAccelPass`), so
-    nothing built needs a visit, `op` has left its list, and a loop's body
-    has moved into the accel loop already."""
-    block = op.parent_block()
-    assert block is not None
+def replace_with(build: Builder, op: Operation, values: Sequence[SSAValue]) -> None:
+    """`op` lowered to `values` (accel registers), one per result: the ops
+    still to be lowered read them through `accel_value`; `op` itself is
+    erased after the walk (`Lowered`). Not through the rewriter, which
+    would tell the walker: its walk visits every op once
+    (`LoopToAccelPass`), so nothing built needs a visit."""
     for value, result in zip(values, op.results, strict=True):
-        cast = conversion(value, result.type)
-        block.insert_op_before(cast, op)
-        result.replace_all_uses_with(cast.results[0])
-    op.detach()
-    op.erase()
-    rewriter.has_done_action = True
+        build.lowered.registers[result] = value
+    build.lowered.ops.append(op)
+    build.rewriter.has_done_action = True
 
 
 def constant_of(value: SSAValue) -> int | None:
@@ -564,6 +585,7 @@ class LowerKernel(RewritePattern):
     """`loop.kernel` -> `accel.kernel`: arguments by the calling convention,
     buffers staged in the scratchpad, the body, then the stores and `halt`."""
 
+    lowered: Lowered
     layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     """The memref values of the lowered kernels -> their scratchpad offsets."""
     tiled: dict[SSAValue, Placement]
@@ -584,7 +606,7 @@ class LowerKernel(RewritePattern):
         kernel = accel.KernelOp(op.sym_name.data, nargs, Region(block))
         rewriter.insert(kernel)
         rewriter.insertion_point = InsertPoint.at_end(block)
-        build = Builder(rewriter)
+        build = Builder(rewriter, self.lowered)
         arguments: list[SSAValue] = []
         for index, arg in enumerate(old.args):
             if index < registers:
@@ -642,7 +664,7 @@ def transfer(
             or (direction == "dma.st" and not placement.written)
         ):
             continue
-        dram = accel_value(build.rewriter, buffers[index])
+        dram = accel_value(build, buffers[index])
         descriptor(build, direction, placement, placement.offset, dram, tag)
         issued = True
     if issued:
@@ -714,6 +736,7 @@ class LowerTileLoop(RewritePattern):
     tile's loads are issued and waited for just before its nest, and its
     stores just after it (the naive pipeline of `benchmarks/accel.py`)."""
 
+    lowered: Lowered
     layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
     tiled: dict[SSAValue, Placement]
     double_buffering: bool = True
@@ -739,13 +762,13 @@ class LowerTileLoop(RewritePattern):
             for buffer in buffers
             if any(isinstance(use.operation, LoadOp) for use in buffer.uses)
         ]
-        build = Builder(rewriter)
+        build = Builder(rewriter, self.lowered)
         lower = op.lower
         assert isinstance(lower, int)
         if self.double_buffering:
             self.loads(build, read, build.li(lower), 0)
         low, bound, step, _ = loop_bounds(build, op, 0, HARDWARE_LOOPS + 1)
-        carried = [accel_value(rewriter, v) for v in op.iter_args]
+        carried = [accel_value(build, v) for v in op.iter_args]
         loop = new_loop((low, bound, step, False), carried)
         rewriter.insert(loop)
         body = loop.body.block
@@ -757,7 +780,7 @@ class LowerTileLoop(RewritePattern):
         ]
         rewriter.inline_block(op.block, InsertPoint.at_end(body), arguments)
         rewriter.insertion_point = InsertPoint.before(yielded)
-        values = [accel_value(rewriter, v) for v in yielded.operands]
+        values = [accel_value(build, v) for v in yielded.operands]
         rewriter.replace(yielded, accel.YieldOp(*values))
         start = loop.induction_var
         peeled = _peeled(op)
@@ -783,8 +806,7 @@ class LowerTileLoop(RewritePattern):
             if not self.double_buffering:
                 self.loads(build, read, first, 0)
             self.tile(build, buffers, peeled, first, 0)
-        rewriter.insertion_point = InsertPoint.after(loop)
-        replace_with(rewriter, op, list(loop.res))
+        replace_with(build, op, list(loop.res))
 
     def tile(
         self,
@@ -831,7 +853,7 @@ class LowerTileLoop(RewritePattern):
         element = dram_bytes(buffer.type.element_type)
         dram = build.x(
             "add",
-            accel_value(build.rewriter, buffer),
+            accel_value(build, buffer),
             build.scale(_first_index(build, placement, start), inner * element),
         )
         columns = None
@@ -927,6 +949,7 @@ class LowerReshape(RewritePattern):
     shape, so the same staging (`accel-tile` stages a reshaped buffer whole;
     its accesses address it row-major by the new shape)."""
 
+    lowered: Lowered
     layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
 
     @op_type_rewrite_pattern
@@ -936,9 +959,8 @@ class LowerReshape(RewritePattern):
         layout = self.layouts[op.source]
         if isinstance(layout, tuple | TileView):
             raise XlirError(format_at_op(op, "a reshape of a tiled buffer"))
-        cast = UnrealizedConversionCastOp.get(
-            [accel_value(rewriter, op.source)], [op.result.type]
-        )
+        source = accel_value(Builder(rewriter, self.lowered), op.source)
+        cast = UnrealizedConversionCastOp.get([source], [op.result.type])
         rewriter.replace(op, cast)
         self.layouts[cast.results[0]] = layout
 
@@ -948,6 +970,7 @@ class LowerMemory(RewritePattern):
     """`loop.load`/`loop.store` -> scratchpad accesses of the staged buffer
     (or of a tile's slot: its register added to the address)."""
 
+    lowered: Lowered
     layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement]
 
     def address(
@@ -961,7 +984,7 @@ class LowerMemory(RewritePattern):
         indices = list(indices)
         if isinstance(layout, TileView):
             shape = layout.shape
-            index = accel_value(build.rewriter, indices[layout.position])
+            index = accel_value(build, indices[layout.position])
             indices[layout.position] = build.x("sub", index, layout.start)
         total, constant = _element(build, indices, shape)
         offset = 4 * constant
@@ -987,7 +1010,7 @@ class LowerMemory(RewritePattern):
         assert isinstance(buffer.type, MemRefType)
         total, constant = _element(build, list(op.indices), buffer.type.get_shape())
         element = dram_bytes(buffer.type.element_type)
-        dram = accel_value(build.rewriter, buffer)
+        dram = accel_value(build, buffer)
         if total is not None:
             dram = build.x("add", dram, build.scale(total, element))
         dram = build.add_immediate(dram, constant * element)
@@ -1010,9 +1033,9 @@ class LowerMemory(RewritePattern):
                 value = build.x("lw", base, offset=offset)
                 if register_type(op.result.type) is V:
                     value = build.splat(value)
-            replace_with(build.rewriter, op, [value])
+            replace_with(build, op, [value])
             return
-        value = accel_value(build.rewriter, op.value)
+        value = accel_value(build, op.value)
         if vector:
             build.emit("vst", [value, base], offset=offset)
         else:
@@ -1026,7 +1049,7 @@ class LowerMemory(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, LoadOp | StoreOp) or op.buffer not in self.layouts:
             return
-        build = Builder(rewriter)
+        build = Builder(rewriter, self.lowered)
         placement = self.layouts[op.buffer]
         if isinstance(placement, Placement):
             self.through_dram(build, op, placement)
@@ -1039,9 +1062,9 @@ class LowerMemory(RewritePattern):
                 value = build.x("lw", base, offset=offset)
                 if register_type(op.result.type) is V:
                     value = build.splat(value)
-            replace_with(rewriter, op, [value])
+            replace_with(build, op, [value])
             return
-        value = accel_value(rewriter, op.value)
+        value = accel_value(build, op.value)
         if isinstance(op.value.type, VectorType):
             build.emit("vst", [value, base], offset=offset)
             rewriter.erase(op)
@@ -1067,7 +1090,7 @@ def _element(
         if known is not None:
             constant += known * stride
             continue
-        term = build.scale(accel_value(build.rewriter, index), stride)
+        term = build.scale(accel_value(build, index), stride)
         total = term if total is None else build.x("add", total, term)
     return total, constant
 
@@ -1098,16 +1121,8 @@ def trip_bounds(
         trips = max(0, -(-(upper - lower) // step))
         bound = trips if hardware else lower + trips * step
         return build.li(lower), build.li(bound)
-    low = (
-        build.li(lower)
-        if isinstance(lower, int)
-        else accel_value(build.rewriter, lower)
-    )
-    high = (
-        build.li(upper)
-        if isinstance(upper, int)
-        else accel_value(build.rewriter, upper)
-    )
+    low = build.li(lower) if isinstance(lower, int) else accel_value(build, lower)
+    high = build.li(upper) if isinstance(upper, int) else accel_value(build, upper)
     span = build.x("max", build.x("sub", high, low), build.zero())
     if step > 1:
         span = build.x("divu", build.add_immediate(span, step - 1), build.li(step))
@@ -1160,24 +1175,29 @@ def in_accel_kernel(op: Operation) -> bool:
     return parent is not None
 
 
+@dataclass
 class LowerLoops(RewritePattern):
     """`loop.for` -> `accel.for` with its carried values; `loop.parallel`
     -> an `accel.for` per dimension (`split_parallel`; none: its body)."""
 
+    lowered: Lowered
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, ForOp) and in_accel_kernel(op):
-            lower_loop(rewriter, op)
+            lower_loop(rewriter, self.lowered, op)
         elif isinstance(op, ParallelOp) and in_accel_kernel(op):
             for loop in split_parallel(op, rewriter):
-                lower_loop(rewriter, loop)
+                lower_loop(rewriter, self.lowered, loop)
 
 
-def lower_loop(rewriter: PatternRewriter, op: ForOp | ParallelOp) -> None:
+def lower_loop(
+    rewriter: PatternRewriter, lowered: Lowered, op: ForOp | ParallelOp
+) -> None:
     """`op` (one dimension) as an `accel.for`, in its place."""
     rewriter.insertion_point = InsertPoint.before(op)
-    build = Builder(rewriter)
+    build = Builder(rewriter, lowered)
     iter_args = op.iter_args if isinstance(op, ForOp) else ()
-    carried = [accel_value(rewriter, v) for v in iter_args]
+    carried = [accel_value(build, v) for v in iter_args]
     loop = new_loop(loop_bounds(build, op, 0, loop_height(op)), carried)
     rewriter.insert(loop)
     inner = loop.body.block
@@ -1189,10 +1209,10 @@ def lower_loop(rewriter: PatternRewriter, op: ForOp | ParallelOp) -> None:
     assert isinstance(yielded, YieldOp)
     rewriter.inline_block(op.block, InsertPoint.at_end(inner), arguments)
     rewriter.insertion_point = InsertPoint.before(yielded)
-    values = [accel_value(rewriter, v) for v in yielded.operands]
+    values = [accel_value(build, v) for v in yielded.operands]
     rewriter.replace(yielded, accel.YieldOp(*values))
     rewriter.insertion_point = InsertPoint.after(loop)
-    replace_with(rewriter, op, list(loop.res))
+    replace_with(build, op, list(loop.res))
 
 
 def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
@@ -1205,15 +1225,18 @@ def cast_back(block: Block, value: SSAValue, type_: Attribute) -> SSAValue:
     return cast.results[0]
 
 
+@dataclass
 class LowerScalar(RewritePattern):
     """arith and math ops on scalars -> scalar and vector instructions."""
+
+    lowered: Lowered
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not _is_scalar_op(type(op)) or not in_accel_kernel(op):
             return
-        build = Builder(rewriter)
-        operands = [accel_value(rewriter, v) for v in op.operands]
-        replace_with(rewriter, op, [lower_scalar(build, op, operands)])
+        build = Builder(rewriter, self.lowered)
+        operands = [accel_value(build, v) for v in op.operands]
+        replace_with(build, op, [lower_scalar(build, op, operands)])
 
 
 @cache
@@ -1571,16 +1594,26 @@ def _top(op: Operation, block: Block) -> Operation:
     return op
 
 
-def reconcile_casts(module: ModuleOp) -> None:
-    """Fold cast pairs back to their accel values and drop the casts of the
+def reconcile_casts(module: ModuleOp, lowered: Lowered) -> None:
+    """After the walk: fold each cast back to the accel value it stands for
+    (a value read before its op was lowered: a loop's yield is lowered
+    before its body), erase the lowered ops, and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
     casts = [o for o in walk(module) if isinstance(o, UnrealizedConversionCastOp)]
     for cast in casts:
         source = cast.inputs[0]
-        while isinstance(source.owner, UnrealizedConversionCastOp):
-            source = source.owner.inputs[0]
+        while True:
+            if source in lowered.registers:
+                source = lowered.registers[source]
+            elif isinstance(source.owner, UnrealizedConversionCastOp):
+                source = source.owner.inputs[0]
+            else:
+                break
         if source.type == cast.results[0].type:
             cast.results[0].replace_all_uses_with(source)
+    for op in lowered.ops:  # out of the IR, reading nothing
+        op.detach()
+        op.drop_all_references()
     left: list[UnrealizedConversionCastOp] = []
     for cast in reversed(casts):
         if cast.results[0].uses:
@@ -1592,6 +1625,8 @@ def reconcile_casts(module: ModuleOp) -> None:
         raise XlirError(
             format_at_op(left[0], "loop-to-accel left a value it could not convert")
         )
+    for op in lowered.ops:
+        op.erase(drop_references=False)
 
 
 @dataclass(frozen=True)
@@ -1631,29 +1666,26 @@ class LoopToAccelPass(ModulePass):
                 vectorize_arg_reductions(kernel)
         layouts: dict[SSAValue, int | tuple[SSAValue, int] | TileView | Placement] = {}
         tiled: dict[SSAValue, Placement] = {}
+        lowered = Lowered()
         patterns = [
-            LowerKernel(
-                layouts,
-                tiled,
-                capacity,
-                self.matrix,
-            ),
-            LowerTileLoop(layouts, tiled, self.double_buffering),
-            LowerLoops(),
-            LowerReshape(layouts),
-            LowerMemory(layouts),
-            LowerScalar(),
+            LowerKernel(lowered, layouts, tiled, capacity, self.matrix),
+            LowerTileLoop(lowered, layouts, tiled, self.double_buffering),
+            LowerLoops(lowered),
+            LowerReshape(lowered, layouts),
+            LowerMemory(lowered, layouts),
+            LowerScalar(lowered),
         ]
         # One visit per op of the loop level, parents before their bodies (a
         # kernel's and a tile loop's layouts are known before the accesses in
         # them): the patterns build only accel instructions and casts, which
-        # no pattern matches, so rewalking what they built finds nothing. Dead
-        # code is `remove_dead`'s, after: the host schedule stays as it is.
+        # no pattern matches, so rewalking what they built finds nothing. The
+        # ops lowered stay until `reconcile_casts` (`Lowered`); dead code is
+        # `remove_dead`'s, after: the host schedule stays as it is.
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns, dce_enabled=False),
             apply_recursively=False,
         ).rewrite_module(op)
-        reconcile_casts(op)
+        reconcile_casts(op, lowered)
         for kernel in op.body.block.ops:
             if isinstance(kernel, accel.KernelOp):
                 remove_dead(kernel)

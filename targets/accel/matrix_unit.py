@@ -86,7 +86,7 @@ def lower_matmul(
     c_base = a_base + 2 * a_size
     used = c_base + 2 * c_size
     assert used <= capacity  # matmul_plan checked
-    registers = [accel_value(build.rewriter, a) for a in arguments]
+    registers = [accel_value(build, a) for a in arguments]
     for index, arg in staged:
         assert isinstance(arg.type, MemRefType)
         columns = 4 * math.prod(arg.type.get_shape())  # f32 (matmul_plan checked)
