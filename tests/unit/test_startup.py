@@ -172,3 +172,31 @@ def test_context_finds_each_stablehlo_name_by_its_family() -> None:
     assert ctx.get_optional_attr("stablehlo.fft_type") is LINALG_ATTRIBUTES[1]
     assert ctx.get_optional_op("stablehlo.no_such_op") is None
     assert ctx.get_optional_op("return", dialect_stack=["stablehlo"]) is not None
+
+
+def test_printing_mlir_imports_no_assembly_printer(program: str) -> None:
+    """`-t asm` (xlir/assembly.py, on xDSL's assembly printer) is imported
+    only when asked for."""
+    assert _imported(program, of=("xlir.assembly", "xdsl.backend")) == []
+
+
+def test_registries_read_the_entry_points_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each reading of entry points goes through every installed package's
+    metadata: the registries of all groups share one."""
+    from xlir import registry
+
+    reads: list[object] = []
+    read = registry.entry_points
+
+    def counted(**selection: str) -> object:
+        reads.append(selection)
+        return read(**selection)
+
+    registry._every_entry_point.cache_clear()
+    monkeypatch.setattr(registry, "entry_points", counted)
+    assert "hlo-opt" in registry.Registry("xlir.pipelines", "pipeline")
+    assert "cse" in registry.Registry("xlir.passes", "pass")
+    assert reads == [{}]
+    registry._every_entry_point.cache_clear()
