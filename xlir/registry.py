@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib.metadata import EntryPoint, EntryPoints, entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Generic, TypeVar
 
 from xlir.diagnostics import XlirError
@@ -106,7 +106,7 @@ class Registry(Mapping[str, T], Generic[T]):
 
 
 @cache
-def _every_entry_point() -> EntryPoints:
+def _every_entry_point():  # EntryPoints, or SelectableGroups before 3.12
     """The entry points of every group, read once per process: each reading
     goes through the metadata of every installed package, whichever group
     it asks for."""
