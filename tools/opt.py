@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -54,7 +53,6 @@ from xlir.tools.instruments import (
 from xlir.tools.list_passes import list_passes
 from xlir.tools.mlir_pipeline import flat_spec
 
-from xlir.assembly import AssemblyTarget
 from xlir.context import make_context
 from xlir.diagnostics import (
     XlirError,
@@ -64,6 +62,9 @@ from xlir.diagnostics import (
 )
 from xlir.parsing import XlirParser
 from xlir.pass_manager import PASSES, Instrument, PassManager, verify_result
+
+if TYPE_CHECKING:
+    from xdsl.utils.target import Target
 
 
 def planned_temp_bytes(module: ModuleOp) -> int | None:
@@ -111,6 +112,20 @@ def spellings(names: Sequence[str]) -> list[str]:
     return [*names, *(n for n in long if n not in names), *(n[1:] for n in long)]
 
 
+def _mlir_target() -> type[Target]:
+    # Imported when asked for, as the next, not found through xDSL's
+    # `Universe`, which reads every installed plug-in's entry points.
+    from xdsl.targets.mlir import MLIRTarget
+
+    return MLIRTarget
+
+
+def _assembly_target() -> type[Target]:
+    from xlir.assembly import AssemblyTarget
+
+    return AssemblyTarget
+
+
 class XlirOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         self._sources: dict[str, str] = {}
@@ -134,8 +149,8 @@ class XlirOptMain(xDSLOptMain):
         as assembly text (xlir/assembly.py). xDSL's other targets print its
         own dialects (riscv, x86, wasm, ...), which xlir's modules never
         hold; LLVM IR, assembly and objects come from `xlir-translate`."""
-        self.available_targets["mlir"] = Universe.get_multiverse().all_targets["mlir"]
-        self.available_targets["asm"] = lambda: AssemblyTarget
+        self.available_targets["mlir"] = _mlir_target
+        self.available_targets["asm"] = _assembly_target
 
     def _check_pipeline(self) -> None:
         """Unknown passes and bad options are reported before any input is

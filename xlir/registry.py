@@ -15,6 +15,7 @@ add a pass without installing a package.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Generic, TypeVar
 
@@ -44,7 +45,7 @@ class Registry(Mapping[str, T], Generic[T]):
         packages' metadata once per process."""
         if self._entry_points is None:
             found: dict[str, list[EntryPoint]] = {}
-            for point in entry_points(group=self.group):
+            for point in _every_entry_point().select(group=self.group):
                 found.setdefault(point.name, []).append(point)
             if not found:  # xlir declares some of every kind it has
                 raise PluginError(
@@ -102,6 +103,14 @@ class Registry(Mapping[str, T], Generic[T]):
     def unregister(self, name: str) -> None:
         """Remove an entry that `register` added."""
         del self._added[name]
+
+
+@cache
+def _every_entry_point():  # EntryPoints, or SelectableGroups before 3.12
+    """The entry points of every group, read once per process: each reading
+    goes through the metadata of every installed package, whichever group
+    it asks for."""
+    return entry_points()
 
 
 def _package(point: EntryPoint) -> str:

@@ -793,3 +793,5 @@ CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [
     CustomCallOp,
     RngBitGeneratorOp,
 ]
+
+CONTROL_FLOW_TYPES: list[type[TypeAttribute]] = [TokenType]

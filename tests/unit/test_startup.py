@@ -126,3 +126,77 @@ def test_accel_assembly_imports_no_llvm(tmp_path: Path) -> None:
     path.write_text(ACCEL_PROGRAM)
     tool = "xlir.targets.accel.cli"
     assert _imported("asm", str(path), of=("llvmlite",), tool=tool) == []
+
+
+FAMILIES = "xlir.dialects.stablehlo."
+
+
+def test_parse_builds_only_the_families_it_meets(program: str) -> None:
+    """A context imports a stablehlo family when it meets one of its names
+    (xlir/lazy_dialect.py): adds and multiplies build the elementwise ops,
+    not the collectives, reductions or convolutions."""
+    families = ("collectives", "contraction", "control_flow", "data_movement")
+    of = (*(FAMILIES + f for f in families), FAMILIES + "elementwise")
+    assert _imported(program, of=of) == [FAMILIES + "elementwise"]
+
+
+def test_stablehlo_table_names_every_class_of_its_family() -> None:
+    """The lazy dialect's table is what each family's list defines, so that
+    no op is missing from a context and none is listed twice."""
+    from pkgutil import resolve_name
+
+    from xlir.dialects.stablehlo import StableHLO
+
+    tables = (StableHLO._op_families, StableHLO._attribute_families)
+    for table in tables:
+        listed: dict[str, list[str]] = {}
+        for name, family in table.items():
+            listed.setdefault(family, []).append(name)
+        for family, names in listed.items():
+            assert sorted(names) == sorted(c.name for c in resolve_name(family))
+    assert len(list(StableHLO.operations)) == len(tables[0])
+    assert len(list(StableHLO.attributes)) == len(tables[1])
+
+
+def test_context_finds_each_stablehlo_name_by_its_family() -> None:
+    from xlir.dialects.stablehlo.collectives import AllReduceOp
+    from xlir.dialects.stablehlo.control_flow import TokenType
+    from xlir.dialects.stablehlo.linalg import LINALG_ATTRIBUTES
+
+    from xlir.context import make_context
+
+    ctx = make_context()
+    assert ctx.get_optional_op("stablehlo.all_reduce") is AllReduceOp
+    assert ctx.get_optional_type("stablehlo.token") is TokenType
+    assert ctx.get_optional_attr("stablehlo.token") is None
+    assert ctx.get_optional_attr("stablehlo.fft_type") is LINALG_ATTRIBUTES[1]
+    assert ctx.get_optional_op("stablehlo.no_such_op") is None
+    assert ctx.get_optional_op("return", dialect_stack=["stablehlo"]) is not None
+
+
+def test_printing_mlir_imports_no_assembly_printer(program: str) -> None:
+    """`-t asm` (xlir/assembly.py, on xDSL's assembly printer) is imported
+    only when asked for."""
+    assert _imported(program, of=("xlir.assembly", "xdsl.backend")) == []
+
+
+def test_registries_read_the_entry_points_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each reading of entry points goes through every installed package's
+    metadata: the registries of all groups share one."""
+    from xlir import registry
+
+    reads: list[object] = []
+    read = registry.entry_points
+
+    def counted(**selection: str) -> object:
+        reads.append(selection)
+        return read(**selection)
+
+    registry._every_entry_point.cache_clear()
+    monkeypatch.setattr(registry, "entry_points", counted)
+    assert "hlo-opt" in registry.Registry("xlir.pipelines", "pipeline")
+    assert "cse" in registry.Registry("xlir.passes", "pass")
+    assert reads == [{}]
+    registry._every_entry_point.cache_clear()
