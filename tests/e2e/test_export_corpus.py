@@ -22,6 +22,9 @@ jax_corpus = script("scripts/jax_corpus.py")
 
 PROGRAMS = ["softmax_rows", "int_ops", "train_step_mlp"]
 
+# One worker runs the module: the exported corpus is made once.
+pytestmark = pytest.mark.xdist_group("export_corpus")
+
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -19,6 +19,9 @@ from tests.corpus import SMALL, TOLERANCES
 from tests.e2e.out_of_tree import EXAMPLES, install, run
 
 EXAMPLE = EXAMPLES / "new_target"
+
+# One worker runs the module: the installed example is made once.
+pytestmark = pytest.mark.xdist_group("new_target")
 SUPPORTED = ["gelu", "fma_xyz", "chain10", "softmax_rows", "layernorm", "reductions"]
 
 

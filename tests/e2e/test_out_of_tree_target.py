@@ -19,6 +19,9 @@ from tests.corpus import assert_matches, load_case
 from tests.e2e.out_of_tree import EXAMPLES, install, run
 
 EXAMPLE = EXAMPLES / "out_of_tree_target"
+
+# One worker runs the module: the installed example is made once.
+pytestmark = pytest.mark.xdist_group("out_of_tree_target")
 PROGRAM = CORPUS / "small" / "mlp_fwd.mlir"
 
 

@@ -7,6 +7,7 @@ they compute compiled whole."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import subprocess
 import sys
@@ -78,7 +79,10 @@ def _llvm_level(text: str):
     return module
 
 
+@functools.cache
 def _corpus_llvm_level(name: str):
+    """Lowered once per program for all its part counts: `deal` only reads
+    the module."""
     module = parse_module(make_context(), (SMALL / f"{name}.mlir").read_text(), name)
     record = get_platform("cpu").compiler().optimize(module)
     lower_to_llvm(CpuTarget(), module, record, CompileOptions())

@@ -29,6 +29,9 @@ from gpucheck.run import run  # noqa: E402
 
 PROGRAMS = ["fma_xyz", "softmax_rows", "while_loops"]
 
+# One worker runs the module: the prepared programs is made once.
+pytestmark = pytest.mark.xdist_group("gpu_check")
+
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory) -> Path:
