@@ -1,7 +1,8 @@
 """Kernels rewritten by `emulation.thread_loops` compiled for this machine:
 the target-neutral llvm lowering (lowering/llvm/) with `HostKernelEmitter`,
-LLVM at -O2 for the host CPU, and MCJIT into this process; each kernel an
-exported C function of its buffers' addresses and its scalars.
+LLVM at -O2 for the host CPU (`kernel_features`), and MCJIT into this
+process; each kernel an exported C function of its buffers' addresses and
+its scalars.
 """
 
 from __future__ import annotations
@@ -19,6 +20,24 @@ from xlir.lowering.llvm.memory import lower_global
 from xlir.lowering.llvm.passes import lower_kernels
 
 from xlir.diagnostics import XlirError
+
+
+def kernel_features() -> str:
+    """This host's LLVM features, less AVX512VL where it has it. LLVM 22's
+    x86-compress-evex pass turns `vpmov{b,d,q}2m %xmm, %k; kmov %k, %r` into
+    `vmovmskp* %xmm, %r` and erases the `vpmov*2m` although an instruction
+    that reads the mask and writes it back (`kshiftrb $1, %k1, %k1`) still
+    needs it: that read takes whatever the register held before. The
+    emulated kernels' per-element sign tests (the narrow float conversions
+    of two or four elements, vectorized) met it on Sapphire Rapids and later
+    CPUs, whose schedule puts the `kmov` first: the wrong sign on zeros.
+    The pass only rewrites the 128- and 256-bit forms, which exist with
+    AVX512VL only; without it the code keeps 512-bit AVX-512."""
+    features = llvm.get_host_cpu_features()
+    flat = features.flatten()
+    if features.get("avx512vl"):
+        flat += ",-avx512vl"
+    return flat
 
 
 class HostKernelEmitter(LLVMEmitter):
@@ -58,9 +77,7 @@ class HostCode:
             global_.detach()
             global_.erase()
         machine = target_machine(
-            llvm.get_process_triple(),
-            llvm.get_host_cpu_name(),
-            llvm.get_host_cpu_features().flatten(),
+            llvm.get_process_triple(), llvm.get_host_cpu_name(), kernel_features()
         )
         optimized = optimize(llvm_ir(module, machine.triple, exported=names), machine)
         missing = [
