@@ -957,9 +957,7 @@ def _lower_structured(
         otherwise = [o for b in op.otherwise.blocks for o in b.ops]
         skip, end = names
         branch = INVERSE_BRANCH[op.condition.data]
-        ops = [
-            instruction(branch, [op.lhs, op.rhs], target=skip if otherwise else end)
-        ]
+        ops = [instruction(branch, [op.lhs, op.rhs], target=skip if otherwise else end)]
         ops += then
         if otherwise:
             jump = instruction("jal", [], [XRegisterType.from_name("zero")], target=end)
