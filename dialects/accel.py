@@ -24,7 +24,7 @@ xDSL's `riscv` and `x86` dialects.
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from io import StringIO
 from typing import ClassVar, Self
@@ -856,7 +856,7 @@ def _move(target: SSAValue, source: SSAValue) -> AccelInstruction | None:
     return instruction("addi", [source], [target.type], imm=0)
 
 
-def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
+def _lower_for(op: ForOp, labels: Sequence[str]) -> list[Operation]:
     body = op.body.block
     ops: list[Operation] = [
         move
@@ -866,12 +866,12 @@ def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
     inner = list(body.ops)[:-1]  # without the yield
     iv = op.induction_var
     advance = instruction("addi", [iv], [iv.type], imm=op.step.value.data)
-    end = fresh("for")
+    end = labels[0]
     if op.hardware is not None:
         ops += [instruction("loop", [op.bound], target=end), *inner, LabelOp(end)]
         ops.append(advance)
     else:
-        head = fresh("body")
+        head = labels[1]
         ops += [
             instruction("bge", [iv, op.bound], target=end),
             LabelOp(head),
@@ -893,63 +893,82 @@ def _lower_for(op: ForOp, fresh: Callable[[str], str]) -> list[Operation]:
     return [*registers, *ops]
 
 
+def _label_kinds(op: StructuredControl) -> tuple[str, ...]:
+    """The kinds of the labels lowering `op` places, in the order they are named."""
+    if isinstance(op, ForOp):
+        return ("for",) if op.hardware is not None else ("for", "body")
+    if isinstance(op, RepeatOp):
+        return ("repeat",)
+    return ("else", "endif")
+
+
 def lower_structured_control(module: ModuleOp) -> None:
     """Replace every accel.repeat and accel.if by labels and branches; registers
-    must be allocated (the new branch and loop instructions name them)."""
-    counter = 0
-
-    def fresh(kind: str) -> str:
-        nonlocal counter
-        counter += 1
-        return f".L{kind}{counter}"
-
+    must be allocated (the new branch and loop instructions name them).
+    Labels are numbered inner ops first; the ops are lowered outer ops first,
+    so that each instruction moves out of its nest once, not once per level."""
     structured = [op for op in module.walk() if isinstance(op, StructuredControl)]
-    for op in reversed(structured):  # inner ops first
-        for operand in op.operands:
-            _require_allocated(operand, op)
-        block, ops = op.parent_block(), []
-        assert block is not None
-        if isinstance(op, ForOp):
-            ops = _lower_for(op, fresh)
-        elif isinstance(op, RepeatOp):
-            body = list(op.body.block.ops)
-            last = body[-1] if body else None
-            if not isinstance(last, AccelInstruction) or last.SPEC.mnemonic in (
-                "loop",
-                *BRANCHES,
-            ):
-                x0 = XRegisterType.from_name("zero")
-                zero = GetRegisterOp(x0)
-                body += [zero, instruction("addi", [zero], [x0], imm=0)]
-            end = fresh("repeat")
-            ops = [
-                instruction("loop", [op.count], target=end),
-                *body[:-1],
-                LabelOp(end),
-                body[-1],
-            ]
-        else:
-            assert isinstance(op, IfOp)
-            then = list(op.then.block.ops)
-            otherwise = [o for b in op.otherwise.blocks for o in b.ops]
-            skip, end = fresh("else"), fresh("endif")
-            branch = INVERSE_BRANCH[op.condition.data]
-            ops = [
-                instruction(branch, [op.lhs, op.rhs], target=skip if otherwise else end)
-            ]
-            ops += then
-            if otherwise:
-                jump = instruction(
-                    "jal", [], [XRegisterType.from_name("zero")], target=end
-                )
-                ops += [jump, LabelOp(skip), *otherwise]
-            ops.append(LabelOp(end))
-        for inner in ops:
-            if inner.parent is not None:
-                inner.detach()
-        block.insert_ops_before(ops, op)
-        op.detach()
-        op.erase()
+    counter = 0
+    labels: dict[StructuredControl, list[str]] = {}
+    for op in reversed(structured):
+        labels[op] = []
+        for kind in _label_kinds(op):
+            counter += 1
+            labels[op].append(f".L{kind}{counter}")
+    for op in structured:
+        if op in labels:
+            _lower_structured(op, labels)
+
+
+def _lower_structured(
+    op: StructuredControl, labels: dict[StructuredControl, list[str]]
+) -> None:
+    """Replace `op` by labels and branches (its inner ops stay structured, but
+    a repeat's last one, which the repeat's end label must go inside)."""
+    names = labels.pop(op)
+    for operand in op.operands:
+        _require_allocated(operand, op)
+    block, ops = op.parent_block(), []
+    assert block is not None
+    if isinstance(op, ForOp):
+        ops = _lower_for(op, names)
+    elif isinstance(op, RepeatOp):
+        while isinstance(last := op.body.block.last_op, StructuredControl):
+            _lower_structured(last, labels)
+        body = list(op.body.block.ops)
+        last = body[-1] if body else None
+        if not isinstance(last, AccelInstruction) or last.SPEC.mnemonic in (
+            "loop",
+            *BRANCHES,
+        ):
+            x0 = XRegisterType.from_name("zero")
+            zero = GetRegisterOp(x0)
+            body += [zero, instruction("addi", [zero], [x0], imm=0)]
+        end = names[0]
+        ops = [
+            instruction("loop", [op.count], target=end),
+            *body[:-1],
+            LabelOp(end),
+            body[-1],
+        ]
+    else:
+        assert isinstance(op, IfOp)
+        then = list(op.then.block.ops)
+        otherwise = [o for b in op.otherwise.blocks for o in b.ops]
+        skip, end = names
+        branch = INVERSE_BRANCH[op.condition.data]
+        ops = [instruction(branch, [op.lhs, op.rhs], target=skip if otherwise else end)]
+        ops += then
+        if otherwise:
+            jump = instruction("jal", [], [XRegisterType.from_name("zero")], target=end)
+            ops += [jump, LabelOp(skip), *otherwise]
+        ops.append(LabelOp(end))
+    for inner in ops:
+        if inner.parent is not None:
+            inner.detach()
+    block.insert_ops_before(ops, op)
+    op.detach()
+    op.erase()
 
 
 def print_assembly(module: ModuleOp) -> str:

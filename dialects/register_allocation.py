@@ -10,10 +10,11 @@ from __future__ import annotations
 from abc import ABC
 from collections.abc import Iterable, Sequence
 
+from ordered_set import OrderedSet
 from xdsl.backend.block_naive_allocator import BlockNaiveAllocator
 from xdsl.backend.liveness import LivenessContext
 from xdsl.backend.register_allocatable import RegisterAllocatableOperation
-from xdsl.backend.register_allocator import BlockAllocator, live_ins_per_block
+from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_stack import RegisterStack
 from xdsl.backend.register_type import RegisterType
 from xdsl.dialects.builtin import IntAttr
@@ -51,6 +52,35 @@ def allocate_block(
     allocator.live_ins_per_block = live_ins_per_block(block)
     allocator.allocate_block(block)
     return sum(stack.next_infinite_indices.values())
+
+
+def live_ins_per_block(block: Block) -> dict[Block, OrderedSet[SSAValue]]:
+    """xDSL's `live_ins_per_block`: per block nested in `block` (and
+    `block`), the values read in it and defined outside it, in the same
+    order. Built in dicts: an OrderedSet's `difference_update` rebuilds the
+    whole set, and the walk makes one per op."""
+    live: dict[Block, dict[SSAValue, None]] = {}
+    _live_ins(block, live)
+    return {inner: OrderedSet(values) for inner, values in live.items()}
+
+
+def _live_ins(
+    block: Block, live: dict[Block, dict[SSAValue, None]]
+) -> dict[SSAValue, None]:
+    values: dict[SSAValue, None] = {}
+    for op in reversed(block.ops):
+        for result in op.results:
+            values.pop(result, None)
+        for operand in op.operands:
+            values[operand] = None
+        for region in op.regions:
+            for inner in region.blocks:
+                for value in _live_ins(inner, live):
+                    values[value] = None
+    for argument in block.args:
+        values.pop(argument, None)
+    live[block] = values
+    return values
 
 
 class RegisterLoop(RegisterAllocatableOperation, ABC):

@@ -10,6 +10,8 @@ encoded truncated."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects import accel
@@ -105,11 +107,13 @@ def encode_kernels(module: ModuleOp) -> ObjectFile:
 
 def _word(op: accel.AccelInstruction, labels: dict[str, int], pc: int) -> int:
     spec: InstructionSpec = op.SPEC
+    registers = _register_slots(type(op))
     values: list[int | tuple[int, int]] = []
     for operand, slot in zip(spec.operands, op.SLOTS, strict=True):
         kind = operand.kind
         if kind is Kind.REG:
-            values.append(_register(getattr(op, slot)))
+            written, index = registers[slot]
+            values.append(_register((op.results if written else op.operands)[index]))
         elif kind is Kind.MEM:
             offset = _immediate(op, slot, Kind.MEM)
             values.append((offset, _register(op.operands[-1])))
@@ -126,6 +130,17 @@ def _word(op: accel.AccelInstruction, labels: dict[str, int], pc: int) -> int:
         else:
             values.append(_immediate(op, slot, kind))
     return encode(Instruction(spec, tuple(values)))
+
+
+@cache
+def _register_slots(
+    cls: type[accel.AccelInstruction],
+) -> dict[str, tuple[bool, int]]:
+    """Where an instruction class keeps each register field: (a result?,
+    its index), read directly rather than through IRDL's accessors."""
+    definition = cls.get_irdl_definition()
+    slots = {name: (False, i) for i, (name, _) in enumerate(definition.operands)}
+    return slots | {name: (True, i) for i, (name, _) in enumerate(definition.results)}
 
 
 def _register(value: SSAValue) -> int:

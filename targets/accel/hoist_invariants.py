@@ -14,7 +14,7 @@ as it can.
 Each hoisted value an iteration still reads holds a register for the whole
 loop. The hoisted instructions are taken in body order while the loop's
 estimated register demand (`_Pressure`, with what is live around the loop,
-`_around`) fits the register files; the rest stay in the loop rather than
+`_vectors_around`) fits the register files; the rest stay in the loop rather than
 make the allocator spill.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xlir.dialects import accel
 from xlir.targets.accel.isa import RegClass
 
@@ -37,8 +37,9 @@ SIDE_EFFECTS = frozenset(
 """Instructions with an effect beyond their result register."""
 READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
 IMPURE = SIDE_EFFECTS | READS_MEMORY
-VECTOR_REGISTERS = {RegClass.V: RegClass.V.count}
-"""The file whose pressure hoisting raises (`_without_held_scalars` keeps
+VECTOR_REGISTERS = RegClass.V.count
+"""The vector registers: the file whose pressure hoisting raises and
+weighs (`_without_held_scalars` keeps
 scalar registers out of it: kernels are short of them, and a loop's
 counters and carried values cannot spill)."""
 
@@ -76,7 +77,7 @@ def _hoist(loop: accel.ForOp) -> int:
     if not invariant:
         return 0
     count = len(invariant)
-    if _held(invariant)[RegClass.V]:  # vectors the iterations would read
+    if _held_vectors(invariant):  # vectors the iterations would read
         count = _affordable(loop, invariant)
     available = _available(loop, {op.name for op in invariant[:count]})
     for op in invariant[:count]:
@@ -123,21 +124,20 @@ def _without_held_scalars(invariant: list[Operation]) -> list[Operation]:
 def _affordable(loop: accel.ForOp, invariant: list[Operation]) -> int:
     """How many of the `invariant` instructions (in order) may leave `loop`
     with its estimated vector register demand still fitting the file."""
-    free = dict(VECTOR_REGISTERS)
-    for file, held in _around(loop).items():
-        if file in free:
-            free[file] -= held
+    free = VECTOR_REGISTERS - _vectors_around(loop)
     pressure = _pressure(loop, set())
     least = pressure.without(_results(invariant))  # a lower bound for any prefix
-    if _within(least, _held(invariant), free):
+    if least + _held_vectors(invariant) <= free:
         return len(invariant)
     bound = _last_true(
-        len(invariant) - 1, lambda n: _within(least, _held(invariant[:n]), free)
+        len(invariant) - 1,
+        lambda n: least + _held_vectors(invariant[:n]) <= free,
     )
     return _last_true(
         bound,
-        lambda n: _within(
-            pressure.without(_results(invariant[:n])), _held(invariant[:n]), free
+        lambda n: (
+            pressure.without(_results(invariant[:n])) + _held_vectors(invariant[:n])
+            <= free
         ),
     )
 
@@ -183,39 +183,63 @@ def _results(ops: list[Operation]) -> set[SSAValue]:
     return {v for op in ops for v in op.results}
 
 
-def _within(
-    demand: dict[RegClass, int], held: dict[RegClass, int], free: dict[RegClass, int]
-) -> bool:
-    """Whether a loop's `demand` and the `held` values fit the `free` registers."""
-    return all(demand[f] + held[f] <= free[f] for f in free)
-
-
-def _around(loop: accel.ForOp) -> dict[RegClass, int]:
-    """Per register file, the values live across `loop` that it does not
-    read: defined before it (or before the loop holding it) and read after,
-    and the enclosing loops' induction variables, carried values and (for
-    a branch loop) bounds."""
-    around = {RegClass.X: 0, RegClass.V: 0}
-    inside = {v for op in walk(loop) for v in op.operands}
+def _vectors_around(loop: accel.ForOp) -> int:
+    """The vector values live across `loop` that it does not read: defined
+    before it (or before the loop holding it) and read after, and the
+    enclosing loops' carried values. Found from the uses of the vectors
+    defined before it: they are few, the ops after it many."""
+    around = 0
     op: Operation = loop
     while (block := op.parent_block()) is not None:
-        ops = list(block.ops)
-        after = ops.index(op)
-        later = {v for o in ops[after + 1 :] for i in walk(o) for v in i.operands}
-        defined = [v for o in ops[:after] for v in o.results]
+        unread = [
+            value
+            for before in _ops_before(op)
+            for value in _vectors(before.results)
+            if not _read_in(value, loop)
+        ]
+        if unread:
+            later = set(_ops_after(op))
+            around += sum(_read_by(value, block, later) for value in unread)
         parent = block.parent_op()
-        for value in _allocatable(defined):
-            if value in later and value not in inside:
-                around[_file(value)] += 1
         if not isinstance(parent, accel.ForOp):
             break
-        held = [*block.args] + ([parent.bound] if parent.hardware is None else [])
-        for value in _allocatable(held):
-            if value not in inside:
-                around[_file(value)] += 1
-        inside.update(held)
+        around += sum(not _read_in(value, loop) for value in _vectors(block.args))
         op = parent
     return around
+
+
+def _ops_before(op: Operation) -> Iterator[Operation]:
+    """The ops before `op` in its block, in order."""
+    block = op.parent_block()
+    assert block is not None
+    for before in block.ops:
+        if before is op:
+            return
+        yield before
+
+
+def _ops_after(op: Operation) -> Iterator[Operation]:
+    """The ops after `op` in its block, in order."""
+    after = op.next_op
+    while after is not None:
+        yield after
+        after = after.next_op
+
+
+def _read_in(value: SSAValue, op: Operation) -> bool:
+    """Whether `op` or an op inside it reads `value`."""
+    return any(op.is_ancestor(use.operation) for use in value.uses)
+
+
+def _read_by(value: SSAValue, block: Block, ops: set[Operation]) -> bool:
+    """Whether one of the `ops` of `block` (or an op inside one) reads `value`."""
+    for use in value.uses:
+        user: Operation | None = use.operation
+        while user is not None and user.parent_block() is not block:
+            user = user.parent_op()
+        if user in ops:
+            return True
+    return False
 
 
 def is_pure(op: Operation) -> bool:
@@ -235,66 +259,62 @@ def defined_outside(value: SSAValue, loop: Operation) -> bool:
     return not loop.is_ancestor(value.owner)
 
 
-def _held(hoisted: list[Operation]) -> dict[RegClass, int]:
-    """Per register file, the hoisted values the loop still reads."""
+def _held_vectors(hoisted: list[Operation]) -> int:
+    """The hoisted vectors the loop still reads."""
     moved = set(hoisted)
-    held = {RegClass.X: 0, RegClass.V: 0}
-    for op in hoisted:
-        for value in _allocatable(op.results):
-            if any(use.operation not in moved for use in value.uses):
-                held[_file(value)] += 1
-    return held
+    return sum(
+        any(use.operation not in moved for use in value.uses)
+        for op in hoisted
+        for value in _vectors(op.results)
+    )
 
 
 @dataclass
 class _Pressure:
-    """An estimate of the registers a loop needs, per file: the values it
-    reads from outside, its induction variable and carried values (`base`),
-    and the most values of its body live at once, which `without` gives for
-    any set of body values left out (those hoisted: they are counted as
-    held). Built in one look at the loop, so that the many prefixes of the
-    invariants `_affordable` tries cost no walk of it: leaving a value out
-    only lowers the live counts over its span."""
+    """An estimate of the vector registers a loop needs: the vectors it
+    reads from outside and its carried vectors (`base`), and the most
+    vectors of its body live at once, which `without` gives for any set of
+    body values left out (those hoisted: they are counted as held). Built in
+    one look at the loop, so that the many prefixes of the invariants
+    `_affordable` tries cost no walk of it: leaving a value out only lowers
+    the live counts over its span. Scalars are not counted: hoisting keeps
+    them out of its choices (`_without_held_scalars`)."""
 
-    base: dict[RegClass, int]
-    entering: dict[RegClass, list[int]]
-    """Per body position: the values live before its op, plus what a nested
+    base: int
+    entering: list[int]
+    """Per body position: the vectors live before its op, plus what a nested
     loop there needs."""
-    leaving: dict[RegClass, list[int]]
-    """Per body position: the values live after its op."""
-    spans: dict[SSAValue, tuple[int, int, RegClass]]
-    """The body's allocatable values that it reads -> (the position that
-    defines it, the position of its last read, its file)."""
+    leaving: list[int]
+    """Per body position: the vectors live after its op."""
+    spans: dict[SSAValue, tuple[int, int]]
+    """The body's vectors that it reads -> (the position that defines it,
+    the position of its last read)."""
 
-    def without(self, ignored: set[SSAValue]) -> dict[RegClass, int]:
+    def without(self, ignored: set[SSAValue]) -> int:
         """The demand with the `ignored` values of the body not counted."""
-        demand: dict[RegClass, int] = {}
-        for file, entering in self.entering.items():
-            leaving = self.leaving[file]
-            size = len(entering)
-            # starts and ends of the spans left out (a difference array)
-            entering_change = [0] * (size + 1)
-            leaving_change = [0] * (size + 1)
-            for value in ignored:
-                span = self.spans.get(value)
-                if span is not None and span[2] is file:
-                    defined, last, _ = span
-                    leaving_change[defined] -= 1
-                    leaving_change[last] += 1
-                    entering_change[defined + 1] -= 1
-                    entering_change[last + 1] += 1
-            peak = 0
-            left_out_entering = left_out_leaving = 0
-            for index in range(size):
-                left_out_entering += entering_change[index]
-                left_out_leaving += leaving_change[index]
-                peak = max(
-                    peak,
-                    entering[index] + left_out_entering,
-                    leaving[index] + left_out_leaving,
-                )
-            demand[file] = self.base[file] + peak
-        return demand
+        size = len(self.entering)
+        # starts and ends of the spans left out (a difference array)
+        entering_change = [0] * (size + 1)
+        leaving_change = [0] * (size + 1)
+        for value in ignored:
+            span = self.spans.get(value)
+            if span is not None:
+                defined, last = span
+                leaving_change[defined] -= 1
+                leaving_change[last] += 1
+                entering_change[defined + 1] -= 1
+                entering_change[last + 1] += 1
+        peak = 0
+        left_out_entering = left_out_leaving = 0
+        for index in range(size):
+            left_out_entering += entering_change[index]
+            left_out_leaving += leaving_change[index]
+            peak = max(
+                peak,
+                self.entering[index] + left_out_entering,
+                self.leaving[index] + left_out_leaving,
+            )
+        return self.base + peak
 
 
 def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
@@ -317,16 +337,13 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
                     last_read[value] = index
                 else:
                     outside.add(value)
-    base = {RegClass.X: 1, RegClass.V: 0}
-    for value in _allocatable([*body.args[1:], *(outside - inside - counted)]):
-        base[_file(value)] += 1
-    spans: dict[SSAValue, tuple[int, int, RegClass]] = {}
-    # per file, +1 where a value starts being live after an op, -1 where it ends
-    changes = {RegClass.X: [0] * (len(ops) + 1), RegClass.V: [0] * (len(ops) + 1)}
-    for value in _allocatable(last_read):
-        defined, last, file = position[value.owner], last_read[value], _file(value)  # pyright: ignore[reportArgumentType]
-        spans[value] = (defined, last, file)
-        change = changes[file]
+    base = len(_vectors([*body.args[1:], *(outside - inside - counted)]))
+    spans: dict[SSAValue, tuple[int, int]] = {}
+    # +1 where a vector starts being live after an op, -1 where it ends
+    change = [0] * (len(ops) + 1)
+    for value in _vectors(last_read):
+        defined, last = position[value.owner], last_read[value]  # pyright: ignore[reportArgumentType]
+        spans[value] = (defined, last)
         change[defined] += 1
         change[last] -= 1
     below = counted | set(last_read)
@@ -335,17 +352,23 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
         for index, op in enumerate(ops)
         if isinstance(op, accel.ForOp)
     }
-    entering: dict[RegClass, list[int]] = {}
-    leaving: dict[RegClass, list[int]] = {}
-    for file, change in changes.items():
-        entering[file] = entered = list[int]()
-        leaving[file] = left = list[int]()
-        live = 0
-        for index in range(len(ops)):
-            entered.append(live + (nested[index][file] if index in nested else 0))
-            live += change[index]
-            left.append(live)
+    entering: list[int] = []
+    leaving: list[int] = []
+    live = 0
+    for index in range(len(ops)):
+        entering.append(live + nested.get(index, 0))
+        live += change[index]
+        leaving.append(live)
     return _Pressure(base, entering, leaving, spans)
+
+
+def _vectors(values: Iterable[SSAValue]) -> list[SSAValue]:
+    """The values the allocator places in vector registers."""
+    return [
+        v
+        for v in values
+        if isinstance(v.type, accel.VRegisterType) and not v.type.is_allocated
+    ]
 
 
 def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 
 class Format(Enum):
@@ -142,6 +143,30 @@ class InstructionSpec:
     @property
     def fn_is_operand(self) -> bool:
         return any(o.field == "fn" for o in self.operands)
+
+    @cached_property
+    def layout(self) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
+        """How `encode` places the operands: the fixed bits (opcode, and a
+        function code that is no operand), then per field an operand gives
+        (operand index, part of a memory operand, lowest bit, mask): the
+        fields `Instruction.field` reads, as it reads them."""
+        fixed = self.opcode << 26
+        placed: list[tuple[int, int, int, int]] = []
+        for name, (low, width) in _FIELD_BITS[self.format].items():
+            mask = (1 << width) - 1
+            source = next(
+                (
+                    (index, part)
+                    for index, operand in enumerate(self.operands)
+                    for part in _parts(operand, name)
+                ),
+                None,
+            )
+            if source is not None:
+                placed.append((*source, low, mask))
+            elif name == "fn" and not self.fn_is_operand:
+                fixed |= (self.fn & mask) << low
+        return fixed, tuple(placed)
 
     @property
     def fields(self) -> frozenset[str]:
@@ -315,11 +340,24 @@ class IllegalInstruction(Exception):
 
 def encode(instruction: Instruction) -> int:
     """The word of a well-formed instruction (operands in range)."""
-    spec = instruction.spec
-    word = spec.opcode << 26
-    for name, (low, width) in _FIELD_BITS[spec.format].items():
-        word |= (instruction.field(name) & ((1 << width) - 1)) << low
+    fixed, placed = instruction.spec.layout
+    word = fixed
+    operands = instruction.operands
+    for index, part, low, mask in placed:
+        value = operands[index]
+        if isinstance(value, tuple):
+            value = value[part]
+        word |= (value & mask) << low
     return word
+
+
+def _parts(operand: Operand, name: str) -> tuple[int, ...]:
+    """The part of `operand`'s value that is field `name`: (0,) for the
+    whole value or a memory operand's offset, (1,) for its register, ()
+    if it is not that field."""
+    if operand.kind is Kind.MEM:
+        return {"imm": (0,), "rs1": (1,)}.get(name, ())
+    return (0,) if operand.field == name else ()
 
 
 def _signed(value: int, width: int) -> int:

@@ -1481,7 +1481,7 @@ def remove_dead(kernel: accel.KernelOp) -> None:
     walk from the end: every read of a value comes after its definition
     (or inside an op after it), so a definition is met after the reads that
     erasing can remove."""
-    for op in list(kernel.body.walk(reverse=True)):
+    for op in list(walk_region(kernel.body, reverse=True)):
         dead = isinstance(op, accel.GetRegisterOp) or (
             isinstance(op, accel.AccelInstruction)
             and op.SPEC.mnemonic not in SIDE_EFFECTS

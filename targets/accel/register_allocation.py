@@ -21,6 +21,7 @@ from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
 from xlir.dialects.register_allocation import allocate_block
 from xlir.targets.accel.isa import RegClass
+from xlir.targets.accel.rematerialize import rematerialize_constants
 
 from xlir.diagnostics import XlirError, format_at_op
 from xlir.rewriting import walk_region
@@ -65,17 +66,34 @@ def allocate_kernel(kernel: accel.KernelOp) -> bool:
     """Allocate every register of `kernel` in place; whether some did not
     fit (then `spill` must run once its structured control is lowered).
     A kernel that does not fit with every register is allocated again from
-    its unallocated registers, with the spill code's held back."""
+    its unallocated registers with its loops' constants made where they
+    are read (`rematerialize.py`), kept if then nothing spills; else
+    without them, with the spill code's registers held back."""
     unallocated = _register_types(kernel)
     if _allocate(kernel, held_back=False) == 0:
         return False
+    _unallocate(unallocated)
+    copies = rematerialize_constants(kernel)
+    if copies.copies:
+        with_copies = _register_types(kernel)
+        if _allocate(kernel, held_back=False) == 0:
+            copies.commit()
+            return False
+        _unallocate(with_copies)
+        copies.undo()
+    _allocate(kernel, held_back=True)
+    return True
+
+
+def _unallocate(
+    unallocated: list[tuple[Operation | Block, tuple[Attribute, ...]]],
+) -> None:
+    """Give every value the type `_register_types` read before allocating."""
     for holder, types in unallocated:
         values = holder.results if isinstance(holder, Operation) else holder.args
         for value, type_ in zip(values, types, strict=True):
             if value.type != type_:
                 Rewriter.replace_value_with_new_type(value, type_)
-    _allocate(kernel, held_back=True)
-    return True
 
 
 def _register_types(
