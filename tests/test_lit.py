@@ -99,7 +99,13 @@ def test_console_scripts_under_lit(tmp_path: Path) -> None:
     their entry points stay tested under lit too."""
     report = tmp_path / "results.json"
     subprocess.run(
-        [*LIT_COMMAND, "-q", "-o", str(report), str(LIT_ROOT / "tools" / "opt_errors.mlir")],
+        [
+            *LIT_COMMAND,
+            "-q",
+            "-o",
+            str(report),
+            str(LIT_ROOT / "tools" / "opt_errors.mlir"),
+        ],
         env={**os.environ, "XLIR_LIT_TOOL_SERVER": "0"},
         check=False,
         capture_output=True,

@@ -16,7 +16,9 @@ import pytest
 
 from xlir.testing.tool_server import ToolServer, served_tools
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "xlir" / "examples" / "softmax_rows.mlir"
+EXAMPLE = (
+    Path(__file__).resolve().parents[2] / "xlir" / "examples" / "softmax_rows.mlir"
+)
 ENVIRONMENT = {
     "PATH": os.environ["PATH"],
     "HOME": os.environ.get("HOME", "/"),

@@ -18,6 +18,7 @@ process that started it does: the pipe on its stdin closes.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import io
 import os
@@ -146,7 +147,12 @@ def receive(connection: socket.socket) -> Request | None:
     while len(body) < size and (chunk := connection.recv(size - len(body))):
         body += chunk
     fields = body.split(b"\0")
-    if len(streams) != 3 or len(body) != size or not fields[2:3] or not fields[2].isdigit():
+    if (
+        len(streams) != 3
+        or len(body) != size
+        or not fields[2:3]
+        or not fields[2].isdigit()
+    ):
         for stream in streams:
             os.close(stream)
         return None
@@ -178,10 +184,8 @@ def admit(
         return request
     for stream in request.streams if request else []:
         os.close(stream)
-    try:
+    with contextlib.suppress(OSError):  # a client gone
         connection.sendall(b"X")
-    except OSError:
-        pass
     connection.close()
     return None
 
@@ -270,10 +274,8 @@ def serve(
                     return tool
                 for stream in request.streams:
                     os.close(stream)
-                try:
+                with contextlib.suppress(OSError):  # a client gone: its tool is killed
                     connection.sendall(b"R")
-                except OSError:  # the client is gone; its child's end is reaped
-                    pass
                 running[pid] = connection
                 selector.register(connection, selectors.EVENT_READ, pid)
             elif key.fileobj is wakeup:
@@ -300,10 +302,8 @@ def reap(running: dict[int, socket.socket], selector: selectors.BaseSelector) ->
         client = running.pop(pid)
         if client.fileno() in selector.get_map():
             selector.unregister(client)
-        try:
+        with contextlib.suppress(OSError):  # a client gone
             client.sendall(str(os.waitstatus_to_exitcode(status)).encode())
-        except OSError:
-            pass
         client.close()
 
 
@@ -319,7 +319,9 @@ def main() -> None:
     os.close(null)
     tools = {
         name: (script, EntryPoint(name, entry, "console_scripts").load())
-        for name, script, entry in zip(specs[::3], specs[1::3], specs[2::3], strict=True)
+        for name, script, entry in zip(
+            specs[::3], specs[1::3], specs[2::3], strict=True
+        )
     }
     gc.freeze()  # the children's collections leave the imported objects' pages shared
     tool = serve(listener, tools)
