@@ -326,7 +326,7 @@ def main() -> None:
     gc.freeze()  # the children's collections leave the imported objects' pages shared
     tool = serve(listener, tools)
     if tool is not None:
-        sys.exit(tool())
+        raise SystemExit(tool())  # as the console script's sys.exit(main())
 
 
 if __name__ == "__main__":
