@@ -6,7 +6,9 @@ pytest-xdist's workers (`--dist loadgroup`) then share the batches, where a
 single run of the whole suite would either be repeated by every worker (a
 session fixture is per worker) or hold one worker while the others wait.
 Under xdist each batch runs on one core (`-j1`): the workers are the
-parallelism."""
+parallelism. Each lit run serves its tools from a warm fork server
+(`tests/lit/lit.cfg.py`); `test_console_scripts_under_lit` runs the console
+scripts themselves."""
 
 from __future__ import annotations
 
@@ -90,3 +92,23 @@ def test_lit(name: str, lit_result: Callable[[str], dict | None]) -> None:
     if result["code"] == "UNSUPPORTED":
         pytest.skip(f"lit: {name} is unsupported here (its REQUIRES: line)")
     assert result["code"] in ("PASS", "XFAIL"), result["output"]
+
+
+def test_console_scripts_under_lit(tmp_path: Path) -> None:
+    """`XLIR_LIT_TOOL_SERVER=0`: lit runs the console scripts themselves, so
+    their entry points stay tested under lit too."""
+    report = tmp_path / "results.json"
+    subprocess.run(
+        [
+            *LIT_COMMAND,
+            "-q",
+            "-o",
+            str(report),
+            str(LIT_ROOT / "tools" / "opt_errors.mlir"),
+        ],
+        env={**os.environ, "XLIR_LIT_TOOL_SERVER": "0"},
+        check=False,
+        capture_output=True,
+    )
+    [result] = json.loads(report.read_text())["tests"]
+    assert result["code"] == "PASS", result["output"]
