@@ -29,25 +29,6 @@ def pytest_configure(config: pytest.Config) -> None:
     cache_per_run(config)
 
 
-FEWEST_CORES_FOR_WORKERS = 3
-"""On fewer cores `-n auto` runs the tests in pytest's own process."""
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto` (pyproject's addopts) on a machine of one or two cores
-    starts no worker: the code under test already keeps both busy (LLVM's
-    parallel code generation, thread pools, MPI ranks, lit's own jobs), and
-    each worker would make its own session fixtures and caches again, so
-    workers cost CPU time there without saving wall time (docs/testing.md).
-    On more cores, xdist's own count (None: one worker per core)."""
-    cores = (
-        len(os.sched_getaffinity(0))
-        if hasattr(os, "sched_getaffinity")
-        else os.cpu_count()
-    )
-    return 0 if (cores or 1) < FEWEST_CORES_FOR_WORKERS else None
-
-
 def cache_per_run(config: pytest.Config) -> None:
     """The cpu target's compile cache (targets/cpu/cache.py) lives in a
     folder of this run's own, removed at the end, unless XLIR_CACHE_DIR
