@@ -15,6 +15,7 @@ import ctypes.util
 import platform
 import shutil
 import subprocess
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +45,10 @@ def no_cache(monkeypatch) -> None:
     monkeypatch.setenv("XLIR_CACHE", "0")
 
 
+@cache
 def compile_ahead(name: str, triple: str | None) -> AotResult:
+    """Each program is compiled once per triple: the tests that run it and
+    those that read its symbols share the object."""
     path = CORPUS / "small" / f"{name}.mlir"
     module, sources = load_module(path)
     options = AotOptions(triple=triple, entry=f"model_{name}")

@@ -53,9 +53,38 @@ def _bench_name(path) -> str:
     )
 
 
+LONG_SIMULATIONS = {
+    "accel": {
+        "chain10_1m", "compare_select_1024", "conv2d_nhwc_32x32", "gelu_1m",
+        "int_ops_512", "slice_concat_pad", "softmax_rows_1024",
+        "train_step_mlp", "transpose_reshape_bcast", "while_loops_128",
+    },
+}  # fmt: skip
+"""Bench programs whose run on a target's simulated device costs many times
+the rest of this file: they are `extended` tests, left out of the default
+run (`python -m pytest -m extended` runs them; docs/testing.md). The same
+computations stay in it at the corpus's small sizes on that target
+(`test_small_program`), as do the bench programs it simulates quickly (a
+512x512 matmul, 1,024x512 reductions, a 512x768 layernorm), so full-size
+tiling stays checked on every target."""
+
+BENCH_CASES = [
+    pytest.param(
+        path,
+        target,
+        id=f"{path.name}-{target}",
+        marks=[pytest.mark.extended]
+        if path.name.split(".")[0] in LONG_SIMULATIONS.get(target, ())
+        else [],
+    )
+    for path in BENCH
+    for target in target_names()
+    if target != REFERENCE
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("target", [t for t in target_names() if t != REFERENCE])
-@pytest.mark.parametrize("path", BENCH, ids=[p.name for p in BENCH])
+@pytest.mark.parametrize(("path", "target"), BENCH_CASES)
 def test_bench_program_matches_the_reference(path, target: str) -> None:
     skip_without_device(target)
     gap = get_target(target).known_gaps().bench.get(path.name.split(".")[0])
