@@ -78,13 +78,13 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
 from xlir.analysis.index_ranges import most_trips
@@ -268,13 +268,16 @@ def epilogue_scratch(nest: ParallelOp) -> Scratch | None:
     ops = epilogue(nest)
     if len(results) != 1 or not ops or _recomputed(nest) is None:
         return None
-    stores = _scratch_stores(nest, ops)
+    stores: dict[Attribute, StoreOp] = {}
+    for store in _scratch_stores(nest, ops):
+        stores.setdefault(store.value.type, store)
+    if not stores:
+        return None
     live = _live(ops)
-    for value, head in _scratch_values(results[0], live):
-        for store in stores:
-            if store.value.type == value.type:
-                tail = [op for op in live if op not in head]
-                return Scratch(store, value, head, tail)
+    for value, head in _scratch_values(results[0], live, stores.keys()):
+        if value.type in stores:
+            tail = [op for op in live if op not in head]
+            return Scratch(stores[value.type], value, head, tail)
     return None
 
 
@@ -327,19 +330,21 @@ def _scratch_stores(nest: ParallelOp, ops: Sequence[Operation]) -> list[StoreOp]
 
 
 def _scratch_values(
-    accumulator: SSAValue, ops: Sequence[Operation]
+    accumulator: SSAValue, ops: Sequence[Operation], types: Collection[Attribute]
 ) -> Iterator[tuple[SSAValue, list[Operation]]]:
     """The values the epilogue `ops` could keep between the reductions and
     the epilogue's nest, with the ops among `ops` that compute each (its
-    head): the accumulator first (no head), then in order each result
-    computed from the accumulator by pure region-free ops that `expand-math`
-    leaves alone, such that the rest of the epilogue uses neither the
-    accumulator nor what the head computes but that result (and the head's
-    constants, the same in every copy)."""
+    head): the accumulator first (no head), then in order each result of
+    one of `types` computed from the accumulator by pure region-free ops
+    that `expand-math` leaves alone, such that the rest of the epilogue uses
+    neither the accumulator nor what the head computes but that result (and
+    the head's constants, the same in every copy)."""
     yield accumulator, []
     position = {op: n for n, op in enumerate(ops)}
     for op in ops:
-        if len(op.results) != 1 or not _cheap_pure(op):
+        if len(op.results) != 1 or op.results[0].type not in types:
+            continue
+        if not _cheap_pure(op):
             continue
         head = _head(op, position)
         if head is None:
@@ -348,7 +353,10 @@ def _scratch_values(
         inside = set(head)
         allowed = {value} | {r for h in head if not h.operands for r in h.results}
         used = {
-            v for rest in ops if rest not in inside for inner in rest.walk()
+            v
+            for rest in ops
+            if rest not in inside
+            for inner in rest.walk()
             for v in inner.operands
         }
         made = {r for h in head for r in h.results}
@@ -369,12 +377,12 @@ def _head(op: Operation, position: Mapping[Operation, int]) -> list[Operation] |
             owner = operand.owner
             if isinstance(owner, ForOp):
                 from_loop = True
-            elif isinstance(owner, Operation) and owner in position:
-                if owner not in wanted:
-                    if not _cheap_pure(owner):
-                        return None
-                    wanted.add(owner)
-                    pending.append(owner)
+            elif owner in position and owner not in wanted:
+                assert isinstance(owner, Operation)
+                if not _cheap_pure(owner):
+                    return None
+                wanted.add(owner)
+                pending.append(owner)
     if not from_loop:
         return None
     return sorted(wanted, key=position.__getitem__)
