@@ -31,7 +31,11 @@ costs more than `CLONED_EPILOGUE_COST` (an op `expand-math` expands counts
 type to an output at the nest's own indices (`epilogue_scratch`), each
 copy's accumulator is stored into that output element instead, and one
 `loop.parallel` over the tile loads it back, runs the epilogue once and
-stores the result (LLVM vectorizes it along the unit-stride column):
+stores the result (LLVM vectorizes it along the unit-stride column). Where
+the output's type is narrower (a bf16 layer summing in f32), each copy
+first runs the epilogue's cheap ops that make an output-typed value of the
+accumulator (its rounding to bf16) when the rest uses only that value, and
+stores that:
 
     loop.parallel (%i, %j) = (0, 0) to (4, 6) step (1, 2) {jam = array<i64: 1, 2>}
       %s:2 = loop.for %k ...
@@ -41,8 +45,8 @@ stores the result (LLVM vectorizes it along the unit-stride column):
         %a = loop.load %C[%i, %e]    ... epilogue of (%i, %e) ...
         loop.store %r, %C[%i, %e]
 
-Each element goes through the same ops as before (a store and load of the
-accumulator's own type are exact), so the bits are the same.
+Each element goes through the same ops as before (a store and load of a
+value's own type are exact), so the bits are the same.
 
 Copies along a unit-stride dimension can be vector copies instead
 (`passes/loop/jam_vector.py`): one copy of vector ops for `lanes` scalar ones,
@@ -74,13 +78,13 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
 from xlir.analysis.index_ranges import most_trips
@@ -229,32 +233,81 @@ def _kernel_arguments_may_alias(nest: ParallelOp, a: SSAValue, b: SSAValue) -> b
     return arguments_may_alias(kernel, arguments.index(a), arguments.index(b), launches)
 
 
-def epilogue_scratch(nest: ParallelOp) -> StoreOp | None:
-    """The store of the epilogue whose output can hold the accumulators
-    between the reductions and a once-per-tile epilogue, or None.
+@dataclass
+class Scratch:
+    """How an epilogue runs once per tile: each copy computes `value` (the
+    accumulator, or what `head` makes of it) and stores it where `store`
+    stores, and one nest over the tile loads it back and runs `tail`."""
 
-    The reductions carry one value in all, the epilogue stores it (or what
-    it becomes, of its type) to an output at the nest's own indices (each
-    induction variable once), which nothing else in the nest reads or
-    writes, and the values the epilogue takes from before the reductions
-    either do not depend on the induction variables or are computed by pure
-    ops (they are computed again per element). A load of another buffer of
-    that type at those indices may be the same memory (an in-place result,
+    store: StoreOp
+    value: SSAValue
+    head: list[Operation]
+    """The epilogue's ops `value` is computed by (none for the accumulator),
+    cloned per copy: a bf16 result's rounding of its f32 sum, say."""
+    tail: list[Operation]
+    """The rest of the epilogue, in order."""
+
+
+def epilogue_scratch(nest: ParallelOp) -> Scratch | None:
+    """How the epilogue can run once per tile (`Scratch`), or None.
+
+    The reductions carry one value in all. The value kept between them and
+    the epilogue's nest is the accumulator, or else the first value the
+    epilogue computes from it alone by cheap pure ops (`_scratch_values`:
+    a bf16 output's f32 sum rounded to bf16) that the rest of the epilogue
+    uses in its stead. The epilogue stores that value (or what it becomes,
+    of its type) to an output at the nest's own indices (each induction
+    variable once), which nothing else in the nest reads or writes, and the
+    values the epilogue takes from before the reductions either do not
+    depend on the induction variables or are computed by pure ops (they are
+    computed again per element). A load of another buffer of that type at
+    those indices may be the same memory (an in-place result,
     `passes/hlo/buffers/sharing.py`): then only when the launches say it is not.
     """
     results = [r for loop in reduction_loops(nest) for r in loop.results]
     ops = epilogue(nest)
     if len(results) != 1 or not ops or _recomputed(nest) is None:
         return None
+    stores: dict[Attribute, StoreOp] = {}
+    for store in _scratch_stores(nest, ops):
+        stores.setdefault(store.value.type, store)
+    if not stores:
+        return None
+    live = _live(ops)
+    for value, head in _scratch_values(results[0], live, stores.keys()):
+        if value.type in stores:
+            tail = [op for op in live if op not in head]
+            return Scratch(stores[value.type], value, head, tail)
+    return None
+
+
+def _live(ops: Sequence[Operation]) -> list[Operation]:
+    """`ops` without the pure region-free ones whose results nothing but
+    such dead ops use (a rounding's sign test that its result ignores)."""
+    dead: set[Operation] = set()
+    for op in reversed(ops):
+        if (
+            not op.regions
+            and is_pure(op)
+            and all(use.operation in dead for r in op.results for use in r.uses)
+        ):
+            dead.add(op)
+    return [op for op in ops if op not in dead]
+
+
+def _scratch_stores(nest: ParallelOp, ops: Sequence[Operation]) -> list[StoreOp]:
+    """The epilogue's stores to an output at the nest's own indices that
+    nothing else in the nest accesses (nor may alias): each could hold
+    values of its type between the reductions and the epilogue's nest."""
     ivs = nest.induction_vars
     candidates = [
         op
         for op in ops
         if isinstance(op, StoreOp)
-        and op.value.type == results[0].type
         and len(op.indices) == len(ivs)
         and set(op.indices) == set(ivs)
     ]
+    found: list[StoreOp] = []
     for store in candidates:
         buffer = store.buffer
         accesses = [
@@ -272,8 +325,72 @@ def epilogue_scratch(nest: ParallelOp) -> StoreOp | None:
             for op in accesses
         ):
             continue
-        return store
-    return None
+        found.append(store)
+    return found
+
+
+def _scratch_values(
+    accumulator: SSAValue, ops: Sequence[Operation], types: Collection[Attribute]
+) -> Iterator[tuple[SSAValue, list[Operation]]]:
+    """The values the epilogue `ops` could keep between the reductions and
+    the epilogue's nest, with the ops among `ops` that compute each (its
+    head): the accumulator first (no head), then in order each result of
+    one of `types` computed from the accumulator by pure region-free ops
+    that `expand-math` leaves alone, such that the rest of the epilogue uses
+    neither the accumulator nor what the head computes but that result (and
+    the head's constants, the same in every copy)."""
+    yield accumulator, []
+    position = {op: n for n, op in enumerate(ops)}
+    for op in ops:
+        if len(op.results) != 1 or op.results[0].type not in types:
+            continue
+        if not _cheap_pure(op):
+            continue
+        head = _head(op, position)
+        if head is None:
+            continue
+        value = op.results[0]
+        inside = set(head)
+        allowed = {value} | {r for h in head if not h.operands for r in h.results}
+        used = {
+            v
+            for rest in ops
+            if rest not in inside
+            for inner in rest.walk()
+            for v in inner.operands
+        }
+        made = {r for h in head for r in h.results}
+        if accumulator not in used and not (used & made) - allowed:
+            yield value, head
+
+
+def _head(op: Operation, position: Mapping[Operation, int]) -> list[Operation] | None:
+    """The ops among the epilogue's (`position`: each one's place) that
+    `op`'s result depends on, `op` included, in order; None unless they
+    depend on the accumulator (an operand from outside the epilogue that
+    varies: a loop result) and are all cheap and pure."""
+    wanted = {op}
+    pending = [op]
+    from_loop = False
+    while pending:
+        for operand in pending.pop().operands:
+            owner = operand.owner
+            if isinstance(owner, ForOp):
+                from_loop = True
+            elif owner in position and owner not in wanted:
+                assert isinstance(owner, Operation)
+                if not _cheap_pure(owner):
+                    return None
+                wanted.add(owner)
+                pending.append(owner)
+    if not from_loop:
+        return None
+    return sorted(wanted, key=position.__getitem__)
+
+
+def _cheap_pure(op: Operation) -> bool:
+    """Pure, region-free, and not one `expand-math` writes out."""
+    return not op.regions and type(op) not in EXPANSIONS and is_pure(op)
 
 
 def _recomputed(nest: ParallelOp) -> list[Operation] | None:
@@ -534,22 +651,22 @@ def _jam_with_epilogue_nest(
     nest: ParallelOp,
     main: ParallelOp,
     factors: Mapping[int, int],
-    scratch: StoreOp,
+    scratch: Scratch,
     maps: list[dict[SSAValue, SSAValue]],
     builder: Builder,
     lanes: Lanes | None,
 ) -> None:
-    """Jam the ops up to the reductions, store each copy's accumulator to
-    its element of `scratch`'s output (its elements, for a vector copy),
-    then one nest over the tile's offsets runs the epilogue per element on
-    the accumulator loaded back."""
-    ops = epilogue(nest)
+    """Jam the ops up to the reductions and the epilogue's head, store each
+    copy's scratch value to its element of the scratch output (its
+    elements, for a vector copy), then one nest over the tile's offsets runs
+    the rest of the epilogue per element on the value loaded back."""
     body = list(nest.body.block.ops)
-    _jam_ops(body[: body.index(ops[0])], maps, builder, lanes)
-    (accumulator,) = [r for loop in reduction_loops(nest) for r in loop.results]
+    before = body[: body.index(epilogue(nest)[0])]
+    _jam_ops([*before, *scratch.head], maps, builder, lanes)
+    store = scratch.store
     for m in maps:
-        indices = [m.get(v, v) for v in scratch.indices]
-        builder.insert(StoreOp(m[accumulator], scratch.buffer, indices))
+        indices = [m.get(v, v) for v in store.indices]
+        builder.insert(StoreOp(m[scratch.value], store.buffer, indices))
     bounds = bounds_of(nest)
     dims = list(factors)
     steps: list[int] = []
@@ -565,11 +682,11 @@ def _jam_with_epilogue_nest(
         offset.name_hint = f"d{nest.induction_vars[d].name_hint or d}"
         shifted = arith.AddiOp(main.induction_vars[d], offset)
         mapping[nest.induction_vars[d]] = inner.insert(shifted).result
-    indices = [mapping.get(v, v) for v in scratch.indices]
-    mapping[accumulator] = inner.insert(LoadOp(scratch.buffer, indices)).result
+    indices = [mapping.get(v, v) for v in store.indices]
+    mapping[scratch.value] = inner.insert(LoadOp(store.buffer, indices)).result
     recomputed = _recomputed(nest)
     assert recomputed is not None
-    for op in (*recomputed, *ops):
+    for op in (*recomputed, *scratch.tail):
         inner.insert(op.clone(value_mapper=mapping))
 
 
@@ -577,7 +694,7 @@ def _vector_copies(
     nest: ParallelOp,
     factors: Mapping[int, int],
     vector: tuple[int, int] | None,
-    scratch: StoreOp | None,
+    scratch: Scratch | None,
 ) -> Lanes | None:
     """The vector copies of the jam, or None for scalar copies: `vector`'s
     dimension must step by 1 and the ops cloned per copy (those before the
@@ -597,8 +714,8 @@ def _vector_copies(
     if scratch is None:
         cloned = body
     else:
-        cloned = body[: body.index(epilogue(nest)[0])]
-        if scratch.indices[-1] is not iv:
+        cloned = [*body[: body.index(epilogue(nest)[0])], *scratch.head]
+        if scratch.store.indices[-1] is not iv:
             return None
     varying = dependents([iv], body)
     addresses = lane_addresses(cloned, iv, varying)
