@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xlir.dialects.llvm import SelectOp
+from xlir.dialects.llvm import FCmpOp, SelectOp
 from xlir.lowering.llvm.function import (
     SGT,
     SLE,
@@ -170,18 +170,27 @@ def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 
 def _cmpf(b: FunctionBuilder, op: Operation) -> SSAValue:
+    """On vectors too: a vector of i1, each lane compared (and NaN tested on
+    its bits) as a scalar is."""
     assert isinstance(op, arith.CmpfOp)
     predicate = op.predicate.value.data
     lhs, rhs = b.get(op.lhs), b.get(op.rhs)
     if predicate in (0, 15):  # false, true
-        return b.const(predicate // 15, i1)
+        constant = b.const(predicate // 15, i1)
+        result = _result_type(op)
+        return splat(b, constant, result) if isinstance(result, VectorType) else constant
     if predicate in (1, 13) and op.lhs == op.rhs:  # x oeq x, x une x
         return _nan_test(b, lhs, predicate == 13)
     if predicate in (7, 14):  # ord, uno: neither / either operand is NaN
         nan = predicate == 14
         a, c = _nan_test(b, lhs, nan), _nan_test(b, rhs, nan)
         return b.emit((llvm.OrOp if nan else llvm.AndOp)(a, c))
-    return b.emit(llvm.FCmpOp(lhs, rhs, IntegerAttr(predicate, 64)))
+    return b.emit_alike(
+        ("fcmp", predicate),
+        lambda: FCmpOp(lhs, rhs, predicate),
+        [lhs, rhs],
+        [_result_type(op)],
+    )
 
 
 def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
@@ -199,7 +208,7 @@ def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
     width = element.bitwidth
     exponent = {16: 5, 32: 8, 64: 11}.get(width)
     if exponent is None:  # x86's f80: no bit layout of this shape
-        return b.emit(llvm.FCmpOp(value, value, IntegerAttr(13 if nan else 1, 64)))
+        return b.emit(FCmpOp(value, value, 13 if nan else 1))
     bits_type: Attribute = IntegerType(width)
     magnitude_mask = b.const((1 << (width - 1)) - 1, bits_type)
     infinity = b.const(((1 << exponent) - 1) << (width - 1 - exponent), bits_type)

@@ -66,6 +66,7 @@ VECTOR_OPS = frozenset(
         "arith.shrui",
         "arith.shrsi",
         "arith.cmpi",
+        "arith.cmpf",
         "arith.select",
         "arith.bitcast",
         "arith.maxsi",
@@ -90,9 +91,9 @@ VECTOR_OPS = frozenset(
 `register-tile` or `vectorize` lowers them on vectors: the cpu target's
 `lowering/llvm/scalars.py`). Integer compares, selects, shifts and bitcasts
 are a bf16 dot's: its loads widen bf16 to f32 by shifting the bits, and its
-epilogue rounds each sum back with compares and selects. Not float compares:
-xDSL's `llvm.fcmp` takes scalars only. The ops xDSL's `arith` defines on
-scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
+epilogue rounds each sum back with compares and selects. Float compares and
+selects are a relu, a clamp or a mask in a dot's epilogue. The ops xDSL's
+`arith` defines on scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
 `VECTOR_FORMS`): without them an int8 contraction's tile was 128 scalar
 copies, a bf16 one 256."""
 
