@@ -269,9 +269,10 @@ class CmpfOp(IRDLOperation):
         lhs: SSAValue | Operation,
         rhs: SSAValue | Operation,
         arg: int | str,
-        fastmath: FastMathFlagsAttr = FastMathFlagsAttr("none"),
+        fastmath: FastMathFlagsAttr | None = None,
     ):
         lhs = SSAValue.get(lhs)
+        fastmath = fastmath or FastMathFlagsAttr("none")
         if isinstance(arg, str):
             arg = xdsl_arith.CMPF_COMPARISON_OPERATIONS.index(arg)
         super().__init__(

@@ -98,7 +98,9 @@ class FCmpOp(IRDLOperation):
     ):
         lhs = SSAValue.get(lhs)
         type_ = lhs.type
-        result = VectorType(i1, type_.get_shape()) if isinstance(type_, VectorType) else i1
+        result = (
+            VectorType(i1, type_.get_shape()) if isinstance(type_, VectorType) else i1
+        )
         super().__init__(
             operands=[lhs, rhs],
             result_types=[result],
@@ -145,7 +147,10 @@ _OWN = (SelectOp, FCmpOp)
 
 LLVM = Dialect(
     "llvm",
-    [*(op for op in XdslLLVM.operations if op.name not in {o.name for o in _OWN}), *_OWN],
+    [
+        *(op for op in XdslLLVM.operations if op.name not in {o.name for o in _OWN}),
+        *_OWN,
+    ],
     [*XdslLLVM.attributes],
 )
 

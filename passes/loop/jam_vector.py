@@ -33,6 +33,9 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
     IndexType,
     IntegerType,
     MemRefType,
@@ -43,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects.arith import VECTOR_FORMS
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.expand_math import EXPANSIONS
 
 VECTOR_OPS = frozenset(
     {
@@ -85,6 +89,7 @@ VECTOR_OPS = frozenset(
         "arith.sitofp",
         "arith.fptosi",
         "arith.dot_quads",
+        *(op.name for op in EXPANSIONS),
     }
 )
 """Elementwise ops that vector copies make on vectors (every backend that runs
@@ -92,10 +97,17 @@ VECTOR_OPS = frozenset(
 `lowering/llvm/scalars.py`). Integer compares, selects, shifts and bitcasts
 are a bf16 dot's: its loads widen bf16 to f32 by shifting the bits, and its
 epilogue rounds each sum back with compares and selects. Float compares and
-selects are a relu, a clamp or a mask in a dot's epilogue. The ops xDSL's
-`arith` defines on scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
+selects are a relu, a clamp or a mask in a dot's epilogue. Transcendentals
+(a GELU's tanh) only where `expand-math` writes them out as vector code
+(`EXPANDED_LANES`). The ops xDSL's `arith` defines on scalars only are
+cloned as their vector forms (`xlir.dialects.arith`'s
 `VECTOR_FORMS`): without them an int8 contraction's tile was 128 scalar
 copies, a bf16 one 256."""
+
+
+EXPANDED_LANES = (Float32Type, Float16Type, BFloat16Type)
+"""The lane types `expand-math` expands transcendentals on (the LLVM
+lowering calls libm for scalars only)."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
@@ -233,6 +245,8 @@ def _op_blocker(
         return "an inner loop.parallel uses a value that varies along the vector"
     if op.name not in VECTOR_OPS:
         return f"'{op.name}' has no vector form"
+    if type(op) in EXPANSIONS and not isinstance(op.results[0].type, EXPANDED_LANES):
+        return f"'{op.name}' on {op.results[0].type} has no vector form"
     if not all(_is_register_lane_type(r.type) for r in op.results):
         return f"'{op.name}' has a result that cannot be a vector lane"
     return None
