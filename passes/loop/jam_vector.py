@@ -112,8 +112,8 @@ lowering calls libm for scalars only)."""
 EXPANDED_WIDTH = 8
 """The fewest lanes a vector copy of a transcendental takes: on narrower
 vectors (a tile that carries several sums per element gets fewer lanes)
-scalar copies, which LLVM's SLP vectorizer packs into full registers, ran
-faster (a GRU's gates: 12 ms with scalar copies, 16 with 4-lane ones)."""
+scalar copies, which LLVM's SLP vectorizer packs into full registers, run
+faster (a GRU's gates)."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
