@@ -9,11 +9,12 @@
   of i8 lanes in an int8 contraction, and convert its sums back from f32
   (`passes/hlo/int_dot_in_f32.py`), which xDSL's scalar-only definitions
   refuse to verify.
-* `arith.cmpi` with vectors of i1 as results, and `arith.select` with vectors
-  of i1 as conditions, as MLIR's arith has them: a register tile of a bf16
-  dot rounds its f32 sums to bf16 with integer compares and selects (NaN
-  stays NaN: `passes/loop/float_formats.py`), on vectors. xDSL's classes
-  count these as theirs (`register`), so a check of `isinstance(op,
+* `arith.cmpi` and `arith.cmpf` with vectors of i1 as results, and
+  `arith.select` with vectors of i1 as conditions, as MLIR's arith has them:
+  a register tile of a bf16 dot rounds its f32 sums to bf16 with integer
+  compares and selects (NaN stays NaN: `passes/loop/float_formats.py`), a
+  dot's relu epilogue compares its sums with zero, on vectors. xDSL's
+  classes count these as theirs (`register`), so a check of `isinstance(op,
   arith.CmpiOp)` holds for the compares the parser builds.
 * `arith.dot_quads`, which MLIR's arith lacks: each i32 lane of the
   accumulator plus the dot product of the four unsigned bytes of the lane
@@ -34,6 +35,7 @@ from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.arith import Arith as XdslArith
 from xdsl.dialects.arith import (
     CmpiHasCanonicalizationPatterns,
+    FastMathFlagsAttr,
     FloatingPointLikeBinaryOperation,
     SelectHasCanonicalizationPatterns,
     signlessIntegerLike,
@@ -177,6 +179,16 @@ def _booleans_like(type_: Attribute) -> Attribute:
     return i1 if shape is None else VectorType(i1, shape)
 
 
+def _check_booleans(compare: CmpiOp | CmpfOp) -> None:
+    """A compare's result is an i1 per lane of its operands."""
+    expected = _booleans_like(compare.lhs.type)
+    if compare.result.type != expected:
+        raise VerifyException(
+            f"result type {compare.result.type} does not match operands of type "
+            f"{compare.lhs.type} (expected {expected})"
+        )
+
+
 def _operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
     """`count` operands, separated by commas."""
     operands = [parser.parse_unresolved_operand()]
@@ -213,11 +225,7 @@ class CmpiOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        if self.result.type != _booleans_like(self.lhs.type):
-            raise VerifyException(
-                f"result type {self.result.type} does not match operands of type "
-                f"{self.lhs.type} (expected {_booleans_like(self.lhs.type)})"
-            )
+        _check_booleans(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpiOp:
@@ -237,6 +245,69 @@ class CmpiOp(IRDLOperation):
         printer.print_operand(self.lhs)
         printer.print_string(", ")
         printer.print_operand(self.rhs)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+
+
+@irdl_op_definition
+class CmpfOp(IRDLOperation):
+    """xDSL's `arith.cmpf`, on vectors too: an i1 per lane.
+
+    `%c = arith.cmpf olt, %a, %b : vector<16xf32>`"""
+
+    name = "arith.cmpf"
+    T: ClassVar = VarConstraint("T", FLOAT_LIKE)
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
+    result = result_def(container_of(IntegerType(1)))
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        arg: int | str,
+        fastmath: FastMathFlagsAttr | None = None,
+    ):
+        lhs = SSAValue.get(lhs)
+        fastmath = fastmath or FastMathFlagsAttr("none")
+        if isinstance(arg, str):
+            arg = xdsl_arith.CMPF_COMPARISON_OPERATIONS.index(arg)
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[_booleans_like(lhs.type)],
+            properties={"predicate": IntegerAttr(arg, 64), "fastmath": fastmath},
+        )
+
+    def verify_(self) -> None:
+        _check_booleans(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmpfOp:
+        arg = parser.parse_identifier()
+        parser.parse_punctuation(",")
+        lhs, rhs = _operands(parser, 2)
+        fastmath = FastMathFlagsAttr("none")
+        if parser.parse_optional_keyword("fastmath"):
+            fastmath = FastMathFlagsAttr(FastMathFlagsAttr.parse_parameter(parser))
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
+        if arg not in xdsl_arith.CMPF_COMPARISON_OPERATIONS:
+            parser.raise_error(f"Unknown comparison mnemonic: {arg}")
+        return cls(lhs, rhs, arg, fastmath)
+
+    def print(self, printer: Printer) -> None:
+        name = xdsl_arith.CMPF_COMPARISON_OPERATIONS[self.predicate.value.data]
+        printer.print_string(f" {name}, ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        if self.fastmath != FastMathFlagsAttr("none"):
+            printer.print_string(" fastmath")
+            self.fastmath.print_parameter(printer)
         printer.print_string(" : ")
         printer.print_attribute(self.lhs.type)
 
@@ -319,11 +390,13 @@ VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
     xdsl_arith.SIToFPOp: SIToFPOp,
     xdsl_arith.FPToSIOp: FPToSIOp,
     xdsl_arith.CmpiOp: CmpiOp,
+    xdsl_arith.CmpfOp: CmpfOp,
     xdsl_arith.SelectOp: SelectOp,
 }
 """xDSL's scalar-only ops -> the forms above that also take vectors."""
 
 xdsl_arith.CmpiOp.register(CmpiOp)
+xdsl_arith.CmpfOp.register(CmpfOp)
 xdsl_arith.SelectOp.register(SelectOp)
 
 _OWN = [RemfOp, DotQuadsOp, *VECTOR_FORMS.values()]

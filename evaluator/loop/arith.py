@@ -240,7 +240,7 @@ _CMPF: list[Fn] = [
 ]
 
 
-@impl(arith.CmpfOp)
+@impl(arith.CmpfOp, xlir_arith.CmpfOp)
 def _cmpf(op: Operation, scope: Scope) -> Step:
     return elementwise(op, scope, _CMPF[op.properties["predicate"].value.data])  # pyright: ignore[reportAttributeAccessIssue]
 

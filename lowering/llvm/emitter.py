@@ -36,7 +36,7 @@ from xlir.lowering.llvm.function import (
     noalias_attributes,
 )
 from xlir.lowering.llvm.memory import MEMORY
-from xlir.lowering.llvm.scalars import EMITTERS, Emitter, narrow_float_problem
+from xlir.lowering.llvm.scalars import EMITTERS, Emitter, scalar_problem
 
 Lowering = Callable[[FunctionBuilder, Operation], None]
 """Lowers one op into the function `FunctionBuilder` fills."""
@@ -86,7 +86,7 @@ class LLVMEmitter:
         """Why `op` (one of `lowerings`) cannot be lowered as it is; None
         where it can."""
         if op.name in EMITTERS:
-            return narrow_float_problem(op, self.target)
+            return scalar_problem(op, self.target)
         return None
 
     def lower_parallel(self, b: FunctionBuilder, op: Operation) -> None:

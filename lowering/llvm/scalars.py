@@ -17,7 +17,8 @@ default).
 `arith.dot_quads` is shifts, masks, multiplies and adds (a target with a
 byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
 `passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types
-(an integer compare gives a vector of i1, which a select takes).
+(a compare gives a vector of i1, which a select takes); math functions on
+vectors are `expand-math`'s to write out.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xlir.dialects.llvm import SelectOp
+from xlir.dialects.llvm import FCmpOp, SelectOp
 from xlir.lowering.llvm.function import (
     SGT,
     SLE,
@@ -170,18 +171,29 @@ def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 
 def _cmpf(b: FunctionBuilder, op: Operation) -> SSAValue:
+    """On vectors too: a vector of i1, each lane compared (and NaN tested on
+    its bits) as a scalar is."""
     assert isinstance(op, arith.CmpfOp)
     predicate = op.predicate.value.data
     lhs, rhs = b.get(op.lhs), b.get(op.rhs)
     if predicate in (0, 15):  # false, true
-        return b.const(predicate // 15, i1)
+        constant = b.const(predicate // 15, i1)
+        result = _result_type(op)
+        return (
+            splat(b, constant, result) if isinstance(result, VectorType) else constant
+        )
     if predicate in (1, 13) and op.lhs == op.rhs:  # x oeq x, x une x
         return _nan_test(b, lhs, predicate == 13)
     if predicate in (7, 14):  # ord, uno: neither / either operand is NaN
         nan = predicate == 14
         a, c = _nan_test(b, lhs, nan), _nan_test(b, rhs, nan)
         return b.emit((llvm.OrOp if nan else llvm.AndOp)(a, c))
-    return b.emit(llvm.FCmpOp(lhs, rhs, IntegerAttr(predicate, 64)))
+    return b.emit_alike(
+        ("fcmp", predicate),
+        lambda: FCmpOp(lhs, rhs, predicate),
+        [lhs, rhs],
+        [_result_type(op)],
+    )
 
 
 def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
@@ -199,7 +211,7 @@ def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
     width = element.bitwidth
     exponent = {16: 5, 32: 8, 64: 11}.get(width)
     if exponent is None:  # x86's f80: no bit layout of this shape
-        return b.emit(llvm.FCmpOp(value, value, IntegerAttr(13 if nan else 1, 64)))
+        return b.emit(FCmpOp(value, value, 13 if nan else 1))
     bits_type: Attribute = IntegerType(width)
     magnitude_mask = b.const((1 << (width - 1)) - 1, bits_type)
     infinity = b.const(((1 << exponent) - 1) << (width - 1 - exponent), bits_type)
@@ -283,7 +295,8 @@ def _with_false_flag(name: str) -> Emitter:
 def _math_call(name: str) -> Emitter:
     """A call of the target's math function `name` (libm's by default:
     `LLVMEmitter.math_function`); a type it has no function for (f16)
-    goes through f32."""
+    goes through f32. Not on vectors (`scalar_problem`): `expand-math`
+    writes those out."""
 
     def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
         type_ = _result_type(op)
@@ -386,9 +399,16 @@ _MOVES_BITS = ("arith.select", "arith.bitcast", "vector.broadcast")
 """The ops that may take bf16 and float8 values as they are (they move bits)."""
 
 
-def narrow_float_problem(op: Operation, target: str) -> str | None:
-    """Why the scalar op cannot be lowered, where it computes on a type the
-    `target` holds only as bits (None where it does not)."""
+def scalar_problem(op: Operation, target: str) -> str | None:
+    """Why the op cannot be lowered (None where it can): a math function
+    on a vector, or an op that computes on a type the `target` holds only
+    as bits."""
+    if op.name in MATH_FUNCTIONS and isinstance(op.results[0].type, VectorType):
+        return (
+            f"calls a math function on {op.results[0].type}, which target "
+            f"'{target}' calls on scalars only (the expand-math pass writes it "
+            "out as vector code)"
+        )
     if op.name in _MOVES_BITS:
         return None
     for value in (*op.operands, *op.results):

@@ -11,7 +11,8 @@ arithmetic.
 
 * Expanded: exp, expm1, log, log1p, tanh, sin, cos, tan, atan2, powf, cbrt
   on f32; on f16 and bf16 the operands are extended to f32 and the result
-  truncated back once. Each is within 2 ulp of the correctly rounded result
+  truncated back once; on vectors of those (the vector copies of a register
+  tile's epilogue: `passes/loop/jam_vector.py`) lane by lane, as vector code. Each is within 2 ulp of the correctly rounded result
   over the whole f32 domain (`benchmarks/math_accuracy.py` prints the table,
   `tests/unit/test_expand_math.py` holds the bounds), with C99's special
   values (NaN, infinities, signed zeros, overflow to inf, gradual underflow:
@@ -42,6 +43,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     ModuleOp,
+    VectorType,
     f32,
 )
 from xdsl.ir import Block, Operation
@@ -90,9 +92,13 @@ def expand(op: Operation, constants: Constants | None = None) -> None:
     if expansion is None:
         return
     result_type = op.results[0].type
+    lanes = None
+    if isinstance(result_type, VectorType):
+        lanes = result_type.get_shape()[0]
+        result_type = result_type.element_type
     if not isinstance(result_type, Float32Type | Float16Type | BFloat16Type):
         return
-    code = ScalarBuilder(Builder(InsertPoint.before(op)), constants)
+    code = ScalarBuilder(Builder(InsertPoint.before(op)), constants, lanes)
     operands = [code.wrap(operand) for operand in op.operands]
     if isinstance(result_type, Float32Type):
         result = expansion(code, *operands)

@@ -719,6 +719,6 @@ def _vector_copies(
             return None
     varying = dependents([iv], body)
     addresses = lane_addresses(cloned, iv, varying)
-    if blocker(cloned, varying, addresses) is not None:
+    if blocker(cloned, varying, addresses, width) is not None:
         return None
     return Lanes(varying, addresses, width)

@@ -33,6 +33,9 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
     IndexType,
     IntegerType,
     MemRefType,
@@ -43,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects.arith import VECTOR_FORMS
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.expand_math import EXPANSIONS
 
 VECTOR_OPS = frozenset(
     {
@@ -66,6 +70,7 @@ VECTOR_OPS = frozenset(
         "arith.shrui",
         "arith.shrsi",
         "arith.cmpi",
+        "arith.cmpf",
         "arith.select",
         "arith.bitcast",
         "arith.maxsi",
@@ -84,17 +89,31 @@ VECTOR_OPS = frozenset(
         "arith.sitofp",
         "arith.fptosi",
         "arith.dot_quads",
+        *(op.name for op in EXPANSIONS),
     }
 )
 """Elementwise ops that vector copies make on vectors (every backend that runs
 `register-tile` or `vectorize` lowers them on vectors: the cpu target's
 `lowering/llvm/scalars.py`). Integer compares, selects, shifts and bitcasts
 are a bf16 dot's: its loads widen bf16 to f32 by shifting the bits, and its
-epilogue rounds each sum back with compares and selects. Not float compares:
-xDSL's `llvm.fcmp` takes scalars only. The ops xDSL's `arith` defines on
-scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
+epilogue rounds each sum back with compares and selects. Float compares and
+selects are a relu, a clamp or a mask in a dot's epilogue. Transcendentals
+(a GELU's tanh) only where `expand-math` writes them out as vector code
+(`EXPANDED_LANES`), on vectors of `EXPANDED_WIDTH` lanes or more. The ops xDSL's `arith` defines on scalars only are
+cloned as their vector forms (`xlir.dialects.arith`'s
 `VECTOR_FORMS`): without them an int8 contraction's tile was 128 scalar
 copies, a bf16 one 256."""
+
+
+EXPANDED_LANES = (Float32Type, Float16Type, BFloat16Type)
+"""The lane types `expand-math` expands transcendentals on (the LLVM
+lowering calls libm for scalars only)."""
+
+EXPANDED_WIDTH = 8
+"""The fewest lanes a vector copy of a transcendental takes: on narrower
+vectors (a tile that carries several sums per element gets fewer lanes)
+scalar copies, which LLVM's SLP vectorizer packs into full registers, run
+faster (a GRU's gates)."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
@@ -173,15 +192,18 @@ class Lanes:
 
 
 def blocker(
-    ops: Iterable[Operation], varying: set[SSAValue], addresses: set[SSAValue]
+    ops: Iterable[Operation],
+    varying: set[SSAValue],
+    addresses: set[SSAValue],
+    width: int,
 ) -> str | None:
-    """Why `ops` (with those nested) cannot become vector copies along an
-    induction variable (`varying`: the values that depend on it;
-    `addresses`: its `lane_addresses`), or None when they can. The jam has
-    already refused `loop.for` bounds that vary (`jam.jam_blocker`)."""
+    """Why `ops` (with those nested) cannot become vector copies of `width`
+    lanes along an induction variable (`varying`: the values that depend on
+    it; `addresses`: its `lane_addresses`), or None when they can. The jam
+    has already refused `loop.for` bounds that vary (`jam.jam_blocker`)."""
     for top in ops:
         for op in top.walk():
-            problem = _op_blocker(op, varying, addresses)
+            problem = _op_blocker(op, varying, addresses, width)
             if problem is not None:
                 return problem
     return None
@@ -204,7 +226,7 @@ def lane_addresses(
 
 
 def _op_blocker(
-    op: Operation, varying: set[SSAValue], addresses: set[SSAValue]
+    op: Operation, varying: set[SSAValue], addresses: set[SSAValue], width: int
 ) -> str | None:
     uses_varying = [v for v in op.operands if v in varying]
     if not uses_varying or isinstance(op, YieldOp):
@@ -232,6 +254,11 @@ def _op_blocker(
         return "an inner loop.parallel uses a value that varies along the vector"
     if op.name not in VECTOR_OPS:
         return f"'{op.name}' has no vector form"
+    if type(op) in EXPANSIONS:
+        if not isinstance(op.results[0].type, EXPANDED_LANES):
+            return f"'{op.name}' on {op.results[0].type} has no vector form"
+        if width < EXPANDED_WIDTH:
+            return f"'{op.name}' on {width} lanes is slower than scalar copies"
     if not all(_is_register_lane_type(r.type) for r in op.results):
         return f"'{op.name}' has a result that cannot be a vector lane"
     return None

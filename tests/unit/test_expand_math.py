@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, VectorType
 from xlir.evaluator.hlo.types import round_bf16
 from xlir.passes.loop.math_approximations.accuracy import (
     FUNCTIONS,
@@ -21,6 +21,7 @@ from xlir.passes.loop.math_approximations.accuracy import (
     ulp_errors,
 )
 
+import xlir
 from xlir.context import make_context
 from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
@@ -137,3 +138,50 @@ def test_left_alone(op: str, type_: str) -> None:
     """f64 ops, ops with a vectorizing LLVM intrinsic, ops with no
     expansion."""
     assert op in {o.name for o in expanded(op, 1, type_).walk()}
+
+
+def _vector_kernel_module(op: str, arity: int, count: int, lanes: int) -> str:
+    """`kernel_module`'s @main with the op on vectors of `lanes` elements."""
+    memref = f"memref<{count}xf32>"
+    vector = f"vector<{lanes}xf32>"
+    text = kernel_module(op, arity, count)
+    text = text.replace(f"to ({count}) step (1)", f"to ({count}) step ({lanes})")
+    text = text.replace(f"[%i] : {memref}", f"[%i] : {memref}, {vector}")
+    return text.replace(" : f32\n", f" : {vector}\n")
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_vector_lanes_give_the_scalar_bits(name: str) -> None:
+    """On vectors (a register tile's vector copies) each expansion computes
+    lane by lane what it computes on scalars: the same bits on the loop
+    interpreter, and on the cpu target (LLVM's vector code), for the
+    special values and random ones."""
+    function = FUNCTIONS[name]
+    inputs = sample(function, np.random.default_rng(5), 1 << 10)
+    if function.arity == 1:
+        inputs = [np.concatenate([SPECIALS, inputs[0]])]
+    else:
+        first, second = np.meshgrid(SPECIALS, SPECIALS)
+        inputs = [
+            np.concatenate([a.ravel(), x])
+            for a, x in zip((first, second), inputs, strict=True)
+        ]
+    count = inputs[0].size // 8 * 8
+    inputs = [x[:count] for x in inputs]
+    want = run_op(function.op, inputs, expand=True)
+    text = _vector_kernel_module(function.op, function.arity, count, 8)
+    module = parse_module(make_context(), text, "test.mlir")
+    run_pipeline(make_context(), module, "expand-math")
+    assert all(
+        isinstance(op.results[0].type, VectorType)
+        for op in module.walk()
+        if op.dialect_name() == "arith"
+        and op.name != "arith.constant"
+        and op.results
+        and op.parent_op().name != "loop.kernel"
+    )
+    for target in ("interpreter", "cpu"):
+        got = xlir.compile(module.clone(), target=target)(*inputs)
+        np.testing.assert_array_equal(
+            got.view(np.uint32), want.view(np.uint32), err_msg=target
+        )

@@ -353,3 +353,29 @@ def test_bf16_vector_copies_keep_bits() -> None:
     np.testing.assert_array_equal(
         on_cpu[0][:3].view(np.uint16), want[:3].view(np.uint16)
     )
+
+
+BF16_DOT_TANH = """
+func.func @main(%a: tensor<6x8xbf16>, %b: tensor<8x40xbf16>) -> tensor<6x40xbf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<6x8xbf16>, tensor<8x40xbf16>) -> tensor<6x40xbf16>
+  %1 = stablehlo.tanh %0 : tensor<6x40xbf16>
+  return %1 : tensor<6x40xbf16>
+}"""
+
+
+def test_bf16_tanh_epilogue_vector_copies_keep_bits() -> None:
+    """A bf16 dot's cloned tanh epilogue on vectors (expanded by expand-math
+    as vector code) gives the bits of scalar copies on this CPU, for the
+    rounding edges, infinities and NaN of `_bf16_dot_arguments`."""
+    arguments = _bf16_dot_arguments()
+    tiled = _lowered(BF16_DOT_TANH, ",widen-floats,register-tile{mr=2 nr=8 lanes=8}")
+    assert "math.tanh" in str(tiled) and "vector<8xf32>" in str(tiled)
+    on_cpu = {
+        lanes: xlir.compile(
+            _lowered(BF16_DOT_TANH, f",widen-floats,register-tile{{lanes={lanes}}}"),
+            target="cpu",
+        )(*arguments)
+        for lanes in (8, 1)
+    }
+    assert np.isnan(on_cpu[8][2]).all()
+    np.testing.assert_array_equal(on_cpu[8].view(np.uint16), on_cpu[1].view(np.uint16))

@@ -8,6 +8,11 @@ and a Python number on either side becomes an `arith.constant` of the other
 side's type (floats rounded to that type first, so the IR holds exactly the
 constant the code computes with). Comparisons are methods, not `<`, because
 a float compare must say whether it is ordered.
+
+The same formulas run on vectors (a register tile's vector copies of a
+GELU): a builder with `lanes` makes every type it is given a vector of that
+many lanes, a constant a broadcast one, and each op the form of it that
+takes vectors (`xlir.dialects.arith.VECTOR_FORMS`).
 """
 
 from __future__ import annotations
@@ -16,17 +21,19 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.builder import Builder
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float32Type,
     Float64Type,
     IntegerType,
+    VectorType,
     f32,
     f64,
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xlir.dialects.arith import VECTOR_FORMS
 from xlir.lowering.scalar import constant
 
 INF = float("inf")
@@ -46,8 +53,14 @@ class Value:
         return self.ssa.type
 
     @property
+    def element(self) -> Attribute:
+        """The type of one lane (the type itself for a scalar)."""
+        type_ = self.type
+        return type_.element_type if isinstance(type_, VectorType) else type_
+
+    @property
     def is_float(self) -> bool:
-        return isinstance(self.type, AnyFloat)
+        return isinstance(self.element, AnyFloat)
 
     def coerce(self, other: Value | float | int) -> Value:
         """`other`, a number becoming a constant of this value's type."""
@@ -126,7 +139,8 @@ class Value:
         """`arith.cmpf`/`arith.cmpi` with the predicate's MLIR name."""
         rhs = self.coerce(other)
         cls = arith.CmpfOp if self.is_float else arith.CmpiOp
-        return self.code.emit(cls(self.ssa, rhs.ssa, predicate))
+        compare = self.code.form(cls)(self.ssa, rhs.ssa, predicate)  # pyright: ignore[reportCallIssue]
+        return self.code.emit(compare)
 
     # Float comparisons are ordered (false when either side is NaN), integer
     # ones signed.
@@ -145,42 +159,40 @@ class Value:
     def is_nan(self) -> Value:
         return self.compare("uno", self)
 
+    def _cast(self, cls: type[Operation], type_: Attribute) -> Value:
+        """`cls` of this value to `type_` (of a lane, on vectors)."""
+        made = self.code.form(cls)(self.ssa, self.code.shaped(type_))  # pyright: ignore[reportCallIssue]
+        return self.code.emit(made)
+
     def bitcast(self, type_: Attribute) -> Value:
-        return self.code.emit(arith.BitcastOp(self.ssa, type_))
+        return self._cast(arith.BitcastOp, type_)
 
     def bits(self) -> Value:
         """The float's bit pattern as a signless integer of its width."""
-        assert isinstance(self.type, AnyFloat)
-        return self.bitcast(IntegerType(self.type.bitwidth))
+        assert isinstance(self.element, AnyFloat)
+        return self.bitcast(IntegerType(self.element.bitwidth))
 
     def as_float(self) -> Value:
         """The integer's bit pattern as the float of its width (i32 or i64)."""
-        assert isinstance(self.type, IntegerType)
-        return self.bitcast(f64 if self.type.width.data == 64 else f32)
+        assert isinstance(self.element, IntegerType)
+        return self.bitcast(f64 if self.element.width.data == 64 else f32)
 
     def to_float(self, type_: Attribute) -> Value:
         """The signed integer's value, rounded to a float type."""
-        assert isinstance(type_, AnyFloat)
-        return self.code.emit(arith.SIToFPOp(self.ssa, type_))
+        return self._cast(arith.SIToFPOp, type_)
 
     def to_int(self, type_: IntegerType) -> Value:
         """The float truncated to a signed integer; only for values that are
         in range (LLVM makes anything else poison)."""
-        return self.code.emit(arith.FPToSIOp(self.ssa, type_))
+        return self._cast(arith.FPToSIOp, type_)
 
     def extend(self, type_: Attribute) -> Value:
         """A float widened (`extf`) or an integer zero-extended (`extui`)."""
-        if self.is_float:
-            return self.code.emit(arith.ExtFOp(self.ssa, type_))
-        assert isinstance(type_, IntegerType)
-        return self.code.emit(arith.ExtUIOp(self.ssa, type_))
+        return self._cast(arith.ExtFOp if self.is_float else arith.ExtUIOp, type_)
 
     def truncate(self, type_: Attribute) -> Value:
         """A float rounded (`truncf`) or an integer's low bits (`trunci`)."""
-        if self.is_float:
-            return self.code.emit(arith.TruncFOp(self.ssa, type_))
-        assert isinstance(type_, IntegerType)
-        return self.code.emit(arith.TruncIOp(self.ssa, type_))
+        return self._cast(arith.TruncFOp if self.is_float else arith.TruncIOp, type_)
 
     def abs(self) -> Value:
         return self.code.emit(math.AbsFOp(self.ssa))
@@ -197,11 +209,29 @@ Constants = dict[tuple[Attribute, str], SSAValue]
 class ScalarBuilder:
     """Wraps an xDSL `Builder` (placed where the code goes) into `Value`s.
     `constants` may hold constants made before, which must dominate the
-    insertion point; new ones are added to it."""
+    insertion point; new ones are added to it. With `lanes`, the code is on
+    vectors of that many lanes (module docstring)."""
 
-    def __init__(self, builder: Builder, constants: Constants | None = None):
+    def __init__(
+        self,
+        builder: Builder,
+        constants: Constants | None = None,
+        lanes: int | None = None,
+    ):
         self.builder = builder
         self._constants: Constants = {} if constants is None else constants
+        self.lanes = lanes
+
+    def shaped(self, type_: Attribute) -> Attribute:
+        """`type_`, as a vector of `lanes` of it when the code is on vectors."""
+        if self.lanes is None or isinstance(type_, VectorType):
+            return type_
+        return VectorType(type_, [self.lanes])
+
+    def form(self, cls: type[Operation]) -> type[Operation]:
+        """The class of `cls`'s ops on this code's values (on vectors, the
+        form that takes them)."""
+        return cls if self.lanes is None else VECTOR_FORMS.get(cls, cls)
 
     def emit(self, op: Operation) -> Value:
         return Value(self.builder.insert(op).results[0], self)
@@ -212,14 +242,20 @@ class ScalarBuilder:
     def const(self, value: float | int, type_: Attribute) -> Value:
         """An `arith.constant` (one per value and type: the builder inserts
         in order, so the first dominates every later use); a float is first
-        rounded to `type_`."""
-        if isinstance(type_, Float32Type):
+        rounded to `type_`; on vectors, broadcast to every lane."""
+        type_ = self.shaped(type_)
+        element = type_.element_type if isinstance(type_, VectorType) else type_
+        if isinstance(element, Float32Type):
             value = float(np.float32(value))
-        elif isinstance(type_, Float64Type):
+        elif isinstance(element, Float64Type):
             value = float(value)
         key = (type_, repr(value))
         if key not in self._constants:
-            self._constants[key] = constant(self.builder, value, type_)
+            made = constant(self.builder, value, element)
+            if isinstance(type_, VectorType):
+                broadcast = vector.BroadcastOp(made, type_)
+                made = self.builder.insert(broadcast).vector
+            self._constants[key] = made
         return Value(self._constants[key], self)
 
     def select(
@@ -234,8 +270,9 @@ class ScalarBuilder:
             if_true = if_false.coerce(if_true)
         elif not isinstance(if_false, Value):
             if_false = if_true.coerce(if_false)
-        assert condition.type == i1
-        return self.emit(arith.SelectOp(condition.ssa, if_true.ssa, if_false.ssa))
+        assert condition.type == self.shaped(i1)
+        select = self.form(arith.SelectOp)(condition.ssa, if_true.ssa, if_false.ssa)  # pyright: ignore[reportCallIssue]
+        return self.emit(select)
 
     def polynomial(self, x: Value, coefficients: Sequence[float]) -> Value:
         """c0 + c1 x + c2 x^2 + ... by Horner's rule."""

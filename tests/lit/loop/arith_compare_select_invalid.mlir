@@ -17,3 +17,19 @@ func.func @one_result(%a: vector<4xi32>) {
   func.return
 }
 // CHECK: arith_compare_select_invalid.mlir:16:3: error: result type i1 does not match operands of type vector<4xi32> (expected vector<4xi1>)
+
+// -----
+
+func.func @float_one_result(%a: vector<4xf16>) {
+  %0 = "arith.cmpf"(%a, %a) <{predicate = 1 : i64}> : (vector<4xf16>, vector<4xf16>) -> i1
+  func.return
+}
+// CHECK: arith_compare_select_invalid.mlir:24:3: error: result type i1 does not match operands of type vector<4xf16> (expected vector<4xi1>)
+
+// -----
+
+func.func @float_lanes_of_llvm(%a: vector<4xf32>) {
+  %0 = "llvm.fcmp"(%a, %a) <{predicate = 1 : i64}> : (vector<4xf32>, vector<4xf32>) -> vector<8xi1>
+  func.return
+}
+// CHECK: arith_compare_select_invalid.mlir:32:3: error: result type vector<8xi1> does not match operands of type vector<4xf32>

@@ -179,3 +179,33 @@ loop.kernel @two_exps(%a: memref<16xf32>, %out: memref<16xf32>) {
   }
   loop.return
 }
+
+// -----
+
+// On vectors (a register tile's vector copies) the same code runs on every
+// lane: each constant is broadcast once, compares give vectors of i1 that
+// selects take, casts keep the lanes; bf16 lanes are extended to f32 and
+// rounded back.
+// CHECK-LABEL: loop.kernel @exp_lanes
+// CHECK-NOT:     math.exp
+// CHECK:         %[[X:.*]] = loop.load %{{.*}} : memref<8xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[LOW:.*]] = arith.constant -1.040000e+02 : f32
+// CHECK-NEXT:    %[[LOWS:.*]] = vector.broadcast %[[LOW]] : f32 to vector<4xf32>
+// CHECK-NEXT:    %[[UNDER:.*]] = arith.cmpf olt, %[[X]], %[[LOWS]] : vector<4xf32>
+// CHECK-NEXT:    arith.select %[[UNDER]], %[[LOWS]], %[[X]] : vector<4xi1>, vector<4xf32>
+// CHECK:         arith.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
+// CHECK:         loop.store %{{.*}} : memref<8xf32>, vector<4xf32>
+// CHECK:         %[[B:.*]] = loop.load %{{.*}} : memref<8xbf16>, vector<4xbf16>
+// CHECK-NEXT:    arith.extf %[[B]] : vector<4xbf16> to vector<4xf32>
+// CHECK-NOT:     math.tanh
+// CHECK:         arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+loop.kernel @exp_lanes(%a: memref<8xf32>, %h: memref<8xbf16>) {
+  %i = arith.constant 0 : index
+  %x = loop.load %a[%i] : memref<8xf32>, vector<4xf32>
+  %y = math.exp %x : vector<4xf32>
+  loop.store %y, %a[%i] : memref<8xf32>, vector<4xf32>
+  %b = loop.load %h[%i] : memref<8xbf16>, vector<4xbf16>
+  %t = math.tanh %b : vector<4xbf16>
+  loop.store %t, %h[%i] : memref<8xbf16>, vector<4xbf16>
+  loop.return
+}

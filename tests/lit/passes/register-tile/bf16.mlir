@@ -28,22 +28,3 @@ func.func @main(%a: tensor<4x16xbf16>, %b: tensor<16x8xbf16>) -> tensor<4x8xbf16
   %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x16xbf16>, tensor<16x8xbf16>) -> tensor<4x8xbf16>
   return %d : tensor<4x8xbf16>
 }
-
-// -----
-
-// A float compare has no vector form (xDSL's llvm.fcmp takes scalars):
-// a dot whose epilogue compares its sums (a relu as a select) keeps the
-// scalar copies.
-// CHECK-LABEL: loop.kernel @fusion_1
-// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (4, 8) step (2, 8) attributes {jam = array<i64: 2, 8>} {
-// CHECK-NOT:       vector
-// CHECK-COUNT-16:  arith.cmpf ogt, %{{.*}}, %{{.*}} : f32
-// CHECK-NOT:       vector
-// CHECK:         loop.return
-func.func @main(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32> {
-  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-  %z = stablehlo.constant dense<0.0> : tensor<4x8xf32>
-  %p = stablehlo.compare GT, %d, %z : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
-  %r = stablehlo.select %p, %d, %z : tensor<4x8xi1>, tensor<4x8xf32>
-  return %r : tensor<4x8xf32>
-}
