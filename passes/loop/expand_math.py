@@ -12,7 +12,8 @@ arithmetic.
 * Expanded: exp, expm1, log, log1p, tanh, sin, cos, tan, atan2, powf, cbrt
   on f32; on f16 and bf16 the operands are extended to f32 and the result
   truncated back once; on vectors of those (the vector copies of a register
-  tile's epilogue: `passes/loop/jam_vector.py`) lane by lane, as vector code. Each is within 2 ulp of the correctly rounded result
+  tile's epilogue: `passes/loop/jam_vector.py`) lane by lane, as vector
+  code. Each is within 2 ulp of the correctly rounded result
   over the whole f32 domain (`benchmarks/math_accuracy.py` prints the table,
   `tests/unit/test_expand_math.py` holds the bounds), with C99's special
   values (NaN, infinities, signed zeros, overflow to inf, gradual underflow:
@@ -67,6 +68,9 @@ from xlir.passes.loop.math_approximations.scalar_builder import (
 Expansion = Callable[..., Value]
 """Takes the `ScalarBuilder`, then the op's operands as `Value`s."""
 
+EXPANDED_TYPES = (Float32Type, Float16Type, BFloat16Type)
+"""The element types the expansions cover (f16 and bf16 through f32)."""
+
 EXPANSIONS: dict[type[Operation], Expansion] = {
     math.ExpOp: exponential.exp,
     math.ExpM1Op: exponential.expm1,
@@ -96,7 +100,7 @@ def expand(op: Operation, constants: Constants | None = None) -> None:
     if isinstance(result_type, VectorType):
         lanes = result_type.get_shape()[0]
         result_type = result_type.element_type
-    if not isinstance(result_type, Float32Type | Float16Type | BFloat16Type):
+    if not isinstance(result_type, EXPANDED_TYPES):
         return
     code = ScalarBuilder(Builder(InsertPoint.before(op)), constants, lanes)
     operands = [code.wrap(operand) for operand in op.operands]

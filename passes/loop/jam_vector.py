@@ -33,9 +33,6 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
     IndexType,
     IntegerType,
     MemRefType,
@@ -46,7 +43,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.dialects.arith import VECTOR_FORMS
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
-from xlir.passes.loop.expand_math import EXPANSIONS
+from xlir.passes.loop.expand_math import EXPANDED_TYPES, EXPANSIONS
 
 VECTOR_OPS = frozenset(
     {
@@ -98,16 +95,13 @@ VECTOR_OPS = frozenset(
 are a bf16 dot's: its loads widen bf16 to f32 by shifting the bits, and its
 epilogue rounds each sum back with compares and selects. Float compares and
 selects are a relu, a clamp or a mask in a dot's epilogue. Transcendentals
-(a GELU's tanh) only where `expand-math` writes them out as vector code
-(`EXPANDED_LANES`), on vectors of `EXPANDED_WIDTH` lanes or more. The ops xDSL's `arith` defines on scalars only are
-cloned as their vector forms (`xlir.dialects.arith`'s
+(a GELU's tanh) only where `expand-math` writes them out as vector code (on
+its `EXPANDED_TYPES`; the LLVM lowering calls libm on scalars only), on
+vectors of `EXPANDED_WIDTH` lanes or more. The ops xDSL's `arith` defines
+on scalars only are cloned as their vector forms (`xlir.dialects.arith`'s
 `VECTOR_FORMS`): without them an int8 contraction's tile was 128 scalar
 copies, a bf16 one 256."""
 
-
-EXPANDED_LANES = (Float32Type, Float16Type, BFloat16Type)
-"""The lane types `expand-math` expands transcendentals on (the LLVM
-lowering calls libm for scalars only)."""
 
 EXPANDED_WIDTH = 8
 """The fewest lanes a vector copy of a transcendental takes: on narrower
@@ -255,7 +249,7 @@ def _op_blocker(
     if op.name not in VECTOR_OPS:
         return f"'{op.name}' has no vector form"
     if type(op) in EXPANSIONS:
-        if not isinstance(op.results[0].type, EXPANDED_LANES):
+        if not isinstance(op.results[0].type, EXPANDED_TYPES):
             return f"'{op.name}' on {op.results[0].type} has no vector form"
         if width < EXPANDED_WIDTH:
             return f"'{op.name}' on {width} lanes is slower than scalar copies"

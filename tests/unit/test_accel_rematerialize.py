@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import IntegerAttr
-from xlir.dialects.accel import KernelOp, print_assembly
-from xlir.targets.accel.assembler import assemble
-from xlir.targets.accel.backend import SPILLS_ATTRIBUTE, AccelRegistersPass
-from xlir.targets.accel.simulator import Simulator
 
-from xlir.api import load_module
-from xlir.context import make_context
+from tests.unit.test_accel_spilling import allocate_and_run
 
 X = "!accel.x"
 
@@ -74,16 +68,7 @@ def reference(constants: int, carried: int, trips: int) -> list[int]:
 
 def run(text: str, carried: int) -> tuple[list[int], int, str]:
     """The kernel's results, how many values it spilled, its assembly."""
-    module, _ = load_module(text)
-    AccelRegistersPass().apply(make_context(), module)
-    module.verify()
-    kernel = next(op for op in module.body.block.ops if isinstance(op, KernelOp))
-    spilled = kernel.attributes[SPILLS_ATTRIBUTE]
-    assert isinstance(spilled, IntegerAttr)
-    assembly = print_assembly(module)
-    dram = np.zeros(0x10000 + 4 * carried, np.uint8)
-    Simulator(assemble(assembly), dram).launch("constants", [0x10000])
-    return dram[0x10000:].view(np.int32).tolist(), spilled.value.data, assembly
+    return allocate_and_run(text, "constants", carried)
 
 
 @pytest.mark.parametrize("trips", [0, 3])

@@ -121,8 +121,10 @@ def reference(count: int, trips: int, outer: int) -> list[int]:
     return values.astype(np.int32).tolist()
 
 
-def run_carry(text: str, count: int) -> tuple[list[int], int]:
-    """The kernel's results and how many values it spilled."""
+def allocate_and_run(text: str, name: str, count: int) -> tuple[list[int], int, str]:
+    """Kernel `name` of `text` after register allocation: the `count` words
+    it stores at the start of its argument, how many values it spilled, and
+    its assembly."""
     module, _ = load_module(text)
     AccelRegistersPass().apply(make_context(), module)
     module.verify()
@@ -130,9 +132,16 @@ def run_carry(text: str, count: int) -> tuple[list[int], int]:
     spilled = kernel.attributes[SPILLS_ATTRIBUTE]
     assert isinstance(spilled, IntegerAttr)
     assert "_inf" not in str(module)
+    assembly = print_assembly(module)
     dram = np.zeros(0x10000 + 4 * count, np.uint8)
-    Simulator(assemble(print_assembly(module)), dram).launch("carry", [0x10000])
-    return dram[0x10000:].view(np.int32).tolist(), spilled.value.data
+    Simulator(assemble(assembly), dram).launch(name, [0x10000])
+    return dram[0x10000:].view(np.int32).tolist(), spilled.value.data, assembly
+
+
+def run_carry(text: str, count: int) -> tuple[list[int], int]:
+    """The carry kernel's results and how many values it spilled."""
+    got, spilled, _ = allocate_and_run(text, "carry", count)
+    return got, spilled
 
 
 @pytest.mark.parametrize("hardware", [False, True])
