@@ -4,8 +4,9 @@ The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation
 (`llvm_ir`), is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`;
 loop and SLP vectorization on) for a target machine (`target_machine`:
 triple, CPU, features), and is emitted as an object file (`object_code`)
-or assembly. Nothing here knows which target asks: the CPU's host machine,
-JIT loader and runtime are in targets/cpu/.
+or assembly, or loaded into this process by MCJIT (`jit_engine`). Nothing
+here knows which target asks: the CPU's host machine, JIT loader and runtime
+are in targets/cpu/.
 """
 
 from __future__ import annotations
@@ -145,6 +146,22 @@ def target_machine(
     return target.create_target_machine(
         cpu=cpu, features=features, opt=opt, reloc=reloc, codemodel="default"
     )
+
+
+def jit_engine(
+    module: llvm.ModuleRef, machine: llvm.TargetMachine
+) -> llvm.ExecutionEngine:
+    """An MCJIT engine of `module` (and of the objects added to it later)
+    for `machine`, which it takes ownership of. Each object's code, constants
+    and data are placed in one block of memory (llvmlite's memory manager):
+    they address each other PC-relative with 32-bit offsets (x86-64's small
+    code model, AArch64's ADRP), and LLVM's default manager maps each kind
+    of section on its own wherever the kernel finds room, which in a process
+    with a fragmented address space (many compiles, large arrays, libraries
+    that reserve address ranges) can be more than 2 GiB apart: MCJIT's
+    linker then aborted the process on an assertion, or without assertions
+    wrote a truncated offset."""
+    return llvm.create_mcjit_compiler(module, machine, use_lmm=True)
 
 
 FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}

@@ -15,7 +15,12 @@ from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.llvm.emitter import LLVMEmitter
 from xlir.lowering.llvm.function import noalias_attributes
-from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize, target_machine
+from xlir.lowering.llvm.llvmlite_module import (
+    jit_engine,
+    llvm_ir,
+    optimize,
+    target_machine,
+)
 from xlir.lowering.llvm.memory import lower_global
 from xlir.lowering.llvm.passes import lower_kernels
 
@@ -93,7 +98,7 @@ class HostCode:
                 + ", ".join(f"'{name}'" for name in missing)
                 + ", which this process does not define"
             )
-        self.engine = llvm.create_mcjit_compiler(optimized, machine)
+        self.engine = jit_engine(optimized, machine)
         self.engine.finalize_object()
         self.addresses = {
             name: self.engine.get_function_address(name) for name in names
