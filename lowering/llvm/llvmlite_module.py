@@ -154,13 +154,12 @@ def jit_engine(
     """An MCJIT engine of `module` (and of the objects added to it later)
     for `machine`, which it takes ownership of. Each object's code, constants
     and data are placed in one block of memory (llvmlite's memory manager):
-    they address each other PC-relative with 32-bit offsets (x86-64's small
-    code model, AArch64's ADRP), and LLVM's default manager maps each kind
-    of section on its own wherever the kernel finds room, which in a process
-    with a fragmented address space (many compiles, large arrays, libraries
-    that reserve address ranges) can be more than 2 GiB apart: MCJIT's
-    linker then aborted the process on an assertion, or without assertions
-    wrote a truncated offset."""
+    the code reads its constants with 32-bit PC-relative offsets (x86-64's
+    small code model), and LLVM's default manager maps each kind of section
+    on its own wherever the kernel finds room, which in a process whose
+    address space many compiles have scattered can be more than 2 GiB
+    apart: MCJIT's linker then aborted the process on an assertion (built
+    without assertions, it would write a truncated offset)."""
     return llvm.create_mcjit_compiler(module, machine, use_lmm=True)
 
 
