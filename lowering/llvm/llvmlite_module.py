@@ -4,9 +4,9 @@ The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation
 (`llvm_ir`), is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`;
 loop and SLP vectorization on) for a target machine (`target_machine`:
 triple, CPU, features), and is emitted as an object file (`object_code`)
-or assembly, or loaded into this process by MCJIT (`jit_engine`). Nothing
-here knows which target asks: the CPU's host machine, JIT loader and runtime
-are in targets/cpu/.
+or assembly; code MCJIT loads into this process is compiled for
+`jit_target_machine`. Nothing here knows which target asks: the CPU's host
+machine, JIT loader and runtime are in targets/cpu/.
 """
 
 from __future__ import annotations
@@ -130,6 +130,7 @@ def target_machine(
     features: str = "",
     reloc: str = "pic",
     opt: int = OPT_LEVEL,
+    code_model: str = "default",
 ) -> llvm.TargetMachine:
     """A new target machine for `triple` ("" for the CPU and features: the
     triple's generic ones). New each time: an MCJIT engine takes ownership
@@ -144,23 +145,31 @@ def target_machine(
             f"{', '.join(known_architectures())}"
         ) from None
     return target.create_target_machine(
-        cpu=cpu, features=features, opt=opt, reloc=reloc, codemodel="default"
+        cpu=cpu, features=features, opt=opt, reloc=reloc, codemodel=code_model
     )
 
 
-def jit_engine(
-    module: llvm.ModuleRef, machine: llvm.TargetMachine
-) -> llvm.ExecutionEngine:
-    """An MCJIT engine of `module` (and of the objects added to it later)
-    for `machine`, which it takes ownership of. Each object's code, constants
-    and data are placed in one block of memory (llvmlite's memory manager):
-    the code reads its constants with 32-bit PC-relative offsets (x86-64's
-    small code model), and LLVM's default manager maps each kind of section
-    on its own wherever the kernel finds room, which in a process whose
-    address space many compiles have scattered can be more than 2 GiB
-    apart: MCJIT's linker then aborted the process on an assertion (built
-    without assertions, it would write a truncated offset)."""
-    return llvm.create_mcjit_compiler(module, machine, use_lmm=True)
+def jit_target_machine(
+    triple: str, cpu: str, features: str, opt: int = OPT_LEVEL
+) -> llvm.TargetMachine:
+    """A target machine for code that MCJIT loads into this process: the
+    large code model, absolute addresses. MCJIT's memory manager maps an
+    object's code, constants, unwind tables and GOT each on its own,
+    wherever the kernel finds room; in a process whose address space many
+    compiles and arrays have scattered, they can land more than 2 GiB
+    apart, out of reach of the small code model's 32-bit PC-relative
+    offsets (MCJIT's linker then aborted the process on an assertion; built
+    without assertions, it would write a truncated offset). The large model
+    addresses constants and calls functions with 64-bit absolute addresses,
+    and its unwind tables use 64-bit offsets."""
+    return target_machine(
+        triple, cpu, features, JIT_RELOCATION, opt, code_model=JIT_CODE_MODEL
+    )
+
+
+JIT_CODE_MODEL = "large"
+JIT_RELOCATION = "static"
+"""`jit_target_machine`'s code and relocation models."""
 
 
 FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}

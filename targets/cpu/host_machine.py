@@ -1,6 +1,7 @@
 """The machine the cpu target compiles for: this host's triple, CPU name
-and features (`host_cpu`), a target machine per thread, and the host's
-description that every cache key holds."""
+and features (`host_cpu`), a target machine per thread (for code the JIT
+loads: `jit_target_machine`'s code model), and the host's description that
+every cache key holds."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from functools import cache
 
 import llvmlite.binding as llvm
 from xlir.lowering.llvm.llvmlite_module import (
+    JIT_CODE_MODEL,
+    JIT_RELOCATION,
     OPT_LEVEL,
     initialize_llvm,
+    jit_target_machine,
     object_code,
     target_machine,
 )
@@ -54,8 +58,9 @@ def machine_for(
 
 
 def host_target_machine(opt: int = OPT_LEVEL) -> llvm.TargetMachine:
-    """This CPU (name and features), position independent code."""
-    return machine_for(opt=opt)
+    """This CPU (name and features), for code the JIT loads into this
+    process (`jit_target_machine`)."""
+    return jit_target_machine(llvm.get_default_triple(), *host_cpu(), opt=opt)
 
 
 _THIS_THREAD = threading.local()
@@ -80,6 +85,8 @@ def host_object_code(ir: str) -> bytes:
 
 
 def host_description() -> str:
-    """Triple, CPU and features: part of every cache key."""
+    """Triple, CPU, features and the JIT's code model: part of every cache
+    key."""
     cpu, features = host_cpu()
-    return f"{llvm.get_default_triple()}|{cpu}|{features}"
+    models = f"{JIT_CODE_MODEL}-{JIT_RELOCATION}"
+    return f"{llvm.get_default_triple()}|{cpu}|{features}|{models}"

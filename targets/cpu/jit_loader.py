@@ -12,7 +12,6 @@ import struct
 from collections.abc import Sequence
 
 import llvmlite.binding as llvm
-from xlir.lowering.llvm.llvmlite_module import jit_engine
 from xlir.targets.cpu.host_machine import host_target_machine
 
 from xlir.diagnostics import XlirError
@@ -28,7 +27,7 @@ class LoadedObject:
     def __init__(self, objects: Sequence[bytes]):
         machine = host_target_machine()
         self.objects = objects  # the engine reads the objects' bytes in place
-        self.engine = jit_engine(llvm.parse_assembly(""), machine)
+        self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
         _check_resolved(objects)
         for code in objects:
             self.engine.add_object_file(llvm.ObjectFileRef.from_data(code))

@@ -1,11 +1,14 @@
-"""The JIT places an object's code and constants together
-(`llvmlite_module.jit_engine`), wherever the process's address space has
-room: the code reads its constants PC-relative with 32-bit offsets, and a
-process whose free address space is scattered (it had compiled and run
-many programs) once got its code in a small hole more than 2 GiB from its
-constants, and MCJIT's linker aborted the process.
+"""Code the JIT loads reads its constants wherever MCJIT put them
+(`llvmlite_module.jit_target_machine`: the large code model, absolute
+addresses). With the small code model's 32-bit PC-relative offsets, a
+process whose free address space was scattered (it had compiled and run
+many programs) got an object's code in a small hole more than 2 GiB from
+its constants, and MCJIT's linker aborted the process.
 
-The test makes that layout on purpose, in a child process (an abort would
+A call of a C library function (with the small code model, a stub that
+reads the address from a GOT, which MCJIT maps on its own too) is run the
+same way. The test makes that layout
+on purpose, in a child process (an abort would
 end the suite): a 3 GiB reservation with a one-page hole at its top, every
 other hole above it filled, so that the kernel's next one-page mapping goes
 into the hole and anything larger below the reservation."""
@@ -18,21 +21,33 @@ import sys
 
 import pytest
 
-FAR_HOLE = """
-import ctypes, mmap
-import numpy as np
-from xlir.targets.cpu.host_machine import host_object_code
-from xlir.targets.cpu.jit_loader import LoadedObject
-
-code = host_object_code('''
-define void @scale(ptr %p) {
+CONSTANTS = """
+define void @f(ptr %p) {
   %v = load <8 x float>, ptr %p, align 4
   %w = fmul <8 x float> %v, <float 1.5, float 2.5, float 3.5, float 4.5,
                              float 5.5, float 6.5, float 7.5, float 8.5>
   store <8 x float> %w, ptr %p, align 4
   ret void
 }
-''')
+"""
+
+C_LIBRARY_CALL = """
+declare float @sqrtf(float)
+define void @f(ptr %p) {
+  %v = load float, ptr %p
+  %r = call float @sqrtf(float %v)
+  store float %r, ptr %p
+  ret void
+}
+"""
+
+FAR_HOLE = """
+import ctypes, mmap, sys
+import numpy as np
+from xlir.targets.cpu.host_machine import host_object_code
+from xlir.targets.cpu.jit_loader import LoadedObject
+
+code = host_object_code(sys.argv[1])
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
@@ -71,9 +86,9 @@ for start, end, name in sorted(mappings()):
 libc.munmap(top - mmap.PAGESIZE, mmap.PAGESIZE)
 
 loaded = LoadedObject((code,))
-scale = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(loaded.address("scale"))
-x = np.full(8, 2.0, dtype=np.float32)
-scale(x.ctypes.data)
+f = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(loaded.address("f"))
+x = np.full(8, 4.0, dtype=np.float32)
+f(x.ctypes.data)
 print(" ".join(str(v) for v in x))
 """
 
@@ -82,10 +97,20 @@ print(" ".join(str(v) for v in x))
     sys.platform != "linux" or platform.machine() != "x86_64",
     reason="the layout is made with Linux's mmap; x86-64's 32-bit offsets",
 )
-def test_code_in_a_hole_far_from_free_memory_reads_its_constants() -> None:
+@pytest.mark.parametrize(
+    ("ir", "want"),
+    [
+        (CONSTANTS, "6.0 10.0 14.0 18.0 22.0 26.0 30.0 34.0"),  # 4 * 1.5, ...
+        (C_LIBRARY_CALL, "2.0 4.0 4.0 4.0 4.0 4.0 4.0 4.0"),  # sqrt of the first
+    ],
+    ids=["constants", "c-library-call"],
+)
+def test_code_in_a_hole_far_from_free_memory_runs(ir: str, want: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-c", FAR_HOLE], capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", FAR_HOLE, ir],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    want = "3.0 5.0 7.0 9.0 11.0 13.0 15.0 17.0"  # 2 times 1.5, 2.5, ... 8.5
     assert result.stdout.split() == want.split(), result.stderr

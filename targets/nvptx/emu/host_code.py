@@ -16,10 +16,9 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.llvm.emitter import LLVMEmitter
 from xlir.lowering.llvm.function import noalias_attributes
 from xlir.lowering.llvm.llvmlite_module import (
-    jit_engine,
+    jit_target_machine,
     llvm_ir,
     optimize,
-    target_machine,
 )
 from xlir.lowering.llvm.memory import lower_global
 from xlir.lowering.llvm.passes import lower_kernels
@@ -81,7 +80,7 @@ class HostCode:
             module.body.block.insert_op_before(lower_global(global_), global_)
             global_.detach()
             global_.erase()
-        machine = target_machine(
+        machine = jit_target_machine(
             llvm.get_process_triple(), llvm.get_host_cpu_name(), kernel_features()
         )
         optimized = optimize(llvm_ir(module, machine.triple, exported=names), machine)
@@ -98,7 +97,7 @@ class HostCode:
                 + ", ".join(f"'{name}'" for name in missing)
                 + ", which this process does not define"
             )
-        self.engine = jit_engine(optimized, machine)
+        self.engine = llvm.create_mcjit_compiler(optimized, machine)
         self.engine.finalize_object()
         self.addresses = {
             name: self.engine.get_function_address(name) for name in names
