@@ -7,11 +7,11 @@ its constants, and MCJIT's linker aborted the process.
 
 A call of a C library function (with the small code model, a stub that
 reads the address from a GOT, which MCJIT maps on its own too) is run the
-same way. The test makes that layout
-on purpose, in a child process (an abort would
-end the suite): a 3 GiB reservation with a one-page hole at its top, every
-other hole above it filled, so that the kernel's next one-page mapping goes
-into the hole and anything larger below the reservation."""
+same way. The test makes that layout on purpose, in a child process (an
+abort would end the suite): a 3 GiB reservation with a one-page hole at
+its top, every other hole above it filled, so that the kernel's next
+one-page mapping goes into the hole and anything larger below the
+reservation."""
 
 from __future__ import annotations
 
