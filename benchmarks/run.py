@@ -59,9 +59,10 @@ and lowering are not in it, the text is given, and JAX's persistent cache
 is not on this path), plus collecting the garbage it left: xlir pauses
 Python's cycle collector while it compiles, and unpaid, its garbage would
 be collected (and timed) in whatever ran next, perhaps another compiler's
-compile. Garbage from before is collected first, untimed, and the objects
-alive after the warm-up are frozen (`gc.freeze`), so that a collection
-costs what the compile left rather than a scan of JAX's heap. Each compiler
+compile. Garbage from before is collected first and the objects alive
+then are frozen (`gc.freeze`), untimed, so that the collection costs what
+the compile left rather than a scan of every object in the process (JAX's,
+and the many xlir keeps after its first compile). Each compiler
 uses the threads it uses by default (xlir's code generation workers, one
 per core; XLA's compile thread pool; IREE's compiler), and CPU time counts
 them all; IREE's compiler runs as a child process, so its process start is
@@ -703,9 +704,12 @@ def cpu_seconds() -> float:
 def timed_compile(call: Callable[[], object]) -> tuple[object, float, float]:
     """`call`'s result, and its CPU time (`cpu_seconds`) and wall time in
     milliseconds, with the collection of the garbage it left: garbage from
-    before is collected first, untimed, so that no compiler pays for
-    another's (xlir pauses Python's cycle collector while it compiles)."""
+    before is collected first and what lives is frozen (`gc.freeze`), both
+    untimed, so that no compiler pays for another's garbage (xlir pauses
+    Python's cycle collector while it compiles), and the collection scans
+    what the call made, not every object of the process."""
     gc.collect()
+    gc.freeze()
     cpu, wall = cpu_seconds(), time.perf_counter()
     value = call()
     gc.collect()
@@ -1040,8 +1044,6 @@ def main() -> None:
         xlir.compile(WARMUP, target="cpu")
         for peer in peers:
             peer.compile(WARMUP)
-        gc.collect()
-        gc.freeze()  # what lives now is never garbage: `timed_compile`'s collections skip it
         if args.compile_only:
             compile_only(args, peers, cache)
             return
