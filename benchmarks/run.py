@@ -707,13 +707,16 @@ def timed_compile(call: Callable[[], object]) -> tuple[object, float, float]:
     before is collected first and what lives is frozen (`gc.freeze`), both
     untimed, so that no compiler pays for another's garbage (xlir pauses
     Python's cycle collector while it compiles), and the collection scans
-    what the call made, not every object of the process."""
+    what the call made, not every object of the process (thawed after)."""
     gc.collect()
     gc.freeze()
-    cpu, wall = cpu_seconds(), time.perf_counter()
-    value = call()
-    gc.collect()
-    return value, (cpu_seconds() - cpu) * 1e3, (time.perf_counter() - wall) * 1e3
+    try:
+        cpu, wall = cpu_seconds(), time.perf_counter()
+        value = call()
+        gc.collect()
+        return value, (cpu_seconds() - cpu) * 1e3, (time.perf_counter() - wall) * 1e3
+    finally:
+        gc.unfreeze()
 
 
 def cold_compile(text: str, options: CompileOptions | None) -> object:
