@@ -42,7 +42,7 @@ def cheaper_comparator(block: Block) -> Block:
     ):
         return block
     direction = compare.comparison_direction.data
-    lhs, rhs = _canonicalized(compare.lhs), _canonicalized(compare.rhs)
+    lhs, rhs = _canonicalized(compare.lhs, block), _canonicalized(compare.rhs, block)
     if lhs is None or rhs is None or direction not in _DIRECTIONS:
         return block
     if direction == ComparisonDirection.GT:
@@ -68,8 +68,8 @@ def _compare_type(compare: CompareOp) -> ComparisonType | None:
     return None if kind is None else kind.data
 
 
-def _canonicalized(value: SSAValue) -> BlockArgument | None:
-    """The float block argument x where `value` is `select(x != x, NaN,
+def _canonicalized(value: SSAValue, block: Block) -> BlockArgument | None:
+    """The float argument x of `block` where `value` is `select(x != x, NaN,
     select(x == 0, zero, x))` with a positive NaN (above +inf in the total
     order, as every NaN then is) and a zero of either sign."""
     outer = value.owner
@@ -81,6 +81,7 @@ def _canonicalized(value: SSAValue) -> BlockArgument | None:
     x = inner.on_false
     if not (
         isinstance(x, BlockArgument)
+        and x.block is block
         and isinstance(x.type, TensorType)
         and is_float(x.type.get_element_type())
         and _is_compare(outer.pred, ComparisonDirection.NE, x, x)
