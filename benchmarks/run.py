@@ -91,7 +91,9 @@ numpy's BLAS its own); the header says how many. `--one-thread` runs all on
 one: xlir with `CompileOptions(threads=1)`, XLA with
 `--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`, IREE
 with its local-sync driver (on the calling thread), numpy with
-`OPENBLAS_NUM_THREADS=1`. On a shared or oversubscribed machine threaded
+`OPENBLAS_NUM_THREADS=1`; compiles keep their threads (these flags
+leave XLA's compile pool as it is, so xlir keeps its code generation
+workers). On a shared or oversubscribed machine threaded
 BLAS can slow down many times over; set OPENBLAS_NUM_THREADS=1 there.
 Timings are the median of `--repeat` calls after two warm-up calls, taken
 in rounds that call each system once, so that a slow spell of a shared
