@@ -45,7 +45,8 @@ Columns:
   nothing looked up or written, as XLA and IREE keep no cache here);
   `cached`: xlir's compile from a cache one untimed compile filled (a
   fresh folder); `xla cmp`, `iree cmp`: XLA's and IREE's compiles of the
-  text. The compile times are the median of `--compiles` (5) compiles, the
+  text. The compile times are wall times (`--compile-only` adds CPU
+  times), each the median of `--compiles` (5) compiles, the
   compilers taken in turn, so a slow spell of the shared machine hits all
   rather than one row of one (single compiles moved 1.5x between runs).
   One throwaway compile of a tiny program first pays each compiler's
