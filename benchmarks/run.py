@@ -41,25 +41,42 @@ Columns:
   IREE, whichever is faster and correct), XLA's and IREE's (below 1: xlir
   is faster); below the table their geometric means over the programs
   every system ran correctly, and the programs above 1.25x the best peer.
-* `cold`: xlir compile into an empty cache (`XLIR_CACHE_DIR` is a fresh
-  temporary folder each time); `cached`: the second compile of the same
-  text; `xla cmp`, `iree cmp`: XLA's and IREE's compiles of the text (IREE
-  has no cache: each compile is cold). The compile times are the median of
-  `--compiles` (5) compiles, the compilers taken in turn, so a slow spell of
-  the shared machine hits all rather than one row of one (single compiles
-  moved 1.5x between runs). One throwaway compile of a tiny program first
-  pays each compiler's one-time start-up. Below the table: the medians over
-  the programs of the cold times, their ratios, and the largest
-  xlir/XLA ratio of one program.
+* `cold`: xlir's compile with its compilation cache off (`XLIR_CACHE=0`:
+  nothing looked up or written, as XLA and IREE keep no cache here);
+  `cached`: xlir's compile from a cache one untimed compile filled (a
+  fresh folder); `xla cmp`, `iree cmp`: XLA's and IREE's compiles of the
+  text. The compile times are wall times (`--compile-only` adds CPU
+  times), each the median of `--compiles` (5) compiles, the
+  compilers taken in turn, so a slow spell of the shared machine hits all
+  rather than one row of one (single compiles moved 1.5x between runs).
+  One throwaway compile of a tiny program first pays each compiler's
+  one-time start-up. Below the table: the medians over the programs of the
+  cold times, their ratios, and the largest xlir/XLA ratio of one program.
+
+What a compile time covers (`timed_compile`), the same for each compiler:
+the call from StableHLO text to something runnable (xlir's loaded
+executable, XLA's loaded executable, IREE's VM module bytes; JAX's tracing
+and lowering are not in it, the text is given, and JAX's persistent cache
+is not on this path), plus collecting the garbage it left: xlir pauses
+Python's cycle collector while it compiles, and unpaid, its garbage would
+be collected (and timed) in whatever ran next, perhaps another compiler's
+compile. Garbage from before is collected first and the objects alive
+then are frozen (`gc.freeze`), untimed, so that the collection costs what
+the compile left rather than a scan of every object in the process (JAX's,
+and the many xlir keeps after its first compile). Each compiler
+uses the threads it uses by default (xlir's code generation workers, one
+per core; XLA's compile thread pool; IREE's compiler), and CPU time counts
+them all; IREE's compiler runs as a child process, so its process start is
+in its times.
 
 `--compile-only` makes no inputs and runs nothing: per program, the median
 of `--compiles` cold compiles by each compiler in turn, as CPU time of this
 process and its children (all threads, so a compiler's worker threads count
-and a busy machine's waiting does not; IREE's compiler is a child process)
-and as wall time, and xlir's compile from the
-cache the last cold one filled (CPU). Below: per peer, the medians of the
-CPU times and of xlir's ratio to the peer, and the programs above
-`COMPILE_OUTLIER` times the peer's.
+and a busy machine's waiting does not) and as wall time, and xlir's cached
+compile (CPU). Below: per peer, the medians of the CPU and wall times and
+of xlir's ratio to the peer, and the programs above `COMPILE_OUTLIER` times
+the peer's (CPU). On a shared machine the CPU time is the steadier figure;
+where the cores are free, the wall time is what a user waits.
 
 Then (original corpus) the machine: memory bandwidth (a numpy triad
 `a = b + s*c` on 64 MiB float32 arrays, done in cache-sized blocks so the
@@ -75,7 +92,9 @@ numpy's BLAS its own); the header says how many. `--one-thread` runs all on
 one: xlir with `CompileOptions(threads=1)`, XLA with
 `--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`, IREE
 with its local-sync driver (on the calling thread), numpy with
-`OPENBLAS_NUM_THREADS=1`. On a shared or oversubscribed machine threaded
+`OPENBLAS_NUM_THREADS=1`; compiles keep their threads (these flags
+leave XLA's compile pool as it is, so xlir keeps its code generation
+workers). On a shared or oversubscribed machine threaded
 BLAS can slow down many times over; set OPENBLAS_NUM_THREADS=1 there.
 Timings are the median of `--repeat` calls after two warm-up calls, taken
 in rounds that call each system once, so that a slow spell of a shared
@@ -86,6 +105,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import importlib.metadata
 import math
 import os
@@ -212,12 +232,6 @@ def interleaved_medians_ms(
             call()
             times[name].append(time.perf_counter() - start)
     return {name: statistics.median(t) * 1e3 for name, t in times.items()}
-
-
-def timed_ms(call: Callable[[], object]) -> tuple[object, float]:
-    start = time.perf_counter()
-    value = call()
-    return value, (time.perf_counter() - start) * 1e3
 
 
 def as_tuple(results: object) -> tuple[np.ndarray, ...]:
@@ -500,21 +514,16 @@ def run_program(
             row.problems.append(f"numpy MISMATCH on the bench inputs: {problem}")
         calls["numpy"] = lambda: numpy_program(*arrays)
 
-    def cold_xlir() -> object:
-        """A compile into a fresh, empty cache folder."""
-        os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=cache_root)
-        return xlir.compile(case.text, target="cpu", options=options)
-
-    compilers: dict[str, Callable[[], object]] = {"xlir": cold_xlir}
+    compilers: dict[str, Callable[[], object]] = {
+        "xlir": functools.partial(cold_compile, case.text, options)
+    }
     for peer in peers:
         compilers[peer.name] = functools.partial(peer.compile, case.text)
     cold: dict[str, list[float]] = {name: [] for name in compilers}
     try:
-        executable, milliseconds = timed_ms(compilers["xlir"])
+        _, _, milliseconds = timed_compile(compilers["xlir"])
         cold["xlir"].append(milliseconds)
-        executable, row.cached_ms = timed_ms(
-            lambda: xlir.compile(case.text, target="cpu", options=options)
-        )
+        executable, _, row.cached_ms = cached_compile(case.text, options, cache_root)
         if problem := case.mismatch(executable(*arrays)):
             row.problems.append(f"XLIR-CPU MISMATCH: {problem}")
         else:
@@ -528,7 +537,7 @@ def run_program(
 
     for peer in peers:
         try:
-            compiled, milliseconds = timed_ms(compilers[peer.name])
+            compiled, _, milliseconds = timed_compile(compilers[peer.name])
             cold[peer.name].append(milliseconds)
             call = peer.caller(compiled, arrays)
             if problem := case.mismatch(call()):
@@ -547,7 +556,7 @@ def run_program(
     for _ in range(args.compiles - 1):  # in turn, as the calls are timed
         for name, compiler in compilers.items():
             if cold[name]:  # it compiled the first time
-                cold[name].append(timed_ms(compiler)[1])
+                cold[name].append(timed_compile(compiler)[2])
     for name, times in cold.items():
         if not times:
             continue
@@ -695,34 +704,68 @@ def cpu_seconds() -> float:
     )
 
 
-def cpu_and_wall_ms(call: Callable[[], object]) -> tuple[float, float]:
-    """The CPU time (`cpu_seconds`) and wall time of `call`."""
-    cpu, wall = cpu_seconds(), time.perf_counter()
-    call()
-    return (cpu_seconds() - cpu) * 1e3, (time.perf_counter() - wall) * 1e3
+def timed_compile(call: Callable[[], object]) -> tuple[object, float, float]:
+    """`call`'s result, and its CPU time (`cpu_seconds`) and wall time in
+    milliseconds, with the collection of the garbage it left: garbage from
+    before is collected first and what lives is frozen (`gc.freeze`), both
+    untimed, so that no compiler pays for another's garbage (xlir pauses
+    Python's cycle collector while it compiles), and the collection scans
+    what the call made, not every object of the process (thawed after)."""
+    gc.collect()
+    gc.freeze()
+    try:
+        cpu, wall = cpu_seconds(), time.perf_counter()
+        value = call()
+        gc.collect()
+        return value, (cpu_seconds() - cpu) * 1e3, (time.perf_counter() - wall) * 1e3
+    finally:
+        gc.unfreeze()
+
+
+def cold_compile(text: str, options: CompileOptions | None) -> object:
+    """xlir's cpu compile of `text` with its compilation cache off
+    (`XLIR_CACHE=0`): nothing is looked up or written, as in XLA's and
+    IREE's compiles here."""
+    previous = os.environ.get("XLIR_CACHE")
+    os.environ["XLIR_CACHE"] = "0"
+    try:
+        return xlir.compile(text, target="cpu", options=options)
+    finally:
+        if previous is None:
+            del os.environ["XLIR_CACHE"]
+        else:
+            os.environ["XLIR_CACHE"] = previous
+
+
+def cached_compile(
+    text: str, options: CompileOptions | None, cache_root: str
+) -> tuple[object, float, float]:
+    """xlir's compile of `text` from its cache (`timed_compile`'s figures):
+    a fresh cache folder under `cache_root` is filled by one compile, not
+    timed, then the compile that reads it is."""
+    os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=cache_root)
+    xlir.compile(text, target="cpu", options=options)
+    return timed_compile(lambda: xlir.compile(text, target="cpu", options=options))
 
 
 def compile_program(
     path: Path, compiles: int, peers: Sequence[Peer], cache_root: str
 ) -> CompileRow:
     """`compiles` cold compiles by each compiler, taken in turn, then xlir's
-    compile from the cache the last cold one filled."""
+    compile from its cache (`cached_compile`)."""
     row = CompileRow(path.stem)
     text = path.read_text()
     options = CompileOptions(threads=1) if ONE_THREAD else None
-
-    def cold_xlir() -> object:
-        os.environ["XLIR_CACHE_DIR"] = tempfile.mkdtemp(dir=cache_root)
-        return xlir.compile(text, target="cpu", options=options)
-
-    compilers: dict[str, Callable[[], object]] = {"xlir": cold_xlir}
+    compilers: dict[str, Callable[[], object]] = {
+        "xlir": functools.partial(cold_compile, text, options)
+    }
     for peer in peers:
         compilers[peer.name] = functools.partial(peer.compile, text)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in compilers}
     for _ in range(compiles):
         for name, compiler in list(compilers.items()):
             try:
-                times[name].append(cpu_and_wall_ms(compiler))
+                times[name].append(timed_compile(compiler)[1:])
             except Exception as error:
                 row.failures.append(f"{name.upper()} FAILED: {first_line(error)}")
                 del compilers[name]
@@ -731,9 +774,7 @@ def compile_program(
             row.cpu_ms[name] = statistics.median(cpu for cpu, _ in samples)
             row.wall_ms[name] = statistics.median(wall for _, wall in samples)
     if "xlir" in compilers:
-        row.cached_ms = cpu_and_wall_ms(
-            lambda: xlir.compile(text, target="cpu", options=options)
-        )[0]
+        row.cached_ms = cached_compile(text, options, cache_root)[1]
     return row
 
 
@@ -760,8 +801,9 @@ def print_compile_row(row: CompileRow) -> None:
 
 def print_compile_summary(rows: Sequence[CompileRow], peers: Sequence[str]) -> None:
     """Per peer (by name), over the programs both compiled: the medians of
-    the CPU times and of the per-program ratios, and the programs above
-    `COMPILE_OUTLIER` times the peer's; then the slowest cached compile."""
+    the CPU times and of the per-program ratios, the same of the wall times,
+    and the programs above `COMPILE_OUTLIER` times the peer's (CPU); then
+    the slowest cached compile."""
     for peer in peers:
         both = [r for r in rows if "xlir" in r.cpu_ms and peer in r.cpu_ms]
         if not both:
@@ -775,6 +817,12 @@ def print_compile_summary(rows: Sequence[CompileRow], peers: Sequence[str]) -> N
             f"median xlir {statistics.median(r.cpu_ms['xlir'] for r in both):.1f} ms, "
             f"{peer} {statistics.median(r.cpu_ms[peer] for r in both):.1f} ms; "
             f"median ratio {statistics.median(x for x, _ in ratios):.2f}x"
+        )
+        print(
+            f"  wall: median xlir {statistics.median(r.wall_ms['xlir'] for r in both):.1f} ms, "
+            f"{peer} {statistics.median(r.wall_ms[peer] for r in both):.1f} ms; "
+            "median ratio "
+            f"{statistics.median(r.wall_ms['xlir'] / r.wall_ms[peer] for r in both):.2f}x"
         )
         above = [f"{name} {x:.2f}x" for x, name in ratios if x > COMPILE_OUTLIER]
         print(

@@ -1,14 +1,18 @@
 """benchmarks/run.py's pieces that decide what is compared with what: the
 small name of each bench program, the broad corpus's comparison with JAX's
-stored outputs, and the failure line it lists for a peer."""
+stored outputs, the failure line it lists for a peer, and what a compile
+time covers."""
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from pathlib import Path
 
 import numpy as np
 import pytest
+from xlir.targets.cpu import CpuCompiler
 
 from tests.conftest import CORPUS
 from tests.e2e.jax_corpus_check import script
@@ -97,13 +101,91 @@ def test_compile_summary_lists_programs_above_the_outlier_ratio(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     rows = [
-        run.CompileRow("fast", cpu_ms={"xlir": 10.0, "xla": 20.0}, cached_ms=1.0),
-        run.CompileRow("slow", cpu_ms={"xlir": 70.0, "xla": 20.0}, cached_ms=2.0),
-        run.CompileRow("alone", cpu_ms={"xlir": 500.0}, cached_ms=3.0),
+        run.CompileRow(
+            "fast",
+            cpu_ms={"xlir": 10.0, "xla": 20.0},
+            wall_ms={"xlir": 30.0, "xla": 10.0},
+            cached_ms=1.0,
+        ),
+        run.CompileRow(
+            "slow",
+            cpu_ms={"xlir": 70.0, "xla": 20.0},
+            wall_ms={"xlir": 90.0, "xla": 30.0},
+            cached_ms=2.0,
+        ),
+        run.CompileRow(
+            "alone", cpu_ms={"xlir": 500.0}, wall_ms={"xlir": 600.0}, cached_ms=3.0
+        ),
     ]
     run.print_compile_summary(rows, ["xla"])
     printed = capsys.readouterr().out
     assert "over the 2 programs xla compiled: median xlir 40.0 ms" in printed
     assert "median ratio 2.00x" in printed
+    assert "wall: median xlir 60.0 ms, xla 20.0 ms; median ratio 3.00x" in printed
     assert "above 3x xla's: slow 3.50x\n" in printed
     assert "cached compile (CPU): at most 3.0 ms" in printed
+
+
+class Cycle:
+    """An object that refers to itself: only the cycle collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_timed_compile_collects_the_garbage_the_compile_left() -> None:
+    """xlir pauses the cycle collector while it compiles; its garbage is
+    collected within its own timing, not in the next compiler's."""
+    left: list[weakref.ref[Cycle]] = []
+
+    def compile_with_the_collector_paused() -> str:
+        gc.disable()
+        left.append(weakref.ref(Cycle()))
+        gc.enable()
+        return "done"
+
+    value, cpu_ms, wall_ms = run.timed_compile(compile_with_the_collector_paused)
+    assert value == "done" and cpu_ms >= 0 and wall_ms >= 0
+    assert left[0]() is None
+
+
+@pytest.fixture
+def backend_runs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """One entry per cpu compile that generated code (not from the cache)."""
+    runs: list[object] = []
+    original = CpuCompiler.run_backend
+
+    def counted(self, *args, **kwargs):
+        runs.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(CpuCompiler, "run_backend", counted)
+    return runs
+
+
+def test_a_cold_compile_neither_reads_nor_writes_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend_runs: list[object]
+) -> None:
+    monkeypatch.setenv("XLIR_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("XLIR_CACHE", raising=False)
+    run.cached_compile(PROGRAM, None, str(tmp_path))  # an entry of this program
+    written = {p for p in tmp_path.rglob("*") if p.is_file()}
+    backend_runs.clear()
+    executable = run.cold_compile(PROGRAM, None)
+    assert len(backend_runs) == 1  # the entry above was not used
+    assert {p for p in tmp_path.rglob("*") if p.is_file()} == written
+    assert "XLIR_CACHE" not in run.os.environ
+    x = np.arange(4, dtype=np.float32)
+    assert np.array_equal(executable(x, np.int32(7))[0], 2 * x)  # pyright: ignore
+
+
+def test_a_cached_compile_loads_what_one_compile_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend_runs: list[object]
+) -> None:
+    monkeypatch.setenv("XLIR_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("XLIR_CACHE", raising=False)
+    executable, cpu_ms, wall_ms = run.cached_compile(PROGRAM, None, str(tmp_path))
+    assert len(backend_runs) == 1  # the untimed compile that filled the cache
+    assert cpu_ms >= 0 and wall_ms >= 0
+    x = np.arange(4, dtype=np.float32)
+    assert np.array_equal(executable(x, np.int32(7))[0], 2 * x)  # pyright: ignore

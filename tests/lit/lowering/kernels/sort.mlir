@@ -230,3 +230,98 @@ func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   }) : (tensor<1024xf32>) -> tensor<1024xf32>
   return %r : tensor<1024xf32>
 }
+
+// -----
+
+// JAX's float comparator (both sides canonicalized: -0 as +0, every NaN as
+// one positive NaN, then a total-order LT) is inlined as float compares
+// that answer the same: !(a >= b) && a == a, no integer keys.
+
+// CHECK-LABEL: loop.kernel @sort_1(
+// CHECK:       %[[L:.*]] = loop.load %{{.*}} : memref<2xf32>
+// CHECK:       %[[R:.*]] = loop.load %{{.*}} : memref<2xf32>
+// CHECK-NEXT:  %[[AT_LEAST:.*]] = arith.cmpf oge, %[[R]], %[[L]] : f32
+// CHECK-NEXT:  %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:  %[[BELOW:.*]] = arith.xori %[[AT_LEAST]], %[[TRUE]] : i1
+// CHECK-NEXT:  %[[ORDERED:.*]] = arith.cmpf oeq, %[[R]], %[[R]] : f32
+// CHECK-NEXT:  %[[FIRST:.*]] = arith.andi %[[BELOW]], %[[ORDERED]] : i1
+// CHECK-NEXT:  arith.select %[[FIRST]], %[[R]], %[[L]] : f32
+// CHECK-NOT:   arith.bitcast
+// CHECK:       loop.return
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %9 : tensor<i1>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// A descending one (GT) compares the other way round.
+
+// CHECK-LABEL: loop.kernel @sort_1(
+// CHECK:       %[[L:.*]] = loop.load %{{.*}} : memref<2xf32>
+// CHECK:       %[[R:.*]] = loop.load %{{.*}} : memref<2xf32>
+// CHECK-NEXT:  %[[AT_LEAST:.*]] = arith.cmpf oge, %[[L]], %[[R]] : f32
+// CHECK-NEXT:  %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:  %[[BELOW:.*]] = arith.xori %[[AT_LEAST]], %[[TRUE]] : i1
+// CHECK-NEXT:  %[[ORDERED:.*]] = arith.cmpf oeq, %[[L]], %[[L]] : f32
+// CHECK-NEXT:  arith.andi %[[BELOW]], %[[ORDERED]] : i1
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare GT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %9 : tensor<i1>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// A negative NaN sorts below -inf in the total order: the comparator is
+// inlined as it is (integer keys of the total order).
+
+// CHECK-LABEL: loop.kernel @sort_1(
+// CHECK-NOT:   arith.cmpf oge
+// CHECK:       arith.bitcast
+// CHECK:       loop.return
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %nan = stablehlo.constant dense<0xFFC00000> : tensor<f32>
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %9 : tensor<i1>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
