@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
-from xlir.dialects.register_allocation import allocate_block
+from xlir.dialects.register_allocation import allocate_block, set_type
 from xlir.targets.accel.isa import RegClass
 from xlir.targets.accel.rematerialize import rematerialize_constants
 
@@ -93,7 +93,7 @@ def _unallocate(
         values = holder.results if isinstance(holder, Operation) else holder.args
         for value, type_ in zip(values, types, strict=True):
             if value.type != type_:
-                Rewriter.replace_value_with_new_type(value, type_)
+                set_type(value, type_)
 
 
 def _register_types(
