@@ -68,6 +68,7 @@ from xlir.targets.accel.bit_counts import Words, leading_zeros, population_count
 from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
+    IMPURE,
     SIDE_EFFECTS,
     hoist_invariants,
     instruction_key,
@@ -399,6 +400,11 @@ class Lowered:
         default_factory=dict[SSAValue, SSAValue]
     )
     ops: list[Operation] = field(default_factory=list[Operation])
+    computed: dict[Block, dict[tuple[object, ...], SSAValue]] = field(
+        default_factory=dict[Block, dict[tuple[object, ...], SSAValue]]
+    )
+    """Per block: the pure instructions built in it before the ops the walk
+    has reached, by what they compute (`Builder.emit`)."""
 
 
 @dataclass
@@ -420,6 +426,23 @@ class Builder:
         result: type[accel.AccelRegisterType] | None = None,
         **properties: int | str,
     ) -> accel.AccelInstruction:
+        """The instruction at the insertion point; a pure one that repeats
+        one built before in the block, before an op the walk reached
+        earlier, is that one (value numbering: what
+        `share_common_instructions` would merge is not built twice)."""
+        computed = None
+        if result is not None and mnemonic not in IMPURE:
+            computed = self._computed()
+        if computed is not None:
+            key = (mnemonic, *operands, *sorted(properties.items()))
+            known = computed.get(key)
+            if (
+                known is not None
+                and known.owner.parent is self.rewriter.insertion_point.block
+            ):
+                owner = known.owner
+                assert isinstance(owner, accel.AccelInstruction)
+                return owner
         op = accel.instruction(
             mnemonic,
             operands,
@@ -427,7 +450,20 @@ class Builder:
             **properties,
         )
         self.insert(op)
+        if computed is not None:
+            computed[key] = op.results[0]
         return op
+
+    def _computed(self) -> dict[tuple[object, ...], SSAValue] | None:
+        """The pure values built in the insertion point's block, if it is
+        right before the op being lowered: the walk lowers a block's ops in
+        order, so what was built before one it reached earlier comes before
+        the insertion point (other insertion points, at a block's end or
+        before a loop, may come before values built later)."""
+        point = self.rewriter.insertion_point
+        if point.insert_before is not self.rewriter.current_operation:
+            return None
+        return self.lowered.computed.setdefault(point.block, {})
 
     def insert(self, op: Operation) -> None:
         """Put `op` at the insertion point, straight on the IR (`replace_with`
@@ -446,9 +482,19 @@ class Builder:
         return self.emit(mnemonic, operands, V, **properties).results[0]
 
     def register(self, name: str) -> SSAValue:
-        """A register the convention sets (zero, sp)."""
+        """A register the convention sets (zero, sp), read once per block as
+        `emit` builds pure instructions."""
+        computed = self._computed()
+        known = computed.get((name,)) if computed is not None else None
+        if (
+            known is not None
+            and known.owner.parent is self.rewriter.insertion_point.block
+        ):
+            return known
         op = accel.GetRegisterOp(X.from_name(name))
         self.insert(op)
+        if computed is not None:
+            computed[(name,)] = op.result
         return op.result
 
     def zero(self) -> SSAValue:
