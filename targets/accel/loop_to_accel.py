@@ -69,7 +69,7 @@ from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
     IMPURE,
-    SIDE_EFFECTS,
+    WITHOUT_EFFECT,
     hoist_invariants,
     instruction_key,
     is_pure,
@@ -1528,11 +1528,11 @@ def remove_dead(kernel: accel.KernelOp) -> None:
     (or inside an op after it), so a definition is met after the reads that
     erasing can remove."""
     for op in list(walk_region(kernel.body, reverse=True)):
-        dead = isinstance(op, accel.GetRegisterOp) or (
-            isinstance(op, accel.AccelInstruction)
-            and op.SPEC.mnemonic not in SIDE_EFFECTS
-        )
-        if dead and op.results and not any(r.uses for r in op.results):
+        if (
+            type(op) in WITHOUT_EFFECT
+            and op.results
+            and not any(r.uses for r in op.results)
+        ):
             op.detach()
             op.erase()
 
