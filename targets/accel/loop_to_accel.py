@@ -418,6 +418,12 @@ class Builder:
     )
     """The zero register read at each insertion point: an op inserted there
     later comes after it, so one read serves all (constants need it)."""
+    anchor: Operation | None = field(init=False)
+    """The op the insertion point is before when the builder is made: the
+    op the walk reached, or the loop that took its place (`_computed`)."""
+
+    def __post_init__(self) -> None:
+        self.anchor = self.rewriter.insertion_point.insert_before
 
     def emit(
         self,
@@ -456,12 +462,13 @@ class Builder:
 
     def _computed(self) -> dict[tuple[object, ...], SSAValue] | None:
         """The pure values built in the insertion point's block, if it is
-        right before the op being lowered: the walk lowers a block's ops in
-        order, so what was built before one it reached earlier comes before
-        the insertion point (other insertion points, at a block's end or
-        before a loop, may come before values built later)."""
+        right before the op being lowered (`anchor`): the walk lowers a
+        block's ops in order, so what was built before one it reached
+        earlier comes before the insertion point (other insertion points,
+        at a block's end or before a loop's yield, may come before values
+        built later)."""
         point = self.rewriter.insertion_point
-        if point.insert_before is not self.rewriter.current_operation:
+        if point.insert_before is None or point.insert_before is not self.anchor:
             return None
         return self.lowered.computed.setdefault(point.block, {})
 
