@@ -20,6 +20,8 @@ from xdsl.backend.register_type import RegisterType
 from xdsl.dialects.builtin import IntAttr
 from xdsl.ir import Attribute, Block, SSAValue
 
+from xlir.rewriting import set_type
+
 
 class LoopRegisterStack(RegisterStack):
     """xDSL's stack, except that a reserved "infinite" register (a loop's
@@ -49,12 +51,6 @@ class InPlaceAllocator(BlockNaiveAllocator):
         set_type(val, new_type)
         self.new_value_by_old_value[val] = val
         return val
-
-
-def set_type(value: SSAValue, type_: Attribute) -> None:
-    """Give `value` the type `type_`, keeping the value and its uses (a
-    register for an unallocated one, or back)."""
-    value._type = type_  # pyright: ignore[reportPrivateUsage]
 
 
 def allocate_block(

@@ -19,12 +19,12 @@ from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xlir.dialects import accel
-from xlir.dialects.register_allocation import allocate_block, set_type
+from xlir.dialects.register_allocation import allocate_block
 from xlir.targets.accel.isa import RegClass
 from xlir.targets.accel.rematerialize import rematerialize_constants
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.rewriting import walk_region
+from xlir.rewriting import set_type, walk_region
 
 X, V, M = accel.XRegisterType, accel.VRegisterType, accel.MRegisterType
 RESERVED = ("zero", "ra", "sp", "gp")

@@ -33,13 +33,14 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import Rewriter
 from xlir.analysis.dependence import dependents
 from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values, i64_array
+
+from xlir.rewriting import set_type
 
 LANES = 16
 
@@ -148,9 +149,9 @@ def lane_numbers(first: SSAValue, before: Operation) -> SSAValue:
 
 
 def retype(value: SSAValue, varying: set[SSAValue]) -> None:
-    new = Rewriter.replace_value_with_new_type(value, lanes_of(value.type))
-    varying.discard(value)
-    varying.add(new)
+    """`value` on the lanes (a vector of its type), still varying."""
+    set_type(value, lanes_of(value.type))
+    varying.add(value)
 
 
 def broadcast(value: SSAValue, before: Operation) -> SSAValue:
