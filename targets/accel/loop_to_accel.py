@@ -1548,21 +1548,26 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     """An instruction that repeats one before it in its block (the same
     mnemonic, operands and immediates; no side effect, no memory read) is
     replaced by that one's result: the address of one element computed for
-    each buffer a loop body reads, a constant splatted twice."""
-    for op in list(walk_region(kernel.body)):
-        for region in op.regions:
-            for block in region.blocks:
-                seen: dict[tuple[object, ...], SSAValue] = {}
-                for inner in list(block.ops):
-                    if not is_pure(inner):
-                        continue
-                    key = instruction_key(inner)
-                    if key in seen:
-                        inner.results[0].replace_all_uses_with(seen[key])
-                        inner.detach()
-                        inner.erase()
-                    else:
-                        seen[key] = inner.results[0]
+    each buffer a loop body reads, a constant splatted twice. The kernel's
+    own block first, then the blocks nested in it, outer ones first."""
+    nested = [
+        block
+        for op in walk_region(kernel.body)
+        for region in op.regions
+        for block in region.blocks
+    ]
+    for block in [*kernel.body.blocks, *nested]:
+        seen: dict[tuple[object, ...], SSAValue] = {}
+        for inner in list(block.ops):
+            if not is_pure(inner):
+                continue
+            key = instruction_key(inner)
+            if key in seen:
+                inner.results[0].replace_all_uses_with(seen[key])
+                inner.detach()
+                inner.erase()
+            else:
+                seen[key] = inner.results[0]
 
 
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
