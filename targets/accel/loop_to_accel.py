@@ -1223,7 +1223,7 @@ def new_loop(
 def in_accel_kernel(op: Operation) -> bool:
     """Whether `op` is inside a kernel already lowered (the host's ops are not)."""
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, accel.KernelOp):
+    while parent is not None and type(parent) is not accel.KernelOp:
         parent = parent.parent_op()
     return parent is not None
 
@@ -1657,7 +1657,7 @@ def reconcile_casts(module: ModuleOp, lowered: Lowered) -> None:
     (a value read before its op was lowered: a loop's yield is lowered
     before its body), erase the lowered ops, and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
-    casts = [o for o in walk(module) if isinstance(o, UnrealizedConversionCastOp)]
+    casts = [o for o in walk(module) if type(o) is UnrealizedConversionCastOp]
     for cast in casts:
         source = cast.inputs[0]
         while True:
