@@ -71,7 +71,7 @@ def _inner_first(op: Operation) -> Iterator[accel.ForOp]:
         for block in region.blocks:
             for inner in block.ops:
                 yield from _inner_first(inner)
-                if isinstance(inner, accel.ForOp):
+                if type(inner) is accel.ForOp:
                     yield inner
 
 
@@ -355,7 +355,7 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
     nested = {
         index: _pressure(op, below).without(set())
         for index, op in enumerate(ops)
-        if isinstance(op, accel.ForOp)
+        if type(op) is accel.ForOp
     }
     entering: list[int] = []
     leaving: list[int] = []

@@ -1154,9 +1154,9 @@ def loop_height(op: Operation) -> int:
         (loop_height(inner) for r in op.regions for b in r.blocks for inner in b.ops),
         default=0,
     )
-    if isinstance(op, ParallelOp):
+    if type(op) is ParallelOp:
         return below + len(op.static_lower.get_values())
-    if isinstance(op, ForOp | accel.ForOp):
+    if type(op) in (ForOp, accel.ForOp):
         return below + 1
     return below
 
@@ -1605,7 +1605,7 @@ def separate_yields(kernel: accel.KernelOp) -> None:
     one defined in a nested region, or one defined before the last read of
     its carried value. Such a value is copied right before the yield (a
     block argument first copied at the start of the body)."""
-    for loop in [op for op in walk_region(kernel.body) if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_region(kernel.body) if type(op) is accel.ForOp]:
         body = loop.body.block
         yielded = body.last_op
         assert isinstance(yielded, accel.YieldOp)

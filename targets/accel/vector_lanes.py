@@ -259,7 +259,7 @@ def vectorize_kernel(kernel: KernelOp) -> int:
     """Split every eligible nest of `kernel`; the number split. A nest with
     no remainder goes on the lanes as it is (a tile: all of it, or none)."""
     count = 0
-    for nest in [op for op in kernel.body.walk() if isinstance(op, ParallelOp)]:
+    for nest in [op for op in kernel.body.walk() if type(op) is ParallelOp]:
         if not nest.block.args:
             continue
         low = nest.lower_bounds[-1]
