@@ -1574,7 +1574,7 @@ def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
     for op in list(walk_region(kernel.body)):
-        if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
+        if op.name != "accel.vfadd":  # by name: faster than isinstance per op
             continue
         for product, addend in ((op.operands[1], op.operands[0]), op.operands):
             owner = product.owner
