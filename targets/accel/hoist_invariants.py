@@ -381,7 +381,7 @@ def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:
     return [
         v
         for v in values
-        if type(v.type) in (accel.XRegisterType, accel.VRegisterType)
+        if (type(v.type) is accel.XRegisterType or type(v.type) is accel.VRegisterType)
         and not v.type.is_allocated
     ]
 
