@@ -18,7 +18,9 @@ from xdsl.backend.register_allocator import BlockAllocator
 from xdsl.backend.register_stack import RegisterStack
 from xdsl.backend.register_type import RegisterType
 from xdsl.dialects.builtin import IntAttr
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Attribute, Block, SSAValue
+
+from xlir.rewriting import set_type
 
 
 class LoopRegisterStack(RegisterStack):
@@ -38,6 +40,19 @@ class LoopRegisterStack(RegisterStack):
         super().push(reg)
 
 
+class InPlaceAllocator(BlockNaiveAllocator):
+    """xDSL's block-naive allocator, giving each value its register in place:
+    xDSL's makes a new value of the register's type and moves every use to
+    it, for each value of the kernel."""
+
+    def _replace_value_with_new_type(
+        self, val: SSAValue, new_type: Attribute
+    ) -> SSAValue:
+        set_type(val, new_type)
+        self.new_value_by_old_value[val] = val
+        return val
+
+
 def allocate_block(
     block: Block,
     registers: Sequence[RegisterType],
@@ -48,7 +63,7 @@ def allocate_block(
     else one of xDSL's "infinite" registers. How many of those it gave out:
     what the target spills, or refuses where it cannot spill."""
     stack = LoopRegisterStack.get(registers, allow_infinite=True)
-    allocator = BlockNaiveAllocator(stack, register_type)
+    allocator = InPlaceAllocator(stack, register_type)
     allocator.live_ins_per_block = live_ins_per_block(block)
     allocator.allocate_block(block)
     return sum(stack.next_infinite_indices.values())

@@ -5,13 +5,15 @@ generator: each op comes up through one generator per level of nesting, so
 a program of `d` nested `while`s costs about `d` steps per op, every time
 the walker starts over. This walker fills the worklist with the same ops in
 the same order from an explicit stack; everything else is xDSL's.
+
+`set_type` retypes a value in place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriteWalker as XdslPatternRewriteWalker
 
 from xlir.walk import walk
@@ -62,3 +64,11 @@ class PatternRewriteWalker(XdslPatternRewriteWalker):
             op, reverse=not self.walk_reverse, region_first=not self.walk_regions_first
         ):
             self._worklist.push(sub_op)
+
+
+def set_type(value: SSAValue, type_: Attribute) -> None:
+    """Give `value` the type `type_` in place, keeping the value and its
+    uses: xDSL's `Rewriter.replace_value_with_new_type` makes a new value and
+    moves every use to it, a cost where a pass retypes many values (a
+    register allocator, a vectorizer)."""
+    value._type = type_  # pyright: ignore[reportPrivateUsage]

@@ -70,7 +70,7 @@ def clamps_to_min_max(kernel: accel.KernelOp) -> int:
     only by the select); the number replaced."""
     count = 0
     for op in list(walk_region(kernel.body)):
-        if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vsel":
+        if op.name != "accel.vsel":  # by name: faster than isinstance per op
             continue
         mask, chosen, other = op.operands
         compare = mask.owner

@@ -38,6 +38,9 @@ from xlir.diagnostics import XlirError, format_at_op
 from xlir.walk import walk
 
 TARGETS = (Kind.BRANCH16, Kind.JUMP21, Kind.LOOP16)
+WORD_OPS = frozenset({*accel.INSTRUCTIONS.values(), accel.CallOp, accel.RetOp})
+"""The op classes that take one word of code, asked by class: `isinstance`
+with the abstract instruction class is slow for the ops it is not."""
 """The kinds whose operand is a label, encoded as an offset in words."""
 CALL, RET = SPECS["jal"], SPECS["jalr"]
 """`call f` is `jal ra, f`; `ret` is `jalr zero, ra, 0` (manual section 8.3)."""
@@ -56,13 +59,13 @@ def encode_kernels(module: ModuleOp) -> ObjectFile:
     labels: dict[str, int] = {}
     pc = 0
     for op in ops:
-        if isinstance(op, accel.LabelOp | accel.RoutineOp):
+        if type(op) in WORD_OPS:
+            pc += 4
+        elif isinstance(op, accel.LabelOp | accel.RoutineOp):
             name = op.label.data if isinstance(op, accel.LabelOp) else op.sym_name.data
             if name in labels:
                 raise XlirError(format_at_op(op, f"label '{name}' is defined twice"))
             labels[name] = pc
-        elif isinstance(op, accel.AccelInstruction | accel.CallOp | accel.RetOp):
-            pc += 4
         elif not isinstance(op, accel.GetRegisterOp):
             why = f"'{op.name}' has no assembly: its kernel is not fully lowered"
             raise XlirError(format_at_op(op, why))

@@ -37,6 +37,20 @@ SIDE_EFFECTS = frozenset(
 """Instructions with an effect beyond their result register."""
 READS_MEMORY = frozenset({"lb", "lbu", "lh", "lhu", "lw", "vld", "vlx"})
 IMPURE = SIDE_EFFECTS | READS_MEMORY
+PURE_OPS = frozenset(
+    {accel.GetRegisterOp}
+    | {cls for mnemonic, cls in accel.INSTRUCTIONS.items() if mnemonic not in IMPURE}
+)
+"""The op classes whose result depends only on their operands (`is_pure`)."""
+WITHOUT_EFFECT = frozenset(
+    {accel.GetRegisterOp}
+    | {
+        cls
+        for mnemonic, cls in accel.INSTRUCTIONS.items()
+        if mnemonic not in SIDE_EFFECTS
+    }
+)
+"""The op classes that do nothing but define their results."""
 VECTOR_REGISTERS = RegClass.V.count
 """The vector registers: the file whose pressure hoisting raises and
 weighs (`_without_held_scalars` keeps
@@ -57,7 +71,7 @@ def _inner_first(op: Operation) -> Iterator[accel.ForOp]:
         for block in region.blocks:
             for inner in block.ops:
                 yield from _inner_first(inner)
-                if isinstance(inner, accel.ForOp):
+                if type(inner) is accel.ForOp:
                     yield inner
 
 
@@ -103,12 +117,7 @@ def _without_held_scalars(invariant: list[Operation]) -> list[Operation]:
         stay = [
             op
             for op in kept
-            if any(
-                isinstance(v.owner, Operation)
-                and v.owner in candidates
-                and v.owner not in chosen
-                for v in op.operands
-            )
+            if any(v.owner in candidates and v.owner not in chosen for v in op.operands)
             or any(
                 use.operation not in chosen
                 for v in _allocatable(op.results)
@@ -158,7 +167,7 @@ def _last_true(high: int, holds: Callable[[int], bool]) -> int:
 def instruction_key(op: Operation) -> tuple[object, ...]:
     """What determines a pure instruction's result: two with the same key
     compute the same value."""
-    if isinstance(op, accel.GetRegisterOp):
+    if type(op) is accel.GetRegisterOp:
         return ("get_register", op.result.type)
     return (op.name, tuple(op.operands), tuple(sorted(op.properties.items())))
 
@@ -244,14 +253,10 @@ def _read_by(value: SSAValue, block: Block, ops: set[Operation]) -> bool:
 
 def is_pure(op: Operation) -> bool:
     """Whether `op`'s one result depends only on its operands (a register
-    the convention fixes, or an instruction with no effect or memory read)."""
-    if isinstance(op, accel.GetRegisterOp):
-        return True
-    return (
-        isinstance(op, accel.AccelInstruction)
-        and op.SPEC.mnemonic not in IMPURE
-        and len(op.results) == 1
-    )
+    the convention fixes, or an instruction with no effect or memory read).
+    By the op's class: the passes ask for every op, and `isinstance` with
+    the abstract instruction class is slow for the ops it is not."""
+    return type(op) in PURE_OPS and len(op.results) == 1
 
 
 def defined_outside(value: SSAValue, loop: Operation) -> bool:
@@ -350,7 +355,7 @@ def _pressure(loop: accel.ForOp, counted: set[SSAValue]) -> _Pressure:
     nested = {
         index: _pressure(op, below).without(set())
         for index, op in enumerate(ops)
-        if isinstance(op, accel.ForOp)
+        if type(op) is accel.ForOp
     }
     entering: list[int] = []
     leaving: list[int] = []
@@ -367,7 +372,7 @@ def _vectors(values: Iterable[SSAValue]) -> list[SSAValue]:
     return [
         v
         for v in values
-        if isinstance(v.type, accel.VRegisterType) and not v.type.is_allocated
+        if type(v.type) is accel.VRegisterType and not v.type.is_allocated
     ]
 
 
@@ -376,7 +381,7 @@ def _allocatable(values: Iterable[SSAValue]) -> list[SSAValue]:
     return [
         v
         for v in values
-        if isinstance(v.type, accel.XRegisterType | accel.VRegisterType)
+        if (type(v.type) is accel.XRegisterType or type(v.type) is accel.VRegisterType)
         and not v.type.is_allocated
     ]
 

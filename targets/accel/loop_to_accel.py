@@ -68,7 +68,8 @@ from xlir.targets.accel.bit_counts import Words, leading_zeros, population_count
 from xlir.targets.accel.clamps import clamps_to_min_max
 from xlir.targets.accel.half_floats import round_to_half
 from xlir.targets.accel.hoist_invariants import (
-    SIDE_EFFECTS,
+    IMPURE,
+    WITHOUT_EFFECT,
     hoist_invariants,
     instruction_key,
     is_pure,
@@ -399,6 +400,11 @@ class Lowered:
         default_factory=dict[SSAValue, SSAValue]
     )
     ops: list[Operation] = field(default_factory=list[Operation])
+    computed: dict[Block, dict[tuple[object, ...], SSAValue]] = field(
+        default_factory=dict[Block, dict[tuple[object, ...], SSAValue]]
+    )
+    """Per block: the pure instructions built in it before the ops the walk
+    has reached, by what they compute (`Builder.emit`)."""
 
 
 @dataclass
@@ -412,6 +418,12 @@ class Builder:
     )
     """The zero register read at each insertion point: an op inserted there
     later comes after it, so one read serves all (constants need it)."""
+    anchor: Operation | None = field(init=False)
+    """The op the insertion point is before when the builder is made: the
+    op the walk reached, or the loop that took its place (`_computed`)."""
+
+    def __post_init__(self) -> None:
+        self.anchor = self.rewriter.insertion_point.insert_before
 
     def emit(
         self,
@@ -420,6 +432,23 @@ class Builder:
         result: type[accel.AccelRegisterType] | None = None,
         **properties: int | str,
     ) -> accel.AccelInstruction:
+        """The instruction at the insertion point; a pure one that repeats
+        one built before in the block, before an op the walk reached
+        earlier, is that one (value numbering: what
+        `share_common_instructions` would merge is not built twice)."""
+        computed = None
+        if result is not None and mnemonic not in IMPURE:
+            computed = self._computed()
+        if computed is not None:
+            key = (mnemonic, *operands, *sorted(properties.items()))
+            known = computed.get(key)
+            if (
+                known is not None
+                and known.owner.parent is self.rewriter.insertion_point.block
+            ):
+                owner = known.owner
+                assert isinstance(owner, accel.AccelInstruction)
+                return owner
         op = accel.instruction(
             mnemonic,
             operands,
@@ -427,7 +456,21 @@ class Builder:
             **properties,
         )
         self.insert(op)
+        if computed is not None:
+            computed[key] = op.results[0]
         return op
+
+    def _computed(self) -> dict[tuple[object, ...], SSAValue] | None:
+        """The pure values built in the insertion point's block, if it is
+        right before the op being lowered (`anchor`): the walk lowers a
+        block's ops in order, so what was built before one it reached
+        earlier comes before the insertion point (other insertion points,
+        at a block's end or before a loop's yield, may come before values
+        built later)."""
+        point = self.rewriter.insertion_point
+        if point.insert_before is None or point.insert_before is not self.anchor:
+            return None
+        return self.lowered.computed.setdefault(point.block, {})
 
     def insert(self, op: Operation) -> None:
         """Put `op` at the insertion point, straight on the IR (`replace_with`
@@ -446,9 +489,19 @@ class Builder:
         return self.emit(mnemonic, operands, V, **properties).results[0]
 
     def register(self, name: str) -> SSAValue:
-        """A register the convention sets (zero, sp)."""
+        """A register the convention sets (zero, sp), read once per block as
+        `emit` builds pure instructions."""
+        computed = self._computed()
+        known = computed.get((name,)) if computed is not None else None
+        if (
+            known is not None
+            and known.owner.parent is self.rewriter.insertion_point.block
+        ):
+            return known
         op = accel.GetRegisterOp(X.from_name(name))
         self.insert(op)
+        if computed is not None:
+            computed[(name,)] = op.result
         return op.result
 
     def zero(self) -> SSAValue:
@@ -1101,9 +1154,9 @@ def loop_height(op: Operation) -> int:
         (loop_height(inner) for r in op.regions for b in r.blocks for inner in b.ops),
         default=0,
     )
-    if isinstance(op, ParallelOp):
+    if type(op) is ParallelOp:
         return below + len(op.static_lower.get_values())
-    if isinstance(op, ForOp | accel.ForOp):
+    if type(op) in (ForOp, accel.ForOp):
         return below + 1
     return below
 
@@ -1170,7 +1223,7 @@ def new_loop(
 def in_accel_kernel(op: Operation) -> bool:
     """Whether `op` is inside a kernel already lowered (the host's ops are not)."""
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, accel.KernelOp):
+    while parent is not None and type(parent) is not accel.KernelOp:
         parent = parent.parent_op()
     return parent is not None
 
@@ -1482,11 +1535,11 @@ def remove_dead(kernel: accel.KernelOp) -> None:
     (or inside an op after it), so a definition is met after the reads that
     erasing can remove."""
     for op in list(walk_region(kernel.body, reverse=True)):
-        dead = isinstance(op, accel.GetRegisterOp) or (
-            isinstance(op, accel.AccelInstruction)
-            and op.SPEC.mnemonic not in SIDE_EFFECTS
-        )
-        if dead and op.results and not any(r.uses for r in op.results):
+        if (
+            type(op) in WITHOUT_EFFECT
+            and op.results
+            and not any(r.uses for r in op.results)
+        ):
             op.detach()
             op.erase()
 
@@ -1495,28 +1548,33 @@ def share_common_instructions(kernel: accel.KernelOp) -> None:
     """An instruction that repeats one before it in its block (the same
     mnemonic, operands and immediates; no side effect, no memory read) is
     replaced by that one's result: the address of one element computed for
-    each buffer a loop body reads, a constant splatted twice."""
-    for op in list(walk_region(kernel.body)):
-        for region in op.regions:
-            for block in region.blocks:
-                seen: dict[tuple[object, ...], SSAValue] = {}
-                for inner in list(block.ops):
-                    if not is_pure(inner):
-                        continue
-                    key = instruction_key(inner)
-                    if key in seen:
-                        inner.results[0].replace_all_uses_with(seen[key])
-                        inner.detach()
-                        inner.erase()
-                    else:
-                        seen[key] = inner.results[0]
+    each buffer a loop body reads, a constant splatted twice. The kernel's
+    own block first, then the blocks nested in it, outer ones first."""
+    nested = [
+        block
+        for op in walk_region(kernel.body)
+        for region in op.regions
+        for block in region.blocks
+    ]
+    for block in [*kernel.body.blocks, *nested]:
+        seen: dict[tuple[object, ...], SSAValue] = {}
+        for inner in list(block.ops):
+            if not is_pure(inner):
+                continue
+            key = instruction_key(inner)
+            if key in seen:
+                inner.results[0].replace_all_uses_with(seen[key])
+                inner.detach()
+                inner.erase()
+            else:
+                seen[key] = inner.results[0]
 
 
 def fuse_multiply_adds(kernel: accel.KernelOp) -> None:
     """`vfadd c, (vfmul a, b)` whose product nothing else reads -> `vfmadd a,
     b, c`: the same two roundings (manual section 4.7), one instruction."""
     for op in list(walk_region(kernel.body)):
-        if not isinstance(op, accel.AccelInstruction) or op.SPEC.mnemonic != "vfadd":
+        if op.name != "accel.vfadd":  # by name: faster than isinstance per op
             continue
         for product, addend in ((op.operands[1], op.operands[0]), op.operands):
             owner = product.owner
@@ -1547,7 +1605,7 @@ def separate_yields(kernel: accel.KernelOp) -> None:
     one defined in a nested region, or one defined before the last read of
     its carried value. Such a value is copied right before the yield (a
     block argument first copied at the start of the body)."""
-    for loop in [op for op in walk_region(kernel.body) if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_region(kernel.body) if type(op) is accel.ForOp]:
         body = loop.body.block
         yielded = body.last_op
         assert isinstance(yielded, accel.YieldOp)
@@ -1599,7 +1657,7 @@ def reconcile_casts(module: ModuleOp, lowered: Lowered) -> None:
     (a value read before its op was lowered: a loop's yield is lowered
     before its body), erase the lowered ops, and drop the casts of the
     kernels' buffers, which nothing reads once loads and stores are lowered."""
-    casts = [o for o in walk(module) if isinstance(o, UnrealizedConversionCastOp)]
+    casts = [o for o in walk(module) if type(o) is UnrealizedConversionCastOp]
     for cast in casts:
         source = cast.inputs[0]
         while True:

@@ -24,7 +24,7 @@ from xlir.targets.accel.isa import RegClass
 from xlir.targets.accel.rematerialize import rematerialize_constants
 
 from xlir.diagnostics import XlirError, format_at_op
-from xlir.rewriting import walk_region
+from xlir.rewriting import set_type, walk_region
 
 X, V, M = accel.XRegisterType, accel.VRegisterType, accel.MRegisterType
 RESERVED = ("zero", "ra", "sp", "gp")
@@ -93,7 +93,7 @@ def _unallocate(
         values = holder.results if isinstance(holder, Operation) else holder.args
         for value, type_ in zip(values, types, strict=True):
             if value.type != type_:
-                Rewriter.replace_value_with_new_type(value, type_)
+                set_type(value, type_)
 
 
 def _register_types(

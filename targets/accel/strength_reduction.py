@@ -97,7 +97,7 @@ def count_addresses(kernel: accel.KernelOp) -> int:
     """Strength-reduce the counters of `kernel`'s hardware loops; the number
     of instructions taken out of loop bodies."""
     count = 0
-    for loop in [op for op in walk_region(kernel.body) if isinstance(op, accel.ForOp)]:
+    for loop in [op for op in walk_region(kernel.body) if type(op) is accel.ForOp]:
         if loop.hardware is None:
             continue
         while _reduce_once(loop):

@@ -71,7 +71,7 @@ def vectorize_arg_reductions(kernel: KernelOp) -> int:
     matches = [
         m
         for op in list(kernel.body.walk())
-        if isinstance(op, ForOp) and (m := match_arg_reduction(op)) is not None
+        if type(op) is ForOp and (m := match_arg_reduction(op)) is not None
     ]
     for match in matches:
         _split(match)

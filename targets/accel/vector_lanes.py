@@ -33,13 +33,14 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import Rewriter
 from xlir.analysis.dependence import dependents
 from xlir.dialects import arith as xarith
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.syntax import array_values, i64_array
+
+from xlir.rewriting import set_type
 
 LANES = 16
 
@@ -69,6 +70,20 @@ def _lane_type(type_: Attribute) -> bool:
     )
 
 
+@cache
+def _is_structure(kind: type[Operation]) -> bool:
+    """Whether ops of class `kind` are loops, their yields or memory
+    accesses (asked once per class: `isinstance` with xDSL's op classes is
+    slow for the ops it is not, and the vectorizer asks for every op)."""
+    return issubclass(kind, (ParallelOp, ForOp, YieldOp, LoadOp, StoreOp))
+
+
+@cache
+def _is_lane_op(kind: type[Operation]) -> bool:
+    """Whether ops of class `kind` are `LANE_OPS` (asked once per class)."""
+    return issubclass(kind, LANE_OPS)
+
+
 def varying_values(nest: ParallelOp | ForOp, lane: SSAValue) -> set[SSAValue] | None:
     """The values of `nest`'s body that depend on `lane` (its last
     dimension), or None if a lane could not compute one of its ops."""
@@ -76,32 +91,32 @@ def varying_values(nest: ParallelOp | ForOp, lane: SSAValue) -> set[SSAValue] | 
     for op in nest.body.walk():
         if op is nest:
             continue
-        if isinstance(op, ParallelOp):
-            return None
-        if isinstance(op, LoadOp | StoreOp):
-            indices = list(op.indices)
-            if any(i in varying for i in indices[:-1]):
+        if _is_structure(type(op)):
+            if isinstance(op, ParallelOp):
                 return None
-            last_varies = bool(indices) and indices[-1] in varying
-            if last_varies and indices[-1] is not lane:
-                return None
-            if isinstance(op, StoreOp) and not last_varies and op.value in varying:
-                return None  # every lane would store to one element
-            if last_varies and not _lane_type(op.buffer.type.element_type):  # pyright: ignore[reportAttributeAccessIssue]
-                return None
-            continue
-        if isinstance(op, ForOp):
-            bounds = [*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step]
-            if any(b in varying for b in bounds):
-                return None
-            continue
-        if isinstance(op, YieldOp):
-            continue
+            if isinstance(op, LoadOp | StoreOp):
+                indices = list(op.indices)
+                if any(i in varying for i in indices[:-1]):
+                    return None
+                last_varies = bool(indices) and indices[-1] in varying
+                if last_varies and indices[-1] is not lane:
+                    return None
+                if isinstance(op, StoreOp) and not last_varies and op.value in varying:
+                    return None  # every lane would store to one element
+                if last_varies and not _lane_type(op.buffer.type.element_type):  # pyright: ignore[reportAttributeAccessIssue]
+                    return None
+                continue
+            if isinstance(op, ForOp):
+                bounds = [*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step]
+                if any(b in varying for b in bounds):
+                    return None
+                continue
+            continue  # a yield
         if not any(v in varying for v in op.operands):
             continue
         if is_lane_number(op, lane):
             continue
-        if not isinstance(op, LANE_OPS):
+        if not _is_lane_op(type(op)):
             return None
         if any(v is lane for v in op.operands):
             return None  # an index computed from the dimension
@@ -148,9 +163,9 @@ def lane_numbers(first: SSAValue, before: Operation) -> SSAValue:
 
 
 def retype(value: SSAValue, varying: set[SSAValue]) -> None:
-    new = Rewriter.replace_value_with_new_type(value, lanes_of(value.type))
-    varying.discard(value)
-    varying.add(new)
+    """`value` on the lanes (a vector of its type), still varying."""
+    set_type(value, lanes_of(value.type))
+    varying.add(value)
 
 
 def broadcast(value: SSAValue, before: Operation) -> SSAValue:
@@ -167,43 +182,44 @@ def to_lanes(nest: ParallelOp | ForOp, lane: SSAValue, varying: set[SSAValue]) -
     for op in list(nest.body.walk()):
         if op is nest:
             continue
-        if isinstance(op, ForOp):
-            yielded = op.block.last_op
-            assert yielded is not None
-            for index, arg in enumerate(op.block.args[1:]):
-                if arg not in varying:
-                    continue
-                init = op.iter_args[index]
-                if init not in varying:
-                    op.operands[len(op.operands) - len(op.iter_args) + index] = (
-                        broadcast(init, op)
-                    )
-                retype(arg, varying)
-                retype(op.results[index], varying)
-            continue
-        if isinstance(op, YieldOp):
-            parent = op.parent_op()
-            if isinstance(parent, ForOp):
-                for index, (value, arg) in enumerate(
-                    zip(op.operands, parent.block.args[1:], strict=True)
-                ):
-                    if isinstance(arg.type, VectorType) and not isinstance(
-                        value.type, VectorType
+        if _is_structure(type(op)):  # else an op computing values
+            if isinstance(op, ForOp):
+                yielded = op.block.last_op
+                assert yielded is not None
+                for index, arg in enumerate(op.block.args[1:]):
+                    if arg not in varying:
+                        continue
+                    init = op.iter_args[index]
+                    if init not in varying:
+                        op.operands[len(op.operands) - len(op.iter_args) + index] = (
+                            broadcast(init, op)
+                        )
+                    retype(arg, varying)
+                    retype(op.results[index], varying)
+                continue
+            if isinstance(op, YieldOp):
+                parent = op.parent_op()
+                if isinstance(parent, ForOp):
+                    for index, (value, arg) in enumerate(
+                        zip(op.operands, parent.block.args[1:], strict=True)
                     ):
-                        op.operands[index] = broadcast(value, op)
-            continue
-        if isinstance(op, LoadOp):
-            if op.indices and op.indices[-1] is lane:
-                retype(op.result, varying)
-            continue
-        if isinstance(op, StoreOp):
-            if (
-                op.indices
-                and op.indices[-1] is lane
-                and not isinstance(op.value.type, VectorType)
-            ):
-                op.operands[0] = broadcast(op.value, op)
-            continue
+                        if isinstance(arg.type, VectorType) and not isinstance(
+                            value.type, VectorType
+                        ):
+                            op.operands[index] = broadcast(value, op)
+                continue
+            if isinstance(op, LoadOp):
+                if op.indices and op.indices[-1] is lane:
+                    retype(op.result, varying)
+                continue
+            if isinstance(op, StoreOp):
+                if (
+                    op.indices
+                    and op.indices[-1] is lane
+                    and not isinstance(op.value.type, VectorType)
+                ):
+                    op.operands[0] = broadcast(op.value, op)
+                continue
         if not any(v in varying for v in op.operands):
             continue
         if is_lane_number(op, lane):
@@ -243,7 +259,7 @@ def vectorize_kernel(kernel: KernelOp) -> int:
     """Split every eligible nest of `kernel`; the number split. A nest with
     no remainder goes on the lanes as it is (a tile: all of it, or none)."""
     count = 0
-    for nest in [op for op in kernel.body.walk() if isinstance(op, ParallelOp)]:
+    for nest in [op for op in kernel.body.walk() if type(op) is ParallelOp]:
         if not nest.block.args:
             continue
         low = nest.lower_bounds[-1]

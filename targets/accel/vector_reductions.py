@@ -55,7 +55,7 @@ identity (-0.0 leaves every sum, -0.0 included, as it is)."""
 
 def vectorize_reductions(kernel: KernelOp) -> int:
     """Split every eligible reduction loop of `kernel`; the number split."""
-    loops = [op for op in kernel.body.walk() if isinstance(op, ForOp)]
+    loops = [op for op in kernel.body.walk() if type(op) is ForOp]
     return sum(_split(loop) for loop in loops if _combiners(loop) is not None)
 
 

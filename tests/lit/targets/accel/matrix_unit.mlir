@@ -49,10 +49,11 @@ loop.kernel @product(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<32
 // DRAM (stride 4) and a panel row (32 columns, 128 bytes) apart in the
 // scratchpad, issued on a hardware loop over the panel's columns (step 4
 // bytes); a column past B's 48 rows moves nothing (COLS 0).
+// The panel row's 128 is the kernel's one constant 128 (`mcfg` reads it).
 // CHECK-LABEL: accel.kernel "product_bt", 3
+// CHECK:         %[[PANEL:.*]] = accel.addi %{{.*}}, 128
 // CHECK:         %[[ROWS:.*]] = accel.addi %{{.*}}, 64
 // CHECK-NEXT:    %[[STRIDE:.*]] = accel.addi %{{.*}}, 4
-// CHECK-NEXT:    %[[PANEL:.*]] = accel.addi %{{.*}}, 128
 // CHECK-NEXT:    accel.dma.cfg %[[ROWS]], %[[STRIDE]], %[[PANEL]], "raw"
 // CHECK:         "accel.for"({{.*}}) <{step = 4 : i32, hardware
 // CHECK-NEXT:    ^bb0(%[[COLUMN:.*]]: !accel.x):

@@ -8,7 +8,6 @@
 // CHECK:         %[[BYTES:.*]] = accel.addi %{{.*}}, 8
 // CHECK:         accel.dma.ld %{{.*}}, %{{.*}}, %[[BYTES]], 0
 // CHECK:         %[[A0:.*]] = accel.lw 0(
-// CHECK-NEXT:    %{{.*}} = accel.get_register
 // CHECK-NEXT:    %[[A1:.*]] = accel.lw 4(
 // CHECK:         %[[B0:.*]] = accel.lw 64(
 // CHECK:         %[[B1:.*]] = accel.lw 68(
