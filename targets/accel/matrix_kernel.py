@@ -130,9 +130,9 @@ class _Compiled:
         # Imported here: the simulator's other users (the assembler, the
         # disassembler, `xlir-accel asm`) start without LLVM.
         import llvmlite.binding as llvm
-        from xlir.lowering.llvm.llvmlite_module import optimize, target_machine
+        from xlir.lowering.llvm.llvmlite_module import jit_target_machine, optimize
 
-        machine = target_machine(
+        machine = jit_target_machine(
             llvm.get_process_triple(),
             llvm.get_host_cpu_name(),
             llvm.get_host_cpu_features().flatten(),
