@@ -105,9 +105,9 @@ copies, a bf16 one 256."""
 
 EXPANDED_WIDTH = 8
 """The fewest lanes a vector copy of a transcendental takes: on narrower
-vectors (a tile that carries several sums per element gets fewer lanes)
-scalar copies, which LLVM's SLP vectorizer packs into full registers, run
-faster (a GRU's gates)."""
+vectors (a remainder's few columns, 128-bit registers) scalar copies, which
+LLVM's SLP vectorizer packs into full registers, ran faster (a GRU's gates
+on 4-lane copies)."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
