@@ -54,6 +54,11 @@ it carries (an LSTM cell's four gate sums are four full vectors).
 step rounds once instead of twice (as XLA:CPU's and BLAS's kernels do); with
 `contract=false` the results are bit for bit those of the untiled nest.
 
+First the clamps and comparisons of indices that the nest's bounds decide
+are folded (`fold_index.fold_decided`): a convolution fused with its
+padding clamps and compares the output channel, which never leaves its
+range, and a clamped index is no unit-stride column for vector copies.
+
 The nest is left alone when it is not a reduction, has no unit-stride
 operand or no second operand to reuse (that is `vectorize`'s case), has
 dynamic bounds on those dimensions, or holds ops with regions other than
@@ -74,8 +79,10 @@ from xlir.analysis.dependence import dependents
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.fold_index import fold_decided
 from xlir.passes.loop.jam import (
     epilogue_copies,
+    is_jammed,
     jam,
     jam_blocker,
     loads_in,
@@ -209,6 +216,9 @@ def register_tile(
 ) -> bool:
     """Tile one contraction nest (and its remainders) with vector copies of
     up to `lanes` f32 elements; whether it changed."""
+    if is_jammed(nest) or not reduction_loops(nest):
+        return False
+    fold_decided(nest)
     dims = contraction_dims(nest, mr)
     if dims is None or jam_blocker(nest, dims) is not None:
         return False
