@@ -17,12 +17,16 @@ Lane l of each vector op is what copy l computed, op for op, so the bits are
 those of the scalar jam. What depends on the dimension's induction variable
 (`Lanes.varying`) is vectorized: a load or store whose last index is that
 variable (plus something that does not depend on it) moves `width`
-consecutive elements; elementwise `arith`/`math` ops (`VECTOR_OPS`) get
-vector types, their scalar operands broadcast; carried values of a
+consecutive elements; a load whose leading indices are (`B[j, k]`, a
+transposed operand) is a scalar load per lane, lane 0's broadcast and the
+others put in by `vector.insert`, so the rest of the tile is still vector
+ops; elementwise `arith`/`math` ops (`VECTOR_OPS`) get vector types, their
+scalar operands broadcast; carried values of a
 `loop.for` become vectors. The index arithmetic that only addresses the
 vector (`j + 1`) stays scalar: it is lane 0's index. Anything else that
 depends on the variable (another use of its index, an op without a vector
-form, a store of lanes into one element) keeps the scalar jam (`blocker`).
+form, a store along it by a leading index, a store of lanes into one
+element) keeps the scalar jam (`blocker`).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xlir.analysis.loop_utils import index_constant
 from xlir.dialects.arith import VECTOR_FORMS
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -133,6 +138,7 @@ class Lanes:
         self.addresses = addresses
         self.width = width
         self._splats: dict[tuple[SSAValue, Block | None], SSAValue] = {}
+        self._offsets: dict[tuple[SSAValue, int, Block | None], SSAValue] = {}
         self._types: dict[Attribute, VectorType] = {}
 
     def vectorizes(self, op: Operation) -> bool:
@@ -169,6 +175,11 @@ class Lanes:
         if isinstance(op, StoreOp):
             value = self.splat(operands[0], builder)
             return builder.insert(StoreOp(value, operands[1], operands[2:]))
+        if isinstance(op, LoadOp) and is_lane_load(op, self.varying):
+            gathered = self._gather(op, operands, builder)
+            gathered.results[0].name_hint = op.result.name_hint
+            mapping[op.result] = gathered.results[0]
+            return gathered
         if isinstance(op, LoadOp):
             vector_type = self.vector_type(op.result.type)
             made = LoadOp(operands[0], operands[1:], vector_type)
@@ -183,6 +194,42 @@ class Lanes:
             new.name_hint = old.name_hint
             mapping[old] = new
         return builder.insert(made)
+
+    def _gather(
+        self, op: LoadOp, operands: list[SSAValue], builder: Builder
+    ) -> Operation:
+        """One scalar load per lane, lane l's leading indices along the
+        vector `l` further (each is the variable plus something that does
+        not vary: `blocker`), put into the lanes of a vector: lane 0's
+        broadcast, then `vector.insert` of each other lane's."""
+        loads: list[SSAValue] = []
+        for lane in range(self.width):
+            indices = [
+                self._offset(new, lane, builder) if old in self.varying else new
+                for old, new in zip(op.indices, operands[1:], strict=True)
+            ]
+            loads.append(builder.insert(LoadOp(operands[0], indices)).result)
+        gathered = builder.insert(
+            vector.BroadcastOp(loads[0], self.vector_type(op.result.type))
+        )
+        for lane, value in enumerate(loads[1:], start=1):
+            gathered = builder.insert(
+                vector.InsertOp(value, gathered.results[0], [lane])
+            )
+        return gathered
+
+    def _offset(self, index: SSAValue, lane: int, builder: Builder) -> SSAValue:
+        """`index + lane` (made once per block), `index` for lane 0."""
+        if lane == 0:
+            return index
+        point = builder.insertion_point
+        key = (index, lane, point.block)
+        found = self._offsets.get(key)
+        if found is None:
+            step = index_constant(builder, lane)
+            found = builder.insert(arith.AddiOp(index, step)).result
+            self._offsets[key] = found
+        return found
 
 
 def blocker(
@@ -227,9 +274,12 @@ def _op_blocker(
         return None
     if isinstance(op, LoadOp | StoreOp):
         *leading, last = op.indices
-        if any(v in varying for v in leading):
+        if is_lane_load(op, varying):
+            if not all(v in addresses for v in leading if v in varying):
+                return f"'{op.name}' indexes a leading dimension along the vector"
+        elif any(v in varying for v in leading):
             return f"'{op.name}' indexes a leading dimension along the vector"
-        if last not in addresses:
+        elif last not in addresses:
             return f"'{op.name}' does not move along the vector with unit stride"
         if isinstance(op, StoreOp) and op.value in addresses:
             return "an index along the vector is stored"
@@ -256,6 +306,16 @@ def _op_blocker(
     if not all(_is_register_lane_type(r.type) for r in op.results):
         return f"'{op.name}' has a result that cannot be a vector lane"
     return None
+
+
+def is_lane_load(op: LoadOp | StoreOp, varying: set[SSAValue]) -> bool:
+    """Whether `op` is a load along the vector by a leading index only (a
+    transposed operand's column, `B[j, k]` along `j`): one scalar load per
+    lane, gathered into a vector (`Lanes.clone`)."""
+    if not isinstance(op, LoadOp) or not op.indices:
+        return False
+    *leading, last = op.indices
+    return last not in varying and any(v in varying for v in leading)
 
 
 def _carried_blocker(loop: ForOp, varying: set[SSAValue]) -> str | None:
