@@ -20,13 +20,14 @@ variable (plus something that does not depend on it) moves `width`
 consecutive elements; a load whose leading indices are (`B[j, k]`, a
 transposed operand) is a scalar load per lane, lane 0's broadcast and the
 others put in by `vector.insert`, so the rest of the tile is still vector
-ops; elementwise `arith`/`math` ops (`VECTOR_OPS`) get vector types, their
-scalar operands broadcast; carried values of a
-`loop.for` become vectors. The index arithmetic that only addresses the
-vector (`j + 1`) stays scalar: it is lane 0's index. Anything else that
-depends on the variable (another use of its index, an op without a vector
-form, a store along it by a leading index, a store of lanes into one
-element) keeps the scalar jam (`blocker`).
+ops, and so is a cast of the variable to an integer (a causal mask's or a
+one-hot's column number, lane by lane); elementwise `arith`/`math` ops
+(`VECTOR_OPS`) get vector types, their scalar operands broadcast; carried
+values of a `loop.for` become vectors. The index arithmetic that only
+addresses the vector (`j + 1`) stays scalar: it is lane 0's index.
+Anything else that depends on the variable (another use of its index, an
+op without a vector form, a store along it by a leading index, a store of
+lanes into one element) keeps the scalar jam (`blocker`).
 """
 
 from __future__ import annotations
@@ -175,10 +176,11 @@ class Lanes:
         if isinstance(op, StoreOp):
             value = self.splat(operands[0], builder)
             return builder.insert(StoreOp(value, operands[1], operands[2:]))
-        if isinstance(op, LoadOp) and is_lane_load(op, self.varying):
-            gathered = self._gather(op, operands, builder)
-            gathered.results[0].name_hint = op.result.name_hint
-            mapping[op.result] = gathered.results[0]
+        lanes = self._lane_by_lane(op, operands, builder)
+        if lanes is not None:
+            gathered = self._into_vector(lanes, builder)
+            gathered.results[0].name_hint = op.results[0].name_hint
+            mapping[op.results[0]] = gathered.results[0]
             return gathered
         if isinstance(op, LoadOp):
             vector_type = self.vector_type(op.result.type)
@@ -195,28 +197,43 @@ class Lanes:
             mapping[old] = new
         return builder.insert(made)
 
-    def _gather(
-        self, op: LoadOp, operands: list[SSAValue], builder: Builder
-    ) -> Operation:
-        """One scalar load per lane, lane l's leading indices along the
-        vector `l` further (each is the variable plus something that does
-        not vary: `blocker`), put into the lanes of a vector: lane 0's
-        broadcast, then `vector.insert` of each other lane's."""
-        loads: list[SSAValue] = []
-        for lane in range(self.width):
-            indices = [
-                self._offset(new, lane, builder) if old in self.varying else new
-                for old, new in zip(op.indices, operands[1:], strict=True)
+    def _lane_by_lane(
+        self, op: Operation, operands: list[SSAValue], builder: Builder
+    ) -> list[SSAValue] | None:
+        """Each lane's scalar, for the ops computed lane by lane (None for
+        the others): a load along the vector by leading indices, a cast of
+        the index along the vector to an integer (a mask's column number).
+        Lane l's indices along the vector are lane 0's plus l (each is the
+        variable plus something that does not vary: `blocker`)."""
+        if isinstance(op, LoadOp) and is_lane_load(op, self.varying):
+            loads: list[SSAValue] = []
+            for lane in range(self.width):
+                indices = [
+                    self._offset(new, lane, builder) if old in self.varying else new
+                    for old, new in zip(op.indices, operands[1:], strict=True)
+                ]
+                loads.append(builder.insert(LoadOp(operands[0], indices)).result)
+            return loads
+        if is_lane_number(op, self.addresses):
+            return [
+                builder.insert(
+                    arith.IndexCastOp(
+                        self._offset(operands[0], lane, builder), op.results[0].type
+                    )
+                ).result
+                for lane in range(self.width)
             ]
-            loads.append(builder.insert(LoadOp(operands[0], indices)).result)
-        gathered = builder.insert(
-            vector.BroadcastOp(loads[0], self.vector_type(op.result.type))
+        return None
+
+    def _into_vector(self, lanes: list[SSAValue], builder: Builder) -> Operation:
+        """A vector of `lanes`: lane 0's broadcast, then a `vector.insert`
+        of each other lane's."""
+        made = builder.insert(
+            vector.BroadcastOp(lanes[0], self.vector_type(lanes[0].type))
         )
-        for lane, value in enumerate(loads[1:], start=1):
-            gathered = builder.insert(
-                vector.InsertOp(value, gathered.results[0], [lane])
-            )
-        return gathered
+        for lane, value in enumerate(lanes[1:], start=1):
+            made = builder.insert(vector.InsertOp(value, made.results[0], [lane]))
+        return made
 
     def _offset(self, index: SSAValue, lane: int, builder: Builder) -> SSAValue:
         """`index + lane` (made once per block), `index` for lane 0."""
@@ -288,7 +305,7 @@ def _op_blocker(
         if not _is_lane_type(buffer.element_type):
             return f"'{op.name}' moves {buffer.element_type}, which is no vector lane"
         return None
-    if any(r in addresses for r in op.results):
+    if any(r in addresses for r in op.results) or is_lane_number(op, addresses):
         return None
     if any(v in addresses for v in uses_varying):
         return f"'{op.name}' uses an index along the vector"
@@ -316,6 +333,18 @@ def is_lane_load(op: LoadOp | StoreOp, varying: set[SSAValue]) -> bool:
         return False
     *leading, last = op.indices
     return last not in varying and any(v in varying for v in leading)
+
+
+def is_lane_number(op: Operation, addresses: set[SSAValue]) -> bool:
+    """Whether `op` casts an index along the vector to an integer of whole
+    bytes (the column number a causal mask or a one-hot compares): cast
+    lane by lane into a vector (`Lanes.clone`)."""
+    return (
+        isinstance(op, arith.IndexCastOp)
+        and op.input in addresses
+        and isinstance(op.result.type, IntegerType)
+        and _is_lane_type(op.result.type)
+    )
 
 
 def _carried_blocker(loop: ForOp, varying: set[SSAValue]) -> str | None:
