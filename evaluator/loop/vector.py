@@ -1,5 +1,5 @@
-"""Vector values: `vector.broadcast`, and the lane offsets of vector loads
-and stores.
+"""Vector values: `vector.broadcast`, `vector.insert` (of a scalar, at a
+constant lane), and the lane offsets of vector loads and stores.
 
 A value of type `vector<N x T>` holds its N lanes on an axis in front of the
 enclosing parallels' grid (`Scope.rank` axes when the body runs vectorized),
@@ -56,3 +56,27 @@ def _broadcast(op: Operation, scope: Scope) -> Step:
         env[out] = _spread(env[source], lanes, rank)
 
     return broadcast
+
+
+@impl(vector.InsertOp)
+def _insert(op: Operation, scope: Scope) -> Step:
+    assert isinstance(op, vector.InsertOp)
+    if isinstance(op.source.type, VectorType) or op.dynamic_position:
+        raise Unsupported("only scalars are inserted, at a constant lane")
+    (position,) = op.static_position.get_values()
+    lanes = lanes_of(op.result.type)
+    assert lanes is not None
+    rank = scope.rank if scope.vector else 0
+    source, dest = scope.slot(op.source), scope.slot(op.dest)
+    out = scope.slot(op.result)
+
+    def insert(env: Env) -> None:
+        value = np.asarray(env[source])
+        value = value.reshape((1,) * (rank - value.ndim) + value.shape)
+        into = np.asarray(env[dest])
+        shape = np.broadcast_shapes(into.shape[1:], value.shape)
+        result = np.array(np.broadcast_to(into, (lanes, *shape)))
+        result[position] = value
+        env[out] = result
+
+    return insert

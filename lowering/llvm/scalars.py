@@ -15,7 +15,7 @@ not turn into arithmetic (f64, or a pipeline without it) call the math
 function the target's emitter names (`LLVMEmitter.math_function`: libm's by
 default).
 `arith.dot_quads` is shifts, masks, multiplies and adds (a target with a
-byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0; the ops
+byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0, `vector.insert` (of a scalar, at a constant lane) an insertelement; the ops
 `passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types
 (a compare gives a vector of i1, which a select takes); math functions on
 vectors are `expand-math`'s to write out.
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, llvm, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -258,6 +258,16 @@ def _broadcast(b: FunctionBuilder, op: Operation) -> SSAValue:
     return splat(b, b.get(op.operands[0]), type_)
 
 
+def _insert(b: FunctionBuilder, op: Operation) -> SSAValue:
+    """`vector.insert` of a scalar at a constant lane (`jam_vector`'s
+    gathered loads): an insertelement."""
+    assert isinstance(op, vector.InsertOp)
+    (lane,) = op.static_position.get_values()
+    return b.emit(
+        llvm.InsertElementOp(b.get(op.dest), b.get(op.source), b.const(lane, i32))
+    )
+
+
 def _dot_quads(b: FunctionBuilder, op: Operation) -> SSAValue:
     """`arith.dot_quads` in plain integer code, for any width: byte t of the
     lhs zero-extended (shifted down, masked), of the rhs sign-extended
@@ -390,12 +400,13 @@ EMITTERS: dict[str, Emitter] = {
     "math.absi": _with_false_flag("abs"),
     **{op: _math_call(function) for op, function in MATH_FUNCTIONS.items()},
     "vector.broadcast": _broadcast,
+    "vector.insert": _insert,
     "arith.dot_quads": _dot_quads,
 }
 """Op name -> the emitter of its `llvm` code."""
 
 
-_MOVES_BITS = ("arith.select", "arith.bitcast", "vector.broadcast")
+_MOVES_BITS = ("arith.select", "arith.bitcast", "vector.broadcast", "vector.insert")
 """The ops that may take bf16 and float8 values as they are (they move bits)."""
 
 

@@ -222,6 +222,15 @@ class DecidedByRanges(RewritePattern):
             rewriter.replace(op, [], [op.lhs if keep_lhs else op.rhs])
 
 
+def fold_decided(nest: ParallelOp) -> None:
+    """Fold the `minsi`, `maxsi` and `cmpi` in `nest` that its bounds decide
+    (`DecidedByRanges`): a pad's clamp of a channel index that never leaves
+    the channels is the index itself, which a register tile's vector copies
+    then load with unit stride (they refuse a clamp, or a comparison, of
+    the index along the vector)."""
+    PatternRewriteWalker(DecidedByRanges()).rewrite_region(nest.body)
+
+
 class StaticBounds(RewritePattern):
     """A loop bound or step given by an `arith.constant` becomes a static
     one, so that backends read the trip count off the op."""

@@ -45,6 +45,10 @@ stores that:
         %a = loop.load %C[%i, %e]    ... epilogue of (%i, %e) ...
         loop.store %r, %C[%i, %e]
 
+When all that is left of the epilogue is its store of that value (a bf16
+dot's rounding, done by each copy), the copies' stores are the result and
+there is no nest over the tile.
+
 Each element goes through the same ops as before (a store and load of a
 value's own type are exact), so the bits are the same.
 
@@ -667,6 +671,8 @@ def _jam_with_epilogue_nest(
     for m in maps:
         indices = [m.get(v, v) for v in store.indices]
         builder.insert(StoreOp(m[scratch.value], store.buffer, indices))
+    if scratch.tail == [store] and store.value is scratch.value:
+        return  # the copies' stores are the epilogue's: nothing is left to run
     bounds = bounds_of(nest)
     dims = list(factors)
     steps: list[int] = []

@@ -17,12 +17,17 @@ Lane l of each vector op is what copy l computed, op for op, so the bits are
 those of the scalar jam. What depends on the dimension's induction variable
 (`Lanes.varying`) is vectorized: a load or store whose last index is that
 variable (plus something that does not depend on it) moves `width`
-consecutive elements; elementwise `arith`/`math` ops (`VECTOR_OPS`) get
-vector types, their scalar operands broadcast; carried values of a
-`loop.for` become vectors. The index arithmetic that only addresses the
-vector (`j + 1`) stays scalar: it is lane 0's index. Anything else that
-depends on the variable (another use of its index, an op without a vector
-form, a store of lanes into one element) keeps the scalar jam (`blocker`).
+consecutive elements; a load whose leading indices are (`B[j, k]`, a
+transposed operand) is a scalar load per lane, lane 0's broadcast and the
+others put in by `vector.insert`, so the rest of the tile is still vector
+ops, and so is a cast of the variable to an integer (a causal mask's or a
+one-hot's column number, lane by lane); elementwise `arith`/`math` ops
+(`VECTOR_OPS`) get vector types, their scalar operands broadcast; carried
+values of a `loop.for` become vectors. The index arithmetic that only
+addresses the vector (`j + 1`) stays scalar: it is lane 0's index.
+Anything else that depends on the variable (another use of its index, an
+op without a vector form, a store along it by a leading index, a store of
+lanes into one element) keeps the scalar jam (`blocker`).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xlir.analysis.loop_utils import index_constant
 from xlir.dialects.arith import VECTOR_FORMS
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -105,9 +111,9 @@ copies, a bf16 one 256."""
 
 EXPANDED_WIDTH = 8
 """The fewest lanes a vector copy of a transcendental takes: on narrower
-vectors (a tile that carries several sums per element gets fewer lanes)
-scalar copies, which LLVM's SLP vectorizer packs into full registers, run
-faster (a GRU's gates)."""
+vectors (a remainder's few columns, 128-bit registers) scalar copies, which
+LLVM's SLP vectorizer packs into full registers, ran faster (a GRU's gates
+on 4-lane copies)."""
 
 
 def _is_lane_type(type_: Attribute) -> bool:
@@ -133,6 +139,7 @@ class Lanes:
         self.addresses = addresses
         self.width = width
         self._splats: dict[tuple[SSAValue, Block | None], SSAValue] = {}
+        self._offsets: dict[tuple[SSAValue, int, Block | None], SSAValue] = {}
         self._types: dict[Attribute, VectorType] = {}
 
     def vectorizes(self, op: Operation) -> bool:
@@ -169,6 +176,12 @@ class Lanes:
         if isinstance(op, StoreOp):
             value = self.splat(operands[0], builder)
             return builder.insert(StoreOp(value, operands[1], operands[2:]))
+        lanes = self._lane_by_lane(op, operands, builder)
+        if lanes is not None:
+            gathered = self._into_vector(lanes, builder)
+            gathered.results[0].name_hint = op.results[0].name_hint
+            mapping[op.results[0]] = gathered.results[0]
+            return gathered
         if isinstance(op, LoadOp):
             vector_type = self.vector_type(op.result.type)
             made = LoadOp(operands[0], operands[1:], vector_type)
@@ -183,6 +196,57 @@ class Lanes:
             new.name_hint = old.name_hint
             mapping[old] = new
         return builder.insert(made)
+
+    def _lane_by_lane(
+        self, op: Operation, operands: list[SSAValue], builder: Builder
+    ) -> list[SSAValue] | None:
+        """Each lane's scalar, for the ops computed lane by lane (None for
+        the others): a load along the vector by leading indices, a cast of
+        the index along the vector to an integer (a mask's column number).
+        Lane l's indices along the vector are lane 0's plus l (each is the
+        variable plus something that does not vary: `blocker`)."""
+        if isinstance(op, LoadOp) and is_lane_load(op, self.varying):
+            loads: list[SSAValue] = []
+            for lane in range(self.width):
+                indices = [
+                    self._offset(new, lane, builder) if old in self.varying else new
+                    for old, new in zip(op.indices, operands[1:], strict=True)
+                ]
+                loads.append(builder.insert(LoadOp(operands[0], indices)).result)
+            return loads
+        if is_lane_number(op, self.addresses):
+            return [
+                builder.insert(
+                    arith.IndexCastOp(
+                        self._offset(operands[0], lane, builder), op.results[0].type
+                    )
+                ).result
+                for lane in range(self.width)
+            ]
+        return None
+
+    def _into_vector(self, lanes: list[SSAValue], builder: Builder) -> Operation:
+        """A vector of `lanes`: lane 0's broadcast, then a `vector.insert`
+        of each other lane's."""
+        made = builder.insert(
+            vector.BroadcastOp(lanes[0], self.vector_type(lanes[0].type))
+        )
+        for lane, value in enumerate(lanes[1:], start=1):
+            made = builder.insert(vector.InsertOp(value, made.results[0], [lane]))
+        return made
+
+    def _offset(self, index: SSAValue, lane: int, builder: Builder) -> SSAValue:
+        """`index + lane` (made once per block), `index` for lane 0."""
+        if lane == 0:
+            return index
+        point = builder.insertion_point
+        key = (index, lane, point.block)
+        found = self._offsets.get(key)
+        if found is None:
+            step = index_constant(builder, lane)
+            found = builder.insert(arith.AddiOp(index, step)).result
+            self._offsets[key] = found
+        return found
 
 
 def blocker(
@@ -227,9 +291,12 @@ def _op_blocker(
         return None
     if isinstance(op, LoadOp | StoreOp):
         *leading, last = op.indices
-        if any(v in varying for v in leading):
+        if is_lane_load(op, varying):
+            if not all(v in addresses for v in leading if v in varying):
+                return f"'{op.name}' indexes a leading dimension along the vector"
+        elif any(v in varying for v in leading):
             return f"'{op.name}' indexes a leading dimension along the vector"
-        if last not in addresses:
+        elif last not in addresses:
             return f"'{op.name}' does not move along the vector with unit stride"
         if isinstance(op, StoreOp) and op.value in addresses:
             return "an index along the vector is stored"
@@ -238,7 +305,7 @@ def _op_blocker(
         if not _is_lane_type(buffer.element_type):
             return f"'{op.name}' moves {buffer.element_type}, which is no vector lane"
         return None
-    if any(r in addresses for r in op.results):
+    if any(r in addresses for r in op.results) or is_lane_number(op, addresses):
         return None
     if any(v in addresses for v in uses_varying):
         return f"'{op.name}' uses an index along the vector"
@@ -256,6 +323,28 @@ def _op_blocker(
     if not all(_is_register_lane_type(r.type) for r in op.results):
         return f"'{op.name}' has a result that cannot be a vector lane"
     return None
+
+
+def is_lane_load(op: LoadOp | StoreOp, varying: set[SSAValue]) -> bool:
+    """Whether `op` is a load along the vector by a leading index only (a
+    transposed operand's column, `B[j, k]` along `j`): one scalar load per
+    lane, gathered into a vector (`Lanes.clone`)."""
+    if not isinstance(op, LoadOp) or not op.indices:
+        return False
+    *leading, last = op.indices
+    return last not in varying and any(v in varying for v in leading)
+
+
+def is_lane_number(op: Operation, addresses: set[SSAValue]) -> bool:
+    """Whether `op` casts an index along the vector to an integer of whole
+    bytes (the column number a causal mask or a one-hot compares): cast
+    lane by lane into a vector (`Lanes.clone`)."""
+    return (
+        isinstance(op, arith.IndexCastOp)
+        and op.input in addresses
+        and isinstance(op.result.type, IntegerType)
+        and _is_lane_type(op.result.type)
+    )
 
 
 def _carried_blocker(loop: ForOp, varying: set[SSAValue]) -> str | None:

@@ -45,12 +45,19 @@ that the `2 * mr` accumulators, two vectors of B and one broadcast fit in
 the registers: 12 x 32 where LLVM uses 512-bit vectors, 12 x 16 where it
 prefers 256 bits on an AVX-512 CPU (LLVM's default tuning for Intel's), 6 x
 16 with AVX2. A nest carrying several values per element, or wider ones,
-gets proportionally fewer rows.
+gets proportionally fewer rows; its vector copies are a register of its
+widest carried type (8 f64 lanes where `lanes` is 16), however many values
+it carries (an LSTM cell's four gate sums are four full vectors).
 
 `contract` (on by default) makes each `acc + a * b` of a reduction one
 `math.fma`: the sum runs in the same order (k ascending) as before, but each
 step rounds once instead of twice (as XLA:CPU's and BLAS's kernels do); with
 `contract=false` the results are bit for bit those of the untiled nest.
+
+First the clamps and comparisons of indices that the nest's bounds decide
+are folded (`fold_index.fold_decided`): a convolution fused with its
+padding clamps and compares the output channel, which never leaves its
+range, and a clamped index is no unit-stride column for vector copies.
 
 The nest is left alone when it is not a reduction, has no unit-stride
 operand or no second operand to reuse (that is `vectorize`'s case), has
@@ -72,8 +79,10 @@ from xlir.analysis.dependence import dependents
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.fold_index import fold_decided
 from xlir.passes.loop.jam import (
     epilogue_copies,
+    is_jammed,
     jam,
     jam_blocker,
     loads_in,
@@ -178,13 +187,28 @@ def _replace(old: Operation, new: Operation) -> None:
     old.erase()
 
 
+def _f32_multiples(nest: ParallelOp) -> list[int]:
+    """How many f32 elements' worth each value the nest's reductions carry
+    is (at least one)."""
+    return [
+        max(1, (byte_width(value.type) or 4) // 4)
+        for loop in reduction_loops(nest)
+        for value in loop.iter_args
+    ]
+
+
 def _carried_scale(nest: ParallelOp) -> int:
-    """How many f32 registers' worth one copy of the nest carries."""
-    total = 0
-    for loop in reduction_loops(nest):
-        for value in loop.iter_args:
-            total += max(1, (byte_width(value.type) or 4) // 4)
-    return max(1, total)
+    """How many f32 registers' worth one copy of the nest carries: the
+    accumulators of a tile's row, so the rows it can keep in registers."""
+    return max(1, sum(_f32_multiples(nest)))
+
+
+def _widest_carried(nest: ParallelOp) -> int:
+    """How many f32 elements' worth its widest carried value is: a vector
+    of `lanes` f32 elements holds `lanes` over that of them. Not the sum:
+    the sums of an LSTM's four gates are four vectors of full width (on
+    quarter-width vectors its sigmoids went back to scalar copies)."""
+    return max(_f32_multiples(nest), default=1)
 
 
 def register_tile(
@@ -192,11 +216,14 @@ def register_tile(
 ) -> bool:
     """Tile one contraction nest (and its remainders) with vector copies of
     up to `lanes` f32 elements; whether it changed."""
+    if is_jammed(nest) or not reduction_loops(nest):
+        return False
+    fold_decided(nest)
     dims = contraction_dims(nest, mr)
     if dims is None or jam_blocker(nest, dims) is not None:
         return False
     mr_dim, nr_dim = dims
-    lanes = max(1, lanes // _carried_scale(nest))
+    lanes = max(1, lanes // _widest_carried(nest))
     mr = max(1, mr // _carried_scale(nest))
     mr = max(1, min(mr, epilogue_copies(nest) // max(1, nr // lanes)))
     mr = _dividing_rows(static_trip_count(*bounds_of(nest)[mr_dim]) or 0, mr)

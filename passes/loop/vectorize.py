@@ -40,6 +40,10 @@ a costly epilogue runs once per jammed tile where it can, else the jam
 takes fewer columns, and a loop whose body would be cloned past
 `CLONED_EPILOGUE_BUDGET` (V expanded `exp`s, say) is not split.
 
+Before either, the clamps and comparisons of indices that the nest's
+bounds decide are folded (`fold_index.fold_decided`), as `register-tile`
+does.
+
 A loop is split only when it is innermost, has static bounds and at least
 2V iterations, reads some buffer with unit stride along it, and each carried
 value is used only by its combiner, whose result is only yielded (not a
@@ -77,6 +81,7 @@ from xlir.analysis.loop_utils import (
 )
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.fold_index import fold_decided
 from xlir.passes.loop.jam import (
     CLONED_EPILOGUE_BUDGET,
     epilogue_copies,
@@ -319,6 +324,7 @@ class VectorizePass(ModulePass):
             loops = reduction_loops(nest)
             if is_jammed(nest) or not loops:
                 continue
+            fold_decided(nest)
             width = self.width or lanes(
                 self.vector_bits, max(map(_element_bits, loops))
             )

@@ -383,3 +383,46 @@ def test_bf16_tanh_epilogue_vector_copies_keep_bits() -> None:
     }
     assert np.isnan(on_cpu[8][2]).all()
     np.testing.assert_array_equal(on_cpu[8].view(np.uint16), on_cpu[1].view(np.uint16))
+
+
+MASKED_TRANSPOSED_DOT = """
+func.func @main(%a: tensor<13x9xf32>, %b: tensor<21x9xf32>) -> tensor<13x21xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<13x9xf32>, tensor<21x9xf32>) -> tensor<13x21xf32>
+  %r = stablehlo.iota dim = 0 : tensor<13x21xi32>
+  %c = stablehlo.iota dim = 1 : tensor<13x21xi32>
+  %m = stablehlo.compare LE, %c, %r : (tensor<13x21xi32>, tensor<13x21xi32>) -> tensor<13x21xi1>
+  %low = stablehlo.constant dense<-1.0e30> : tensor<13x21xf32>
+  %1 = stablehlo.select %m, %0, %low : tensor<13x21xi1>, tensor<13x21xf32>
+  return %1 : tensor<13x21xf32>
+}"""
+"""`A·Bᵀ` with a causal mask: B's columns are read by its leading index and
+the mask compares the column number, both along the vector."""
+
+
+def test_gathered_loads_and_lane_numbers_keep_bits() -> None:
+    """Vector copies that gather a transposed operand's column lane by lane
+    and cast the column number lane by lane (`vector.insert`) give the bits
+    of the untiled nest on the loop interpreter, and of scalar copies on
+    this CPU."""
+    rng = np.random.default_rng(7)
+    arguments = [
+        rng.standard_normal(shape).astype(np.float32) for shape in ((13, 9), (21, 9))
+    ]
+    want = _run(_lowered(MASKED_TRANSPOSED_DOT, ""), arguments)[0]
+    tiled = _lowered(
+        MASKED_TRANSPOSED_DOT,
+        ",fuse-kernels,register-tile{mr=2 nr=8 lanes=4 contract=false}",
+    )
+    assert "vector.insert" in str(tiled)
+    assert re.search(r"arith\.index_cast %\S+ : index to i32\n", str(tiled))
+    np.testing.assert_array_equal(_run(tiled, arguments)[0], want)
+    on_cpu = {
+        lanes: xlir.compile(
+            _lowered(
+                MASKED_TRANSPOSED_DOT, f",fuse-kernels,register-tile{{lanes={lanes}}}"
+            ),
+            target="cpu",
+        )(*arguments)
+        for lanes in (0, 1)
+    }
+    np.testing.assert_array_equal(on_cpu[0], on_cpu[1])

@@ -137,8 +137,8 @@ loop.kernel @f64(%a: memref<2x3xf64>, %b: memref<3x4xf64>, %out: memref<2x4xf64>
 
 // -----
 
-// The column index used as a number (not to address a vector) keeps scalar
-// copies.
+// The column index computed on as a number (not to address a vector, nor
+// only cast to an integer: lane_numbers.mlir) keeps scalar copies.
 // CHECK-LABEL: loop.kernel @column_index
 // CHECK-NOT:     vector
 // CHECK:         loop.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
@@ -154,7 +154,8 @@ loop.kernel @column_index(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: memref
       %n = arith.addf %acc, %p : f32
       loop.yield %n : f32
     }
-    %ji = arith.index_cast %j : index to i32
+    %jj = arith.muli %j, %j : index
+    %ji = arith.index_cast %jj : index to i32
     %jf = arith.sitofp %ji : i32 to f32
     %r = arith.addf %s, %jf : f32
     loop.store %r, %out[%i, %j] : memref<2x4xf32>
