@@ -10,12 +10,13 @@ is asked for by name, so importing this module imports no target.
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING
 
 from xlir.targets.target import CompileOptions, Target
 
 from xlir.diagnostics import XlirError
+from xlir.registry import forget_entry_points, installed_entry_points
 
 if TYPE_CHECKING:
     from xlir.targets.base import Platform
@@ -27,7 +28,9 @@ _LOADED: dict[str, Target] = {}
 
 @cache
 def _entry_points() -> dict[str, EntryPoint]:
-    return {point.name: point for point in entry_points(group=GROUP)}
+    """The group's entry points, from the metadata the other registries
+    read (xlir/registry.py): one reading per process for all of them."""
+    return {point.name: point for point in installed_entry_points(GROUP)}
 
 
 def target_names() -> list[str]:
@@ -63,6 +66,7 @@ def get_target(name: str) -> Target:
 def forget() -> None:
     """Read the entry points again at the next look-up (after a package was
     installed or put on the path while running)."""
+    forget_entry_points()
     _entry_points.cache_clear()
     _LOADED.clear()
 

@@ -8,18 +8,17 @@ The page also lists every refused pair with its rule and reason."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
-from xlir.passes.hlo.fusion.explain import Refusal
 
 from xlir.diagnostics import XlirError
 
 if TYPE_CHECKING:
+    from xlir.passes.hlo.fusion.explain import Refusal
     from xlir.tools.fusion_graph import ComputationGraph
 
 SUFFIXES = (".svg", ".dot", ".html")
@@ -34,6 +33,8 @@ _LEFT = 190
 def dot_svg(dot: str) -> str:
     """graphviz's SVG of a DOT text; an XlirError when `dot` is missing or
     fails."""
+    import subprocess  # here: xlir-opt names SUFFIXES in its help, without it
+
     program = shutil.which("dot")
     if program is None:
         raise XlirError(

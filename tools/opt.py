@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -31,17 +31,8 @@ from xdsl.utils.exceptions import (
     ParseError,
 )
 from xdsl.xdsl_opt_main import xDSLOptMain
-from xlir.passes.hlo.fusion.explain import recording_refusals
 from xlir.tools.cli import UsageError, run_command
-from xlir.tools.expected_diagnostics import (
-    Emitted,
-    Expected,
-    emitted,
-    expectations,
-    has_annotations,
-    unmet,
-)
-from xlir.tools.graph_picture import SUFFIXES, write_picture
+from xlir.tools.graph_picture import SUFFIXES
 from xlir.tools.instruments import (
     REPRODUCER_HEADER,
     IRPrinter,
@@ -50,7 +41,6 @@ from xlir.tools.instruments import (
     Timing,
     reproducer_pipeline,
 )
-from xlir.tools.list_passes import list_passes
 from xlir.tools.mlir_pipeline import flat_spec
 
 from xlir.context import make_context
@@ -65,6 +55,8 @@ from xlir.pass_manager import PASSES, Instrument, PassManager, verify_result
 
 if TYPE_CHECKING:
     from xdsl.utils.target import Target
+    from xlir.passes.hlo.fusion.explain import Refusal
+    from xlir.tools.expected_diagnostics import Emitted, Expected
 
 
 def planned_temp_bytes(module: ModuleOp) -> int | None:
@@ -408,7 +400,7 @@ class XlirOptMain(xDSLOptMain):
         if self._dumper is not None:
             self._dumper.dump_input(prog)
         picture = self.args.view_graph
-        with recording_refusals() if picture else nullcontext() as refusals:
+        with self._recording_refusals() as refusals:
             manager.run(self.ctx, prog)
         if manager.passes and not (manager.verify_each or self.args.disable_verify):
             verify_result(prog, self._spec, self._sources)
@@ -417,12 +409,28 @@ class XlirOptMain(xDSLOptMain):
 
             sys.stderr.write(buffer_report(prog))
         if picture:
+            from xlir.tools.graph_picture import write_picture
+
             title = f"{self.get_input_name()} after -p {self._spec or '(no passes)'}"
             write_picture(prog, refusals or [], Path(picture), title)
+
+    def _recording_refusals(self) -> AbstractContextManager[list[Refusal] | None]:
+        """The fusion refusals' recorder where `--view-graph` draws them
+        (imported then only, as the picture's modules and the buffer
+        report)."""
+        if not self.args.view_graph:
+            return nullcontext()
+        from xlir.passes.hlo.fusion.explain import recording_refusals
+
+        return recording_refusals()
 
     # --- running ------------------------------------------------------------
 
     def run(self):
+        # Imported by a run, not by `--help` (argparse ends it in __init__).
+        from xlir.tools.expected_diagnostics import emitted, expectations, unmet
+        from xlir.tools.list_passes import list_passes
+
         if self.args.list_passes:
             sys.stdout.write(list_passes())
             return
@@ -471,6 +479,8 @@ class XlirOptMain(xDSLOptMain):
         `--verify-diagnostics` checks them as mlir-opt does; without any, it
         prints the diagnostics (exit status 0) for FileCheck, as xdsl-opt
         does."""
+        from xlir.tools.expected_diagnostics import has_annotations
+
         name = self.args.input_file
         if name is None or name == "-":
             return False

@@ -45,7 +45,7 @@ class Registry(Mapping[str, T], Generic[T]):
         packages' metadata once per process."""
         if self._entry_points is None:
             found: dict[str, list[EntryPoint]] = {}
-            for point in _every_entry_point().select(group=self.group):
+            for point in installed_entry_points(self.group):
                 found.setdefault(point.name, []).append(point)
             if not found:  # xlir declares some of every kind it has
                 raise PluginError(
@@ -111,6 +111,19 @@ def _every_entry_point():  # EntryPoints, or SelectableGroups before 3.12
     goes through the metadata of every installed package, whichever group
     it asks for."""
     return entry_points()
+
+
+def installed_entry_points(group: str) -> tuple[EntryPoint, ...]:
+    """The entry points of `group` in the installed packages' metadata,
+    read once per process for every group (`forget_entry_points` reads it
+    again)."""
+    return tuple(_every_entry_point().select(group=group))
+
+
+def forget_entry_points() -> None:
+    """Read the installed packages' metadata again at the next look-up
+    (after a package was installed or put on the path while running)."""
+    _every_entry_point.cache_clear()
 
 
 def _package(point: EntryPoint) -> str:

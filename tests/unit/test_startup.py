@@ -70,6 +70,24 @@ def test_help_imports_no_runtime() -> None:
     assert _imported("--help") == []
 
 
+NOT_FOR_HELP = (
+    "subprocess",
+    "xlir.passes.hlo.fusion",
+    "xlir.tools.fusion_graph",
+    "xlir.tools.expected_diagnostics",
+    "xlir.tools.list_passes",
+    "xlir.dialects.stablehlo",
+)
+"""What `--help` (its options, and the passes `-p` can name) does without:
+the `--view-graph` picture (graphviz's `dot` run as a subprocess, the
+fusion pass's refusals), `--verify-diagnostics`' annotations,
+`--list-passes`' table, and the dialects (no input is read)."""
+
+
+def test_help_imports_only_what_it_prints() -> None:
+    assert _imported("--help", of=NOT_FOR_HELP) == []
+
+
 def test_parse_and_print_import_no_numpy(program: str) -> None:
     assert _imported(program, of=NUMERIC) == []
 

@@ -1,8 +1,10 @@
 """`xlir-lit` runs a folder of the user's own FileCheck tests with no
-lit.cfg.py of theirs, and leaves that folder clean."""
+lit.cfg.py of theirs, through the warm tool server, and leaves that folder
+clean."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,12 +24,27 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
 FAILING = PASSING.replace("CHECK-COUNT-1: stablehlo.add", "CHECK: stablehlo.subtract")
 
 
-def xlir_lit(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+SERVED = """\
+// RUN: printenv PATH | filecheck %s
+// CHECK: {{^}}{{[^:]*}}/xlir-tools-{{[^/]+}}/bin:
+"""
+"""Passes where the RUN lines' PATH starts with the tool server's clients
+(`ToolServer` puts them in a folder `xlir-tools-*/bin`)."""
+
+
+def xlir_lit(
+    *arguments: str, cwd: Path, server: str = "1"
+) -> subprocess.CompletedProcess[str]:
     tool = shutil.which("xlir-lit")
     if tool is None:
         pytest.fail("xlir-lit is not installed: pip install -e .")
     return subprocess.run(
-        [tool, *arguments], cwd=cwd, capture_output=True, text=True, timeout=300
+        [tool, *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "XLIR_LIT_TOOL_SERVER": server},
     )
 
 
@@ -64,3 +81,20 @@ def test_missing_path_is_an_error(tmp_path: Path) -> None:
     run = xlir_lit("no-such-folder", cwd=tmp_path)
     assert run.returncode == 1
     assert "xlir-lit: error: no such file or folder: no-such-folder" in run.stderr
+
+
+@pytest.mark.parametrize("server", ["1", "0"])
+def test_tools_go_through_the_tool_server(tmp_path: Path, server: str) -> None:
+    """The RUN lines' tools are served warm, as the project's own suite's
+    are (the same configuration), unless `XLIR_LIT_TOOL_SERVER=0`."""
+    (tmp_path / "served.mlir").write_text(SERVED)
+    (tmp_path / "cse.mlir").write_text(PASSING)
+    run = xlir_lit("-v", ".", cwd=tmp_path, server=server)
+    served = "PASS" if server == "1" else "FAIL"
+    lines = run.stdout.splitlines()
+    assert any(
+        line.startswith(f"{served}: ") and " :: served.mlir " in line for line in lines
+    ), run.stdout
+    assert any(
+        line.startswith("PASS: ") and " :: cse.mlir " in line for line in lines
+    ), run.stdout

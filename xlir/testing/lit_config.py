@@ -1,7 +1,12 @@
 """The lit configuration of xlir's FileCheck tests, shared by the project's
 own suite (`tests/lit/lit.cfg.py`) and `xlir-lit`, which runs a user's
 folder of `// RUN: xlir-opt %s | filecheck %s` files with no config of its
-own."""
+own.
+
+The tools run through a warm fork server (`xlir.testing.tool_server`) for
+the length of the lit run, its clients first on the tests' PATH: a RUN line
+then costs a fork instead of Python's and xlir's start-up.
+`XLIR_LIT_TOOL_SERVER=0` runs the console scripts themselves."""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from typing import Any
 
 import lit.formats
 
+from xlir.testing.tool_server import ToolServer
+
 TOOLS = ("xlir-opt", "xlir-run", "xlir-compile", "xlir-translate", "filecheck")
 
 
@@ -18,7 +25,8 @@ def configure(config: Any, lit_config: Any, source_root: str) -> None:
     """Tests are the `.mlir` files under `source_root` (but `Inputs/`
     folders), run by lit's shell with xlir's tools on PATH; every pass of
     every pipeline is verified (`XLIR_VERIFY_EACH=1`) unless the
-    environment says otherwise."""
+    environment says otherwise; the tools are served warm unless
+    `XLIR_LIT_TOOL_SERVER=0`."""
     config.test_format = lit.formats.ShTest()
     config.suffixes = [".mlir"]
     config.excludes = ["Inputs", "Output", "lit.cfg.py"]
@@ -37,3 +45,5 @@ def configure(config: Any, lit_config: Any, source_root: str) -> None:
             f"{', '.join(missing)} not found on PATH; install xlir "
             "(`pip install -e .`) and activate its environment"
         )
+    if os.environ.get("XLIR_LIT_TOOL_SERVER", "1") != "0":
+        config.environment["PATH"] = ToolServer(config.environment).path

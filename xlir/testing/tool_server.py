@@ -1,8 +1,8 @@
 """A warm fork server for the tool runs of a lit suite (a zygote, as
 Android's or nailgun): starting Python and importing xDSL and xlir is most
 of what a RUN line's `xlir-opt` costs, and the suite has hundreds of them.
-The server imports the tools once, then forks a child for each run; the
-child takes the client's (`tool_client`'s) standard streams, working folder,
+The server imports the tools once, and the plug-ins their runs import
+on first use (`preload`), then forks a child for each run; the child takes the client's (`tool_client`'s) standard streams, working folder,
 environment and arguments, and runs the tool's console-script function as
 the console script does, `sys.exit(main())`, ending through the
 interpreter's own exit (threads, atexit, flushing, the exit status).
@@ -32,7 +32,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, distribution
+from importlib.metadata import EntryPoint, distribution, entry_points
 from pathlib import Path
 
 SERVED_DISTRIBUTIONS = ("xlir", "filecheck")
@@ -44,6 +44,12 @@ own when a tool runs, never at import, and Python its temp folder when first
 asked (the child forgets the server's answer). lit sets the temp folders
 after its configuration has started the server, and the test's name for
 each test."""
+
+PRELOADED_GROUPS = re.compile(r"xlir\.\w+")
+"""The entry-point groups whose plug-ins the server imports before serving:
+xlir's dialects, passes, pipelines, targets and translations, which each
+run would otherwise import when it first names one (a RUN line's
+`xlir-run --target cpu` imports the cpu target, its passes and LLVM)."""
 
 Tool = tuple[str, Callable[[], object]]
 """A served tool: its console script's path, and the function it calls."""
@@ -307,6 +313,20 @@ def reap(running: dict[int, socket.socket], selector: selectors.BaseSelector) ->
         client.close()
 
 
+def preload() -> None:
+    """Import the plug-ins of `PRELOADED_GROUPS`, so that each child starts
+    with them imported. Importing is all it does: a plug-in's work (a
+    target's platform, LLVM's initialization) stays with the run that asks
+    for it. One that fails to import is skipped: Python forgets a failed
+    import, so the run that uses it imports it again and reports why."""
+    points = entry_points()
+    for group in sorted(points.groups):
+        if PRELOADED_GROUPS.fullmatch(group):
+            for point in points.select(group=group):
+                with contextlib.suppress(Exception):
+                    point.load()
+
+
 def main() -> None:
     """`python -P -m xlir.testing.tool_server SOCKET (NAME SCRIPT ENTRY)...`"""
     address, *specs = sys.argv[1:]
@@ -323,6 +343,7 @@ def main() -> None:
             specs[::3], specs[1::3], specs[2::3], strict=True
         )
     }
+    preload()
     gc.freeze()  # the children's collections leave the imported objects' pages shared
     tool = serve(listener, tools)
     if tool is not None:
