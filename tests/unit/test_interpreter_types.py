@@ -262,9 +262,7 @@ def test_bf16_nans_keep_their_payload_through_data_movement_and_sign_ops() -> No
     outs = xlir.compile(BF16_DATA_MOVEMENT, target="interpreter")(a, p)
     got = [np.asarray(out).view(np.uint16) for out in outs]
     selected = np.where(p, bits, 0)
-    for out, want in zip(
-        got, [bits, bits.T, bits.reshape(6), selected], strict=False
-    ):
+    for out, want in zip(got, [bits, bits.T, bits.reshape(6), selected], strict=False):
         np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(got[4], bits ^ 0x8000)
     np.testing.assert_array_equal(got[5], bits & 0x7FFF)
