@@ -231,16 +231,20 @@ def quantize(x: np.ndarray, type_: Attribute) -> np.ndarray:
 
 
 def round_bf16(x: np.ndarray) -> np.ndarray:
-    """Round float32 values to the nearest bf16 (ties to even), kept in float32."""
+    """Round float32 values to the nearest bf16 (ties to even), kept in float32.
+
+    A NaN keeps its sign and payload bits: one that is a bf16 already (the
+    result of a reshape, a select, a negate) comes out bit for bit, others
+    are made quiet and cut to bf16's payload."""
     x = np.asarray(x, dtype=np.float32)
     bits = x.view(np.uint32)
     rounded = bits + (np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1)))
     rounded &= np.uint32(0xFFFF0000)
     nan = np.isnan(x)
     if nan.any():
-        rounded = np.where(
-            nan, (bits | np.uint32(0x00400000)) & np.uint32(0xFFFF0000), rounded
-        )
+        low = bits & np.uint32(0xFFFF)
+        quieted = np.where(low == 0, bits, bits | np.uint32(0x00400000))
+        rounded = np.where(nan, quieted & np.uint32(0xFFFF0000), rounded)
     return rounded.view(np.float32)
 
 
@@ -251,6 +255,16 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
 
 def bf16_from_bits(bits: np.ndarray) -> np.ndarray:
     return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+def store_held(output: np.ndarray, value: np.ndarray) -> None:
+    """Write a value as the evaluator holds it (`as_held`) into a host array
+    of its element type: bf16 through its bits, since `ml_dtypes`' float32 to
+    bfloat16 cast makes every NaN the one canonical NaN."""
+    if output.dtype == np.dtype(ml_dtypes.bfloat16):
+        output.view(np.uint16)[...] = bf16_bits(np.asarray(value, np.float32))
+    else:
+        output[...] = value
 
 
 def dense_to_numpy(attr: Attribute, type_: Attribute | None = None) -> np.ndarray:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
@@ -351,12 +351,13 @@ class FunctionBuilder:
         )
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _gep_properties(indices: tuple[int, ...]) -> dict[str, Attribute]:
     """An inbounds GEP's properties for these indices, built once: a GEP per
     load and store is the lowering's most common op, and building its
     attributes each time (what `GEPOp(...)` does, 85 us) dominated
-    loop-to-llvm."""
+    loop-to-llvm. Bounded: the indices vary with the programs a process
+    compiles."""
     return {
         "rawConstantIndices": DenseArrayBase.from_list(i32, indices),
         "noWrapFlags": IntegerAttr(0, 32),
@@ -400,11 +401,12 @@ def _constant_properties(key: int | bytes, type_: Attribute) -> dict[str, Attrib
     return dict(llvm.ConstantOp(value, type_).properties)  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _row_major_type(type_: MemRefType) -> Attribute | None:
     """`[d1 x [d2 x T]]` for a `d0 x d1 x d2 x T` buffer: what one GEP indexes
     with all subscripts. Made once per buffer type (attributes are costly to
-    build); None for an element type the target does not support."""
+    build), in a bounded cache: each program brings its own shapes; None for
+    an element type the target does not support."""
     element = type_.element_type
     try:
         element = llvm_type(element, None)  # pyright: ignore[reportArgumentType]

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import (
 from xlir.evaluator.hlo.chlo import mulhi
 from xlir.evaluator.hlo.elementwise import reduce_precision
 from xlir.evaluator.hlo.linalg import solve_triangular
-from xlir.evaluator.hlo.types import from_bits, rounding, to_bits
+from xlir.evaluator.hlo.types import from_bits, round_bf16, rounding, to_bits
 
 import xlir
 
@@ -230,3 +230,50 @@ def test_bit_ops_on_narrow_integers_match_a_reference(width: int, signed: bool) 
     text = "func.func @bits() {\n" + "\n".join(lines) + "\nfunc.return\n}\n"
     (result,) = check_source(text, "bits.mlir", split=False)
     assert result.passed, result.problems
+
+
+BF16_DATA_MOVEMENT = """
+func.func @main(%a: tensor<2x3xbf16>, %p: tensor<2x3xi1>) -> (tensor<2x3xbf16>,
+    tensor<3x2xbf16>, tensor<6xbf16>, tensor<2x3xbf16>, tensor<2x3xbf16>,
+    tensor<2x3xbf16>, tensor<2x3xbf16>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<2x3xbf16>
+  %convert = stablehlo.convert %a : tensor<2x3xbf16>
+  %transpose = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xbf16>) -> tensor<3x2xbf16>
+  %reshape = stablehlo.reshape %a : (tensor<2x3xbf16>) -> tensor<6xbf16>
+  %select = stablehlo.select %p, %a, %zero : tensor<2x3xi1>, tensor<2x3xbf16>
+  %negate = stablehlo.negate %a : tensor<2x3xbf16>
+  %abs = stablehlo.abs %a : tensor<2x3xbf16>
+  return %a, %transpose, %reshape, %select, %negate, %abs, %convert
+    : tensor<2x3xbf16>, tensor<3x2xbf16>, tensor<6xbf16>, tensor<2x3xbf16>,
+      tensor<2x3xbf16>, tensor<2x3xbf16>, tensor<2x3xbf16>
+}
+"""
+
+
+def test_bf16_nans_keep_their_payload_through_data_movement_and_sign_ops() -> None:
+    """A reshape, a transpose, a select, a bf16 -> bf16 convert and the
+    result itself move bits; negate and abs change the sign bit only (NaN
+    payloads of arithmetic are the implementation's, and left alone)."""
+    bits = np.array(
+        [[0xFFC1, 0x7FC3, 0x7F81], [0xFF85, 0x3F80, 0x7FC0]], np.uint16
+    )  # quiet and signalling NaNs of both signs with payloads, 1.0
+    a = bits.view(ml_dtypes.bfloat16)
+    p = np.array([[True, True, True], [True, False, True]])
+    outs = xlir.compile(BF16_DATA_MOVEMENT, target="interpreter")(a, p)
+    got = [np.asarray(out).view(np.uint16) for out in outs]
+    selected = np.where(p, bits, 0)
+    for out, want in zip(got, [bits, bits.T, bits.reshape(6), selected], strict=False):
+        np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(got[4], bits ^ 0x8000)
+    np.testing.assert_array_equal(got[5], bits & 0x7FFF)
+    np.testing.assert_array_equal(got[6], bits)
+
+
+def test_bf16_rounding_quiets_and_cuts_only_nans_wider_than_bf16() -> None:
+    """An f32 NaN with payload bits below bf16's is made quiet and cut; one
+    that is a bf16 already keeps every bit, a signalling one included."""
+    f32 = np.array([0x7F810000, 0xFF812345, 0x7FC30001], np.uint32)
+    got = round_bf16(f32.view(np.float32)).view(np.uint32)
+    np.testing.assert_array_equal(
+        got, np.array([0x7F810000, 0xFFC10000, 0x7FC30000], np.uint32)
+    )
