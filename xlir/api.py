@@ -90,7 +90,8 @@ def compile(
     num_partitions: int | None = None,
     num_replicas: int | None = None,
 ) -> Executable:
-    """Compile StableHLO (text, a path, or a parsed module) for a target.
+    """Compile StableHLO (text, a path as `os.PathLike`, or a parsed module)
+    for a target. A `str` is always program text, never a file name.
 
     `pipeline` is the HLO-level pass pipeline (a spec as for `xlir-opt -p`);
     None runs the target's default (`hlo-opt`), "" runs no pass.
