@@ -12,12 +12,12 @@ and a legacy code generation pass cannot be skipped by name), and the
 scheduling that exposes it depends on the CPU model (Sapphire Rapids and
 later): fuzzer seeds 7202474 and 7201610 got -0 for +0 on nvptx-emu.
 
-The fold's results are the only VEX `movmsk` instructions an AVX512VL
-compile makes that the fold can make, so an object without any is free of
-it; an object that holds one (folded, or a movmsk LLVM chose itself) is
-compiled again without AVX512VL, where every `vpmov*2m` is a 512-bit one
-that the fold leaves alone. The scan is of the object's bytes: a chance
-match elsewhere costs a second compile, never a wrong answer.
+What the fold makes is a VEX `movmsk` instruction, so an object without
+one holds no fold; an object with one (folded, or a `movmsk` LLVM chose
+itself) is compiled again without AVX512VL, where every `vpmov*2m` is a
+512-bit one, which the fold leaves alone. The scan reads the object's
+bytes: a chance match elsewhere in them costs a second compile, never a
+wrong answer.
 """
 
 from __future__ import annotations
