@@ -76,8 +76,9 @@ def test_xla_skips_what_each_implementation_defines(worker) -> None:
 def test_xla_flushing_denormals_is_its_own_difference(worker) -> None:
     """XLA:CPU flushes denormals to zero: sign(-denormal) is -0 there, -1 in
     the evaluator (fuzzer seed 24000172, with log, divide and floor of
-    denormals in 24000030, 24000211 and 24000231): such a difference is
-    XLA's own."""
+    denormals in 24000030, 24000211 and 24000231; atan2 of two in 25000166,
+    which XLA flushed inside): XLA runs on the arguments flushed, and is
+    compared with the evaluator on those."""
     pytest.importorskip("jax")
     program = Program()
     x = program.new_argument(TType((3,), "f32"))
@@ -102,3 +103,5 @@ def test_flushed_zeroes_only_f32_and_f64_denormals() -> None:
     assert flushed(half) is half
     integers = np.array([1, 0], np.int32)
     assert flushed(integers) is integers
+    normal = np.array([tiny32, -0.0, np.inf], np.float32)
+    assert flushed(normal) is normal
