@@ -5,7 +5,9 @@
   wins and a module computing `sqrt` on both f32 and f64 (an f64 kernel
   beside a bf16 one, which runs in f32) dies in llvmlite with "Type of #1
   arg mismatch". Here they are declared with their type suffix
-  (`llvm.sqrt.f32`, `llvm.sqrt.f64`), as LLVM names overloads.
+  (`llvm.sqrt.f32`, `llvm.sqrt.f64`, `llvm.sqrt.v4f32`), as LLVM names
+  overloads (by name here: llvmlite's `declare_intrinsic` cannot name a
+  vector overload, and a vector `sqrt` died in it with an AttributeError).
 * It casts a `getelementptr`'s base to a pointer in address space 0, which
   LLVM rejects for a base in another space (a GPU's global memory: "invalid
   cast opcode"). Here the cast keeps the base's address space.
@@ -20,13 +22,23 @@ from xdsl.backend.llvm import convert_op
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.ir import Operation, SSAValue
+from xlir.lowering.llvm.scalars import suffix
+
+
+def _declared(
+    builder: ir.IRBuilder, name: str, op: Operation, signature: ir.FunctionType
+) -> ir.Function:
+    """Intrinsic `name` overloaded on `op`'s first operand's type."""
+    overload = f"{name}.{suffix(op.operands[0].type)}"
+    return builder.module.declare_intrinsic(overload, (), signature)
 
 
 def _unary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, Any]):
     operand = values[op.operands[0]]
-    intrinsic = builder.module.declare_intrinsic(
+    intrinsic = _declared(
+        builder,
         convert_op._UNARY_INTRINSIC_MAP[type(op)],  # pyright: ignore[reportPrivateUsage]
-        [operand.type],
+        op,
         ir.FunctionType(operand.type, [operand.type]),
     )
     values[op.results[0]] = builder.call(intrinsic, [operand])
@@ -34,9 +46,10 @@ def _unary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, Any]):
 
 def _binary(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, Any]):
     lhs, rhs = values[op.operands[0]], values[op.operands[1]]
-    intrinsic = builder.module.declare_intrinsic(
+    intrinsic = _declared(
+        builder,
         convert_op._BINARY_INTRINSIC_MAP[type(op)],  # pyright: ignore[reportPrivateUsage]
-        [lhs.type],
+        op,
         ir.FunctionType(lhs.type, [lhs.type, rhs.type]),
     )
     values[op.results[0]] = builder.call(intrinsic, [lhs, rhs])

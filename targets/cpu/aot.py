@@ -17,7 +17,8 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xlir.dialects.hlo_buffers import aliased_outputs
 from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
-from xlir.lowering.llvm.llvmlite_module import llvm_ir, object_code
+from xlir.lowering.llvm.llvmlite_module import llvm_ir
+from xlir.lowering.llvm.mask_move_fold import guarded_object_code
 from xlir.targets.aot import RELOCATION_MODELS, AotOptions, AotResult
 from xlir.targets.base import ProgramRecord
 from xlir.targets.cpu import lower_to_llvm
@@ -155,7 +156,12 @@ def compile_object(
         )
     _export_only(module, function, entry)
     ir = _with_abi(llvm_ir(module, machine.triple, runtime=define_runtime), abi)
-    code = object_code(ir, machine)
+    code = guarded_object_code(
+        ir,
+        machine,
+        features,
+        lambda safe: machine_for(options.triple, cpu, safe, options.reloc),
+    )
     stats = replace(record.stats, generated_code_size_in_bytes=len(code))
     source = next(iter(sources), "<module>") if sources else "<module>"
     shown = "this host's" if features and features == host_cpu()[1] else features

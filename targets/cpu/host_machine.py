@@ -15,9 +15,9 @@ from xlir.lowering.llvm.llvmlite_module import (
     OPT_LEVEL,
     initialize_llvm,
     jit_target_machine,
-    object_code,
     target_machine,
 )
+from xlir.lowering.llvm.mask_move_fold import guarded_object_code
 
 
 @cache
@@ -80,8 +80,15 @@ def thread_host_machine() -> llvm.TargetMachine:
 
 def host_object_code(ir: str) -> bytes:
     """Optimized object code of LLVM IR for this host, on this thread's
-    machine (several threads compile at once: `object_code`)."""
-    return object_code(ir, thread_host_machine())
+    machine (several threads compile at once: `object_code`), guarded
+    against LLVM's mask-move fold (lowering/llvm/mask_move_fold.py)."""
+    cpu, features = host_cpu()
+    return guarded_object_code(
+        ir,
+        thread_host_machine(),
+        features,
+        lambda safe: jit_target_machine(llvm.get_default_triple(), cpu, safe),
+    )
 
 
 def host_description() -> str:

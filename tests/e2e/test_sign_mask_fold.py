@@ -1,9 +1,9 @@
 """Narrow float ops on two and six elements, whose per-element sign tests
 LLVM vectorizes into an AVX-512 mask: LLVM 22's x86-compress-evex pass
 rewrote one read of the mask and erased the instruction that made it,
-though another read still needed it (targets/nvptx/emu/host_code.py,
-`kernel_features`), and nvptx-emu gave -0 for +0 on Sapphire Rapids and
-later CPUs (fuzzer seeds 7202474 and 7201610). Every pair (or row) of
+though another read still needed it (lowering/llvm/mask_move_fold.py),
+and nvptx-emu gave -0 for +0 on Sapphire Rapids and later CPUs (fuzzer
+seeds 7202474 and 7201610). Every pair (or row) of
 codes with a sign bit and a zero next to each other, bit for bit against
 the evaluator, on every target that compiles for this host."""
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.fuzz.known_failures import known_program_failure
 from tests.fuzz.strategies import program_seeds
-from xlir.testing.differential import check
+from xlir.testing.differential import check, flushed
 from xlir.testing.fuzz import arrays, program_case
 from xlir.testing.program import Program, TType
 from xlir.testing.worker import Worker
@@ -71,3 +71,37 @@ def test_xla_skips_what_each_implementation_defines(worker) -> None:
     program.outputs = [new_state]
     verdict = check(worker, program, [np.array([1, 0], np.uint64)], xla=True)
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
+def test_xla_flushing_denormals_is_its_own_difference(worker) -> None:
+    """XLA:CPU flushes denormals to zero: sign(-denormal) is -0 there, -1 in
+    the evaluator (fuzzer seed 24000172, with log, divide and floor of
+    denormals in 24000030, 24000211 and 24000231; atan2 of two in 25000166,
+    which XLA flushed inside): XLA runs on the arguments flushed, and is
+    compared with the evaluator on those."""
+    pytest.importorskip("jax")
+    program = Program()
+    x = program.new_argument(TType((3,), "f32"))
+    (signs,) = program.add_node(
+        "$R = stablehlo.sign $0 : tensor<3xf32>", [x], [TType((3,), "f32")]
+    )
+    program.outputs = [signs]
+    denormal = np.float32(-1e-40)
+    verdict = check(
+        worker, program, [np.array([denormal, 2, -3], np.float32)], xla=True
+    )
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
+def test_flushed_zeroes_only_f32_and_f64_denormals() -> None:
+    tiny32, tiny64 = np.finfo(np.float32).tiny, np.finfo(np.float64).tiny
+    got = flushed(np.array([-tiny32 / 4, tiny32 / 4, tiny32, np.nan, -1], np.float32))
+    np.testing.assert_array_equal(got, [-0.0, 0.0, tiny32, np.nan, -1])
+    assert np.signbit(got[0]) and not np.signbit(got[1])
+    assert flushed(np.array([tiny64 / 8], np.float64))[0] == 0
+    half = np.array([np.finfo(np.float16).tiny / 4], np.float16)
+    assert flushed(half) is half
+    integers = np.array([1, 0], np.int32)
+    assert flushed(integers) is integers
+    normal = np.array([tiny32, -0.0, np.inf], np.float32)
+    assert flushed(normal) is normal

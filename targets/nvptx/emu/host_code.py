@@ -15,11 +15,8 @@ from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.llvm.emitter import LLVMEmitter
 from xlir.lowering.llvm.function import noalias_attributes
-from xlir.lowering.llvm.llvmlite_module import (
-    jit_target_machine,
-    llvm_ir,
-    optimize,
-)
+from xlir.lowering.llvm.llvmlite_module import jit_target_machine, llvm_ir, optimize
+from xlir.lowering.llvm.mask_move_fold import without_mask_move_folds
 from xlir.lowering.llvm.memory import lower_global
 from xlir.lowering.llvm.passes import lower_kernels
 
@@ -27,21 +24,15 @@ from xlir.diagnostics import XlirError
 
 
 def kernel_features() -> str:
-    """This host's LLVM features, less AVX512VL where it has it. LLVM 22's
-    x86-compress-evex pass turns `vpmov{b,d,q}2m %xmm, %k; kmov %k, %r` into
-    `vmovmskp* %xmm, %r` and erases the `vpmov*2m` although an instruction
-    that reads the mask and writes it back (`kshiftrb $1, %k1, %k1`) still
-    needs it: that read takes whatever the register held before. The
-    emulated kernels' per-element sign tests (the narrow float conversions
-    of two or four elements, vectorized) met it on Sapphire Rapids and later
-    CPUs, whose schedule puts the `kmov` first: the wrong sign on zeros.
-    The pass only rewrites the 128- and 256-bit forms, which exist with
-    AVX512VL only; without it the code keeps 512-bit AVX-512."""
+    """This host's LLVM features, less AVX512VL where it has it, so that the
+    kernels never meet LLVM 22's mask-move fold on x86
+    (lowering/llvm/mask_move_fold.py; the kernels' per-element sign tests
+    of narrow float conversions met it on Sapphire Rapids and later: the
+    wrong sign on zeros). Not the scan of the object that guards other
+    code there: MCJIT compiles the module itself, out of sight."""
     features = llvm.get_host_cpu_features()
     flat = features.flatten()
-    if features.get("avx512vl"):
-        flat += ",-avx512vl"
-    return flat
+    return without_mask_move_folds(flat) if features.get("avx512vl") else flat
 
 
 class HostKernelEmitter(LLVMEmitter):
