@@ -427,11 +427,9 @@ class XlirOptMain(xDSLOptMain):
     # --- running ------------------------------------------------------------
 
     def run(self):
-        # Imported by a run, not by `--help` (argparse ends it in __init__).
-        from xlir.tools.expected_diagnostics import emitted, expectations, unmet
-        from xlir.tools.list_passes import list_passes
-
         if self.args.list_passes:
+            from xlir.tools.list_passes import list_passes
+
             sys.stdout.write(list_passes())
             return
         self._check_pipeline()
@@ -439,6 +437,8 @@ class XlirOptMain(xDSLOptMain):
         output = self.prepare_output()
         name = self.get_input_name()
         annotated = self.args.verify_diagnostics and self._annotated()
+        if annotated:  # imported only to check annotations
+            from xlir.tools.expected_diagnostics import emitted, expectations, unmet
         expected: list[Expected] = []
         diagnostics: list[Emitted] = []
         malformed: list[str] = []

@@ -3,7 +3,8 @@
 The dialect is split by op family (elementwise, data_movement, contraction,
 reduction, indexing, control_flow, linalg, dynamic, quantization,
 normalization, collectives); `shape_rules` holds the shape inference the verifiers and
-passes share, `attributes` the enums and dimension numbers.
+passes share, `enums` the enum attributes, `attributes` the dimension
+numbers.
 
 A context imports a family when it first meets one of its names
 (`xlir/lazy_dialect.py`): the table below names what each family defines,
@@ -52,9 +53,10 @@ StableHLO = LazyDialect(
     },
     {
         _FAMILIES + "attributes:STABLEHLO_ATTRIBUTES": """
-            channel_handle comparison_direction comparison_type precision
-            rng_algorithm dot gather scatter output_operand_alias conv
+            channel_handle dot gather scatter output_operand_alias conv
             dot_algorithm""",
+        _FAMILIES + "enums:ENUM_ATTRIBUTES": """
+            comparison_direction comparison_type precision rng_algorithm""",
         _FAMILIES + "linalg:LINALG_ATTRIBUTES": "transpose fft_type",
         _FAMILIES + "control_flow:CONTROL_FLOW_TYPES": "token",
     },

@@ -1,8 +1,9 @@
-"""StableHLO's attributes: enums and structured dimension numbers.
+"""StableHLO's structured attributes: dimension numbers, channel handles,
+operand aliases and dot algorithms (the enums are in `enums`).
 
 Each prints and parses exactly as StableHLO's own generic form, so that
 `--print-op-generic` output stays readable by upstream MLIR tools:
-`#stablehlo<comparison_direction LT>`, `#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`,
+`#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`,
 `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`, and so on.
 """
 
@@ -12,73 +13,26 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, IntAttr
-from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import (
-    Attribute,
-    ParametrizedAttribute,
-    SpacedOpaqueSyntaxAttribute,
-)
+from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
+from xlir.dialects.stablehlo.enums import (  # noqa: F401 re-exported, their old home
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+    Precision,
+    PrecisionAttr,
+    RngAlgorithm,
+    RngAlgorithmAttr,
+)
 from xlir.dialects.syntax import (
     I64Tuple,
     parse_int_list,
     print_int_list,
 )
-
-
-class ComparisonDirection(StrEnum):
-    EQ = "EQ"
-    NE = "NE"
-    GE = "GE"
-    GT = "GT"
-    LE = "LE"
-    LT = "LT"
-
-
-class ComparisonType(StrEnum):
-    NOTYPE = "NOTYPE"
-    FLOAT = "FLOAT"
-    TOTALORDER = "TOTALORDER"
-    SIGNED = "SIGNED"
-    UNSIGNED = "UNSIGNED"
-
-
-class Precision(StrEnum):
-    DEFAULT = "DEFAULT"
-    HIGH = "HIGH"
-    HIGHEST = "HIGHEST"
-
-
-class RngAlgorithm(StrEnum):
-    DEFAULT = "DEFAULT"
-    THREE_FRY = "THREE_FRY"
-    PHILOX = "PHILOX"
-
-
-@irdl_attr_definition
-class ComparisonDirectionAttr(
-    EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute
-):
-    name = "stablehlo.comparison_direction"
-
-
-@irdl_attr_definition
-class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
-    name = "stablehlo.comparison_type"
-
-
-@irdl_attr_definition
-class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
-    name = "stablehlo.precision"
-
-
-@irdl_attr_definition
-class RngAlgorithmAttr(EnumAttribute[RngAlgorithm], SpacedOpaqueSyntaxAttribute):
-    name = "stablehlo.rng_algorithm"
 
 
 class _DimensionFields(ParametrizedAttribute):
@@ -665,10 +619,6 @@ class DotAlgorithmAttr(ParametrizedAttribute):
 
 STABLEHLO_ATTRIBUTES = [
     ChannelHandleAttr,
-    ComparisonDirectionAttr,
-    ComparisonTypeAttr,
-    PrecisionAttr,
-    RngAlgorithmAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     ScatterDimensionNumbersAttr,

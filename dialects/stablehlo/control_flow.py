@@ -60,7 +60,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.effects import RecursiveEffects
-from xlir.dialects.stablehlo.attributes import RngAlgorithm, RngAlgorithmAttr
+from xlir.dialects.stablehlo.enums import RngAlgorithm, RngAlgorithmAttr
 from xlir.dialects.stablehlo.types import (
     element_type,
     is_float,

@@ -34,7 +34,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from xlir.dialects.stablehlo.attributes import (
+from xlir.dialects.stablehlo.enums import (
     ComparisonDirection,
     ComparisonDirectionAttr,
     ComparisonType,

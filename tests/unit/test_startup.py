@@ -97,6 +97,35 @@ def test_hlo_passes_import_no_runtime(program: str, passes: list[str]) -> None:
     assert _imported(program, *passes) == []
 
 
+NOT_FOR_A_PLAIN_RUN = (
+    "xlir.tools.expected_diagnostics",
+    "xlir.tools.list_passes",
+    "xlir.dialects.stablehlo.attributes",
+)
+"""What parsing and printing adds and multiplies does without: annotations
+are read only under `--verify-diagnostics`, the pass table only for
+`--list-passes`, and the dimension-number attributes only by the ops that
+carry them (comparisons take theirs from `enums`)."""
+
+
+def test_plain_run_imports_only_what_it_uses(program: str) -> None:
+    assert _imported(program, of=NOT_FOR_A_PLAIN_RUN) == []
+
+
+def test_compare_needs_no_dimension_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "compare.mlir"
+    path.write_text(
+        PROGRAM.replace(
+            "%2 = stablehlo.multiply %0, %1 : tensor<4xf32>",
+            "%c = stablehlo.compare LT, %0, %1, FLOAT : "
+            "(tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+            "  %2 = stablehlo.select %c, %0, %1 : tensor<4xi1>, tensor<4xf32>",
+        )
+    )
+    of = ("xlir.dialects.stablehlo.attributes", "xlir.dialects.stablehlo.enums")
+    assert _imported(str(path), of=of) == ["xlir.dialects.stablehlo.enums"]
+
+
 def test_hlo_opt_imports_no_target(program: str) -> None:
     """`hlo-opt` folds constants with the evaluator, never through a target."""
     imported = _imported(program, "-p", "hlo-opt")
