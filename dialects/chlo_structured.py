@@ -46,8 +46,13 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.effects import RecursiveEffects
-from xlir.dialects.stablehlo.attributes import Precision, _DimensionFields
+from xlir.dialects.stablehlo.attributes import (
+    _DimensionFields,
+)
 from xlir.dialects.stablehlo.control_flow import check_region_signature
+from xlir.dialects.stablehlo.enums import (
+    Precision,
+)
 from xlir.dialects.stablehlo.types import element_type, is_integer, shape
 from xlir.dialects.syntax import (
     I64Tuple,

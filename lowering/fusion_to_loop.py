@@ -63,7 +63,9 @@ from xlir.dialects.loop.globals import GetGlobalOp, GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.stablehlo import data_movement as dm
-from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
+from xlir.dialects.stablehlo.attributes import (
+    DotDimensionNumbersAttr,
+)
 from xlir.dialects.stablehlo.contraction import ConvolutionOp, DotGeneralOp
 from xlir.dialects.stablehlo.indexing import GatherOp
 from xlir.dialects.stablehlo.reduction import ReduceOp, ReduceWindowOp

@@ -49,7 +49,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.dialects.arith import RemfOp
 from xlir.dialects.loop import loops
-from xlir.dialects.stablehlo.attributes import (
+from xlir.dialects.stablehlo.enums import (
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
 )

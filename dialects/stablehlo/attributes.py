@@ -18,16 +18,6 @@ from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xlir.dialects.stablehlo.enums import (  # noqa: F401 re-exported, their old home
-    ComparisonDirection,
-    ComparisonDirectionAttr,
-    ComparisonType,
-    ComparisonTypeAttr,
-    Precision,
-    PrecisionAttr,
-    RngAlgorithm,
-    RngAlgorithmAttr,
-)
 from xlir.dialects.syntax import (
     I64Tuple,
     parse_int_list,

@@ -41,7 +41,9 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.utils.exceptions import VerifyException
-from xlir.dialects.stablehlo.attributes import ChannelHandleAttr
+from xlir.dialects.stablehlo.attributes import (
+    ChannelHandleAttr,
+)
 from xlir.dialects.stablehlo.control_flow import (
     TokenType,
     check_region_signature,

@@ -48,9 +48,11 @@ from xlir.dialects.stablehlo.attributes import (
     ConvDimensionNumbersAttr,
     DotAlgorithmAttr,
     DotDimensionNumbersAttr,
+    parse_conv_dimension_layouts,
+)
+from xlir.dialects.stablehlo.enums import (
     Precision,
     PrecisionAttr,
-    parse_conv_dimension_layouts,
 )
 from xlir.dialects.stablehlo.shape_rules import check_rule
 from xlir.dialects.stablehlo.types import (

@@ -45,6 +45,8 @@ from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.stablehlo.attributes import (
     ConvDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
+)
+from xlir.dialects.stablehlo.enums import (
     PrecisionAttr,
 )
 from xlir.dialects.stablehlo.types import element_type, is_integer, shape

@@ -33,8 +33,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import ReshapeOp
-from xlir.dialects.stablehlo.attributes import RngAlgorithm
 from xlir.dialects.stablehlo.control_flow import RngBitGeneratorOp
+from xlir.dialects.stablehlo.enums import (
+    RngAlgorithm,
+)
 from xlir.evaluator.hlo.rng import (
     PHILOX_MULTIPLIERS,
     PHILOX_WEYL,

@@ -26,7 +26,9 @@ from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.memory import LoadOp
-from xlir.dialects.stablehlo.attributes import ScatterDimensionNumbersAttr
+from xlir.dialects.stablehlo.attributes import (
+    ScatterDimensionNumbersAttr,
+)
 from xlir.dialects.stablehlo.indexing import ScatterOp
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder

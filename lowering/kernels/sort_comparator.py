@@ -22,9 +22,12 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, SSAValue
-from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.elementwise import AndOp, CompareOp, NotOp, SelectOp
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    ComparisonType,
+)
 from xlir.dialects.stablehlo.types import is_float
 from xlir.passes.hlo.simplify_patterns.constants import splat_scalar
 

@@ -33,7 +33,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xlir.dialects.stablehlo.attributes import ConvDimensionNumbersAttr
+from xlir.dialects.stablehlo.attributes import (
+    ConvDimensionNumbersAttr,
+)
 from xlir.dialects.stablehlo.contraction import ConvolutionOp, padding_pairs
 from xlir.dialects.stablehlo.data_movement import ConstantOp, PadOp
 from xlir.dialects.stablehlo.types import element_type, shape

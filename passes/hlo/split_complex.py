@@ -56,11 +56,11 @@ from xlir.dialects.hlo import COMPLEX_ATTRIBUTE
 from xlir.dialects.hlo import FftOp as HloFftOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import (
+from xlir.dialects.stablehlo.control_flow import ReturnOp
+from xlir.dialects.stablehlo.enums import (
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
 )
-from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.linalg import FftOp, FftType
 from xlir.dialects.stablehlo.types import element_type
 from xlir.dialects.syntax import array_values

@@ -23,12 +23,14 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection
 from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.data_movement import (
     BroadcastInDimOp,
     ConstantOp,
     IotaOp,
+)
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
 )
 from xlir.dialects.stablehlo.reduction import ReduceOp
 from xlir.dialects.stablehlo.types import element_type, shape

@@ -26,8 +26,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import SSAValue
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    ComparisonType,
+)
 from xlir.passes.hlo.decompositions.elementary import cosh, sinh
 from xlir.passes.hlo.decompositions.emitter import Emitter
 

@@ -23,7 +23,9 @@ import math
 
 from xdsl.ir import SSAValue
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+)
 from xlir.passes.hlo.decompositions.emitter import Emitter
 
 LT = ComparisonDirection.LT

@@ -24,8 +24,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.data_movement import BroadcastInDimOp, ConstantOp
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    ComparisonType,
+)
 from xlir.dialects.stablehlo.types import element_type, is_float, shape
 
 

@@ -17,7 +17,9 @@ from xdsl.dialects.builtin import IntegerType, Signedness, TensorType
 from xdsl.ir import SSAValue
 from xlir.dialects import chlo
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+)
 from xlir.dialects.stablehlo.types import element_type
 from xlir.passes.hlo.decompositions.emitter import Emitter
 

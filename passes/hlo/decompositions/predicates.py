@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from xdsl.ir import SSAValue
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+)
 from xlir.passes.hlo.decompositions.emitter import Emitter
 
 EQ = ComparisonDirection.EQ

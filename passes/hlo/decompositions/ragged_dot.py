@@ -25,10 +25,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xlir.dialects.chlo_structured import RaggedDotOp
 from xlir.dialects.stablehlo import elementwise as ew
 from xlir.dialects.stablehlo.attributes import (
-    ComparisonDirection,
     DotDimensionNumbersAttr,
-    Precision,
-    PrecisionAttr,
 )
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import (
@@ -37,6 +34,11 @@ from xlir.dialects.stablehlo.data_movement import (
     IotaOp,
     ReshapeOp,
     SliceOp,
+)
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    Precision,
+    PrecisionAttr,
 )
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.passes.hlo.decompositions.emitter import scalar

@@ -21,7 +21,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+)
 from xlir.dialects.stablehlo.types import element_type
 from xlir.passes.hlo.decompositions.emitter import Emitter
 

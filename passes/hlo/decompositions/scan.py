@@ -25,8 +25,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xlir.dialects.chlo_structured import ScanOp
 from xlir.dialects.stablehlo import data_movement as dm
 from xlir.dialects.stablehlo import elementwise as ew
-from xlir.dialects.stablehlo.attributes import ComparisonDirection
 from xlir.dialects.stablehlo.control_flow import ReturnOp, WhileOp
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+)
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.passes.hlo.decompositions.emitter import scalar
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, Region, SSAValue
 from xlir.dialects.chlo import TopKOp
-from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.data_movement import IotaOp, SliceOp
 from xlir.dialects.stablehlo.elementwise import CompareOp
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    ComparisonType,
+)
 from xlir.dialects.stablehlo.reduction import SortOp
 from xlir.dialects.stablehlo.types import (
     element_type,

@@ -29,7 +29,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.data_movement import ConstantOp
 from xlir.dialects.stablehlo.elementwise import (
     AddOp,
@@ -45,6 +44,10 @@ from xlir.dialects.stablehlo.elementwise import (
     SelectOp,
     SubtractOp,
     XorOp,
+)
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    ComparisonType,
 )
 from xlir.dialects.stablehlo.types import (
     element_type,

@@ -22,8 +22,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xlir.dialects.stablehlo.attributes import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.elementwise import CompareOp, MaximumOp
+from xlir.dialects.stablehlo.enums import (
+    ComparisonDirection,
+    ComparisonType,
+)
 from xlir.passes.hlo.simplify_patterns.constants import splat_scalar
 
 

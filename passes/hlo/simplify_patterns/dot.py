@@ -26,7 +26,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xlir.dialects.stablehlo.attributes import DotDimensionNumbersAttr
+from xlir.dialects.stablehlo.attributes import (
+    DotDimensionNumbersAttr,
+)
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import TransposeOp
 
