@@ -224,7 +224,13 @@ def compile_parts(
 def _translations_collected() -> Iterator[None]:
     """The objects that exist now set aside from the cycle collector for the
     while (`gc.freeze`), so that `_translate` collecting costs only what it
-    made."""
+    made. Where the process holds frozen objects of its own, nothing is
+    frozen or thawed here: `gc.unfreeze` thaws every frozen object, and
+    would hand the caller's back to the collector (a forked server's shared
+    pages written again, each later collection scanning the whole heap)."""
+    if gc.get_freeze_count():
+        yield
+        return
     gc.freeze()
     try:
         yield
