@@ -140,16 +140,15 @@ def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
     element = source.element_type if isinstance(source, VectorType) else source
     assert isinstance(element, IntegerType)
 
-    def like_source(type_: IntegerType) -> Attribute:
-        return type_ if shape is None else VectorType(type_, shape)
-
     def constant(number: int) -> SSAValue:
         scalar = b.const(number, element)
-        return scalar if shape is None else splat(b, scalar, like_source(element))
+        return scalar if shape is None else splat(b, scalar, VectorType(element, shape))
 
     width = element.width.data
     if width < 64:
-        wide = like_source(IntegerType(64 if width >= 32 else 32))
+        wide: Attribute = IntegerType(64 if width >= 32 else 32)
+        if shape is not None:
+            wide = VectorType(wide, shape)
         return b.emit(llvm.SIToFPOp(b.emit(llvm.ZExtOp(value, wide)), target))
     one = constant(1)
     halved = b.emit(
