@@ -4,10 +4,12 @@
   of the dividend and is exact), lowered to LLVM's `frem`. A remainder
   computed as `a - trunc(a / b) * b` is wrong once the quotient no longer
   fits the mantissa (f32 `1e30 rem 7`).
-* `arith.extsi`, `extui`, `trunci`, `sitofp` and `fptosi` on vectors as
-  well as scalars: register tiles (`passes/loop/jam_vector.py`) widen vectors
-  of i8 lanes in an int8 contraction, and convert its sums back from f32
-  (`passes/hlo/int_dot_in_f32.py`), which xDSL's scalar-only definitions
+* `arith.extsi`, `extui`, `trunci`, `sitofp`, `uitofp`, `fptosi` and
+  `fptoui` on vectors as well as scalars: register tiles
+  (`passes/loop/jam_vector.py`) widen vectors of i8 lanes in an int8
+  contraction, convert its sums back from f32
+  (`passes/hlo/int_dot_in_f32.py`) and turn a one-hot's compares into floats
+  (a mixture of experts' routing), which xDSL's scalar-only definitions
   refuse to verify.
 * `arith.cmpi` and `arith.cmpf` with vectors of i1 as results, and
   `arith.select` with vectors of i1 as conditions, as MLIR's arith has them:
@@ -15,7 +17,8 @@
   compares and selects (NaN stays NaN: `passes/loop/float_formats.py`), a
   dot's relu epilogue compares its sums with zero, on vectors. xDSL's
   classes count these as theirs (`register`), so a check of `isinstance(op,
-  arith.CmpiOp)` holds for the compares the parser builds.
+  arith.CmpiOp)` holds for the compares the parser builds (and so for
+  `uitofp` and `fptoui`).
 * `arith.dot_quads`, which MLIR's arith lacks: each i32 lane of the
   accumulator plus the dot product of the four unsigned bytes of the lane
   of `lhs` with the four signed bytes of `rhs` (x86's `vpdpbusd`, without
@@ -135,10 +138,14 @@ class SIToFPOp(_IntegerCast):
 
 
 @irdl_op_definition
-class FPToSIOp(IRDLOperation):
-    """A float-to-signed-integer cast (of vectors too), in xDSL's syntax."""
+class UIToFPOp(_IntegerCast):
+    name = "arith.uitofp"
+    result = result_def(FLOAT_LIKE)
 
-    name = "arith.fptosi"
+
+class _FloatToIntegerCast(IRDLOperation):
+    """A float-to-integer cast (of vectors too), in xDSL's syntax."""
+
     input = operand_def(FLOAT_LIKE)
     result = result_def(INTEGER_LIKE)
     traits = traits_def(Pure())
@@ -146,6 +153,16 @@ class FPToSIOp(IRDLOperation):
 
     def __init__(self, op: SSAValue | Operation, target_type: Attribute):
         super().__init__(operands=[op], result_types=[target_type])
+
+
+@irdl_op_definition
+class FPToSIOp(_FloatToIntegerCast):
+    name = "arith.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(_FloatToIntegerCast):
+    name = "arith.fptoui"
 
 
 @irdl_op_definition
@@ -388,7 +405,9 @@ VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
     xdsl_arith.ExtUIOp: ExtUIOp,
     xdsl_arith.TruncIOp: TruncIOp,
     xdsl_arith.SIToFPOp: SIToFPOp,
+    xdsl_arith.UIToFPOp: UIToFPOp,
     xdsl_arith.FPToSIOp: FPToSIOp,
+    xdsl_arith.FPToUIOp: FPToUIOp,
     xdsl_arith.CmpiOp: CmpiOp,
     xdsl_arith.CmpfOp: CmpfOp,
     xdsl_arith.SelectOp: SelectOp,
@@ -398,6 +417,8 @@ VECTOR_FORMS: dict[type[Operation], type[Operation]] = {
 xdsl_arith.CmpiOp.register(CmpiOp)
 xdsl_arith.CmpfOp.register(CmpfOp)
 xdsl_arith.SelectOp.register(SelectOp)
+xdsl_arith.UIToFPOp.register(UIToFPOp)
+xdsl_arith.FPToUIOp.register(FPToUIOp)
 
 _OWN = [RemfOp, DotQuadsOp, *VECTOR_FORMS.values()]
 

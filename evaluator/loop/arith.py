@@ -313,7 +313,7 @@ def _extend_unsigned(op: Operation, scope: Scope) -> Step:
     return elementwise(op, scope, lambda x: back(view(x)))
 
 
-@impl(xlir_arith.SIToFPOp, arith.SIToFPOp, arith.UIToFPOp)
+@impl(xlir_arith.SIToFPOp, arith.SIToFPOp, xlir_arith.UIToFPOp, arith.UIToFPOp)
 def _int_to_float(op: Operation, scope: Scope) -> Step:
     """To a format narrower than f32 (bf16 rounds its f32 register after
     each op), through f32 rounded to odd, so that it is rounded once:
@@ -335,7 +335,7 @@ def _int_to_float(op: Operation, scope: Scope) -> Step:
     return elementwise(op, scope, lambda x: np.asarray(view(x)).astype(dst)[()])
 
 
-@impl(xlir_arith.FPToSIOp, arith.FPToSIOp, arith.FPToUIOp)
+@impl(xlir_arith.FPToSIOp, arith.FPToSIOp, xlir_arith.FPToUIOp, arith.FPToUIOp)
 def _float_to_int(op: Operation, scope: Scope) -> Step:
     src, dst = _cast(op)
     if dst.kind == "b":

@@ -8,7 +8,7 @@ propagating, as `arith.maximumf`), `llvm.smax`…, `llvm.fptosi.sat` (the
 lowering guards the range and NaN already, so saturation is never observed),
 `llvm.ctpop`/`ctlz`/`abs`, `llvm.round`/`roundeven`/`trunc`. `uitofp` is
 `sitofp` of the value widened (or halved, for 64 bits, keeping the sticky
-bit so the rounding stays correct). bf16 and the float8/6/4 formats are the
+bit so the rounding stays correct), lane by lane on vectors. bf16 and the float8/6/4 formats are the
 integers that hold their bits: only selects and bitcasts take them (the
 `widen-floats` pass computes on them in f32). Transcendentals that `expand-math` did
 not turn into arithmetic (f64, or a pipeline without it) call the math
@@ -132,23 +132,33 @@ def _float_to_int(kind: str) -> Emitter:
 
 
 def _uitofp(b: FunctionBuilder, op: Operation) -> SSAValue:
+    """On vectors too, lane by lane as on scalars (module docstring)."""
     value = b.get(op.operands[0])
     source = llvm_type(op.operands[0].type, op)
     target = _result_type(op)
-    assert isinstance(source, IntegerType)
-    width = source.width.data
+    shape = source.get_shape() if isinstance(source, VectorType) else None
+    element = source.element_type if isinstance(source, VectorType) else source
+    assert isinstance(element, IntegerType)
+
+    def constant(number: int) -> SSAValue:
+        scalar = b.const(number, element)
+        return scalar if shape is None else splat(b, scalar, VectorType(element, shape))
+
+    width = element.width.data
     if width < 64:
-        wide = IntegerType(64 if width >= 32 else 32)
+        wide: Attribute = IntegerType(64 if width >= 32 else 32)
+        if shape is not None:
+            wide = VectorType(wide, shape)
         return b.emit(llvm.SIToFPOp(b.emit(llvm.ZExtOp(value, wide)), target))
-    one = b.const(1, source)
+    one = constant(1)
     halved = b.emit(
         llvm.OrOp(b.emit(llvm.LShrOp(value, one)), b.emit(llvm.AndOp(value, one)))
     )
     doubled = b.emit(llvm.SIToFPOp(halved, target))
     doubled = b.emit(llvm.FAddOp(doubled, doubled))
     direct = b.emit(llvm.SIToFPOp(value, target))
-    negative = b.icmp(value, b.const(0, source), SLT)
-    return b.emit(llvm.SelectOp(negative, doubled, direct))
+    negative = b.icmp(value, constant(0), SLT)
+    return b.emit(SelectOp(negative, doubled, direct))
 
 
 def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:

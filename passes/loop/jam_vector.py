@@ -90,7 +90,9 @@ VECTOR_OPS = frozenset(
         "arith.extui",
         "arith.trunci",
         "arith.sitofp",
+        "arith.uitofp",
         "arith.fptosi",
+        "arith.fptoui",
         "arith.dot_quads",
         *(op.name for op in EXPANSIONS),
     }

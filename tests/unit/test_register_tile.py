@@ -426,3 +426,63 @@ def test_gathered_loads_and_lane_numbers_keep_bits() -> None:
         for lanes in (0, 1)
     }
     np.testing.assert_array_equal(on_cpu[0], on_cpu[1])
+
+
+UNSIGNED_CASTS = """
+func.func @main(%a: tensor<3x16xui32>, %b: tensor<3x16xui64>, %e: tensor<3x16xi32>, %f: tensor<3x16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xui32>) {
+  %z32 = stablehlo.constant dense<0> : tensor<ui32>
+  %z64 = stablehlo.constant dense<0> : tensor<ui64>
+  %low = stablehlo.constant dense<-2147483648> : tensor<i32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %ra = stablehlo.reduce(%a init: %z32) applies stablehlo.maximum across dimensions = [0] : (tensor<3x16xui32>, tensor<ui32>) -> tensor<16xui32>
+  %rb = stablehlo.reduce(%b init: %z64) applies stablehlo.maximum across dimensions = [0] : (tensor<3x16xui64>, tensor<ui64>) -> tensor<16xui64>
+  %re = stablehlo.reduce(%e init: %low) applies stablehlo.maximum across dimensions = [0] : (tensor<3x16xi32>, tensor<i32>) -> tensor<16xi32>
+  %rf = stablehlo.reduce(%f init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<3x16xf32>, tensor<f32>) -> tensor<16xf32>
+  %0 = stablehlo.convert %ra : (tensor<16xui32>) -> tensor<16xf32>
+  %1 = stablehlo.convert %rb : (tensor<16xui64>) -> tensor<16xf32>
+  %c = stablehlo.iota dim = 0 : tensor<16xi32>
+  %m = stablehlo.compare EQ, %re, %c : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+  %2 = stablehlo.convert %m : (tensor<16xi1>) -> tensor<16xf32>
+  %3 = stablehlo.convert %rf : (tensor<16xf32>) -> tensor<16xui32>
+  return %0, %1, %2, %3 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xui32>
+}"""
+"""Column maxima converted: unsigned to f32 (i32 and i64 lanes), a one-hot's
+compare to f32 (i1 lanes), f32 to unsigned; `vectorize` puts every
+conversion on vectors."""
+
+
+def _columns(values: list, dtype: type) -> np.ndarray:
+    """`values` (repeated to 16 columns) as the maxima of three rows."""
+    rows = np.zeros((3, 16), dtype)
+    rows[1] = np.resize(np.array(values, dtype), 16)
+    return rows
+
+
+def test_unsigned_vector_casts_keep_bits() -> None:
+    """`uitofp` and `fptoui` on vectors give the bits of scalar copies, on
+    the loop interpreter and on this CPU: 0, the largest unsigned values,
+    values above 2^24 that round (ties to even), and an i64 lane that would
+    round twice through f64."""
+    a = _columns([0, 1, 2**32 - 1, 2**24 + 1, 2**24 + 3, 2**31 + 257], np.uint32)
+    b = _columns(
+        [0, 1, 2**64 - 1, 2**63, 2**63 + 2**39 + 1, 2**53 + 1, 2**24 + 1], np.uint64
+    )
+    e = np.full((3, 16), -5, np.int32)
+    e[1] = [3, 1, 2, 3, 4, 0, 6, 7, 8, 9, 1, 1, 12, 13, 0, 15]
+    f = np.full((3, 16), -np.inf, np.float32)
+    f[1] = np.resize(np.array([0, 1.5, 2**31, 4294967040, 16777217, 255.5]), 16)
+    arguments = [a.view(np.int32), b.view(np.int64), e, f]
+    want = _run(_lowered(UNSIGNED_CASTS, ""), arguments)
+    np.testing.assert_array_equal(want[0], a[1].astype(np.float32))
+    np.testing.assert_array_equal(want[1], b[1].astype(np.float32))
+    np.testing.assert_array_equal(want[2], (e[1] == np.arange(16)).astype(np.float32))
+    np.testing.assert_array_equal(want[3].view(np.uint32), f[1].astype(np.uint32))
+    vectors = _lowered(UNSIGNED_CASTS, ",fuse-kernels,vectorize{width=8}")
+    for source in ("i32", "i64", "i1"):
+        assert f"vector<8x{source}> to vector<8xf32>" in str(vectors)
+    assert re.search(r"arith\.fptoui %\S+ : vector<8xf32>", str(vectors))
+    for module in (_lowered(UNSIGNED_CASTS, ",fuse-kernels"), vectors):
+        for target in ("interpreter", "cpu"):
+            got = xlir.compile(module, target=target)(*arguments)
+            for g, w in zip(got, want, strict=True):
+                np.testing.assert_array_equal(g.view(np.uint8), w.view(np.uint8))

@@ -2,7 +2,8 @@
 // RUN: xlir-opt %s -p 'vectorize{width=4}' | xlir-opt | filecheck %s
 
 // A column reduction whose epilogue converts its i8 result: `sitofp` has a
-// vector form (xlir.dialects.arith, beside extsi, extui, trunci and fptosi),
+// vector form (xlir.dialects.arith, beside extsi, extui, trunci, uitofp,
+// fptosi and fptoui),
 // so the columns become one vector copy whose conversion is a valid
 // `sitofp` of a `vector<4xi8>` (xDSL's scalar-only `sitofp` once made an
 // invalid one, found by the random program fuzzer as an i8 and-reduce
@@ -26,11 +27,11 @@ loop.kernel @and_then_convert(%x: memref<8x16xi8>, %out: memref<16xf32>) {
   loop.return
 }
 
-// `uitofp` has no vector form: the columns stay four scalar copies.
+// So has `uitofp`: the columns become one vector copy converting i8 lanes.
 // CHECK-LABEL: loop.kernel @and_then_convert_unsigned
-// CHECK-NOT:     vector<
-// CHECK-COUNT-4: arith.uitofp %{{.*}} : i8 to f32
-// CHECK-NOT:     vector<
+// CHECK:         loop.for {{.*}} -> (vector<4xi8>)
+// CHECK:         arith.uitofp %{{.*}} : vector<4xi8> to vector<4xf32>
+// CHECK-NEXT:    loop.store %{{.*}} : memref<16xf32>, vector<4xf32>
 // CHECK:         loop.return
 loop.kernel @and_then_convert_unsigned(%x: memref<8x16xi8>, %out: memref<16xf32>) {
   %ones = arith.constant -1 : i8
