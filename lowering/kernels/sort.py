@@ -16,10 +16,10 @@ read positions; the comparator is inlined on the candidates of all inputs
 at once (keys and values move together). The right run's element is taken
 only when the comparator says it goes strictly first, so the sort is stable
 whatever `is_stable` says, and for a comparator that is a strict weak order
-it agrees with the reference interpreter's stable sort. JAX's float
-comparator is inlined in a cheaper form that answers the same
-(`sort_comparator.py`). Reads are clamped
-inside their run, so a finished run is read (and ignored) rather than
+it agrees with the reference interpreter's stable sort (`simplify` has
+made JAX's float comparator a few float compares by then:
+`passes/hlo/simplify_patterns/total_order.py`). Reads are clamped inside
+their run, so a finished run is read (and ignored) rather than
 branched around.
 
 A pass cannot merge in place, so the kernel takes one scratch buffer per
@@ -46,7 +46,6 @@ from xlir.dialects.loop.loops import Bound
 from xlir.dialects.stablehlo.reduction import SortOp
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder
-from xlir.lowering.kernels.sort_comparator import cheaper_comparator
 
 Buffers = tuple[Sequence[SSAValue], Sequence[SSAValue]]
 """What a pass reads, and what it writes."""
@@ -64,9 +63,9 @@ def lower_sort(op: SortOp, name: str) -> KernelOp:
         for operand, result in zip(kb.inputs, kb.outputs, strict=True):
             kb.copy(operand, result, sizes)
         return kb.finish()
-    block = op.comparator.block
-    assert block is not None
-    merge = _Merge(kb, cheaper_comparator(block), sizes, axis)
+    comparator = op.comparator.block
+    assert comparator is not None
+    merge = _Merge(kb, comparator, sizes, axis)
     sorted_by_blocks = 2 - passes % 2
     merge.sort_blocks((kb.inputs, kb.outputs), 1 << sorted_by_blocks)
     if passes > sorted_by_blocks:

@@ -23,6 +23,7 @@ from xlir.passes.hlo.simplify_patterns.compare_clamped import compare_clamped_pa
 from xlir.passes.hlo.simplify_patterns.dot import dot_patterns
 from xlir.passes.hlo.simplify_patterns.shape_chains import shape_chain_patterns
 from xlir.passes.hlo.simplify_patterns.slices import slice_patterns
+from xlir.passes.hlo.simplify_patterns.total_order import total_order_patterns
 
 from xlir.rewriting import PatternRewriteWalker
 
@@ -41,6 +42,7 @@ class SimplifyPass(ModulePass):
             *slice_patterns(),
             *dot_patterns(),
             *compare_clamped_patterns(),
+            *total_order_patterns(),
         ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), post_walk_func=memo_region_dce
