@@ -71,8 +71,11 @@ Only nests whose body holds nothing but region-free ops, `loop.for`s and
 inner `loop.parallel`s (recursively) are jammed, with static bounds and
 steps on the jammed dimensions and `loop.for` bounds that do not depend on
 them (copies must walk the same iterations together). An inner
-`loop.parallel` is cloned whole once per copy, one after the other (softmax
-writes a row's exponentials before it sums them). A jammed nest carries the
+`loop.parallel` (softmax writes a row's exponentials before it sums them)
+runs once for the copies of a jam along one dimension, the copy's offset
+its outer dimension, where the values it takes from the copies can be
+computed again inside it (`_merge_copies`); otherwise it is cloned whole
+once per copy, one after the other. A jammed nest carries the
 `jam` attribute (the factor of each dimension), so it is not jammed again;
 the remainder nests keep the old nest's attributes (a caller may jam them
 by what is left).
@@ -87,7 +90,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
@@ -434,16 +437,25 @@ def _jam_ops(
     maps: list[dict[SSAValue, SSAValue]],
     builder: Builder,
     lanes: Lanes | None,
+    rows: RowCopies | None = None,
 ) -> None:
     """Clone `ops` once per copy (`maps[c]` maps the old values to copy c's),
     op by op; a load or pure op once per distinct list of operands, shared
     by the copies that have it. With `lanes`, the copies are vector copies
-    and what varies along their dimension is cloned as vector ops."""
+    and what varies along their dimension is cloned as vector ops. With
+    `rows` (`ops` are that nest's body), an inner `loop.parallel` runs
+    once over the copies where it can (`_merge_copies`)."""
     for op in ops:
         if isinstance(op, YieldOp):
             continue
         if isinstance(op, ForOp):
             _jam_for(op, maps, builder, lanes)
+            continue
+        if (
+            isinstance(op, ParallelOp)
+            and rows is not None
+            and _merge_copies(op, maps, builder, rows)
+        ):
             continue
 
         def clone(m: dict[SSAValue, SSAValue], op: Operation = op) -> None:
@@ -515,6 +527,135 @@ def _jam_for(
     for c, m in enumerate(maps):
         for r, result in enumerate(loop.results):
             m[result] = jammed.results[c * count + r]
+
+
+@dataclass(frozen=True)
+class RowCopies:
+    """The scalar copies of a jam along one dimension: the old nest, the
+    dimension and its step (copy c runs at the jammed index plus c steps)."""
+
+    nest: ParallelOp
+    dim: int
+    step: int
+
+
+def _merge_copies(
+    inner: ParallelOp,
+    maps: list[dict[SSAValue, SSAValue]],
+    builder: Builder,
+    rows: RowCopies,
+) -> bool:
+    """Run an inner `loop.parallel` of the nest's body once for all copies,
+    as one nest with the copy's offset as an extra outer dimension, instead
+    of one clone per copy; whether it did. A clone per copy gains nothing
+    (the inner nest is not a reduction the copies interleave) and each clone
+    is one more loop for LLVM to vectorize: softmax's exponentials, four
+    times over. The values the inner nest takes from the body that differ
+    between copies are computed again inside it from the copy's index (LLVM
+    hoists them out of the inner loops): only pure ops and loads that
+    nothing from the load up to and through the inner nest may overwrite;
+    otherwise, or when the inner nest's own bounds differ, it is cloned."""
+    body = list(rows.nest.body.block.ops)
+    position = {op: n for n, op in enumerate(body)}
+    if len(maps) < 2 or inner not in position:
+        return False
+    if any(_differs(v, maps) for v in inner.operands):
+        return False
+    iv = rows.nest.induction_vars[rows.dim]
+    inside = {r for op in inner.walk() for r in op.results} | {
+        a
+        for op in inner.walk()
+        for region in op.regions
+        for b in region.blocks
+        for a in b.args
+    }
+    pending = [
+        v
+        for op in inner.walk()
+        for v in op.operands
+        if v not in inside and v is not iv and _differs(v, maps)
+    ]
+    wanted: set[Operation] = set()
+    while pending:
+        value = pending.pop()
+        owner = value.owner
+        if owner in wanted:
+            continue
+        if (
+            not isinstance(owner, Operation)
+            or position.get(owner, len(body)) >= (position[inner])
+        ):
+            return False
+        if not _cheap_pure(owner) and not (
+            isinstance(owner, LoadOp)
+            and not _overwritten(
+                owner, body[position[owner] + 1 : position[inner] + 1], rows.nest
+            )
+        ):
+            return False
+        wanted.add(owner)
+        pending += [v for v in owner.operands if v is not iv and _differs(v, maps)]
+    bounds = [
+        tuple(b if isinstance(b, int) else maps[0].get(b, b) for b in dim)
+        for dim in bounds_of(inner)
+    ]
+    merged = ParallelOp(
+        [0, *(b[0] for b in bounds)],
+        [len(maps) * rows.step, *(b[1] for b in bounds)],
+        [rows.step, *(b[2] for b in bounds)],
+    )
+    merged.attributes |= inner.attributes
+    factors = inner.attributes.get(JAM_ATTRIBUTE)
+    if isinstance(factors, DenseArrayBase):  # a jammed inner nest: one more dimension
+        merged.attributes[JAM_ATTRIBUTE] = i64_array([1, *factors.get_values()])
+    merged = builder.insert(merged)
+    at = Builder(InsertPoint.before(merged.yield_op()))
+    copy, *ivs = merged.induction_vars
+    copy.name_hint = f"d{iv.name_hint or rows.dim}"
+    mapping = dict(maps[0])
+    mapping[iv] = at.insert(arith.AddiOp(maps[0][iv], copy)).result
+    for new, old in zip(ivs, inner.induction_vars, strict=True):
+        new.name_hint = old.name_hint
+        mapping[old] = new
+    recomputed = sorted(wanted, key=position.__getitem__)
+    for op in (*recomputed, *inner.body.block.ops):
+        if not isinstance(op, YieldOp):
+            at.insert(op.clone(value_mapper=mapping))
+    for op in reversed(recomputed):  # the copies' own, now unused
+        for m in maps:
+            copied = m.get(op.results[0], op.results[0]).owner
+            if (
+                isinstance(copied, Operation)
+                and copied.parent is not None
+                and not any(r.uses for r in copied.results)
+            ):
+                copied.detach()
+                copied.erase()
+    return True
+
+
+def _differs(value: SSAValue, maps: Sequence[Mapping[SSAValue, SSAValue]]) -> bool:
+    """Whether the copies have different values for `value`."""
+    first = maps[0].get(value, value)
+    return any(m.get(value, value) is not first for m in maps[1:])
+
+
+def _overwritten(load: LoadOp, ops: Iterable[Operation], nest: ParallelOp) -> bool:
+    """Whether any of `ops` (and the ops inside them) may write what `load`
+    reads: a store to its buffer or one that may alias it, or an op whose
+    effects are not known."""
+    for op in ops:
+        for inner in op.walk():
+            if isinstance(inner, StoreOp):
+                if inner.buffer is load.buffer or _kernel_arguments_may_alias(
+                    nest, inner.buffer, load.buffer
+                ):
+                    return True
+            elif not (
+                inner.regions or isinstance(inner, LoadOp | YieldOp) or is_pure(inner)
+            ):
+                return True
+    return False
 
 
 def _nest_like(
@@ -631,10 +772,17 @@ def jam(
                 offset_values[d, offset] = builder.insert(shifted).result
             m[nest.induction_vars[d]] = offset_values[d, offset]
         maps.append(m)
+    rows = None
+    if lanes is None and len(dims) == 1:
+        step = bounds[dims[0]][2]
+        assert isinstance(step, int)
+        rows = RowCopies(nest, dims[0], step)
     if scratch is None:
-        _jam_ops(nest.body.block.ops, maps, builder, lanes)
+        _jam_ops(nest.body.block.ops, maps, builder, lanes, rows)
     else:
-        _jam_with_epilogue_nest(nest, main, clipped, scratch, maps, builder, lanes)
+        _jam_with_epilogue_nest(
+            nest, main, clipped, scratch, maps, builder, lanes, rows
+        )
     at = Builder(InsertPoint.before(nest))
     at.insert(main)
     remainders: dict[int, ParallelOp] = {}
@@ -659,6 +807,7 @@ def _jam_with_epilogue_nest(
     maps: list[dict[SSAValue, SSAValue]],
     builder: Builder,
     lanes: Lanes | None,
+    rows: RowCopies | None,
 ) -> None:
     """Jam the ops up to the reductions and the epilogue's head, store each
     copy's scratch value to its element of the scratch output (its
@@ -666,7 +815,7 @@ def _jam_with_epilogue_nest(
     the rest of the epilogue per element on the value loaded back."""
     body = list(nest.body.block.ops)
     before = body[: body.index(epilogue(nest)[0])]
-    _jam_ops([*before, *scratch.head], maps, builder, lanes)
+    _jam_ops([*before, *scratch.head], maps, builder, lanes, rows)
     store = scratch.store
     for m in maps:
         indices = [m.get(v, v) for v in store.indices]

@@ -235,12 +235,18 @@ loop.kernel @row_sums_in_order(%x: memref<10x32xf32>, %out: memref<10xf32>) {
 // -----
 
 // Softmax's row: exponentials written by an inner nest, then summed in
-// order. Each jammed row gets its own copy of the inner nest, before the
-// one loop that sums them all; the body costs 67 (an exp counts 64), so
-// ROW_JAM_BUDGET (320) allows 4 rows, not 8.
+// order. The inner nest runs once for the jammed rows, the row's offset its
+// outer dimension (not one clone per row: each would be one more loop for
+// LLVM to vectorize), before the one loop that sums them all; the body
+// costs 67 (an exp counts 64), so ROW_JAM_BUDGET (320) allows 4 rows, not 8.
 // CHECK-LABEL: loop.kernel @softmax_rows
-// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
-// CHECK-COUNT-4:   math.exp
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           loop.parallel (%[[DI:.*]], %[[J:.*]]) = (0, 0) to (4, 64) step (1, 1) {
+// CHECK-NEXT:        %[[ROW:.*]] = arith.addi %[[I]], %[[DI]] : index
+// CHECK-NEXT:        %[[V:.*]] = loop.load %x[%[[ROW]], %[[J]]]
+// CHECK-NEXT:        %[[W:.*]] = math.exp %[[V]] : f32
+// CHECK-NEXT:        loop.store %[[W]], %e[%[[ROW]], %[[J]]]
+// CHECK-NEXT:      }
 // CHECK-NOT:       math.exp
 // CHECK:           loop.for %{{.*}} = 0 to 64 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
 // CHECK-COUNT-4:     arith.addf
@@ -271,11 +277,11 @@ loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memr
 // remainder nest.
 // CHECK-LABEL: loop.kernel @softmax_ten_rows
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (10) step (5) attributes {jam = array<i64: 5>} {
-// CHECK-COUNT-5:   math.exp
+// CHECK:           loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (5, 64) step (1, 1) {
 // CHECK-NOT:     loop.parallel (%{{.*}}) = (10)
 // CHECK-LABEL: loop.kernel @softmax_nine_rows
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
-// CHECK-COUNT-4:   math.exp
+// CHECK:           loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (4, 64) step (1, 1) {
 // CHECK:         loop.parallel (%{{.*}}) = (8) to (9) step (1) {
 loop.kernel @softmax_ten_rows(%x: memref<10x64xf32>, %e: memref<10x64xf32>, %out: memref<10xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -310,6 +316,125 @@ loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %e: memref<9x64xf32>, %out:
     loop.store %s, %out[%i] : memref<9xf32>
   }
   loop.return
+}
+
+// -----
+
+// Softmax with its row's maximum: the inner nest uses the row's maximum,
+// loaded before it, which differs between the jammed rows; the merged nest
+// loads it again at its row (LLVM hoists it out of the inner loop), as the
+// only launch passes distinct buffers, and the rows' own loads, now unused,
+// are gone.
+// CHECK-LABEL: loop.kernel @softmax_max_rows
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK-NOT:       loop.load %max
+// CHECK:           loop.parallel (%[[DI:.*]], %[[J:.*]]) = (0, 0) to (4, 64) step (1, 1) {
+// CHECK-NEXT:        %[[ROW:.*]] = arith.addi %[[I]], %[[DI]] : index
+// CHECK-NEXT:        %[[M:.*]] = loop.load %max[%[[ROW]]]
+// CHECK-NEXT:        %[[V:.*]] = loop.load %x[%[[ROW]], %[[J]]]
+// CHECK-NEXT:        %[[D:.*]] = arith.subf %[[V]], %[[M]] : f32
+// CHECK-NEXT:        math.exp %[[D]] : f32
+// CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
+loop.kernel @softmax_max_rows(%x: memref<8x64xf32>, %max: memref<8xf32>, %e: memref<8x64xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %m = loop.load %max[%i] : memref<8xf32>
+    loop.parallel (%j) = (0) to (64) step (1) {
+      %v = loop.load %x[%i, %j] : memref<8x64xf32>
+      %d = arith.subf %v, %m : f32
+      %w = math.exp %d : f32
+      loop.store %w, %e[%i, %j] : memref<8x64xf32>
+    }
+    %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
+      %w = loop.load %e[%i, %j] : memref<8x64xf32>
+      %n = arith.addf %acc, %w : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+func.func @launches_max_rows(%x: memref<8x64xf32>, %max: memref<8xf32>) -> memref<8xf32> {
+  %stream = device.default_stream
+  %e = device.alloc : memref<8x64xf32>
+  %out = device.alloc : memref<8xf32>
+  device.launch @softmax_max_rows(%x, %max, %e, %out) on %stream : memref<8x64xf32>, memref<8xf32>, memref<8x64xf32>, memref<8xf32>
+  device.synchronize %stream
+  device.free %e : memref<8x64xf32>
+  func.return %out : memref<8xf32>
+}
+
+// -----
+
+// The same, but the row's maximum is overwritten between its load and the
+// inner nest: loading it again there would read the new value, so each row
+// keeps its own clone of the inner nest.
+// CHECK-LABEL: loop.kernel @softmax_overwritten_max
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK-COUNT-4:   loop.parallel (%{{.*}}) = (0) to (64) step (1) {
+// CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
+loop.kernel @softmax_overwritten_max(%x: memref<8x64xf32>, %max: memref<8xf32>, %e: memref<8x64xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %m = loop.load %max[%i] : memref<8xf32>
+    loop.store %zero, %max[%i] : memref<8xf32>
+    loop.parallel (%j) = (0) to (64) step (1) {
+      %v = loop.load %x[%i, %j] : memref<8x64xf32>
+      %d = arith.subf %v, %m : f32
+      %w = math.exp %d : f32
+      loop.store %w, %e[%i, %j] : memref<8x64xf32>
+    }
+    %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
+      %w = loop.load %e[%i, %j] : memref<8x64xf32>
+      %n = arith.addf %acc, %w : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// An inner nest that is jammed itself (vectorized first), using a row's
+// value loaded before it: merged for the jammed rows all the same, its jam
+// attribute given a factor of 1 for the rows' dimension.
+// CHECK-LABEL: loop.kernel @jammed_inner_merged
+// CHECK:         loop.parallel (%[[K:.*]]) = (0) to (4) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           loop.parallel (%[[DK:.*]], %{{.*}}) = (0, 0) to (4, 8) step (1, 4) attributes {jam = array<i64: 1, 4>} {
+// CHECK-NEXT:        %[[ROW:.*]] = arith.addi %[[K]], %[[DK]] : index
+// CHECK-NEXT:        loop.load %bias[%[[ROW]]]
+// CHECK:             loop.for {{.*}} -> (vector<4xf32>) {
+// CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
+loop.kernel @jammed_inner_merged(%x: memref<4x16x8xf32>, %bias: memref<4xf32>, %out: memref<4x8xf32>, %tot: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%k) = (0) to (4) step (1) {
+    %b = loop.load %bias[%k] : memref<4xf32>
+    loop.parallel (%j) = (0) to (8) step (1) {
+      %s = loop.for %i = 0 to 16 step 1 iter_args(%acc = %b) -> (f32) {
+        %v = loop.load %x[%k, %i, %j] : memref<4x16x8xf32>
+        %n = arith.addf %acc, %v : f32
+        loop.yield %n : f32
+      }
+      loop.store %s, %out[%k, %j] : memref<4x8xf32>
+    }
+    %t = loop.for %i = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%k, %i, %i] : memref<4x16x8xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %t, %tot[%k] : memref<4xf32>
+  }
+  loop.return
+}
+func.func @launches_jammed_inner_merged(%x: memref<4x16x8xf32>, %bias: memref<4xf32>) -> memref<4x8xf32> {
+  %stream = device.default_stream
+  %out = device.alloc : memref<4x8xf32>
+  %tot = device.alloc : memref<4xf32>
+  device.launch @jammed_inner_merged(%x, %bias, %out, %tot) on %stream : memref<4x16x8xf32>, memref<4xf32>, memref<4x8xf32>, memref<4xf32>
+  device.synchronize %stream
+  device.free %tot : memref<4xf32>
+  func.return %out : memref<4x8xf32>
 }
 
 // -----
