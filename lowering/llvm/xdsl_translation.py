@@ -76,17 +76,53 @@ def _i32(value: int) -> ir.Constant:
 
 
 def _getelementptr(op: llvm.GEPOp, builder: ir.IRBuilder, values: Values) -> None:
-    base = values[op.ptr]
+    base = values[op.operands[0]]
     element = convert_type(op.elem_type)
     if not base.type.is_opaque:
         base = builder.bitcast(base, element.as_pointer(base.type.addrspace))
-    dynamic = iter(op.ssa_indices)
+    dynamic = iter(op.operands[1:])
     indices = [
         values[next(dynamic)] if index == llvm.GEP_USE_SSA_VAL else _i32(index)
         for index in op.rawConstantIndices.iter_values()
     ]
     values[op.results[0]] = builder.gep(
         base, indices, inbounds=op.inbounds is not None, source_etype=element
+    )
+
+
+def _call_intrinsic(
+    op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, values: Values
+) -> None:
+    xdsl: Any = convert_op
+    arguments = op.args
+    plain = len(arguments) == len(op.operands) and not op.op_bundle_sizes.data.data
+    if not plain or any(op.fastmathFlags.data):
+        xdsl._convert_call_intrinsic(op, builder, values)  # its diagnostics
+        return
+    args = [values[argument] for argument in arguments]
+    name = op.intrin.data
+    intrinsic = builder.module.globals.get(name)
+    if intrinsic is None:
+        result = convert_type(op.results[0].type) if op.results else ir.VoidType()
+        signature = ir.FunctionType(result, [arg.type for arg in args])
+        intrinsic = ir.Function(builder.module, signature, name=name)
+    call = builder.call(intrinsic, args)
+    if op.results:
+        values[op.results[0]] = call
+
+
+@cache
+def _mask(indices: tuple[int, ...]) -> ir.Constant:
+    """A shuffle's mask, shared (it is formatted once)."""
+    return ir.Constant(ir.VectorType(ir.IntType(32), len(indices)), indices)
+
+
+def _shuffle_vector(
+    op: llvm.ShuffleVectorOp, builder: ir.IRBuilder, values: Values
+) -> None:
+    first, second = op.operands
+    values[op.results[0]] = builder.shuffle_vector(
+        values[first], values[second], _mask(op.mask.get_values())
     )
 
 
@@ -163,9 +199,9 @@ def _translations() -> dict[type[Operation], Translation]:
             llvm.ZeroOp: _zero,
             llvm.UndefOp: _undef,
             llvm.AddressOfOp: xdsl._convert_addressof,
-            llvm.CallIntrinsicOp: xdsl._convert_call_intrinsic,
+            llvm.CallIntrinsicOp: _call_intrinsic,
             llvm.InsertElementOp: _insert_element,
-            llvm.ShuffleVectorOp: xdsl._convert_shuffle_vector,
+            llvm.ShuffleVectorOp: _shuffle_vector,
             llvm.FMAOp: xdsl._convert_fma,
             llvm.ConstantOp: _constant,
         }
