@@ -31,6 +31,7 @@ from llvmlite import ir
 from xdsl.backend.llvm import convert, convert_op
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
+from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Block, Operation, SSAValue
 from xlir.lowering.llvm.scalars import suffix
 
@@ -76,11 +77,12 @@ def _i32(value: int) -> ir.Constant:
 
 
 def _getelementptr(op: llvm.GEPOp, builder: ir.IRBuilder, values: Values) -> None:
-    base = values[op.operands[0]]
+    operands = op.operands
+    base = values[operands[0]]
     element = convert_type(op.elem_type)
     if not base.type.is_opaque:
         base = builder.bitcast(base, element.as_pointer(base.type.addrspace))
-    dynamic = iter(op.operands[1:])
+    dynamic = iter(operands[1:])
     indices = [
         values[next(dynamic)] if index == llvm.GEP_USE_SSA_VAL else _i32(index)
         for index in op.rawConstantIndices.iter_values()
@@ -94,12 +96,17 @@ def _call_intrinsic(
     op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, values: Values
 ) -> None:
     xdsl: Any = convert_op
-    arguments = op.args
-    plain = len(arguments) == len(op.operands) and not op.op_bundle_sizes.data.data
-    if not plain or any(op.fastmathFlags.data):
+    segments = op.properties.get("operandSegmentSizes")
+    plain = (
+        isinstance(segments, DenseArrayBase)
+        and segments.get_values()[1:] == (0,)
+        and not op.op_bundle_sizes.data.data
+        and not any(op.fastmathFlags.data)
+    )
+    if not plain:
         xdsl._convert_call_intrinsic(op, builder, values)  # its diagnostics
         return
-    args = [values[argument] for argument in arguments]
+    args = [values[argument] for argument in op.operands]
     name = op.intrin.data
     intrinsic = builder.module.globals.get(name)
     if intrinsic is None:
