@@ -13,6 +13,10 @@
   cast opcode"). Here the cast keeps the base's address space, and is not
   asked for where the base is an opaque pointer (llvmlite returns such a
   base unchanged, after building and comparing a pointer type).
+* It converts a type attribute each time an op names it, and llvmlite
+  formats each converted type object again. Here, while `translate` runs,
+  each type attribute is converted once (`_shared_type`), and its type
+  object shared, so formatted once.
 * It finds an op's translation by trying the cases of a `match` in turn,
   most of them class patterns (an `isinstance` through `ABCMeta` each), and
   the commonest op, a constant, is the last case. Here an op's translation
@@ -23,21 +27,53 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from llvmlite import ir
 from xdsl.backend.llvm import convert, convert_op
-from xdsl.backend.llvm.convert_type import convert_type
+from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xlir.lowering.llvm.scalars import suffix
 
 Values = dict[SSAValue, Any]
 Translation = Callable[[Any, ir.IRBuilder, Values], None]
 BranchTranslation = Callable[[Any, ir.IRBuilder, Values, dict[Block, ir.Block]], None]
+
+
+class _Converted(threading.local):
+    """This thread's converted types while `translate` runs, by the id of
+    their attribute (kept alive beside them, so the id stays its own);
+    None outside."""
+
+    types: dict[int, tuple[Attribute, ir.Type]] | None = None
+
+
+_CONVERTED = _Converted()
+
+
+def convert_type(attribute: Attribute) -> ir.Type:
+    """xDSL's `convert_type`, once per attribute while `translate` runs."""
+    types = _CONVERTED.types
+    if types is None:
+        return xdsl_convert_type(attribute)
+    known = types.get(id(attribute))
+    if known is None:
+        known = types[id(attribute)] = (attribute, xdsl_convert_type(attribute))
+    return known[1]
+
+
+def translate(module: ModuleOp, triple: str | None) -> ir.Module:
+    """xDSL's `convert_module`, each type attribute converted once."""
+    _CONVERTED.types = {}
+    try:
+        return convert.convert_module(module, fallback_target_triple=triple)
+    finally:
+        _CONVERTED.types = None
 
 
 def _declared(
@@ -241,7 +277,10 @@ def _convert_op(
 
 def install() -> None:
     """Translate a function's ops by `_convert_op`, and intrinsics and
-    `getelementptr` (also where xDSL's `convert_op` is called) as above."""
+    `getelementptr` (also where xDSL's `convert_op` is called), and convert
+    types, as above."""
+    convert.convert_type = convert_type  # pyright: ignore[reportPrivateImportUsage]
+    convert_op.convert_type = convert_type  # pyright: ignore[reportPrivateImportUsage]
     convert.convert_op = _convert_op  # pyright: ignore[reportPrivateImportUsage]
     convert_op._convert_unary_intrinsic = _unary  # pyright: ignore[reportPrivateUsage]
     convert_op._convert_binary_intrinsic = _binary  # pyright: ignore[reportPrivateUsage]
