@@ -15,8 +15,9 @@
   base unchanged, after building and comparing a pointer type).
 * It converts a type attribute each time an op names it, and llvmlite
   formats each converted type object again. Here, while `translate` runs,
-  each type attribute is converted once (`_shared_type`), and its type
-  object shared, so formatted once.
+  each type attribute is converted once (`convert_type`), and its type
+  object shared, so formatted once; so are undef and zero constants
+  (`_filler`).
 * It finds an op's translation by trying the cases of a `match` in turn,
   most of them class patterns (an `isinstance` through `ABCMeta` each), and
   the commonest op, a constant, is the last case. Here an op's translation
@@ -45,20 +46,22 @@ Translation = Callable[[Any, ir.IRBuilder, Values], None]
 BranchTranslation = Callable[[Any, ir.IRBuilder, Values, dict[Block, ir.Block]], None]
 
 
-class _Converted(threading.local):
-    """This thread's converted types while `translate` runs, by the id of
-    their attribute (kept alive beside them, so the id stays its own);
-    None outside."""
+class _Shared(threading.local):
+    """What `translate` makes once and shares on this thread; None outside.
+    `types`: converted types by the id of their attribute (kept alive beside
+    them, so the id stays its own). `fillers`: undef and zero constants by
+    the id of their type (one of `types`) and whether zero."""
 
     types: dict[int, tuple[Attribute, ir.Type]] | None = None
+    fillers: dict[tuple[int, bool], ir.Constant] | None = None
 
 
-_CONVERTED = _Converted()
+_SHARED = _Shared()
 
 
 def convert_type(attribute: Attribute) -> ir.Type:
     """xDSL's `convert_type`, once per attribute while `translate` runs."""
-    types = _CONVERTED.types
+    types = _SHARED.types
     if types is None:
         return xdsl_convert_type(attribute)
     known = types.get(id(attribute))
@@ -67,13 +70,28 @@ def convert_type(attribute: Attribute) -> ir.Type:
     return known[1]
 
 
+def _filler(attribute: Attribute, value: object) -> ir.Constant:
+    """An undef (`value` ir.Undefined) or zero (None) constant of a type,
+    one per type while `translate` runs (a vector's is formatted element by
+    element)."""
+    type_ = convert_type(attribute)
+    fillers = _SHARED.fillers
+    if fillers is None:
+        return ir.Constant(type_, value)
+    key = (id(type_), value is None)
+    constant = fillers.get(key)
+    if constant is None:
+        constant = fillers[key] = ir.Constant(type_, value)
+    return constant
+
+
 def translate(module: ModuleOp, triple: str | None) -> ir.Module:
-    """xDSL's `convert_module`, each type attribute converted once."""
-    _CONVERTED.types = {}
+    """xDSL's `convert_module`, types and fillers made once (`_Shared`)."""
+    _SHARED.types, _SHARED.fillers = {}, {}
     try:
         return convert.convert_module(module, fallback_target_triple=triple)
     finally:
-        _CONVERTED.types = None
+        _SHARED.types = _SHARED.fillers = None
 
 
 def _declared(
@@ -174,11 +192,11 @@ def _constant(op: llvm.ConstantOp, builder: ir.IRBuilder, values: Values) -> Non
 
 
 def _zero(op: llvm.ZeroOp, builder: ir.IRBuilder, values: Values) -> None:
-    values[op.res] = ir.Constant(convert_type(op.res.type), None)
+    values[op.res] = _filler(op.res.type, None)
 
 
 def _undef(op: llvm.UndefOp, builder: ir.IRBuilder, values: Values) -> None:
-    values[op.res] = ir.Constant(convert_type(op.res.type), ir.Undefined)
+    values[op.res] = _filler(op.res.type, ir.Undefined)
 
 
 def _unreachable(op: llvm.UnreachableOp, builder: ir.IRBuilder, values: Values) -> None:
