@@ -39,6 +39,7 @@ from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xlir.dialects import llvm as xlir_llvm
 from xlir.lowering.llvm.scalars import suffix
 
 Values = dict[SSAValue, Any]
@@ -229,7 +230,9 @@ def _insert_element(
 
 def _translations() -> dict[type[Operation], Translation]:
     """The translation of each op class xDSL's `convert_op` knows but the
-    branches (which need the function's blocks: `_BRANCHES`)."""
+    branches (which need the function's blocks: `_BRANCHES`), and of xlir's
+    `llvm.fcmp` and `llvm.select` (dialects/llvm.py), which its match takes
+    as xDSL's."""
     xdsl: Any = convert_op
     table: dict[type[Operation], Translation] = {}
     for kinds, translation in (
@@ -244,6 +247,7 @@ def _translations() -> dict[type[Operation], Translation]:
         {
             llvm.ICmpOp: xdsl._convert_icmp,
             llvm.FCmpOp: xdsl._convert_fcmp,
+            xlir_llvm.FCmpOp: xdsl._convert_fcmp,
             llvm.FNegOp: xdsl._convert_fneg,
             llvm.CallOp: xdsl._convert_call,
             llvm.AllocaOp: xdsl._convert_alloca,
@@ -255,6 +259,7 @@ def _translations() -> dict[type[Operation], Translation]:
             llvm.InlineAsmOp: xdsl._convert_inline_asm,
             llvm.UnreachableOp: _unreachable,
             llvm.SelectOp: xdsl._convert_select,
+            xlir_llvm.SelectOp: xdsl._convert_select,
             llvm.MaskedStoreOp: xdsl._convert_masked_store,
             llvm.ReturnOp: xdsl._convert_return,
             llvm.ZeroOp: _zero,
