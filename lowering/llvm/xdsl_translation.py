@@ -132,6 +132,8 @@ def _i32(value: int) -> ir.Constant:
 
 
 def _getelementptr(op: llvm.GEPOp, builder: ir.IRBuilder, values: Values) -> None:
+    """The base, then the dynamic indices, read from the operands (xDSL's
+    accessors find each operand group anew)."""
     operands = op.operands
     base = values[operands[0]]
     element = convert_type(op.elem_type)
@@ -150,6 +152,11 @@ def _getelementptr(op: llvm.GEPOp, builder: ir.IRBuilder, values: Values) -> Non
 def _call_intrinsic(
     op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, values: Values
 ) -> None:
+    """xDSL's, for a plain call (no operand bundles, no fast-math flags:
+    anything else goes to xDSL's, which says what it lacks): the arguments
+    are all the operands (xDSL's `args` accessor, from the segment sizes,
+    cost more than the call), and the intrinsic's type is only built where
+    the module does not declare it yet."""
     xdsl: Any = convert_op
     segments = op.properties.get("operandSegmentSizes")
     plain = (
