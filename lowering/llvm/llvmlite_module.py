@@ -19,11 +19,11 @@ from typing import Any
 import llvmlite.binding as llvm
 from llvmlite import ir
 from llvmlite.binding import ffi
-from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xlir.lowering.llvm.control import INTERLEAVE_COUNT
 from xlir.lowering.llvm.xdsl_translation import install as install_translation_fixes
+from xlir.lowering.llvm.xdsl_translation import translate
 
 install_translation_fixes()
 
@@ -193,7 +193,7 @@ def llvm_ir(
     `runtime` is given, it defines in the translated module the target's
     runtime functions the module calls (so that an object needs no runtime
     of the target's beside it)."""
-    converted = convert_module(module, fallback_target_triple=triple)
+    converted = translate(module, triple)
     if runtime is not None:
         runtime(converted)
     for name in exported:
