@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from llvmlite import ir
@@ -125,7 +125,7 @@ def _binary(op: Operation, builder: ir.IRBuilder, values: Values) -> None:
     values[op.results[0]] = builder.call(intrinsic, [lhs, rhs])
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _i32(value: int) -> ir.Constant:
     """An i32 constant, shared (constants belong to no block)."""
     return ir.Constant(ir.IntType(32), value)
@@ -180,7 +180,7 @@ def _call_intrinsic(
         values[op.results[0]] = call
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _mask(indices: tuple[int, ...]) -> ir.Constant:
     """A shuffle's mask, shared (it is formatted once)."""
     return ir.Constant(ir.VectorType(ir.IntType(32), len(indices)), indices)
