@@ -12,15 +12,15 @@ Merge pass p merges neighbouring sorted runs of width 2^(p-1) into runs
 twice as long, so ceil(log2(n)) passes in all sort n elements. Each pass is
 one `loop.parallel` over every position of the other dimensions and every
 pair of runs, around a `loop.for` over the merged run that carries the two
-read positions; the comparator is inlined on the candidates of all inputs
+read positions (along the dimension, each clamped to its run's last
+element); the comparator is inlined on the candidates of all inputs
 at once (keys and values move together). The right run's element is taken
 only when the comparator says it goes strictly first, so the sort is stable
 whatever `is_stable` says, and for a comparator that is a strict weak order
 it agrees with the reference interpreter's stable sort (`simplify` has
 made JAX's float comparator a few float compares by then:
-`passes/hlo/simplify_patterns/total_order.py`). Reads are clamped inside
-their run, so a finished run is read (and ignored) rather than
-branched around.
+`passes/hlo/simplify_patterns/total_order.py`). Clamped reads mean a
+finished run is read (and ignored) rather than branched around.
 
 A pass cannot merge in place, so the kernel takes one scratch buffer per
 result after its results (the host schedule allocates them around the
@@ -187,6 +187,9 @@ class _Merge:
         return self.kb.ix
 
     def _merge_runs(self, buffers: Buffers, pairs: Bound, pair_at: PairAt) -> None:
+        """Merge each pair of runs: a `loop.for` over the merged run that
+        carries the two read positions along the dimension (not within
+        their runs, so that a step adds no run start to them)."""
         kb, ix, axis = self.kb, self.ix, self.axis
         source, target = buffers
         grid: list[Bound] = list(self.sizes)
@@ -194,36 +197,42 @@ class _Merge:
 
         def pair(idx: Indices) -> None:
             start, left, right = pair_at(idx[axis])
+            middle = ix.add(start, left)
+            end = ix.add(middle, right)
+            # A position read is clamped to its run's last element; a right
+            # run of length 0 (the missing partner of a lone left run) reads
+            # the left run's last, which is never taken.
+            last_left, last_right = ix.sub(middle, 1), ix.sub(end, 1)
 
-            def at(offset: SSAValue) -> Indices:
+            def at(position: SSAValue) -> Indices:
                 moved = list(idx)
-                moved[axis] = ix.add(start, offset)
+                moved[axis] = position
                 return moved
 
             def step(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
                 i, j = carried
-                left_at = at(_at_most(kb, i, left))
-                right_at = at(ix.add(_at_most(kb, j, right), left))
+                left_at = at(kb.place(arith.MinSIOp(i, last_left)))
+                right_at = at(kb.place(arith.MinSIOp(j, last_right)))
                 left_values = [kb.load(buffer, left_at) for buffer in source]
                 right_values = [kb.load(buffer, right_at) for buffer in source]
                 candidates = zip(right_values, left_values, strict=True)
                 arguments = [v for both in candidates for v in both]
                 (right_first,) = kb.inline(self.comparator, arguments)
-                left_done = ix.cmp("sge", i, left)
+                left_done = ix.cmp("sge", i, middle)
                 either = kb.place(arith.OrIOp(left_done, right_first))
-                take_right = ix.and_(ix.cmp("slt", j, right), either)
+                take_right = ix.and_(ix.cmp("slt", j, end), either)
                 assert take_right is not None
+                written = at(ix.add(start, k))
                 for lhs, rhs, buffer in zip(
                     left_values, right_values, target, strict=True
                 ):
                     chosen = kb.place(arith.SelectOp(take_right, rhs, lhs))
-                    kb.store(chosen, buffer, at(k))
+                    kb.store(chosen, buffer, written)
                 next_i = kb.place(arith.SelectOp(take_right, i, ix.add(i, 1)))
                 next_j = kb.place(arith.SelectOp(take_right, ix.add(j, 1), j))
                 return [next_i, next_j]
 
-            zero = ix.const(0)
-            kb.for_loop(0, _sum(kb, left, right), [zero, zero], step)
+            kb.for_loop(0, _sum(kb, left, right), [start, middle], step)
 
         kb.parallel(grid, pair)
 
@@ -242,16 +251,6 @@ class _Merge:
                 kb.store(kb.load(from_, at), to, at)
 
         kb.parallel(grid, element)
-
-
-def _at_most(kb: KernelBuilder, position: SSAValue, length: Bound) -> SSAValue:
-    """A run position (never below 0) clamped to the run's last element; a
-    run of runtime length 0 (the missing right run of a lone left one) reads
-    the element before it, which is ignored."""
-    if length == 1:
-        return kb.ix.const(0)
-    last = kb.ix.sub(length, 1) if isinstance(length, SSAValue) else length - 1
-    return kb.place(arith.MinSIOp(position, _index(kb, last)))
 
 
 def _sum(kb: KernelBuilder, a: Bound, b: Bound) -> Bound:

@@ -6,8 +6,9 @@
 // element is copied. The two merge passes left (runs of 2, then 4) run in
 // a loop.for over pairs of passes, result to scratch and back: each merges
 // every pair of runs in a loop.parallel around a loop.for carrying the two
-// read positions, the whole pairs in one nest and the last, clipped pair in
-// another.
+// read positions along the dimension (from the start and the middle of the
+// pair), each clamped to its run's last element, the whole pairs in one
+// nest and the last, clipped pair in another.
 
 // CHECK-LABEL: loop.kernel @sort_1(
 // CHECK-SAME: %[[X:.*]]: memref<5xf32>, %[[OUT:.*]]: memref<5xf32>, %[[SCRATCH:.*]]: memref<5xf32>)
@@ -26,20 +27,29 @@
 // CHECK:         %[[C:.*]] = loop.load %[[X]][%{{.*}}] : memref<5xf32>
 // CHECK-NEXT:    loop.store %[[C]], %[[OUT]][%{{.*}}] : memref<5xf32>
 // CHECK:       loop.for %{{.*}} = 0 to 1 step 1 {
-// CHECK:         loop.parallel
-// CHECK:           %{{.*}}, %{{.*}} = loop.for %[[K:[^ ]*]] = 0 to %{{.*}} step 1 iter_args(%[[I:[^ ]*]] = %[[ZERO:[^,]*]], %[[J:[^ ]*]] = %[[ZERO]]) -> (index, index) {
-// CHECK:             %[[LV:.*]] = loop.load %[[OUT]][%{{.*}}] : memref<5xf32>
-// CHECK-NEXT:        %[[RV:.*]] = loop.load %[[OUT]][%{{.*}}] : memref<5xf32>
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (%{{.*}}) step (1) {
+// CHECK-NEXT:      %[[START:.*]] = arith.shli
+// CHECK-NEXT:      %[[MID:.*]] = arith.addi %[[START]], %[[W:.*]] : index
+// CHECK-NEXT:      %[[END:.*]] = arith.addi %[[MID]], %[[W]] : index
+// CHECK-NEXT:      %[[LAST_L:.*]] = arith.subi %[[MID]], %{{.*}} : index
+// CHECK-NEXT:      %[[LAST_R:.*]] = arith.subi %[[END]], %{{.*}} : index
+// CHECK-NEXT:      %{{.*}}, %{{.*}} = loop.for %[[K:[^ ]*]] = 0 to %{{.*}} step 1 iter_args(%[[I:[^ ]*]] = %[[START]], %[[J:[^ ]*]] = %[[MID]]) -> (index, index) {
+// CHECK-NEXT:        %[[LAT:.*]] = arith.minsi %[[I]], %[[LAST_L]] : index
+// CHECK-NEXT:        %[[RAT:.*]] = arith.minsi %[[J]], %[[LAST_R]] : index
+// CHECK-NEXT:        %[[LV:.*]] = loop.load %[[OUT]][%[[LAT]]] : memref<5xf32>
+// CHECK-NEXT:        %[[RV:.*]] = loop.load %[[OUT]][%[[RAT]]] : memref<5xf32>
 // CHECK-NEXT:        %[[RF:.*]] = arith.cmpf olt, %[[RV]], %[[LV]] : f32
-// CHECK-NEXT:        %[[LEFT_DONE:.*]] = arith.cmpi sge, %[[I]], %{{.*}} : index
+// CHECK-NEXT:        %[[LEFT_DONE:.*]] = arith.cmpi sge, %[[I]], %[[MID]] : index
 // CHECK-NEXT:        %[[EITHER:.*]] = arith.ori %[[LEFT_DONE]], %[[RF]] : i1
-// CHECK-NEXT:        %[[RIGHT_LIVE:.*]] = arith.cmpi slt, %[[J]], %{{.*}} : index
+// CHECK-NEXT:        %[[RIGHT_LIVE:.*]] = arith.cmpi slt, %[[J]], %[[END]] : index
 // CHECK-NEXT:        %[[TAKE:.*]] = arith.andi %[[RIGHT_LIVE]], %[[EITHER]] : i1
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[START]], %[[K]] : index
 // CHECK-NEXT:        %[[V:.*]] = arith.select %[[TAKE]], %[[RV]], %[[LV]] : f32
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %{{.*}}, %[[K]] : index
 // CHECK-NEXT:        loop.store %[[V]], %[[SCRATCH]][%[[AT]]] : memref<5xf32>
-// CHECK:             %[[NI:.*]] = arith.select %[[TAKE]], %[[I]], %{{.*}} : index
-// CHECK:             %[[NJ:.*]] = arith.select %[[TAKE]], %{{.*}}, %[[J]] : index
+// CHECK-NEXT:        %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK-NEXT:        %[[NI:.*]] = arith.select %[[TAKE]], %[[I]], %[[I1]] : index
+// CHECK-NEXT:        %[[J1:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK-NEXT:        %[[NJ:.*]] = arith.select %[[TAKE]], %[[J1]], %[[J]] : index
 // CHECK-NEXT:        loop.yield %[[NI]], %[[NJ]] : index, index
 // CHECK:         loop.parallel
 // CHECK:           loop.load %[[OUT]]
@@ -183,7 +193,7 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // CHECK:         %[[BOTH:.*]] = arith.addi %[[W]], %[[W]] : index
 // CHECK:         loop.parallel (%[[Q:.*]]) = (0) to (%[[PAIRS]]) step (1) {
 // CHECK-NEXT:      %[[AT:.*]] = arith.shli %[[Q]], %[[DOUBLE]] : index
-// CHECK-NEXT:      loop.for %{{.*}} = 0 to %[[BOTH]] step 1 iter_args
+// CHECK:           loop.for %{{.*}} = 0 to %[[BOTH]] step 1 iter_args(%{{.*}} = %[[AT]],
 // CHECK:             arith.minsi
 // CHECK:             loop.load %[[OUT]]
 // CHECK:             loop.store %{{.*}}, %[[SCRATCH]][%{{.*}}] : memref<1000xi32>
