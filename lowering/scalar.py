@@ -28,6 +28,7 @@ the builder. Complex numbers and the ops listed nowhere here raise
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
@@ -77,8 +78,14 @@ def scalar_type(type_: Attribute) -> Attribute:
     if isinstance(element, IntegerType) and element.signedness.data != (
         Signedness.SIGNLESS
     ):
-        return IntegerType(element.width.data)
+        return _signless(element.width.data)
     return element
+
+
+@lru_cache(maxsize=128)
+def _signless(width: int) -> IntegerType:
+    """`iN`, made once per width (xDSL verifies each new type)."""
+    return IntegerType(width)
 
 
 def is_unsigned(type_: Attribute) -> bool:

@@ -390,6 +390,15 @@ class FunctionBuilder:
 
 
 @lru_cache(maxsize=1024)
+def function_type(
+    inputs: tuple[Attribute, ...], output: Attribute | None = None
+) -> llvm.LLVMFunctionType:
+    """The type of a function of `inputs` returning `output` (None: void),
+    made once (bounded: the types vary with the programs compiled)."""
+    return llvm.LLVMFunctionType(inputs, output)
+
+
+@lru_cache(maxsize=1024)
 def _symbol(name: str) -> SymbolRefAttr:
     """A reference to the function `name` (bounded: each program brings its
     own kernels)."""
@@ -487,7 +496,7 @@ class ModuleSymbols:
 
     def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
         if name not in self.declared:
-            type_ = llvm.LLVMFunctionType(list(inputs), output)
+            type_ = function_type(tuple(inputs), output)
             self.declared[name] = llvm.FuncOp(
                 name, type_, linkage=llvm.LinkageAttr("external")
             )

@@ -44,6 +44,7 @@ from xlir.lowering.llvm.control import (
 from xlir.lowering.llvm.function import (
     PTR,
     FunctionBuilder,
+    function_type,
     is_noalias,
     noalias_attributes,
 )
@@ -225,7 +226,7 @@ def _new_function(
     region = Region(Block(arg_types=inputs))
     function = llvm.FuncOp(
         name,
-        llvm.LLVMFunctionType(inputs, output),
+        function_type(tuple(inputs), output),
         linkage=llvm.LinkageAttr("internal"),
         body=region,
     )
