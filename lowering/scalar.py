@@ -98,16 +98,22 @@ def is_unsigned(type_: Attribute) -> bool:
 
 
 def constant(builder: Builder, value: float | int, type_: Attribute) -> SSAValue:
-    """An `arith.constant` of a scalar type (integers may be given unsigned)."""
+    """An `arith.constant` of a scalar type (integers may be given unsigned),
+    created directly (as `ConstantOp(attr)` makes it, without xDSL's generic
+    construction, a cost on every constant a kernel takes)."""
+    attr: Attribute
     if isinstance(type_, AnyFloat):
-        return builder.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result
-    assert isinstance(type_, IntegerType | IndexType)
-    if isinstance(type_, IntegerType):
-        width = type_.width.data
-        value = int(value) & ((1 << width) - 1)
-        if width > 1 and value >= 1 << (width - 1):
-            value -= 1 << width
-    return builder.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
+        attr = FloatAttr(float(value), type_)
+    else:
+        assert isinstance(type_, IntegerType | IndexType)
+        if isinstance(type_, IntegerType):
+            width = type_.width.data
+            value = int(value) & ((1 << width) - 1)
+            if width > 1 and value >= 1 << (width - 1):
+                value -= 1 << width
+        attr = IntegerAttr(int(value), type_)
+    op = arith.ConstantOp.create(result_types=[type_], properties={"value": attr})
+    return builder.insert(op).result
 
 
 def emit_block(
