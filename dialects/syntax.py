@@ -8,6 +8,7 @@ alike) or a function type. They live here once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i64
 from xdsl.ir import Attribute, Data, Operation, SSAValue
@@ -62,7 +63,15 @@ def print_int_list(values: Sequence[int]) -> str:
 
 
 def i64_array(values: Sequence[int]) -> DenseArrayBase:
-    """The `array<i64: ...>` attribute StableHLO uses for dimension lists."""
+    """The `array<i64: ...>` attribute StableHLO uses for dimension lists
+    (and the loop level for static bounds), made once per list: xDSL builds
+    and verifies each one anew, and lowering makes the same few lists over
+    and over."""
+    return _i64_array(tuple(values))
+
+
+@lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, values)
 
 

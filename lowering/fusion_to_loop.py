@@ -108,6 +108,15 @@ def signless(value: DenseIntOrFPElementsAttr) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr(retyped, value.data)  # pyright: ignore[reportArgumentType]
 
 
+def _load(buffer: SSAValue, idx: Indices) -> LoadOp:
+    """`loop.load buffer[idx]` as `LoadOp(buffer, idx)` makes it, created
+    directly: xDSL's generic construction checks each operand list, a cost
+    on every element a fusion reads (the same for `StoreOp` in `store`)."""
+    type_ = buffer.type
+    assert isinstance(type_, MemRefType)
+    return LoadOp.create(operands=[buffer, *idx], result_types=[type_.element_type])
+
+
 class FusionLowering:
     """Builds the kernel of one fusion; `globals` are the `loop.global`s its
     constants need, to be put in the module."""
@@ -246,7 +255,8 @@ class FusionLowering:
         self.nest.close()
 
     def store(self, scalar: SSAValue, buffer: SSAValue, idx: Indices) -> None:
-        self.nest.builder(self.nest.innermost).insert(StoreOp(scalar, buffer, idx))
+        store = StoreOp.create(operands=[scalar, buffer, *idx])
+        self.nest.builder(self.nest.innermost).insert(store)
 
     # --- one element of a value --------------------------------------------------
 
@@ -282,7 +292,7 @@ class FusionLowering:
             # select then takes another value, so load nothing out of bounds
             return self._const(0, scalar_type(value.type))
         if isinstance(value, BlockArgument):
-            return self.nest.place(LoadOp(self.buffers[value], idx))
+            return self.nest.place(_load(self.buffers[value], idx))
         op = value.owner
         assert isinstance(op, Operation)
         ix = self.ix
@@ -362,7 +372,7 @@ class FusionLowering:
         global_op = GlobalOp(name, value)
         self.globals.append(global_op)
         data = self.nest.place(GetGlobalOp(name, global_op.buffer_type))
-        return self.nest.place(LoadOp(data, idx))
+        return self.nest.place(_load(data, idx))
 
     def _const(self, value: float | int, type_: Attribute) -> SSAValue:
         """One `arith.constant` per value and type, at the kernel's top
@@ -418,7 +428,7 @@ class FusionLowering:
         def body(ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
             full = _full_index(ivs, idx, dims, len(in_shape))
             for stored, buffer in stored_first.items():
-                loaded = self.nest.place(LoadOp(buffer, full))
+                loaded = self.nest.place(_load(buffer, full))
                 self.memo[(stored, tuple(full))] = loaded
             for stored, buffer in riding:
                 if stored not in stored_first:

@@ -48,10 +48,14 @@ class Nest:
         return max((self.depth(v) for v in values), default=0)
 
     def builder(self, depth: int) -> Builder:
+        return Builder(InsertPoint.before(self._anchor(depth)))
+
+    def _anchor(self, depth: int) -> Operation:
+        """What an op placed in the scope at `depth` goes in front of."""
         scope = self._scopes[depth]
         anchor = scope.child or scope.block.last_op
         assert anchor is not None
-        return Builder(InsertPoint.before(anchor))
+        return anchor
 
     def record(self, values: Sequence[SSAValue], depth: int) -> None:
         for value in values:
@@ -61,7 +65,7 @@ class Nest:
         """Insert `op` in the outermost scope its operands allow; its first
         result."""
         depth = self.depth_of_all(op.operands)
-        self.builder(depth).insert(op)
+        self._scopes[depth].block.insert_op_before(op, self._anchor(depth))
         self.record(op.results, depth)
         return op.results[0]
 

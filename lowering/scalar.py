@@ -28,6 +28,7 @@ the builder. Complex numbers and the ops listed nowhere here raise
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
@@ -77,8 +78,14 @@ def scalar_type(type_: Attribute) -> Attribute:
     if isinstance(element, IntegerType) and element.signedness.data != (
         Signedness.SIGNLESS
     ):
-        return IntegerType(element.width.data)
+        return _signless(element.width.data)
     return element
+
+
+@lru_cache(maxsize=128)
+def _signless(width: int) -> IntegerType:
+    """`iN`, made once per width (xDSL verifies each new type)."""
+    return IntegerType(width)
 
 
 def is_unsigned(type_: Attribute) -> bool:
@@ -91,16 +98,22 @@ def is_unsigned(type_: Attribute) -> bool:
 
 
 def constant(builder: Builder, value: float | int, type_: Attribute) -> SSAValue:
-    """An `arith.constant` of a scalar type (integers may be given unsigned)."""
+    """An `arith.constant` of a scalar type (integers may be given unsigned),
+    created directly (as `ConstantOp(attr)` makes it, without xDSL's generic
+    construction, a cost on every constant a kernel takes)."""
+    attr: Attribute
     if isinstance(type_, AnyFloat):
-        return builder.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result
-    assert isinstance(type_, IntegerType | IndexType)
-    if isinstance(type_, IntegerType):
-        width = type_.width.data
-        value = int(value) & ((1 << width) - 1)
-        if width > 1 and value >= 1 << (width - 1):
-            value -= 1 << width
-    return builder.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
+        attr = FloatAttr(float(value), type_)
+    else:
+        assert isinstance(type_, IntegerType | IndexType)
+        if isinstance(type_, IntegerType):
+            width = type_.width.data
+            value = int(value) & ((1 << width) - 1)
+            if width > 1 and value >= 1 << (width - 1):
+                value -= 1 << width
+        attr = IntegerAttr(int(value), type_)
+    op = arith.ConstantOp.create(result_types=[type_], properties={"value": attr})
+    return builder.insert(op).result
 
 
 def emit_block(

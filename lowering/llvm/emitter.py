@@ -32,6 +32,7 @@ from xlir.lowering.llvm.function import (
     PTR,
     FunctionBuilder,
     Unsupported,
+    function_type,
     llvm_type,
     noalias_attributes,
 )
@@ -125,7 +126,7 @@ class LLVMEmitter:
         region = Region(Block(arg_types=inputs))
         function = FuncOp(  # xlir's llvm.func: device.launch may name it
             kernel.sym_name.data,
-            llvm.LLVMFunctionType(inputs),
+            function_type(tuple(inputs)),
             linkage=llvm.LinkageAttr("internal"),
             body=region,
         )

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     StringAttr,
+    SymbolRefAttr,
     UnitAttr,
     VectorType,
     i8,
@@ -144,24 +145,26 @@ class FunctionBuilder:
         operands: Sequence[SSAValue],
         result_types: Sequence[Attribute],
         successors: Sequence[Block] = (),
+        properties: dict[str, Attribute] | None = None,
     ) -> SSAValue:
-        """Append an op whose properties depend on `key` only: made by `make`
-        the first time, then created directly from the operands, result
-        types, successors and that first op's properties. Building
-        properties dominates the cost of the lowering's common ops (xDSL
-        makes and verifies each attribute anew: `ICmpOp(...)` 45 us, its
-        `create` 10)."""
+        """Append an op whose properties depend on `key` only, but for those
+        `properties` gives: made by `make` the first time, then created
+        directly from the operands, result types, successors and that first
+        op's properties (`properties` over them). Building properties
+        dominates the cost of the lowering's common ops (xDSL makes and
+        verifies each attribute anew: `ICmpOp(...)` 45 us, its `create`
+        10)."""
         known = _ALIKE.get(key)
         if known is None:
             op = make()
             _ALIKE[key] = (type(op), dict(op.properties))
             return self.emit(op)
-        cls, properties = known
+        cls, first = known
         return self.emit(
             cls.create(
                 operands=operands,
                 result_types=result_types,
-                properties=properties,
+                properties=first if properties is None else {**first, **properties},
                 successors=successors,
             )
         )
@@ -272,6 +275,41 @@ class FunctionBuilder:
             successors=[then, other],
         )
 
+    def convert(
+        self, cls: type[Operation], value: SSAValue, type_: Attribute
+    ) -> SSAValue:
+        """`cls(value, type_)`: a conversion (`llvm.trunc`, `llvm.bitcast`,
+        ...), whose properties are its class's alone."""
+        return self.emit_alike(
+            cls,
+            lambda: cls(value, type_),  # pyright: ignore[reportCallIssue]
+            [value],
+            [type_],
+        )
+
+    def call(
+        self, callee: str, args: Sequence[SSAValue], result: Attribute | None = None
+    ) -> SSAValue:
+        """`llvm.call` of the function `callee` on `args`, returning a
+        `result` (None: a void call, which returns None)."""
+        return self.emit_alike(
+            ("call", len(args)),
+            lambda: llvm.CallOp(callee, *args, return_type=result),
+            args,
+            [result] if result is not None else [],
+            properties={"callee": _symbol(callee)},
+        )
+
+    def address_of(self, name: str) -> SSAValue:
+        """`llvm.mlir.addressof` the symbol `name` (a function, a global)."""
+        return self.emit_alike(
+            "addressof",
+            lambda: llvm.AddressOfOp(name, PTR),
+            [],
+            [PTR],
+            properties={"global_name": _symbol(name)},
+        )
+
     def intrinsic(
         self, name: str, args: Sequence[SSAValue], result: Attribute | None
     ) -> SSAValue:
@@ -349,6 +387,22 @@ class FunctionBuilder:
                 properties={**_gep_properties(indices), "elem_type": element},
             )
         )
+
+
+@lru_cache(maxsize=1024)
+def function_type(
+    inputs: tuple[Attribute, ...], output: Attribute | None = None
+) -> llvm.LLVMFunctionType:
+    """The type of a function of `inputs` returning `output` (None: void),
+    made once (bounded: the types vary with the programs compiled)."""
+    return llvm.LLVMFunctionType(inputs, output)
+
+
+@lru_cache(maxsize=1024)
+def _symbol(name: str) -> SymbolRefAttr:
+    """A reference to the function `name` (bounded: each program brings its
+    own kernels)."""
+    return SymbolRefAttr(name)
 
 
 @lru_cache(maxsize=1024)
@@ -442,7 +496,7 @@ class ModuleSymbols:
 
     def declare(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> str:
         if name not in self.declared:
-            type_ = llvm.LLVMFunctionType(list(inputs), output)
+            type_ = function_type(tuple(inputs), output)
             self.declared[name] = llvm.FuncOp(
                 name, type_, linkage=llvm.LinkageAttr("external")
             )

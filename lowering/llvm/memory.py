@@ -35,7 +35,7 @@ from xlir.dialects.loop.memory import (
     ViewOp,
 )
 from xlir.lowering.llvm.bounds_checks import check_access
-from xlir.lowering.llvm.function import PTR, FunctionBuilder, llvm_type
+from xlir.lowering.llvm.function import FunctionBuilder, llvm_type
 
 from xlir.element_types import byte_width
 
@@ -68,7 +68,7 @@ def lower_load(b: FunctionBuilder, op: Operation) -> None:
     address = b.element_pointer(op.buffer, op.indices, op)
     type_ = llvm_type(op.result.type, op)
     if _in_a_byte(type_):
-        b.bind(op.result, b.emit(llvm.TruncOp(b.load(address, i8), type_)))
+        b.bind(op.result, b.convert(llvm.TruncOp, b.load(address, i8), type_))
         return
     loaded = b.load(address, type_, _vector_alignment(type_, op.buffer.type))
     b.bind(op.result, loaded)
@@ -81,7 +81,7 @@ def lower_store(b: FunctionBuilder, op: Operation) -> None:
     address = b.element_pointer(op.buffer, op.indices, op)
     value = b.get(op.value)
     if _in_a_byte(value.type):
-        b.store(b.emit(llvm.ZExtOp(value, i8)), address)
+        b.store(b.convert(llvm.ZExtOp, value, i8), address)
         return
     b.store(value, address, _vector_alignment(value.type, op.buffer.type))
 
@@ -104,7 +104,7 @@ def lower_reshape(b: FunctionBuilder, op: Operation) -> None:
 def lower_get_global(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, GetGlobalOp)
     name = op.global_name.root_reference.data
-    b.bind(op.result, b.emit(llvm.AddressOfOp(name, PTR)))
+    b.bind(op.result, b.address_of(name))
 
 
 def lower_global(op: GlobalOp) -> llvm.GlobalOp:

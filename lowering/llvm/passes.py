@@ -161,19 +161,21 @@ def _launches_only(function: llvm.FuncOp) -> bool:
     """Whether the function reads no memory and writes only its own stack
     (the records of its launches' arguments): then what it computes is
     which calls to make, and the work is in the callees, which are
-    optimized where they are defined."""
-    ops = list(function.walk())
-    stack = {op.res for op in ops if isinstance(op, llvm.AllocaOp)}
+    optimized where they are defined. Ops are told by their exact class
+    (`type(op) is`): an `isinstance` on xDSL's op classes goes through
+    `ABCMeta`, a cost on every op of every function."""
+    ops = list(walk(function))
+    stack = {op.res for op in ops if type(op) is llvm.AllocaOp}
     for op in ops:
-        if isinstance(op, llvm.LoadOp | llvm.InlineAsmOp):
+        if type(op) is llvm.LoadOp or type(op) is llvm.InlineAsmOp:
             return False
-        if isinstance(op, llvm.StoreOp):
+        if type(op) is llvm.StoreOp:
             address = op.ptr
-            while isinstance(address.owner, llvm.GEPOp):
+            while type(address.owner) is llvm.GEPOp:
                 address = address.owner.ptr
             if address not in stack:
                 return False
-        if isinstance(op, llvm.CallIntrinsicOp) and any(
+        if type(op) is llvm.CallIntrinsicOp and any(
             isinstance(a.type, llvm.LLVMPointerType) for a in op.args
         ):
             return False

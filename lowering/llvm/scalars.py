@@ -106,7 +106,7 @@ def _constant(b: FunctionBuilder, op: Operation) -> SSAValue:
 
 
 def _cast(cls) -> Emitter:
-    return lambda b, op: b.emit(cls(b.get(op.operands[0]), _result_type(op)))
+    return lambda b, op: b.convert(cls, b.get(op.operands[0]), _result_type(op))
 
 
 def _index_cast(b: FunctionBuilder, op: Operation) -> SSAValue:
@@ -117,8 +117,8 @@ def _index_cast(b: FunctionBuilder, op: Operation) -> SSAValue:
     if source.width.data == target.width.data:
         return value
     if source.width.data > target.width.data:
-        return b.emit(llvm.TruncOp(value, target))
-    return b.emit(llvm.SExtOp(value, target))
+        return b.convert(llvm.TruncOp, value, target)
+    return b.convert(llvm.SExtOp, value, target)
 
 
 def _float_to_int(kind: str) -> Emitter:
@@ -171,8 +171,8 @@ def _bitcast(b: FunctionBuilder, op: Operation) -> SSAValue:
     if isinstance(value.type, IntegerType) and isinstance(type_, IntegerType):
         # a 4- or 6-bit float is held in a byte: to its bits, and back
         wider = type_.width.data > value.type.width.data
-        return b.emit((llvm.ZExtOp if wider else llvm.TruncOp)(value, type_))
-    return b.emit(llvm.BitcastOp(value, type_))
+        return b.convert(llvm.ZExtOp if wider else llvm.TruncOp, value, type_)
+    return b.convert(llvm.BitcastOp, value, type_)
 
 
 def _cmpi(b: FunctionBuilder, op: Operation) -> SSAValue:
@@ -229,37 +229,64 @@ def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
         bits_type = VectorType(bits_type, type_.get_shape())
         magnitude_mask = splat(b, magnitude_mask, bits_type)
         infinity = splat(b, infinity, bits_type)
-    bits = b.emit(llvm.BitcastOp(value, bits_type))
-    magnitude = b.emit(llvm.AndOp(bits, magnitude_mask))
+    bits = b.convert(llvm.BitcastOp, value, bits_type)
+    magnitude = b.emit_alike(
+        llvm.AndOp,
+        lambda: llvm.AndOp(bits, magnitude_mask),
+        [bits, magnitude_mask],
+        [bits_type],
+    )
     return b.icmp(magnitude, infinity, SGT if nan else SLE)
 
 
 def _select(b: FunctionBuilder, op: Operation) -> SSAValue:
     """On vectors, a vector of i1 (or one i1) chooses each lane."""
-    return b.emit(SelectOp(*_args(b, op)))
+    args = _args(b, op)
+    return b.emit_alike(SelectOp, lambda: SelectOp(*args), args, [args[1].type])
+
+
+def _unary(b: FunctionBuilder, cls, value: SSAValue) -> SSAValue:
+    """`cls(value)`, an op of `value`'s type with its class's properties
+    (built once)."""
+    return b.emit_alike(cls, lambda: cls(value), [value], [value.type])
 
 
 def _negf(b: FunctionBuilder, op: Operation) -> SSAValue:
-    return b.emit(llvm.FNegOp(b.get(op.operands[0])))
+    return _unary(b, llvm.FNegOp, b.get(op.operands[0]))
 
 
 def _unary_float(cls) -> Emitter:
-    return lambda b, op: b.emit(cls(b.get(op.operands[0])))
+    return lambda b, op: _unary(b, cls, b.get(op.operands[0]))
 
 
 def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
     type_ = _result_type(op)
-    root = b.emit(llvm.FSqrtOp(b.get(op.operands[0])))
+    root = _unary(b, llvm.FSqrtOp, b.get(op.operands[0]))
     one = b.const(1.0, type_)
-    return b.emit(llvm.FDivOp(one, root))
+    return b.emit_alike(
+        llvm.FDivOp, lambda: llvm.FDivOp(one, root), [one, root], [type_]
+    )
 
 
 def splat(b: FunctionBuilder, value: SSAValue, type_: VectorType) -> SSAValue:
     """The scalar `value` in every lane of a vector of `type_`."""
-    undefined = b.emit(llvm.UndefOp(type_))
-    first = b.emit(llvm.InsertElementOp(undefined, value, b.const(0, i32)))
-    zeros = DenseArrayBase.from_list(i32, [0] * type_.get_shape()[0])
-    return b.emit(llvm.ShuffleVectorOp(first, undefined, zeros, type_))
+    undefined = b.emit_alike(llvm.UndefOp, lambda: llvm.UndefOp(type_), [], [type_])
+    lane = b.const(0, i32)
+    first = b.emit_alike(
+        llvm.InsertElementOp,
+        lambda: llvm.InsertElementOp(undefined, value, lane),
+        [undefined, value, lane],
+        [type_],
+    )
+    lanes = type_.get_shape()[0]
+    return b.emit_alike(
+        ("shufflevector", lanes),
+        lambda: llvm.ShuffleVectorOp(
+            first, undefined, DenseArrayBase.from_list(i32, [0] * lanes), type_
+        ),
+        [first, undefined],
+        [type_],
+    )
 
 
 def _broadcast(b: FunctionBuilder, op: Operation) -> SSAValue:
@@ -273,8 +300,12 @@ def _insert(b: FunctionBuilder, op: Operation) -> SSAValue:
     gathered loads): an insertelement."""
     assert isinstance(op, vector.InsertOp)
     (lane,) = op.static_position.get_values()
-    return b.emit(
-        llvm.InsertElementOp(b.get(op.dest), b.get(op.source), b.const(lane, i32))
+    operands = [b.get(op.dest), b.get(op.source), b.const(lane, i32)]
+    return b.emit_alike(
+        llvm.InsertElementOp,
+        lambda: llvm.InsertElementOp(*operands),
+        operands,
+        [operands[0].type],
     )
 
 
@@ -324,12 +355,12 @@ def _math_call(name: str) -> Emitter:
         args = _args(b, op)
         call_type = type_ if type_.bitwidth in (32, 64) else f32
         if call_type is not type_:
-            args = [b.emit(llvm.FPExtOp(a, f32)) for a in args]
+            args = [b.convert(llvm.FPExtOp, a, f32) for a in args]
         symbol = b.emitter.math_function(name, call_type)
         b.module.declare(symbol, [call_type] * len(args), call_type)
-        result = b.emit(llvm.CallOp(symbol, *args, return_type=call_type))
+        result = b.call(symbol, args, call_type)
         if call_type is not type_:
-            result = b.emit(llvm.FPTruncOp(result, type_))
+            result = b.convert(llvm.FPTruncOp, result, type_)
         return result
 
     return emit

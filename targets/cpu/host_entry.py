@@ -112,12 +112,12 @@ class HostLowering:
             case device.FreeOp():
                 if not (op.buffer in self.arenas or op.buffer in self.result_slots):
                     b.module.declare("free", [PTR], llvm.LLVMVoidType())
-                    b.emit(llvm.CallOp("free", b.get(op.buffer)))
+                    b.call("free", [b.get(op.buffer)])
             case device.LaunchOp() if self.timers is not None:
                 self.timers.launch(b, op)
             case device.LaunchOp():
                 args = [b.get(a) for a in op.args]
-                b.emit(llvm.CallOp(op.kernel.root_reference.data, *args))
+                b.call(op.kernel.root_reference.data, args)
             case device.CollectiveOp():
                 self.collectives.call(b, op)
             case device.ReadScalarOp():
@@ -152,7 +152,7 @@ class HostLowering:
             return self._slot(b, self.results_ptr, self.result_slots[op.buffer])
         b.module.declare("malloc", [i64], PTR)
         size = b.const(max(byte_count(op.buffer.type, op), 1))  # pyright: ignore[reportArgumentType]
-        return b.emit(llvm.CallOp("malloc", size, return_type=PTR))
+        return b.call("malloc", [size], PTR)
 
     def _return(self, b: FunctionBuilder, op: func.ReturnOp) -> None:
         for index, value in enumerate(op.arguments):

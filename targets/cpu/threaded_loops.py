@@ -44,9 +44,12 @@ from xlir.lowering.llvm.control import (
 from xlir.lowering.llvm.function import (
     PTR,
     FunctionBuilder,
+    function_type,
     is_noalias,
     noalias_attributes,
 )
+
+from xlir.walk import walk
 
 PARALLEL_FOR = "xlir.parallel_for"
 """`void (ptr grain, ptr ctx, i64 n, i64 threads)`: the thread pool's entry."""
@@ -56,7 +59,7 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     """The loop as grains of a thread pool (module docstring)."""
     threads = op.attributes[THREADS]
     assert isinstance(threads, IntegerAttr)
-    live_ins = _live_ins(op)
+    live_ins = _facts(b, op)[1]
     passed = [v for v in live_ins if _remade(v) is None]
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
     values = [b.get(v) for v in passed]
@@ -66,7 +69,7 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     alike = (
         []
         if b.module.bounds_check
-        else b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+        else b.module.outlined.setdefault(_shape_key(b, op), [])
     )
     grain = _outlined_alike(op, live_ins, alike)
     if grain is None:
@@ -78,14 +81,9 @@ def lower_threaded(b: FunctionBuilder, op: ParallelOp) -> None:
     for index, value in enumerate(values):
         _store(b, value, ctx, context, index)
     b.module.declare(PARALLEL_FOR, [PTR, PTR, i64, i64], llvm.LLVMVoidType())
-    b.emit(
-        llvm.CallOp(
-            PARALLEL_FOR,
-            b.emit(llvm.AddressOfOp(grain, PTR)),
-            ctx,
-            _trip_count(b, op),
-            b.const(threads.value.data),
-        )
+    b.call(
+        PARALLEL_FOR,
+        [b.address_of(grain), ctx, _trip_count(b, op), b.const(threads.value.data)],
     )
 
 
@@ -101,14 +99,12 @@ def lower_shared(b: FunctionBuilder, op: ParallelOp) -> bool:
     live_ins = _facts(b, op)[1]
     passed = [v for v in live_ins if _remade(v) is None]
     remade = [owner for v in live_ins if (owner := _remade(v)) is not None]
-    alike = b.module.outlined.setdefault(_shape_key(b, op, live_ins), [])
+    alike = b.module.outlined.setdefault(_shape_key(b, op), [])
     chunk = _outlined_alike(op, live_ins, alike)
     if chunk is None:
         chunk = _chunk(b, op, passed, remade)
         alike.append((op, live_ins, chunk))
-    b.emit(
-        llvm.CallOp(chunk, *(b.get(v) for v in passed), b.const(0), _trip_count(b, op))
-    )
+    b.call(chunk, [*(b.get(v) for v in passed), b.const(0), _trip_count(b, op)])
     return True
 
 
@@ -148,7 +144,7 @@ def _has_twin(b: FunctionBuilder, op: ParallelOp) -> bool:
 def _facts(b: FunctionBuilder, op: ParallelOp) -> tuple[int, list[SSAValue]]:
     """The nest's op count and live-ins (found once a lowering)."""
     if op not in b.module.nest_facts:
-        b.module.nest_facts[op] = (sum(1 for _ in op.walk()), _live_ins(op))
+        b.module.nest_facts[op] = (sum(1 for _ in walk(op)), _live_ins(op))
     return b.module.nest_facts[op]
 
 
@@ -160,25 +156,35 @@ def _same_live_in(a: SSAValue, b: SSAValue) -> bool:
 
 
 def _live_ins(op: ParallelOp) -> list[SSAValue]:
-    """Values `op` uses (bounds included) but defines outside, in order."""
+    """Values `op` uses (bounds included) but defines outside, in order.
+    What it defines is gathered first, in one walk: asking each use's owner
+    whether `op` is its ancestor climbs the nest once per use."""
+    nested = list(walk(op))
+    defined: set[SSAValue] = set()
+    for inner in nested:
+        defined.update(inner.results)
+        for region in inner.regions:
+            for block in region.blocks:
+                defined.update(block.args)
     found: dict[SSAValue, None] = {}
-    for inner in op.walk():
+    for inner in nested:
         for value in inner.operands:
-            if not op.is_ancestor(value.owner):
+            if value not in defined:
                 found.setdefault(value)
     return list(found)
 
 
-def _shape_key(b: FunctionBuilder, op: ParallelOp, live_ins: list[SSAValue]) -> object:
+def _shape_key(b: FunctionBuilder, op: ParallelOp) -> object:
     """What equal nests share: their op count, and each live-in's type and
     `noalias` as passed, or the op that makes it again."""
+    size, live_ins = _facts(b, op)
     ins = tuple(
         (owner.name, tuple(owner.properties.items()), v.type)
         if (owner := _remade(v)) is not None
         else (b.get(v).type, is_noalias(b.get(v)))
         for v in live_ins
     )
-    return (sum(1 for _ in op.walk()), ins)
+    return (size, ins)
 
 
 def _outlined_alike(
@@ -220,7 +226,7 @@ def _new_function(
     region = Region(Block(arg_types=inputs))
     function = llvm.FuncOp(
         name,
-        llvm.LLVMFunctionType(inputs, output),
+        function_type(tuple(inputs), output),
         linkage=llvm.LinkageAttr("internal"),
         body=region,
     )
@@ -273,7 +279,7 @@ def _grain_entry(b: FunctionBuilder, chunk: str, types: list[Attribute]) -> str:
     ctx, begin, end = g.region.blocks[0].args
     context = _struct(types)
     values = [_load(g, ctx, context, n, type_) for n, type_ in enumerate(types)]
-    g.emit(llvm.CallOp(chunk, *values, begin, end))
+    g.call(chunk, [*values, begin, end])
     g.emit(llvm.ReturnOp())
     return name
 
@@ -331,7 +337,7 @@ def _store(
     index: int,
 ) -> None:
     if value.type == PTR:
-        value = b.emit(llvm.PtrToIntOp(value, i64))
+        value = b.convert(llvm.PtrToIntOp, value, i64)
     b.store(value, _field(b, base, struct, index))
 
 
@@ -344,4 +350,6 @@ def _load(
 ) -> SSAValue:
     """Field `index` as a value of `type_` (i64 by default)."""
     value = b.load(_field(b, base, struct, index), struct.types.data[index])
-    return b.emit(llvm.IntToPtrOp(value)) if type_ == PTR else value
+    if type_ != PTR:
+        return value
+    return b.emit_alike(llvm.IntToPtrOp, lambda: llvm.IntToPtrOp(value), [value], [PTR])
