@@ -50,18 +50,18 @@ SKIPPED_PASSES = (
     "opt-phis",
 )
 """Passes of LLVM's -O2 pipeline and code generator that never run
-(`-opt-disable`, an option of this process's LLVM, so for every target).
-The loops xlir hands LLVM are counted nests over `noalias` buffers with
-no loop-invariant branches to unswitch or thread, no stores to forward
-from one trip to the next, no loops to split or sink, no libm calls to
-guard, no dead bit arithmetic and no memory compares (xlir writes its own
-memcpy and memset): without these passes every byte of the object code of
-the 71 bench and broad programs is what it was, and LLVM's time on them
-fell by FIGURE. Passes whose work depends on the target (speculative
-execution for GPUs, constant hoisting, interleaved accesses, division and
-remainder pairs) run, though the x86 host's objects did not need them.
-Names are those LLVM's pass gate sees: the pipeline's for IR passes, the
-command-line argument or else the description for code generator ones."""
+(`-opt-disable`, an option of this process's LLVM, so for every target):
+they find nothing to do in xlir's modules, whose loops are counted nests
+over `noalias` buffers with no loop-invariant branches to unswitch or
+thread, no stores to forward from one trip to the next, no loops to split
+or sink, no libm calls to guard, no dead bit arithmetic and no memory
+compares (xlir writes its own memcpy and memset). Without them the bench
+and broad programs' objects are byte for byte the same, and LLVM's time
+on them is less (docs/cpu.md). Passes whose work depends on the target
+(speculative execution for GPUs, constant hoisting, interleaved accesses,
+division and remainder pairs) run. Names are those LLVM's pass gate sees:
+the pipeline's for IR passes, the command-line argument or else the
+description for code generator passes."""
 
 
 @cache
@@ -83,7 +83,6 @@ def initialize_llvm() -> bool:
     llvm.set_option("xlir", "-enable-epilogue-vectorization=false")
     llvm.set_option("xlir", f"-opt-disable={','.join(SKIPPED_PASSES)}")
     return True
-
 
 
 OPT_LEVEL = 2
