@@ -56,8 +56,8 @@ over `noalias` buffers with no loop-invariant branches to unswitch or
 thread, no stores to forward from one trip to the next, no loops to split
 or sink, no libm calls to guard, no dead bit arithmetic and no memory
 compares (xlir writes its own memcpy and memset). Without them the bench
-and broad programs' objects (and the bench programs' PTX) are byte for
-byte the same, and LLVM's time on them is less (docs/cpu.md). Passes
+and broad programs' objects (and the bench programs' GPU code) are byte
+for byte the same, and LLVM's time on them is less (docs/cpu.md). Passes
 whose work depends on the target (speculative execution for GPUs, constant
 hoisting, interleaved accesses, division and remainder pairs) run. Names
 are those LLVM's pass gate sees: the pipeline's for IR passes, the
