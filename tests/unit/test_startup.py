@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from xlir.entry_points import EntryPoint
+
 HEAVY = ("llvmlite", "xlir.targets", "xlir.evaluator", "xlir.lowering.llvm")
 """The packages a run that neither executes nor emits code does without."""
 
@@ -235,15 +237,15 @@ def test_registries_read_the_entry_points_once(
     from xlir import registry
 
     reads: list[object] = []
-    read = registry.entry_points
+    read = registry.read_entry_points
 
-    def counted(**selection: str) -> object:
-        reads.append(selection)
-        return read(**selection)
+    def counted() -> dict[str, list[EntryPoint]]:
+        reads.append(read)
+        return read()
 
     registry._every_entry_point.cache_clear()
-    monkeypatch.setattr(registry, "entry_points", counted)
+    monkeypatch.setattr(registry, "read_entry_points", counted)
     assert "hlo-opt" in registry.Registry("xlir.pipelines", "pipeline")
     assert "cse" in registry.Registry("xlir.passes", "pass")
-    assert reads == [{}]
+    assert reads == [read]
     registry._every_entry_point.cache_clear()
