@@ -15,7 +15,6 @@ quietly, with the status of a process killed by SIGPIPE, as C tools do.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -64,6 +63,8 @@ def run_command(prog: str, body: Callable[[], int]) -> NoReturn:
         status = run_deep(body)
         sys.stdout.flush()
     except BrokenPipeError:  # stop quietly, as a process killed by SIGPIPE
+        import signal  # here: a run whose reader stays does without
+
         _stdout_to_null()
         raise SystemExit(128 + signal.SIGPIPE) from None
     except XlirError as error:

@@ -18,32 +18,38 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import cache, partial, reduce
 from importlib import import_module
 from importlib.machinery import PathFinder
 from typing import Any
 
-_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
+_VALUE = re.compile(
+    r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$"
+)
 """An entry point's value, `module:attribute [extras]` (as
 `importlib.metadata.EntryPoint` reads it)."""
 
 _METADATA_SUFFIXES = (".dist-info", ".egg-info")
 
 
-@dataclass(frozen=True)
 class EntryPoint:
     """`name = value` in `group` of an installed package."""
 
-    name: str
-    value: str
-    group: str
-    package_name: Callable[[], str] = field(compare=False, repr=False)
-    """The declaring package's name (read from its metadata when asked)."""
+    __slots__ = ("_package", "group", "name", "value")
+
+    def __init__(self, name: str, value: str, group: str, package: Callable[[], str]):
+        self.name = name
+        self.value = value
+        self.group = group
+        self._package = package
+
+    def __repr__(self) -> str:
+        return f"EntryPoint({self.name!r}, {self.value!r}, {self.group!r})"
 
     @property
     def package(self) -> str:
-        return self.package_name()
+        """The declaring package's name (read from its metadata when asked)."""
+        return self._package()
 
     def load(self) -> Any:
         """The object the value names, its module imported."""
