@@ -256,3 +256,26 @@ def test_registries_read_the_entry_points_once(
     assert "cse" in registry.Registry("xlir.passes", "pass")
     assert reads == [read]
     registry._every_entry_point.cache_clear()
+
+
+FREEZE_PROBE = """\
+import atexit, gc, sys
+atexit.register(lambda: print(gc.get_freeze_count(), file=sys.stderr))
+from xlir.tools.opt import main
+main(sys.argv[1:])
+"""
+
+
+def test_a_tool_leaves_its_modules_out_of_the_last_collection(program: str) -> None:
+    """`run_command` freezes the heap at exit (tools/cli.py), so that the
+    interpreter's last collection does not walk what the imports built;
+    the probe's handler, registered first, runs after that freeze."""
+    result = subprocess.run(
+        [sys.executable, "-c", FREEZE_PROBE, program],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "stablehlo.multiply" in result.stdout
+    assert int(result.stderr.split()[-1]) > 0
