@@ -1,8 +1,8 @@
 """The installed packages' entry points, read without `importlib.metadata`.
 
-Importing `importlib.metadata` brings in `email`, `csv` and `zipfile`, a
-large part of what a short `xlir-opt` run costs, to read a few small text
-files. This reader finds the same packages as its path finder does: in each
+Importing `importlib.metadata` brings in `email`, `csv` and `zipfile`,
+which a short `xlir-opt` run otherwise does without, to read a few small
+text files. This reader finds the same packages as its path finder does: in each
 folder of `sys.path`, in order, every `*.dist-info` and `*.egg-info`
 folder, the first of each package name winning, and each one's
 `entry_points.txt` read with the same syntax. Where the path holds what only
@@ -152,8 +152,12 @@ def _parse(text: str, folder: str) -> Iterator[EntryPoint]:
 
 @cache
 def _package_name(folder: str) -> str:
-    """The `Name` field of a package's metadata."""
-    text = _read(folder, "METADATA") or _read(folder, "PKG-INFO")
+    """The `Name` field of a package's metadata ("unknown" where it is
+    missing or unreadable)."""
+    try:
+        text = _read(folder, "METADATA") or _read(folder, "PKG-INFO")
+    except _Unreadable:
+        return "unknown"
     for line in text.splitlines():
         if not line.strip():
             break

@@ -2,9 +2,9 @@
 translations (targets have their own, targets/registry.py).
 
 Each registry is an entry-point group (`xlir.passes`, ...), read by
-`xlir/entry_points.py`. xlir declares its built-ins in its own `pyproject.toml`, and an
-installed package adds to a group by declaring entry points of its own, with
-no edit to xlir. Loading is lazy: asking for the names reads the installed
+`xlir/entry_points.py`. xlir declares its built-ins in its own
+`pyproject.toml`, and an installed package adds to a group by declaring
+entry points of its own, with no edit to xlir. Loading is lazy: asking for the names reads the installed
 metadata only, and a name's module is imported when that name is asked for,
 so a tool starts without importing what its run never uses.
 
