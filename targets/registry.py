@@ -1,4 +1,4 @@
-"""Every target, found through `importlib.metadata` entry points.
+"""Every target, found through entry points (xlir/entry_points.py).
 
 A target registers one entry point in the group `xlir.targets`: its name,
 and a `Target` subclass (or any callable returning a `Target`). xlir's own
@@ -10,12 +10,12 @@ is asked for by name, so importing this module imports no target.
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING
 
 from xlir.targets.target import CompileOptions, Target
 
 from xlir.diagnostics import XlirError
+from xlir.entry_points import EntryPoint
 from xlir.registry import forget_entry_points, installed_entry_points
 
 if TYPE_CHECKING:

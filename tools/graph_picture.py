@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +57,8 @@ def _box_lines(box) -> list[str]:
 
 def layout_svg(graph: ComputationGraph) -> str:
     """One function laid out without graphviz, as inline SVG."""
+    from html import escape  # here, as subprocess in dot_svg
+
     tops: dict[str, float] = {}
     mids: dict[str, float] = {}
     heights: dict[str, float] = {}
@@ -142,6 +143,8 @@ td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
 
 
 def _refusal_table(refused: Sequence[Refusal]) -> str:
+    from html import escape  # here, as subprocess in dot_svg
+
     if not refused:
         return "<p>fuse refused no pair.</p>"
     rows = "".join(
@@ -159,6 +162,8 @@ def _refusal_table(refused: Sequence[Refusal]) -> str:
 def html_page(graphs: Sequence[ComputationGraph], title: str, use_dot: bool) -> str:
     """The page: `dot`'s SVG of all functions when `use_dot`, else each
     function laid out here; then each function's refused pairs."""
+    from html import escape  # here, as subprocess in dot_svg
+
     from xlir.tools.fusion_graph import dot_text
 
     parts = [

@@ -18,19 +18,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from functools import partial
+from dataclasses import replace
+from io import BytesIO, StringIO
+from itertools import accumulate
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
     ParseError,
 )
-from xdsl.xdsl_opt_main import xDSLOptMain
 from xlir.tools.cli import UsageError, run_command
 from xlir.tools.graph_picture import SUFFIXES
 from xlir.tools.instruments import (
@@ -42,6 +45,7 @@ from xlir.tools.instruments import (
     reproducer_pipeline,
 )
 from xlir.tools.mlir_pipeline import flat_spec
+from xlir.tools.opt_arguments import add_arguments
 
 from xlir.context import make_context
 from xlir.diagnostics import (
@@ -76,33 +80,6 @@ def planned_temp_bytes(module: ModuleOp) -> int | None:
 
 PROG = "xlir-opt"
 
-UNUSED_XDSL_FLAGS = frozenset(("--print-between-passes", "--time-passes", "--shrink"))
-"""xdsl-opt's flags that xlir-opt's own driver loop does not implement; the
-debugging aids below do their work (`--print-ir-after-all`, `--pass-timing`)."""
-
-
-MLIR_SPELLINGS = {
-    "--print-ir-after-all": "--mlir-print-ir-after-all",
-    "--print-ir-after": "--mlir-print-ir-after",
-    "--print-ir-before-all": "--mlir-print-ir-before-all",
-    "--print-ir-before": "--mlir-print-ir-before",
-    "--print-ir-after-change": "--mlir-print-ir-after-change",
-    "--print-ir-module-scope": "--mlir-print-ir-module-scope",
-    "--pass-timing": "--mlir-timing",
-    "--pass-statistics": "--mlir-pass-statistics",
-    "--print-op-generic": "--mlir-print-op-generic",
-    "--print-debuginfo": "--mlir-print-debuginfo",
-}
-"""mlir-opt's names of the flags xlir-opt has under its own."""
-
-
-def spellings(names: Sequence[str]) -> list[str]:
-    """A flag's names, its mlir-opt name, and each long name with one dash
-    too (`-split-input-file`), as LLVM's command lines accept."""
-    long = [n for n in names if n.startswith("--")]
-    long += [MLIR_SPELLINGS[n] for n in long if n in MLIR_SPELLINGS]
-    return [*names, *(n for n in long if n not in names), *(n[1:] for n in long)]
-
 
 def _mlir_target() -> type[Target]:
     # Imported when asked for, as the next, not found through xDSL's
@@ -118,31 +95,50 @@ def _assembly_target() -> type[Target]:
     return AssemblyTarget
 
 
-class XlirOptMain(xDSLOptMain):
+TARGETS: dict[str, Callable[[], type[Target]]] = {
+    "mlir": _mlir_target,
+    "asm": _assembly_target,
+}
+"""The output forms `-t` names: MLIR text, and `asm`, the kernels of a
+target's own assembly dialect as assembly text (xlir/assembly.py). xDSL's
+other targets print its own dialects (riscv, x86, wasm, ...), which xlir's
+modules never hold; LLVM IR, assembly and objects come from
+`xlir-translate`."""
+
+
+def _unverified_attribute(self: Attribute) -> None:
+    """What `--disable-verify` makes of attributes' verification on
+    construction (as xdsl-opt does)."""
+
+
+class XlirOptMain:
+    """xdsl-opt's driver, on xlir's context (xlir's dialects, JAX's sdy and
+    mhlo attributes kept as opaque ones), passes and diagnostics. It does
+    without xDSL's own driver class, which imports `importlib.metadata`
+    (with `email`, `csv` and `zipfile`) for its `--version` on every run."""
+
     def __init__(self, args: Sequence[str] | None = None):
         self._sources: dict[str, str] = {}
         self._spec = ""
         self._dumper: IRPrinter | None = None
-        super().__init__(description="xlir modular optimizer driver", args=args)
-
-    # --- registration -----------------------------------------------------
-
-    def register_all_dialects(self):
-        """xlir's dialects, in xlir's context (which keeps JAX's sdy and mhlo
-        attributes as opaque ones)."""
         self.ctx = make_context()
+        parser = argparse.ArgumentParser(description="xlir modular optimizer driver")
+        add_arguments(parser, PASSES, TARGETS)
+        self.args = parser.parse_args(args)
+        target = parse_spec(self.args.target).name
+        if target not in TARGETS:
+            parser.error(
+                f"argument -t/--target: invalid choice: '{target}' "
+                f"(choose from {', '.join(TARGETS)})"
+            )
+        self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
+        if self.args.disable_verify:
+            Attribute.__post_init__ = _unverified_attribute
+        if self.args.syntax_highlight:
+            from xdsl.utils.diagnostic import Diagnostic
 
-    def register_all_passes(self):
-        for name in PASSES:
-            self.register_pass(name, partial(PASSES.__getitem__, name))
-
-    def register_all_targets(self):
-        """`mlir`, and `asm`: the kernels of a target's own assembly dialect
-        as assembly text (xlir/assembly.py). xDSL's other targets print its
-        own dialects (riscv, x86, wasm, ...), which xlir's modules never
-        hold; LLVM IR, assembly and objects come from `xlir-translate`."""
-        self.available_targets["mlir"] = _mlir_target
-        self.available_targets["asm"] = _assembly_target
+            Diagnostic.colored = True
+        self.setup_pipeline()
 
     def _check_pipeline(self) -> None:
         """Unknown passes and bad options are reported before any input is
@@ -169,26 +165,32 @@ class XlirOptMain(xDSLOptMain):
                     f"known: {', '.join(sorted(PASSES))}"
                 )
 
-    def register_all_frontends(self):
-        def parse_mlir(io: IO[bytes], line_offset: int = 0) -> ModuleOp:
-            name = self.get_input_name()
-            text = decode_source(io.read(), name)
-            self._sources[name] = text
-            parser = XlirParser(self.ctx, text, name, line_offset)
-            return parser.parse_module(not self.args.no_implicit_module)
+    # --- input and output ---------------------------------------------------
 
-        self.available_frontends["mlir"] = parse_mlir  # type: ignore[assignment]
-
-    def get_input_stream(self) -> tuple[IO[bytes], str]:
+    def get_input_stream(self) -> IO[bytes]:
         """The input file (stdin for none or `-`), read as MLIR whatever its
         extension: xlir-opt has that one frontend."""
         name = self.args.input_file
         if name is None or name == "-":
-            return sys.stdin.buffer, "mlir"
+            return sys.stdin.buffer
         try:
-            return open(name, "rb"), "mlir"
+            return open(name, "rb")
         except OSError as error:
             raise UsageError(f"cannot read {name}: {error.strerror}") from None
+
+    def prepare_input(self) -> list[tuple[IO[bytes], int]]:
+        """The input's chunks, each with the number of lines before it: the
+        whole input, or under `--split-input-file` its pieces between
+        `// -----` lines."""
+        stream = self.get_input_stream()
+        if not self.args.split_input_file:
+            return [(stream, 0)]
+        with stream:
+            pieces = stream.read().split(b"// -----")
+        starts = accumulate([0, *(piece.count(b"\n") for piece in pieces[:-1])])
+        return [
+            (BytesIO(piece), start) for piece, start in zip(pieces, starts, strict=True)
+        ]
 
     def prepare_output(self) -> IO[str]:
         name = self.args.output_file
@@ -203,128 +205,32 @@ class XlirOptMain(xDSLOptMain):
         name = self.args.input_file
         return "<stdin>" if name is None or name == "-" else name
 
-    def parse_chunk(self, chunk, file_extension, start_offset=0):  # type: ignore[override]
-        module = self.available_frontends[file_extension](chunk, start_offset)  # type: ignore[call-arg]
+    def parse_chunk(self, chunk: IO[bytes], line_offset: int = 0) -> ModuleOp:
+        """A chunk parsed (and verified, unless `--disable-verify`)."""
+        name = self.get_input_name()
+        text = decode_source(chunk.read(), name)
+        self._sources[name] = text
+        parser = XlirParser(self.ctx, text, name, line_offset)
+        module = parser.parse_module(not self.args.no_implicit_module)
         if not self.args.disable_verify:
             verify_module(module, self._sources)
         return module
 
-    def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
-        add_argument = arg_parser.add_argument
-
-        def add_used_argument(*names: str, **options: Any) -> argparse.Action | None:
-            if UNUSED_XDSL_FLAGS.intersection(names):
-                return None
-            if "--verify-diagnostics" in names:
-                options["help"] = (
-                    "check the input's expected-error/-note/-warning annotations "
-                    "as mlir-opt does; without annotations, print each chunk's "
-                    "diagnostic on stdout and exit 0, for FileCheck"
-                )
-            return add_argument(*spellings(names), **options)
-
-        arg_parser.add_argument = add_used_argument  # pyright: ignore[reportAttributeAccessIssue]
-        try:
-            super().register_all_arguments(arg_parser)
-        finally:
-            del arg_parser.add_argument  # pyright: ignore[reportAttributeAccessIssue]
-        add_argument(
-            *spellings(["--pass-pipeline"]),
-            metavar="PIPELINE",
-            help="the pass pipeline in MLIR's syntax, "
-            "'builtin.module(inline,func.func(cse))' (instead of -p)",
-        )
-        add_argument(
-            *spellings(["--list-passes"]),
-            action="store_true",
-            help="list the passes and pipelines -p can name, with their options",
-        )
-        aids = arg_parser.add_argument_group("debugging aids")
-
-        def aid(*names: str, **options: Any) -> None:
-            aids.add_argument(*spellings(names), **options)
-
-        aid(
-            "--verify-each",
-            action=argparse.BooleanOptionalAction,
-            default=True,
-            help="verify the IR after every pass and name the pass that breaks "
-            "it (on by default, as in mlir-opt; --no-verify-each verifies the "
-            "input and the final result only)",
-        )
-        aid(
-            "--print-ir-after-all",
-            action="store_true",
-            help="print the IR after every pass on stdout",
-        )
-        aid(
-            "--print-ir-after",
-            metavar="PASS[,PASS]",
-            help="print the IR after each run of the named passes on stdout",
-        )
-        aid(
-            "--print-ir-before-all",
-            action="store_true",
-            help="print the IR before every pass on stdout",
-        )
-        aid(
-            "--print-ir-before",
-            metavar="PASS[,PASS]",
-            help="print the IR before each run of the named passes on stdout",
-        )
-        aid(
-            "--print-ir-after-change",
-            action="store_true",
-            help="print the IR after a pass only where it changed the IR (after "
-            "every pass unless --print-ir-after names some)",
-        )
-        aid(
-            "--print-ir-module-scope",
-            action="store_true",
-            help="accepted for mlir-opt's habit: xlir's passes are module passes, "
-            "so every dump is of the whole module",
-        )
-        aid(
-            "--dump-dir",
-            metavar="DIR",
-            help="write the input and the IR after every pass as numbered files "
-            "DIR/00-input.mlir, DIR/01-PASS.mlir, ...",
-        )
-        aid(
-            "--pass-timing",
-            action="store_true",
-            help="print a table of the wall time of each pass on stderr",
-        )
-        aid(
-            "--pass-statistics",
-            action="store_true",
-            help="print, per pass, ops before and after, fusions and planned temp "
-            "bytes on stderr",
-        )
-        aid(
-            "--buffer-report",
-            action="store_true",
-            help="print the buffer plan's figures (argument, output, alias, temp, "
-            "constant bytes) and its buffers per function on stderr",
-        )
-        aid(
-            "--view-graph",
-            metavar="FILE",
-            help="draw the program after the passes in FILE: fusions with their "
-            "ops, kinds, shapes and buffers, and the pairs fuse refused with the "
-            f"rule; FILE ends in {', '.join(SUFFIXES)} (.svg needs graphviz)",
-        )
-        aid(
-            "--reproducer",
-            metavar="FILE",
-            help="when a pass fails, write the IR it was given and the rest of the "
-            "pipeline to FILE",
-        )
-        aid(
-            "--run-reproducer",
-            action="store_true",
-            help="take the pipeline from the input file's reproducer header",
-        )
+    def output_resulting_program(self, module: ModuleOp) -> str:
+        """The module in the form `-t` names, with the printing flags."""
+        spec = parse_spec(self.args.target)
+        target = TARGETS[spec.name]().from_spec(spec)
+        if spec.name == "mlir":
+            target = replace(
+                target,
+                print_generic_format=self.args.print_op_generic,
+                print_properties_as_attributes=self.args.print_no_properties,
+                print_debuginfo=self.args.print_debuginfo,
+                syntax_highlight=self.args.syntax_highlight,
+            )
+        output = StringIO()
+        target.emit(self.ctx, module, output)
+        return output.getvalue()
 
     # --- pipeline -----------------------------------------------------------
 
@@ -433,7 +339,7 @@ class XlirOptMain(xDSLOptMain):
             sys.stdout.write(list_passes())
             return
         self._check_pipeline()
-        chunks, file_extension = self.prepare_input()
+        chunks = self.prepare_input()
         output = self.prepare_output()
         name = self.get_input_name()
         annotated = self.args.verify_diagnostics and self._annotated()
@@ -448,7 +354,7 @@ class XlirOptMain(xDSLOptMain):
                     output.write("// -----\n")
                 self._sources.pop(name, None)
                 try:
-                    module = self.parse_chunk(chunk, file_extension, offset)
+                    module = self.parse_chunk(chunk, offset)
                     self.apply_passes(module)
                     output.write(self.output_resulting_program(module))
                 except (ParseError, XlirError, DiagnosticException) as error:

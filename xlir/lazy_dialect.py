@@ -13,7 +13,8 @@ for any other dialect.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from pkgutil import resolve_name
+from importlib import import_module
+from typing import Any
 
 from xdsl.ir import Attribute, Dialect, Operation, TypeAttribute
 
@@ -35,12 +36,12 @@ class LazyDialect(Dialect):
     @property
     def operations(self) -> Iterator[type[Operation]]:
         for family in dict.fromkeys(self._op_families.values()):
-            yield from resolve_name(family)
+            yield from _members(family)
 
     @property
     def attributes(self) -> Iterator[type[Attribute]]:
         for family in dict.fromkeys(self._attribute_families.values()):
-            yield from resolve_name(family)
+            yield from _members(family)
 
     def operation(self, name: str) -> type[Operation] | None:
         """The op class named `name` (with the prefix), its family imported."""
@@ -66,9 +67,15 @@ def _by_name(dialect: str, families: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def _members(family: str) -> list[Any]:
+    """The classes a family (`module:LIST`) lists, its module imported."""
+    module, _, members = family.partition(":")
+    return getattr(import_module(module), members)
+
+
 def _find(families: Mapping[str, str], name: str) -> type | None:
     """The class named `name` in the family the table gives it."""
     family = families.get(name)
     if family is None:
         return None
-    return next(entry for entry in resolve_name(family) if entry.name == name)
+    return next(entry for entry in _members(family) if entry.name == name)

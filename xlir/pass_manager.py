@@ -18,7 +18,6 @@ first one that breaks the IR is named. The test suite runs so.
 from __future__ import annotations
 
 import os
-import traceback
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -228,6 +227,8 @@ class PassManager:
         except Exception as error:  # a bug in the pass: say where, not a trace
             if os.environ.get("XLIR_TRACEBACK"):
                 raise  # the tools' switch for the whole trace
+            import traceback  # here: a run without a failing pass does without
+
             where = traceback.extract_tb(error.__traceback__)[-1]
             self._fail(
                 pass_,

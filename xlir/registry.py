@@ -1,10 +1,10 @@
 """Registries of named plug-ins: dialects, passes, named pipelines,
 translations (targets have their own, targets/registry.py).
 
-Each registry is an `importlib.metadata` entry-point group (`xlir.passes`,
-...). xlir declares its built-ins in its own `pyproject.toml`, and an
-installed package adds to a group by declaring entry points of its own, with
-no edit to xlir. Loading is lazy: asking for the names reads the installed
+Each registry is an entry-point group (`xlir.passes`, ...), read by
+`xlir/entry_points.py`. xlir declares its built-ins in its own
+`pyproject.toml`, and an installed package adds to a group by declaring
+entry points of its own, with no edit to xlir. Loading is lazy: asking for the names reads the installed
 metadata only, and a name's module is imported when that name is asked for,
 so a tool starts without importing what its run never uses.
 
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 from typing import Generic, TypeVar
 
 from xlir.diagnostics import XlirError
+from xlir.entry_points import EntryPoint, read_entry_points
 
 T = TypeVar("T")
 
@@ -68,7 +68,7 @@ class Registry(Mapping[str, T], Generic[T]):
 
     def _load(self, name: str, points: list[EntryPoint]) -> T:
         if len(points) > 1:
-            claims = ", ".join(f"'{_package(p)}' ({p.value})" for p in points)
+            claims = ", ".join(f"'{p.package}' ({p.value})" for p in points)
             raise PluginError(
                 f"error: {self.kind} '{name}' is registered by more than one "
                 f"package: {claims}; uninstall one of them"
@@ -78,7 +78,7 @@ class Registry(Mapping[str, T], Generic[T]):
             return point.load()
         except Exception as error:  # a broken plug-in: name it, not a trace
             raise PluginError(
-                f"error: {self.kind} '{name}' of package '{_package(point)}' "
+                f"error: {self.kind} '{name}' of package '{point.package}' "
                 f"cannot be loaded from '{point.value}': "
                 f"{type(error).__name__}: {error}"
             ) from error
@@ -106,27 +106,21 @@ class Registry(Mapping[str, T], Generic[T]):
 
 
 @cache
-def _every_entry_point():  # EntryPoints, or SelectableGroups before 3.12
+def _every_entry_point() -> dict[str, list[EntryPoint]]:
     """The entry points of every group, read once per process: each reading
     goes through the metadata of every installed package, whichever group
     it asks for."""
-    return entry_points()
+    return read_entry_points()
 
 
 def installed_entry_points(group: str) -> tuple[EntryPoint, ...]:
     """The entry points of `group` in the installed packages' metadata,
     read once per process for every group (`forget_entry_points` reads it
     again)."""
-    return tuple(_every_entry_point().select(group=group))
+    return tuple(_every_entry_point().get(group, ()))
 
 
 def forget_entry_points() -> None:
     """Read the installed packages' metadata again at the next look-up
     (after a package was installed or put on the path while running)."""
     _every_entry_point.cache_clear()
-
-
-def _package(point: EntryPoint) -> str:
-    """The name of the installed package that declares `point`."""
-    dist = point.dist
-    return dist.name if dist is not None else "unknown"
