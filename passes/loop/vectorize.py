@@ -123,7 +123,9 @@ cover a float add's latency (3-4 cycles) on two or more ports."""
 ROW_JAM_BUDGET = 320
 """The most body cost (`ops_cost`) row jamming clones: a costly row (softmax's
 exponentials, 72) gets 4 rows, not 8, which would cost more compile time
-than its run time gains."""
+than its run time gains. An inner nest that runs once over the rows
+(`jam._merge_copies`) still counts: 8 rows there cost more code (the sums'
+copies, the merged nest's rows) and run no faster than 4."""
 
 ROW_JAM_LOADS = 16
 """The most loads a step of the jammed rows' reductions issues (each row's
