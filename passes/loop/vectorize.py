@@ -123,7 +123,15 @@ cover a float add's latency (3-4 cycles) on two or more ports."""
 ROW_JAM_BUDGET = 320
 """The most body cost (`ops_cost`) row jamming clones: a costly row (softmax's
 exponentials, 72) gets 4 rows, not 8, which would cost more compile time
-than its run time gains."""
+than its run time gains. An inner nest that runs once over the rows
+(`jam._merge_copies`) still counts: 8 rows there cost more code (the sums'
+copies, the merged nest's rows) and run no faster than 4."""
+
+ROW_JAM_LOADS = 16
+"""The most loads a step of the jammed rows' reductions issues (each row's
+loads in its loops, counted once): past it the steps wait on their loads,
+not on the chains of in-order ops the rows interleave, so more rows would
+clone code for nothing (a merge sort of keys and values: 4 loads a row)."""
 
 
 def _identity(combiner: str, type_: Attribute) -> FloatAttr | IntegerAttr:
@@ -188,7 +196,8 @@ def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
 
 def jam_rows(nest: ParallelOp, rows: int) -> bool:
     """Jam the parallel dimension with the most iterations by `rows` (fewer
-    where the cloned body would cost more than `ROW_JAM_BUDGET`, but one
+    where the cloned body would cost more than `ROW_JAM_BUDGET` or the rows'
+    reductions would load more than `ROW_JAM_LOADS` a step, but one
     more, up to `rows`, where that divides a static trip count the fewer
     would leave a remainder of: the remainder nest is one more copy of the
     body too); whether it changed."""
@@ -198,7 +207,8 @@ def jam_rows(nest: ParallelOp, rows: int) -> bool:
         return False
     dim = max(range(len(counts)), key=lambda d: counts[d])
     cost = max(1, ops_cost(nest.body.block.ops))
-    allowed = min(rows, epilogue_copies(nest))
+    loads = max(1, len(loads_in(reduction_loops(nest))))
+    allowed = min(rows, epilogue_copies(nest), max(1, ROW_JAM_LOADS // loads))
     jammed = min(allowed, ROW_JAM_BUDGET // cost)
     count = static_trip_count(*bounds[dim])
     if 0 < jammed < allowed and count and count % jammed and count % (jammed + 1) == 0:

@@ -234,6 +234,51 @@ loop.kernel @row_sums_in_order(%x: memref<10x32xf32>, %out: memref<10xf32>) {
 
 // -----
 
+// In-order sums of four buffers' rows: 4 loads a row each step, so 4 rows
+// jammed (ROW_JAM_LOADS, 16 a step), not 8; with two buffers, 8 rows.
+// CHECK-LABEL: loop.kernel @four_loads_rows
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           loop.for %{{.*}} = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// CHECK-COUNT-16:    loop.load
+// CHECK-LABEL: loop.kernel @two_loads_rows
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           loop.for %{{.*}} = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-16:    loop.load
+loop.kernel @four_loads_rows(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %c: memref<8x32xf32>, %d: memref<8x32xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %va = loop.load %a[%i, %j] : memref<8x32xf32>
+      %vb = loop.load %b[%i, %j] : memref<8x32xf32>
+      %vc = loop.load %c[%i, %j] : memref<8x32xf32>
+      %vd = loop.load %d[%i, %j] : memref<8x32xf32>
+      %n1 = arith.addf %acc, %va : f32
+      %n2 = arith.addf %n1, %vb : f32
+      %n3 = arith.addf %n2, %vc : f32
+      %n4 = arith.addf %n3, %vd : f32
+      loop.yield %n4 : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+loop.kernel @two_loads_rows(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %va = loop.load %a[%i, %j] : memref<8x32xf32>
+      %vb = loop.load %b[%i, %j] : memref<8x32xf32>
+      %n1 = arith.addf %acc, %va : f32
+      %n2 = arith.addf %n1, %vb : f32
+      loop.yield %n2 : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
 // Softmax's row: exponentials written by an inner nest, then summed in
 // order. The inner nest runs once for the jammed rows, the row's offset its
 // outer dimension (not one clone per row: each would be one more loop for
