@@ -400,10 +400,12 @@ class Generator:
             (self.top_k, 1),
             (self.rng_bit_generator, 1),
             (self.dot_general, 3),
+            (self.convolution, 2),
             (self.gather, 1),
             (self.scatter, 1),
             (self.sort, 1),
             (self.while_, 2),
+            (self.scan, 2),
             (self.case, 1),
             (self.dynamic_slice, 1),
             (self.dynamic_update_slice, 1),
@@ -1070,6 +1072,76 @@ class Generator:
             sums=lhs.is_float,
         )
 
+    def convolution(self) -> None:
+        """A convolution of an existing value (rank 2 to 4) in a random
+        layout of its operands and result, with strides, padding (negative
+        too), lhs and rhs dilation, window reversal, and feature or batch
+        groups; float operands tamed as dot_general's are."""
+        rng = self.rng
+        x = self.any_value(lambda t: 2 <= t.rank <= 4 and not t.is_bool)
+        lhs = self.p.type_of(x)
+        spatial = lhs.rank - 2
+        lhs_layout = rng.sample(["b", "f", *map(str, range(spatial))], lhs.rank)
+        batch = lhs.shape[lhs_layout.index("b")]
+        features = lhs.shape[lhs_layout.index("f")]
+        in_spatial = [lhs.shape[lhs_layout.index(str(i))] for i in range(spatial)]
+        feature_groups = rng.choice([g for g in (1, 2, 3) if features % max(g, 1) == 0])
+        batch_groups = 1
+        if feature_groups == 1 and rng.random() < 0.3:
+            batch_groups = rng.choice([g for g in (1, 2, 3) if batch % g == 0])
+        output_features = rng.randint(1, 2) * max(feature_groups, batch_groups)
+        kernel, strides, pads, lhs_dilate, rhs_dilate, out_spatial = [], [], [], [], [], []
+        for size in in_spatial:
+            while True:
+                k, d, w = rng.randint(1, 3), rng.choice([1, 1, 2]), rng.choice([1, 1, 2])
+                low, high = rng.choice([-1, 0, 0, 1, 2]), rng.choice([-1, 0, 0, 1])
+                padded = low + (0 if size == 0 else (size - 1) * d + 1) + high
+                window = (k - 1) * w + 1
+                if padded >= window:
+                    break
+            stride = rng.choice([1, 1, 2, 3])
+            kernel.append(k)
+            strides.append(stride)
+            pads.append(f"[{low}, {high}]")
+            lhs_dilate.append(d)
+            rhs_dilate.append(w)
+            out_spatial.append((padded - window) // stride + 1)
+        reverse = [str(rng.random() < 0.3).lower() for _ in range(spatial)]
+        rhs_layout = rng.sample(["i", "o", *map(str, range(spatial))], lhs.rank)
+        rhs_sizes = {"i": features // feature_groups, "o": output_features}
+        rhs_sizes.update((str(i), k) for i, k in enumerate(kernel))
+        rhs = lhs.with_shape(tuple(rhs_sizes[d] for d in rhs_layout))
+        y = self.value(rhs)
+        out_layout = rng.sample(["b", "f", *map(str, range(spatial))], lhs.rank)
+        out_sizes = {"b": batch // batch_groups, "f": output_features}
+        out_sizes.update((str(i), s) for i, s in enumerate(out_spatial))
+        target = lhs.with_shape(tuple(out_sizes[d] for d in out_layout))
+        window = ""
+        if spatial:
+            window = (
+                f", window = {{stride = {_dims(strides)}, pad = [{', '.join(pads)}], "
+                f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
+                f"reverse = {_dims(reverse)}}}"
+            )
+        lines, operands, result, after = [], "$0, $1", "$R", []
+        if lhs.is_float:
+            negative = rng.random() < 0.5
+            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
+            operands = "$Px, $Py"
+            result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
+        self.emit(
+            "".join(f"{line}\n" for line in lines)
+            + f"{result} = stablehlo.convolution({operands}) dim_numbers = "
+            f"{_dims(lhs_layout)}x{_dims(rhs_layout)}->{_dims(out_layout)}{window} "
+            f"{{batch_group_count = {batch_groups} : i64, "
+            f"feature_group_count = {feature_groups} : i64}} : ({lhs}, {rhs}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
+            [x, y],
+            [target],
+            sums=lhs.is_float,
+        )
+
     # --- indexing ---------------------------------------------------------------
 
     def gather(self) -> None:
@@ -1330,6 +1402,61 @@ class Generator:
             f"}}",
             carried,
             [counter, *types],
+        )
+
+    def scan(self) -> None:
+        """JAX's `lax.scan` (and `fori_loop` over an array): a while loop
+        whose body reads row `i` of `xs` with dynamic_slice (forwards or
+        backwards; past the end sometimes, where the start is clamped),
+        combines it with a carried value, and writes the result into row
+        `i` of `ys` with dynamic_update_slice."""
+        rng = self.rng
+        xs = self.any_value(lambda t: t.rank >= 1 and t.shape[0] >= 1)
+        type_ = self.p.type_of(xs)
+        ys = self.value(type_)
+        row = type_.with_shape(type_.shape[1:])
+        carry = self.value(row)
+        rows = type_.shape[0]
+        trips = rows if rng.random() < 0.8 else rng.randint(0, rows + 2)
+        counter, b = TType((), "i32"), "tensor<i1>"
+        one_row = type_.with_shape((1, *row.shape))
+        continuous = bool({xs, ys, carry} & self.approximated)
+        index = "$Pk"
+        lines = []
+        if rng.random() < 0.3:  # backwards: rows - 1 - i
+            lines.append(f"$Pm = stablehlo.constant dense<{rows - 1}> : {counter}")
+            lines.append(f"$Pr = stablehlo.subtract $Pm, $Pk : {counter}")
+            index = "$Pr"
+        zeros = "".join(", $Pz" for _ in row.shape)
+        sizes = _dims([1, *row.shape])
+        if row.shape:
+            lines.append(f"$Pz = stablehlo.constant dense<0> : {counter}")
+        lines += [
+            f"$Ps = stablehlo.dynamic_slice $Pi0, {index}{zeros}, sizes = {sizes} : "
+            f"({type_}, {', '.join([str(counter)] * type_.rank)}) -> {one_row}",
+            f"$Pt = stablehlo.reshape $Ps : ({one_row}) -> {row}",
+            *self.binary_lines("$Pc", "$Pt", "$Pi2", row, True, continuous),
+            self.unary_line("$Pu", "$Pc", row, True, continuous),
+            f"$Pv = stablehlo.reshape $Pu : ({row}) -> {one_row}",
+            f"$Pw = stablehlo.dynamic_update_slice $Pi1, $Pv, {index}{zeros} : "
+            f"({type_}, {one_row}, {', '.join([str(counter)] * type_.rank)}) -> {type_}",
+        ]
+        all_types = f"{counter}, {type_}, {type_}, {row}"
+        self.emit(
+            f"$Pq = stablehlo.constant dense<0> : {counter}\n"
+            f"$R = stablehlo.while($Pk = $Pq, $Pi0 = $0, $Pi1 = $1, $Pi2 = $2) : {all_types}\n"
+            f"cond {{\n"
+            f"  $Pn = stablehlo.constant dense<{trips}> : {counter}\n"
+            f"  $Pl = stablehlo.compare LT, $Pk, $Pn, SIGNED : ({counter}, {counter}) -> {b}\n"
+            f"  stablehlo.return $Pl : {b}\n"
+            f"}} do {{\n"
+            f"  $Po = stablehlo.constant dense<1> : {counter}\n"
+            f"  $Pk1 = stablehlo.add $Pk, $Po : {counter}\n"
+            + "".join(f"  {line}\n" for line in lines)
+            + f"  stablehlo.return $Pk1, $Pi0, $Pw, $Pc : {all_types}\n"
+            f"}}",
+            [xs, ys, carry],
+            [counter, type_, type_, row],
         )
 
     def case(self) -> None:
