@@ -7,11 +7,15 @@ reverse, slice with strides, pad (negative and interior padding),
 concatenate, reduce over any dimensions, JAX's argmax and argmin (a reduce
 of values and their iota), reduce_window (padding, strides, base and window
 dilations), dot_general with batch, contracting and free dimensions in any
-order, gather, scatter, dynamic_slice and dynamic_update_slice (indices of
+order, convolution (operands and result in any layout, strides, padding,
+lhs and rhs dilation, window reversal, feature or batch groups), both
+sometimes summing narrow operands into a wider result type, gather, scatter, dynamic_slice and dynamic_update_slice (indices of
 any integer type and any value: they are clamped), sort, chlo.top_k,
 rng_bit_generator (THREE_FRY and PHILOX), calls of private functions, and
 while and case with carried values (one value yielded into two slots
-included). The same seed gives the same text.
+included), and JAX's scan (a while loop reading and writing rows at its
+counter with dynamic_slice and dynamic_update_slice). Shapes now and then
+have a zero-sized dimension. The same seed gives the same text.
 
 The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
 every element type but complex and quantized ones (the float8, float6 and
@@ -59,8 +63,8 @@ kept out by construction, so that any difference between targets is a bug:
   max/min (exact in any order) for floats, add/max/min for integers;
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
-  results of float add reductions, add reduce_windows and dot_generals get
-  `+ 0.0`, which makes -0 +0;
+  results of float add reductions, add reduce_windows, dot_generals and
+  convolutions get `+ 0.0`, which makes -0 +0;
 * chaos: a loop that applies ops with rounding error of their own
   (transcendental functions, power, atan2) grows ulp differences between
   targets, each within tolerance, into different answers: while bodies
@@ -203,6 +207,18 @@ PRODUCT_BOUNDS = {"f16": 16.0, "bf16": 1e18, "f32": 1e18, "f64": 1e150}
 """The same for the factors of dot products."""
 
 
+WIDER_ACCUMULATORS = {
+    "bf16": "f32",
+    "f16": "f32",
+    "i8": "i32",
+    "i16": "i32",
+    "ui8": "ui32",
+    "ui16": "ui32",
+}
+"""The result element types JAX gives contractions of narrow operands with
+`preferred_element_type`."""
+
+
 FLOAT_LINE = re.compile(r"[x<]b?f\d+>")
 """Matches a line with a float tensor type."""
 
@@ -300,8 +316,13 @@ class Generator:
     # --- choices ----------------------------------------------------------
 
     def random_shape(self) -> tuple[int, ...]:
+        """Mostly of sizes 1 to 5; now and then a zero-sized dimension."""
         rank = self.rng.choice([0, 1, 1, 2, 2, 2, 3])
-        return tuple(self.rng.choice([1, 2, 3, 4, 5]) for _ in range(rank))
+        rng = self.rng
+        return tuple(
+            0 if rng.random() < 0.03 else rng.choice([1, 2, 3, 4, 5])
+            for _ in range(rank)
+        )
 
     def random_element(self) -> str:
         roll = self.rng.random()
@@ -1051,7 +1072,7 @@ class Generator:
         rhs_contract = [where("contract", i) for i in contract]
         rhs_free = [s for role, s in rhs_dims if role == "free"]
         shape = [lhs.shape[i] for i in batch] + [lhs.shape[i] for i in lhs_free]
-        target = lhs.with_shape(tuple(shape + rhs_free))
+        target = TType(tuple(shape + rhs_free), self.accumulator(lhs.element))
         batching = (
             f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
         )
@@ -1115,7 +1136,9 @@ class Generator:
         out_layout = rng.sample(["b", "f", *map(str, range(spatial))], lhs.rank)
         out_sizes = {"b": batch // batch_groups, "f": output_features}
         out_sizes.update((str(i), s) for i, s in enumerate(out_spatial))
-        target = lhs.with_shape(tuple(out_sizes[d] for d in out_layout))
+        target = TType(
+            tuple(out_sizes[d] for d in out_layout), self.accumulator(lhs.element)
+        )
         window = ""
         if spatial:
             window = (
@@ -1141,6 +1164,16 @@ class Generator:
             [target],
             sums=lhs.is_float,
         )
+
+    def accumulator(self, element: str) -> str:
+        """The result element type of a contraction of `element` operands:
+        theirs, or sometimes a wider one (JAX's `preferred_element_type`:
+        bf16 and f16 products summed in f32, 8- and 16-bit integers in 32
+        bits)."""
+        wider = WIDER_ACCUMULATORS.get(element)
+        if wider is not None and self.rng.random() < 0.3:
+            return wider
+        return element
 
     # --- indexing ---------------------------------------------------------------
 
