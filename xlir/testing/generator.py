@@ -9,8 +9,10 @@ of values and their iota), reduce_window (padding, strides, base and window
 dilations), dot_general with batch, contracting and free dimensions in any
 order, convolution (operands and result in any layout, strides, padding,
 lhs and rhs dilation, window reversal, feature or batch groups), both
-sometimes summing narrow operands into a wider result type, gather, scatter, dynamic_slice and dynamic_update_slice (indices of
-any integer type and any value: they are clamped), sort, chlo.top_k,
+sometimes summing narrow operands into a wider result type, gather and
+scatter (of rows, and of windows at points of one or two coordinates),
+dynamic_slice and dynamic_update_slice (indices of any integer type and any
+value: they are clamped), sort, chlo.top_k,
 rng_bit_generator (THREE_FRY and PHILOX), calls of private functions, and
 while and case with carried values (one value yielded into two slots
 included), and JAX's scan (a while loop reading and writing rows at its
@@ -424,6 +426,8 @@ class Generator:
             (self.convolution, 2),
             (self.gather, 1),
             (self.scatter, 1),
+            (self.gather_windows, 1),
+            (self.scatter_windows, 1),
             (self.sort, 1),
             (self.while_, 2),
             (self.scan, 2),
@@ -1111,22 +1115,9 @@ class Generator:
         if feature_groups == 1 and rng.random() < 0.3:
             batch_groups = rng.choice([g for g in (1, 2, 3) if batch % g == 0])
         output_features = rng.randint(1, 2) * max(feature_groups, batch_groups)
-        kernel, strides, pads, lhs_dilate, rhs_dilate, out_spatial = [], [], [], [], [], []
-        for size in in_spatial:
-            while True:
-                k, d, w = rng.randint(1, 3), rng.choice([1, 1, 2]), rng.choice([1, 1, 2])
-                low, high = rng.choice([-1, 0, 0, 1, 2]), rng.choice([-1, 0, 0, 1])
-                padded = low + (0 if size == 0 else (size - 1) * d + 1) + high
-                window = (k - 1) * w + 1
-                if padded >= window:
-                    break
-            stride = rng.choice([1, 1, 2, 3])
-            kernel.append(k)
-            strides.append(stride)
-            pads.append(f"[{low}, {high}]")
-            lhs_dilate.append(d)
-            rhs_dilate.append(w)
-            out_spatial.append((padded - window) // stride + 1)
+        windows = [self.conv_window(size) for size in in_spatial]
+        columns = [[w[i] for w in windows] for i in range(7)]
+        kernel, strides, lhs_dilate, rhs_dilate, lows, highs, out_spatial = columns
         reverse = [str(rng.random() < 0.3).lower() for _ in range(spatial)]
         rhs_layout = rng.sample(["i", "o", *map(str, range(spatial))], lhs.rank)
         rhs_sizes = {"i": features // feature_groups, "o": output_features}
@@ -1141,8 +1132,11 @@ class Generator:
         )
         window = ""
         if spatial:
+            pads = ", ".join(
+                f"[{lo}, {hi}]" for lo, hi in zip(lows, highs, strict=True)
+            )
             window = (
-                f", window = {{stride = {_dims(strides)}, pad = [{', '.join(pads)}], "
+                f", window = {{stride = {_dims(strides)}, pad = [{pads}], "
                 f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
                 f"reverse = {_dims(reverse)}}}"
             )
@@ -1164,6 +1158,21 @@ class Generator:
             [target],
             sums=lhs.is_float,
         )
+
+    def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
+        """A convolution's window along a spatial dimension of this size:
+        kernel size, stride, lhs and rhs dilation, low and high padding, and
+        the result's size."""
+        rng = self.rng
+        while True:
+            kernel, stride = rng.randint(1, 3), rng.choice([1, 1, 2, 3])
+            lhs_dilate, rhs_dilate = rng.choice([1, 1, 2]), rng.choice([1, 1, 2])
+            low, high = rng.choice([-1, 0, 0, 1, 2]), rng.choice([-1, 0, 0, 1])
+            padded = low + (0 if size == 0 else (size - 1) * lhs_dilate + 1) + high
+            window = (kernel - 1) * rhs_dilate + 1
+            if padded >= window:
+                result = (padded - window) // stride + 1
+                return kernel, stride, lhs_dilate, rhs_dilate, low, high, result
 
     def accumulator(self, element: str) -> str:
         """The result element type of a contraction of `element` operands:
@@ -1225,6 +1234,91 @@ class Generator:
             f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
             f"#stablehlo.scatter<update_window_dims = {_dims(windows)}, "
             f"inserted_window_dims = [{dim}], scatter_dims_to_operand_dims = [{dim}], "
+            f"index_vector_dim = 1>}}> ({{\n"
+            f"^bb0($Pa: {e}, $Pb: {e}):\n"
+            f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
+            f"  stablehlo.return $Pc : {e}\n"
+            f"}}) : ({source}, {index_type}, {update_type}) -> {source}",
+            [x, indices, updates],
+            [source],
+        )
+
+    def windows(self, source: TType) -> tuple[list[int], list[int], list[int]]:
+        """For a gather or scatter of windows of `source` at points of one or
+        two coordinates (JAX's `x[i, j]`, `x.at[i].add(v)`): the operand
+        dimensions the coordinates index (in any order), the window's size
+        in each dimension, and the dimensions the window drops (of size 1,
+        among the indexed ones)."""
+        rng = self.rng
+        indexed = rng.sample(range(source.rank), rng.randint(1, min(2, source.rank)))
+        dropped = sorted(d for d in indexed if rng.random() < 0.6)
+        sizes = [
+            1 if i in dropped else rng.randint(1, d) for i, d in enumerate(source.shape)
+        ]
+        return indexed, sizes, dropped
+
+    def batch_layout(
+        self, count: int, window: list[int]
+    ) -> tuple[list[int], list[int]]:
+        """The shape of a gather's result (a scatter's updates), the window's
+        sizes with the point count at a random position, and the positions
+        of the window's dimensions in it."""
+        where = self.rng.randint(0, len(window))
+        shape = [*window[:where], count, *window[where:]]
+        return shape, [i for i in range(len(shape)) if i != where]
+
+    def gather_windows(self) -> None:
+        """A gather of windows at points of one or two coordinates, which
+        the spec clamps so that each window is inside the operand."""
+        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0)
+        source = self.p.type_of(x)
+        indexed, sizes, dropped = self.windows(source)
+        count = self.rng.randint(1, 3)
+        index_type = TType((count, len(indexed)), self.index_element())
+        indices = self.value(index_type)
+        window = [s for i, s in enumerate(sizes) if i not in dropped]
+        shape, offsets = self.batch_layout(count, window)
+        target = source.with_shape(tuple(shape))
+        self.emit(
+            f'$R = "stablehlo.gather"($0, $1) <{{dimension_numbers = #stablehlo.gather<'
+            f"offset_dims = {_dims(offsets)}, collapsed_slice_dims = {_dims(dropped)}, "
+            f"start_index_map = {_dims(indexed)}, index_vector_dim = 1>, "
+            f"slice_sizes = array<i64: {', '.join(map(str, sizes))}>}}> : "
+            f"({source}, {index_type}) -> {target}",
+            [x, indices],
+            [target],
+        )
+
+    def scatter_windows(self) -> None:
+        """A scatter of windows at points of one or two coordinates, the
+        coordinates clamped so that each window is inside the operand (the
+        spec leaves the others to the implementation); combiners as
+        `scatter`'s."""
+        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0 and not t.is_bool)
+        source = self.p.type_of(x)
+        indexed, sizes, dropped = self.windows(source)
+        count = self.rng.randint(1, 3)
+        index_type = TType((count, len(indexed)), self.index_element())
+        indices = self.value(index_type)
+        window = [s for i, s in enumerate(sizes) if i not in dropped]
+        shape, window_dims = self.batch_layout(count, window)
+        update_type = source.with_shape(tuple(shape))
+        updates = self.value(update_type)
+        if source.is_float:
+            combiner = self.rng.choice(["maximum", "minimum"])
+        else:
+            combiner = self.rng.choice(["add", "maximum", "minimum"])
+        e = source.with_shape(())
+        highest = [source.shape[d] - sizes[d] for d in indexed]
+        bounds = "[" + ", ".join([_dims(highest)] * count) + "]"
+        self.emit(
+            f"$Pl = stablehlo.constant dense<0> : {index_type.with_shape(())}\n"
+            f"$Ph = stablehlo.constant dense<{bounds}> : {index_type}\n"
+            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({index_type.with_shape(())}, {index_type}, {index_type}) -> {index_type}\n"
+            f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
+            f"#stablehlo.scatter<update_window_dims = {_dims(window_dims)}, "
+            f"inserted_window_dims = {_dims(dropped)}, "
+            f"scatter_dims_to_operand_dims = {_dims(indexed)}, "
             f"index_vector_dim = 1>}}> ({{\n"
             f"^bb0($Pa: {e}, $Pb: {e}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
