@@ -209,6 +209,10 @@ PRODUCT_BOUNDS = {"f16": 16.0, "bf16": 1e18, "f32": 1e18, "f64": 1e150}
 """The same for the factors of dot products."""
 
 
+RANKS = (0, 1, 1, 2, 2, 2, 3)
+LARGE_SIZES = (8, 9, 16, 17, 33)
+"""Sizes at and past the vector widths and tiles targets split loops by."""
+
 WIDER_ACCUMULATORS = {
     "bf16": "f32",
     "f16": "f32",
@@ -318,13 +322,18 @@ class Generator:
     # --- choices ----------------------------------------------------------
 
     def random_shape(self) -> tuple[int, ...]:
-        """Mostly of sizes 1 to 5; now and then a zero-sized dimension."""
-        rank = self.rng.choice([0, 1, 1, 2, 2, 2, 3])
+        """Mostly of sizes 1 to 5; now and then a zero-sized dimension, or
+        one past a vector width or tile (at most one such per shape), where
+        targets tile and peel."""
         rng = self.rng
-        return tuple(
-            0 if rng.random() < 0.03 else rng.choice([1, 2, 3, 4, 5])
-            for _ in range(rank)
-        )
+        shape = [rng.choice([1, 2, 3, 4, 5]) for _ in range(rng.choice(RANKS))]
+        for i in range(len(shape)):
+            roll = rng.random()
+            if roll < 0.03:
+                shape[i] = 0
+            elif roll < 0.08 and max(shape) <= 5:
+                shape[i] = rng.choice(LARGE_SIZES)
+        return tuple(shape)
 
     def random_element(self) -> str:
         roll = self.rng.random()
@@ -1130,15 +1139,15 @@ class Generator:
         target = TType(
             tuple(out_sizes[d] for d in out_layout), self.accumulator(lhs.element)
         )
-        window = ""
+        window = ""  # as JAX prints it where there is no spatial dimension
         if spatial:
             pads = ", ".join(
                 f"[{lo}, {hi}]" for lo, hi in zip(lows, highs, strict=True)
             )
             window = (
-                f", window = {{stride = {_dims(strides)}, pad = [{pads}], "
+                f"stride = {_dims(strides)}, pad = [{pads}], "
                 f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
-                f"reverse = {_dims(reverse)}}}"
+                f"reverse = {_dims(reverse)}"
             )
         lines, operands, result, after = [], "$0, $1", "$R", []
         if lhs.is_float:
@@ -1150,7 +1159,7 @@ class Generator:
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"{result} = stablehlo.convolution({operands}) dim_numbers = "
-            f"{_dims(lhs_layout)}x{_dims(rhs_layout)}->{_dims(out_layout)}{window} "
+            f"{_dims(lhs_layout)}x{_dims(rhs_layout)}->{_dims(out_layout)}, window = {{{window}}} "
             f"{{batch_group_count = {batch_groups} : i64, "
             f"feature_group_count = {feature_groups} : i64}} : ({lhs}, {rhs}) -> {target}"
             + "".join(f"\n{line}" for line in after),
