@@ -17,7 +17,8 @@ rng_bit_generator (THREE_FRY and PHILOX), calls of private functions, and
 while and case with carried values (one value yielded into two slots
 included), and JAX's scan (a while loop reading and writing rows at its
 counter with dynamic_slice and dynamic_update_slice). Shapes now and then
-have a zero-sized dimension. The same seed gives the same text.
+have a zero-sized dimension, or one of 8 to 33 elements (past vector widths
+and tiles). The same seed gives the same text.
 
 The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
 every element type but complex and quantized ones (the float8, float6 and
