@@ -28,6 +28,8 @@ OPS = ["add", "compare", "select", "clamp", "convert", "constant", "iota",
        "concatenate", "reduce", "dot_general", "gather", "scatter", "sort",
        "while", "case", "shift_left", "remainder", "power", "atan2",
        "rng_bit_generator", "convolution"]  # fmt: skip
+SEEDS = range(600)
+"""Enough seeds that every op family, and each rare form of one, appears."""
 
 
 def test_programs_parse_and_verify() -> None:
@@ -46,7 +48,7 @@ def test_a_seed_gives_one_program_and_one_set_of_arguments() -> None:
 
 
 def test_every_op_family_appears() -> None:
-    texts = "".join(generate(seed).text() for seed in range(300))
+    texts = "".join(generate(seed).text() for seed in SEEDS)
     missing = [op for op in OPS if f"stablehlo.{op}" not in texts]
     assert not missing
     assert "batching_dims" in texts and "interior = [2" in texts
@@ -59,7 +61,7 @@ def test_jax_shapes_of_ops_appear() -> None:
     """Convolutions with groups and negative padding, contractions into a
     wider type, scans, windows at points of two coordinates, and empty
     dimensions."""
-    texts = "".join(generate(seed).text() for seed in range(300))
+    texts = "".join(generate(seed).text() for seed in SEEDS)
     assert "feature_group_count = 2" in texts and "batch_group_count = 2" in texts
     assert re.search(r"convolution.* pad = \[[-\d\[\], ]*-1", texts)
     assert re.search(
@@ -82,7 +84,7 @@ def test_while_bodies_yield_one_value_into_two_slots() -> None:
                     return True
         return False
 
-    assert any(twice(generate(seed).text()) for seed in range(300))
+    assert any(twice(generate(seed).text()) for seed in SEEDS)
 
 
 def test_arguments_hold_edge_cases() -> None:
