@@ -28,6 +28,7 @@ OPS = ["add", "compare", "select", "clamp", "convert", "constant", "iota",
        "concatenate", "reduce", "dot_general", "gather", "scatter", "sort",
        "while", "case", "shift_left", "remainder", "power", "atan2",
        "rng_bit_generator", "convolution"]  # fmt: skip
+
 SEEDS = range(600)
 """Enough seeds that every op family, and each rare form of one, appears."""
 
