@@ -56,15 +56,9 @@ def holds_mask_moves(code: bytes) -> bool:
     return VEX_MASK_MOVE.search(code) is not None
 
 
-WITHOUT_VL = "-avx512vl,-avx512fp16"
-"""AVX512VL off, and AVX512FP16, which needs it: with FP16 left on, LLVM
-selects no code for some of its 128-bit half vectors ("Cannot select: v8f16
-X86ISD::CMOV", an abort, on a clamped f16 sum the fuzzer found)."""
-
-
 def without_mask_move_folds(features: str) -> str:
     """`features` less AVX512VL, with which the fold cannot happen."""
-    return f"{features},{WITHOUT_VL}" if features else WITHOUT_VL
+    return f"{features},-avx512vl" if features else "-avx512vl"
 
 
 def guarded_object_code(

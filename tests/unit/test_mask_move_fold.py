@@ -156,11 +156,3 @@ def test_scan_passes_other_instructions(instruction: str) -> None:
 )
 def test_machines_that_may_meet_the_fold(triple: str, features: str, may: bool) -> None:
     assert may_fold_mask_moves(triple, features) == may
-
-
-def test_without_the_fold_fp16_goes_too() -> None:
-    """AVX512FP16 needs AVX512VL: LLVM selects no code for some of its
-    128-bit half vectors without it."""
-    assert without_mask_move_folds("+avx512vl,+avx512fp16").endswith(
-        ",-avx512vl,-avx512fp16"
-    )
