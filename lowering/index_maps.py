@@ -162,11 +162,20 @@ class IndexArith:
 
     def from_integer(self, value: SSAValue, unsigned: bool = False) -> SSAValue:
         """A loaded integer scalar (a start index) as an `index`; an unsigned
-        one is zero-extended (ui32 4294967295 is past every bound, not -1)."""
+        one is zero-extended (ui32 4294967295 is past every bound, not -1),
+        and a ui64 one past the largest i64 becomes that (past every bound,
+        not negative)."""
         width = value.type.width.data if isinstance(value.type, IntegerType) else 64
         if unsigned and width < 64:
             wide = value
             value = self._emit(("zext", wide), lambda: arith.ExtUIOp(wide, i64))
+        elif unsigned:
+            top = self._emit(
+                ("i64", 2**63 - 1),
+                lambda: arith.ConstantOp(IntegerAttr(2**63 - 1, i64)),
+            )
+            big = value
+            value = self._emit(("minu", big), lambda: arith.MinUIOp(big, top))
         return self._emit(
             ("cast", value), lambda: arith.IndexCastOp(value, IndexType())
         )

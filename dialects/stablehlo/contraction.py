@@ -485,9 +485,8 @@ class ConvolutionOp(IRDLOperation):
             printer.print_string(numbers.layout_text())
         else:
             printer.print_attribute(numbers)
-        window = self._window_text()
-        if window:
-            printer.print_string(", window = {" + ", ".join(window) + "}")
+        # StableHLO's assembly format requires the window, empty or not
+        printer.print_string(", window = {" + ", ".join(self._window_text()) + "}")
         shown: dict[str, Attribute] = dict(self.attributes)
         for name in _DICT_PROPERTIES:
             value = self.properties.get(name)

@@ -162,7 +162,11 @@ def convolution(
     feature_groups: int,
     out_spatial: list[int],
 ) -> Array:
-    """lhs is [N, C, S...], rhs is [O, I, S...]; the result is [N, O, S...]."""
+    """lhs is [N, C, S...], rhs is [O, I, S...]; the result is [N, O, S...].
+    The taps are contracted by `dot_general` (matmul): np.tensordot goes
+    through np.dot, whose BLAS scaling of a one-element operand skips the
+    products of a zero, so inf * 0 would not make NaN."""
+    dtype = lhs.dtype
     axes = list(range(2, 2 + spatial))
     flips = tuple(2 + i for i, r in enumerate(reversal) if r)
     if flips:
@@ -195,16 +199,20 @@ def convolution(
     window_axes = list(range(2 + spatial, 2 + 2 * spatial))
     if feature_groups == 1:
         # contract C and the taps: -> [N, P..., O]
-        out = np.tensordot(windows, rhs, axes=([1, *window_axes], [1, *axes]))
+        out = dot_general(windows, rhs, [], [], [1, *window_axes], [1, *axes], dtype)
         return np.moveaxis(out, -1, 1)
     cg = c // feature_groups
     og = o // feature_groups
     parts = []
     for g in range(feature_groups):
-        part = np.tensordot(
+        part = dot_general(
             windows[:, g * cg : (g + 1) * cg],
             rhs[g * og : (g + 1) * og],
-            axes=([1, *window_axes], [1, *axes]),
+            [],
+            [],
+            [1, *window_axes],
+            [1, *axes],
+            dtype,
         )
         parts.append(np.moveaxis(part, -1, 1))
     return np.concatenate(parts, axis=1)

@@ -32,8 +32,12 @@ def _index_field(numbers: Any, name: str) -> int:
 
 
 def _normalize_indices(indices: np.ndarray, index_vector_dim: int) -> np.ndarray:
-    """Indices as [*batch, K] (the index vector last)."""
-    indices = np.asarray(indices).astype(np.int64)
+    """Indices as [*batch, K] (the index vector last), as int64: a ui64 index
+    past the largest int64 becomes that (past every bound, not negative)."""
+    indices = np.asarray(indices)
+    if indices.dtype == np.uint64:
+        indices = np.minimum(indices, np.iinfo(np.int64).max)
+    indices = indices.astype(np.int64)
     if index_vector_dim == indices.ndim:
         return indices[..., None]
     return np.moveaxis(indices, index_vector_dim, -1)

@@ -5,7 +5,8 @@ with no second copy of them.
 
 An op folds only when it has no side effect (Pure, or regions of pure ops,
 such as a reduce), is deterministic and terminating (never rng_bit_generator
-or while), and its results have at most `max-elements` elements in all
+or while), its results have static shapes (as a constant's must; `refine-shapes`
+makes dynamic ones static), and they have at most `max-elements` elements in all
 (`fold-constants{max-elements=N}`, 1024 by default: enough for the index
 tables and masks JAX computes from constants, small enough that the printed
 IR stays readable). Ops that make data from nothing stay as they are: iota,
@@ -105,7 +106,10 @@ class FoldConstantOp(RewritePattern):
         for result in op.results:
             if not isinstance(result.type, TensorType):
                 return False
-            total += prod(result.type.get_shape())
+            shape = result.type.get_shape()
+            if any(size < 0 for size in shape):
+                return False  # a constant's type is static
+            total += prod(shape)
         return total <= self.max_elements
 
 

@@ -27,7 +27,10 @@ OPS = ["add", "compare", "select", "clamp", "convert", "constant", "iota",
        "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "pad",
        "concatenate", "reduce", "dot_general", "gather", "scatter", "sort",
        "while", "case", "shift_left", "remainder", "power", "atan2",
-       "rng_bit_generator"]  # fmt: skip
+       "rng_bit_generator", "convolution"]  # fmt: skip
+
+SEEDS = range(600)
+"""Enough seeds that every op family, and each rare form of one, appears."""
 
 
 def test_programs_parse_and_verify() -> None:
@@ -46,13 +49,30 @@ def test_a_seed_gives_one_program_and_one_set_of_arguments() -> None:
 
 
 def test_every_op_family_appears() -> None:
-    texts = "".join(generate(seed).text() for seed in range(300))
+    texts = "".join(generate(seed).text() for seed in SEEDS)
     missing = [op for op in OPS if f"stablehlo.{op}" not in texts]
     assert not missing
     assert "batching_dims" in texts and "interior = [2" in texts
     assert "low = [-" in texts  # negative padding
     assert "chlo.top_k" in texts and "reducer(" in texts  # top_k, argmax
     assert re.search(r"dynamic_slice .*tensor<ui8>", texts)  # any index type
+
+
+def test_jax_shapes_of_ops_appear() -> None:
+    """Convolutions with groups and negative padding, contractions into a
+    wider type, scans, windows at points of two coordinates, and empty
+    dimensions."""
+    texts = "".join(generate(seed).text() for seed in SEEDS)
+    assert "feature_group_count = 2" in texts and "batch_group_count = 2" in texts
+    assert re.search(r"convolution.* pad = \[[-\d\[\], ]*-1", texts)
+    assert re.search(
+        r"(dot_general|convolution).*xbf16>\) -> tensor<[0-9x]*f32>", texts
+    )
+    assert re.search(r"(dot_general|convolution).*xi8>\) -> tensor<[0-9x]*i32>", texts)
+    assert re.search(r"^    %\S+ = stablehlo\.dynamic_update_slice", texts, re.M)
+    assert re.search(r"start_index_map = \[\d, \d\]", texts)
+    assert re.search(r"scatter_dims_to_operand_dims = \[\d, \d\]", texts)
+    assert re.search(r"tensor<([1-9]x)*0x", texts)
 
 
 def test_while_bodies_yield_one_value_into_two_slots() -> None:
@@ -65,7 +85,7 @@ def test_while_bodies_yield_one_value_into_two_slots() -> None:
                     return True
         return False
 
-    assert any(twice(generate(seed).text()) for seed in range(300))
+    assert any(twice(generate(seed).text()) for seed in SEEDS)
 
 
 def test_arguments_hold_edge_cases() -> None:

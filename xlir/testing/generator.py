@@ -7,11 +7,18 @@ reverse, slice with strides, pad (negative and interior padding),
 concatenate, reduce over any dimensions, JAX's argmax and argmin (a reduce
 of values and their iota), reduce_window (padding, strides, base and window
 dilations), dot_general with batch, contracting and free dimensions in any
-order, gather, scatter, dynamic_slice and dynamic_update_slice (indices of
-any integer type and any value: they are clamped), sort, chlo.top_k,
+order, convolution (operands and result in any layout, strides, padding,
+lhs and rhs dilation, window reversal, feature or batch groups), both
+sometimes summing narrow operands into a wider result type, gather and
+scatter (of rows, and of windows at points of one or two coordinates),
+dynamic_slice and dynamic_update_slice (indices of any integer type and any
+value: they are clamped), sort, chlo.top_k,
 rng_bit_generator (THREE_FRY and PHILOX), calls of private functions, and
 while and case with carried values (one value yielded into two slots
-included). The same seed gives the same text.
+included), and JAX's scan (a while loop reading and writing rows at its
+counter with dynamic_slice and dynamic_update_slice). Shapes now and then
+have a zero-sized dimension, or one of 8 to 33 elements (past vector widths
+and tiles). The same seed gives the same text.
 
 The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
 every element type but complex and quantized ones (the float8, float6 and
@@ -59,8 +66,8 @@ kept out by construction, so that any difference between targets is a bug:
   max/min (exact in any order) for floats, add/max/min for integers;
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
-  results of float add reductions, add reduce_windows and dot_generals get
-  `+ 0.0`, which makes -0 +0;
+  results of float add reductions, add reduce_windows, dot_generals and
+  convolutions get `+ 0.0`, which makes -0 +0;
 * chaos: a loop that applies ops with rounding error of their own
   (transcendental functions, power, atan2) grows ulp differences between
   targets, each within tolerance, into different answers: while bodies
@@ -203,6 +210,22 @@ PRODUCT_BOUNDS = {"f16": 16.0, "bf16": 1e18, "f32": 1e18, "f64": 1e150}
 """The same for the factors of dot products."""
 
 
+RANKS = (0, 1, 1, 2, 2, 2, 3)
+LARGE_SIZES = (8, 9, 16, 17, 33)
+"""Sizes at and past the vector widths and tiles targets split loops by."""
+
+WIDER_ACCUMULATORS = {
+    "bf16": "f32",
+    "f16": "f32",
+    "i8": "i32",
+    "i16": "i32",
+    "ui8": "ui32",
+    "ui16": "ui32",
+}
+"""The result element types JAX gives contractions of narrow operands with
+`preferred_element_type`."""
+
+
 FLOAT_LINE = re.compile(r"[x<]b?f\d+>")
 """Matches a line with a float tensor type."""
 
@@ -300,8 +323,18 @@ class Generator:
     # --- choices ----------------------------------------------------------
 
     def random_shape(self) -> tuple[int, ...]:
-        rank = self.rng.choice([0, 1, 1, 2, 2, 2, 3])
-        return tuple(self.rng.choice([1, 2, 3, 4, 5]) for _ in range(rank))
+        """Mostly of sizes 1 to 5; now and then a zero-sized dimension, or
+        one past a vector width or tile (at most one such per shape), where
+        targets tile and peel."""
+        rng = self.rng
+        shape = [rng.choice([1, 2, 3, 4, 5]) for _ in range(rng.choice(RANKS))]
+        for i in range(len(shape)):
+            roll = rng.random()
+            if roll < 0.03:
+                shape[i] = 0
+            elif roll < 0.08 and max(shape) <= 5:
+                shape[i] = rng.choice(LARGE_SIZES)
+        return tuple(shape)
 
     def random_element(self) -> str:
         roll = self.rng.random()
@@ -400,10 +433,14 @@ class Generator:
             (self.top_k, 1),
             (self.rng_bit_generator, 1),
             (self.dot_general, 3),
+            (self.convolution, 2),
             (self.gather, 1),
             (self.scatter, 1),
+            (self.gather_windows, 1),
+            (self.scatter_windows, 1),
             (self.sort, 1),
             (self.while_, 2),
+            (self.scan, 2),
             (self.case, 1),
             (self.dynamic_slice, 1),
             (self.dynamic_update_slice, 1),
@@ -1049,7 +1086,7 @@ class Generator:
         rhs_contract = [where("contract", i) for i in contract]
         rhs_free = [s for role, s in rhs_dims if role == "free"]
         shape = [lhs.shape[i] for i in batch] + [lhs.shape[i] for i in lhs_free]
-        target = lhs.with_shape(tuple(shape + rhs_free))
+        target = TType(tuple(shape + rhs_free), self.accumulator(lhs.element))
         batching = (
             f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
         )
@@ -1069,6 +1106,93 @@ class Generator:
             [target],
             sums=lhs.is_float,
         )
+
+    def convolution(self) -> None:
+        """A convolution of an existing value (rank 2 to 4) in a random
+        layout of its operands and result, with strides, padding (negative
+        too), lhs and rhs dilation, window reversal, and feature or batch
+        groups; float operands tamed as dot_general's are."""
+        rng = self.rng
+        x = self.any_value(lambda t: 2 <= t.rank <= 4 and not t.is_bool)
+        lhs = self.p.type_of(x)
+        spatial = lhs.rank - 2
+        lhs_layout = rng.sample(["b", "f", *map(str, range(spatial))], lhs.rank)
+        batch = lhs.shape[lhs_layout.index("b")]
+        features = lhs.shape[lhs_layout.index("f")]
+        in_spatial = [lhs.shape[lhs_layout.index(str(i))] for i in range(spatial)]
+        feature_groups = rng.choice([g for g in (1, 2, 3) if features % max(g, 1) == 0])
+        batch_groups = 1
+        if feature_groups == 1 and rng.random() < 0.3:
+            batch_groups = rng.choice([g for g in (1, 2, 3) if batch % g == 0])
+        output_features = rng.randint(1, 2) * max(feature_groups, batch_groups)
+        windows = [self.conv_window(size) for size in in_spatial]
+        columns = [[w[i] for w in windows] for i in range(7)]
+        kernel, strides, lhs_dilate, rhs_dilate, lows, highs, out_spatial = columns
+        reverse = [str(rng.random() < 0.3).lower() for _ in range(spatial)]
+        rhs_layout = rng.sample(["i", "o", *map(str, range(spatial))], lhs.rank)
+        rhs_sizes = {"i": features // feature_groups, "o": output_features}
+        rhs_sizes.update((str(i), k) for i, k in enumerate(kernel))
+        rhs = lhs.with_shape(tuple(rhs_sizes[d] for d in rhs_layout))
+        y = self.value(rhs)
+        out_layout = rng.sample(["b", "f", *map(str, range(spatial))], lhs.rank)
+        out_sizes = {"b": batch // batch_groups, "f": output_features}
+        out_sizes.update((str(i), s) for i, s in enumerate(out_spatial))
+        target = TType(
+            tuple(out_sizes[d] for d in out_layout), self.accumulator(lhs.element)
+        )
+        window = ""  # as JAX prints it where there is no spatial dimension
+        if spatial:
+            pads = ", ".join(
+                f"[{lo}, {hi}]" for lo, hi in zip(lows, highs, strict=True)
+            )
+            window = (
+                f"stride = {_dims(strides)}, pad = [{pads}], "
+                f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
+                f"reverse = {_dims(reverse)}"
+            )
+        lines, operands, result, after = [], "$0, $1", "$R", []
+        if lhs.is_float:
+            negative = rng.random() < 0.5
+            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
+            operands = "$Px, $Py"
+            result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
+        self.emit(
+            "".join(f"{line}\n" for line in lines)
+            + f"{result} = stablehlo.convolution({operands}) dim_numbers = "
+            f"{_dims(lhs_layout)}x{_dims(rhs_layout)}->{_dims(out_layout)}, window = {{{window}}} "
+            f"{{batch_group_count = {batch_groups} : i64, "
+            f"feature_group_count = {feature_groups} : i64}} : ({lhs}, {rhs}) -> {target}"
+            + "".join(f"\n{line}" for line in after),
+            [x, y],
+            [target],
+            sums=lhs.is_float,
+        )
+
+    def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
+        """A convolution's window along a spatial dimension of this size:
+        kernel size, stride, lhs and rhs dilation, low and high padding, and
+        the result's size."""
+        rng = self.rng
+        while True:
+            kernel, stride = rng.randint(1, 3), rng.choice([1, 1, 2, 3])
+            lhs_dilate, rhs_dilate = rng.choice([1, 1, 2]), rng.choice([1, 1, 2])
+            low, high = rng.choice([-1, 0, 0, 1, 2]), rng.choice([-1, 0, 0, 1])
+            padded = low + (0 if size == 0 else (size - 1) * lhs_dilate + 1) + high
+            window = (kernel - 1) * rhs_dilate + 1
+            if padded >= window:
+                result = (padded - window) // stride + 1
+                return kernel, stride, lhs_dilate, rhs_dilate, low, high, result
+
+    def accumulator(self, element: str) -> str:
+        """The result element type of a contraction of `element` operands:
+        theirs, or sometimes a wider one (JAX's `preferred_element_type`:
+        bf16 and f16 products summed in f32, 8- and 16-bit integers in 32
+        bits)."""
+        wider = WIDER_ACCUMULATORS.get(element)
+        if wider is not None and self.rng.random() < 0.3:
+            return wider
+        return element
 
     # --- indexing ---------------------------------------------------------------
 
@@ -1120,6 +1244,91 @@ class Generator:
             f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
             f"#stablehlo.scatter<update_window_dims = {_dims(windows)}, "
             f"inserted_window_dims = [{dim}], scatter_dims_to_operand_dims = [{dim}], "
+            f"index_vector_dim = 1>}}> ({{\n"
+            f"^bb0($Pa: {e}, $Pb: {e}):\n"
+            f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
+            f"  stablehlo.return $Pc : {e}\n"
+            f"}}) : ({source}, {index_type}, {update_type}) -> {source}",
+            [x, indices, updates],
+            [source],
+        )
+
+    def windows(self, source: TType) -> tuple[list[int], list[int], list[int]]:
+        """For a gather or scatter of windows of `source` at points of one or
+        two coordinates (JAX's `x[i, j]`, `x.at[i].add(v)`): the operand
+        dimensions the coordinates index (in any order), the window's size
+        in each dimension, and the dimensions the window drops (of size 1,
+        among the indexed ones)."""
+        rng = self.rng
+        indexed = rng.sample(range(source.rank), rng.randint(1, min(2, source.rank)))
+        dropped = sorted(d for d in indexed if rng.random() < 0.6)
+        sizes = [
+            1 if i in dropped else rng.randint(1, d) for i, d in enumerate(source.shape)
+        ]
+        return indexed, sizes, dropped
+
+    def batch_layout(
+        self, count: int, window: list[int]
+    ) -> tuple[list[int], list[int]]:
+        """The shape of a gather's result (a scatter's updates), the window's
+        sizes with the point count at a random position, and the positions
+        of the window's dimensions in it."""
+        where = self.rng.randint(0, len(window))
+        shape = [*window[:where], count, *window[where:]]
+        return shape, [i for i in range(len(shape)) if i != where]
+
+    def gather_windows(self) -> None:
+        """A gather of windows at points of one or two coordinates, which
+        the spec clamps so that each window is inside the operand."""
+        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0)
+        source = self.p.type_of(x)
+        indexed, sizes, dropped = self.windows(source)
+        count = self.rng.randint(1, 3)
+        index_type = TType((count, len(indexed)), self.index_element())
+        indices = self.value(index_type)
+        window = [s for i, s in enumerate(sizes) if i not in dropped]
+        shape, offsets = self.batch_layout(count, window)
+        target = source.with_shape(tuple(shape))
+        self.emit(
+            f'$R = "stablehlo.gather"($0, $1) <{{dimension_numbers = #stablehlo.gather<'
+            f"offset_dims = {_dims(offsets)}, collapsed_slice_dims = {_dims(dropped)}, "
+            f"start_index_map = {_dims(indexed)}, index_vector_dim = 1>, "
+            f"slice_sizes = array<i64: {', '.join(map(str, sizes))}>}}> : "
+            f"({source}, {index_type}) -> {target}",
+            [x, indices],
+            [target],
+        )
+
+    def scatter_windows(self) -> None:
+        """A scatter of windows at points of one or two coordinates, the
+        coordinates clamped so that each window is inside the operand (the
+        spec leaves the others to the implementation); combiners as
+        `scatter`'s."""
+        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0 and not t.is_bool)
+        source = self.p.type_of(x)
+        indexed, sizes, dropped = self.windows(source)
+        count = self.rng.randint(1, 3)
+        index_type = TType((count, len(indexed)), self.index_element())
+        indices = self.value(index_type)
+        window = [s for i, s in enumerate(sizes) if i not in dropped]
+        shape, window_dims = self.batch_layout(count, window)
+        update_type = source.with_shape(tuple(shape))
+        updates = self.value(update_type)
+        if source.is_float:
+            combiner = self.rng.choice(["maximum", "minimum"])
+        else:
+            combiner = self.rng.choice(["add", "maximum", "minimum"])
+        e = source.with_shape(())
+        highest = [source.shape[d] - sizes[d] for d in indexed]
+        bounds = "[" + ", ".join([_dims(highest)] * count) + "]"
+        self.emit(
+            f"$Pl = stablehlo.constant dense<0> : {index_type.with_shape(())}\n"
+            f"$Ph = stablehlo.constant dense<{bounds}> : {index_type}\n"
+            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({index_type.with_shape(())}, {index_type}, {index_type}) -> {index_type}\n"
+            f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
+            f"#stablehlo.scatter<update_window_dims = {_dims(window_dims)}, "
+            f"inserted_window_dims = {_dims(dropped)}, "
+            f"scatter_dims_to_operand_dims = {_dims(indexed)}, "
             f"index_vector_dim = 1>}}> ({{\n"
             f"^bb0($Pa: {e}, $Pb: {e}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
@@ -1330,6 +1539,61 @@ class Generator:
             f"}}",
             carried,
             [counter, *types],
+        )
+
+    def scan(self) -> None:
+        """JAX's `lax.scan` (and `fori_loop` over an array): a while loop
+        whose body reads row `i` of `xs` with dynamic_slice (forwards or
+        backwards; past the end sometimes, where the start is clamped),
+        combines it with a carried value, and writes the result into row
+        `i` of `ys` with dynamic_update_slice."""
+        rng = self.rng
+        xs = self.any_value(lambda t: t.rank >= 1 and t.shape[0] >= 1)
+        type_ = self.p.type_of(xs)
+        ys = self.value(type_)
+        row = type_.with_shape(type_.shape[1:])
+        carry = self.value(row)
+        rows = type_.shape[0]
+        trips = rows if rng.random() < 0.8 else rng.randint(0, rows + 2)
+        counter, b = TType((), "i32"), "tensor<i1>"
+        one_row = type_.with_shape((1, *row.shape))
+        continuous = bool({xs, ys, carry} & self.approximated)
+        index = "$Pk"
+        lines = []
+        if rng.random() < 0.3:  # backwards: rows - 1 - i
+            lines.append(f"$Pm = stablehlo.constant dense<{rows - 1}> : {counter}")
+            lines.append(f"$Pr = stablehlo.subtract $Pm, $Pk : {counter}")
+            index = "$Pr"
+        zeros = "".join(", $Pz" for _ in row.shape)
+        sizes = _dims([1, *row.shape])
+        if row.shape:
+            lines.append(f"$Pz = stablehlo.constant dense<0> : {counter}")
+        lines += [
+            f"$Ps = stablehlo.dynamic_slice $Pi0, {index}{zeros}, sizes = {sizes} : "
+            f"({type_}, {', '.join([str(counter)] * type_.rank)}) -> {one_row}",
+            f"$Pt = stablehlo.reshape $Ps : ({one_row}) -> {row}",
+            *self.binary_lines("$Pc", "$Pt", "$Pi2", row, True, continuous),
+            self.unary_line("$Pu", "$Pc", row, True, continuous),
+            f"$Pv = stablehlo.reshape $Pu : ({row}) -> {one_row}",
+            f"$Pw = stablehlo.dynamic_update_slice $Pi1, $Pv, {index}{zeros} : "
+            f"({type_}, {one_row}, {', '.join([str(counter)] * type_.rank)}) -> {type_}",
+        ]
+        all_types = f"{counter}, {type_}, {type_}, {row}"
+        self.emit(
+            f"$Pq = stablehlo.constant dense<0> : {counter}\n"
+            f"$R = stablehlo.while($Pk = $Pq, $Pi0 = $0, $Pi1 = $1, $Pi2 = $2) : {all_types}\n"
+            f"cond {{\n"
+            f"  $Pn = stablehlo.constant dense<{trips}> : {counter}\n"
+            f"  $Pl = stablehlo.compare LT, $Pk, $Pn, SIGNED : ({counter}, {counter}) -> {b}\n"
+            f"  stablehlo.return $Pl : {b}\n"
+            f"}} do {{\n"
+            f"  $Po = stablehlo.constant dense<1> : {counter}\n"
+            f"  $Pk1 = stablehlo.add $Pk, $Po : {counter}\n"
+            + "".join(f"  {line}\n" for line in lines)
+            + f"  stablehlo.return $Pk1, $Pi0, $Pw, $Pc : {all_types}\n"
+            f"}}",
+            [xs, ys, carry],
+            [counter, type_, type_, row],
         )
 
     def case(self) -> None:

@@ -56,7 +56,8 @@ func.func @convolution(%x: tensor<1x32x32x16xf32>, %w: tensor<3x3x16x32xf32>, %d
   // CHECK: stablehlo.convolution(%{{.*}}, %{{.*}}) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = {{\[}}[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x32x32x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x32x32x32xf32>
   %1 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x32x32x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x32x32x32xf32>
   // No window at all: a valid (unpadded) convolution; fields in any order.
-  // CHECK: stablehlo.convolution(%{{.*}}, %{{.*}}) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x32x32x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x30x30x32xf32>
+  // Printed with an empty window, which StableHLO's own parser requires.
+  // CHECK: stablehlo.convolution(%{{.*}}, %{{.*}}) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x32x32x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x30x30x32xf32>
   %2 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] {feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x32x32x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x30x30x32xf32>
   // Strides, dilations, asymmetric padding, window fields out of order.
   // CHECK: window = {stride = [2, 3], pad = {{\[}}[0, 1], [2, 0]], lhs_dilate = [2, 1], rhs_dilate = [1, 2], reverse = [true, false]}
@@ -79,7 +80,7 @@ func.func @convolution(%x: tensor<1x32x32x16xf32>, %w: tensor<3x3x16x32xf32>, %d
 // CHECK-LABEL: func.func @batch_groups
 func.func @batch_groups(%x: tensor<8x10x4xf32>, %w: tensor<3x4x6xf32>) -> tensor<4x8x6xf32> {
   // 1-d, batch_group_count = 2: result batch is 8 / 2, kernel output features divide by 2.
-  // CHECK: stablehlo.convolution(%{{.*}}, %{{.*}}) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f] {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<8x10x4xf32>, tensor<3x4x6xf32>) -> tensor<4x8x6xf32>
+  // CHECK: stablehlo.convolution(%{{.*}}, %{{.*}}) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<8x10x4xf32>, tensor<3x4x6xf32>) -> tensor<4x8x6xf32>
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f] {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<8x10x4xf32>, tensor<3x4x6xf32>) -> tensor<4x8x6xf32>
   func.return %0 : tensor<4x8x6xf32>
 }

@@ -56,3 +56,20 @@ func.func @main(%x: tensor<8xi8>, %s: tensor<i64>) -> tensor<3xi8> {
   %r = stablehlo.dynamic_slice %x, %s, sizes = [3] : (tensor<8xi8>, tensor<i64>) -> tensor<3xi8>
   return %r : tensor<3xi8>
 }
+
+// -----
+
+// A ui64 start past the largest i64 is past every bound, not negative: it
+// saturates to that (unsigned min) before the cast, then clamps to 8 - 3.
+
+// CHECK-LABEL: loop.kernel @dynamic_slice_1(
+// CHECK:       %[[SV:.*]] = loop.load %{{.*}}[] : memref<i64>
+// CHECK-NEXT:  %[[TOP:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK-NEXT:  %[[SAT:.*]] = arith.minui %[[SV]], %[[TOP]] : i64
+// CHECK-NEXT:  %[[SI:.*]] = arith.index_cast %[[SAT]] : i64 to index
+// CHECK:       %[[LO:.*]] = arith.maxsi %[[SI]], %{{.*}} : index
+// CHECK-NEXT:  arith.minsi %[[LO]], %{{.*}} : index
+func.func @main(%x: tensor<8xf32>, %s: tensor<ui64>) -> tensor<3xf32> {
+  %r = stablehlo.dynamic_slice %x, %s, sizes = [3] : (tensor<8xf32>, tensor<ui64>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
