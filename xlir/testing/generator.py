@@ -1090,19 +1090,40 @@ class Generator:
         batching = (
             f"batching_dims = {_dims(batch)} x {_dims(rhs_batch)}, " if batch else ""
         )
-        lines, operands, result, after = [], "$0, $1", "$R", []
+        self.product(
+            lambda operands: (
+                f"stablehlo.dot_general {operands}, {batching}"
+                f"contracting_dims = {_dims(contract)} x {_dims(rhs_contract)} : "
+                f"({lhs}, {rhs}) -> {target}"
+            ),
+            (x, y),
+            target,
+        )
+
+    def product(
+        self,
+        op: Callable[[str], str],
+        values: tuple[int, int],
+        target: TType,
+    ) -> None:
+        """Emit `$R = op("a, b")`, a product of the two `values`: float
+        operands tamed to
+        `PRODUCT_BOUNDS` (one side negated at random) so sums of products
+        stay finite, and a -0 result made +0 (summation order decides its
+        sign)."""
+        lhs, rhs = (self.p.type_of(v) for v in values)
+        lines, names, result, after = [], ("$0", "$1"), "$R", []
         if lhs.is_float:
             negative = self.rng.random() < 0.5
             lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
             lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
-            operands = "$Px, $Py"
+            names = ("$Px", "$Py")
             result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
         self.emit(
             "".join(f"{line}\n" for line in lines)
-            + f"{result} = stablehlo.dot_general {operands}, {batching}contracting_dims = "
-            f"{_dims(contract)} x {_dims(rhs_contract)} : ({lhs}, {rhs}) -> {target}"
+            + f"{result} = {op(', '.join(names))}"
             + "".join(f"\n{line}" for line in after),
-            [x, y],
+            list(values),
             [target],
             sums=lhs.is_float,
         )
@@ -1150,23 +1171,15 @@ class Generator:
                 f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
                 f"reverse = {_dims(reverse)}"
             )
-        lines, operands, result, after = [], "$0, $1", "$R", []
-        if lhs.is_float:
-            negative = rng.random() < 0.5
-            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
-            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
-            operands = "$Px, $Py"
-            result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
-        self.emit(
-            "".join(f"{line}\n" for line in lines)
-            + f"{result} = stablehlo.convolution({operands}) dim_numbers = "
-            f"{_dims(lhs_layout)}x{_dims(rhs_layout)}->{_dims(out_layout)}, window = {{{window}}} "
-            f"{{batch_group_count = {batch_groups} : i64, "
-            f"feature_group_count = {feature_groups} : i64}} : ({lhs}, {rhs}) -> {target}"
-            + "".join(f"\n{line}" for line in after),
-            [x, y],
-            [target],
-            sums=lhs.is_float,
+        self.product(
+            lambda operands: (
+                f"stablehlo.convolution({operands}) dim_numbers = "
+                f"{_dims(lhs_layout)}x{_dims(rhs_layout)}->{_dims(out_layout)}, "
+                f"window = {{{window}}} {{batch_group_count = {batch_groups} : i64, "
+                f"feature_group_count = {feature_groups} : i64}} : ({lhs}, {rhs}) -> {target}"
+            ),
+            (x, y),
+            target,
         )
 
     def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
