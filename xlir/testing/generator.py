@@ -1290,17 +1290,37 @@ class Generator:
         shape = [*window[:where], count, *window[where:]]
         return shape, [i for i in range(len(shape)) if i != where]
 
-    def gather_windows(self) -> None:
-        """A gather of windows at points of one or two coordinates, which
-        the spec clamps so that each window is inside the operand."""
-        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0)
+    def window_points(
+        self, accept: Callable[[TType], bool]
+    ) -> tuple[
+        int,
+        TType,
+        tuple[list[int], list[int], list[int], TType, int, list[int], list[int]],
+    ]:
+        """For a gather or scatter of windows: an existing value `accept`
+        takes, its type, and of its windows (`windows`) the indexed
+        dimensions, sizes and dropped dimensions, the type and value of 1 to
+        3 points' coordinates, and the result's (updates') shape and window
+        positions (`batch_layout`)."""
+        x = self.any_value(accept)
         source = self.p.type_of(x)
         indexed, sizes, dropped = self.windows(source)
         count = self.rng.randint(1, 3)
         index_type = TType((count, len(indexed)), self.index_element())
         indices = self.value(index_type)
         window = [s for i, s in enumerate(sizes) if i not in dropped]
-        shape, offsets = self.batch_layout(count, window)
+        shape, positions = self.batch_layout(count, window)
+        return (
+            x,
+            source,
+            (indexed, sizes, dropped, index_type, indices, shape, positions),
+        )
+
+    def gather_windows(self) -> None:
+        """A gather of windows at points of one or two coordinates, which
+        the spec clamps so that each window is inside the operand."""
+        x, source, at = self.window_points(lambda t: t.rank >= 1 and t.size > 0)
+        indexed, sizes, dropped, index_type, indices, shape, offsets = at
         target = source.with_shape(tuple(shape))
         self.emit(
             f'$R = "stablehlo.gather"($0, $1) <{{dimension_numbers = #stablehlo.gather<'
@@ -1317,14 +1337,11 @@ class Generator:
         coordinates clamped so that each window is inside the operand (the
         spec leaves the others to the implementation); combiners as
         `scatter`'s."""
-        x = self.any_value(lambda t: t.rank >= 1 and t.size > 0 and not t.is_bool)
-        source = self.p.type_of(x)
-        indexed, sizes, dropped = self.windows(source)
-        count = self.rng.randint(1, 3)
-        index_type = TType((count, len(indexed)), self.index_element())
-        indices = self.value(index_type)
-        window = [s for i, s in enumerate(sizes) if i not in dropped]
-        shape, window_dims = self.batch_layout(count, window)
+        x, source, at = self.window_points(
+            lambda t: t.rank >= 1 and t.size > 0 and not t.is_bool
+        )
+        indexed, sizes, dropped, index_type, indices, shape, window_dims = at
+        count = index_type.shape[0]
         update_type = source.with_shape(tuple(shape))
         updates = self.value(update_type)
         if source.is_float:
