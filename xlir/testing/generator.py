@@ -1244,25 +1244,40 @@ class Generator:
         kept = [d for i, d in enumerate(source.shape) if i != dim]
         update_type = source.with_shape((count, *kept))
         updates = self.value(update_type)
+        windows = list(range(1, source.rank))
+        self.emit_scatter(
+            (x, indices, updates),
+            f"dense<{source.shape[dim] - 1}> : {scalar_index}",
+            f"update_window_dims = {_dims(windows)}, inserted_window_dims = [{dim}], "
+            f"scatter_dims_to_operand_dims = [{dim}]",
+        )
+
+    def emit_scatter(
+        self, values: tuple[int, int, int], highest: str, dimensions: str
+    ) -> None:
+        """Emit a scatter of `values` (operand, coordinates, updates), the
+        coordinates clamped between 0 and `highest` (a typed literal), with
+        `dimensions` (all its dimension numbers but `index_vector_dim`, 1)
+        and a combiner whose result does not depend on the updates' order
+        (`add` only for integers: float sums round by order)."""
+        source, index_type, update_type = (self.p.type_of(v) for v in values)
         if source.is_float:
             combiner = self.rng.choice(["maximum", "minimum"])
         else:
             combiner = self.rng.choice(["add", "maximum", "minimum"])
         e = source.with_shape(())
-        windows = list(range(1, source.rank))
+        low, high = index_type.with_shape(()), highest.rsplit(" : ", 1)[1]
         self.emit(
-            f"$Pl = stablehlo.constant dense<0> : {scalar_index}\n"
-            f"$Ph = stablehlo.constant dense<{source.shape[dim] - 1}> : {scalar_index}\n"
-            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({scalar_index}, {index_type}, {scalar_index}) -> {index_type}\n"
+            f"$Pl = stablehlo.constant dense<0> : {low}\n"
+            f"$Ph = stablehlo.constant {highest}\n"
+            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({low}, {index_type}, {high}) -> {index_type}\n"
             f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
-            f"#stablehlo.scatter<update_window_dims = {_dims(windows)}, "
-            f"inserted_window_dims = [{dim}], scatter_dims_to_operand_dims = [{dim}], "
-            f"index_vector_dim = 1>}}> ({{\n"
+            f"#stablehlo.scatter<{dimensions}, index_vector_dim = 1>}}> ({{\n"
             f"^bb0($Pa: {e}, $Pb: {e}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
             f"  stablehlo.return $Pc : {e}\n"
             f"}}) : ({source}, {index_type}, {update_type}) -> {source}",
-            [x, indices, updates],
+            list(values),
             [source],
         )
 
@@ -1344,28 +1359,14 @@ class Generator:
         count = index_type.shape[0]
         update_type = source.with_shape(tuple(shape))
         updates = self.value(update_type)
-        if source.is_float:
-            combiner = self.rng.choice(["maximum", "minimum"])
-        else:
-            combiner = self.rng.choice(["add", "maximum", "minimum"])
-        e = source.with_shape(())
         highest = [source.shape[d] - sizes[d] for d in indexed]
         bounds = "[" + ", ".join([_dims(highest)] * count) + "]"
-        self.emit(
-            f"$Pl = stablehlo.constant dense<0> : {index_type.with_shape(())}\n"
-            f"$Ph = stablehlo.constant dense<{bounds}> : {index_type}\n"
-            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({index_type.with_shape(())}, {index_type}, {index_type}) -> {index_type}\n"
-            f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
-            f"#stablehlo.scatter<update_window_dims = {_dims(window_dims)}, "
+        self.emit_scatter(
+            (x, indices, updates),
+            f"dense<{bounds}> : {index_type}",
+            f"update_window_dims = {_dims(window_dims)}, "
             f"inserted_window_dims = {_dims(dropped)}, "
-            f"scatter_dims_to_operand_dims = {_dims(indexed)}, "
-            f"index_vector_dim = 1>}}> ({{\n"
-            f"^bb0($Pa: {e}, $Pb: {e}):\n"
-            f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
-            f"  stablehlo.return $Pc : {e}\n"
-            f"}}) : ({source}, {index_type}, {update_type}) -> {source}",
-            [x, indices, updates],
-            [source],
+            f"scatter_dims_to_operand_dims = {_dims(indexed)}",
         )
 
     def sort(self) -> None:
