@@ -21,7 +21,7 @@ def without_native_half(f16c: bool = True) -> None:
     (as most x86 CPUs are: LLVM calls `__truncdfhf2` for f64 -> f16), and
     without `F16C` too unless `f16c` (then LLVM calls all the half
     conversions of the JIT's support functions,
-    targets/cpu/support_functions.py)."""
+    lowering/llvm/half_conversions.py)."""
     import xlir.targets.cpu.host_machine as jit
 
     dropped = NATIVE_F16 if f16c else (*NATIVE_F16, *F16C)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from xlir.dialects.stablehlo.process_groups import Grid
 from xlir.evaluator.collective_step import CollectiveStep
+from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.targets.base import DeviceClock, HostExecutable, Platform, TimedCall
 from xlir.targets.collective_steps import communicator_for
 from xlir.targets.cpu.collective_calls import (
@@ -24,7 +25,6 @@ from xlir.targets.cpu.collective_calls import (
     load_collectives,
     needs_collectives,
 )
-from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.launch_timers import (
     HOST_CLOCK,
     LaunchSite,

@@ -27,10 +27,10 @@ import numpy as np
 from llvmlite import ir
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute
+from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.lowering.llvm.launch_timers import LAUNCH_BEGIN, LAUNCH_END
 from xlir.targets.base import DeviceClock, LaunchTime, TimedCall
 from xlir.targets.cpu.host_machine import host_object_code
-from xlir.targets.cpu.jit_loader import LoadedObject
 
 TABLE = "xlir.launch_table"
 FIELDS = 4

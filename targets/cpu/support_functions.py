@@ -1,36 +1,18 @@
-"""Functions generated code may call that the process need not have, in
-LLVM IR: the bounds-check handler and the half-precision conversions.
+"""The bounds-check handler, a function generated code may call that the
+process need not have, in LLVM IR: `xlir.bounds_error(message, offset,
+size)`, what a failed bounds check calls (lowering/llvm/bounds_checks.py),
+prints the message and the numbers to stderr and aborts.
 
-* `xlir.bounds_error(message, offset, size)`: what a failed bounds check
-  calls (lowering/llvm/bounds_checks.py): prints the message and the
-  numbers to stderr and aborts.
-* `__truncdfhf2`, `__truncsfhf2`, `__extendhfsf2`: the conversions LLVM's
-  code generator calls where the CPU has no instruction for them (f64 to
-  f16 on x86 without AVX512-FP16, which also comes of an f16 `fma`
-  computed in f64; f32 and f16 each way without F16C). They are compiler
-  runtime functions (libgcc, compiler-rt): a C linker brings them to an
-  ahead-of-time object, but the JIT resolves them in the process, where
-  they may not be (libgcc_s loaded privately, or too old), and an
-  unresolved call jumped to address 0. Defined here with integer
-  operations only, rounding to nearest even, so that they call nothing.
-
-The JIT compiles them once per process (thread_runtime.py); an
-ahead-of-time module gets the bounds handler where it calls it
-(`thread_runtime.define_runtime`).
+The JIT compiles it once per process, with the half-precision conversions
+(lowering/llvm/half_conversions.py: thread_runtime.py); an ahead-of-time
+module gets the handler where it calls it (`thread_runtime.define_runtime`).
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from llvmlite import ir
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
-
-HALF_CONVERSIONS = ("__truncdfhf2", "__truncsfhf2", "__extendhfsf2")
-"""The compiler runtime's names, which LLVM's code generator calls."""
-
-I16, I32, I64 = ir.IntType(16), ir.IntType(32), ir.IntType(64)
-HALF, FLOAT, DOUBLE = ir.HalfType(), ir.FloatType(), ir.DoubleType()
+from xlir.lowering.llvm.half_conversions import I32, I64, module_function
 
 _FORMAT = "xlir: error: out-of-bounds %s: at element %lld of %lld\n\0"
 
@@ -40,16 +22,16 @@ def define_bounds_error(module: ir.Module, linkage: str = "internal") -> None:
     to stderr (`dprintf`: no stdio buffer between it and the abort) and
     aborts."""
     pointer = ir.PointerType()
-    function = _function(
+    function = module_function(
         module, BOUNDS_ERROR, ir.FunctionType(ir.VoidType(), [pointer, I64, I64])
     )
     function.linkage = linkage
     function.attributes.add("cold")
     function.attributes.add("noinline")
-    dprintf = _function(
+    dprintf = module_function(
         module, "dprintf", ir.FunctionType(I32, [I32, pointer], var_arg=True)
     )
-    abort = _function(module, "abort", ir.FunctionType(ir.VoidType(), []))
+    abort = module_function(module, "abort", ir.FunctionType(ir.VoidType(), []))
     text = bytearray(_FORMAT.encode())
     format_ = ir.GlobalVariable(
         module,
@@ -64,92 +46,3 @@ def define_bounds_error(module: ir.Module, linkage: str = "internal") -> None:
     builder.call(dprintf, [I32(2), format_, message, offset, size])
     builder.call(abort, [])
     builder.unreachable()
-
-
-def define_half_conversions(module: ir.Module, linkage: str = "external") -> None:
-    """The three conversions of `HALF_CONVERSIONS`."""
-    truncate = _conversion(module, "__truncdfhf2", HALF, DOUBLE, linkage)
-    builder = ir.IRBuilder(truncate.append_basic_block())
-    builder.ret(_double_to_half(builder, truncate.args[0]))
-
-    narrow = _conversion(module, "__truncsfhf2", HALF, FLOAT, linkage)
-    builder = ir.IRBuilder(narrow.append_basic_block())
-    wide = cast(ir.Value, builder.fpext(narrow.args[0], DOUBLE))
-    builder.ret(_double_to_half(builder, wide))
-
-    extend = _conversion(module, "__extendhfsf2", FLOAT, HALF, linkage)
-    builder = ir.IRBuilder(extend.append_basic_block())
-    builder.ret(_half_to_float(builder, extend.args[0]))
-
-
-def _conversion(
-    module: ir.Module, name: str, result: ir.Type, argument: ir.Type, linkage: str
-) -> ir.Function:
-    function = _function(module, name, ir.FunctionType(result, [argument]))
-    function.linkage = linkage
-    return function
-
-
-def _function(module: ir.Module, name: str, type_: ir.FunctionType) -> ir.Function:
-    """The module's function `name` (a declaration the translation made),
-    or a new declaration of it."""
-    existing = module.globals.get(name)
-    if isinstance(existing, ir.Function):
-        return existing
-    return ir.Function(module, type_, name)
-
-
-def _double_to_half(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """`x` rounded to the nearest half, ties to even, with integer
-    operations: the exponent picks how many of the 53 significand bits
-    (implicit one included) to drop, at least 42 (a normal half keeps 11),
-    more below 2**-14 (subnormal halves), at most 63 (the rest rounds to
-    0); the kept bits added to the exponent field carry into it when
-    rounding overflows the significand."""
-    bits = b.bitcast(x, I64)
-    magnitude = b.and_(bits, I64(0x7FFF_FFFF_FFFF_FFFF))
-    exponent = b.lshr(magnitude, I64(52))
-    implicit = b.select(b.icmp_unsigned("!=", exponent, I64(0)), I64(1 << 52), I64(0))
-    significand = b.or_(b.and_(magnitude, I64((1 << 52) - 1)), implicit)
-    drop = b.sub(I64(1051), exponent)  # 1023 + 52 - 24: units of 2**-24
-    drop = b.select(b.icmp_signed("<", drop, I64(42)), I64(42), drop)
-    drop = b.select(b.icmp_signed(">", drop, I64(63)), I64(63), drop)
-    kept = b.lshr(significand, drop)
-    rest = b.and_(significand, b.sub(b.shl(I64(1), drop), I64(1)))
-    halfway = b.shl(I64(1), b.sub(drop, I64(1)))
-    odd = b.trunc(kept, ir.IntType(1))
-    up = b.or_(
-        b.icmp_unsigned(">", rest, halfway),
-        b.and_(b.icmp_unsigned("==", rest, halfway), odd),
-    )
-    normal = b.icmp_unsigned(">=", exponent, I64(1009))  # 2**-14 and up
-    field = b.select(normal, b.shl(b.sub(exponent, I64(1009)), I64(10)), I64(0))
-    finite = b.add(b.add(field, kept), b.zext(up, I64))
-    nan = b.or_(I64(0x7E00), b.and_(b.lshr(magnitude, I64(42)), I64(0x1FF)))
-    result = b.select(
-        b.icmp_unsigned(">=", magnitude, I64(0x40EF_FE00_0000_0000)),  # 65520
-        I64(0x7C00),
-        finite,
-    )
-    result = b.select(
-        b.icmp_unsigned(">", magnitude, I64(0x7FF0_0000_0000_0000)), nan, result
-    )
-    sign = b.and_(b.lshr(bits, I64(48)), I64(0x8000))
-    return cast(ir.Value, b.bitcast(b.trunc(b.or_(result, sign), I16), HALF))
-
-
-def _half_to_float(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """`x` exactly as a float: normal halves by moving the fields, infinities
-    and NaNs with the float's all-ones exponent, subnormals (and zeros) as
-    their significand times 2**-24 (exact in f32)."""
-    bits = b.zext(b.bitcast(x, I16), I32)
-    magnitude = b.and_(bits, I32(0x7FFF))
-    exponent = b.lshr(magnitude, I32(10))
-    significand = b.and_(magnitude, I32(0x3FF))
-    normal = b.add(b.shl(magnitude, I32(13)), I32((127 - 15) << 23))
-    special = b.or_(I32(0x7F80_0000), b.shl(significand, I32(13)))
-    small = b.bitcast(b.fmul(b.uitofp(significand, FLOAT), FLOAT(2.0**-24)), I32)
-    result = b.select(b.icmp_unsigned("==", exponent, I32(31)), special, normal)
-    result = b.select(b.icmp_unsigned("==", exponent, I32(0)), small, result)
-    sign = b.shl(b.and_(bits, I32(0x8000)), I32(16))
-    return cast(ir.Value, b.bitcast(b.or_(result, sign), FLOAT))

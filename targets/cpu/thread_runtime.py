@@ -1,6 +1,6 @@
-"""The CPU JIT's runtime: the thread pool and the support functions
-(support_functions.py: the bounds-check handler, half conversions),
-compiled and loaded once per process.
+"""The CPU JIT's runtime: the thread pool and the support functions (the
+bounds-check handler of support_functions.py, the half conversions of
+lowering/llvm/half_conversions.py), compiled and loaded once per process.
 
 A threaded program only declares `xlir.parallel_for` (threaded_loops.py). The JIT loads the pool (`thread_pool.py`) on the first
 load that needs it, into an engine kept for the life of the process (its
@@ -23,14 +23,14 @@ from functools import cache
 import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
-from xlir.targets.cpu import cache as disk
-from xlir.targets.cpu.host_machine import host_description, host_object_code
-from xlir.targets.cpu.jit_loader import LoadedObject
-from xlir.targets.cpu.support_functions import (
+from xlir.lowering.llvm.half_conversions import (
     HALF_CONVERSIONS,
-    define_bounds_error,
     define_half_conversions,
 )
+from xlir.lowering.llvm.jit_loader import LoadedObject
+from xlir.targets.cpu import cache as disk
+from xlir.targets.cpu.host_machine import host_description, host_object_code
+from xlir.targets.cpu.support_functions import define_bounds_error
 from xlir.targets.cpu.thread_pool import define_thread_pool
 from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
 

@@ -9,7 +9,7 @@ AVX512-FP16), LLVM calls `__truncdfhf2`, which the JIT once left unresolved
 (a call to address 0: a segfault on the first call). So each program also
 runs in a subprocess compiled for this CPU without its native f16
 features, and again without F16C (tests/cpu_features.py), where the JIT
-links its own conversions (targets/cpu/support_functions.py)."""
+links its own conversions (lowering/llvm/half_conversions.py)."""
 
 from __future__ import annotations
 

@@ -12,19 +12,6 @@ from xlir.testing.program import Program
 
 def known_program_failure(verdict: Verdict, program: Program) -> str | None:
     """Which open defect explains the failure, or None."""
-    if (
-        verdict.kind == "crash"
-        and verdict.target == "nvptx-emu"
-        and "Aborted" in verdict.detail
-        and "f16>" in program.text()
-    ):
-        # program_case(24940649, 8): a clamped f16 sum; dropping AVX512FP16
-        # with AVX512VL fixes it but leaves f64->f16 converts calling an
-        # unresolved __truncdfhf2 (a segfault)
-        return (
-            "issue 29: LLVM aborts ('Cannot select: v8f16 X86ISD::CMOV') on "
-            "nvptx-emu kernels compiled without AVX512VL on an AVX512FP16 host"
-        )
     return None
 
 

@@ -41,6 +41,15 @@ def test_targets_agree_with_the_evaluator(worker, seed) -> None:
         )
 
 
+def test_half_selects_without_avx512vl(worker) -> None:
+    """A clamped f16 sum: code compiled without AVX512VL (the mask-move-fold
+    guard) kept AVX512FP16, which needs it, and LLVM aborted ("Cannot
+    select: v8f16 X86ISD::CMOV") on an AVX512FP16 host."""
+    program, inputs = program_case(24940649, 8)
+    verdict = check(worker, program, arrays(inputs))
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
 def test_xla_is_a_second_reference(worker) -> None:
     pytest.importorskip("jax")
     text = """func.func @main(%a: tensor<3xbf16>, %b: tensor<3xi64>) -> (tensor<3xbf16>, tensor<3xi64>) {

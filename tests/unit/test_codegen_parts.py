@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 import xlir.targets.cpu.codegen_parts as codegen_parts
 from xdsl.dialects import llvm
+from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.targets.base import program_record
 from xlir.targets.cpu import lower_to_llvm
 from xlir.targets.cpu.codegen_parts import (
@@ -28,7 +29,6 @@ from xlir.targets.cpu.codegen_parts import (
     deal,
     part_modules,
 )
-from xlir.targets.cpu.jit_loader import LoadedObject
 from xlir.targets.cpu.target import CpuTarget
 from xlir.targets.registry import get_platform
 from xlir.targets.target import CompileOptions

@@ -45,7 +45,7 @@ FAR_HOLE = """
 import ctypes, mmap, sys
 import numpy as np
 from xlir.targets.cpu.host_machine import host_object_code
-from xlir.targets.cpu.jit_loader import LoadedObject
+from xlir.lowering.llvm.jit_loader import LoadedObject
 
 code = host_object_code(sys.argv[1])
 

@@ -11,8 +11,8 @@ import ctypes
 
 import numpy as np
 import pytest
+from xlir.lowering.llvm.jit_loader import LoadedObject, elf_symbols
 from xlir.targets.cpu.host_machine import host_object_code
-from xlir.targets.cpu.jit_loader import LoadedObject, elf_symbols
 from xlir.targets.cpu.thread_runtime import SUPPORT, load_support, support_object
 
 from xlir.diagnostics import XlirError

@@ -1,15 +1,19 @@
 """The guard against LLVM 22's mask-move fold (lowering/llvm/mask_move_fold.py):
 a module LLVM miscompiles at -mcpu=emeraldrapids comes out right through
-`guarded_object_code`; the scan finds every VEX movmsk and nothing else; and
-which machines may meet the fold."""
+`guarded_object_code`; the scan finds every VEX movmsk and nothing else;
+which machines may meet the fold; and the compile without the fold leaves
+off the features that need AVX512VL."""
 
 from __future__ import annotations
 
 import ctypes
+import subprocess
+import sys
 
 import llvmlite.binding as llvm
 import numpy as np
 import pytest
+from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.lowering.llvm.llvmlite_module import object_code, target_machine
 from xlir.lowering.llvm.mask_move_fold import (
     guarded_object_code,
@@ -17,7 +21,6 @@ from xlir.lowering.llvm.mask_move_fold import (
     may_fold_mask_moves,
     without_mask_move_folds,
 )
-from xlir.targets.cpu.jit_loader import LoadedObject
 
 from tests.cpu_features import X86
 
@@ -156,3 +159,137 @@ def test_scan_passes_other_instructions(instruction: str) -> None:
 )
 def test_machines_that_may_meet_the_fold(triple: str, features: str, may: bool) -> None:
     assert may_fold_mask_moves(triple, features) == may
+
+
+HALF_SELECTS = """
+; The nvptx emulator's kernel of a clamped, negated f16 sum (the program
+; fuzzer's program_case(24940649, 8)). Without AVX512VL but with
+; AVX512FP16, LLVM 22 has no instruction for a select of its 128-bit half
+; vectors and aborts ("Cannot select: v8f16 X86ISD::CMOV").
+define void @"clamped_sums"(ptr noalias %".1", ptr noalias %".2", i64 %".3") noinline
+{
+.5:
+  br label %".6"
+.6:
+  %".18" = phi  i64 [0, %".5"], [%".35", %".11"]
+  %".25" = icmp slt i64 %".18", %".3"
+  br i1 %".25", label %".7", label %".8"
+.7:
+  br label %".9"
+.8:
+  ret void
+.9:
+  %".19" = phi  i64 [0, %".7"], [%".51", %".14"]
+  %".29" = icmp slt i64 %".19", 15
+  br i1 %".29", label %".10", label %".11"
+.10:
+  %".31" = mul i64 %".3", 15
+  %".32" = mul i64 %".18", 15
+  %".33" = add i64 %".32", %".19"
+  br label %".12"
+.11:
+  %".35" = add i64 %".18", 1
+  br label %".6"
+.12:
+  %".20" = phi  i64 [%".33", %".10"], [%".91", %".17"]
+  %".37" = icmp slt i64 %".20", 15
+  br i1 %".37", label %".13", label %".14"
+.13:
+  %".39" = call i64 @"llvm.smax.i64"(i64 %".20", i64 0)
+  %".40" = call i64 @"llvm.smin.i64"(i64 %".39", i64 4)
+  %".41" = icmp slt i64 %".20", 5
+  %".42" = sub i64 %".20", 5
+  %".43" = call i64 @"llvm.smax.i64"(i64 %".42", i64 0)
+  %".44" = call i64 @"llvm.smin.i64"(i64 %".43", i64 4)
+  %".45" = icmp slt i64 %".20", 10
+  %".46" = sub i64 %".20", 10
+  %".47" = call i64 @"llvm.smax.i64"(i64 %".46", i64 0)
+  %".48" = call i64 @"llvm.smin.i64"(i64 %".47", i64 4)
+  %".49" = fpext half              0x0 to float
+  br label %".15"
+.14:
+  %".51" = add i64 %".19", 1
+  br label %".9"
+.15:
+  %".21" = phi  i64 [0, %".13"], [%".86", %".16"]
+  %".22" = phi  float [%".49", %".13"], [%".85", %".16"]
+  %".53" = icmp slt i64 %".21", 4
+  br i1 %".53", label %".16", label %".17"
+.16:
+  %".55" = getelementptr inbounds [5 x half], ptr %".1", i64 %".21", i64 %".40"
+  %".56" = load half, ptr %".55"
+  %".57" = getelementptr inbounds [5 x half], ptr %".1", i64 %".21", i64 %".44"
+  %".58" = load half, ptr %".57"
+  %".59" = getelementptr inbounds [5 x half], ptr %".1", i64 %".21", i64 %".48"
+  %".60" = load half, ptr %".59"
+  %".61" = select  i1 %".45", half %".58", half %".60"
+  %".62" = select  i1 %".41", half %".56", half %".61"
+  %".63" = fpext half %".62" to float
+  %".64" = call float @"llvm.fabs.f32"(float %".63")
+  %".65" = fptrunc float %".64" to half
+  %".66" = fpext half %".65" to float
+  %".67" = fpext half 0x7ff0000000000000 to float
+  %".68" = fcmp olt float %".66", %".67"
+  %".69" = fpext half %".62" to float
+  %".70" = fpext half 0xc070000000000000 to float
+  %".71" = call float @"llvm.maximum.f32"(float %".69", float %".70")
+  %".72" = fptrunc float %".71" to half
+  %".73" = fpext half %".72" to float
+  %".74" = fpext half 0x4070000000000000 to float
+  %".75" = call float @"llvm.minimum.f32"(float %".73", float %".74")
+  %".76" = fptrunc float %".75" to half
+  %".77" = select  i1 %".68", half %".76", half %".62"
+  %".78" = fpext half %".77" to float
+  %".79" = call float @"llvm.fabs.f32"(float %".78")
+  %".80" = fptrunc float %".79" to half
+  %".81" = fpext half %".80" to float
+  %".82" = fneg float %".81"
+  %".83" = fptrunc float %".82" to half
+  %".84" = fpext half %".83" to float
+  %".85" = fadd float %".22", %".84"
+  %".86" = add i64 %".21", 1
+  br label %".15"
+.17:
+  %".23" = phi  float [%".22", %".15"]
+  %".88" = fptrunc float %".23" to half
+  %".89" = getelementptr inbounds half, ptr %".2", i64 %".20"
+  store half %".88", ptr %".89"
+  %".91" = add i64 %".20", %".31"
+  br label %".12"
+}
+
+declare i64 @"llvm.smax.i64"(i64 %".1", i64 %".2")
+
+declare i64 @"llvm.smin.i64"(i64 %".1", i64 %".2")
+
+declare float @"llvm.fabs.f32"(float %".1")
+
+declare float @"llvm.maximum.f32"(float %".1", float %".2")
+
+declare float @"llvm.minimum.f32"(float %".1", float %".2")
+"""
+
+COMPILE_GUARDED = """
+import sys
+from xlir.lowering.llvm.llvmlite_module import target_machine
+from xlir.lowering.llvm.mask_move_fold import guarded_object_code, holds_mask_moves
+def machine(features=""):
+    return target_machine("x86_64-unknown-linux-gnu", "sapphirerapids", features)
+code = guarded_object_code(sys.stdin.read(), machine(), "", machine)
+print(holds_mask_moves(code))
+"""
+
+
+def test_guard_compiles_half_selects() -> None:
+    """A module that holds a mask move (`LANES`) is compiled again without
+    AVX512VL; with half selects beside it, that compile must leave
+    AVX512FP16 off too (in a subprocess: LLVM aborts)."""
+    run = subprocess.run(
+        [sys.executable, "-c", COMPILE_GUARDED],
+        input=LANES + HALF_SELECTS,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["False"]

@@ -1,8 +1,8 @@
 """Kernels rewritten by `emulation.thread_loops` compiled for this machine:
 the target-neutral llvm lowering (lowering/llvm/) with `HostKernelEmitter`,
-LLVM at -O2 for the host CPU (`kernel_features`), and MCJIT into this
-process; each kernel an exported C function of its buffers' addresses and
-its scalars.
+LLVM at -O2 for the host CPU (`kernel_features`), and the JIT loader into
+this process (with the half conversions where the code calls one); each
+kernel an exported C function of its buffers' addresses and its scalars.
 """
 
 from __future__ import annotations
@@ -15,12 +15,19 @@ from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.llvm.emitter import LLVMEmitter
 from xlir.lowering.llvm.function import noalias_attributes
-from xlir.lowering.llvm.llvmlite_module import jit_target_machine, llvm_ir, optimize
+from xlir.lowering.llvm.half_conversions import (
+    HALF_CONVERSIONS,
+    half_conversions_object,
+)
+from xlir.lowering.llvm.jit_loader import LoadedObject, elf_symbols
+from xlir.lowering.llvm.llvmlite_module import (
+    jit_target_machine,
+    llvm_ir,
+    object_code,
+)
 from xlir.lowering.llvm.mask_move_fold import without_mask_move_folds
 from xlir.lowering.llvm.memory import lower_global
 from xlir.lowering.llvm.passes import lower_kernels
-
-from xlir.diagnostics import XlirError
 
 
 def kernel_features() -> str:
@@ -28,8 +35,7 @@ def kernel_features() -> str:
     kernels never meet LLVM 22's mask-move fold on x86
     (lowering/llvm/mask_move_fold.py; the kernels' per-element sign tests
     of narrow float conversions met it on Sapphire Rapids and later: the
-    wrong sign on zeros). Not the scan of the object that guards other
-    code there: MCJIT compiles the module itself, out of sight."""
+    wrong sign on zeros), and less the features that need it."""
     features = llvm.get_host_cpu_features()
     flat = features.flatten()
     return without_mask_move_folds(flat) if features.get("avx512vl") else flat
@@ -74,25 +80,13 @@ class HostCode:
         machine = jit_target_machine(
             llvm.get_process_triple(), llvm.get_host_cpu_name(), kernel_features()
         )
-        optimized = optimize(llvm_ir(module, machine.triple, exported=names), machine)
-        missing = [
-            f.name
-            for f in optimized.functions
-            if f.is_declaration
-            and not f.name.startswith("llvm.")
-            and llvm.address_of_symbol(f.name) is None
-        ]
-        if missing:
-            raise XlirError(
-                "error: the emulated kernels call "
-                + ", ".join(f"'{name}'" for name in missing)
-                + ", which this process does not define"
-            )
-        self.engine = llvm.create_mcjit_compiler(optimized, machine)
-        self.engine.finalize_object()
-        self.addresses = {
-            name: self.engine.get_function_address(name) for name in names
-        }
+        code = object_code(llvm_ir(module, machine.triple, exported=names), machine)
+        objects = [code]
+        if elf_symbols(code)[1] & set(HALF_CONVERSIONS):
+            objects.append(half_conversions_object())
+        loaded = LoadedObject(objects)
+        self.loaded = loaded  # the engine runs the kernels' code
+        self.addresses = {name: loaded.address(name) for name in names}
 
     def address(self, name: str) -> int:
         return self.addresses[name]

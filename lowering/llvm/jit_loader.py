@@ -1,5 +1,6 @@
-"""Object code loaded into this process by LLVM's MCJIT: how the cpu
-target's executables, its thread pool and its support functions run.
+"""Object code loaded into this process by LLVM's MCJIT: how every target
+that compiles code for this host (its executables, kernels, runtime and
+support functions) runs it.
 
 A symbol the objects use that neither they nor the process define is an
 error before loading (`LoadedObject`): MCJIT would link a call of it to
@@ -12,7 +13,7 @@ import struct
 from collections.abc import Sequence
 
 import llvmlite.binding as llvm
-from xlir.targets.cpu.host_machine import host_target_machine
+from xlir.lowering.llvm.llvmlite_module import jit_target_machine
 
 from xlir.diagnostics import XlirError
 
@@ -25,7 +26,8 @@ class LoadedObject:
     functions defined it)."""
 
     def __init__(self, objects: Sequence[bytes]):
-        machine = host_target_machine()
+        # the engine compiles nothing: a generic machine for the process
+        machine = jit_target_machine(llvm.get_process_triple(), "", "")
         self.objects = objects  # the engine reads the objects' bytes in place
         self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
         _check_resolved(objects)
