@@ -2,7 +2,7 @@
 
 The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation
 (`llvm_ir`), is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`;
-loop and SLP vectorization on, `SKIPPED_PASSES` off) for a target machine (`target_machine`:
+loop and SLP vectorization on) for a target machine (`target_machine`:
 triple, CPU, features), and is emitted as an object file (`object_code`)
 or assembly; code MCJIT loads into this process is compiled for
 `jit_target_machine`. Nothing here knows which target asks: the CPU's host
@@ -28,43 +28,6 @@ from xlir.lowering.llvm.xdsl_translation import translate
 install_translation_fixes()
 
 
-SKIPPED_PASSES = (
-    "simple-loop-unswitch",
-    "loop-instsimplify",
-    "loop-simplifycfg",
-    "jump-threading",
-    "mldst-motion",
-    "memcpyopt",
-    "loop-load-elim",
-    "loop-distribute",
-    "loop-sink",
-    "constraint-elimination",
-    "bdce",
-    "adce",
-    "float2int",
-    "called-value-propagation",
-    "libcalls-shrinkwrap",
-    "mergeicmps",
-    "expand-memcmp",
-    "Canonicalize Freeze Instructions in Loops",
-    "opt-phis",
-)
-"""Passes of LLVM's -O2 pipeline and code generator that never run
-(`-opt-disable`, an option of this process's LLVM, so for every target):
-they find nothing to do in xlir's modules, whose loops are counted nests
-over `noalias` buffers with no loop-invariant branches to unswitch or
-thread, no stores to forward from one trip to the next, no loops to split
-or sink, no libm calls to guard, no dead bit arithmetic and no memory
-compares (xlir writes its own memcpy and memset). Without them the bench
-and broad programs' objects (and the bench programs' GPU code) are byte
-for byte the same, and LLVM's time on them is less (docs/cpu.md). Passes
-whose work depends on the target (speculative execution for GPUs, constant
-hoisting, interleaved accesses, division and remainder pairs) run. Names
-are those LLVM's pass gate sees: the pipeline's for IR passes, the
-command-line argument or else the description for code generator
-passes."""
-
-
 @cache
 def initialize_llvm() -> bool:
     """LLVM's targets, and its loop vectorizer allowed in-order float
@@ -77,12 +40,13 @@ def initialize_llvm() -> bool:
     than one vector step, run as scalar code rather than as a second vector
     loop of narrower vectors; that second copy of every vectorized loop cost
     3% of the cold compile over the bench programs and bought no run time
-    (same-process A/B, run time ratio 1.00). And none of `SKIPPED_PASSES`."""
+    (same-process A/B, run time ratio 1.00). Not `-opt-disable` (skipping
+    passes that find nothing to do in xlir's modules): with it LLVM 22 keeps
+    memory on every compile (`tests/unit/test_llvm_memory.py`)."""
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
     llvm.set_option("xlir", "-force-ordered-reductions")
     llvm.set_option("xlir", "-enable-epilogue-vectorization=false")
-    llvm.set_option("xlir", f"-opt-disable={','.join(SKIPPED_PASSES)}")
     return True
 
 

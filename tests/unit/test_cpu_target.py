@@ -1,7 +1,7 @@
 """The `cpu` target's API: the persistent compilation cache (hits, damaged
 entries and another program's entries rebuilt, the off switch), caller-provided outputs, concurrent calls,
-memory stats and argument errors, what LLVM makes of a vectorizable
-loop, and that the passes it skips do not run."""
+memory stats and argument errors, and what LLVM makes of a vectorizable
+loop."""
 
 from __future__ import annotations
 
@@ -346,29 +346,3 @@ def test_llvm_vectorizes_a_loop_once() -> None:
     assert len(vector_loads) == 1, optimized
     assert len(vector_stores) == 1, optimized
     assert optimized.count("fmul <") == 1, optimized
-
-
-ORDERED = """
-define i1 @ordered(i64 %x, i64 %y, i64 %z) {
-entry:
-  %xy = icmp ult i64 %x, %y
-  %yz = icmp ult i64 %y, %z
-  %both = and i1 %xy, %yz
-  br i1 %both, label %then, label %else
-then:
-  %xz = icmp ult i64 %x, %z
-  ret i1 %xz
-else:
-  ret i1 false
-}
-"""
-
-
-def test_skipped_passes_do_not_run() -> None:
-    """`SKIPPED_PASSES` reaches LLVM: x < z after x < y and y < z is known
-    to constraint elimination only (-O2 folds it to true), so with the pass
-    skipped the comparison stays."""
-    assert "constraint-elimination" in llvmlite_module.SKIPPED_PASSES
-    machine = host_machine.host_target_machine()
-    optimized = str(llvmlite_module.optimize(ORDERED, machine))
-    assert "icmp ult i64 %x, %z" in optimized, optimized
