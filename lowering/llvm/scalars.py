@@ -70,12 +70,14 @@ def _result_type(op: Operation) -> Attribute:
     return llvm_type(op.results[0].type, op)
 
 
-def _binary(cls) -> Emitter:
-    def emit(b: FunctionBuilder, op: Operation) -> SSAValue:
-        args = _args(b, op)
-        return b.emit_alike(cls, lambda: cls(*args), args, [args[0].type])
+def _same_type(b: FunctionBuilder, cls, *args: SSAValue) -> SSAValue:
+    """`cls(*args)`, an op of its first operand's type whose properties are
+    its class's alone (built once: `emit_alike`)."""
+    return b.emit_alike(cls, lambda: cls(*args), args, [args[0].type])
 
-    return emit
+
+def _binary(cls) -> Emitter:
+    return lambda b, op: _same_type(b, cls, *_args(b, op))
 
 
 def _intrinsic(name: str) -> Emitter:
@@ -230,12 +232,7 @@ def _nan_test(b: FunctionBuilder, value: SSAValue, nan: bool) -> SSAValue:
         magnitude_mask = splat(b, magnitude_mask, bits_type)
         infinity = splat(b, infinity, bits_type)
     bits = b.convert(llvm.BitcastOp, value, bits_type)
-    magnitude = b.emit_alike(
-        llvm.AndOp,
-        lambda: llvm.AndOp(bits, magnitude_mask),
-        [bits, magnitude_mask],
-        [bits_type],
-    )
+    magnitude = _same_type(b, llvm.AndOp, bits, magnitude_mask)
     return b.icmp(magnitude, infinity, SGT if nan else SLE)
 
 
@@ -245,27 +242,19 @@ def _select(b: FunctionBuilder, op: Operation) -> SSAValue:
     return b.emit_alike(SelectOp, lambda: SelectOp(*args), args, [args[1].type])
 
 
-def _unary(b: FunctionBuilder, cls, value: SSAValue) -> SSAValue:
-    """`cls(value)`, an op of `value`'s type with its class's properties
-    (built once)."""
-    return b.emit_alike(cls, lambda: cls(value), [value], [value.type])
-
-
 def _negf(b: FunctionBuilder, op: Operation) -> SSAValue:
-    return _unary(b, llvm.FNegOp, b.get(op.operands[0]))
+    return _same_type(b, llvm.FNegOp, b.get(op.operands[0]))
 
 
 def _unary_float(cls) -> Emitter:
-    return lambda b, op: _unary(b, cls, b.get(op.operands[0]))
+    return lambda b, op: _same_type(b, cls, b.get(op.operands[0]))
 
 
 def _rsqrt(b: FunctionBuilder, op: Operation) -> SSAValue:
     type_ = _result_type(op)
-    root = _unary(b, llvm.FSqrtOp, b.get(op.operands[0]))
+    root = _same_type(b, llvm.FSqrtOp, b.get(op.operands[0]))
     one = b.const(1.0, type_)
-    return b.emit_alike(
-        llvm.FDivOp, lambda: llvm.FDivOp(one, root), [one, root], [type_]
-    )
+    return _same_type(b, llvm.FDivOp, one, root)
 
 
 def splat(b: FunctionBuilder, value: SSAValue, type_: VectorType) -> SSAValue:
