@@ -58,7 +58,7 @@ class CanonicalizedTotalOrder(RewritePattern):
         ops = [at_least, below, ordered, less]
         for new in ops:
             new.location = op.location
-        rewriter.replace_op(op, ops, [less.result])
+        rewriter.replace(op, ops, [less.result])
 
 
 def total_order_patterns() -> list[RewritePattern]:
