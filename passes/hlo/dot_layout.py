@@ -23,6 +23,18 @@ every row tile would stream all of B from memory again.
 A rhs with fewer than `min-elements` elements, or whose free dims hold one
 element (nothing to vectorize along), is left alone.
 
+A rhs that another dot_general makes (used only here) is not transposed
+when that dot can make it so: with its operands swapped, `dot_general(b,
+a)` yields `dot_general(a, b)`'s result with the two operands' free dims
+the other way round, which is the wanted permutation when those are the
+dims that must move (an einsum chain `(A·B)·C`, or `x·(W·V)ᵀ`). Each element
+is the same products (`a * b == b * a`) summed in the same order, so the
+same bits, and no transpose kernel runs: it compiled as a loop nest of its
+own and copied B once more before `pack-panels` copies it into panels. It
+is done where the swapped dot's rhs (the old lhs) needs no transpose of its
+own; consumers are visited first, so that the old rhs, now the lhs, is not
+transposed for the old dot either.
+
 A rhs whose last dims are several free dims (an image's width and its 3
 channels, `[b, k, w, c]`) is read through a `stablehlo.reshape` that merges
 them into one dim (`[b, k, w * c]`), and the result is reshaped back: those
@@ -44,7 +56,7 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ArrayAttr, ComplexType, ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -56,7 +68,7 @@ from xlir.dialects.stablehlo.attributes import (
 )
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
-from xlir.dialects.stablehlo.types import shape
+from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
 
 from xlir.rewriting import PatternRewriteWalker
@@ -116,8 +128,18 @@ class TransposeContractedRhs(RewritePattern):
         free_extent = math.prod(rhs_shape[d] for d in free)
         if free_extent < 2:
             return
-        transpose = TransposeOp(op.rhs, permutation)
-        transpose.location = op.location
+        producer = op.rhs.owner
+        swapped = None
+        if isinstance(producer, DotGeneralOp) and op.rhs.has_one_use():
+            swapped = swapped_dot(producer, permutation)
+            if swapped is not None:
+                rewriter.replace(producer, swapped)
+        if swapped is not None:
+            before, transposed = [], swapped.result
+        else:
+            transpose = TransposeOp(op.rhs, permutation)
+            transpose.location = op.location
+            before, transposed = [transpose], transpose.result
         numbers = DotDimensionNumbersAttr.get(
             dims.lhs_batching_dimensions.data,
             tuple(range(len(batch))),
@@ -125,10 +147,68 @@ class TransposeContractedRhs(RewritePattern):
             tuple(range(len(batch), len(batch) + len(contract))),
         )
         dot = DotGeneralOp(
-            op.lhs, transpose.result, numbers, op.precision_config, op.result.type
+            op.lhs, transposed, numbers, op.precision_config, op.result.type
         )
         dot.location = op.location
-        rewriter.replace(op, [transpose, dot], [dot.result])
+        rewriter.replace(op, [*before, dot], [dot.result])
+
+
+def swapped_dot(
+    producer: DotGeneralOp, permutation: tuple[int, ...]
+) -> DotGeneralOp | None:
+    """`producer` with its operands swapped, when that permutes its result
+    by `permutation` (its batch dims, then its rhs's free dims, then its
+    lhs's) and its lhs, the swapped dot's rhs, needs no transpose itself;
+    else None. Not for complex operands: the imaginary part's two products
+    would be added the other way round, and with multiply-adds contracted
+    each rounds differently."""
+    if producer.algorithm is not None or is_byte_quad_dot(producer):
+        return None
+    if any(
+        isinstance(element_type(value.type), ComplexType)
+        for value in (producer.lhs, producer.rhs)
+    ):
+        return None
+    dims = producer.dot_dimension_numbers
+    lhs_batch = dims.lhs_batching_dimensions.data
+    lhs_contract = dims.lhs_contracting_dimensions.data
+    rhs_shape = shape(producer.rhs.type)
+    batch = len(lhs_batch)
+    lhs_free = len(shape(producer.lhs.type)) - batch - len(lhs_contract)
+    rhs_free = len(rhs_shape) - batch - len(dims.rhs_contracting_dimensions.data)
+    swap = (
+        *range(batch),
+        *range(batch + lhs_free, batch + lhs_free + rhs_free),
+        *range(batch, batch + lhs_free),
+    )
+    if permutation != swap:
+        return None
+    rhs_bound = {
+        *dims.rhs_batching_dimensions.data,
+        *dims.rhs_contracting_dimensions.data,
+    }
+    rows = math.prod(n for d, n in enumerate(rhs_shape) if d not in rhs_bound)
+    rank = len(shape(producer.lhs.type))
+    if rhs_permutation(rank, lhs_batch, lhs_contract, rows) is not None:
+        return None
+    out_type = producer.result.type
+    assert isinstance(out_type, TensorType)
+    out_shape = shape(out_type)
+    precision = producer.precision_config
+    swapped = DotGeneralOp(
+        producer.rhs,
+        producer.lhs,
+        DotDimensionNumbersAttr.get(
+            dims.rhs_batching_dimensions.data,
+            lhs_batch,
+            dims.rhs_contracting_dimensions.data,
+            lhs_contract,
+        ),
+        None if precision is None else ArrayAttr(tuple(reversed(precision.data))),
+        TensorType(out_type.element_type, [out_shape[d] for d in swap]),
+    )
+    swapped.location = producer.location
+    return swapped
 
 
 def trailing_free_run(
@@ -196,7 +276,9 @@ class DotLayoutPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            TransposeContractedRhs(self.min_elements), apply_recursively=False
+            TransposeContractedRhs(self.min_elements),
+            apply_recursively=False,
+            walk_reverse=True,
         ).rewrite_module(op)
         PatternRewriteWalker(
             MergeTrailingFreeDims(self.min_elements), apply_recursively=False
