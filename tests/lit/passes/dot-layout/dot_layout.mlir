@@ -219,3 +219,56 @@ func.func @dot_lhs_would_need_a_transpose(%a: tensor<64x128xf32>, %b: tensor<128
   %1 = stablehlo.dot_general %c, %0, contracting_dims = [1] x [1] : (tensor<16x96xf32>, tensor<64x96xf32>) -> tensor<16x64xf32>
   func.return %1 : tensor<16x64xf32>
 }
+
+// -----
+
+// A dot whose rhs (%b) needs a transpose, read only by a dot as its rhs:
+// the dot is swapped (its rhs %a then needs none) and the reader renames
+// its rhs dims (batch and contracting dim change places); no transpose.
+// CHECK-LABEL: func.func @dots_read_the_result
+func.func @dots_read_the_result(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> tensor<64xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[P:.*]] = stablehlo.dot_general %b, %a, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x128xf32>) -> tensor<64x128xf32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %c, %[[P]], batching_dims = [0] x [0], contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64xf32>
+  // CHECK-NEXT: func.return %[[D]]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, batching_dims = [0] x [1], contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x64xf32>) -> tensor<64xf32>
+  func.return %1 : tensor<64xf32>
+}
+
+// -----
+
+// Not swapped where something else reads the result, or where the reader
+// would then need a transpose of its own (it contracts the swapped
+// result's last dim): the dot's rhs is transposed as before.
+// CHECK-LABEL: func.func @result_returned_too
+func.func @result_returned_too(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> (tensor<64xf32>, tensor<128x64xf32>) {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0]
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[P]], batching_dims = [0] x [1], contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, batching_dims = [0] x [1], contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x64xf32>) -> tensor<64xf32>
+  func.return %1, %0 : tensor<64xf32>, tensor<128x64xf32>
+}
+
+// CHECK-LABEL: func.func @reader_would_need_a_transpose
+func.func @reader_would_need_a_transpose(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<32x128xf32>) -> tensor<32x64xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0]
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[P]], contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [1] x [0] : (tensor<32x128xf32>, tensor<128x64xf32>) -> tensor<32x64xf32>
+  func.return %1 : tensor<32x64xf32>
+}
+
+// Nor where the reader's free dims would change places (its result's
+// dims would): an outer product with the result.
+// CHECK-LABEL: func.func @reader_free_dims_would_swap
+func.func @reader_free_dims_would_swap(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<2xf32>) -> tensor<2x128x64xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0]
+  // CHECK-NEXT: stablehlo.reshape %[[P]] : (tensor<128x64xf32>) -> tensor<8192xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [] x [] : (tensor<2xf32>, tensor<128x64xf32>) -> tensor<2x128x64xf32>
+  func.return %1 : tensor<2x128x64xf32>
+}
