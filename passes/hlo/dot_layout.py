@@ -109,7 +109,8 @@ def rhs_permutation(
 class TransposeContractedRhs(RewritePattern):
     """dot_general(a, b) with b's last dim contracted (or a free dim before
     a contracted one) → dot_general(a, transpose(b)) with b's free dims
-    last."""
+    last, or a dot's operands swapped where that stands for the transpose
+    (module docstring)."""
 
     def __init__(self, min_elements: int):
         super().__init__()
