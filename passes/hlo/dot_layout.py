@@ -23,6 +23,25 @@ every row tile would stream all of B from memory again.
 A rhs with fewer than `min-elements` elements, or whose free dims hold one
 element (nothing to vectorize along), is left alone.
 
+Where another dot makes the rhs, or dots read the result, swapping a
+dot's operands can stand for a transpose: `dot_general(b, a)` is
+`dot_general(a, b)`'s result with the two operands' free dims the other way
+round, each element the same products (`a * b == b * a`) summed in the
+same order, so the same bits. A transpose is a loop nest of its own for
+LLVM and, at run time, a strided copy of B before `pack-panels` copies it
+into panels again. So, where the swapped dot's rhs (the old lhs) needs no
+transpose:
+
+* a rhs that a dot makes, used only here, is made by that dot swapped
+  when that is the wanted permutation (`x·(W·V)ᵀ`, an einsum chain);
+* a dot whose rhs needs a transpose is swapped instead when only dots
+  read its result, each as its rhs, and each, its dims renamed, then
+  needs no transpose and keeps its free dims in order (its result's
+  order): `(A·Bᵀ)` read by a batched row dot.
+
+Consumers are visited first, so that a swapped dot's old rhs, now its lhs,
+is not transposed for it before.
+
 A rhs whose last dims are several free dims (an image's width and its 3
 channels, `[b, k, w, c]`) is read through a `stablehlo.reshape` that merges
 them into one dim (`[b, k, w * c]`), and the result is reshaped back: those
@@ -44,7 +63,8 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ArrayAttr, ComplexType, ModuleOp, TensorType
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -56,7 +76,7 @@ from xlir.dialects.stablehlo.attributes import (
 )
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
-from xlir.dialects.stablehlo.types import shape
+from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
 
 from xlir.rewriting import PatternRewriteWalker
@@ -89,7 +109,8 @@ def rhs_permutation(
 class TransposeContractedRhs(RewritePattern):
     """dot_general(a, b) with b's last dim contracted (or a free dim before
     a contracted one) → dot_general(a, transpose(b)) with b's free dims
-    last."""
+    last, or a dot's operands swapped where that stands for the transpose
+    (module docstring)."""
 
     def __init__(self, min_elements: int):
         super().__init__()
@@ -116,8 +137,21 @@ class TransposeContractedRhs(RewritePattern):
         free_extent = math.prod(rhs_shape[d] for d in free)
         if free_extent < 2:
             return
-        transpose = TransposeOp(op.rhs, permutation)
-        transpose.location = op.location
+        if self._swapped_for_readers(op, rewriter):
+            return
+        producer = op.rhs.owner
+        if (
+            isinstance(producer, DotGeneralOp)
+            and op.rhs.has_one_use()
+            and operand_swap(producer) == permutation
+        ):
+            swapped = swapped_dot(producer, permutation)
+            rewriter.replace(producer, swapped)
+            before, transposed = [], swapped.result
+        else:
+            transpose = TransposeOp(op.rhs, permutation)
+            transpose.location = op.location
+            before, transposed = [transpose], transpose.result
         numbers = DotDimensionNumbersAttr.get(
             dims.lhs_batching_dimensions.data,
             tuple(range(len(batch))),
@@ -125,10 +159,134 @@ class TransposeContractedRhs(RewritePattern):
             tuple(range(len(batch), len(batch) + len(contract))),
         )
         dot = DotGeneralOp(
-            op.lhs, transpose.result, numbers, op.precision_config, op.result.type
+            op.lhs, transposed, numbers, op.precision_config, op.result.type
         )
         dot.location = op.location
-        rewriter.replace(op, [transpose, dot], [dot.result])
+        rewriter.replace(op, [*before, dot], [dot.result])
+
+    @staticmethod
+    def _swapped_for_readers(op: DotGeneralOp, rewriter: PatternRewriter) -> bool:
+        """`op` replaced by its swapped form, and the dots that read its
+        result as their rhs renamed to read that, where each needs no
+        transpose then; whether it was."""
+        swap = operand_swap(op)
+        readers = [use.operation for use in op.result.uses]
+        if swap is None or not readers:
+            return False
+        renamed: list[tuple[DotGeneralOp, DotDimensionNumbersAttr]] = []
+        for reader in readers:
+            if not isinstance(reader, DotGeneralOp):
+                return False
+            numbers = renamed_rhs_dims(reader, op.result, swap)
+            if numbers is None:
+                return False
+            renamed.append((reader, numbers))
+        dot = swapped_dot(op, swap)
+        rewriter.replace(op, dot)
+        for reader, numbers in renamed:
+            new = DotGeneralOp(
+                reader.lhs,
+                dot.result,
+                numbers,
+                reader.precision_config,
+                reader.result.type,
+            )
+            new.location = reader.location
+            rewriter.replace(reader, new)
+        return True
+
+
+def operand_swap(dot: DotGeneralOp) -> tuple[int, ...] | None:
+    """Where `dot_general(b, a)` puts the result dims of `dot` =
+    `dot_general(a, b)` (its dim i is the old dim `swap[i]`: the batch
+    dims, then b's free dims, then a's), when `a`, its rhs then, needs no
+    transpose; else None. Not for complex operands: the imaginary part's
+    two products would be added the other way round, and with multiply-adds
+    contracted each rounds differently."""
+    if dot.algorithm is not None or is_byte_quad_dot(dot):
+        return None
+    if any(
+        isinstance(element_type(value.type), ComplexType)
+        for value in (dot.lhs, dot.rhs)
+    ):
+        return None
+    dims = dot.dot_dimension_numbers
+    lhs_batch = dims.lhs_batching_dimensions.data
+    lhs_contract = dims.lhs_contracting_dimensions.data
+    rhs_shape = shape(dot.rhs.type)
+    lhs_rank = len(shape(dot.lhs.type))
+    batch = len(lhs_batch)
+    lhs_free = lhs_rank - batch - len(lhs_contract)
+    rhs_free = len(rhs_shape) - batch - len(dims.rhs_contracting_dimensions.data)
+    rhs_bound = {
+        *dims.rhs_batching_dimensions.data,
+        *dims.rhs_contracting_dimensions.data,
+    }
+    rows = math.prod(n for d, n in enumerate(rhs_shape) if d not in rhs_bound)
+    if rhs_permutation(lhs_rank, lhs_batch, lhs_contract, rows) is not None:
+        return None
+    return (
+        *range(batch),
+        *range(batch + lhs_free, batch + lhs_free + rhs_free),
+        *range(batch, batch + lhs_free),
+    )
+
+
+def swapped_dot(dot: DotGeneralOp, swap: tuple[int, ...]) -> DotGeneralOp:
+    """`dot_general(b, a)` for `dot` = `dot_general(a, b)`, its result dims
+    `swap` (`operand_swap`) of the old ones."""
+    dims = dot.dot_dimension_numbers
+    out_type = dot.result.type
+    assert isinstance(out_type, TensorType)
+    out_shape = shape(out_type)
+    precision = dot.precision_config
+    swapped = DotGeneralOp(
+        dot.rhs,
+        dot.lhs,
+        DotDimensionNumbersAttr.get(
+            dims.rhs_batching_dimensions.data,
+            dims.lhs_batching_dimensions.data,
+            dims.rhs_contracting_dimensions.data,
+            dims.lhs_contracting_dimensions.data,
+        ),
+        None if precision is None else ArrayAttr(tuple(reversed(precision.data))),
+        TensorType(out_type.element_type, [out_shape[d] for d in swap]),
+    )
+    swapped.location = dot.location
+    return swapped
+
+
+def renamed_rhs_dims(
+    reader: DotGeneralOp, rhs: SSAValue, swap: tuple[int, ...]
+) -> DotDimensionNumbersAttr | None:
+    """`reader`'s dimension numbers for its rhs, `rhs`, permuted by `swap`,
+    when it reads `rhs` only as its rhs, its free dims stay in their order
+    (the order of its result's dims) and it needs no transpose then; else
+    None."""
+    if reader.rhs is not rhs or reader.lhs is rhs or is_byte_quad_dot(reader):
+        return None
+    dims = reader.dot_dimension_numbers
+    where = {old: new for new, old in enumerate(swap)}
+    batch = tuple(where[d] for d in dims.rhs_batching_dimensions.data)
+    contract = tuple(where[d] for d in dims.rhs_contracting_dimensions.data)
+    bound = {*dims.rhs_batching_dimensions.data, *dims.rhs_contracting_dimensions.data}
+    free = [where[d] for d in range(len(swap)) if d not in bound]
+    if free != sorted(free):
+        return None
+    lhs_shape = shape(reader.lhs.type)
+    lhs_bound = {
+        *dims.lhs_batching_dimensions.data,
+        *dims.lhs_contracting_dimensions.data,
+    }
+    lhs_rows = math.prod(n for d, n in enumerate(lhs_shape) if d not in lhs_bound)
+    if rhs_permutation(len(swap), batch, contract, lhs_rows) is not None:
+        return None
+    return DotDimensionNumbersAttr.get(
+        dims.lhs_batching_dimensions.data,
+        batch,
+        dims.lhs_contracting_dimensions.data,
+        contract,
+    )
 
 
 def trailing_free_run(
@@ -196,7 +354,9 @@ class DotLayoutPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            TransposeContractedRhs(self.min_elements), apply_recursively=False
+            TransposeContractedRhs(self.min_elements),
+            apply_recursively=False,
+            walk_reverse=True,
         ).rewrite_module(op)
         PatternRewriteWalker(
             MergeTrailingFreeDims(self.min_elements), apply_recursively=False

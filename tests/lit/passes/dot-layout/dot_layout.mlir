@@ -164,3 +164,111 @@ func.func @one_free(%a: tensor<4x8x64xf32>, %b: tensor<4x64x32xf32>) -> tensor<4
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x64xf32>, tensor<4x64x32xf32>) -> tensor<4x8x32xf32>
   func.return %0 : tensor<4x8x32xf32>
 }
+
+// -----
+
+// A rhs another dot makes, used only here: that dot swaps its operands and
+// makes the rhs transposed, instead of a transpose kernel. Its own rhs (%b,
+// contracted along its last dim) is then its lhs, and needs no transpose
+// either: an einsum chain without transposes.
+// CHECK-LABEL: func.func @dot_makes_the_rhs
+func.func @dot_makes_the_rhs(%a: tensor<128x64xf32>, %b: tensor<96x128xf32>, %c: tensor<16x96xf32>) -> tensor<16x64xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[P:.*]] = stablehlo.dot_general %b, %a, contracting_dims = [1] x [0], precision = [HIGHEST, DEFAULT] : (tensor<96x128xf32>, tensor<128x64xf32>) -> tensor<96x64xf32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %c, %[[P]], contracting_dims = [1] x [0] : (tensor<16x96xf32>, tensor<96x64xf32>) -> tensor<16x64xf32>
+  // CHECK-NEXT: func.return %[[D]]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1], precision = [DEFAULT, HIGHEST] : (tensor<128x64xf32>, tensor<96x128xf32>) -> tensor<64x96xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [1] x [1] : (tensor<16x96xf32>, tensor<64x96xf32>) -> tensor<16x64xf32>
+  func.return %1 : tensor<16x64xf32>
+}
+
+// -----
+
+// Batched: the swapped dot keeps its batch dim first.
+// CHECK-LABEL: func.func @batched_dot_makes_the_rhs
+func.func @batched_dot_makes_the_rhs(%a: tensor<4x64x32xf32>, %b: tensor<4x48x64xf32>, %c: tensor<4x8x48xf32>) -> tensor<4x8x32xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[P:.*]] = stablehlo.dot_general %b, %a, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x48x64xf32>, tensor<4x64x32xf32>) -> tensor<4x48x32xf32>
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[P]], batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x48xf32>, tensor<4x48x32xf32>) -> tensor<4x8x32xf32>
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [1] x [2] : (tensor<4x64x32xf32>, tensor<4x48x64xf32>) -> tensor<4x32x48xf32>
+  %1 = stablehlo.dot_general %c, %0, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<4x8x48xf32>, tensor<4x32x48xf32>) -> tensor<4x8x32xf32>
+  func.return %1 : tensor<4x8x32xf32>
+}
+
+// -----
+
+// Not swapped where the rhs's dot has another use (both results would be
+// needed), or where its lhs, contracted along its last dim, would need a
+// transpose once it is the rhs.
+// CHECK-LABEL: func.func @dot_rhs_used_twice
+func.func @dot_rhs_used_twice(%a: tensor<128x64xf32>, %b: tensor<128x96xf32>, %c: tensor<16x96xf32>) -> (tensor<16x64xf32>, tensor<64x96xf32>) {
+  // CHECK:      %[[P:.*]] = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<128x64xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
+  // CHECK-NEXT: %[[T:.*]] = stablehlo.transpose %[[P]], dims = [1, 0] : (tensor<64x96xf32>) -> tensor<96x64xf32>
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[T]], contracting_dims = [1] x [0] : (tensor<16x96xf32>, tensor<96x64xf32>) -> tensor<16x64xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<128x64xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [1] x [1] : (tensor<16x96xf32>, tensor<64x96xf32>) -> tensor<16x64xf32>
+  func.return %1, %0 : tensor<16x64xf32>, tensor<64x96xf32>
+}
+
+// CHECK-LABEL: func.func @dot_lhs_would_need_a_transpose
+func.func @dot_lhs_would_need_a_transpose(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %c: tensor<16x96xf32>) -> tensor<16x64xf32> {
+  // CHECK:      %[[P:.*]] = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
+  // CHECK-NEXT: %[[T:.*]] = stablehlo.transpose %[[P]], dims = [1, 0] : (tensor<64x96xf32>) -> tensor<96x64xf32>
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[T]], contracting_dims = [1] x [0] : (tensor<16x96xf32>, tensor<96x64xf32>) -> tensor<16x64xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [1] x [1] : (tensor<16x96xf32>, tensor<64x96xf32>) -> tensor<16x64xf32>
+  func.return %1 : tensor<16x64xf32>
+}
+
+// -----
+
+// A dot whose rhs (%b) needs a transpose, read only by a dot as its rhs:
+// the dot is swapped (its rhs %a then needs none) and the reader renames
+// its rhs dims (batch and contracting dim change places); no transpose.
+// CHECK-LABEL: func.func @dots_read_the_result
+func.func @dots_read_the_result(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> tensor<64xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      %[[P:.*]] = stablehlo.dot_general %b, %a, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x128xf32>) -> tensor<64x128xf32>
+  // CHECK-NEXT: %[[D:.*]] = stablehlo.dot_general %c, %[[P]], batching_dims = [0] x [0], contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64xf32>
+  // CHECK-NEXT: func.return %[[D]]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, batching_dims = [0] x [1], contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x64xf32>) -> tensor<64xf32>
+  func.return %1 : tensor<64xf32>
+}
+
+// -----
+
+// Not swapped where something else reads the result, or where the reader
+// would then need a transpose of its own (it contracts the swapped
+// result's last dim): the dot's rhs is transposed as before.
+// CHECK-LABEL: func.func @result_returned_too
+func.func @result_returned_too(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> (tensor<64xf32>, tensor<128x64xf32>) {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0]
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[P]], batching_dims = [0] x [1], contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, batching_dims = [0] x [1], contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x64xf32>) -> tensor<64xf32>
+  func.return %1, %0 : tensor<64xf32>, tensor<128x64xf32>
+}
+
+// CHECK-LABEL: func.func @reader_would_need_a_transpose
+func.func @reader_would_need_a_transpose(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<32x128xf32>) -> tensor<32x64xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0]
+  // CHECK-NEXT: stablehlo.dot_general %c, %[[P]], contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [1] x [0] : (tensor<32x128xf32>, tensor<128x64xf32>) -> tensor<32x64xf32>
+  func.return %1 : tensor<32x64xf32>
+}
+
+// Nor where the reader's free dims would change places (its result's
+// dims would): an outer product with the result.
+// CHECK-LABEL: func.func @reader_free_dims_would_swap
+func.func @reader_free_dims_would_swap(%a: tensor<128x128xf32>, %b: tensor<64x128xf32>, %c: tensor<2xf32>) -> tensor<2x128x64xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.dot_general %a, %[[T]], contracting_dims = [0] x [0]
+  // CHECK-NEXT: stablehlo.reshape %[[P]] : (tensor<128x64xf32>) -> tensor<8192xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = stablehlo.dot_general %c, %0, contracting_dims = [] x [] : (tensor<2xf32>, tensor<128x64xf32>) -> tensor<2x128x64xf32>
+  func.return %1 : tensor<2x128x64xf32>
+}
