@@ -12,6 +12,7 @@ listing each with its location, rather than one per run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -73,25 +74,18 @@ class HloToLoopPass(ModulePass):
                     "buffer plan; run `hlo-opt` (or `fuse,assign-buffers`) first",
                 )
             )
-        problems = [
-            (inner, message)
-            for function in functions
-            for inner in walk(function)
-            for value in (*inner.operands, *inner.results)
-            if (message := _unsupported_value(function, inner, value)) is not None
-        ]
-        problems += [
-            (inner, COMPLEX_FIRST)
-            for function in functions
-            for inner in function.body.walk()
-            if not isinstance(inner, FusionOp)
-            and not inner.has_trait(IsTerminator)
-            and any(
-                isinstance(v.type, TensorType)
-                and isinstance(v.type.get_element_type(), ComplexType)
-                for v in (*inner.operands, *inner.results)
-            )
-        ]
+        problems: list[tuple[Operation, str]] = []
+        on_complex: list[tuple[Operation, str]] = []
+        for function in functions:
+            for inner in walk(function):
+                values = (*inner.operands, *inner.results)
+                for value in values:
+                    message = _unsupported_value(function, inner, value)
+                    if message is not None:
+                        problems.append((inner, message))
+                if _computes_complex(inner, values):
+                    on_complex.append((inner, COMPLEX_FIRST))
+        problems += on_complex
         if problems:
             _report(problems)
         taken = {f.sym_name.data for f in functions}
@@ -148,6 +142,20 @@ def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:
     for op in kernel.walk():
         if isinstance(op.location, UnknownLoc):
             op.location = location
+
+
+def _computes_complex(op: Operation, values: Sequence[SSAValue]) -> bool:
+    """Whether `op`, `values` its operands and results, computes on complex
+    tensors (a fusion or a terminator only passes them on)."""
+    return (
+        any(
+            isinstance(v.type, TensorType)
+            and isinstance(v.type.get_element_type(), ComplexType)
+            for v in values
+        )
+        and not isinstance(op, FusionOp)
+        and not op.has_trait(IsTerminator)
+    )
 
 
 _TOKEN_OPS = (AfterAllOp, SendOp, RecvOp, WhileOp, CaseOp, ReturnOp, func.ReturnOp)

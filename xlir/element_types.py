@@ -12,6 +12,8 @@ only, do not import numpy.
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Callable
+from typing import Any
 
 from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType
 from xdsl.ir import Attribute
@@ -35,18 +37,36 @@ in int64, so an index takes 8 bytes in memory like an `i64`."""
 def bit_width(element: Attribute) -> int | None:
     """Bits of one element of an integer, index, float or complex type (a
     quantized type's: its storage integer's), else None."""
-    if isinstance(element, StoredType):
-        return bit_width(element.storage_type)
-    if isinstance(element, IntegerType):
-        return element.width.data
-    if isinstance(element, IndexType):
-        return INDEX_BITS
-    if isinstance(element, AnyFloat):
-        return element.bitwidth
-    if isinstance(element, ComplexType):
-        part = bit_width(element.element_type)
-        return None if part is None else 2 * part
-    return None
+    rule = _width_rules.get(type(element))
+    if rule is None:
+        rule = _width_rules[type(element)] = _width_rule(type(element))
+    return rule(element)
+
+
+def _width_rule(kind: type) -> Callable[[Any], int | None]:
+    """How `bit_width` sizes an element of class `kind`, chosen once per
+    class: the widths of a program's few types are asked for thousands of
+    times, and each `isinstance` against xDSL's ABCs (`AnyFloat` is a union
+    of a dozen) costs a Python call."""
+    if issubclass(kind, StoredType):
+        return lambda element: bit_width(element.storage_type)
+    if issubclass(kind, IntegerType):
+        return lambda element: element.width.data
+    if issubclass(kind, IndexType):
+        return lambda element: INDEX_BITS
+    if issubclass(kind, AnyFloat):
+        return lambda element: element.bitwidth
+    if issubclass(kind, ComplexType):
+        return _complex_bits
+    return lambda element: None
+
+
+def _complex_bits(element: ComplexType) -> int | None:
+    part = bit_width(element.element_type)
+    return None if part is None else 2 * part
+
+
+_width_rules: dict[type, Callable[[Any], int | None]] = {}
 
 
 def byte_width(element: Attribute) -> int | None:

@@ -45,7 +45,6 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
@@ -80,6 +79,7 @@ from xlir.passes.hlo.decompositions.top_k import top_k
 from xlir.passes.hlo.inline import clone_body, erase_dead_private_functions
 
 from xlir.rewriting import PatternRewriteWalker
+from xlir.typed_patterns import TypedPatternApplier
 
 UnaryDecomposition = Callable[[Emitter, SSAValue], SSAValue]
 
@@ -272,5 +272,5 @@ class DecomposePass(ModulePass):
         ]
         if not self.keep_top_k:
             patterns.append(DecomposeTopK())
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        PatternRewriteWalker(TypedPatternApplier(patterns)).rewrite_module(op)
         erase_dead_private_functions(op, inlined)

@@ -22,10 +22,16 @@ What stays:
 Dead private functions are removed as MLIR's `symbol-dce` does: a private
 function survives only if a public function or another live op refers to it
 (a `stablehlo.composite` decomposition, say), so unused helpers go too.
+
+A private function that nothing but the call being inlined refers to (JAX's
+helpers are mostly called once) would be dead once inlined: its ops are
+moved into the caller instead of cloned, and it is erased. The caller ends
+up with the same ops in the same order, as cloning would leave them.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -68,6 +74,11 @@ class _Inliner:
         self.inline_public = inline_public
         self.done: set[str] = set()
         self.active: list[str] = []
+        self.references = Counter(
+            name for top in module.body.ops for name in _referenced_symbols(top)
+        )
+        """How many ops refer to each symbol (a function's own body
+        included), as the module was before inlining."""
 
     def process(self, func: FuncOp) -> None:
         """Inline every eligible call in `func`, after its callees'."""
@@ -77,8 +88,12 @@ class _Inliner:
         self.active.append(name)
         for call in [op for op in walk(func) if isinstance(op, CallOp)]:
             callee = self._eligible_callee(call)
-            if callee is not None:
-                self.process(callee)
+            if callee is None:
+                continue
+            self.process(callee)
+            if _is_private(callee) and self.references[callee.sym_name.data] == 1:
+                _move_call(call, callee)
+            else:
                 _inline_call(call, callee)
         self.active.pop()
         self.done.add(name)
@@ -118,6 +133,29 @@ def _inline_call(call: CallOp, callee: FuncOp) -> None:
     results = clone_body(
         callee, call.arguments, lambda op: block.insert_op_before(op, call)
     )
+    _replace_call(call, results)
+
+
+def _move_call(call: CallOp, callee: FuncOp) -> None:
+    """Inline the only reference to `callee` by moving its ops before the
+    call, and erase `callee`, whose body is then empty."""
+    block = call.parent
+    assert block is not None
+    body = callee.body.blocks[0]
+    for argument, value in zip(body.args, call.arguments, strict=True):
+        argument.replace_all_uses_with(value)
+    returned = body.last_op
+    assert isinstance(returned, ReturnOp)
+    results = list(returned.arguments)
+    for op in list(body.ops)[:-1]:
+        op.detach()
+        block.insert_op_before(op, call)
+    _replace_call(call, results)
+    callee.detach()
+    callee.erase()
+
+
+def _replace_call(call: CallOp, results: Sequence[SSAValue]) -> None:
     for old, new in zip(call.res, results, strict=True):
         old.replace_all_uses_with(new)
     call.detach()

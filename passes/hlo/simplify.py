@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier
 from xlir.dialects.effects import memo_region_dce
 from xlir.passes.hlo.simplify_patterns.arithmetic import arithmetic_patterns
 from xlir.passes.hlo.simplify_patterns.compare_clamped import compare_clamped_patterns
@@ -26,6 +25,7 @@ from xlir.passes.hlo.simplify_patterns.slices import slice_patterns
 from xlir.passes.hlo.simplify_patterns.total_order import total_order_patterns
 
 from xlir.rewriting import PatternRewriteWalker
+from xlir.typed_patterns import TypedPatternApplier
 
 
 @dataclass(frozen=True)
@@ -45,5 +45,5 @@ class SimplifyPass(ModulePass):
             *total_order_patterns(),
         ]
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), post_walk_func=memo_region_dce
+            TypedPatternApplier(patterns), post_walk_func=memo_region_dce
         ).rewrite_module(op)

@@ -66,3 +66,35 @@ def test_inline_corpus(path) -> None:
     arguments = _arguments(path)
     for want, got in zip(_run(before, arguments), _run(after, arguments), strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+ONCE_AND_TWICE = """
+func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @once(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = call @twice(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = call @twice(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+func.func private @once(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @twice(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.tanh %arg0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def test_a_function_called_once_is_moved_and_one_called_twice_copied() -> None:
+    ctx = make_context()
+    module = parse_module(ctx, ONCE_AND_TWICE)
+    functions = {f.sym_name.data: f for f in module.body.ops if isinstance(f, FuncOp)}
+    (negate, _) = functions["once"].body.block.ops
+    (tanh, _) = functions["twice"].body.block.ops
+    InlinePass().apply(ctx, module)
+    first, second, third, _ = functions["main"].body.block.ops
+    assert first is negate
+    assert second is not tanh and third is not tanh
+    assert [second.name, third.name] == [tanh.name] * 2
+    assert [f.sym_name.data for f in module.body.ops] == ["main"]

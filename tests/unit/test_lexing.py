@@ -1,5 +1,5 @@
-"""`QuickLexer` reads every text into exactly xDSL's tokens (kinds and
-spans), and fails where xDSL's lexer fails, with its message; its string
+"""`QuickLexer` reads every text into exactly xDSL's tokens (kinds, spans
+and texts), and fails where xDSL's lexer fails, with its message; its string
 literal expression matches what xDSL's does, in time linear in the text
 where xDSL's is exponential."""
 
@@ -24,7 +24,7 @@ TEXTS = sorted(CORPUS.glob("*/*.mlir")) + sorted(LIT.glob("**/*.mlir"))
 
 
 def tokens(lexer_class: type[MLIRLexer], text: str) -> list[tuple[object, ...]]:
-    """The tokens as (kind, start, end), ending with EOF or the error."""
+    """The tokens as (kind, start, end, text), ending with EOF or the error."""
     lexer = lexer_class(Input(text, "t.mlir"))
     found: list[tuple[object, ...]] = []
     while True:
@@ -32,7 +32,7 @@ def tokens(lexer_class: type[MLIRLexer], text: str) -> list[tuple[object, ...]]:
             token = lexer.lex()
         except ParseError as error:
             return [*found, ("error", str(error))]
-        found.append((token.kind, token.span.start, token.span.end))
+        found.append((token.kind, token.span.start, token.span.end, token.text))
         if token.kind == MLIRTokenKind.EOF:
             return found
 

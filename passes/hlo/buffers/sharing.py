@@ -24,6 +24,7 @@ Two ways, both for row-major buffers:
 
 from __future__ import annotations
 
+from functools import cache
 from math import prod
 
 from xdsl.dialects.builtin import TensorType
@@ -44,6 +45,18 @@ from xlir.dialects.stablehlo.reduction import ReduceOp
 from xlir.dialects.syntax import array_values
 
 _ELEMENTWISE = tuple(t for t in ELEMENTWISE_OPS if t is not BitcastConvertOp)
+
+
+@cache
+def _elementwise_class(kind: type[Operation]) -> bool:
+    return issubclass(kind, _ELEMENTWISE)
+
+
+def _is_elementwise(op: Operation) -> bool:
+    """Whether `op` is one of `_ELEMENTWISE`, answered once per op class:
+    `isinstance` with the tuple calls `ABCMeta.__instancecheck__` once per
+    class in it (~50), the most of assign-buffers' time."""
+    return _elementwise_class(type(op))
 
 
 def _num_elements(value: SSAValue) -> int | None:
@@ -82,7 +95,7 @@ def view_source(op: Operation, index: int) -> SSAValue | None:
 def in_place_operands(op: Operation, index: int) -> list[int]:
     """The operands result `index` of `op` may overwrite when they die at `op`."""
     result = op.results[index]
-    if isinstance(op, _ELEMENTWISE):
+    if _is_elementwise(op):
         return [
             i
             for i, v in enumerate(op.operands)
@@ -172,7 +185,7 @@ def _carry(
 ) -> tuple[int, ...] | None:
     """The dims of `op`'s result that carry the operand's `dims`, or None when
     `op` may read other elements."""
-    if isinstance(op, _ELEMENTWISE):
+    if _is_elementwise(op):
         return dims if _shape(op.operands[operand]) == _shape(op.results[0]) else None
     if isinstance(op, BroadcastInDimOp):
         mapping = array_values(op.broadcast_dimensions)
@@ -250,7 +263,7 @@ def _reads_in_step(
 def _keeps_element(op: Operation, operand: int) -> bool:
     if _is_view_op(op):
         return True
-    if isinstance(op, _ELEMENTWISE):
+    if _is_elementwise(op):
         return _num_elements(op.operands[operand]) == _num_elements(op.results[0])
     if isinstance(op, DynamicUpdateSliceOp):
         return operand == 0

@@ -187,3 +187,53 @@ func.func private @pong(%arg0: tensor<f32>) -> tensor<f32> {
   %1 = call @ping(%0) : (tensor<f32>) -> tensor<f32>
   return %1 : tensor<f32>
 }
+
+// -----
+
+// A function called once whose argument is read inside a region of its body
+// (a case branch): its ops move into the caller and read the caller's value.
+
+// CHECK-LABEL: func.func public @captured
+// CHECK-NEXT:    %[[C:.*]] = "stablehlo.case"(%p) ({
+// CHECK-NEXT:      stablehlo.return %x : tensor<4xf32>
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:      %[[N:.*]] = stablehlo.negate %x : tensor<4xf32>
+// CHECK-NEXT:      stablehlo.return %[[N]] : tensor<4xf32>
+// CHECK-NEXT:    }) : (tensor<i32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %[[C]] : tensor<4xf32>
+// CHECK-NOT:   @pick
+func.func public @captured(%p: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @pick(%p, %x) : (tensor<i32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @pick(%p: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.case"(%p) ({
+    stablehlo.return %x : tensor<4xf32>
+  }, {
+    %1 = stablehlo.negate %x : tensor<4xf32>
+    stablehlo.return %1 : tensor<4xf32>
+  }) : (tensor<i32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Called once, but named by a composite too: the body is copied and the
+// function stays, whole.
+
+// CHECK-LABEL: func.func public @shared
+// CHECK-NEXT:    %[[A:.*]] = stablehlo.abs %arg0 : tensor<4xf32>
+// CHECK-NEXT:    %[[D:.*]] = stablehlo.composite "my.op" %arg0 {decomposition = @my.op.impl}
+// CHECK-NEXT:    func.return %[[A]], %[[D]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-LABEL: func.func private @my.op.impl
+// CHECK-NEXT:    %[[B:.*]] = stablehlo.abs %arg0 : tensor<4xf32>
+// CHECK-NEXT:    func.return %[[B]] : tensor<4xf32>
+func.func public @shared(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = call @my.op.impl(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = stablehlo.composite "my.op" %arg0 {decomposition = @my.op.impl} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+func.func private @my.op.impl(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
