@@ -23,6 +23,9 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -82,11 +85,25 @@ class Unsupported(Exception):
         self.op = op
 
 
+KEPT_TYPES = frozenset({IntegerType, Float16Type, Float32Type, Float64Type})
+"""The types LLVM takes as they are, told by their exact class (`llvm_type`
+asks of every value: an `isinstance` through `ABCMeta` that fails costs
+more than the rest of the question, and a vector's elements failed one per
+float type xDSL has)."""
+
+
 def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     """The LLVM-dialect type of a loop-level value type."""
+    if type(type_) in KEPT_TYPES:
+        return type_
     if isinstance(type_, MemRefType):
         llvm_type(type_.element_type, op)  # a pointer to elements it holds
         return PTR
+    if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
+        element = llvm_type(type_.element_type, op)
+        if element == type_.element_type:
+            return type_  # a new VectorType costs 50 us: xDSL verifies it
+        return VectorType(element, type_.get_shape())
     if isinstance(type_, IndexType):
         return i64
     if isinstance(type_, IntegerType):
@@ -96,11 +113,6 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
         return narrow.storage
     if isinstance(type_, AnyFloat) and type_.bitwidth in (16, 32, 64):
         return type_
-    if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
-        element = llvm_type(type_.element_type, op)
-        if element == type_.element_type:
-            return type_  # a new VectorType costs 50 us: xDSL verifies it
-        return VectorType(element, type_.get_shape())
     raise Unsupported(
         op, f"has a value of type {type_}, which the target does not support"
     )
