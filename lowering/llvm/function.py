@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
@@ -165,7 +166,9 @@ class FunctionBuilder:
         op's properties (`properties` over them). Building properties
         dominates the cost of the lowering's common ops (xDSL makes and
         verifies each attribute anew: `ICmpOp(...)` 45 us, its `create`
-        10)."""
+        10). The ops of this module are created with their location given
+        (`UNKNOWN_LOC`, as xDSL's default), which xDSL would otherwise
+        import anew for each op."""
         known = _ALIKE.get(key)
         if known is None:
             op = make()
@@ -178,6 +181,7 @@ class FunctionBuilder:
                 result_types=result_types,
                 properties=first if properties is None else {**first, **properties},
                 successors=successors,
+                location=UNKNOWN_LOC,
             )
         )
 
@@ -397,6 +401,7 @@ class FunctionBuilder:
                 operands=[base, *dynamic],
                 result_types=[base.type],
                 properties={**_gep_properties(indices), "elem_type": element},
+                location=UNKNOWN_LOC,
             )
         )
 
@@ -448,6 +453,7 @@ def constant_op(value: int | float, type_: Attribute) -> llvm.ConstantOp:
     return llvm.ConstantOp.create(
         result_types=[type_],
         properties=_constant_properties(_constant_key(value), type_),
+        location=UNKNOWN_LOC,
     )
 
 
