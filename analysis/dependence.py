@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from xdsl.ir import Operation, SSAValue
 from xlir.dialects.loop.loops import ForOp, YieldOp
 
+from xlir.walk import walk
+
 
 def dependents(
     roots: Iterable[SSAValue],
@@ -21,8 +23,11 @@ def dependents(
     on a root has a dependent induction variable too (which iterations run
     depends on it). Found by following uses from the roots, each value once
     (a pass over all the ops until nothing changed cost a register-tiled
-    nest of thousands of ops seconds)."""
-    inside = {id(inner) for op in ops for inner in op.walk()}
+    nest of thousands of ops seconds). Ops are told by their exact class
+    (`type(op) is`, the loop dialect's classes have no subclasses): an
+    `isinstance` through `ABCMeta` that fails, as it does for most users,
+    cost more than the rest of a use's visit."""
+    inside = {id(inner) for op in ops for inner in walk(op)}
     found = set(roots)
     pending = list(found)
     while pending:
@@ -32,13 +37,12 @@ def dependents(
             if id(user) not in inside:
                 continue
             new: set[SSAValue] = set()
-            parent = user.parent_op()
-            if isinstance(user, ForOp):
+            if type(user) is ForOp:
                 pairs = zip(user.iter_args, user.carried, user.results, strict=True)
                 bounds = (*user.dynamic_lower, *user.dynamic_upper, *user.dynamic_step)
                 if through_bounds and value in bounds:
                     new.add(user.induction_var)
-            elif isinstance(user, YieldOp) and isinstance(parent, ForOp):
+            elif type(user) is YieldOp and type(parent := user.parent_op()) is ForOp:
                 if id(parent) not in inside:
                     continue
                 pairs = zip(user.arguments, parent.carried, parent.results, strict=True)

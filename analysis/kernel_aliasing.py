@@ -108,11 +108,16 @@ def overlaps_between(
 
 
 def launches_by_kernel(module: ModuleOp) -> dict[str, list[LaunchOp]]:
-    """Every launch of the module, by kernel name (one walk)."""
+    """Every launch of the module, by kernel name: one walk of the host code.
+    The kernels, which hold most of the ops, are not walked: a launch is
+    host code (it runs on a stream), which no kernel holds."""
     found: dict[str, list[LaunchOp]] = defaultdict(list)
-    for op in walk(module):
-        if isinstance(op, LaunchOp):
-            found[op.kernel.string_value()].append(op)
+    for top in module.body.block.ops:
+        if isinstance(top, KernelOp):
+            continue
+        for op in walk(top):
+            if isinstance(op, LaunchOp):
+                found[op.kernel.string_value()].append(op)
     return found
 
 

@@ -5,6 +5,7 @@ cloning a loop body."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -49,9 +50,22 @@ def is_pure_speculatable(op: Operation) -> bool:
     return is_pure(op) and is_speculatable(op) and not op.regions
 
 
+INDEX = IndexType()
+
+
 def index_constant(builder: Builder, value: int) -> SSAValue:
-    """An `arith.constant` of type `index`."""
-    return builder.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+    """An `arith.constant` of type `index`, created directly, its value
+    attribute made once (`ConstantOp(attr)` builds it generically: several
+    times the cost, on one of the loop passes' commonest ops)."""
+    properties = {"value": _index_attribute(value)}
+    op = arith.ConstantOp.create(result_types=[INDEX], properties=properties)
+    return builder.insert(op).result
+
+
+@lru_cache(maxsize=1024)
+def _index_attribute(value: int) -> IntegerAttr[IndexType]:
+    """Bounded: the offsets and sizes vary with the programs compiled."""
+    return IntegerAttr(value, INDEX)
 
 
 def constant_int(value: SSAValue) -> int | None:

@@ -19,10 +19,14 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -82,11 +86,25 @@ class Unsupported(Exception):
         self.op = op
 
 
+KEPT_TYPES = frozenset({IntegerType, Float16Type, Float32Type, Float64Type})
+"""The types LLVM takes as they are, told by their exact class (`llvm_type`
+asks of every value: an `isinstance` through `ABCMeta` that fails costs
+more than the rest of the question, and a vector's elements failed one per
+float type xDSL has)."""
+
+
 def llvm_type(type_: Attribute, op: Operation) -> Attribute:
     """The LLVM-dialect type of a loop-level value type."""
+    if type(type_) in KEPT_TYPES:
+        return type_
     if isinstance(type_, MemRefType):
         llvm_type(type_.element_type, op)  # a pointer to elements it holds
         return PTR
+    if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
+        element = llvm_type(type_.element_type, op)
+        if element == type_.element_type:
+            return type_  # a new VectorType costs 50 us: xDSL verifies it
+        return VectorType(element, type_.get_shape())
     if isinstance(type_, IndexType):
         return i64
     if isinstance(type_, IntegerType):
@@ -96,11 +114,6 @@ def llvm_type(type_: Attribute, op: Operation) -> Attribute:
         return narrow.storage
     if isinstance(type_, AnyFloat) and type_.bitwidth in (16, 32, 64):
         return type_
-    if isinstance(type_, VectorType) and len(type_.get_shape()) == 1:
-        element = llvm_type(type_.element_type, op)
-        if element == type_.element_type:
-            return type_  # a new VectorType costs 50 us: xDSL verifies it
-        return VectorType(element, type_.get_shape())
     raise Unsupported(
         op, f"has a value of type {type_}, which the target does not support"
     )
@@ -153,7 +166,9 @@ class FunctionBuilder:
         op's properties (`properties` over them). Building properties
         dominates the cost of the lowering's common ops (xDSL makes and
         verifies each attribute anew: `ICmpOp(...)` 45 us, its `create`
-        10)."""
+        10). The ops of this module are created with their location given
+        (`UNKNOWN_LOC`, as xDSL's default), which xDSL would otherwise
+        import anew for each op."""
         known = _ALIKE.get(key)
         if known is None:
             op = make()
@@ -166,6 +181,7 @@ class FunctionBuilder:
                 result_types=result_types,
                 properties=first if properties is None else {**first, **properties},
                 successors=successors,
+                location=UNKNOWN_LOC,
             )
         )
 
@@ -385,6 +401,7 @@ class FunctionBuilder:
                 operands=[base, *dynamic],
                 result_types=[base.type],
                 properties={**_gep_properties(indices), "elem_type": element},
+                location=UNKNOWN_LOC,
             )
         )
 
@@ -436,6 +453,7 @@ def constant_op(value: int | float, type_: Attribute) -> llvm.ConstantOp:
     return llvm.ConstantOp.create(
         result_types=[type_],
         properties=_constant_properties(_constant_key(value), type_),
+        location=UNKNOWN_LOC,
     )
 
 

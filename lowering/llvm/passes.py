@@ -135,10 +135,12 @@ def lower_kernels(
         b.lower_block(kernel.body.block)
         b.emit(llvm.ReturnOp())
         module.body.block.insert_op_before(function, kernel)
+        # Detached whole, not erased: a later kernel's nests compare with its
+        # (threaded_loops.py), and nothing outside a kernel uses its values
+        # (it is isolated from above), so erasing would only walk each op to
+        # drop references that the collector frees with it.
         kernel.detach()
         lowered.append(function)
-    for kernel in kernels:  # after all: a later kernel's nests compare with its
-        kernel.erase()
     defined = [f for f in symbols.declared.values() if f.body.blocks]
     launch_code_unoptimized([*lowered, *defined])
     add_declarations(module, symbols)

@@ -24,6 +24,11 @@
   is looked up by its class (`_convert_op`: the same translations); an op
   the table does not know goes to xDSL's `convert_op`, which translates it
   or says it cannot.
+* Its translations of the commonest ops (binary arithmetic, loads, stores)
+  read each operand by index (two Python calls each) and an integer op's
+  flags through a new `OverflowAttr` each time. Here (`_binary_op`,
+  `_load`, `_store`) the operands are unpacked and each overflow value's
+  flags found once; the same instructions.
 """
 
 from __future__ import annotations
@@ -195,6 +200,82 @@ def _shuffle_vector(
     )
 
 
+@lru_cache(maxsize=16)
+def _overflow_flags(value: int) -> tuple[str, ...]:
+    """The LLVM flags of an integer op's `overflowFlags` value."""
+    return tuple(flag.value for flag in llvm.OverflowAttr.from_int(value).data)
+
+
+def _overflow(op: Operation) -> list[str] | None:
+    flags = op.properties.get("overflowFlags")
+    return list(_overflow_flags(flags.value.data)) if flags else None  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def _fast_math(op: Operation) -> list[str] | None:
+    flags = op.properties.get("fastmathFlags")
+    return [flag.value for flag in flags.data] if flags else None  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def _exact(op: Operation) -> list[str] | None:
+    return ["exact"] if op.properties.get("isExact") else None
+
+
+def _disjoint(op: Operation) -> list[str] | None:
+    return ["disjoint"] if op.properties.get("isDisjoint") else None
+
+
+def _flags_of(cls: type[Operation]) -> Callable[[Operation], list[str] | None]:
+    """How xDSL's `_convert_binop` finds the flags of a `cls` op (the first
+    of its cases the class matches); None: no flags."""
+    for base, flags in (
+        (llvm.ArithmeticBinOpOverflow, _overflow),
+        (llvm.AbstractFloatArithOp, _fast_math),
+        (llvm.ArithmeticBinOpExact, _exact),
+        (llvm.ArithmeticBinOpDisjoint, _disjoint),
+    ):
+        if issubclass(cls, base):
+            return flags
+    return lambda op: None
+
+
+_BINARY_FLAGS = {
+    cls: _flags_of(cls)
+    for cls in convert_op._BINARY_OP_MAP  # pyright: ignore[reportPrivateUsage]
+}
+
+
+def _binary_op(op: Operation, builder: ir.IRBuilder, values: Values) -> None:
+    """xDSL's `_convert_binop`."""
+    lhs, rhs = op.operands
+    (result,) = op.results
+    instruction: Any = convert_op._BINARY_OP_MAP[type(op)](builder)  # pyright: ignore[reportPrivateUsage]
+    flags = _BINARY_FLAGS[type(op)](op)
+    if flags is None:
+        values[result] = instruction(values[lhs], values[rhs])
+    else:
+        values[result] = instruction(values[lhs], values[rhs], flags=flags)
+
+
+def _load(op: llvm.LoadOp, builder: ir.IRBuilder, values: Values) -> None:
+    """xDSL's `_convert_load`."""
+    (pointer,) = op.operands
+    (result,) = op.results
+    load = builder.load(values[pointer], typ=convert_type(result.type))
+    alignment = op.properties.get("alignment")
+    if alignment:
+        load.align = alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
+    values[result] = load
+
+
+def _store(op: llvm.StoreOp, builder: ir.IRBuilder, values: Values) -> None:
+    """xDSL's `_convert_store`."""
+    value, pointer = op.operands
+    store = builder.store(values[value], values[pointer])
+    alignment = op.properties.get("alignment")
+    if alignment:
+        store.align = alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
+
+
 def _constant(op: llvm.ConstantOp, builder: ir.IRBuilder, values: Values) -> None:
     values[op.result] = convert_op.create_constant(op.result.type, op.value)
 
@@ -243,7 +324,7 @@ def _translations() -> dict[type[Operation], Translation]:
     xdsl: Any = convert_op
     table: dict[type[Operation], Translation] = {}
     for kinds, translation in (
-        (xdsl._BINARY_OP_MAP, xdsl._convert_binop),
+        (xdsl._BINARY_OP_MAP, _binary_op),
         (xdsl._CAST_OP_NAMES, xdsl._convert_cast),
         (xdsl._UNARY_INTRINSIC_MAP, _unary),
         (xdsl._BINARY_INTRINSIC_MAP, _binary),
@@ -258,8 +339,8 @@ def _translations() -> dict[type[Operation], Translation]:
             llvm.FNegOp: xdsl._convert_fneg,
             llvm.CallOp: xdsl._convert_call,
             llvm.AllocaOp: xdsl._convert_alloca,
-            llvm.LoadOp: xdsl._convert_load,
-            llvm.StoreOp: xdsl._convert_store,
+            llvm.LoadOp: _load,
+            llvm.StoreOp: _store,
             llvm.ExtractValueOp: _extract_value,
             llvm.InsertValueOp: _insert_value,
             llvm.GEPOp: _getelementptr,

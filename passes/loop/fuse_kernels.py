@@ -331,8 +331,11 @@ def fuse(
 
 
 def fuse_launches(block: Block, kernels: dict[str, KernelOp], once: set[str]) -> None:
-    """Fuse runs of launches in one host block, each into the one before."""
+    """Fuse runs of launches in one host block, each into the one before.
+    Each kernel is looked at as a `RowKernel` once (`rows`), not once per
+    launch pair it is in; again only after a fusion changed it."""
     previous: LaunchOp | None = None
+    rows: dict[str, RowKernel | None] = {}
     for op in list(block.ops):
         if not isinstance(op, LaunchOp):
             if not isinstance(op, BETWEEN_LAUNCHES):
@@ -341,10 +344,13 @@ def fuse_launches(block: Block, kernels: dict[str, KernelOp], once: set[str]) ->
         if previous is not None:
             names = [previous.kernel.string_value(), op.kernel.string_value()]
             if all(n in once and n in kernels for n in names):
-                first, second = (row_kernel(kernels[n]) for n in names)
+                for name in names:
+                    if name not in rows:
+                        rows[name] = row_kernel(kernels[name])
+                first, second = (rows[n] for n in names)
                 if first and second and fusible(first, second, previous, op):
                     kernels[names[0]], op = fuse(first, second, previous, op)
-                    del kernels[names[1]]
+                    del kernels[names[1]], rows[names[0]], rows[names[1]]
         previous = op
 
 

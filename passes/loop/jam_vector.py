@@ -166,18 +166,22 @@ class Lanes:
         key = (value, point.block)
         found = self._splats.get(key)
         if found is None:
-            made = vector.BroadcastOp(value, self.vector_type(value.type))
+            made = vector.BroadcastOp.create(
+                operands=[value], result_types=[self.vector_type(value.type)]
+            )
             found = self._splats[key] = builder.insert(made).vector
         return found
 
     def clone(
         self, op: Operation, mapping: dict[SSAValue, SSAValue], builder: Builder
     ) -> Operation:
-        """The vector form of `op` under `mapping`, inserted by `builder`."""
+        """The vector form of `op` under `mapping`, inserted by `builder`.
+        Ops are created directly (`create`), as their constructors would
+        make them, at a fraction of the cost of xDSL's generic construction."""
         operands = [mapping.get(v, v) for v in op.operands]
         if isinstance(op, StoreOp):
             value = self.splat(operands[0], builder)
-            return builder.insert(StoreOp(value, operands[1], operands[2:]))
+            return builder.insert(StoreOp.create(operands=[value, *operands[1:]]))
         lanes = self._lane_by_lane(op, operands, builder)
         if lanes is not None:
             gathered = self._into_vector(lanes, builder)
@@ -186,7 +190,7 @@ class Lanes:
             return gathered
         if isinstance(op, LoadOp):
             vector_type = self.vector_type(op.result.type)
-            made = LoadOp(operands[0], operands[1:], vector_type)
+            made = LoadOp.create(operands=operands, result_types=[vector_type])
         else:
             made = VECTOR_FORMS.get(type(op), type(op)).create(
                 operands=[self.splat(v, builder) for v in operands],

@@ -55,6 +55,7 @@ from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.dependence import dependents
+from xlir.analysis.kernel_aliasing import launches_by_kernel
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects import device
 from xlir.dialects.device import LaunchOp
@@ -129,7 +130,7 @@ def _column(index: SSAValue, iv: SSAValue) -> int | None:
 
 def _stored(kernel: KernelOp) -> set[SSAValue]:
     """The buffers the kernel stores to."""
-    return {op.buffer for op in kernel.walk() if isinstance(op, StoreOp)}
+    return {op.buffer for op in walk(kernel) if isinstance(op, StoreOp)}
 
 
 def _panels_of(
@@ -376,12 +377,7 @@ class PackPanelsPass(ModulePass):
             raise XlirError(
                 f"error: pack-panels: min-bytes must be non-negative, got {self.min_bytes}"
             )
-        launches: dict[str, list[LaunchOp]] = {}
-        for launch in walk(op):
-            if isinstance(launch, LaunchOp):
-                launches.setdefault(launch.kernel.root_reference.data, []).append(
-                    launch
-                )
+        launches = launches_by_kernel(op)
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
             stored = _stored(kernel)  # once per kernel: a walk of all of it
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:

@@ -134,6 +134,47 @@ def test_every_op_class_translates_as_xdsl_does(monkeypatch) -> None:
     assert not untested, sorted(kind.__name__ for kind in untested)
 
 
+FLAGGED_OPS = """
+builtin.module {
+  llvm.func @flags(%p: !llvm.ptr, %i: i64, %f: f32) -> f32 {
+    %c1 = llvm.mlir.constant(1 : i64) : i64
+    %a = llvm.add %i, %c1 overflow<nsw, nuw> : i64
+    %s = llvm.shl %a, %c1 overflow<nsw> : i64
+    %m = llvm.mul %s, %c1 : i64
+    %d = llvm.sdiv exact %m, %c1 : i64
+    %o = llvm.or disjoint %d, %c1 : i64
+    %fa = llvm.fadd %f, %f {fastmathFlags = #llvm.fastmath<fast>} : f32
+    %fm = llvm.fmul %fa, %f {fastmathFlags = #llvm.fastmath<nnan, ninf>} : f32
+    llvm.store %fm, %p {alignment = 4 : i64} : f32, !llvm.ptr
+    %l = llvm.load %p {alignment = 16 : i64} : !llvm.ptr -> f32
+    llvm.return %l : f32
+  }
+}
+"""
+
+
+def test_flags_and_alignments_translate_as_xdsl_does(monkeypatch) -> None:
+    """Overflow, exact, disjoint and fast-math flags, and alignments, as
+    `_binary_op`, `_load` and `_store` read them."""
+    module = parse_module(make_context(), FLAGGED_OPS, "flagged_ops")
+    ours = llvm_ir(module)
+    assert ours == _xdsls_text(module, monkeypatch)
+    # xDSL keeps flags in sets: their order varies from process to process.
+    words = {
+        line.split()[2]: set(line.split()[3:-3]) for line in ours.splitlines()[7:14]
+    }
+    assert words == {
+        "add": {"nsw", "nuw"},
+        "shl": {"nsw"},
+        "mul": set(),
+        "sdiv": {"exact"},
+        "or": {"disjoint"},
+        "fadd": {"reassoc", "nsz", "arcp", "nnan", "ninf", "afn", "contract"},
+        "fmul": {"nnan", "ninf"},
+    }
+    assert "align 4" in ours and "align 16" in ours
+
+
 @pytest.mark.parametrize("name", ["matmul", "int_ops", "while_loops"])
 def test_corpus_programs_translate_as_xdsl_does(name: str, monkeypatch) -> None:
     """Lowered programs: vector code (shuffles, undef vectors, intrinsics by

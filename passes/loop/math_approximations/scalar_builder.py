@@ -18,6 +18,7 @@ takes vectors (`xlir.dialects.arith.VECTOR_FORMS`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from xdsl.builder import Builder
@@ -80,7 +81,7 @@ class Value:
             lhs, rhs = rhs, lhs
         cls = float_op if self.is_float else int_op
         assert cls is not None, f"no such op on {self.type}"
-        return self.code.emit(cls(lhs.ssa, rhs.ssa))  # pyright: ignore[reportCallIssue]
+        return self.code.made(cls, (lhs.ssa, rhs.ssa))
 
     def __add__(self, other: Value | float | int) -> Value:
         return self._binary(other, arith.AddfOp, arith.AddiOp)
@@ -105,7 +106,7 @@ class Value:
 
     def __neg__(self) -> Value:
         assert self.is_float
-        return self.code.emit(arith.NegfOp(self.ssa))
+        return self.code.made(arith.NegfOp, (self.ssa,))
 
     def __and__(self, other: Value | int) -> Value:
         return self._binary(other, None, arith.AndIOp)
@@ -139,8 +140,7 @@ class Value:
         """`arith.cmpf`/`arith.cmpi` with the predicate's MLIR name."""
         rhs = self.coerce(other)
         cls = arith.CmpfOp if self.is_float else arith.CmpiOp
-        compare = self.code.form(cls)(self.ssa, rhs.ssa, predicate)  # pyright: ignore[reportCallIssue]
-        return self.code.emit(compare)
+        return self.code.made(self.code.form(cls), (self.ssa, rhs.ssa), predicate)
 
     # Float comparisons are ordered (false when either side is NaN), integer
     # ones signed.
@@ -161,8 +161,8 @@ class Value:
 
     def _cast(self, cls: type[Operation], type_: Attribute) -> Value:
         """`cls` of this value to `type_` (of a lane, on vectors)."""
-        made = self.code.form(cls)(self.ssa, self.code.shaped(type_))  # pyright: ignore[reportCallIssue]
-        return self.code.emit(made)
+        code = self.code
+        return code.made(code.form(cls), (self.ssa,), code.shaped(type_))
 
     def bitcast(self, type_: Attribute) -> Value:
         return self._cast(arith.BitcastOp, type_)
@@ -195,15 +195,31 @@ class Value:
         return self._cast(arith.TruncFOp if self.is_float else arith.TruncIOp, type_)
 
     def abs(self) -> Value:
-        return self.code.emit(math.AbsFOp(self.ssa))
+        return self.code.made(math.AbsFOp, (self.ssa,))
 
     def copysign(self, sign: Value) -> Value:
         """This float's magnitude with `sign`'s sign bit."""
-        return self.code.emit(math.CopySignOp(self.ssa, sign.ssa))
+        return self.code.made(math.CopySignOp, (self.ssa, sign.ssa))
 
 
 Constants = dict[tuple[Attribute, str], SSAValue]
 """`arith.constant` results by type and value."""
+
+MADE_KINDS = 4096
+"""How many kinds of op `ScalarBuilder.made` keeps the properties and result
+types of (it forgets them all past that: the types vary with the programs a
+process compiles)."""
+
+_MADE: dict[
+    tuple[object, ...],
+    tuple[dict[str, Attribute], dict[str, Attribute], Sequence[Attribute]],
+] = {}
+
+
+@lru_cache(maxsize=1024)
+def _vector_of(type_: Attribute, lanes: int) -> VectorType:
+    """A vector of `lanes` of `type_`, made once (xDSL verifies each new one)."""
+    return VectorType(type_, [lanes])
 
 
 class ScalarBuilder:
@@ -226,7 +242,7 @@ class ScalarBuilder:
         """`type_`, as a vector of `lanes` of it when the code is on vectors."""
         if self.lanes is None or isinstance(type_, VectorType):
             return type_
-        return VectorType(type_, [self.lanes])
+        return _vector_of(type_, self.lanes)
 
     def form(self, cls: type[Operation]) -> type[Operation]:
         """The class of `cls`'s ops on this code's values (on vectors, the
@@ -235,6 +251,32 @@ class ScalarBuilder:
 
     def emit(self, op: Operation) -> Value:
         return Value(self.builder.insert(op).results[0], self)
+
+    def made(
+        self, cls: type[Operation], operands: tuple[SSAValue, ...], *extras: object
+    ) -> Value:
+        """`cls(*operands, *extras)`, inserted. What that builds depends on
+        the class, the extras and the operands' types alone: the first op of
+        each such kind is built so, the later ones are created directly
+        with its properties, attributes and result types (`_MADE`): xDSL's
+        generic construction converts and checks each argument and makes
+        the attributes anew, several times the cost of a direct `create`."""
+        key = (cls, *extras, *(operand.type for operand in operands))
+        known = _MADE.get(key)
+        if known is None:
+            op = cls(*operands, *extras)  # pyright: ignore[reportCallIssue]
+            if len(_MADE) >= MADE_KINDS:
+                _MADE.clear()
+            _MADE[key] = (dict(op.properties), dict(op.attributes), op.result_types)
+            return self.emit(op)
+        properties, attributes, result_types = known
+        op = cls.create(
+            operands=operands,
+            result_types=result_types,
+            properties=properties,
+            attributes=attributes,
+        )
+        return self.emit(op)
 
     def wrap(self, ssa: SSAValue) -> Value:
         return Value(ssa, self)
@@ -271,8 +313,8 @@ class ScalarBuilder:
         elif not isinstance(if_false, Value):
             if_false = if_true.coerce(if_false)
         assert condition.type == self.shaped(i1)
-        select = self.form(arith.SelectOp)(condition.ssa, if_true.ssa, if_false.ssa)  # pyright: ignore[reportCallIssue]
-        return self.emit(select)
+        operands = (condition.ssa, if_true.ssa, if_false.ssa)
+        return self.made(self.form(arith.SelectOp), operands)
 
     def polynomial(self, x: Value, coefficients: Sequence[float]) -> Value:
         """c0 + c1 x + c2 x^2 + ... by Horner's rule."""
