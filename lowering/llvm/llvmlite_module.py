@@ -55,7 +55,19 @@ OPT_LEVEL = 2
 generator): -O2 compiled the bench programs 4% faster than -O3 (same
 process, alternating, measured twice: -4.1%, -4.3%) with the same run time
 (ratios 0.99, 0.98); the loops reaching LLVM are already tiled, jammed and
-vectorized where it pays, which is most of what -O3 adds."""
+vectorized where it pays, which is most of what -O3 adds.
+
+What is cheaper than this ran slower or saved nothing (issue 36): the -O1
+pipeline (it drops GVN and jump threading; an LSTM step ran slower); -O2
+without the SLP vectorizer (the jammed scalar copies that `vectorize`
+leaves it stay scalar) or without the loop vectorizer (xlir leaves its
+elementwise loops to it); a pipeline of llvmlite's single passes (it has
+no loop vectorizer); the code generator at -O1 (no measurable saving);
+`-disable-lsr` (code generation 18% cheaper, but some small loops ran
+slower, and the option is process-wide: every target's code generator
+would lose it); and `llvm.loop.vectorize.enable=false` on the loops xlir
+already vectorized (the vectorizer gives those up at their first vector
+instruction, for no measurable time)."""
 
 
 LOOP_INTERLEAVING = False
