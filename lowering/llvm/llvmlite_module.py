@@ -55,7 +55,20 @@ OPT_LEVEL = 2
 generator): -O2 compiled the bench programs 4% faster than -O3 (same
 process, alternating, measured twice: -4.1%, -4.3%) with the same run time
 (ratios 0.99, 0.98); the loops reaching LLVM are already tiled, jammed and
-vectorized where it pays, which is most of what -O3 adds."""
+vectorized where it pays, which is most of what -O3 adds.
+
+Cheaper settings measured and not taken (issue 36): the -O1 pipeline (it
+drops GVN and jump threading; an LSTM step ran slower); -O2 without the
+SLP vectorizer (the jammed scalar copies that `vectorize` leaves it stay
+scalar) or without the loop vectorizer (xlir leaves its elementwise loops
+to it); a pipeline of llvmlite's single passes (it has no loop
+vectorizer); the code generator at -O1 (no measurable saving);
+`-disable-lsr` (code generation 18% cheaper, but run-time A/Bs did not
+settle: small programs ran slower in one and not in the next; and the
+option is process-wide, so every target's code generator would lose it);
+and `llvm.loop.vectorize.enable=false` on the loops xlir already
+vectorized (the vectorizer gives those up at their first vector
+instruction, for no measurable time)."""
 
 
 LOOP_INTERLEAVING = False
