@@ -7,6 +7,7 @@ verifications of one compile share what they found."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import pytest
@@ -166,23 +167,17 @@ def _count_full_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return checked
 
 
-def test_verifications_in_a_shared_context_check_a_signature_once(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("shared, checks", [(True, 1), (False, 2)])
+def test_verifications_share_signatures_only_in_a_shared_context(
+    monkeypatch: pytest.MonkeyPatch, shared: bool, checks: int
 ) -> None:
+    """Two modules of the same ops: in a shared context the second one's
+    signatures are known; outside one each verification starts afresh."""
     checked = _count_full_checks(monkeypatch)
-    with signatures_shared():
+    with signatures_shared() if shared else nullcontext():
         for _ in range(2):
             verify_module(xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir"))
-    assert checked.count("arith.addi") == 1
-
-
-def test_verifications_outside_a_shared_context_start_afresh(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    checked = _count_full_checks(monkeypatch)
-    for _ in range(2):
-        verify_module(xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir"))
-    assert checked.count("arith.addi") == 2
+    assert checked.count("arith.addi") == checks
 
 
 def test_a_compile_checks_a_signature_its_passes_keep_once(
