@@ -28,6 +28,7 @@ from xlir.targets.collective_steps import process_communicator
 from xlir.targets.mpi_communicator import launched_by_mpiexec
 from xlir.targets.registry import get_platform, program_target
 from xlir.targets.target import CompileOptions
+from xlir.verified_signatures import signatures_shared
 
 
 def load_module(
@@ -142,8 +143,14 @@ def compile(
             )
         return compiler.compile(module, function, sources, pipeline)
 
+    def build_verifying_once() -> Executable:
+        # The parsed program's verification and the HLO result's share the
+        # signatures found valid (xlir/verified_signatures.py).
+        with signatures_shared():
+            return build()
+
     with cyclic_gc_paused():
-        return run_deep(build)
+        return run_deep(build_verifying_once)
 
 
 def load_executable(

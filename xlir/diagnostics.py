@@ -18,7 +18,11 @@ from xlir.dialects.symbols import indexed_symbols
 from xlir.source_locations import NotedParseError, source_note, text_location
 from xlir.terminators import check_terminators
 from xlir.verified_ops import VerifiedOps
-from xlir.verified_signatures import Signature, signatures_remembered
+from xlir.verified_signatures import (
+    Signature,
+    signatures_remembered,
+    signatures_to_remember,
+)
 from xlir.verifier import InvalidUse, check_uses, isolation_checked
 from xlir.walk import walk
 
@@ -126,7 +130,8 @@ def verify_module(
     kept across the passes of a pipeline, the ops that cannot verify
     differently than last time are skipped (xlir/verified_ops.py). Symbol
     lookups are answered from an index meanwhile (dialects/symbols.py), and
-    IRDL constraints once per op signature (xlir/verified_signatures.py)."""
+    IRDL constraints once per op signature (xlir/verified_signatures.py:
+    once per `signatures_shared()` context)."""
     try:
         check_uses(root)
     except InvalidUse as error:
@@ -134,7 +139,9 @@ def verify_module(
         for op, note in error.notes:
             text += "\n" + format_at_op(op, note, sources, "note")
         raise XlirError(text) from None
-    seen: set[Signature] = set() if verified is None else verified.signatures
+    seen: set[Signature] = (
+        signatures_to_remember() if verified is None else verified.signatures
+    )
     with isolation_checked(), indexed_symbols(), signatures_remembered(seen):
         for op in walk(root):
             if verified is not None and not verified.needs_verifying(op):

@@ -4,7 +4,14 @@
 generator: each op comes up through one generator per level of nesting, so
 a program of `d` nested `while`s costs about `d` steps per op, every time
 the walker starts over. This walker fills the worklist with the same ops in
-the same order from an explicit stack; everything else is xDSL's.
+the same order from an explicit stack.
+
+xDSL's walker calls its `post_walk_func` after every walk, the last one
+included, which changed nothing. The only one xlir passes is a dead-code
+sweep (`memo_region_dce`), and a sweep leaves no dead op behind, so after a
+walk that changed nothing it would find nothing: this walker sweeps after
+the first walk and after each walk that changed the IR. Everything else is
+xDSL's.
 
 `set_type` retypes a value in place.
 """
@@ -64,6 +71,20 @@ class PatternRewriteWalker(XdslPatternRewriteWalker):
             op, reverse=not self.walk_reverse, region_first=not self.walk_regions_first
         ):
             self._worklist.push(sub_op)
+
+    def rewrite_region(self, region: Region) -> bool:
+        listener = self._get_rewriter_listener()
+        first_walk = True
+        changed_any = False
+        while True:
+            self._populate_worklist(region)
+            changed = self._process_worklist(listener)
+            if self.post_walk_func is not None and (changed or first_walk):
+                changed |= self.post_walk_func(region, listener)
+            changed_any |= changed
+            if not (changed and self.apply_recursively):
+                return changed_any
+            first_walk = False
 
 
 def set_type(value: SSAValue, type_: Attribute) -> None:

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import IsTerminator
 
-from xlir.verified_signatures import Signature
+from xlir.verified_signatures import Signature, signatures_to_remember
 
 _terminator_types: dict[type[Operation], bool] = {}
 
@@ -60,8 +60,9 @@ class VerifiedOps:
     def __init__(self) -> None:
         self._keys: dict[Operation, tuple[object, ...]] = {}
         self._walked: dict[Operation, tuple[object, ...]] = {}
-        self.signatures: set[Signature] = set()
-        """The IRDL signatures found valid so far (xlir/verified_signatures.py)."""
+        self.signatures: set[Signature] = signatures_to_remember()
+        """The IRDL signatures found valid so far (xlir/verified_signatures.py),
+        those of a `signatures_shared()` context included."""
 
     def needs_verifying(self, op: Operation) -> bool:
         """Whether the op may verify differently than it did last time."""

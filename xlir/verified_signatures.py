@@ -15,6 +15,12 @@ regions or symbol tables, so they run for every op); any other op is verified
 in full, and its signature is added to `seen` once it passed. The op's own
 verifier (`verify_`'s custom part) and xDSL's structural checks run as before.
 Outside that context `OpDef.verify` is xDSL's, unchanged.
+
+A signature's validity depends on nothing but the signature, so one set may
+serve several verifications: within `signatures_shared()`, every verification
+(and every pass manager's `VerifiedOps`) uses the one set of that context. A
+compile verifies the program it parsed and, at the end of its HLO passes (or
+after each), what they made of it: most signatures are in both.
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ Signature = tuple[object, ...]
 
 _seen_signatures: ContextVar[set[Signature] | None] = ContextVar(
     "seen_signatures", default=None
+)
+
+_shared_signatures: ContextVar[set[Signature] | None] = ContextVar(
+    "shared_signatures", default=None
 )
 
 _verify_definition = OpDef.verify
@@ -76,3 +86,20 @@ def signatures_remembered(seen: set[Signature]) -> Iterator[None]:
         yield
     finally:
         _seen_signatures.reset(token)
+
+
+@contextmanager
+def signatures_shared() -> Iterator[None]:
+    """Let the verifications within share the signatures they found valid
+    (`signatures_to_remember`)."""
+    token = _shared_signatures.set(set())
+    try:
+        yield
+    finally:
+        _shared_signatures.reset(token)
+
+
+def signatures_to_remember() -> set[Signature]:
+    """The set of `signatures_shared()` in force, or a new one."""
+    shared = _shared_signatures.get()
+    return set() if shared is None else shared

@@ -1,11 +1,13 @@
 """IRDL checks answered once per signature (xlir/verified_signatures.py):
 an op whose signature verified before skips only the IRDL constraints; an
 op with a new signature, its traits and its own verifier are still checked,
-after parsing and after a pass that creates or changes an op."""
+after parsing and after a pass that creates or changes an op; the
+verifications of one compile share what they found."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import pytest
@@ -19,9 +21,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.dialects.test import TestTermOp as AnyTerminator
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
+    OpDef,
     irdl_op_definition,
     operand_def,
     traits_def,
@@ -30,10 +33,11 @@ from xdsl.passes import ModulePass
 from xdsl.traits import HasParent
 
 import xlir
+import xlir.verified_signatures as verified_signatures
 from xlir.diagnostics import XlirError, verify_module
 from xlir.pass_manager import PASSES, VERIFY_EACH_VARIABLE, PassFailure, run_pipeline
 from xlir.verified_ops import VerifiedOps
-from xlir.verified_signatures import signature
+from xlir.verified_signatures import signature, signatures_shared
 
 ADDS = """\
 func.func @main(%a: i32, %b: i32) -> i32 {
@@ -41,6 +45,14 @@ func.func @main(%a: i32, %b: i32) -> i32 {
   %1 = arith.addi %0, %b : i32
   %2 = arith.addi %1, %a : i32
   func.return %2 : i32
+}
+"""
+
+
+STABLEHLO_ADD = """\
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %b : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
 }
 """
 
@@ -140,3 +152,39 @@ def test_verify_each_catches_an_invalid_op_a_pass_creates(
         run_pipeline(xlir.make_context(), module, f"cse,{float_add_pass}")
     assert "expected from variable 'T', but got f32" in str(failure.value)
     assert f"the IR after pass '{float_add_pass}'" in str(failure.value)
+
+
+def _count_full_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the ops whose IRDL constraints are checked from now on."""
+    checked: list[str] = []
+    check = verified_signatures._verify_definition
+
+    def counting(definition: OpDef, op: Operation) -> None:
+        checked.append(op.name)
+        check(definition, op)
+
+    monkeypatch.setattr(verified_signatures, "_verify_definition", counting)
+    return checked
+
+
+@pytest.mark.parametrize("shared, checks", [(True, 1), (False, 2)])
+def test_verifications_share_signatures_only_in_a_shared_context(
+    monkeypatch: pytest.MonkeyPatch, shared: bool, checks: int
+) -> None:
+    """Two modules of the same ops: in a shared context the second one's
+    signatures are known; outside one each verification starts afresh."""
+    checked = _count_full_checks(monkeypatch)
+    with signatures_shared() if shared else nullcontext():
+        for _ in range(2):
+            verify_module(xlir.parse_module(xlir.make_context(), ADDS, "adds.mlir"))
+    assert checked.count("arith.addi") == checks
+
+
+def test_a_compile_checks_a_signature_its_passes_keep_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parsed program's verification and that of the HLO passes'
+    result: an add the passes leave as it was is checked once."""
+    checked = _count_full_checks(monkeypatch)
+    xlir.compile(STABLEHLO_ADD, target="interpreter")
+    assert checked.count("stablehlo.add") == 1
