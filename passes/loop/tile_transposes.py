@@ -1,0 +1,133 @@
+"""`tile-transposes{vector-bits=N}`: cache-block the nests that transpose.
+
+A transpose (or a fusion that reads an operand transposed) lowers to one
+`loop.parallel` whose store runs along one dimension (its last index is
+that induction variable) and whose load runs along another:
+
+    loop.parallel (%i, %j) = (0, 0) to (1024, 2048) step (1, 1) {
+      %v = loop.load %x[%j, %i] : memref<2048x1024xf32>
+      loop.store %v, %y[%i, %j] : memref<1024x2048xf32>
+
+Walked row by row, each row of `y` reads one element of each of 2048 rows of
+`x`: a cache line per element, and the line is gone from L1 before the next
+row of `y` reads its neighbour. LLVM makes the inner loop gathers, but
+cannot reorder the nest. This pass tiles the two dimensions (the store's
+and the load's unit-stride ones) into square tiles of `E` x `E` elements and
+every other dimension into tiles of 1, with `tile`'s rewrite
+(passes/loop/tile.py): the outer `loop.parallel` walks tiles (and the other
+dimensions), the inner one the `E` x `E` elements of one tile, whose lines
+of `x` and of `y` stay in L1 while the tile is written. As XLA's and
+IREE's transposes, a tile is the unit of work; `parallelize` then splits
+the outer loop's first dimension across threads as it does for any kernel.
+
+`E` is the number of 32-bit lanes of a `vector-bits` register (16 for
+AVX-512): the inner loop's store is one vector and its load one gather of
+`E` lanes. Narrower elements (bf16, u8) take the same edge.
+
+Only nests that are plain element-by-element code are tiled: a kernel's
+outermost `loop.parallel` whose body holds no op with regions (no
+reduction loop: `register-tile` and `vectorize` own those), whose loads
+and stores are scalar, whose stores all run along the same dimension, and
+where some load runs along another dimension and depends on the store's.
+A nest that does not transpose (copies, broadcasts, elementwise code,
+batch transposes that keep the last dimension) is left as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xlir.analysis.index_ranges import most_trips
+from xlir.analysis.loop_utils import bounds_of
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import ParallelOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.jam import index_dim, unit_stride_dim
+from xlir.passes.loop.parallelize import outer_parallels
+from xlir.passes.loop.tile import tile
+from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits, lanes
+
+from xlir.diagnostics import XlirError
+from xlir.element_types import byte_width
+
+DEFAULT_MIN_BYTES = 256 << 10
+"""Bytes one column of a transpose spans from which tiling pays (module docstring)."""
+
+
+def transposed_dims(nest: ParallelOp, min_bytes: int) -> tuple[int, int] | None:
+    """(the store's unit-stride dimension, a load's) when the nest
+    transposes a column of at least `min_bytes` (module docstring), else None."""
+    ivs = list(nest.induction_vars)
+    loads: list[LoadOp] = []
+    store_dims: set[int | None] = set()
+    for op in nest.body.block.ops:
+        if op.regions:
+            return None
+        if isinstance(op, LoadOp):
+            if isinstance(op.result.type, VectorType):
+                return None
+            loads.append(op)
+        elif isinstance(op, StoreOp):
+            if isinstance(op.value.type, VectorType):
+                return None
+            store_dims.add(unit_stride_dim(op, ivs))
+    if len(store_dims) != 1 or (store_dim := store_dims.pop()) is None:
+        return None
+    trips = most_trips(*bounds_of(nest)[store_dim])
+    for load in loads:
+        load_dim = unit_stride_dim(load, ivs)
+        if load_dim is None or load_dim == store_dim:
+            continue
+        if trips * _column_stride(load, ivs[store_dim]) >= min_bytes:
+            return store_dim, load_dim
+    return None
+
+
+def _column_stride(load: LoadOp, iv: SSAValue) -> int:
+    """Bytes `load` moves by as `iv` steps by one: the row-major stride of
+    the index that is `iv` (or `iv` plus something independent of it); 0
+    when no index is, or the buffer's shape or element size is not known."""
+    type_ = load.buffer.type
+    assert isinstance(type_, MemRefType)
+    shape = type_.get_shape()
+    size = byte_width(type_.element_type)
+    for k, index in enumerate(load.indices):
+        if index_dim(index, [iv]) == 0:
+            inner = shape[k + 1 :]
+            if size is None or any(d < 0 for d in inner):
+                return 0
+            return size * prod(inner)
+    return 0
+
+
+@dataclass(frozen=True)
+class TileTransposesPass(ModulePass):
+    """Tile the nests that transpose into square tiles (module docstring)."""
+
+    name = "tile-transposes"
+
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    """Bits per vector register (the target's): a tile's edge is its 32-bit lanes."""
+    min_bytes: int = DEFAULT_MIN_BYTES
+    """Bytes a column of the transpose spans below which a nest is left untiled."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_vector_bits(self.name, self.vector_bits)
+        if self.min_bytes < 0:
+            raise XlirError(
+                f"error: tile-transposes: min-bytes must be non-negative, got {self.min_bytes}"
+            )
+        edge = lanes(self.vector_bits, 32)
+        for kernel in op.body.block.ops:
+            if not isinstance(kernel, KernelOp):
+                continue
+            for nest in outer_parallels(kernel):
+                dims = transposed_dims(nest, self.min_bytes)
+                if dims is not None:
+                    rank = len(nest.induction_vars)
+                    tile(nest, [edge if d in dims else 1 for d in range(rank)])
