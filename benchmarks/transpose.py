@@ -26,9 +26,9 @@ import numpy as np
 os.environ["XLIR_CACHE"] = "0"  # cold compiles: nothing cached
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import XlaCpu, interleaved_medians_ms, jax  # noqa: E402
+from run import XlaCpu, interleaved_medians_ms, jax
 
-import xlir  # noqa: E402
+import xlir
 
 CASES: dict[str, tuple[tuple[int, ...], str, tuple[int, ...]]] = {
     "f32_512x512": ((512, 512), "f32", (1, 0)),
@@ -40,6 +40,8 @@ CASES: dict[str, tuple[tuple[int, ...], str, tuple[int, ...]]] = {
     "f32_bshd_bhsd": ((8, 256, 12, 64), "f32", (0, 2, 1, 3)),
     "f32_bhsd_bhds": ((8, 12, 256, 64), "f32", (0, 1, 3, 2)),
     "f32_64x128x256_210": ((64, 128, 256), "f32", (2, 1, 0)),
+    "f32_96x256x64_021": ((96, 256, 64), "f32", (0, 2, 1)),
+    "f32_8x1024x1024_021": ((8, 1024, 1024), "f32", (0, 2, 1)),
 }
 
 DTYPES = {"f32": np.float32, "bf16": ml_dtypes.bfloat16, "ui8": np.uint8}
@@ -58,39 +60,45 @@ def program(shape: tuple[int, ...], element: str, perm: tuple[int, ...]) -> str:
     )
 
 
+def time_case(name: str, xla: XlaCpu | None, repeat: int) -> str:
+    """One row: the case's median times, ratios, compile CPU and IR lines."""
+    shape, element, perm = CASES[name]
+    text = program(shape, element, perm)
+    x = np.random.default_rng(0).integers(0, 255, size=shape).astype(DTYPES[element])
+    start = time.process_time()
+    executable = xlir.compile(text, target="cpu")
+    cold = time.process_time() - start
+    expected = np.ascontiguousarray(x.transpose(perm))
+    out = np.empty_like(expected)
+    executable(x, out=[out])
+    assert out.tobytes() == expected.tobytes(), f"{name}: xlir differs from numpy"
+    calls = {
+        "xlir": lambda: executable(x, out=[out]),
+        "numpy": lambda: np.ascontiguousarray(x.transpose(perm)),
+    }
+    if xla is not None:
+        calls["xla"] = xla.caller(xla.compile(text), [x])
+    ms = interleaved_medians_ms(calls, repeat)
+    xla_ms = ms.get("xla", float("nan"))
+    return (
+        f"{name:24} {ms['xlir']:8.3f} {ms['numpy']:8.3f} {xla_ms:8.3f} "
+        f"{ms['xlir'] / ms['numpy']:6.2f} {ms['xlir'] / xla_ms:6.2f} "
+        f"{cold:7.2f} {executable.as_text().count(chr(10)):8d}"
+    )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Transposes against numpy and XLA:CPU.")
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--cases", default=",".join(CASES))
     args = parser.parse_args()
     xla = XlaCpu() if jax is not None else None
-    rng = np.random.default_rng(0)
-    print(f"{'case':24} {'xlir ms':>8} {'numpy':>8} {'xla':>8} {'x/np':>6} "
-          f"{'x/xla':>6} {'cold s':>7} {'IR lines':>8}")
+    print(
+        f"{'case':24} {'xlir ms':>8} {'numpy':>8} {'xla':>8} {'x/np':>6} "
+        f"{'x/xla':>6} {'cold s':>7} {'IR lines':>8}"
+    )
     for name in args.cases.split(","):
-        shape, element, perm = CASES[name]
-        text = program(shape, element, perm)
-        x = rng.integers(0, 255, size=shape).astype(DTYPES[element])
-        start = time.process_time()
-        executable = xlir.compile(text, target="cpu")
-        cold = time.process_time() - start
-        expected = np.ascontiguousarray(x.transpose(perm))
-        out = np.empty_like(expected)
-        executable(x, out=[out])
-        assert out.tobytes() == expected.tobytes(), f"{name}: xlir differs from numpy"
-        calls = {
-            "xlir": lambda: executable(x, out=[out]),
-            "numpy": lambda: np.ascontiguousarray(x.transpose(perm)),
-        }
-        if xla is not None:
-            calls["xla"] = xla.caller(xla.compile(text), [x])
-        ms = interleaved_medians_ms(calls, args.repeat)
-        xla_ms = ms.get("xla", float("nan"))
-        print(
-            f"{name:24} {ms['xlir']:8.3f} {ms['numpy']:8.3f} {xla_ms:8.3f} "
-            f"{ms['xlir'] / ms['numpy']:6.2f} {ms['xlir'] / xla_ms:6.2f} "
-            f"{cold:7.2f} {executable.as_text().count(chr(10)):8d}"
-        )
+        print(time_case(name, xla, args.repeat))
 
 
 if __name__ == "__main__":
