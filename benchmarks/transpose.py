@@ -88,7 +88,9 @@ def time_case(name: str, xla: XlaCpu | None, repeat: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Transposes against numpy and XLA:CPU.")
+    parser = argparse.ArgumentParser(
+        description="Transposes against numpy and XLA:CPU."
+    )
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--cases", default=",".join(CASES))
     args = parser.parse_args()
