@@ -23,9 +23,11 @@ in XLA's and IREE's transposes, a tile is the unit of work; `parallelize`
 then splits the outer loop's first dimension across threads as it does for
 any kernel.
 
-`E` is the number of 32-bit lanes of a `vector-bits` register (16 for
-AVX-512): the inner loop's store is one vector and its load one gather of
-`E` lanes. Narrower elements (bf16, u8) take the same edge.
+`E` is the number of 64-bit lanes of a `vector-bits` register, at least
+`MIN_EDGE` (8 for AVX-512): LLVM vectorizes the inner loop's column into
+gathers of 64-bit addresses, `E` to one register of them, so a row of a
+tile is one gather; tiles of 16 x 16 f32 (two gathers a row) ran slower.
+Narrower elements (bf16, u8) take the same edge.
 
 A column that spans less than `min-bytes` (its extent times the load's
 stride along the store's dimension) is left untiled: it stays in the
@@ -65,6 +67,8 @@ from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width
 
+MIN_EDGE = 4
+"""The smallest tile edge (128-bit registers hold two addresses)."""
 DEFAULT_MIN_BYTES = 256 << 10
 """A column's span from which a transpose is tiled (module docstring)."""
 
@@ -123,7 +127,7 @@ class TileTransposesPass(ModulePass):
     name = "tile-transposes"
 
     vector_bits: int = DEFAULT_VECTOR_BITS
-    """Bits per vector register (the target's): a tile's edge is its 32-bit lanes."""
+    """Bits per vector register (the target's): a tile's edge is its 64-bit lanes."""
     min_bytes: int = DEFAULT_MIN_BYTES
     """Bytes a column of the transpose spans below which a nest is left untiled."""
 
@@ -133,7 +137,7 @@ class TileTransposesPass(ModulePass):
             raise XlirError(
                 f"error: tile-transposes: min-bytes must be non-negative, got {self.min_bytes}"
             )
-        edge = lanes(self.vector_bits, 32)
+        edge = max(MIN_EDGE, lanes(self.vector_bits, 64))
         for kernel in op.body.block.ops:
             if not isinstance(kernel, KernelOp):
                 continue
