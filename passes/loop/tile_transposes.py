@@ -14,26 +14,31 @@ only if the whole column's lines are still cached. When the column spans
 much memory, or its rows are a power of two of bytes apart (its lines then
 fall into a few cache sets and evict each other), every element is a miss.
 LLVM makes the inner loop gathers, but cannot reorder the nest. This pass
-tiles the two dimensions (the store's and the load's unit-stride ones) into
-square tiles of `E` x `E` elements and every other dimension into tiles of
-1, with `tile`'s rewrite (passes/loop/tile.py): the outer `loop.parallel`
-walks tiles (and the other dimensions), the inner one the `E` x `E`
-elements of one tile, whose lines stay in L1 while the tile is written. As
-in XLA's and IREE's transposes, a tile is the unit of work; `parallelize`
-then splits the outer loop's first dimension across threads as it does for
-any kernel.
+tiles the two dimensions (the store's and the load's unit-stride ones) and
+every other dimension into tiles of 1, with `tile`'s rewrite
+(passes/loop/tile.py): the outer `loop.parallel` walks tiles (and the
+other dimensions), the inner one the elements of one tile, whose lines
+stay in L1 while the tile is written. As in XLA's and IREE's transposes, a
+tile is the unit of work; `parallelize` then splits the outer loop's first
+dimension across threads as it does for any kernel.
 
-`E` is the number of 64-bit lanes of a `vector-bits` register, at least
-`MIN_EDGE` (8 for AVX-512): LLVM vectorizes the inner loop's column into
-gathers of 64-bit addresses, `E` to one register of them, so a row of a
-tile is one gather; tiles of 16 x 16 f32 (two gathers a row) ran slower.
-Narrower elements (bf16, u8) take the same edge.
+A tile is `G` elements along the store's dimension by `L` along the load's,
+sized by the `vector-bits` register (at least `MIN_EDGE` each): `G` is its
+64-bit lanes (8 for AVX-512), because LLVM vectorizes the inner loop's
+column into gathers of 64-bit addresses, `G` to one register of them, so a
+tile row is one gather and one vector store (16 lanes took two gathers and
+an insert, and ran slower); `L` is one register of the load's elements (16
+f32, 32 bf16, 64 u8 for AVX-512: a 64-byte cache line on x86), so a tile
+reads whole lines of the input, where square tiles of `G` read half lines
+of f32 and came back for the other half after the lines had left L1.
 
 A column that spans less than `min-bytes` (its extent times the load's
 stride along the store's dimension) is left untiled: it stays in the
 caches as the rows walk it, and the untiled walk, whose stores are one
-sequential stream, ran faster than tiles there (the default, 256 KiB, is
-where tiles stopped losing on the AVX-512 EPYC it was measured on).
+sequential stream, ran as fast or faster than tiles there (the default,
+1 MiB: on the AVX-512 EPYC it was measured on, columns of 64-128 KiB ran
+slower tiled, of 256 KiB as fast, and a kernel of kv_cache_decode whose
+columns span 512 KiB ran slower tiled in the program though not alone).
 
 Only nests that are plain element-by-element code are tiled: a kernel's
 outermost `loop.parallel` whose body holds no op with regions (no
@@ -69,13 +74,25 @@ from xlir.element_types import byte_width
 
 MIN_EDGE = 4
 """The smallest tile edge (128-bit registers hold two addresses)."""
-DEFAULT_MIN_BYTES = 256 << 10
+DEFAULT_MIN_BYTES = 1 << 20
 """A column's span from which a transpose is tiled (module docstring)."""
 
 
-def transposed_dims(nest: ParallelOp, min_bytes: int) -> tuple[int, int] | None:
-    """(the store's unit-stride dimension, a load's) when the nest
-    transposes a column of at least `min_bytes` (module docstring), else None."""
+@dataclass(frozen=True)
+class Transpose:
+    """A nest's transposed column: the dimensions to tile."""
+
+    store_dim: int
+    """The dimension the stores run along (a tile row is a gather of it)."""
+    load_dim: int
+    """The dimension the transposed load runs along."""
+    load_bytes: int
+    """Bytes per element of the transposed load."""
+
+
+def find_transpose(nest: ParallelOp, min_bytes: int) -> Transpose | None:
+    """The nest's transposed column of at least `min_bytes` (module
+    docstring), if any."""
     ivs = list(nest.induction_vars)
     loads: list[LoadOp] = []
     store_dims: set[int | None] = set()
@@ -99,7 +116,11 @@ def transposed_dims(nest: ParallelOp, min_bytes: int) -> tuple[int, int] | None:
             continue
         stride = _column_stride(load, ivs[store_dim])
         if stride and trips * stride >= min_bytes:
-            return store_dim, load_dim
+            type_ = load.buffer.type
+            assert isinstance(type_, MemRefType)
+            size = byte_width(type_.element_type)
+            assert size is not None  # the stride is known
+            return Transpose(store_dim, load_dim, size)
     return None
 
 
@@ -122,12 +143,12 @@ def _column_stride(load: LoadOp, iv: SSAValue) -> int:
 
 @dataclass(frozen=True)
 class TileTransposesPass(ModulePass):
-    """Tile the nests that transpose into square tiles (module docstring)."""
+    """Tile the nests that transpose (module docstring)."""
 
     name = "tile-transposes"
 
     vector_bits: int = DEFAULT_VECTOR_BITS
-    """Bits per vector register (the target's): a tile's edge is its 64-bit lanes."""
+    """Bits per vector register (the target's): sizes the tiles (module docstring)."""
     min_bytes: int = DEFAULT_MIN_BYTES
     """Bytes a column of the transpose spans below which a nest is left untiled."""
 
@@ -137,12 +158,17 @@ class TileTransposesPass(ModulePass):
             raise XlirError(
                 f"error: tile-transposes: min-bytes must be non-negative, got {self.min_bytes}"
             )
-        edge = max(MIN_EDGE, lanes(self.vector_bits, 64))
+        gather = max(MIN_EDGE, lanes(self.vector_bits, 64))
         for kernel in op.body.block.ops:
             if not isinstance(kernel, KernelOp):
                 continue
             for nest in outer_parallels(kernel):
-                dims = transposed_dims(nest, self.min_bytes)
-                if dims is not None:
-                    rank = len(nest.induction_vars)
-                    tile(nest, [edge if d in dims else 1 for d in range(rank)])
+                found = find_transpose(nest, self.min_bytes)
+                if found is None:
+                    continue
+                sizes = [1] * len(nest.induction_vars)
+                sizes[found.store_dim] = gather
+                sizes[found.load_dim] = max(
+                    MIN_EDGE, lanes(self.vector_bits, 8 * found.load_bytes)
+                )
+                tile(nest, sizes)

@@ -2,7 +2,7 @@
 evaluator does on the cpu target: extents that leave partial tiles, 1- and
 0-sized dimensions, 3-/4-D permutations, f32, bf16 and u8, and a fusion that
 adds a transposed operand to a plain one. Each case's column spans at least
-the pass's `min-bytes` (256 KiB), so the cpu pipeline tiles it (checked by
+the pass's `min-bytes` (1 MiB), so the cpu pipeline tiles it (checked by
 counting the pass's rewrites), except the zero-sized ones, which have no
 elements to walk, and one whose rows are too short to tile."""
 
@@ -38,13 +38,13 @@ func.func @main(%x: tensor<600x517xf32>, %y: tensor<517x600xf32>) -> tensor<517x
 
 CASES: dict[str, tuple[str, int]] = {
     # name: (program, nests the cpu pipeline tiles)
-    "f32_remainders": (_transpose((517, 131), "f32", (1, 0)), 1),
-    "bf16_remainders": (_transpose((1001, 263), "bf16", (1, 0)), 1),
-    "u8_remainders": (_transpose((1030, 517), "ui8", (1, 0)), 1),
-    "f32_unit_dims": (_transpose((1, 700, 1, 131), "f32", (2, 3, 0, 1)), 1),
-    "f32_batch_021": (_transpose((3, 515, 133), "f32", (0, 2, 1)), 1),
-    "f32_3d_210": (_transpose((129, 5, 131), "f32", (2, 1, 0)), 1),
-    "f32_4d_0312": (_transpose((2, 3, 600, 131), "f32", (0, 3, 1, 2)), 1),
+    "f32_remainders": (_transpose((1031, 263), "f32", (1, 0)), 1),
+    "bf16_remainders": (_transpose((2051, 263), "bf16", (1, 0)), 1),
+    "u8_remainders": (_transpose((2063, 517), "ui8", (1, 0)), 1),
+    "f32_unit_dims": (_transpose((1, 2100, 1, 131), "f32", (2, 3, 0, 1)), 1),
+    "f32_batch_021": (_transpose((3, 1031, 259), "f32", (0, 2, 1)), 1),
+    "f32_3d_210": (_transpose((129, 17, 131), "f32", (2, 1, 0)), 1),
+    "f32_4d_0312": (_transpose((2, 3, 2003, 131), "f32", (0, 3, 1, 2)), 1),
     # rows of 3 elements (an image's channels last to first): left untiled
     "f32_4d_short_rows": (_transpose((2, 260, 3, 129), "f32", (0, 3, 1, 2)), 0),
     "f32_zero_sized": (_transpose((0, 70000), "f32", (1, 0)), 0),

@@ -3,11 +3,13 @@
 // RUN: xlir-opt %s -p 'tile-transposes{vector-bits=512 min-bytes=0}' --split-input-file | filecheck %s --check-prefix=ALL
 
 // A 1024 x 1024 f32 transpose: a column spans 1024 rows of 4 KiB (4 MiB >=
-// 256 KiB), so both dimensions are tiled by the 64-bit lanes of a register
-// (8 of 512 bits; at least 4, with the default 128), the inner loop one tile.
+// 1 MiB), so both dimensions are tiled: the store's (j) by the 64-bit lanes
+// of a register (8 of 512 bits; at least 4, with the default 128), the
+// load's (i) by a register of its elements (16 f32; 4), the inner loop one
+// tile.
 // CHECK-LABEL: loop.kernel @square
-// CHECK-NEXT:    loop.parallel (%[[TI:.*]], %[[TJ:.*]]) = (0, 0) to (1024, 1024) step (8, 8) {
-// CHECK-NEXT:      loop.parallel (%[[EI:.*]], %[[EJ:.*]]) = (0, 0) to (8, 8) step (1, 1) {
+// CHECK-NEXT:    loop.parallel (%[[TI:.*]], %[[TJ:.*]]) = (0, 0) to (1024, 1024) step (16, 8) {
+// CHECK-NEXT:      loop.parallel (%[[EI:.*]], %[[EJ:.*]]) = (0, 0) to (16, 8) step (1, 1) {
 // CHECK-NEXT:        %[[I:.*]] = arith.addi %[[TI]], %[[EI]] : index
 // CHECK-NEXT:        %[[J:.*]] = arith.addi %[[TJ]], %[[EJ]] : index
 // CHECK-NEXT:        %[[V:.*]] = loop.load %{{.*}}[%[[J]], %[[I]]]
@@ -28,17 +30,18 @@ loop.kernel @square(%x: memref<1024x1024xf32>, %out: memref<1024x1024xf32>) {
 
 // -----
 
-// Odd extents: the last tiles are partial (tile's min(8, rest)); u8
-// elements take the same 8 x 8 tiles (a column: 1001 rows of 999 bytes).
+// Odd extents: the last tiles are partial (tile's min(size, rest)); u8
+// tiles are 64 bytes along the load's dimension (a column: 1101 rows of 999
+// bytes).
 // CHECK-LABEL: loop.kernel @odd_bytes
-// CHECK-NEXT:    loop.parallel (%[[TI:.*]], %[[TJ:.*]]) = (0, 0) to (999, 1001) step (8, 8) {
+// CHECK-NEXT:    loop.parallel (%[[TI:.*]], %[[TJ:.*]]) = (0, 0) to (999, 1101) step (64, 8) {
 // CHECK:           arith.minsi
 // CHECK:           arith.minsi
 // CHECK:           loop.parallel ({{.*}}) = (0, 0) to (%{{.*}}, %{{.*}}) step (1, 1) {
-loop.kernel @odd_bytes(%x: memref<1001x999xi8>, %out: memref<999x1001xi8>) {
-  loop.parallel (%i, %j) = (0, 0) to (999, 1001) step (1, 1) {
-    %v = loop.load %x[%j, %i] : memref<1001x999xi8>
-    loop.store %v, %out[%i, %j] : memref<999x1001xi8>
+loop.kernel @odd_bytes(%x: memref<1101x999xi8>, %out: memref<999x1101xi8>) {
+  loop.parallel (%i, %j) = (0, 0) to (999, 1101) step (1, 1) {
+    %v = loop.load %x[%j, %i] : memref<1101x999xi8>
+    loop.store %v, %out[%i, %j] : memref<999x1101xi8>
   }
   loop.return
 }
@@ -49,8 +52,8 @@ loop.kernel @odd_bytes(%x: memref<1001x999xi8>, %out: memref<999x1001xi8>) {
 // batch dimension tiled by 1 (the outer loop walks it, the inner one is a
 // tile of the two transposed dimensions only).
 // CHECK-LABEL: loop.kernel @fused_batch
-// CHECK-NEXT:    loop.parallel ({{.*}}) = (0, 0, 0) to (4, 512, 512) step (1, 8, 8) {
-// CHECK-NEXT:      loop.parallel ({{.*}}) = (0, 0, 0) to (1, 8, 8) step (1, 1, 1) {
+// CHECK-NEXT:    loop.parallel ({{.*}}) = (0, 0, 0) to (4, 512, 512) step (1, 16, 8) {
+// CHECK-NEXT:      loop.parallel ({{.*}}) = (0, 0, 0) to (1, 16, 8) step (1, 1, 1) {
 // CHECK:             arith.addf
 loop.kernel @fused_batch(%x: memref<4x512x512xf32>, %y: memref<4x512x512xf32>, %out: memref<4x512x512xf32>) {
   loop.parallel (%b, %i, %j) = (0, 0, 0) to (4, 512, 512) step (1, 1, 1) {
@@ -70,7 +73,7 @@ loop.kernel @fused_batch(%x: memref<4x512x512xf32>, %y: memref<4x512x512xf32>, %
 // CHECK-NEXT:    loop.parallel ({{.*}}) = (0, 0) to (64, 64) step (1, 1) {
 // CHECK-NEXT:      loop.load
 // ALL-LABEL: loop.kernel @small
-// ALL-NEXT:    loop.parallel ({{.*}}) = (0, 0) to (64, 64) step (8, 8) {
+// ALL-NEXT:    loop.parallel ({{.*}}) = (0, 0) to (64, 64) step (16, 8) {
 loop.kernel @small(%x: memref<64x64xf32>, %out: memref<64x64xf32>) {
   loop.parallel (%i, %j) = (0, 0) to (64, 64) step (1, 1) {
     %v = loop.load %x[%j, %i] : memref<64x64xf32>
