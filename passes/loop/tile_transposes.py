@@ -78,21 +78,11 @@ DEFAULT_MIN_BYTES = 1 << 20
 """A column's span from which a transpose is tiled (module docstring)."""
 
 
-@dataclass(frozen=True)
-class Transpose:
-    """A nest's transposed column: the dimensions to tile."""
-
-    store_dim: int
-    """The dimension the stores run along (a tile row is a gather of it)."""
-    load_dim: int
-    """The dimension the transposed load runs along."""
-    load_bytes: int
-    """Bytes per element of the transposed load."""
-
-
-def find_transpose(nest: ParallelOp, min_bytes: int) -> Transpose | None:
-    """The nest's transposed column of at least `min_bytes` (module
-    docstring), if any."""
+def transpose_tiles(
+    nest: ParallelOp, vector_bits: int, min_bytes: int
+) -> list[int] | None:
+    """The tile sizes of each dimension of a nest that transposes a column
+    of at least `min_bytes`, or None for any other nest (module docstring)."""
     ivs = list(nest.induction_vars)
     loads: list[LoadOp] = []
     store_dims: set[int | None] = set()
@@ -120,7 +110,10 @@ def find_transpose(nest: ParallelOp, min_bytes: int) -> Transpose | None:
             assert isinstance(type_, MemRefType)
             size = byte_width(type_.element_type)
             assert size is not None  # the stride is known
-            return Transpose(store_dim, load_dim, size)
+            sizes = [1] * len(ivs)
+            sizes[store_dim] = max(MIN_EDGE, lanes(vector_bits, 64))
+            sizes[load_dim] = max(MIN_EDGE, lanes(vector_bits, 8 * size))
+            return sizes
     return None
 
 
@@ -158,17 +151,10 @@ class TileTransposesPass(ModulePass):
             raise XlirError(
                 f"error: tile-transposes: min-bytes must be non-negative, got {self.min_bytes}"
             )
-        gather = max(MIN_EDGE, lanes(self.vector_bits, 64))
         for kernel in op.body.block.ops:
             if not isinstance(kernel, KernelOp):
                 continue
             for nest in outer_parallels(kernel):
-                found = find_transpose(nest, self.min_bytes)
-                if found is None:
-                    continue
-                sizes = [1] * len(nest.induction_vars)
-                sizes[found.store_dim] = gather
-                sizes[found.load_dim] = max(
-                    MIN_EDGE, lanes(self.vector_bits, 8 * found.load_bytes)
-                )
-                tile(nest, sizes)
+                sizes = transpose_tiles(nest, self.vector_bits, self.min_bytes)
+                if sizes is not None:
+                    tile(nest, sizes)
