@@ -154,12 +154,16 @@ def loads_in(loops: Iterable[ForOp]) -> list[LoadOp]:
 def unit_stride_dim(access: LoadOp | StoreOp, ivs: Sequence[SSAValue]) -> int | None:
     """The position in `ivs` of the induction variable the access's last
     index is (or is plus something independent of it), if any."""
-    if not access.indices:
-        return None
-    last = access.indices[-1]
-    if last in ivs:
-        return ivs.index(last)
-    owner = last.owner
+    return index_dim(access.indices[-1], ivs) if access.indices else None
+
+
+def index_dim(index: SSAValue, ivs: Sequence[SSAValue]) -> int | None:
+    """The position in `ivs` of the induction variable `index` is (or is
+    plus something independent of it), if any: the index moves by one
+    element as that dimension does."""
+    if index in ivs:
+        return ivs.index(index)
+    owner = index.owner
     if isinstance(owner, arith.AddiOp):
         for this, other in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
             if this in ivs and other not in dependents([this], [owner]) - {

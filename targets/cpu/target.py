@@ -149,6 +149,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.parallelize import ParallelizePass
         from xlir.passes.loop.register_tile import RegisterTilePass
         from xlir.passes.loop.split_ranges import SplitRangesPass
+        from xlir.passes.loop.tile_transposes import TileTransposesPass
         from xlir.passes.loop.vectorize import VectorizePass
         from xlir.passes.loop.widen_floats import WidenFloatsPass
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
@@ -174,6 +175,7 @@ class CpuTarget(Target):
             BlockSumsPass(),
             ExpandMathPass(),
             InterleavePass(vector_bits=bits),
+            TileTransposesPass(vector_bits=bits),
             *threads,
             CpuLoopToLLVMPass(
                 bounds_check=options.bounds_check, byte_dot_bits=info.byte_dot_bits

@@ -1,5 +1,5 @@
-"""The loop-level passes (`hoist`, `unroll`, `tile`, `fold-index`,
-`split-ranges`, `split-parallel`) keep every result bit for bit: each corpus
+"""The loop-level passes (`hoist`, `unroll`, `tile`, `tile-transposes`,
+`fold-index`, `split-ranges`, `split-parallel`) keep every result bit for bit: each corpus
 program lowered by `hlo-opt,hlo-to-loop` runs on the loop interpreter before
 and after each pass (and a pipeline of all of them), and the outputs must be
 identical, not merely close: none of the passes reorders floating-point
@@ -29,6 +29,7 @@ PIPELINES = [
     "unroll{factor=3}",
     "tile{sizes=4,8}",
     "tile{sizes=0,3,5}",
+    "tile-transposes{min-bytes=0}",
     "fold-index",
     "split-ranges",
     "split-ranges{max-pieces=3}",
