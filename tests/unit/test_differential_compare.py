@@ -39,3 +39,16 @@ def test_outputs_name_the_first_that_differs() -> None:
     got = [np.zeros(2, np.float16), np.array([1, 2, 1], np.int8)]
     assert compare_outputs(want, got, ["f16", "i8"]).startswith("out1 (i8)")
     assert compare_outputs(want, want[:1], ["f16", "i8"]).startswith("output count")
+
+
+def test_each_element_may_match_either_reference() -> None:
+    """XLA against the IEEE and the flushing references: an element matching
+    one of them is right, one matching neither is reported."""
+    ieee = [np.array([2.0, 4.0, 2.0], np.float32)]
+    flushing = [np.array([np.inf, 1.0, 2.0], np.float32)]  # 1 / a flushed 0
+    got = [np.array([np.inf, 4.0, 2.0], np.float32)]
+    assert compare_outputs(ieee, got, ["f32"]) is not None
+    assert compare_outputs(ieee, got, ["f32"], alternative=flushing) is None
+    wrong = [np.array([np.inf, 4.0, 3.0], np.float32)]
+    problem = compare_outputs(ieee, wrong, ["f32"], alternative=flushing)
+    assert problem is not None and "1 element(s) differ, first at [2]" in problem
