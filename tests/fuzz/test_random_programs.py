@@ -123,3 +123,29 @@ def test_xla_flushing_denormals_it_computes_is_its_own_difference(worker) -> Non
     b = np.array([1e-20, 4.0, 5.0], np.float32)  # a * b: a denormal
     verdict = check(worker, program, [a, b], xla=True)
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
+def test_xla_flushing_a_copied_bf16_denormal_is_its_own_difference(worker) -> None:
+    """XLA copies a rank-3 splat bf16 constant through f32 arithmetic, which
+    flushes its denormals (seed 41000849): the flushing reference flushes
+    outputs too."""
+    pytest.importorskip("jax")
+    program = Program()
+    bf16 = TType((3, 1, 5), "bf16")
+    (constant,) = program.add_node(
+        "$R = stablehlo.constant dense<1.000000e-40> : tensor<3x1x5xbf16>", [], [bf16]
+    )
+    program.outputs = [constant]
+    verdict = check(worker, program, [], xla=True)
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
+def test_xla_and_padded_convolutions_of_infinities(worker) -> None:
+    """The spec multiplies the zeros a convolution pads or dilates its lhs
+    with by the rhs, NaN where that is inf; XLA skips those products (seed
+    41000823, an f16 convolution padded by 2): the generator makes such a
+    convolution's rhs finite."""
+    pytest.importorskip("jax")
+    program, inputs = program_case(41000823)
+    verdict = check(worker, program, arrays(inputs), xla=True)
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"

@@ -64,6 +64,10 @@ kept out by construction, so that any difference between targets is a bug:
 * scatter with indices out of bounds, and the order in which updates to one
   element combine: indices are clamped into bounds, and combiners are
   max/min (exact in any order) for floats, add/max/min for integers;
+* the product of an infinity or NaN of a convolution's rhs with the zeros it
+  pads or dilates its lhs with: NaN as the spec computes it, but XLA skips
+  those products: a convolution that pads or dilates its lhs has its rhs's
+  inf and NaN made 0;
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
   results of float add reductions, add reduce_windows, dot_generals and
@@ -608,23 +612,33 @@ class Generator:
 
     @staticmethod
     def tame(
-        x: str, type_: TType, bounds: dict[str, float], out: str, negative: bool
+        x: str,
+        type_: TType,
+        bounds: dict[str, float],
+        out: str,
+        negative: bool,
+        finite: bool = False,
     ) -> list[str]:
         """Lines making `out` be `x` with its finite elements clamped to
-        the element type's bound (inf and NaN kept) and all of one sign (the
-        magnitude, negated if `negative`): a sum or dot product of huge
-        values overflows or not depending on the order of its terms, and
-        one of terms of both signs can cancel to a result that depends on
-        that order more than any tolerance allows (module docstring)."""
+        the element type's bound (inf and NaN kept, or with `finite` made
+        0) and all of one sign (the magnitude, negated if `negative`): a sum
+        or dot product of huge values overflows or not depending on the
+        order of its terms, and one of terms of both signs can cancel to a
+        result that depends on that order more than any tolerance allows
+        (module docstring)."""
         t, b, s = str(type_), type_.with_element("i1"), type_.with_shape(())
         high, low = (literal(type_.element, v * bounds[type_.element]) for v in (1, -1))
+        other = x
         lines = [
             f"{out}h = stablehlo.constant dense<{high}> : {s}",
             f"{out}l = stablehlo.constant dense<{low}> : {s}",
             f"{out}c = stablehlo.clamp {out}l, {x}, {out}h : ({s}, {t}, {s}) -> {t}",
             f"{out}f = stablehlo.is_finite {x} : ({t}) -> {b}",
-            f"{out}s = stablehlo.select {out}f, {out}c, {x} : {b}, {t}",
         ]
+        if finite:
+            other = f"{out}z"
+            lines.append(f"{other} = stablehlo.constant dense<0.000000e+00> : {t}")
+        lines.append(f"{out}s = stablehlo.select {out}f, {out}c, {other} : {b}, {t}")
         if negative:
             return [
                 *lines,
@@ -1105,18 +1119,19 @@ class Generator:
         op: Callable[[str], str],
         values: tuple[int, int],
         target: TType,
+        finite_rhs: bool = False,
     ) -> None:
         """Emit `$R = op("a, b")`, a product of the two `values`: float
-        operands tamed to
-        `PRODUCT_BOUNDS` (one side negated at random) so sums of products
-        stay finite, and a -0 result made +0 (summation order decides its
+        operands tamed to `PRODUCT_BOUNDS` (one side negated at random) so
+        sums of products stay finite (with `finite_rhs`, the rhs's inf and
+        NaN made 0), and a -0 result made +0 (summation order decides its
         sign)."""
         lhs, rhs = (self.p.type_of(v) for v in values)
         lines, names, result, after = [], ("$0", "$1"), "$R", []
         if lhs.is_float:
             negative = self.rng.random() < 0.5
             lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
-            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative, finite_rhs)
             names = ("$Px", "$Py")
             result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
         self.emit(
@@ -1171,6 +1186,8 @@ class Generator:
                 f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
                 f"reverse = {_dims(reverse)}"
             )
+        spread = any(lo > 0 or hi > 0 for lo, hi in zip(lows, highs, strict=True))
+        spread = spread or any(d > 1 for d in lhs_dilate)  # zeros in the lhs
         self.product(
             lambda operands: (
                 f"stablehlo.convolution({operands}) dim_numbers = "
@@ -1180,6 +1197,7 @@ class Generator:
             ),
             (x, y),
             target,
+            finite_rhs=spread,
         )
 
     def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
