@@ -69,3 +69,14 @@ def test_programs_xla_rewrites_are_not_compared_with_it() -> None:
     assert "log(pow" in (xla_rewrite(text) or "")
     assert xla_rewrite(text.replace("stablehlo.log", "stablehlo.sqrt")) is None
     assert xla_rewrite(text.replace("log %v1", "log %arg0")) is None
+
+
+def test_gathers_of_dynamic_slices_are_not_compared_with_xla() -> None:
+    """XLA gathers a dynamic_slice's operand at indices offset by the start,
+    which clamp into the operand instead of the slice (seed 41001498)."""
+    text = """func.func @main(%arg0: tensor<3x4xf32>, %arg1: tensor<i32>, %arg2: tensor<1x2xi32>) -> tensor<1x2xf32> {
+  %v2 = stablehlo.dynamic_slice %arg0, %arg1, %arg1, sizes = [2, 4] : (tensor<3x4xf32>, tensor<i32>, tensor<i32>) -> tensor<2x4xf32>
+  %v4 = "stablehlo.gather"(%v2, %arg2) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 2>}> : (tensor<2x4xf32>, tensor<1x2xi32>) -> tensor<1x2xf32>
+  return %v4 : tensor<1x2xf32>
+}"""
+    assert "gather of a dynamic_slice" in (xla_rewrite(text) or "")

@@ -54,6 +54,9 @@ unsigned bits where the program asks for signed ones."""
 XLA_REWRITES = {
     ("log", "power"): "log(pow(a, b)) becomes b * log(|a|), finite where a < 0 "
     "and pow is NaN (seed 41001050)",
+    ("gather", "dynamic_slice"): "a gather of a dynamic_slice becomes a gather "
+    "at indices offset by the slice's start, clamped into the whole operand "
+    "instead of the slice (seed 41001498)",
 }
 """(op, op of its operand) pairs that XLA's algebraic simplifier rewrites
 into something the spec does not compute: a program with one is not run on
