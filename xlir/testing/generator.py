@@ -297,6 +297,11 @@ def _dims(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
+def _array(values: list[int]) -> str:
+    """An `array<i64: ...>` attribute."""
+    return f"array<i64: {', '.join(map(str, values))}>"
+
+
 class Generator:
     """Builds one program; `Generator(seed).program()`."""
 
@@ -1600,16 +1605,13 @@ class Generator:
             operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt", negative)
             result, after = "$Ps", self.positive_zero("$Ps", target, "$R")
 
-        def array(values: list[int]) -> str:
-            return f"array<i64: {', '.join(map(str, values))}>"
-
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f'{result} = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
+            f'{result} = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {_array(base)}, '
             f"padding = dense<[{', '.join(padding)}]> : tensor<{source.rank}x2xi64>, "
-            f"window_dilations = {array(dilations)}, "
-            f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
+            f"window_dilations = {_array(dilations)}, "
+            f"window_dimensions = {_array(windows)}, window_strides = {_array(strides)}}}> ({{\n"
             f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {scalar}\n"
             f"  stablehlo.return $Pc : {scalar}\n"
@@ -1658,15 +1660,12 @@ class Generator:
         direction = rng.choice(["GE", "GT", "LE", "LT"])
         kind = compare_type(operand)
 
-        def array(values: list[int]) -> str:
-            return f"array<i64: {', '.join(map(str, values))}>"
-
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
             f'$R = "stablehlo.select_and_scatter"({names}, $Pi) <{{'
             f"padding = dense<[{', '.join(padding)}]> : tensor<{operand.rank}x2xi64>, "
-            f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
+            f"window_dimensions = {_array(windows)}, window_strides = {_array(strides)}}}> ({{\n"
             f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
             f"  $Pc = stablehlo.compare {direction}, $Pa, $Pb, {kind} : ({scalar}, {scalar}) -> tensor<i1>\n"
             f"  stablehlo.return $Pc : tensor<i1>\n"
