@@ -72,7 +72,10 @@ kept out by construction, so that any difference between targets is a bug:
 * the product of an infinity or NaN of a convolution's rhs with the zeros it
   pads or dilates its lhs with: NaN as the spec computes it, but XLA skips
   those products: a convolution that pads or dilates its lhs has its rhs's
-  inf and NaN made 0;
+  inf and NaN made 0; and XLA's products of one group's lhs with another's
+  kernel (zeros of the dense kernel it makes of a grouped one, NaN where
+  the lhs is inf; the spec has no such products): a grouped convolution
+  has its lhs's inf and NaN made 0;
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
   results of float add reductions, add reduce_windows, dot_generals and
@@ -1192,19 +1195,19 @@ class Generator:
         op: Callable[[str], str],
         values: tuple[int, int],
         target: TType,
-        finite_rhs: bool = False,
+        finite: tuple[bool, bool] = (False, False),
     ) -> None:
         """Emit `$R = op("a, b")`, a product of the two `values`: float
         operands tamed to `PRODUCT_BOUNDS` (one side negated at random) so
-        sums of products stay finite (with `finite_rhs`, the rhs's inf and
-        NaN made 0), and a -0 result made +0 (summation order decides its
-        sign)."""
+        sums of products stay finite (those `finite` says with their inf
+        and NaN made 0), and a -0 result made +0 (summation order decides
+        its sign)."""
         lhs, rhs = (self.p.type_of(v) for v in values)
         lines, names, result, after = [], ("$0", "$1"), "$R", []
         if lhs.is_float:
             negative = self.rng.random() < 0.5
-            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
-            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative, finite_rhs)
+            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False, finite[0])
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative, finite[1])
             names = ("$Px", "$Py")
             result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
         self.emit(
@@ -1270,7 +1273,7 @@ class Generator:
             ),
             (x, y),
             target,
-            finite_rhs=spread,
+            finite=(max(feature_groups, batch_groups) > 1, spread),
         )
 
     def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
