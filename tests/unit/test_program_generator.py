@@ -177,8 +177,8 @@ def test_nan_free_floats_compute_no_nan() -> None:
 
 
 def test_float_sums_have_positive_zeros() -> None:
-    """A float dot_general or add reduction is followed by `+ 0.0`: the sign
-    of a zero sum depends on the order of accumulation."""
+    """A float dot_general or add reduction has its zeros replaced by +0.0:
+    the sign of a zero sum depends on the order of accumulation."""
     lines = [line for seed in range(300) for line in generate(seed).text().splitlines()]
     sums = [
         n
@@ -189,7 +189,8 @@ def test_float_sums_have_positive_zeros() -> None:
     assert len(sums) > 20
     for n in sums:
         name = lines[n].split("=")[0].strip()
-        assert f"stablehlo.add {name}, " in lines[n + 3], lines[n]
+        assert f"stablehlo.compare EQ, {name}, " in lines[n + 3], lines[n]
+        assert f"stablehlo.select {lines[n + 3].split()[0]}, " in lines[n + 4]
 
 
 def test_approximated_values_reach_no_stepped_op() -> None:

@@ -79,7 +79,7 @@ kept out by construction, so that any difference between targets is a bug:
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
   results of float add reductions, add reduce_windows, dot_generals and
-  convolutions get `+ 0.0`, which makes -0 +0;
+  convolutions have their zeros replaced by +0;
 * chaos: a loop that applies ops with rounding error of their own
   (transcendental functions, power, atan2) grows ulp differences between
   targets, each within tolerance, into different answers: while bodies
@@ -666,15 +666,17 @@ class Generator:
 
     @staticmethod
     def positive_zero(x: str, type_: TType, out: str) -> list[str]:
-        """Lines making `out` be `x` with -0.0 turned into +0.0 (`x + 0.0`):
-        whether a float sum or dot product whose terms are zeros is -0.0 or
-        +0.0 depends on how it is accumulated, and signed zeros decide what
-        later ops (atan2, divide, ...) compute."""
-        s = type_.with_shape(())
+        """Lines making `out` be `x` with -0.0 turned into +0.0 (a zero
+        replaced by +0.0): whether a float sum or dot product whose terms
+        are zeros is -0.0 or +0.0 depends on how it is accumulated, and
+        signed zeros decide what later ops (atan2, divide, ...) compute.
+        Not `x + 0.0`, which XLA simplifies to `x` (seed 41201530)."""
+        s, b = type_.with_shape(()), type_.with_element("i1")
         return [
             f"{out}z = stablehlo.constant dense<0.000000e+00> : {s}",
             f"{out}s = stablehlo.broadcast_in_dim {out}z, dims = [] : ({s}) -> {type_}",
-            f"{out} = stablehlo.add {x}, {out}s : {type_}",
+            f"{out}e = stablehlo.compare EQ, {x}, {out}s, FLOAT : ({type_}, {type_}) -> {b}",
+            f"{out} = stablehlo.select {out}e, {out}s, {x} : {b}, {type_}",
         ]
 
     def compare(self) -> None:
