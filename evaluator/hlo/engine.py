@@ -36,6 +36,7 @@ from xlir.dialects.stablehlo.control_flow import (
 from xlir.dialects.stablehlo.data_movement import ConstantOp
 from xlir.dialects.stablehlo.elementwise import BitcastConvertOp
 from xlir.dialects.stablehlo.quantization import UniformDequantizeOp, UniformQuantizeOp
+from xlir.evaluator.hlo.flush import flushing
 from xlir.evaluator.hlo.process_grid import ProcessContext, single_process
 from xlir.evaluator.hlo.types import (
     Unsupported,
@@ -301,10 +302,18 @@ class CheckFailure(Exception):
 class ModuleInterpreter:
     """A module prepared for the interpreter: one program per function."""
 
-    def __init__(self, module: ModuleOp, sources: dict[str, str] | None = None):
+    def __init__(
+        self,
+        module: ModuleOp,
+        sources: dict[str, str] | None = None,
+        flush_denormals: bool = False,
+    ):
+        """`flush_denormals`: compute as XLA:CPU does, with f32 and f64
+        denormals flushed to zero (`flush.py`), for comparisons with XLA."""
         register_kernels()
         self.module = module
         self.sources = sources or {}
+        self.flush_denormals = flush_denormals
         self.functions: dict[str, Operation] = {}
         for op in walk(module):
             if isinstance(op, func.FuncOp):
@@ -353,10 +362,11 @@ class ModuleInterpreter:
         try:
             if type(op) not in QUANTIZED_NATIVE and _has_quantized_types(op):
                 return _dequantize_op_quantize(op, factory, self)
-            return factory(op, self)
+            kernel = factory(op, self)
         except Unsupported as error:
             self.report(op, f"'{op.name}': {error}")
             return None
+        return flushing(kernel, op) if self.flush_denormals else kernel
 
     def compile_region(self, region: Region) -> Program:
         if len(region.blocks) != 1:

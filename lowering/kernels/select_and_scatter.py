@@ -7,7 +7,8 @@ its position and whether it is an operand element yet, exactly as the
 reference interpreter keeps them: a tap replaces the best when no operand
 element has been seen, or when it is one and `select(best, tap)` is false,
 so on ties the first tap wins; padding taps are never selected, and a window
-made only of padding scatters nothing.
+made only of padding scatters nothing (an empty operand's windows are all
+such: its kernel only fills the empty result).
 
 Windows may overlap, so several source elements can land on one result
 element, which must see their scatters in the source's row-major order. A
@@ -63,6 +64,8 @@ def lower_select_and_scatter(op: SelectAndScatterOp, name: str) -> KernelOp:
     true = kb.const(1, i1)
     false = kb.const(0, i1)
     kb.parallel(in_shape, lambda idx: kb.store(init, out, idx))
+    if 0 in in_shape:  # windows of padding only: there is nothing to select
+        return kb.finish()
 
     moving = [d for d in range(rank) if window[d] > 1]
     zero = kb.ix.const(0)

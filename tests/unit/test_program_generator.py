@@ -27,7 +27,8 @@ OPS = ["add", "compare", "select", "clamp", "convert", "constant", "iota",
        "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "pad",
        "concatenate", "reduce", "dot_general", "gather", "scatter", "sort",
        "while", "case", "shift_left", "remainder", "power", "atan2",
-       "rng_bit_generator", "convolution"]  # fmt: skip
+       "rng_bit_generator", "convolution", "select_and_scatter",
+       "bitcast_convert", "reduce_precision", "if"]  # fmt: skip
 
 SEEDS = range(600)
 """Enough seeds that every op family, and each rare form of one, appears."""
@@ -56,6 +57,10 @@ def test_every_op_family_appears() -> None:
     assert "low = [-" in texts  # negative padding
     assert "chlo.top_k" in texts and "reducer(" in texts  # top_k, argmax
     assert re.search(r"dynamic_slice .*tensor<ui8>", texts)  # any index type
+    assert "is_stable = false" in texts  # an argsort, its iota breaking ties
+    assert re.search(r"stablehlo.and %\S+_q, %\S+_c1", texts)  # two sort keys
+    assert re.search(r"bitcast_convert %arg\d+ : \(tensor<[0-9x]*i32>\)", texts)
+    assert re.search(r"select_and_scatter.*padding = dense<\[\[1", texts)
 
 
 def test_jax_shapes_of_ops_appear() -> None:
@@ -172,8 +177,8 @@ def test_nan_free_floats_compute_no_nan() -> None:
 
 
 def test_float_sums_have_positive_zeros() -> None:
-    """A float dot_general or add reduction is followed by `+ 0.0`: the sign
-    of a zero sum depends on the order of accumulation."""
+    """A float dot_general or add reduction has its zeros replaced by +0.0:
+    the sign of a zero sum depends on the order of accumulation."""
     lines = [line for seed in range(300) for line in generate(seed).text().splitlines()]
     sums = [
         n
@@ -184,7 +189,8 @@ def test_float_sums_have_positive_zeros() -> None:
     assert len(sums) > 20
     for n in sums:
         name = lines[n].split("=")[0].strip()
-        assert f"stablehlo.add {name}, " in lines[n + 3], lines[n]
+        assert f"stablehlo.compare EQ, {name}, " in lines[n + 3], lines[n]
+        assert f"stablehlo.select {lines[n + 3].split()[0]}, " in lines[n + 4]
 
 
 def test_approximated_values_reach_no_stepped_op() -> None:
@@ -203,7 +209,10 @@ def test_approximated_values_reach_no_stepped_op() -> None:
         for node in program.nodes:
             approximated = [v in generator.approximated for v in node.operands]
             last = node.template.splitlines()[-1]
-            if '"stablehlo.sort"' in node.template:
+            if re.search(
+                r"stablehlo.(sort|select_and_scatter|reduce_precision|bitcast_convert)\b",
+                last,
+            ):
                 assert not approximated[0], node.template
             elif last.startswith("$R = stablehlo.compare") or (
                 last.startswith("$R = stablehlo.convert")
@@ -215,7 +224,7 @@ def test_approximated_values_reach_no_stepped_op() -> None:
                 target = node.results[0].element
                 assert SIGNIFICAND_BITS[target] <= SIGNIFICAND_BITS[source], last
             elif any(approximated) and not re.search(
-                r"stablehlo\.(while|case)", node.template
+                r"stablehlo\.(while|case|if)", node.template
             ):  # (their bodies choose per carried value)
                 float_lines = [
                     line for line in node.template.splitlines() if "f" in line

@@ -69,6 +69,9 @@ def window(dims: str, strides: str, padding: str | None = None) -> str:
         # windows made only of padding scatter nothing
         select_and_scatter("4", "5", window("2", "2", "[[3, 3]]")),
         select_and_scatter("4", "5", window("2", "2", "[[3, 3]]"), scatter="maximum"),
+        # an empty operand: its padding makes windows, which scatter nothing
+        # (the kernel read and wrote index -1: fuzzer seed 41500542)
+        select_and_scatter("0x4", "1x2", window("1, 1", "1, 2", "[[0, 1], [0, 0]]")),
         # minimum pooling's gradient
         select_and_scatter("6x5", "5x4", window("2, 2", "1, 1"), select="LE"),
         # NHWC, 3x3 stride 2 with padding: parallel over batch and features

@@ -24,7 +24,11 @@ import xlir
 from xlir.api import load_module
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
+from xlir.evaluator.hlo import ModuleInterpreter
+from xlir.evaluator.hlo.flush import flush
+from xlir.evaluator.hlo.types import as_held, store_held
 from xlir.pass_manager import PassManager
+from xlir.targets.signatures import function_signature
 
 LOCATED = re.compile(r"^[^\s:][^:\n]*:\d+:\d+: error: ", re.M)
 """A diagnostic's `file:line:col: error: ` head."""
@@ -70,6 +74,33 @@ def run_program(
     except Exception as error:
         return _internal(error)
     return "ok", runs
+
+
+def run_flushing_reference(text: str, arguments: list[np.ndarray]) -> tuple[str, Any]:
+    """Run `text` on the evaluator as XLA:CPU computes, with f32 and f64
+    denormals flushed to zero (`xlir.evaluator.hlo.flush`), the outputs
+    too: XLA copies bf16 through f32 arithmetic now and then (a splat
+    constant of rank 3, seed 41000849). Detail: the outputs, of the dtypes
+    `run_program`'s are."""
+    try:
+        module, sources = load_module(text, "fuzz.mlir")
+        signature = function_signature(module, "main")
+        image = ModuleInterpreter(module, sources, flush_denormals=True)
+        held = [
+            as_held(a, spec.element_type)
+            for spec, a in zip(signature.arguments, arguments, strict=True)
+        ]
+        outputs = []
+        for spec, value in zip(
+            signature.results, image.call("main", held), strict=True
+        ):
+            outputs.append(np.empty(spec.shape, spec.dtype))
+            store_held(outputs[-1], flush(value))
+    except XlirError as error:
+        return _diagnostic(str(error))
+    except Exception as error:
+        return _internal(error)
+    return "ok", outputs
 
 
 def check_text(text: str, name: str, pipeline: str) -> tuple[str, str]:

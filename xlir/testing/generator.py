@@ -12,10 +12,12 @@ lhs and rhs dilation, window reversal, feature or batch groups), both
 sometimes summing narrow operands into a wider result type, gather and
 scatter (of rows, and of windows at points of one or two coordinates),
 dynamic_slice and dynamic_update_slice (indices of any integer type and any
-value: they are clamped), sort, chlo.top_k,
-rng_bit_generator (THREE_FRY and PHILOX), calls of private functions, and
-while and case with carried values (one value yielded into two slots
-included), and JAX's scan (a while loop reading and writing rows at its
+value: they are clamped), sort (by one key or two, argsorts unstable),
+chlo.top_k, select_and_scatter (JAX's max pooling gradient),
+bitcast_convert (float and integer of one width, both ways),
+reduce_precision, rng_bit_generator (THREE_FRY and PHILOX), calls of
+private functions, and while, case and if with carried values (one value
+yielded into two slots included), and JAX's scan (a while loop reading and writing rows at its
 counter with dynamic_slice and dynamic_update_slice). Shapes now and then
 have a zero-sized dimension, or one of 8 to 33 elements (past vector widths
 and tiles). The same seed gives the same text.
@@ -24,7 +26,7 @@ The elementwise mode (`generate(seed, elements=("f8E4M3FN",))`) draws over
 every element type but complex and quantized ones (the float8, float6 and
 float4 types and 2- and 4-bit integers too, `program.ALL_ELEMENT_TYPES`),
 favouring the given ones, only elementwise ops, compare, select, clamp,
-convert and constants, and of the float ops only those the spec defines to
+convert, bitcast_convert, reduce_precision and constants, and of the float ops only those the spec defines to
 the bit (no transcendental functions), so that targets must agree with the
 evaluator exactly (`differential.check(exact=True)`).
 
@@ -48,8 +50,11 @@ kept out by construction, so that any difference between targets is a bug:
   go through), and the terms of one sum are all of one sign (magnitudes,
   negated or not), whose sum is within a few ulps in any order;
 * the order of equal keys in an unstable sort, and comparators that are not
-  strict weak orders (LT on NaN): sorts are stable and compare floats with
-  TOTALORDER (top_k's order is TOTALORDER's too);
+  strict weak orders (LT on NaN): sorts are stable, or break ties with an
+  iota, and compare floats with TOTALORDER (top_k's order is TOTALORDER's
+  too);
+* the bits of a float an op rounds or computes as NaN: a float is bitcast
+  to an integer only where it is not approximated, its NaNs made canonical;
 * the order in which an argmax combines elements, where two NaNs meet (the
   combiner keeps its first operand's index): the evaluator, XLA and the
   targets combine in index order, so the first NaN's index is the answer;
@@ -64,10 +69,17 @@ kept out by construction, so that any difference between targets is a bug:
 * scatter with indices out of bounds, and the order in which updates to one
   element combine: indices are clamped into bounds, and combiners are
   max/min (exact in any order) for floats, add/max/min for integers;
+* the product of an infinity or NaN of a convolution's rhs with the zeros it
+  pads or dilates its lhs with: NaN as the spec computes it, but XLA skips
+  those products: a convolution that pads or dilates its lhs has its rhs's
+  inf and NaN made 0; and XLA's products of one group's lhs with another's
+  kernel (zeros of the dense kernel it makes of a grouped one, NaN where
+  the lhs is inf; the spec has no such products): a grouped convolution
+  has its lhs's inf and NaN made 0;
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
   results of float add reductions, add reduce_windows, dot_generals and
-  convolutions get `+ 0.0`, which makes -0 +0;
+  convolutions have their zeros replaced by +0;
 * chaos: a loop that applies ops with rounding error of their own
   (transcendental functions, power, atan2) grows ulp differences between
   targets, each within tolerance, into different answers: while bodies
@@ -288,6 +300,11 @@ def _dims(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
+def _array(values: list[int]) -> str:
+    """An `array<i64: ...>` attribute."""
+    return f"array<i64: {', '.join(map(str, values))}>"
+
+
 class Generator:
     """Builds one program; `Generator(seed).program()`."""
 
@@ -445,11 +462,15 @@ class Generator:
             (self.dynamic_slice, 1),
             (self.dynamic_update_slice, 1),
             (self.reduce_window, 2),
+            (self.select_and_scatter, 1),
+            (self.bitcast_convert, 1),
+            (self.reduce_precision, 1),
             (self.call, 1),
         ]
         if self.elementwise:
             elementwise = (self.unary, self.binary, self.compare, self.select)
             elementwise += (self.clamp, self.convert, self.constant)
+            elementwise += (self.bitcast_convert, self.reduce_precision)
             makers = [(m, w) for m, w in makers if m in elementwise]
         functions = [m for m, _ in makers]
         weights = [w for _, w in makers]
@@ -608,23 +629,33 @@ class Generator:
 
     @staticmethod
     def tame(
-        x: str, type_: TType, bounds: dict[str, float], out: str, negative: bool
+        x: str,
+        type_: TType,
+        bounds: dict[str, float],
+        out: str,
+        negative: bool,
+        finite: bool = False,
     ) -> list[str]:
         """Lines making `out` be `x` with its finite elements clamped to
-        the element type's bound (inf and NaN kept) and all of one sign (the
-        magnitude, negated if `negative`): a sum or dot product of huge
-        values overflows or not depending on the order of its terms, and
-        one of terms of both signs can cancel to a result that depends on
-        that order more than any tolerance allows (module docstring)."""
+        the element type's bound (inf and NaN kept, or with `finite` made
+        0) and all of one sign (the magnitude, negated if `negative`): a sum
+        or dot product of huge values overflows or not depending on the
+        order of its terms, and one of terms of both signs can cancel to a
+        result that depends on that order more than any tolerance allows
+        (module docstring)."""
         t, b, s = str(type_), type_.with_element("i1"), type_.with_shape(())
         high, low = (literal(type_.element, v * bounds[type_.element]) for v in (1, -1))
+        other = x
         lines = [
             f"{out}h = stablehlo.constant dense<{high}> : {s}",
             f"{out}l = stablehlo.constant dense<{low}> : {s}",
             f"{out}c = stablehlo.clamp {out}l, {x}, {out}h : ({s}, {t}, {s}) -> {t}",
             f"{out}f = stablehlo.is_finite {x} : ({t}) -> {b}",
-            f"{out}s = stablehlo.select {out}f, {out}c, {x} : {b}, {t}",
         ]
+        if finite:
+            other = f"{out}z"
+            lines.append(f"{other} = stablehlo.constant dense<0.000000e+00> : {t}")
+        lines.append(f"{out}s = stablehlo.select {out}f, {out}c, {other} : {b}, {t}")
         if negative:
             return [
                 *lines,
@@ -635,15 +666,17 @@ class Generator:
 
     @staticmethod
     def positive_zero(x: str, type_: TType, out: str) -> list[str]:
-        """Lines making `out` be `x` with -0.0 turned into +0.0 (`x + 0.0`):
-        whether a float sum or dot product whose terms are zeros is -0.0 or
-        +0.0 depends on how it is accumulated, and signed zeros decide what
-        later ops (atan2, divide, ...) compute."""
-        s = type_.with_shape(())
+        """Lines making `out` be `x` with -0.0 turned into +0.0 (a zero
+        replaced by +0.0): whether a float sum or dot product whose terms
+        are zeros is -0.0 or +0.0 depends on how it is accumulated, and
+        signed zeros decide what later ops (atan2, divide, ...) compute.
+        Not `x + 0.0`, which XLA simplifies to `x` (seed 41201530)."""
+        s, b = type_.with_shape(()), type_.with_element("i1")
         return [
             f"{out}z = stablehlo.constant dense<0.000000e+00> : {s}",
             f"{out}s = stablehlo.broadcast_in_dim {out}z, dims = [] : ({s}) -> {type_}",
-            f"{out} = stablehlo.add {x}, {out}s : {type_}",
+            f"{out}e = stablehlo.compare EQ, {x}, {out}s, FLOAT : ({type_}, {type_}) -> {b}",
+            f"{out} = stablehlo.select {out}e, {out}s, {x} : {b}, {type_}",
         ]
 
     def compare(self) -> None:
@@ -751,6 +784,65 @@ class Generator:
             return None
         return max(int(info.min), int(source_info.min)), min(
             int(info.max), int(source_info.max)
+        )
+
+    def exact_value(self, elements: list[str]) -> int:
+        """An existing value (not approximated) of one of these element
+        types, or a new argument of one."""
+        found = self.pick(lambda t: t.element in elements, exact=True)
+        if found is not None:
+            return found
+        shape = self.rng.choice([*self.shapes, self.random_shape()])
+        return self.p.new_argument(TType(shape, self.rng.choice(elements)))
+
+    def bitcast_convert(self) -> None:
+        """A float value's bits as an integer of its width, with its NaNs
+        made the one canonical NaN first (an op's NaN has an open sign and
+        payload), or an integer's bits as a float of its width (NaNs with
+        payloads, infinities and denormals among them). Approximated floats
+        are not bitcast: their last bits are the implementation's."""
+        floats = [e for e in self.all_types if e in BITS_OF]
+        if self.rng.random() < 0.5:
+            x = self.exact_value(floats)
+            source = self.p.type_of(x)
+            bits = BITS_OF[source.element]
+            target = source.with_element(self.rng.choice([bits, "u" + bits]))
+            self.emit(
+                "\n".join(self.canonical_nan("$0", source, "$Pn"))
+                + f"\n$R = stablehlo.bitcast_convert $Pn : ({source}) -> {target}",
+                [x],
+                [target],
+            )
+            return
+        widths = {BITS_OF[f] for f in floats}
+        x = self.exact_value([e for e in INT_TYPES if e.lstrip("u") in widths])
+        source = self.p.type_of(x)
+        element = [f for f in floats if BITS_OF[f] == source.element.lstrip("u")]
+        target = source.with_element(self.rng.choice(element))
+        self.emit(
+            f"$R = stablehlo.bitcast_convert $0 : ({source}) -> {target}",
+            [x],
+            [target],
+        )
+
+    def reduce_precision(self) -> None:
+        """A float value rounded to a narrower format and back (as JAX
+        emulates bf16 and float8): exponent and mantissa bits of at most the
+        type's, often those of f16, bf16 and the float8 types. Of values that
+        are not approximated only: the rounding goes in steps."""
+        x = self.exact_value([e for e in self.all_types if e in SIGNIFICAND_BITS])
+        type_ = self.p.type_of(x)
+        exponent = {"f16": 5, "bf16": 8, "f32": 8, "f64": 11}[type_.element]
+        mantissa = SIGNIFICAND_BITS[type_.element] - 1
+        formats = [(5, 10), (8, 7), (4, 3), (5, 2)]
+        formats = [(e, m) for e, m in formats if e <= exponent and m <= mantissa]
+        if not formats or self.rng.random() < 0.4:
+            formats = [(self.rng.randint(1, exponent), self.rng.randint(0, mantissa))]
+        e, m = self.rng.choice(formats)
+        self.emit(
+            f"$R = stablehlo.reduce_precision $0, format = e{e}m{m} : {type_}",
+            [x],
+            [type_],
         )
 
     def constant(self) -> None:
@@ -1105,18 +1197,19 @@ class Generator:
         op: Callable[[str], str],
         values: tuple[int, int],
         target: TType,
+        finite: tuple[bool, bool] = (False, False),
     ) -> None:
         """Emit `$R = op("a, b")`, a product of the two `values`: float
-        operands tamed to
-        `PRODUCT_BOUNDS` (one side negated at random) so sums of products
-        stay finite, and a -0 result made +0 (summation order decides its
-        sign)."""
+        operands tamed to `PRODUCT_BOUNDS` (one side negated at random) so
+        sums of products stay finite (those `finite` says with their inf
+        and NaN made 0), and a -0 result made +0 (summation order decides
+        its sign)."""
         lhs, rhs = (self.p.type_of(v) for v in values)
         lines, names, result, after = [], ("$0", "$1"), "$R", []
         if lhs.is_float:
             negative = self.rng.random() < 0.5
-            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False)
-            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative)
+            lines = self.tame("$0", lhs, PRODUCT_BOUNDS, "$Px", False, finite[0])
+            lines += self.tame("$1", rhs, PRODUCT_BOUNDS, "$Py", negative, finite[1])
             names = ("$Px", "$Py")
             result, after = "$Pd", self.positive_zero("$Pd", target, "$R")
         self.emit(
@@ -1171,6 +1264,8 @@ class Generator:
                 f"lhs_dilate = {_dims(lhs_dilate)}, rhs_dilate = {_dims(rhs_dilate)}, "
                 f"reverse = {_dims(reverse)}"
             )
+        spread = any(lo > 0 or hi > 0 for lo, hi in zip(lows, highs, strict=True))
+        spread = spread or any(d > 1 for d in lhs_dilate)  # zeros in the lhs
         self.product(
             lambda operands: (
                 f"stablehlo.convolution({operands}) dim_numbers = "
@@ -1180,6 +1275,7 @@ class Generator:
             ),
             (x, y),
             target,
+            finite=(max(feature_groups, batch_groups) > 1, spread),
         )
 
     def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
@@ -1370,40 +1466,67 @@ class Generator:
         )
 
     def sort(self) -> None:
+        """A sort along one dimension by its first operand, or
+        lexicographically by its first two (the second decides between
+        equal firsts), with a payload operand now and then. Float keys
+        compare in TOTALORDER, their NaNs made one canonical NaN first. The
+        sort is stable, or not where the second key is an iota along the
+        sorted dimension (JAX's argsort), which leaves no two keys equal."""
+        rng = self.rng
         x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool, exact=True)
         keys = self.p.type_of(x)
-        operands = [x]
-        if self.rng.random() < 0.5:
+        dim = rng.randrange(keys.rank)
+        operands, names, types, lines = [x], ["$0"], [keys], []
+        second = rng.choice(["none", "value", "iota"])
+        if second == "value":
+            y = self.value(keys.with_element(self.random_element()), exact=True)
+            if self.p.type_of(y).is_bool:
+                second = "none"
+            else:
+                operands.append(y)
+                names.append("$1")
+                types.append(self.p.type_of(y))
+        elif second == "iota":
+            iota = keys.with_element("i32")
+            lines.append(f"$Pj = stablehlo.iota dim = {dim} : {iota}")
+            names.append("$Pj")
+            types.append(iota)
+        if rng.random() < 0.4:
             operands.append(self.value(keys.with_element(self.random_element())))
-        types = [self.p.type_of(v) for v in operands]
-        dim = self.rng.randrange(keys.rank)
-        direction = self.rng.choice(["LT", "GT"])
-        kind = "TOTALORDER" if keys.is_float else compare_type(keys)
+            names.append(f"${len(operands) - 1}")
+            types.append(self.p.type_of(operands[-1]))
+        key_count = 1 if second == "none" else 2
+        for k in range(key_count):
+            if types[k].is_float:
+                lines += self.canonical_nan(names[k], types[k], f"$Pk{k}")
+                names[k] = f"$Pk{k}"
         scalars = [t.with_shape(()) for t in types]
         block_args = ", ".join(
             f"$Pa{i}{side}: {s}" for i, s in enumerate(scalars) for side in "ab"
         )
-        k = scalars[0]
-        names = ", ".join(f"${i}" for i in range(len(operands)))
-        prologue = ""
-        if keys.is_float:
-            prologue = "\n".join([*self.canonical_nan("$0", keys, "$Pk"), ""])
-            names = names.replace("$0", "$Pk", 1)
-        result_types = ", ".join(str(t) for t in types)
+        b = "tensor<i1>"
+
+        def compare(direction: str, k: int, out: str) -> str:
+            t = scalars[k]
+            kind = "TOTALORDER" if t.is_float else compare_type(t)
+            return f"  {out} = stablehlo.compare {direction}, $Pa{k}a, $Pa{k}b, {kind} : ({t}, {t}) -> {b}\n"
+
+        body = compare(rng.choice(["LT", "GT"]), 0, "$Pc0")
+        result = "$Pc0"
+        if key_count == 2:
+            body += compare("EQ", 0, "$Pq")
+            body += compare(rng.choice(["LT", "GT"]), 1, "$Pc1")
+            body += f"  $Pm = stablehlo.and $Pq, $Pc1 : {b}\n"
+            body += f"  $Pc = stablehlo.or $Pc0, $Pm : {b}\n"
+            result = "$Pc"
+        stable = "false" if second == "iota" and rng.random() < 0.7 else "true"
+        type_list = ", ".join(str(t) for t in types)
+        results = type_list if len(types) == 1 else f"({type_list})"
         self.emit(
-            prologue
-            + f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
-            f"^bb0({block_args}):\n"
-            f"  $Pc = stablehlo.compare {direction}, $Pa0a, $Pa0b, {kind} : ({k}, {k}) -> tensor<i1>\n"
-            f"  stablehlo.return $Pc : tensor<i1>\n"
-            f"}}) : ({result_types}) -> ({result_types})"
-            if len(types) > 1
-            else prologue
-            + f'$R = "stablehlo.sort"({names}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
-            f"^bb0({block_args}):\n"
-            f"  $Pc = stablehlo.compare {direction}, $Pa0a, $Pa0b, {kind} : ({k}, {k}) -> tensor<i1>\n"
-            f"  stablehlo.return $Pc : tensor<i1>\n"
-            f"}}) : ({result_types}) -> {result_types}",
+            "".join(f"{line}\n" for line in lines)
+            + f'$R = "stablehlo.sort"({", ".join(names)}) <{{dimension = {dim} : i64, is_stable = {stable}}}> ({{\n'
+            f"^bb0({block_args}):\n" + body + f"  stablehlo.return {result} : {b}\n"
+            f"}}) : ({type_list}) -> {results}",
             operands,
             types,
         )
@@ -1487,16 +1610,13 @@ class Generator:
             operand, lines = "$Pt", self.tame("$0", source, SUM_BOUNDS, "$Pt", negative)
             result, after = "$Ps", self.positive_zero("$Ps", target, "$R")
 
-        def array(values: list[int]) -> str:
-            return f"array<i64: {', '.join(map(str, values))}>"
-
         self.emit(
             "".join(f"{line}\n" for line in lines)
             + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
-            f'{result} = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {array(base)}, '
+            f'{result} = "stablehlo.reduce_window"({operand}, $Pi) <{{base_dilations = {_array(base)}, '
             f"padding = dense<[{', '.join(padding)}]> : tensor<{source.rank}x2xi64>, "
-            f"window_dilations = {array(dilations)}, "
-            f"window_dimensions = {array(windows)}, window_strides = {array(strides)}}}> ({{\n"
+            f"window_dilations = {_array(dilations)}, "
+            f"window_dimensions = {_array(windows)}, window_strides = {_array(strides)}}}> ({{\n"
             f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {scalar}\n"
             f"  stablehlo.return $Pc : {scalar}\n"
@@ -1505,6 +1625,63 @@ class Generator:
             [x],
             [target],
             sums=bool(after),
+        )
+
+    def select_and_scatter(self) -> None:
+        """JAX's max pooling gradient: each source element goes to the
+        operand element its window selects, where the result combines them
+        with add (float sources tamed as a sum's terms), maximum or minimum.
+        The selection compares GE, GT, LE or LT, walking the window in
+        row-major order: on ties GE and LE keep the first, GT and LT take
+        the last. Windows padded (padding is never selected; a window of
+        padding only scatters nothing), overlapping (strides below their
+        size) or apart; the operand is not approximated (a selection jumps
+        between neighbouring values)."""
+        rng = self.rng
+        x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool, exact=True)
+        operand = self.p.type_of(x)
+        windows, strides, padding, shape = [], [], [], []
+        for d in operand.shape:
+            while True:
+                size, stride = rng.randint(1, 3), rng.choice([1, 1, 2, 3])
+                low, high = rng.choice([0, 0, 1]), rng.choice([0, 0, 1])
+                if d + low + high >= size:
+                    break
+            windows.append(size)
+            strides.append(stride)
+            padding.append(f"[{low}, {high}]")
+            shape.append((d + low + high - size) // stride + 1)
+        source = operand.with_shape(tuple(shape))
+        y = self.value(source)
+        combiner = rng.choice(["add", "maximum", "minimum"])
+        scalar = operand.with_shape(())
+        init = literal(operand.element, identity(combiner, operand.element))
+        lines, names = [], "$0, $1"
+        sums = combiner == "add" and operand.is_float
+        if sums:
+            negative = rng.random() < 0.5
+            lines = self.tame("$1", source, SUM_BOUNDS, "$Pt", negative)
+            names = "$0, $Pt"
+        direction = rng.choice(["GE", "GT", "LE", "LT"])
+        kind = compare_type(operand)
+
+        self.emit(
+            "".join(f"{line}\n" for line in lines)
+            + f"$Pi = stablehlo.constant dense<{init}> : {scalar}\n"
+            f'$R = "stablehlo.select_and_scatter"({names}, $Pi) <{{'
+            f"padding = dense<[{', '.join(padding)}]> : tensor<{operand.rank}x2xi64>, "
+            f"window_dimensions = {_array(windows)}, window_strides = {_array(strides)}}}> ({{\n"
+            f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
+            f"  $Pc = stablehlo.compare {direction}, $Pa, $Pb, {kind} : ({scalar}, {scalar}) -> tensor<i1>\n"
+            f"  stablehlo.return $Pc : tensor<i1>\n"
+            f"}}, {{\n"
+            f"^bb0($Pd: {scalar}, $Pe: {scalar}):\n"
+            f"  $Pf = stablehlo.{combiner} $Pd, $Pe : {scalar}\n"
+            f"  stablehlo.return $Pf : {scalar}\n"
+            f"}}) : ({operand}, {source}, {scalar}) -> {operand}",
+            [x, y],
+            [operand],
+            sums=sums,
         )
 
     def call(self) -> None:
@@ -1628,13 +1805,17 @@ class Generator:
         )
 
     def case(self) -> None:
+        """`case` on an i32 index (out of range: the last branch) with one
+        to three branches, or `if` on an i1, each branch returning the
+        captured values or ops of them."""
         rng = self.rng
-        index = self.value(TType((), "i32"))
+        choice = TType((), "i1" if rng.random() < 0.3 else "i32")
+        index = self.value(choice)
         results = [self.any_value() for _ in range(rng.randint(1, 2))]
         types = [self.p.type_of(v) for v in results]
         operands = [index, *results]
         branches = []
-        for b in range(rng.randint(1, 3)):
+        for b in range(2 if choice.is_bool else rng.randint(1, 3)):
             lines, returned = [], []
             for i, type_ in enumerate(types):
                 name = f"$P{b}x{i}"
@@ -1652,10 +1833,11 @@ class Generator:
         result_text = (
             str(types[0]) if len(types) == 1 else f"({', '.join(map(str, types))})"
         )
+        op = "if" if choice.is_bool else "case"
         self.emit(
-            '$R = "stablehlo.case"($0) ({\n'
+            f'$R = "stablehlo.{op}"($0) ({{\n'
             + "}, {\n".join(branches)
-            + f"}}) : (tensor<i32>) -> {result_text}",
+            + f"}}) : ({choice}) -> {result_text}",
             operands,
             types,
         )
