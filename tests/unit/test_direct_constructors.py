@@ -86,10 +86,21 @@ def _bounds(lower, upper, step) -> dict[str, Any]:
     }
 
 
+def _generic_kernel(arg_attrs: ArrayAttr | None) -> Operation:
+    return _generic(
+        KernelOp,
+        properties={
+            "sym_name": StringAttr("k"),
+            "function_type": FunctionType.from_lists([BUFFER], []),
+            "arg_attrs": arg_attrs,
+        },
+        regions=[Region(Block([ReturnOp()], arg_types=[BUFFER]))],
+    )
+
+
 D = DYNAMIC_INDEX
 NOALIAS = ArrayAttr([DictionaryAttr({"llvm.noalias": UnitAttr()})])
 VALUE = DenseIntOrFPElementsAttr.from_list(TensorType(f32, [2]), [1.0, 2.0])
-KERNEL_TYPE = FunctionType.from_lists([BUFFER], [])
 
 CASES: dict[str, tuple[Callable[[], Operation], Callable[[], Operation]]] = {
     "parallel, static": (
@@ -160,29 +171,10 @@ CASES: dict[str, tuple[Callable[[], Operation], Callable[[], Operation]]] = {
             ReshapeOp, operands=[buffer], result_types=[MemRefType(f32, [32])]
         ),
     ),
-    "kernel": (
-        lambda: KernelOp("k", [BUFFER]),
-        lambda: _generic(
-            KernelOp,
-            properties={
-                "sym_name": StringAttr("k"),
-                "function_type": KERNEL_TYPE,
-                "arg_attrs": None,
-            },
-            regions=[Region(Block([ReturnOp()], arg_types=[BUFFER]))],
-        ),
-    ),
+    "kernel": (lambda: KernelOp("k", [BUFFER]), lambda: _generic_kernel(None)),
     "kernel, argument attributes": (
         lambda: KernelOp("k", [BUFFER], arg_attrs=NOALIAS),
-        lambda: _generic(
-            KernelOp,
-            properties={
-                "sym_name": StringAttr("k"),
-                "function_type": KERNEL_TYPE,
-                "arg_attrs": NOALIAS,
-            },
-            regions=[Region(Block([ReturnOp()], arg_types=[BUFFER]))],
-        ),
+        lambda: _generic_kernel(NOALIAS),
     ),
     "return": (ReturnOp, lambda: _generic(ReturnOp)),
     "global": (
