@@ -25,6 +25,9 @@ memory, and its direction says which operand that is.
       device.synchronize %s
       func.return %y : memref<64xf32>
     }
+
+The constructors make their ops with `Operation.__init__` directly, as the
+loop dialect's do (see `xlir.dialects.loop`).
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ class DefaultStreamOp(IRDLOperation):
     assembly_format = "attr-dict"
 
     def __init__(self):
-        super().__init__(result_types=[StreamType()])
+        Operation.__init__(self, result_types=[StreamType()])
 
 
 @irdl_op_definition
@@ -143,7 +146,7 @@ class StreamCreateOp(IRDLOperation):
     assembly_format = "attr-dict"
 
     def __init__(self):
-        super().__init__(result_types=[StreamType()])
+        Operation.__init__(self, result_types=[StreamType()])
 
 
 @irdl_op_definition
@@ -157,7 +160,7 @@ class StreamDestroyOp(IRDLOperation):
     assembly_format = "$stream attr-dict"
 
     def __init__(self, stream: SSAValue):
-        super().__init__(operands=[stream])
+        Operation.__init__(self, operands=[stream])
 
 
 @irdl_op_definition
@@ -169,7 +172,7 @@ class EventCreateOp(IRDLOperation):
     assembly_format = "attr-dict"
 
     def __init__(self):
-        super().__init__(result_types=[EventType()])
+        Operation.__init__(self, result_types=[EventType()])
 
 
 @irdl_op_definition
@@ -181,7 +184,7 @@ class EventDestroyOp(IRDLOperation):
     assembly_format = "$event attr-dict"
 
     def __init__(self, event: SSAValue):
-        super().__init__(operands=[event])
+        Operation.__init__(self, operands=[event])
 
 
 @irdl_op_definition
@@ -196,7 +199,7 @@ class RecordOp(IRDLOperation):
     assembly_format = "$event `on` $stream attr-dict"
 
     def __init__(self, event: SSAValue, stream: SSAValue):
-        super().__init__(operands=[event, stream])
+        Operation.__init__(self, operands=[event, stream])
 
 
 @irdl_op_definition
@@ -212,7 +215,7 @@ class WaitOp(IRDLOperation):
     assembly_format = "$event `on` $stream attr-dict"
 
     def __init__(self, event: SSAValue, stream: SSAValue):
-        super().__init__(operands=[event, stream])
+        Operation.__init__(self, operands=[event, stream])
 
 
 @irdl_op_definition
@@ -226,7 +229,7 @@ class SynchronizeOp(IRDLOperation):
     assembly_format = "$stream attr-dict"
 
     def __init__(self, stream: SSAValue):
-        super().__init__(operands=[stream])
+        Operation.__init__(self, operands=[stream])
 
 
 # Memory.
@@ -245,7 +248,7 @@ class AllocOp(IRDLOperation):
     assembly_format = "attr-dict `:` type($buffer)"
 
     def __init__(self, buffer_type: MemRefType):
-        super().__init__(result_types=[buffer_type])
+        Operation.__init__(self, result_types=[buffer_type])
 
     def verify_(self) -> None:
         assert isinstance(self.buffer.type, MemRefType)
@@ -268,7 +271,7 @@ class FreeOp(IRDLOperation):
     assembly_format = "$buffer attr-dict `:` type($buffer)"
 
     def __init__(self, buffer: SSAValue):
-        super().__init__(operands=[buffer])
+        Operation.__init__(self, operands=[buffer])
 
 
 @irdl_op_definition
@@ -297,7 +300,8 @@ class CopyOp(IRDLOperation):
         target: SSAValue,
         stream: SSAValue,
     ):
-        super().__init__(
+        Operation.__init__(
+            self,
             operands=[source, target, stream],
             properties={"direction": CopyDirectionAttr(direction)},
         )
@@ -334,8 +338,9 @@ class ReadScalarOp(IRDLOperation):
 
     def __init__(self, buffer: SSAValue, indices: Sequence[SSAValue], stream: SSAValue):
         assert isinstance(buffer.type, MemRefType)
-        super().__init__(
-            operands=[buffer, indices, stream],
+        Operation.__init__(
+            self,
+            operands=[buffer, *indices, stream],
             result_types=[buffer.type.element_type],
         )
 
@@ -363,8 +368,8 @@ class LaunchOp(IRDLOperation):
     assembly_format = "$kernel `(` $args `)` `on` $stream attr-dict (`:` type($args)^)?"
 
     def __init__(self, kernel: str, args: Sequence[SSAValue], stream: SSAValue):
-        super().__init__(
-            operands=[args, stream], properties={"kernel": SymbolRefAttr(kernel)}
+        Operation.__init__(
+            self, operands=[*args, stream], properties={"kernel": SymbolRefAttr(kernel)}
         )
 
     def verify_(self) -> None:
@@ -419,7 +424,7 @@ class CollectiveOp(IRDLOperation):
     assembly_format = "`(` $args `)` `on` $stream attr-dict `:` type($args) $body"
 
     def __init__(self, args: Sequence[SSAValue], stream: SSAValue, body: Region):
-        super().__init__(operands=[args, stream], regions=[body])
+        Operation.__init__(self, operands=[*args, stream], regions=[body])
 
     @property
     def inputs(self) -> Sequence[SSAValue]:

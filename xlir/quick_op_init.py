@@ -152,8 +152,10 @@ def _region(arg: object) -> bool:
     return type(arg) is Region
 
 
-def _sizes(sizes: list[int]) -> DenseArrayBase:
-    """`DenseArrayBase.from_list(i32, sizes)`, made once per list of sizes."""
+def segment_sizes(sizes: Sequence[int]) -> DenseArrayBase:
+    """`DenseArrayBase.from_list(i32, sizes)`, made once per list of sizes:
+    the segment-size attribute of an op with several variadic groups (also
+    for constructors that make their ops directly)."""
     key = tuple(sizes)
     made = _segment_sizes.get(key)
     if made is None:
@@ -224,7 +226,7 @@ def quick_op_init(
     sizes = (operand_sizes, result_sizes, region_sizes)
     for as_property, name, which in layout.segments:
         container = kept_properties if as_property else kept_attributes
-        container[name] = _sizes(sizes[which])
+        container[name] = segment_sizes(sizes[which])
     Operation.__init__(
         self,
         operands=flat_operands,

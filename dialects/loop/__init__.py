@@ -10,6 +10,14 @@ out, reshapes are `loop.reshape` views, and constants are `loop.global` data.
 
 Files: `loops` (parallel, for, yield), `memory` (load, store, view, reshape),
 `globals` (global, get_global), `kernel` (kernel, return).
+
+The constructors make their ops with `Operation.__init__` directly, from
+flat operand lists (and the segment sizes where an op has several variadic
+groups): they know their operand groups, so xDSL's generic reading of each
+argument (`irdl_op_init`, even on `xlir.quick_op_init`'s quick path) would
+only redo what they know, and lowering builds these ops by the thousand. The
+ops are the ones the generic construction makes
+(tests/unit/test_direct_constructors.py). The `device` dialect's do the same.
 """
 
 from xdsl.ir import Dialect

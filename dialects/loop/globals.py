@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -51,7 +52,9 @@ class GlobalOp(IRDLOperation):
     traits = traits_def(SymbolOpInterface())
 
     def __init__(self, name: str, value: DenseIntOrFPElementsAttr):
-        super().__init__(properties={"sym_name": StringAttr(name), "value": value})
+        Operation.__init__(
+            self, properties={"sym_name": StringAttr(name), "value": value}
+        )
 
     @property
     def buffer_type(self) -> MemRefType:
@@ -112,8 +115,8 @@ class GetGlobalOp(IRDLOperation):
     assembly_format = "$name attr-dict `:` type($result)"
 
     def __init__(self, name: str, buffer_type: MemRefType):
-        super().__init__(
-            properties={"name": SymbolRefAttr(name)}, result_types=[buffer_type]
+        Operation.__init__(
+            self, result_types=[buffer_type], properties={"name": SymbolRefAttr(name)}
         )
 
     def verify_(self) -> None:

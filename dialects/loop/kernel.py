@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
-from xdsl.ir import Attribute, Block, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -78,14 +78,13 @@ class KernelOp(IRDLOperation):
         `loop.return`."""
         if body is None:
             body = Region(Block([ReturnOp()], arg_types=argument_types))
-        super().__init__(
-            properties={
-                "sym_name": StringAttr(name),
-                "function_type": FunctionType.from_lists(argument_types, []),
-                "arg_attrs": arg_attrs,
-            },
-            regions=[body],
-        )
+        properties: dict[str, Attribute] = {
+            "sym_name": StringAttr(name),
+            "function_type": FunctionType.from_lists(argument_types, []),
+        }
+        if arg_attrs is not None:
+            properties["arg_attrs"] = arg_attrs
+        Operation.__init__(self, properties=properties, regions=[body])
 
     @property
     def argument_types(self) -> tuple[Attribute, ...]:
@@ -164,7 +163,7 @@ class ReturnOp(IRDLOperation):
     assembly_format = "attr-dict"
 
     def __init__(self):
-        super().__init__()
+        Operation.__init__(self)
 
 
 KERNEL_OPS: list[type[IRDLOperation]] = [KernelOp, ReturnOp]

@@ -44,7 +44,7 @@ from xdsl.dialects.utils.dynamic_index_list import (
     split_dynamic_index_list,
     verify_dynamic_index_list,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -68,6 +68,8 @@ from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.effects import RecursiveEffects
 from xlir.dialects.syntax import array_values, i64_array, print_operands
 
+from xlir.quick_op_init import segment_sizes
+
 Bound = int | SSAValue
 """A loop bound or step: a static integer or an `index` value."""
 
@@ -82,6 +84,9 @@ INTERLEAVE = "interleave"
 (`{interleave = N : i64}`, N a power of two up to 16): the CPU's vectorizer
 runs N vector iterations side by side in each trip of its innermost
 dimension. A hint: other targets and the interpreter ignore it."""
+
+
+_SEGMENTS = AttrSizedOperandSegments.attribute_name
 
 
 def _types(types: Sequence[Attribute]) -> str:
@@ -102,15 +107,22 @@ class _LoopBounds(IRDLOperation):
     @staticmethod
     def bound_operands_and_properties(
         lower: Sequence[Bound], upper: Sequence[Bound], step: Sequence[Bound]
-    ) -> tuple[list[list[SSAValue]], dict[str, Attribute]]:
-        """The three dynamic operand lists and the three static properties."""
-        operands: list[list[SSAValue]] = []
+    ) -> tuple[list[SSAValue], list[int], dict[str, Attribute]]:
+        """The dynamic bounds as one flat operand list, the size of each of
+        their three operand groups, and the three static properties."""
+        operands: list[SSAValue] = []
+        sizes: list[int] = []
         properties: dict[str, Attribute] = {}
-        for key, values in (("lower", lower), ("upper", upper), ("step", step)):
+        for key, values in (
+            ("static_lower", lower),
+            ("static_upper", upper),
+            ("static_step", step),
+        ):
             static, dynamic = split_dynamic_index_list(values, DYNAMIC_INDEX)
-            operands.append(dynamic)
-            properties[f"static_{key}"] = i64_array(static)
-        return operands, properties
+            operands.extend(dynamic)
+            sizes.append(len(dynamic))
+            properties[key] = i64_array(static)
+        return operands, sizes, properties
 
     @property
     def lower_bounds(self) -> list[Bound]:
@@ -264,8 +276,13 @@ class ParallelOp(_LoopBounds):
         in `loop.yield`."""
         if body is None:
             body = Region(Block([YieldOp()], arg_types=[IndexType()] * len(lower)))
-        operands, properties = self.bound_operands_and_properties(lower, upper, step)
-        super().__init__(operands=operands, properties=properties, regions=[body])
+        operands, sizes, properties = self.bound_operands_and_properties(
+            lower, upper, step
+        )
+        properties[_SEGMENTS] = segment_sizes(sizes)
+        Operation.__init__(
+            self, operands=operands, properties=properties, regions=[body]
+        )
 
     @property
     def induction_vars(self) -> tuple[SSAValue, ...]:
@@ -385,12 +402,16 @@ class ForOp(_LoopBounds):
             block = Block(arg_types=[IndexType(), *(v.type for v in iter_args)])
             block.add_op(YieldOp(*block.args[1:]))
             body = Region(block)
-        operands, properties = self.bound_operands_and_properties(
+        operands, sizes, properties = self.bound_operands_and_properties(
             [lower], [upper], [step]
         )
-        super().__init__(
-            operands=[*operands, iter_args],
-            result_types=[[v.type for v in iter_args]],
+        operands.extend(iter_args)
+        sizes.append(len(iter_args))
+        properties[_SEGMENTS] = segment_sizes(sizes)
+        Operation.__init__(
+            self,
+            operands=operands,
+            result_types=[v.type for v in iter_args],
             properties=properties,
             regions=[body],
         )
@@ -517,6 +538,9 @@ class YieldOp(AbstractYieldOperation[Attribute]):
 
     name = "loop.yield"
     traits = traits_def(IsTerminator(), HasParent(ParallelOp, ForOp), Pure())
+
+    def __init__(self, *arguments: SSAValue):
+        Operation.__init__(self, operands=arguments)
 
 
 LOOP_OPS: list[type[IRDLOperation]] = [ParallelOp, ForOp, YieldOp]

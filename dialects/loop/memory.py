@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     VectorType,
     i8,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -167,8 +168,9 @@ class LoadOp(IRDLOperation):
         vector: VectorType | None = None,
     ):
         assert isinstance(buffer.type, MemRefType)
-        super().__init__(
-            operands=[buffer, indices],
+        Operation.__init__(
+            self,
+            operands=[buffer, *indices],
             result_types=[vector or buffer.type.element_type],
         )
 
@@ -206,7 +208,7 @@ class StoreOp(IRDLOperation):
     traits = traits_def(MemoryWriteEffect())
 
     def __init__(self, value: SSAValue, buffer: SSAValue, indices: Sequence[SSAValue]):
-        super().__init__(operands=[value, buffer, indices])
+        Operation.__init__(self, operands=[value, buffer, *indices])
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
@@ -250,10 +252,11 @@ class ViewOp(IRDLOperation):
     traits = traits_def(NoMemoryEffect())
 
     def __init__(self, source: SSAValue, offset: int, result_type: MemRefType):
-        super().__init__(
+        Operation.__init__(
+            self,
             operands=[source],
-            properties={"offset": IntegerAttr(offset, 64)},
             result_types=[result_type],
+            properties={"offset": IntegerAttr(offset, i64)},
         )
 
     @property
@@ -333,7 +336,7 @@ class ReshapeOp(IRDLOperation):
     assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
 
     def __init__(self, source: SSAValue, result_type: MemRefType):
-        super().__init__(operands=[source], result_types=[result_type])
+        Operation.__init__(self, operands=[source], result_types=[result_type])
 
     def verify_(self) -> None:
         source, result = self.source.type, self.result.type

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, f32, i32
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i32
 from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import (
@@ -29,8 +29,6 @@ from xdsl.irdl import (
     var_region_def,
     var_result_def,
 )
-from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 
 from xlir import quick_op_init
 
@@ -109,11 +107,7 @@ CASES: dict[str, Callable[[], Operation]] = {
         properties={"tag": StringAttr("t")},
         regions=(Region(Block()), (Region(Block()),)),
     ),
-    "yield": lambda: YieldOp(*THREE),
     "an op's results as a group": lambda: AnyOp(THREE, result_types=[THREE.types]),
-    "parallel": lambda: ParallelOp([0, a], [c, 8], [1, 1]),
-    "for": lambda: ForOp(0, d, 1, [a, b]),
-    "kernel": lambda: KernelOp("k", [f32, IndexType()]),
 }
 
 
