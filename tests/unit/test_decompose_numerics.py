@@ -72,16 +72,17 @@ def _both(text: str, *arguments: np.ndarray):
 def grid(dtype) -> np.ndarray:
     info = np.finfo(dtype)
     tiny, big = float(info.smallest_subnormal), float(info.max)
-    positive = np.concatenate(
-        [
-            np.linspace(0.0, 8.0, 2001),
-            np.geomspace(tiny, big, 3000),
-            np.linspace(0.99, 1.01, 401),
-            1.0 - np.geomspace(float(info.epsneg), 0.5, 400),
-            [0.0, math.inf, tiny, float(info.tiny), big],
-        ]
-    )
+    # geomspace may round its last point (big) past the largest float: inf, in the grid anyway
     with np.errstate(over="ignore"):
+        positive = np.concatenate(
+            [
+                np.linspace(0.0, 8.0, 2001),
+                np.geomspace(tiny, big, 3000),
+                np.linspace(0.99, 1.01, 401),
+                1.0 - np.geomspace(float(info.epsneg), 0.5, 400),
+                [0.0, math.inf, tiny, float(info.tiny), big],
+            ]
+        )
         values = np.concatenate([positive, -positive, [math.nan]]).astype(dtype)
     return np.unique(values)
 

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.test import TestOp
+from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.ir import Block, Region
 
 from xlir.rewriting import walk_region
@@ -17,16 +17,16 @@ from xlir.walk import walk
 def _tree() -> ModuleOp:
     """Ops with two regions of two blocks each, three levels deep."""
 
-    def op(depth: int) -> TestOp:
+    def op(depth: int) -> AnyOp:
         if depth == 0:
-            return TestOp()
+            return AnyOp()
         regions = [
-            Region([Block([op(depth - 1), TestOp()]), Block([op(depth - 1)])])
+            Region([Block([op(depth - 1), AnyOp()]), Block([op(depth - 1)])])
             for _ in range(2)
         ]
-        return TestOp(regions=regions)
+        return AnyOp(regions=regions)
 
-    return ModuleOp([op(3), TestOp(), op(2)])
+    return ModuleOp([op(3), AnyOp(), op(2)])
 
 
 def test_walk_matches_xdsl() -> None:
@@ -38,7 +38,7 @@ def test_walk_matches_xdsl() -> None:
 
 
 @pytest.mark.parametrize(
-    ("reverse", "region_first"), itertools.product([False, True], repeat=2)
+    ("reverse", "region_first"), list(itertools.product([False, True], repeat=2))
 )
 def test_walk_region_matches_xdsl(reverse: bool, region_first: bool) -> None:
     region = _tree().body
