@@ -96,6 +96,10 @@ with its local-sync driver (on the calling thread), numpy with
 leave XLA's compile pool as it is, so xlir keeps its code generation
 workers). On a shared or oversubscribed machine threaded
 BLAS can slow down many times over; set OPENBLAS_NUM_THREADS=1 there.
+OpenBLAS's threads spin for about 2^28 cycles (0.1 s) after each call
+before they sleep, which would hold a core through the next system's call
+(xlir's, the one after numpy in each round) and leave its threads one core;
+`OPENBLAS_THREAD_TIMEOUT=4` (unless set) puts them to sleep at once.
 Timings are the median of `--repeat` calls after two warm-up calls, taken
 in rounds that call each system once, so that a slow spell of a shared
 machine hits all of them; the header prints the load average.
@@ -121,6 +125,7 @@ from pathlib import Path
 
 ONE_THREAD = "--one-thread" in sys.argv
 """Read before numpy and XLA start, which fix their thread counts then."""
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")  # read when numpy loads
 if ONE_THREAD:
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     os.environ["XLA_FLAGS"] = (
@@ -994,6 +999,7 @@ def print_notes(peers: Sequence[Peer], notes: Sequence[str], repeat: int) -> Non
         )
     else:
         print(f"# OPENBLAS_NUM_THREADS={threads}")
+    print(f"# OPENBLAS_THREAD_TIMEOUT={os.environ['OPENBLAS_THREAD_TIMEOUT']}")
     if os.environ.get("XLIR_CACHE") == "0":
         print("# note: XLIR_CACHE=0: the cached compile is a second cold compile")
     for note in notes:
