@@ -144,6 +144,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.dot_quads import DotQuadsPass
         from xlir.passes.loop.expand_math import ExpandMathPass
         from xlir.passes.loop.fuse_kernels import FuseKernelsPass
+        from xlir.passes.loop.int_div_in_float import IntDivInFloatPass
         from xlir.passes.loop.interleave import InterleavePass
         from xlir.passes.loop.pack_panels import PackPanelsPass
         from xlir.passes.loop.parallelize import ParallelizePass
@@ -162,6 +163,7 @@ class CpuTarget(Target):
             if info.threads == 1
             else [ParallelizePass(threads=info.threads, vector_bits=bits)]
         )
+        divisions: list[ModulePass] = [IntDivInFloatPass()] if bits >= 128 else []
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),
@@ -174,6 +176,7 @@ class CpuTarget(Target):
             PackPanelsPass(),
             BlockSumsPass(),
             ExpandMathPass(),
+            *divisions,
             InterleavePass(vector_bits=bits),
             TileTransposesPass(vector_bits=bits),
             *threads,
