@@ -7,10 +7,9 @@ loop run one element at a time with it. This pass writes, in every
 `loop.kernel`, `arith.divsi`, `divui`, `remsi` and `remui` on integers of
 at most 32 bits (scalars or vectors) as a float division, which vectorizes:
 both operands converted to f64 (to f32 for 16 bits or fewer), divided,
-the quotient truncated (`math.trunc`) and read back as an integer by
-adding 1.5 * 2^52 (2^23) and taking the low bits of the sum: LLVM's
-`fptosi`, which xDSL's llvm dialect lacks, is `llvm.fptosi.sat` in the
-lowering, which x86 scalarizes. A remainder is `a - q * b`.
+the quotient truncated (`math.trunc`) and read back as an integer
+(`float_to_int_bits.integer_bits`: the conversion ops lower to code x86
+runs one lane at a time). A remainder is `a - q * b`.
 
 Exact: for |a| < 2^w and 1 <= |b| < 2^w (w = 32 unsigned, 31 signed), a
 quotient that is not an integer is at least 1/|b| from the nearest one,
@@ -52,6 +51,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xlir.dialects.loop.kernel import KernelOp
+from xlir.passes.loop.float_to_int_bits import integer_bits
 from xlir.passes.loop.math_approximations.scalar_builder import ScalarBuilder, Value
 
 DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
@@ -137,11 +137,6 @@ def _compare(predicate: int, lhs: int, rhs: int, width: int) -> bool:
     ][predicate]
 
 
-MAGIC = {64: 1.5 * 2.0**52, 32: 1.5 * 2.0**23}
-"""Added to an integer-valued float of magnitude below a quarter of it, a
-float whose low bits are the integer's two's complement bits."""
-
-
 def in_float(op: Operation) -> None:
     """Replace one division or remainder by its float form, where it has
     one (module docstring)."""
@@ -165,12 +160,9 @@ def in_float(op: Operation) -> None:
     quotient = code.made(
         math.TruncOp, ((converted(dividend) / converted(divisor)).ssa,)
     )
-    bits = (quotient + MAGIC[float_.bitwidth]).bits()
-    if bits.element != element:
-        bits = bits.truncate(element)
-    result = bits
+    result = integer_bits(quotient, element)
     if isinstance(op, arith.RemSIOp | arith.RemUIOp):
-        result = code.wrap(dividend) - bits * code.wrap(divisor)
+        result = code.wrap(dividend) - result * code.wrap(divisor)
     op.results[0].replace_all_uses_with(result.ssa)
     op.detach()
     op.erase()
