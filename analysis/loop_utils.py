@@ -1,6 +1,6 @@
 """Helpers the loop-level passes share (`hoist`, `unroll`, `tile`,
-`fold-index`): trip counts, index constants, the effects of scalar ops, and
-cloning a loop body."""
+`fold-index`): trip counts, index constants, the effects of scalar ops,
+cloning a loop body, and the ops of some kinds in a module's kernels."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from functools import lru_cache
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import get_effects, is_speculatable
+from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp, YieldOp
 
 LoopOp = ParallelOp | ForOp
@@ -66,6 +67,20 @@ def index_constant(builder: Builder, value: int) -> SSAValue:
 def _index_attribute(value: int) -> IntegerAttr[IndexType]:
     """Bounded: the offsets and sizes vary with the programs compiled."""
     return IntegerAttr(value, INDEX)
+
+
+def kernel_ops_of(
+    module: ModuleOp, kinds: tuple[type[Operation], ...]
+) -> list[Operation]:
+    """The ops of `kinds` in the module's `loop.kernel`s, listed before a
+    pass rewrites any."""
+    return [
+        op
+        for kernel in module.ops
+        if isinstance(kernel, KernelOp)
+        for op in kernel.walk()
+        if isinstance(op, kinds)
+    ]
 
 
 def constant_int(value: SSAValue) -> int | None:

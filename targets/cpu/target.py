@@ -143,9 +143,8 @@ class CpuTarget(Target):
         from xlir.passes.loop.block_sums import BlockSumsPass
         from xlir.passes.loop.dot_quads import DotQuadsPass
         from xlir.passes.loop.expand_math import ExpandMathPass
-        from xlir.passes.loop.float_to_int_bits import FloatToIntBitsPass
         from xlir.passes.loop.fuse_kernels import FuseKernelsPass
-        from xlir.passes.loop.int_div_in_float import IntDivInFloatPass
+        from xlir.passes.loop.int_in_float import IntInFloatPass
         from xlir.passes.loop.interleave import InterleavePass
         from xlir.passes.loop.pack_panels import PackPanelsPass
         from xlir.passes.loop.parallelize import ParallelizePass
@@ -164,9 +163,7 @@ class CpuTarget(Target):
             if info.threads == 1
             else [ParallelizePass(threads=info.threads, vector_bits=bits)]
         )
-        in_float: list[ModulePass] = (
-            [FloatToIntBitsPass(), IntDivInFloatPass()] if bits >= 128 else []
-        )
+        in_float: list[ModulePass] = [IntInFloatPass()] if bits >= 128 else []
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),

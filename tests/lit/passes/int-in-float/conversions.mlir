@@ -1,4 +1,4 @@
-// RUN: xlir-opt %s -p float-to-int-bits --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p int-in-float --split-input-file | filecheck %s
 
 // f32 to i32: widened to f64, clamped to [-2^31, 2^31 - 1], truncated, read
 // back through the 1.5 * 2^52 sum's low bits; NaN gives 0.

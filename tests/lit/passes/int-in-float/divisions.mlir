@@ -1,4 +1,4 @@
-// RUN: xlir-opt %s -p int-div-in-float --split-input-file | filecheck %s
+// RUN: xlir-opt %s -p int-in-float --split-input-file | filecheck %s
 
 // A signed i32 division and remainder by a loaded divisor become f64
 // divisions, truncated, read back as integers through the 1.5 * 2^52 sum's
