@@ -14,6 +14,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     VectorType,
@@ -60,7 +61,10 @@ def known(value: SSAValue, depth: int = 8) -> int | None:
 
 
 def _width(type_: Attribute) -> int:
+    """Bits of an integer (or `index`: 64, the CPU's) or of a vector's lanes."""
     element = type_.element_type if isinstance(type_, VectorType) else type_
+    if isinstance(element, IndexType):
+        return 64
     assert isinstance(element, IntegerType)
     return element.width.data
 

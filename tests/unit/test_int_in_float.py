@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, i1, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i32
 from xdsl.ir import Block
 from xlir.analysis.known_integers import known
 from xlir.evaluator.loop import LoopModule
@@ -92,6 +92,9 @@ def test_known_sees_through_the_zero_divisor_guard() -> None:
     )
     assert known(arith.CmpiOp(minus_one, one, "ugt").result) == 1
     assert known(arith.CmpiOp(minus_one, one, "sgt").result) == 0
+    index_one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    index_two = arith.ConstantOp(IntegerAttr(2, IndexType()))
+    assert known(arith.CmpiOp(index_one, index_two, "slt").result) == 1
 
 
 KERNEL = """
