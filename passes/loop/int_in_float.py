@@ -31,7 +31,8 @@ results:
   the integer type's range, truncated, read back, NaN sent to 0: the
   saturating conversion's results.
 
-Left alone: 64-bit integers and `index` (f64 has no room for them).
+Left alone: 64-bit integers and `index` (f64 has no room for them), and
+conversions to i1.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def convert_in_float(op: Operation) -> None:
         return
     assert isinstance(integer, IntegerType)
     width = integer.width.data
-    if width > 32:
+    if not 1 < width <= 32:
         return
     if isinstance(op, UNSIGNED_CONVERSIONS):
         low, high = 0.0, float((1 << width) - 1)
