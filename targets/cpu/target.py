@@ -139,13 +139,17 @@ class CpuTarget(Target):
         `info`; `fast_math` lets `vectorize` reassociate float sums (partial
         sums, as XLA:CPU's reductions); `threads=1` leaves `parallelize` out;
         `bounds_check` makes the code check every load and store;
-        `time_launches` puts timers around each launch (launch_timers.py)."""
+        `time_launches` puts timers around each launch (launch_timers.py).
+        Kernels equal up to their names are compiled once (`merge-kernels`),
+        unless bounds checks (whose messages name each kernel's source) or
+        launch timers (which report each kernel by name) ask for each."""
         from xlir.passes.loop.block_sums import BlockSumsPass
         from xlir.passes.loop.dot_quads import DotQuadsPass
         from xlir.passes.loop.expand_math import ExpandMathPass
         from xlir.passes.loop.fuse_kernels import FuseKernelsPass
         from xlir.passes.loop.int_in_float import IntInFloatPass
         from xlir.passes.loop.interleave import InterleavePass
+        from xlir.passes.loop.merge_kernels import MergeKernelsPass
         from xlir.passes.loop.pack_panels import PackPanelsPass
         from xlir.passes.loop.parallelize import ParallelizePass
         from xlir.passes.loop.register_tile import RegisterTilePass
@@ -164,6 +168,11 @@ class CpuTarget(Target):
             else [ParallelizePass(threads=info.threads, vector_bits=bits)]
         )
         in_float: list[ModulePass] = [IntInFloatPass()] if bits >= 128 else []
+        merge: list[ModulePass] = (
+            []
+            if options.bounds_check or options.time_launches
+            else [MergeKernelsPass()]
+        )
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),
@@ -180,6 +189,7 @@ class CpuTarget(Target):
             InterleavePass(vector_bits=bits),
             TileTransposesPass(vector_bits=bits),
             *threads,
+            *merge,
             CpuLoopToLLVMPass(
                 bounds_check=options.bounds_check, byte_dot_bits=info.byte_dot_bits
             ),
