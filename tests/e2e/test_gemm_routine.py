@@ -120,11 +120,17 @@ def test_routine_matches_inline_kernel(name: str) -> None:
 def test_threads_do_not_change_the_bits() -> None:
     dot = DOTS["threaded"]
     arguments = _arguments(dot)
-    threaded = xlir.compile(dot.program(), target="cpu", options=CompileOptions(threads=2))
-    single = xlir.compile(dot.program(), target="cpu", options=CompileOptions(threads=1))
+    threaded = xlir.compile(
+        dot.program(), target="cpu", options=CompileOptions(threads=2)
+    )
+    single = xlir.compile(
+        dot.program(), target="cpu", options=CompileOptions(threads=1)
+    )
     assert "xlir.parallel_for" in threaded.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
     assert "xlir.parallel_for" not in single.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    np.testing.assert_array_equal(_bits(threaded(*arguments)), _bits(single(*arguments)))
+    np.testing.assert_array_equal(
+        _bits(threaded(*arguments)), _bits(single(*arguments))
+    )
 
 
 def test_bounds_checked_code_keeps_the_inline_kernel() -> None:
