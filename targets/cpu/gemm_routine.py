@@ -8,10 +8,14 @@ called (`gemm_calls.py` rewrites the dot nests into calls), as XLA:CPU
 calls Eigen and IREE its mmt4d micro-kernels.
 
 `xlir.gemm_f32_{mr}x{lanes}(A, B, C, P, M, N, K, a_row, a_k, b_k, b_col,
-c_row, j0)` computes the panel of columns `j0 : j0 + 2 * lanes` of
-`C[i, j] = sum_k A[i, k] * B[k, j]` (element strides `a_row`, `a_k`, `b_k`,
-`b_col`, `c_row`; C's columns unit stride): it copies the panel of B into
-its slice of the scratch `P` (`[panel, k, 0 : nr]`, zero past column N),
+c_row, a_batch, b_batch, c_batch, batch, slot, j0)` computes the panel of
+columns `j0 : j0 + 2 * lanes` of `C[i, j] = sum_k A[i, k] * B[k, j]`
+(element strides `a_row`, `a_k`, `b_k`, `b_col`, `c_row`; C's columns unit
+stride) of the matrices `batch` of a batched dot (each A `a_batch`
+elements after the one before, B and C likewise; 0 for a plain dot): it
+copies the panel of B into the slice `slot` of the scratch `P` (`[slot, k,
+0 : nr]`, zero past column N; the caller gives each panel that may run at
+once a slice of its own),
 then runs `mr` x `nr` register tiles down the rows (`mr` vector
 accumulators of two `lanes`-wide vectors), the rows left over in one tile
 of as many rows. That is `pack-panels`' layout and `register-tile`'s tile,
@@ -44,8 +48,9 @@ PREFIX = "xlir.gemm_f32_"
 I64 = ir.IntType(64)
 F32 = ir.FloatType()
 PTR = ir.PointerType()
-ARGUMENTS = 13
-"""A, B, C, P; M, N, K; a_row, a_k, b_k, b_col, c_row; j0."""
+ARGUMENTS = 18
+"""A, B, C, P; M, N, K; a_row, a_k, b_k, b_col, c_row; a_batch, b_batch,
+c_batch, batch; slot, j0."""
 
 
 def routine_name(mr: int, lanes: int) -> str:
@@ -76,18 +81,17 @@ def define_gemm(
     tiles = {
         rows: _define_tile(module, mr, lanes, rows, vector) for rows in range(1, mr + 1)
     }
-    a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row, j0 = function.args
+    (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
+    a_batch, b_batch, c_batch, batch, slot, j0 = function.args[12:]
     for pointer in (a, b_, c, p):
         pointer.add_attribute("noalias")
     b = ir.IRBuilder(function.append_basic_block("entry"))
+    a = b.gep(a, [b.mul(batch, a_batch)], inbounds=True, source_etype=F32)
+    b_ = b.gep(b_, [b.mul(batch, b_batch)], inbounds=True, source_etype=F32)
+    c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=F32)
     nr = 2 * lanes
     width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
-    panel = b.gep(
-        p,
-        [b.mul(b.udiv(j0, I64(nr)), b.mul(k, I64(nr)))],
-        inbounds=True,
-        source_etype=F32,
-    )
+    panel = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
     columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
     _pack(b, columns, panel, k, b_k, b_col, width, nr)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)

@@ -76,9 +76,10 @@ DOTS = {
     "k_one": Dot((48, 1), (1, 40), PLAIN, (48, 40), True),
     "empty_k": Dot((8, 0), (0, 16), PLAIN, (8, 16), False),
     "empty_m": Dot((0, 8), (8, 16), PLAIN, (0, 16), False),
-    "batch": Dot((3, 20, 64), (3, 64, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), False),
+    "batch": Dot((3, 20, 300), (3, 300, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), True),
+    "batch_short": Dot((3, 20, 64), (3, 64, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), False),
     "two_contracting": Dot((20, 8, 16), (8, 16, 40), "contracting_dims = [1, 2] x [0, 1]", (20, 40), False),
-    "epilogue": Dot((32, 64), (64, 48), PLAIN, (32, 48), False, epilogue=True),
+    "epilogue": Dot((32, 64), (64, 48), PLAIN, (32, 48), True, epilogue=True),
     "threaded": Dot((512, 512), (512, 512), PLAIN, (512, 512), True),
 }  # fmt: skip
 
