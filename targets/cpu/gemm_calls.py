@@ -37,8 +37,8 @@ The routine runs the same FMAs in the same order as the inline kernel
 (`register-tile{contract=true}` then `block-sums`), so results are bit
 for bit the same. Left inline: what `register-tile` would not tile the
 same way (M or N below 2, a dimension of dynamic size), sums longer than
-`gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` (slower
-through the routine), a nest with any other op (a fused producer, a
+`gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` and a
+last panel mostly past N (both slower through the routine), a nest with any other op (a fused producer, a
 second output, several contracting dimensions), a kernel that reads C or
 writes A or B, and other element types.
 """
@@ -244,15 +244,21 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     return None
 
 
-def _covered(gemm: Gemm, kernel: KernelOp) -> bool:
+def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
     """Whether the routine gives the inline kernel's results at its speed:
     sizes it tiles the same way, C read nowhere in the kernel, A and B
     written nowhere; a batched dot's sums at least `BLOCK` long (shorter
     ones, small matrices: 256 x 64 x 256 ran 1.1x the inline kernel's
-    time, 256 x 128 x 256 1.07x; 256 x 512 x 256 the same)."""
+    time, 256 x 128 x 256 1.07x; 256 x 512 x 256 the same); at most a
+    quarter of the columns computed past N (the routine's last panel
+    computes all `nr`, where the inline kernel's remainder tile is
+    narrower: a 1024 x 256 x 8 dot took 4x the vector FMAs)."""
     if gemm.m < 2 or gemm.n < 2 or not 1 <= gemm.k <= MAX_K:
         return False
     if gemm.batch and gemm.k < BLOCK:
+        return False
+    computed = -(-gemm.n // nr) * nr
+    if 4 * (computed - gemm.n) > computed:
         return False
     for op in walk(kernel):
         if isinstance(op, LoadOp) and op.buffer is gemm.c:
@@ -396,7 +402,7 @@ class GemmCallsPass(ModulePass):
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
                 gemm = gemm_of(nest)
-                if gemm is None or not _covered(gemm, kernel):
+                if gemm is None or not _covered(gemm, kernel, 2 * lanes):
                     continue
                 dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
                 work = 4 * dots // (2 * lanes)

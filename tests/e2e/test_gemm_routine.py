@@ -3,7 +3,8 @@ give bit for bit the results of the inline register-tiled kernel
 (`CompileOptions(library_calls=False)`), for every shape class of dot:
 transposed operands, remainder rows and columns, sums split into chunks
 by `block-sums` or not, M, N or K of 1, empty operands, batch dimensions,
-several contracting dimensions, fused epilogues; threaded or not; JIT and
+several contracting dimensions, fused epilogues, a few columns; threaded
+or not; JIT and
 ahead of time (an object linked into a C program). Each case also says
 whether the routine covers it, so a change of coverage shows."""
 
@@ -63,20 +64,21 @@ class Dot:
 PLAIN = "contracting_dims = [1] x [0]"
 DOTS = {
     "plain": Dot((96, 256), (256, 128), PLAIN, (96, 128), True),
-    "remainders": Dot((13, 300), (300, 37), PLAIN, (13, 37), True),
-    "k_one_chunk": Dot((24, 256), (256, 40), PLAIN, (24, 40), True),
-    "k_chunks": Dot((24, 1000), (1000, 40), PLAIN, (24, 40), True),
-    "k_longest": Dot((2, 65536), (65536, 2), PLAIN, (2, 2), True),
-    "k_too_long": Dot((2, 65800), (65800, 2), PLAIN, (2, 2), False),
+    "remainders": Dot((13, 300), (300, 120), PLAIN, (13, 120), True),
+    "k_one_chunk": Dot((24, 256), (256, 64), PLAIN, (24, 64), True),
+    "k_chunks": Dot((24, 1000), (1000, 64), PLAIN, (24, 64), True),
+    "k_longest": Dot((2, 65536), (65536, 64), PLAIN, (2, 64), True),
+    "k_too_long": Dot((2, 65800), (65800, 64), PLAIN, (2, 64), False),
     "lhs_transposed": Dot((300, 20), (300, 50), "contracting_dims = [0] x [0]", (20, 50), True),
     "rhs_transposed": Dot((20, 300), (50, 300), "contracting_dims = [1] x [1]", (20, 50), True),
     "both_transposed": Dot((300, 20), (50, 300), "contracting_dims = [0] x [1]", (20, 50), True),
+    "narrow": Dot((64, 300), (300, 5), PLAIN, (64, 5), False),
     "m_one": Dot((1, 64), (64, 48), PLAIN, (1, 48), False),
     "n_one": Dot((48, 64), (64, 1), PLAIN, (48, 1), False),
-    "k_one": Dot((48, 1), (1, 40), PLAIN, (48, 40), True),
+    "k_one": Dot((48, 1), (1, 64), PLAIN, (48, 64), True),
     "empty_k": Dot((8, 0), (0, 16), PLAIN, (8, 16), False),
     "empty_m": Dot((0, 8), (8, 16), PLAIN, (0, 16), False),
-    "batch": Dot((3, 20, 300), (3, 300, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), True),
+    "batch": Dot((3, 20, 300), (3, 300, 64), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 64), True),
     "batch_short": Dot((3, 20, 64), (3, 64, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), False),
     "two_contracting": Dot((20, 8, 16), (8, 16, 40), "contracting_dims = [1, 2] x [0, 1]", (20, 40), False),
     "epilogue": Dot((32, 64), (64, 48), PLAIN, (32, 48), True, epilogue=True),

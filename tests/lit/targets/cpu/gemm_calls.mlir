@@ -73,37 +73,36 @@ func.func @main(%a: memref<6x40xf32>, %b: memref<40x16xf32>) -> memref<6x16xf32>
 // Transposed operands are strides: Aᵀ[k, i] (row stride 1, k stride 5),
 // Bᵀ[j, k] read as B (k stride 1, column stride 7), the product's operands
 // and the sum's in the other order; the output's dimensions swapped
-// (C[j, i]: i is the column, so Bᵀ's j is the routine's row). A panel of
-// 5 columns is a partial one, and the only one: no threads.
+// (C[j, i]: i is the column, so Bᵀ's j is the routine's row).
 // CHECK-LABEL: loop.kernel @transposed(
-// CHECK-SAME:    %[[A:[^:]*]]: memref<7x5xf32>, %[[B:[^:]*]]: memref<3x7xf32>, %[[C:[^:]*]]: memref<3x5xf32>, %[[P:[^:]*]]: memref<1x7x8xf32>)
-// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (5) step (8) {
+// CHECK-SAME:    %[[A:[^:]*]]: memref<7x16xf32>, %[[B:[^:]*]]: memref<3x7xf32>, %[[C:[^:]*]]: memref<3x16xf32>, %[[P:[^:]*]]: memref<2x7x8xf32>)
+// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (16) step (8) attributes {threads = 2 : i64} {
 // CHECK-NEXT:      %[[MATRIX:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      %[[W:.*]] = arith.constant 8 : index
 // CHECK-NEXT:      %[[SLOT:.*]] = arith.divui %[[J]], %[[W]] : index
 // CHECK-NEXT:      %[[M:.*]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[N:.*]] = arith.constant 5 : index
+// CHECK-NEXT:      %[[N:.*]] = arith.constant 16 : index
 // CHECK-NEXT:      %[[K:.*]] = arith.constant 7 : index
 // CHECK-NEXT:      %[[AR:.*]] = arith.constant 7 : index
 // CHECK-NEXT:      %[[AK:.*]] = arith.constant 1 : index
-// CHECK-NEXT:      %[[BK:.*]] = arith.constant 5 : index
+// CHECK-NEXT:      %[[BK:.*]] = arith.constant 16 : index
 // CHECK-NEXT:      %[[BC:.*]] = arith.constant 1 : index
-// CHECK-NEXT:      %[[CR:.*]] = arith.constant 5 : index
+// CHECK-NEXT:      %[[CR:.*]] = arith.constant 16 : index
 // CHECK-NEXT:      %[[AB:.*]] = arith.constant 21 : index
-// CHECK-NEXT:      %[[BB:.*]] = arith.constant 35 : index
-// CHECK-NEXT:      %[[CB:.*]] = arith.constant 15 : index
+// CHECK-NEXT:      %[[BB:.*]] = arith.constant 112 : index
+// CHECK-NEXT:      %[[CB:.*]] = arith.constant 48 : index
 // CHECK-NEXT:      loop.call @xlir.gemm_f32_4x4(%[[B]], %[[A]], %[[C]], %[[P]], %[[M]], %[[N]], %[[K]], %[[AR]], %[[AK]], %[[BK]], %[[BC]], %[[CR]], %[[AB]], %[[BB]], %[[CB]], %[[MATRIX]], %[[SLOT]], %[[J]])
-loop.kernel @transposed(%at: memref<7x5xf32>, %bt: memref<3x7xf32>, %c: memref<3x5xf32>) {
+loop.kernel @transposed(%at: memref<7x16xf32>, %bt: memref<3x7xf32>, %c: memref<3x16xf32>) {
   %zero = arith.constant 0.0 : f32
-  loop.parallel (%i, %j) = (0, 0) to (5, 3) step (1, 1) {
+  loop.parallel (%i, %j) = (0, 0) to (16, 3) step (1, 1) {
     %s = loop.for %k = 0 to 7 step 1 iter_args(%acc = %zero) -> (f32) {
-      %x = loop.load %at[%k, %i] : memref<7x5xf32>
+      %x = loop.load %at[%k, %i] : memref<7x16xf32>
       %y = loop.load %bt[%j, %k] : memref<3x7xf32>
       %p = arith.mulf %y, %x : f32
       %n = arith.addf %p, %acc : f32
       loop.yield %n : f32
     }
-    loop.store %s, %c[%j, %i] : memref<3x5xf32>
+    loop.store %s, %c[%j, %i] : memref<3x16xf32>
   }
   loop.return
 }
@@ -112,7 +111,8 @@ loop.kernel @transposed(%at: memref<7x5xf32>, %bt: memref<3x7xf32>, %c: memref<3
 
 // Left inline: f64, a single row, an initial value other than +0.0, a
 // sum longer than the routine splits as block-sums does (65536 terms), a
-// kernel that reads the output, a nest that stores two outputs.
+// kernel that reads the output, a nest that stores two outputs, 5 columns
+// (the routine's panel of 8 would compute 3 for nothing).
 // CHECK-LABEL: loop.kernel @f64(
 // CHECK-NOT:     loop.call
 // CHECK-LABEL: loop.kernel @one_row(
@@ -124,6 +124,8 @@ loop.kernel @transposed(%at: memref<7x5xf32>, %bt: memref<3x7xf32>, %c: memref<3
 // CHECK-LABEL: loop.kernel @reads_output(
 // CHECK-NOT:     loop.call
 // CHECK-LABEL: loop.kernel @two_outputs(
+// CHECK-NOT:     loop.call
+// CHECK-LABEL: loop.kernel @narrow(
 // CHECK-NOT:     loop.call
 loop.kernel @f64(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16xf64>) {
   %zero = arith.constant 0.0 : f64
@@ -212,6 +214,21 @@ loop.kernel @two_outputs(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4
     loop.store %s, %d[%i, %j] : memref<4x16xf32>
     %r = arith.maximumf %s, %zero : f32
     loop.store %r, %c[%i, %j] : memref<4x16xf32>
+  }
+  loop.return
+}
+
+loop.kernel @narrow(%a: memref<4x8xf32>, %b: memref<8x5xf32>, %c: memref<4x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (4, 5) step (1, 1) {
+    %s = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%i, %k] : memref<4x8xf32>
+      %y = loop.load %b[%k, %j] : memref<8x5xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%i, %j] : memref<4x5xf32>
   }
   loop.return
 }
