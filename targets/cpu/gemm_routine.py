@@ -122,7 +122,7 @@ def define_gemm(
         range(mr // 2 + 1, mr + 1),
         lambda r: _loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
     )
-    cases(b.sub(m, full), range(1, mr), lambda r: tile(r, full))
+    cases(_value(b.sub(m, full)), range(1, mr), lambda r: tile(r, full))
     b.ret_void()
 
 

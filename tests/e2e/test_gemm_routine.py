@@ -21,7 +21,7 @@ from xlir.targets.registry import get_platform
 from xlir.targets.target import CompileOptions
 
 import xlir
-from tests.e2e.test_aot import EXAMPLE, toolchain
+from tests.e2e.test_aot import link_and_run
 from xlir.api import load_module
 
 ROUTINE = "xlir.gemm_f32_"
@@ -155,9 +155,7 @@ def test_ahead_of_time_object_defines_the_routine(name: str, tmp_path: Path) -> 
         .compiler()
         .compile_ahead_of_time(module, AotOptions(entry="model_dot"), "main", sources)
     )
-    cc, runner = toolchain(None)
     (tmp_path / "model.o").write_bytes(result.object_code)
-    (tmp_path / "model.h").write_text(result.header)
     symbols = subprocess.run(
         ["nm", str(tmp_path / "model.o")], check=True, capture_output=True, text=True
     ).stdout
@@ -165,35 +163,9 @@ def test_ahead_of_time_object_defines_the_routine(name: str, tmp_path: Path) -> 
         line.split()[-2:][0] == "t" and line.split()[-1].startswith(ROUTINE)
         for line in symbols.splitlines()
     ), symbols
-    subprocess.run(
-        [
-            cc,
-            "-O2",
-            "-std=c11",
-            f"-DXLIR_ENTRY={result.entry}",
-            f"-DXLIR_PREFIX={result.entry.upper()}",
-            '-DXLIR_HEADER="model.h"',
-            f"-I{tmp_path}",
-            str(EXAMPLE),
-            str(tmp_path / "model.o"),
-            "-lm",
-            "-lpthread",
-            "-o",
-            str(tmp_path / "main"),
-        ],
-        check=True,
-        capture_output=True,
-    )
     arguments = _arguments(dot)
-    (tmp_path / "inputs.bin").write_bytes(b"".join(a.tobytes() for a in arguments))
-    subprocess.run(
-        [*runner, str(tmp_path / "main"), "inputs.bin", "outputs.bin"],
-        cwd=tmp_path,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    outputs = np.frombuffer((tmp_path / "outputs.bin").read_bytes(), np.float32)
+    raw = link_and_run(result, None, tmp_path, b"".join(a.tobytes() for a in arguments))
+    outputs = np.frombuffer(raw, np.float32)
     jit = xlir.compile(dot.program(), target="cpu")
     np.testing.assert_array_equal(
         outputs.view(np.uint32), _bits(jit(*arguments)).reshape(-1)
