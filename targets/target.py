@@ -100,6 +100,10 @@ class CompileOptions:
     """Time each kernel launch (`xlir-run --profile`), where the target's
     `TargetInfo.times_launches`; code with timers of its own (cpu) is not
     cached."""
+    library_calls: bool = True
+    """Kernels call the routines the target has prebuilt for them (the cpu
+    target's f32 GEMM) where they cover them, as XLA calls Eigen; off:
+    every kernel is generated inline, as before."""
 
     def with_environment(self) -> CompileOptions:
         """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`

@@ -37,6 +37,7 @@ from xlir.lowering.llvm.function import (
     noalias_attributes,
 )
 from xlir.lowering.llvm.memory import MEMORY
+from xlir.lowering.llvm.routine_calls import CALLS
 from xlir.lowering.llvm.scalars import EMITTERS, Emitter, scalar_problem
 
 Lowering = Callable[[FunctionBuilder, Operation], None]
@@ -66,6 +67,7 @@ class LLVMEmitter:
             **{name: _binding(emit) for name, emit in EMITTERS.items()},
             **CONTROL,
             **MEMORY,
+            **CALLS,
             "loop.parallel": self.lower_parallel,
         }
         """Op name -> its lowering."""

@@ -246,7 +246,7 @@ def _constant(builder: Builder, value: int) -> SSAValue:
     ).result
 
 
-def _add_scratch(
+def add_scratch(
     kernel: KernelOp, type_: MemRefType, launches: list[LaunchOp]
 ) -> BlockArgument:
     """A new last argument of `kernel`, allocated around each launch."""
@@ -274,7 +274,7 @@ def _pack(panels: Panels, kernel: KernelOp, launches: list[LaunchOp]) -> None:
     """Rewrite the nest as its panels' loop around the copy of a panel and
     the old nest on it (module docstring)."""
     nest, dim, width = panels.nest, panels.dim, panels.width
-    scratch = _add_scratch(kernel, panels.packed_type, launches)
+    scratch = add_scratch(kernel, panels.packed_type, launches)
     bounds = bounds_of(nest)
     lower, upper, step = bounds[dim]
     assert isinstance(lower, int)  # `_panels_of` takes static bounds only

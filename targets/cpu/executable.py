@@ -25,6 +25,7 @@ from xlir.targets.cpu.collective_calls import (
     load_collectives,
     needs_collectives,
 )
+from xlir.targets.cpu.gemm_runtime import load_called_gemms
 from xlir.targets.cpu.launch_timers import (
     HOST_CLOCK,
     LaunchSite,
@@ -90,6 +91,7 @@ class CpuExecutable(HostExecutable):
             load_runtime()
         if needs_support(self.objects):
             load_support()
+        load_called_gemms(self.objects)
         if needs_launch_timers(self.objects):
             load_launch_timers()
         if needs_collectives(self.objects):

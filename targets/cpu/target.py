@@ -139,7 +139,9 @@ class CpuTarget(Target):
         `info`; `fast_math` lets `vectorize` reassociate float sums (partial
         sums, as XLA:CPU's reductions); `threads=1` leaves `parallelize` out;
         `bounds_check` makes the code check every load and store;
-        `time_launches` puts timers around each launch (launch_timers.py).
+        `time_launches` puts timers around each launch (launch_timers.py);
+        `library_calls` makes f32 dots call the prebuilt GEMM routine
+        (`gemm-calls`), unless every access is to be bounds-checked.
         Kernels equal up to their names are compiled once (`merge-kernels`),
         unless bounds checks (whose messages name each kernel's source) or
         launch timers (which report each kernel by name) ask for each."""
@@ -157,6 +159,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.tile_transposes import TileTransposesPass
         from xlir.passes.loop.vectorize import VectorizePass
         from xlir.passes.loop.widen_floats import WidenFloatsPass
+        from xlir.targets.cpu.gemm_calls import GemmCallsPass
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
 
         info = self.info(options)
@@ -173,13 +176,28 @@ class CpuTarget(Target):
             if options.bounds_check or options.time_launches
             else [MergeKernelsPass()]
         )
+        registers = info.vector_registers
+        calls: list[ModulePass] = (
+            [
+                GemmCallsPass(
+                    mr=mr,
+                    lanes=nr // 2,
+                    threads=info.threads,
+                    vector_bits=bits,
+                    vector_registers=registers,
+                )
+            ]
+            if options.library_calls and not options.bounds_check
+            else []
+        )
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),
             SplitRangesPass(),
             DotQuadsPass(),
+            *calls,
             RegisterTilePass(
-                mr=mr, nr=nr, vector_bits=bits, vector_registers=info.vector_registers
+                mr=mr, nr=nr, vector_bits=bits, vector_registers=registers
             ),
             VectorizePass(reassociate=options.fast_math, vector_bits=bits),
             PackPanelsPass(),

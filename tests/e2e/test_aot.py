@@ -74,9 +74,11 @@ def toolchain(triple: str | None) -> tuple[str, list[str]]:
     return cc, [qemu, "-L", f"/usr/{arch}-linux-gnu"]
 
 
-def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str):
-    """Links examples/aot/main.c with the object, runs it on the corpus
-    inputs, and returns the outputs it wrote."""
+def link_and_run(
+    result: AotResult, triple: str | None, folder: Path, inputs: bytes
+) -> bytes:
+    """Links examples/aot/main.c with the object, runs it on `inputs` (the
+    arguments' bytes one after another) and returns the outputs' bytes."""
     cc, runner = toolchain(triple)
     (folder / "model.o").write_bytes(result.object_code)
     (folder / "model.h").write_text(result.header)
@@ -102,10 +104,7 @@ def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str
         check=True,
         capture_output=True,
     )
-    arguments, expected = load_case(CORPUS / "small" / f"{name}.mlir")
-    (folder / "inputs.bin").write_bytes(
-        b"".join(np.ascontiguousarray(a).tobytes() for a in arguments)
-    )
+    (folder / "inputs.bin").write_bytes(inputs)
     subprocess.run(
         [*runner, str(folder / "main"), "inputs.bin", "outputs.bin"],
         cwd=folder,
@@ -113,7 +112,15 @@ def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str
         capture_output=True,
         timeout=300,
     )
-    raw = (folder / "outputs.bin").read_bytes()
+    return (folder / "outputs.bin").read_bytes()
+
+
+def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str):
+    """Links examples/aot/main.c with the object, runs it on the corpus
+    inputs, and returns the outputs it wrote."""
+    arguments, expected = load_case(CORPUS / "small" / f"{name}.mlir")
+    inputs = b"".join(np.ascontiguousarray(a).tobytes() for a in arguments)
+    raw = link_and_run(result, triple, folder, inputs)
     outputs, offset = [], 0
     for want in expected:
         outputs.append(

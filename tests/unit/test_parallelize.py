@@ -17,6 +17,8 @@ import threading
 
 import numpy as np
 import pytest
+from xlir.targets.cpu.gemm_routine import called_variants
+from xlir.targets.cpu.gemm_runtime import gemm_object
 from xlir.targets.cpu.thread_runtime import runtime_object
 from xlir.targets.target import CompileOptions
 
@@ -164,8 +166,15 @@ def test_object_needs_only_libc_libm_pthread(tmp_path) -> None:
     executable = xlir.compile(_loop_level(text, 0), target="cpu")
     undefined: set[str] = set()
     defined: set[str] = set()
-    # the parts call each other, and the thread helpers of the runtime
-    linked = (*executable.objects, runtime_object())
+    # the parts call each other, the thread helpers of the runtime and the
+    # GEMM routine (both loaded once per process)
+    gemms = {v for code in executable.objects for v in called_variants(code)}
+    assert gemms, "train_step_mlp's dots call the GEMM routine"
+    linked = (
+        *executable.objects,
+        runtime_object(),
+        *(gemm_object(mr, lanes) for mr, lanes in gemms),
+    )
     for index, code in enumerate(linked):
         path = tmp_path / f"part{index}.o"
         path.write_bytes(code)

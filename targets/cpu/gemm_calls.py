@@ -1,0 +1,417 @@
+"""`gemm-calls{mr lanes threads min-work vector-bits vector-registers}`:
+f32 dot nests call the prebuilt GEMM routine (gemm_routine.py) instead of
+being register-tiled and packed inline.
+
+A dot kernel inlined costs each compile `register-tile`, `pack-panels` and
+`block-sums` in Python and then LLVM on 150-300 lines of IR; the routine,
+sizes and strides its arguments, is compiled once per host and linked (the
+JIT: thread_runtime.py) or defined where called (ahead of time). This pass,
+run before `register-tile`, turns a nest
+
+    loop.parallel (%i, %j) = (0, 0) to (M, N) {
+      %s = loop.for %k = 0 to K iter_args(%acc = 0.0) {
+        %p = arith.mulf A[i, k], B[k, j]   (either operand first)
+        loop.yield %acc + %p               (either order)
+      }
+      %r = epilogue(%s)                    (arith, math, loads; optional)
+      loop.store %r, %C[%i, %j]
+    }
+
+into a loop over panels of `nr` columns, each a `loop.call` of the
+routine, with a scratch argument for the packed panels (as `pack-panels`
+adds one): A and B are any 2-D f32 buffers read at those indices in either
+order (a transposed operand is a stride), C's columns the second index.
+A batched dot (batch dimensions C's, A's and B's leading indices, in the
+same order) calls it per matrix and panel: its matrices are the threaded
+loop, each with one scratch slice its panels take in turn.
+An epilogue (a bias, an activation) runs after each call, in a nest over
+the panel that loads the sums back from C and stores its results there,
+as `register-tile` runs a costly epilogue once per tile: the same ops on
+the same values (dense_gelu, mlp_fwd: same bits, same run time).
+The loop over panels is marked for threads (`parallelize`'s `{threads}`)
+where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
+`min-work`, as `parallelize` would have marked the inline kernel; a call
+counts as one op to it.
+
+The routine runs the same FMAs in the same order as the inline kernel
+(`register-tile{contract=true}` then `block-sums`), so results are bit
+for bit the same. Left inline: what `register-tile` would not tile the
+same way (M or N below 2, a dimension of dynamic size), sums longer than
+`gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` and a
+last panel mostly past N (both slower through the routine), a nest with any other op (a fused producer, a
+second output, several contracting dimensions), a kernel that reads C or
+writes A or B, and other element types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.analysis.kernel_aliasing import launches_by_kernel
+from xlir.analysis.loop_utils import bounds_of, index_constant, static_trip_count
+from xlir.dialects.device import LaunchOp
+from xlir.dialects.loop.calls import CallOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.pack_panels import add_scratch
+from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
+from xlir.passes.loop.register_tile import default_tile
+from xlir.passes.loop.vector_sizes import (
+    DEFAULT_VECTOR_BITS,
+    DEFAULT_VECTOR_REGISTERS,
+    check_vector_bits,
+)
+from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, routine_name
+
+from xlir.diagnostics import XlirError
+from xlir.walk import walk
+
+
+@dataclass(frozen=True)
+class Gemm:
+    """A dot nest the routine computes: its buffers, sizes and element
+    strides (gemm_routine.py's arguments)."""
+
+    nest: ParallelOp
+    a: SSAValue
+    b: SSAValue
+    c: SSAValue
+    m: int
+    n: int
+    k: int
+    a_row: int
+    a_k: int
+    b_k: int
+    b_col: int
+    c_row: int
+    batch: tuple[SSAValue, ...]
+    """The nest's batch dimensions, C's leading indices (A's and B's too)."""
+    batch_sizes: tuple[int, ...]
+    a_batch: int
+    """Elements from one matrix of A to the next (B's, C's likewise)."""
+    b_batch: int
+    c_batch: int
+    epilogue: tuple[Operation, ...]
+    """The ops between the sum and its store (none: the sum is stored)."""
+    store: StoreOp
+
+
+def _f32_matrices(value: SSAValue, batch: int) -> tuple[int, int] | None:
+    """The rows and columns of a buffer of f32 matrices after `batch`
+    leading (batch) dimensions, None where it is no such buffer."""
+    type_ = value.type
+    if not (
+        isinstance(type_, MemRefType)
+        and isinstance(type_.element_type, Float32Type)
+        and len(type_.get_shape()) == batch + 2
+    ):
+        return None
+    rows, columns = type_.get_shape()[batch:]
+    return rows, columns
+
+
+def _strides(
+    load: LoadOp, batch: Sequence[SSAValue], outer: SSAValue, k: SSAValue
+) -> tuple[int, int, int] | None:
+    """(stride along `outer`, stride along `k`, elements per matrix) of an
+    f32 load at the `batch` indices and then exactly those two indices, in
+    either order."""
+    shape = _f32_matrices(load.buffer, len(batch))
+    if shape is None or list(load.indices[: len(batch)]) != list(batch):
+        return None
+    rows, columns = shape
+    indices = list(load.indices[len(batch) :])
+    if indices == [outer, k]:
+        return columns, 1, rows * columns
+    if indices == [k, outer]:
+        return 1, columns, rows * columns
+    return None
+
+
+def _is_positive_zero(value: SSAValue) -> bool:
+    owner = value.owner
+    return (
+        isinstance(owner, arith.ConstantOp)
+        and isinstance(owner.value, FloatAttr)
+        and isinstance(owner.value.type, Float32Type)
+        and str(owner.value.value.data) == "0.0"
+    )
+
+
+def _static_sizes(loop: ParallelOp | ForOp) -> list[int] | None:
+    sizes = []
+    for lower, upper, step in bounds_of(loop):
+        if lower != 0 or step != 1:
+            return None
+        count = static_trip_count(lower, upper, step)
+        if count is None:
+            return None
+        sizes.append(count)
+    return sizes
+
+
+def _body(block_ops: list[Operation]) -> list[Operation]:
+    return [op for op in block_ops if not isinstance(op, YieldOp)]
+
+
+def _elementwise(loop: ForOp, epilogue: list[Operation], store: StoreOp) -> bool:
+    """Whether the ops after the sum are an epilogue the routine's caller
+    can run on the sums it stored: scalar `arith` and `math` ops and
+    loads, the last value the one stored."""
+    for op in epilogue:
+        if op.regions or not (
+            isinstance(op, LoadOp) or op.name.startswith(("arith.", "math."))
+        ):
+            return False
+    stored = epilogue[-1].results[0] if epilogue else loop.results[0]
+    return store.value is stored and all(
+        op.results and not isinstance(op.results[0].type, VectorType) for op in epilogue
+    )
+
+
+def gemm_of(nest: ParallelOp) -> Gemm | None:
+    """The dot a nest computes, where the routine covers it (module
+    docstring), else None."""
+    sizes = _static_sizes(nest)
+    ops = _body(list(nest.body.block.ops))
+    if sizes is None or len(sizes) < 2 or len(ops) < 2:
+        return None
+    loop, *epilogue, store = ops
+    if not isinstance(loop, ForOp) or not isinstance(store, StoreOp):
+        return None
+    ivs = list(nest.induction_vars)
+    batch = list(store.indices[:-2])
+    c_shape = _f32_matrices(store.buffer, len(batch))
+    if c_shape is None or set(store.indices) != set(ivs):
+        return None
+    if not _elementwise(loop, epilogue, store):
+        return None
+    row, col = store.indices[-2:]
+    k_sizes = _static_sizes(loop)
+    if k_sizes is None or len(loop.iter_args) != 1:
+        return None
+    if not _is_positive_zero(loop.iter_args[0]):
+        return None
+    (k_size,) = k_sizes
+    terms = _body(list(loop.body.block.ops))
+    yielded = loop.body.block.last_op
+    loads = [op for op in terms if isinstance(op, LoadOp)]
+    if len(terms) != 4 or len(loads) != 2 or not isinstance(yielded, YieldOp):
+        return None
+    multiply, add = terms[2], terms[3]
+    if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
+        return None
+    if {multiply.lhs, multiply.rhs} != {load.result for load in loads}:
+        return None
+    (acc,) = loop.carried
+    if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:
+        return None
+    if list(yielded.operands) != [add.result]:
+        return None
+    k = loop.induction_var
+    first, second = loads
+    for a_load, b_load in ((first, second), (second, first)):
+        a = _strides(a_load, batch, row, k)
+        b = _strides(b_load, batch, col, k)
+        if a is not None and b is not None:
+            m, n = sizes[ivs.index(row)], sizes[ivs.index(col)]
+            batch_sizes = tuple(sizes[ivs.index(v)] for v in batch)
+            (b_col, b_k, b_batch) = b
+            return Gemm(
+                nest, a_load.buffer, b_load.buffer, store.buffer,
+                m, n, k_size, a[0], a[1], b_k, b_col, c_shape[1],
+                tuple(batch), batch_sizes, a[2], b_batch, c_shape[0] * c_shape[1],
+                tuple(epilogue), store,
+            )  # fmt: skip
+    return None
+
+
+def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
+    """Whether the routine gives the inline kernel's results at its speed:
+    sizes it tiles the same way, C read nowhere in the kernel, A and B
+    written nowhere; a batched dot's sums at least `BLOCK` long (shorter
+    ones, small matrices: 256 x 64 x 256 ran 1.1x the inline kernel's
+    time, 256 x 128 x 256 1.07x; 256 x 512 x 256 the same); at most a
+    quarter of the columns computed past N (the routine's last panel
+    computes all `nr`, where the inline kernel's remainder tile is
+    narrower: a 1024 x 256 x 8 dot took 4x the vector FMAs)."""
+    if gemm.m < 2 or gemm.n < 2 or not 1 <= gemm.k <= MAX_K:
+        return False
+    if gemm.batch and gemm.k < BLOCK:
+        return False
+    computed = -(-gemm.n // nr) * nr
+    if 4 * (computed - gemm.n) > computed:
+        return False
+    for op in walk(kernel):
+        if isinstance(op, LoadOp) and op.buffer is gemm.c:
+            return False
+        if isinstance(op, StoreOp) and op.buffer in (gemm.a, gemm.b):
+            return False
+    return True
+
+
+def _call(
+    gemm: Gemm,
+    kernel: KernelOp,
+    launches: list[LaunchOp],
+    mr: int,
+    lanes: int,
+    threads: int | None,
+) -> None:
+    """Replace the nest by a loop of calls (module docstring): over the
+    panels, each packed into a scratch slice of its own; for a batched dot,
+    over the matrices, each with a scratch slice its panels take in turn
+    (a slice per matrix and panel was as large as all of B, which cost a
+    batched dot's launch its page faults); `threads`: the mark of that
+    loop, None for none."""
+    nr = 2 * lanes
+    matrices = prod(gemm.batch_sizes)
+    panels = -(-gemm.n // nr)
+    slots = matrices if gemm.batch else panels
+    scratch = add_scratch(
+        kernel, MemRefType(Float32Type(), [slots, gemm.k, nr]), launches
+    )
+    if gemm.batch:
+        outer = ParallelOp(
+            [0] * len(gemm.batch), list(gemm.batch_sizes), [1] * len(gemm.batch)
+        )
+    else:
+        outer = ParallelOp([0], [gemm.n], [nr])
+    if threads is not None and (matrices if gemm.batch else panels) >= 2:
+        outer.attributes[THREADS] = IntegerAttr(threads, i64)
+    Rewriter.insert_op(outer, InsertPoint.before(gemm.nest))
+    b = Builder(InsertPoint.before(_terminator(outer)))
+    if gemm.batch:
+        batch = list(outer.induction_vars)
+        matrix = _linear(b, batch, gemm.batch_sizes)
+        columns = b.insert(ForOp(0, gemm.n, nr))
+        column = columns.induction_var
+        b = Builder(InsertPoint.before(_terminator(columns)))
+        slot = matrix
+    else:
+        batch = []
+        matrix = index_constant(b, 0)
+        (column,) = outer.induction_vars
+        slot = b.insert(arith.DivUIOp(column, index_constant(b, nr))).result
+    sizes = (
+        gemm.m, gemm.n, gemm.k, gemm.a_row, gemm.a_k, gemm.b_k, gemm.b_col,
+        gemm.c_row, gemm.a_batch, gemm.b_batch, gemm.c_batch,
+    )  # fmt: skip
+    constants = [index_constant(b, size) for size in sizes]
+    arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, matrix, slot, column]
+    b.insert(CallOp(routine_name(mr, lanes), arguments))
+    if gemm.epilogue:
+        _epilogue(b, gemm, nr, batch, column, constants[1])
+    Rewriter.erase_op(gemm.nest)
+
+
+def _linear(b: Builder, indices: Sequence[SSAValue], sizes: Sequence[int]) -> SSAValue:
+    """The row-major position of `indices` in an array of `sizes` (0 for
+    none)."""
+    position = index_constant(b, 0)
+    for index, size in zip(indices, sizes, strict=True):
+        scaled = b.insert(arith.MuliOp(position, index_constant(b, size))).result
+        position = b.insert(arith.AddiOp(scaled, index)).result
+    return position
+
+
+def _epilogue(
+    b: Builder,
+    gemm: Gemm,
+    nr: int,
+    batch: Sequence[SSAValue],
+    column: SSAValue,
+    columns: SSAValue,
+) -> None:
+    """The nest's epilogue on the panel's sums, which the routine stored to
+    C: a nest over the panel's elements that loads each sum back, runs the
+    epilogue's ops on it and stores their value (as `register-tile` runs a
+    costly epilogue once per tile: the same ops on the same values)."""
+    end = b.insert(arith.AddiOp(column, index_constant(b, nr))).result
+    end = b.insert(arith.MinUIOp(end, columns)).result
+    nest = b.insert(ParallelOp([0, column], [gemm.m, end], [1, 1]))
+    row, col = nest.induction_vars
+    indices = [*batch, row, col]
+    inside = Builder(InsertPoint.before(_terminator(nest)))
+    total = inside.insert(LoadOp(gemm.c, indices)).result
+    loop = gemm.nest.body.block.first_op
+    assert isinstance(loop, ForOp)
+    values: dict[SSAValue, SSAValue] = dict(
+        zip(gemm.store.indices, indices, strict=True)
+    )
+    values[loop.results[0]] = total
+    for op in gemm.epilogue:
+        copy = op.clone(value_mapper=values)
+        inside.insert(copy)
+        values.update(zip(op.results, copy.results, strict=True))
+    inside.insert(StoreOp(values[gemm.store.value], gemm.c, indices))
+
+
+def _terminator(loop: ParallelOp | ForOp) -> Operation:
+    last = loop.body.block.last_op
+    assert last is not None
+    return last
+
+
+@dataclass(frozen=True)
+class GemmCallsPass(ModulePass):
+    """f32 dot nests call the prebuilt GEMM routine (module docstring)."""
+
+    name = "gemm-calls"
+
+    mr: int = 0
+    """Rows of the routine's tile; 0: `register-tile`'s for the registers."""
+    lanes: int = 0
+    """f32 lanes of its vectors (its tile is two wide); 0: the vector width's."""
+    threads: int = 0
+    """The threads mark of a panels' loop (`parallelize`'s); 1: none."""
+    min_work: int = DEFAULT_MIN_WORK
+    """The inline kernel's estimated ops from which the panels get threads."""
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    vector_registers: int = DEFAULT_VECTOR_REGISTERS
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mr < 0 or self.lanes < 0 or self.threads < 0 or self.min_work < 0:
+            raise XlirError(
+                "error: gemm-calls: mr, lanes, threads and min-work must be "
+                f"non-negative, got mr={self.mr} lanes={self.lanes} "
+                f"threads={self.threads} min-work={self.min_work}"
+            )
+        check_vector_bits(self.name, self.vector_bits)
+        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
+        mr, lanes = self.mr or default_mr, self.lanes or default_nr // 2
+        launches = launches_by_kernel(op)
+        for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
+            for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
+                gemm = gemm_of(nest)
+                if gemm is None or not _covered(gemm, kernel, 2 * lanes):
+                    continue
+                dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
+                work = 4 * dots // (2 * lanes)
+                threaded = self.threads != 1 and work >= self.min_work
+                _call(
+                    gemm,
+                    kernel,
+                    launches.get(kernel.sym_name.data, []),
+                    mr,
+                    lanes,
+                    self.threads if threaded else None,
+                )

@@ -1,0 +1,351 @@
+"""The prebuilt f32 GEMM routine the CPU's dot kernels call, in LLVM IR.
+
+A dot kernel inlined as a register-tiled, panel-packed loop nest costs
+every compile ~15 ms of xDSL passes and 20-30 ms of LLVM per dot; the same
+kernel with its sizes and strides as arguments is compiled once per host
+instead (`thread_runtime.load_gemm`, kept beside the compilation cache) and
+called (`gemm_calls.py` rewrites the dot nests into calls), as XLA:CPU
+calls Eigen and IREE its mmt4d micro-kernels.
+
+`xlir.gemm_f32_{mr}x{lanes}(A, B, C, P, M, N, K, a_row, a_k, b_k, b_col,
+c_row, a_batch, b_batch, c_batch, batch, slot, j0)` computes the panel of
+columns `j0 : j0 + 2 * lanes` of `C[i, j] = sum_k A[i, k] * B[k, j]`
+(element strides `a_row`, `a_k`, `b_k`, `b_col`, `c_row`; C's columns unit
+stride) of the matrices `batch` of a batched dot (each A `a_batch`
+elements after the one before, B and C likewise; 0 for a plain dot): it
+copies the panel of B into the slice `slot` of the scratch `P` (`[slot, k,
+0 : nr]`, zero past column N; the caller gives each panel that may run at
+once a slice of its own),
+then runs `mr` x `nr` register tiles down the rows (`mr` vector
+accumulators of two `lanes`-wide vectors), the rows left over in one tile
+of as many rows. That is `pack-panels`' layout and `register-tile`'s tile,
+and the same sums in the same order: per element an FMA chain with k
+ascending, split as `block-sums{block=256}` splits it (over 256 terms:
+chunks of 256 summed from -0.0 and added to the running sum, the terms
+left over added to it directly), so a call gives the inline kernel's bits.
+Sums of more than 256 chunks (K >= 65792) would take a second level of
+chunks, which the routine does not do (`MAX_K`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from llvmlite import ir
+from xlir.lowering.llvm.half_conversions import module_function
+
+BLOCK = 256
+"""The terms per chunk of a long sum: `block-sums`' default block."""
+
+MAX_K = BLOCK * BLOCK
+"""The longest sum the routine splits as `block-sums` does (one level of
+chunks)."""
+
+PREFIX = "xlir.gemm_f32_"
+
+I64 = ir.IntType(64)
+BIT = ir.IntType(1)
+F32 = ir.FloatType()
+PTR = ir.PointerType()
+ARGUMENTS = 18
+"""A, B, C, P; M, N, K; a_row, a_k, b_k, b_col, c_row; a_batch, b_batch,
+c_batch, batch; slot, j0."""
+
+
+def routine_name(mr: int, lanes: int) -> str:
+    """The routine of `mr` x `2 * lanes` tiles of `lanes`-wide vectors."""
+    return f"{PREFIX}{mr}x{lanes}"
+
+
+_NAME = re.compile(rb"xlir\.gemm_f32_(\d+)x(\d+)")
+
+
+def called_variants(code: bytes) -> set[tuple[int, int]]:
+    """(mr, lanes) of each routine an object or module text names."""
+    return {(int(m), int(lanes)) for m, lanes in _NAME.findall(code)}
+
+
+def define_gemm(
+    module: ir.Module, mr: int, lanes: int, linkage: str = "internal"
+) -> None:
+    """Define the routine (module docstring) in `module`, or complete its
+    declaration there."""
+    vector = ir.VectorType(F32, lanes)
+    function = module_function(
+        module,
+        routine_name(mr, lanes),
+        ir.FunctionType(ir.VoidType(), [PTR] * 4 + [I64] * (ARGUMENTS - 4)),
+    )
+    function.linkage = linkage
+    tiles = {
+        rows: _define_tile(module, mr, lanes, rows, vector) for rows in range(1, mr + 1)
+    }
+    (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
+    a_batch, b_batch, c_batch, batch, slot, j0 = function.args[12:]
+    for pointer in (a, b_, c, p):
+        pointer.add_attribute("noalias")
+    b = ir.IRBuilder(function.append_basic_block("entry"))
+    a = b.gep(a, [b.mul(batch, a_batch)], inbounds=True, source_etype=F32)
+    b_ = b.gep(b_, [b.mul(batch, b_batch)], inbounds=True, source_etype=F32)
+    c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=F32)
+    nr = 2 * lanes
+    width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
+    panel = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
+    columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
+    _pack(b, columns, panel, k, b_k, b_col, width, nr)
+    output = b.gep(c, [j0], inbounds=True, source_etype=F32)
+
+    def tile(rows: int, row: ir.Value) -> None:
+        a_at = b.gep(a, [b.mul(row, a_row)], inbounds=True, source_etype=F32)
+        c_at = b.gep(output, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
+        b.call(tiles[rows], [a_at, panel, c_at, k, a_row, a_k, c_row, width])
+
+    def cases(value: ir.Value, counts: Sequence[int], body: Callable[[int], None]):
+        """`body(count)` where `value` is `count`, for each of `counts`."""
+        switch = b.switch(value, None)
+        after = function.append_basic_block("cases")
+        switch.default = after
+        for count in counts:
+            case = function.append_basic_block(f"case{count}")
+            switch.add_case(I64(count), case)
+            b.position_at_end(case)
+            body(count)
+            b.branch(after)
+        b.position_at_end(after)
+
+    rows = _dividing_rows(b, m, mr)
+    full = _value(b.mul(b.udiv(m, rows), rows))
+    cases(
+        rows,
+        range(mr // 2 + 1, mr + 1),
+        lambda r: _loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
+    )
+    cases(_value(b.sub(m, full)), range(1, mr), lambda r: tile(r, full))
+    b.ret_void()
+
+
+def _dividing_rows(b: ir.IRBuilder, m: ir.Value, mr: int) -> ir.Value:
+    """The rows of a tile, as `register-tile` picks them: `mr`, or the
+    largest number above half of it that divides `m` (rows of A 4 KiB
+    apart share cache sets: 256 rows of 1024 took 0.89x the time in
+    tiles of 8 as of 12)."""
+    rows: ir.Value = I64(mr)
+    for count in range(mr // 2 + 1, mr):
+        divides = b.icmp_unsigned("==", b.urem(m, I64(count)), I64(0))
+        rows = _value(b.select(divides, I64(count), rows))
+    whole = b.icmp_unsigned("==", b.urem(m, I64(mr)), I64(0))
+    return _value(b.select(whole, I64(mr), rows))
+
+
+def _define_tile(
+    module: ir.Module, mr: int, lanes: int, rows: int, vector: ir.VectorType
+) -> ir.Function:
+    """`rows` x `2 * lanes` of C from A's rows and the packed panel:
+    `tile(A_row0, panel, C_row0, K, a_row, a_k, c_row, width)`."""
+    name = f"{routine_name(mr, lanes)}.tile{rows}"
+    function = ir.Function(
+        module,
+        ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR] + [I64] * 5),
+        name,
+    )
+    function.linkage = "internal"
+    a, panel, c, k, a_row, a_k, c_row, width = function.args
+    b = ir.IRBuilder(function.append_basic_block("entry"))
+    fma = module_function(
+        module, f"llvm.fma.v{lanes}f32", ir.FunctionType(vector, [vector] * 3)
+    )
+    count = 2 * rows
+    sums = [b.alloca(vector) for _ in range(count)]
+    partials = [b.alloca(vector) for _ in range(count)]
+    zero = ir.Constant(vector, [0.0] * lanes)
+    negative_zero = ir.Constant(vector, [-0.0] * lanes)
+    for s in sums:
+        b.store(zero, s)
+    offsets = [b.mul(I64(r), a_row) for r in range(rows)]
+    cursor = b.alloca(PTR)  # A[0, kk]: k ascends through the chunks and the rest
+    b.store(a, cursor)
+
+    def step(kk: ir.Value, into: Sequence[ir.Instruction]) -> None:
+        row = b.gep(panel, [b.mul(kk, I64(2 * lanes))], inbounds=True, source_etype=F32)
+        halves = [
+            b.load(
+                b.gep(row, [I64(h * lanes)], inbounds=True, source_etype=F32),
+                typ=vector,
+                align=4,
+            )
+            for h in range(2)
+        ]
+        column = b.load(cursor, typ=PTR)
+        b.store(b.gep(column, [a_k], inbounds=True, source_etype=F32), cursor)
+        for r in range(rows):
+            x = b.load(
+                b.gep(column, [offsets[r]], inbounds=True, source_etype=F32), typ=F32
+            )
+            splat = b.shuffle_vector(
+                b.insert_element(ir.Constant(vector, ir.Undefined), x, I64(0)),
+                ir.Constant(vector, ir.Undefined),
+                ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes),
+            )
+            for h in range(2):
+                slot = into[2 * r + h]
+                b.store(b.call(fma, [splat, halves[h], b.load(slot, typ=vector)]), slot)
+
+    chunks = b.select(b.icmp_signed(">", k, I64(BLOCK)), b.udiv(k, I64(BLOCK)), I64(0))
+
+    def chunk(start: ir.Value) -> None:
+        for p in partials:
+            b.store(negative_zero, p)
+        end = _value(b.add(start, I64(BLOCK)))
+        _loop(b, start, end, I64(1), lambda kk: step(kk, partials))
+        for s, p in zip(sums, partials, strict=True):
+            b.store(b.fadd(b.load(s, typ=vector), b.load(p, typ=vector)), s)
+
+    split = _value(b.mul(chunks, I64(BLOCK)))
+    _loop(b, I64(0), split, I64(BLOCK), chunk)
+    _loop(b, split, k, I64(1), lambda kk: step(kk, sums))
+    _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
+    return function
+
+
+def _store_tile(
+    b: ir.IRBuilder,
+    function: ir.Function,
+    c: ir.Value,
+    c_row: ir.Value,
+    width: ir.Value,
+    sums: Sequence[ir.Instruction],
+    rows: int,
+    lanes: int,
+    vector: ir.VectorType,
+) -> None:
+    """The tile's sums into C: whole vectors for a whole panel, else the
+    `width` columns C has, by masked stores (one element at a time took
+    a 1024 x 8 dot's tiles longer than their sums)."""
+    whole = function.append_basic_block("whole")
+    part = function.append_basic_block("part")
+    done = function.append_basic_block("stored")
+    b.cbranch(b.icmp_signed("==", width, I64(2 * lanes)), whole, part)
+    b.position_at_end(whole)
+    for r in range(rows):
+        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=F32)
+        for h in range(2):
+            to = b.gep(at, [I64(h * lanes)], inbounds=True, source_etype=F32)
+            b.store(b.load(sums[2 * r + h], typ=vector), to, align=4)
+    b.branch(done)
+    b.position_at_end(part)
+    store = module_function(
+        function.module,
+        f"llvm.masked.store.v{lanes}f32.p0",
+        ir.FunctionType(
+            ir.VoidType(), [vector, PTR, ir.IntType(32), ir.VectorType(BIT, lanes)]
+        ),
+    )
+    limit = b.insert_element(
+        ir.Constant(ir.VectorType(I64, lanes), None), width, I64(0)
+    )
+    limit = b.shuffle_vector(
+        limit,
+        ir.Constant(ir.VectorType(I64, lanes), ir.Undefined),
+        ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes),
+    )
+    masks = [
+        b.icmp_signed(
+            "<",
+            ir.Constant(
+                ir.VectorType(I64, lanes), [h * lanes + i for i in range(lanes)]
+            ),
+            limit,
+        )
+        for h in range(2)
+    ]
+    for r in range(rows):
+        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=F32)
+        for h in range(2):
+            to = b.gep(at, [I64(h * lanes)], source_etype=F32)  # may pass C's end
+            value = b.load(sums[2 * r + h], typ=vector)
+            b.call(store, [value, to, ir.IntType(32)(4), masks[h]])
+    b.branch(done)
+    b.position_at_end(done)
+    b.ret_void()
+
+
+def _pack(
+    b: ir.IRBuilder,
+    columns: ir.Value,
+    panel: ir.Value,
+    k: ir.Value,
+    b_k: ir.Value,
+    b_col: ir.Value,
+    width: ir.Value,
+    nr: int,
+) -> None:
+    """`panel[kk, c] = B[kk, j0 + c]` for c < width, 0.0 past it: rows of
+    whole vectors where B's columns are contiguous and the panel whole,
+    else element by element."""
+    wide = ir.VectorType(F32, nr)
+
+    def rows(kk: ir.Value) -> tuple[ir.Value, ir.Value]:
+        source = b.gep(columns, [b.mul(kk, b_k)], inbounds=True, source_etype=F32)
+        target = b.gep(panel, [b.mul(kk, I64(nr))], inbounds=True, source_etype=F32)
+        return source, target
+
+    def vectors(kk: ir.Value) -> None:
+        source, target = rows(kk)
+        b.store(b.load(source, typ=wide, align=4), target, align=4)
+
+    def elements(kk: ir.Value) -> None:
+        source, target = rows(kk)
+
+        def column(c: ir.Value) -> None:
+            inside = b.icmp_signed("<", c, width)
+            safe = b.select(inside, c, I64(0))
+            value = b.load(
+                b.gep(source, [b.mul(safe, b_col)], inbounds=True, source_etype=F32),
+                typ=F32,
+            )
+            value = b.select(inside, value, ir.Constant(F32, 0.0))
+            b.store(value, b.gep(target, [c], inbounds=True, source_etype=F32))
+
+        _loop(b, I64(0), I64(nr), I64(1), column)
+
+    contiguous = b.and_(
+        b.icmp_signed("==", b_col, I64(1)), b.icmp_signed("==", width, I64(nr))
+    )
+    with b.if_else(contiguous) as (then, otherwise):
+        with then:
+            _loop(b, I64(0), k, I64(1), vectors)
+        with otherwise:
+            _loop(b, I64(0), k, I64(1), elements)
+
+
+def _value(value: object) -> ir.Value:
+    """An instruction `ir.IRBuilder` made, as the value it is (its methods
+    are typed as returning nothing)."""
+    return cast(ir.Value, value)
+
+
+def _loop(
+    b: ir.IRBuilder,
+    start: ir.Value,
+    stop: ir.Value,
+    step: ir.Value,
+    body: Callable[[ir.Value], None],
+) -> None:
+    """`for (iv = start; iv < stop; iv += step) body(iv)`, `b` after it."""
+    function = b.function
+    before = b.block
+    test = function.append_basic_block("loop")
+    inside = function.append_basic_block("body")
+    after = function.append_basic_block("after")
+    b.branch(test)
+    b.position_at_end(test)
+    iv = b.phi(I64)
+    iv.add_incoming(start, before)
+    b.cbranch(b.icmp_signed("<", iv, stop), inside, after)
+    b.position_at_end(inside)
+    body(iv)
+    iv.add_incoming(b.add(iv, step), b.block)
+    b.branch(test)
+    b.position_at_end(after)

@@ -1,0 +1,63 @@
+"""The prebuilt GEMM routine (gemm_routine.py) in the JIT's process and in
+ahead-of-time objects, as the thread pool is (thread_runtime.py).
+
+The JIT compiles each variant an executable calls (its tile, which the
+host's vector registers decide: one per host in practice) once per host,
+keeps the object beside the compilation cache (`cache.host_object`), loads
+it once per process and makes the routine a process symbol
+(`llvm.add_symbol`) that every executable's engine links against. An
+ahead-of-time module gets the routine defined, internal, where it is
+called (`define_called_gemms`), so its object needs only the C library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import llvmlite.binding as llvm
+from llvmlite import ir
+from xlir.lowering.llvm.jit_loader import LoadedObject
+from xlir.targets.cpu import cache as disk
+from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
+from xlir.targets.cpu.host_machine import host_description, host_object_code
+
+
+@cache
+def gemm_object(mr: int, lanes: int) -> bytes:
+    """The routine's object code for this host (compiled by the host's
+    first process: `cache.host_object`)."""
+
+    def compiled() -> bytes:
+        module = ir.Module()
+        module.triple = llvm.get_default_triple()
+        define_gemm(module, mr, lanes, linkage="external")
+        return host_object_code(str(module))
+
+    name = f"gemm-f32-{mr}x{lanes}"
+    return disk.host_object(name, host_description(), compiled)
+
+
+@cache
+def load_gemm(mr: int, lanes: int) -> LoadedObject:
+    """The routine loaded into this process, a process symbol; kept for as
+    long as the process lives."""
+    loaded = LoadedObject((gemm_object(mr, lanes),))
+    name = routine_name(mr, lanes)
+    llvm.add_symbol(name, loaded.address(name))
+    return loaded
+
+
+def load_called_gemms(objects: Sequence[bytes]) -> None:
+    """Load each routine these objects call (a call puts its name in the
+    object's symbol table)."""
+    for code in objects:
+        for mr, lanes in called_variants(code):
+            load_gemm(mr, lanes)
+
+
+def define_called_gemms(module: ir.Module) -> None:
+    """Define in a translated module, internal, each routine it calls."""
+    for mr, lanes in called_variants(" ".join(module.globals).encode()):
+        if routine_name(mr, lanes) in module.globals:
+            define_gemm(module, mr, lanes)
