@@ -305,16 +305,28 @@ class _Emitter:
         return self.value(op.value, op.result.type)
 
     def value(self, value: Attribute, type_: Attribute) -> str:
-        """A constant of type `type_` from a constant attribute."""
-        if isinstance(value, IntegerAttr):
-            return str(value.value.data)
-        if isinstance(value, FloatAttr):
-            return _float_text(value.value.data, value.type.bitwidth)
+        """A constant of type `type_` from a constant attribute (a scalar
+        one of a vector type: that value in every lane)."""
+        if isinstance(value, IntegerAttr | FloatAttr):
+            if isinstance(value, IntegerAttr):
+                scalar = str(value.value.data)
+            else:
+                scalar = _float_text(value.value.data, value.type.bitwidth)
+            if not isinstance(type_, VectorType):
+                return scalar
+            lane = f"{self.type(type_.element_type)} {scalar}"
+            return f"<{', '.join([lane] * type_.get_shape()[0])}>"
         if isinstance(value, DenseIntOrFPElementsAttr):
-            if not isinstance(type_, VectorType | llvm.LLVMArrayType):
-                raise _fail(f"a dense constant of type {type_}")
             element_type = value.get_element_type()
             element = self.type(element_type)
+            if not (
+                isinstance(type_, VectorType)
+                or (
+                    isinstance(type_, llvm.LLVMArrayType)
+                    and self.type(type_.type) == element
+                )
+            ):
+                raise _fail(f"a dense constant of type {type_}")
             if isinstance(element_type, IntegerType):
                 items = [f"{element} {v}" for v in value.get_values()]
             else:
@@ -347,18 +359,29 @@ class _Emitter:
         return f", !llvm.loop !{node}"
 
 
-def _binary(e: _Emitter, f: _Function, op: Operation) -> str:
+def _typed(e: _Emitter, f: _Function, op: Operation, opcode: str) -> str:
+    """`%r = opcode T a, T b, ...`: an instruction whose operands are all
+    written with their types."""
+    operands = ", ".join(f.typed(e, value) for value in op.operands)
+    return f"{f.refs[id(op.results[0])]} = {opcode} {operands}"
+
+
+def _pair(e: _Emitter, f: _Function, op: Operation, opcode: str) -> str:
+    """`%r = opcode T a, b`: two operands of one type."""
     lhs, rhs = op.operands
+    return (
+        f"{f.refs[id(op.results[0])]} = {opcode} {f.typed(e, lhs)}, {f.refs[id(rhs)]}"
+    )
+
+
+def _binary(e: _Emitter, f: _Function, op: Operation) -> str:
     properties = op.properties
     flags = _flags(properties.get("overflowFlags") or properties.get("fastmathFlags"))
     if properties.get("isExact"):
         flags += " exact"
     if properties.get("isDisjoint"):
         flags += " disjoint"
-    return (
-        f"{f.refs[id(op.results[0])]} = {_BINARY[type(op)]}{flags} "
-        f"{f.typed(e, lhs)}, {f.refs[id(rhs)]}"
-    )
+    return _pair(e, f, op, f"{_BINARY[type(op)]}{flags}")
 
 
 def _cast(e: _Emitter, f: _Function, op: Operation) -> str:
@@ -374,35 +397,20 @@ def _cast(e: _Emitter, f: _Function, op: Operation) -> str:
 
 
 def _icmp(e: _Emitter, f: _Function, op: llvm.ICmpOp) -> str:
-    lhs, rhs = op.operands
-    (result,) = op.results
-    predicate = _ICMP[op.predicate.value.data]
-    return (
-        f"{f.refs[id(result)]} = icmp {predicate} {f.typed(e, lhs)}, {f.refs[id(rhs)]}"
-    )
+    return _pair(e, f, op, f"icmp {_ICMP[op.predicate.value.data]}")
 
 
 def _fcmp(e: _Emitter, f: _Function, op: llvm.FCmpOp) -> str:
-    lhs, rhs = op.operands
-    (result,) = op.results
     predicate = _FCMP[op.predicate.value.data]
-    return (
-        f"{f.refs[id(result)]} = fcmp{_flags(op.fastmathFlags)} "
-        f"{predicate} {f.typed(e, lhs)}, {f.refs[id(rhs)]}"
-    )
+    return _pair(e, f, op, f"fcmp{_flags(op.fastmathFlags)} {predicate}")
 
 
 def _select(e: _Emitter, f: _Function, op: llvm.SelectOp) -> str:
-    cond, lhs, rhs = op.operands
-    (result,) = op.results
-    return (
-        f"{f.refs[id(result)]} = select{_flags(op.fastmathFlags)} "
-        f"{f.typed(e, cond)}, {f.typed(e, lhs)}, {f.typed(e, rhs)}"
-    )
+    return _typed(e, f, op, f"select{_flags(op.fastmathFlags)}")
 
 
 def _fneg(e: _Emitter, f: _Function, op: llvm.FNegOp) -> str:
-    return f"{f.refs[id(op.res)]} = fneg{_flags(op.fastmathFlags)} {f.typed(e, op.arg)}"
+    return _typed(e, f, op, f"fneg{_flags(op.fastmathFlags)}")
 
 
 def _alignment(op: Operation) -> str:
@@ -545,33 +553,20 @@ def _inline_asm(e: _Emitter, f: _Function, op: llvm.InlineAsmOp) -> str:
 
 def _extract_value(e: _Emitter, f: _Function, op: llvm.ExtractValueOp) -> str:
     position = "".join(f", {i}" for i in op.position.iter_values())
-    return f"{f.refs[id(op.res)]} = extractvalue {f.typed(e, op.container)}{position}"
+    return f"{_typed(e, f, op, 'extractvalue')}{position}"
 
 
 def _insert_value(e: _Emitter, f: _Function, op: llvm.InsertValueOp) -> str:
     position = "".join(f", {i}" for i in op.position.iter_values())
-    return (
-        f"{f.refs[id(op.res)]} = insertvalue {f.typed(e, op.container)}, "
-        f"{f.typed(e, op.value)}{position}"
-    )
+    return f"{_typed(e, f, op, 'insertvalue')}{position}"
 
 
 def _insert_element(e: _Emitter, f: _Function, op: llvm.InsertElementOp) -> str:
-    vector, value, index = op.operands
-    (result,) = op.results
-    return (
-        f"{f.refs[id(result)]} = insertelement {f.typed(e, vector)}, "
-        f"{f.typed(e, value)}, {f.typed(e, index)}"
-    )
+    return _typed(e, f, op, "insertelement")
 
 
 def _shuffle_vector(e: _Emitter, f: _Function, op: llvm.ShuffleVectorOp) -> str:
-    first, second = op.operands
-    (result,) = op.results
-    return (
-        f"{f.refs[id(result)]} = shufflevector {f.typed(e, first)}, "
-        f"{f.typed(e, second)}, {_mask(op.mask.data.data)}"
-    )
+    return f"{_typed(e, f, op, 'shufflevector')}, {_mask(op.mask.data.data)}"
 
 
 @lru_cache(maxsize=1024)

@@ -103,7 +103,9 @@ builtin.module {
     %iv = llvm.insertvalue %lq, %st[0] : !llvm.struct<(f32, i64)>
     %ev = llvm.extractvalue %iv[0] : !llvm.struct<(f32, i64)>
     %dv = llvm.mlir.constant(dense<[1, 2, 3, 4]> : vector<4xi32>) : vector<4xi32>
-    %vb = llvm.bitcast %dv : vector<4xi32> to vector<4xf32>
+    %sp = llvm.mlir.constant(7 : i32) : vector<4xi32>
+    %ds = llvm.add %dv, %sp : vector<4xi32>
+    %vb = llvm.bitcast %ds : vector<4xi32> to vector<4xf32>
     llvm.store %vb, %ad : vector<4xf32>, !llvm.ptr
     llvm.cond_br %fc, ^loop(%ev : f32), ^dead
   ^loop(%acc: f32):
@@ -173,7 +175,8 @@ EVERY_INSTRUCTION = [
     r"shufflevector <4 x float> %\d+, <4 x float> undef, <4 x i32> <i32 0, i32 0, i32 4, i32 5>",
     r"insertvalue { float, i64 } zeroinitializer, float %\d+, 0",
     r"extractvalue { float, i64 } %\d+, 0",
-    r"bitcast <4 x i32> <i32 1, i32 2, i32 3, i32 4> to <4 x float>",
+    r"add <4 x i32> <i32 1, i32 2, i32 3, i32 4>, splat \(i32 7\)",
+    r"bitcast <4 x i32> %\d+ to <4 x float>",
     r"store <4 x float> %\d+, ptr @table",
     r"br i1 %\d+, label %\d+, label %\d+",
     r"phi float \[ %\d+, %\d+ \], \[ %\d+, %\d+ \]",
