@@ -1,10 +1,10 @@
 """The llvm dialect to machine code through llvmlite, for any LLVM target.
 
 The llvm-dialect module becomes LLVM IR text (`llvm_ir`, written straight
-from the dialect by ir_text.py), is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`;
-loop and SLP vectorization on) for a target machine (`target_machine`:
-triple, CPU, features), and is emitted as an object file (`object_code`)
-or assembly; code MCJIT loads into this process is compiled for
+from the dialect by ir_text.py), is optimized by LLVM's new pass manager at
+-O2 (`OPT_LEVEL`; loop and SLP vectorization on) for a target machine
+(`target_machine`: triple, CPU, features), and is emitted as an object file
+(`object_code`) or assembly; code MCJIT loads into this process is compiled for
 `jit_target_machine`. Nothing here knows which target asks: the CPU's host
 machine, JIT loader and runtime are in targets/cpu/.
 """
