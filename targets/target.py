@@ -150,8 +150,9 @@ class LLVMBackend:
     None for any of the first three: the target's default. A ValueError names
     what is wrong with them."""
     runtime: Callable[[llvm_ir.Module], None] | None = None
-    """Defines in a translated module the runtime functions the target's
-    lowering calls, so that its object needs no runtime library."""
+    """Defines the runtime functions the target's lowering calls, so that its
+    object needs no runtime library, in an llvmlite module that holds
+    declarations of the module's functions (`llvmlite_module.llvm_ir`)."""
 
 
 class Target(ABC):

@@ -8,7 +8,7 @@ targets/cpu/). Files: `emitter` (the per-target tables), `function` (one
 function's blocks and values), `scalars` (arith and math), `control`
 (loops, scf), `block_transfers` (copies and fills as memcpy/memset),
 `memory` (buffers, globals), `bounds_checks` (the debug mode's checks),
-`passes` (kernels to functions), `llvmlite_module` (translation to LLVM IR,
-optimization, object code and assembly for a triple), `xdsl_translation`
-(fixes to xDSL's translation).
+`passes` (kernels to functions), `ir_text` (the llvm dialect written as
+LLVM IR text), `llvmlite_module` (LLVM IR through LLVM: optimization,
+object code and assembly for a triple).
 """

@@ -58,7 +58,7 @@ _ALIKE: dict[object, tuple[type[Operation], dict[str, Attribute]]] = {}
 
 
 NOALIAS = "llvm.noalias"
-"""The argument attribute xDSL's translation writes as LLVM's `noalias`."""
+"""The argument attribute the translation to LLVM IR writes as LLVM's `noalias`."""
 
 
 def noalias_attributes(flags: Sequence[bool]) -> ArrayAttr[DictionaryAttr]:
@@ -205,7 +205,7 @@ class FunctionBuilder:
     def const(self, value: int | float, type_: Attribute = i64) -> SSAValue:
         """An integer or float constant, made once at the top of the function
         (the loop level repeats its constants in every nest: one op each
-        for the lowering to build and xDSL's translation to convert)."""
+        for the lowering to build and the translation to write)."""
         key = (_constant_key(value), type_)
         if key not in self.constants:
             op = constant_op(value, type_)
@@ -357,7 +357,7 @@ class FunctionBuilder:
 
     def pointer_intrinsic(self, name: str, args: Sequence[SSAValue]) -> None:
         """A call of a void intrinsic that takes pointers, declared with the
-        operands' types: xDSL's translation would otherwise declare it with
+        operands' types: the translation would otherwise declare it with
         the types of its first call's arguments, and the address of a
         constant global is typed by its array (`[4 x i32]*`), so a second
         call on another global would not match."""

@@ -1,10 +1,10 @@
 """The llvm dialect to machine code through llvmlite, for any LLVM target.
 
-The llvm-dialect module becomes LLVM IR through xDSL's llvmlite translation
-(`llvm_ir`), is optimized by LLVM's new pass manager at -O2 (`OPT_LEVEL`;
-loop and SLP vectorization on) for a target machine (`target_machine`:
-triple, CPU, features), and is emitted as an object file (`object_code`)
-or assembly; code MCJIT loads into this process is compiled for
+The llvm-dialect module becomes LLVM IR text (`llvm_ir`, written straight
+from the dialect by ir_text.py), is optimized by LLVM's new pass manager at
+-O2 (`OPT_LEVEL`; loop and SLP vectorization on) for a target machine
+(`target_machine`: triple, CPU, features), and is emitted as an object file
+(`object_code`) or assembly; code MCJIT loads into this process is compiled for
 `jit_target_machine`. Nothing here knows which target asks: the CPU's host
 machine, JIT loader and runtime are in targets/cpu/.
 """
@@ -12,20 +12,18 @@ machine, JIT loader and runtime are in targets/cpu/.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from typing import Any
 
 import llvmlite.binding as llvm
 from llvmlite import ir
 from llvmlite.binding import ffi
+from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm as llvm_dialect
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xlir.lowering.llvm.control import INTERLEAVE_COUNT
-from xlir.lowering.llvm.xdsl_translation import install as install_translation_fixes
-from xlir.lowering.llvm.xdsl_translation import translate
-
-install_translation_fixes()
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.utils.exceptions import LLVMTranslationException
+from xlir.lowering.llvm.ir_text import module_text
 
 
 @cache
@@ -187,63 +185,44 @@ JIT_RELOCATION = "static"
 """`jit_target_machine`'s code and relocation models."""
 
 
-FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}
-"""`llvm.func` unit properties and the LLVM function attributes they mean."""
-
-
 def llvm_ir(
     module: ModuleOp,
     triple: str | None = None,
     exported: Collection[str] = (),
     runtime: Callable[[ir.Module], None] | None = None,
+    calling_conventions: Mapping[str, str] | None = None,
 ) -> str:
-    """LLVM IR text of an llvm-dialect module. xDSL's translation drops the
-    linkage of functions and the flags of `FUNCTION_FLAGS`: they are carried
-    over here (internal functions, the kernels, may be inlined by LLVM and
-    stay out of the symbol table). A flag is read from the properties or,
-    where `llvm.func` was parsed from text, the attributes (xDSL's parser
-    puts them there). The functions and globals named in `exported` are
-    external whatever their linkage (another module uses them). A branch
-    marked `INTERLEAVE_COUNT` gets its loop metadata (`_loop_id`). Where
-    `runtime` is given, it defines in the translated module the target's
-    runtime functions the module calls (so that an object needs no runtime
-    of the target's beside it)."""
-    converted = translate(module, triple)
-    if runtime is not None:
-        runtime(converted)
-    for name in exported:
-        converted.get_global(name).linkage = ""
+    """LLVM IR text of an llvm-dialect module (`ir_text.module_text`), for
+    the module's `llvm.target_triple`, else `triple`, else the host's. The
+    functions and globals named in `exported` are external whatever their
+    linkage (another module uses them). `calling_conventions`: functions'
+    calling conventions xDSL's llvm dialect cannot say (its `CConv` takes a
+    fixed list: no GPU kernel's), by name. Where `runtime` is given, it defines
+    the target's runtime functions the module calls (so that an object
+    needs no runtime of the target's beside it), in an llvmlite module that
+    holds declarations of the functions the module declares (`_supplied`),
+    whose text takes their place."""
+    given = module.attributes.get("llvm.target_triple")
+    if given is not None:
+        if not isinstance(given, StringAttr):
+            raise LLVMTranslationException(f"Unsupported llvm.target_triple: {given}")
+        triple = given.data
+    triple = triple or llvm.get_default_triple()
+    supplied = _supplied(module, runtime) if runtime else None
+    return module_text(module, triple, exported, calling_conventions, supplied)
+
+
+def _supplied(module: ModuleOp, runtime: Callable[[ir.Module], None]) -> dict[str, str]:
+    """The text of the runtime's functions (and of what they use) by name,
+    defined by `runtime` in an llvmlite module holding declarations of
+    `module`'s functions."""
+    supplied = ir.Module()
     for op in module.body.block.ops:
-        if not isinstance(op, llvm_dialect.FuncOp) or not op.body.blocks:
-            continue
-        function = converted.get_global(op.sym_name.data)
-        linkage = op.linkage.linkage.data
-        if linkage != "external" and op.sym_name.data not in exported:
-            function.linkage = linkage
-        for flag, attribute in FUNCTION_FLAGS.items():
-            if flag in op.properties or flag in op.attributes:
-                function.attributes.add(attribute)
-        for block, converted_block in zip(op.body.blocks, function.blocks, strict=True):
-            count = block.last_op and block.last_op.attributes.get(INTERLEAVE_COUNT)
-            if isinstance(count, IntegerAttr):
-                loop = _loop_id(converted, count.value.data)
-                converted_block.terminator.set_metadata("llvm.loop", loop)
-    return str(converted)
-
-
-def _loop_id(module: ir.Module, interleave: int) -> ir.MDValue:
-    """A new loop's `!llvm.loop` node: LLVM wants a distinct node per loop
-    whose first operand is the node itself (llvmlite's `add_metadata` shares
-    equal nodes, and cannot name a node in its own operands)."""
-    hint = module.add_metadata(
-        [
-            ir.MetaDataString(module, "llvm.loop.interleave.count"),
-            ir.IntType(32)(interleave),
-        ]
-    )
-    node = ir.MDValue(module, [hint], name=str(len(module.metadata)))
-    node.operands = (node, hint)
-    return node
+        if isinstance(op, llvm_dialect.FuncOp) and not op.body.blocks:
+            signature: Any = convert_type(op.function_type)
+            ir.Function(supplied, signature, op.sym_name.data)
+    runtime(supplied)
+    return {value.name: str(value) for value in supplied.global_values}
 
 
 def optimize(

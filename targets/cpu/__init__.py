@@ -2,7 +2,7 @@
 
 `CpuCompiler` runs the target's HLO pipeline, then its backend pipeline down
 to the llvm dialect (both built from pass objects in `target.py`),
-translates it with xDSL's llvmlite translation, optimizes at -O2 for the
+writes it as LLVM IR text (lowering/llvm/ir_text.py), optimizes at -O2 for the
 host CPU and emits object code (`codegen_parts`), which `CpuExecutable` loads
 and calls. Compiles of program text go through the persistent cache
 (`cache`).

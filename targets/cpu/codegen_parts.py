@@ -15,11 +15,10 @@ that defines it; everything else keeps its linkage.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -205,47 +204,18 @@ def compile_parts(
     `codegen_threads()`) while the calling thread translates the next part."""
     threads = threads or codegen_threads()
     parts = deal(module, threads) if threads > 1 else []
-    with _translations_collected():
-        if len(parts) <= 1:
-            ir = _translate(module)
-            return ir, (host_object_code(ir),)
-        pool = _pool(threads, os.getpid())
-        texts: list[str] = []
-        objects: list[Future[bytes]] = []
-        with part_modules(module, parts) as modules, _quick_gil_handover():
-            for index, (part, exported) in enumerate(modules):
-                ir = _translate(part, exported)
-                objects.append(_submit(pool, ir))
-                texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
+    if len(parts) <= 1:
+        ir = llvm_ir(module)
+        return ir, (host_object_code(ir),)
+    pool = _pool(threads, os.getpid())
+    texts: list[str] = []
+    objects: list[Future[bytes]] = []
+    with part_modules(module, parts) as modules, _quick_gil_handover():
+        for index, (part, exported) in enumerate(modules):
+            ir = llvm_ir(part, exported=exported)
+            objects.append(_submit(pool, ir))
+            texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
     return "\n".join(texts), tuple(code.result() for code in objects)
-
-
-@contextmanager
-def _translations_collected() -> Iterator[None]:
-    """The objects that exist now set aside from the cycle collector for the
-    while (`gc.freeze`), so that `_translate` collecting costs only what it
-    made. Where the process holds frozen objects of its own, nothing is
-    frozen or thawed here: `gc.unfreeze` thaws every frozen object, and
-    would hand the caller's back to the collector (a forked server's shared
-    pages written again, each later collection scanning the whole heap)."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-def _translate(module: ModuleOp, exported: Collection[str] = ()) -> str:
-    """`llvm_ir` of a part, its llvmlite objects freed at once: they hold
-    cycles, which only the collector frees, and `xlir.compile` pauses it, so
-    each part's would stay until the compile ends (the peak memory of a
-    large module's compile)."""
-    ir = llvm_ir(module, exported=exported)
-    gc.collect()
-    return ir
 
 
 @contextmanager

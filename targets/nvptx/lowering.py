@@ -60,7 +60,7 @@ SPECIAL_REGISTERS = {
 """gpu dialect op -> the PTX special register it reads (`.x` only)."""
 
 ALIGN = "llvm.align"
-"""The argument attribute xDSL's translation writes as LLVM's `align N`."""
+"""The argument attribute the translation to LLVM IR writes as LLVM's `align N`."""
 
 SHARED_SPACE = 3
 """LLVM NVPTX's address space of shared memory."""

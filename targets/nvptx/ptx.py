@@ -2,13 +2,13 @@
 LLVM's NVPTX backend, and cubins through `ptxas` where it is installed.
 
 `compile_ptx` lowers a copy of the module with `NvptxLoopToLLVMPass`,
-translates it with xDSL's translation (lowering/llvm/llvmlite_module.py),
-sets what xDSL's llvm dialect cannot say on the translated module (the
-`ptx_kernel` calling convention of the kernels; the block size of a kernel
-that runs on its own launch only, as `maxntidx`, so that ptxas keeps its
-registers within what a block of that many threads may hold; an undefined
-initial value for shared memory, which PTX cannot initialize) and emits PTX for `sm_XX`
-at -O2. LLVM's -O2 finds the buffers a kernel only reads, which, marked
+writes it as LLVM IR (lowering/llvm/llvmlite_module.py) with the
+`ptx_kernel` calling convention of the kernels (which xDSL's llvm dialect
+cannot say), the block size of a kernel that runs on its own launch only as
+its `nvvm.maxntid` attribute, so that ptxas keeps its registers within what
+a block of that many threads may hold (shared memory, which PTX cannot
+initialize, is an internal global without a value: undefined), and emits
+PTX for `sm_XX` at -O2. LLVM's -O2 finds the buffers a kernel only reads, which, marked
 `noalias`, NVPTX loads through the non-coherent cache (`ld.global.nc`). The launch of each kernel (`gpu_launch`) and its
 parameters come with the text (`KernelInfo`).
 """
@@ -16,15 +16,14 @@ parameters come with the text (`KernelInfo`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from llvmlite import ir
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, StringAttr
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.lowering.llvm.function import llvm_type
 from xlir.lowering.llvm.llvmlite_module import llvm_ir, optimize, target_machine
 from xlir.passes.loop.map_to_gpu import launch_of
-from xlir.targets.nvptx.lowering import SHARED_SPACE, NvptxLoopToLLVMPass
+from xlir.targets.nvptx.lowering import NvptxLoopToLLVMPass
 
 from xlir.context import make_context
 from xlir.diagnostics import XlirError
@@ -75,32 +74,16 @@ def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
     return found
 
 
-def _finish(kernels: list[KernelInfo]):
-    """What xDSL's translation cannot say (module docstring), set on the
-    translated module."""
-
-    def finish(module: ir.Module) -> None:
-        for kernel in kernels:
-            function = module.get_global(kernel.name)
-            assert isinstance(function, ir.Function)
-            function.calling_convention = "ptx_kernel"
-            if not kernel.any_grid:
-                module.add_named_metadata(
-                    "nvvm.annotations",
-                    [
-                        function,
-                        ir.MetaDataString(module, "maxntidx"),
-                        ir.Constant(ir.IntType(32), kernel.threads),
-                    ],
-                )
-        for variable in module.global_values:
-            if isinstance(variable, ir.GlobalVariable) and (
-                getattr(variable.type, "addrspace", 0) == SHARED_SPACE
-            ):
-                undefined: Any = ir.Constant(variable.value_type, ir.Undefined)
-                variable.initializer = undefined
-
-    return finish
+def _mark_blocks(module: ModuleOp, kernels: list[KernelInfo]) -> None:
+    """The block size of each kernel that runs on its own launch only, as
+    its function's `nvvm.maxntid` attribute (module docstring)."""
+    own = {k.name: k.threads for k in kernels if not k.any_grid}
+    for op in module.body.block.ops:
+        if isinstance(op, llvm.FuncOp) and op.sym_name.data in own:
+            threads = StringAttr(str(own[op.sym_name.data]))
+            op.passthrough = ArrayAttr(
+                [ArrayAttr([StringAttr("nvvm.maxntid"), threads])]
+            )
 
 
 def compile_ptx(
@@ -110,7 +93,9 @@ def compile_ptx(
     kernels = kernel_infos(module)
     device = module.clone()
     run_pipeline(make_context(), device, [NvptxLoopToLLVMPass()], sources, verify=False)
-    text = llvm_ir(device, TRIPLE, runtime=_finish(kernels))
+    _mark_blocks(device, kernels)
+    conventions = dict.fromkeys((k.name for k in kernels), "ptx_kernel")
+    text = llvm_ir(device, TRIPLE, calling_conventions=conventions)
     machine = ptx_machine(sm)
     return machine.emit_assembly(optimize(text, machine)), kernels
 

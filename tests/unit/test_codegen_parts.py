@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import gc
 import os
 import subprocess
 import sys
@@ -113,24 +112,6 @@ def test_quick_gil_handover_while_translating(monkeypatch) -> None:
     compile_parts(_llvm_level(SHARED_GLOBAL), threads=2)
     assert seen == pytest.approx([SWITCH_INTERVAL, SWITCH_INTERVAL])
     assert sys.getswitchinterval() == before
-
-
-def test_callers_frozen_objects_stay_frozen() -> None:
-    """Compiling keeps what the caller froze (`gc.freeze`) frozen: thawed,
-    the caller's next collection scans the whole heap again, and a forked
-    process writes the pages it shares. Without a freeze of the caller's,
-    the compile's own freeze is thawed after."""
-    module = _llvm_level(SHARED_GLOBAL)
-    gc.collect()
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        compile_parts(module, threads=1)
-        assert gc.get_freeze_count() >= frozen > 0
-    finally:
-        gc.unfreeze()
-    compile_parts(_llvm_level(SHARED_GLOBAL), threads=1)
-    assert gc.get_freeze_count() == 0
 
 
 @pytest.mark.parametrize("name", ["mlp_fwd", "while_loops", "compare_select"])
