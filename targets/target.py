@@ -100,6 +100,10 @@ class CompileOptions:
     """Time each kernel launch (`xlir-run --profile`), where the target's
     `TargetInfo.times_launches`; code with timers of its own (cpu) is not
     cached."""
+    sort_routines: bool = True
+    """Sorts of one operand by a plain order call the target's sort routine,
+    where it has one (`sort-routines`); off: every sort is a merge sort
+    kernel of its own."""
 
     def with_environment(self) -> CompileOptions:
         """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`

@@ -9,7 +9,8 @@ and written by `loop.load`/`loop.store`, with scalar math in xDSL's `arith` and
 out, reshapes are `loop.reshape` views, and constants are `loop.global` data.
 
 Files: `loops` (parallel, for, yield), `memory` (load, store, view, reshape),
-`globals` (global, get_global), `kernel` (kernel, return).
+`globals` (global, get_global), `kernel` (kernel, return), `calls` (call: a
+routine of the target's runtime).
 
 The constructors make their ops with `Operation.__init__` directly, from
 flat operand lists (and the segment sizes where an op has several variadic
@@ -21,10 +22,13 @@ ops are the ones the generic construction makes
 """
 
 from xdsl.ir import Dialect
+from xlir.dialects.loop.calls import CALL_OPS
 from xlir.dialects.loop.globals import GLOBAL_OPS
 from xlir.dialects.loop.kernel import KERNEL_OPS
 from xlir.dialects.loop.loops import LOOP_OPS
 from xlir.dialects.loop.memory import MEMORY_OPS
 
-Loop = Dialect("loop", [*LOOP_OPS, *MEMORY_OPS, *GLOBAL_OPS, *KERNEL_OPS], [])
+Loop = Dialect(
+    "loop", [*LOOP_OPS, *MEMORY_OPS, *GLOBAL_OPS, *KERNEL_OPS, *CALL_OPS], []
+)
 """The loop dialect."""
