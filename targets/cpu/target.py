@@ -86,8 +86,8 @@ class CpuTarget(Target):
         `decompose` keeps
         chlo.top_k for its selection kernel (lowering/kernels/top_k.py); and
         calls of public functions are inlined too, as XLA's call inliner
-        does (the entry is compiled as one program; the loop level has no
-        calls)."""
+        does (the entry is compiled as one program; the loop level calls
+        no functions of the program, only the runtime's routines)."""
         from xlir.passes.hlo.conv_padding import ConvPaddingPass
         from xlir.passes.hlo.decompose import DecomposePass
         from xlir.passes.hlo.dot_layout import DotLayoutPass
