@@ -121,25 +121,24 @@ def _insertion_sort(
         x, q = _load(b, k, i, key), _load(b, p, i, I32)
         j = _slot(b, I64)
         b.store(i, j)
-        test = b.append_basic_block("shift.test")
-        body = b.append_basic_block("shift.body")
-        done = b.append_basic_block("shift.done")
-        b.branch(test)
-        b.position_at_end(test)
-        at = b.load(j, typ=I64)
-        positive = b.icmp_unsigned(">", at, I64(0))
-        before = b.sub(at, I64(1))
-        check = b.append_basic_block("shift.check")
-        b.cbranch(positive, check, done)
-        b.position_at_end(check)
-        greater = b.icmp_unsigned(">", _load(b, k, before, key), x)
-        b.cbranch(greater, body, done)
-        b.position_at_end(body)
-        _store(b, _load(b, k, before, key), k, at, key)
-        _store(b, _load(b, p, before, I32), p, at, I32)
-        b.store(before, j)
-        b.branch(test)
-        b.position_at_end(done)
+
+        def before() -> ir.Value:
+            """j - 1, or 0 where j is 0 (a key read and ignored)."""
+            at = b.load(j, typ=I64)
+            return b.select(b.icmp_unsigned(">", at, I64(0)), b.sub(at, I64(1)), at)
+
+        def shifts() -> ir.Value:
+            at = b.load(j, typ=I64)
+            greater = b.icmp_unsigned(">", _load(b, k, before(), key), x)
+            return b.and_(b.icmp_unsigned(">", at, I64(0)), greater)
+
+        def shift() -> None:
+            at, down = b.load(j, typ=I64), before()
+            _store(b, _load(b, k, down, key), k, at, key)
+            _store(b, _load(b, p, down, I32), p, at, I32)
+            b.store(down, j)
+
+        _while(b, shifts, shift)
         at = b.load(j, typ=I64)
         _store(b, x, k, at, key)
         _store(b, q, p, at, I32)
@@ -259,15 +258,25 @@ def _loop(
     stack slot (`_slot`)."""
     counter = _slot(b, I64)
     b.store(start, counter)
-    test = b.append_basic_block("loop.test")
-    loop = b.append_basic_block("loop.body")
-    done = b.append_basic_block("loop.done")
+
+    def step() -> None:
+        body(b.load(counter, typ=I64))
+        b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
+
+    _while(b, lambda: b.icmp_unsigned("<", b.load(counter, typ=I64), end), step)
+
+
+def _while(
+    b: ir.IRBuilder, condition: Callable[[], ir.Value], body: Callable[[], None]
+) -> None:
+    """`while (condition()) body()`."""
+    test = b.append_basic_block("while.test")
+    loop = b.append_basic_block("while.body")
+    done = b.append_basic_block("while.done")
     b.branch(test)
     b.position_at_end(test)
-    i = b.load(counter, typ=I64)
-    b.cbranch(b.icmp_unsigned("<", i, end), loop, done)
+    b.cbranch(condition(), loop, done)
     b.position_at_end(loop)
-    body(i)
-    b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
+    body()
     b.branch(test)
     b.position_at_end(done)
