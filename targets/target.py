@@ -35,6 +35,10 @@ FAST_MATH_VARIABLE = "XLIR_FAST_MATH"
 BOUNDS_CHECK_VARIABLE = "XLIR_CPU_BOUNDS_CHECK"
 """Set to 1, compiles default to `bounds_check=True` (a thin alias)."""
 
+SORT_ROUTINES_VARIABLE = "XLIR_SORT_ROUTINES"
+"""Set to 0, compiles default to `sort_routines=False` (a thin alias: the
+merge sort kernels back for an A/B of a whole program or tool run)."""
+
 
 @dataclass(frozen=True)
 class TargetInfo:
@@ -107,12 +111,15 @@ class CompileOptions:
 
     def with_environment(self) -> CompileOptions:
         """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`
-        in the environment turning their switches on."""
+        in the environment turning their switches on, `XLIR_SORT_ROUTINES=0`
+        its off."""
         options = self
         if os.environ.get(FAST_MATH_VARIABLE) == "1":
             options = replace(options, fast_math=True)
         if os.environ.get(BOUNDS_CHECK_VARIABLE) == "1":
             options = replace(options, bounds_check=True)
+        if os.environ.get(SORT_ROUTINES_VARIABLE) == "0":
+            options = replace(options, sort_routines=False)
         return options
 
 
