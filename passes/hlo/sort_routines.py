@@ -22,7 +22,8 @@ operand's pair of arguments (lhs, rhs) = (2i, 2i+1), after `simplify`:
 with lhs and rhs swapped meaning the other direction. The sort goes to the
 routine as an attribute, `xlir.sort_routine = "ORDER DIRECTION OPERAND"`,
 which the kernel lowering reads; other comparators (several keys, float
-compares that are no strict weak order) keep the inline kernel. The routine
+compares that are no strict weak order) and rows of 2^31 elements or more
+keep the inline kernel. The routine
 sorts stably, as the inline kernel does (`is_stable` or not).
 
 Only a target that has the routine runs the pass (the cpu target's
@@ -49,12 +50,17 @@ SORT_ROUTINE = "xlir.sort_routine"
 """The attribute that sends a sort to the routine."""
 
 ORDERS = ("total", "canonical", "signed", "unsigned")
+
+MAX_LENGTH = 1 << 31
+"""The routine's positions are i32: longer rows keep the merge sort."""
 """Float totalOrder, totalOrder of canonicalized floats, integers."""
 
 
 @dataclass(frozen=True)
 class SortKey:
-    """What the routine sorts by: operand `operand`'s elements in `order`."""
+    """What the routine sorts by: operand `operand`'s elements in `order`:
+    `total` (float totalOrder), `canonical` (totalOrder of canonicalized
+    floats), `signed` or `unsigned` (integers)."""
 
     order: str
     descending: bool
@@ -75,10 +81,12 @@ def sort_key(op: SortOp) -> SortKey | None:
 
 
 def plain_key(op: SortOp) -> SortKey | None:
-    """The key of a sort whose comparator is one of the module docstring's,
-    or None."""
+    """The key of a sort whose comparator is one of the module docstring's
+    (along a dimension of fewer than `MAX_LENGTH` elements), or None."""
     block = op.comparator.block
     if block is None or not isinstance(block.last_op, ReturnOp):
+        return None
+    if op.inputs[0].type.get_shape()[op.sort_dimension] >= MAX_LENGTH:  # pyright: ignore[reportAttributeAccessIssue]
         return None
     (decides,) = block.last_op.operands
     return _compare_key(block, decides) or _canonical_key(block, decides)

@@ -78,7 +78,8 @@ func.func @compares(%f: tensor<5xf64>, %i: tensor<5xi64>, %u: tensor<5xui8>) -> 
 
 // Left to the inline kernel: a plain float compare (NaN makes it no strict
 // weak order), two keys, a compare of two operands' arguments, a compare of
-// one side with itself, and a comparator that computes on its keys.
+// one side with itself, a comparator that computes on its keys, and a row
+// of 2^31 elements (the routine's positions are i32).
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     xlir.sort_routine
 func.func @kept(%f: tensor<5xf32>, %i: tensor<5xi32>) -> (tensor<5xf32>, tensor<5xi32>, tensor<5xf32>, tensor<5xf32>, tensor<5xi32>) {
@@ -113,4 +114,17 @@ func.func @kept(%f: tensor<5xf32>, %i: tensor<5xi32>) -> (tensor<5xf32>, tensor<
     stablehlo.return %lt : tensor<i1>
   }) : (tensor<5xi32>) -> tensor<5xi32>
   func.return %0, %1#1, %2#0, %3, %4 : tensor<5xf32>, tensor<5xi32>, tensor<5xf32>, tensor<5xf32>, tensor<5xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @long_row
+// CHECK-NOT:     xlir.sort_routine
+func.func @long_row(%i: tensor<2147483648xi8>) -> tensor<2147483648xi8> {
+  %0 = "stablehlo.sort"(%i) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %lt = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<2147483648xi8>) -> tensor<2147483648xi8>
+  func.return %0 : tensor<2147483648xi8>
 }
