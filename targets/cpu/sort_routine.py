@@ -122,12 +122,12 @@ def _insertion_sort(
         j = _slot(b, I64)
         b.store(i, j)
 
-        def before() -> ir.Value:
+        def before() -> object:
             """j - 1, or 0 where j is 0 (a key read and ignored)."""
             at = b.load(j, typ=I64)
             return b.select(b.icmp_unsigned(">", at, I64(0)), b.sub(at, I64(1)), at)
 
-        def shifts() -> ir.Value:
+        def shifts() -> object:
             at = b.load(j, typ=I64)
             greater = b.icmp_unsigned(">", _load(b, k, before(), key), x)
             return b.and_(b.icmp_unsigned(">", at, I64(0)), greater)
@@ -267,7 +267,7 @@ def _loop(
 
 
 def _while(
-    b: ir.IRBuilder, condition: Callable[[], ir.Value], body: Callable[[], None]
+    b: ir.IRBuilder, condition: Callable[[], object], body: Callable[[], None]
 ) -> None:
     """`while (condition()) body()`."""
     test = b.append_basic_block("while.test")
