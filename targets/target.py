@@ -35,6 +35,10 @@ FAST_MATH_VARIABLE = "XLIR_FAST_MATH"
 BOUNDS_CHECK_VARIABLE = "XLIR_CPU_BOUNDS_CHECK"
 """Set to 1, compiles default to `bounds_check=True` (a thin alias)."""
 
+SORT_ROUTINES_VARIABLE = "XLIR_SORT_ROUTINES"
+"""Set to 0, compiles default to `sort_routines=False` (a thin alias: the
+merge sort kernels back for an A/B of a whole program or tool run)."""
+
 
 @dataclass(frozen=True)
 class TargetInfo:
@@ -101,18 +105,25 @@ class CompileOptions:
     `TargetInfo.times_launches`; code with timers of its own (cpu) is not
     cached."""
     library_calls: bool = True
-    """Kernels call the routines the target has prebuilt for them (the cpu
-    target's f32 GEMM) where they cover them, as XLA calls Eigen; off:
-    every kernel is generated inline, as before."""
+    """f32 dots call the GEMM routine the target has prebuilt for them
+    where it covers them (`gemm-calls`), as XLA calls Eigen; off: every dot
+    is a register-tiled kernel of its own."""
+    sort_routines: bool = True
+    """Sorts of one operand by a plain order call the target's sort routine,
+    where it has one (`sort-routines`); off: every sort is a merge sort
+    kernel of its own."""
 
     def with_environment(self) -> CompileOptions:
         """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`
-        in the environment turning their switches on."""
+        in the environment turning their switches on, `XLIR_SORT_ROUTINES=0`
+        its off."""
         options = self
         if os.environ.get(FAST_MATH_VARIABLE) == "1":
             options = replace(options, fast_math=True)
         if os.environ.get(BOUNDS_CHECK_VARIABLE) == "1":
             options = replace(options, bounds_check=True)
+        if os.environ.get(SORT_ROUTINES_VARIABLE) == "0":
+            options = replace(options, sort_routines=False)
         return options
 
 

@@ -9,8 +9,8 @@ and written by `loop.load`/`loop.store`, with scalar math in xDSL's `arith` and
 out, reshapes are `loop.reshape` views, and constants are `loop.global` data.
 
 Files: `loops` (parallel, for, yield), `memory` (load, store, view, reshape),
-`globals` (global, get_global), `kernel` (kernel, return), `calls` (call:
-a target's routine).
+`globals` (global, get_global), `kernel` (kernel, return), `calls` (call: a
+routine of the target's runtime).
 
 The constructors make their ops with `Operation.__init__` directly, from
 flat operand lists (and the segment sizes where an op has several variadic

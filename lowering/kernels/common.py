@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
+from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import Bound, ForOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -57,6 +58,11 @@ class KernelBuilder:
         """Store in the innermost open loop (a store has no result to hoist)."""
         builder = self.nest.builder(self.nest.innermost)
         builder.insert(StoreOp(value, buffer, idx))
+
+    def call(self, callee: str, args: Sequence[SSAValue]) -> None:
+        """`loop.call` of a runtime routine in the innermost open loop
+        (a call reads and writes its buffers: it is never hoisted)."""
+        self.nest.builder(self.nest.innermost).insert(CallOp(callee, args))
 
     def place(self, op: Operation) -> SSAValue:
         return self.nest.place(op)

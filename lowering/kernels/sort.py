@@ -33,6 +33,9 @@ passes jam and compile each. Such a pass merges the whole pairs in one nest
 and the last, clipped pair (short, or a lone run merged with an empty one:
 copied) in another. Up to four elements need no merge pass and no scratch,
 and one element is a copy.
+
+A sort that `sort-routines` marked (one operand's elements in a plain
+order) calls the target's sort routine instead: sort_routine.py.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ from xlir.dialects.loop.loops import Bound
 from xlir.dialects.stablehlo.reduction import SortOp
 from xlir.lowering.index_maps import Indices, shape
 from xlir.lowering.kernels.common import KernelBuilder
+from xlir.lowering.kernels.sort_routine import lower_sort_routine
+from xlir.passes.hlo.sort_routines import sort_key
 
 Buffers = tuple[Sequence[SSAValue], Sequence[SSAValue]]
 """What a pass reads, and what it writes."""
@@ -63,6 +68,9 @@ def lower_sort(op: SortOp, name: str) -> KernelOp:
         for operand, result in zip(kb.inputs, kb.outputs, strict=True):
             kb.copy(operand, result, sizes)
         return kb.finish()
+    key = sort_key(op)
+    if key is not None:
+        return lower_sort_routine(op, name, key)
     comparator = op.comparator.block
     assert comparator is not None
     merge = _Merge(kb, comparator, sizes, axis)

@@ -3,7 +3,7 @@ one target.
 
 The lowering itself (`passes.lower_kernels`, `FunctionBuilder`) knows no
 target: it asks the emitter. The base class lowers scalars, memory,
-sequential control and block transfers; a target extends it (a subclass)
+sequential control, block transfers and calls of runtime routines; a target extends it (a subclass)
 to change
 
 * `lower_parallel`: how a `loop.parallel` runs (here: its iterations in
@@ -37,7 +37,7 @@ from xlir.lowering.llvm.function import (
     noalias_attributes,
 )
 from xlir.lowering.llvm.memory import MEMORY
-from xlir.lowering.llvm.routine_calls import CALLS
+from xlir.lowering.llvm.routine_calls import ROUTINE_CALLS
 from xlir.lowering.llvm.scalars import EMITTERS, Emitter, scalar_problem
 
 Lowering = Callable[[FunctionBuilder, Operation], None]
@@ -67,7 +67,7 @@ class LLVMEmitter:
             **{name: _binding(emit) for name, emit in EMITTERS.items()},
             **CONTROL,
             **MEMORY,
-            **CALLS,
+            **ROUTINE_CALLS,
             "loop.parallel": self.lower_parallel,
         }
         """Op name -> its lowering."""

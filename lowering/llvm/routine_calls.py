@@ -1,22 +1,24 @@
-"""`loop.call` in the llvm dialect: a declared external function called on
-the buffers' pointers and the indices' 64-bit integers. The target links
-the routine (the CPU JIT) or defines it in the module (ahead of time)."""
+"""`loop.call` in the llvm dialect: a call of the routine, declared.
+
+Buffers pass as pointers to their first elements, `index` as i64, other
+scalars as they are (dialects/loop/calls.py); the routine returns nothing.
+The target defines the routine (or links it) where the module calls it."""
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.ir import Operation
 from xlir.dialects.loop.calls import CallOp
-from xlir.lowering.llvm.function import FunctionBuilder
+from xlir.lowering.llvm.function import FunctionBuilder, llvm_type
 
 
 def lower_call(b: FunctionBuilder, op: Operation) -> None:
     assert isinstance(op, CallOp)
-    arguments = [b.get(value) for value in op.arguments]
-    name = b.module.declare(
-        op.callee.string_value(), [a.type for a in arguments], llvm.LLVMVoidType()
+    callee = op.callee.root_reference.data
+    b.module.declare(
+        callee, [llvm_type(a.type, op) for a in op.args], llvm.LLVMVoidType()
     )
-    b.call(name, arguments)
+    b.call(callee, [b.get(a) for a in op.args])
 
 
-CALLS = {"loop.call": lower_call}
+ROUTINE_CALLS = {"loop.call": lower_call}

@@ -33,6 +33,7 @@ from xlir.targets.cpu.launch_timers import (
     needs_launch_timers,
     timed_call,
 )
+from xlir.targets.cpu.sort_routine import load_sort_routines, needs_sort_routines
 from xlir.targets.cpu.thread_runtime import (
     load_runtime,
     load_support,
@@ -92,6 +93,8 @@ class CpuExecutable(HostExecutable):
         if needs_support(self.objects):
             load_support()
         load_called_gemms(self.objects)
+        if needs_sort_routines(self.objects):
+            load_sort_routines()
         if needs_launch_timers(self.objects):
             load_launch_timers()
         if needs_collectives(self.objects):

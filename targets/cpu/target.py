@@ -80,11 +80,14 @@ class CpuTarget(Target):
         integers, complex numbers as pairs of floats, int8 dots as dots of
         byte quads, exact narrow-integer dots as f32 dots, the
         dot kernels read their rhs with unit stride, the
-        convolution kernels an input padded beforehand; `decompose` keeps
+        convolution kernels an input padded beforehand; `sort-routines`
+        (unless `options.sort_routines` is off) before `fuse` too, so that
+        plain sorts call the sort routine (targets/cpu/sort_routine.py);
+        `decompose` keeps
         chlo.top_k for its selection kernel (lowering/kernels/top_k.py); and
         calls of public functions are inlined too, as XLA's call inliner
-        does (the entry is compiled as one program; the loop level has no
-        calls)."""
+        does (the entry is compiled as one program; the loop level calls
+        no functions of the program, only the runtime's routines)."""
         from xlir.passes.hlo.conv_padding import ConvPaddingPass
         from xlir.passes.hlo.decompose import DecomposePass
         from xlir.passes.hlo.dot_layout import DotLayoutPass
@@ -93,6 +96,7 @@ class CpuTarget(Target):
         from xlir.passes.hlo.int_dot_in_f32 import IntDotInF32Pass
         from xlir.passes.hlo.int_dot_quads import IntDotQuadsPass
         from xlir.passes.hlo.quant_to_math import QuantToMathPass
+        from xlir.passes.hlo.sort_routines import SortRoutinesPass
         from xlir.passes.hlo.split_complex import SplitComplexPass
 
         passes: list[ModulePass] = []
@@ -108,6 +112,8 @@ class CpuTarget(Target):
             elif isinstance(pass_, FusePass):
                 if self.info(options).byte_dot_bits:
                     passes.append(IntDotQuadsPass())
+                if options.sort_routines:
+                    passes.append(SortRoutinesPass())
                 passes += [IntDotInF32Pass(), DotLayoutPass(), ConvPaddingPass(), pass_]
             else:
                 passes.append(pass_)

@@ -31,6 +31,7 @@ from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.targets.cpu import cache as disk
 from xlir.targets.cpu.gemm_runtime import define_called_gemms
 from xlir.targets.cpu.host_machine import host_description, host_object_code
+from xlir.targets.cpu.sort_routine import define_sort_routines
 from xlir.targets.cpu.support_functions import define_bounds_error
 from xlir.targets.cpu.thread_pool import define_thread_pool
 from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
@@ -101,12 +102,14 @@ def load_support() -> LoadedObject:
 
 def define_runtime(module: ir.Module) -> None:
     """Define in a translated module the pool, the bounds-check handler and
-    the GEMM routine (gemm_runtime.py), internal, where it calls them: an
-    ahead-of-time object (or xlir-translate's) then needs only the C
-    library. The JIT links the loaded ones instead (`load_runtime`,
-    `load_support`, `gemm_runtime.load_gemm`)."""
+    the routines it calls (the GEMM of gemm_runtime.py, the sort routines
+    of sort_routine.py), internal, where it calls them: an ahead-of-time
+    object (or xlir-translate's) then needs only the C library. The JIT
+    links the loaded ones instead (`load_runtime`, `load_support`,
+    `gemm_runtime.load_called_gemms`, `load_sort_routines`)."""
     if PARALLEL_FOR in module.globals:
         define_thread_pool(module)
     if BOUNDS_ERROR in module.globals:
         define_bounds_error(module)
     define_called_gemms(module)
+    define_sort_routines(module)

@@ -15,6 +15,7 @@ import ctypes.util
 import platform
 import shutil
 import subprocess
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -23,8 +24,10 @@ import pytest
 from xlir.targets.aot import AotOptions, AotResult
 from xlir.targets.registry import get_platform
 
+import xlir
 from tests.conftest import CORPUS
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
+from tests.e2e.test_sort_routine import assert_same_bits, keys, sort_program
 from xlir.api import load_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "aot" / "main.c"
@@ -74,11 +77,22 @@ def toolchain(triple: str | None) -> tuple[str, list[str]]:
     return cc, [qemu, "-L", f"/usr/{arch}-linux-gnu"]
 
 
+def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str):
+    """Links examples/aot/main.c with the object, runs it on the corpus
+    inputs, and returns the outputs it wrote."""
+    arguments, expected = load_case(CORPUS / "small" / f"{name}.mlir")
+    return link_and_run(result, triple, folder, arguments, expected), expected
+
+
 def link_and_run(
-    result: AotResult, triple: str | None, folder: Path, inputs: bytes
-) -> bytes:
-    """Links examples/aot/main.c with the object, runs it on `inputs` (the
-    arguments' bytes one after another) and returns the outputs' bytes."""
+    result: AotResult,
+    triple: str | None,
+    folder: Path,
+    arguments: Sequence[np.ndarray],
+    expected: Sequence[np.ndarray],
+) -> tuple[np.ndarray, ...]:
+    """Links examples/aot/main.c with the object, runs it on `arguments`,
+    and returns the outputs it wrote (shaped and typed as `expected`)."""
     cc, runner = toolchain(triple)
     (folder / "model.o").write_bytes(result.object_code)
     (folder / "model.h").write_text(result.header)
@@ -104,7 +118,9 @@ def link_and_run(
         check=True,
         capture_output=True,
     )
-    (folder / "inputs.bin").write_bytes(inputs)
+    (folder / "inputs.bin").write_bytes(
+        b"".join(np.ascontiguousarray(a).tobytes() for a in arguments)
+    )
     subprocess.run(
         [*runner, str(folder / "main"), "inputs.bin", "outputs.bin"],
         cwd=folder,
@@ -112,15 +128,7 @@ def link_and_run(
         capture_output=True,
         timeout=300,
     )
-    return (folder / "outputs.bin").read_bytes()
-
-
-def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str):
-    """Links examples/aot/main.c with the object, runs it on the corpus
-    inputs, and returns the outputs it wrote."""
-    arguments, expected = load_case(CORPUS / "small" / f"{name}.mlir")
-    inputs = b"".join(np.ascontiguousarray(a).tobytes() for a in arguments)
-    raw = link_and_run(result, triple, folder, inputs)
+    raw = (folder / "outputs.bin").read_bytes()
     outputs, offset = [], 0
     for want in expected:
         outputs.append(
@@ -128,7 +136,7 @@ def build_and_run(result: AotResult, triple: str | None, folder: Path, name: str
         )
         offset += want.nbytes
     assert offset == len(raw)
-    return tuple(outputs), expected
+    return tuple(outputs)
 
 
 @pytest.mark.parametrize("path", LOWERED, ids=[program_name(p) for p in LOWERED])
@@ -176,6 +184,30 @@ def test_objects_need_only_libc_libm_pthread(
     libraries = _libc_and_libm()
     foreign = [s for s in symbols if not any(hasattr(lib, s) for lib in libraries)]
     assert not foreign, f"undefined symbols outside libc/libm/pthread: {foreign}"
+
+
+@pytest.mark.parametrize("triple", [None, "aarch64-linux-gnu"])
+def test_sort_object_runs_as_c_program(triple: str | None, tmp_path: Path) -> None:
+    """A sort calls the sort routine, which the object defines (internal):
+    it links with the C library alone and sorts as the JIT does, bit for
+    bit (NaNs, zeros of both signs, ties; rows for insertion and radix)."""
+    rng = np.random.default_rng(0)
+    for shape in ((3, 40), (2, 300)):
+        text = sort_program(shape, 1, "f32", "jax", "GT")
+        x, y = keys("f32", shape, rng), np.arange(np.prod(shape), dtype=np.int32)
+        y = y.reshape(shape)
+        expected = xlir.compile(text, target="cpu")(x, y)
+        module, sources = load_module(text)
+        result = (
+            get_platform("cpu")
+            .compiler()
+            .compile_ahead_of_time(module, AotOptions(triple=triple), "main", sources)
+        )
+        if shutil.which("nm") is not None:
+            symbols = undefined_symbols(result.object_code, tmp_path)
+            assert not [s for s in symbols if "xlir" in s], symbols
+        got = link_and_run(result, triple, tmp_path, (x, y), expected)
+        assert_same_bits(got, expected)
 
 
 def test_object_exports_only_its_entry(tmp_path: Path) -> None:

@@ -192,19 +192,24 @@ def test_sort_random(
     ],
 )
 @pytest.mark.parametrize("direction", ["LT", "GT"])
-def test_sort_pass_loop_on_cpu(shape: str, direction: str):
+@pytest.mark.parametrize("routine", [False, True])
+def test_sort_pass_loop_on_cpu(shape: str, direction: str, routine: bool):
     """Blocks of 2 or 4 sorted by a network (a shorter last block by a
     smaller one), then merge passes in a loop of runtime run widths, whole
     pairs jammed and threaded on the cpu target, results to scratch and back
     through one shared chunk: keys with many ties carry their values, every
     row along the last dimension, exactly as a stable sort (the last pair
-    of a pass is short, a lone run or none)."""
+    of a pass is short, a lone run or none). The same with the sort routine
+    (`routine`: the cpu target's default), which sorts these keys."""
     dims = tuple(int(d) for d in shape.split("x"))
     rng = np.random.default_rng(len(shape))
     keys = rng.integers(-5, 5, dims).astype(np.int32)
     values = rng.standard_normal(dims).astype(np.float32)
     text = keys_and_values(shape, len(dims) - 1, direction)
-    got_keys, got_values = xlir.compile(text, target="cpu")(keys, values)
+    options = CompileOptions(sort_routines=routine)
+    got_keys, got_values = xlir.compile(text, target="cpu", options=options)(
+        keys, values
+    )
     order = np.argsort(keys if direction == "LT" else -keys, axis=-1, kind="stable")
     np.testing.assert_array_equal(got_keys, np.take_along_axis(keys, order, -1))
     np.testing.assert_array_equal(got_values, np.take_along_axis(values, order, -1))
@@ -213,13 +218,15 @@ def test_sort_pass_loop_on_cpu(shape: str, direction: str):
 @pytest.mark.parametrize("shape", ["17", "1000", "4x256"])
 def test_sort_on_one_thread_shares_its_merge_nests(shape: str):
     """Without threads the two merge nests of a pair of passes (results to
-    scratch and back) are one chunk both call: the same stable sort."""
+    scratch and back) are one chunk both call: the same stable sort (of
+    the inline kernel: the sort routine off)."""
     dims = tuple(int(d) for d in shape.split("x"))
     rng = np.random.default_rng(len(shape))
     keys = rng.integers(-5, 5, dims).astype(np.int32)
     values = rng.standard_normal(dims).astype(np.float32)
     text = keys_and_values(shape, len(dims) - 1, "LT")
-    executable = xlir.compile(text, target="cpu", options=CompileOptions(threads=1))
+    options = CompileOptions(threads=1, sort_routines=False)
+    executable = xlir.compile(text, target="cpu", options=options)
     got_keys, got_values = executable(keys, values)
     order = np.argsort(keys, axis=-1, kind="stable")
     np.testing.assert_array_equal(got_keys, np.take_along_axis(keys, order, -1))

@@ -113,11 +113,13 @@ def test_pipeline_text_reads_back() -> None:
 def test_environment_aliases(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("XLIR_FAST_MATH", raising=False)
     monkeypatch.delenv("XLIR_CPU_BOUNDS_CHECK", raising=False)
+    monkeypatch.delenv("XLIR_SORT_ROUTINES", raising=False)
     assert CompileOptions().with_environment() == CompileOptions()
     monkeypatch.setenv("XLIR_FAST_MATH", "1")
     monkeypatch.setenv("XLIR_CPU_BOUNDS_CHECK", "1")
+    monkeypatch.setenv("XLIR_SORT_ROUTINES", "0")
     assert CompileOptions().with_environment() == CompileOptions(
-        fast_math=True, bounds_check=True
+        fast_math=True, bounds_check=True, sort_routines=False
     )
 
 

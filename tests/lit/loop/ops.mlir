@@ -130,6 +130,15 @@ loop.kernel @scalars_and_globals(%out: memref<f32> {llvm.noalias}, %scale: f32, 
   loop.return
 }
 
+// A call of a runtime routine: buffers and scalars in, nothing out.
+// CHECK-LABEL: loop.kernel @routine_call(%keys: memref<4x8xi32>, %order: memref<4x8xi32>, %n: index) {
+// CHECK-NEXT:    loop.call @xlir.sort_keys32(%n, %n, %keys, %order) {note = "a row"} : (index, index, memref<4x8xi32>, memref<4x8xi32>)
+// GENERIC:       "loop.call"(%n, %n, %keys, %order) <{callee = @xlir.sort_keys32}> {note = "a row"} : (index, index, memref<4x8xi32>, memref<4x8xi32>) -> ()
+loop.kernel @routine_call(%keys: memref<4x8xi32>, %order: memref<4x8xi32>, %n: index) {
+  loop.call @xlir.sort_keys32(%n, %n, %keys, %order) {note = "a row"} : (index, index, memref<4x8xi32>, memref<4x8xi32>)
+  loop.return
+}
+
 // Views of the temp arena and reshapes of buffers: no copies; a reshape may
 // read the same bytes as another element type (an int8 dot's quads as i32).
 // CHECK-LABEL: func.func @views(%arena: memref<8192xi8>) -> memref<256xf32> {

@@ -401,3 +401,12 @@ func.func @view_index_alignment(%arena: memref<64xi8>) {
   func.return
 }
 // CHECK: ops_invalid.mlir:400:3: error: 'loop.view' op offset 4 must be a non-negative multiple of the element size (8 bytes)
+
+// -----
+
+loop.kernel @call_argument(%v: memref<8xf32>) {
+  %x = arith.constant dense<1.0> : vector<8xf32>
+  loop.call @routine(%v, %x) : (memref<8xf32>, vector<8xf32>)
+  loop.return
+}
+// CHECK: ops_invalid.mlir:409:3: error: 'loop.call' op argument #1 of routine has type vector<8xf32>; a routine takes only memrefs, index, integers and floats

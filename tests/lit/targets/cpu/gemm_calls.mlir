@@ -33,7 +33,7 @@
 // CHECK-NEXT:      %[[AB:.*]] = arith.constant 240 : index
 // CHECK-NEXT:      %[[BB:.*]] = arith.constant 640 : index
 // CHECK-NEXT:      %[[CB:.*]] = arith.constant 96 : index
-// CHECK-NEXT:      loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]], %[[P]], %[[M]], %[[N]], %[[K]], %[[AR]], %[[AK]], %[[BK]], %[[BC]], %[[CR]], %[[AB]], %[[BB]], %[[CB]], %[[MATRIX]], %[[SLOT]], %[[J]]) : memref<6x40xf32>, memref<40x16xf32>, memref<6x16xf32>, memref<2x40x8xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index
+// CHECK-NEXT:      loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]], %[[P]], %[[M]], %[[N]], %[[K]], %[[AR]], %[[AK]], %[[BK]], %[[BC]], %[[CR]], %[[AB]], %[[BB]], %[[CB]], %[[MATRIX]], %[[SLOT]], %[[J]]) : (memref<6x40xf32>, memref<40x16xf32>, memref<6x16xf32>, memref<2x40x8xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
 // CHECK-NEXT:    }
 // CHECK-NEXT:    loop.return
 // CHECK-LABEL: func.func @main(

@@ -1,0 +1,282 @@
+"""The sort routines, in LLVM IR: a stable sort of one row of unsigned keys
+that says where each sorted key came from.
+
+    void xlir.sort_keys32(i64 n, i64 row, ptr keys, ptr order, ptr work)
+    void xlir.sort_keys64(...)                                   (i64 keys)
+
+`keys`, `order` and `work` hold rows of `n` keys, `n` i32 positions and `n`
+keys and positions more, row after row; the routine sorts row `row`'s keys
+and writes to its `order` the position each sorted key had, equal keys in
+the order of their positions (lowering/kernels/sort_routine.py makes the
+keys and moves the operands along `order`). A row of up to `SMALL` keys is
+sorted by insertion; a longer one by a least-significant-digit radix sort
+with 8-bit digits: one pass counts every digit's values, then each digit
+whose values are not all the same scatters the keys and positions by it
+between the row and its work space (a scatter in order of the keys'
+positions keeps equal digits in order, so the sort is stable). A radix
+sort touches each key once per digit where a merge sort touches it log2(n)
+times, and it has no compare to inline.
+
+The JIT compiles the routines once per host (`sort_object`, kept beside the
+compilation cache as the thread pool is) and loads them once per process
+(`load_sort_routines`: process symbols every executable links against); an
+ahead-of-time object defines them where it calls them
+(`thread_runtime.define_runtime`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+import llvmlite.binding as llvm
+from llvmlite import ir
+from xlir.lowering.kernels.sort_routine import SORT_KEYS
+from xlir.lowering.llvm.jit_loader import LoadedObject
+from xlir.targets.cpu import cache as disk
+from xlir.targets.cpu.host_machine import host_description, host_object_code
+
+I8, I32, I64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
+PTR = ir.PointerType()
+
+SMALL = 64
+"""The longest row sorted by insertion: below about this length a radix
+sort's counters (256 per digit, cleared and summed) cost more than
+insertion's moves."""
+
+RADIX = 256
+"""Values of one digit (8 bits)."""
+
+
+def needs_sort_routines(objects: Sequence[bytes]) -> bool:
+    """Whether any of these objects calls a sort routine."""
+    return any(name.encode() in code for code in objects for name in SORT_KEYS.values())
+
+
+@cache
+def sort_object() -> bytes:
+    """The routines' object code for this host, compiled on first use (by
+    the host's first process: `cache.host_object`)."""
+
+    def compiled() -> bytes:
+        module = ir.Module()
+        module.triple = llvm.get_default_triple()
+        define_sort_routines(module, linkage="external")
+        return host_object_code(str(module))
+
+    return disk.host_object("sort-routines", host_description(), compiled)
+
+
+@cache
+def load_sort_routines() -> LoadedObject:
+    """The routines loaded into this process, each a process symbol; kept
+    for as long as the process lives."""
+    loaded = LoadedObject((sort_object(),))
+    for name in SORT_KEYS.values():
+        llvm.add_symbol(name, loaded.address(name))
+    return loaded
+
+
+def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
+    """Define in `module` the routines it declares (a translated module's
+    calls declare them); with `linkage="external"`, all of them (the JIT's
+    object)."""
+    for bits, name in SORT_KEYS.items():
+        existing = module.globals.get(name)
+        if linkage == "external" or isinstance(existing, ir.Function):
+            _define(module, name, bits, linkage)
+
+
+def _define(module: ir.Module, name: str, bits: int, linkage: str) -> None:
+    key = ir.IntType(bits)
+    size = bits // 8
+    type_ = ir.FunctionType(ir.VoidType(), [I64, I64, PTR, PTR, PTR])
+    function = module.globals.get(name)
+    if not isinstance(function, ir.Function):
+        function = ir.Function(module, type_, name)
+    function.linkage = linkage
+    function.attributes.add("nounwind")
+    n, row, keys, order, work = function.args
+    b = ir.IRBuilder(function.append_basic_block("entry"))
+    k = b.gep(keys, [b.mul(row, b.mul(n, I64(size)))], source_etype=I8)
+    p = b.gep(order, [b.mul(row, b.mul(n, I64(4)))], source_etype=I8)
+    wk = b.gep(work, [b.mul(row, b.mul(n, I64(size + 4)))], source_etype=I8)
+    wp = b.gep(wk, [b.mul(n, I64(size))], source_etype=I8)
+    _loop(b, I64(0), n, lambda i: _store(b, b.trunc(i, I32), p, i, I32))
+    small = b.icmp_unsigned("<=", n, I64(SMALL))
+    with b.if_else(small) as (then, otherwise):
+        with then:
+            _insertion_sort(b, k, p, n, key)
+        with otherwise:
+            _radix_sort(b, (k, p), (wk, wp), n, key)
+    b.ret_void()
+
+
+def _insertion_sort(
+    b: ir.IRBuilder, k: ir.Value, p: ir.Value, n: ir.Value, key: ir.IntType
+) -> None:
+    """Stable: a key moves down past greater keys only."""
+
+    def insert(i: ir.Value) -> None:
+        x, q = _load(b, k, i, key), _load(b, p, i, I32)
+        j = _slot(b, I64)
+        b.store(i, j)
+
+        def before() -> object:
+            """j - 1, or 0 where j is 0 (a key read and ignored)."""
+            at = b.load(j, typ=I64)
+            return b.select(b.icmp_unsigned(">", at, I64(0)), b.sub(at, I64(1)), at)
+
+        def shifts() -> object:
+            at = b.load(j, typ=I64)
+            greater = b.icmp_unsigned(">", _load(b, k, before(), key), x)
+            return b.and_(b.icmp_unsigned(">", at, I64(0)), greater)
+
+        def shift() -> None:
+            at, down = b.load(j, typ=I64), before()
+            _store(b, _load(b, k, down, key), k, at, key)
+            _store(b, _load(b, p, down, I32), p, at, I32)
+            b.store(down, j)
+
+        _while(b, shifts, shift)
+        at = b.load(j, typ=I64)
+        _store(b, x, k, at, key)
+        _store(b, q, p, at, I32)
+
+    _loop(b, I64(1), n, insert)
+
+
+def _radix_sort(
+    b: ir.IRBuilder,
+    row: tuple[ir.Value, ir.Value],
+    spare: tuple[ir.Value, ir.Value],
+    n: ir.Value,
+    key: ir.IntType,
+) -> None:
+    """Count every digit's values in one pass, then scatter by each digit
+    that varies, lowest first, between `row` and `spare` (keys, positions);
+    the positions end in `row`'s."""
+    digits = key.width // 8
+    counts = _slot(b, I32, digits * RADIX)
+    _loop(b, I64(0), I64(digits * RADIX), lambda i: _store(b, I32(0), counts, i, I32))
+
+    def counter(digit: int, x: ir.Value) -> ir.Value:
+        value = b.trunc(b.and_(b.lshr(x, key(8 * digit)), key(RADIX - 1)), I32)
+        slot = b.add(value, I32(digit * RADIX))
+        return b.gep(counts, [slot], source_etype=I32)
+
+    def count(i: ir.Value) -> None:
+        x = _load(b, row[0], i, key)
+        for digit in range(digits):
+            slot = counter(digit, x)
+            b.store(b.add(b.load(slot, typ=I32), I32(1)), slot)
+
+    _loop(b, I64(0), n, count)
+    slots = [_slot(b, PTR) for _ in range(4)]
+    for slot, value in zip(slots, (*row, *spare), strict=True):
+        b.store(value, slot)
+    first = _load(b, row[0], I64(0), key)
+    n32 = b.trunc(n, I32)
+    for digit in range(digits):
+        varies = b.icmp_unsigned("!=", b.load(counter(digit, first), typ=I32), n32)
+        with b.if_then(varies):
+            _offsets(b, counts, digit)
+            _scatter(b, slots, n, key, lambda x, digit=digit: counter(digit, x))
+    ended = b.load(slots[1], typ=PTR)
+    with b.if_then(b.icmp_unsigned("!=", ended, row[1])):
+        _loop(
+            b, I64(0), n, lambda i: _store(b, _load(b, ended, i, I32), row[1], i, I32)
+        )
+
+
+def _scatter(
+    b: ir.IRBuilder,
+    slots: list[ir.Value],
+    n: ir.Value,
+    key: ir.IntType,
+    counter: Callable[[ir.Value], ir.Value],
+) -> None:
+    """One pass of the radix sort: every key and position of the source
+    (`slots`: source keys, source positions, target keys, target
+    positions) to the next place of its digit's value (`counter`) in the
+    target; then source and target swap."""
+    keys_from, from_p, keys_to, to_p = (b.load(slot, typ=PTR) for slot in slots)
+
+    def scatter(i: ir.Value) -> None:
+        x, q = _load(b, keys_from, i, key), _load(b, from_p, i, I32)
+        slot = counter(x)
+        at = b.load(slot, typ=I32)
+        b.store(b.add(at, I32(1)), slot)
+        wide = b.zext(at, I64)
+        _store(b, x, keys_to, wide, key)
+        _store(b, q, to_p, wide, I32)
+
+    _loop(b, I64(0), n, scatter)
+    for slot, value in zip(slots, (keys_to, to_p, keys_from, from_p), strict=True):
+        b.store(value, slot)
+
+
+def _offsets(b: ir.IRBuilder, counts: ir.Value, digit: int) -> None:
+    """A digit's counts -> where each of its values starts (exclusive sums)."""
+    total = _slot(b, I32)
+    b.store(I32(0), total)
+
+    def step(value: ir.Value) -> None:
+        slot = b.gep(counts, [b.add(value, I64(digit * RADIX))], source_etype=I32)
+        seen = b.load(total, typ=I32)
+        count = b.load(slot, typ=I32)
+        b.store(seen, slot)
+        b.store(b.add(seen, count), total)
+
+    _loop(b, I64(0), I64(RADIX), step)
+
+
+def _slot(b: ir.IRBuilder, type_: ir.Type, count: int = 1) -> ir.Value:
+    """A stack slot of `count` values, in the entry block (where mem2reg
+    promotes a scalar's)."""
+    with b.goto_block(b.function.entry_basic_block):
+        return b.alloca(type_, size=I32(count) if count > 1 else None)
+
+
+# The builder's results are untyped (`object` below): llvmlite has no hints.
+
+
+def _load(b: ir.IRBuilder, base: ir.Value, i: object, type_: ir.Type) -> ir.Value:
+    return b.load(b.gep(base, [i], source_etype=type_), typ=type_)
+
+
+def _store(
+    b: ir.IRBuilder, value: object, base: ir.Value, i: object, type_: ir.Type
+) -> None:
+    b.store(value, b.gep(base, [i], source_etype=type_))
+
+
+def _loop(
+    b: ir.IRBuilder, start: ir.Value, end: ir.Value, body: Callable[[ir.Value], None]
+) -> None:
+    """`for (i = start; i < end; i++) body(i)` (unsigned), its counter in a
+    stack slot (`_slot`)."""
+    counter = _slot(b, I64)
+    b.store(start, counter)
+
+    def step() -> None:
+        body(b.load(counter, typ=I64))
+        b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
+
+    _while(b, lambda: b.icmp_unsigned("<", b.load(counter, typ=I64), end), step)
+
+
+def _while(
+    b: ir.IRBuilder, condition: Callable[[], object], body: Callable[[], None]
+) -> None:
+    """`while (condition()) body()`."""
+    test = b.append_basic_block("while.test")
+    loop = b.append_basic_block("while.body")
+    done = b.append_basic_block("while.done")
+    b.branch(test)
+    b.position_at_end(test)
+    b.cbranch(condition(), loop, done)
+    b.position_at_end(loop)
+    body()
+    b.branch(test)
+    b.position_at_end(done)
