@@ -5,7 +5,8 @@
 
 Some work is cheaper to compile as a call of code the target builds once
 (per host, per process) than as a loop nest each program compiles again: a
-sort's keys (targets/cpu/sort_routine.py) are such. The routine takes the
+sort's keys (targets/cpu/sort_routine.py) and an f32 dot's panels
+(targets/cpu/gemm_routine.py) are such. The routine takes the
 buffers as pointers to their first elements and the scalars by value, and
 returns nothing; what it reads and writes is its contract with the kernel
 that calls it (lowering/kernels/sort_routine.py), so to the loop passes the
