@@ -15,12 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.llvm.jit_loader import LoadedObject
-from xlir.targets.cpu import cache as disk
 from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
-from xlir.targets.cpu.host_machine import host_description, host_object_code
+from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 
 
 @cache
@@ -28,24 +26,17 @@ def gemm_object(mr: int, lanes: int) -> bytes:
     """The routine's object code for this host (compiled by the host's
     first process: `cache.host_object`)."""
 
-    def compiled() -> bytes:
-        module = ir.Module()
-        module.triple = llvm.get_default_triple()
-        define_gemm(module, mr, lanes, linkage="external")
-        return host_object_code(str(module))
-
-    name = f"gemm-f32-{mr}x{lanes}"
-    return disk.host_object(name, host_description(), compiled)
+    return host_object(
+        f"gemm-f32-{mr}x{lanes}",
+        lambda module: define_gemm(module, mr, lanes, linkage="external"),
+    )
 
 
 @cache
 def load_gemm(mr: int, lanes: int) -> LoadedObject:
     """The routine loaded into this process, a process symbol; kept for as
     long as the process lives."""
-    loaded = LoadedObject((gemm_object(mr, lanes),))
-    name = routine_name(mr, lanes)
-    llvm.add_symbol(name, loaded.address(name))
-    return loaded
+    return load_as_process_symbols(gemm_object(mr, lanes), [routine_name(mr, lanes)])
 
 
 def load_called_gemms(objects: Sequence[bytes]) -> None:

@@ -29,12 +29,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.kernels.sort_routine import SORT_KEYS
 from xlir.lowering.llvm.jit_loader import LoadedObject
-from xlir.targets.cpu import cache as disk
-from xlir.targets.cpu.host_machine import host_description, host_object_code
+from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 
 I8, I32, I64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -58,23 +56,17 @@ def sort_object() -> bytes:
     """The routines' object code for this host, compiled on first use (by
     the host's first process: `cache.host_object`)."""
 
-    def compiled() -> bytes:
-        module = ir.Module()
-        module.triple = llvm.get_default_triple()
-        define_sort_routines(module, linkage="external")
-        return host_object_code(str(module))
-
-    return disk.host_object("sort-routines", host_description(), compiled)
+    return host_object(
+        "sort-routines",
+        lambda module: define_sort_routines(module, linkage="external"),
+    )
 
 
 @cache
 def load_sort_routines() -> LoadedObject:
     """The routines loaded into this process, each a process symbol; kept
     for as long as the process lives."""
-    loaded = LoadedObject((sort_object(),))
-    for name in SORT_KEYS.values():
-        llvm.add_symbol(name, loaded.address(name))
-    return loaded
+    return load_as_process_symbols(sort_object(), SORT_KEYS.values())
 
 
 def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-import llvmlite.binding as llvm
 from llvmlite import ir
 from xlir.lowering.llvm.bounds_checks import BOUNDS_ERROR
 from xlir.lowering.llvm.half_conversions import (
@@ -28,9 +27,8 @@ from xlir.lowering.llvm.half_conversions import (
     define_half_conversions,
 )
 from xlir.lowering.llvm.jit_loader import LoadedObject
-from xlir.targets.cpu import cache as disk
 from xlir.targets.cpu.gemm_runtime import define_called_gemms
-from xlir.targets.cpu.host_machine import host_description, host_object_code
+from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.sort_routine import define_sort_routines
 from xlir.targets.cpu.support_functions import define_bounds_error
 from xlir.targets.cpu.thread_pool import define_thread_pool
@@ -52,22 +50,16 @@ def runtime_object() -> bytes:
     """The pool's object code for this host, compiled on first use (by the
     host's first process: `cache.host_object`)."""
 
-    def compiled() -> bytes:
-        module = ir.Module()
-        module.triple = llvm.get_default_triple()
-        define_thread_pool(module, linkage="external")
-        return host_object_code(str(module))
-
-    return disk.host_object("thread-pool", host_description(), compiled)
+    return host_object(
+        "thread-pool", lambda module: define_thread_pool(module, linkage="external")
+    )
 
 
 @cache
 def load_runtime() -> LoadedObject:
     """The pool loaded into this process, its entry a process symbol; kept
     (its threads run its code) for as long as the process lives."""
-    loaded = LoadedObject((runtime_object(),))
-    llvm.add_symbol(PARALLEL_FOR, loaded.address(PARALLEL_FOR))
-    return loaded
+    return load_as_process_symbols(runtime_object(), [PARALLEL_FOR])
 
 
 def needs_support(objects: Sequence[bytes]) -> bool:
@@ -80,24 +72,18 @@ def support_object() -> bytes:
     """The support functions' object code for this host (kept as the
     pool's is)."""
 
-    def compiled() -> bytes:
-        module = ir.Module()
-        module.triple = llvm.get_default_triple()
+    def define(module: ir.Module) -> None:
         define_bounds_error(module, linkage="external")
         define_half_conversions(module)
-        return host_object_code(str(module))
 
-    return disk.host_object("support-functions", host_description(), compiled)
+    return host_object("support-functions", define)
 
 
 @cache
 def load_support() -> LoadedObject:
     """The support functions loaded into this process, each a process
     symbol; kept for as long as the process lives."""
-    loaded = LoadedObject((support_object(),))
-    for name in SUPPORT:
-        llvm.add_symbol(name, loaded.address(name))
-    return loaded
+    return load_as_process_symbols(support_object(), SUPPORT)
 
 
 def define_runtime(module: ir.Module) -> None:
