@@ -13,6 +13,7 @@ from tests.fuzz.known_failures import known_program_failure
 from tests.fuzz.strategies import program_seeds
 from xlir.testing.differential import check
 from xlir.testing.fuzz import arrays, program_case
+from xlir.testing.generator import Generator
 from xlir.testing.program import Program, TType
 from xlir.testing.worker import Worker
 
@@ -153,4 +154,26 @@ def test_the_generator_keeps_xlas_own_differences_out(worker, seed) -> None:
     pytest.importorskip("jax")
     program, inputs = program_case(seed)
     verdict = check(worker, program, arrays(inputs), xla=True)
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
+def test_canonical_nans_survive_xla(worker) -> None:
+    """XLA folds a select on `x != x` back to `x`, so the -NaN of a sqrt
+    stayed negative and top_k ranked it last (seed 43300099): the
+    generator's canonical NaN is told and chosen on the bits."""
+    pytest.importorskip("jax")
+    program = Program()
+    type_ = TType((2, 4), "f32")
+    x = program.new_argument(type_)
+    (root,) = program.add_node(f"$R = stablehlo.sqrt $0 : {type_}", [x], [type_])
+    results = [type_.with_shape((2, 2)), TType((2, 2), "i32")]
+    program.add_node(
+        "\n".join(Generator.canonical_nan("$0", type_, "$Pk"))
+        + f"\n$R = chlo.top_k($Pk, k = 2) : {type_} -> ({results[0]}, {results[1]})",
+        [root],
+        results,
+    )
+    program.outputs = [program.next_id - 1]
+    a = np.array([[0.5, -1, 0.25, -2], [-3, 4, -1, 9]], np.float32)
+    verdict = check(worker, program, [a], xla=True)
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"

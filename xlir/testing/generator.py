@@ -636,14 +636,22 @@ class Generator:
     def canonical_nan(x: str, type_: TType, out: str) -> list[str]:
         """Lines making `out` be `x` with every NaN replaced by the positive
         quiet NaN, for a TOTALORDER comparison (see the module docstring).
-        The choice is made on the bits: LLVM may fold a float select of a
-        NaN back to `x`, since it does not keep NaNs' bits through float ops."""
+        Both the test and the choice are made on the bits (a magnitude past
+        infinity's is a NaN's): LLVM may fold a float select of a NaN back
+        to `x`, since it does not keep NaNs' bits through float ops, and
+        XLA folds a select on `x != x` back to `x` (seed 43300099: the -NaN
+        of a sqrt ranked last by top_k)."""
         t, b = str(type_), type_.with_element("i1")
         bits = type_.with_element(BITS_OF[type_.element])
         nan = int(literal(type_.element, float("nan")), 16)
+        inf = int(literal(type_.element, float("inf")), 16)
+        magnitude = (1 << (type_.bits - 1)) - 1
         return [
-            f"{out}n = stablehlo.compare NE, {x}, {x}, FLOAT : ({t}, {t}) -> {b}",
             f"{out}b = stablehlo.bitcast_convert {x} : ({t}) -> {bits}",
+            f"{out}m = stablehlo.constant dense<{magnitude}> : {bits}",
+            f"{out}a = stablehlo.and {out}b, {out}m : {bits}",
+            f"{out}i = stablehlo.constant dense<{inf}> : {bits}",
+            f"{out}n = stablehlo.compare GT, {out}a, {out}i, SIGNED : ({bits}, {bits}) -> {b}",
             f"{out}q = stablehlo.constant dense<{nan}> : {bits}",
             f"{out}s = stablehlo.select {out}n, {out}q, {out}b : {b}, {bits}",
             f"{out} = stablehlo.bitcast_convert {out}s : ({bits}) -> {t}",
