@@ -92,7 +92,8 @@ kept out by construction, so that any difference between targets is a bug:
   inf and NaN made 0; and XLA's products of one group's lhs with another's
   kernel (zeros of the dense kernel it makes of a grouped one, NaN where
   the lhs is inf; the spec has no such products): a grouped convolution
-  has its lhs's inf and NaN made 0;
+  has its lhs's inf and NaN made 0, and with batch groups its rhs's too
+  (XLA spreads one group's kernel NaN into every group's results);
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
   results of float add reductions, add reduce_windows, dot_generals and
@@ -1356,7 +1357,7 @@ class Generator:
             ),
             (x, y),
             target,
-            finite=(max(feature_groups, batch_groups) > 1, spread),
+            finite=(max(feature_groups, batch_groups) > 1, spread or batch_groups > 1),
         )
 
     def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
