@@ -35,6 +35,7 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    Float8E8M0FNUType,
     Float16Type,
     Float64Type,
     FloatAttr,
@@ -227,6 +228,13 @@ class _Emitter:
     def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self(arith.CmpfOp(a, b, predicate))
 
+    def cmpf_zero(self, predicate: str, x: SSAValue) -> SSAValue:
+        """`x` compared with 0.0; in f32 for `f8E8M0FNU`, which has no zero
+        (its constant 0.0 rounds to 2^-127, which then compared equal)."""
+        if isinstance(x.type, Float8E8M0FNUType):
+            x = self(arith.ExtFOp(x, f32))
+        return self.cmpf(predicate, x, self.const(0.0, x.type))
+
     def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self(arith.OrIOp(a, b))
 
@@ -330,7 +338,7 @@ def _sign(e: _Emitter) -> SSAValue:
     (x,) = e.args
     if e.is_float:
         # ±0 and NaN are their own sign
-        zero_or_nan = e.cmpf("ueq", x, e.const(0.0))
+        zero_or_nan = e.cmpf_zero("ueq", x)
         return e.select(zero_or_nan, x, e(math.CopySignOp(e.const(1.0), x)))
     if e.is_bool:
         return x
@@ -592,7 +600,7 @@ def _convert(e: _Emitter) -> SSAValue:
         return x
     if target == i1:
         if e.is_float:
-            return e.cmpf("une", x, e.const(0.0))
+            return e.cmpf_zero("une", x)
         return e.cmpi("ne", x, e.const(0))
     if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
         return _float_to_float(e, x, target)

@@ -34,9 +34,10 @@ How it differs from xDSL's own `Parser`:
   operand defined inside the op's own regions (xDSL leaves the op holding a
   placeholder; the verifier then reports that the definition does not
   dominate the use), and a block defined twice after a branch to it.
-* A splat literal (`dense<0.0> : tensor<...>`) of more than
-  `MAX_SPLAT_ELEMENTS` elements is refused: xDSL expands it element by
-  element, so a typo in its shape would exhaust memory.
+* A splat literal (`dense<0.0> : tensor<...>`, a blob of one element, or
+  either where an op gave the type first, as `loop.global`'s memref) of
+  more than `MAX_SPLAT_ELEMENTS` elements is refused: xDSL expands it
+  element by element, so a typo in its shape would exhaust memory.
 """
 
 from __future__ import annotations
@@ -139,6 +140,9 @@ class XlirParser(Parser):
         self._region_depth = 0
         self._definitions: dict[ForwardDeclaredValue, SSAValue] = {}
         self._splat_literal = False
+        self._typed_literal_count: int | None = None
+        """The element count of the type an op gave the literal being parsed
+        (`parse_dense_int_or_fp_elements_attr`), for its splat check."""
         self._trailing_location: tuple[int, int] | None = None
         """Where the contents of the last `loc(...)` start, and where it ends."""
         self._op_locations: list[tuple[Operation, FileLineColLoc, int]] = []
@@ -335,11 +339,35 @@ class XlirParser(Parser):
 
     def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
         """A literal whose type an op parsed before it (`loop.global`'s
-        memref) is checked here, before xDSL packs its elements."""
-        if type is not None:
-            span = self._current_token.span
-            self._check_storable(type.element_type, span.start, span.end)
-        return super().parse_dense_int_or_fp_elements_attr(type)
+        memref) is checked here, before xDSL packs its elements: their type,
+        and the size of a splat (a blob's here, a literal's once read,
+        `_parse_tensor_literal`)."""
+        if type is None:
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        span = self._current_token.span
+        self._check_storable(type.element_type, span.start, span.end)
+        count = math.prod(type.get_shape())
+        blob = _HEX_BLOB.match(self.lexer.input.content, span.start)
+        if blob is not None:
+            size = type.element_type.compile_time_size
+            if len(blob.group(1)) == 2 * size:
+                self._check_splat_size(count, blob.start(1) - 3, blob.end(1) + 1)
+        self._typed_literal_count = count
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        finally:
+            self._typed_literal_count = None
+
+    def _check_splat_size(self, count: int, start: int, end: int) -> None:
+        """xDSL expands a splat element by element: one too large would
+        exhaust memory (a typo in its shape)."""
+        if count > MAX_SPLAT_ELEMENTS:
+            self.raise_error(
+                f"a splat literal of {count} elements is too large: xlir accepts "
+                f"at most {MAX_SPLAT_ELEMENTS}",
+                start,
+                end,
+            )
 
     def _parse_builtin_densearray_attr(self):  # type: ignore[override]
         start = self.pos
@@ -351,9 +379,13 @@ class XlirParser(Parser):
         return super()._parse_builtin_densearray_attr()
 
     def _parse_tensor_literal(self):  # type: ignore[override]
-        """Also notes whether the (outermost) literal is a splat."""
+        """Also notes whether the (outermost) literal is a splat, and checks
+        its size where an op gave its type first."""
+        start = self.pos
         values, shape = super()._parse_tensor_literal()
         self._splat_literal = not shape
+        if not shape and self._typed_literal_count is not None:
+            self._check_splat_size(self._typed_literal_count, start, self.pos)
         return values, shape
 
     def parse_optional_location(self):  # type: ignore[override]
@@ -523,14 +555,8 @@ class XlirParser(Parser):
             self.raise_error("a dense literal needs a static shape", pos)
         self._check_storable(type.get_element_type(), pos, self.pos)  # type: ignore[attr-defined]
         splat, self._splat_literal = self._splat_literal, False
-        count = prod(type.get_shape())  # type: ignore[attr-defined]
-        if splat and count > MAX_SPLAT_ELEMENTS:
-            self.raise_error(
-                f"a splat literal of {count} elements is too large: xlir accepts "
-                f"at most {MAX_SPLAT_ELEMENTS}",
-                pos,
-                self.pos,
-            )
+        if splat:
+            self._check_splat_size(prod(type.get_shape()), pos, self.pos)  # type: ignore[attr-defined]
         return type
 
     def _parse_builtin_dense_attr(self) -> DenseIntOrFPElementsAttr:  # type: ignore[override]
@@ -579,6 +605,8 @@ class XlirParser(Parser):
                 f"expected {expected}",
                 *here,
             )
+        if len(digits) // 2 == size:
+            self._check_splat_size(count, *here)
         self._resume_from(blob.start())
         return super()._parse_builtin_dense_attr()
 

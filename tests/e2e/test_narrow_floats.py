@@ -179,6 +179,30 @@ def test_total_order_sorts_as_the_evaluator(name: str) -> None:
     assert _same(got, want)
 
 
+ZERO_TESTS = """
+func.func @main(%a: tensor<256xT>) -> (tensor<256xT>, tensor<256xi1>) {
+  %0 = stablehlo.sign %a : tensor<256xT>
+  %1 = stablehlo.convert %a : (tensor<256xT>) -> tensor<256xi1>
+  return %0, %1 : tensor<256xT>, tensor<256xi1>
+}"""
+
+
+@pytest.mark.parametrize("name", [n for n in FORMATS if n.startswith("f8")])
+def test_sign_and_truth_as_the_evaluator(name: str) -> None:
+    """`sign` and the convert to i1 of every code of a float8 type, which
+    compare with zero: `f8E8M0FNU` has none (its constant 0.0 rounded to
+    2^-127, whose sign was then itself and whose truth false; fuzzer seed
+    43500970, elementwise mode)."""
+    text = ZERO_TESTS.replace("T>", f"{name}>")
+    dtype = ml_dtype_of(name)
+    assert dtype is not None
+    values = np.arange(256, dtype=np.uint8).view(dtype).astype(np.float32)
+    want = xlir.compile(text, target="interpreter", pipeline="")(values)
+    got = xlir.compile(text, target="cpu")(values)
+    assert _same(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+
+
 def test_bf16_rounding_at_every_exponent() -> None:
     """f32 to bf16 (`float_formats.encode`'s same-exponent case) for every
     sign, exponent and top mantissa bits, with the dropped bits at each

@@ -13,6 +13,7 @@ from tests.fuzz.known_failures import known_program_failure
 from tests.fuzz.strategies import program_seeds
 from xlir.testing.differential import check
 from xlir.testing.fuzz import arrays, program_case
+from xlir.testing.generator import Generator
 from xlir.testing.program import Program, TType
 from xlir.testing.worker import Worker
 
@@ -82,6 +83,21 @@ def test_xla_skips_what_each_implementation_defines(worker) -> None:
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
 
 
+def test_xla_skips_where_it_differs_from_the_reference_interpreter(worker) -> None:
+    """reduce_precision to no mantissa bits: StableHLO's reference
+    interpreter (and the evaluator) makes a NaN infinity, XLA keeps it NaN
+    (fuzzer seed 43701270), so a program with one is not compared on XLA."""
+    pytest.importorskip("jax")
+    program = Program()
+    type_ = TType((2,), "f32")
+    x = program.new_argument(type_)
+    program.outputs = program.add_node(
+        f"$R = stablehlo.reduce_precision $0, format = e3m0 : {type_}", [x], [type_]
+    )
+    verdict = check(worker, program, [np.array([np.nan, 3], np.float32)], xla=True)
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
 def test_xla_flushing_denormals_is_its_own_difference(worker) -> None:
     """XLA:CPU flushes denormals to zero: sign(-denormal) is -0 there, -1 in
     the evaluator (fuzzer seed 24000172, with log, divide and floor of
@@ -140,7 +156,7 @@ def test_xla_flushing_a_copied_bf16_denormal_is_its_own_difference(worker) -> No
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
 
 
-@pytest.mark.parametrize("seed", [41000823, 41200081, 41201530])
+@pytest.mark.parametrize("seed", [41000823, 41200081, 41201530, 43300803])
 def test_the_generator_keeps_xlas_own_differences_out(worker, seed) -> None:
     """The spec multiplies the zeros a convolution pads or dilates its lhs
     with by the rhs, NaN where that is inf; XLA skips those products (seed
@@ -149,8 +165,32 @@ def test_the_generator_keeps_xlas_own_differences_out(worker, seed) -> None:
     spec has no products (seed 41200081, three groups). The generator makes
     the rhs of the first and the lhs of the second finite. XLA simplifies
     `x + 0.0` to `x`, which kept a product's -0 that atan2 then told apart
-    (seed 41201530): sums' zeros are made +0 by a select."""
+    (seed 41201530): sums' zeros are made +0 by a select. With batch groups
+    XLA spreads a kernel's NaN into every group's results (seed 43300803):
+    their rhs is made finite too."""
     pytest.importorskip("jax")
     program, inputs = program_case(seed)
     verdict = check(worker, program, arrays(inputs), xla=True)
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
+def test_canonical_nans_survive_xla(worker) -> None:
+    """XLA folds a select on `x != x` back to `x`, so the -NaN of a sqrt
+    stayed negative and top_k ranked it last (seed 43300099): the
+    generator's canonical NaN is told and chosen on the bits."""
+    pytest.importorskip("jax")
+    program = Program()
+    type_ = TType((2, 4), "f32")
+    x = program.new_argument(type_)
+    (root,) = program.add_node(f"$R = stablehlo.sqrt $0 : {type_}", [x], [type_])
+    results = [type_.with_shape((2, 2)), TType((2, 2), "i32")]
+    program.add_node(
+        "\n".join(Generator.canonical_nan("$0", type_, "$Pk"))
+        + f"\n$R = chlo.top_k($Pk, k = 2) : {type_} -> ({results[0]}, {results[1]})",
+        [root],
+        results,
+    )
+    program.outputs = [program.next_id - 1]
+    a = np.array([[0.5, -1, 0.25, -2], [-3, 4, -1, 9]], np.float32)
+    verdict = check(worker, program, [a], xla=True)
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"

@@ -28,7 +28,9 @@ OPS = ["add", "compare", "select", "clamp", "convert", "constant", "iota",
        "concatenate", "reduce", "dot_general", "gather", "scatter", "sort",
        "while", "case", "shift_left", "remainder", "power", "atan2",
        "rng_bit_generator", "convolution", "select_and_scatter",
-       "bitcast_convert", "reduce_precision", "if"]  # fmt: skip
+       "bitcast_convert", "reduce_precision", "if", "map", "optimization_barrier",
+       "dynamic_iota", "dynamic_broadcast_in_dim", "dynamic_reshape",
+       "get_dimension_size"]  # fmt: skip
 
 SEEDS = range(600)
 """Enough seeds that every op family, and each rare form of one, appears."""
@@ -78,6 +80,27 @@ def test_jax_shapes_of_ops_appear() -> None:
     assert re.search(r"start_index_map = \[\d, \d\]", texts)
     assert re.search(r"scatter_dims_to_operand_dims = \[\d, \d\]", texts)
     assert re.search(r"tensor<([1-9]x)*0x", texts)
+
+
+def test_forms_jax_and_xla_define_appear() -> None:
+    """Gathers and scatters with batching dims and with sorted unique
+    indices, nested calls, trip counts that depend on data, and the integer
+    divisions and converts XLA defines, unguarded."""
+    texts = "".join(generate(seed).text() for seed in SEEDS)
+    assert "operand_batching_dims = [" in texts and "input_batching_dims = [" in texts
+    assert re.search(r"stablehlo.gather.*indices_are_sorted = true", texts)
+    assert re.search(r"stablehlo.scatter.*unique_indices = true", texts)
+    assert re.search(r"^  %c = func.call @f\d+i\(", texts, re.M)
+    assert re.search(r"^    %\S+_d = stablehlo.compare \w+, %\S+_k, %", texts, re.M)
+    assert re.search(r"^    %\S+_d = stablehlo.compare \w+, %\S+_m, %", texts, re.M)
+    division = r"stablehlo\.(divide|remainder) %\S+, (%\S+) : tensor<\S*i\d+>$"
+    divisors = re.findall(division, texts, re.M)
+    assert {"guarded", "as is"} == {
+        "as is" if re.fullmatch(r"%(arg|v)\d+", d) else "guarded" for _, d in divisors
+    }
+    assert re.search(
+        r"stablehlo.convert %(arg|v)\d+ : \(tensor<\S*f\d+>\) -> tensor<\S*i\d+>", texts
+    )
 
 
 def test_while_bodies_yield_one_value_into_two_slots() -> None:

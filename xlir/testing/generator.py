@@ -2,7 +2,10 @@
 
 `generate(seed)` builds a `Program` over the ops and element types every
 target runs: elementwise ops (float, integer and i1), compare, select,
-clamp, convert, constant, iota, broadcast_in_dim, reshape, transpose,
+clamp, convert, constant, iota, broadcast_in_dim, reshape (the three now
+and then as dynamic_iota, dynamic_broadcast_in_dim and dynamic_reshape of
+a constant shape, and get_dimension_size: shape-polymorphic exports'),
+map, optimization_barrier, transpose,
 reverse, slice with strides, pad (negative and interior padding),
 concatenate, reduce over any dimensions, JAX's argmax and argmin (a reduce
 of values and their iota), reduce_window (padding, strides, base and window
@@ -10,14 +13,18 @@ dilations), dot_general with batch, contracting and free dimensions in any
 order, convolution (operands and result in any layout, strides, padding,
 lhs and rhs dilation, window reversal, feature or batch groups), both
 sometimes summing narrow operands into a wider result type, gather and
-scatter (of rows, and of windows at points of one or two coordinates),
+scatter (of rows, some at constant distinct rows in order that say so,
+`indices_are_sorted` and `unique_indices`; of windows at points of one or
+two coordinates; and of those in each member of a batch, batching dims),
 dynamic_slice and dynamic_update_slice (indices of any integer type and any
 value: they are clamped), sort (by one key or two, argsorts unstable),
 chlo.top_k, select_and_scatter (JAX's max pooling gradient),
 bitcast_convert (float and integer of one width, both ways),
 reduce_precision, rng_bit_generator (THREE_FRY and PHILOX), calls of
-private functions, and while, case and if with carried values (one value
-yielded into two slots included), and JAX's scan (a while loop reading and writing rows at its
+private functions (one calling another, two results), and while, case and
+if with carried values (one value yielded into two slots included; trip
+counts that depend on data: a bound the condition captures, a carried
+integer's extreme), and JAX's scan (a while loop reading and writing rows at its
 counter with dynamic_slice and dynamic_update_slice). Shapes now and then
 have a zero-sized dimension, or one of 8 to 33 elements (past vector widths
 and tiles). The same seed gives the same text.
@@ -30,14 +37,24 @@ convert, bitcast_convert, reduce_precision and constants, and of the float ops o
 the bit (no transcendental functions), so that targets must agree with the
 evaluator exactly (`differential.check(exact=True)`).
 
+Behaviour the StableHLO spec leaves open but XLA defines, and xlir with it
+(`evaluator/hlo/elementwise.py`, `lowering/scalar.py`), is generated as it
+comes now and then, and guarded the rest of the time (the two bullets
+below): integer divide and remainder by zero (`x / 0` all ones, `x % 0`
+`x`) and of the smallest signed value by -1 (itself, and 0), 3 in 10;
+float-to-integer converts of NaN (0) and of values out of range
+(saturating), and integer-to-integer converts the destination cannot hold
+(wrapping), 3 in 10 converts to an integer type.
+
 Behaviour the StableHLO spec leaves implementation-defined (or "TBD") is
 kept out by construction, so that any difference between targets is a bug:
 
 * integer divide and remainder by zero, and of the smallest signed value by
-  -1: the divisor goes through a select that replaces those cases by 1;
+  -1, but where XLA's definition is tested (above): the divisor goes
+  through a select that replaces those cases by 1;
 * float-to-integer convert of NaN or of a value out of the destination's
-  range: the operand is clamped into a range both types hold and NaN
-  replaced by 0; integer-to-integer convert of a value the destination
+  range, likewise: the operand is clamped into a range both types hold and
+  NaN replaced by 0; integer-to-integer convert of a value the destination
   cannot hold: the operand is clamped to the destination's range first;
 * integer power with a negative exponent: the exponent is masked to 0..7
   (to the type's largest value where that is smaller);
@@ -75,7 +92,8 @@ kept out by construction, so that any difference between targets is a bug:
   inf and NaN made 0; and XLA's products of one group's lhs with another's
   kernel (zeros of the dense kernel it makes of a grouped one, NaN where
   the lhs is inf; the spec has no such products): a grouped convolution
-  has its lhs's inf and NaN made 0;
+  has its lhs's inf and NaN made 0, and with batch groups its rhs's too
+  (XLA spreads one group's kernel NaN into every group's results);
 * the sign of a zero that a float sum or dot product computes from zero
   terms (+0 or -0 by the order of accumulation and where it starts): the
   results of float add reductions, add reduce_windows, dot_generals and
@@ -455,6 +473,8 @@ class Generator:
             (self.scatter, 1),
             (self.gather_windows, 1),
             (self.scatter_windows, 1),
+            (self.gather_batched, 1),
+            (self.scatter_batched, 1),
             (self.sort, 1),
             (self.while_, 2),
             (self.scan, 2),
@@ -466,6 +486,9 @@ class Generator:
             (self.bitcast_convert, 1),
             (self.reduce_precision, 1),
             (self.call, 1),
+            (self.map, 1),
+            (self.optimization_barrier, 1),
+            (self.dimension_size, 1),
         ]
         if self.elementwise:
             elementwise = (self.unary, self.binary, self.compare, self.select)
@@ -569,7 +592,7 @@ class Generator:
                 f"{out}e = stablehlo.and {y}, {out}m : {t}",
                 f"{out} = stablehlo.power {x}, {out}e : {t}",
             ]
-        if op in ("divide", "remainder"):
+        if op in ("divide", "remainder") and self.rng.random() < 0.7:
             return self.nonzero_divisor_lines(out, x, y, type_, op)
         return [f"{out} = stablehlo.{op} {x}, {y} : {t}"]
 
@@ -614,14 +637,22 @@ class Generator:
     def canonical_nan(x: str, type_: TType, out: str) -> list[str]:
         """Lines making `out` be `x` with every NaN replaced by the positive
         quiet NaN, for a TOTALORDER comparison (see the module docstring).
-        The choice is made on the bits: LLVM may fold a float select of a
-        NaN back to `x`, since it does not keep NaNs' bits through float ops."""
+        Both the test and the choice are made on the bits (a magnitude past
+        infinity's is a NaN's): LLVM may fold a float select of a NaN back
+        to `x`, since it does not keep NaNs' bits through float ops, and
+        XLA folds a select on `x != x` back to `x` (seed 43300099: the -NaN
+        of a sqrt ranked last by top_k)."""
         t, b = str(type_), type_.with_element("i1")
         bits = type_.with_element(BITS_OF[type_.element])
         nan = int(literal(type_.element, float("nan")), 16)
+        inf = int(literal(type_.element, float("inf")), 16)
+        magnitude = (1 << (type_.bits - 1)) - 1
         return [
-            f"{out}n = stablehlo.compare NE, {x}, {x}, FLOAT : ({t}, {t}) -> {b}",
             f"{out}b = stablehlo.bitcast_convert {x} : ({t}) -> {bits}",
+            f"{out}m = stablehlo.constant dense<{magnitude}> : {bits}",
+            f"{out}a = stablehlo.and {out}b, {out}m : {bits}",
+            f"{out}i = stablehlo.constant dense<{inf}> : {bits}",
+            f"{out}n = stablehlo.compare GT, {out}a, {out}i, SIGNED : ({bits}, {bits}) -> {b}",
             f"{out}q = stablehlo.constant dense<{nan}> : {bits}",
             f"{out}s = stablehlo.select {out}n, {out}q, {out}b : {b}, {bits}",
             f"{out} = stablehlo.bitcast_convert {out}s : ({bits}) -> {t}",
@@ -741,6 +772,9 @@ class Generator:
         lines: list[str] = []
         operand = "$0"
         bounds = self.convert_bounds(source, target)
+        saturating = target.is_int and self.rng.random() < 0.3  # as XLA defines
+        if saturating:
+            bounds = None
         zero = "1.0" if source.element == "f8E8M0FNU" else "0.0"  # has no 0
         if bounds is not None:
             low, high = (literal(source.element, v) for v in bounds)
@@ -753,8 +787,10 @@ class Generator:
             operand = "$Pc"
             if source.element == "f8E8M0FNU":
                 zero = low
-        if source.is_float and (
-            bounds is not None or target.element in NAN_FREE_FLOATS
+        if (
+            source.is_float
+            and not saturating
+            and (bounds is not None or target.element in NAN_FREE_FLOATS)
         ):
             b = source.with_element("i1")
             lines += [
@@ -889,7 +925,36 @@ class Generator:
         element = self.rng.choice([self.int_type, self.float_type, "i32"])
         type_ = TType(shape, element)
         dim = self.rng.randrange(len(shape))
+        if self.rng.random() < 0.25:
+            line, index = self.shape_constant(shape)
+            self.emit(
+                f"{line}$R = stablehlo.dynamic_iota $Ps, dim = {dim} : ({index}) -> {type_}",
+                [],
+                [type_],
+            )
+            return
         self.emit(f"$R = stablehlo.iota dim = {dim} : {type_}", [], [type_])
+
+    def shape_constant(self, shape: tuple[int, ...]) -> tuple[str, TType]:
+        """A line defining `$Ps`, `shape` as an i32 or i64 constant, and its
+        type: the shape operand of a dynamic op (dynamic_iota,
+        dynamic_broadcast_in_dim, dynamic_reshape) as a shape-polymorphic
+        JAX export has it once its shapes are known."""
+        index = TType((len(shape),), self.rng.choice(["i32", "i64"]))
+        return f"$Ps = stablehlo.constant dense<{_dims(shape)}> : {index}\n", index
+
+    def dimension_size(self) -> None:
+        """`get_dimension_size` (a shape-polymorphic export's `x.shape[d]`),
+        an i32 that ops after it compute with."""
+        x = self.any_value(lambda t: t.rank >= 1)
+        source = self.p.type_of(x)
+        dim = self.rng.randrange(source.rank)
+        target = TType((), "i32")
+        self.emit(
+            f"$R = stablehlo.get_dimension_size $0, dim = {dim} : ({source}) -> {target}",
+            [x],
+            [target],
+        )
 
     # --- data movement ------------------------------------------------------
 
@@ -904,6 +969,15 @@ class Generator:
         for d, position in zip(source.shape, positions, strict=True):
             shape[position] = d if d != 1 or self.rng.random() < 0.5 else 3
         target = source.with_shape(tuple(shape))
+        if shape and self.rng.random() < 0.25:
+            line, index = self.shape_constant(target.shape)
+            self.emit(
+                f"{line}$R = stablehlo.dynamic_broadcast_in_dim $0, $Ps, "
+                f"dims = {_dims(positions)} : ({source}, {index}) -> {target}",
+                [x],
+                [target],
+            )
+            return
         self.emit(
             f"$R = stablehlo.broadcast_in_dim $0, dims = {_dims(positions)} : ({source}) -> {target}",
             [x],
@@ -926,6 +1000,14 @@ class Generator:
         if source.size == 0:
             shape = [0]
         target = source.with_shape(tuple(shape))
+        if shape and self.rng.random() < 0.25:
+            line, index = self.shape_constant(target.shape)
+            self.emit(
+                f"{line}$R = stablehlo.dynamic_reshape $0, $Ps : ({source}, {index}) -> {target}",
+                [x],
+                [target],
+            )
+            return
         self.emit(f"$R = stablehlo.reshape $0 : ({source}) -> {target}", [x], [target])
 
     def transpose(self) -> None:
@@ -1275,7 +1357,7 @@ class Generator:
             ),
             (x, y),
             target,
-            finite=(max(feature_groups, batch_groups) > 1, spread),
+            finite=(max(feature_groups, batch_groups) > 1, spread or batch_groups > 1),
         )
 
     def conv_window(self, size: int) -> tuple[int, int, int, int, int, int, int]:
@@ -1305,75 +1387,111 @@ class Generator:
 
     # --- indexing ---------------------------------------------------------------
 
+    def row_indices(self, rows: int) -> tuple[str, str, TType, int | None]:
+        """For a gather or scatter of 1 to 4 rows of `rows`: the template's
+        name of the indices, a line defining them (or none), their type, and
+        the value read (or None). A quarter are a constant of distinct rows
+        in order, with `indices_are_sorted = true, unique_indices = true`
+        (JAX's promise, which lets an implementation skip the sorting and
+        combining it would do otherwise); the others any value (clamped)."""
+        count = self.rng.randint(1, 4)
+        if self.rng.random() < 0.25 and rows > 0:
+            rows_taken = sorted(self.rng.sample(range(rows), min(count, rows)))
+            index_type = TType((len(rows_taken), 1), self.index_element())
+            points = ", ".join(f"[{r}]" for r in rows_taken)
+            line = f"$Pr = stablehlo.constant dense<[{points}]> : {index_type}\n"
+            return "$Pr", line, index_type, None
+        index_type = TType((count, 1), self.index_element())
+        return "$1", "", index_type, self.value(index_type)
+
     def gather(self) -> None:
         x = self.any_value(lambda t: t.rank >= 1 and t.size > 0)
         source = self.p.type_of(x)
         dim = self.rng.randrange(source.rank)
-        count = self.rng.randint(1, 4)
-        index_type = TType((count, 1), self.index_element())
-        indices = self.value(index_type)
+        name, line, index_type, indices = self.row_indices(source.shape[dim])
         sizes = [
             self.rng.randint(1, d) if i != dim else 1
             for i, d in enumerate(source.shape)
         ]
         kept = [s for i, s in enumerate(sizes) if i != dim]
-        target = source.with_shape((count, *kept))
+        target = source.with_shape((index_type.shape[0], *kept))
         offsets = list(range(1, source.rank))
+        sorted_ = "indices_are_sorted = true, " if indices is None else ""
         self.emit(
-            f'$R = "stablehlo.gather"($0, $1) <{{dimension_numbers = #stablehlo.gather<'
-            f"offset_dims = {_dims(offsets)}, collapsed_slice_dims = [{dim}], "
-            f"start_index_map = [{dim}], index_vector_dim = 1>, "
+            f'{line}$R = "stablehlo.gather"($0, {name}) <{{dimension_numbers = '
+            f"#stablehlo.gather<offset_dims = {_dims(offsets)}, "
+            f"collapsed_slice_dims = [{dim}], start_index_map = [{dim}], "
+            f"index_vector_dim = 1>, {sorted_}"
             f"slice_sizes = array<i64: {', '.join(map(str, sizes))}>}}> : "
             f"({source}, {index_type}) -> {target}",
-            [x, indices],
+            [x] if indices is None else [x, indices],
             [target],
         )
 
     def scatter(self) -> None:
+        """A scatter of rows; where the rows are distinct (`row_indices`),
+        each element is combined at most once, so float `add` and
+        `multiply` combine in no open order and are used too."""
         x = self.any_value(lambda t: t.rank >= 1 and t.size > 0 and not t.is_bool)
         source = self.p.type_of(x)
         dim = self.rng.randrange(source.rank)
-        count = self.rng.randint(1, 4)
-        index_type = TType((count, 1), self.index_element())
-        indices = self.value(index_type)
+        name, line, index_type, indices = self.row_indices(source.shape[dim])
         scalar_index = index_type.with_shape(())
         kept = [d for i, d in enumerate(source.shape) if i != dim]
-        update_type = source.with_shape((count, *kept))
+        update_type = source.with_shape((index_type.shape[0], *kept))
         updates = self.value(update_type)
         windows = list(range(1, source.rank))
+        unique = indices is None
         self.emit_scatter(
             (x, indices, updates),
             f"dense<{source.shape[dim] - 1}> : {scalar_index}",
             f"update_window_dims = {_dims(windows)}, inserted_window_dims = [{dim}], "
-            f"scatter_dims_to_operand_dims = [{dim}]",
+            f"scatter_dims_to_operand_dims = [{dim}], index_vector_dim = 1",
+            (name, line, index_type) if unique else None,
         )
 
     def emit_scatter(
-        self, values: tuple[int, int, int], highest: str, dimensions: str
+        self,
+        values: tuple[int, int | None, int],
+        highest: str,
+        dimensions: str,
+        unique: tuple[str, str, TType] | None = None,
     ) -> None:
         """Emit a scatter of `values` (operand, coordinates, updates), the
         coordinates clamped between 0 and `highest` (a typed literal), with
-        `dimensions` (all its dimension numbers but `index_vector_dim`, 1)
-        and a combiner whose result does not depend on the updates' order
-        (`add` only for integers: float sums round by order)."""
-        source, index_type, update_type = (self.p.type_of(v) for v in values)
-        if source.is_float:
-            combiner = self.rng.choice(["maximum", "minimum"])
+        `dimensions` (its dimension numbers) and a combiner whose result
+        does not depend on the updates' order (`add` only for integers:
+        float sums round by order). With `unique` (the name, definition and
+        type of constant coordinates of distinct rows, in order, in place of
+        `values`' second), the scatter says so, and float combiners add and
+        multiply too (each element combines at most one update)."""
+        operand, coordinates, updates = values
+        source, update_type = self.p.type_of(operand), self.p.type_of(updates)
+        flags = ""
+        if unique is not None:
+            name, line, index_type = unique
+            flags = ", indices_are_sorted = true, unique_indices = true"
+            combiners = ["add", "multiply", "maximum", "minimum"]
         else:
-            combiner = self.rng.choice(["add", "maximum", "minimum"])
+            assert coordinates is not None
+            name, line, index_type = "$1", "", self.p.type_of(coordinates)
+            combiners = ["maximum", "minimum"]
+            if not source.is_float:
+                combiners.append("add")
+        combiner = self.rng.choice(combiners)
         e = source.with_shape(())
         low, high = index_type.with_shape(()), highest.rsplit(" : ", 1)[1]
         self.emit(
-            f"$Pl = stablehlo.constant dense<0> : {low}\n"
+            f"{line}$Pl = stablehlo.constant dense<0> : {low}\n"
             f"$Ph = stablehlo.constant {highest}\n"
-            f"$Pi = stablehlo.clamp $Pl, $1, $Ph : ({low}, {index_type}, {high}) -> {index_type}\n"
-            f'$R = "stablehlo.scatter"($0, $Pi, $2) <{{scatter_dimension_numbers = '
-            f"#stablehlo.scatter<{dimensions}, index_vector_dim = 1>}}> ({{\n"
+            f"$Pi = stablehlo.clamp $Pl, {name}, $Ph : ({low}, {index_type}, {high}) -> {index_type}\n"
+            f'$R = "stablehlo.scatter"($0, $Pi, ${2 if unique is None else 1}) <{{'
+            f"scatter_dimension_numbers = #stablehlo.scatter<{dimensions}>{flags}}}> ({{\n"
             f"^bb0($Pa: {e}, $Pb: {e}):\n"
             f"  $Pc = stablehlo.{combiner} $Pa, $Pb : {e}\n"
             f"  stablehlo.return $Pc : {e}\n"
             f"}}) : ({source}, {index_type}, {update_type}) -> {source}",
-            list(values),
+            [v for v in values if v is not None],
             [source],
         )
 
@@ -1462,7 +1580,87 @@ class Generator:
             f"dense<{bounds}> : {index_type}",
             f"update_window_dims = {_dims(window_dims)}, "
             f"inserted_window_dims = {_dims(dropped)}, "
-            f"scatter_dims_to_operand_dims = {_dims(indexed)}",
+            f"scatter_dims_to_operand_dims = {_dims(indexed)}, index_vector_dim = 1",
+        )
+
+    def batched_points(
+        self, accept: Callable[[TType], bool]
+    ) -> tuple[
+        int, int, list[int], list[int], list[int], list[int], Callable[[str], str]
+    ]:
+        """For a gather or scatter of windows at points of one or two
+        coordinates in each member of a batch (JAX's `vmap` of `x[i]`,
+        `x.at[i].set(v)`): an existing value of rank 2 or more `accept`
+        takes, and the indices' value (1 to 3 points per member,
+        the batch dimension first or second, the coordinates last); the
+        indexed dimensions, the window's sizes, the result's (updates')
+        shape; and the dimension numbers but the windows' and the indexed
+        ones, given the prefix of the batching fields' names (`operand`
+        or `input`; the indices' are `start_indices` and `scatter_indices`)."""
+        rng = self.rng
+        x = self.any_value(lambda t: accept(t) and t.rank >= 2 and t.size > 0)
+        source = self.p.type_of(x)
+        batch = rng.randrange(source.rank)
+        rest = [d for d in range(source.rank) if d != batch]
+        indexed = rng.sample(rest, rng.randint(1, min(2, len(rest))))
+        dropped = sorted(d for d in indexed if rng.random() < 0.6)
+        sizes = [
+            1 if i in dropped or i == batch else rng.randint(1, d)
+            for i, d in enumerate(source.shape)
+        ]
+        first = rng.random() < 0.5
+        count = rng.randint(1, 3)
+        points = [source.shape[batch], count] if first else [count, source.shape[batch]]
+        index_type = TType((*points, len(indexed)), self.index_element())
+        indices = self.value(index_type)
+        window = [s for i, s in enumerate(sizes) if i not in dropped and i != batch]
+        where = rng.randint(0, len(window))
+        shape = [*window[:where], *points, *window[where:]]
+        positions = [i for i in range(len(shape)) if i not in (where, where + 1)]
+        indices_name = {"operand": "start_indices", "input": "scatter_indices"}
+
+        def numbers(prefix: str) -> str:
+            collapsed = "collapsed_slice" if prefix == "operand" else "inserted_window"
+            return (
+                f"{collapsed}_dims = {_dims(dropped)}, "
+                f"{prefix}_batching_dims = [{batch}], "
+                f"{indices_name[prefix]}_batching_dims = [{0 if first else 1}]"
+            )
+
+        return x, indices, indexed, sizes, shape, positions, numbers
+
+    def gather_batched(self) -> None:
+        """A gather of windows in each member of a batch (`batched_points`),
+        its start indices clamped by the spec."""
+        at = self.batched_points(lambda t: True)
+        x, indices, indexed, sizes, shape, offsets, numbers = at
+        source, index_type = self.p.type_of(x), self.p.type_of(indices)
+        target = source.with_shape(tuple(shape))
+        self.emit(
+            f'$R = "stablehlo.gather"($0, $1) <{{dimension_numbers = #stablehlo.gather<'
+            f"offset_dims = {_dims(offsets)}, {numbers('operand')}, "
+            f"start_index_map = {_dims(indexed)}, index_vector_dim = 2>, "
+            f"slice_sizes = array<i64: {', '.join(map(str, sizes))}>}}> : "
+            f"({source}, {index_type}) -> {target}",
+            [x, indices],
+            [target],
+        )
+
+    def scatter_batched(self) -> None:
+        """A scatter of windows in each member of a batch (`batched_points`),
+        its coordinates clamped so that each window is inside the operand;
+        combiners as `scatter`'s."""
+        at = self.batched_points(lambda t: not t.is_bool)
+        x, indices, indexed, sizes, shape, windows, numbers = at
+        source, index_type = self.p.type_of(x), self.p.type_of(indices)
+        updates = self.value(source.with_shape(tuple(shape)))
+        highest = [source.shape[d] - sizes[d] for d in indexed]
+        bounds = np.broadcast_to(np.array(highest), index_type.shape).tolist()
+        self.emit_scatter(
+            (x, indices, updates),
+            f"dense<{bounds}> : {index_type}",
+            f"update_window_dims = {_dims(windows)}, {numbers('input')}, "
+            f"scatter_dims_to_operand_dims = {_dims(indexed)}, index_vector_dim = 2",
         )
 
     def sort(self) -> None:
@@ -1686,17 +1884,71 @@ class Generator:
 
     def call(self) -> None:
         """A call of a private function (JAX's `pjit` and `jnp.where`), whose
-        body is one elementwise op."""
+        body is one elementwise op; or of one of two arguments that calls
+        another (their operands swapped) and returns that call's result too."""
         x = self.any_value()
         type_ = self.p.type_of(x)
-        body = self.binary_lines("%r", "%a", "%a", type_)
+        t = str(type_)
+        if self.rng.random() < 0.6:
+            body = self.binary_lines("%r", "%a", "%a", type_)
+            self.emit(
+                f"$R = func.call $F($0) : ({t}) -> {t}",
+                [x],
+                [type_],
+                function=f"func.func private $F(%a: {t}) -> {t} {{\n"
+                + "".join(f"  {line}\n" for line in body)
+                + f"  return %r : {t}\n}}",
+            )
+            return
+        y = self.value(type_)
+        inner = self.binary_lines("%r", "%a", "%b", type_)
+        outer = self.binary_lines("%r", "%c", "%a", type_)
         self.emit(
-            f"$R = func.call $F($0) : ({type_}) -> {type_}",
-            [x],
-            [type_],
-            function=f"func.func private $F(%a: {type_}) -> {type_} {{\n"
+            f"$R = func.call $F($0, $1) : ({t}, {t}) -> ({t}, {t})",
+            [x, y],
+            [type_, type_],
+            function=f"func.func private $F(%a: {t}, %b: {t}) -> ({t}, {t}) {{\n"
+            f"  %c = func.call $Fi(%b, %a) : ({t}, {t}) -> {t}\n"
+            + "".join(f"  {line}\n" for line in outer)
+            + f"  return %r, %c : {t}, {t}\n}}\n"
+            f"func.func private $Fi(%a: {t}, %b: {t}) -> {t} {{\n"
+            + "".join(f"  {line}\n" for line in inner)
+            + f"  return %r : {t}\n}}",
+        )
+
+    def map(self) -> None:
+        """`map` of one elementwise op over two operands of one type."""
+        x = self.any_value()
+        type_ = self.p.type_of(x)
+        y = self.value(type_)
+        scalar = type_.with_shape(())
+        continuous = bool({x, y} & self.approximated)
+        body = self.binary_lines("$Pr", "$Pa", "$Pb", scalar, continuous=continuous)
+        dims = f"array<i64: {', '.join(map(str, range(type_.rank)))}>"
+        self.emit(
+            f'$R = "stablehlo.map"($0, $1) ({{\n'
+            f"^bb0($Pa: {scalar}, $Pb: {scalar}):\n"
             + "".join(f"  {line}\n" for line in body)
-            + f"  return %r : {type_}\n}}",
+            + f"  stablehlo.return $Pr : {scalar}\n"
+            f"}}) {{dimensions = {dims if type_.rank else 'array<i64>'}}} : "
+            f"({type_}, {type_}) -> {type_}",
+            [x, y],
+            [type_],
+        )
+
+    def optimization_barrier(self) -> None:
+        """JAX's `optimization_barrier` (rematerialization's) of one to three
+        values, now and then one of them twice."""
+        values = [self.any_value() for _ in range(self.rng.randint(1, 3))]
+        if self.rng.random() < 0.3:
+            values.append(values[0])
+        types = [self.p.type_of(v) for v in values]
+        names = ", ".join(f"${i}" for i in range(len(values)))
+        self.emit(
+            f"$R = stablehlo.optimization_barrier {names} : "
+            + ", ".join(map(str, types)),
+            values,
+            types,
         )
 
     # --- control flow -----------------------------------------------------------
@@ -1732,22 +1984,69 @@ class Generator:
                 )
             yields.append(out)
         all_types = ", ".join(str(t) for t in [counter, *types])
+        condition, captured = self.loop_condition(types, len(carried))
         self.emit(
             f"$Pz = stablehlo.constant dense<0> : {counter}\n"
             f"$R = stablehlo.while($Pk = $Pz, {slots}) : {all_types}\n"
             f"cond {{\n"
             f"  $Pn = stablehlo.constant dense<{trips}> : {counter}\n"
             f"  $Pc = stablehlo.compare LT, $Pk, $Pn, SIGNED : ({counter}, {counter}) -> tensor<i1>\n"
-            f"  stablehlo.return $Pc : tensor<i1>\n"
+            + "".join(f"  {line}\n" for line in condition)
+            + f"  stablehlo.return {'$Pe' if condition else '$Pc'} : tensor<i1>\n"
             f"}} do {{\n"
             f"  $Po = stablehlo.constant dense<1> : {counter}\n"
             f"  $Pk1 = stablehlo.add $Pk, $Po : {counter}\n"
             + "".join(f"  {line}\n" for line in body)
             + f"  stablehlo.return $Pk1, {', '.join(yields)} : {all_types}\n"
             f"}}",
-            carried,
+            carried + captured,
             [counter, *types],
         )
+
+    def loop_condition(
+        self, types: list[TType], captured_at: int
+    ) -> tuple[list[str], list[int]]:
+        """Lines of a while condition (`while_`) that make its trip count
+        depend on data, `$Pe`: the counter `$Pk` below its bound (`$Pc`)
+        and, now and then, below a value the condition captures from above
+        (read through `$captured_at`), or a carried integer `$Pi<i>`
+        reduced to its largest or smallest element compared with a
+        constant; and the captured values. Empty for a fixed count."""
+        rng = self.rng
+        roll = rng.random()
+        ints = [i for i, t in enumerate(types) if t.is_int]
+        b = "tensor<i1>"
+        if roll < 0.2:
+            bound = TType((), "i32")
+            lines = [
+                f"$Pd = stablehlo.compare LT, $Pk, ${captured_at}, SIGNED : ({bound}, {bound}) -> {b}"
+            ]
+            captured = [self.value(bound)]
+        elif roll < 0.45 and ints:
+            i = rng.choice(ints)
+            type_, lines, captured = types[i], [], []
+            scalar, value = type_.with_shape(()), f"$Pi{i}"
+            if type_.rank:
+                combiner = rng.choice(["maximum", "minimum"])
+                init = literal(type_.element, identity(combiner, type_.element))
+                dims = _dims(range(type_.rank))
+                lines = [
+                    f"$Pv = stablehlo.constant dense<{init}> : {scalar}",
+                    f"$Pm = stablehlo.reduce({value} init: $Pv) applies stablehlo.{combiner} "
+                    f"across dimensions = {dims} : ({type_}, {scalar}) -> {scalar}",
+                ]
+                value = "$Pm"
+            info = int_info(type_)
+            limit = rng.randint(max(int(info.min), -8), min(int(info.max), 8))
+            direction = rng.choice(DIRECTIONS)
+            lines += [
+                f"$Pl = stablehlo.constant dense<{limit}> : {scalar}",
+                f"$Pd = stablehlo.compare {direction}, {value}, $Pl, "
+                f"{compare_type(type_)} : ({scalar}, {scalar}) -> {b}",
+            ]
+        else:
+            return [], []
+        return [*lines, f"$Pe = stablehlo.and $Pc, $Pd : {b}"], captured
 
     def scan(self) -> None:
         """JAX's `lax.scan` (and `fori_loop` over an array): a while loop

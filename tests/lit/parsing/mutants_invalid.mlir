@@ -139,3 +139,25 @@ func.func @wide_float_attribute() attributes {a = 1.0e-3 : f128} {
 // its memref type comes before the literal.
 loop.global @twice : memref<4xf128> = dense<1.0>
 // CHECK: mutants_invalid.mlir:140:44: error: elements of type f128 cannot be stored: xlir stores integers of 1 to 64 bits and floats of at most 64
+
+// -----
+
+// A global's splat of more elements than xlir accepts (fuzzer mutant seed
+// 43405553): its memref type comes before the literal, which xDSL expanded.
+loop.global @twice : memref<1000000000xf32> = dense<1.0>
+// CHECK: mutants_invalid.mlir:147:53: error: a splat literal of 1000000000 elements is too large: xlir accepts at most 16777216
+
+// -----
+
+// The same as a blob of one element, which xDSL repeats.
+loop.global @blob : memref<1000000000xf32> = dense<"0x0000803F">
+// CHECK: mutants_invalid.mlir:153:52: error: a splat literal of 1000000000 elements is too large: xlir accepts at most 16777216
+
+// -----
+
+// A blob of one element in a constant's own type.
+func.func @huge_blob() -> tensor<1000000000xf32> {
+  %0 = stablehlo.constant dense<"0x0000803F"> : tensor<1000000000xf32>
+  func.return %0 : tensor<1000000000xf32>
+}
+// CHECK: mutants_invalid.mlir:160:33: error: a splat literal of 1000000000 elements is too large: xlir accepts at most 16777216
