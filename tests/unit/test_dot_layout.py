@@ -125,7 +125,7 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
 def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
     """`int-dot-quads` comes first where the host has a byte dot product
     instruction (tests/e2e/test_int_dot_quads.py); an AOT triple's pipeline
-    has none."""
+    has none. Plain sorts are marked for the sort routine before fusion."""
     options = CompileOptions(triple="x86_64-unknown-linux-gnu")
     passes = expand(pipeline_text(CpuTarget().hlo_pipeline(options)))
     steps = [p.name for p in passes]
@@ -138,6 +138,7 @@ def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
         "quant-to-math",
         "split-complex",
         *hlo_opt[decompose + 1 : fuse],
+        "sort-routines",
         "int-dot-in-f32",
         "dot-layout",
         "conv-padding",
