@@ -51,6 +51,10 @@ from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.diagnostics import XlirError
 from xlir.walk import walk
 
+DEFAULT_BLOCK = 256
+"""Terms per block of a long sum (the CPU pipeline's; the prebuilt GEMM
+routine splits its sums by it too, so that both give the same bits)."""
+
 
 def _is_float(type_: Attribute) -> bool:
     if isinstance(type_, VectorType):
@@ -213,7 +217,7 @@ class BlockSumsPass(ModulePass):
 
     name = "block-sums"
 
-    block: int = 256
+    block: int = DEFAULT_BLOCK
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.block < 2:

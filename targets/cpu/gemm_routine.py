@@ -35,9 +35,11 @@ from typing import cast
 
 from llvmlite import ir
 from xlir.lowering.llvm.half_conversions import module_function
+from xlir.passes.loop.block_sums import DEFAULT_BLOCK
 
-BLOCK = 256
-"""The terms per chunk of a long sum: `block-sums`' default block."""
+BLOCK = DEFAULT_BLOCK
+"""The terms per chunk of a long sum: `block-sums`' block, whose order
+the routine keeps."""
 
 MAX_K = BLOCK * BLOCK
 """The longest sum the routine splits as `block-sums` does (one level of
