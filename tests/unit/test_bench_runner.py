@@ -69,6 +69,31 @@ def test_broad_case_flags_wrong_outputs(broad_program: Path, outputs, why: str) 
     assert why in run.broad_case(broad_program).mismatch(outputs)
 
 
+def test_outputs_the_interpreter_agrees_with_count_as_correct(tmp_path: Path) -> None:
+    """Where JAX's stored output is not what the interpreter computes (XLA
+    rewrote the program inexactly), a system that agrees with the
+    interpreter is correct and the difference is noted."""
+    path = tmp_path / "double.mlir"
+    path.write_text(PROGRAM)
+    x = np.arange(4, dtype=np.float32)
+    np.savez(
+        path.with_suffix(".npz"),
+        arg0=x,
+        arg1=np.int32(7),
+        out0=2 * x + 1,
+        out1=np.int32(7),
+    )
+    case = run.broad_case(path)
+    row = run.Row(case.name)
+    assert run.check(row, case, "XLIR-CPU", (2 * x, np.int32(7)))
+    assert row.problems == [
+        "XLIR-CPU agrees with the interpreter; JAX's output differs: out0: "
+        + case.mismatch((2 * x, np.int32(7))).split(": ", 1)[1]
+    ]
+    assert not run.check(row, case, "IREE", (3 * x, np.int32(7)))
+    assert row.problems[-1].startswith("IREE MISMATCH: out0:")
+
+
 def test_a_failure_is_listed_by_its_diagnostic() -> None:
     error = RuntimeError(
         "Error invoking IREE compiler tool iree-compile\nError code: 1\n"
