@@ -1,4 +1,4 @@
-"""`unroll{factor=N}`: unroll innermost `loop.for`s by N.
+"""`unroll{factor=N full-only=false}`: unroll innermost `loop.for`s by N.
 
 A reduction's inner `loop.for` runs one add per iteration behind a compare
 and a branch; unrolled, a backend sees N adds in a row to schedule (and
@@ -8,7 +8,13 @@ induction variable plus k steps and the carried values the previous copy
 yields; a remainder loop with the original body runs the last trip count
 mod N iterations (none when N divides the trip count). A loop of at most N
 iterations is unrolled fully: its body copied once per iteration at constant
-indices, the loop gone.
+indices, the loop gone. With `full-only`, only those are unrolled, and
+only those that carry no vectors: longer loops are left as they are, and
+so is a register tile's loop over a convolution's kernel taps (vector code
+already, and unrolled it cost LLVM more time than it saved). The cpu
+pipeline's short loops (a 3-channel pixel's sum inside a loop over pixels)
+then leave the loop over pixels innermost, which LLVM vectorizes (its own
+full unroll is off with its partial unroll, for compile time).
 
 Only loops with static bounds and step are unrolled: with a dynamic bound the
 remainder's length is only known at run time, and `hlo-to-loop`'s loops are
@@ -25,7 +31,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -61,11 +67,15 @@ def _replace(loop: ForOp, results: list[SSAValue]) -> None:
     loop.erase()
 
 
-def unroll(loop: ForOp, factor: int) -> bool:
+def unroll(loop: ForOp, factor: int, full_only: bool = False) -> bool:
     """Unroll one innermost static `loop.for`; whether it changed."""
     lower, upper, step = loop.lower, loop.upper, loop.step
     count = static_trip_count(lower, upper, step)
     if count is None or factor < 2 or contains_loop(loop):
+        return False
+    if full_only and (
+        count > factor or any(isinstance(v.type, VectorType) for v in loop.results)
+    ):
         return False
     assert isinstance(lower, int) and isinstance(step, int)
     builder = Builder(InsertPoint.before(loop))
@@ -106,6 +116,7 @@ class UnrollPass(ModulePass):
     name = "unroll"
 
     factor: int = 4
+    full_only: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.factor < 1:
@@ -113,4 +124,4 @@ class UnrollPass(ModulePass):
                 f"error: unroll: factor must be at least 1, got {self.factor}"
             )
         for loop in [inner for inner in op.walk() if isinstance(inner, ForOp)]:
-            unroll(loop, self.factor)
+            unroll(loop, self.factor, self.full_only)

@@ -32,6 +32,11 @@ TRIPLE_INFO = {
 host's is: SSE2's 16 registers of 4 floats, NEON's 32 of 4, and rv64gc's
 scalar floating-point registers (32 of one f32, tiles of 4 x 4)."""
 
+SHORT_LOOP = 4
+"""Inner scalar loops of at most this many iterations are unrolled fully
+after the vector passes (`unroll{full-only}`), so that the loop around
+them is innermost for LLVM's vectorizer."""
+
 
 class CpuTarget(Target):
     name = "cpu"
@@ -163,6 +168,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.register_tile import RegisterTilePass
         from xlir.passes.loop.split_ranges import SplitRangesPass
         from xlir.passes.loop.tile_transposes import TileTransposesPass
+        from xlir.passes.loop.unroll import UnrollPass
         from xlir.passes.loop.vectorize import VectorizePass
         from xlir.passes.loop.widen_floats import WidenFloatsPass
         from xlir.targets.cpu.gemm_calls import GemmCallsPass
@@ -208,6 +214,7 @@ class CpuTarget(Target):
             VectorizePass(reassociate=options.fast_math, vector_bits=bits),
             PackPanelsPass(),
             BlockSumsPass(),
+            UnrollPass(factor=SHORT_LOOP, full_only=True),
             ExpandMathPass(),
             *in_float,
             InterleavePass(vector_bits=bits),
