@@ -398,9 +398,10 @@ class FusionLowering:
     def _starts(
         self, starts: Sequence[SSAValue], operand: Sequence[int], sizes: Sequence[int]
     ) -> Indices:
-        scalars = [self.value(s, []) for s in starts]
         unsigned = [is_unsigned(s.type) for s in starts]
-        return maps.clamped_starts(scalars, unsigned, operand, sizes, self.ix)
+        return maps.clamped_starts(
+            lambda d: self.value(starts[d], []), unsigned, operand, sizes, self.ix
+        )
 
     # --- loops with carried values ---------------------------------------------
 

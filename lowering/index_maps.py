@@ -270,18 +270,21 @@ def _groups(out: list[int], src: list[int]) -> list[tuple[int, int]]:
 
 
 def clamped_starts(
-    starts: Sequence[SSAValue],
+    load: Callable[[int], SSAValue],
     unsigned: Sequence[bool],
     operand: Sequence[int],
     sizes: Sequence[int],
     ix: IndexArith,
 ) -> Indices:
-    """Dynamic start indices (`unsigned`: of a `uiN` type) clamped so the
-    window stays inside the operand (StableHLO's dynamic_slice and
-    dynamic_update_slice rule)."""
+    """Dynamic start indices (`load(d)` loads dimension d's, `unsigned`: of
+    a `uiN` type) clamped so the window stays inside the operand
+    (StableHLO's dynamic_slice and dynamic_update_slice rule). Along a
+    dimension the window spans whole the start can only be 0: it is not
+    loaded, and the window's index is the nest's own (a scan's step slice
+    of a sequence, whose other starts are 0, vectorizes as a plain copy)."""
     return [
-        ix.clamp(ix.from_integer(s, u), 0, n - size)
-        for s, u, n, size in zip(starts, unsigned, operand, sizes, strict=True)
+        ix.const(0) if n == size else ix.clamp(ix.from_integer(load(d), u), 0, n - size)
+        for d, (u, n, size) in enumerate(zip(unsigned, operand, sizes, strict=True))
     ]
 
 

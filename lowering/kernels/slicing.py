@@ -29,9 +29,14 @@ def lower_dynamic_update_slice(op: DynamicUpdateSliceOp, name: str) -> KernelOp:
     if not in_place(op.result, op.operand):
         kb.copy(operand, out, shape(op.operand))
     sizes = shape(op.update)
-    scalars = [kb.load(start, []) for start in kb.inputs[2:]]
     unsigned = [is_unsigned(s.type) for s in op.start_indices]
-    starts = maps.clamped_starts(scalars, unsigned, shape(op.operand), sizes, kb.ix)
+    starts = maps.clamped_starts(
+        lambda d: kb.load(kb.inputs[2 + d], []),
+        unsigned,
+        shape(op.operand),
+        sizes,
+        kb.ix,
+    )
 
     def element(idx: Indices) -> None:
         target = [kb.ix.add(s, i) for s, i in zip(starts, idx, strict=True)]

@@ -121,11 +121,23 @@ def output_fusion(
     contraction: Operation, group: Group, uses: Sequence[Use]
 ) -> str | None:
     """A contraction fuses with one loop fusion of elementwise ops that reads
-    its result (dot + bias add + activation): XLA's output fusion."""
+    its result (dot + bias add + activation): XLA's output fusion. The
+    fusion's one loop nest must walk the contraction's result element by
+    element: a nest of another shape (the gates an LSTM slices out of one
+    dot) would compute the sums in an order the dot kernels (register
+    tiles, the GEMM routine) do not take, each nest element a few scattered
+    sums."""
     if group.kind != FusionKind.LOOP:
         return (
             f"the consumer fusion is of kind {group.kind.value}; a contraction fuses "
             "only with a loop fusion of elementwise ops"
+        )
+    result = shape(contraction.results[0].type)
+    walked = shape(group.root.results[0].type)
+    if result != walked:
+        return (
+            f"the fusion's loop nest walks {_dims(walked)} (its root "
+            f"'{group.root.name}'), not the contraction's result {_dims(result)}"
         )
     for user, _ in uses:
         if not is_elementwise(user):

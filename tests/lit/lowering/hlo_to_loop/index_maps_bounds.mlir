@@ -90,6 +90,30 @@ func.func @main(%x: tensor<8xf32>, %u: tensor<3xf32>, %s: tensor<i32>) -> (tenso
 
 // -----
 
+// dynamic_slice as wide as its operand along a dimension: that start can
+// only be 0 (clamped to [0, 4 - 4]), so the column index is the nest's own,
+// with no clamp; the row start is clamped to [0, 6 - 1].
+// CHECK-LABEL: loop.kernel @fusion_1
+// CHECK-NEXT:    loop.load %1[] : memref<i32>
+// CHECK-NOT:     loop.load %2
+// CHECK:         %[[LO:.*]] = arith.maxsi
+// CHECK-NEXT:    %[[R:.*]] = arith.minsi %[[LO]], %{{.*}} : index
+// CHECK-NOT:     arith.maxsi
+// CHECK:         loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (1, 4) step (1, 1) {
+// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[R]], %[[I]] : index
+// CHECK-NEXT:      %[[X:.*]] = loop.load %0[%[[K]], %[[J]]] : memref<6x4xf32>
+// CHECK-NEXT:      loop.store %[[X]], %3[%[[I]], %[[J]]]
+func.func @main(%x: tensor<6x4xf32>, %s: tensor<i32>, %t: tensor<i32>) -> tensor<1x4xf32> attributes {hlo.plan = #hlo.plan<arena = 0, alignment = 64, arguments = 104, outputs = 16, alias = 0, constants = 0>} {
+  %0 = hlo.fusion kind = loop (%x, %s, %t) {name = "fusion.1", hlo.buffers = [#hlo.buffer<out 0>]} : (tensor<6x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32> {
+  ^bb0(%a: tensor<6x4xf32>, %b: tensor<i32>, %c: tensor<i32>):
+    %r = stablehlo.dynamic_slice %a, %b, %c, sizes = [1, 4] : (tensor<6x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+    hlo.yield %r : tensor<1x4xf32>
+  }
+  func.return %0 : tensor<1x4xf32>
+}
+
+// -----
+
 // gather of rows: the row index is loaded from the indices at the batch
 // index, clamped, and the column comes from the offset dim.
 // CHECK-LABEL: loop.kernel @fusion_1

@@ -175,6 +175,27 @@ func.func @output_fusion(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf3
 
 // -----
 
+// output-fusion: the epilogue slices two gates out of the dot's result, so
+// the fusion's nest walks 2x4, not the dot's 2x8: the dot stays a kernel
+// (its sums in the order the dot kernels take) and the gates a loop fusion.
+// CHECK: {{.*}}refusals.mlir:[[# @LINE + 6]]:3: remark: fuse 'stablehlo.dot_general' into 'stablehlo.add' at {{.*}}refusals.mlir:[[# @LINE + 7]]:3: refused by output-fusion: the fusion's loop nest walks 2x4 (its root 'stablehlo.multiply'), not the contraction's result 2x8
+// CHECK-LABEL: func.func @output_fusion_sliced
+// CHECK-NEXT:    %[[D:.*]] = stablehlo.dot_general %h, %w
+// CHECK-NEXT:    hlo.fusion kind = loop (%[[D]], %b)
+// CHECK-NOT:     stablehlo.dot_general
+func.func @output_fusion_sliced(%h: tensor<2x3xf32>, %w: tensor<3x8xf32>, %b: tensor<2x8xf32>) -> tensor<2x4xf32> {
+  %d = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x8xf32>) -> tensor<2x8xf32>
+  %a = stablehlo.add %d, %b : tensor<2x8xf32>
+  %i = stablehlo.slice %a [0:2, 0:4] : (tensor<2x8xf32>) -> tensor<2x4xf32>
+  %g = stablehlo.slice %a [0:2, 4:8] : (tensor<2x8xf32>) -> tensor<2x4xf32>
+  %s = stablehlo.logistic %i : tensor<2x4xf32>
+  %t = stablehlo.tanh %g : tensor<2x4xf32>
+  %m = stablehlo.multiply %s, %t : tensor<2x4xf32>
+  func.return %m : tensor<2x4xf32>
+}
+
+// -----
+
 // multi-output-shape: a fusion writes all its outputs in one loop nest, so
 // an extra output must have the shape that nest walks. The transposed exp
 // (8x4) cannot yield exp (4x8), which is computed once in its own fusion and
