@@ -82,7 +82,11 @@ from xlir.passes.loop.vector_sizes import (
     DEFAULT_VECTOR_REGISTERS,
     check_vector_bits,
 )
-from xlir.targets.cpu.conv_routine import TABLE_FLOATS, conv_routine_name
+from xlir.targets.cpu.conv_routine import (
+    conv_routine_name,
+    pack_routine_name,
+    scratch_floats,
+)
 from xlir.targets.cpu.gemm_calls import _is_positive_zero, _static_sizes, _terminator
 from xlir.targets.cpu.gemm_routine import BLOCK
 
@@ -93,10 +97,8 @@ LEVELS = 3
 """Row dimensions, and sum loops, the entry splits an index over."""
 
 GROUP_ROWS = 256
-"""Rows of C (whole lines of its innermost row dimension, at least this
-many) per call: each call packs its panel and fills its offset tables
-again, which took a 32 x 32 image called per line of 32 pixels 1.3x the
-inline kernel's time."""
+"""Rows of C per call (whole lines of its innermost row dimension, at
+least this many): the threaded loop's iterations."""
 
 
 @dataclass(frozen=True)
@@ -312,13 +314,18 @@ def _call(
     groups = -(-conv.m // group)
     chunk = chunk_terms(conv.terms)
     assert chunk is not None
-    scratch = add_scratch(
-        kernel, MemRefType(Float32Type(), [groups, conv.k, nr + TABLE_FLOATS]), launches
-    )
-    loop = ParallelOp([0], [groups], [1])
+    floats = scratch_floats(conv.n, conv.k, lanes)
+    scratch = add_scratch(kernel, MemRefType(Float32Type(), [floats]), launches)
+    b = Builder(InsertPoint.before(conv.nest))
+    _, k_middle, k_inner = conv.terms
+    sizes = (
+        conv.n, conv.k, k_middle, k_inner, *conv.a_terms, *conv.b_terms, conv.b_col,
+    )  # fmt: skip
+    constants = [index_constant(b, size) for size in sizes]
+    b.insert(CallOp(pack_routine_name(mr, lanes), [conv.b, scratch, *constants]))
+    loop = b.insert(ParallelOp([0], [groups], [1]))
     if threads is not None and groups >= 2:
         loop.attributes[THREADS] = IntegerAttr(threads, i64)
-    Rewriter.insert_op(loop, InsertPoint.before(conv.nest))
     b = Builder(InsertPoint.before(_terminator(loop)))
     (index,) = loop.induction_vars
     first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
@@ -326,15 +333,10 @@ def _call(
     count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
     panels = b.insert(ForOp(0, conv.n, nr))
     b = Builder(InsertPoint.before(_terminator(panels)))
-    _, k_middle, k_inner = conv.terms
-    sizes = (
-        middle, inner, *conv.a_rows, conv.n, conv.n, conv.k, k_middle, k_inner,
-        *conv.a_terms, *conv.b_terms, conv.b_col, chunk,
-    )  # fmt: skip
+    sizes = (middle, inner, *conv.a_rows, conv.n, conv.n, conv.k, chunk)
     constants = [index_constant(b, size) for size in sizes]
     arguments = [
-        conv.a, conv.b, conv.c, scratch, first, count, *constants,
-        index, panels.induction_var,
+        conv.a, conv.c, scratch, first, count, *constants, panels.induction_var,
     ]  # fmt: skip
     b.insert(CallOp(conv_routine_name(mr, lanes), arguments))
     Rewriter.erase_op(conv.nest)

@@ -1,32 +1,33 @@
-"""The prebuilt GEMM routine's convolution entry, in LLVM IR.
+"""The prebuilt GEMM routine's convolution entries, in LLVM IR.
 
 A convolution is a GEMM whose A is gathered from the input: output pixel
 `i` (a row of C) and reduction term `kk` (an input channel and a kernel
-tap) read the input at `row_offset(i) + k_offset(kk)`, each a sum of
-strides, where a dot reads `i * a_row + kk * a_k`. Inlined, each
-convolution cost every compile `register-tile`, `pack-panels`,
-`block-sums` and then LLVM on hundreds of lines of IR; this entry takes
-the strides as arguments and is compiled once per host, in the same object
-as the dot routine (`gemm_runtime.py`).
+tap) read the input at `row(i) + tap(kk)`, each a sum of strides, where a
+dot reads `i * a_row + kk * a_k`. Inlined, each convolution cost every
+compile `register-tile`, `pack-panels`, `block-sums` and then LLVM on
+hundreds of lines of IR; these entries take the strides as arguments and
+are compiled once per host, in the object of the dot routine
+(`gemm_runtime.py`). A term `kk` is split as `(k2, k1, k0)` over sizes
+`(*, k1, k0)` (a convolution's input channel and kernel row and column, in
+the order the inline kernel sums them); a row `i` as `(i2, i1, i0)` over
+`(*, m1, m0)` (an NHWC image, output row and column).
 
-`xlir.gemm_f32_{mr}x{lanes}.conv(A, B, C, P, first, count, m1, m0, a_m2,
-a_m1, a_m0, c_row, N, K, k1, k0, a_k2, a_k1, a_k0, b_k2, b_k1, b_k0, b_col,
-chunk, slot, j0)` computes the panel of columns `j0 : j0 + 2 * lanes` of
-the rows `first : first + count` of
+`xlir.gemm_f32_{mr}x{lanes}.conv_pack(B, P, N, K, k1, k0, a_k2, a_k1, a_k0,
+b_k2, b_k1, b_k0, b_col)` fills the scratch `P` once per convolution: the
+`K` taps `tap(kk) = k2 a_k2 + k1 a_k1 + k0 a_k0` as i64, then every panel
+of `nr = 2 * lanes` columns of B packed (`pack-panels`' layout,
+`[panel, kk, 0 : nr]`, zero past column N), B's term `kk` at
+`k2 b_k2 + k1 b_k1 + k0 b_k0 + j * b_col`.
 
-    C[i * c_row + j] = sum_kk A[row(i) + tap(kk)] * B[weight(kk) + j * b_col]
+`xlir.gemm_f32_{mr}x{lanes}.conv(A, C, P, first, count, m1, m0, a_m2, a_m1,
+a_m0, c_row, N, K, chunk, j0)` then computes the panel of columns
+`j0 : j0 + nr` of the rows `first : first + count` (whole lines of `m0`),
 
-a row `i` split as `(i2, i1, i0)` over sizes `(*, m1, m0)` and
-`row(i) = i2 a_m2 + i1 a_m1 + i0 a_m0`, a term `kk` as `(k2, k1, k0)` over
-`(*, k1, k0)` with `tap` and `weight` the sums of its strides `a_k*` and
-`b_k*` (an NHWC image's batch, output row and column; a term's input
-channel, kernel row and column, in the order the inline kernel sums them).
-Its scratch slice `slot` of `P` holds `K` rows of `nr = 2 * lanes` packed
-weights (`pack-panels`' layout, zero past column N) and then the `K` taps
-and `K` weight offsets as i64, which the call fills first.
-The register tiles are `register-tile`'s, `mr` rows (fewer where a number
-above `mr / 2` divides `count`, as the dot routine picks them) by `nr`,
-each element one FMA chain in term order; `chunk` (0: none) is
+    C[i * c_row + j] = sum_kk A[i2 a_m2 + i1 a_m1 + i0 a_m0 + tap(kk)] * B[kk, j],
+
+in `register-tile`'s tiles along each line: `mr` rows (fewer where a
+number above `mr / 2` divides `m0`, as the dot routine picks them) by
+`nr`, each element one FMA chain in term order; `chunk` (0: none) is
 `block-sums`' split of it: chunks of `chunk` terms summed from -0.0 and
 added to the running sum, the terms left added to it directly, so a call
 gives the inline kernel's bits.
@@ -49,82 +50,58 @@ from xlir.targets.cpu.gemm_routine import (
     routine_name,
 )
 
-SUFFIX = ".conv"
+PACK_ARGUMENTS = 13
+"""B, P; N, K, k1, k0, a_k2, a_k1, a_k0, b_k2, b_k1, b_k0, b_col."""
 
-ARGUMENTS = 26
-"""A, B, C, P; first, count, m1, m0, a_m2, a_m1, a_m0, c_row; N, K, k1, k0,
-a_k2, a_k1, a_k0, b_k2, b_k1, b_k0, b_col; chunk, slot, j0."""
-
-TABLE_FLOATS = 4
-"""f32 places per term that the scratch slice keeps for its two i64
-offsets."""
+ARGUMENTS = 15
+"""A, C, P; first, count, m1, m0, a_m2, a_m1, a_m0, c_row, N, K, chunk, j0."""
 
 
 def conv_routine_name(mr: int, lanes: int) -> str:
     """The convolution entry beside the dot routine of `mr` x `2 * lanes`
     tiles (its name extends the dot routine's, so `called_variants` finds
     the object that holds both)."""
-    return routine_name(mr, lanes) + SUFFIX
+    return routine_name(mr, lanes) + ".conv"
+
+
+def pack_routine_name(mr: int, lanes: int) -> str:
+    """The entry that fills a convolution's scratch for `conv_routine_name`."""
+    return routine_name(mr, lanes) + ".conv_pack"
+
+
+def scratch_floats(n: int, k: int, lanes: int) -> int:
+    """The f32 elements of a convolution's scratch: its taps (two each)
+    and its packed panels."""
+    nr = 2 * lanes
+    return 2 * k + -(-n // nr) * k * nr
 
 
 def define_conv(
     module: ir.Module, mr: int, lanes: int, linkage: str = "internal"
 ) -> None:
-    """Define the entry (module docstring) in `module`, or complete its
-    declaration there."""
+    """Define both entries (module docstring) in `module`, or complete their
+    declarations there."""
+    _define_pack(module, mr, lanes, linkage)
     vector = ir.VectorType(F32, lanes)
     function = module_function(
         module,
         conv_routine_name(mr, lanes),
-        ir.FunctionType(ir.VoidType(), [PTR] * 4 + [I64] * (ARGUMENTS - 4)),
+        ir.FunctionType(ir.VoidType(), [PTR] * 3 + [I64] * (ARGUMENTS - 3)),
     )
     function.linkage = linkage
     tiles = {
         rows: _define_tile(module, mr, lanes, rows, vector) for rows in range(1, mr + 1)
     }
-    a, b_, c, p = function.args[:4]
-    first, count, m1, m0, a_m2, a_m1, a_m0, c_row = function.args[4:12]
-    n, k, k1, k0, a_k2, a_k1, a_k0, b_k2, b_k1, b_k0, b_col = function.args[12:23]
-    chunk, slot, j0 = function.args[23:]
-    for pointer in (a, b_, c, p):
+    a, c, p = function.args[:3]
+    first, count, m1, m0, a_m2, a_m1, a_m0, c_row, n, k, chunk, j0 = function.args[3:]
+    for pointer in (a, c, p):
         pointer.add_attribute("noalias")
     b = ir.IRBuilder(function.append_basic_block("entry"))
     nr = 2 * lanes
     width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
-    per_slot = b.mul(k, I64(nr + TABLE_FLOATS))
-    panel = b.gep(p, [b.mul(slot, per_slot)], inbounds=True, source_etype=F32)
-    taps = b.gep(panel, [b.mul(k, I64(nr))], inbounds=True, source_etype=F32)
-    weights = b.gep(taps, [k], inbounds=True, source_etype=I64)
-
-    term = b.alloca(I64)  # the tables' position: (k2, k1, k0) counted up
-    b.store(I64(0), term)
-
-    def offsets(digits: Index3) -> None:
-        kk = b.load(term, typ=I64)
-        for table, strides in (
-            (taps, (a_k2, a_k1, a_k0)),
-            (weights, (b_k2, b_k1, b_k0)),
-        ):
-            at = b.gep(table, [kk], inbounds=True, source_etype=I64)
-            b.store(_offset(b, digits, strides), at)
-        b.store(b.add(kk, I64(1)), term)
-
-    outer = _value(b.udiv(k, b.mul(k1, k0)))
-    _loop(
-        b,
-        I64(0),
-        outer,
-        I64(1),
-        lambda i2: _loop(
-            b,
-            I64(0),
-            k1,
-            I64(1),
-            lambda i1: _loop(b, I64(0), k0, I64(1), lambda i0: offsets((i2, i1, i0))),
-        ),
-    )
-    columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-    _pack(b, columns, panel, weights, k, b_col, width, nr)
+    taps = p
+    panels = b.gep(p, [b.mul(k, I64(2))], inbounds=True, source_etype=F32)
+    panel = b.gep(panels, [b.mul(j0, k)], inbounds=True, source_etype=F32)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)
 
     def cases(
@@ -147,8 +124,8 @@ def define_conv(
 
     def line(start: ir.Value) -> None:
         at = _value(b.add(first, start))
-        outer, middle, _ = _split(b, at, m1, m0)
-        offset = b.add(b.mul(outer, a_m2), b.mul(middle, a_m1))
+        rest = b.udiv(at, m0)
+        offset = b.add(b.mul(b.udiv(rest, m1), a_m2), b.mul(b.urem(rest, m1), a_m1))
         a_line = b.gep(a, [offset], inbounds=True, source_etype=F32)
         c_line = b.gep(output, [b.mul(at, c_row)], inbounds=True, source_etype=F32)
 
@@ -169,78 +146,68 @@ def define_conv(
     b.ret_void()
 
 
-Index3 = tuple[ir.Value, ir.Value, ir.Value]
-
-
-def _split(
-    b: ir.IRBuilder, index: ir.Value, middle: ir.Value, inner: ir.Value
-) -> Index3:
-    """`index` as (outer, middle, inner) digits over sizes (*, `middle`,
-    `inner`)."""
-    rest = b.udiv(index, inner)
-    return (
-        _value(b.udiv(rest, middle)),
-        _value(b.urem(rest, middle)),
-        _value(b.urem(index, inner)),
+def _define_pack(module: ir.Module, mr: int, lanes: int, linkage: str) -> None:
+    """The entry that fills the scratch (module docstring): per term its
+    tap, then its row of each panel, whole vectors where B's columns are
+    contiguous and the panel whole, else element by element."""
+    function = module_function(
+        module,
+        pack_routine_name(mr, lanes),
+        ir.FunctionType(ir.VoidType(), [PTR] * 2 + [I64] * (PACK_ARGUMENTS - 2)),
     )
-
-
-def _offset(b: ir.IRBuilder, digits: Index3, strides: Sequence[ir.Value]) -> ir.Value:
-    """The sum of `digits` times their `strides`."""
-    total: ir.Value = I64(0)
-    for digit, stride in zip(digits, strides, strict=True):
-        total = _value(b.add(total, b.mul(digit, stride)))
-    return total
-
-
-def _pack(
-    b: ir.IRBuilder,
-    columns: ir.Value,
-    panel: ir.Value,
-    weights: ir.Value,
-    k: ir.Value,
-    b_col: ir.Value,
-    width: ir.Value,
-    nr: int,
-) -> None:
-    """`panel[kk, c] = B[weights[kk] + c * b_col]` (B from the panel's first
-    column) for c < width, 0.0 past it: rows of whole vectors where B's
-    columns are contiguous and the panel whole, else element by element."""
+    function.linkage = linkage
+    b_, p = function.args[:2]
+    n, k, k1, k0, a_k2, a_k1, a_k0, b_k2, b_k1, b_k0, b_col = function.args[2:]
+    for pointer in (b_, p):
+        pointer.add_attribute("noalias")
+    b = ir.IRBuilder(function.append_basic_block("entry"))
+    nr = 2 * lanes
     wide = ir.VectorType(F32, nr)
+    panels = b.gep(p, [b.mul(k, I64(2))], inbounds=True, source_etype=F32)
+    term = b.alloca(I64)  # kk, counted up through (k2, k1, k0)
+    b.store(I64(0), term)
 
-    def rows(kk: ir.Value) -> tuple[ir.Value, ir.Value]:
-        offset = b.load(b.gep(weights, [kk], inbounds=True, source_etype=I64), typ=I64)
-        source = b.gep(columns, [offset], inbounds=True, source_etype=F32)
-        target = b.gep(panel, [b.mul(kk, I64(nr))], inbounds=True, source_etype=F32)
-        return source, target
+    def pack(kk: ir.Value, weight: ir.Value, j0: ir.Value) -> None:
+        source = b.gep(b_, [b.add(weight, b.mul(j0, b_col))], source_etype=F32)
+        at = b.add(b.mul(j0, k), b.mul(kk, I64(nr)))
+        target = b.gep(panels, [at], inbounds=True, source_etype=F32)
+        width = b.sub(n, j0)
+        whole = b.and_(
+            b.icmp_signed("==", b_col, I64(1)), b.icmp_signed(">=", width, I64(nr))
+        )
+        with b.if_else(whole) as (then, otherwise):
+            with then:
+                b.store(b.load(source, typ=wide, align=4), target, align=4)
+            with otherwise:
 
-    def vectors(kk: ir.Value) -> None:
-        source, target = rows(kk)
-        b.store(b.load(source, typ=wide, align=4), target, align=4)
+                def column(c: ir.Value) -> None:
+                    inside = b.icmp_signed("<", c, width)
+                    safe = b.select(inside, c, I64(0))
+                    at = b.gep(source, [b.mul(safe, b_col)], source_etype=F32)
+                    value = b.select(inside, b.load(at, typ=F32), ir.Constant(F32, 0.0))
+                    b.store(value, b.gep(target, [c], inbounds=True, source_etype=F32))
 
-    def elements(kk: ir.Value) -> None:
-        source, target = rows(kk)
+                _loop(b, I64(0), I64(nr), I64(1), column)
 
-        def column(c: ir.Value) -> None:
-            inside = b.icmp_signed("<", c, width)
-            safe = b.select(inside, c, I64(0))
-            value = b.load(
-                b.gep(source, [b.mul(safe, b_col)], inbounds=True, source_etype=F32),
-                typ=F32,
-            )
-            value = b.select(inside, value, ir.Constant(F32, 0.0))
-            b.store(value, b.gep(target, [c], inbounds=True, source_etype=F32))
+    def row(i2: ir.Value, i1: ir.Value, i0: ir.Value) -> None:
+        kk = b.load(term, typ=I64)
+        tap = b.add(b.add(b.mul(i2, a_k2), b.mul(i1, a_k1)), b.mul(i0, a_k0))
+        b.store(tap, b.gep(p, [kk], inbounds=True, source_etype=I64))
+        weight = b.add(b.add(b.mul(i2, b_k2), b.mul(i1, b_k1)), b.mul(i0, b_k0))
+        _loop(b, I64(0), n, I64(nr), lambda j0: pack(kk, weight, j0))
+        b.store(b.add(kk, I64(1)), term)
 
-        _loop(b, I64(0), I64(nr), I64(1), column)
+    def levels(i2: ir.Value) -> None:
+        _loop(
+            b,
+            I64(0),
+            k1,
+            I64(1),
+            lambda i1: _loop(b, I64(0), k0, I64(1), lambda i0: row(i2, i1, i0)),
+        )
 
-    contiguous = b.and_(
-        b.icmp_signed("==", b_col, I64(1)), b.icmp_signed("==", width, I64(nr))
-    )
-    with b.if_else(contiguous) as (then, otherwise):
-        with then:
-            _loop(b, I64(0), k, I64(1), vectors)
-        with otherwise:
-            _loop(b, I64(0), k, I64(1), elements)
+    _loop(b, I64(0), b.udiv(k, b.mul(k1, k0)), I64(1), levels)
+    b.ret_void()
 
 
 def _define_tile(

@@ -18,7 +18,11 @@ from functools import cache
 
 from llvmlite import ir
 from xlir.lowering.llvm.jit_loader import LoadedObject
-from xlir.targets.cpu.conv_routine import conv_routine_name, define_conv
+from xlir.targets.cpu.conv_routine import (
+    conv_routine_name,
+    define_conv,
+    pack_routine_name,
+)
 from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 
@@ -40,7 +44,12 @@ def load_gemm(mr: int, lanes: int) -> LoadedObject:
     """The routine loaded into this process, a process symbol; kept for as
     long as the process lives."""
     return load_as_process_symbols(
-        gemm_object(mr, lanes), [routine_name(mr, lanes), conv_routine_name(mr, lanes)]
+        gemm_object(mr, lanes),
+        [
+            routine_name(mr, lanes),
+            conv_routine_name(mr, lanes),
+            pack_routine_name(mr, lanes),
+        ],
     )
 
 
@@ -58,4 +67,4 @@ def define_called_gemms(module: ir.Module) -> None:
         if routine_name(mr, lanes) in module.globals:
             define_gemm(module, mr, lanes)
         if conv_routine_name(mr, lanes) in module.globals:
-            define_conv(module, mr, lanes)
+            define_conv(module, mr, lanes)  # and its pack entry
