@@ -272,6 +272,8 @@ def chunk_terms(terms: Sequence[int]) -> int | None:
     """The terms per chunk `block-sums` splits a sum over nested loops of
     these sizes into (0: none), None where it splits it otherwise than
     into chunks of whole outer iterations and the terms left."""
+    outermost = next((i for i, size in enumerate(terms) if size != 1), 0)
+    terms = terms[outermost:]  # a loop of one iteration adds no split
     total, inner = prod(terms), prod(terms[1:])
     if total <= BLOCK:
         return 0
