@@ -1,11 +1,11 @@
 """`conv-calls{mr lanes threads min-work vector-bits vector-registers}`:
-f32 convolution nests call the prebuilt GEMM routine's convolution entry
+f32 convolution nests call the prebuilt GEMM routine's convolution entries
 (conv_routine.py) instead of being register-tiled and packed inline.
 
 A convolution kernel inlined costs each compile `register-tile`,
 `pack-panels` and `block-sums` in Python and then LLVM on hundreds of lines
-of IR; the entry, the sizes and strides its arguments, is compiled once per
-host with the dot routine. This pass, run before `register-tile` (beside
+of IR; the entries, the sizes and strides their arguments, are compiled
+once per host with the dot routine. This pass, run before `register-tile` (beside
 `gemm-calls`), turns a nest
 
     loop.parallel (%b, %y, %x, %o) = (0, 0, 0, 0) to (B, H, W, O) {
@@ -20,15 +20,15 @@ host with the dot routine. This pass, run before `register-tile` (beside
     }
 
 (`hlo-to-loop`'s convolution, its padding made an input of its own by
-`conv-padding`) into a loop over groups of C's rows, each calling the
-entry per panel of `nr` output channels on a scratch slice of its own. The
-match is on indices, not on the layout: C's last index (a nest dimension,
-unit stride) is the GEMM's column, its others, in order, the rows (up to
-three); every index of A and B must be a linear sum of the nest's and the
-sum loops' induction variables (`index_ranges.linear_form`, after the
-clamps the bounds decide are folded), A's free of the column, B's free of
-the rows. The groups are C's outermost row dimension (the images), or the
-next one where that has a single index; they are marked for threads
+`conv-padding`) into a call of the pack entry, which writes the taps and
+the weights' panels to a scratch argument once, and a loop over groups of
+C's rows calling the entry per group and panel of `nr` output channels.
+The match is on indices, not on the layout: C's last index (a nest
+dimension, unit stride) is the GEMM's column, its others, in order, the
+rows (up to three); every index of A and B must be a linear sum of the
+nest's and the sum loops' induction variables (`index_ranges.linear_form`,
+after the clamps the bounds decide are folded), A's free of the column,
+B's free of the rows. The groups (`GROUP_ROWS`) are marked for threads
 (`parallelize`'s `{threads}`) where the inline kernel's work (about
 `4 M N K / nr` vector ops) reaches `min-work`.
 
@@ -42,7 +42,7 @@ convolution whose padding is fused into it as a test, lhs dilation), a
 depthwise convolution (its input read at the output channel), a nest with
 an epilogue or other ops, more than three rows or sum loops, the shapes
 `gemm-calls` leaves (M or N below 2, a last panel mostly past N), a kernel
-that reads C or writes A or B, and other element types.
+that reads C or writes A or B, an empty sum, and other element types.
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ LEVELS = 3
 
 GROUP_ROWS = 256
 """Rows of C per call (whole lines of its innermost row dimension, at
-least this many): the threaded loop's iterations."""
+least this many): the threaded loop's iterations, each of which divides
+to find its lines' first pixels."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,8 @@ class Conv:
         return prod(self.terms)
 
 
-def _f32_buffer(value: SSAValue) -> list[int] | None:
-    """The row-major element strides of a static f32 buffer, else None."""
+def _f32_shape(value: SSAValue) -> tuple[int, ...] | None:
+    """The shape of a static f32 buffer, else None."""
     type_ = value.type
     if not (
         isinstance(type_, MemRefType)
@@ -137,16 +138,16 @@ def _f32_buffer(value: SSAValue) -> list[int] | None:
         and all(size >= 0 for size in type_.get_shape())
     ):
         return None
-    shape = type_.get_shape()
-    return [prod(shape[d + 1 :]) for d in range(len(shape))]
+    return tuple(type_.get_shape())
 
 
 def _element_offset(load: LoadOp, variables: Sequence[SSAValue]) -> list[int] | None:
     """The coefficient of each of `variables` in the element offset `load`
     reads, where that offset is a linear sum of them alone."""
-    strides = _f32_buffer(load.buffer)
-    if strides is None:
+    shape = _f32_shape(load.buffer)
+    if shape is None:
         return None
+    strides = [prod(shape[d + 1 :]) for d in range(len(shape))]
     coefficients = [0] * len(variables)
     for index, stride in zip(load.indices, strides, strict=True):
         terms, constant = linear_form(index)
@@ -189,11 +190,10 @@ def _sum_loops(nest: ParallelOp) -> tuple[list[ForOp], StoreOp] | None:
         inner = [op for op in body if isinstance(op, ForOp)]
         if not inner:
             return found, store
-        yielded = body[-1]
-        (nested,) = inner if len(inner) == 1 else (None,)
+        nested, yielded = body[0], body[-1]
         if (
-            nested is None
-            or len(body) != 2
+            len(body) != 2
+            or not isinstance(nested, ForOp)
             or list(nested.iter_args) != list(loop.carried)
             or not isinstance(yielded, YieldOp)
             or list(yielded.operands) != list(nested.results)
@@ -224,10 +224,9 @@ def conv_of(nest: ParallelOp) -> Conv | None:
     ivs = list(nest.induction_vars)
     indices = list(store.indices)
     if (
-        _f32_buffer(store.buffer) is None
-        or len(set(indices)) != len(ivs)
+        len(set(indices)) != len(ivs)
         or set(indices) != set(ivs)
-        or tuple(sizes[ivs.index(v)] for v in indices) != store.buffer.type.get_shape()
+        or tuple(sizes[ivs.index(v)] for v in indices) != _f32_shape(store.buffer)
         or len(ivs) - 1 > LEVELS
         or len(loops) > LEVELS
     ):
@@ -286,7 +285,7 @@ def chunk_terms(terms: Sequence[int]) -> int | None:
 def _covered(conv: Conv, kernel: KernelOp, nr: int) -> bool:
     """Whether the entry gives the inline kernel's bits at its speed: as
     `gemm-calls` asks of a dot, and a sum `block-sums` splits in chunks."""
-    if conv.m < 2 or conv.n < 2 or chunk_terms(conv.terms) is None:
+    if conv.m < 2 or conv.n < 2 or conv.k < 1 or chunk_terms(conv.terms) is None:
         return False
     computed = -(-conv.n // nr) * nr
     if 4 * (computed - conv.n) > computed:
@@ -307,8 +306,8 @@ def _call(
     lanes: int,
     threads: int | None,
 ) -> None:
-    """Replace the nest by a loop over groups of `GROUP_ROWS` rows (module
-    docstring), each with a scratch slice its panels take in turn;
+    """Replace the nest by the pack call and a loop over groups of
+    `GROUP_ROWS` rows, each calling the entry per panel (module docstring);
     `threads`: the mark of that loop, None for none."""
     nr = 2 * lanes
     _, middle, inner = conv.rows

@@ -193,7 +193,7 @@ def _define_pack(module: ir.Module, mr: int, lanes: int, linkage: str) -> None:
         kk = b.load(term, typ=I64)
         tap = b.add(b.add(b.mul(i2, a_k2), b.mul(i1, a_k1)), b.mul(i0, a_k0))
         b.store(tap, b.gep(p, [kk], inbounds=True, source_etype=I64))
-        weight = b.add(b.add(b.mul(i2, b_k2), b.mul(i1, b_k1)), b.mul(i0, b_k0))
+        weight = _value(b.add(b.add(b.mul(i2, b_k2), b.mul(i1, b_k1)), b.mul(i0, b_k0)))
         _loop(b, I64(0), n, I64(nr), lambda j0: pack(kk, weight, j0))
         b.store(b.add(kk, I64(1)), term)
 
@@ -206,7 +206,7 @@ def _define_pack(module: ir.Module, mr: int, lanes: int, linkage: str) -> None:
             lambda i1: _loop(b, I64(0), k0, I64(1), lambda i0: row(i2, i1, i0)),
         )
 
-    _loop(b, I64(0), b.udiv(k, b.mul(k1, k0)), I64(1), levels)
+    _loop(b, I64(0), _value(b.udiv(k, b.mul(k1, k0))), I64(1), levels)
     b.ret_void()
 
 

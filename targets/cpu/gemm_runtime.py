@@ -1,6 +1,6 @@
-"""The prebuilt GEMM routine (gemm_routine.py, and its convolution entry:
-conv_routine.py) in the JIT's process and in
-ahead-of-time objects, as the thread pool is (thread_runtime.py).
+"""The prebuilt GEMM routine (gemm_routine.py, and its convolution entries:
+conv_routine.py) in the JIT's process and in ahead-of-time objects, as the
+thread pool is (thread_runtime.py).
 
 The JIT compiles each variant an executable calls (its tile, which the
 host's vector registers decide: one per host in practice) once per host,
