@@ -105,9 +105,10 @@ class CompileOptions:
     `TargetInfo.times_launches`; code with timers of its own (cpu) is not
     cached."""
     library_calls: bool = True
-    """f32 dots call the GEMM routine the target has prebuilt for them
-    where it covers them (`gemm-calls`), as XLA calls Eigen; off: every dot
-    is a register-tiled kernel of its own."""
+    """f32 dots and convolutions call the GEMM routine the target has
+    prebuilt for them where it covers them (`gemm-calls`, `conv-calls`), as
+    XLA calls Eigen; off: every dot and convolution is a register-tiled
+    kernel of its own."""
     sort_routines: bool = True
     """Sorts of one operand by a plain order call the target's sort routine,
     where it has one (`sort-routines`); off: every sort is a merge sort

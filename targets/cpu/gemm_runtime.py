@@ -1,5 +1,6 @@
-"""The prebuilt GEMM routine (gemm_routine.py) in the JIT's process and in
-ahead-of-time objects, as the thread pool is (thread_runtime.py).
+"""The prebuilt GEMM routine (gemm_routine.py, and its convolution entries:
+conv_routine.py) in the JIT's process and in ahead-of-time objects, as the
+thread pool is (thread_runtime.py).
 
 The JIT compiles each variant an executable calls (its tile, which the
 host's vector registers decide: one per host in practice) once per host,
@@ -17,6 +18,11 @@ from functools import cache
 
 from llvmlite import ir
 from xlir.lowering.llvm.jit_loader import LoadedObject
+from xlir.targets.cpu.conv_routine import (
+    conv_routine_name,
+    define_conv,
+    pack_routine_name,
+)
 from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 
@@ -26,17 +32,25 @@ def gemm_object(mr: int, lanes: int) -> bytes:
     """The routine's object code for this host (compiled by the host's
     first process: `cache.host_object`)."""
 
-    return host_object(
-        f"gemm-f32-{mr}x{lanes}",
-        lambda module: define_gemm(module, mr, lanes, linkage="external"),
-    )
+    def define(module: ir.Module) -> None:
+        define_gemm(module, mr, lanes, linkage="external")
+        define_conv(module, mr, lanes, linkage="external")
+
+    return host_object(f"gemm-f32-{mr}x{lanes}", define)
 
 
 @cache
 def load_gemm(mr: int, lanes: int) -> LoadedObject:
     """The routine loaded into this process, a process symbol; kept for as
     long as the process lives."""
-    return load_as_process_symbols(gemm_object(mr, lanes), [routine_name(mr, lanes)])
+    return load_as_process_symbols(
+        gemm_object(mr, lanes),
+        [
+            routine_name(mr, lanes),
+            conv_routine_name(mr, lanes),
+            pack_routine_name(mr, lanes),
+        ],
+    )
 
 
 def load_called_gemms(objects: Sequence[bytes]) -> None:
@@ -52,3 +66,5 @@ def define_called_gemms(module: ir.Module) -> None:
     for mr, lanes in called_variants(" ".join(module.globals).encode()):
         if routine_name(mr, lanes) in module.globals:
             define_gemm(module, mr, lanes)
+        if conv_routine_name(mr, lanes) in module.globals:
+            define_conv(module, mr, lanes)  # and its pack entry

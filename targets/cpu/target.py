@@ -151,8 +151,9 @@ class CpuTarget(Target):
         sums, as XLA:CPU's reductions); `threads=1` leaves `parallelize` out;
         `bounds_check` makes the code check every load and store;
         `time_launches` puts timers around each launch (launch_timers.py);
-        `library_calls` makes f32 dots call the prebuilt GEMM routine
-        (`gemm-calls`), unless every access is to be bounds-checked.
+        `library_calls` makes f32 dots and convolutions call the prebuilt
+        GEMM routine (`gemm-calls`, `conv-calls`), unless every access is to
+        be bounds-checked.
         Kernels equal up to their names are compiled once (`merge-kernels`),
         unless bounds checks (whose messages name each kernel's source) or
         launch timers (which report each kernel by name) ask for each."""
@@ -171,6 +172,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.unroll import UnrollPass
         from xlir.passes.loop.vectorize import VectorizePass
         from xlir.passes.loop.widen_floats import WidenFloatsPass
+        from xlir.targets.cpu.conv_calls import ConvCallsPass
         from xlir.targets.cpu.gemm_calls import GemmCallsPass
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
 
@@ -191,13 +193,14 @@ class CpuTarget(Target):
         registers = info.vector_registers
         calls: list[ModulePass] = (
             [
-                GemmCallsPass(
+                routine(
                     mr=mr,
                     lanes=nr // 2,
                     threads=info.threads,
                     vector_bits=bits,
                     vector_registers=registers,
                 )
+                for routine in (GemmCallsPass, ConvCallsPass)
             ]
             if options.library_calls and not options.bounds_check
             else []

@@ -1,0 +1,390 @@
+"""`conv-calls{mr lanes threads min-work vector-bits vector-registers}`:
+f32 convolution nests call the prebuilt GEMM routine's convolution entries
+(conv_routine.py) instead of being register-tiled and packed inline.
+
+A convolution kernel inlined costs each compile `register-tile`,
+`pack-panels` and `block-sums` in Python and then LLVM on hundreds of lines
+of IR; the entries, the sizes and strides their arguments, are compiled
+once per host with the dot routine. This pass, run before `register-tile` (beside
+`gemm-calls`), turns a nest
+
+    loop.parallel (%b, %y, %x, %o) = (0, 0, 0, 0) to (B, H, W, O) {
+      %s = loop.for %c = 0 to C iter_args(%acc = 0.0) {
+        loop.for %kh = 0 to KH iter_args(...) {       (up to three loops)
+          loop.for %kw = 0 to KW iter_args(...) {
+            %p = arith.mulf In[b, y*sy + kh*dy, x*sx + kw*dx, c],
+                            W[kh, kw, c, o]             (either first)
+            loop.yield %acc' + %p                       (either order)
+      } } }
+      loop.store %s, %Out[%b, %y, %x, %o]
+    }
+
+(`hlo-to-loop`'s convolution, its padding made an input of its own by
+`conv-padding`) into a call of the pack entry, which writes the taps and
+the weights' panels to a scratch argument once, and a loop over groups of
+C's rows calling the entry per group and panel of `nr` output channels.
+The match is on indices, not on the layout: C's last index (a nest
+dimension, unit stride) is the GEMM's column, its others, in order, the
+rows (up to three); every index of A and B must be a linear sum of the
+nest's and the sum loops' induction variables (`index_ranges.linear_form`,
+after the clamps the bounds decide are folded), A's free of the column,
+B's free of the rows. The groups (`GROUP_ROWS`) are marked for threads
+(`parallelize`'s `{threads}`) where the inline kernel's work (about
+`4 M N K / nr` vector ops) reaches `min-work`.
+
+The entry sums each element's terms in the nest's order with one FMA each,
+split as `block-sums` splits the inline tile's loops (chunks of whole
+iterations of the outermost sum loop), so results are bit for bit the
+inline kernel's. Left inline: a sum `block-sums` would split otherwise
+(an outer iteration of more than 128 terms in a sum of more than 256, or
+more than 256 chunks), an index that is no such linear sum (a
+convolution whose padding is fused into it as a test, lhs dilation), a
+depthwise convolution (its input read at the output channel), a nest with
+an epilogue or other ops, more than three rows or sum loops, the shapes
+`gemm-calls` leaves (M or N below 2, a last panel mostly past N), a kernel
+that reads C or writes A or B, an empty sum, and other element types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    Float32Type,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.analysis.index_ranges import linear_form
+from xlir.analysis.kernel_aliasing import launches_by_kernel
+from xlir.analysis.loop_utils import index_constant
+from xlir.dialects.device import LaunchOp
+from xlir.dialects.loop.calls import CallOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.fold_index import fold_decided
+from xlir.passes.loop.pack_panels import add_scratch
+from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
+from xlir.passes.loop.register_tile import default_tile
+from xlir.passes.loop.vector_sizes import (
+    DEFAULT_VECTOR_BITS,
+    DEFAULT_VECTOR_REGISTERS,
+    check_vector_bits,
+)
+from xlir.targets.cpu.conv_routine import (
+    conv_routine_name,
+    pack_routine_name,
+    scratch_floats,
+)
+from xlir.targets.cpu.gemm_calls import _is_positive_zero, _static_sizes, _terminator
+from xlir.targets.cpu.gemm_routine import BLOCK
+
+from xlir.diagnostics import XlirError
+from xlir.walk import walk
+
+LEVELS = 3
+"""Row dimensions, and sum loops, the entry splits an index over."""
+
+GROUP_ROWS = 256
+"""Rows of C per call (whole lines of its innermost row dimension, at
+least this many): the threaded loop's iterations, each of which divides
+to find its lines' first pixels."""
+
+
+@dataclass(frozen=True)
+class Conv:
+    """A convolution nest the entry computes: its buffers, sizes and
+    element strides (conv_routine.py's arguments), each level list outer
+    first and `LEVELS` long (size 1, stride 0 where the nest has fewer)."""
+
+    nest: ParallelOp
+    a: SSAValue
+    b: SSAValue
+    c: SSAValue
+    rows: tuple[int, ...]
+    a_rows: tuple[int, ...]
+    n: int
+    terms: tuple[int, ...]
+    a_terms: tuple[int, ...]
+    b_terms: tuple[int, ...]
+    b_col: int
+
+    @property
+    def m(self) -> int:
+        return prod(self.rows)
+
+    @property
+    def k(self) -> int:
+        return prod(self.terms)
+
+
+def _f32_shape(value: SSAValue) -> tuple[int, ...] | None:
+    """The shape of a static f32 buffer, else None."""
+    type_ = value.type
+    if not (
+        isinstance(type_, MemRefType)
+        and isinstance(type_.element_type, Float32Type)
+        and all(size >= 0 for size in type_.get_shape())
+    ):
+        return None
+    return tuple(type_.get_shape())
+
+
+def _element_offset(load: LoadOp, variables: Sequence[SSAValue]) -> list[int] | None:
+    """The coefficient of each of `variables` in the element offset `load`
+    reads, where that offset is a linear sum of them alone."""
+    shape = _f32_shape(load.buffer)
+    if shape is None:
+        return None
+    strides = [prod(shape[d + 1 :]) for d in range(len(shape))]
+    coefficients = [0] * len(variables)
+    for index, stride in zip(load.indices, strides, strict=True):
+        terms, constant = linear_form(index)
+        if constant != 0:
+            return None
+        for term, coefficient in terms.items():
+            if term not in variables:
+                return None
+            coefficients[variables.index(term)] += coefficient * stride
+    return coefficients
+
+
+def _is_index_op(op: Operation) -> bool:
+    """An op that only computes indices (a clamp the bounds decided, an
+    output position times the stride)."""
+    return (
+        op.name.startswith("arith.")
+        and not op.regions
+        and all(isinstance(r.type, IndexType) for r in op.results)
+    )
+
+
+def _sum_loops(nest: ParallelOp) -> tuple[list[ForOp], StoreOp] | None:
+    """The nest's sum loops, outermost first, and its store: loops each
+    of which only continues the one before's sum, from +0.0."""
+    *ops, store = [op for op in nest.body.block.ops if not isinstance(op, YieldOp)]
+    if not isinstance(store, StoreOp):
+        return None
+    loops = [op for op in ops if isinstance(op, ForOp)]
+    if len(loops) != 1 or not all(_is_index_op(op) for op in ops if op not in loops):
+        return None
+    (loop,) = loops
+    if store.value is not loop.results[0] or len(loop.iter_args) != 1:
+        return None
+    if not _is_positive_zero(loop.iter_args[0]):
+        return None
+    found = [loop]
+    while True:
+        body = [op for op in loop.body.block.ops if not _is_index_op(op)]
+        inner = [op for op in body if isinstance(op, ForOp)]
+        if not inner:
+            return found, store
+        nested, yielded = body[0], body[-1]
+        if (
+            len(body) != 2
+            or not isinstance(nested, ForOp)
+            or list(nested.iter_args) != list(loop.carried)
+            or not isinstance(yielded, YieldOp)
+            or list(yielded.operands) != list(nested.results)
+        ):
+            return None
+        loop = nested
+        found.append(loop)
+
+
+def _padded(values: Sequence[int], fill: int) -> tuple[int, ...]:
+    return (fill,) * (LEVELS - len(values)) + tuple(values)
+
+
+def conv_of(nest: ParallelOp) -> Conv | None:
+    """The convolution a nest computes, where the entry covers it (module
+    docstring), else None."""
+    sizes = _static_sizes(nest)
+    found = _sum_loops(nest) if sizes is not None else None
+    if sizes is None or found is None:
+        return None
+    loops, store = found
+    term_sizes = []
+    for loop in loops:
+        counted = _static_sizes(loop)
+        if counted is None:
+            return None
+        term_sizes += counted
+    ivs = list(nest.induction_vars)
+    indices = list(store.indices)
+    if (
+        len(set(indices)) != len(ivs)
+        or set(indices) != set(ivs)
+        or tuple(sizes[ivs.index(v)] for v in indices) != _f32_shape(store.buffer)
+        or len(ivs) - 1 > LEVELS
+        or len(loops) > LEVELS
+    ):
+        return None
+    innermost = loops[-1]
+    ops = [op for op in innermost.body.block.ops if not _is_index_op(op)]
+    if len(ops) != 5 or not isinstance(ops[-1], YieldOp):
+        return None
+    *loads, multiply, add, yielded = ops
+    if not all(isinstance(load, LoadOp) for load in loads):
+        return None
+    if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
+        return None
+    if {multiply.lhs, multiply.rhs} != {load.results[0] for load in loads}:
+        return None
+    (acc,) = innermost.carried
+    if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:
+        return None
+    if list(yielded.operands) != [add.result]:
+        return None
+    row_ivs, column = list(store.indices[:-1]), store.indices[-1]
+    k_ivs = [loop.induction_var for loop in loops]
+    variables = [*row_ivs, column, *k_ivs]
+    rows = len(row_ivs)
+    for a_load, b_load in (loads, loads[::-1]):
+        assert isinstance(a_load, LoadOp) and isinstance(b_load, LoadOp)
+        a = _element_offset(a_load, variables)
+        b = _element_offset(b_load, variables)
+        if a is None or b is None or a[rows] != 0 or any(b[:rows]) or b[rows] < 1:
+            continue
+        return Conv(
+            nest, a_load.buffer, b_load.buffer, store.buffer,
+            _padded([sizes[ivs.index(v)] for v in row_ivs], 1), _padded(a[:rows], 0),
+            sizes[ivs.index(column)],
+            _padded(term_sizes, 1), _padded(a[rows + 1 :], 0), _padded(b[rows + 1 :], 0),
+            b[rows],
+        )  # fmt: skip
+    return None
+
+
+def chunk_terms(terms: Sequence[int]) -> int | None:
+    """The terms per chunk `block-sums` splits a sum over nested loops of
+    these sizes into (0: none), None where it splits it otherwise than
+    into chunks of whole outer iterations and the terms left."""
+    outermost = next((i for i, size in enumerate(terms) if size != 1), 0)
+    terms = terms[outermost:]  # a loop of one iteration adds no split
+    total, inner = prod(terms), prod(terms[1:])
+    if total <= BLOCK:
+        return 0
+    per_chunk = BLOCK // inner
+    if per_chunk < 2 or terms[0] // per_chunk > BLOCK:
+        return None
+    return per_chunk * inner
+
+
+def _covered(conv: Conv, kernel: KernelOp, nr: int) -> bool:
+    """Whether the entry gives the inline kernel's bits at its speed: as
+    `gemm-calls` asks of a dot, and a sum `block-sums` splits in chunks."""
+    if conv.m < 2 or conv.n < 2 or conv.k < 1 or chunk_terms(conv.terms) is None:
+        return False
+    computed = -(-conv.n // nr) * nr
+    if 4 * (computed - conv.n) > computed:
+        return False
+    for op in walk(kernel):
+        if isinstance(op, LoadOp) and op.buffer is conv.c:
+            return False
+        if isinstance(op, StoreOp) and op.buffer in (conv.a, conv.b):
+            return False
+    return True
+
+
+def _call(
+    conv: Conv,
+    kernel: KernelOp,
+    launches: list[LaunchOp],
+    mr: int,
+    lanes: int,
+    threads: int | None,
+) -> None:
+    """Replace the nest by the pack call and a loop over groups of
+    `GROUP_ROWS` rows, each calling the entry per panel (module docstring);
+    `threads`: the mark of that loop, None for none."""
+    nr = 2 * lanes
+    _, middle, inner = conv.rows
+    group = -(-GROUP_ROWS // inner) * inner
+    groups = -(-conv.m // group)
+    chunk = chunk_terms(conv.terms)
+    assert chunk is not None
+    floats = scratch_floats(conv.n, conv.k, lanes)
+    scratch = add_scratch(kernel, MemRefType(Float32Type(), [floats]), launches)
+    b = Builder(InsertPoint.before(conv.nest))
+    _, k_middle, k_inner = conv.terms
+    sizes = (
+        conv.n, conv.k, k_middle, k_inner, *conv.a_terms, *conv.b_terms, conv.b_col,
+    )  # fmt: skip
+    constants = [index_constant(b, size) for size in sizes]
+    b.insert(CallOp(pack_routine_name(mr, lanes), [conv.b, scratch, *constants]))
+    loop = b.insert(ParallelOp([0], [groups], [1]))
+    if threads is not None and groups >= 2:
+        loop.attributes[THREADS] = IntegerAttr(threads, i64)
+    b = Builder(InsertPoint.before(_terminator(loop)))
+    (index,) = loop.induction_vars
+    first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
+    left = b.insert(arith.SubiOp(index_constant(b, conv.m), first)).result
+    count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
+    panels = b.insert(ForOp(0, conv.n, nr))
+    b = Builder(InsertPoint.before(_terminator(panels)))
+    sizes = (middle, inner, *conv.a_rows, conv.n, conv.n, conv.k, chunk)
+    constants = [index_constant(b, size) for size in sizes]
+    arguments = [
+        conv.a, conv.c, scratch, first, count, *constants, panels.induction_var,
+    ]  # fmt: skip
+    b.insert(CallOp(conv_routine_name(mr, lanes), arguments))
+    Rewriter.erase_op(conv.nest)
+
+
+@dataclass(frozen=True)
+class ConvCallsPass(ModulePass):
+    """f32 convolution nests call the GEMM routine's convolution entry
+    (module docstring)."""
+
+    name = "conv-calls"
+
+    mr: int = 0
+    """Rows of the routine's tile; 0: `register-tile`'s for the registers."""
+    lanes: int = 0
+    """f32 lanes of its vectors (its tile is two wide); 0: the vector width's."""
+    threads: int = 0
+    """The threads mark of a groups' loop (`parallelize`'s); 1: none."""
+    min_work: int = DEFAULT_MIN_WORK
+    """The inline kernel's estimated ops from which the groups get threads."""
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    vector_registers: int = DEFAULT_VECTOR_REGISTERS
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mr < 0 or self.lanes < 0 or self.threads < 0 or self.min_work < 0:
+            raise XlirError(
+                "error: conv-calls: mr, lanes, threads and min-work must be "
+                f"non-negative, got mr={self.mr} lanes={self.lanes} "
+                f"threads={self.threads} min-work={self.min_work}"
+            )
+        check_vector_bits(self.name, self.vector_bits)
+        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
+        mr, lanes = self.mr or default_mr, self.lanes or default_nr // 2
+        launches = launches_by_kernel(op)
+        for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
+            for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
+                fold_decided(nest)
+                conv = conv_of(nest)
+                if conv is None or not _covered(conv, kernel, 2 * lanes):
+                    continue
+                work = 4 * conv.m * conv.n * conv.k // (2 * lanes)
+                threaded = self.threads != 1 and work >= self.min_work
+                _call(
+                    conv,
+                    kernel,
+                    launches.get(kernel.sym_name.data, []),
+                    mr,
+                    lanes,
+                    self.threads if threaded else None,
+                )
