@@ -78,6 +78,7 @@ from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
+from xlir.passes.hlo.merge_contracting import MergeContractingDims
 
 from xlir.rewriting import PatternRewriteWalker
 
@@ -357,6 +358,9 @@ class DotLayoutPass(ModulePass):
             TransposeContractedRhs(self.min_elements),
             apply_recursively=False,
             walk_reverse=True,
+        ).rewrite_module(op)
+        PatternRewriteWalker(
+            MergeContractingDims(), apply_recursively=False
         ).rewrite_module(op)
         PatternRewriteWalker(
             MergeTrailingFreeDims(self.min_elements), apply_recursively=False

@@ -102,6 +102,10 @@ class Gemm:
     b_k: int
     b_col: int
     c_row: int
+    rows: tuple[SSAValue, ...]
+    """The nest's row dimensions, C's indices between the batch indices and
+    the column (A's too): one row index of M = their product."""
+    row_sizes: tuple[int, ...]
     batch: tuple[SSAValue, ...]
     """The nest's batch dimensions, C's leading indices (A's and B's too)."""
     batch_sizes: tuple[int, ...]
@@ -114,36 +118,43 @@ class Gemm:
     store: StoreOp
 
 
-def _f32_matrices(value: SSAValue, batch: int) -> tuple[int, int] | None:
-    """The rows and columns of a buffer of f32 matrices after `batch`
-    leading (batch) dimensions, None where it is no such buffer."""
-    type_ = value.type
+def _strides(
+    access: LoadOp | StoreOp,
+    batch: Sequence[SSAValue],
+    outer: Sequence[SSAValue],
+    inner: SSAValue,
+    sizes: dict[SSAValue, int],
+) -> tuple[int, int, int] | None:
+    """(stride along the last of `outer`, stride along `inner`, elements
+    per matrix) of an f32 access at the `batch` indices and then `outer`
+    and `inner`, `inner` last or first. Several `outer` dimensions are one
+    (their row-major position) where each after the first is as long in
+    the buffer as in the nest (`sizes`)."""
+    type_ = access.buffer.type
+    indices = list(access.indices)
     if not (
         isinstance(type_, MemRefType)
         and isinstance(type_.element_type, Float32Type)
-        and len(type_.get_shape()) == batch + 2
+        and indices[: len(batch)] == list(batch)
     ):
         return None
-    rows, columns = type_.get_shape()[batch:]
-    return rows, columns
-
-
-def _strides(
-    load: LoadOp, batch: Sequence[SSAValue], outer: SSAValue, k: SSAValue
-) -> tuple[int, int, int] | None:
-    """(stride along `outer`, stride along `k`, elements per matrix) of an
-    f32 load at the `batch` indices and then exactly those two indices, in
-    either order."""
-    shape = _f32_matrices(load.buffer, len(batch))
-    if shape is None or list(load.indices[: len(batch)]) != list(batch):
+    shape = type_.get_shape()
+    matrix = indices[len(batch) :]
+    if matrix == [*outer, inner]:
+        first = len(batch)
+    elif matrix == [inner, *outer]:
+        first = len(batch) + 1
+    else:
         return None
-    rows, columns = shape
-    indices = list(load.indices[len(batch) :])
-    if indices == [outer, k]:
-        return columns, 1, rows * columns
-    if indices == [k, outer]:
-        return 1, columns, rows * columns
-    return None
+    last = first + len(outer) - 1
+    if list(shape[first + 1 : last + 1]) != [sizes[v] for v in outer[1:]]:
+        return None
+    inner_at = indices.index(inner)
+    return (
+        prod(shape[last + 1 :]),
+        prod(shape[inner_at + 1 :]),
+        prod(shape[len(batch) :]),
+    )
 
 
 def _is_positive_zero(value: SSAValue) -> bool:
@@ -198,13 +209,10 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     if not isinstance(loop, ForOp) or not isinstance(store, StoreOp):
         return None
     ivs = list(nest.induction_vars)
-    batch = list(store.indices[:-2])
-    c_shape = _f32_matrices(store.buffer, len(batch))
-    if c_shape is None or set(store.indices) != set(ivs):
+    if len(store.indices) != len(ivs) or set(store.indices) != set(ivs):
         return None
     if not _elementwise(loop, epilogue, store):
         return None
-    row, col = store.indices[-2:]
     k_sizes = _static_sizes(loop)
     if k_sizes is None or len(loop.iter_args) != 1:
         return None
@@ -227,20 +235,27 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     if list(yielded.operands) != [add.result]:
         return None
     k = loop.induction_var
+    extent = dict(zip(ivs, sizes, strict=True))
+    col = store.indices[-1]
     first, second = loads
     for a_load, b_load in ((first, second), (second, first)):
-        a = _strides(a_load, batch, row, k)
-        b = _strides(b_load, batch, col, k)
-        if a is not None and b is not None:
-            m, n = sizes[ivs.index(row)], sizes[ivs.index(col)]
-            batch_sizes = tuple(sizes[ivs.index(v)] for v in batch)
-            (b_col, b_k, b_batch) = b
-            return Gemm(
-                nest, a_load.buffer, b_load.buffer, store.buffer,
-                m, n, k_size, a[0], a[1], b_k, b_col, c_shape[1],
-                tuple(batch), batch_sizes, a[2], b_batch, c_shape[0] * c_shape[1],
-                tuple(epilogue), store,
-            )  # fmt: skip
+        batch = list(store.indices[: len(b_load.indices) - 2])
+        rows = list(store.indices[len(batch) : -1])
+        if not rows:
+            continue
+        a = _strides(a_load, batch, rows, k, extent)
+        b = _strides(b_load, batch, [col], k, extent)
+        c = _strides(store, batch, rows, col, extent)
+        if a is None or b is None or c is None:
+            continue
+        row_sizes = tuple(extent[v] for v in rows)
+        return Gemm(
+            nest, a_load.buffer, b_load.buffer, store.buffer,
+            prod(row_sizes), extent[col], k_size, a[0], a[1], b[1], b[0], c[0],
+            tuple(rows), row_sizes,
+            tuple(batch), tuple(extent[v] for v in batch), a[2], b[2], c[2],
+            tuple(epilogue), store,
+        )  # fmt: skip
     return None
 
 
@@ -347,9 +362,11 @@ def _epilogue(
     costly epilogue once per tile: the same ops on the same values)."""
     end = b.insert(arith.AddiOp(column, index_constant(b, nr))).result
     end = b.insert(arith.MinUIOp(end, columns)).result
-    nest = b.insert(ParallelOp([0, column], [gemm.m, end], [1, 1]))
-    row, col = nest.induction_vars
-    indices = [*batch, row, col]
+    rows = len(gemm.rows)
+    nest = b.insert(
+        ParallelOp([0] * rows + [column], [*gemm.row_sizes, end], [1] * (rows + 1))
+    )
+    indices = [*batch, *nest.induction_vars]
     inside = Builder(InsertPoint.before(_terminator(nest)))
     total = inside.insert(LoadOp(gemm.c, indices)).result
     loop = gemm.nest.body.block.first_op
