@@ -21,13 +21,18 @@ into a loop over panels of `nr` columns, each a `loop.call` of the
 routine, with a scratch argument for the packed panels (as `pack-panels`
 adds one): A and B are any 2-D f32 buffers read at those indices in either
 order (a transposed operand is a stride), C's columns the second index.
+Rows may be several dimensions (an activation `[b, s, d]` times a weight:
+C's indices before the column, A's before or after k), one row index of
+their product where A and C hold them together and each after the first
+is as long in the buffer as in the nest.
 A batched dot (batch dimensions C's, A's and B's leading indices, in the
 same order) calls it per matrix and panel: its matrices are the threaded
 loop, each with one scratch slice its panels take in turn.
 An epilogue (a bias, an activation) runs after each call, in a nest over
 the panel that loads the sums back from C and stores its results there,
 as `register-tile` runs a costly epilogue once per tile: the same ops on
-the same values (dense_gelu, mlp_fwd: same bits, same run time).
+the same values (dense_gelu, mlp_fwd: same bits, same run time); so do
+ops before the sum that it does not use (a residual the sum is added to).
 The loop over panels is marked for threads (`parallelize`'s `{threads}`)
 where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
 `min-work`, as `parallelize` would have marked the inline kernel; a call
@@ -38,9 +43,10 @@ The routine runs the same FMAs in the same order as the inline kernel
 for bit the same. Left inline: what `register-tile` would not tile the
 same way (M or N below 2, a dimension of dynamic size), sums longer than
 `gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` and a
-last panel mostly past N (both slower through the routine), a nest with any other op (a fused producer, a
-second output, several contracting dimensions), a kernel that reads C or
-writes A or B, and other element types.
+last panel mostly past N (both slower through the routine), a nest with
+any other op (a producer fused into the sum, a second output, several
+contracting dimensions: `dot-layout` merges those that lie together), a
+kernel that reads C or writes A or B, and other element types.
 """
 
 from __future__ import annotations
@@ -114,7 +120,9 @@ class Gemm:
     b_batch: int
     c_batch: int
     epilogue: tuple[Operation, ...]
-    """The ops between the sum and its store (none: the sum is stored)."""
+    """The nest's other ops, in order: those before the sum (a residual
+    added to it) and those between it and its store (none: the sum is
+    stored)."""
     store: StoreOp
 
 
@@ -183,19 +191,22 @@ def _body(block_ops: list[Operation]) -> list[Operation]:
     return [op for op in block_ops if not isinstance(op, YieldOp)]
 
 
-def _elementwise(loop: ForOp, epilogue: list[Operation], store: StoreOp) -> bool:
-    """Whether the ops after the sum are an epilogue the routine's caller
-    can run on the sums it stored: scalar `arith` and `math` ops and
-    loads, the last value the one stored."""
-    for op in epilogue:
+def _elementwise(
+    loop: ForOp, before: list[Operation], after: list[Operation], store: StoreOp
+) -> bool:
+    """Whether the ops before and after the sum are an epilogue the
+    routine's caller can run on the sums it stored: scalar `arith` and
+    `math` ops and loads, the last value after the sum the one stored.
+    (The sum's own ops, two loads at the nest's indices, a multiply and an
+    add, `gemm_of` checks: nothing before it feeds its terms.)"""
+    for op in before + after:
         if op.regions or not (
             isinstance(op, LoadOp) or op.name.startswith(("arith.", "math."))
         ):
             return False
-    stored = epilogue[-1].results[0] if epilogue else loop.results[0]
-    return store.value is stored and all(
-        op.results and not isinstance(op.results[0].type, VectorType) for op in epilogue
-    )
+        if not op.results or isinstance(op.results[0].type, VectorType):
+            return False
+    return store.value is (after[-1].results[0] if after else loop.results[0])
 
 
 def gemm_of(nest: ParallelOp) -> Gemm | None:
@@ -205,13 +216,16 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     ops = _body(list(nest.body.block.ops))
     if sizes is None or len(sizes) < 2 or len(ops) < 2:
         return None
-    loop, *epilogue, store = ops
+    loops = [i for i, op in enumerate(ops) if isinstance(op, ForOp)]
+    if len(loops) != 1 or loops[0] == len(ops) - 1:
+        return None
+    before, (loop, *after, store) = ops[: loops[0]], ops[loops[0] :]
     if not isinstance(loop, ForOp) or not isinstance(store, StoreOp):
         return None
     ivs = list(nest.induction_vars)
     if len(store.indices) != len(ivs) or set(store.indices) != set(ivs):
         return None
-    if not _elementwise(loop, epilogue, store):
+    if not _elementwise(loop, before, after, store):
         return None
     k_sizes = _static_sizes(loop)
     if k_sizes is None or len(loop.iter_args) != 1:
@@ -254,7 +268,7 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
             prod(row_sizes), extent[col], k_size, a[0], a[1], b[1], b[0], c[0],
             tuple(rows), row_sizes,
             tuple(batch), tuple(extent[v] for v in batch), a[2], b[2], c[2],
-            tuple(epilogue), store,
+            (*before, *after), store,
         )  # fmt: skip
     return None
 
@@ -369,8 +383,7 @@ def _epilogue(
     indices = [*batch, *nest.induction_vars]
     inside = Builder(InsertPoint.before(_terminator(nest)))
     total = inside.insert(LoadOp(gemm.c, indices)).result
-    loop = gemm.nest.body.block.first_op
-    assert isinstance(loop, ForOp)
+    loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
     values: dict[SSAValue, SSAValue] = dict(
         zip(gemm.store.indices, indices, strict=True)
     )

@@ -410,3 +410,56 @@ loop.kernel @rows_sliced(%a: memref<2x4x16xf32>, %b: memref<16x8xf32>, %c: memre
   }
   loop.return
 }
+
+// -----
+
+// Ops before the sum that it does not use (a residual r + s, fused in
+// before the dot's sum) run in the epilogue's nest, before the ops after
+// the sum, as they ran in the nest. An op before the sum that the sum
+// uses (a producer fused into it: a scale of A) keeps the nest inline.
+// CHECK-LABEL: loop.kernel @residual(
+// CHECK-SAME:    %[[A:[^:]*]]: memref<4x8xf32>, %[[B:[^:]*]]: memref<8x8xf32>, %[[R:[^:]*]]: memref<4x8xf32>, %[[S:[^:]*]]: memref<4x8xf32>, %[[C:[^:]*]]: memref<4x8xf32>, %{{.*}}: memref<1x8x8xf32>)
+// CHECK:           loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]],
+// CHECK:           loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, %{{.*}}) to (4, %{{.*}}) step (1, 1) {
+// CHECK-NEXT:        %[[SUM:.*]] = loop.load %[[C]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[X:.*]] = loop.load %[[R]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[Y:.*]] = loop.load %[[S]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[XY:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:        %[[T:.*]] = arith.addf %[[XY]], %[[SUM]] : f32
+// CHECK-NEXT:        loop.store %[[T]], %[[C]][%[[I]], %[[J]]]
+// CHECK-LABEL: loop.kernel @scaled_operand(
+// CHECK-NOT:     loop.call
+loop.kernel @residual(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %r: memref<4x8xf32>, %s: memref<4x8xf32>, %c: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (4, 8) step (1, 1) {
+    %x = loop.load %r[%i, %j] : memref<4x8xf32>
+    %y = loop.load %s[%i, %j] : memref<4x8xf32>
+    %xy = arith.addf %x, %y : f32
+    %sum = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %u = loop.load %a[%i, %k] : memref<4x8xf32>
+      %v = loop.load %b[%k, %j] : memref<8x8xf32>
+      %p = arith.mulf %u, %v : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    %t = arith.addf %xy, %sum : f32
+    loop.store %t, %c[%i, %j] : memref<4x8xf32>
+  }
+  loop.return
+}
+loop.kernel @scaled_operand(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %r: memref<4x8xf32>, %c: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (4, 8) step (1, 1) {
+    %x = loop.load %r[%i, %j] : memref<4x8xf32>
+    %sum = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %u = loop.load %a[%i, %k] : memref<4x8xf32>
+      %w = arith.mulf %u, %x : f32
+      %v = loop.load %b[%k, %j] : memref<8x8xf32>
+      %p = arith.mulf %w, %v : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %sum, %c[%i, %j] : memref<4x8xf32>
+  }
+  loop.return
+}
