@@ -50,7 +50,8 @@ is the rhs's and the result's unit-stride dim. The register tile then runs
 along all `w * c` elements instead of 3 (a uint8 image resize's first dot,
 `[256, 224] x [8, 256, 256, 3]`: scalar code over columns of 3, about
 0.5 s against XLA's 0.06 s for the whole program). Same products, same
-order, same bits. `simplify` folds such a
+order, same bits. Contracting dims that lie together in both operands are
+merged into one as well (`merge_contracting.py`). `simplify` folds such a
 transpose back into the dot (`simplify_patterns/dot.py`), so this pass runs
 after it; `fuse` keeps the transpose out of the dot's fusion (a contraction's
 operands are materialized, `contraction-operand` in `fusion/rules.py`), so it
@@ -78,6 +79,7 @@ from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import element_type, shape
 from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
+from xlir.passes.hlo.merge_contracting import MergeContractingDims
 
 from xlir.rewriting import PatternRewriteWalker
 
@@ -357,6 +359,9 @@ class DotLayoutPass(ModulePass):
             TransposeContractedRhs(self.min_elements),
             apply_recursively=False,
             walk_reverse=True,
+        ).rewrite_module(op)
+        PatternRewriteWalker(
+            MergeContractingDims(), apply_recursively=False
         ).rewrite_module(op)
         PatternRewriteWalker(
             MergeTrailingFreeDims(self.min_elements), apply_recursively=False

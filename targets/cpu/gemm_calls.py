@@ -21,13 +21,18 @@ into a loop over panels of `nr` columns, each a `loop.call` of the
 routine, with a scratch argument for the packed panels (as `pack-panels`
 adds one): A and B are any 2-D f32 buffers read at those indices in either
 order (a transposed operand is a stride), C's columns the second index.
+Rows may be several dimensions (an activation `[b, s, d]` times a weight:
+C's indices before the column, A's before or after k), one row index of
+their product where A and C hold them together and each after the first
+is as long in the buffer as in the nest.
 A batched dot (batch dimensions C's, A's and B's leading indices, in the
 same order) calls it per matrix and panel: its matrices are the threaded
 loop, each with one scratch slice its panels take in turn.
 An epilogue (a bias, an activation) runs after each call, in a nest over
 the panel that loads the sums back from C and stores its results there,
 as `register-tile` runs a costly epilogue once per tile: the same ops on
-the same values (dense_gelu, mlp_fwd: same bits, same run time).
+the same values (dense_gelu, mlp_fwd: same bits, same run time); so do
+ops before the sum that it does not use (a residual the sum is added to).
 The loop over panels is marked for threads (`parallelize`'s `{threads}`)
 where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
 `min-work`, as `parallelize` would have marked the inline kernel; a call
@@ -38,9 +43,10 @@ The routine runs the same FMAs in the same order as the inline kernel
 for bit the same. Left inline: what `register-tile` would not tile the
 same way (M or N below 2, a dimension of dynamic size), sums longer than
 `gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` and a
-last panel mostly past N (both slower through the routine), a nest with any other op (a fused producer, a
-second output, several contracting dimensions), a kernel that reads C or
-writes A or B, and other element types.
+last panel mostly past N (both slower through the routine), a nest with
+any other op (a producer fused into the sum, a second output, several
+contracting dimensions: `dot-layout` merges those that lie together), a
+kernel that reads C or writes A or B, and other element types.
 """
 
 from __future__ import annotations
@@ -102,6 +108,10 @@ class Gemm:
     b_k: int
     b_col: int
     c_row: int
+    rows: tuple[SSAValue, ...]
+    """The nest's row dimensions, C's indices between the batch indices and
+    the column (A's too): one row index of M = their product."""
+    row_sizes: tuple[int, ...]
     batch: tuple[SSAValue, ...]
     """The nest's batch dimensions, C's leading indices (A's and B's too)."""
     batch_sizes: tuple[int, ...]
@@ -110,40 +120,49 @@ class Gemm:
     b_batch: int
     c_batch: int
     epilogue: tuple[Operation, ...]
-    """The ops between the sum and its store (none: the sum is stored)."""
+    """The nest's other ops, in order: those before the sum (a residual
+    added to it) and those between it and its store (none: the sum is
+    stored)."""
     store: StoreOp
 
 
-def _f32_matrices(value: SSAValue, batch: int) -> tuple[int, int] | None:
-    """The rows and columns of a buffer of f32 matrices after `batch`
-    leading (batch) dimensions, None where it is no such buffer."""
-    type_ = value.type
+def _strides(
+    access: LoadOp | StoreOp,
+    batch: Sequence[SSAValue],
+    outer: Sequence[SSAValue],
+    inner: SSAValue,
+    sizes: dict[SSAValue, int],
+) -> tuple[int, int, int] | None:
+    """(stride along the last of `outer`, stride along `inner`, elements
+    per matrix) of an f32 access at the `batch` indices and then `outer`
+    and `inner`, `inner` last or first. Several `outer` dimensions are one
+    (their row-major position) where each after the first is as long in
+    the buffer as in the nest (`sizes`)."""
+    type_ = access.buffer.type
+    indices = list(access.indices)
     if not (
         isinstance(type_, MemRefType)
         and isinstance(type_.element_type, Float32Type)
-        and len(type_.get_shape()) == batch + 2
+        and indices[: len(batch)] == list(batch)
     ):
         return None
-    rows, columns = type_.get_shape()[batch:]
-    return rows, columns
-
-
-def _strides(
-    load: LoadOp, batch: Sequence[SSAValue], outer: SSAValue, k: SSAValue
-) -> tuple[int, int, int] | None:
-    """(stride along `outer`, stride along `k`, elements per matrix) of an
-    f32 load at the `batch` indices and then exactly those two indices, in
-    either order."""
-    shape = _f32_matrices(load.buffer, len(batch))
-    if shape is None or list(load.indices[: len(batch)]) != list(batch):
+    shape = type_.get_shape()
+    matrix = indices[len(batch) :]
+    if matrix == [*outer, inner]:
+        first = len(batch)
+    elif matrix == [inner, *outer]:
+        first = len(batch) + 1
+    else:
         return None
-    rows, columns = shape
-    indices = list(load.indices[len(batch) :])
-    if indices == [outer, k]:
-        return columns, 1, rows * columns
-    if indices == [k, outer]:
-        return 1, columns, rows * columns
-    return None
+    last = first + len(outer) - 1
+    if list(shape[first + 1 : last + 1]) != [sizes[v] for v in outer[1:]]:
+        return None
+    inner_at = indices.index(inner)
+    return (
+        prod(shape[last + 1 :]),
+        prod(shape[inner_at + 1 :]),
+        prod(shape[len(batch) :]),
+    )
 
 
 def _is_positive_zero(value: SSAValue) -> bool:
@@ -172,19 +191,22 @@ def _body(block_ops: list[Operation]) -> list[Operation]:
     return [op for op in block_ops if not isinstance(op, YieldOp)]
 
 
-def _elementwise(loop: ForOp, epilogue: list[Operation], store: StoreOp) -> bool:
-    """Whether the ops after the sum are an epilogue the routine's caller
-    can run on the sums it stored: scalar `arith` and `math` ops and
-    loads, the last value the one stored."""
-    for op in epilogue:
+def _elementwise(
+    loop: ForOp, before: list[Operation], after: list[Operation], store: StoreOp
+) -> bool:
+    """Whether the ops before and after the sum are an epilogue the
+    routine's caller can run on the sums it stored: scalar `arith` and
+    `math` ops and loads, the last value after the sum the one stored.
+    (The sum's own ops, two loads at the nest's indices, a multiply and an
+    add, `gemm_of` checks: nothing before it feeds its terms.)"""
+    for op in before + after:
         if op.regions or not (
             isinstance(op, LoadOp) or op.name.startswith(("arith.", "math."))
         ):
             return False
-    stored = epilogue[-1].results[0] if epilogue else loop.results[0]
-    return store.value is stored and all(
-        op.results and not isinstance(op.results[0].type, VectorType) for op in epilogue
-    )
+        if not op.results or isinstance(op.results[0].type, VectorType):
+            return False
+    return store.value is (after[-1].results[0] if after else loop.results[0])
 
 
 def gemm_of(nest: ParallelOp) -> Gemm | None:
@@ -194,17 +216,17 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     ops = _body(list(nest.body.block.ops))
     if sizes is None or len(sizes) < 2 or len(ops) < 2:
         return None
-    loop, *epilogue, store = ops
+    loops = [i for i, op in enumerate(ops) if isinstance(op, ForOp)]
+    if len(loops) != 1 or loops[0] == len(ops) - 1:
+        return None
+    before, (loop, *after, store) = ops[: loops[0]], ops[loops[0] :]
     if not isinstance(loop, ForOp) or not isinstance(store, StoreOp):
         return None
     ivs = list(nest.induction_vars)
-    batch = list(store.indices[:-2])
-    c_shape = _f32_matrices(store.buffer, len(batch))
-    if c_shape is None or set(store.indices) != set(ivs):
+    if len(store.indices) != len(ivs) or set(store.indices) != set(ivs):
         return None
-    if not _elementwise(loop, epilogue, store):
+    if not _elementwise(loop, before, after, store):
         return None
-    row, col = store.indices[-2:]
     k_sizes = _static_sizes(loop)
     if k_sizes is None or len(loop.iter_args) != 1:
         return None
@@ -227,20 +249,27 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     if list(yielded.operands) != [add.result]:
         return None
     k = loop.induction_var
+    extent = dict(zip(ivs, sizes, strict=True))
+    col = store.indices[-1]
     first, second = loads
     for a_load, b_load in ((first, second), (second, first)):
-        a = _strides(a_load, batch, row, k)
-        b = _strides(b_load, batch, col, k)
-        if a is not None and b is not None:
-            m, n = sizes[ivs.index(row)], sizes[ivs.index(col)]
-            batch_sizes = tuple(sizes[ivs.index(v)] for v in batch)
-            (b_col, b_k, b_batch) = b
-            return Gemm(
-                nest, a_load.buffer, b_load.buffer, store.buffer,
-                m, n, k_size, a[0], a[1], b_k, b_col, c_shape[1],
-                tuple(batch), batch_sizes, a[2], b_batch, c_shape[0] * c_shape[1],
-                tuple(epilogue), store,
-            )  # fmt: skip
+        batch = list(store.indices[: len(b_load.indices) - 2])
+        rows = list(store.indices[len(batch) : -1])
+        if not rows:
+            continue
+        a = _strides(a_load, batch, rows, k, extent)
+        b = _strides(b_load, batch, [col], k, extent)
+        c = _strides(store, batch, rows, col, extent)
+        if a is None or b is None or c is None:
+            continue
+        row_sizes = tuple(extent[v] for v in rows)
+        return Gemm(
+            nest, a_load.buffer, b_load.buffer, store.buffer,
+            prod(row_sizes), extent[col], k_size, a[0], a[1], b[1], b[0], c[0],
+            tuple(rows), row_sizes,
+            tuple(batch), tuple(extent[v] for v in batch), a[2], b[2], c[2],
+            (*before, *after), store,
+        )  # fmt: skip
     return None
 
 
@@ -347,13 +376,14 @@ def _epilogue(
     costly epilogue once per tile: the same ops on the same values)."""
     end = b.insert(arith.AddiOp(column, index_constant(b, nr))).result
     end = b.insert(arith.MinUIOp(end, columns)).result
-    nest = b.insert(ParallelOp([0, column], [gemm.m, end], [1, 1]))
-    row, col = nest.induction_vars
-    indices = [*batch, row, col]
+    rows = len(gemm.rows)
+    nest = b.insert(
+        ParallelOp([0] * rows + [column], [*gemm.row_sizes, end], [1] * (rows + 1))
+    )
+    indices = [*batch, *nest.induction_vars]
     inside = Builder(InsertPoint.before(_terminator(nest)))
     total = inside.insert(LoadOp(gemm.c, indices)).result
-    loop = gemm.nest.body.block.first_op
-    assert isinstance(loop, ForOp)
+    loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
     values: dict[SSAValue, SSAValue] = dict(
         zip(gemm.store.indices, indices, strict=True)
     )

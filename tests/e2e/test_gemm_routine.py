@@ -3,7 +3,9 @@ give bit for bit the results of the inline register-tiled kernel
 (`CompileOptions(library_calls=False)`), for every shape class of dot:
 transposed operands, remainder rows and columns, sums split into chunks
 by `block-sums` or not, M, N or K of 1, empty operands, batch dimensions,
-several contracting dimensions, fused epilogues, a few columns; threaded
+several contracting dimensions (merged by `dot-layout` where they lie
+together), several row dimensions, fused epilogues and residuals, a few
+columns; threaded
 or not; JIT and
 ahead of time (an object linked into a C program). Each case also says
 whether the routine covers it, so a change of coverage shows."""
@@ -80,7 +82,11 @@ DOTS = {
     "empty_m": Dot((0, 8), (8, 16), PLAIN, (0, 16), False),
     "batch": Dot((3, 20, 300), (3, 300, 64), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 64), True),
     "batch_short": Dot((3, 20, 64), (3, 64, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), False),
-    "two_contracting": Dot((20, 8, 16), (8, 16, 40), "contracting_dims = [1, 2] x [0, 1]", (20, 40), False),
+    "two_contracting": Dot((20, 8, 16), (8, 16, 64), "contracting_dims = [1, 2] x [0, 1]", (20, 64), True),
+    "contracting_apart": Dot((8, 20, 16), (8, 16, 64), "contracting_dims = [0, 2] x [0, 1]", (20, 64), False),
+    "rows": Dot((4, 24, 300), (300, 64), "contracting_dims = [2] x [0]", (4, 24, 64), True),
+    "rows_after_k": Dot((300, 4, 24), (300, 64), "contracting_dims = [0] x [0]", (4, 24, 64), True),
+    "rows_epilogue": Dot((3, 10, 64), (64, 48), "contracting_dims = [2] x [0]", (3, 10, 48), True, epilogue=True),
     "epilogue": Dot((32, 64), (64, 48), PLAIN, (32, 48), True, epilogue=True),
     "threaded": Dot((512, 512), (512, 512), PLAIN, (512, 512), True),
 }  # fmt: skip
@@ -117,6 +123,31 @@ def test_routine_matches_inline_kernel(name: str) -> None:
     )
     assert (ROUTINE in called.llvm_ir) == dot.calls  # pyright: ignore[reportAttributeAccessIssue]
     assert ROUTINE not in inline.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
+    np.testing.assert_array_equal(_bits(called(*arguments)), _bits(inline(*arguments)))
+
+
+def test_residual_added_to_the_dot() -> None:
+    """A residual fused into the dot's kernel (`(r + s) + a @ b`, computed
+    before the sum in the nest) runs after the call, with the same bits."""
+    t = "tensor<4x24x256xf32>"
+    program = (
+        f"func.func @main(%a: {t}, %b: tensor<256x256xf32>, %r: {t}, %s: {t}) -> {t} {{\n"
+        f"  %x = stablehlo.add %r, %s : {t}\n"
+        "  %d = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] "
+        f": ({t}, tensor<256x256xf32>) -> {t}\n"
+        f"  %y = stablehlo.add %x, %d : {t}\n"
+        f"  return %y : {t}\n}}\n"
+    )
+    rng = np.random.default_rng(36)
+    arguments = [
+        rng.standard_normal(shape).astype(np.float32)
+        for shape in [(4, 24, 256), (256, 256), (4, 24, 256), (4, 24, 256)]
+    ]
+    called = xlir.compile(program, target="cpu")
+    inline = xlir.compile(
+        program, target="cpu", options=CompileOptions(library_calls=False)
+    )
+    assert ROUTINE in called.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
     np.testing.assert_array_equal(_bits(called(*arguments)), _bits(inline(*arguments)))
 
 

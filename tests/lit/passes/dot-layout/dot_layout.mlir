@@ -41,11 +41,14 @@ func.func @batched(%a: tensor<4x8x64xf32>, %b: tensor<32x4x64xf32>) -> tensor<4x
 // -----
 
 // Two contracting dims, listed out of order: they keep the order of the
-// list, so each still pairs with its lhs dim.
+// list, so each still pairs with its lhs dim; lying together in both
+// operands then, they merge into one (merge_contracting.mlir).
 // CHECK-LABEL: func.func @two_contracting
 func.func @two_contracting(%a: tensor<4x64x16xf32>, %b: tensor<16x8x64xf32>) -> tensor<4x8xf32> {
   // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [2, 0, 1] : (tensor<16x8x64xf32>) -> tensor<64x16x8xf32>
-  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], contracting_dims = [1, 2] x [0, 1] : (tensor<4x64x16xf32>, tensor<64x16x8xf32>) -> tensor<4x8xf32>
+  // CHECK-NEXT: %[[A:.*]] = stablehlo.reshape %a : (tensor<4x64x16xf32>) -> tensor<4x1024xf32>
+  // CHECK-NEXT: %[[B:.*]] = stablehlo.reshape %[[T]] : (tensor<64x16x8xf32>) -> tensor<1024x8xf32>
+  // CHECK-NEXT: stablehlo.dot_general %[[A]], %[[B]], contracting_dims = [1] x [0] : (tensor<4x1024xf32>, tensor<1024x8xf32>) -> tensor<4x8xf32>
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 2] x [2, 0] : (tensor<4x64x16xf32>, tensor<16x8x64xf32>) -> tensor<4x8xf32>
   func.return %0 : tensor<4x8xf32>
 }

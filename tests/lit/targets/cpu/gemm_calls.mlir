@@ -330,3 +330,136 @@ loop.kernel @batched_short(%a: memref<3x4x255xf32>, %b: memref<3x255x16xf32>, %c
   }
   loop.return
 }
+
+// -----
+
+// Several row dimensions (an activation [2, 3, 16] times a weight): C's
+// indices before the column that A holds together (before k, or after it)
+// are one row index, M = 6, the row stride that of the last of them. The
+// epilogue's nest runs over each of them. Left inline where A is longer
+// than the nest along a row dimension after the first (a slice: the rows
+// would not be one index).
+// CHECK-LABEL: loop.kernel @rows(
+// CHECK-SAME:    %[[A:[^:]*]]: memref<2x3x16xf32>, %[[B:[^:]*]]: memref<16x8xf32>, %[[C:[^:]*]]: memref<2x3x8xf32>, %[[P:[^:]*]]: memref<1x16x8xf32>)
+// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (8)
+// CHECK:           %[[M:.*]] = arith.constant 6 : index
+// CHECK-NEXT:      %[[N:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[K:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      %[[AR:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      %[[AK:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[BK:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[BC:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[CR:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[AB:.*]] = arith.constant 96 : index
+// CHECK-NEXT:      %[[BB:.*]] = arith.constant 128 : index
+// CHECK-NEXT:      %[[CB:.*]] = arith.constant 48 : index
+// CHECK-NEXT:      loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]], %[[P]], %[[M]], %[[N]], %[[K]], %[[AR]], %[[AK]], %[[BK]], %[[BC]], %[[CR]], %[[AB]], %[[BB]], %[[CB]],
+// CHECK:           loop.parallel (%[[R0:.*]], %[[R1:.*]], %[[J2:.*]]) = (0, 0, %[[J]]) to (2, 3, %{{.*}}) step (1, 1, 1) {
+// CHECK-NEXT:        %[[S:.*]] = loop.load %[[C]][%[[R0]], %[[R1]], %[[J2]]] : memref<2x3x8xf32>
+// CHECK-NEXT:        %[[T:.*]] = math.tanh %[[S]] : f32
+// CHECK-NEXT:        loop.store %[[T]], %[[C]][%[[R0]], %[[R1]], %[[J2]]] : memref<2x3x8xf32>
+// CHECK-LABEL: loop.kernel @rows_after_k(
+// CHECK:           %[[M:.*]] = arith.constant 6 : index
+// CHECK-NEXT:      %[[N:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[K:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      %[[AR:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[AK:.*]] = arith.constant 6 : index
+// CHECK:           loop.call @xlir.gemm_f32_4x4(
+// CHECK-LABEL: loop.kernel @rows_sliced(
+// CHECK-NOT:     loop.call
+loop.kernel @rows(%a: memref<2x3x16xf32>, %b: memref<16x8xf32>, %c: memref<2x3x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%h, %i, %j) = (0, 0, 0) to (2, 3, 8) step (1, 1, 1) {
+    %s = loop.for %k = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%h, %i, %k] : memref<2x3x16xf32>
+      %y = loop.load %b[%k, %j] : memref<16x8xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    %t = math.tanh %s : f32
+    loop.store %t, %c[%h, %i, %j] : memref<2x3x8xf32>
+  }
+  loop.return
+}
+loop.kernel @rows_after_k(%a: memref<16x2x3xf32>, %b: memref<16x8xf32>, %c: memref<2x3x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%h, %i, %j) = (0, 0, 0) to (2, 3, 8) step (1, 1, 1) {
+    %s = loop.for %k = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%k, %h, %i] : memref<16x2x3xf32>
+      %y = loop.load %b[%k, %j] : memref<16x8xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%h, %i, %j] : memref<2x3x8xf32>
+  }
+  loop.return
+}
+loop.kernel @rows_sliced(%a: memref<2x4x16xf32>, %b: memref<16x8xf32>, %c: memref<2x3x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%h, %i, %j) = (0, 0, 0) to (2, 3, 8) step (1, 1, 1) {
+    %s = loop.for %k = 0 to 16 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%h, %i, %k] : memref<2x4x16xf32>
+      %y = loop.load %b[%k, %j] : memref<16x8xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%h, %i, %j] : memref<2x3x8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Ops before the sum that it does not use (a residual r + s, fused in
+// before the dot's sum) run in the epilogue's nest, before the ops after
+// the sum, as they ran in the nest. An op before the sum that the sum
+// uses (a producer fused into it: a scale of A) keeps the nest inline.
+// CHECK-LABEL: loop.kernel @residual(
+// CHECK-SAME:    %[[A:[^:]*]]: memref<4x8xf32>, %[[B:[^:]*]]: memref<8x8xf32>, %[[R:[^:]*]]: memref<4x8xf32>, %[[S:[^:]*]]: memref<4x8xf32>, %[[C:[^:]*]]: memref<4x8xf32>, %{{.*}}: memref<1x8x8xf32>)
+// CHECK:           loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]],
+// CHECK:           loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, %{{.*}}) to (4, %{{.*}}) step (1, 1) {
+// CHECK-NEXT:        %[[SUM:.*]] = loop.load %[[C]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[X:.*]] = loop.load %[[R]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[Y:.*]] = loop.load %[[S]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[XY:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:        %[[T:.*]] = arith.addf %[[XY]], %[[SUM]] : f32
+// CHECK-NEXT:        loop.store %[[T]], %[[C]][%[[I]], %[[J]]]
+// CHECK-LABEL: loop.kernel @scaled_operand(
+// CHECK-NOT:     loop.call
+loop.kernel @residual(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %r: memref<4x8xf32>, %s: memref<4x8xf32>, %c: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (4, 8) step (1, 1) {
+    %x = loop.load %r[%i, %j] : memref<4x8xf32>
+    %y = loop.load %s[%i, %j] : memref<4x8xf32>
+    %xy = arith.addf %x, %y : f32
+    %sum = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %u = loop.load %a[%i, %k] : memref<4x8xf32>
+      %v = loop.load %b[%k, %j] : memref<8x8xf32>
+      %p = arith.mulf %u, %v : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    %t = arith.addf %xy, %sum : f32
+    loop.store %t, %c[%i, %j] : memref<4x8xf32>
+  }
+  loop.return
+}
+loop.kernel @scaled_operand(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %r: memref<4x8xf32>, %c: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (4, 8) step (1, 1) {
+    %x = loop.load %r[%i, %j] : memref<4x8xf32>
+    %sum = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %u = loop.load %a[%i, %k] : memref<4x8xf32>
+      %w = arith.mulf %u, %x : f32
+      %v = loop.load %b[%k, %j] : memref<8x8xf32>
+      %p = arith.mulf %w, %v : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %sum, %c[%i, %j] : memref<4x8xf32>
+  }
+  loop.return
+}
