@@ -1,0 +1,200 @@
+"""`subpixel-conv` changes no result: random convolutions with lhs dilation
+(one or two spatial dims, three layouts, padding that may be negative,
+strides, window dilation and reversal, feature or batch groups) give the
+same outputs on the interpreter before and after the pass: bit for bit in
+integers; in floats within rounding, with NaN in the same places (weights
+include inf and NaN, which the dropped taps' zeros turn into NaN) and the
+same sign on every zero (weights of either sign, inputs with -0.0). The
+cpu target is checked on a transposed convolution with non-finite weights."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from xlir.passes.hlo.subpixel_conv import plan_dimension
+
+import xlir
+
+LAYOUTS = {
+    1: ["[b, 0, f]x[0, i, o]->[b, 0, f]", "[b, f, 0]x[o, i, 0]->[b, f, 0]"],
+    2: [
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+        "[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]",
+    ],
+}
+
+
+def _place(layout: str, side: int, sizes: dict[str, int]) -> list[int]:
+    """The shape of one side of `layout` ("[b, 0, f]x...": 0 lhs, 1 rhs, 2
+    result) from the size of each letter."""
+    labels = layout.replace("->", "x").split("x")[side].strip("[]").split(", ")
+    return [sizes[label] for label in labels]
+
+
+@st.composite
+def convolutions(draw: st.DrawFn, element: str) -> str:
+    spatial = draw(st.sampled_from([1, 2]))
+    layout = draw(st.sampled_from(LAYOUTS[spatial]))
+    groups = draw(st.sampled_from([1, 2]))
+    batch_groups = draw(st.sampled_from([1, 2])) if groups == 1 else 1
+    batch = draw(st.integers(1, 2))
+    in_features = groups * draw(st.integers(1, 2))
+    out_features = groups * batch_groups * draw(st.integers(1, 2))
+    inputs, taps, outputs, window = [], [], [], []
+    pads, strides, dilations, bases, reversed_ = [], [], [], [], []
+    for _ in range(spatial):
+        size, tap = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+        base = draw(st.integers(1, 3))
+        low, high = draw(st.integers(-2, 3)), draw(st.integers(-2, 3))
+        stride, dilation = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+        span = (tap - 1) * dilation + 1
+        padded = (size - 1) * base + 1 + low + high
+        assume(padded >= span)
+        inputs.append(size)
+        taps.append(tap)
+        outputs.append((padded - span) // stride + 1)
+        pads.append(f"[{low}, {high}]")
+        strides.append(str(stride))
+        dilations.append(str(dilation))
+        bases.append(str(base))
+        reversed_.append(draw(st.sampled_from(["true", "false"])))
+    assume(any(b != "1" for b in bases))
+    window.append(f"stride = [{', '.join(strides)}]")
+    window.append(f"pad = [{', '.join(pads)}]")
+    window.append(f"lhs_dilate = [{', '.join(bases)}]")
+    window.append(f"rhs_dilate = [{', '.join(dilations)}]")
+    window.append(f"reverse = [{', '.join(reversed_)}]")
+    digits = {str(d): d for d in range(spatial)}
+    lhs = _place(
+        layout,
+        0,
+        {"b": batch * batch_groups, "f": in_features}
+        | {k: inputs[v] for k, v in digits.items()},
+    )
+    rhs = _place(
+        layout,
+        1,
+        {"i": in_features // groups, "o": out_features}
+        | {k: taps[v] for k, v in digits.items()},
+    )
+    out = _place(
+        layout,
+        2,
+        {"b": batch, "f": out_features} | {k: outputs[v] for k, v in digits.items()},
+    )
+
+    def tensor(dims: list[int]) -> str:
+        return f"tensor<{'x'.join(map(str, dims))}x{element}>"
+
+    return f"""
+func.func @main(%a: {tensor(lhs)}, %b: {tensor(rhs)}) -> {tensor(out)} {{
+  %0 = stablehlo.convolution(%a, %b) dim_numbers = {layout}, window = {{{", ".join(window)}}} {{feature_group_count = {groups} : i64, batch_group_count = {batch_groups} : i64}} : ({tensor(lhs)}, {tensor(rhs)}) -> {tensor(out)}
+  return %0 : {tensor(out)}
+}}
+"""
+
+
+def _weights(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Weights of either sign, some of them -0.0, inf, -inf or NaN."""
+    w = rng.standard_normal(shape).astype(np.float32)
+    special = rng.random(shape)
+    w[special < 0.08] = -0.0
+    w[(special >= 0.08) & (special < 0.11)] = np.inf
+    w[(special >= 0.11) & (special < 0.14)] = -np.inf
+    w[(special >= 0.14) & (special < 0.17)] = np.nan
+    return w
+
+
+def _inputs(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Inputs that are often zeros of either sign, so that many sums are
+    all zeros."""
+    x = rng.standard_normal(shape).astype(np.float32)
+    x[rng.random(shape) < 0.5] = 0.0
+    x[rng.random(shape) < 0.3] = -0.0
+    return x
+
+
+def _assert_same_floats(actual: np.ndarray, expected: np.ndarray) -> None:
+    np.testing.assert_array_equal(np.isnan(actual), np.isnan(expected))
+    zeros = expected == 0
+    np.testing.assert_array_equal(actual == 0, zeros)
+    np.testing.assert_array_equal(
+        np.signbit(actual[zeros]), np.signbit(expected[zeros])
+    )
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(convolutions("f32"), st.integers(0, 2**32 - 1))
+def test_same_floats_before_and_after(text: str, seed: int) -> None:
+    before = xlir.compile(text, pipeline="")
+    after = xlir.compile(text, pipeline="subpixel-conv")
+    assert "lhs_dilate" not in after.as_text()
+    rng = np.random.default_rng(seed)
+    x_shape, w_shape = (a.shape for a in before.signature.arguments)
+    for x, w in [
+        (_inputs(rng, x_shape), _weights(rng, w_shape)),
+        (_inputs(rng, x_shape), -np.abs(rng.standard_normal(w_shape))),
+        (np.zeros(x_shape), rng.standard_normal(w_shape)),
+    ]:
+        x, w = x.astype(np.float32), w.astype(np.float32)
+        _assert_same_floats(after(x, w), before(x, w))
+
+
+@settings(max_examples=30, deadline=None)
+@given(convolutions("i32"), st.integers(0, 2**32 - 1))
+def test_same_integers_before_and_after(text: str, seed: int) -> None:
+    before = xlir.compile(text, pipeline="")
+    after = xlir.compile(text, pipeline="subpixel-conv")
+    rng = np.random.default_rng(seed)
+    arrays = [
+        rng.integers(-9, 10, a.shape).astype(np.int32)
+        for a in before.signature.arguments
+    ]
+    np.testing.assert_array_equal(after(*arrays), before(*arrays))
+
+
+@pytest.mark.parametrize(
+    ("window", "taps", "expected"),
+    [
+        # jax.lax.conv_transpose, 4 taps, stride 2, padding 2: even outputs
+        # read taps 0 and 2 from input m - 1, odd ones taps 1 and 3 from m.
+        ((1, 1, 2, False), 4, [(range(0, 3, 2), 1, 0), (range(1, 4, 2), 0, 1)]),
+        # Reversed: the same taps of the window, counted from the other end.
+        ((1, 1, 2, True), 4, [(range(1, 4, 2), 1, 0), (range(0, 3, 2), 0, 1)]),
+        # 3 taps, padding 2 low and 1 high (a stride-2 conv's input
+        # gradient): odd outputs keep the middle tap only.
+        ((1, 1, 2, False), 3, [(range(0, 3, 2), 1, 0), (range(1, 2, 2), 0, 0)]),
+        # A window stride that is a multiple of the dilation: one phase.
+        ((2, 1, 0, False), 3, [(range(0, 3, 2), 0, 1)]),
+    ],
+)
+def test_plan_dimension(
+    window: tuple[int, int, int, bool],
+    taps: int,
+    expected: list[tuple[range, int, int]],
+) -> None:
+    """Kept taps (as stored) and the padding of each phase's convolution of
+    an 8-element input dilated by 2 into 16 outputs (stride 1) or 8."""
+    out_size = 16 if window[0] == 1 else 8
+    plan = plan_dimension(8, 2, taps, window, out_size)
+    assert [(p.kept, p.low, p.high) for p in plan.phases] == expected
+
+
+def test_cpu_transposed_convolution_with_non_finite_weights() -> None:
+    text = """
+func.func @main(%x: tensor<2x6x5x3xf32>, %w: tensor<4x3x3x4xf32>) -> tensor<2x12x10x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[2, 2], [1, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x6x5x3xf32>, tensor<4x3x3x4xf32>) -> tensor<2x12x10x4xf32>
+  return %0 : tensor<2x12x10x4xf32>
+}
+"""
+    reference = xlir.compile(text, pipeline="")
+    cpu = xlir.compile(text, target="cpu")
+    assert "lhs_dilate" not in cpu.as_text()
+    rng = np.random.default_rng(7)
+    x = _inputs(rng, (2, 6, 5, 3))
+    w = _weights(rng, (4, 3, 3, 4))
+    _assert_same_floats(cpu(x, w), reference(x, w))
