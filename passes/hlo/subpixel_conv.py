@@ -14,7 +14,12 @@ input `e + m * t' + q * r'` at their `q`-th kept tap (every
 `s / gcd(r, s)`-th one from the first kept), `t' = P * t / s`,
 `r' = r / gcd(r, s)`: an ordinary convolution of the undilated input with
 that slice of the kernel, low padding `-e` and a high padding giving
-`ceil(O / P)` outputs. The phases' results are stacked on a new dimension
+`ceil(O / P)` outputs. Where the phases start at nearby input elements
+(at most one output in `SPREAD_LIMIT` more), they all start at the first
+one and each slices its outputs from the result: convolutions alike but
+for their kernels share one kernel function (the cpu target's
+`merge-kernels`) and one padded input (`conv-padding`). The phases'
+results are stacked on a new dimension
 after each spatial one (concatenates) and reshaped into place; a result
 longer than the output (O not a multiple of P) is sliced.
 
@@ -80,23 +85,34 @@ from xlir.rewriting import PatternRewriteWalker
 @dataclass(frozen=True)
 class Phase:
     """One output phase along one spatial dimension: the kernel taps it
-    keeps (indices into the kernel as stored, an arithmetic progression)
-    and the padding of its convolution of the undilated input."""
+    keeps (indices into the kernel as stored, an arithmetic progression),
+    the padding of its convolution of the undilated input, and how many of
+    that convolution's first outputs precede the phase's."""
 
     kept: range
     low: int
     high: int
+    skip: int
 
 
 @dataclass(frozen=True)
 class DimensionPlan:
-    """The phases of one spatial dimension, the extent each one computes,
-    and the stride and window dilation of the phases' convolutions."""
+    """The phases of one spatial dimension, the extent of each phase
+    (`outputs`) and of each phase's convolution (`computed`), and the
+    stride and window dilation of those convolutions."""
 
     phases: tuple[Phase, ...]
     outputs: int
+    computed: int
     stride: int
     dilation: int
+
+
+SPREAD_LIMIT = 8
+"""The phases' convolutions start at the same input element, computing
+outputs the phase then skips, when that adds at most one output in this
+many: convolutions alike but for their kernels then share one kernel
+function (and one padded input on the cpu target)."""
 
 
 def plan_dimension(
@@ -115,21 +131,30 @@ def plan_dimension(
     step = s // math.gcd(dilation, s)
     new_stride, new_dilation = count * stride // s, dilation // math.gcd(dilation, s)
     outputs = -(-out_size // count)
-    phases = []
+    kept_taps = []
     for ph in range(count):
         offset = ph * stride - low
         kept = [k for k in range(taps) if (offset + k * dilation) % s == 0]
+        first = (offset + kept[0] * dilation) // s if kept else 0
+        kept_taps.append((kept, first))
+    firsts = [first for kept, first in kept_taps if kept]
+    spread = max(firsts, default=0) - min(firsts, default=0)
+    shared = spread % new_stride == 0 and spread * SPREAD_LIMIT <= outputs
+    computed = outputs + spread // new_stride if shared else outputs
+    phases = []
+    for kept, first in kept_taps:
         if not kept:
-            phases.append(Phase(range(0), 0, 0))
+            phases.append(Phase(range(0), 0, 0, 0))
             continue
-        first = (offset + kept[0] * dilation) // s
-        high = first + (outputs - 1) * new_stride + (len(kept) - 1) * new_dilation
+        start = min(firsts) if shared else first
+        last = start + (computed - 1) * new_stride + (len(kept) - 1) * new_dilation
         if reversed_:
             stored = range(taps - 1 - kept[-1], taps - kept[0], step)
         else:
             stored = range(kept[0], kept[-1] + 1, step)
-        phases.append(Phase(stored, -first, high - (size - 1)))
-    return DimensionPlan(tuple(phases), outputs, new_stride, new_dilation)
+        skip = (first - start) // new_stride
+        phases.append(Phase(stored, -start, last - (size - 1), skip))
+    return DimensionPlan(tuple(phases), outputs, computed, new_stride, new_dilation)
 
 
 class DecomposeDilatedConvolution(RewritePattern):
@@ -185,33 +210,32 @@ class DecomposeDilatedConvolution(RewritePattern):
         phase_axis = [stacked_dims.index(d + 0.5) for d in out_sp]
         stacked = [phase_shape[int(d)] if d == int(d) else 1 for d in stacked_dims]
 
-        def phase_value(index: tuple[int, ...]) -> SSAValue:
-            phases = [plan.phases[i] for plan, i in zip(plans, index, strict=True)]
-            if any(not p.kept for p in phases):
-                return build.splat(phase_type, 0)
-            rhs = op.rhs
-            if any(
-                len(p.kept) != n
+        def kernel(phases: list[Phase]) -> SSAValue:
+            """The kernel taps `phases` keep."""
+            if all(
+                len(p.kept) == n
                 for p, n in zip(phases, (rhs_shape[d] for d in k_sp), strict=True)
             ):
-                start, limit, step = (
-                    [0] * len(rhs_shape),
-                    list(rhs_shape),
-                    [1] * len(rhs_shape),
-                )
-                for d, p in zip(k_sp, phases, strict=True):
-                    start[d], limit[d], step[d] = (
-                        p.kept.start,
-                        p.kept[-1] + 1,
-                        p.kept.step if len(p.kept) > 1 else 1,
-                    )
-                rhs = build.add(SliceOp(rhs, start, limit, step))
+                return op.rhs
+            start, limit = [0] * len(rhs_shape), list(rhs_shape)
+            step = [1] * len(rhs_shape)
+            for d, p in zip(k_sp, phases, strict=True):
+                start[d], limit[d] = p.kept.start, p.kept[-1] + 1
+                step[d] = p.kept.step if len(p.kept) > 1 else 1
+            return build.add(SliceOp(op.rhs, start, limit, step))
+
+        def convolve(rhs: SSAValue, phases: list[Phase], features: int) -> SSAValue:
+            """The convolution of `phases`' windows with `rhs`."""
+            computed = list(out_shape)
+            computed[numbers.output_feature] = features
+            for d, plan in zip(out_sp, plans, strict=True):
+                computed[d] = plan.computed
             return build.add(
                 ConvolutionOp(
                     op.lhs,
                     rhs,
                     numbers,
-                    phase_type,
+                    TensorType(result, computed),
                     window_strides=[plan.stride for plan in plans],
                     padding=[(p.low, p.high) for p in phases],
                     rhs_dilation=[plan.dilation for plan in plans],
@@ -223,6 +247,49 @@ class DecomposeDilatedConvolution(RewritePattern):
                     precision_config=op.precision_config,
                 )
             )
+
+        def window(value: SSAValue, phases: list[Phase], feature: int) -> SSAValue:
+            """A phase's outputs in a convolution's result `value`, from
+            output feature `feature` on."""
+            start = [0] * len(out_shape)
+            start[numbers.output_feature] = feature
+            for d, p in zip(out_sp, phases, strict=True):
+                start[d] = p.skip
+            limit = [b + n for b, n in zip(start, phase_shape, strict=True)]
+            if limit == list(shape(value.type)) and not any(start):
+                return value
+            return build.add(SliceOp(value, start, limit))
+
+        indices = list(itertools.product(*(range(len(p.phases)) for p in plans)))
+
+        def phases_of(index: tuple[int, ...]) -> list[Phase]:
+            return [plan.phases[i] for plan, i in zip(plans, index, strict=True)]
+
+        # Phases with the same window (taps, padding) and no groups are one
+        # convolution, each phase's kernel a block of its output features.
+        features = out_shape[numbers.output_feature]
+        groups = op.feature_group_count.value.data * op.batch_group_count.value.data
+        alike = groups == 1 and all(
+            len({(len(p.kept), p.low, p.high) for p in plan.phases}) == 1
+            and plan.phases[0].kept
+            for plan in plans
+        )
+        if alike and len(indices) > 1:
+            kernels = [kernel(phases_of(index)) for index in indices]
+            stacked_rhs = build.add(
+                ConcatenateOp(kernels, numbers.kernel_output_feature)
+            )
+            together = convolve(
+                stacked_rhs, phases_of(indices[0]), features * len(indices)
+            )
+
+        def phase_value(index: tuple[int, ...]) -> SSAValue:
+            phases = phases_of(index)
+            if any(not p.kept for p in phases):
+                return build.splat(phase_type, 0)
+            if alike and len(indices) > 1:
+                return window(together, phases, indices.index(index) * features)
+            return window(convolve(kernel(phases), phases, features), phases, 0)
 
         def interleave(prefix: tuple[int, ...]) -> SSAValue:
             d = len(prefix)

@@ -161,27 +161,38 @@ def test_same_integers_before_and_after(text: str, seed: int) -> None:
     ("window", "taps", "expected"),
     [
         # jax.lax.conv_transpose, 4 taps, stride 2, padding 2: even outputs
-        # read taps 0 and 2 from input m - 1, odd ones taps 1 and 3 from m.
-        ((1, 1, 2, False), 4, [(range(0, 3, 2), 1, 0), (range(1, 4, 2), 0, 1)]),
+        # read taps 0 and 2 from input m - 1, odd ones taps 1 and 3 from m;
+        # both convolutions start at input -1 (9 outputs), the odd phase
+        # skipping the first.
+        ((1, 1, 2, False), 4, [(range(0, 3, 2), 1, 1, 0), (range(1, 4, 2), 1, 1, 1)]),
         # Reversed: the same taps of the window, counted from the other end.
-        ((1, 1, 2, True), 4, [(range(1, 4, 2), 1, 0), (range(0, 3, 2), 0, 1)]),
+        ((1, 1, 2, True), 4, [(range(1, 4, 2), 1, 1, 0), (range(0, 3, 2), 1, 1, 1)]),
         # 3 taps, padding 2 low and 1 high (a stride-2 conv's input
         # gradient): odd outputs keep the middle tap only.
-        ((1, 1, 2, False), 3, [(range(0, 3, 2), 1, 0), (range(1, 2, 2), 0, 0)]),
+        ((1, 1, 2, False), 3, [(range(0, 3, 2), 1, 1, 0), (range(1, 2, 2), 1, 0, 1)]),
         # A window stride that is a multiple of the dilation: one phase.
-        ((2, 1, 0, False), 3, [(range(0, 3, 2), 0, 1)]),
+        ((2, 1, 0, False), 3, [(range(0, 3, 2), 0, 1, 0)]),
     ],
 )
 def test_plan_dimension(
     window: tuple[int, int, int, bool],
     taps: int,
-    expected: list[tuple[range, int, int]],
+    expected: list[tuple[range, int, int, int]],
 ) -> None:
-    """Kept taps (as stored) and the padding of each phase's convolution of
-    an 8-element input dilated by 2 into 16 outputs (stride 1) or 8."""
+    """Kept taps (as stored), the padding of each phase's convolution and
+    the outputs it skips, for an 8-element input dilated by 2 into 16
+    outputs (stride 1) or 8."""
     out_size = 16 if window[0] == 1 else 8
     plan = plan_dimension(8, 2, taps, window, out_size)
-    assert [(p.kept, p.low, p.high) for p in plan.phases] == expected
+    assert [(p.kept, p.low, p.high, p.skip) for p in plan.phases] == expected
+
+
+def test_plan_dimension_apart() -> None:
+    """Phases that would start more than `SPREAD_LIMIT` outputs apart keep
+    their own windows: 4 outputs per phase, starting one input apart."""
+    plan = plan_dimension(4, 2, 4, (1, 1, 2, False), 8)
+    assert plan.computed == plan.outputs == 4
+    assert [(p.low, p.high, p.skip) for p in plan.phases] == [(1, 0, 0), (0, 1, 0)]
 
 
 def test_cpu_transposed_convolution_with_non_finite_weights() -> None:

@@ -57,6 +57,32 @@ func.func @nchw_reversed(%x: tensor<1x2x3x2xi32>, %w: tensor<4x2x3x2xi32>) -> te
 
 // -----
 
+// With 8 outputs per phase, starting one input apart, both phases start at
+// input -1 and compute 9 outputs, the odd phase skipping the first; with
+// the same taps and padding they are one convolution whose output features
+// are the phases' (kernels concatenated), each phase a slice of its result.
+// With feature groups they stay two convolutions.
+// CHECK-LABEL: func.func @one_convolution
+// CHECK:         %[[EVEN_W:.*]] = stablehlo.slice %w [0:3:2, 0:2, 0:3]
+// CHECK:         %[[ODD_W:.*]] = stablehlo.slice %w [1:4:2, 0:2, 0:3]
+// CHECK:         %[[BOTH_W:.*]] = stablehlo.concatenate %[[EVEN_W]], %[[ODD_W]], dim = 2 : {{.*}} -> tensor<2x2x6xf32>
+// CHECK:         %[[BOTH:.*]] = stablehlo.convolution(%x, %[[BOTH_W]]) {{.*}} window = {stride = [1], pad = {{\[}}[1, 1]], rhs_dilate = [1]} {{.*}} -> tensor<2x9x6xf32>
+// CHECK:         stablehlo.slice %[[BOTH]] [0:2, 0:8, 0:3]
+// CHECK:         stablehlo.slice %[[BOTH]] [0:2, 1:9, 3:6]
+// CHECK-NOT:     stablehlo.convolution
+// CHECK:         stablehlo.reduce
+// CHECK:         %[[G_EVEN:.*]] = stablehlo.convolution(%x, %{{.*}}) {{.*}} pad = {{\[}}[1, 1]]{{.*}}feature_group_count = 2 : i64} {{.*}} -> tensor<2x9x4xf32>
+// CHECK:         stablehlo.slice %[[G_EVEN]] [0:2, 0:8, 0:4]
+// CHECK:         %[[G_ODD:.*]] = stablehlo.convolution(%x, %{{.*}}) {{.*}} pad = {{\[}}[1, 1]]{{.*}}feature_group_count = 2 : i64} {{.*}} -> tensor<2x9x4xf32>
+// CHECK:         stablehlo.slice %[[G_ODD]] [0:2, 1:9, 0:4]
+func.func @one_convolution(%x: tensor<2x8x2xf32>, %w: tensor<4x2x3xf32>, %g: tensor<4x1x4xf32>) -> (tensor<2x16x3xf32>, tensor<2x16x4xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 2]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x2xf32>, tensor<4x2x3xf32>) -> tensor<2x16x3xf32>
+  %1 = stablehlo.convolution(%x, %g) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 2]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x8x2xf32>, tensor<4x1x4xf32>) -> tensor<2x16x4xf32>
+  func.return %0, %1 : tensor<2x16x3xf32>, tensor<2x16x4xf32>
+}
+
+// -----
+
 // Left alone: no lhs dilation, a dilation of ones, complex elements.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     stablehlo.slice
