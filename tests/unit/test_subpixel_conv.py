@@ -4,7 +4,8 @@ strides, window dilation and reversal, feature or batch groups) give the
 same outputs on the interpreter before and after the pass: bit for bit in
 integers; in floats within rounding, with NaN in the same places (weights
 include inf and NaN, which the dropped taps' zeros turn into NaN) and the
-same sign on every zero (weights of either sign, inputs with -0.0). The
+same sign on every zero (weights of either sign, inputs with -0.0), also
+with `conv-padding` after it (its phases share one padded input). The
 cpu target is checked on a transposed convolution with non-finite weights."""
 
 from __future__ import annotations
@@ -16,85 +17,42 @@ from hypothesis import strategies as st
 from xlir.passes.hlo.subpixel_conv import plan_dimension
 
 import xlir
-
-LAYOUTS = {
-    1: ["[b, 0, f]x[0, i, o]->[b, 0, f]", "[b, f, 0]x[o, i, 0]->[b, f, 0]"],
-    2: [
-        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
-        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
-        "[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]",
-    ],
-}
-
-
-def _place(layout: str, side: int, sizes: dict[str, int]) -> list[int]:
-    """The shape of one side of `layout` ("[b, 0, f]x...": 0 lhs, 1 rhs, 2
-    result) from the size of each letter."""
-    labels = layout.replace("->", "x").split("x")[side].strip("[]").split(", ")
-    return [sizes[label] for label in labels]
+from tests.unit.conv_programs import (
+    LAYOUTS,
+    assert_same_integers,
+    convolution_program,
+    draw_spatial,
+)
 
 
 @st.composite
 def convolutions(draw: st.DrawFn, element: str) -> str:
     spatial = draw(st.sampled_from([1, 2]))
-    layout = draw(st.sampled_from(LAYOUTS[spatial]))
     groups = draw(st.sampled_from([1, 2]))
     batch_groups = draw(st.sampled_from([1, 2])) if groups == 1 else 1
-    batch = draw(st.integers(1, 2))
+    dims = draw_spatial(
+        draw,
+        {
+            "size": (1, 5),
+            "taps": (1, 4),
+            "pad": (-2, 3),
+            "stride": (1, 3),
+            "dilation": (1, 2),
+            "base": (1, 3),
+        },
+        spatial,
+    )
+    assume(any(d.base != 1 for d in dims))
     in_features = groups * draw(st.integers(1, 2))
     out_features = groups * batch_groups * draw(st.integers(1, 2))
-    inputs, taps, outputs, window = [], [], [], []
-    pads, strides, dilations, bases, reversed_ = [], [], [], [], []
-    for _ in range(spatial):
-        size, tap = draw(st.integers(1, 5)), draw(st.integers(1, 4))
-        base = draw(st.integers(1, 3))
-        low, high = draw(st.integers(-2, 3)), draw(st.integers(-2, 3))
-        stride, dilation = draw(st.integers(1, 3)), draw(st.integers(1, 2))
-        span = (tap - 1) * dilation + 1
-        padded = (size - 1) * base + 1 + low + high
-        assume(padded >= span)
-        inputs.append(size)
-        taps.append(tap)
-        outputs.append((padded - span) // stride + 1)
-        pads.append(f"[{low}, {high}]")
-        strides.append(str(stride))
-        dilations.append(str(dilation))
-        bases.append(str(base))
-        reversed_.append(draw(st.sampled_from(["true", "false"])))
-    assume(any(b != "1" for b in bases))
-    window.append(f"stride = [{', '.join(strides)}]")
-    window.append(f"pad = [{', '.join(pads)}]")
-    window.append(f"lhs_dilate = [{', '.join(bases)}]")
-    window.append(f"rhs_dilate = [{', '.join(dilations)}]")
-    window.append(f"reverse = [{', '.join(reversed_)}]")
-    digits = {str(d): d for d in range(spatial)}
-    lhs = _place(
-        layout,
-        0,
-        {"b": batch * batch_groups, "f": in_features}
-        | {k: inputs[v] for k, v in digits.items()},
+    return convolution_program(
+        draw(st.sampled_from(LAYOUTS[spatial])),
+        dims,
+        (in_features, out_features),
+        draw(st.integers(1, 2)),
+        (groups, batch_groups),
+        element,
     )
-    rhs = _place(
-        layout,
-        1,
-        {"i": in_features // groups, "o": out_features}
-        | {k: taps[v] for k, v in digits.items()},
-    )
-    out = _place(
-        layout,
-        2,
-        {"b": batch, "f": out_features} | {k: outputs[v] for k, v in digits.items()},
-    )
-
-    def tensor(dims: list[int]) -> str:
-        return f"tensor<{'x'.join(map(str, dims))}x{element}>"
-
-    return f"""
-func.func @main(%a: {tensor(lhs)}, %b: {tensor(rhs)}) -> {tensor(out)} {{
-  %0 = stablehlo.convolution(%a, %b) dim_numbers = {layout}, window = {{{", ".join(window)}}} {{feature_group_count = {groups} : i64, batch_group_count = {batch_groups} : i64}} : ({tensor(lhs)}, {tensor(rhs)}) -> {tensor(out)}
-  return %0 : {tensor(out)}
-}}
-"""
 
 
 def _weights(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
@@ -132,6 +90,7 @@ def _assert_same_floats(actual: np.ndarray, expected: np.ndarray) -> None:
 def test_same_floats_before_and_after(text: str, seed: int) -> None:
     before = xlir.compile(text, pipeline="")
     after = xlir.compile(text, pipeline="subpixel-conv")
+    padded = xlir.compile(text, pipeline="subpixel-conv,conv-padding")
     assert "lhs_dilate" not in after.as_text()
     rng = np.random.default_rng(seed)
     x_shape, w_shape = (a.shape for a in before.signature.arguments)
@@ -142,19 +101,13 @@ def test_same_floats_before_and_after(text: str, seed: int) -> None:
     ]:
         x, w = x.astype(np.float32), w.astype(np.float32)
         _assert_same_floats(after(x, w), before(x, w))
+        _assert_same_floats(padded(x, w), before(x, w))
 
 
 @settings(max_examples=30, deadline=None)
 @given(convolutions("i32"), st.integers(0, 2**32 - 1))
 def test_same_integers_before_and_after(text: str, seed: int) -> None:
-    before = xlir.compile(text, pipeline="")
-    after = xlir.compile(text, pipeline="subpixel-conv")
-    rng = np.random.default_rng(seed)
-    arrays = [
-        rng.integers(-9, 10, a.shape).astype(np.int32)
-        for a in before.signature.arguments
-    ]
-    np.testing.assert_array_equal(after(*arrays), before(*arrays))
+    assert_same_integers(text, "subpixel-conv", seed)
 
 
 @pytest.mark.parametrize(
