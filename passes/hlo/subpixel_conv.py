@@ -170,7 +170,10 @@ class DecomposeDilatedConvolution(RewritePattern):
         floats = [is_float(e) for e in elements]
         numeric = all(floats) or all(isinstance(e, IntegerType) for e in elements)
         out_shape = list(shape(op.result.type))
+        sizes = [*shape(op.lhs.type), *shape(op.rhs.type), *out_shape]
         if all(d == 1 for d in base) or not numeric or 0 in out_shape:
+            return
+        if any(d < 0 for d in sizes):
             return
         numbers = op.dimension_numbers
         assert isinstance(numbers, ConvDimensionNumbersAttr)

@@ -83,16 +83,19 @@ func.func @one_convolution(%x: tensor<2x8x2xf32>, %w: tensor<4x2x3xf32>, %g: ten
 
 // -----
 
-// Left alone: no lhs dilation, a dilation of ones, complex elements.
+// Left alone: no lhs dilation, a dilation of ones, complex elements, a
+// dynamic batch.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     stablehlo.slice
 // CHECK:         stablehlo.convolution(%x, %w) {{.*}} window = {pad = {{\[}}[1, 1]]}
 // CHECK:         stablehlo.convolution(%x, %w) {{.*}} window = {pad = {{\[}}[1, 1]], lhs_dilate = [1]}
 // CHECK:         stablehlo.convolution(%c, %d) {{.*}} lhs_dilate = [2]
+// CHECK:         stablehlo.convolution(%y, %w) {{.*}} lhs_dilate = [2]
 // CHECK-NOT:     stablehlo.concatenate
-func.func @left_alone(%x: tensor<2x5x2xf32>, %w: tensor<3x2x3xf32>, %c: tensor<1x3x1xcomplex<f32>>, %d: tensor<2x1x1xcomplex<f32>>) -> (tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<1x6x1xcomplex<f32>>) {
+func.func @left_alone(%x: tensor<2x5x2xf32>, %w: tensor<3x2x3xf32>, %c: tensor<1x3x1xcomplex<f32>>, %d: tensor<2x1x1xcomplex<f32>>, %y: tensor<?x5x2xf32>) -> (tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<1x6x1xcomplex<f32>>, tensor<?x9x3xf32>) {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x2xf32>, tensor<3x2x3xf32>) -> tensor<2x5x3xf32>
   %1 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]], lhs_dilate = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x2xf32>, tensor<3x2x3xf32>) -> tensor<2x5x3xf32>
   %2 = stablehlo.convolution(%c, %d) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x1xcomplex<f32>>, tensor<2x1x1xcomplex<f32>>) -> tensor<1x6x1xcomplex<f32>>
-  func.return %0, %1, %2 : tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<1x6x1xcomplex<f32>>
+  %3 = stablehlo.convolution(%y, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x5x2xf32>, tensor<3x2x3xf32>) -> tensor<?x9x3xf32>
+  func.return %0, %1, %2, %3 : tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<1x6x1xcomplex<f32>>, tensor<?x9x3xf32>
 }
