@@ -3,7 +3,8 @@
     python benchmarks/memory.py [--alignment N] [--buffers] [NAME ...]
 
 For each bench program: the `hlo-opt` pipeline (inline, decompose, simplify,
-fold-constants, cse, dce, fuse, assign-buffers), then xlir's fusion count and
+subpixel-conv, fold-constants, cse, dce, combine-all-reduces, fuse,
+assign-buffers), then xlir's fusion count and
 temp bytes beside XLA:CPU's (`xla_cpu_baselines.json`), and the temp bytes of
 a naive plan with one buffer per op. The first line names any pipeline pass
 that is not written yet: the table is then of the passes that exist.

@@ -6,6 +6,7 @@ HLO_OPT = (
     "inline",
     "decompose",
     "simplify",
+    "subpixel-conv",
     "fold-constants",
     "cse",
     "dce",
@@ -14,5 +15,6 @@ HLO_OPT = (
     "assign-buffers",
 )
 """Its passes, in order: calls inlined, composite ops decomposed, the graph
-simplified, folded and deduplicated, neighbouring all_reduces combined,
+simplified, convolutions with lhs dilation split into their output phases
+(fewer multiplies on every target), folded and deduplicated, neighbouring all_reduces combined,
 then fused and its buffers planned."""

@@ -11,4 +11,4 @@
 // CHECK: tile            split `loop.parallel` nests into tiles.
 // CHECK-NEXT: sizes=integers, comma-separated (default none)
 // CHECK: Pipelines (stand for their passes in -p):
-// CHECK-NEXT: hlo-opt         inline,decompose,simplify,fold-constants,cse,dce,combine-all-reduces,fuse,assign-buffers
+// CHECK-NEXT: hlo-opt         inline,decompose,simplify,subpixel-conv,fold-constants,cse,dce,combine-all-reduces,fuse,assign-buffers

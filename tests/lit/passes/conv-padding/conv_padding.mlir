@@ -22,12 +22,36 @@ func.func @nchw(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x
 
 // -----
 
-// Negative padding crops: the pad op's negative edges do the same.
+// Negative padding stays on the convolution (its window starts later,
+// which needs no test); only the positive side is padded.
 // CHECK-LABEL: func.func @cropped
-// CHECK:         stablehlo.pad %x, %{{.*}}, low = [0, -1, 0], high = [0, 2, 0], interior = [0, 0, 0] : (tensor<2x6x3xi32>, tensor<i32>) -> tensor<2x7x3xi32>
+// CHECK:         %[[PAD:.*]] = stablehlo.pad %x, %{{.*}}, low = [0, 0, 0], high = [0, 2, 0], interior = [0, 0, 0] : (tensor<2x6x3xi32>, tensor<i32>) -> tensor<2x8x3xi32>
+// CHECK:         stablehlo.convolution(%[[PAD]], %w) {{.*}} window = {pad = {{\[}}[-1, 0]]}
 func.func @cropped(%x: tensor<2x6x3xi32>, %w: tensor<3x3x4xi32>) -> tensor<2x5x4xi32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[-1, 2]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x6x3xi32>, tensor<3x3x4xi32>) -> tensor<2x5x4xi32>
   func.return %0 : tensor<2x5x4xi32>
+}
+
+// -----
+
+// Convolutions of one input with the same spatial dims share one pad, by
+// the largest padding of each side; each keeps the rest of its padding
+// (zero or negative): the phases `subpixel-conv` makes of a transposed
+// convolution. One whose spatial dim is their feature dim pads on its own.
+// CHECK-LABEL: func.func @shared
+// CHECK:         %[[PAD:.*]] = stablehlo.pad %x, %{{.*}}, low = [0, 1, 0], high = [0, 1, 0], interior = [0, 0, 0] : (tensor<2x5x5xf32>, tensor<f32>) -> tensor<2x7x5xf32>
+// CHECK:         stablehlo.convolution(%[[PAD]], %w) {{.*}} window = {pad = {{\[}}[0, -1]]}
+// CHECK-NOT:     stablehlo.pad
+// CHECK:         stablehlo.convolution(%[[PAD]], %w) {{.*}} window = {pad = {{\[}}[-1, 0]]}
+// CHECK:         %[[OWN:.*]] = stablehlo.pad %x, %{{.*}}, low = [0, 0, 2], high = [0, 0, 1], interior = [0, 0, 0] : (tensor<2x5x5xf32>, tensor<f32>) -> tensor<2x5x8xf32>
+// CHECK:         stablehlo.convolution(%[[OWN]], %v) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0]
+// CHECK-NOT:     pad =
+// CHECK-SAME:    -> tensor<2x2x6xf32>
+func.func @shared(%x: tensor<2x5x5xf32>, %w: tensor<2x5x3xf32>, %v: tensor<2x5x3xf32>) -> (tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<2x2x6xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x5xf32>, tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  %1 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[0, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x5xf32>, tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  %2 = stablehlo.convolution(%x, %v) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {pad = [[2, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x5xf32>, tensor<2x5x3xf32>) -> tensor<2x2x6xf32>
+  func.return %0, %1, %2 : tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<2x2x6xf32>
 }
 
 // -----

@@ -1,0 +1,423 @@
+"""`subpixel-conv`: a convolution with lhs (base) dilation as convolutions of
+the undilated input, one per output phase, interleaved (the sub-pixel
+decomposition of a transposed convolution).
+
+A transposed convolution (`jax.lax.conv_transpose`, a strided
+convolution's input gradient) dilates its input with zeros, `s - 1`
+between neighbours: with `s = 2` in two dimensions three quarters of the
+taps multiply an inserted zero. Along one spatial dimension, output `o`
+reads dilated position `o * t + k * r - lo` at tap `k` (stride `t`, window
+dilation `r`, low padding `lo`), an input element exactly when that is a
+multiple of `s`. Which taps do depends on `o` only through `o mod P`,
+`P = s / gcd(t, s)`: the outputs `o = ph + P * m` of one phase `ph` read
+input `e + m * t' + q * r'` at their `q`-th kept tap (every
+`s / gcd(r, s)`-th one from the first kept), `t' = P * t / s`,
+`r' = r / gcd(r, s)`: an ordinary convolution of the undilated input with
+that slice of the kernel, low padding `-e` and a high padding giving
+`ceil(O / P)` outputs. Where the phases start at nearby input elements
+(at most one output in `SPREAD_LIMIT` more), they all start at the first
+one and each slices its outputs from the result: convolutions alike but
+for their kernels share one kernel function (the cpu target's
+`merge-kernels`) and one padded input (`conv-padding`). The phases'
+results are stacked on a new dimension
+after each spatial one (concatenates) and reshaped into place; a result
+longer than the output (O not a multiple of P) is sliced.
+
+Exactness. The dropped taps multiply zeros, which is not nothing in
+floating point: `0 * inf` is NaN, and `0 * w` is -0.0 for a negative `w`.
+So each phase adds, per output feature, the sum of `0 * w` over its dropped
+taps (all input features): NaN where one of those weights is not finite,
+else -0.0 or +0.0, summed from -0.0, so that adding it changes no finite
+sum and leaves the sign of zero what the full sum (started, as every
+kernel and the evaluator start it, from +0.0) would have. A phase without
+a kept tap is +0.0 plus that sum. The corrections are one reduction over
+a copy of the small kernel per phase, masked by the dropped taps. Integer
+convolutions need none. The kept products are the same, so results differ
+from the dilated convolution's only in the order the sums add them.
+
+Every layout, window stride, window dilation, padding (negative too),
+reversal (kept on the new convolution, which reads its slice backwards)
+and feature or batch group count is honoured; these only change which
+taps a phase keeps. Left alone: complex and quantized element types, and
+an empty result.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType, ModuleOp, TensorType, i1
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xlir.dialects.stablehlo.attributes import ConvDimensionNumbersAttr
+from xlir.dialects.stablehlo.contraction import ConvolutionOp, padding_pairs
+from xlir.dialects.stablehlo.control_flow import ReturnOp
+from xlir.dialects.stablehlo.data_movement import (
+    BroadcastInDimOp,
+    ConcatenateOp,
+    ConstantOp,
+    ReshapeOp,
+    SliceOp,
+)
+from xlir.dialects.stablehlo.elementwise import (
+    AddOp,
+    ConvertOp,
+    MultiplyOp,
+    SelectOp,
+)
+from xlir.dialects.stablehlo.reduction import ReduceOp
+from xlir.dialects.stablehlo.types import element_type, is_float, shape
+from xlir.dialects.syntax import array_values
+from xlir.passes.hlo.simplify_patterns.constants import dense_from_numpy, splat_ops
+
+from xlir.rewriting import PatternRewriteWalker
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One output phase along one spatial dimension: the kernel taps it
+    keeps (indices into the kernel as stored, an arithmetic progression),
+    the padding of its convolution of the undilated input, and how many of
+    that convolution's first outputs precede the phase's."""
+
+    kept: range
+    low: int
+    high: int
+    skip: int
+
+
+@dataclass(frozen=True)
+class DimensionPlan:
+    """The phases of one spatial dimension, the extent of each phase
+    (`outputs`) and of each phase's convolution (`computed`), and the
+    stride and window dilation of those convolutions."""
+
+    phases: tuple[Phase, ...]
+    outputs: int
+    computed: int
+    stride: int
+    dilation: int
+
+
+SPREAD_LIMIT = 8
+"""The phases' convolutions start at the same input element, computing
+outputs the phase then skips, when that adds at most one output in this
+many: convolutions alike but for their kernels then share one kernel
+function (and one padded input on the cpu target)."""
+
+
+def plan_dimension(
+    size: int,
+    base_dilation: int,
+    taps: int,
+    window: tuple[int, int, int, bool],
+    out_size: int,
+) -> DimensionPlan:
+    """The phases of a dimension of `size` input elements dilated by
+    `base_dilation`, a window of `taps` with `window` = (stride, window
+    dilation, low padding, reversed), giving `out_size` outputs."""
+    stride, dilation, low, reversed_ = window
+    s = base_dilation
+    count = s // math.gcd(stride, s)
+    step = s // math.gcd(dilation, s)
+    new_stride, new_dilation = count * stride // s, dilation // math.gcd(dilation, s)
+    outputs = -(-out_size // count)
+    kept_taps = []
+    for ph in range(count):
+        offset = ph * stride - low
+        kept = [k for k in range(taps) if (offset + k * dilation) % s == 0]
+        first = (offset + kept[0] * dilation) // s if kept else 0
+        kept_taps.append((kept, first))
+    firsts = [first for kept, first in kept_taps if kept]
+    spread = max(firsts, default=0) - min(firsts, default=0)
+    shared = spread % new_stride == 0 and spread * SPREAD_LIMIT <= outputs
+    computed = outputs + spread // new_stride if shared else outputs
+    phases = []
+    for kept, first in kept_taps:
+        if not kept:
+            phases.append(Phase(range(0), 0, 0, 0))
+            continue
+        start = min(firsts) if shared else first
+        last = start + (computed - 1) * new_stride + (len(kept) - 1) * new_dilation
+        if reversed_:
+            stored = range(taps - 1 - kept[-1], taps - kept[0], step)
+        else:
+            stored = range(kept[0], kept[-1] + 1, step)
+        skip = (first - start) // new_stride
+        phases.append(Phase(stored, -start, last - (size - 1), skip))
+    return DimensionPlan(tuple(phases), outputs, computed, new_stride, new_dilation)
+
+
+class DecomposeDilatedConvolution(RewritePattern):
+    """convolution(x, w) with lhs dilation → its phases' convolutions of x,
+    interleaved, plus the dropped taps' `0 * w` for floats."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvolutionOp, rewriter: PatternRewriter) -> None:
+        if op.lhs_dilation is None:
+            return
+        base = list(array_values(op.lhs_dilation))
+        elements = [element_type(v.type) for v in (op.lhs, op.rhs, op.result)]
+        floats = [is_float(e) for e in elements]
+        numeric = all(floats) or all(isinstance(e, IntegerType) for e in elements)
+        out_shape = list(shape(op.result.type))
+        sizes = [*shape(op.lhs.type), *shape(op.rhs.type), *out_shape]
+        if all(d == 1 for d in base) or not numeric or 0 in out_shape:
+            return
+        if any(d < 0 for d in sizes):
+            return
+        numbers = op.dimension_numbers
+        assert isinstance(numbers, ConvDimensionNumbersAttr)
+        spatial = len(base)
+        strides = _ints(op.window_strides, spatial)
+        dilations = _ints(op.rhs_dilation, spatial)
+        reversal = (
+            [False] * spatial
+            if op.window_reversal is None
+            else [bool(v) for v in array_values(op.window_reversal)]
+        )
+        padding = (
+            [(0, 0)] * spatial if op.padding is None else padding_pairs(op.padding)
+        )
+        lhs_shape, rhs_shape = shape(op.lhs.type), shape(op.rhs.type)
+        in_sp = numbers.input_spatial_dimensions.data
+        k_sp = numbers.kernel_spatial_dimensions.data
+        out_sp = numbers.output_spatial_dimensions.data
+        plans = [
+            plan_dimension(
+                lhs_shape[in_sp[d]],
+                base[d],
+                rhs_shape[k_sp[d]],
+                (strides[d], dilations[d], padding[d][0], reversal[d]),
+                out_shape[out_sp[d]],
+            )
+            for d in range(spatial)
+        ]
+        build = _Builder(op)
+        result = elements[2]
+        phase_shape = list(out_shape)
+        for d, plan in zip(out_sp, plans, strict=True):
+            phase_shape[d] = plan.outputs
+        phase_type = TensorType(result, phase_shape)
+        # The result with a phase dimension after each spatial one.
+        stacked_dims = sorted([*range(len(out_shape)), *(d + 0.5 for d in out_sp)])
+        phase_axis = [stacked_dims.index(d + 0.5) for d in out_sp]
+        stacked = [phase_shape[int(d)] if d == int(d) else 1 for d in stacked_dims]
+
+        def kernel(phases: list[Phase]) -> SSAValue:
+            """The kernel taps `phases` keep."""
+            if all(
+                len(p.kept) == n
+                for p, n in zip(phases, (rhs_shape[d] for d in k_sp), strict=True)
+            ):
+                return op.rhs
+            start, limit = [0] * len(rhs_shape), list(rhs_shape)
+            step = [1] * len(rhs_shape)
+            for d, p in zip(k_sp, phases, strict=True):
+                start[d], limit[d] = p.kept.start, p.kept[-1] + 1
+                step[d] = p.kept.step if len(p.kept) > 1 else 1
+            return build.add(SliceOp(op.rhs, start, limit, step))
+
+        def convolve(rhs: SSAValue, phases: list[Phase], features: int) -> SSAValue:
+            """The convolution of `phases`' windows with `rhs`."""
+            computed = list(out_shape)
+            computed[numbers.output_feature] = features
+            for d, plan in zip(out_sp, plans, strict=True):
+                computed[d] = plan.computed
+            return build.add(
+                ConvolutionOp(
+                    op.lhs,
+                    rhs,
+                    numbers,
+                    TensorType(result, computed),
+                    window_strides=[plan.stride for plan in plans],
+                    padding=[(p.low, p.high) for p in phases],
+                    rhs_dilation=[plan.dilation for plan in plans],
+                    window_reversal=reversal
+                    if op.window_reversal is not None
+                    else None,
+                    feature_group_count=op.feature_group_count.value.data,
+                    batch_group_count=op.batch_group_count.value.data,
+                    precision_config=op.precision_config,
+                )
+            )
+
+        def window(value: SSAValue, phases: list[Phase], feature: int) -> SSAValue:
+            """A phase's outputs in a convolution's result `value`, from
+            output feature `feature` on."""
+            start = [0] * len(out_shape)
+            start[numbers.output_feature] = feature
+            for d, p in zip(out_sp, phases, strict=True):
+                start[d] = p.skip
+            limit = [b + n for b, n in zip(start, phase_shape, strict=True)]
+            if limit == list(shape(value.type)) and not any(start):
+                return value
+            return build.add(SliceOp(value, start, limit))
+
+        indices = list(itertools.product(*(range(len(p.phases)) for p in plans)))
+
+        def phases_of(index: tuple[int, ...]) -> list[Phase]:
+            return [plan.phases[i] for plan, i in zip(plans, index, strict=True)]
+
+        # Phases with the same window (taps, padding) and no groups are one
+        # convolution, each phase's kernel a block of its output features.
+        features = out_shape[numbers.output_feature]
+        groups = op.feature_group_count.value.data * op.batch_group_count.value.data
+        alike = groups == 1 and all(
+            len({(len(p.kept), p.low, p.high) for p in plan.phases}) == 1
+            and plan.phases[0].kept
+            for plan in plans
+        )
+        if alike and len(indices) > 1:
+            kernels = [kernel(phases_of(index)) for index in indices]
+            stacked_rhs = build.add(
+                ConcatenateOp(kernels, numbers.kernel_output_feature)
+            )
+            together = convolve(
+                stacked_rhs, phases_of(indices[0]), features * len(indices)
+            )
+
+        def phase_value(index: tuple[int, ...]) -> SSAValue:
+            phases = phases_of(index)
+            if any(not p.kept for p in phases):
+                return build.splat(phase_type, 0)
+            if alike and len(indices) > 1:
+                return window(together, phases, indices.index(index) * features)
+            return window(convolve(kernel(phases), phases, features), phases, 0)
+
+        def interleave(prefix: tuple[int, ...]) -> SSAValue:
+            d = len(prefix)
+            if d == spatial:
+                return build.reshape(phase_value(prefix), stacked)
+            parts = [interleave((*prefix, i)) for i in range(len(plans[d].phases))]
+            if len(parts) == 1:
+                return parts[0]
+            return build.add(ConcatenateOp(parts, phase_axis[d]))
+
+        value = interleave(())
+        if all(floats):
+            correction = self._correction(build, op, plans, numbers)
+            if correction is not None:
+                stacked_shape = shape(value.type)
+                feature_axis = stacked_dims.index(numbers.output_feature)
+                spread = build.add(
+                    BroadcastInDimOp(
+                        correction,
+                        [*phase_axis, feature_axis],
+                        TensorType(result, stacked_shape),
+                    )
+                )
+                value = build.add(AddOp(value, spread))
+        interleaved = list(out_shape)
+        for d, plan in zip(out_sp, plans, strict=True):
+            interleaved[d] = plan.outputs * len(plan.phases)
+        value = build.reshape(value, interleaved)
+        if interleaved != out_shape:
+            value = build.add(SliceOp(value, [0] * len(out_shape), out_shape))
+        rewriter.replace(op, build.made, [value])
+
+    @staticmethod
+    def _correction(
+        build: _Builder,
+        op: ConvolutionOp,
+        plans: list[DimensionPlan],
+        numbers: ConvDimensionNumbersAttr,
+    ) -> SSAValue | None:
+        """Per phase (one dimension each) and output feature, the sum from
+        -0.0 of `0 * w` over the taps the phase drops, in the result's
+        type; None where no phase drops one."""
+        counts = [len(plan.phases) for plan in plans]
+        k_sp = numbers.kernel_spatial_dimensions.data
+        rhs_shape = list(shape(op.rhs.type))
+        taps = [rhs_shape[d] for d in k_sp]
+        dropped = np.zeros(counts + taps, dtype=bool)
+        for index in itertools.product(*(range(c) for c in counts)):
+            kept = np.ones(taps, dtype=bool)
+            for d, (plan, i) in enumerate(zip(plans, index, strict=True)):
+                along = np.zeros(taps[d], dtype=bool)
+                along[list(plan.phases[i].kept)] = True
+                kept &= along.reshape([-1 if e == d else 1 for e in range(len(taps))])
+            dropped[index] = ~kept
+        if not dropped.any():
+            return None
+        result = element_type(op.result.type)
+        rhs_element = element_type(op.rhs.type)
+        zeros = build.add(MultiplyOp(op.rhs, build.splat(op.rhs.type, 0)))
+        if rhs_element != result:
+            zeros = build.add(ConvertOp(zeros, TensorType(result, rhs_shape)))
+        phases = len(counts)
+        wide = TensorType(result, counts + rhs_shape)
+        spread = build.add(
+            BroadcastInDimOp(zeros, [phases + d for d in range(len(rhs_shape))], wide)
+        )
+        mask_type = TensorType(i1, counts + taps)
+        mask = build.add(ConstantOp(dense_from_numpy(dropped, mask_type)))
+        wide_mask = build.add(
+            BroadcastInDimOp(
+                mask,
+                [*range(phases), *(phases + d for d in k_sp)],
+                TensorType(i1, counts + rhs_shape),
+            )
+        )
+        negative_zero = build.splat(wide, -0.0)
+        picked = build.add(SelectOp(wide_mask, spread, negative_zero))
+        scalar = TensorType(result, [])
+        body = Block(arg_types=[scalar, scalar])
+        total = AddOp(body.args[0], body.args[1])
+        body.add_ops([total, ReturnOp([total.result])])
+        summed = [
+            phases + d
+            for d in range(len(rhs_shape))
+            if d != numbers.kernel_output_feature
+        ]
+        return build.add(
+            ReduceOp([picked], [build.splat(scalar, -0.0)], summed, Region(body))
+        )
+
+
+class _Builder:
+    """Collects the ops replacing `op`, each with its location."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self.made: list[Operation] = []
+
+    def add(self, new: Operation) -> SSAValue:
+        new.location = self.op.location
+        self.made.append(new)
+        return new.results[0]
+
+    def splat(self, type_: Attribute, value: float) -> SSAValue:
+        assert isinstance(type_, TensorType)
+        for new in splat_ops(type_, np.asarray(value)):
+            self.add(new)
+        return self.made[-1].results[0]
+
+    def reshape(self, value: SSAValue, to: list[int]) -> SSAValue:
+        if shape(value.type) == to:
+            return value
+        return self.add(ReshapeOp(value, TensorType(element_type(value.type), to)))
+
+
+def _ints(attr: DenseArrayBase | None, count: int) -> list[int]:
+    """An optional window property (strides, dilations), 1 by default."""
+    return [1] * count if attr is None else list(array_values(attr))
+
+
+@dataclass(frozen=True)
+class SubpixelConvPass(ModulePass):
+    name = "subpixel-conv"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            DecomposeDilatedConvolution(), apply_recursively=False
+        ).rewrite_module(op)
