@@ -33,7 +33,10 @@ alone (those that are not contractions):
   parallel dimension by `ROW_JAM` interleaves that many independent rows
   (`passes/loop/jam.py`): each row still adds its elements in order, so the bits
   are the same, and the core keeps several adds in flight (layernorm's
-  row sums: ~3x).
+  row sums: ~3x). Where a row's step is costly (an `exp`), its rows become
+  the lanes of one vector copy instead (`passes/loop/row_lanes.py`): each
+  lane still adds its own row in order, and the per-element work runs as
+  vector code.
 
 All three bound the code they clone as `register-tile` does (`passes/loop/jam.py`):
 a costly epilogue runs once per jammed tile where it can, else the jam
@@ -93,6 +96,7 @@ from xlir.passes.loop.jam import (
     reduction_loops,
     unit_stride_dim,
 )
+from xlir.passes.loop.row_lanes import lane_rows
 from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits, lanes
 
 from xlir.diagnostics import XlirError
@@ -356,4 +360,7 @@ class VectorizePass(ModulePass):
                 )
             ]
             if in_order:
-                jam_rows(nest, ROW_JAM)
+                jammed = lane_rows(nest, width)
+                rows = [nest] if jammed is None else jammed.remainders.values()
+                for rest in rows:
+                    jam_rows(rest, ROW_JAM)
