@@ -2,7 +2,9 @@
 
 A float row sum (`loop.for %j { acc = acc + f(x[i, j]) }`) must add its
 terms in order (docs/cpu.md: the bits are those of a fixed order), so it
-cannot be split into partial sums along the row. Row jamming
+cannot be split into partial sums along the row; nor can a reduction
+`vectorize` cannot split at all (an argmax's compares and selects, ties to
+the first index). Row jamming
 (`vectorize.jam_rows`) interleaves a few rows' scalar chains; LLVM's
 ordered vector reduction then spends an extract and a dependent add per
 element. Here the rows are the vector lanes instead: the nest is jammed
@@ -28,10 +30,11 @@ A nest is rewritten only where every load in its loops that moves along
 the rows is such a load: the row dimension in one leading index (plus
 something that does not move along it), the last index the enclosing
 `loop.for`'s induction variable, that loop's bounds static, its step 1 and
-at least `width` trips; where some loop's step costs at least
-`MIN_STEP_COST` (a transcendental: logsumexp's exponentials), as a cheap
-step is bound by its loads, not by its chain of adds, and the transposes
-only add to it (a row dot, `a[i, j] * b[i, j]` summed: 1.41 -> 1.56 ms);
+at least `width` trips; where some loop's step computes a transcendental
+that `expand-math` writes out (logsumexp's exponentials), as a cheap step
+is bound by its loads, not by its chain of adds, and the transposes only
+add to it (a row dot, `a[i, j] * b[i, j]` summed: 1.41 -> 1.56 ms; a bf16
+layernorm's rounding ops: no faster, 27% more compile time);
 and only where the vector copy is possible at all (`jam.vector_lanes`):
 otherwise `vectorize` jams scalar rows as before.
 """
@@ -49,25 +52,21 @@ from xlir.analysis.dependence import dependents
 from xlir.analysis.loop_utils import (
     bounds_of,
     constant_int,
+    finish_with_remainder,
     index_constant,
     is_pure,
     static_trip_count,
 )
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.expand_math import EXPANSIONS
 from xlir.passes.loop.jam import (
-    EXPANDED_OP_COST,
     Jammed,
     index_dim,
     jam,
     jammable_trips,
-    ops_cost,
     vector_lanes,
 )
-
-MIN_STEP_COST = EXPANDED_OP_COST
-"""The least cost (`jam.ops_cost`) of one step of some row loop of a nest
-for rows as lanes to pay (module docstring)."""
 
 
 def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
@@ -78,8 +77,11 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     if not counts or width < 2:
         return None
     dim = max(range(len(counts)), key=lambda d: counts[d])
-    steps = [ops_cost(op.body.block.ops) for op in nest.walk() if isinstance(op, ForOp)]
-    if max(steps, default=0) < MIN_STEP_COST:
+    transcendental = (
+        type(op) in EXPANSIONS and isinstance(op.parent_op(), ForOp)
+        for op in nest.walk()
+    )
+    if not any(transcendental):
         return None
     if not _row_loads_only(nest, dim, width) or vector_lanes(nest, dim, width) != width:
         return None
@@ -198,8 +200,8 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     count = static_trip_count(loop.lower, loop.upper, loop.step)
     if not found or count is None or count < width or loop.step != 1:
         return False
-    lower, upper = loop.lower, loop.upper
-    assert isinstance(lower, int) and isinstance(upper, int)
+    lower = loop.lower
+    assert isinstance(lower, int)
     skipped = _dead_without({op for g in found for op in g.ops}, body)
     split = lower + count - count % width
     builder = Builder(InsertPoint.before(loop))
@@ -225,14 +227,7 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
             elif op not in skipped:
                 inner.insert(op.clone(value_mapper=mapping))
     inner.insert(YieldOp(*carried))
-    results: list[SSAValue] = list(main.results)
-    if split < upper:
-        rest = builder.insert(ForOp(split, upper, 1, results, loop.body.clone()))
-        results = list(rest.results)
-    for old, new in zip(loop.results, results, strict=True):
-        old.replace_all_uses_with(new)
-    loop.detach()
-    loop.erase()
+    finish_with_remainder(loop, main.results, split, builder)
     return True
 
 
