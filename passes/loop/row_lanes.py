@@ -4,18 +4,17 @@ A float row sum (`loop.for %j { acc = acc + f(x[i, j]) }`) must add its
 terms in order (docs/cpu.md: the bits are those of a fixed order), so it
 cannot be split into partial sums along the row; nor can a reduction
 `vectorize` cannot split at all (an argmax's compares and selects, ties to
-the first index). Row jamming
-(`vectorize.jam_rows`) interleaves a few rows' scalar chains; LLVM's
-ordered vector reduction then spends an extract and a dependent add per
-element. Here the rows are the vector lanes instead: the nest is jammed
-along its row dimension by `width` as one vector copy
-(`passes/loop/jam_vector.py`), so lane l carries row i + l's accumulator
-and adds that row's terms in the row's own order, one vector add per column
-for all `width` rows: the same operations on every element as before, so
-the same bits.
+the first index). Row jamming (`vectorize.jam_rows`) interleaves a few
+rows' scalar chains; LLVM's ordered vector reduction then spends an
+extract and a dependent add per element. Here the rows are the vector
+lanes instead: the nest is jammed along its row dimension by `width` as
+one vector copy (`passes/loop/jam_vector.py`), so lane l carries row
+i + l's accumulator and adds that row's terms in the row's own order, one
+vector add per column for all `width` rows: the same operations on every
+element as before, so the same bits.
 
-Lane l of a vector copy loads `x[i + l, j]`, an element `width` rows away
-from lane l - 1's: gathered a lane at a time it ran slower than the scalar
+Lane l of a vector copy loads `x[i + l, j]`, a row's length away from
+lane l - 1's element: gathered a lane at a time it ran slower than the scalar
 rows (the rows' lines, a power of two of bytes apart, also share one L1
 set). So each row loop that loads along its own induction variable is
 unrolled by `width` (the copies k = 0 .. width - 1 of its body, in order,
@@ -33,8 +32,8 @@ something that does not move along it), the last index the enclosing
 at least `width` trips; where some loop's step computes a transcendental
 that `expand-math` writes out (logsumexp's exponentials), as a cheap step
 is bound by its loads, not by its chain of adds, and the transposes only
-add to it (a row dot, `a[i, j] * b[i, j]` summed: 1.41 -> 1.56 ms; a bf16
-layernorm's rounding ops: no faster, 27% more compile time);
+add to it (a row dot of `a[i, j] * b[i, j]` ran slower; a bf16 layernorm's
+rounding ops no faster, for more compile time: docs/cpu.md);
 and only where the vector copy is possible at all (`jam.vector_lanes`):
 otherwise `vectorize` jams scalar rows as before.
 """
