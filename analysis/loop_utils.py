@@ -126,3 +126,23 @@ def contains_loop(op: Operation) -> bool:
 def bounds_of(loop: LoopOp) -> Sequence[tuple[Bound, Bound, Bound]]:
     """(lower, upper, step) per dimension."""
     return list(zip(loop.lower_bounds, loop.upper_bounds, loop.steps, strict=True))
+
+
+def finish_with_remainder(
+    loop: ForOp, results: Sequence[SSAValue], split: int, builder: Builder
+) -> None:
+    """Put in place of a loop with static bounds a loop that ran its
+    iterations before `split` and gave `results` (`vectorize`'s split
+    reductions, `row_lanes`' unrolled rows): the iterations from `split`
+    on run in a remainder loop of the old body (inserted by `builder`),
+    and `loop` is erased."""
+    upper, step = loop.upper, loop.step
+    assert isinstance(upper, int) and isinstance(step, int)
+    values = list(results)
+    if split < upper:
+        rest = builder.insert(ForOp(split, upper, step, values, loop.body.clone()))
+        values = list(rest.results)
+    for old, new in zip(loop.results, values, strict=True):
+        old.replace_all_uses_with(new)
+    loop.detach()
+    loop.erase()

@@ -1,5 +1,5 @@
 """Vector values: `vector.broadcast`, `vector.insert` (of a scalar, at a
-constant lane), and the lane offsets of vector loads and stores.
+constant lane), `vector.shuffle` (of two vectors of one rank), and the lane offsets of vector loads and stores.
 
 A value of type `vector<N x T>` holds its N lanes on an axis in front of the
 enclosing parallels' grid (`Scope.rank` axes when the body runs vectorized),
@@ -80,3 +80,21 @@ def _insert(op: Operation, scope: Scope) -> Step:
         env[out] = result
 
     return insert
+
+
+@impl(vector.ShuffleOp)
+def _shuffle(op: Operation, scope: Scope) -> Step:
+    assert isinstance(op, vector.ShuffleOp)
+    lanes_of(op.v1.type)  # rank 1, or Unsupported
+    mask = np.asarray(op.mask.get_values(), dtype=np.int64)
+    first, second = scope.slot(op.v1), scope.slot(op.v2)
+    out = scope.slot(op.result)
+
+    def shuffle(env: Env) -> None:
+        a, b = np.asarray(env[first]), np.asarray(env[second])
+        shape = np.broadcast_shapes(a.shape[1:], b.shape[1:])
+        a = np.broadcast_to(a, (a.shape[0], *shape))
+        b = np.broadcast_to(b, (b.shape[0], *shape))
+        env[out] = np.concatenate([a, b])[mask]
+
+    return shuffle

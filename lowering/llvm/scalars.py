@@ -15,7 +15,8 @@ not turn into arithmetic (f64, or a pipeline without it) call the math
 function the target's emitter names (`LLVMEmitter.math_function`: libm's by
 default).
 `arith.dot_quads` is shifts, masks, multiplies and adds (a target with a
-byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0, `vector.insert` (of a scalar, at a constant lane) an insertelement; the ops
+byte dot product instruction replaces it). `vector.broadcast` is an insertelement and a shufflevector of lane 0, `vector.insert` (of a scalar, at a constant lane) an insertelement,
+`vector.shuffle` (of two vectors, `row_lanes`' transposes) a shufflevector; the ops
 `passes/loop/jam_vector.py` puts on vectors lower as on scalars, with vector types
 (a compare gives a vector of i1, which a select takes); math functions on
 vectors are `expand-math`'s to write out.
@@ -298,6 +299,22 @@ def _insert(b: FunctionBuilder, op: Operation) -> SSAValue:
     )
 
 
+def _shuffle(b: FunctionBuilder, op: Operation) -> SSAValue:
+    """`vector.shuffle` of two vectors: a shufflevector of the same mask."""
+    assert isinstance(op, vector.ShuffleOp)
+    mask = op.mask.get_values()
+    first, second = b.get(op.v1), b.get(op.v2)
+    type_ = _result_type(op)
+    return b.emit_alike(
+        ("shufflevector", mask),
+        lambda: llvm.ShuffleVectorOp(
+            first, second, DenseArrayBase.from_list(i32, list(mask)), type_
+        ),
+        [first, second],
+        [type_],
+    )
+
+
 def _dot_quads(b: FunctionBuilder, op: Operation) -> SSAValue:
     """`arith.dot_quads` in plain integer code, for any width: byte t of the
     lhs zero-extended (shifted down, masked), of the rhs sign-extended
@@ -431,12 +448,19 @@ EMITTERS: dict[str, Emitter] = {
     **{op: _math_call(function) for op, function in MATH_FUNCTIONS.items()},
     "vector.broadcast": _broadcast,
     "vector.insert": _insert,
+    "vector.shuffle": _shuffle,
     "arith.dot_quads": _dot_quads,
 }
 """Op name -> the emitter of its `llvm` code."""
 
 
-_MOVES_BITS = ("arith.select", "arith.bitcast", "vector.broadcast", "vector.insert")
+_MOVES_BITS = (
+    "arith.select",
+    "arith.bitcast",
+    "vector.broadcast",
+    "vector.insert",
+    "vector.shuffle",
+)
 """The ops that may take bf16 and float8 values as they are (they move bits)."""
 
 

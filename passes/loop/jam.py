@@ -849,6 +849,18 @@ def _jam_with_epilogue_nest(
         inner.insert(op.clone(value_mapper=mapping))
 
 
+def vector_lanes(nest: ParallelOp, dim: int, width: int) -> int:
+    """The lanes of the vector copies `jam(nest, {dim: width}, (dim, width))`
+    would make, 0 where it would make scalar copies (or none)."""
+    if jammable_trips(bounds_of(nest)[dim]) < width or jam_blocker(nest, [dim]):
+        return 0
+    scratch = None
+    if ops_cost(epilogue(nest)) > CLONED_EPILOGUE_COST:
+        scratch = epilogue_scratch(nest)
+    lanes = _vector_copies(nest, {dim: width}, (dim, width), scratch)
+    return 0 if lanes is None else lanes.width
+
+
 def _vector_copies(
     nest: ParallelOp,
     factors: Mapping[int, int],

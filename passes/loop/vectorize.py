@@ -33,7 +33,10 @@ alone (those that are not contractions):
   parallel dimension by `ROW_JAM` interleaves that many independent rows
   (`passes/loop/jam.py`): each row still adds its elements in order, so the bits
   are the same, and the core keeps several adds in flight (layernorm's
-  row sums: ~3x).
+  row sums: ~3x). Where a row's step computes a transcendental (an `exp`),
+  its rows become the lanes of one vector copy instead
+  (`passes/loop/row_lanes.py`): each lane still reduces its own row in
+  order, and the per-element work runs as vector code.
 
 All three bound the code they clone as `register-tile` does (`passes/loop/jam.py`):
 a costly epilogue runs once per jammed tile where it can, else the jam
@@ -76,6 +79,7 @@ from xlir.analysis.loop_utils import (
     bounds_of,
     clone_body,
     contains_loop,
+    finish_with_remainder,
     index_constant,
     static_trip_count,
 )
@@ -93,6 +97,7 @@ from xlir.passes.loop.jam import (
     reduction_loops,
     unit_stride_dim,
 )
+from xlir.passes.loop.row_lanes import lane_rows
 from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits, lanes
 
 from xlir.diagnostics import XlirError
@@ -299,13 +304,7 @@ def split_reduction(loop: ForOp, width: int, reassociate: bool) -> bool:
             mapping: dict[SSAValue, SSAValue] = {arg: total, element: partial}
             total = builder.insert(combiner.clone(value_mapper=mapping)).results[0]
         combined.append(total)
-    if split < upper:
-        rest = builder.insert(ForOp(split, upper, step, combined, loop.body.clone()))
-        combined = list(rest.results)
-    for old, new in zip(loop.results, combined, strict=True):
-        old.replace_all_uses_with(new)
-    loop.detach()
-    loop.erase()
+    finish_with_remainder(loop, combined, split, builder)
     return True
 
 
@@ -356,4 +355,7 @@ class VectorizePass(ModulePass):
                 )
             ]
             if in_order:
-                jam_rows(nest, ROW_JAM)
+                jammed = lane_rows(nest, width)
+                rows = [nest] if jammed is None else jammed.remainders.values()
+                for rest in rows:
+                    jam_rows(rest, ROW_JAM)

@@ -1,0 +1,296 @@
+"""Rows as vector lanes: row reductions kept in order, at vector speed.
+
+A float row sum (`loop.for %j { acc = acc + f(x[i, j]) }`) must add its
+terms in order (docs/cpu.md: the bits are those of a fixed order), so it
+cannot be split into partial sums along the row; nor can a reduction
+`vectorize` cannot split at all (an argmax's compares and selects, ties to
+the first index). Row jamming (`vectorize.jam_rows`) interleaves a few
+rows' scalar chains; LLVM's ordered vector reduction then spends an
+extract and a dependent add per element. Here the rows are the vector
+lanes instead: the nest is jammed along its row dimension by `width` as
+one vector copy (`passes/loop/jam_vector.py`), so lane l carries row
+i + l's accumulator and adds that row's terms in the row's own order, one
+vector add per column for all `width` rows: the same operations on every
+element as before, so the same bits.
+
+Lane l of a vector copy loads `x[i + l, j]`, a row's length away from
+lane l - 1's element: gathered a lane at a time it ran slower than the scalar
+rows (the rows' lines, a power of two of bytes apart, also share one L1
+set). So each row loop that loads along its own induction variable is
+unrolled by `width` (the copies k = 0 .. width - 1 of its body, in order,
+then a remainder loop with the old body) and the `width` x `width` tile a
+step reads is loaded as `width` contiguous vectors, one per row, and
+transposed in registers (`transpose`: log2(width) rounds of `width`
+two-input shuffles); copy k takes column k. Each chain of adds is still in
+order, and `block-sums` later splits the unrolled loop into the same
+blocks of columns as the plain one (`width` divides its block).
+
+A nest is rewritten only where every load in its loops that moves along
+the rows is such a load: the row dimension in one leading index (plus
+something that does not move along it), the last index the enclosing
+`loop.for`'s induction variable, that loop's bounds static, its step 1 and
+at least `width` trips; where some loop's step computes a transcendental
+that `expand-math` writes out (logsumexp's exponentials), as a cheap step
+is bound by its loads, not by its chain of adds, and the transposes only
+add to it (a row dot of `a[i, j] * b[i, j]` ran slower; a bf16 layernorm's
+rounding ops no faster, for more compile time: docs/cpu.md);
+and only where the vector copy is possible at all (`jam.vector_lanes`):
+otherwise `vectorize` jams scalar rows as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, vector
+from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+from xlir.analysis.dependence import dependents
+from xlir.analysis.loop_utils import (
+    bounds_of,
+    constant_int,
+    finish_with_remainder,
+    index_constant,
+    is_pure,
+    static_trip_count,
+)
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.expand_math import EXPANSIONS
+from xlir.passes.loop.jam import (
+    Jammed,
+    index_dim,
+    jam,
+    jammable_trips,
+    vector_lanes,
+)
+
+
+def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
+    """Jam the nest's row dimension (its largest) as one vector copy of
+    `width` lanes and load each row loop's tiles transposed (module
+    docstring); None, the nest unchanged, where it does not apply."""
+    counts = [jammable_trips(b) for b in bounds_of(nest)]
+    if not counts or width < 2:
+        return None
+    dim = max(range(len(counts)), key=lambda d: counts[d])
+    transcendental = (
+        type(op) in EXPANSIONS and isinstance(op.parent_op(), ForOp)
+        for op in nest.walk()
+    )
+    if not any(transcendental):
+        return None
+    if not _row_loads_only(nest, dim, width) or vector_lanes(nest, dim, width) != width:
+        return None
+    jammed = jam(nest, {dim: width}, (dim, width))
+    assert jammed is not None
+    for loop in [op for op in jammed.nest.walk() if isinstance(op, ForOp)]:
+        transpose_row_loads(loop, width)
+    return jammed
+
+
+def _row_loads_only(nest: ParallelOp, dim: int, width: int) -> bool:
+    """Whether the loads in the nest's loops that move along dimension
+    `dim` all load along their loop's induction variable (module
+    docstring), and there is one."""
+    iv = nest.induction_vars[dim]
+    varying = dependents([iv], nest.body.block.ops)
+    found = False
+    for op in nest.body.walk():
+        if not isinstance(op, LoadOp) or not any(v in varying for v in op.indices):
+            continue
+        loop = op.parent_op()
+        if not isinstance(loop, ForOp) or loop is nest:
+            continue
+        *leading, last = op.indices
+        count = static_trip_count(loop.lower, loop.upper, loop.step)
+        moving = [v for v in leading if v in varying]
+        if (
+            last is not loop.induction_var
+            or loop.step != 1
+            or count is None
+            or count < width
+            or len(moving) != 1
+            or index_dim(moving[0], [iv]) != 0
+        ):
+            return False
+        found = True
+    return found
+
+
+@dataclass
+class _LaneLoads:
+    """A vector built lane by lane from loads of `x[..., row + l, ..., j]`
+    (`jam_vector.Lanes._into_vector`): its ops, and how to load its rows."""
+
+    result: SSAValue
+    ops: list[Operation]
+    buffer: SSAValue
+    indices: list[SSAValue]
+    """Lane 0's indices, the last one the loop's induction variable."""
+    position: int
+    """The index that moves along the lanes."""
+
+
+def _lane_loads(op: Operation, loop: ForOp, width: int) -> _LaneLoads | None:
+    """The lane-by-lane loads that `op` starts (a broadcast of lane 0's
+    load), when lane l loads lane 0's element l rows on and the last index
+    is `loop`'s induction variable; else None."""
+    if not isinstance(op, vector.BroadcastOp):
+        return None
+    first = op.operands[0].owner
+    if not isinstance(first, LoadOp) or first.parent is not op.parent:
+        return None
+    indices = list(first.indices)
+    if not indices or indices[-1] is not loop.induction_var:
+        return None
+    ops: list[Operation] = [first, op]
+    value = op.results[0]
+    position: int | None = None
+    for lane in range(1, width):
+        insert = value.get_user_of_unique_use()
+        if not isinstance(insert, vector.InsertOp) or insert.dest is not value:
+            return None
+        load = insert.source.owner
+        if (
+            insert.static_position.get_values() != (lane,)
+            or not isinstance(load, LoadOp)
+            or load.buffer is not first.buffer
+            or not load.result.has_one_use()
+        ):
+            return None
+        moved = [
+            k
+            for k, (a, b) in enumerate(zip(indices, load.indices, strict=True))
+            if a is not b
+        ]
+        if len(moved) != 1 or (position is not None and moved != [position]):
+            return None
+        position = moved[0]
+        if not _offset_of(load.indices[position], indices[position], lane):
+            return None
+        ops += [load, insert]
+        value = insert.result
+    if position is None or not first.result.has_one_use():
+        return None
+    type_ = first.buffer.type
+    assert isinstance(type_, MemRefType)
+    return _LaneLoads(value, ops, first.buffer, indices, position)
+
+
+def _offset_of(index: SSAValue, base: SSAValue, lane: int) -> bool:
+    """Whether `index` is `base + lane`."""
+    owner = index.owner
+    if not isinstance(owner, arith.AddiOp):
+        return False
+    for this, other in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+        if this is base and constant_int(other) == lane:
+            return True
+    return False
+
+
+def transpose_row_loads(loop: ForOp, width: int) -> bool:
+    """Unroll `loop` by `width` and load its lane-by-lane row loads as
+    transposed tiles (module docstring); whether it changed."""
+    body = loop.body.block
+    found = [g for op in body.ops if (g := _lane_loads(op, loop, width))]
+    count = static_trip_count(loop.lower, loop.upper, loop.step)
+    if not found or count is None or count < width or loop.step != 1:
+        return False
+    lower = loop.lower
+    assert isinstance(lower, int)
+    skipped = _dead_without({op for g in found for op in g.ops}, body)
+    split = lower + count - count % width
+    builder = Builder(InsertPoint.before(loop))
+    block = Block(arg_types=[a.type for a in body.args])
+    main = builder.insert(
+        ForOp(lower, split, width, list(loop.iter_args), Region(block))
+    )
+    inner = Builder(InsertPoint.at_end(block))
+    start = block.args[0]
+    columns = {g.result: _load_transposed(g, start, width, inner) for g in found}
+    carried: list[SSAValue] = list(block.args[1:])
+    indexed = any(u.operation not in skipped for u in loop.induction_var.uses)
+    for k in range(width):
+        index: SSAValue = start
+        if k and indexed:
+            index = inner.insert(arith.AddiOp(start, index_constant(inner, k))).result
+        mapping: dict[SSAValue, SSAValue] = {loop.induction_var: index}
+        mapping.update(zip(loop.carried, carried, strict=True))
+        mapping.update((result, tile[k]) for result, tile in columns.items())
+        for op in body.ops:
+            if isinstance(op, YieldOp):
+                carried = [mapping.get(v, v) for v in op.arguments]
+            elif op not in skipped:
+                inner.insert(op.clone(value_mapper=mapping))
+    inner.insert(YieldOp(*carried))
+    finish_with_remainder(loop, main.results, split, builder)
+    return True
+
+
+def _dead_without(removed: set[Operation], body: Block) -> set[Operation]:
+    """`removed` and the pure ops of `body` only they use (the lanes' row
+    offsets)."""
+    dead = set(removed)
+    for op in reversed(list(body.ops)):
+        if op in dead or not is_pure(op) or not op.results:
+            continue
+        if all(use.operation in dead for r in op.results for use in r.uses):
+            dead.add(op)
+    return dead
+
+
+def _load_transposed(
+    lanes: _LaneLoads, start: SSAValue, width: int, builder: Builder
+) -> list[SSAValue]:
+    """The tile of `width` rows by `width` columns from `start` that the lane
+    loads read across its steps, as its columns: column k holds row l's
+    element k in lane l."""
+    type_ = lanes.buffer.type
+    assert isinstance(type_, MemRefType)
+    vector_type = VectorType(type_.element_type, [width])
+    base = lanes.indices[lanes.position]
+    rows: list[SSAValue] = []
+    for lane in range(width):
+        row = base
+        if lane:
+            row = builder.insert(
+                arith.AddiOp(base, index_constant(builder, lane))
+            ).result
+        indices = list(lanes.indices)
+        indices[lanes.position] = row
+        indices[-1] = start
+        rows.append(builder.insert(LoadOp(lanes.buffer, indices, vector_type)).result)
+    return transpose(rows, builder)
+
+
+def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:
+    """The columns of the square tile whose rows are `rows` (vectors of
+    `len(rows)` lanes, a power of two): in each round, for the distance h =
+    n/2, n/4, ..., 1, rows a and a + h (a & h == 0) swap their off-diagonal
+    h x h blocks, each new row one two-input shuffle."""
+    n = len(rows)
+    type_ = rows[0].type
+    assert isinstance(type_, VectorType)
+    tile = list(rows)
+    h = n // 2
+    while h:
+        low = [i if not i & h else n + i - h for i in range(n)]
+        high = [i + h if not i & h else n + i for i in range(n)]
+        for a in range(n):
+            if a & h:
+                continue
+            top, bottom = tile[a], tile[a + h]
+            tile[a] = _shuffle(top, bottom, low, type_, builder)
+            tile[a + h] = _shuffle(top, bottom, high, type_, builder)
+        h //= 2
+    return tile
+
+
+def _shuffle(
+    a: SSAValue, b: SSAValue, mask: list[int], type_: VectorType, builder: Builder
+) -> SSAValue:
+    mask_attr = DenseArrayBase.from_list(i64, mask)
+    return builder.insert(vector.ShuffleOp(a, b, mask_attr, result_type=type_)).result

@@ -1,0 +1,93 @@
+"""Rows as vector lanes (passes/loop/row_lanes.py): the same bits as the rows
+summed one by one, in the loop interpreter and in the cpu target's code."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xlir.evaluator.loop import LoopModule
+
+import xlir
+from xlir.context import make_context
+from xlir.parsing import parse_module
+from xlir.pass_manager import run_pipeline
+
+ROWS, COLUMNS = 18, 300
+
+
+def exp_sums(rows: int, columns: int) -> str:
+    """Each row's sum of exponentials, one kernel and its launch."""
+    x, out = f"memref<{rows}x{columns}xf32>", f"memref<{rows}xf32>"
+    return f"""
+loop.kernel @k(%x: {x}, %out: {out}) {{
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to ({rows}) step (1) {{
+    %s = loop.for %j = 0 to {columns} step 1 iter_args(%acc = %zero) -> (f32) {{
+      %v = loop.load %x[%i, %j] : {x}
+      %e = math.exp %v : f32
+      %n = arith.addf %acc, %e : f32
+      loop.yield %n : f32
+    }}
+    loop.store %s, %out[%i] : {out}
+  }}
+  loop.return
+}}
+func.func @main(%x: {x}) -> {out} {{
+  %s = device.default_stream
+  %out = device.alloc : {out}
+  device.launch @k(%x, %out) on %s : {x}, {out}
+  device.synchronize %s
+  func.return %out : {out}
+}}
+"""
+
+
+def run_after(pipeline: str, x: np.ndarray) -> np.ndarray:
+    module = parse_module(make_context(), exp_sums(*x.shape), "rows.mlir")
+    run_pipeline(make_context(), module, pipeline)
+    text = str(module)
+    if pipeline.startswith("vectorize"):
+        assert "vector.shuffle" in text  # the rows did become lanes
+    (out,) = LoopModule(module).call("main", [x])
+    return out
+
+
+@pytest.mark.parametrize("width", [8, 16])
+def test_rows_in_lanes_sum_as_the_rows_one_by_one(width: int) -> None:
+    """The transposed tiles, the remainder columns (300 = 16 x 18 + 12,
+    but 256 + 44 in blocks) and the remainder rows give the bits of the
+    plain nest blocked as `block-sums` blocks it."""
+    x = np.random.default_rng(0).normal(size=(ROWS, COLUMNS)).astype(np.float32)
+    old = run_after("block-sums", x)
+    new = run_after(f"vectorize{{width={width}}},block-sums", x)
+    np.testing.assert_array_equal(old.view(np.uint32), new.view(np.uint32))
+    np.testing.assert_allclose(new, np.exp(x).sum(axis=1), rtol=1e-5)
+
+
+LOGSUMEXP = """
+func.func public @main(%x: tensor<17x1000xf32>) -> tensor<17xf32> {
+  %low = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %low) applies stablehlo.maximum across dimensions = [1] : (tensor<17x1000xf32>, tensor<f32>) -> tensor<17xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<17xf32>) -> tensor<17x1000xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<17x1000xf32>
+  %e = stablehlo.exponential %d : tensor<17x1000xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<17x1000xf32>, tensor<f32>) -> tensor<17xf32>
+  %l = stablehlo.log %s : tensor<17xf32>
+  %r = stablehlo.add %l, %m : tensor<17xf32>
+  return %r : tensor<17xf32>
+}
+"""
+
+
+def test_cpu_row_in_lanes_equals_the_row_left_over() -> None:
+    """On the cpu target, 16 of the 17 rows are lanes (8 or 16 of a vector)
+    and the last is a remainder row summed as before: given the same data as
+    row 0, it gives row 0's bits."""
+    x = np.random.default_rng(1).normal(size=(17, 1000)).astype(np.float32)
+    x[16] = x[0]
+    out = xlir.compile(LOGSUMEXP, target="cpu")(x)
+    assert out[16].view(np.uint32) == out[0].view(np.uint32)
+    m = x.max(axis=1)
+    want = np.log(np.exp(x - m[:, None]).sum(axis=1)) + m
+    np.testing.assert_allclose(out, want, rtol=1e-5)
