@@ -15,6 +15,8 @@ from xdsl.traits import get_effects, is_speculatable
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import Bound, ForOp, ParallelOp, YieldOp
 
+from xlir.walk import walk
+
 LoopOp = ParallelOp | ForOp
 """Either kind of loop."""
 
@@ -73,14 +75,23 @@ def kernel_ops_of(
     module: ModuleOp, kinds: tuple[type[Operation], ...]
 ) -> list[Operation]:
     """The ops of `kinds` in the module's `loop.kernel`s, listed before a
-    pass rewrites any."""
-    return [
-        op
-        for kernel in module.ops
-        if isinstance(kernel, KernelOp)
-        for op in kernel.walk()
-        if isinstance(op, kinds)
-    ]
+    pass rewrites any. Each class met is tested against `kinds` once: an
+    `isinstance` on xDSL's op classes goes through `ABCMeta`, and one that
+    fails (nearly every op) cost more than the rest of the walk, once per
+    class of `kinds`."""
+    known: dict[type[Operation], bool] = {}
+    found: list[Operation] = []
+    for kernel in module.ops:
+        if type(kernel) is not KernelOp:
+            continue
+        for op in walk(kernel):
+            kind = type(op)
+            hit = known.get(kind)
+            if hit is None:
+                hit = known[kind] = issubclass(kind, kinds)
+            if hit:
+                found.append(op)
+    return found
 
 
 def constant_int(value: SSAValue) -> int | None:
@@ -117,9 +128,13 @@ def loops_innermost_first(ops: Iterable[Operation]) -> list[LoopOp]:
 
 
 def contains_loop(op: Operation) -> bool:
-    """Whether a loop is nested anywhere inside `op`'s regions."""
+    """Whether a loop is nested anywhere inside `op`'s regions (told by its
+    exact class: a failing `isinstance` goes through `ABCMeta`, twice per
+    op)."""
     return any(
-        isinstance(inner, LoopOp) for region in op.regions for inner in region.walk()
+        type(inner) is ParallelOp or type(inner) is ForOp
+        for inner in walk(op)
+        if inner is not op
     )
 
 

@@ -57,6 +57,8 @@ from xlir.dialects.stablehlo.enums import (
 )
 from xlir.passes.loop.float_formats import format_of
 
+from xlir.element_types import is_float
+
 
 class UnsupportedScalarOp(Exception):
     """An op with no scalar translation; `op` is it, the message says why."""
@@ -103,7 +105,7 @@ def constant(builder: Builder, value: float | int, type_: Attribute) -> SSAValue
     created directly (as `ConstantOp(attr)` makes it, without xDSL's generic
     construction, a cost on every constant a kernel takes)."""
     attr: Attribute
-    if isinstance(type_, AnyFloat):
+    if is_float(type_):
         attr = FloatAttr(float(value), type_)
     else:
         assert isinstance(type_, IntegerType | IndexType)
@@ -176,7 +178,8 @@ def emit_scalar(
     if rule is None:
         raise UnsupportedScalarOp(op, "has no scalar translation")
     for value in (*op.operands, *op.results):
-        if not isinstance(scalar_type(value.type), IntegerType | AnyFloat):
+        type_ = scalar_type(value.type)
+        if not (isinstance(type_, IntegerType) or is_float(type_)):
             raise UnsupportedScalarOp(
                 op, f"on {value.type} is not supported (only integers and floats)"
             )
@@ -195,7 +198,7 @@ class _Emitter:
 
     @property
     def is_float(self) -> bool:
-        return isinstance(self.type, AnyFloat)
+        return self.type is not None and is_float(self.type)
 
     @property
     def is_bool(self) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType
 from xdsl.ir import Attribute
@@ -67,6 +67,22 @@ def _complex_bits(element: ComplexType) -> int | None:
 
 
 _width_rules: dict[type, Callable[[Any], int | None]] = {}
+
+
+def is_float(element: Attribute) -> TypeGuard[AnyFloat]:
+    """`isinstance(element, AnyFloat)`, answered once per class: `AnyFloat`
+    is a union of a dozen ABCs, and `isinstance` against it makes a Python
+    call through `ABCMeta` for each member it tries (all of them for an
+    integer type). Lowerings ask it of a kernel's scalar types over and
+    over."""
+    kind = type(element)
+    known = _float_classes.get(kind)
+    if known is None:
+        known = _float_classes[kind] = issubclass(kind, AnyFloat)
+    return known
+
+
+_float_classes: dict[type, bool] = {}
 
 
 def byte_width(element: Attribute) -> int | None:

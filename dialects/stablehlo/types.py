@@ -8,7 +8,6 @@ questions by name rather than by isinstance chains.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ComplexType,
     IntegerType,
     Signedness,
@@ -17,6 +16,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 from xlir.dialects.quant import UniformQuantizedType
+
+from xlir.element_types import is_float
 
 
 def element_type(tensor: Attribute) -> Attribute:
@@ -50,23 +51,21 @@ def is_signed_integer(t: Attribute) -> bool:
     return is_integer(t) and not is_unsigned(t)
 
 
-def is_float(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)
-
-
 def is_complex(t: Attribute) -> bool:
     return isinstance(t, ComplexType)
 
 
 def is_quantized(t: Attribute) -> bool:
-    return isinstance(t, UniformQuantizedType)
+    """By exact class (`quant.uniform` has no subclasses): verifiers ask it
+    of every operand, and a failing `isinstance` goes through `ABCMeta`."""
+    return type(t) is UniformQuantizedType
 
 
 def baseline_element(t: Attribute) -> Attribute:
     """The element type with a quantized type's scales and zero points
     dropped (its storage and expressed types kept), as the spec compares
     quantized operands."""
-    if isinstance(t, UniformQuantizedType):
+    if type(t) is UniformQuantizedType:
         return UniformQuantizedType.get(t.storage_type, t.expressed_type, [1.0], [0])
     return t
 

@@ -72,8 +72,8 @@ def block_transfer(
     whose runs end at the part's end, not the buffer's)."""
     block = op.body.block
     body = [o for o in block.ops if o is not block.last_op]
-    stores = [o for o in body if isinstance(o, StoreOp)]
-    loads = [o for o in body if isinstance(o, LoadOp)]
+    stores = [o for o in body if type(o) is StoreOp]
+    loads = [o for o in body if type(o) is LoadOp]
     if len(stores) != 1 or len(loads) > 1:
         return None
     store = stores[0]

@@ -142,5 +142,5 @@ class DotQuadsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         words = _Words()
-        for loop in [o for o in walk(op) if isinstance(o, ForOp)]:
+        for loop in [o for o in walk(op) if type(o) is ForOp]:
             rewrite_quad_loop(loop, words)

@@ -201,10 +201,16 @@ class DivideLinear(RewritePattern):
 
 class DecidedByRanges(RewritePattern):
     """`minsi`, `maxsi` and `cmpi` on `index` values whose ranges decide
-    them."""
+    them. Offered every op: told by their exact class, since a failing
+    `isinstance` on xDSL's op classes goes through `ABCMeta`, once per
+    class of the union."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if not isinstance(op, arith.MinSIOp | arith.MaxSIOp | arith.CmpiOp):
+        if not (
+            type(op) is arith.MinSIOp
+            or type(op) is arith.MaxSIOp
+            or type(op) is arith.CmpiOp
+        ):
             return
         if op.lhs.type != IndexType():
             return

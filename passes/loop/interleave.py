@@ -63,6 +63,7 @@ from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits
 
 from xlir.diagnostics import XlirError
 from xlir.element_types import byte_width
+from xlir.walk import walk
 
 DEFAULT_MIN_DEPTH = 10
 """The shortest chain that gets interleaved (module docstring)."""
@@ -142,9 +143,9 @@ class InterleavePass(ModulePass):
         for kernel in op.body.block.ops:
             if not isinstance(kernel, KernelOp):
                 continue
-            for loop in kernel.walk():
+            for loop in walk(kernel):
                 if (
-                    isinstance(loop, ParallelOp)
+                    type(loop) is ParallelOp
                     and loop.block.args
                     and INTERLEAVE not in loop.attributes
                     and not contains_loop(loop)

@@ -129,8 +129,10 @@ def _column(index: SSAValue, iv: SSAValue) -> int | None:
 
 
 def _stored(kernel: KernelOp) -> set[SSAValue]:
-    """The buffers the kernel stores to."""
-    return {op.buffer for op in walk(kernel) if isinstance(op, StoreOp)}
+    """The buffers the kernel stores to (stores told by their exact class: a
+    failing `isinstance` on xDSL's op classes goes through `ABCMeta`, once
+    per op of the kernel)."""
+    return {op.buffer for op in walk(kernel) if type(op) is StoreOp}
 
 
 def _panels_of(

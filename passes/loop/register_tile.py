@@ -288,5 +288,5 @@ class RegisterTilePass(ModulePass):
         default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
         mr, nr = self.mr or default_mr, self.nr or default_nr
         f32_lanes = self.lanes or lanes(self.vector_bits, 32)
-        for nest in [p for p in walk(op) if isinstance(p, ParallelOp)]:
+        for nest in [p for p in walk(op) if type(p) is ParallelOp]:
             register_tile(nest, mr, nr, f32_lanes, self.contract)

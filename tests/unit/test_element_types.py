@@ -9,14 +9,17 @@ import ml_dtypes
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     ComplexType,
     Float8E4M3FNType,
+    Float8E5M2FNUZType,
     IndexType,
     IntegerType,
     ModuleOp,
     NoneType,
     Signedness,
+    VectorType,
     f16,
     f32,
     f64,
@@ -24,10 +27,11 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
+from xlir.dialects.quant import UniformQuantizedType
 from xlir.lowering.llvm.function import llvm_type
 
 from xlir.element_dtypes import array_dtype, element_dtype
-from xlir.element_types import INDEX_BITS, bit_width, byte_width
+from xlir.element_types import INDEX_BITS, bit_width, byte_width, is_float
 
 I4 = IntegerType(4)
 UI4 = IntegerType(4, Signedness.UNSIGNED)
@@ -53,6 +57,31 @@ UI4 = IntegerType(4, Signedness.UNSIGNED)
 def test_sizes(element, bits, size) -> None:
     assert bit_width(element) == bits
     assert byte_width(element) == size
+
+
+@pytest.mark.parametrize(
+    "element",
+    [
+        f16,
+        f32,
+        f64,
+        BFloat16Type(),
+        Float8E4M3FNType(),
+        Float8E5M2FNUZType(),
+        i1,
+        I4,
+        UI4,
+        IndexType(),
+        ComplexType(f32),
+        VectorType(f32, [4]),
+        NoneType(),
+        UniformQuantizedType.get(i8, f32, [0.5], [0]),
+    ],
+)
+def test_is_float_is_isinstance_of_any_float(element) -> None:
+    """Asked twice: the second answer is the remembered one."""
+    assert is_float(element) == isinstance(element, AnyFloat)
+    assert is_float(element) == isinstance(element, AnyFloat)
 
 
 @pytest.mark.parametrize(

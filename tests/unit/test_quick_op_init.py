@@ -16,6 +16,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
     IRDLOperation,
+    attr_def,
     irdl_op_definition,
     operand_def,
     operations,
@@ -25,10 +26,13 @@ from xdsl.irdl import (
     prop_def,
     region_def,
     result_def,
+    traits_def,
     var_operand_def,
     var_region_def,
     var_result_def,
+    var_successor_def,
 )
+from xdsl.traits import IsTerminator
 
 from xlir import quick_op_init
 
@@ -107,7 +111,10 @@ CASES: dict[str, Callable[[], Operation]] = {
         properties={"tag": StringAttr("t")},
         regions=(Region(Block()), (Region(Block()),)),
     ),
-    "an op's results as a group": lambda: AnyOp(THREE, result_types=[THREE.types]),
+    "an op's results as a group": lambda: AnyOp(
+        THREE,
+        result_types=[THREE.types],  # pyright: ignore[reportArgumentType]
+    ),
 }
 
 
@@ -180,3 +187,79 @@ def test_other_arguments_take_xdsls_path() -> None:
 
 def test_it_is_installed() -> None:
     assert operations.irdl_op_init is quick_op_init.quick_op_init
+    assert Operation.__init__ is quick_op_init.quick_operation_init
+    assert IRDLOperation.__post_init__ is quick_op_init.quick_post_init
+
+
+@irdl_op_definition
+class DefaultsOp(IRDLOperation):
+    """Properties and an attribute with defaults, one optional (no default
+    filled in), and successors."""
+
+    name = "test.defaults"
+    args = var_operand_def()
+    kind = prop_def(StringAttr, default_value=StringAttr("plain"))
+    level = prop_def(IntegerAttr, default_value=IntegerAttr(1, i32))
+    extra = opt_prop_def(StringAttr, default_value=StringAttr("x"))
+    tone = attr_def(StringAttr, default_value=StringAttr("mid"))
+    next = var_successor_def()
+    traits = traits_def(IsTerminator())
+
+
+def _xdsls(make: Callable[[], Operation]) -> Operation:
+    """`make()` with xDSL's own `Operation.__init__` and `__post_init__`."""
+    Operation.__init__ = quick_op_init._operation_init
+    IRDLOperation.__post_init__ = quick_op_init._irdl_post_init
+    try:
+        return make()
+    finally:
+        Operation.__init__ = quick_op_init.quick_operation_init
+        IRDLOperation.__post_init__ = quick_op_init.quick_post_init
+
+
+def _same_op(slow: Operation, quick: Operation) -> None:
+    """The same op, its operands' and successors' uses included."""
+    _same(slow, quick)
+    assert quick.location is slow.location
+    assert list(slow.successors) == list(quick.successors)
+    for op in (slow, quick):
+        operand_uses = op._operand_uses  # pyright: ignore[reportPrivateUsage]
+        assert [(u.operation, u.index) for u in operand_uses] == [
+            (op, index) for index in range(len(op.operands))
+        ]
+        assert [(u.operation, u.index) for u in op.successor_uses] == [
+            (op, index) for index in range(len(op.successors))
+        ]
+        for index, value in enumerate(op.operands):
+            assert any(u.operation is op and u.index == index for u in value.uses)
+        for index, block in enumerate(op.successors):
+            assert any(u.operation is op and u.index == index for u in block.uses)
+        assert [(r.op, r.index) for r in op.results] == [
+            (op, index) for index in range(len(op.results))
+        ]
+        assert all(region.parent is op for region in op.regions)
+
+
+SUCCESSOR, OTHER = Block(), Block()
+MADE: dict[str, Callable[[], Operation]] = {
+    "defaults filled": lambda: DefaultsOp.create(operands=[a, a, b]),
+    "defaults given": lambda: DefaultsOp.create(
+        properties={"level": IntegerAttr(7, i32), "kind": StringAttr("k")},
+        attributes={"tone": StringAttr("low"), "other": StringAttr("o")},
+    ),
+    "successors": lambda: DefaultsOp.create(
+        operands=[c], successors=[SUCCESSOR, SUCCESSOR, OTHER]
+    ),
+    "results and regions": lambda: GroupsOp.create(
+        operands=[a, b],
+        result_types=[i32, f32],
+        properties={"tag": StringAttr("t")},
+        regions=[Region(Block()), Region(Block())],
+    ),
+    "through the generic construction": lambda: arith.AddiOp(a, b),
+}
+
+
+@pytest.mark.parametrize("name", MADE)
+def test_the_quick_operation_init_makes_xdsls_op(name: str) -> None:
+    _same_op(_xdsls(MADE[name]), MADE[name]())

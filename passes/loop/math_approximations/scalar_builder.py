@@ -37,6 +37,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xlir.dialects.arith import VECTOR_FORMS
 from xlir.lowering.scalar import constant
 
+from xlir.element_types import is_float
+
 INF = float("inf")
 NAN = float("nan")
 
@@ -61,7 +63,7 @@ class Value:
 
     @property
     def is_float(self) -> bool:
-        return isinstance(self.element, AnyFloat)
+        return is_float(self.element)
 
     def coerce(self, other: Value | float | int) -> Value:
         """`other`, a number becoming a constant of this value's type."""
