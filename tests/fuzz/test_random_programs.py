@@ -25,7 +25,7 @@ def worker():
 
 
 @settings(
-    max_examples=200,  # each program is checked on every target that runs it
+    max_examples=175,  # each program is checked on every target that runs it
     deadline=None,
     derandomize=True,
     database=None,
@@ -40,15 +40,6 @@ def test_targets_agree_with_the_evaluator(worker, seed) -> None:
             f"program_case{seed}: {verdict.signature}\n{verdict.detail}\n"
             f"{program.text()}"
         )
-
-
-def test_half_selects_without_avx512vl(worker) -> None:
-    """A clamped f16 sum: code compiled without AVX512VL (the mask-move-fold
-    guard) kept AVX512FP16, which needs it, and LLVM aborted ("Cannot
-    select: v8f16 X86ISD::CMOV") on an AVX512FP16 host."""
-    program, inputs = program_case(24940649, 8)
-    verdict = check(worker, program, arrays(inputs))
-    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
 
 
 def test_xla_is_a_second_reference(worker) -> None:
