@@ -14,6 +14,15 @@ import xlir
 from xlir.element_dtypes import ml_dtype_of
 
 
+def _program(tensor: str) -> str:
+    """`chlo.next_after` of two arguments of type `tensor`."""
+    return f"""
+func.func @main(%x: {tensor}, %y: {tensor}) -> {tensor} {{
+  %r = chlo.next_after %x, %y : {tensor}, {tensor} -> {tensor}
+  return %r : {tensor}
+}}"""
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_next_after_cpu_matches_numpy(dtype):
     finfo = np.finfo(dtype)
@@ -22,12 +31,7 @@ def test_next_after_cpu_matches_numpy(dtype):
     pairs = np.array(list(itertools.product(values, repeat=2)), dtype).T
     x, y = np.ascontiguousarray(pairs[0]), np.ascontiguousarray(pairs[1])
     element = {np.float16: "f16", np.float32: "f32", np.float64: "f64"}[dtype]
-    tensor = f"tensor<{len(x)}x{element}>"
-    text = f"""
-func.func @main(%x: {tensor}, %y: {tensor}) -> {tensor} {{
-  %r = chlo.next_after %x, %y : {tensor}, {tensor} -> {tensor}
-  return %r : {tensor}
-}}"""
+    text = _program(f"tensor<{len(x)}x{element}>")
     with np.errstate(over="ignore"):
         want = np.where(x == y, y, np.nextafter(x, y))
     for target in ("interpreter", "cpu"):
@@ -72,13 +76,9 @@ def test_next_after_of_every_float8_pair(name):
         _neighbour(values, a, b)
         for a, b in zip(x.astype(float), y.astype(float), strict=True)
     ]
-    tensor = f"tensor<65536x{name}>"
-    text = f"""
-func.func @main(%x: {tensor}, %y: {tensor}) -> {tensor} {{
-  %r = chlo.next_after %x, %y : {tensor}, {tensor} -> {tensor}
-  return %r : {tensor}
-}}"""
-    got = np.asarray(xlir.compile(text, target="cpu")(x, y), np.float64)
+    got = np.asarray(
+        xlir.compile(_program(f"tensor<65536x{name}>"), target="cpu")(x, y), np.float64
+    )
     want = np.array(want).astype(dtype).astype(np.float64)  # FNUZ: -0 is +0
     nan = np.isnan(want)
     np.testing.assert_array_equal(np.isnan(got), nan)
