@@ -141,6 +141,25 @@ def test_xla_skips_its_folded_leading_zeros(worker) -> None:
     assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
 
 
+def test_xla_skips_the_maximum_of_a_clamp_it_simplifies(worker) -> None:
+    """XLA simplifies max(clamp(lo, x, hi), lo) to the clamp, which is hi
+    where lo > hi, below lo (fuzzer seed 40410541), so a maximum of a
+    clamp is not compared on XLA."""
+    pytest.importorskip("jax")
+    program = Program()
+    type_ = TType((2,), "ui8")
+    x, lo, hi = (program.new_argument(type_) for _ in range(3))
+    (clamped,) = program.add_node(
+        f"$R = stablehlo.clamp $1, $0, $2 : {type_}", [x, lo, hi], [type_]
+    )
+    program.outputs = program.add_node(
+        f"$R = stablehlo.maximum $0, $1 : {type_}", [clamped, lo], [type_]
+    )
+    arguments = [np.array(v, np.uint8) for v in ([11, 4], [9, 1], [3, 3])]
+    verdict = check(worker, program, arguments, xla=True)
+    assert not verdict.failed, f"{verdict.signature}\n{verdict.detail}"
+
+
 def test_xla_flushing_denormals_is_its_own_difference(worker) -> None:
     """XLA:CPU flushes denormals to zero: sign(-denormal) is -0 there, -1 in
     the evaluator (fuzzer seed 24000172, with log, divide and floor of

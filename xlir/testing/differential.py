@@ -73,6 +73,8 @@ XLA_REWRITES = {
     ("count_leading_zeros", "constant"): "XLA's constant folder counts a "
     "negative narrow integer's zeros in 64 bits: clz(-128 : i8) is -56, not 0 "
     "(seed 40410131)",
+    ("maximum", "clamp"): "max(clamp(lo, x, hi), lo) becomes the clamp, which "
+    "is hi, below lo, where lo > hi (seed 40410541)",
 }
 """(op, op of its operand) pairs that XLA's algebraic simplifier rewrites
 into something the spec does not compute: a program with one is not run on
