@@ -709,24 +709,29 @@ def _next_after(e: _Emitter) -> SSAValue:
     """`chlo.next_after`: the float after `x` toward `y`, one step of the
     bit pattern (up in magnitude when `y` lies beyond `x` from zero, else
     down); `y` when they are equal, the smallest subnormal with `y`'s sign
-    from zero, NaN when either is."""
+    from zero, NaN when either is. Zero is compared with as `cmpf_zero`
+    does (`f8E8M0FNU` has none), and in the formats without -0 (FNUZ, whose
+    sign bit alone is NaN) a step down from the smallest negative value is
+    +0."""
     _float_only(e)
     assert isinstance(e.type, AnyFloat)
     integer = IntegerType(e.type.bitwidth)
     x, y = e.args
     bits = e(arith.BitcastOp(x, integer))
-    zero = e.const(0.0)
-    away_from_zero = e.cmpi("eq", e.cmpf("olt", x, y), e.cmpf("ogt", x, zero))
+    sign = e.const(1 << (e.type.bitwidth - 1), integer)
+    away_from_zero = e.cmpi("eq", e.cmpf("olt", x, y), e.cmpf_zero("ogt", x))
     step = e.select(away_from_zero, e.const(1, integer), e.const(-1, integer))
-    following = e(arith.BitcastOp(e(arith.AddiOp(bits, step)), e.type))
-    sign_of_y = e.and_(
-        e(arith.BitcastOp(y, integer)), e.const(1 << (e.type.bitwidth - 1), integer)
-    )
+    stepped = e(arith.AddiOp(bits, step))
+    fmt = format_of(e.type)
+    if fmt is not None and fmt.kind == "fnuz":
+        stepped = e.select(e.cmpi("eq", stepped, sign), e.const(0, integer), stepped)
+    following = e(arith.BitcastOp(stepped, e.type))
+    sign_of_y = e.and_(e(arith.BitcastOp(y, integer)), sign)
     subnormal = e(arith.BitcastOp(e.or_(sign_of_y, e.const(1, integer)), e.type))
     result = e.select(
         e.cmpf("oeq", x, y),
         y,
-        e.select(e.cmpf("oeq", x, zero), subnormal, following),
+        e.select(e.cmpf_zero("oeq", x), subnormal, following),
     )
     return e.select(e.cmpf("uno", x, y), e(arith.AddfOp(x, y)), result)
 

@@ -257,3 +257,20 @@ def test_approximated_values_reach_no_stepped_op() -> None:
                 ], node.template
             checked += any(approximated)
     assert checked > 100
+
+
+def test_matmuls_and_long_sorts_reach_the_cpu_routines() -> None:
+    """Matmuls wide enough for the GEMM routine's panels, with sums past its
+    256-term chunks, and sorts of rows past the sort routine's insertion
+    sort (64 keys) appear; without them the generator's dots had at most 4
+    columns and its rows at most 33 elements, which neither routine takes."""
+    texts = "".join(generate(seed).text() for seed in SEEDS)
+    panels = re.findall(r"-> tensor<(?:\dx)?\d+x(\d+)xf32>", texts)
+    assert any(int(n) >= 24 for n in panels)
+    assert re.search(r"stablehlo\.dot_general .*x(?:257|300)xf32>", texts)
+    sorts = re.findall(
+        r'"stablehlo\.sort"\(.*?dimension = (\d+).*?\n *\}\) : \(tensor<([\dx]*)x',
+        texts,
+        re.S,
+    )
+    assert any(int(shape.split("x")[int(dim)]) > 64 for dim, shape in sorts)

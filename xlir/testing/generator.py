@@ -10,14 +10,16 @@ reverse, slice with strides, pad (negative and interior padding),
 concatenate, reduce over any dimensions, JAX's argmax and argmin (a reduce
 of values and their iota), reduce_window (padding, strides, base and window
 dilations), dot_general with batch, contracting and free dimensions in any
-order, convolution (operands and result in any layout, strides, padding,
+order (now and then a matmul of JAX's shapes sized for the GEMM routine),
+convolution (operands and result in any layout, strides, padding,
 lhs and rhs dilation, window reversal, feature or batch groups), both
 sometimes summing narrow operands into a wider result type, gather and
 scatter (of rows, some at constant distinct rows in order that say so,
 `indices_are_sorted` and `unique_indices`; of windows at points of one or
 two coordinates; and of those in each member of a batch, batching dims),
 dynamic_slice and dynamic_update_slice (indices of any integer type and any
-value: they are clamped), sort (by one key or two, argsorts unstable),
+value: they are clamped), sort (by one key or two, argsorts unstable; now
+and then rows longer than the sort routine sorts by insertion),
 chlo.top_k, select_and_scatter (JAX's max pooling gradient),
 bitcast_convert (float and integer of one width, both ways),
 reduce_precision, rng_bit_generator (THREE_FRY and PHILOX), calls of
@@ -244,6 +246,17 @@ RANKS = (0, 1, 1, 2, 2, 2, 3)
 LARGE_SIZES = (8, 9, 16, 17, 33)
 """Sizes at and past the vector widths and tiles targets split loops by."""
 
+MATMUL_M = (2, 3, 5, 8, 17)
+MATMUL_K = (1, 4, 17, 17, 256, 257, 300)
+MATMUL_N = (2, 5, 12, 16, 24, 31, 32, 48, 64)
+"""A matmul's rows, sums and columns: past the GEMM routine's bounds
+(targets/cpu/gemm_calls.py: M and N of 2 or more, N within a quarter of
+whole panels of 16 or 32 columns, sums of 256-term chunks and the terms
+left over)."""
+LONG_ROWS = (63, 64, 65, 130, 257)
+"""Sorted rows at and past the sort routine's insertion sort (64 keys:
+targets/cpu/sort_routine.py), which sorts longer ones by radix."""
+
 WIDER_ACCUMULATORS = {
     "bf16": "f32",
     "f16": "f32",
@@ -334,6 +347,10 @@ class Generator:
         clamp, convert and constants, and of the float ops only those the
         spec defines to the bit (`EXACT_FLOAT_UNARY`/`_BINARY`)."""
         self.rng = random.Random(seed)
+        self.later = random.Random(~seed)
+        """Draws whether a node takes a form added after many seeds were
+        quoted (in tests, docs and commits: `matmul`, long sort rows), so
+        that the program of a seed with no such node replays as before."""
         self.max_ops = max_ops
         self.p = Program()
         rng = self.rng
@@ -1235,6 +1252,11 @@ class Generator:
         )
 
     def dot_general(self) -> None:
+        """Of an existing value and one more by any dimension numbers, or
+        (1 in 4) a `matmul`."""
+        if self.later.random() < 0.25:
+            self.matmul()
+            return
         x = self.any_value(lambda t: 1 <= t.rank <= 3 and not t.is_bool)
         lhs = self.p.type_of(x)
         rng = self.rng
@@ -1271,6 +1293,30 @@ class Generator:
                 f"({lhs}, {rhs}) -> {target}"
             ),
             (x, y),
+            target,
+        )
+
+    def matmul(self) -> None:
+        """A matrix product as JAX writes `x @ w` (batched: `einsum`), sized
+        for the GEMM routine (`MATMUL_M`, `_K`, `_N`), mostly f32, its rhs
+        now and then transposed (`x @ w.T`)."""
+        rng = self.rng
+        element = "f32" if rng.random() < 0.7 else self.float_type
+        m, k, n = rng.choice(MATMUL_M), rng.choice(MATMUL_K), rng.choice(MATMUL_N)
+        batch = [rng.choice([2, 3])] if rng.random() < 0.3 else []
+        b = len(batch)
+        transposed = rng.random() < 0.3
+        lhs = TType((*batch, m, k), element)
+        rhs = TType((*batch, n, k) if transposed else (*batch, k, n), element)
+        target = TType((*batch, m, n), self.accumulator(element))
+        batching = f"batching_dims = {_dims(range(b))} x {_dims(range(b))}, "
+        contracting = f"contracting_dims = [{b + 1}] x [{b + 1 if transposed else b}]"
+        self.product(
+            lambda operands: (
+                f"stablehlo.dot_general {operands}, {batching if b else ''}"
+                f"{contracting} : ({lhs}, {rhs}) -> {target}"
+            ),
+            (self.value(lhs), self.value(rhs)),
             target,
         )
 
@@ -1674,6 +1720,13 @@ class Generator:
         x = self.any_value(lambda t: t.rank >= 1 and not t.is_bool, exact=True)
         keys = self.p.type_of(x)
         dim = rng.randrange(keys.rank)
+        if self.later.random() < 0.25:  # long rows: the sort routine's radix sort
+            element = self.random_element()
+            shape = [rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 1))]
+            dim = rng.randint(0, len(shape))
+            shape.insert(dim, rng.choice(LONG_ROWS))
+            keys = TType(tuple(shape), self.int_type if element == "i1" else element)
+            x = self.p.new_argument(keys)
         operands, names, types, lines = [x], ["$0"], [keys], []
         second = rng.choice(["none", "value", "iota"])
         if second == "value":
