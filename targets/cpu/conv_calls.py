@@ -62,13 +62,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.index_ranges import linear_form
 from xlir.analysis.loop_utils import index_constant
-from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.fold_index import fold_decided
-from xlir.passes.loop.pack_panels import add_scratch
 from xlir.targets.cpu.conv_routine import (
     conv_routine_name,
     pack_routine_name,
@@ -77,6 +75,7 @@ from xlir.targets.cpu.conv_routine import (
 from xlir.targets.cpu.gemm_routine import BLOCK
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
+    Site,
     calls_loop,
     covered,
     is_positive_zero,
@@ -281,25 +280,18 @@ def _covered(conv: Conv, kernel: KernelOp, nr: int) -> bool:
     return covered(kernel, conv.a, conv.b, conv.c, conv.m, conv.n, nr)
 
 
-def _call(
-    conv: Conv,
-    kernel: KernelOp,
-    launches: list[LaunchOp],
-    mr: int,
-    lanes: int,
-    threads: int | None,
-) -> None:
+def _call(conv: Conv, site: Site, threads: int | None) -> None:
     """Replace the nest by the pack call and a loop over groups of
     `GROUP_ROWS` rows, each calling the entry per panel (module docstring);
     `threads`: the mark of that loop, None for none."""
-    nr = 2 * lanes
+    nr, mr, lanes = site.nr, site.mr, site.lanes
     _, middle, inner = conv.rows
     group = -(-GROUP_ROWS // inner) * inner
     groups = -(-conv.m // group)
     chunk = chunk_terms(conv.terms)
     assert chunk is not None
     floats = scratch_floats(conv.n, conv.k, lanes)
-    scratch = add_scratch(kernel, MemRefType(Float32Type(), [floats]), launches)
+    scratch = site.scratch(MemRefType(Float32Type(), [floats]))
     b = Builder(InsertPoint.before(conv.nest))
     _, k_middle, k_inner = conv.terms
     sizes = (
@@ -331,17 +323,9 @@ class ConvCallsPass(RoutineCallsPass):
 
     name = "conv-calls"
 
-    def call(
-        self,
-        nest: ParallelOp,
-        kernel: KernelOp,
-        launches: list[LaunchOp],
-        mr: int,
-        lanes: int,
-    ) -> None:
+    def call(self, nest: ParallelOp, site: Site) -> None:
         fold_decided(nest)
         conv = conv_of(nest)
-        if conv is None or not _covered(conv, kernel, 2 * lanes):
+        if conv is None or not _covered(conv, site.kernel, site.nr):
             return
-        dots = conv.m * conv.n * conv.k
-        _call(conv, kernel, launches, mr, lanes, self.threads_for(dots, 2 * lanes))
+        _call(conv, site, self.threads_for(conv.m * conv.n * conv.k, site.nr))

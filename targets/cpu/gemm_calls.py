@@ -65,15 +65,14 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.loop_utils import index_constant
-from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
-from xlir.passes.loop.pack_panels import add_scratch
 from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, routine_name
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
+    Site,
     calls_loop,
     covered,
     is_positive_zero,
@@ -253,27 +252,18 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
     return covered(kernel, gemm.a, gemm.b, gemm.c, gemm.m, gemm.n, nr)
 
 
-def _call(
-    gemm: Gemm,
-    kernel: KernelOp,
-    launches: list[LaunchOp],
-    mr: int,
-    lanes: int,
-    threads: int | None,
-) -> None:
+def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
     """Replace the nest by a loop of calls (module docstring): over the
     panels, each packed into a scratch slice of its own; for a batched dot,
     over the matrices, each with a scratch slice its panels take in turn
     (a slice per matrix and panel was as large as all of B, which cost a
     batched dot's launch its page faults); `threads`: the mark of that
     loop, None for none."""
-    nr = 2 * lanes
+    nr = site.nr
     matrices = prod(gemm.batch_sizes)
     panels = -(-gemm.n // nr)
     slots = matrices if gemm.batch else panels
-    scratch = add_scratch(
-        kernel, MemRefType(Float32Type(), [slots, gemm.k, nr]), launches
-    )
+    scratch = site.scratch(MemRefType(Float32Type(), [slots, gemm.k, nr]))
     if gemm.batch:
         outer = ParallelOp(
             [0] * len(gemm.batch), list(gemm.batch_sizes), [1] * len(gemm.batch)
@@ -299,7 +289,7 @@ def _call(
     )  # fmt: skip
     constants = [index_constant(b, size) for size in sizes]
     arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, matrix, slot, column]
-    b.insert(CallOp(routine_name(mr, lanes), arguments))
+    b.insert(CallOp(routine_name(site.mr, site.lanes), arguments))
     if gemm.epilogue:
         _epilogue(b, gemm, nr, batch, column, constants[1])
     Rewriter.erase_op(gemm.nest)
@@ -354,16 +344,9 @@ class GemmCallsPass(RoutineCallsPass):
 
     name = "gemm-calls"
 
-    def call(
-        self,
-        nest: ParallelOp,
-        kernel: KernelOp,
-        launches: list[LaunchOp],
-        mr: int,
-        lanes: int,
-    ) -> None:
+    def call(self, nest: ParallelOp, site: Site) -> None:
         gemm = gemm_of(nest)
-        if gemm is None or not _covered(gemm, kernel, 2 * lanes):
+        if gemm is None or not _covered(gemm, site.kernel, site.nr):
             return
         dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
-        _call(gemm, kernel, launches, mr, lanes, self.threads_for(dots, 2 * lanes))
+        _call(gemm, site, self.threads_for(dots, site.nr))

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import (
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -21,6 +28,7 @@ from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.pack_panels import add_scratch
 from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
 from xlir.passes.loop.register_tile import default_tile
 from xlir.passes.loop.vector_sizes import (
@@ -31,6 +39,25 @@ from xlir.passes.loop.vector_sizes import (
 
 from xlir.diagnostics import XlirError
 from xlir.walk import walk
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a nest's calls go: its kernel (and that kernel's launches,
+    which pass the scratch), and the routine's tile, `mr` x `2 * lanes`."""
+
+    kernel: KernelOp
+    launches: list[LaunchOp]
+    mr: int
+    lanes: int
+
+    @property
+    def nr(self) -> int:
+        return 2 * self.lanes
+
+    def scratch(self, type_: MemRefType) -> SSAValue:
+        """A scratch buffer of `type_` for the calls (`pack-panels`')."""
+        return add_scratch(self.kernel, type_, self.launches)
 
 
 @dataclass(frozen=True)
@@ -62,21 +89,12 @@ class RoutineCallsPass(ModulePass):
         launches = launches_by_kernel(op)
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
-                self.call(
-                    nest, kernel, launches.get(kernel.sym_name.data, []), mr, lanes
-                )
+                site = Site(kernel, launches.get(kernel.sym_name.data, []), mr, lanes)
+                self.call(nest, site)
 
     @abstractmethod
-    def call(
-        self,
-        nest: ParallelOp,
-        kernel: KernelOp,
-        launches: list[LaunchOp],
-        mr: int,
-        lanes: int,
-    ) -> None:
-        """Replace `nest` by calls of the routine of `mr` x `2 * lanes`
-        tiles where the routine covers it; `launches`: those of `kernel`."""
+    def call(self, nest: ParallelOp, site: Site) -> None:
+        """Replace `nest` by calls of the routine where it covers it."""
 
     def threads_for(self, dots: int, nr: int) -> int | None:
         """The threads mark of the loop of calls for a nest of `dots`
