@@ -96,6 +96,7 @@ def define_conv(
     panels = b.gep(p, [b.mul(k, I64(2))], inbounds=True, source_etype=F32)
     panel = b.gep(panels, [b.mul(j0, k)], inbounds=True, source_etype=F32)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)
+    tiles_of_line = tile_rows(b, m0, mr)
 
     def line(start: ir.Value) -> None:
         at = value(b.add(first, start))
@@ -110,7 +111,7 @@ def define_conv(
             arguments = [a_at, panel, c_at, k, a_m0, taps, c_row, width, chunk]
             b.call(tiles[rows], arguments)
 
-        tile_rows(b, m0, mr, tile)
+        tiles_of_line(tile)
 
     loop(b, I64(0), count, m0, line)
     b.ret_void()

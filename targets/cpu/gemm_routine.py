@@ -116,25 +116,31 @@ def define_gemm(
             with short:
                 b.call(tiles[rows, False], arguments)
 
-    tile_rows(b, m, mr, tile)
+    tile_rows(b, m, mr)(tile)
     b.ret_void()
 
 
 def tile_rows(
-    b: ir.IRBuilder, m: ir.Value, mr: int, tile: Callable[[int, ir.Value], None]
-) -> None:
-    """`tile(rows, row)` over `m` rows as `register-tile` tiles them: tiles
-    of as many rows as `_dividing_rows` picks, then one tile of the rows
-    left over."""
+    b: ir.IRBuilder, m: ir.Value, mr: int
+) -> Callable[[Callable[[int, ir.Value], None]], None]:
+    """What runs `tile(rows, row)` over `m` rows as `register-tile` tiles
+    them: tiles of as many rows as `_dividing_rows` picks, then one tile of
+    the rows left over. The picks are made here, where `b` is (before a
+    loop whose iterations each tile `m` rows, as the convolution entry's
+    lines), the tiles where what this returns is called."""
     rows = _dividing_rows(b, m, mr)
     full = value(b.mul(b.udiv(m, rows), rows))
-    cases(
-        b,
-        rows,
-        range(mr // 2 + 1, mr + 1),
-        lambda r: loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
-    )
-    cases(b, value(b.sub(m, full)), range(1, mr), lambda r: tile(r, full))
+
+    def run(tile: Callable[[int, ir.Value], None]) -> None:
+        cases(
+            b,
+            rows,
+            range(mr // 2 + 1, mr + 1),
+            lambda r: loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
+        )
+        cases(b, value(b.sub(m, full)), range(1, mr), lambda r: tile(r, full))
+
+    return run
 
 
 def _dividing_rows(b: ir.IRBuilder, m: ir.Value, mr: int) -> ir.Value:
