@@ -52,46 +52,36 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float32Type,
     IndexType,
-    IntegerAttr,
     MemRefType,
-    ModuleOp,
-    i64,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.index_ranges import linear_form
-from xlir.analysis.kernel_aliasing import launches_by_kernel
 from xlir.analysis.loop_utils import index_constant
-from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.fold_index import fold_decided
-from xlir.passes.loop.pack_panels import add_scratch
-from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
-from xlir.passes.loop.register_tile import default_tile
-from xlir.passes.loop.vector_sizes import (
-    DEFAULT_VECTOR_BITS,
-    DEFAULT_VECTOR_REGISTERS,
-    check_vector_bits,
-)
 from xlir.targets.cpu.conv_routine import (
     conv_routine_name,
     pack_routine_name,
     scratch_floats,
 )
-from xlir.targets.cpu.gemm_calls import _is_positive_zero, _static_sizes, _terminator
 from xlir.targets.cpu.gemm_routine import BLOCK
-
-from xlir.diagnostics import XlirError
-from xlir.walk import walk
+from xlir.targets.cpu.routine_calls import (
+    RoutineCallsPass,
+    Site,
+    calls_loop,
+    covered,
+    is_positive_zero,
+    static_sizes,
+    terminator,
+)
 
 LEVELS = 3
 """Row dimensions, and sum loops, the entry splits an index over."""
@@ -182,7 +172,7 @@ def _sum_loops(nest: ParallelOp) -> tuple[list[ForOp], StoreOp] | None:
     (loop,) = loops
     if store.value is not loop.results[0] or len(loop.iter_args) != 1:
         return None
-    if not _is_positive_zero(loop.iter_args[0]):
+    if not is_positive_zero(loop.iter_args[0]):
         return None
     found = [loop]
     while True:
@@ -210,14 +200,14 @@ def _padded(values: Sequence[int], fill: int) -> tuple[int, ...]:
 def conv_of(nest: ParallelOp) -> Conv | None:
     """The convolution a nest computes, where the entry covers it (module
     docstring), else None."""
-    sizes = _static_sizes(nest)
+    sizes = static_sizes(nest)
     found = _sum_loops(nest) if sizes is not None else None
     if sizes is None or found is None:
         return None
     loops, store = found
     term_sizes = []
     for loop in loops:
-        counted = _static_sizes(loop)
+        counted = static_sizes(loop)
         if counted is None:
             return None
         term_sizes += counted
@@ -285,38 +275,23 @@ def chunk_terms(terms: Sequence[int]) -> int | None:
 def _covered(conv: Conv, kernel: KernelOp, nr: int) -> bool:
     """Whether the entry gives the inline kernel's bits at its speed: as
     `gemm-calls` asks of a dot, and a sum `block-sums` splits in chunks."""
-    if conv.m < 2 or conv.n < 2 or conv.k < 1 or chunk_terms(conv.terms) is None:
+    if conv.k < 1 or chunk_terms(conv.terms) is None:
         return False
-    computed = -(-conv.n // nr) * nr
-    if 4 * (computed - conv.n) > computed:
-        return False
-    for op in walk(kernel):
-        if isinstance(op, LoadOp) and op.buffer is conv.c:
-            return False
-        if isinstance(op, StoreOp) and op.buffer in (conv.a, conv.b):
-            return False
-    return True
+    return covered(kernel, conv.a, conv.b, conv.c, conv.m, conv.n, nr)
 
 
-def _call(
-    conv: Conv,
-    kernel: KernelOp,
-    launches: list[LaunchOp],
-    mr: int,
-    lanes: int,
-    threads: int | None,
-) -> None:
+def _call(conv: Conv, site: Site, threads: int | None) -> None:
     """Replace the nest by the pack call and a loop over groups of
     `GROUP_ROWS` rows, each calling the entry per panel (module docstring);
     `threads`: the mark of that loop, None for none."""
-    nr = 2 * lanes
+    nr, mr, lanes = site.nr, site.mr, site.lanes
     _, middle, inner = conv.rows
     group = -(-GROUP_ROWS // inner) * inner
     groups = -(-conv.m // group)
     chunk = chunk_terms(conv.terms)
     assert chunk is not None
     floats = scratch_floats(conv.n, conv.k, lanes)
-    scratch = add_scratch(kernel, MemRefType(Float32Type(), [floats]), launches)
+    scratch = site.scratch(MemRefType(Float32Type(), [floats]))
     b = Builder(InsertPoint.before(conv.nest))
     _, k_middle, k_inner = conv.terms
     sizes = (
@@ -324,16 +299,14 @@ def _call(
     )  # fmt: skip
     constants = [index_constant(b, size) for size in sizes]
     b.insert(CallOp(pack_routine_name(mr, lanes), [conv.b, scratch, *constants]))
-    loop = b.insert(ParallelOp([0], [groups], [1]))
-    if threads is not None and groups >= 2:
-        loop.attributes[THREADS] = IntegerAttr(threads, i64)
-    b = Builder(InsertPoint.before(_terminator(loop)))
+    loop = ParallelOp([0], [groups], [1])
+    b = calls_loop(conv.nest, loop, threads, groups)
     (index,) = loop.induction_vars
     first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
     left = b.insert(arith.SubiOp(index_constant(b, conv.m), first)).result
     count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
     panels = b.insert(ForOp(0, conv.n, nr))
-    b = Builder(InsertPoint.before(_terminator(panels)))
+    b = Builder(InsertPoint.before(terminator(panels)))
     sizes = (middle, inner, *conv.a_rows, conv.n, conv.n, conv.k, chunk)
     constants = [index_constant(b, size) for size in sizes]
     arguments = [
@@ -344,47 +317,15 @@ def _call(
 
 
 @dataclass(frozen=True)
-class ConvCallsPass(ModulePass):
+class ConvCallsPass(RoutineCallsPass):
     """f32 convolution nests call the GEMM routine's convolution entry
     (module docstring)."""
 
     name = "conv-calls"
 
-    mr: int = 0
-    """Rows of the routine's tile; 0: `register-tile`'s for the registers."""
-    lanes: int = 0
-    """f32 lanes of its vectors (its tile is two wide); 0: the vector width's."""
-    threads: int = 0
-    """The threads mark of a groups' loop (`parallelize`'s); 1: none."""
-    min_work: int = DEFAULT_MIN_WORK
-    """The inline kernel's estimated ops from which the groups get threads."""
-    vector_bits: int = DEFAULT_VECTOR_BITS
-    vector_registers: int = DEFAULT_VECTOR_REGISTERS
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.mr < 0 or self.lanes < 0 or self.threads < 0 or self.min_work < 0:
-            raise XlirError(
-                "error: conv-calls: mr, lanes, threads and min-work must be "
-                f"non-negative, got mr={self.mr} lanes={self.lanes} "
-                f"threads={self.threads} min-work={self.min_work}"
-            )
-        check_vector_bits(self.name, self.vector_bits)
-        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
-        mr, lanes = self.mr or default_mr, self.lanes or default_nr // 2
-        launches = launches_by_kernel(op)
-        for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
-            for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
-                fold_decided(nest)
-                conv = conv_of(nest)
-                if conv is None or not _covered(conv, kernel, 2 * lanes):
-                    continue
-                work = 4 * conv.m * conv.n * conv.k // (2 * lanes)
-                threaded = self.threads != 1 and work >= self.min_work
-                _call(
-                    conv,
-                    kernel,
-                    launches.get(kernel.sym_name.data, []),
-                    mr,
-                    lanes,
-                    self.threads if threaded else None,
-                )
+    def call(self, nest: ParallelOp, site: Site) -> None:
+        fold_decided(nest)
+        conv = conv_of(nest)
+        if conv is None or not _covered(conv, site.kernel, site.nr):
+            return
+        _call(conv, site, self.threads_for(conv.m * conv.n * conv.k, site.nr))

@@ -35,20 +35,10 @@ gives the inline kernel's bits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from llvmlite import ir
 from xlir.lowering.llvm.half_conversions import module_function
-from xlir.targets.cpu.gemm_routine import (
-    F32,
-    I64,
-    PTR,
-    _dividing_rows,
-    _loop,
-    _store_tile,
-    _value,
-    routine_name,
-)
+from xlir.targets.cpu.gemm_routine import define_tile, routine_name, tile_rows
+from xlir.targets.cpu.routine_ir import F32, I64, PTR, loop, value
 
 PACK_ARGUMENTS = 13
 """B, P; N, K, k1, k0, a_k2, a_k1, a_k0, b_k2, b_k1, b_k0, b_col."""
@@ -82,15 +72,18 @@ def define_conv(
     """Define both entries (module docstring) in `module`, or complete their
     declarations there."""
     _define_pack(module, mr, lanes, linkage)
-    vector = ir.VectorType(F32, lanes)
+    name = conv_routine_name(mr, lanes)
     function = module_function(
         module,
-        conv_routine_name(mr, lanes),
+        name,
         ir.FunctionType(ir.VoidType(), [PTR] * 3 + [I64] * (ARGUMENTS - 3)),
     )
     function.linkage = linkage
     tiles = {
-        rows: _define_tile(module, mr, lanes, rows, vector) for rows in range(1, mr + 1)
+        rows: define_tile(
+            module, f"{name}.tile{rows}", lanes, rows, taps=True, chunk=None
+        )
+        for rows in range(1, mr + 1)
     }
     a, c, p = function.args[:3]
     first, count, m1, m0, a_m2, a_m1, a_m0, c_row, n, k, chunk, j0 = function.args[3:]
@@ -103,27 +96,10 @@ def define_conv(
     panels = b.gep(p, [b.mul(k, I64(2))], inbounds=True, source_etype=F32)
     panel = b.gep(panels, [b.mul(j0, k)], inbounds=True, source_etype=F32)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)
-
-    def cases(
-        value: ir.Value, counts: Sequence[int], body: Callable[[int], None]
-    ) -> None:
-        """`body(count)` where `value` is `count`, for each of `counts`."""
-        switch = b.switch(value, None)
-        after = function.append_basic_block("cases")
-        switch.default = after
-        for number in counts:
-            case = function.append_basic_block(f"case{number}")
-            switch.add_case(I64(number), case)
-            b.position_at_end(case)
-            body(number)
-            b.branch(after)
-        b.position_at_end(after)
-
-    rows = _dividing_rows(b, m0, mr)
-    full = _value(b.mul(b.udiv(m0, rows), rows))
+    tiles_of_line = tile_rows(b, m0, mr)
 
     def line(start: ir.Value) -> None:
-        at = _value(b.add(first, start))
+        at = value(b.add(first, start))
         rest = b.udiv(at, m0)
         offset = b.add(b.mul(b.udiv(rest, m1), a_m2), b.mul(b.urem(rest, m1), a_m1))
         a_line = b.gep(a, [offset], inbounds=True, source_etype=F32)
@@ -132,17 +108,12 @@ def define_conv(
         def tile(rows: int, row: ir.Value) -> None:
             a_at = b.gep(a_line, [b.mul(row, a_m0)], inbounds=True, source_etype=F32)
             c_at = b.gep(c_line, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
-            arguments = [a_at, panel, taps, c_at, k, chunk, a_m0, c_row, width]
+            arguments = [a_at, panel, c_at, k, a_m0, taps, c_row, width, chunk]
             b.call(tiles[rows], arguments)
 
-        cases(
-            rows,
-            range(mr // 2 + 1, mr + 1),
-            lambda r: _loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
-        )
-        cases(_value(b.sub(m0, full)), range(1, mr), lambda r: tile(r, full))
+        tiles_of_line(tile)
 
-    _loop(b, I64(0), count, m0, line)
+    loop(b, I64(0), count, m0, line)
     b.ret_void()
 
 
@@ -187,91 +158,24 @@ def _define_pack(module: ir.Module, mr: int, lanes: int, linkage: str) -> None:
                     value = b.select(inside, b.load(at, typ=F32), ir.Constant(F32, 0.0))
                     b.store(value, b.gep(target, [c], inbounds=True, source_etype=F32))
 
-                _loop(b, I64(0), I64(nr), I64(1), column)
+                loop(b, I64(0), I64(nr), I64(1), column)
 
     def row(i2: ir.Value, i1: ir.Value, i0: ir.Value) -> None:
         kk = b.load(term, typ=I64)
         tap = b.add(b.add(b.mul(i2, a_k2), b.mul(i1, a_k1)), b.mul(i0, a_k0))
         b.store(tap, b.gep(p, [kk], inbounds=True, source_etype=I64))
-        weight = _value(b.add(b.add(b.mul(i2, b_k2), b.mul(i1, b_k1)), b.mul(i0, b_k0)))
-        _loop(b, I64(0), n, I64(nr), lambda j0: pack(kk, weight, j0))
+        weight = value(b.add(b.add(b.mul(i2, b_k2), b.mul(i1, b_k1)), b.mul(i0, b_k0)))
+        loop(b, I64(0), n, I64(nr), lambda j0: pack(kk, weight, j0))
         b.store(b.add(kk, I64(1)), term)
 
     def levels(i2: ir.Value) -> None:
-        _loop(
+        loop(
             b,
             I64(0),
             k1,
             I64(1),
-            lambda i1: _loop(b, I64(0), k0, I64(1), lambda i0: row(i2, i1, i0)),
+            lambda i1: loop(b, I64(0), k0, I64(1), lambda i0: row(i2, i1, i0)),
         )
 
-    _loop(b, I64(0), _value(b.udiv(k, b.mul(k1, k0))), I64(1), levels)
+    loop(b, I64(0), value(b.udiv(k, b.mul(k1, k0))), I64(1), levels)
     b.ret_void()
-
-
-def _define_tile(
-    module: ir.Module, mr: int, lanes: int, rows: int, vector: ir.VectorType
-) -> ir.Function:
-    """`rows` x `2 * lanes` of C from A's rows and the packed panel:
-    `tile(A_row0, panel, taps, C_row0, K, chunk, a_row, c_row, width)`, term
-    `kk` of row r at `A_row0 + r * a_row + taps[kk]`."""
-    name = f"{conv_routine_name(mr, lanes)}.tile{rows}"
-    function = ir.Function(
-        module, ir.FunctionType(ir.VoidType(), [PTR] * 4 + [I64] * 5), name
-    )
-    function.linkage = "internal"
-    a, panel, taps, c, k, chunk, a_row, c_row, width = function.args
-    b = ir.IRBuilder(function.append_basic_block("entry"))
-    fma = module_function(
-        module, f"llvm.fma.v{lanes}f32", ir.FunctionType(vector, [vector] * 3)
-    )
-    count = 2 * rows
-    sums = [b.alloca(vector) for _ in range(count)]
-    partials = [b.alloca(vector) for _ in range(count)]
-    zero = ir.Constant(vector, [0.0] * lanes)
-    negative_zero = ir.Constant(vector, [-0.0] * lanes)
-    for s in sums:
-        b.store(zero, s)
-    offsets = [b.mul(I64(r), a_row) for r in range(rows)]
-
-    def step(kk: ir.Value, into: Sequence[ir.Instruction]) -> None:
-        row = b.gep(panel, [b.mul(kk, I64(2 * lanes))], inbounds=True, source_etype=F32)
-        halves = [
-            b.load(
-                b.gep(row, [I64(h * lanes)], inbounds=True, source_etype=F32),
-                typ=vector,
-                align=4,
-            )
-            for h in range(2)
-        ]
-        tap = b.load(b.gep(taps, [kk], inbounds=True, source_etype=I64), typ=I64)
-        column = b.gep(a, [tap], inbounds=True, source_etype=F32)
-        for r in range(rows):
-            x = b.load(
-                b.gep(column, [offsets[r]], inbounds=True, source_etype=F32), typ=F32
-            )
-            splat = b.shuffle_vector(
-                b.insert_element(ir.Constant(vector, ir.Undefined), x, I64(0)),
-                ir.Constant(vector, ir.Undefined),
-                ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes),
-            )
-            for h in range(2):
-                slot = into[2 * r + h]
-                b.store(b.call(fma, [splat, halves[h], b.load(slot, typ=vector)]), slot)
-
-    def chunk_at(start: ir.Value) -> None:
-        for p in partials:
-            b.store(negative_zero, p)
-        end = _value(b.add(start, chunk))
-        _loop(b, start, end, I64(1), lambda kk: step(kk, partials))
-        for s, p in zip(sums, partials, strict=True):
-            b.store(b.fadd(b.load(s, typ=vector), b.load(p, typ=vector)), s)
-
-    some = b.icmp_unsigned("!=", chunk, I64(0))
-    divisor = _value(b.select(some, chunk, I64(1)))
-    split = _value(b.select(some, b.mul(b.udiv(k, divisor), chunk), I64(0)))
-    _loop(b, I64(0), split, divisor, chunk_at)
-    _loop(b, split, k, I64(1), lambda kk: step(kk, sums))
-    _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
-    return function

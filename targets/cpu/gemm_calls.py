@@ -56,39 +56,29 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float32Type,
-    FloatAttr,
-    IntegerAttr,
     MemRefType,
-    ModuleOp,
     VectorType,
-    i64,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xlir.analysis.kernel_aliasing import launches_by_kernel
-from xlir.analysis.loop_utils import bounds_of, index_constant, static_trip_count
-from xlir.dialects.device import LaunchOp
+from xlir.analysis.loop_utils import index_constant
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
+from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
-from xlir.passes.loop.pack_panels import add_scratch
-from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
-from xlir.passes.loop.register_tile import default_tile
-from xlir.passes.loop.vector_sizes import (
-    DEFAULT_VECTOR_BITS,
-    DEFAULT_VECTOR_REGISTERS,
-    check_vector_bits,
-)
 from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, routine_name
-
-from xlir.diagnostics import XlirError
-from xlir.walk import walk
+from xlir.targets.cpu.routine_calls import (
+    RoutineCallsPass,
+    Site,
+    calls_loop,
+    covered,
+    is_positive_zero,
+    static_sizes,
+    terminator,
+)
 
 
 @dataclass(frozen=True)
@@ -165,28 +155,6 @@ def _strides(
     )
 
 
-def _is_positive_zero(value: SSAValue) -> bool:
-    owner = value.owner
-    return (
-        isinstance(owner, arith.ConstantOp)
-        and isinstance(owner.value, FloatAttr)
-        and isinstance(owner.value.type, Float32Type)
-        and str(owner.value.value.data) == "0.0"
-    )
-
-
-def _static_sizes(loop: ParallelOp | ForOp) -> list[int] | None:
-    sizes = []
-    for lower, upper, step in bounds_of(loop):
-        if lower != 0 or step != 1:
-            return None
-        count = static_trip_count(lower, upper, step)
-        if count is None:
-            return None
-        sizes.append(count)
-    return sizes
-
-
 def _body(block_ops: list[Operation]) -> list[Operation]:
     return [op for op in block_ops if not isinstance(op, YieldOp)]
 
@@ -212,7 +180,7 @@ def _elementwise(
 def gemm_of(nest: ParallelOp) -> Gemm | None:
     """The dot a nest computes, where the routine covers it (module
     docstring), else None."""
-    sizes = _static_sizes(nest)
+    sizes = static_sizes(nest)
     ops = _body(list(nest.body.block.ops))
     if sizes is None or len(sizes) < 2 or len(ops) < 2:
         return None
@@ -227,10 +195,10 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
         return None
     if not _elementwise(loop, before, after, store):
         return None
-    k_sizes = _static_sizes(loop)
+    k_sizes = static_sizes(loop)
     if k_sizes is None or len(loop.iter_args) != 1:
         return None
-    if not _is_positive_zero(loop.iter_args[0]):
+    if not is_positive_zero(loop.iter_args[0]):
         return None
     (k_size,) = k_sizes
     terms = _body(list(loop.body.block.ops))
@@ -275,65 +243,40 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
 
 def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
     """Whether the routine gives the inline kernel's results at its speed:
-    sizes it tiles the same way, C read nowhere in the kernel, A and B
-    written nowhere; a batched dot's sums at least `BLOCK` long (shorter
-    ones, small matrices: 256 x 64 x 256 ran 1.1x the inline kernel's
-    time, 256 x 128 x 256 1.07x; 256 x 512 x 256 the same); at most a
-    quarter of the columns computed past N (the routine's last panel
-    computes all `nr`, where the inline kernel's remainder tile is
-    narrower: a 1024 x 256 x 8 dot took 4x the vector FMAs)."""
-    if gemm.m < 2 or gemm.n < 2 or not 1 <= gemm.k <= MAX_K:
+    as `routine_calls.covered` asks, sums of at most `MAX_K` terms, and a
+    batched dot's at least `BLOCK` long (shorter ones, small matrices: 256
+    x 64 x 256 ran 1.1x the inline kernel's time, 256 x 128 x 256 1.07x;
+    256 x 512 x 256 the same)."""
+    if not 1 <= gemm.k <= MAX_K or (gemm.batch and gemm.k < BLOCK):
         return False
-    if gemm.batch and gemm.k < BLOCK:
-        return False
-    computed = -(-gemm.n // nr) * nr
-    if 4 * (computed - gemm.n) > computed:
-        return False
-    for op in walk(kernel):
-        if isinstance(op, LoadOp) and op.buffer is gemm.c:
-            return False
-        if isinstance(op, StoreOp) and op.buffer in (gemm.a, gemm.b):
-            return False
-    return True
+    return covered(kernel, gemm.a, gemm.b, gemm.c, gemm.m, gemm.n, nr)
 
 
-def _call(
-    gemm: Gemm,
-    kernel: KernelOp,
-    launches: list[LaunchOp],
-    mr: int,
-    lanes: int,
-    threads: int | None,
-) -> None:
+def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
     """Replace the nest by a loop of calls (module docstring): over the
     panels, each packed into a scratch slice of its own; for a batched dot,
     over the matrices, each with a scratch slice its panels take in turn
     (a slice per matrix and panel was as large as all of B, which cost a
     batched dot's launch its page faults); `threads`: the mark of that
     loop, None for none."""
-    nr = 2 * lanes
+    nr = site.nr
     matrices = prod(gemm.batch_sizes)
     panels = -(-gemm.n // nr)
     slots = matrices if gemm.batch else panels
-    scratch = add_scratch(
-        kernel, MemRefType(Float32Type(), [slots, gemm.k, nr]), launches
-    )
+    scratch = site.scratch(MemRefType(Float32Type(), [slots, gemm.k, nr]))
     if gemm.batch:
         outer = ParallelOp(
             [0] * len(gemm.batch), list(gemm.batch_sizes), [1] * len(gemm.batch)
         )
     else:
         outer = ParallelOp([0], [gemm.n], [nr])
-    if threads is not None and (matrices if gemm.batch else panels) >= 2:
-        outer.attributes[THREADS] = IntegerAttr(threads, i64)
-    Rewriter.insert_op(outer, InsertPoint.before(gemm.nest))
-    b = Builder(InsertPoint.before(_terminator(outer)))
+    b = calls_loop(gemm.nest, outer, threads, slots)
     if gemm.batch:
         batch = list(outer.induction_vars)
         matrix = _linear(b, batch, gemm.batch_sizes)
         columns = b.insert(ForOp(0, gemm.n, nr))
         column = columns.induction_var
-        b = Builder(InsertPoint.before(_terminator(columns)))
+        b = Builder(InsertPoint.before(terminator(columns)))
         slot = matrix
     else:
         batch = []
@@ -346,7 +289,7 @@ def _call(
     )  # fmt: skip
     constants = [index_constant(b, size) for size in sizes]
     arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, matrix, slot, column]
-    b.insert(CallOp(routine_name(mr, lanes), arguments))
+    b.insert(CallOp(routine_name(site.mr, site.lanes), arguments))
     if gemm.epilogue:
         _epilogue(b, gemm, nr, batch, column, constants[1])
     Rewriter.erase_op(gemm.nest)
@@ -381,7 +324,7 @@ def _epilogue(
         ParallelOp([0] * rows + [column], [*gemm.row_sizes, end], [1] * (rows + 1))
     )
     indices = [*batch, *nest.induction_vars]
-    inside = Builder(InsertPoint.before(_terminator(nest)))
+    inside = Builder(InsertPoint.before(terminator(nest)))
     total = inside.insert(LoadOp(gemm.c, indices)).result
     loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
     values: dict[SSAValue, SSAValue] = dict(
@@ -395,53 +338,15 @@ def _epilogue(
     inside.insert(StoreOp(values[gemm.store.value], gemm.c, indices))
 
 
-def _terminator(loop: ParallelOp | ForOp) -> Operation:
-    last = loop.body.block.last_op
-    assert last is not None
-    return last
-
-
 @dataclass(frozen=True)
-class GemmCallsPass(ModulePass):
+class GemmCallsPass(RoutineCallsPass):
     """f32 dot nests call the prebuilt GEMM routine (module docstring)."""
 
     name = "gemm-calls"
 
-    mr: int = 0
-    """Rows of the routine's tile; 0: `register-tile`'s for the registers."""
-    lanes: int = 0
-    """f32 lanes of its vectors (its tile is two wide); 0: the vector width's."""
-    threads: int = 0
-    """The threads mark of a panels' loop (`parallelize`'s); 1: none."""
-    min_work: int = DEFAULT_MIN_WORK
-    """The inline kernel's estimated ops from which the panels get threads."""
-    vector_bits: int = DEFAULT_VECTOR_BITS
-    vector_registers: int = DEFAULT_VECTOR_REGISTERS
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.mr < 0 or self.lanes < 0 or self.threads < 0 or self.min_work < 0:
-            raise XlirError(
-                "error: gemm-calls: mr, lanes, threads and min-work must be "
-                f"non-negative, got mr={self.mr} lanes={self.lanes} "
-                f"threads={self.threads} min-work={self.min_work}"
-            )
-        check_vector_bits(self.name, self.vector_bits)
-        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
-        mr, lanes = self.mr or default_mr, self.lanes or default_nr // 2
-        launches = launches_by_kernel(op)
-        for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
-            for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
-                gemm = gemm_of(nest)
-                if gemm is None or not _covered(gemm, kernel, 2 * lanes):
-                    continue
-                dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
-                work = 4 * dots // (2 * lanes)
-                threaded = self.threads != 1 and work >= self.min_work
-                _call(
-                    gemm,
-                    kernel,
-                    launches.get(kernel.sym_name.data, []),
-                    mr,
-                    lanes,
-                    self.threads if threaded else None,
-                )
+    def call(self, nest: ParallelOp, site: Site) -> None:
+        gemm = gemm_of(nest)
+        if gemm is None or not _covered(gemm, site.kernel, site.nr):
+            return
+        dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
+        _call(gemm, site, self.threads_for(dots, site.nr))

@@ -24,7 +24,7 @@ ascending, split as `block-sums{block=256}` splits it (over 256 terms:
 chunks of 256 summed from -0.0 and added to the running sum, the terms
 left over added to it directly), so a call gives the inline kernel's bits.
 Each tile has two versions, one with the chunks' loop for sums of more
-than 256 terms and one without for the others (`_define_tile`). Sums of
+than 256 terms and one without for the others (`define_tile`). Sums of
 more than 256 chunks (K >= 65792) would take a second level of
 chunks, which the routine does not do (`MAX_K`).
 """
@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from llvmlite import ir
 from xlir.lowering.llvm.half_conversions import module_function
 from xlir.passes.loop.block_sums import DEFAULT_BLOCK
+from xlir.targets.cpu.routine_ir import BIT, F32, I64, PTR, cases, loop, value
 
 BLOCK = DEFAULT_BLOCK
 """The terms per chunk of a long sum: `block-sums`' block, whose order
@@ -49,10 +49,6 @@ chunks)."""
 
 PREFIX = "xlir.gemm_f32_"
 
-I64 = ir.IntType(64)
-BIT = ir.IntType(1)
-F32 = ir.FloatType()
-PTR = ir.PointerType()
 ARGUMENTS = 18
 """A, B, C, P; M, N, K; a_row, a_k, b_k, b_col, c_row; a_batch, b_batch,
 c_batch, batch; slot, j0."""
@@ -76,15 +72,22 @@ def define_gemm(
 ) -> None:
     """Define the routine (module docstring) in `module`, or complete its
     declaration there."""
-    vector = ir.VectorType(F32, lanes)
+    name = routine_name(mr, lanes)
     function = module_function(
         module,
-        routine_name(mr, lanes),
+        name,
         ir.FunctionType(ir.VoidType(), [PTR] * 4 + [I64] * (ARGUMENTS - 4)),
     )
     function.linkage = linkage
     tiles = {
-        (rows, chunked): _define_tile(module, mr, lanes, rows, vector, chunked)
+        (rows, chunked): define_tile(
+            module,
+            f"{name}.tile{rows}{'.chunked' if chunked else ''}",
+            lanes,
+            rows,
+            taps=False,
+            chunk=BLOCK if chunked else 0,
+        )
         for rows in range(1, mr + 1)
         for chunked in (False, True)
     }
@@ -113,28 +116,31 @@ def define_gemm(
             with short:
                 b.call(tiles[rows, False], arguments)
 
-    def cases(value: ir.Value, counts: Sequence[int], body: Callable[[int], None]):
-        """`body(count)` where `value` is `count`, for each of `counts`."""
-        switch = b.switch(value, None)
-        after = function.append_basic_block("cases")
-        switch.default = after
-        for count in counts:
-            case = function.append_basic_block(f"case{count}")
-            switch.add_case(I64(count), case)
-            b.position_at_end(case)
-            body(count)
-            b.branch(after)
-        b.position_at_end(after)
-
-    rows = _dividing_rows(b, m, mr)
-    full = _value(b.mul(b.udiv(m, rows), rows))
-    cases(
-        rows,
-        range(mr // 2 + 1, mr + 1),
-        lambda r: _loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
-    )
-    cases(_value(b.sub(m, full)), range(1, mr), lambda r: tile(r, full))
+    tile_rows(b, m, mr)(tile)
     b.ret_void()
+
+
+def tile_rows(
+    b: ir.IRBuilder, m: ir.Value, mr: int
+) -> Callable[[Callable[[int, ir.Value], None]], None]:
+    """What runs `tile(rows, row)` over `m` rows as `register-tile` tiles
+    them: tiles of as many rows as `_dividing_rows` picks, then one tile of
+    the rows left over. The picks are made here, where `b` is (before a
+    loop whose iterations each tile `m` rows, as the convolution entry's
+    lines), the tiles where what this returns is called."""
+    rows = _dividing_rows(b, m, mr)
+    full = value(b.mul(b.udiv(m, rows), rows))
+
+    def run(tile: Callable[[int, ir.Value], None]) -> None:
+        cases(
+            b,
+            rows,
+            range(mr // 2 + 1, mr + 1),
+            lambda r: loop(b, I64(0), full, I64(r), lambda row: tile(r, row)),
+        )
+        cases(b, value(b.sub(m, full)), range(1, mr), lambda r: tile(r, full))
+
+    return run
 
 
 def _dividing_rows(b: ir.IRBuilder, m: ir.Value, mr: int) -> ir.Value:
@@ -145,33 +151,39 @@ def _dividing_rows(b: ir.IRBuilder, m: ir.Value, mr: int) -> ir.Value:
     rows: ir.Value = I64(mr)
     for count in range(mr // 2 + 1, mr):
         divides = b.icmp_unsigned("==", b.urem(m, I64(count)), I64(0))
-        rows = _value(b.select(divides, I64(count), rows))
+        rows = value(b.select(divides, I64(count), rows))
     whole = b.icmp_unsigned("==", b.urem(m, I64(mr)), I64(0))
-    return _value(b.select(whole, I64(mr), rows))
+    return value(b.select(whole, I64(mr), rows))
 
 
-def _define_tile(
+def define_tile(
     module: ir.Module,
-    mr: int,
+    name: str,
     lanes: int,
     rows: int,
-    vector: ir.VectorType,
-    chunked: bool,
+    *,
+    taps: bool,
+    chunk: int | None,
 ) -> ir.Function:
     """`rows` x `2 * lanes` of C from A's rows and the packed panel:
-    `tile(A_row0, panel, C_row0, K, a_row, a_k, c_row, width)`; `chunked`,
-    for sums of more than `BLOCK` terms, else for the others (one loop: the
-    chunks' loop and its second set of accumulators cost a tile of 64 terms
-    its callee-saved registers and a stack frame, which made a 16384 x 64 x
-    256 dot 1.08x the inline kernel's time)."""
-    name = f"{routine_name(mr, lanes)}.tile{rows}{'.chunked' if chunked else ''}"
+    `tile(A_row0, panel, C_row0, K, a_row, column, c_row, width[, chunk])`,
+    term `kk` of row r at `A_row0 + r * a_row + kk * column` (`column` A's
+    stride along k, a dot's) or, `taps`, at `A_row0 + r * a_row +
+    column[kk]` (`column` a table of i64 offsets, a convolution's).
+    `chunk`: the terms per chunk of `block-sums`' split, 0 for a tile
+    without the chunks' loop (it and its second set of accumulators cost a
+    tile of 64 terms its callee-saved registers and a stack frame, which
+    made a 16384 x 64 x 256 dot 1.08x the inline kernel's time), None for
+    a last argument that says it (0: none) at run time."""
+    vector = ir.VectorType(F32, lanes)
+    types = [PTR, PTR, PTR, I64, I64, PTR if taps else I64, I64, I64]
     function = ir.Function(
         module,
-        ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR] + [I64] * 5),
+        ir.FunctionType(ir.VoidType(), types + ([I64] if chunk is None else [])),
         name,
     )
     function.linkage = "internal"
-    a, panel, c, k, a_row, a_k, c_row, width = function.args
+    a, panel, c, k, a_row, column_at, c_row, width = function.args[:8]
     b = ir.IRBuilder(function.append_basic_block("entry"))
     fma = module_function(
         module, f"llvm.fma.v{lanes}f32", ir.FunctionType(vector, [vector] * 3)
@@ -184,8 +196,21 @@ def _define_tile(
     for s in sums:
         b.store(zero, s)
     offsets = [b.mul(I64(r), a_row) for r in range(rows)]
-    cursor = b.alloca(PTR)  # A[0, kk]: k ascends through the chunks and the rest
+    cursor = b.alloca(
+        PTR
+    )  # a dot's A[0, kk]: kk ascends through the chunks and the rest
     b.store(a, cursor)
+
+    def column(kk: ir.Value) -> ir.Value:
+        """A's term `kk` of row 0."""
+        if taps:
+            tap = b.load(
+                b.gep(column_at, [kk], inbounds=True, source_etype=I64), typ=I64
+            )
+            return b.gep(a, [tap], inbounds=True, source_etype=F32)
+        at = b.load(cursor, typ=PTR)
+        b.store(b.gep(at, [column_at], inbounds=True, source_etype=F32), cursor)
+        return at
 
     def step(kk: ir.Value, into: Sequence[ir.Instruction]) -> None:
         row = b.gep(panel, [b.mul(kk, I64(2 * lanes))], inbounds=True, source_etype=F32)
@@ -197,11 +222,10 @@ def _define_tile(
             )
             for h in range(2)
         ]
-        column = b.load(cursor, typ=PTR)
-        b.store(b.gep(column, [a_k], inbounds=True, source_etype=F32), cursor)
+        at = column(kk)
         for r in range(rows):
             x = b.load(
-                b.gep(column, [offsets[r]], inbounds=True, source_etype=F32), typ=F32
+                b.gep(at, [offsets[r]], inbounds=True, source_etype=F32), typ=F32
             )
             splat = b.shuffle_vector(
                 b.insert_element(ir.Constant(vector, ir.Undefined), x, I64(0)),
@@ -212,23 +236,29 @@ def _define_tile(
                 slot = into[2 * r + h]
                 b.store(b.call(fma, [splat, halves[h], b.load(slot, typ=vector)]), slot)
 
-    if not chunked:
-        _loop(b, I64(0), k, I64(1), lambda kk: step(kk, sums))
+    if chunk == 0:
+        loop(b, I64(0), k, I64(1), lambda kk: step(kk, sums))
         _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
         return function
-    chunks = b.udiv(k, I64(BLOCK))
+    if chunk is None:
+        given = function.args[8]
+        some = b.icmp_unsigned("!=", given, I64(0))
+        size = value(b.select(some, given, I64(1)))
+        split = value(b.select(some, b.mul(b.udiv(k, size), given), I64(0)))
+    else:
+        size = I64(chunk)
+        split = value(b.mul(b.udiv(k, size), size))
 
-    def chunk(start: ir.Value) -> None:
+    def chunk_at(start: ir.Value) -> None:
         for p in partials:
             b.store(negative_zero, p)
-        end = _value(b.add(start, I64(BLOCK)))
-        _loop(b, start, end, I64(1), lambda kk: step(kk, partials))
+        end = value(b.add(start, size))
+        loop(b, start, end, I64(1), lambda kk: step(kk, partials))
         for s, p in zip(sums, partials, strict=True):
             b.store(b.fadd(b.load(s, typ=vector), b.load(p, typ=vector)), s)
 
-    split = _value(b.mul(chunks, I64(BLOCK)))
-    _loop(b, I64(0), split, I64(BLOCK), chunk)
-    _loop(b, split, k, I64(1), lambda kk: step(kk, sums))
+    loop(b, I64(0), split, size, chunk_at)
+    loop(b, split, k, I64(1), lambda kk: step(kk, sums))
     _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
     return function
 
@@ -332,44 +362,13 @@ def _pack(
             value = b.select(inside, value, ir.Constant(F32, 0.0))
             b.store(value, b.gep(target, [c], inbounds=True, source_etype=F32))
 
-        _loop(b, I64(0), I64(nr), I64(1), column)
+        loop(b, I64(0), I64(nr), I64(1), column)
 
     contiguous = b.and_(
         b.icmp_signed("==", b_col, I64(1)), b.icmp_signed("==", width, I64(nr))
     )
     with b.if_else(contiguous) as (then, otherwise):
         with then:
-            _loop(b, I64(0), k, I64(1), vectors)
+            loop(b, I64(0), k, I64(1), vectors)
         with otherwise:
-            _loop(b, I64(0), k, I64(1), elements)
-
-
-def _value(value: object) -> ir.Value:
-    """An instruction `ir.IRBuilder` made, as the value it is (its methods
-    are typed as returning nothing)."""
-    return cast(ir.Value, value)
-
-
-def _loop(
-    b: ir.IRBuilder,
-    start: ir.Value,
-    stop: ir.Value,
-    step: ir.Value,
-    body: Callable[[ir.Value], None],
-) -> None:
-    """`for (iv = start; iv < stop; iv += step) body(iv)`, `b` after it."""
-    function = b.function
-    before = b.block
-    test = function.append_basic_block("loop")
-    inside = function.append_basic_block("body")
-    after = function.append_basic_block("after")
-    b.branch(test)
-    b.position_at_end(test)
-    iv = b.phi(I64)
-    iv.add_incoming(start, before)
-    b.cbranch(b.icmp_signed("<", iv, stop), inside, after)
-    b.position_at_end(inside)
-    body(iv)
-    iv.add_incoming(b.add(iv, step), b.block)
-    b.branch(test)
-    b.position_at_end(after)
+            loop(b, I64(0), k, I64(1), elements)

@@ -10,21 +10,16 @@ also says whether the entry covers it, so a change of coverage shows."""
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from xlir.targets.aot import AotOptions
-from xlir.targets.registry import get_platform
-from xlir.targets.target import CompileOptions
 
-import xlir
-from tests.e2e.test_aot import link_and_run
-from xlir.api import load_module
+from tests.e2e import routine_checks as checks
 
 ENTRY = re.compile(r"xlir\.gemm_f32_\d+x\d+\.conv\b")
+PACK = re.compile(r"xlir\.gemm_f32_\d+x\d+\.conv_pack")
 
 
 @dataclass(frozen=True)
@@ -44,9 +39,7 @@ class Conv:
     """`dim_numbers` (default: NHWC x HWIO -> NHWC, or NWC x WIO -> NWC)."""
 
     def program(self) -> str:
-        def t(shape: tuple[int, ...]) -> str:
-            return f"tensor<{'x'.join(map(str, (*shape, 'f32')))}>"
-
+        t = checks.tensor
         spatial = len(self.lhs) - 2
         layout = self.layout or (
             "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
@@ -58,25 +51,14 @@ class Conv:
             return ", ".join([str(value)] * spatial)
 
         pad = ", ".join([f"[{self.pad[0]}, {self.pad[1]}]"] * spatial)
-        body = (
-            f"%d = stablehlo.convolution(%a, %b) dim_numbers = {layout}, "
+        op = (
+            f"stablehlo.convolution(%a, %b) dim_numbers = {layout}, "
             f"window = {{stride = [{each(self.stride)}], pad = [{pad}], "
             f"lhs_dilate = [{each(1)}], rhs_dilate = [{each(self.rhs_dilate)}]}} "
             f"{{batch_group_count = 1 : i64, feature_group_count = {self.groups} : i64}}"
-            f" : ({t(self.lhs)}, {t(self.rhs)}) -> {t(self.out)}\n"
+            f" : ({t(self.lhs)}, {t(self.rhs)}) -> {t(self.out)}"
         )
-        result = "%d"
-        if self.epilogue:
-            body += (
-                f"  %z = stablehlo.constant dense<0.0> : {t(self.out)}\n"
-                f"  %s = stablehlo.add %d, %d : {t(self.out)}\n"
-                f"  %r = stablehlo.maximum %s, %z : {t(self.out)}\n"
-            )
-            result = "%r"
-        return (
-            f"func.func @main(%a: {t(self.lhs)}, %b: {t(self.rhs)}) -> {t(self.out)} {{\n"
-            f"  {body}  return {result} : {t(self.out)}\n}}\n"
-        )
+        return checks.program(op, self.lhs, self.rhs, self.out, self.epilogue)
 
 
 CONVS = {
@@ -109,73 +91,26 @@ def _arguments(conv: Conv) -> list[np.ndarray]:
     return [a, b]
 
 
-def _bits(array: object) -> np.ndarray:
-    return np.asarray(array, np.float32).view(np.uint32)
-
-
-@pytest.fixture(autouse=True)
-def no_cache(monkeypatch) -> None:
-    monkeypatch.setenv("XLIR_CACHE", "0")
-
-
 @pytest.mark.parametrize("name", CONVS)
 def test_entry_matches_inline_kernel(name: str) -> None:
     conv = CONVS[name]
-    arguments = _arguments(conv)
-    called = xlir.compile(conv.program(), target="cpu")
-    inline = xlir.compile(
-        conv.program(), target="cpu", options=CompileOptions(library_calls=False)
-    )
-    assert bool(ENTRY.search(called.llvm_ir)) == conv.calls  # pyright: ignore[reportAttributeAccessIssue]
-    assert not ENTRY.search(inline.llvm_ir)  # pyright: ignore[reportAttributeAccessIssue]
-    np.testing.assert_array_equal(_bits(called(*arguments)), _bits(inline(*arguments)))
+    checks.matches_inline_kernel(conv.program(), _arguments(conv), ENTRY, conv.calls)
 
 
 def test_threads_do_not_change_the_bits() -> None:
     conv = CONVS["threaded"]
-    arguments = _arguments(conv)
-    threaded = xlir.compile(
-        conv.program(), target="cpu", options=CompileOptions(threads=2)
-    )
-    single = xlir.compile(
-        conv.program(), target="cpu", options=CompileOptions(threads=1)
-    )
-    assert "xlir.parallel_for" in threaded.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    assert "xlir.parallel_for" not in single.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    np.testing.assert_array_equal(
-        _bits(threaded(*arguments)), _bits(single(*arguments))
-    )
+    checks.threads_do_not_change_the_bits(conv.program(), _arguments(conv))
 
 
 def test_bounds_checked_code_keeps_the_inline_kernel() -> None:
-    """Every access of a bounds-checked program is checked: none is left to
-    the routine."""
-    conv = CONVS["padded_3x3"]
-    checked = xlir.compile(conv.program(), target="cpu", bounds_check=True)
-    assert not ENTRY.search(checked.llvm_ir)  # pyright: ignore[reportAttributeAccessIssue]
+    checks.bounds_checked_code_keeps_the_inline_kernel(
+        CONVS["padded_3x3"].program(), ENTRY
+    )
 
 
 @pytest.mark.parametrize("name", ["padded_3x3", "remainders", "dilated_1d"])
 def test_ahead_of_time_object_defines_the_entries(name: str, tmp_path: Path) -> None:
-    """An object compiled ahead of time defines the entries it calls (it
-    links with the C library alone) and computes the JIT's bits."""
     conv = CONVS[name]
-    module, sources = load_module(conv.program())
-    result = (
-        get_platform("cpu")
-        .compiler()
-        .compile_ahead_of_time(module, AotOptions(entry="model_conv"), "main", sources)
+    checks.ahead_of_time_object(
+        conv.program(), _arguments(conv), "model_conv", tmp_path, [ENTRY, PACK]
     )
-    (tmp_path / "model.o").write_bytes(result.object_code)
-    symbols = subprocess.run(
-        ["nm", str(tmp_path / "model.o")], check=True, capture_output=True, text=True
-    ).stdout
-    defined = {
-        line.split()[-1] for line in symbols.splitlines() if line.split()[-2:][0] == "t"
-    }
-    assert any(ENTRY.fullmatch(name) for name in defined), symbols
-    assert any(name.endswith(".conv_pack") for name in defined), symbols
-    arguments = _arguments(conv)
-    jit = np.asarray(xlir.compile(conv.program(), target="cpu")(*arguments))
-    (got,) = link_and_run(result, None, tmp_path, arguments, (jit,))
-    np.testing.assert_array_equal(_bits(got), _bits(jit))

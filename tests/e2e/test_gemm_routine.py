@@ -12,21 +12,17 @@ whether the routine covers it, so a change of coverage shows."""
 
 from __future__ import annotations
 
-import subprocess
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from xlir.targets.aot import AotOptions
-from xlir.targets.registry import get_platform
-from xlir.targets.target import CompileOptions
 
-import xlir
-from tests.e2e.test_aot import link_and_run
-from xlir.api import load_module
+from tests.e2e import routine_checks as checks
 
-ROUTINE = "xlir.gemm_f32_"
+ROUTINE = re.compile(r"xlir\.gemm_f32_")
+DEFINED = re.compile(r"xlir\.gemm_f32_.*")
 
 
 @dataclass(frozen=True)
@@ -42,25 +38,12 @@ class Dot:
     """A bias and a relu after the dot."""
 
     def program(self) -> str:
-        def t(shape: tuple[int, ...]) -> str:
-            return f"tensor<{'x'.join(map(str, (*shape, 'f32')))}>"
-
-        body = (
-            f"%d = stablehlo.dot_general %a, %b, {self.dims} "
-            f": ({t(self.lhs)}, {t(self.rhs)}) -> {t(self.out)}\n"
+        t = checks.tensor
+        op = (
+            f"stablehlo.dot_general %a, %b, {self.dims} "
+            f": ({t(self.lhs)}, {t(self.rhs)}) -> {t(self.out)}"
         )
-        result = "%d"
-        if self.epilogue:
-            body += (
-                f"  %z = stablehlo.constant dense<0.0> : {t(self.out)}\n"
-                f"  %s = stablehlo.add %d, %d : {t(self.out)}\n"
-                f"  %r = stablehlo.maximum %s, %z : {t(self.out)}\n"
-            )
-            result = "%r"
-        return (
-            f"func.func @main(%a: {t(self.lhs)}, %b: {t(self.rhs)}) -> {t(self.out)} {{\n"
-            f"  {body}  return {result} : {t(self.out)}\n}}\n"
-        )
+        return checks.program(op, self.lhs, self.rhs, self.out, self.epilogue)
 
 
 PLAIN = "contracting_dims = [1] x [0]"
@@ -104,26 +87,10 @@ def _arguments(dot: Dot) -> list[np.ndarray]:
     return [a, b]
 
 
-def _bits(array: object) -> np.ndarray:
-    return np.asarray(array, np.float32).view(np.uint32)
-
-
-@pytest.fixture(autouse=True)
-def no_cache(monkeypatch) -> None:
-    monkeypatch.setenv("XLIR_CACHE", "0")
-
-
 @pytest.mark.parametrize("name", DOTS)
 def test_routine_matches_inline_kernel(name: str) -> None:
     dot = DOTS[name]
-    arguments = _arguments(dot)
-    called = xlir.compile(dot.program(), target="cpu")
-    inline = xlir.compile(
-        dot.program(), target="cpu", options=CompileOptions(library_calls=False)
-    )
-    assert (ROUTINE in called.llvm_ir) == dot.calls  # pyright: ignore[reportAttributeAccessIssue]
-    assert ROUTINE not in inline.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    np.testing.assert_array_equal(_bits(called(*arguments)), _bits(inline(*arguments)))
+    checks.matches_inline_kernel(dot.program(), _arguments(dot), ROUTINE, dot.calls)
 
 
 def test_residual_added_to_the_dot() -> None:
@@ -143,58 +110,21 @@ def test_residual_added_to_the_dot() -> None:
         rng.standard_normal(shape).astype(np.float32)
         for shape in [(4, 24, 256), (256, 256), (4, 24, 256), (4, 24, 256)]
     ]
-    called = xlir.compile(program, target="cpu")
-    inline = xlir.compile(
-        program, target="cpu", options=CompileOptions(library_calls=False)
-    )
-    assert ROUTINE in called.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    np.testing.assert_array_equal(_bits(called(*arguments)), _bits(inline(*arguments)))
+    checks.matches_inline_kernel(program, arguments, ROUTINE, calls=True)
 
 
 def test_threads_do_not_change_the_bits() -> None:
     dot = DOTS["threaded"]
-    arguments = _arguments(dot)
-    threaded = xlir.compile(
-        dot.program(), target="cpu", options=CompileOptions(threads=2)
-    )
-    single = xlir.compile(
-        dot.program(), target="cpu", options=CompileOptions(threads=1)
-    )
-    assert "xlir.parallel_for" in threaded.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    assert "xlir.parallel_for" not in single.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
-    np.testing.assert_array_equal(
-        _bits(threaded(*arguments)), _bits(single(*arguments))
-    )
+    checks.threads_do_not_change_the_bits(dot.program(), _arguments(dot))
 
 
 def test_bounds_checked_code_keeps_the_inline_kernel() -> None:
-    """Every access of a bounds-checked program is checked: none is left to
-    the routine."""
-    dot = DOTS["plain"]
-    checked = xlir.compile(dot.program(), target="cpu", bounds_check=True)
-    assert ROUTINE not in checked.llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
+    checks.bounds_checked_code_keeps_the_inline_kernel(DOTS["plain"].program(), ROUTINE)
 
 
 @pytest.mark.parametrize("name", ["remainders", "k_chunks", "both_transposed"])
 def test_ahead_of_time_object_defines_the_routine(name: str, tmp_path: Path) -> None:
-    """An object compiled ahead of time defines the routine it calls (it
-    links with the C library alone) and computes the JIT's bits."""
     dot = DOTS[name]
-    module, sources = load_module(dot.program())
-    result = (
-        get_platform("cpu")
-        .compiler()
-        .compile_ahead_of_time(module, AotOptions(entry="model_dot"), "main", sources)
+    checks.ahead_of_time_object(
+        dot.program(), _arguments(dot), "model_dot", tmp_path, [DEFINED]
     )
-    (tmp_path / "model.o").write_bytes(result.object_code)
-    symbols = subprocess.run(
-        ["nm", str(tmp_path / "model.o")], check=True, capture_output=True, text=True
-    ).stdout
-    assert any(
-        line.split()[-2:][0] == "t" and line.split()[-1].startswith(ROUTINE)
-        for line in symbols.splitlines()
-    ), symbols
-    arguments = _arguments(dot)
-    jit = np.asarray(xlir.compile(dot.program(), target="cpu")(*arguments))
-    (got,) = link_and_run(result, None, tmp_path, arguments, (jit,))
-    np.testing.assert_array_equal(_bits(got), _bits(jit))

@@ -1,0 +1,173 @@
+"""What the passes that call the prebuilt GEMM routine share (`gemm-calls`:
+gemm_calls.py, `conv-calls`: conv_calls.py): their options and the walk
+over the kernels' nests, the coverage tests they both ask of a nest, the
+threaded loop of calls, and small matchers of the nests' loops."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.analysis.kernel_aliasing import launches_by_kernel
+from xlir.analysis.loop_utils import bounds_of, static_trip_count
+from xlir.dialects.device import LaunchOp
+from xlir.dialects.loop.kernel import KernelOp
+from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp
+from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.pack_panels import add_scratch
+from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
+from xlir.passes.loop.register_tile import default_tile
+from xlir.passes.loop.vector_sizes import (
+    DEFAULT_VECTOR_BITS,
+    DEFAULT_VECTOR_REGISTERS,
+    check_vector_bits,
+)
+
+from xlir.diagnostics import XlirError
+from xlir.walk import walk
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a nest's calls go: its kernel (and that kernel's launches,
+    which pass the scratch), and the routine's tile, `mr` x `2 * lanes`."""
+
+    kernel: KernelOp
+    launches: list[LaunchOp]
+    mr: int
+    lanes: int
+
+    @property
+    def nr(self) -> int:
+        return 2 * self.lanes
+
+    def scratch(self, type_: MemRefType) -> SSAValue:
+        """A scratch buffer of `type_` for the calls (`pack-panels`')."""
+        return add_scratch(self.kernel, type_, self.launches)
+
+
+@dataclass(frozen=True)
+class RoutineCallsPass(ModulePass):
+    """Each nest of each kernel that `call` covers becomes calls of the
+    routine of the tile the options give."""
+
+    mr: int = 0
+    """Rows of the routine's tile; 0: `register-tile`'s for the registers."""
+    lanes: int = 0
+    """f32 lanes of its vectors (its tile is two wide); 0: the vector width's."""
+    threads: int = 0
+    """The threads mark of the loop of calls (`parallelize`'s); 1: none."""
+    min_work: int = DEFAULT_MIN_WORK
+    """The inline kernel's estimated ops from which the calls get threads."""
+    vector_bits: int = DEFAULT_VECTOR_BITS
+    vector_registers: int = DEFAULT_VECTOR_REGISTERS
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mr < 0 or self.lanes < 0 or self.threads < 0 or self.min_work < 0:
+            raise XlirError(
+                f"error: {self.name}: mr, lanes, threads and min-work must be "
+                f"non-negative, got mr={self.mr} lanes={self.lanes} "
+                f"threads={self.threads} min-work={self.min_work}"
+            )
+        check_vector_bits(self.name, self.vector_bits)
+        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
+        mr, lanes = self.mr or default_mr, self.lanes or default_nr // 2
+        launches = launches_by_kernel(op)
+        for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
+            for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
+                site = Site(kernel, launches.get(kernel.sym_name.data, []), mr, lanes)
+                self.call(nest, site)
+
+    @abstractmethod
+    def call(self, nest: ParallelOp, site: Site) -> None:
+        """Replace `nest` by calls of the routine where it covers it."""
+
+    def threads_for(self, dots: int, nr: int) -> int | None:
+        """The threads mark of the loop of calls for a nest of `dots`
+        multiply-adds, None for none: where the inline kernel's work (about
+        `4 dots / nr` vector ops) reaches `min-work`, as `parallelize`
+        would have marked the inline kernel (a call counts as one op to
+        it)."""
+        if self.threads == 1 or 4 * dots // nr < self.min_work:
+            return None
+        return self.threads
+
+
+def covered(
+    kernel: KernelOp, a: SSAValue, b: SSAValue, c: SSAValue, m: int, n: int, nr: int
+) -> bool:
+    """Whether the routine gives the inline kernel's results at its speed,
+    as far as both passes ask it: M and N at least 2 (`register-tile`
+    tiles them otherwise), at most a quarter of the columns computed past
+    N (the routine's last panel computes all `nr`, where the inline
+    kernel's remainder tile is narrower: a 1024 x 256 x 8 dot took 4x the
+    vector FMAs), C read nowhere in the kernel, A and B written nowhere."""
+    if m < 2 or n < 2:
+        return False
+    computed = -(-n // nr) * nr
+    if 4 * (computed - n) > computed:
+        return False
+    for op in walk(kernel):
+        if isinstance(op, LoadOp) and op.buffer is c:
+            return False
+        if isinstance(op, StoreOp) and op.buffer in (a, b):
+            return False
+    return True
+
+
+def calls_loop(
+    nest: ParallelOp, loop: ParallelOp, threads: int | None, iterations: int
+) -> Builder:
+    """`loop` inserted before `nest`, marked for `threads` (None: none)
+    where it has two `iterations` or more; a builder at the end of its
+    body."""
+    if threads is not None and iterations >= 2:
+        loop.attributes[THREADS] = IntegerAttr(threads, i64)
+    Rewriter.insert_op(loop, InsertPoint.before(nest))
+    return Builder(InsertPoint.before(terminator(loop)))
+
+
+def terminator(loop: ParallelOp | ForOp) -> Operation:
+    """The last op of a loop's body (its yield)."""
+    last = loop.body.block.last_op
+    assert last is not None
+    return last
+
+
+def is_positive_zero(value: SSAValue) -> bool:
+    """Whether `value` is the f32 constant +0.0 (a sum's start)."""
+    owner = value.owner
+    return (
+        isinstance(owner, arith.ConstantOp)
+        and isinstance(owner.value, FloatAttr)
+        and isinstance(owner.value.type, Float32Type)
+        and str(owner.value.value.data) == "0.0"
+    )
+
+
+def static_sizes(loop: ParallelOp | ForOp) -> list[int] | None:
+    """A loop's trip count per dimension where each runs from 0 by 1 to a
+    constant, else None."""
+    sizes = []
+    for lower, upper, step in bounds_of(loop):
+        if lower != 0 or step != 1:
+            return None
+        count = static_trip_count(lower, upper, step)
+        if count is None:
+            return None
+        sizes.append(count)
+    return sizes
