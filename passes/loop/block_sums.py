@@ -31,7 +31,11 @@ float or vector of floats whose only use in an iteration is a chain of
 `arith.addf`, of `math.fma` as the addend, or of inner loops of the same
 kind, ending in the loop's yield at its own position), and its bounds are
 static. Loops carrying anything else (a max, an argmax's index, a scan) are
-left alone; max and min are exact in any order.
+left alone; max and min are exact in any order. An inner loop that adds at
+most `block` terms into its accumulators still counts as adding them where
+it also carries other values (`row_lanes`' loop over a tile's columns
+carries the columns), so the loop around it is split as if its
+body were written out.
 """
 
 from __future__ import annotations
@@ -69,6 +73,9 @@ class _Blocker:
     def __init__(self, block: int):
         self.block = block
         self.adds: dict[ForOp, int] = {}
+        self.riders: dict[ForOp, set[int]] = {}
+        """The positions of the values that are not accumulators in a loop
+        that also carries some (`row_lanes`' columns)."""
 
     def chain_adds(self, loop: ForOp, position: int) -> int | None:
         """The adds one iteration of `loop` makes into its accumulator at
@@ -95,7 +102,7 @@ class _Blocker:
                 adds += 1
             elif isinstance(user, ForOp) and user in self.adds:
                 index = use.index - (len(user.operands) - len(user.iter_args))
-                if index < 0:
+                if index < 0 or index in self.riders.get(user, ()):
                     return None
                 adds += self.adds[user]
                 value = user.results[index]
@@ -111,9 +118,17 @@ class _Blocker:
         if count is None or not loop.iter_args:
             return loop
         per_iteration = [self.chain_adds(loop, k) for k in range(len(loop.carried))]
-        if any(adds is None for adds in per_iteration):
+        summed = [a for a in per_iteration if a is not None]
+        if not summed:
             return loop
-        adds = max(1, *(a for a in per_iteration if a is not None))
+        adds = max(1, *summed)
+        if len(summed) < len(per_iteration):
+            if count * adds <= self.block:  # carries other values along
+                self.adds[loop] = count * adds
+                self.riders[loop] = {
+                    k for k, a in enumerate(per_iteration) if a is None
+                }
+            return loop
         chunk = self.block // adds
         if count * adds > self.block and chunk < 2:
             _restart_each_iteration(loop)

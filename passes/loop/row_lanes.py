@@ -16,14 +16,19 @@ element as before, so the same bits.
 Lane l of a vector copy loads `x[i + l, j]`, a row's length away from
 lane l - 1's element: gathered a lane at a time it ran slower than the scalar
 rows (the rows' lines, a power of two of bytes apart, also share one L1
-set). So each row loop that loads along its own induction variable is
-unrolled by `width` (the copies k = 0 .. width - 1 of its body, in order,
-then a remainder loop with the old body) and the `width` x `width` tile a
-step reads is loaded as `width` contiguous vectors, one per row, and
-transposed in registers (`transpose`: log2(width) rounds of `width`
-two-input shuffles); copy k takes column k. Each chain of adds is still in
-order, and `block-sums` later splits the unrolled loop into the same
-blocks of columns as the plain one (`width` divides its block).
+set). So each row loop that loads along its own induction variable steps
+by `width` (then a remainder loop with the old body), and the `width` x
+`width` tile a step reads is loaded as `width` contiguous vectors, one per
+row, and transposed in registers (`transpose`: log2(width) rounds of
+`width` two-input shuffles). A small costly step (an exponential) then runs
+once, in a loop over the tile's columns that carries them rotated by one
+(`_column_loop`): one copy of the step to compile rather than `width`. The
+others are written out once per column, copy k taking column k: a cheap
+step costs little to compile and ran faster so, and a big one's rotated
+columns did not fit in the registers (`_looped`). Each chain of adds is
+still in order, and `block-sums` later splits the loop into the same
+blocks of columns as the plain one (`width` divides its block; it counts
+the column loop's adds through the columns it carries).
 
 A nest is rewritten only where every load in its loops that moves along
 the rows is such a load: the row dimension in one leading index (plus
@@ -40,6 +45,7 @@ otherwise `vectorize` jams scalar rows as before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -66,6 +72,10 @@ from xlir.passes.loop.jam import (
     jammable_trips,
     vector_lanes,
 )
+
+LOOPED_STEP_OPS = 16
+"""The most ops (the lane loads aside, the yield included) a step may have
+to run once in a loop over a tile's columns (`_looped`)."""
 
 
 def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
@@ -210,24 +220,95 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     )
     inner = Builder(InsertPoint.at_end(block))
     start = block.args[0]
-    columns = {g.result: _load_transposed(g, start, width, inner) for g in found}
+    tiles = [_load_transposed(g, start, width, inner) for g in found]
     carried: list[SSAValue] = list(block.args[1:])
     indexed = any(u.operation not in skipped for u in loop.induction_var.uses)
-    for k in range(width):
-        index: SSAValue = start
-        if k and indexed:
-            index = inner.insert(arith.AddiOp(start, index_constant(inner, k))).result
-        mapping: dict[SSAValue, SSAValue] = {loop.induction_var: index}
-        mapping.update(zip(loop.carried, carried, strict=True))
-        mapping.update((result, tile[k]) for result, tile in columns.items())
-        for op in body.ops:
-            if isinstance(op, YieldOp):
-                carried = [mapping.get(v, v) for v in op.arguments]
-            elif op not in skipped:
-                inner.insert(op.clone(value_mapper=mapping))
+    if _looped(loop, skipped):
+        carried = _column_loop(
+            loop, found, tiles, carried, start, indexed, skipped, inner
+        )
+    else:
+        for k in range(width):
+            index = start
+            if k and indexed:
+                index = inner.insert(
+                    arith.AddiOp(start, index_constant(inner, k))
+                ).result
+            column = [tile[k] for tile in tiles]
+            carried = _step(loop, found, column, carried, index, skipped, inner)
     inner.insert(YieldOp(*carried))
     finish_with_remainder(loop, main.results, split, builder)
     return True
+
+
+def _looped(loop: ForOp, skipped: set[Operation]) -> bool:
+    """Whether `loop`'s step runs in a loop over a tile's columns: where it
+    computes a transcendental (a cheap step, written out per column, costs
+    little to compile, and ran faster so) and, the lane loads aside, is
+    small enough for the rotated columns to stay in registers (random
+    categorical's step of a hash and two logs, 100 ops, spilled them: 1.5x
+    the time)."""
+    ops = [op for op in loop.body.block.ops if op not in skipped]
+    return len(ops) <= LOOPED_STEP_OPS and any(type(op) in EXPANSIONS for op in ops)
+
+
+def _column_loop(
+    loop: ForOp,
+    found: list[_LaneLoads],
+    tiles: list[list[SSAValue]],
+    carried: Sequence[SSAValue],
+    start: SSAValue,
+    indexed: bool,
+    skipped: set[Operation],
+    builder: Builder,
+) -> list[SSAValue]:
+    """`loop`'s step once, in a loop over the tiles' columns from `start`
+    (`carried`: `loop`'s values there, `indexed`: whether the step uses the
+    column's index): it carries the columns before `loop`'s values, takes the
+    first as the lane loads' vector and passes them on rotated by one, so
+    trip k sees column k (LLVM keeps the rotation in registers, moves at
+    rename); `loop`'s values after the tile."""
+    width = len(tiles[0])
+    passed = [column for tile in tiles for column in tile]
+    types = [v.type for v in (*passed, *carried)]
+    block = Block(arg_types=[start.type, *types])
+    trip, rotating = block.args[0], list(block.args[1 : 1 + len(passed)])
+    inside = Builder(InsertPoint.at_end(block))
+    index = inside.insert(arith.AddiOp(start, trip)).result if indexed else trip
+    column = rotating[::width]
+    accumulators = list(block.args[1 + len(passed) :])
+    yielded = _step(loop, found, column, accumulators, index, skipped, inside)
+    rotated = [
+        rotating[n * width + (k + 1) % width]
+        for n in range(len(tiles))
+        for k in range(width)
+    ]
+    inside.insert(YieldOp(*rotated, *yielded))
+    columns = builder.insert(ForOp(0, width, 1, [*passed, *carried], Region(block)))
+    return list(columns.results[len(passed) :])
+
+
+def _step(
+    loop: ForOp,
+    found: list[_LaneLoads],
+    column: Sequence[SSAValue],
+    carried: Sequence[SSAValue],
+    index: SSAValue,
+    skipped: set[Operation],
+    builder: Builder,
+) -> list[SSAValue]:
+    """A copy of `loop`'s step at column `index` of the tiles (`column`: each
+    tile's vector there) from `carried`; the values it yields."""
+    mapping: dict[SSAValue, SSAValue] = {loop.induction_var: index}
+    mapping.update(zip(loop.carried, carried, strict=True))
+    mapping.update((lanes.result, c) for lanes, c in zip(found, column, strict=True))
+    yielded: list[SSAValue] = []
+    for op in loop.body.block.ops:
+        if isinstance(op, YieldOp):
+            yielded = [mapping.get(v, v) for v in op.arguments]
+        elif op not in skipped:
+            builder.insert(op.clone(value_mapper=mapping))
+    return yielded
 
 
 def _dead_without(removed: set[Operation], body: Block) -> set[Operation]:

@@ -12,7 +12,7 @@ from xlir.context import make_context
 from xlir.parsing import parse_module
 from xlir.pass_manager import run_pipeline
 
-ROWS, COLUMNS = 18, 300
+ROWS, COLUMNS = 18, 604
 
 
 def exp_sums(rows: int, columns: int) -> str:
@@ -54,9 +54,10 @@ def run_after(pipeline: str, x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("width", [8, 16])
 def test_rows_in_lanes_sum_as_the_rows_one_by_one(width: int) -> None:
-    """The transposed tiles, the remainder columns (300 = 16 x 18 + 12,
-    but 256 + 44 in blocks) and the remainder rows give the bits of the
-    plain nest blocked as `block-sums` blocks it."""
+    """The transposed tiles, the remainder columns (604 = 16 x 37 + 12,
+    but 256 + 256 + 92 in blocks: two blocks, as one block and the rest
+    would give the in-order sum's bits too) and the remainder rows give the
+    bits of the plain nest blocked as `block-sums` blocks it."""
     x = np.random.default_rng(0).normal(size=(ROWS, COLUMNS)).astype(np.float32)
     old = run_after("block-sums", x)
     new = run_after(f"vectorize{{width={width}}},block-sums", x)

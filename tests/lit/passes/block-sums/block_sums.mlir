@@ -89,6 +89,57 @@ loop.kernel @nest_restarts(%x: memref<2x3xf32>, %out: memref<f32>) {
 
 // -----
 
+// An inner loop that also carries values that are not sums (`row_lanes`'
+// columns, rotated) counts its 2 adds into the sum it carries, so the outer
+// loop, 8 adds in all, is split in chunks of 2 iterations as if the inner
+// one were written out.
+// CHECK-LABEL: loop.kernel @riders
+// CHECK:         loop.for %{{.*}} = 0 to 4 step 2 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// CHECK:           %[[P:.*]] = loop.for %{{.*}} = 0 to 2 step 1 iter_args(%{{.*}} = %{{.*}}) -> (f32) {
+// CHECK:             loop.for %{{.*}} = 0 to 2 step 1 iter_args({{.*}}) -> (f32, f32, f32) {
+// CHECK:           arith.addf %[[ACC]], %[[P]] : f32
+loop.kernel @riders(%x: memref<4x2xf32>, %out: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %r = loop.for %i = 0 to 4 step 1 iter_args(%acc = %zero) -> (f32) {
+    %c0, %c1, %s = loop.for %j = 0 to 2 step 1 iter_args(%a = %zero, %b = %one, %inner = %acc) -> (f32, f32, f32) {
+      %v = loop.load %x[%i, %j] : memref<4x2xf32>
+      %w = arith.mulf %v, %a : f32
+      %n = arith.addf %inner, %w : f32
+      loop.yield %b, %a, %n : f32, f32, f32
+    }
+    loop.yield %s : f32
+  }
+  loop.store %r, %out[] : memref<f32>
+  loop.return
+}
+
+// -----
+
+// Not a sum: the outer loop's value goes on through the inner loop as a
+// max, at a place that is not one of its sums; left alone.
+// CHECK-LABEL: loop.kernel @rider_is_no_sum
+// CHECK-NOT:     -0.0
+// CHECK:         loop.for %{{.*}} = 0 to 4 step 1 iter_args
+// CHECK-NOT:     -0.0
+// CHECK:         loop.return
+loop.kernel @rider_is_no_sum(%x: memref<4x2xf32>, %out: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %r = loop.for %i = 0 to 4 step 1 iter_args(%acc = %zero) -> (f32) {
+    %m, %s = loop.for %j = 0 to 2 step 1 iter_args(%big = %acc, %inner = %zero) -> (f32, f32) {
+      %v = loop.load %x[%i, %j] : memref<4x2xf32>
+      %g = arith.maximumf %big, %v : f32
+      %n = arith.addf %inner, %v : f32
+      loop.yield %g, %n : f32, f32
+    }
+    loop.yield %m : f32
+  }
+  loop.store %r, %out[] : memref<f32>
+  loop.return
+}
+
+// -----
+
 // A register tile's vector accumulators (fma addends), two of them: both
 // get chunk partials from a splat of -0.0.
 // CHECK-LABEL: loop.kernel @vector_fma

@@ -2,10 +2,11 @@
 // RUN: xlir-opt %s -p 'vectorize{width=8},block-sums' --split-input-file | xlir-opt --split-input-file | filecheck %s --check-prefix=ROUND
 
 // A row sum of exponentials kept in order: its rows become the lanes of one
-// vector copy (8 rows), and the row loop, unrolled by 8, loads each 8 x 8
-// tile as 8 row vectors transposed by 3 rounds of 8 shuffles; column k feeds
-// copy k of the body. The 4 columns left run the old body on lane-by-lane
-// loads; the 2 rows left are jammed as scalar rows.
+// vector copy (8 rows), and the row loop, stepping by 8, loads each 8 x 8
+// tile as 8 row vectors transposed by 3 rounds of 8 shuffles; the step runs
+// once, in a loop over the 8 columns that carries them rotated by one. The 4
+// columns left run the old body on lane-by-lane loads; the 2 rows left are
+// jammed as scalar rows.
 // CHECK-LABEL: loop.kernel @exp_sums
 // CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
 // CHECK:           %[[MAIN:[0-9]+]] = loop.for %[[J:[^ ]+]] = 0 to 16 step 8 iter_args(%[[A:[^ ]+]] = %{{.*}}) -> (vector<8xf32>) {
@@ -13,8 +14,12 @@
 // CHECK-COUNT-7:     loop.load %{{.*}}[%{{.*}}, %[[J]]] : memref<10x20xf32>, vector<8xf32>
 // CHECK-COUNT-24:    vector.shuffle
 // CHECK-NOT:         vector.shuffle
-// CHECK-COUNT-8:     math.exp %{{.*}} : vector<8xf32>
-// CHECK:             loop.yield %{{.*}} : vector<8xf32>
+// CHECK:             %{{.*}}, %[[LAST:[0-9]+]] = loop.for %{{.*}} = 0 to 8 step 1 iter_args(%[[C0:[^ ]+]] = %{{.*}}, %[[C1:[^ ]+]] = %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C7:[^ ]+]] = %{{.*}}, %[[ACC:[^ ]+]] = %[[A]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-NEXT:          %[[E:.*]] = math.exp %[[C0]] : vector<8xf32>
+// CHECK-NEXT:          %[[N:.*]] = arith.addf %[[ACC]], %[[E]] : vector<8xf32>
+// CHECK-NEXT:          loop.yield %[[C1]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C7]], %[[C0]], %[[N]] : vector<8xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        loop.yield %[[LAST]] : vector<8xf32>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      %{{.*}} = loop.for %{{.*}} = 16 to 20 step 1 iter_args(%{{.*}} = %[[MAIN]]) -> (vector<8xf32>) {
 // CHECK-COUNT-7:     vector.insert
