@@ -199,18 +199,23 @@ class DivideLinear(RewritePattern):
         rewriter.replace(op, ops, [value])
 
 
+_DECIDED = (arith.MinSIOp, arith.MaxSIOp, arith.CmpiOp)
+_decided_kinds: dict[type[Operation], bool] = {}
+
+
 class DecidedByRanges(RewritePattern):
     """`minsi`, `maxsi` and `cmpi` on `index` values whose ranges decide
-    them. Offered every op: told by their exact class, since a failing
+    them. Offered every op: each class is tested once (a failing
     `isinstance` on xDSL's op classes goes through `ABCMeta`, once per
-    class of the union."""
+    class of the union), by `issubclass`, since xlir's `arith.cmpi` is
+    registered as xDSL's, not derived from it (dialects/arith.py)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if not (
-            type(op) is arith.MinSIOp
-            or type(op) is arith.MaxSIOp
-            or type(op) is arith.CmpiOp
-        ):
+        kind = type(op)
+        decided = _decided_kinds.get(kind)
+        if decided is None:
+            decided = _decided_kinds[kind] = issubclass(kind, _DECIDED)
+        if not decided:
             return
         if op.lhs.type != IndexType():
             return

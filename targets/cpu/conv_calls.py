@@ -163,14 +163,15 @@ def _is_index_op(op: Operation) -> bool:
 def _sum_loops(nest: ParallelOp) -> tuple[list[ForOp], StoreOp] | None:
     """The nest's sum loops, outermost first, and its store: loops each
     of which only continues the one before's sum, from +0.0."""
-    *ops, store = [op for op in nest.body.block.ops if not isinstance(op, YieldOp)]
-    if not isinstance(store, StoreOp):
+    body = [op for op in nest.body.block.ops if not isinstance(op, YieldOp)]
+    if not body or not isinstance(body[-1], StoreOp):
         return None
+    *ops, store = body
     loops = [op for op in ops if isinstance(op, ForOp)]
     if len(loops) != 1 or not all(_is_index_op(op) for op in ops if op not in loops):
         return None
     (loop,) = loops
-    if store.value is not loop.results[0] or len(loop.iter_args) != 1:
+    if len(loop.iter_args) != 1 or store.value is not loop.results[0]:
         return None
     if not is_positive_zero(loop.iter_args[0]):
         return None
@@ -214,7 +215,8 @@ def conv_of(nest: ParallelOp) -> Conv | None:
     ivs = list(nest.induction_vars)
     indices = list(store.indices)
     if (
-        len(set(indices)) != len(ivs)
+        not indices
+        or len(set(indices)) != len(ivs)
         or set(indices) != set(ivs)
         or tuple(sizes[ivs.index(v)] for v in indices) != _f32_shape(store.buffer)
         or len(ivs) - 1 > LEVELS
@@ -231,6 +233,8 @@ def conv_of(nest: ParallelOp) -> Conv | None:
     if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
         return None
     if {multiply.lhs, multiply.rhs} != {load.results[0] for load in loads}:
+        return None
+    if len(innermost.carried) != 1:
         return None
     (acc,) = innermost.carried
     if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:

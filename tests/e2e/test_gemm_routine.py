@@ -66,7 +66,7 @@ DOTS = {
     "batch": Dot((3, 20, 300), (3, 300, 64), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 64), True),
     "batch_short": Dot((3, 20, 64), (3, 64, 40), "batching_dims = [0] x [0], contracting_dims = [2] x [1]", (3, 20, 40), False),
     "two_contracting": Dot((20, 8, 16), (8, 16, 64), "contracting_dims = [1, 2] x [0, 1]", (20, 64), True),
-    "contracting_apart": Dot((8, 20, 16), (8, 16, 64), "contracting_dims = [0, 2] x [0, 1]", (20, 64), False),
+    "contracting_apart": Dot((8, 20, 16), (8, 16, 64), "contracting_dims = [0, 2] x [0, 1]", (20, 64), True),
     "rows": Dot((4, 24, 300), (300, 64), "contracting_dims = [2] x [0]", (4, 24, 64), True),
     "rows_after_k": Dot((300, 4, 24), (300, 64), "contracting_dims = [0] x [0]", (4, 24, 64), True),
     "rows_epilogue": Dot((3, 10, 64), (64, 48), "contracting_dims = [2] x [0]", (3, 10, 48), True, epilogue=True),

@@ -99,7 +99,7 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
     transposes = [op for op in after.walk() if isinstance(op, TransposeOp)]
     (dot,) = [op for op in after.walk() if isinstance(op, DotGeneralOp)]
     rhs = dot.rhs.owner
-    if isinstance(rhs, ReshapeOp):  # the transposed rhs's free dims merged
+    while isinstance(rhs, ReshapeOp):  # the rhs's free or contracting dims merged
         rhs = rhs.operand.owner
     assert len(transposes) == 1 and rhs is transposes[0]
     rhs_rank = len(shape(dot.rhs.type))

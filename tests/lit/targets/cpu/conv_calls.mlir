@@ -272,3 +272,47 @@ loop.kernel @long_kernel(%in: memref<1x20x20x2xf32>, %w: memref<12x12x2x32xf32>,
   }
   loop.return
 }
+
+// -----
+
+// Not convolutions, and no crash on their shapes: a nest whose body is only
+// its yield, a nest storing to a 0-d buffer, and a sum loop whose inner
+// loop carries no value.
+// CHECK-LABEL: loop.kernel @empty_nest(
+// CHECK-NOT:     loop.call
+// CHECK-LABEL: loop.kernel @scalar_output(
+// CHECK-NOT:     loop.call
+// CHECK-LABEL: loop.kernel @uncarried_inner(
+// CHECK-NOT:     loop.call
+loop.kernel @empty_nest(%out: memref<4xf32>) {
+  loop.parallel (%i) = (0) to (4) step (1) {
+  }
+  loop.return
+}
+loop.kernel @scalar_output(%x: memref<8xf32>, %out: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel () = () to () step () {
+    %s = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%k] : memref<8xf32>
+      %p = arith.mulf %v, %v : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[] : memref<f32>
+  }
+  loop.return
+}
+loop.kernel @uncarried_inner(%x: memref<4x8xf32>, %out: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (4) step (1) {
+    %s = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
+      loop.for %j = 0 to 2 step 1 {
+        %v = loop.load %x[%i, %k] : memref<4x8xf32>
+        loop.store %v, %out[%i] : memref<4xf32>
+      }
+      loop.yield %acc : f32
+    }
+    loop.store %s, %out[%i] : memref<4xf32>
+  }
+  loop.return
+}
