@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -217,6 +218,7 @@ class DecidedByRanges(RewritePattern):
             decided = _decided_kinds[kind] = issubclass(kind, _DECIDED)
         if not decided:
             return
+        op = cast(arith.MinSIOp | arith.MaxSIOp | arith.CmpiOp, op)
         if op.lhs.type != IndexType():
             return
         a, b = value_range(op.lhs), value_range(op.rhs)

@@ -164,9 +164,10 @@ def _sum_loops(nest: ParallelOp) -> tuple[list[ForOp], StoreOp] | None:
     """The nest's sum loops, outermost first, and its store: loops each
     of which only continues the one before's sum, from +0.0."""
     body = [op for op in nest.body.block.ops if not isinstance(op, YieldOp)]
-    if not body or not isinstance(body[-1], StoreOp):
+    store = body[-1] if body else None
+    if not isinstance(store, StoreOp):
         return None
-    *ops, store = body
+    ops = body[:-1]
     loops = [op for op in ops if isinstance(op, ForOp)]
     if len(loops) != 1 or not all(_is_index_op(op) for op in ops if op not in loops):
         return None
