@@ -39,6 +39,7 @@ from xlir.analysis.loop_utils import (
     clone_body,
     contains_loop,
     index_constant,
+    kernel_ops_of,
     static_trip_count,
 )
 from xlir.dialects.loop.loops import ForOp, YieldOp
@@ -123,5 +124,5 @@ class UnrollPass(ModulePass):
             raise XlirError(
                 f"error: unroll: factor must be at least 1, got {self.factor}"
             )
-        for loop in [inner for inner in op.walk() if isinstance(inner, ForOp)]:
+        for loop in kernel_ops_of(op, (ForOp,)):
             unroll(loop, self.factor, self.full_only)
