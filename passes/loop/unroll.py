@@ -27,6 +27,7 @@ constant-size inner nests it wants.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -125,4 +126,4 @@ class UnrollPass(ModulePass):
                 f"error: unroll: factor must be at least 1, got {self.factor}"
             )
         for loop in kernel_ops_of(op, (ForOp,)):
-            unroll(loop, self.factor, self.full_only)
+            unroll(cast(ForOp, loop), self.factor, self.full_only)
