@@ -2,7 +2,8 @@
 from its PTX (JIT-compiled by the driver) and from its cubin for the GPU's
 architecture (where prepared), run from its manifest, compared with the
 expected outputs, timed with CUDA events
-(median of `repeats` after `warmup`); XLA's time on the same StableHLO text
+(median of `repeats` after `warmup`: around one run as issued from here,
+and the device's own time, `device_time`); XLA's time on the same StableHLO text
 where JAX runs (a subprocess: `gpu_check.py xla`); the device-to-device
 copy bandwidth as the roofline of the elementwise programs. A JSON report,
 a table, and a non-zero exit on any failure of xlir's programs (a JIT or
@@ -31,6 +32,7 @@ from gpucheck.compare import compare_outputs
 from gpucheck.cuda import CudaError, Driver, NoDriver, copy_bandwidth, load_library
 from gpucheck.cuda import timed as cuda_timed
 from gpucheck.data import DataError, expected_outputs, program_inputs, read_index
+from gpucheck.device_time import HOST_VERSIONS, DeviceClock
 from gpucheck.schedule import LoadedProgram, ManifestError, read_manifest
 
 XLA_SECONDS = 180.0
@@ -55,8 +57,9 @@ def repeats_for(first_ms: float, repeats: int, warmup: int) -> tuple[int, int]:
 def timed(
     driver: Driver, program: LoadedProgram, repeats: int, warmup: int
 ) -> dict[str, float]:
-    """Median milliseconds of a run: by CUDA events, and by the host's clock
-    to the end of the device's work (as XLA's time is taken)."""
+    """Median milliseconds of a run: by CUDA events, by the host's clock
+    to the end of the device's work (as XLA's time is taken), and the
+    device's own time with the L2 cache evicted before each run and not."""
     for _ in range(warmup):
         program.run()
     driver.synchronize()
@@ -79,10 +82,18 @@ def timed(
         program.run()
     driver.synchronize()
     amortized = (time.perf_counter() - began) * 1e3 / repeats
+    clock = DeviceClock(driver)
+    try:
+        device = clock.median_ms(program.run, repeats, evict=True)
+        device_warm = clock.median_ms(program.run, repeats, evict=False)
+    finally:
+        clock.release()
     return {
         "event_ms": float(np.median(events)),
         "wall_ms": float(np.median(walls)),
         "amortized_ms": amortized,
+        "device_ms": device,
+        "device_warm_ms": device_warm,
         "repeats": repeats,
         "warmup": warmup,
     }
@@ -186,11 +197,22 @@ def fake_driver() -> tuple[Driver, Any]:
     set per program)."""
     fake_cuda = importlib.import_module("gpucheck.fake_cuda")
 
-    def none(name: str) -> Any:
-        raise KeyError(name)
-
-    fake = fake_cuda.FakeCuda(kernels=none)
+    fake = fake_cuda.FakeCuda(kernels=with_check_kernels(None))
     return Driver(fake.library()), fake
+
+
+def with_check_kernels(kernels: Any) -> Any:
+    """`kernels` (a lookup by name, or None) and the checking kernels of
+    `device_time`, for the fake driver."""
+
+    def lookup(name: str) -> Any:
+        if name in HOST_VERSIONS:
+            return HOST_VERSIONS[name]
+        if kernels is None:
+            raise KeyError(name)
+        return kernels(name)
+
+    return lookup
 
 
 def emulated_kernels(folder: Path, entry: dict[str, Any]) -> Any:
@@ -198,7 +220,7 @@ def emulated_kernels(folder: Path, entry: dict[str, Any]) -> Any:
     xlir = importlib.import_module("xlir")
     path = folder / entry["dir"] / "program.mlir"
     executable = xlir.compile(path.read_text(), target="nvptx-emu", name=str(path))
-    return executable.image.kernels.__getitem__
+    return with_check_kernels(executable.image.kernels.__getitem__)
 
 
 def run(
@@ -237,6 +259,9 @@ def run(
         "warmup": warmup,
     }
     bandwidth = copy_bandwidth(driver, 16 if fake else 256, 3 if fake else repeats)
+    roofline = copy_ms(driver, 2 * bandwidth["bytes"], 3 if fake else repeats)
+    bandwidth["device_median_ms"] = roofline["device_ms"]
+    bandwidth["device_gb_per_s"] = 2 * bandwidth["bytes"] / roofline["device_ms"] / 1e6
     report["copy_bandwidth"] = bandwidth
     report["xla"] = {"ok": False, "error": "not run yet"}
     results: list[dict[str, Any]] = []
@@ -355,29 +380,43 @@ def run_program(
         result["xlir_amortized_ms"] = ptx["amortized_ms"]
         result["gb_per_s"] = sizes / (ptx["event_ms"] * 1e-3) / 1e9
         result["fraction_of_copy"] = result["gb_per_s"] / bandwidth["gb_per_s"]
+        result["device_ms"] = ptx["device_ms"]
+        result["device_warm_ms"] = ptx["device_warm_ms"]
+        result["gb_per_s_device"] = sizes / (ptx["device_ms"] * 1e-3) / 1e9
+        result["fraction_of_copy_device"] = (
+            result["gb_per_s_device"] / bandwidth["device_gb_per_s"]
+        )
         try:
-            copy_ms = same_bytes_copy_ms(driver, int(sizes), repeats)
-            result["copy_same_bytes_ms"] = copy_ms
-            result["fraction_of_copy_same_bytes"] = copy_ms / ptx["event_ms"]
+            copy = copy_ms(driver, int(sizes), repeats)
+            result["copy_same_bytes_ms"] = copy["event_ms"]
+            result["fraction_of_copy_same_bytes"] = copy["event_ms"] / ptx["event_ms"]
+            result["copy_same_bytes_device_ms"] = copy["device_ms"]
+            result["fraction_of_copy_same_bytes_device"] = (
+                copy["device_ms"] / ptx["device_ms"]
+            )
         except CudaError as error:
             result["copy_same_bytes_error"] = str(error)
     return result, outputs
 
 
-def same_bytes_copy_ms(driver: Driver, moved: int, repeats: int) -> float:
-    """CUDA-event median of a device-to-device copy moving `moved` bytes
-    (half read, half written): the roofline at the program's own size,
-    launch overhead included."""
+def copy_ms(driver: Driver, moved: int, repeats: int) -> dict[str, float]:
+    """Medians of a device-to-device copy moving `moved` bytes (half read,
+    half written): by CUDA events around it as issued from here (launch
+    overhead included), and the device's own time with the L2 cache evicted
+    before each (`device_time`)."""
     half = max(1, moved // 2)
     source, target = driver.allocate(half), driver.allocate(half)
+    clock = DeviceClock(driver)
     try:
-        times = cuda_timed(
-            driver, lambda: driver.copy(target, source, half), repeats, 3
-        )
+        driver.zero(source, half)
+        work = lambda: driver.copy(target, source, half)  # noqa: E731
+        events = cuda_timed(driver, work, repeats, 3)
+        device = clock.median_ms(work, repeats, evict=True)
     finally:
+        clock.release()
         driver.free(source)
         driver.free(target)
-    return float(np.median(times))
+    return {"event_ms": float(np.median(events)), "device_ms": device}
 
 
 def add_xla(
@@ -421,7 +460,8 @@ def _io(entry: dict[str, Any]) -> list[dict[str, Any]]:
 def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Counts, the geometric mean of xlir's amortized time over XLA's (bench
     programs with both), and the elementwise bench programs' share of the
-    copy bandwidth (of a 256 MiB copy, and of a copy of their own bytes)."""
+    copy bandwidth (of a 256 MiB copy, and of a copy of their own bytes;
+    by events around a run, and by the device's own time)."""
     ratios = [
         r["xlir_over_xla"]
         for r in results
@@ -440,12 +480,17 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             for r in results
             if r["set"] == "bench" and r["elementwise"] and "fraction_of_copy" in r
         },
-        "bench_elementwise_fraction_of_copy_same_bytes": {
-            r["name"]: r["fraction_of_copy_same_bytes"]
-            for r in results
-            if r["set"] == "bench"
-            and r["elementwise"]
-            and "fraction_of_copy_same_bytes" in r
+        **{
+            f"bench_elementwise_{key}": {
+                r["name"]: r[key]
+                for r in results
+                if r["set"] == "bench" and r["elementwise"] and key in r
+            }
+            for key in (
+                "fraction_of_copy_same_bytes",
+                "fraction_of_copy_device",
+                "fraction_of_copy_same_bytes_device",
+            )
         },
     }
 
@@ -463,6 +508,8 @@ def _row(result: dict[str, Any]) -> str:
         images = "FAIL"
     fraction = result.get("fraction_of_copy")
     same = result.get("fraction_of_copy_same_bytes")
+    device = result.get("fraction_of_copy_device")
+    device_same = result.get("fraction_of_copy_same_bytes_device")
     return (
         f"{result['set'] + '/' + result['name']:<34} {images:<16} "
         f"{_number(result.get('xlir_ms')):>9} "
@@ -471,7 +518,11 @@ def _row(result: dict[str, Any]) -> str:
         f"{_number(result.get('xlir_over_xla'), 2):>7} "
         f"{_number(result.get('gb_per_s'), 1):>8} "
         f"{'-' if fraction is None else f'{100 * fraction:.0f}%':>6} "
-        f"{'-' if same is None else f'{100 * same:.0f}%':>6}"
+        f"{'-' if same is None else f'{100 * same:.0f}%':>6} "
+        f"{_number(result.get('device_ms')):>9} "
+        f"{_number(result.get('device_warm_ms')):>9} "
+        f"{'-' if device is None else f'{100 * device:.0f}%':>6} "
+        f"{'-' if device_same is None else f'{100 * device_same:.0f}%':>6}"
     )
 
 
@@ -480,18 +531,22 @@ def table(report: dict[str, Any]) -> str:
     device = report["device"]
     head = (
         f"{'program':<34} {'images':<16} {'xlir ev':>9} {'xlir am':>9} {'xla am':>9} "
-        f"{'am/am':>7} {'GB/s':>8} {'copy%':>6} {'same%':>6}"
+        f"{'am/am':>7} {'GB/s':>8} {'copy%':>6} {'same%':>6} {'dev ms':>9} "
+        f"{'warm ms':>9} {'dcopy%':>6} {'dsame%':>6}"
     )
     lines = [
         f"device: {device['name']} (sm {device['compute_capability']}, driver "
         f"{device['driver_version']}); D2D copy "
-        f"{report['copy_bandwidth']['gb_per_s']:.1f} GB/s; XLA: "
+        f"{report['copy_bandwidth']['gb_per_s']:.1f} GB/s (device time "
+        f"{report['copy_bandwidth']['device_gb_per_s']:.1f} GB/s); XLA: "
         f"{'ok' if report['xla'].get('ok') else report['xla'].get('error', '')[:200]}",
         "ms: 'xlir ev' = CUDA events around one run (median); 'am' = amortized: N runs "
         "(xlir) / N calls (XLA) issued back to back, one wait at the end, / N; am/am = "
         "xlir/XLA on that like-for-like figure; GB/s = input+output bytes / 'xlir ev'; "
         "copy% = that / the 256 MiB D2D copy's GB/s; same% = a D2D copy moving the "
-        "program's own bytes (events) / 'xlir ev'",
+        "program's own bytes (events) / 'xlir ev'; 'dev ms' = the device's own time "
+        "(the stream held while the host issues the run, L2 evicted before it; "
+        "'warm ms' not evicted); dcopy% and dsame% = copy% and same% by device times",
         head,
     ]
     lines += [_row(r) for r in report["programs"]]

@@ -23,6 +23,7 @@ sys.path.insert(0, str(SCRIPTS))
 
 from gpucheck.compare import compare_output  # noqa: E402
 from gpucheck.cuda import CudaError, Driver  # noqa: E402
+from gpucheck.device_time import PTX  # noqa: E402
 from gpucheck.fake_cuda import FakeCuda  # noqa: E402
 from gpucheck.prepare import prepare  # noqa: E402
 from gpucheck.run import run  # noqa: E402
@@ -84,6 +85,21 @@ def test_fake_run_passes_every_program(prepared: Path, tmp_path: Path) -> None:
             *([entry["cubins"]["80"]] if entry["cubins"] else []),
         ]
         assert program["xlir_ms"] > 0
+        assert program["device_ms"] > 0 and program["device_warm_ms"] > 0
+    assert by_name["fma_xyz"]["fraction_of_copy_device"] > 0
+    assert report["copy_bandwidth"]["device_gb_per_s"] > 0
+
+
+@pytest.mark.parametrize("sm", [80, 90])
+def test_the_device_clocks_kernels_assemble(sm: int) -> None:
+    """The hold and evict kernels are hand-written PTX: ptxas must take them."""
+    from xlir.targets.nvptx.ptxas import assemble, ptxas_path
+
+    if ptxas_path() is None:
+        pytest.skip("ptxas is not installed (pip install nvidia-cuda-nvcc-cu12)")
+    _, kernels = assemble(PTX.decode(), sm)
+    assert sorted(k.name for k in kernels) == ["gpu_check_evict", "gpu_check_hold"]
+    assert all(k.spill_stores == 0 for k in kernels)
 
 
 def test_a_jit_error_is_recorded_and_the_run_goes_on(
