@@ -13,6 +13,12 @@ a seed, mean and standard deviation (`data.normal_input`), the integer ones
 as they are; expected outputs computed here by JAX on the CPU from the same
 text and inputs, stored whole up to `SAMPLE` elements and as `SAMPLE`
 evenly spaced elements beyond.
+
+scaled/NAME_x64: each elementwise bench program of one size `n`, exported
+afresh by JAX at `SCALE` times it (2^26 elements: 256 MiB an array, as the
+copy roofline's), its data as bench/'s. At 1M elements a kernel lasts a
+few microseconds, as long as the GPU takes to start and drain it; at this
+size its fraction of the copy bandwidth is the kernel's own.
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ STORED_FLOATS = 1 << 12
 """A float input up to this many elements is stored as it is."""
 
 COMPILE_SECONDS = 600
+
+SCALE = 64
+"""How much larger the scaled/ programs are than their bench/ originals."""
 
 CUBIN_SMS = (80, 90)
 """Cubins for the A100's and the H100's / H200's architectures."""
@@ -99,17 +108,40 @@ def compile_program(folder: Path, sm: int) -> dict[str, Any]:
     return {"cubins": cubins}
 
 
-def bench_inputs(corpus: Path, name: str) -> list[np.ndarray]:
-    """The bench program's inputs drawn by the corpus's export script's
-    recipe (it needs jax)."""
+def export_script(corpus: Path) -> Any:
+    """The corpus's export script as a module (it needs jax)."""
     sys.path.insert(0, str(corpus))
     try:
-        script = importlib.import_module("export_corpus")
+        return importlib.import_module("export_corpus")
     finally:
         sys.path.remove(str(corpus))
+
+
+def bench_inputs(corpus: Path, name: str) -> list[np.ndarray]:
+    """The bench program's inputs drawn by the corpus's export script's
+    recipe."""
+    script = export_script(corpus)
     program = next(p for p in script.PROGRAMS if p["bench_name"] == name)
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     return program["inputs"](rng, **program["bench"])
+
+
+def scaled_programs(corpus: Path, names: list[str]) -> list[tuple[str, str, Any]]:
+    """(name, StableHLO text, inputs) of `names`' scaled versions (module
+    docstring): those bench programs whose recipe has one size, `n`."""
+    script = export_script(corpus)
+    jax = importlib.import_module("jax")
+    found = []
+    for program in script.PROGRAMS:
+        if program["bench_name"] not in names or set(program["bench"]) != {"n"}:
+            continue
+        name = f"{program['bench_name']}_x{SCALE}"
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        inputs = program["inputs"](rng, n=program["bench"]["n"] * SCALE)
+        shapes = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in inputs]
+        function = script.renamed(program["fn"], name)
+        found.append((name, jax.jit(function).lower(*shapes).as_text(), inputs))
+    return found
 
 
 def input_specs(
@@ -169,18 +201,12 @@ def prepare(corpus: Path, out: Path, sm: int, only: list[str] | None) -> int:
     tolerances = json.loads((corpus / "tolerances.json").read_text())["programs"]
     out.mkdir(parents=True, exist_ok=True)
     entries = []
-    failed = 0
     expected_from = ""
     for kind, name, path in corpus_programs(corpus):
         if only and name not in only:
             continue
-        folder = out / kind / name
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
         text = path.read_text()
-        (folder / "program.mlir").write_text(text)
         base = name if kind == "small" else small_name(name, tolerances)
-        tolerance = tolerances[base]
         if kind == "small":
             data = np.load(corpus / "small" / f"{name}.npz")
             count = sum(k.startswith("arg") for k in data.files)
@@ -195,44 +221,21 @@ def prepare(corpus: Path, out: Path, sm: int, only: list[str] | None) -> int:
             arrays = {k: data[k] for k in data.files}
             outputs = [data[f"out{i}"] for i in range(len(data.files) - count)]
         else:
-            jax = importlib.import_module("jax")
-            xla = importlib.import_module("gpucheck.xla")
-            specs, inputs = input_specs(bench_inputs(corpus, name), name)
-            results = xla.run_text(text, inputs, _result_types(text, inputs))
-            expected_from = f"jax {jax.__version__} ({jax.default_backend()})"
-            outputs = results
-            arrays = {
-                **{
-                    s["stored"]: a
-                    for s, a in zip(specs, inputs, strict=True)
-                    if "stored" in s
-                },
-                **sampled(outputs),
-            }
-        np.savez_compressed(folder / "data.npz", **arrays)
-        compiled = compile_program(folder, sm)
-        failed += "compile_error" in compiled
+            inputs = bench_inputs(corpus, name)
+            specs, arrays, outputs = drawn_data(text, inputs, name)
+            expected_from = _jax_version()
         entries.append(
-            {
-                "name": name,
-                "set": kind,
-                "dir": f"{kind}/{name}",
-                "tolerance": {
-                    "rtol": tolerance["rtol"],
-                    "atol": tolerance["atol"],
-                    "exact_outputs": tolerance["exact_outputs"],
-                },
-                "elementwise": tolerance["tier"] == "elementwise"
-                and "stablehlo.reduce" not in text,
-                "inputs": specs,
-                "outputs": [
-                    {"shape": list(o.shape), "dtype": str(o.dtype)} for o in outputs
-                ],
-                **compiled,
-            }
+            _prepared(
+                out, kind, name, text, tolerances[base], specs, arrays, outputs, sm
+            )
         )
-        status = compiled.get("compile_error", "ok").splitlines()[-1:] or ["?"]
-        print(f"prepare {kind}/{name}: {status[0][:200]}", file=sys.stderr)
+    scalable = [e["name"] for e in entries if e["set"] == "bench" and e["elementwise"]]
+    for name, text, inputs in scaled_programs(corpus, scalable) if scalable else []:
+        specs, arrays, outputs = drawn_data(text, inputs, name)
+        tolerance = tolerances[small_name(name, tolerances)]
+        entries.append(
+            _prepared(out, "scaled", name, text, tolerance, specs, arrays, outputs, sm)
+        )
     index = {
         "format": FORMAT,
         "version": VERSION,
@@ -241,11 +244,69 @@ def prepare(corpus: Path, out: Path, sm: int, only: list[str] | None) -> int:
         "expected_from": {
             "small": "the corpus (JAX 0.10.2, XLA:CPU)",
             "bench": expected_from,
+            "scaled": expected_from,
         },
         "programs": entries,
     }
     (out / INDEX).write_text(json.dumps(index, indent=1))
-    return failed
+    return sum("compile_error" in e for e in entries)
+
+
+def drawn_data(
+    text: str, inputs: list[np.ndarray], name: str
+) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], list[np.ndarray]]:
+    """A bench or scaled program's input specs, the arrays its data.npz
+    stores, and JAX's outputs here on the inputs the GPU machine will use."""
+    xla = importlib.import_module("gpucheck.xla")
+    specs, used = input_specs(inputs, name)
+    outputs = xla.run_text(text, used, _result_types(text, used))
+    arrays = {
+        **{s["stored"]: a for s, a in zip(specs, used, strict=True) if "stored" in s},
+        **sampled(outputs),
+    }
+    return specs, arrays, outputs
+
+
+def _prepared(
+    out: Path,
+    kind: str,
+    name: str,
+    text: str,
+    tolerance: dict[str, Any],
+    specs: list[dict[str, Any]],
+    arrays: dict[str, np.ndarray],
+    outputs: list[np.ndarray],
+    sm: int,
+) -> dict[str, Any]:
+    """The program's folder written and compiled; its index entry."""
+    folder = out / kind / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    (folder / "program.mlir").write_text(text)
+    np.savez_compressed(folder / "data.npz", **arrays)
+    compiled = compile_program(folder, sm)
+    status = compiled.get("compile_error", "ok").splitlines()[-1:] or ["?"]
+    print(f"prepare {kind}/{name}: {status[0][:200]}", file=sys.stderr)
+    return {
+        "name": name,
+        "set": kind,
+        "dir": f"{kind}/{name}",
+        "tolerance": {
+            "rtol": tolerance["rtol"],
+            "atol": tolerance["atol"],
+            "exact_outputs": tolerance["exact_outputs"],
+        },
+        "elementwise": tolerance["tier"] == "elementwise"
+        and "stablehlo.reduce" not in text,
+        "inputs": specs,
+        "outputs": [{"shape": list(o.shape), "dtype": str(o.dtype)} for o in outputs],
+        **compiled,
+    }
+
+
+def _jax_version() -> str:
+    jax = importlib.import_module("jax")
+    return f"jax {jax.__version__} ({jax.default_backend()})"
 
 
 def _result_types(

@@ -259,7 +259,7 @@ def run(
         "warmup": warmup,
     }
     bandwidth = copy_bandwidth(driver, 16 if fake else 256, 3 if fake else repeats)
-    roofline = copy_ms(driver, 2 * bandwidth["bytes"], 3 if fake else repeats)
+    roofline = copy_ms(driver, 2 * int(bandwidth["bytes"]), 3 if fake else repeats)
     bandwidth["device_median_ms"] = roofline["device_ms"]
     bandwidth["device_gb_per_s"] = 2 * bandwidth["bytes"] / roofline["device_ms"] / 1e6
     report["copy_bandwidth"] = bandwidth
@@ -475,18 +475,15 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         "bench_geomean_xlir_over_xla": float(np.exp(np.mean(np.log(ratios))))
         if ratios
         else None,
-        "bench_elementwise_fraction_of_copy": {
-            r["name"]: r["fraction_of_copy"]
-            for r in results
-            if r["set"] == "bench" and r["elementwise"] and "fraction_of_copy" in r
-        },
         **{
-            f"bench_elementwise_{key}": {
+            f"{kind}_elementwise_{key}": {
                 r["name"]: r[key]
                 for r in results
-                if r["set"] == "bench" and r["elementwise"] and key in r
+                if r["set"] == kind and r["elementwise"] and key in r
             }
+            for kind in ("bench", "scaled")
             for key in (
+                "fraction_of_copy",
                 "fraction_of_copy_same_bytes",
                 "fraction_of_copy_device",
                 "fraction_of_copy_same_bytes_device",

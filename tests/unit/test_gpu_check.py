@@ -250,3 +250,30 @@ def test_the_run_times_xla_beside_xlir(prepared: Path, tmp_path: Path) -> None:
     assert program["xla_wall_ms"] > 0 and program["xlir_over_xla"] > 0
     assert all(o["ok"] for o in program["xla_vs_expected"])
     assert all(o["ok"] for o in program["xlir_vs_xla"])
+
+
+def test_prepare_scales_the_elementwise_bench_programs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An elementwise bench program also goes as scaled/NAME_xS: exported
+    afresh by JAX at S times its size, its expected outputs JAX's, and it
+    runs (and passes) as any other program."""
+    pytest.importorskip("jax")
+    from gpucheck import prepare as preparing
+
+    monkeypatch.setattr(preparing, "SCALE", 2)
+    assert prepare(CORPUS, tmp_path, 80, ["fma_xyz_1m"]) == 0
+    index = json.loads((tmp_path / "index.json").read_text())
+    bench, scaled = index["programs"]
+    assert (bench["dir"], scaled["dir"]) == ("bench/fma_xyz_1m", "scaled/fma_xyz_1m_x2")
+    assert scaled["elementwise"]
+    assert [i["shape"] for i in scaled["inputs"]] == [[1 << 21]] * 3
+    assert (
+        "tensor<2097152xf32>" in (tmp_path / scaled["dir"] / "program.mlir").read_text()
+    )
+    status, report = _run(tmp_path, tmp_path, only=["fma_xyz_1m_x2"])
+    assert status == 0, report["summary"]
+    assert (
+        "fma_xyz_1m_x2"
+        in report["summary"]["scaled_elementwise_fraction_of_copy_device"]
+    )
