@@ -27,7 +27,9 @@ results:
   (`analysis/known_integers.py`: a constant, a splat, `hlo-to-loop`'s
   guard of one), which LLVM divides with a multiply and shifts, faster than
   a float division.
-* **Conversions** of an f16, f32 or f64 value: widened to f64, clamped to
+* **Conversions** of an f16, f32 or f64 value: widened to f64 (to f32 for
+  16 bits or fewer from an f16 or f32: their range and every integer in it
+  are exact in f32, and a vector of f32 holds twice the lanes), clamped to
   the integer type's range, truncated, read back, NaN sent to 0: the
   saturating conversion's results.
 
@@ -144,7 +146,9 @@ def convert_in_float(op: Operation) -> None:
         low, high = float(-(1 << (width - 1))), float((1 << (width - 1)) - 1)
     code = ScalarBuilder(Builder(InsertPoint.before(op)), None, lanes)
     x = code.wrap(op.operands[0])
-    wide = x if isinstance(element, Float64Type) else x.extend(f64)
+    float_ = f64 if isinstance(element, Float64Type) else float_for(width)
+    assert float_ is not None  # 1 < width <= 32
+    wide = x if element == float_ else x.extend(float_)
     clamped = code.select(wide.lt(low), low, code.select(wide.gt(high), high, wide))
     truncated = code.made(math.TruncOp, (clamped.ssa,))
     converted = code.select(x.is_nan(), 0, integer_bits(truncated, integer))

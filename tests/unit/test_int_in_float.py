@@ -121,7 +121,10 @@ CASES = [
     ("f32", "i32", "arith.fptoui"),
     ("f64", "i8", "arith.fptosi"),
     ("f32", "i8", "arith.fptoui"),
+    ("f32", "i8", "arith.fptosi"),
+    ("f32", "i16", "arith.fptoui"),
     ("f16", "i16", "arith.fptosi"),
+    ("f16", "i8", "arith.fptoui"),
 ]
 
 
@@ -156,7 +159,7 @@ def test_same_results_as_before(float_: str, integer: str, op: str) -> None:
 def test_cpu_converts_as_the_interpreter() -> None:
     """Through the cpu pipeline (hlo-to-loop's own guard, then this pass)."""
     x = float_values(np.dtype(np.float32))
-    for type_ in ("i32", "ui32", "i8", "ui8", "i16"):
+    for type_ in ("i32", "ui32", "i8", "ui8", "i16", "ui16"):
         text = f"""func.func public @main(%a: tensor<{x.size}xf32>) -> tensor<{x.size}x{type_}> {{
   %0 = stablehlo.convert %a : (tensor<{x.size}xf32>) -> tensor<{x.size}x{type_}>
   return %0 : tensor<{x.size}x{type_}>

@@ -61,6 +61,37 @@ loop.kernel @unsigned_and_vector(%a: memref<64xf32>, %b: memref<64xi32>, %c: mem
 
 // -----
 
+// f32 to u8 and f16 to i16: 16 bits or fewer stay in f32 (no f64 lanes),
+// read back through the 1.5 * 2^23 sum's low bits.
+// CHECK-LABEL: loop.kernel @narrow_in_f32
+// CHECK:         %[[X:.*]] = loop.load %a
+// CHECK-NEXT:    %[[LOW:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    arith.cmpf olt, %[[X]], %[[LOW]] : f32
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.constant 2.550000e+02 : f32
+// CHECK:         %[[T:.*]] = math.trunc %{{.*}} : f32
+// CHECK:         %[[MAGIC:.*]] = arith.constant 0x4B400000 : f32
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addf %[[T]], %[[MAGIC]] : f32
+// CHECK-NEXT:    %[[BITS:.*]] = arith.bitcast %[[SUM]] : f32 to i32
+// CHECK-NEXT:    arith.trunci %[[BITS]] : i32 to i8
+// CHECK:         %[[H:.*]] = loop.load %c
+// CHECK-NEXT:    arith.extf %[[H]] : f16 to f32
+// CHECK:         arith.constant -3.276800e+04 : f32
+// CHECK:         arith.trunci %{{.*}} : i32 to i16
+// CHECK-NOT:     f64
+loop.kernel @narrow_in_f32(%a: memref<64xf32>, %b: memref<64xi8>, %c: memref<64xf16>, %d: memref<64xi16>) {
+  loop.parallel (%i) = (0) to (64) step (1) {
+    %x = loop.load %a[%i] : memref<64xf32>
+    %y = arith.fptoui %x : f32 to i8
+    loop.store %y, %b[%i] : memref<64xi8>
+    %h = loop.load %c[%i] : memref<64xf16>
+    %k = arith.fptosi %h : f16 to i16
+    loop.store %k, %d[%i] : memref<64xi16>
+  }
+  loop.return
+}
+
+// -----
+
 // Left alone: 64-bit results.
 // CHECK-LABEL: loop.kernel @wide
 // CHECK:         arith.fptosi %{{.*}} : f64 to i64
