@@ -170,6 +170,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.split_ranges import SplitRangesPass
         from xlir.passes.loop.tile_transposes import TileTransposesPass
         from xlir.passes.loop.unroll import UnrollPass
+        from xlir.passes.loop.unroll_last_dimension import UnrollLastDimensionPass
         from xlir.passes.loop.vectorize import VectorizePass
         from xlir.passes.loop.widen_floats import WidenFloatsPass
         from xlir.targets.cpu.conv_calls import ConvCallsPass
@@ -220,6 +221,7 @@ class CpuTarget(Target):
             UnrollPass(factor=SHORT_LOOP, full_only=True),
             ExpandMathPass(),
             *in_float,
+            UnrollLastDimensionPass(max_trips=SHORT_LOOP),
             InterleavePass(vector_bits=bits),
             TileTransposesPass(vector_bits=bits),
             *threads,
