@@ -49,10 +49,13 @@ chunks)."""
 
 DIRECT_ROWS = 96
 """The most rows of a call that reads B in place rather than packed (where
-B's panel is whole and its columns contiguous): with few row tiles to
-share it, the copy cost more than it saved (a 16 x 256 x 768 dot, a GRU
-step's, ran 0.6-0.75x the time unpacked; 96 rows 0.8x, 128 the same, 256
-rows 1.15x)."""
+B's panel is whole, its columns contiguous and its sum at most `BLOCK`
+terms): with few row tiles to share it, the copy cost more than it saved
+(an RNN step's 16 x 256 x 768 dot ran 0.75-0.85x the time unpacked, 96
+rows 0.93x, 128 the same, 256 rows 1.15x). A longer sum's panel outgrows
+L1 and, where B's rows lie 4 KiB apart (in the same cache sets), L2: the
+tiles' re-reads then cost more than the copy (96 x 1024 x 1024 ran 1.16x
+unpacked, 8 x 1024 x 4096 1.1x)."""
 
 PREFIX = "xlir.gemm_f32_"
 
@@ -94,7 +97,7 @@ def define_gemm(
             rows,
             taps=False,
             chunk=BLOCK if chunked else 0,
-            strided=True,
+            strided=not chunked,  # B is read in place for short sums only
         )
         for rows in range(1, mr + 1)
         for chunked in (False, True)
@@ -117,12 +120,12 @@ def define_gemm(
     def tile(rows: int, row: ir.Value) -> None:
         a_at = b.gep(a, [b.mul(row, a_row)], inbounds=True, source_etype=F32)
         c_at = b.gep(output, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
-        arguments = [a_at, panel, c_at, k, a_row, a_k, c_row, width, panel_row]
+        arguments = [a_at, panel, c_at, k, a_row, a_k, c_row, width]
         with b.if_else(b.icmp_signed(">", k, I64(BLOCK))) as (long, short):
             with long:
                 b.call(tiles[rows, True], arguments)
             with short:
-                b.call(tiles[rows, False], arguments)
+                b.call(tiles[rows, False], [*arguments, panel_row])
 
     tile_rows(b, m, mr)(tile)
     b.ret_void()
@@ -348,14 +351,17 @@ def _panel(
     nr: int,
 ) -> tuple[ir.Value, ir.Value]:
     """(the panel the tiles read, elements from one of its rows to the
-    next): B's own columns where a call has at most `DIRECT_ROWS` rows, the
-    panel is whole and its columns contiguous, else their copy at `packed`
-    (`_pack`). Either way the same values in the same FMAs: the same
-    bits."""
-    direct = b.and_(
-        b.icmp_signed("<=", m, I64(DIRECT_ROWS)),
-        b.and_(b.icmp_signed("==", b_col, I64(1)), b.icmp_signed("==", width, I64(nr))),
+    next): B's own columns where a call has at most `DIRECT_ROWS` rows and
+    `BLOCK` terms, the panel is whole and its columns contiguous, else
+    their copy at `packed` (`_pack`). Either way the same values in the
+    same FMAs: the same bits."""
+    few = b.and_(
+        b.icmp_signed("<=", m, I64(DIRECT_ROWS)), b.icmp_signed("<=", k, I64(BLOCK))
     )
+    whole = b.and_(
+        b.icmp_signed("==", b_col, I64(1)), b.icmp_signed("==", width, I64(nr))
+    )
+    direct = b.and_(few, whole)
     with b.if_then(b.not_(direct)):
         _pack(b, columns, packed, k, b_k, b_col, width, nr)
     panel = value(b.select(direct, columns, packed))
