@@ -92,13 +92,16 @@ Threads: by default each system uses what it finds (xlir one thread per
 core online in its parallel loops, XLA:CPU its intra-op pool, IREE's
 local-task driver one worker per core: `--task_topology_group_count`,
 numpy's BLAS its own); the header says how many. `--one-thread` runs all on
-one: xlir with `CompileOptions(threads=1)`, XLA with
-`--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`, IREE
-with its local-sync driver (on the calling thread), numpy with
-`OPENBLAS_NUM_THREADS=1`; compiles keep their threads (these flags
-leave XLA's compile pool as it is, so xlir keeps its code generation
-workers). On a shared or oversubscribed machine threaded
-BLAS can slow down many times over; set OPENBLAS_NUM_THREADS=1 there.
+one: the process runs on one CPU (`sched_setaffinity`, before XLA
+starts: XLA:CPU sizes its intra-op pool by the CPUs the process may use,
+and its flags `--xla_cpu_multi_thread_eigen=false
+intra_op_parallelism_threads=1`, which it is given too, left dense_gelu's
+dot on two threads and a third: 24 ms of CPU in 13 ms), xlir with
+`CompileOptions(threads=1)`, IREE with its local-sync driver (on the
+calling thread), numpy with `OPENBLAS_NUM_THREADS=1`; compiles keep their
+threads but share the one CPU (their wall times are one CPU's). On a
+shared or oversubscribed machine threaded BLAS can slow down many times
+over; set OPENBLAS_NUM_THREADS=1 there.
 OpenBLAS's threads spin for about 2^28 cycles (0.1 s) after each call
 before they sleep, which would hold a core through the next system's call
 (xlir's, the one after numpy in each round) and leave its threads one core;
@@ -130,6 +133,7 @@ ONE_THREAD = "--one-thread" in sys.argv
 """Read before numpy and XLA start, which fix their thread counts then."""
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")  # read when numpy loads
 if ONE_THREAD:
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # XLA's pool: below
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     os.environ["XLA_FLAGS"] = (
         os.environ.get("XLA_FLAGS", "")
@@ -306,7 +310,7 @@ class XlaCpu:
 
     def threads(self) -> str:
         if ONE_THREAD:
-            return "1 (XLA_FLAGS: no multi-threaded Eigen, one intra-op thread)"
+            return "1 (the process on one CPU; XLA_FLAGS: no multi-threaded Eigen)"
         return f"its intra-op pool (one thread per core: {os.cpu_count()})"
 
     def compile(self, text: str):

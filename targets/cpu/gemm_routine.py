@@ -15,10 +15,10 @@ stride) of the matrices `batch` of a batched dot (each A `a_batch`
 elements after the one before, B and C likewise; 0 for a plain dot): it
 copies the panel of B into the slice `slot` of the scratch `P` (`[slot, k,
 0 : nr]`, zero past column N; the caller gives each panel that may run at
-once a slice of its own),
-then runs `mr` x `nr` register tiles down the rows (`mr` vector
-accumulators of two `lanes`-wide vectors), the rows left over in one tile
-of as many rows. That is `pack-panels`' layout and `register-tile`'s tile,
+once a slice of its own) or, for a call of few rows, reads it in place
+(`DIRECT_ROWS`), then runs `mr` x `nr` register tiles down the rows (`mr`
+vector accumulators of two `lanes`-wide vectors), the rows left over in
+one tile of as many rows. That is `pack-panels`' layout and `register-tile`'s tile,
 and the same sums in the same order: per element an FMA chain with k
 ascending, split as `block-sums{block=256}` splits it (over 256 terms:
 chunks of 256 summed from -0.0 and added to the running sum, the terms
@@ -46,6 +46,16 @@ the routine keeps."""
 MAX_K = BLOCK * BLOCK
 """The longest sum the routine splits as `block-sums` does (one level of
 chunks)."""
+
+DIRECT_ROWS = 96
+"""The most rows of a call that reads B in place rather than packed (where
+B's panel is whole, its columns contiguous and its sum at most `BLOCK`
+terms): with few row tiles to share it, the copy cost more than it saved
+(an RNN step's 16 x 256 x 768 dot ran 0.75-0.85x the time unpacked, 96
+rows 0.93x, 128 the same, 256 rows 1.15x). A longer sum's panel outgrows
+L1 and, where B's rows lie 4 KiB apart (in the same cache sets), L2: the
+tiles' re-reads then cost more than the copy (96 x 1024 x 1024 ran 1.16x
+unpacked, 8 x 1024 x 4096 1.1x)."""
 
 PREFIX = "xlir.gemm_f32_"
 
@@ -87,6 +97,7 @@ def define_gemm(
             rows,
             taps=False,
             chunk=BLOCK if chunked else 0,
+            strided=not chunked,  # B is read in place for short sums only
         )
         for rows in range(1, mr + 1)
         for chunked in (False, True)
@@ -101,9 +112,9 @@ def define_gemm(
     c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=F32)
     nr = 2 * lanes
     width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
-    panel = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
+    packed = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
     columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-    _pack(b, columns, panel, k, b_k, b_col, width, nr)
+    panel, panel_row = _panel(b, columns, packed, m, k, b_k, b_col, width, nr)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)
 
     def tile(rows: int, row: ir.Value) -> None:
@@ -114,7 +125,7 @@ def define_gemm(
             with long:
                 b.call(tiles[rows, True], arguments)
             with short:
-                b.call(tiles[rows, False], arguments)
+                b.call(tiles[rows, False], [*arguments, panel_row])
 
     tile_rows(b, m, mr)(tile)
     b.ret_void()
@@ -164,9 +175,11 @@ def define_tile(
     *,
     taps: bool,
     chunk: int | None,
+    strided: bool = False,
 ) -> ir.Function:
     """`rows` x `2 * lanes` of C from A's rows and the packed panel:
-    `tile(A_row0, panel, C_row0, K, a_row, column, c_row, width[, chunk])`,
+    `tile(A_row0, panel, C_row0, K, a_row, column, c_row, width[, chunk]
+    [, panel_row])`,
     term `kk` of row r at `A_row0 + r * a_row + kk * column` (`column` A's
     stride along k, a dot's) or, `taps`, at `A_row0 + r * a_row +
     column[kk]` (`column` a table of i64 offsets, a convolution's).
@@ -174,16 +187,17 @@ def define_tile(
     without the chunks' loop (it and its second set of accumulators cost a
     tile of 64 terms its callee-saved registers and a stack frame, which
     made a 16384 x 64 x 256 dot 1.08x the inline kernel's time), None for
-    a last argument that says it (0: none) at run time."""
+    an argument that says it (0: none) at run time. `strided`: the panel's
+    rows `panel_row` elements apart, a last argument (B read in place:
+    `_panel`), else `2 * lanes` (packed)."""
     vector = ir.VectorType(F32, lanes)
     types = [PTR, PTR, PTR, I64, I64, PTR if taps else I64, I64, I64]
-    function = ir.Function(
-        module,
-        ir.FunctionType(ir.VoidType(), types + ([I64] if chunk is None else [])),
-        name,
-    )
+    types += [I64] if chunk is None else []
+    types += [I64] if strided else []
+    function = ir.Function(module, ir.FunctionType(ir.VoidType(), types), name)
     function.linkage = "internal"
     a, panel, c, k, a_row, column_at, c_row, width = function.args[:8]
+    panel_row = function.args[-1] if strided else I64(2 * lanes)
     b = ir.IRBuilder(function.append_basic_block("entry"))
     fma = module_function(
         module, f"llvm.fma.v{lanes}f32", ir.FunctionType(vector, [vector] * 3)
@@ -213,7 +227,7 @@ def define_tile(
         return at
 
     def step(kk: ir.Value, into: Sequence[ir.Instruction]) -> None:
-        row = b.gep(panel, [b.mul(kk, I64(2 * lanes))], inbounds=True, source_etype=F32)
+        row = b.gep(panel, [b.mul(kk, panel_row)], inbounds=True, source_etype=F32)
         halves = [
             b.load(
                 b.gep(row, [I64(h * lanes)], inbounds=True, source_etype=F32),
@@ -323,6 +337,35 @@ def _store_tile(
     b.branch(done)
     b.position_at_end(done)
     b.ret_void()
+
+
+def _panel(
+    b: ir.IRBuilder,
+    columns: ir.Value,
+    packed: ir.Value,
+    m: ir.Value,
+    k: ir.Value,
+    b_k: ir.Value,
+    b_col: ir.Value,
+    width: ir.Value,
+    nr: int,
+) -> tuple[ir.Value, ir.Value]:
+    """(the panel the tiles read, elements from one of its rows to the
+    next): B's own columns where a call has at most `DIRECT_ROWS` rows and
+    `BLOCK` terms, the panel is whole and its columns contiguous, else
+    their copy at `packed` (`_pack`). Either way the same values in the
+    same FMAs: the same bits."""
+    few = b.and_(
+        b.icmp_signed("<=", m, I64(DIRECT_ROWS)), b.icmp_signed("<=", k, I64(BLOCK))
+    )
+    whole = b.and_(
+        b.icmp_signed("==", b_col, I64(1)), b.icmp_signed("==", width, I64(nr))
+    )
+    direct = b.and_(few, whole)
+    with b.if_then(b.not_(direct)):
+        _pack(b, columns, packed, k, b_k, b_col, width, nr)
+    panel = value(b.select(direct, columns, packed))
+    return panel, value(b.select(direct, b_k, I64(nr)))
 
 
 def _pack(

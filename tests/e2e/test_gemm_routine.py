@@ -1,7 +1,9 @@
 """f32 dots that call the prebuilt GEMM routine (targets/cpu/gemm_calls.py)
 give bit for bit the results of the inline register-tiled kernel
 (`CompileOptions(library_calls=False)`), for every shape class of dot:
-transposed operands, remainder rows and columns, sums split into chunks
+transposed operands, remainder rows and columns, B read in place (few
+rows and terms: "plain", "remainders_in_place") or packed ("rows_packed",
+"k_chunks", a partial last panel, a transposed B), sums split into chunks
 by `block-sums` or not, M, N or K of 1, empty operands, batch dimensions,
 several contracting dimensions (merged by `dot-layout` where they lie
 together), several row dimensions, fused epilogues and residuals, a few
@@ -50,6 +52,8 @@ PLAIN = "contracting_dims = [1] x [0]"
 DOTS = {
     "plain": Dot((96, 256), (256, 128), PLAIN, (96, 128), True),
     "remainders": Dot((13, 300), (300, 120), PLAIN, (13, 120), True),
+    "remainders_in_place": Dot((13, 200), (200, 120), PLAIN, (13, 120), True),
+    "rows_packed": Dot((97, 200), (200, 64), PLAIN, (97, 64), True),
     "k_one_chunk": Dot((24, 256), (256, 64), PLAIN, (24, 64), True),
     "k_chunks": Dot((24, 1000), (1000, 64), PLAIN, (24, 64), True),
     "k_longest": Dot((2, 65536), (65536, 64), PLAIN, (2, 64), True),
