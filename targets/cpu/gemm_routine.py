@@ -103,7 +103,7 @@ def define_gemm(
     width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
     panel = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
     columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-    _pack(b, columns, panel, k, b_k, b_col, width, nr)
+    pack_panel(b, columns, panel, k, b_k, b_col, width, nr)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)
 
     def tile(rows: int, row: ir.Value) -> None:
@@ -325,7 +325,7 @@ def _store_tile(
     b.ret_void()
 
 
-def _pack(
+def pack_panel(
     b: ir.IRBuilder,
     columns: ir.Value,
     panel: ir.Value,
