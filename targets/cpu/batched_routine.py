@@ -14,7 +14,7 @@ b_col, c_row, a_batch, b_batch, c_batch, first, count, slot)` computes the
 whole matrices `first : first + count` of `C[i, j] = sum_k A[i, k] * B[k,
 j]` (strides as the dot routine's; matrix `m` of A `m * a_batch` elements
 on, B and C likewise), one after the other: each packs every panel of its
-B (`gemm_routine.pack_panel`) into the slice `slot` of the scratch `P`
+B (`gemm_routine._pack`) into the slice `slot` of the scratch `P`
 (`[slot, panel, k, 0 : nr]`: the caller gives each call that may run at
 once a slice of its own), then runs `gemm_routine.tile_rows`' row tiles,
 each across all the panels. The tiles are the dot routine's without the
@@ -26,15 +26,14 @@ the inline kernel's bits.
 from __future__ import annotations
 
 from llvmlite import ir
-from xlir.lowering.llvm.half_conversions import module_function
 from xlir.targets.cpu.gemm_routine import (
     ARGUMENTS,
+    _pack,
     define_tile,
-    pack_panel,
     routine_name,
     tile_rows,
 )
-from xlir.targets.cpu.routine_ir import F32, I64, PTR, loop, value
+from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
 
 
 def batched_routine_name(mr: int, lanes: int) -> str:
@@ -50,12 +49,7 @@ def define_batched(
     """Define the entry (module docstring) in `module`, or complete its
     declaration there."""
     name = batched_routine_name(mr, lanes)
-    function = module_function(
-        module,
-        name,
-        ir.FunctionType(ir.VoidType(), [PTR] * 4 + [I64] * (ARGUMENTS - 4)),
-    )
-    function.linkage = linkage
+    function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
         rows: define_tile(
             module, f"{name}.tile{rows}", lanes, rows, taps=False, chunk=0
@@ -64,9 +58,6 @@ def define_batched(
     }
     (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
     a_batch, b_batch, c_batch, first, count, slot = function.args[12:]
-    for pointer in (a, b_, c, p):
-        pointer.add_attribute("noalias")
-    b = ir.IRBuilder(function.append_basic_block("entry"))
     nr = 2 * lanes
     padded = b.mul(b.udiv(b.add(n, I64(nr - 1)), I64(nr)), I64(nr))
     panels = b.gep(p, [b.mul(slot, b.mul(padded, k))], inbounds=True, source_etype=F32)
@@ -86,7 +77,7 @@ def define_batched(
 
         def pack(j0: ir.Value) -> None:
             columns = b.gep(b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-            pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
+            _pack(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
 
         loop(b, I64(0), n, I64(nr), pack)
 
