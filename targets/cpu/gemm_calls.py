@@ -27,7 +27,9 @@ their product where A and C hold them together and each after the first
 is as long in the buffer as in the nest.
 A batched dot (batch dimensions C's, A's and B's leading indices, in the
 same order) calls it per matrix and panel: its matrices are the threaded
-loop, each with one scratch slice its panels take in turn.
+loop, each with one scratch slice its panels take in turn. One of short
+sums over large matrices calls the batched entry (batched_routine.py)
+instead, per group of whole matrices (`_call_batched`).
 An epilogue (a bias, an activation) runs after each call, in a nest over
 the panel that loads the sums back from C and stores its results there,
 as `register-tile` runs a costly epilogue once per tile: the same ops on
@@ -42,8 +44,9 @@ The routine runs the same FMAs in the same order as the inline kernel
 (`register-tile{contract=true}` then `block-sums`), so results are bit
 for bit the same. Left inline: what `register-tile` would not tile the
 same way (M or N below 2, a dimension of dynamic size), sums longer than
-`gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` and a
-last panel mostly past N (both slower through the routine), a nest with
+`gemm_routine.MAX_K`, a batched dot's sums shorter than `BLOCK` but for
+the batched entry's, and a last panel mostly past N (all slower through
+the routine), a nest with
 any other op (a producer fused into the sum, a second output, several
 contracting dimensions: `dot-layout` merges those that lie together), a
 kernel that reads C or writes A or B, and other element types.
@@ -69,6 +72,7 @@ from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.targets.cpu.batched_routine import batched_routine_name
 from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, routine_name
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
@@ -79,6 +83,14 @@ from xlir.targets.cpu.routine_calls import (
     static_sizes,
     terminator,
 )
+
+WHOLE_MATRIX = 512
+"""The least rows and columns of the matrices the batched entry takes."""
+
+GROUPS = 16
+"""The groups of matrices a threaded batched dot of short sums is cut into
+(`_call_batched`): calls that may run at once, each with a scratch slice
+of its own (one per matrix was as large as all of B)."""
 
 
 @dataclass(frozen=True)
@@ -244,12 +256,59 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
 def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
     """Whether the routine gives the inline kernel's results at its speed:
     as `routine_calls.covered` asks, sums of at most `MAX_K` terms, and a
-    batched dot's at least `BLOCK` long (shorter ones, small matrices: 256
-    x 64 x 256 ran 1.1x the inline kernel's time, 256 x 128 x 256 1.07x;
-    256 x 512 x 256 the same)."""
-    if not 1 <= gemm.k <= MAX_K or (gemm.batch and gemm.k < BLOCK):
+    batched dot's at least `BLOCK` long unless the batched entry takes it
+    (`_whole_matrices`; the other short ones ran slower than inline
+    through either entry)."""
+    if not 1 <= gemm.k <= MAX_K:
+        return False
+    if gemm.batch and gemm.k < BLOCK and not _whole_matrices(gemm):
         return False
     return covered(kernel, gemm.a, gemm.b, gemm.c, gemm.m, gemm.n, nr)
+
+
+def _whole_matrices(gemm: Gemm) -> bool:
+    """Whether the batched entry (batched_routine.py) computes the dot: a
+    batched one of sums shorter than `BLOCK`, stored as they are, of
+    matrices at least `WHOLE_MATRIX` square. Smaller ones ran slower
+    through it than inline (its calls and packing not paid back by so few
+    rows and columns), and an epilogue would run on whole matrices out of
+    cache."""
+    return (
+        bool(gemm.batch)
+        and gemm.k < BLOCK
+        and not gemm.epilogue
+        and min(gemm.m, gemm.n) >= WHOLE_MATRIX
+    )
+
+
+def _call_batched(gemm: Gemm, site: Site, threads: int | None) -> None:
+    """Replace the nest by calls of the batched entry: a threaded loop over
+    groups of matrices (`GROUPS`, one where the loop has no threads), each
+    group a call with a scratch slice of its own for its matrices' panels
+    in turn."""
+    matrices = prod(gemm.batch_sizes)
+    per = matrices if threads is None else -(-matrices // GROUPS)
+    groups = -(-matrices // per)
+    panels = -(-gemm.n // site.nr)
+    scratch = site.scratch(MemRefType(Float32Type(), [groups, panels, gemm.k, site.nr]))
+    outer = ParallelOp([0], [groups], [1])
+    b = calls_loop(gemm.nest, outer, threads, groups)
+    (group,) = outer.induction_vars
+    first = b.insert(arith.MuliOp(group, index_constant(b, per))).result
+    left = b.insert(arith.SubiOp(index_constant(b, matrices), first)).result
+    count = b.insert(arith.MinUIOp(left, index_constant(b, per))).result
+    constants = [index_constant(b, size) for size in _sizes(gemm)]
+    arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, first, count, group]
+    b.insert(CallOp(batched_routine_name(site.mr, site.lanes), arguments))
+    Rewriter.erase_op(gemm.nest)
+
+
+def _sizes(gemm: Gemm) -> tuple[int, ...]:
+    """The routine's size and stride arguments, in its order."""
+    return (
+        gemm.m, gemm.n, gemm.k, gemm.a_row, gemm.a_k, gemm.b_k, gemm.b_col,
+        gemm.c_row, gemm.a_batch, gemm.b_batch, gemm.c_batch,
+    )  # fmt: skip
 
 
 def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
@@ -283,11 +342,7 @@ def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
         matrix = index_constant(b, 0)
         (column,) = outer.induction_vars
         slot = b.insert(arith.DivUIOp(column, index_constant(b, nr))).result
-    sizes = (
-        gemm.m, gemm.n, gemm.k, gemm.a_row, gemm.a_k, gemm.b_k, gemm.b_col,
-        gemm.c_row, gemm.a_batch, gemm.b_batch, gemm.c_batch,
-    )  # fmt: skip
-    constants = [index_constant(b, size) for size in sizes]
+    constants = [index_constant(b, size) for size in _sizes(gemm)]
     arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, matrix, slot, column]
     b.insert(CallOp(routine_name(site.mr, site.lanes), arguments))
     if gemm.epilogue:
@@ -349,4 +404,8 @@ class GemmCallsPass(RoutineCallsPass):
         if gemm is None or not _covered(gemm, site.kernel, site.nr):
             return
         dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
-        _call(gemm, site, self.threads_for(dots, site.nr))
+        threads = self.threads_for(dots, site.nr)
+        if _whole_matrices(gemm):
+            _call_batched(gemm, site, threads)
+        else:
+            _call(gemm, site, threads)

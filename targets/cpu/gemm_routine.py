@@ -37,7 +37,16 @@ from collections.abc import Callable, Sequence
 from llvmlite import ir
 from xlir.lowering.llvm.half_conversions import module_function
 from xlir.passes.loop.block_sums import DEFAULT_BLOCK
-from xlir.targets.cpu.routine_ir import BIT, F32, I64, PTR, cases, loop, value
+from xlir.targets.cpu.routine_ir import (
+    BIT,
+    F32,
+    I64,
+    PTR,
+    cases,
+    declare_entry,
+    loop,
+    value,
+)
 
 BLOCK = DEFAULT_BLOCK
 """The terms per chunk of a long sum: `block-sums`' block, whose order
@@ -83,12 +92,7 @@ def define_gemm(
     """Define the routine (module docstring) in `module`, or complete its
     declaration there."""
     name = routine_name(mr, lanes)
-    function = module_function(
-        module,
-        name,
-        ir.FunctionType(ir.VoidType(), [PTR] * 4 + [I64] * (ARGUMENTS - 4)),
-    )
-    function.linkage = linkage
+    function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
         (rows, chunked): define_tile(
             module,
@@ -104,9 +108,6 @@ def define_gemm(
     }
     (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
     a_batch, b_batch, c_batch, batch, slot, j0 = function.args[12:]
-    for pointer in (a, b_, c, p):
-        pointer.add_attribute("noalias")
-    b = ir.IRBuilder(function.append_basic_block("entry"))
     a = b.gep(a, [b.mul(batch, a_batch)], inbounds=True, source_etype=F32)
     b_ = b.gep(b_, [b.mul(batch, b_batch)], inbounds=True, source_etype=F32)
     c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=F32)

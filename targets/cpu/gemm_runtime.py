@@ -1,6 +1,7 @@
-"""The prebuilt GEMM routine (gemm_routine.py, and its convolution entries:
-conv_routine.py) in the JIT's process and in ahead-of-time objects, as the
-thread pool is (thread_runtime.py).
+"""The prebuilt GEMM routine (gemm_routine.py, its convolution entries:
+conv_routine.py, and its batched entry: batched_routine.py) in the JIT's
+process and in ahead-of-time objects, as the thread pool is
+(thread_runtime.py).
 
 The JIT compiles each variant an executable calls (its tile, which the
 host's vector registers decide: one per host in practice) once per host,
@@ -18,6 +19,7 @@ from functools import cache
 
 from llvmlite import ir
 from xlir.lowering.llvm.jit_loader import LoadedObject
+from xlir.targets.cpu.batched_routine import batched_routine_name, define_batched
 from xlir.targets.cpu.conv_routine import (
     conv_routine_name,
     define_conv,
@@ -35,6 +37,7 @@ def gemm_object(mr: int, lanes: int) -> bytes:
     def define(module: ir.Module) -> None:
         define_gemm(module, mr, lanes, linkage="external")
         define_conv(module, mr, lanes, linkage="external")
+        define_batched(module, mr, lanes, linkage="external")
 
     return host_object(f"gemm-f32-{mr}x{lanes}", define)
 
@@ -49,6 +52,7 @@ def load_gemm(mr: int, lanes: int) -> LoadedObject:
             routine_name(mr, lanes),
             conv_routine_name(mr, lanes),
             pack_routine_name(mr, lanes),
+            batched_routine_name(mr, lanes),
         ],
     )
 
@@ -68,3 +72,5 @@ def define_called_gemms(module: ir.Module) -> None:
             define_gemm(module, mr, lanes)
         if conv_routine_name(mr, lanes) in module.globals:
             define_conv(module, mr, lanes)  # and its pack entry
+        if batched_routine_name(mr, lanes) in module.globals:
+            define_batched(module, mr, lanes)

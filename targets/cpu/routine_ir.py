@@ -1,6 +1,6 @@
 """What the prebuilt routines' LLVM IR is built with (gemm_routine.py,
-conv_routine.py): the types, counted loops and a switch over small
-constants, on an `ir.IRBuilder`."""
+conv_routine.py, batched_routine.py): the types, an entry's declaration,
+counted loops and a switch over small constants, on an `ir.IRBuilder`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from llvmlite import ir
+from xlir.lowering.llvm.half_conversions import module_function
 
 I64 = ir.IntType(64)
 BIT = ir.IntType(1)
@@ -19,6 +20,23 @@ def value(made: object) -> ir.Value:
     """An instruction `ir.IRBuilder` made, as the value it is (its methods
     are typed as returning nothing)."""
     return cast(ir.Value, made)
+
+
+def declare_entry(
+    module: ir.Module, name: str, pointers: int, sizes: int, linkage: str
+) -> tuple[ir.Function, ir.IRBuilder]:
+    """The entry `name(pointers..., sizes...)` of `linkage`, declared in
+    `module` or its declaration completed, its pointers `noalias` (each a
+    buffer of its own), and a builder at its start."""
+    function = module_function(
+        module,
+        name,
+        ir.FunctionType(ir.VoidType(), [PTR] * pointers + [I64] * sizes),
+    )
+    function.linkage = linkage
+    for pointer in function.args[:pointers]:
+        pointer.add_attribute("noalias")
+    return function, ir.IRBuilder(function.append_basic_block("entry"))
 
 
 def loop(

@@ -97,6 +97,33 @@ def test_routine_matches_inline_kernel(name: str) -> None:
     checks.matches_inline_kernel(dot.program(), _arguments(dot), ROUTINE, dot.calls)
 
 
+WHOLE = re.compile(r"xlir\.gemm_f32_\w+\.batched")
+BATCHED = "batching_dims = [0] x [0], contracting_dims = [2] x [1]"
+WHOLE_MATRICES = {
+    "whole": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), True),
+    "whole_remainders": Dot((3, 515, 100), (3, 100, 520), BATCHED, (3, 515, 520), True),
+    "whole_transposed": Dot((2, 512, 64), (2, 512, 64), "batching_dims = [0] x [0], contracting_dims = [2] x [2]", (2, 512, 512), True),
+    "whole_epilogue": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), False, epilogue=True),
+    "whole_too_small": Dot((2, 256, 64), (2, 64, 256), BATCHED, (2, 256, 256), False),
+    "whole_long_sum": Dot((2, 512, 256), (2, 256, 512), BATCHED, (2, 512, 512), False),
+}  # fmt: skip
+"""Batched dots of short sums and the batched entry (batched_routine.py):
+whether each calls it."""
+
+
+@pytest.mark.parametrize("name", WHOLE_MATRICES)
+def test_batched_entry_matches_inline_kernel(name: str) -> None:
+    dot = WHOLE_MATRICES[name]
+    checks.matches_inline_kernel(dot.program(), _arguments(dot), WHOLE, dot.calls)
+
+
+def test_batched_entry_threads_do_not_change_the_bits() -> None:
+    """Threaded, the matrices are cut into groups, each a call with a
+    scratch slice of its own; unthreaded, one call takes them all."""
+    dot = WHOLE_MATRICES["whole_remainders"]
+    checks.threads_do_not_change_the_bits(dot.program(), _arguments(dot))
+
+
 def test_residual_added_to_the_dot() -> None:
     """A residual fused into the dot's kernel (`(r + s) + a @ b`, computed
     before the sum in the nest) runs after the call, with the same bits."""
@@ -131,4 +158,11 @@ def test_ahead_of_time_object_defines_the_routine(name: str, tmp_path: Path) -> 
     dot = DOTS[name]
     checks.ahead_of_time_object(
         dot.program(), _arguments(dot), "model_dot", tmp_path, [DEFINED]
+    )
+
+
+def test_ahead_of_time_object_defines_the_batched_entry(tmp_path: Path) -> None:
+    dot = WHOLE_MATRICES["whole_remainders"]
+    checks.ahead_of_time_object(
+        dot.program(), _arguments(dot), "model_dot", tmp_path, [WHOLE]
     )

@@ -1,0 +1,98 @@
+"""The prebuilt GEMM routine's entry for batched dots of short sums, in
+LLVM IR.
+
+A batched dot of short sums (attention's `q . k^T`: heads of `[512, 64] x
+[64, 512]`) does little work per element of C (`K` FMAs) over matrices
+too small for the dot routine's order: a call per matrix and panel, each
+sweeping all of A for one panel of C written down the rows, ran slower
+than the inline kernel, which keeps a row tile of A in L1 and writes C
+along its rows. This entry takes the inline kernel's order with the dot
+routine's packing, and one call takes several matrices:
+
+`xlir.gemm_f32_{mr}x{lanes}.batched(A, B, C, P, M, N, K, a_row, a_k, b_k,
+b_col, c_row, a_batch, b_batch, c_batch, first, count, slot)` computes the
+whole matrices `first : first + count` of `C[i, j] = sum_k A[i, k] * B[k,
+j]` (strides as the dot routine's; matrix `m` of A `m * a_batch` elements
+on, B and C likewise), one after the other: each packs every panel of its
+B (`gemm_routine._pack`) into the slice `slot` of the scratch `P`
+(`[slot, panel, k, 0 : nr]`: the caller gives each call that may run at
+once a slice of its own), then runs `gemm_routine.tile_rows`' row tiles,
+each across all the panels. The tiles are the dot routine's without the
+chunks' loop (`define_tile`), so it takes sums of at most `BLOCK` terms,
+which `block-sums` leaves whole: each element one FMA chain, k ascending,
+the inline kernel's bits.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from xlir.targets.cpu.gemm_routine import (
+    ARGUMENTS,
+    _pack,
+    define_tile,
+    routine_name,
+    tile_rows,
+)
+from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
+
+
+def batched_routine_name(mr: int, lanes: int) -> str:
+    """The batched entry beside the dot routine of `mr` x `2 * lanes`
+    tiles (its name extends the dot routine's, so `called_variants` finds
+    the object that holds both)."""
+    return routine_name(mr, lanes) + ".batched"
+
+
+def define_batched(
+    module: ir.Module, mr: int, lanes: int, linkage: str = "internal"
+) -> None:
+    """Define the entry (module docstring) in `module`, or complete its
+    declaration there."""
+    name = batched_routine_name(mr, lanes)
+    function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
+    tiles = {
+        rows: define_tile(
+            module, f"{name}.tile{rows}", lanes, rows, taps=False, chunk=0
+        )
+        for rows in range(1, mr + 1)
+    }
+    (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
+    a_batch, b_batch, c_batch, first, count, slot = function.args[12:]
+    nr = 2 * lanes
+    padded = b.mul(b.udiv(b.add(n, I64(nr - 1)), I64(nr)), I64(nr))
+    panels = b.gep(p, [b.mul(slot, b.mul(padded, k))], inbounds=True, source_etype=F32)
+    tiles_of = tile_rows(b, m, mr)
+
+    def width(j0: ir.Value) -> ir.Value:
+        rest = b.sub(n, j0)
+        return value(b.select(b.icmp_signed("<", rest, I64(nr)), rest, I64(nr)))
+
+    def panel(j0: ir.Value) -> ir.Value:
+        return value(b.gep(panels, [b.mul(j0, k)], inbounds=True, source_etype=F32))
+
+    def matrix(index: ir.Value) -> None:
+        a_at = b.gep(a, [b.mul(index, a_batch)], inbounds=True, source_etype=F32)
+        b_at = b.gep(b_, [b.mul(index, b_batch)], inbounds=True, source_etype=F32)
+        c_at = b.gep(c, [b.mul(index, c_batch)], inbounds=True, source_etype=F32)
+
+        def pack(j0: ir.Value) -> None:
+            columns = b.gep(b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
+            _pack(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
+
+        loop(b, I64(0), n, I64(nr), pack)
+
+        def tile(rows: int, row: ir.Value) -> None:
+            a_rows = b.gep(a_at, [b.mul(row, a_row)], inbounds=True, source_etype=F32)
+            c_rows = b.gep(c_at, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
+
+            def across(j0: ir.Value) -> None:
+                output = b.gep(c_rows, [j0], inbounds=True, source_etype=F32)
+                arguments = [a_rows, panel(j0), output, k, a_row, a_k, c_row, width(j0)]
+                b.call(tiles[rows], arguments)
+
+            loop(b, I64(0), n, I64(nr), across)
+
+        tiles_of(tile)
+
+    loop(b, first, value(b.add(first, count)), I64(1), matrix)
+    b.ret_void()
