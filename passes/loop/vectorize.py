@@ -7,12 +7,13 @@ rewrites give it vector work, for the reduction nests `register-tile` left
 alone (those that are not contractions):
 
 * **Jam along a unit-stride parallel dimension** (exact). A column sum,
-  `loop.parallel (%j) { loop.for %i { acc += x[i, j] } }`, is jammed by V
-  along `j` (`passes/loop/jam.py`) as one vector copy where it can be
-  (`passes/loop/jam_vector.py`): a vector accumulator, a vector load and a
-  vector add per step (else V scalar copies, which SLP packs). The
-  dimension is the innermost one that a load in the reductions indexes with
-  unit stride; the remainder is jammed by what is left.
+  `loop.parallel (%j) { loop.for %i { acc += x[i, j] } }`, is jammed along
+  `j` (`passes/loop/jam.py`) by up to `COLUMN_VECTORS` whole vectors of V,
+  as vector copies where it can be (`passes/loop/jam_vector.py`): per step,
+  a vector load and a vector add into each copy's vector accumulator (else
+  scalar copies, which SLP packs), so each row is read once for all of
+  them. The dimension is the innermost one that a load in the reductions
+  indexes with unit stride; the remainder is jammed by what is left.
 * **Split a reduction along a unit-stride dimension into V partial sums**.
   A row reduction, `loop.for %j { acc = acc + x[i, j] }`, has no such
   parallel dimension; its `loop.for` is unrolled by V with one accumulator
