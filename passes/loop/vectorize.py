@@ -7,12 +7,13 @@ rewrites give it vector work, for the reduction nests `register-tile` left
 alone (those that are not contractions):
 
 * **Jam along a unit-stride parallel dimension** (exact). A column sum,
-  `loop.parallel (%j) { loop.for %i { acc += x[i, j] } }`, is jammed by V
-  along `j` (`passes/loop/jam.py`) as one vector copy where it can be
-  (`passes/loop/jam_vector.py`): a vector accumulator, a vector load and a
-  vector add per step (else V scalar copies, which SLP packs). The
-  dimension is the innermost one that a load in the reductions indexes with
-  unit stride; the remainder is jammed by what is left.
+  `loop.parallel (%j) { loop.for %i { acc += x[i, j] } }`, is jammed along
+  `j` (`passes/loop/jam.py`) by up to `COLUMN_VECTORS` whole vectors of V,
+  as vector copies where it can be (`passes/loop/jam_vector.py`): per step,
+  a vector load and a vector add into each copy's vector accumulator (else
+  scalar copies, which SLP packs), so each row is read once for all of
+  them. The dimension is the innermost one that a load in the reductions
+  indexes with unit stride; the remainder is jammed by what is left.
 * **Split a reduction along a unit-stride dimension into V partial sums**.
   A row reduction, `loop.for %j { acc = acc + x[i, j] }`, has no such
   parallel dimension; its `loop.for` is unrolled by V with one accumulator
@@ -132,6 +133,18 @@ than its run time gains. An inner nest that runs once over the rows
 (`jam._merge_copies`) still counts: 8 rows there cost more code (the sums'
 copies, the merged nest's rows) and run no faster than 4."""
 
+COLUMN_VECTORS = 4
+"""Vector copies of a column reduction's body jammed side by side where it
+has the columns: each step then reads 4 vectors of a row (a 64-column f32
+row on AVX-512, 4 cache lines) into 4 independent chains of adds, one pass
+over the rows, where one vector copy a nest iteration read each row's
+vectors in as many passes over the rows, each a single chain of dependent
+adds. Each column's terms are added in the same order either way."""
+
+COLUMN_ACCUMULATORS = 8
+"""The most vector accumulators the copies of a column reduction carry in
+all (a sum and a minimum: 4 copies; an argmax's value and index: 4)."""
+
 ROW_JAM_LOADS = 16
 """The most loads a step of the jammed rows' reductions issues (each row's
 loads in its loops, counted once): past it the steps wait on their loads,
@@ -176,9 +189,10 @@ def _element_bits(loop: ForOp) -> int:
 
 def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
     """Jam the innermost parallel dimension that the reductions read with
-    unit stride by `width`, and its remainder by what is left; whether it
-    changed."""
-    counts = [static_trip_count(*b) for b in bounds_of(nest)]
+    unit stride by up to `COLUMN_VECTORS` vectors of `width`, and its
+    remainder by what is left; whether it changed."""
+    bounds = bounds_of(nest)
+    counts = [static_trip_count(*b) for b in bounds]
     dims = {
         d
         for load in loads_in(reduction_loops(nest))
@@ -191,12 +205,24 @@ def jam_unit_stride(nest: ParallelOp, width: int) -> bool:
     allowed = epilogue_copies(nest)
     while width > allowed:
         width //= 2  # whole vectors still
-    jammed = jam(nest, {dim: width}, (dim, width))
+    most = min(COLUMN_VECTORS, allowed // width, _column_budget(nest))
+    factor = width * max(1, min(most, jammable_trips(bounds[dim]) // width))
+    jammed = jam(nest, {dim: factor}, (dim, width))
     if jammed is None:
         return False
     for rest in jammed.remainders.values():
-        jam(rest, {dim: width}, (dim, width))
+        left = jammable_trips(bounds_of(rest)[dim])
+        jam(rest, {dim: width * max(1, min(most, left // width))}, (dim, width))
     return True
+
+
+def _column_budget(nest: ParallelOp) -> int:
+    """The most vector copies of the nest's body `ROW_JAM_BUDGET` allows (at
+    least one), and that keep their accumulators within
+    `COLUMN_ACCUMULATORS`."""
+    carried = sum(len(loop.iter_args) for loop in reduction_loops(nest))
+    cost = max(1, ops_cost(nest.body.block.ops))
+    return max(1, min(ROW_JAM_BUDGET // cost, COLUMN_ACCUMULATORS // max(1, carried)))
 
 
 def jam_rows(nest: ParallelOp, rows: int) -> bool:

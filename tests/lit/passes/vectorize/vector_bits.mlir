@@ -9,11 +9,12 @@
 // RUN: not xlir-opt %s -p 'register-tile{vector-bits=48}' 2>&1 | filecheck %s --check-prefix=BAD-TILE
 // RUN: not xlir-opt %s -p 'parallelize{vector-bits=3}' 2>&1 | filecheck %s --check-prefix=BAD-THREADS
 
-// BASE:   loop.parallel (%{{.*}}) = (0) to (32) step (4) attributes {jam = array<i64: 4>} {
+// The columns are jammed by 4 vectors of the width (`COLUMN_VECTORS`).
+// BASE:   loop.parallel (%{{.*}}) = (0) to (32) step (16) attributes {jam = array<i64: 16>} {
 // BASE:     vector<4xf32>
-// AVX:    loop.parallel (%{{.*}}) = (0) to (32) step (8) attributes {jam = array<i64: 8>} {
+// AVX:    loop.parallel (%{{.*}}) = (0) to (32) step (32) attributes {jam = array<i64: 32>} {
 // AVX:      vector<8xf32>
-// NARROW: loop.parallel (%{{.*}}) = (0) to (32) step (2) attributes {jam = array<i64: 2>} {
+// NARROW: loop.parallel (%{{.*}}) = (0) to (32) step (8) attributes {jam = array<i64: 8>} {
 // NARROW:   vector<2xf32>
 // BAD: error: vectorize: vector-bits must be a power of two of at least 8, got 100
 // BAD-INTERLEAVE: error: interleave: vector-bits must be a power of two of at least 8, got 0

@@ -3,18 +3,25 @@
 // RUN: not xlir-opt %s -p 'vectorize{width=-2}' 2>&1 | filecheck %s --check-prefix=BAD
 // BAD: error: vectorize: width must be non-negative (0: from vector-bits), got -2
 
-// A column sum: jammed by 4 along j (the reduction reads x[i, j] with unit
-// stride in j) as one vector copy: a vector accumulator, a vector load and
-// add per row; the 2 columns left are a 2-lane copy.
+// A column sum: jammed along j (the reduction reads x[i, j] with unit
+// stride in j) by as many whole vectors of 4 as the columns have, up to 4,
+// as vector copies: per row, a vector load and add into each copy's vector
+// accumulator (one pass over the rows, independent chains of adds); the 2
+// columns left are a 2-lane copy.
 // CHECK-LABEL: loop.kernel @column_sum
-// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK-NEXT:      %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[J4:.*]] = arith.addi %[[J]], %[[C4]] : index
 // CHECK-NEXT:      %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<4xf32>
-// CHECK-NEXT:      %[[S:[0-9]+]] = loop.for %[[I:[^ ]+]] = 0 to 16 step 1 iter_args(%[[A:.*]] = %[[Z]]) -> (vector<4xf32>) {
+// CHECK-NEXT:      %[[S:[0-9]+]], %[[S4:[0-9]+]] = loop.for %[[I:[^ ]+]] = 0 to 16 step 1 iter_args(%[[A:.*]] = %[[Z]], %[[A4:.*]] = %[[Z]]) -> (vector<4xf32>, vector<4xf32>) {
 // CHECK-NEXT:        %[[V:.*]] = loop.load %{{.*}}[%[[I]], %[[J]]] : memref<16x10xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[V4:.*]] = loop.load %{{.*}}[%[[I]], %[[J4]]] : memref<16x10xf32>, vector<4xf32>
 // CHECK-NEXT:        %[[N:.*]] = arith.addf %[[A]], %[[V]] : vector<4xf32>
-// CHECK-NEXT:        loop.yield %[[N]] : vector<4xf32>
+// CHECK-NEXT:        %[[N4:.*]] = arith.addf %[[A4]], %[[V4]] : vector<4xf32>
+// CHECK-NEXT:        loop.yield %[[N]], %[[N4]] : vector<4xf32>, vector<4xf32>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      loop.store %[[S]], %{{.*}}[%[[J]]] : memref<10xf32>, vector<4xf32>
+// CHECK-NEXT:      loop.store %[[S4]], %{{.*}}[%[[J4]]] : memref<10xf32>, vector<4xf32>
 // CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (2) attributes {jam = array<i64: 2>} {
 // CHECK:           loop.for {{.*}} -> (vector<2xf32>)
 loop.kernel @column_sum(%x: memref<16x10xf32>, %out: memref<10xf32>) {
@@ -169,15 +176,16 @@ loop.kernel @not_split(%x: memref<8x16xf32>, %scan: memref<8x16xf32>, %out: memr
 
 // -----
 
-// A column sum with a costly epilogue (a tanh per column): jammed by 4, the
-// vector of sums stored to the output, then the epilogue once in a nest over
-// the 4 columns (and once for the 2-column remainder).
+// A column sum with a costly epilogue (a tanh per column): jammed by 2
+// vectors of 4, the vectors of sums stored to the output, then the epilogue
+// once in a nest over the 8 columns (and once for the 2-column remainder).
 // CHECK-LABEL: loop.kernel @column_tanh
-// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
-// CHECK:           %[[S0:[0-9]+]] = loop.for
+// CHECK:         loop.parallel (%[[J:.*]]) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           %[[S0:[0-9]+]], %[[S1:[0-9]+]] = loop.for
 // CHECK-NOT:       math.tanh
 // CHECK:           loop.store %[[S0]], %[[OUT:.*]][%[[J]]] : memref<10xf32>, vector<4xf32>
-// CHECK-NEXT:      loop.parallel (%[[D:.*]]) = (0) to (4) step (1) {
+// CHECK-NEXT:      loop.store %[[S1]], %[[OUT]][%{{.*}}] : memref<10xf32>, vector<4xf32>
+// CHECK-NEXT:      loop.parallel (%[[D:.*]]) = (0) to (8) step (1) {
 // CHECK-NEXT:        %[[E:.*]] = arith.addi %[[J]], %[[D]] : index
 // CHECK-NEXT:        %[[S:.*]] = loop.load %[[OUT]][%[[E]]] : memref<10xf32>
 // CHECK-NEXT:        %[[T:.*]] = math.tanh %[[S]] : f32
@@ -446,10 +454,10 @@ loop.kernel @softmax_overwritten_max(%x: memref<8x64xf32>, %max: memref<8xf32>, 
 // attribute given a factor of 1 for the rows' dimension.
 // CHECK-LABEL: loop.kernel @jammed_inner_merged
 // CHECK:         loop.parallel (%[[K:.*]]) = (0) to (4) step (4) attributes {jam = array<i64: 4>} {
-// CHECK:           loop.parallel (%[[DK:.*]], %{{.*}}) = (0, 0) to (4, 8) step (1, 4) attributes {jam = array<i64: 1, 4>} {
+// CHECK:           loop.parallel (%[[DK:.*]], %{{.*}}) = (0, 0) to (4, 8) step (1, 8) attributes {jam = array<i64: 1, 8>} {
 // CHECK-NEXT:        %[[ROW:.*]] = arith.addi %[[K]], %[[DK]] : index
 // CHECK-NEXT:        loop.load %bias[%[[ROW]]]
-// CHECK:             loop.for {{.*}} -> (vector<4xf32>) {
+// CHECK:             loop.for {{.*}} -> (vector<4xf32>, vector<4xf32>) {
 // CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
 loop.kernel @jammed_inner_merged(%x: memref<4x16x8xf32>, %bias: memref<4xf32>, %out: memref<4x8xf32>, %tot: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -485,13 +493,13 @@ func.func @launches_jammed_inner_merged(%x: memref<4x16x8xf32>, %bias: memref<4x
 // -----
 
 // A reduction nest inside a nest that is row-jammed itself: the inner nest
-// is vectorized first (jammed by 4 along j), then the outer one is jammed,
-// cloning the inner one, which is not visited again.
+// is vectorized first (jammed by 2 vectors of 4 along j), then the outer one
+// is jammed, cloning the inner one, which is not visited again.
 // CHECK-LABEL: loop.kernel @nested_reductions
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (4) step (4) attributes {jam = array<i64: 4>} {
 // CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
-// CHECK:           loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
-// CHECK:             loop.for {{.*}} -> (vector<4xf32>) {
+// CHECK:           loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:             loop.for {{.*}} -> (vector<4xf32>, vector<4xf32>) {
 loop.kernel @nested_reductions(%x: memref<4x16x10xf32>, %out: memref<4x10xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%k) = (0) to (4) step (1) {
