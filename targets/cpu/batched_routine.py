@@ -14,7 +14,7 @@ b_col, c_row, a_batch, b_batch, c_batch, first, count, slot)` computes the
 whole matrices `first : first + count` of `C[i, j] = sum_k A[i, k] * B[k,
 j]` (strides as the dot routine's; matrix `m` of A `m * a_batch` elements
 on, B and C likewise), one after the other: each packs every panel of its
-B (`gemm_routine._pack`) into the slice `slot` of the scratch `P`
+B (`gemm_routine.pack_panel`) into the slice `slot` of the scratch `P`
 (`[slot, panel, k, 0 : nr]`: the caller gives each call that may run at
 once a slice of its own), then runs `gemm_routine.tile_rows`' row tiles,
 each across all the panels. The tiles are the dot routine's without the
@@ -28,8 +28,8 @@ from __future__ import annotations
 from llvmlite import ir
 from xlir.targets.cpu.gemm_routine import (
     ARGUMENTS,
-    _pack,
     define_tile,
+    pack_panel,
     routine_name,
     tile_rows,
 )
@@ -77,7 +77,7 @@ def define_batched(
 
         def pack(j0: ir.Value) -> None:
             columns = b.gep(b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-            _pack(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
+            pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
 
         loop(b, I64(0), n, I64(nr), pack)
 

@@ -354,7 +354,7 @@ def _panel(
     """(the panel the tiles read, elements from one of its rows to the
     next): B's own columns where a call has at most `DIRECT_ROWS` rows and
     `BLOCK` terms, the panel is whole and its columns contiguous, else
-    their copy at `packed` (`_pack`). Either way the same values in the
+    their copy at `packed` (`pack_panel`). Either way the same values in the
     same FMAs: the same bits."""
     few = b.and_(
         b.icmp_signed("<=", m, I64(DIRECT_ROWS)), b.icmp_signed("<=", k, I64(BLOCK))
@@ -364,12 +364,12 @@ def _panel(
     )
     direct = b.and_(few, whole)
     with b.if_then(b.not_(direct)):
-        _pack(b, columns, packed, k, b_k, b_col, width, nr)
+        pack_panel(b, columns, packed, k, b_k, b_col, width, nr)
     panel = value(b.select(direct, columns, packed))
     return panel, value(b.select(direct, b_k, I64(nr)))
 
 
-def _pack(
+def pack_panel(
     b: ir.IRBuilder,
     columns: ir.Value,
     panel: ir.Value,
