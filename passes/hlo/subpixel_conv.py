@@ -18,7 +18,10 @@ that slice of the kernel, low padding `-e` and a high padding giving
 (at most one output in `SPREAD_LIMIT` more), they all start at the first
 one and each slices its outputs from the result: convolutions alike but
 for their kernels share one kernel function (the cpu target's
-`merge-kernels`) and one padded input (`conv-padding`). The phases'
+`merge-kernels`) and one padded input (`conv-padding`); phases alike in
+their windows too are one convolution, their kernels stacked along its
+output features, as one reshape and transpose of the weights where the
+phases' taps interleave (`_interleaved_kernels`). The phases'
 results are stacked on a new dimension
 after each spatial one (concatenates) and reshaped into place; a result
 longer than the output (O not a multiple of P) is sliced.
@@ -66,7 +69,9 @@ from xlir.dialects.stablehlo.data_movement import (
     ConcatenateOp,
     ConstantOp,
     ReshapeOp,
+    ReverseOp,
     SliceOp,
+    TransposeOp,
 )
 from xlir.dialects.stablehlo.elementwise import (
     AddOp,
@@ -278,10 +283,12 @@ class DecomposeDilatedConvolution(RewritePattern):
             for plan in plans
         )
         if alike and len(indices) > 1:
-            kernels = [kernel(phases_of(index)) for index in indices]
-            stacked_rhs = build.add(
-                ConcatenateOp(kernels, numbers.kernel_output_feature)
-            )
+            stacked_rhs = _interleaved_kernels(build, op.rhs, plans, numbers)
+            if stacked_rhs is None:
+                kernels = [kernel(phases_of(index)) for index in indices]
+                stacked_rhs = build.add(
+                    ConcatenateOp(kernels, numbers.kernel_output_feature)
+                )
             together = convolve(
                 stacked_rhs, phases_of(indices[0]), features * len(indices)
             )
@@ -382,6 +389,69 @@ class DecomposeDilatedConvolution(RewritePattern):
         return build.add(
             ReduceOp([picked], [build.splat(scalar, -0.0)], summed, Region(body))
         )
+
+
+def _interleaved_kernels(
+    build: _Builder,
+    rhs: SSAValue,
+    plans: list[DimensionPlan],
+    numbers: ConvDimensionNumbersAttr,
+) -> SSAValue | None:
+    """The phases' kernels stacked along the output features (the first
+    spatial dimension's phase slowest, as the concatenation of slices would
+    stack them) as one rearrangement of `rhs`, where along each spatial
+    dimension with several phases the phases' taps interleave: phase `i`
+    keeps `a + i * delta + P * q` for `P` phases, `delta` 1 or -1 (a
+    transposed convolution's stride). Then the kernels are a slice of the
+    taps they keep, each such dimension split into (taps, phases), the
+    phases reversed where `delta` is -1 and moved before the output
+    features, and merged with them: one copy, where the concatenation of
+    slices is one loop nest per phase. None where the taps do not
+    interleave so."""
+    rhs_shape = list(shape(rhs.type))
+    start, limit, step = [0] * len(rhs_shape), list(rhs_shape), [1] * len(rhs_shape)
+    split: dict[int, tuple[int, int, bool]] = {}  # dim: taps, phases, reversed
+    for d, plan in zip(numbers.kernel_spatial_dimensions.data, plans, strict=True):
+        kept = [p.kept for p in plan.phases]
+        taps, count = len(kept[0]), len(kept)
+        if count == 1:
+            start[d], limit[d] = kept[0].start, kept[0][-1] + 1
+            step[d] = kept[0].step if taps > 1 else 1
+            continue
+        firsts = [r.start for r in kept]
+        delta = firsts[1] - firsts[0]
+        if delta not in (1, -1) or (taps > 1 and kept[0].step != count):
+            return None
+        if any(f != firsts[0] + i * delta for i, f in enumerate(firsts)):
+            return None
+        start[d] = min(firsts)
+        limit[d] = start[d] + taps * count
+        split[d] = (taps, count, delta < 0)
+    value = rhs
+    if (start, limit, step) != ([0] * len(rhs_shape), rhs_shape, [1] * len(rhs_shape)):
+        value = build.add(SliceOp(rhs, start, limit, step))
+    sliced = list(shape(value.type))
+    parts: list[list[int]] = []  # per dimension of rhs, its dimensions split
+    split_shape: list[int] = []
+    for d, size in enumerate(sliced):
+        sizes = list(split[d][:2]) if d in split else [size]
+        parts.append(list(range(len(split_shape), len(split_shape) + len(sizes))))
+        split_shape += sizes
+    value = build.reshape(value, split_shape)
+    flipped = [parts[d][1] for d, (_, _, back) in split.items() if back]
+    if flipped:
+        value = build.add(ReverseOp(value, sorted(flipped)))
+    phases = [parts[d][1] for d in numbers.kernel_spatial_dimensions.data if d in split]
+    order: list[int] = []
+    for d in range(len(sliced)):
+        if d == numbers.kernel_output_feature:
+            order += phases
+        order.append(parts[d][0])
+    if order != sorted(order):
+        value = build.add(TransposeOp(value, order))
+    stacked = [split[d][0] if d in split else size for d, size in enumerate(sliced)]
+    stacked[numbers.kernel_output_feature] *= math.prod(c for _, c, _ in split.values())
+    return build.reshape(value, stacked)
 
 
 class _Builder:
