@@ -15,6 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from xlir.passes.hlo.subpixel_conv import plan_dimension
+from xlir.targets.base import Executable
 
 import xlir
 from tests.unit.conv_programs import (
@@ -76,6 +77,21 @@ def _inputs(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     return x
 
 
+def _arguments(program: Executable, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Inputs and weights for `program`: with non-finite weights (most
+    results NaN), with finite ones of either sign, all negative (sums of
+    -0.0 products), and zero inputs."""
+    rng = np.random.default_rng(seed)
+    x_shape, w_shape = (a.shape for a in program.signature.arguments)
+    arguments = [
+        (_inputs(rng, x_shape), _weights(rng, w_shape)),
+        (_inputs(rng, x_shape), rng.standard_normal(w_shape)),
+        (_inputs(rng, x_shape), -np.abs(rng.standard_normal(w_shape))),
+        (np.zeros(x_shape), rng.standard_normal(w_shape)),
+    ]
+    return [(x.astype(np.float32), w.astype(np.float32)) for x, w in arguments]
+
+
 def _assert_same_floats(actual: np.ndarray, expected: np.ndarray) -> None:
     np.testing.assert_array_equal(np.isnan(actual), np.isnan(expected))
     zeros = expected == 0
@@ -93,14 +109,7 @@ def test_same_floats_before_and_after(text: str, seed: int) -> None:
     after = xlir.compile(text, pipeline="subpixel-conv")
     padded = xlir.compile(text, pipeline="subpixel-conv,conv-padding")
     assert "lhs_dilate" not in after.as_text()
-    rng = np.random.default_rng(seed)
-    x_shape, w_shape = (a.shape for a in before.signature.arguments)
-    for x, w in [
-        (_inputs(rng, x_shape), _weights(rng, w_shape)),
-        (_inputs(rng, x_shape), -np.abs(rng.standard_normal(w_shape))),
-        (np.zeros(x_shape), rng.standard_normal(w_shape)),
-    ]:
-        x, w = x.astype(np.float32), w.astype(np.float32)
+    for x, w in _arguments(before, seed):
         _assert_same_floats(after(x, w), before(x, w))
         _assert_same_floats(padded(x, w), before(x, w))
 
@@ -134,11 +143,8 @@ def test_same_floats_with_stacked_phases(text: str, seed: int) -> None:
     convolution's results."""
     before = xlir.compile(text, pipeline="")
     after = xlir.compile(text, pipeline="subpixel-conv")
-    rng = np.random.default_rng(seed)
-    x_shape, w_shape = (a.shape for a in before.signature.arguments)
-    x = _inputs(rng, x_shape)
-    w = _weights(rng, w_shape)
-    _assert_same_floats(after(x, w), before(x, w))
+    for x, w in _arguments(before, seed):
+        _assert_same_floats(after(x, w), before(x, w))
 
 
 @pytest.mark.parametrize(
@@ -168,7 +174,9 @@ def test_interleaved_kernels(
     layout: str, dims: list[tuple[int, int, int, int]], rearranged: list[str]
 ) -> None:
     """The stacked kernel is a rearrangement of the weights where the
-    phases' taps interleave, with the dilated convolution's results."""
+    phases' taps interleave, with the dilated convolution's results, on
+    the interpreter and on the cpu target (whose kernels read the
+    rearranged weights)."""
     spatial = [
         Spatial(size, taps, low=pad, high=pad, base=base)
         for size, taps, pad, base in dims
@@ -180,10 +188,10 @@ def test_interleaved_kernels(
         rearranged
     )
     before = xlir.compile(text, pipeline="")
-    rng = np.random.default_rng(3)
-    x_shape, w_shape = (a.shape for a in before.signature.arguments)
-    x, w = _inputs(rng, x_shape), _weights(rng, w_shape)
-    _assert_same_floats(after(x, w), before(x, w))
+    cpu = xlir.compile(text, target="cpu")
+    for x, w in _arguments(before, 3):
+        _assert_same_floats(after(x, w), before(x, w))
+        _assert_same_floats(cpu(x, w), before(x, w))
 
 
 @settings(max_examples=30, deadline=None)
