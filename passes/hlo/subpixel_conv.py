@@ -37,8 +37,8 @@ a kept tap is +0.0 plus that sum. The corrections are one reduction over
 a copy of the small kernel per phase, masked by the dropped taps; where
 along each dimension two phases keep every tap between them (a stride-2
 transposed convolution), a phase drops what the others keep, and its
-correction is the sum of theirs: one plain reduction of `0 * w` per phase
-(`_other_phases_sums`). Integer
+correction is the sum of theirs: one plain reduction of `0 * w` and its
+reversals along the phases (`_other_phases_sums`). Integer
 convolutions need none. The kept products are the same, so results differ
 from the dilated convolution's only in the order the sums add them.
 
@@ -515,13 +515,16 @@ def _other_phases_sums(
     """The correction (`_correction`) where along each spatial dimension at
     most two phases keep every tap between them, interleaved
     (`tap_split`): a phase then drops exactly the taps the other phases
-    keep, so its correction is the sum of theirs over `0 * w`'s per-phase
-    sums, each the phase's reversal along some of the dimensions with two
-    phases. One plain reduction of `zeros` (`0 * w`, split into taps and
-    phases), where the masked reduction over a copy of the kernel per
-    phase costs a kernel that compiles like a matrix product. Sums of
-    zeros and NaN are the same in any order, so the result is the masked
-    reduction's. None where the phases do not keep the taps so."""
+    keep, so its correction is the sum over theirs: `zeros` (`0 * w`)
+    split into taps and phases, reversed along each nonempty set of the
+    dimensions with two phases (each the other phases' taps at a phase's
+    index), added, summed over the taps and input features. One plain
+    reduction, where the masked reduction over a copy of the kernel per
+    phase costs a kernel that compiles like a matrix product; the others'
+    sums are taken before it, not in the result's consumer, which then
+    reads one correction per element as before. Sums of zeros and NaN are
+    the same in any order, so the result is the masked reduction's. None
+    where the phases do not keep the taps so."""
     zeros_shape = list(shape(zeros.type))
     taps = tap_split(plans, numbers, zeros_shape)
     counts = [len(plan.phases) for plan in plans]
@@ -530,15 +533,17 @@ def _other_phases_sums(
     value, parts = _split_taps(build, zeros, taps)
     o = numbers.kernel_output_feature
     k_sp = numbers.kernel_spatial_dimensions.data
-    left = sorted([parts[d][1] for d in taps.split] + parts[o])
-    sums = build.sum(value, [d for d in range(len(shape(value.type))) if d not in left])
-    two = [left.index(parts[d][1]) for d in taps.split]
-    total: SSAValue | None = None
+    two = [parts[d][1] for d in taps.split]
+    others: SSAValue | None = None
     for size in range(1, len(two) + 1):
         for flipped in itertools.combinations(two, size):
-            other = build.add(ReverseOp(sums, sorted(flipped)))
-            total = other if total is None else build.add(AddOp(total, other))
-    assert total is not None
+            other = build.add(ReverseOp(value, sorted(flipped)))
+            others = other if others is None else build.add(AddOp(others, other))
+    assert others is not None
+    left = sorted([*two, *parts[o]])
+    total = build.sum(
+        others, [d for d in range(len(shape(value.type))) if d not in left]
+    )
     order = [left.index(parts[d][1]) for d in k_sp if d in taps.split]
     order.append(left.index(parts[o][0]))
     if order != sorted(order):

@@ -5,8 +5,8 @@
 // input m; the two phases' results are stacked after the spatial dim and
 // reshaped into place. Every phase drops the two taps the other keeps, so
 // each output feature adds the sum of 0 * w over them (from -0.0): NaN for
-// a non-finite weight. That is the other phase's sum: one reduction of
-// 0 * w split into (tap, phase), reversed along the phases.
+// a non-finite weight. That is the other phase's sum: 0 * w split into
+// (tap, phase), reversed along the phases, summed over the taps.
 // CHECK-LABEL: func.func @transposed_1d
 // CHECK:         %[[EVEN_W:.*]] = stablehlo.slice %w [0:3:2, 0:2, 0:3]
 // CHECK:         %[[EVEN:.*]] = stablehlo.convolution(%x, %[[EVEN_W]]) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1], pad = {{\[}}[1, 0]], rhs_dilate = [1]}
@@ -19,9 +19,9 @@
 // CHECK:         %[[BOTH:.*]] = stablehlo.concatenate %[[EVEN_S]], %[[ODD_S]], dim = 2 : {{.*}} -> tensor<2x5x2x3xf32>
 // CHECK:         %[[ZEROS:.*]] = stablehlo.multiply %w, %{{.*}} : tensor<4x2x3xf32>
 // CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %[[ZEROS]] : (tensor<4x2x3xf32>) -> tensor<2x2x2x3xf32>
+// CHECK:         %[[OTHER:.*]] = stablehlo.reverse %[[SPLIT]], dims = [1] : tensor<2x2x2x3xf32>
 // CHECK:         %[[NEG_ZERO:.*]] = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
-// CHECK:         %[[SUMS:.*]] = stablehlo.reduce(%[[SPLIT]] init: %[[NEG_ZERO]]) applies stablehlo.add across dimensions = [0, 2] : (tensor<2x2x2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
-// CHECK:         %[[FIX:.*]] = stablehlo.reverse %[[SUMS]], dims = [0] : tensor<2x3xf32>
+// CHECK:         %[[FIX:.*]] = stablehlo.reduce(%[[OTHER]] init: %[[NEG_ZERO]]) applies stablehlo.add across dimensions = [0, 2] : (tensor<2x2x2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
 // CHECK:         %[[SPREAD:.*]] = stablehlo.broadcast_in_dim %[[FIX]], dims = [2, 3] : (tensor<2x3xf32>) -> tensor<2x5x2x3xf32>
 // CHECK:         %[[SUM:.*]] = stablehlo.add %[[BOTH]], %[[SPREAD]]
 // CHECK:         %[[OUT:.*]] = stablehlo.reshape %[[SUM]] : (tensor<2x5x2x3xf32>) -> tensor<2x10x3xf32>
@@ -116,17 +116,17 @@ func.func @rotated_phases(%x: tensor<1x24x2xf32>, %w: tensor<6x2x3xf32>) -> tens
 
 // Two dims of two phases (odd padding along the first: its phases split
 // reversed): a phase's correction is the sum of the three others', the
-// per-phase sums reversed along each nonempty set of the two dims.
+// split 0 * w reversed along each nonempty set of the two phase dims.
 // CHECK-LABEL: func.func @other_phases_2d
 // CHECK:         %[[ZEROS:.*]] = stablehlo.multiply %w, %{{.*}} : tensor<4x4x2x3xf32>
 // CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %[[ZEROS]] : (tensor<4x4x2x3xf32>) -> tensor<2x2x2x2x2x3xf32>
 // CHECK:         %[[BACK:.*]] = stablehlo.reverse %[[SPLIT]], dims = [1]
-// CHECK:         %[[SUMS:.*]] = stablehlo.reduce(%[[BACK]] init: %{{.*}}) applies stablehlo.add across dimensions = [0, 2, 4] : {{.*}} -> tensor<2x2x3xf32>
-// CHECK:         %[[R0:.*]] = stablehlo.reverse %[[SUMS]], dims = [0]
-// CHECK:         %[[R1:.*]] = stablehlo.reverse %[[SUMS]], dims = [1]
+// CHECK:         %[[R0:.*]] = stablehlo.reverse %[[BACK]], dims = [1]
+// CHECK:         %[[R1:.*]] = stablehlo.reverse %[[BACK]], dims = [3]
 // CHECK:         %[[A:.*]] = stablehlo.add %[[R0]], %[[R1]]
-// CHECK:         %[[R01:.*]] = stablehlo.reverse %[[SUMS]], dims = [0, 1]
-// CHECK:         %[[FIX:.*]] = stablehlo.add %[[A]], %[[R01]]
+// CHECK:         %[[R01:.*]] = stablehlo.reverse %[[BACK]], dims = [1, 3]
+// CHECK:         %[[OTHERS:.*]] = stablehlo.add %[[A]], %[[R01]]
+// CHECK:         %[[FIX:.*]] = stablehlo.reduce(%[[OTHERS]] init: %{{.*}}) applies stablehlo.add across dimensions = [0, 2, 4] : {{.*}} -> tensor<2x2x3xf32>
 // CHECK:         stablehlo.broadcast_in_dim %[[FIX]], dims = [2, 4, 5] : (tensor<2x2x3xf32>) -> tensor<1x9x2x8x2x3xf32>
 func.func @other_phases_2d(%x: tensor<1x8x8x2xf32>, %w: tensor<4x4x2x3xf32>) -> tensor<1x18x16x3xf32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[3, 3], [2, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x2xf32>, tensor<4x4x2x3xf32>) -> tensor<1x18x16x3xf32>
