@@ -18,7 +18,10 @@ that slice of the kernel, low padding `-e` and a high padding giving
 (at most one output in `SPREAD_LIMIT` more), they all start at the first
 one and each slices its outputs from the result: convolutions alike but
 for their kernels share one kernel function (the cpu target's
-`merge-kernels`) and one padded input (`conv-padding`). The phases'
+`merge-kernels`) and one padded input (`conv-padding`); phases alike in
+their windows too are one convolution, their kernels stacked along its
+output features, as one reshape and transpose of the weights where the
+phases' taps interleave (`_interleaved_kernels`). The phases'
 results are stacked on a new dimension
 after each spatial one (concatenates) and reshaped into place; a result
 longer than the output (O not a multiple of P) is sliced.
@@ -31,7 +34,11 @@ else -0.0 or +0.0, summed from -0.0, so that adding it changes no finite
 sum and leaves the sign of zero what the full sum (started, as every
 kernel and the evaluator start it, from +0.0) would have. A phase without
 a kept tap is +0.0 plus that sum. The corrections are one reduction over
-a copy of the small kernel per phase, masked by the dropped taps. Integer
+a copy of the small kernel per phase, masked by the dropped taps; where
+along each dimension two phases keep every tap between them (a stride-2
+transposed convolution), a phase drops what the others keep, and its
+correction is the sum of theirs: one plain reduction of `0 * w` and its
+reversals along the phases (`_other_phases_sums`). Integer
 convolutions need none. The kept products are the same, so results differ
 from the dilated convolution's only in the order the sums add them.
 
@@ -66,7 +73,9 @@ from xlir.dialects.stablehlo.data_movement import (
     ConcatenateOp,
     ConstantOp,
     ReshapeOp,
+    ReverseOp,
     SliceOp,
+    TransposeOp,
 )
 from xlir.dialects.stablehlo.elementwise import (
     AddOp,
@@ -278,10 +287,12 @@ class DecomposeDilatedConvolution(RewritePattern):
             for plan in plans
         )
         if alike and len(indices) > 1:
-            kernels = [kernel(phases_of(index)) for index in indices]
-            stacked_rhs = build.add(
-                ConcatenateOp(kernels, numbers.kernel_output_feature)
-            )
+            stacked_rhs = _interleaved_kernels(build, op.rhs, plans, numbers)
+            if stacked_rhs is None:
+                kernels = [kernel(phases_of(index)) for index in indices]
+                stacked_rhs = build.add(
+                    ConcatenateOp(kernels, numbers.kernel_output_feature)
+                )
             together = convolve(
                 stacked_rhs, phases_of(indices[0]), features * len(indices)
             )
@@ -354,6 +365,9 @@ class DecomposeDilatedConvolution(RewritePattern):
         zeros = build.add(MultiplyOp(op.rhs, build.splat(op.rhs.type, 0)))
         if rhs_element != result:
             zeros = build.add(ConvertOp(zeros, TensorType(result, rhs_shape)))
+        other_phases = _other_phases_sums(build, zeros, plans, numbers)
+        if other_phases is not None:
+            return other_phases
         phases = len(counts)
         wide = TensorType(result, counts + rhs_shape)
         spread = build.add(
@@ -370,18 +384,171 @@ class DecomposeDilatedConvolution(RewritePattern):
         )
         negative_zero = build.splat(wide, -0.0)
         picked = build.add(SelectOp(wide_mask, spread, negative_zero))
-        scalar = TensorType(result, [])
-        body = Block(arg_types=[scalar, scalar])
-        total = AddOp(body.args[0], body.args[1])
-        body.add_ops([total, ReturnOp([total.result])])
         summed = [
             phases + d
             for d in range(len(rhs_shape))
             if d != numbers.kernel_output_feature
         ]
-        return build.add(
-            ReduceOp([picked], [build.splat(scalar, -0.0)], summed, Region(body))
+        return build.sum(picked, summed)
+
+
+@dataclass(frozen=True)
+class TapSplit:
+    """How the phases' taps interleave along each spatial dimension of a
+    kernel: the slice of it they keep (`start`, `limit`, `step` per
+    dimension) and, per dimension with several phases, (taps per phase,
+    phases, reversed): the slice split into (taps, phases) holds phase `i`'s
+    taps at phase index `i`, or at `P - 1 - i` where reversed."""
+
+    start: list[int]
+    limit: list[int]
+    step: list[int]
+    split: dict[int, tuple[int, int, bool]]
+
+    def whole(self, rhs_shape: list[int]) -> bool:
+        """Whether the phases keep every tap (each exactly once)."""
+        return (self.start, self.limit, self.step) == (
+            [0] * len(rhs_shape),
+            rhs_shape,
+            [1] * len(rhs_shape),
         )
+
+
+def tap_split(
+    plans: list[DimensionPlan], numbers: ConvDimensionNumbersAttr, rhs_shape: list[int]
+) -> TapSplit | None:
+    """Where along each spatial dimension with several phases each keeps
+    the same number of taps, phase `i` keeping `a + i * delta + P * q` for
+    `P` phases and `delta` 1 or -1 (a transposed convolution's stride), the
+    split of the kernel's taps (`TapSplit`); None where they do not
+    interleave so."""
+    start, limit, step = [0] * len(rhs_shape), list(rhs_shape), [1] * len(rhs_shape)
+    split: dict[int, tuple[int, int, bool]] = {}
+    for d, plan in zip(numbers.kernel_spatial_dimensions.data, plans, strict=True):
+        kept = [p.kept for p in plan.phases]
+        taps, count = len(kept[0]), len(kept)
+        if taps == 0 or any(len(r) != taps for r in kept):
+            return None
+        if count == 1:
+            start[d], limit[d] = kept[0].start, kept[0][-1] + 1
+            step[d] = kept[0].step if taps > 1 else 1
+            continue
+        firsts = [r.start for r in kept]
+        delta = firsts[1] - firsts[0]
+        if delta not in (1, -1) or (taps > 1 and kept[0].step != count):
+            return None
+        if any(f != firsts[0] + i * delta for i, f in enumerate(firsts)):
+            return None
+        start[d] = min(firsts)
+        limit[d] = start[d] + taps * count
+        split[d] = (taps, count, delta < 0)
+    return TapSplit(start, limit, step, split)
+
+
+def _split_taps(
+    build: _Builder, value: SSAValue, taps: TapSplit
+) -> tuple[SSAValue, list[list[int]]]:
+    """`value` (a kernel, or a tensor shaped like it) sliced to the taps the
+    phases keep, each dimension with several phases split into (taps,
+    phases) with phase `i` at index `i`; and per dimension of `value`, the
+    dimensions of the result it became."""
+    if not taps.whole(list(shape(value.type))):
+        value = build.add(SliceOp(value, taps.start, taps.limit, taps.step))
+    parts: list[list[int]] = []
+    split_shape: list[int] = []
+    for d, size in enumerate(shape(value.type)):
+        sizes = list(taps.split[d][:2]) if d in taps.split else [size]
+        parts.append(list(range(len(split_shape), len(split_shape) + len(sizes))))
+        split_shape += sizes
+    value = build.reshape(value, split_shape)
+    flipped = [parts[d][1] for d, (_, _, back) in taps.split.items() if back]
+    if flipped:
+        value = build.add(ReverseOp(value, sorted(flipped)))
+    return value, parts
+
+
+def _interleaved_kernels(
+    build: _Builder,
+    rhs: SSAValue,
+    plans: list[DimensionPlan],
+    numbers: ConvDimensionNumbersAttr,
+) -> SSAValue | None:
+    """The phases' kernels stacked along the output features (the first
+    spatial dimension's phase slowest, as the concatenation of slices would
+    stack them) as one rearrangement of `rhs`, where the phases' taps
+    interleave (`tap_split`): the taps split into (taps, phases), the
+    phases moved before the output features and merged with them. One
+    copy, where the concatenation of slices is one loop nest per phase.
+    None where the taps do not interleave so."""
+    rhs_shape = list(shape(rhs.type))
+    taps = tap_split(plans, numbers, rhs_shape)
+    if taps is None:
+        return None
+    value, parts = _split_taps(build, rhs, taps)
+    k_sp = numbers.kernel_spatial_dimensions.data
+    phases = [parts[d][1] for d in k_sp if d in taps.split]
+    order: list[int] = []
+    for d in range(len(rhs_shape)):
+        if d == numbers.kernel_output_feature:
+            order += phases
+        order.append(parts[d][0])
+    if order != sorted(order):
+        value = build.add(TransposeOp(value, order))
+    stacked = [
+        taps.split[d][0]
+        if d in taps.split
+        else len(range(taps.start[d], taps.limit[d], taps.step[d]))
+        for d in range(len(rhs_shape))
+    ]
+    stacked[numbers.kernel_output_feature] *= math.prod(
+        count for _, count, _ in taps.split.values()
+    )
+    return build.reshape(value, stacked)
+
+
+def _other_phases_sums(
+    build: _Builder,
+    zeros: SSAValue,
+    plans: list[DimensionPlan],
+    numbers: ConvDimensionNumbersAttr,
+) -> SSAValue | None:
+    """The correction (`_correction`) where along each spatial dimension at
+    most two phases keep every tap between them, interleaved
+    (`tap_split`): a phase then drops exactly the taps the other phases
+    keep, so its correction is the sum over theirs: `zeros` (`0 * w`)
+    split into taps and phases, reversed along each nonempty set of the
+    dimensions with two phases (each the other phases' taps at a phase's
+    index), added, summed over the taps and input features. One plain
+    reduction, where the masked reduction over a copy of the kernel per
+    phase costs a kernel that compiles like a matrix product; the others'
+    sums are taken before it, not in the result's consumer, which then
+    reads one correction per element as before. Sums of zeros and NaN are
+    the same in any order, so the result is the masked reduction's. None
+    where the phases do not keep the taps so."""
+    zeros_shape = list(shape(zeros.type))
+    taps = tap_split(plans, numbers, zeros_shape)
+    counts = [len(plan.phases) for plan in plans]
+    if taps is None or not taps.whole(zeros_shape) or max(counts) != 2:
+        return None
+    value, parts = _split_taps(build, zeros, taps)
+    o = numbers.kernel_output_feature
+    k_sp = numbers.kernel_spatial_dimensions.data
+    two = [parts[d][1] for d in taps.split]
+    others: SSAValue | None = None
+    for size in range(1, len(two) + 1):
+        for flipped in itertools.combinations(two, size):
+            other = build.add(ReverseOp(value, sorted(flipped)))
+            others = other if others is None else build.add(AddOp(others, other))
+    assert others is not None
+    left = sorted([*two, *parts[o]])
+    total = build.sum(
+        others, [d for d in range(len(shape(value.type))) if d not in left]
+    )
+    order = [left.index(parts[d][1]) for d in k_sp if d in taps.split]
+    order.append(left.index(parts[o][0]))
+    if order != sorted(order):
+        total = build.add(TransposeOp(total, order))
+    return build.reshape(total, [*counts, zeros_shape[o]])
 
 
 class _Builder:
@@ -402,8 +569,17 @@ class _Builder:
             self.add(new)
         return self.made[-1].results[0]
 
+    def sum(self, value: SSAValue, dims: list[int]) -> SSAValue:
+        """The sum from -0.0 of `value` over `dims`."""
+        scalar = TensorType(element_type(value.type), [])
+        body = Block(arg_types=[scalar, scalar])
+        total = AddOp(body.args[0], body.args[1])
+        body.add_ops([total, ReturnOp([total.result])])
+        init = self.splat(scalar, -0.0)
+        return self.add(ReduceOp([value], [init], dims, Region(body)))
+
     def reshape(self, value: SSAValue, to: list[int]) -> SSAValue:
-        if shape(value.type) == to:
+        if shape(value.type) == tuple(to):
             return value
         return self.add(ReshapeOp(value, TensorType(element_type(value.type), to)))
 

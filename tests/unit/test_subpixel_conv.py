@@ -15,10 +15,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from xlir.passes.hlo.subpixel_conv import plan_dimension
+from xlir.targets.base import Executable
 
 import xlir
 from tests.unit.conv_programs import (
     LAYOUTS,
+    Spatial,
     assert_same_integers,
     convolution_program,
     draw_spatial,
@@ -75,6 +77,21 @@ def _inputs(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     return x
 
 
+def _arguments(program: Executable, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Inputs and weights for `program`: with non-finite weights (most
+    results NaN), with finite ones of either sign, all negative (sums of
+    -0.0 products), and zero inputs."""
+    rng = np.random.default_rng(seed)
+    x_shape, w_shape = (a.shape for a in program.signature.arguments)
+    arguments = [
+        (_inputs(rng, x_shape), _weights(rng, w_shape)),
+        (_inputs(rng, x_shape), rng.standard_normal(w_shape)),
+        (_inputs(rng, x_shape), -np.abs(rng.standard_normal(w_shape))),
+        (np.zeros(x_shape), rng.standard_normal(w_shape)),
+    ]
+    return [(x.astype(np.float32), w.astype(np.float32)) for x, w in arguments]
+
+
 def _assert_same_floats(actual: np.ndarray, expected: np.ndarray) -> None:
     np.testing.assert_array_equal(np.isnan(actual), np.isnan(expected))
     zeros = expected == 0
@@ -92,16 +109,89 @@ def test_same_floats_before_and_after(text: str, seed: int) -> None:
     after = xlir.compile(text, pipeline="subpixel-conv")
     padded = xlir.compile(text, pipeline="subpixel-conv,conv-padding")
     assert "lhs_dilate" not in after.as_text()
-    rng = np.random.default_rng(seed)
-    x_shape, w_shape = (a.shape for a in before.signature.arguments)
-    for x, w in [
-        (_inputs(rng, x_shape), _weights(rng, w_shape)),
-        (_inputs(rng, x_shape), -np.abs(rng.standard_normal(w_shape))),
-        (np.zeros(x_shape), rng.standard_normal(w_shape)),
-    ]:
-        x, w = x.astype(np.float32), w.astype(np.float32)
+    for x, w in _arguments(before, seed):
         _assert_same_floats(after(x, w), before(x, w))
         _assert_same_floats(padded(x, w), before(x, w))
+
+
+@st.composite
+def transposed_convolutions(draw: st.DrawFn) -> str:
+    """Convolutions whose phases become one convolution: a transposed
+    convolution's (window stride and dilation 1, the taps a multiple of the
+    lhs dilation or not, any padding and reversal), with inputs long enough
+    for the phases to share their window."""
+    spatial = draw(st.sampled_from([1, 2]))
+    dims = draw_spatial(
+        draw,
+        {"size": (9, 12), "taps": (1, 6), "pad": (0, 5), "base": (2, 3)},
+        spatial,
+    )
+    return convolution_program(
+        draw(st.sampled_from(LAYOUTS[spatial])),
+        dims,
+        (draw(st.integers(1, 2)), draw(st.integers(1, 3))),
+        1,
+        element="f32",
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(transposed_convolutions(), st.integers(0, 2**32 - 1))
+def test_same_floats_with_stacked_phases(text: str, seed: int) -> None:
+    """The phases' kernels stacked by `_interleaved_kernels` (or
+    concatenated, where their taps do not interleave) give the dilated
+    convolution's results."""
+    before = xlir.compile(text, pipeline="")
+    after = xlir.compile(text, pipeline="subpixel-conv")
+    for x, w in _arguments(before, seed):
+        _assert_same_floats(after(x, w), before(x, w))
+
+
+@pytest.mark.parametrize(
+    ("layout", "dims", "rearranged"),
+    [
+        # jax.lax.conv_transpose, stride 2, 4 taps, padding 2: phase i
+        # keeps taps i and i + 2, a reshape and a transpose of the kernel.
+        (
+            "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
+            [(8, 4, 2, 2), (8, 4, 2, 2)],
+            ["transpose"],
+        ),
+        # Odd padding: phase i keeps taps 1 - i and 3 - i (the phases
+        # reversed); 3 phases of 6 taps, padding 2: taps 2 - i and 5 - i;
+        # features first: the phases go before them.
+        (
+            "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+            [(8, 4, 3, 2), (24, 6, 2, 3)],
+            ["reverse", "transpose"],
+        ),
+        # 3 phases of 6 taps, padding 1: phase i keeps 1 - i mod 3: not
+        # a progression, the slices are concatenated.
+        ("[b, 0, f]x[0, i, o]->[b, 0, f]", [(24, 6, 1, 3)], ["concatenate"]),
+    ],
+)
+def test_interleaved_kernels(
+    layout: str, dims: list[tuple[int, int, int, int]], rearranged: list[str]
+) -> None:
+    """The stacked kernel is a rearrangement of the weights where the
+    phases' taps interleave, with the dilated convolution's results, on
+    the interpreter and on the cpu target (whose kernels read the
+    rearranged weights)."""
+    spatial = [
+        Spatial(size, taps, low=pad, high=pad, base=base)
+        for size, taps, pad, base in dims
+    ]
+    text = convolution_program(layout, spatial, (2, 3), 1, element="f32")
+    after = xlir.compile(text, pipeline="subpixel-conv")
+    kernel = after.as_text().split("stablehlo.convolution")[0]
+    assert [op for op in ("reverse", "transpose", "concatenate") if op in kernel] == (
+        rearranged
+    )
+    before = xlir.compile(text, pipeline="")
+    cpu = xlir.compile(text, target="cpu")
+    for x, w in _arguments(before, 3):
+        _assert_same_floats(after(x, w), before(x, w))
+        _assert_same_floats(cpu(x, w), before(x, w))
 
 
 @settings(max_examples=30, deadline=None)
