@@ -135,7 +135,9 @@ def _unsigned_key(
     if key.descending:
         flip ^= (1 << width) - 1
     if flip:
-        mask = kb.place(arith.ConstantOp(IntegerAttr(_signed(flip, width), int_type)))
+        mask = kb.place(
+            arith.ConstantOp(IntegerAttr(signed_pattern(flip, width), int_type))
+        )
         signed = kb.place(arith.XOrIOp(signed, mask))
     if width < bits:
         signed = kb.place(arith.ExtUIOp(signed, IntegerType(bits)))
@@ -154,6 +156,6 @@ def _canonical(kb: KernelBuilder, x: SSAValue) -> SSAValue:
     return kb.place(arith.SelectOp(is_nan, nan, unsigned_zero))
 
 
-def _signed(value: int, width: int) -> int:
+def signed_pattern(value: int, width: int) -> int:
     """An unsigned `width`-bit pattern as the signed value an attribute takes."""
     return value - (1 << width) if value >> (width - 1) else value

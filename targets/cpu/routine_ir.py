@@ -65,3 +65,38 @@ def cases(
         body(count)
         b.branch(after)
     b.position_at_end(after)
+
+
+def stack_slot(b: ir.IRBuilder, type_: ir.Type, count: int = 1) -> ir.Value:
+    """A stack slot of `count` values, in the entry block (where mem2reg
+    promotes a scalar's)."""
+    with b.goto_block(b.function.entry_basic_block):
+        return b.alloca(type_, size=ir.IntType(32)(count) if count > 1 else None)
+
+
+def load_at(b: ir.IRBuilder, base: ir.Value, i: object, type_: ir.Type) -> ir.Value:
+    """`base[i]`, elements of `type_` (`i` any value the builder made)."""
+    return b.load(b.gep(base, [i], source_etype=type_), typ=type_)
+
+
+def store_at(
+    b: ir.IRBuilder, stored: object, base: ir.Value, i: object, type_: ir.Type
+) -> None:
+    """`base[i] = stored`, elements of `type_`."""
+    b.store(stored, b.gep(base, [i], source_etype=type_))
+
+
+def while_loop(
+    b: ir.IRBuilder, condition: Callable[[], object], body: Callable[[], None]
+) -> None:
+    """`while (condition()) body()`, `b` after it."""
+    test = b.append_basic_block("while.test")
+    inside = b.append_basic_block("while.body")
+    done = b.append_basic_block("while.done")
+    b.branch(test)
+    b.position_at_end(test)
+    b.cbranch(condition(), inside, done)
+    b.position_at_end(inside)
+    body()
+    b.branch(test)
+    b.position_at_end(done)
