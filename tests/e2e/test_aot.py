@@ -28,6 +28,7 @@ import xlir
 from tests.conftest import CORPUS
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
 from tests.e2e.test_sort_routine import assert_same_bits, keys, sort_program
+from tests.e2e.test_top_k_routine import elements, top_k
 from xlir.api import load_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "aot" / "main.c"
@@ -207,6 +208,29 @@ def test_sort_object_runs_as_c_program(triple: str | None, tmp_path: Path) -> No
             symbols = undefined_symbols(result.object_code, tmp_path)
             assert not [s for s in symbols if "xlir" in s], symbols
         got = link_and_run(result, triple, tmp_path, (x, y), expected)
+        assert_same_bits(got, expected)
+
+
+@pytest.mark.parametrize("triple", [None, "aarch64-linux-gnu"])
+def test_top_k_object_runs_as_c_program(triple: str | None, tmp_path: Path) -> None:
+    """A top_k calls the top_k routine, which the object defines
+    (internal): it links with the C library alone and selects as the JIT
+    does, bit for bit (NaNs, zeros of both signs, ties; rows of blocks)."""
+    rng = np.random.default_rng(0)
+    for shape, element in (((3, 40), "f32"), ((2, 300), "i16")):
+        text = top_k(shape, element, 5)
+        x = elements(element, shape, rng)
+        expected = xlir.compile(text, target="cpu")(x)
+        module, sources = load_module(text)
+        result = (
+            get_platform("cpu")
+            .compiler()
+            .compile_ahead_of_time(module, AotOptions(triple=triple), "main", sources)
+        )
+        if shutil.which("nm") is not None:
+            symbols = undefined_symbols(result.object_code, tmp_path)
+            assert not [s for s in symbols if "xlir" in s], symbols
+        got = link_and_run(result, triple, tmp_path, (x,), expected)
         assert_same_bits(got, expected)
 
 
