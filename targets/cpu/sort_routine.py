@@ -17,6 +17,9 @@ positions keeps equal digits in order, so the sort is stable). A radix
 sort touches each key once per digit where a merge sort touches it log2(n)
 times, and it has no compare to inline.
 
+The kernel makes a row's keys and moves its operands along the order by
+two more routines (sort_rows.py), compiled and loaded with these.
+
 The JIT compiles the routines once per host (`sort_object`, kept beside the
 compilation cache as the thread pool is) and loads them once per process
 (`load_sort_routines`: process symbols every executable links against); an
@@ -30,10 +33,11 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from llvmlite import ir
-from xlir.lowering.kernels.sort_routine import SORT_KEYS
+from xlir.lowering.kernels.sort_routine import ROUTINES, SORT_KEYS
 from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.routine_ir import load_at, stack_slot, store_at, while_loop
+from xlir.targets.cpu.sort_rows import define_row_routines
 
 I8, I32, I64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -49,7 +53,7 @@ RADIX = 256
 
 def needs_sort_routines(objects: Sequence[bytes]) -> bool:
     """Whether any of these objects calls a sort routine."""
-    return any(name.encode() in code for code in objects for name in SORT_KEYS.values())
+    return any(name.encode() in code for code in objects for name in ROUTINES)
 
 
 @cache
@@ -67,7 +71,7 @@ def sort_object() -> bytes:
 def load_sort_routines() -> LoadedObject:
     """The routines loaded into this process, each a process symbol; kept
     for as long as the process lives."""
-    return load_as_process_symbols(sort_object(), SORT_KEYS.values())
+    return load_as_process_symbols(sort_object(), ROUTINES)
 
 
 def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
@@ -78,6 +82,7 @@ def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
         existing = module.globals.get(name)
         if linkage == "external" or isinstance(existing, ir.Function):
             _define(module, name, bits, linkage)
+    define_row_routines(module, linkage)
 
 
 def _define(module: ir.Module, name: str, bits: int, linkage: str) -> None:
