@@ -13,7 +13,8 @@ inline kernel's nests do. For each row it
 2. calls `SORT_KEYS[bits](n, row, keys, order, work)`, which sorts the
    row's keys stably and leaves in `order` the position each sorted key
    came from (the routine's contract: targets/cpu/sort_routine.py);
-3. moves every operand's elements along `order` into the results, so each
+3. moves every operand's elements along `order` into the results
+   (`ROW_TAKE`), so each
    element arrives bit for bit (NaN payloads too) where a stable sort by
    the comparator puts it.
 
@@ -26,8 +27,8 @@ Steps 1 and 3 are routines too where the elements allow
 (targets/cpu/sort_rows.py): `ROW_KEYS[bits]` keys a row of elements whose
 bits order as their key (`row_key_bits`: floats of their own bits, bf16,
 integers of 8 to 64 bits) by flips of the same form (`key_flips`), and
-`ROW_TAKE[bits]` moves an operand of 1, 2, 4 or 8 bytes an element; the
-others (booleans' and float8's keys, complex128 operands) keep the loops.
+`ROW_TAKE[bits]` moves an operand (of 1, 2, 4 or 8 bytes an element); the
+keys of booleans and the float8/6/4 formats are still written by a loop.
 A loop here is LLVM's to compile in every sort program, a routine once
 per host.
 """
@@ -40,7 +41,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -113,12 +113,7 @@ def lower_sort_routine(op: SortOp, name: str, key: SortKey) -> KernelOp:
 
     strides = [prod(sizes[d + 1 :]) for d in range(len(sizes))]
     row_keys = _row_keys(kb, element, key)
-    takes = {}
-    for i, operand in enumerate(op.inputs):
-        width = byte_width(operand.type.get_element_type())  # pyright: ignore[reportAttributeAccessIssue]
-        if width is not None and 8 * width in ROW_TAKE:
-            takes[i] = ROW_TAKE[8 * width]
-    looped = [i for i in range(len(op.inputs)) if i not in takes]
+    takes = [_take(operand) for operand in op.inputs]
 
     def row(idx: Indices) -> None:
         number = ix.const(0)
@@ -148,22 +143,19 @@ def lower_sort_routine(op: SortOp, name: str, key: SortKey) -> KernelOp:
             arguments = [*place, keys, operand, *row_at, *constants]
             kb.call(routine, arguments, work=KEY_WORK * n)
         kb.call(SORT_KEYS[bits], [*place, keys, order, work])
-        for i, routine in takes.items():
-            arguments = [*place, order, kb.inputs[i], kb.outputs[i], *row_at]
-            kb.call(routine, arguments, work=TAKE_WORK * n)
-
-        def move(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            position = kb.load(order, [number, j])
-            source = kb.place(arith.IndexCastOp(position, IndexType()))
-            for i in looped:
-                kb.store(kb.load(kb.inputs[i], at(source)), kb.outputs[i], at(j))
-            return []
-
-        if looped:
-            kb.for_loop(0, n, [], move)
+        for take, x, y in zip(takes, kb.inputs, kb.outputs, strict=True):
+            kb.call(take, [*place, order, x, y, *row_at], work=TAKE_WORK * n)
 
     kb.parallel(grid, row)
     return kb.finish()
+
+
+def _take(operand: SSAValue) -> str:
+    """The `ROW_TAKE` routine that moves this operand's elements (of 1 to 8
+    bytes: complex numbers are pairs of floats by now, `split-complex`)."""
+    width = byte_width(operand.type.get_element_type())  # pyright: ignore[reportAttributeAccessIssue]
+    assert width is not None and 8 * width in ROW_TAKE, operand.type
+    return ROW_TAKE[8 * width]
 
 
 def row_key_bits(element) -> int | None:

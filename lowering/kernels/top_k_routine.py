@@ -62,6 +62,7 @@ def lower_top_k_routine(op: TopKOp, name: str, bits: int) -> KernelOp:
     dims = tuple(op.operand.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
     element = op.operand.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
     index = op.indices.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+    assert isinstance(index, IntegerType)
     n, k = dims[-1], op.k.value.data
     rows = prod(dims[:-1])
     (work,) = kb.scratch([MemRefType(i8, [rows, k * (bits // 8 + 4)])])

@@ -170,22 +170,21 @@ def _define(module: ir.Module, name: str, element: ir.IntType, linkage: str) -> 
     def block() -> None:
         first = b.load(start, typ=I64)
         address = b.gep(source, [first], source_etype=element)
-        bits = b.load(address, typ=lanes)
-        bits.align = size
+        bits = b.load(address, typ=lanes, align=size)
         sign = b.ashr(bits, _splat(lanes, top))
         flip = b.xor(
-            b.and_(sign, _splat_value(b, lanes, b.xor(negative, positive))),
+            b.and_(sign, _splat_value(b, lanes, value(b.xor(negative, positive)))),
             _splat_value(b, lanes, positive),
         )
         keyed = b.xor(bits, flip)
         threshold = _splat_value(b, lanes, load_at(b, keys, last, element))
         above = b.bitcast(b.icmp_unsigned(">", keyed, threshold), ir.IntType(BLOCK))
         with b.if_then(b.icmp_unsigned("!=", above, ir.IntType(BLOCK)(0))):
-            loop(b, first, b.add(first, I64(BLOCK)), I64(1), consider)
+            loop(b, value(first), value(b.add(first, I64(BLOCK))), I64(1), consider)
         b.store(b.add(first, I64(BLOCK)), start)
 
     while_loop(b, whole_block, block)
-    loop(b, b.load(start, typ=I64), n, I64(1), consider)
+    loop(b, value(b.load(start, typ=I64)), n, I64(1), consider)
 
     def write(j: ir.Value) -> None:
         position = load_at(b, positions, j, I32)

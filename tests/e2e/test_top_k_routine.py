@@ -69,7 +69,9 @@ def elements(element: str, dims: tuple[int, ...], rng) -> np.ndarray:
 def assert_same(text: str, x: np.ndarray) -> None:
     """The routine's bits are the selection kernel's, and the routine ran."""
     routine = xlir.compile(text, target="cpu")
-    kernel = xlir.compile(text, target="cpu", options=CompileOptions(sort_routines=False))
+    kernel = xlir.compile(
+        text, target="cpu", options=CompileOptions(sort_routines=False)
+    )
     assert "xlir.top_k" in routine.llvm_ir
     assert "xlir.top_k" not in kernel.llvm_ir
     for got, want in zip(routine(x), kernel(x), strict=True):
