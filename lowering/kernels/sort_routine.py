@@ -13,8 +13,7 @@ inline kernel's nests do. For each row it
 2. calls `SORT_KEYS[bits](n, row, keys, order, work)`, which sorts the
    row's keys stably and leaves in `order` the position each sorted key
    came from (the routine's contract: targets/cpu/sort_routine.py);
-3. moves every operand's elements along `order` into the results
-   (`ROW_TAKE`), so each
+3. moves every operand's elements along `order` into the results, so each
    element arrives bit for bit (NaN payloads too) where a stable sort by
    the comparator puts it.
 
@@ -23,14 +22,16 @@ routine's work space (`n` keys and orders more) are scratch buffers, one
 row of each per row of the sort, laid out row after row so that the
 routine finds a row's from its number alone.
 
-Steps 1 and 3 are routines too where the elements allow
+Steps 1 and 3 are routines too for the program's arguments
 (targets/cpu/sort_rows.py): `ROW_KEYS[bits]` keys a row of elements whose
 bits order as their key (`row_key_bits`: floats of their own bits, bf16,
 integers of 8 to 64 bits) by flips of the same form (`key_flips`), and
-`ROW_TAKE[bits]` moves an operand (of 1, 2, 4 or 8 bytes an element); the
-keys of booleans and the float8/6/4 formats are still written by a loop.
-A loop here is LLVM's to compile in every sort program, a routine once
-per host.
+`ROW_TAKE[bits]` moves an operand (of 1, 2, 4 or 8 bytes an element). A
+loop here is LLVM's to compile in every sort program, a routine once per
+host; but a routine reads its whole buffer, where a loop reads one row,
+which `fuse-kernels` needs to merge the kernel that computes an operand
+into the sort's row loop (`_argument`). So other kernels' results, and the
+keys of booleans and the float8/6/4 formats, keep the loops.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -48,7 +50,7 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import BlockArgument, SSAValue
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.reduction import SortOp
 from xlir.lowering.index_maps import Indices, shape
@@ -112,8 +114,10 @@ def lower_sort_routine(op: SortOp, name: str, key: SortKey) -> KernelOp:
     grid[axis] = 1
 
     strides = [prod(sizes[d + 1 :]) for d in range(len(sizes))]
-    row_keys = _row_keys(kb, element, key)
-    takes = [_take(operand) for operand in op.inputs]
+    operand = op.inputs[key.operand]
+    row_keys = _row_keys(kb, element, key) if _argument(operand) else None
+    takes = {i: _take(x) for i, x in enumerate(op.inputs) if _argument(x)}
+    looped = [i for i in range(len(op.inputs)) if i not in takes]
 
     def row(idx: Indices) -> None:
         number = ix.const(0)
@@ -143,11 +147,31 @@ def lower_sort_routine(op: SortOp, name: str, key: SortKey) -> KernelOp:
             arguments = [*place, keys, operand, *row_at, *constants]
             kb.call(routine, arguments, work=KEY_WORK * n)
         kb.call(SORT_KEYS[bits], [*place, keys, order, work])
-        for take, x, y in zip(takes, kb.inputs, kb.outputs, strict=True):
-            kb.call(take, [*place, order, x, y, *row_at], work=TAKE_WORK * n)
+        for i, take in takes.items():
+            arguments = [*place, order, kb.inputs[i], kb.outputs[i], *row_at]
+            kb.call(take, arguments, work=TAKE_WORK * n)
+
+        def move(j: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            position = kb.load(order, [number, j])
+            source = kb.place(arith.IndexCastOp(position, IndexType()))
+            for i in looped:
+                kb.store(kb.load(kb.inputs[i], at(source)), kb.outputs[i], at(j))
+            return []
+
+        if looped:
+            kb.for_loop(0, n, [], move)
 
     kb.parallel(grid, row)
     return kb.finish()
+
+
+def _argument(operand: SSAValue) -> bool:
+    """Whether an operand is the program's (a block argument), which no
+    kernel writes. Another kernel's result is keyed and moved by the
+    kernel's own loops: they read the operand's row alone, so that
+    `fuse-kernels` can run its producer in the same row loop (argsort's
+    iota is written row by row where the sort reads it)."""
+    return isinstance(operand, BlockArgument)
 
 
 def _take(operand: SSAValue) -> str:

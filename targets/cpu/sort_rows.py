@@ -21,12 +21,16 @@ Element j of the row is at `base + j * stride` in `x` (and `y`); `keys` and
 * `row_take` moves the operand's row along the sorted order:
   `y[j] = x[order[j]]`, the elements' bits as they are.
 
-The kernel made these as loops of its own, which LLVM compiled in every
+Each has a loop for rows of unit stride (which LLVM vectorizes) and one
+for the others, and the keys one for each of canonicalized and plain
+floats, chosen once per row. The kernel made these as loops of its own, which LLVM compiled in every
 sort program (about 11 ms of its ~19 on a one-sort program); as routines
 they are compiled once per host with the sort routines.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from llvmlite import ir
 from xlir.lowering.kernels.sort_routine import ROW_KEYS, ROW_TAKE
@@ -66,21 +70,27 @@ def _keys(module: ir.Module, name: str, element: ir.IntType, linkage: str) -> No
     row_keys = b.gep(keys, [b.mul(row, n)], source_etype=key)
     sign = element(1 << (element.width - 1))
     magnitude = element((1 << (element.width - 1)) - 1)
-    canonical = b.icmp_unsigned("!=", infinity, element(0))
 
-    def write(j: ir.Value) -> None:
-        bits = load_at(b, x, b.add(base, b.mul(j, stride)), element)
-        is_nan = b.icmp_unsigned(">", b.and_(bits, magnitude), infinity)
-        zero = b.select(b.icmp_unsigned("==", bits, sign), element(0), bits)
-        canonicalized = b.select(is_nan, nan, zero)
-        bits = value(b.select(canonical, canonicalized, bits))
-        flip = b.select(b.icmp_signed("<", bits, element(0)), negative, positive)
-        keyed = b.xor(bits, flip)
-        if key != element:
-            keyed = b.zext(keyed, key)
-        store_at(b, keyed, row_keys, j, key)
+    def keys_loop(step: ir.Value, canonical: bool) -> None:
+        def write(j: ir.Value) -> None:
+            bits = load_at(b, x, b.add(base, b.mul(j, step)), element)
+            if canonical:
+                is_nan = b.icmp_unsigned(">", b.and_(bits, magnitude), infinity)
+                zero = b.select(b.icmp_unsigned("==", bits, sign), element(0), bits)
+                bits = value(b.select(is_nan, nan, zero))
+            flip = b.select(b.icmp_signed("<", bits, element(0)), negative, positive)
+            keyed = b.xor(bits, flip)
+            if key != element:
+                keyed = b.zext(keyed, key)
+            store_at(b, keyed, row_keys, j, key)
 
-    loop(b, I64(0), n, I64(1), write)
+        loop(b, I64(0), n, I64(1), write)
+
+    with b.if_else(b.icmp_unsigned("!=", infinity, element(0))) as (then, otherwise):
+        with then:
+            _by_stride(b, stride, lambda step: keys_loop(step, canonical=True))
+        with otherwise:
+            _by_stride(b, stride, lambda step: keys_loop(step, canonical=False))
     b.ret_void()
 
 
@@ -91,10 +101,26 @@ def _take(module: ir.Module, name: str, element: ir.IntType, linkage: str) -> No
     b = ir.IRBuilder(function.append_basic_block("entry"))
     row_order = b.gep(order, [b.mul(row, n)], source_etype=I32)
 
-    def move(j: ir.Value) -> None:
-        position = b.sext(load_at(b, row_order, j, I32), I64)
-        moved = load_at(b, x, b.add(base, b.mul(position, stride)), element)
-        store_at(b, moved, y, b.add(base, b.mul(j, stride)), element)
+    def take_loop(step: ir.Value) -> None:
+        def move(j: ir.Value) -> None:
+            position = b.sext(load_at(b, row_order, j, I32), I64)
+            moved = load_at(b, x, b.add(base, b.mul(position, step)), element)
+            store_at(b, moved, y, b.add(base, b.mul(j, step)), element)
 
-    loop(b, I64(0), n, I64(1), move)
+        loop(b, I64(0), n, I64(1), move)
+
+    _by_stride(b, stride, take_loop)
     b.ret_void()
+
+
+def _by_stride(
+    b: ir.IRBuilder, stride: ir.Value, emit: Callable[[ir.Value], None]
+) -> None:
+    """`emit(step)` twice: with the constant 1 where `stride` is 1 (a row
+    along the last dimension, which LLVM vectorizes as such), else with
+    `stride`."""
+    with b.if_else(b.icmp_unsigned("==", stride, I64(1))) as (then, otherwise):
+        with then:
+            emit(I64(1))
+        with otherwise:
+            emit(stride)

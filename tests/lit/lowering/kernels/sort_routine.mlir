@@ -100,3 +100,26 @@ func.func @main(%h: tensor<5xbf16>, %p: tensor<5xi1>) -> (tensor<5xbf16>, tensor
   }) {xlir.sort_routine = "unsigned ascending 0"} : (tensor<5xi1>) -> tensor<5xi1>
   func.return %0, %1 : tensor<5xbf16>, tensor<5xi1>
 }
+
+// -----
+
+// An operand another op computes (argsort's iota) is moved by the kernel's
+// own loop, which reads its row alone (for fuse-kernels to run the iota in
+// the same row loop); the argument's keys and elements go by the routines.
+// CHECK-LABEL: loop.kernel @sort_1(
+// CHECK-SAME:  %[[K:[^:]*]]: memref<2x8xf32>, %[[IOTA:[^:]*]]: memref<2x8xi32>, %[[KO:[^:]*]]: memref<2x8xf32>, %[[IO:[^:]*]]: memref<2x8xi32>
+// CHECK:         loop.call @xlir.row_keys32(
+// CHECK-NEXT:    loop.call @xlir.sort_keys32(
+// CHECK-NEXT:    loop.call @xlir.row_take32(%{{.*}}, %{{.*}}, %{{.*}}, %[[K]], %[[KO]],
+// CHECK-NEXT:    loop.for
+// CHECK:           %[[P:.*]] = loop.load %[[IOTA]][
+// CHECK-NEXT:      loop.store %[[P]], %[[IO]][
+func.func @main(%k: tensor<2x8xf32>) -> tensor<2x8xi32> {
+  %iota = stablehlo.iota dim = 1 : tensor<2x8xi32>
+  %r:2 = "stablehlo.sort"(%k, %iota) <{dimension = 1 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %lt = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {xlir.sort_routine = "total ascending 0"} : (tensor<2x8xf32>, tensor<2x8xi32>) -> (tensor<2x8xf32>, tensor<2x8xi32>)
+  func.return %r#1 : tensor<2x8xi32>
+}
