@@ -58,6 +58,9 @@ def _function(
         function = ir.Function(module, type_, name)
     function.linkage = linkage
     function.attributes.add("nounwind")
+    for argument in function.args:
+        if argument.type == PTR:  # distinct buffers, as a kernel's are
+            argument.add_attribute("noalias")
     return function
 
 
