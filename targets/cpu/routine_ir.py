@@ -1,6 +1,7 @@
 """What the prebuilt routines' LLVM IR is built with (gemm_routine.py,
-conv_routine.py): the types, counted loops and a switch over small
-constants, on an `ir.IRBuilder`."""
+conv_routine.py, sort_routine.py, sort_rows.py, top_k_routine.py): the
+types, counted and while loops, stack slots, indexed loads and stores and a
+switch over small constants, on an `ir.IRBuilder`."""
 
 from __future__ import annotations
 
