@@ -40,7 +40,6 @@ from xlir.targets.cpu.thread_runtime import (
     needs_runtime,
     needs_support,
 )
-from xlir.targets.cpu.top_k_routine import load_top_k_routines, needs_top_k_routines
 from xlir.targets.host_memory import aligned_bytes
 
 from xlir.signature import MemoryStats, Signature
@@ -96,8 +95,6 @@ class CpuExecutable(HostExecutable):
         load_called_gemms(self.objects)
         if needs_sort_routines(self.objects):
             load_sort_routines()
-        if needs_top_k_routines(self.objects):
-            load_top_k_routines()
         if needs_launch_timers(self.objects):
             load_launch_timers()
         if needs_collectives(self.objects):

@@ -101,3 +101,43 @@ def while_loop(
     body()
     b.branch(test)
     b.position_at_end(done)
+
+
+def insert_sorted(
+    b: ir.IRBuilder,
+    rows: tuple[ir.Value, ir.Value],
+    types: tuple[ir.Type, ir.Type],
+    slot: ir.Value,
+    pair: tuple[object, object],
+    goes_above: Callable[[ir.Value, ir.Value], object],
+) -> None:
+    """One step of an insertion sort of (key, position) pairs in two rows
+    (`rows`, elements of `types`): `pair` goes in at the index in stack slot
+    `slot` (the first free one), past every pair above it whose key it
+    `goes_above(new, old)`, those moving down one; equal keys are passed
+    only if `goes_above` says so (a stable sort's does not). The row above
+    index 0 is not read (index 0 is read instead, and ignored)."""
+    keys, positions = rows
+    key_type, position_type = types
+
+    def moves() -> object:
+        at = b.load(slot, typ=I64)
+        inside = b.icmp_unsigned(">", at, I64(0))
+        above = b.select(inside, b.sub(at, I64(1)), at)
+        return b.and_(
+            inside, goes_above(value(pair[0]), load_at(b, keys, above, key_type))
+        )
+
+    def move() -> None:
+        at = b.load(slot, typ=I64)
+        above = b.sub(at, I64(1))
+        store_at(b, load_at(b, keys, above, key_type), keys, at, key_type)
+        store_at(
+            b, load_at(b, positions, above, position_type), positions, at, position_type
+        )
+        b.store(above, slot)
+
+    while_loop(b, moves, move)
+    at = b.load(slot, typ=I64)
+    store_at(b, pair[0], keys, at, key_type)
+    store_at(b, pair[1], positions, at, position_type)

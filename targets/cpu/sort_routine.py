@@ -18,7 +18,9 @@ sort touches each key once per digit where a merge sort touches it log2(n)
 times, and it has no compare to inline.
 
 The kernel makes a row's keys and moves its operands along the order by
-two more routines (sort_rows.py), compiled and loaded with these.
+two more routines (sort_rows.py), and a top_k kernel calls the top_k
+routines (top_k_routine.py): they are compiled and loaded with these, as
+one object.
 
 The JIT compiles the routines once per host (`sort_object`, kept beside the
 compilation cache as the thread pool is) and loads them once per process
@@ -34,13 +36,24 @@ from functools import cache
 
 from llvmlite import ir
 from xlir.lowering.kernels.sort_routine import ROUTINES, SORT_KEYS
+from xlir.lowering.kernels.top_k_routine import TOP_K
 from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
-from xlir.targets.cpu.routine_ir import load_at, stack_slot, store_at, while_loop
+from xlir.targets.cpu.routine_ir import (
+    insert_sorted,
+    load_at,
+    stack_slot,
+    store_at,
+    while_loop,
+)
 from xlir.targets.cpu.sort_rows import define_row_routines
+from xlir.targets.cpu.top_k_routine import define_top_k_routines
 
 I8, I32, I64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
+
+NAMES = (*ROUTINES, *TOP_K.values())
+"""Every routine of the object: the sort kernels' and the top_k ones'."""
 
 SMALL = 64
 """The longest row sorted by insertion: below about this length a radix
@@ -52,8 +65,8 @@ RADIX = 256
 
 
 def needs_sort_routines(objects: Sequence[bytes]) -> bool:
-    """Whether any of these objects calls a sort routine."""
-    return any(name.encode() in code for code in objects for name in ROUTINES)
+    """Whether any of these objects calls a sort or top_k routine."""
+    return any(name.encode() in code for code in objects for name in NAMES)
 
 
 @cache
@@ -71,7 +84,7 @@ def sort_object() -> bytes:
 def load_sort_routines() -> LoadedObject:
     """The routines loaded into this process, each a process symbol; kept
     for as long as the process lives."""
-    return load_as_process_symbols(sort_object(), ROUTINES)
+    return load_as_process_symbols(sort_object(), NAMES)
 
 
 def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
@@ -83,6 +96,7 @@ def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
         if linkage == "external" or isinstance(existing, ir.Function):
             _define(module, name, bits, linkage)
     define_row_routines(module, linkage)
+    define_top_k_routines(module, linkage)
 
 
 def _define(module: ir.Module, name: str, bits: int, linkage: str) -> None:
@@ -119,27 +133,14 @@ def _insertion_sort(
         x, q = load_at(b, k, i, key), load_at(b, p, i, I32)
         j = stack_slot(b, I64)
         b.store(i, j)
-
-        def before() -> object:
-            """j - 1, or 0 where j is 0 (a key read and ignored)."""
-            at = b.load(j, typ=I64)
-            return b.select(b.icmp_unsigned(">", at, I64(0)), b.sub(at, I64(1)), at)
-
-        def shifts() -> object:
-            at = b.load(j, typ=I64)
-            greater = b.icmp_unsigned(">", load_at(b, k, before(), key), x)
-            return b.and_(b.icmp_unsigned(">", at, I64(0)), greater)
-
-        def shift() -> None:
-            at, down = b.load(j, typ=I64), before()
-            store_at(b, load_at(b, k, down, key), k, at, key)
-            store_at(b, load_at(b, p, down, I32), p, at, I32)
-            b.store(down, j)
-
-        while_loop(b, shifts, shift)
-        at = b.load(j, typ=I64)
-        store_at(b, x, k, at, key)
-        store_at(b, q, p, at, I32)
+        insert_sorted(
+            b,
+            (k, p),
+            (key, I32),
+            j,
+            (x, q),
+            lambda new, old: b.icmp_unsigned("<", new, old),
+        )
 
     _loop(b, I64(1), n, insert)
 

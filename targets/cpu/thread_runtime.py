@@ -33,7 +33,6 @@ from xlir.targets.cpu.sort_routine import define_sort_routines
 from xlir.targets.cpu.support_functions import define_bounds_error
 from xlir.targets.cpu.thread_pool import define_thread_pool
 from xlir.targets.cpu.threaded_loops import PARALLEL_FOR
-from xlir.targets.cpu.top_k_routine import define_top_k_routines
 
 SUPPORT = (BOUNDS_ERROR, *HALF_CONVERSIONS)
 """The support functions' names."""
@@ -94,12 +93,10 @@ def define_runtime(module: ir.Module) -> None:
     calls them: an ahead-of-time object (or xlir-translate's) then needs
     only the C library. The JIT
     links the loaded ones instead (`load_runtime`, `load_support`,
-    `gemm_runtime.load_called_gemms`, `load_sort_routines`,
-    `load_top_k_routines`)."""
+    `gemm_runtime.load_called_gemms`, `load_sort_routines`)."""
     if PARALLEL_FOR in module.globals:
         define_thread_pool(module)
     if BOUNDS_ERROR in module.globals:
         define_bounds_error(module)
     define_called_gemms(module)
     define_sort_routines(module)
-    define_top_k_routines(module)

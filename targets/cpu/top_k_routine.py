@@ -26,24 +26,18 @@ long row cost one vector lane: the same scan as the inline selection kernel
 (lowering/kernels/top_k.py), compiled once per host instead of by every
 program.
 
-The JIT compiles the routines once per host (`top_k_object`, beside the
-compilation cache) and loads them once per process (`load_top_k_routines`:
-process symbols every executable links against); an ahead-of-time object
-defines them where it calls them (`thread_runtime.define_runtime`).
+They are compiled, loaded and defined in ahead-of-time objects with the
+sort routines (sort_routine.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
-
 from llvmlite import ir
 from xlir.lowering.kernels.top_k_routine import TOP_K
-from xlir.lowering.llvm.jit_loader import LoadedObject
-from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.routine_ir import (
     I64,
     PTR,
+    insert_sorted,
     load_at,
     loop,
     stack_slot,
@@ -59,29 +53,7 @@ BLOCK = 16
 register)."""
 
 
-def needs_top_k_routines(objects: Sequence[bytes]) -> bool:
-    """Whether any of these objects calls a top_k routine."""
-    return any(name.encode() in code for code in objects for name in TOP_K.values())
-
-
-@cache
-def top_k_object() -> bytes:
-    """The routines' object code for this host, compiled on first use (by
-    the host's first process: `cache.host_object`)."""
-    return host_object(
-        "top-k-routines",
-        lambda module: define_top_k_routines(module, linkage="external"),
-    )
-
-
-@cache
-def load_top_k_routines() -> LoadedObject:
-    """The routines loaded into this process, each a process symbol; kept
-    for as long as the process lives."""
-    return load_as_process_symbols(top_k_object(), TOP_K.values())
-
-
-def define_top_k_routines(module: ir.Module, linkage: str = "internal") -> None:
+def define_top_k_routines(module: ir.Module, linkage: str) -> None:
     """Define in `module` the routines it declares (a translated module's
     calls declare them); with `linkage="external"`, all of them (the JIT's
     object)."""
@@ -126,27 +98,14 @@ def _define(module: ir.Module, name: str, element: ir.IntType, linkage: str) -> 
         at = stack_slot(b, I64)
         b.store(b.select(full, last, count), at)
 
-        def moves() -> object:
-            """j > 0 and the key above slot j is below `key` (read at 0
-            where j is 0, and ignored)."""
-            j = b.load(at, typ=I64)
-            inside = b.icmp_unsigned(">", j, I64(0))
-            above = b.select(inside, b.sub(j, I64(1)), j)
-            return b.and_(
-                inside, b.icmp_unsigned(">", key, load_at(b, keys, above, element))
-            )
-
-        def move() -> None:
-            j = b.load(at, typ=I64)
-            above = b.sub(j, I64(1))
-            store_at(b, load_at(b, keys, above, element), keys, j, element)
-            store_at(b, load_at(b, positions, above, I32), positions, j, I32)
-            b.store(above, at)
-
-        while_loop(b, moves, move)
-        j = b.load(at, typ=I64)
-        store_at(b, key, keys, j, element)
-        store_at(b, b.trunc(i, I32), positions, j, I32)
+        insert_sorted(
+            b,
+            (keys, positions),
+            (element, I32),
+            at,
+            (key, b.trunc(i, I32)),
+            lambda new, old: b.icmp_unsigned(">", new, old),
+        )
 
     def consider(i: ir.Value) -> None:
         key = key_of(load_at(b, source, i, element))

@@ -9,28 +9,23 @@ types the routine does not take keep the kernel."""
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 import pytest
 from xlir.targets.cpu.top_k_routine import BLOCK
 from xlir.targets.target import CompileOptions
 
 import xlir
+from tests.e2e.test_sort_routine import DTYPES as SORT_DTYPES
 
 DTYPES = {
-    "f32": np.float32,
-    "f64": np.float64,
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "i8": np.int8,
-    "ui8": np.uint8,
-    "i16": np.int16,
-    "ui16": np.uint16,
-    "i32": np.int32,
-    "ui32": np.uint32,
-    "i64": np.int64,
-    "ui64": np.uint64,
+    **{name: dtype for name, dtype in SORT_DTYPES.items() if name != "i1"},
+    **{
+        f"{u}i{bits}": np.dtype(f"{u}int{bits}")
+        for u in ("", "u")
+        for bits in (16, 32, 64)
+    },
 }
+"""The element types of the top_k routines (booleans keep the kernel)."""
 
 
 def top_k(dims: tuple[int, ...], element: str, k: int, index: str = "i32") -> str:
