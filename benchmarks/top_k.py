@@ -3,7 +3,8 @@
     python benchmarks/top_k.py [--rows 256] [--columns 1024] [--k 8] [--repeat 50]
 
 Three programs over one random f32 matrix: `chlo.top_k` (the cpu target's
-selection kernel, lowering/kernels/top_k.py), the same top_k through the
+top_k routine, targets/cpu/top_k_routine.py; its selection kernel,
+lowering/kernels/top_k.py, with `XLIR_SORT_ROUTINES=0`), the same top_k through the
 target-neutral decomposition (a stable sort of (values, iota) then a slice:
 `decompose` without `keep-top-k`, what cpu ran before), and a plain
 descending sort of the values. Each is timed as the median of `--repeat`

@@ -111,8 +111,9 @@ class CompileOptions:
     kernel of its own."""
     sort_routines: bool = True
     """Sorts of one operand by a plain order call the target's sort routine,
-    where it has one (`sort-routines`); off: every sort is a merge sort
-    kernel of its own."""
+    and top_ks its top_k routine, where it has them (`sort-routines`); off:
+    every sort is a merge sort kernel of its own, every top_k a selection
+    kernel."""
 
     def with_environment(self) -> CompileOptions:
         """These options, with `XLIR_FAST_MATH=1` and `XLIR_CPU_BOUNDS_CHECK=1`

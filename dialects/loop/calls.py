@@ -13,6 +13,11 @@ that calls it (lowering/kernels/sort_routine.py), so to the loop passes the
 call reads and writes every buffer it takes, and it stays where it is.
 A target that has no such routine never sees the op: only a pipeline that
 asks for the routine (`sort-routines`) makes it.
+
+A call may say how many ops the routine runs (`{work = N}`, scalar ops as
+`parallelize` counts a nest's: passes/loop/parallelize.py), so that a loop
+of calls threads where its work pays for threads (a top_k routine scans a
+whole row); without it, a call counts as one op.
 """
 
 from __future__ import annotations
@@ -20,17 +25,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    I64,
     AnyFloat,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     StringAttr,
     SymbolRefAttr,
+    i64,
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    opt_attr_def,
     prop_def,
     traits_def,
     var_operand_def,
@@ -51,13 +60,15 @@ class CallOp(IRDLOperation):
     name = "loop.call"
     callee = prop_def(SymbolRefAttr)
     args = var_operand_def()
+    work = opt_attr_def(IntegerAttr[I64])
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
-    def __init__(self, callee: str, args: Sequence[SSAValue]):
+    def __init__(self, callee: str, args: Sequence[SSAValue], work: int | None = None):
         Operation.__init__(
             self,
             operands=list(args),
             properties={"callee": SymbolRefAttr(StringAttr(callee))},
+            attributes={} if work is None else {"work": IntegerAttr(work, i64)},
         )
 
     @classmethod

@@ -59,10 +59,13 @@ class KernelBuilder:
         builder = self.nest.builder(self.nest.innermost)
         builder.insert(StoreOp(value, buffer, idx))
 
-    def call(self, callee: str, args: Sequence[SSAValue]) -> None:
+    def call(
+        self, callee: str, args: Sequence[SSAValue], work: int | None = None
+    ) -> None:
         """`loop.call` of a runtime routine in the innermost open loop
-        (a call reads and writes its buffers: it is never hoisted)."""
-        self.nest.builder(self.nest.innermost).insert(CallOp(callee, args))
+        (a call reads and writes its buffers: it is never hoisted), which
+        runs `work` ops where given (dialects/loop/calls.py)."""
+        self.nest.builder(self.nest.innermost).insert(CallOp(callee, args, work))
 
     def place(self, op: Operation) -> SSAValue:
         return self.nest.place(op)

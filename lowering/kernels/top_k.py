@@ -15,6 +15,9 @@ insertion carries the element being placed down the slots: it takes the
 first slot whose element it beats (or that is still empty), and from there
 on every slot's element moves down one.
 
+A top_k that `sort-routines` marked calls the target's top_k routine
+instead, which runs the same scan compiled once (top_k_routine.py).
+
 Floats are ordered by IEEE totalOrder (NaN above +inf, +0 above -0, as the
 decomposition's `compare GT, TOTALORDER` and the evaluator order them),
 integers as signed or unsigned numbers, booleans false < true.
@@ -30,11 +33,13 @@ from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.stablehlo.types import is_unsigned
 from xlir.lowering.index_maps import Indices
 from xlir.lowering.kernels.common import KernelBuilder
+from xlir.lowering.kernels.top_k_routine import lower_top_k_routine
 from xlir.lowering.scalar import (
     UnsupportedScalarOp,
     total_order_key,
     total_order_key_type,
 )
+from xlir.passes.hlo.sort_routines import TOP_K_ROUTINE, top_k_bits
 
 BLOCK = 16
 """Elements whose largest key is compared with the k-th best's at once (16
@@ -42,6 +47,9 @@ keys of 32 bits fill a 512-bit register)."""
 
 
 def lower_top_k(op: TopKOp, name: str) -> KernelOp:
+    bits = top_k_bits(op) if TOP_K_ROUTINE in op.attributes else None
+    if bits is not None and op.k.value.data:
+        return lower_top_k_routine(op, name, bits)
     kb = KernelBuilder(op, name)
     (x,), (values, indices) = kb.inputs, kb.outputs
     dims = tuple(op.operand.type.get_shape())  # type: ignore[attr-defined]

@@ -26,7 +26,12 @@ compares that are no strict weak order) and rows of 2^31 elements or more
 keep the inline kernel. The routine
 sorts stably, as the inline kernel does (`is_stable` or not).
 
-Only a target that has the routine runs the pass (the cpu target's
+A `chlo.top_k` goes to the target's top_k routine (a selection of a row's
+k largest by the same keys: lowering/kernels/top_k_routine.py) where its
+elements' bits are their key's (`top_k_bits`), marked
+`xlir.top_k_routine`; the others keep the selection kernel.
+
+Only a target that has the routines runs the pass (the cpu target's
 pipeline, unless `CompileOptions.sort_routines` is off).
 """
 
@@ -35,19 +40,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+)
 from xdsl.ir import Block, BlockArgument, SSAValue
 from xdsl.passes import ModulePass
+from xlir.dialects.chlo import TopKOp
 from xlir.dialects.stablehlo.control_flow import ReturnOp
 from xlir.dialects.stablehlo.elementwise import AndOp, CompareOp, NotOp
 from xlir.dialects.stablehlo.enums import ComparisonDirection, ComparisonType
 from xlir.dialects.stablehlo.reduction import SortOp
 from xlir.dialects.stablehlo.types import is_unsigned
+from xlir.passes.loop.float_formats import format_of
 
 from xlir.walk import walk
 
 SORT_ROUTINE = "xlir.sort_routine"
 """The attribute that sends a sort to the routine."""
+
+TOP_K_ROUTINE = "xlir.top_k_routine"
+"""The attribute that sends a top_k to the routine."""
+
+TOP_K_BITS = (8, 16, 32, 64)
+"""The element widths of the top_k routines."""
 
 ORDERS = ("total", "canonical", "signed", "unsigned")
 
@@ -171,9 +191,33 @@ def _float_compare(compare: CompareOp, direction: ComparisonDirection) -> bool:
     )
 
 
+def top_k_bits(op: TopKOp) -> int | None:
+    """The element width of the top_k routine that takes `op`, or None: an
+    element whose bits order as its key (f16, bf16: the top half of its
+    f32, f32, f64, integers of 8 to 64 bits) with i32 or i64 indices, in
+    rows shorter than `MAX_LENGTH`.
+    Booleans and the float8/6/4 formats (keyed by their f32 value, in
+    which an FNUZ NaN or an unsigned format does not order as its bits)
+    keep the selection kernel."""
+    element = op.operand.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+    index = op.indices.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+    if not (isinstance(index, IntegerType) and index.width.data in (32, 64)):
+        return None
+    if op.operand.type.get_shape()[-1] >= MAX_LENGTH:  # pyright: ignore[reportAttributeAccessIssue]
+        return None
+    if isinstance(element, AnyFloat):
+        own = format_of(element) is None or isinstance(element, BFloat16Type)
+        bits = element.bitwidth if own else None
+    elif isinstance(element, IntegerType):
+        bits = element.width.data
+    else:
+        bits = None
+    return bits if bits in TOP_K_BITS else None
+
+
 @dataclass(frozen=True)
 class SortRoutinesPass(ModulePass):
-    """Mark the sorts a routine sorts; see the module docstring."""
+    """Mark the sorts and top_ks a routine does; see the module docstring."""
 
     name = "sort-routines"
 
@@ -183,3 +227,5 @@ class SortRoutinesPass(ModulePass):
                 key = plain_key(inner)
                 if key is not None:
                     inner.attributes[SORT_ROUTINE] = key.attribute()
+            elif isinstance(inner, TopKOp) and top_k_bits(inner) is not None:
+                inner.attributes[TOP_K_ROUTINE] = UnitAttr()

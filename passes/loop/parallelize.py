@@ -11,7 +11,8 @@ mark, so the CPU pipeline's own run leaves a chosen count alone.
 
 The estimate counts each op of a loop's body (a `loop.yield` is free) times
 the trip counts of the loop dimensions it depends on, nested loops
-recursively: an op that reads only the outer index (a gather's row index,
+recursively (a `loop.call` counts the ops it says its routine runs, or one:
+dialects/loop/calls.py): an op that reads only the outer index (a gather's row index,
 a broadcast operand's load) runs once per row once LLVM hoists it, and an
 op of no index runs once. Trip counts are static where the bounds are,
 else the largest the value ranges of the bounds allow (`index_ranges`),
@@ -57,6 +58,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xlir.analysis.index_ranges import most_trips
 from xlir.analysis.loop_utils import bounds_of
+from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
 from xlir.passes.loop.jam import (
@@ -87,6 +89,8 @@ def _op_work(op: Operation) -> int:
         return 0
     if type(op) is ParallelOp or type(op) is ForOp:
         return _loop_work(op)
+    if type(op) is CallOp and op.work is not None:
+        return op.work.value.data
     return 1 + sum(
         estimated_work(block) for region in op.regions for block in region.blocks
     )

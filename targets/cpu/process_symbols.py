@@ -1,5 +1,5 @@
 """Code the CPU JIT compiles once per host and loads once per process (the
-thread pool, the support functions, the GEMM and sort routines): its object
+thread pool, the support functions, the GEMM, sort and top_k routines): its object
 kept beside the compilation cache (`cache.host_object`), its functions made
 process symbols (`llvm.add_symbol`) that every executable's engine links
 against, as XLA:CPU's JIT resolves its runtime functions in the process.

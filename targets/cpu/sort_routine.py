@@ -17,6 +17,11 @@ positions keeps equal digits in order, so the sort is stable). A radix
 sort touches each key once per digit where a merge sort touches it log2(n)
 times, and it has no compare to inline.
 
+The kernel makes a row's keys and moves its operands along the order by
+two more routines (sort_rows.py), and a top_k kernel calls the top_k
+routines (top_k_routine.py): they are compiled and loaded with these, as
+one object.
+
 The JIT compiles the routines once per host (`sort_object`, kept beside the
 compilation cache as the thread pool is) and loads them once per process
 (`load_sort_routines`: process symbols every executable links against); an
@@ -30,12 +35,25 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from llvmlite import ir
-from xlir.lowering.kernels.sort_routine import SORT_KEYS
+from xlir.lowering.kernels.sort_routine import ROUTINES, SORT_KEYS
+from xlir.lowering.kernels.top_k_routine import TOP_K
 from xlir.lowering.llvm.jit_loader import LoadedObject
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
+from xlir.targets.cpu.routine_ir import (
+    insert_sorted,
+    load_at,
+    stack_slot,
+    store_at,
+    while_loop,
+)
+from xlir.targets.cpu.sort_rows import define_row_routines
+from xlir.targets.cpu.top_k_routine import define_top_k_routines
 
 I8, I32, I64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
+
+NAMES = (*ROUTINES, *TOP_K.values())
+"""Every routine of the object: the sort kernels' and the top_k ones'."""
 
 SMALL = 64
 """The longest row sorted by insertion: below about this length a radix
@@ -47,8 +65,8 @@ RADIX = 256
 
 
 def needs_sort_routines(objects: Sequence[bytes]) -> bool:
-    """Whether any of these objects calls a sort routine."""
-    return any(name.encode() in code for code in objects for name in SORT_KEYS.values())
+    """Whether any of these objects calls a sort or top_k routine."""
+    return any(name.encode() in code for code in objects for name in NAMES)
 
 
 @cache
@@ -66,7 +84,7 @@ def sort_object() -> bytes:
 def load_sort_routines() -> LoadedObject:
     """The routines loaded into this process, each a process symbol; kept
     for as long as the process lives."""
-    return load_as_process_symbols(sort_object(), SORT_KEYS.values())
+    return load_as_process_symbols(sort_object(), NAMES)
 
 
 def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
@@ -77,6 +95,8 @@ def define_sort_routines(module: ir.Module, linkage: str = "internal") -> None:
         existing = module.globals.get(name)
         if linkage == "external" or isinstance(existing, ir.Function):
             _define(module, name, bits, linkage)
+    define_row_routines(module, linkage)
+    define_top_k_routines(module, linkage)
 
 
 def _define(module: ir.Module, name: str, bits: int, linkage: str) -> None:
@@ -94,7 +114,7 @@ def _define(module: ir.Module, name: str, bits: int, linkage: str) -> None:
     p = b.gep(order, [b.mul(row, b.mul(n, I64(4)))], source_etype=I8)
     wk = b.gep(work, [b.mul(row, b.mul(n, I64(size + 4)))], source_etype=I8)
     wp = b.gep(wk, [b.mul(n, I64(size))], source_etype=I8)
-    _loop(b, I64(0), n, lambda i: _store(b, b.trunc(i, I32), p, i, I32))
+    _loop(b, I64(0), n, lambda i: store_at(b, b.trunc(i, I32), p, i, I32))
     small = b.icmp_unsigned("<=", n, I64(SMALL))
     with b.if_else(small) as (then, otherwise):
         with then:
@@ -110,30 +130,17 @@ def _insertion_sort(
     """Stable: a key moves down past greater keys only."""
 
     def insert(i: ir.Value) -> None:
-        x, q = _load(b, k, i, key), _load(b, p, i, I32)
-        j = _slot(b, I64)
+        x, q = load_at(b, k, i, key), load_at(b, p, i, I32)
+        j = stack_slot(b, I64)
         b.store(i, j)
-
-        def before() -> object:
-            """j - 1, or 0 where j is 0 (a key read and ignored)."""
-            at = b.load(j, typ=I64)
-            return b.select(b.icmp_unsigned(">", at, I64(0)), b.sub(at, I64(1)), at)
-
-        def shifts() -> object:
-            at = b.load(j, typ=I64)
-            greater = b.icmp_unsigned(">", _load(b, k, before(), key), x)
-            return b.and_(b.icmp_unsigned(">", at, I64(0)), greater)
-
-        def shift() -> None:
-            at, down = b.load(j, typ=I64), before()
-            _store(b, _load(b, k, down, key), k, at, key)
-            _store(b, _load(b, p, down, I32), p, at, I32)
-            b.store(down, j)
-
-        _while(b, shifts, shift)
-        at = b.load(j, typ=I64)
-        _store(b, x, k, at, key)
-        _store(b, q, p, at, I32)
+        insert_sorted(
+            b,
+            (k, p),
+            (key, I32),
+            j,
+            (x, q),
+            lambda new, old: b.icmp_unsigned("<", new, old),
+        )
 
     _loop(b, I64(1), n, insert)
 
@@ -149,8 +156,8 @@ def _radix_sort(
     that varies, lowest first, between `row` and `spare` (keys, positions);
     the positions end in `row`'s."""
     digits = key.width // 8
-    counts = _slot(b, I32, digits * RADIX)
-    _loop(b, I64(0), I64(digits * RADIX), lambda i: _store(b, I32(0), counts, i, I32))
+    counts = stack_slot(b, I32, digits * RADIX)
+    _loop(b, I64(0), I64(digits * RADIX), lambda i: store_at(b, I32(0), counts, i, I32))
 
     def counter(digit: int, x: ir.Value) -> ir.Value:
         value = b.trunc(b.and_(b.lshr(x, key(8 * digit)), key(RADIX - 1)), I32)
@@ -158,16 +165,16 @@ def _radix_sort(
         return b.gep(counts, [slot], source_etype=I32)
 
     def count(i: ir.Value) -> None:
-        x = _load(b, row[0], i, key)
+        x = load_at(b, row[0], i, key)
         for digit in range(digits):
             slot = counter(digit, x)
             b.store(b.add(b.load(slot, typ=I32), I32(1)), slot)
 
     _loop(b, I64(0), n, count)
-    slots = [_slot(b, PTR) for _ in range(4)]
+    slots = [stack_slot(b, PTR) for _ in range(4)]
     for slot, value in zip(slots, (*row, *spare), strict=True):
         b.store(value, slot)
-    first = _load(b, row[0], I64(0), key)
+    first = load_at(b, row[0], I64(0), key)
     n32 = b.trunc(n, I32)
     for digit in range(digits):
         varies = b.icmp_unsigned("!=", b.load(counter(digit, first), typ=I32), n32)
@@ -177,7 +184,10 @@ def _radix_sort(
     ended = b.load(slots[1], typ=PTR)
     with b.if_then(b.icmp_unsigned("!=", ended, row[1])):
         _loop(
-            b, I64(0), n, lambda i: _store(b, _load(b, ended, i, I32), row[1], i, I32)
+            b,
+            I64(0),
+            n,
+            lambda i: store_at(b, load_at(b, ended, i, I32), row[1], i, I32),
         )
 
 
@@ -195,13 +205,13 @@ def _scatter(
     keys_from, from_p, keys_to, to_p = (b.load(slot, typ=PTR) for slot in slots)
 
     def scatter(i: ir.Value) -> None:
-        x, q = _load(b, keys_from, i, key), _load(b, from_p, i, I32)
+        x, q = load_at(b, keys_from, i, key), load_at(b, from_p, i, I32)
         slot = counter(x)
         at = b.load(slot, typ=I32)
         b.store(b.add(at, I32(1)), slot)
         wide = b.zext(at, I64)
-        _store(b, x, keys_to, wide, key)
-        _store(b, q, to_p, wide, I32)
+        store_at(b, x, keys_to, wide, key)
+        store_at(b, q, to_p, wide, I32)
 
     _loop(b, I64(0), n, scatter)
     for slot, value in zip(slots, (keys_to, to_p, keys_from, from_p), strict=True):
@@ -210,7 +220,7 @@ def _scatter(
 
 def _offsets(b: ir.IRBuilder, counts: ir.Value, digit: int) -> None:
     """A digit's counts -> where each of its values starts (exclusive sums)."""
-    total = _slot(b, I32)
+    total = stack_slot(b, I32)
     b.store(I32(0), total)
 
     def step(value: ir.Value) -> None:
@@ -223,52 +233,16 @@ def _offsets(b: ir.IRBuilder, counts: ir.Value, digit: int) -> None:
     _loop(b, I64(0), I64(RADIX), step)
 
 
-def _slot(b: ir.IRBuilder, type_: ir.Type, count: int = 1) -> ir.Value:
-    """A stack slot of `count` values, in the entry block (where mem2reg
-    promotes a scalar's)."""
-    with b.goto_block(b.function.entry_basic_block):
-        return b.alloca(type_, size=I32(count) if count > 1 else None)
-
-
-# The builder's results are untyped (`object` below): llvmlite has no hints.
-
-
-def _load(b: ir.IRBuilder, base: ir.Value, i: object, type_: ir.Type) -> ir.Value:
-    return b.load(b.gep(base, [i], source_etype=type_), typ=type_)
-
-
-def _store(
-    b: ir.IRBuilder, value: object, base: ir.Value, i: object, type_: ir.Type
-) -> None:
-    b.store(value, b.gep(base, [i], source_etype=type_))
-
-
 def _loop(
     b: ir.IRBuilder, start: ir.Value, end: ir.Value, body: Callable[[ir.Value], None]
 ) -> None:
     """`for (i = start; i < end; i++) body(i)` (unsigned), its counter in a
-    stack slot (`_slot`)."""
-    counter = _slot(b, I64)
+    stack slot (`stack_slot`)."""
+    counter = stack_slot(b, I64)
     b.store(start, counter)
 
     def step() -> None:
         body(b.load(counter, typ=I64))
         b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
 
-    _while(b, lambda: b.icmp_unsigned("<", b.load(counter, typ=I64), end), step)
-
-
-def _while(
-    b: ir.IRBuilder, condition: Callable[[], object], body: Callable[[], None]
-) -> None:
-    """`while (condition()) body()`."""
-    test = b.append_basic_block("while.test")
-    loop = b.append_basic_block("while.body")
-    done = b.append_basic_block("while.done")
-    b.branch(test)
-    b.position_at_end(test)
-    b.cbranch(condition(), loop, done)
-    b.position_at_end(loop)
-    body()
-    b.branch(test)
-    b.position_at_end(done)
+    while_loop(b, lambda: b.icmp_unsigned("<", b.load(counter, typ=I64), end), step)

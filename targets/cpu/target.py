@@ -87,7 +87,8 @@ class CpuTarget(Target):
         dot kernels read their rhs with unit stride, the
         convolution kernels an input padded beforehand; `sort-routines`
         (unless `options.sort_routines` is off) before `fuse` too, so that
-        plain sorts call the sort routine (targets/cpu/sort_routine.py);
+        plain sorts call the sort routine (targets/cpu/sort_routine.py) and
+        top_ks the top_k routine (targets/cpu/top_k_routine.py);
         `decompose` keeps
         chlo.top_k for its selection kernel (lowering/kernels/top_k.py); and
         calls of public functions are inlined too, as XLA's call inliner

@@ -88,9 +88,10 @@ def load_support() -> LoadedObject:
 
 def define_runtime(module: ir.Module) -> None:
     """Define in a translated module the pool, the bounds-check handler and
-    the routines it calls (the GEMM of gemm_runtime.py, the sort routines
-    of sort_routine.py), internal, where it calls them: an ahead-of-time
-    object (or xlir-translate's) then needs only the C library. The JIT
+    the routines it calls (the GEMM of gemm_runtime.py, the sort and top_k
+    routines of sort_routine.py and top_k_routine.py), internal, where it
+    calls them: an ahead-of-time object (or xlir-translate's) then needs
+    only the C library. The JIT
     links the loaded ones instead (`load_runtime`, `load_support`,
     `gemm_runtime.load_called_gemms`, `load_sort_routines`)."""
     if PARALLEL_FOR in module.globals:

@@ -28,6 +28,7 @@ import xlir
 from tests.conftest import CORPUS
 from tests.corpus import PROGRAMS, assert_matches, load_case, program_name
 from tests.e2e.test_sort_routine import assert_same_bits, keys, sort_program
+from tests.e2e.test_top_k_routine import elements, top_k
 from xlir.api import load_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "aot" / "main.c"
@@ -186,6 +187,26 @@ def test_objects_need_only_libc_libm_pthread(
     assert not foreign, f"undefined symbols outside libc/libm/pthread: {foreign}"
 
 
+def assert_runs_as_jit(
+    text: str, arrays: tuple[np.ndarray, ...], triple: str | None, folder: Path
+) -> None:
+    """`text`'s object for `triple` defines the routines it calls (no
+    undefined `xlir` symbol), links with the C library alone, and computes
+    the JIT's bits."""
+    expected = xlir.compile(text, target="cpu")(*arrays)
+    module, sources = load_module(text)
+    result = (
+        get_platform("cpu")
+        .compiler()
+        .compile_ahead_of_time(module, AotOptions(triple=triple), "main", sources)
+    )
+    if shutil.which("nm") is not None:
+        symbols = undefined_symbols(result.object_code, folder)
+        assert not [s for s in symbols if "xlir" in s], symbols
+    got = link_and_run(result, triple, folder, arrays, expected)
+    assert_same_bits(got, expected)
+
+
 @pytest.mark.parametrize("triple", [None, "aarch64-linux-gnu"])
 def test_sort_object_runs_as_c_program(triple: str | None, tmp_path: Path) -> None:
     """A sort calls the sort routine, which the object defines (internal):
@@ -194,20 +215,20 @@ def test_sort_object_runs_as_c_program(triple: str | None, tmp_path: Path) -> No
     rng = np.random.default_rng(0)
     for shape in ((3, 40), (2, 300)):
         text = sort_program(shape, 1, "f32", "jax", "GT")
-        x, y = keys("f32", shape, rng), np.arange(np.prod(shape), dtype=np.int32)
-        y = y.reshape(shape)
-        expected = xlir.compile(text, target="cpu")(x, y)
-        module, sources = load_module(text)
-        result = (
-            get_platform("cpu")
-            .compiler()
-            .compile_ahead_of_time(module, AotOptions(triple=triple), "main", sources)
-        )
-        if shutil.which("nm") is not None:
-            symbols = undefined_symbols(result.object_code, tmp_path)
-            assert not [s for s in symbols if "xlir" in s], symbols
-        got = link_and_run(result, triple, tmp_path, (x, y), expected)
-        assert_same_bits(got, expected)
+        x = keys("f32", shape, rng)
+        y = np.arange(np.prod(shape), dtype=np.int32).reshape(shape)
+        assert_runs_as_jit(text, (x, y), triple, tmp_path)
+
+
+@pytest.mark.parametrize("triple", [None, "aarch64-linux-gnu"])
+def test_top_k_object_runs_as_c_program(triple: str | None, tmp_path: Path) -> None:
+    """A top_k calls the top_k routine, which the object defines
+    (internal): it links with the C library alone and selects as the JIT
+    does, bit for bit (NaNs, zeros of both signs, ties; rows of blocks)."""
+    rng = np.random.default_rng(0)
+    for shape, element in (((3, 40), "f32"), ((2, 300), "i16")):
+        x = elements(element, shape, rng)
+        assert_runs_as_jit(top_k(shape, element, 5), (x,), triple, tmp_path)
 
 
 def test_object_exports_only_its_entry(tmp_path: Path) -> None:

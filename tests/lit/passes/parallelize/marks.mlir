@@ -272,3 +272,20 @@ loop.kernel @shifted_bounds(%x: memref<4096xf32>, %out: memref<4096xf32>, %by: m
   }
   loop.return
 }
+
+// -----
+
+// A loop.call counts the work it says its routine runs: 64 x 100 = 6400 >=
+// 4096, marked; without `work` a call is one op: 64 x 1 < 4096.
+// CHECK-LABEL: loop.kernel @routine_rows
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (64) step (1) attributes {threads = 0 : i64} {
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (64) step (1) {
+loop.kernel @routine_rows(%x: memref<64x25xf32>) {
+  loop.parallel (%i) = (0) to (64) step (1) {
+    loop.call @xlir.top_k32(%i, %x) {work = 100 : i64} : (index, memref<64x25xf32>)
+  }
+  loop.parallel (%i) = (0) to (64) step (1) {
+    loop.call @xlir.top_k32(%i, %x) : (index, memref<64x25xf32>)
+  }
+  loop.return
+}
