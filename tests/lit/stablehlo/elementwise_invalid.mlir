@@ -30,7 +30,7 @@ func.func @compare_type_signed_on_unsigned(%a: tensor<4xui32>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %a, %a, SIGNED : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
 }
-// CHECK: elementwise_invalid.mlir:[[# @LINE-3]]:3: error: 'stablehlo.compare' op compare type SIGNED does not suit ui32 elements, which take UNSIGNED
+// CHECK: elementwise_invalid.mlir:[[# @LINE - 3]]:3: error: 'stablehlo.compare' op compare type SIGNED does not suit ui32 elements, which take UNSIGNED
 
 // -----
 
@@ -38,7 +38,7 @@ func.func @compare_type_unsigned_on_signed(%a: tensor<4xi8>) -> tensor<4xi1> {
   %0 = stablehlo.compare GT, %a, %a, UNSIGNED : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
 }
-// CHECK: elementwise_invalid.mlir:[[# @LINE-3]]:3: error: 'stablehlo.compare' op compare type UNSIGNED does not suit i8 elements, which take SIGNED
+// CHECK: elementwise_invalid.mlir:[[# @LINE - 3]]:3: error: 'stablehlo.compare' op compare type UNSIGNED does not suit i8 elements, which take SIGNED
 
 // -----
 
@@ -46,7 +46,7 @@ func.func @compare_type_signed_on_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %a, %a, SIGNED : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
 }
-// CHECK: elementwise_invalid.mlir:[[# @LINE-3]]:3: error: 'stablehlo.compare' op compare type SIGNED does not suit i1 elements, which take UNSIGNED
+// CHECK: elementwise_invalid.mlir:[[# @LINE - 3]]:3: error: 'stablehlo.compare' op compare type SIGNED does not suit i1 elements, which take UNSIGNED
 
 // -----
 
@@ -54,7 +54,7 @@ func.func @compare_type_signed_on_float(%a: tensor<4xf32>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %a, %a, SIGNED : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
 }
-// CHECK: elementwise_invalid.mlir:[[# @LINE-3]]:3: error: 'stablehlo.compare' op compare type SIGNED does not suit f32 elements, which take FLOAT or TOTALORDER
+// CHECK: elementwise_invalid.mlir:[[# @LINE - 3]]:3: error: 'stablehlo.compare' op compare type SIGNED does not suit f32 elements, which take FLOAT or TOTALORDER
 
 // -----
 
