@@ -13,8 +13,9 @@ How it differs from xDSL's own `Parser`:
   literals (`dense<0.000000e+00> : tensor<f32>`) dozens of
   times; each distinct spelling is parsed once and then looked up.
 * Float elements written as bit patterns (`dense<0xFF800000> : tensor<f32>`,
-  JAX's spelling of -inf and NaN) are read as bits; xDSL 0.74 reads them as
-  integer values.
+  JAX's spelling of -inf and NaN) are read as bits, and those bits are what
+  the attribute holds (a NaN's payload and quiet bit too); xDSL 0.74 reads
+  them as integer values, and packs floats through Python floats.
 * xDSL rebuilds a type constraint for every `dense<...>` literal (about
   5 ms each); the constraint is built once here.
 * Errors carry the file name, so tools print `file:line:col`; a name used
