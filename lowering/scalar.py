@@ -539,14 +539,12 @@ def _compare(e: _Emitter) -> SSAValue:
     kind = None if compare_type is None else str(compare_type.data)
     a, b = e.args
     if e.is_float and kind == "TOTALORDER":
-        a, b = total_order_key(e, a), total_order_key(e, b)
-        kind = "SIGNED"
+        a, b = total_order_key(e, a), total_order_key(e, b)  # compared signed
     elif e.is_float:
         return e.cmpf(_FLOAT_PREDICATES[direction], a, b)
     predicate = _INT_PREDICATES[direction]
-    if predicate not in ("eq", "ne"):
-        unsigned = kind == "UNSIGNED" or (kind != "SIGNED" and e.unsigned)
-        predicate = ("u" if unsigned else "s") + predicate
+    if predicate not in ("eq", "ne"):  # integers: SIGNED or UNSIGNED as their type
+        predicate = ("u" if e.unsigned else "s") + predicate
     return e.cmpi(predicate, a, b)
 
 

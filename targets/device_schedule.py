@@ -457,9 +457,17 @@ class _Run:
 
 
 def constant_array(op: GlobalOp) -> np.ndarray:
-    """A constant's value as the host array of its buffer's element type."""
+    """A constant's value as the host array of its buffer's element type.
+    Where that is the constant's own type, its bits as they are: the
+    evaluator holds bf16 and the narrow floats as f32, and converting those
+    back makes every NaN the canonical one (its payload lost)."""
     host = np.asarray(dense_to_numpy(op.value, op.value.type))
-    return host.astype(array_dtype(op.buffer_type.element_type))
+    dtype = array_dtype(op.buffer_type.element_type)
+    if op.value.get_element_type() == op.buffer_type.element_type and dtype is not None:
+        bits = np.frombuffer(op.value.data.data, dtype)
+        if bits.nbytes == len(op.value.data.data) and bits.size == host.size:
+            return bits.reshape(host.shape).copy()
+    return host.astype(dtype)
 
 
 def _typed(buffer: DeviceBuffer, type_: Attribute) -> DeviceBuffer:

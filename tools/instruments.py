@@ -12,9 +12,9 @@ from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.printer import Printer
 
 from xlir.pass_manager import Instrument
+from xlir.printing import BitExactPrinter
 from xlir.walk import walk
 
 RULE = "===" + "-" * 60 + "==="
@@ -22,7 +22,7 @@ RULE = "===" + "-" * 60 + "==="
 
 def module_text(module: ModuleOp) -> str:
     text = StringIO()
-    Printer(stream=text).print_op(module)
+    BitExactPrinter(stream=text).print_op(module)
     return text.getvalue() + "\n"
 
 

@@ -18,10 +18,10 @@ from io import StringIO
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.printer import Printer
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import BUFFERS
 
+from xlir.printing import BitExactPrinter
 from xlir.source_locations import describe_source, text_location
 from xlir.walk import walk
 
@@ -139,5 +139,5 @@ def _callees(op: Operation, program: ModuleOp) -> list[Operation]:
 def module_text(module: ModuleOp) -> str:
     """The module as `xlir-opt` prints it, ending in a newline."""
     text = StringIO()
-    Printer(stream=text).print_op(module)
+    BitExactPrinter(stream=text).print_op(module)
     return text.getvalue() + "\n"

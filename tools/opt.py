@@ -84,9 +84,9 @@ PROG = "xlir-opt"
 def _mlir_target() -> type[Target]:
     # Imported when asked for, as the next, not found through xDSL's
     # `Universe`, which reads every installed plug-in's entry points.
-    from xdsl.targets.mlir import MLIRTarget
+    from xlir.printing import BitExactMLIRTarget
 
-    return MLIRTarget
+    return BitExactMLIRTarget
 
 
 def _assembly_target() -> type[Target]:

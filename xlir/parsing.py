@@ -13,8 +13,9 @@ How it differs from xDSL's own `Parser`:
   literals (`dense<0.000000e+00> : tensor<f32>`) dozens of
   times; each distinct spelling is parsed once and then looked up.
 * Float elements written as bit patterns (`dense<0xFF800000> : tensor<f32>`,
-  JAX's spelling of -inf and NaN) are read as bits; xDSL 0.74 reads them as
-  integer values.
+  JAX's spelling of -inf and NaN) are read as bits, and those bits are what
+  the attribute holds (a NaN's payload and quiet bit too); xDSL 0.74 reads
+  them as integer values, and packs floats through Python floats.
 * xDSL rebuilds a type constraint for every `dense<...>` literal (about
   5 ms each); the constraint is built once here.
 * Errors carry the file name, so tools print `file:line:col`; a name used
@@ -54,6 +55,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    BytesAttr,
     CallSiteLoc,
     ComplexType,
     DenseIntOrFPElementsAttr,
@@ -141,6 +143,9 @@ class XlirParser(Parser):
         self._definitions: dict[ForwardDeclaredValue, SSAValue] = {}
         self._splat_literal = False
         self._typed_literal_count: int | None = None
+        self._element_bits: list[bytes | None] | None = None
+        """Per float (or complex part) of the dense literal being parsed, in
+        order: the bits a bit pattern gave, or None."""
         """The element count of the type an op gave the literal being parsed
         (`parse_dense_int_or_fp_elements_attr`), for its splat check."""
         self._trailing_location: tuple[int, int] | None = None
@@ -338,6 +343,16 @@ class XlirParser(Parser):
         return attr
 
     def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
+        """The literal with the bits of its float bit patterns put back
+        (`_with_bit_patterns`)."""
+        outer, self._element_bits = self._element_bits, []
+        try:
+            attr = self._parse_checked_dense(type)
+            return _with_bit_patterns(attr, self._element_bits)
+        finally:
+            self._element_bits = outer
+
+    def _parse_checked_dense(self, type):
         """A literal whose type an op parsed before it (`loop.global`'s
         memref) is checked here, before xDSL packs its elements: their type,
         and the size of a splat (a blob's here, a literal's once read,
@@ -640,6 +655,7 @@ class _ComplexCheckedElement(Parser._TensorLiteralElement):
                 f"found {self.span.text}",
                 self.span,
             )
+        _note_bits(parser, [None, None] if isinstance(type, ComplexType) else [None])
         return super().to_type(parser, type)
 
 
@@ -651,27 +667,64 @@ class _BitPatternElement(_ComplexCheckedElement):
     def to_type(self, parser, type):  # type: ignore[override]
         if isinstance(type, AnyFloat):
             assert isinstance(self.value, int)
-            return _float_from_bits(parser, self.value, type, self.span)
+            _note_bits(parser, [_bits_of(parser, self.value, type, self.span)])
+            return _float_from_bits(type, self.value)
         if (
             isinstance(type, ComplexType)
             and isinstance(type.element_type, AnyFloat)
             and isinstance(self.value, tuple)
         ):
+            part_type = type.element_type
             inside = self.span.text.strip("()").split(",")
+            hex_parts = [p.strip().lower().startswith("0x") for p in inside]
+            _note_bits(
+                parser,
+                [
+                    _bits_of(parser, int(value), part_type, self.span)
+                    if is_hex
+                    else None
+                    for is_hex, value in zip(hex_parts, self.value, strict=True)
+                ],
+            )
             return tuple(
-                _float_from_bits(parser, int(value), type.element_type, self.span)
-                if part.strip().lower().startswith("0x")
-                else float(value)
-                for part, value in zip(inside, self.value, strict=True)
+                _float_from_bits(part_type, int(value)) if is_hex else float(value)
+                for is_hex, value in zip(hex_parts, self.value, strict=True)
             )
         return super().to_type(parser, type)
 
 
-def _float_from_bits(
-    parser: AttrParser, bits: int, type: AnyFloat, span: Span
-) -> float:
-    """The float of `type` with these bits; an error at the literal's `span`
-    where the bits are signed or wider than the type."""
+def _note_bits(parser: AttrParser, parts: list[bytes | None]) -> None:
+    bits = getattr(parser, "_element_bits", None)
+    if bits is not None:
+        bits.extend(parts)
+
+
+def _with_bit_patterns(
+    attr: DenseIntOrFPElementsAttr, parts: list[bytes | None]
+) -> DenseIntOrFPElementsAttr:
+    """`attr` with the bits its literal gave as bit patterns: xDSL packs a
+    float element from a Python float, which quiets a signaling NaN of
+    f32 or bf16 and drops an f16 NaN's payload (CPython packs every f16 NaN
+    as 0x7e00 with its sign). A splat's one element stands for all."""
+    if all(part is None for part in parts):
+        return attr
+    data = bytearray(attr.data.data)
+    size = len(next(part for part in parts if part is not None))
+    for index in range(len(data) // size):
+        part = parts[index % len(parts)]
+        if part is not None:
+            data[index * size : (index + 1) * size] = part
+    return DenseIntOrFPElementsAttr(attr.type, BytesAttr(bytes(data)))
+
+
+def _float_from_bits(type: AnyFloat, bits: int) -> float:
+    """The float of `type` with these bits (`_bits_of` checked them)."""
+    return next(iter(type.iter_unpack(bits.to_bytes(type.compile_time_size, "little"))))
+
+
+def _bits_of(parser: AttrParser, bits: int, type: AnyFloat, span: Span) -> bytes:
+    """The bytes of an element of `type` with these bits; an error at the
+    literal's `span` where the bits are signed or wider than the type."""
     if bits < 0:
         parser.raise_error(
             "a hexadecimal float literal gives the bits of the value and "
@@ -684,8 +737,7 @@ def _float_from_bits(
             f"expected at most {type.bitwidth // 4} hex digits ({type.bitwidth} bits)",
             span,
         )
-    raw = bits.to_bytes(type.compile_time_size, "little")
-    return next(iter(type.iter_unpack(raw)))
+    return bits.to_bytes(type.compile_time_size, "little")
 
 
 def parse_module(ctx: Context, text: str, name: str = "<unknown>") -> ModuleOp:

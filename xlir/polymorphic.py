@@ -18,9 +18,9 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
-from xdsl.printer import Printer
 
 from xlir.deep_stack import run_deep
+from xlir.printing import BitExactPrinter
 from xlir.signature import MemoryStats, TensorSpec
 from xlir.targets.base import Compiler, DeviceBuffer, Executable, Stream
 from xlir.targets.signatures import function_signature
@@ -110,5 +110,5 @@ class ShapePolymorphicExecutable(Executable):
     def as_text(self) -> str:
         """The program as parsed (each specialisation has its own text)."""
         text = StringIO()
-        Printer(stream=text).print_op(self.program)
+        BitExactPrinter(stream=text).print_op(self.program)
         return text.getvalue()

@@ -183,7 +183,11 @@ class DotGeneralOp(IRDLOperation):
         dimension_numbers: DotDimensionNumbersAttr,
         precision_config: ArrayAttr[PrecisionAttr] | None = None,
         result_type: Attribute | None = None,
+        algorithm: DotAlgorithmAttr | None = None,
     ):
+        """A rewrite that rebuilds a dot with its operands in the same roles
+        passes the old dot's `algorithm` on (it says how the products may
+        be computed)."""
         if result_type is None:
             result_shape = shape_rules.infer_dot_general(
                 shape(lhs.type),
@@ -197,6 +201,8 @@ class DotGeneralOp(IRDLOperation):
         properties: dict[str, Attribute] = {"dot_dimension_numbers": dimension_numbers}
         if precision_config is not None:
             properties["precision_config"] = precision_config
+        if algorithm is not None:
+            properties["algorithm"] = algorithm
         super().__init__(
             operands=[lhs, rhs], result_types=[result_type], properties=properties
         )

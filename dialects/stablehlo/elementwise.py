@@ -45,7 +45,10 @@ from xlir.dialects.stablehlo.types import (
     baseline_element,
     check_element_kinds,
     element_type,
+    is_bool,
     is_float,
+    is_signed_integer,
+    is_unsigned,
     shape,
 )
 from xlir.dialects.syntax import (
@@ -633,23 +636,33 @@ class CompareOp(IRDLOperation):
                 f"{element_type(self.result.type)}"
             )
         if self.compare_type is not None:
-            kind = self.compare_type.data
-            element = element_type(self.lhs.type)
-            if kind in (
-                ComparisonType.FLOAT,
-                ComparisonType.TOTALORDER,
-            ) and not (is_float(element) or isinstance(element, ComplexType)):
-                raise VerifyException(
-                    f"'{self.name}' op compare type {kind.value} needs float "
-                    f"operands, but they have {element} elements"
-                )
-            if kind in (ComparisonType.SIGNED, ComparisonType.UNSIGNED) and is_float(
-                element
-            ):
-                raise VerifyException(
-                    f"'{self.name}' op compare type {kind.value} needs integer "
-                    f"operands, but they have {element} elements"
-                )
+            _check_compare_type(self, self.compare_type.data)
+
+
+def _compare_types(element: Attribute) -> tuple[ComparisonType, ...] | None:
+    """The compare types the spec allows on `element` (compare's C3): SIGNED
+    for signed integers, UNSIGNED for unsigned ones and booleans, FLOAT or
+    TOTALORDER for floats and complex numbers (TOTALORDER on complex, each
+    part by totalOrder, is an xlir extension); None (any) for quantized
+    types. Integer compares follow the element type on XLA, so a type
+    that disagrees would give another answer here than there."""
+    if is_float(element) or isinstance(element, ComplexType):
+        return (ComparisonType.FLOAT, ComparisonType.TOTALORDER)
+    if is_signed_integer(element):
+        return (ComparisonType.SIGNED,)
+    if is_unsigned(element) or is_bool(element):
+        return (ComparisonType.UNSIGNED,)
+    return None
+
+
+def _check_compare_type(op: CompareOp, kind: ComparisonType) -> None:
+    element = element_type(op.lhs.type)
+    allowed = _compare_types(element)
+    if allowed is not None and kind not in allowed:
+        raise VerifyException(
+            f"'{op.name}' op compare type {kind.value} does not suit {element} "
+            f"elements, which take {' or '.join(k.value for k in allowed)}"
+        )
 
 
 @irdl_op_definition

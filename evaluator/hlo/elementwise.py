@@ -477,14 +477,6 @@ def compare_function(direction: str, compare_type: str | None, dtype: np.dtype):
         return lexicographic
     if dtype.kind == "f" and compare_type == "TOTALORDER":
         return lambda a, b: fn(total_order_key(a), total_order_key(b))
-    if dtype.kind == "i" and compare_type == "UNSIGNED":
-        unsigned = _unsigned(dtype)
-        return lambda a, b: fn(
-            np.asarray(a).view(unsigned), np.asarray(b).view(unsigned)
-        )
-    if dtype.kind == "u" and compare_type == "SIGNED":
-        signed = _signed(dtype)
-        return lambda a, b: fn(np.asarray(a).view(signed), np.asarray(b).view(signed))
     return fn
 
 

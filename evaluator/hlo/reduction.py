@@ -356,8 +356,6 @@ def _sort_key(x: np.ndarray, descending: bool, compare_type: str | None) -> np.n
         return -x if descending else x
     if x.dtype.kind == "b":
         x = x.astype(np.int8)
-    if compare_type == "UNSIGNED" and x.dtype.kind == "i":
-        x = x.view(f"u{x.dtype.itemsize}")
     return ~x if descending else x
 
 

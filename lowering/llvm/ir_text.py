@@ -158,6 +158,23 @@ def _float_text(value: float, width: int) -> str:
     return _hex_double(value)
 
 
+def _float_bits_text(bits: int, width: int) -> str:
+    """The float of `width` bits with these bits, written as LLVM reads a
+    constant of that type, a NaN's payload and quiet bit kept (a Python
+    float cannot carry an f16 payload, and making one of an f32 signaling
+    NaN quiets it): f16 as `0xH` and its bits; f32 as a double, a NaN as
+    the double with its payload in the top bits (LLVM keeps those when it
+    narrows, and makes a signaling NaN signaling again)."""
+    if width == 16:
+        return f"0xH{bits:04X}"
+    if width == 32 and (bits >> 23) & 0xFF == 0xFF:
+        sign, payload = bits >> 31, bits & 0x7FFFFF
+        return f"0x{(sign << 63) | (0x7FF << 52) | (payload << 29):016X}"
+    if width == 32:
+        return _hex_double(struct.unpack("<f", bits.to_bytes(4, "little"))[0])
+    return f"0x{bits:016X}"
+
+
 def _string_text(data: bytes) -> str:
     """`c"..."`: printable characters as they are, others as `\\XX`."""
     return (
@@ -331,8 +348,13 @@ class _Emitter:
                 items = [f"{element} {v}" for v in value.get_values()]
             else:
                 width = element_type.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
+                data, size = value.data.data, width // 8
                 items = [
-                    f"{element} {_float_text(v, width)}" for v in value.get_values()
+                    f"{element} "
+                    + _float_bits_text(
+                        int.from_bytes(data[at : at + size], "little"), width
+                    )
+                    for at in range(0, len(data), size)
                 ]
             if isinstance(type_, VectorType):
                 return f"<{', '.join(items)}>"

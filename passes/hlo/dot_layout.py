@@ -161,7 +161,12 @@ class TransposeContractedRhs(RewritePattern):
             tuple(range(len(batch), len(batch) + len(contract))),
         )
         dot = DotGeneralOp(
-            op.lhs, transposed, numbers, op.precision_config, op.result.type
+            op.lhs,
+            transposed,
+            numbers,
+            op.precision_config,
+            op.result.type,
+            op.algorithm,
         )
         dot.location = op.location
         rewriter.replace(op, [*before, dot], [dot.result])
@@ -192,6 +197,7 @@ class TransposeContractedRhs(RewritePattern):
                 numbers,
                 reader.precision_config,
                 reader.result.type,
+                reader.algorithm,
             )
             new.location = reader.location
             rewriter.replace(reader, new)
@@ -340,6 +346,7 @@ class MergeTrailingFreeDims(RewritePattern):
             TensorType(
                 out_type.element_type, [*out_shape[: len(out_shape) - run], merged]
             ),
+            op.algorithm,
         )
         dot.location = op.location
         back = ReshapeOp(dot.result, out_type)

@@ -19,8 +19,8 @@ elementwise ops after it would no longer fuse into the dot's fusion:
 The merged loop sums the same terms in the lhs's row-major order, the
 nest's order (outer dim first) where the list ascends, and `block-sums`
 chunks a nest by whole inner iterations, so `[16, 32]` is summed as 512
-terms are: the same bits where the inner extent divides 256. Not for a dot
-with an `algorithm`, or the byte quads of `int-dot-quads` (their layout).
+terms are: the same bits where the inner extent divides 256. The dot's
+`algorithm` stays; not for the byte quads of `int-dot-quads` (their layout).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class MergeContractingDims(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DotGeneralOp, rewriter: PatternRewriter) -> None:
-        if op.algorithm is not None or is_byte_quad_dot(op):
+        if is_byte_quad_dot(op):
             return
         dims = op.dot_dimension_numbers
         runs = contracting_runs(
@@ -121,6 +121,7 @@ class MergeContractingDims(RewritePattern):
             ),
             op.precision_config,
             op.result.type,
+            op.algorithm,
         )
         dot.location = op.location
         rewriter.replace(op, [*reshapes, dot], [dot.result])

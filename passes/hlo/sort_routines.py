@@ -16,8 +16,8 @@ operand's pair of arguments (lhs, rhs) = (2i, 2i+1), after `simplify`:
   descending order: JAX's float comparator, the total order of
   canonicalized floats (every NaN one positive NaN, -0 equal to +0;
   passes/hlo/simplify_patterns/total_order.py makes it);
-* `compare LT/GT, lhs, rhs` on integers, SIGNED or UNSIGNED (or the element
-  type's signedness where the compare names none);
+* `compare LT/GT, lhs, rhs` on integers, ordered by the element type's
+  signedness (which the verifier makes the compare type match);
 
 with lhs and rhs swapped meaning the other direction. The sort goes to the
 routine as an attribute, `xlir.sort_routine = "ORDER DIRECTION OPERAND"`,
@@ -145,11 +145,8 @@ def _compare_key(block: Block, decides: SSAValue) -> SortKey | None:
     kind = None if compare.compare_type is None else compare.compare_type.data
     if isinstance(element, AnyFloat) and kind == ComparisonType.TOTALORDER:
         order = "total"
-    elif isinstance(element, IntegerType) and kind in _INTEGER_KINDS:
-        unsigned = kind == ComparisonType.UNSIGNED or (
-            kind != ComparisonType.SIGNED
-            and (element.width.data == 1 or is_unsigned(element))
-        )
+    elif isinstance(element, IntegerType):
+        unsigned = element.width.data == 1 or is_unsigned(element)
         order = "unsigned" if unsigned else "signed"
     else:
         return None
@@ -178,9 +175,6 @@ def _canonical_key(block: Block, decides: SSAValue) -> SortKey | None:
         if pair is not None and isinstance(_element(block, pair[0]), AnyFloat):
             return SortKey("canonical", pair[1], pair[0])
     return None
-
-
-_INTEGER_KINDS = (None, ComparisonType.SIGNED, ComparisonType.UNSIGNED)
 
 
 def _float_compare(compare: CompareOp, direction: ComparisonDirection) -> bool:

@@ -18,7 +18,6 @@ from io import StringIO
 from typing import Any
 
 import numpy as np
-from xdsl.printer import Printer
 
 import xlir
 from xlir.api import load_module
@@ -28,6 +27,7 @@ from xlir.evaluator.hlo import ModuleInterpreter
 from xlir.evaluator.hlo.flush import flush
 from xlir.evaluator.hlo.types import as_held, store_held
 from xlir.pass_manager import PassManager
+from xlir.printing import BitExactPrinter
 from xlir.targets.signatures import function_signature
 
 LOCATED = re.compile(r"^[^\s:][^:\n]*:\d+:\d+: error: ", re.M)
@@ -111,7 +111,7 @@ def check_text(text: str, name: str, pipeline: str) -> tuple[str, str]:
         PassManager(pipeline, verify_each=True, sources=sources).run(
             make_context(), module
         )
-        Printer(stream=StringIO()).print_op(module)
+        BitExactPrinter(stream=StringIO()).print_op(module)
     except XlirError as error:
         return _diagnostic(str(error))
     except Exception as error:

@@ -80,7 +80,9 @@ class DotOfTranspose(RewritePattern):
         )
         rewriter.replace(
             op,
-            DotGeneralOp(lhs, rhs, numbers, op.precision_config, op.result.type),
+            DotGeneralOp(
+                lhs, rhs, numbers, op.precision_config, op.result.type, op.algorithm
+            ),
         )
 
 
@@ -93,6 +95,8 @@ class TransposeOfDot(RewritePattern):
     def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
         dot = op.operand.owner
         if not isinstance(dot, DotGeneralOp) or not dot.result.has_one_use():
+            return
+        if dot.algorithm is not None:  # its lhs and rhs fields would swap too
             return
         dims = dot.dot_dimension_numbers
         lhs_batch = dims.lhs_batching_dimensions.data

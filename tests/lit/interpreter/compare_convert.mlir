@@ -29,8 +29,8 @@ func.func @compare_int() {
   %b = stablehlo.constant dense<[1, 0, 3]> : tensor<3xi32>
   %0 = stablehlo.compare LT, %a, %b, SIGNED : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
   check.expect_eq_const %0, dense<[true, false, false]> : tensor<3xi1>
-  %1 = stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
-  check.expect_eq_const %1, dense<[false, false, false]> : tensor<3xi1>
+  %1 = stablehlo.compare LT, %a, %b : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+  check.expect_eq_const %1, dense<[true, false, false]> : tensor<3xi1>
   %2 = stablehlo.compare LE, %a, %b, SIGNED : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
   check.expect_eq_const %2, dense<[true, true, false]> : tensor<3xi1>
   %u = stablehlo.constant dense<[200, 1]> : tensor<2xui8>

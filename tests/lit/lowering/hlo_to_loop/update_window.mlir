@@ -56,3 +56,44 @@ func.func @computed_operand(%x: tensor<8xf32>, %u: tensor<3xf32>, %s: tensor<i32
   }
   func.return %0 : tensor<8xf32>
 }
+
+// -----
+
+// In place in a while loop (a scan writing row i of its carried buffer): the
+// body's argument is in the loop's buffer, where the plan puts the update
+// too, so the kernel stores the row only, not the whole buffer onto itself
+// on every trip.
+// CHECK-LABEL: loop.kernel @fusion_2(
+// CHECK-SAME:  %[[X:[^:]*]]: memref<8xf32>, %[[BUF:[^:]*]]: memref<16x8xf32>, %{{[^:]*}}: memref<i32>, %{{[^:]*}}: memref<i32>)
+// CHECK-NOT:     loop.load %[[BUF]]
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (1, 8) step (1, 1) {
+// CHECK-NOT:     loop.load %[[BUF]]
+// CHECK:         loop.return
+func.func @in_place_in_loop(%buf: tensor<16x8xf32>, %x: tensor<8xf32>) -> tensor<16x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<16> : tensor<i32>
+  %r, %r_1 = stablehlo.while(%i = %c0, %b = %buf) : tensor<i32>, tensor<16x8xf32>
+  cond {
+    %0 = hlo.fusion kind = loop (%i, %n) {name = "fusion.1"} : (tensor<i32>, tensor<i32>) -> tensor<i1> {
+    ^bb0(%1: tensor<i32>, %2: tensor<i32>):
+      %p = stablehlo.compare LT, %1, %2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      hlo.yield %p : tensor<i1>
+    }
+    stablehlo.return %0 : tensor<i1>
+  } do {
+    %1 = hlo.fusion kind = loop (%x, %b, %i, %c0) {name = "fusion.2"} : (tensor<8xf32>, tensor<16x8xf32>, tensor<i32>, tensor<i32>) -> tensor<16x8xf32> {
+    ^bb0(%2: tensor<8xf32>, %3: tensor<16x8xf32>, %4: tensor<i32>, %5: tensor<i32>):
+      %row = stablehlo.reshape %2 : (tensor<8xf32>) -> tensor<1x8xf32>
+      %u = stablehlo.dynamic_update_slice %3, %row, %4, %5 : (tensor<16x8xf32>, tensor<1x8xf32>, tensor<i32>, tensor<i32>) -> tensor<16x8xf32>
+      hlo.yield %u : tensor<16x8xf32>
+    }
+    %2 = hlo.fusion kind = loop (%i, %c1) {name = "fusion.3"} : (tensor<i32>, tensor<i32>) -> tensor<i32> {
+    ^bb0(%3: tensor<i32>, %4: tensor<i32>):
+      %j = stablehlo.add %3, %4 : tensor<i32>
+      hlo.yield %j : tensor<i32>
+    }
+    stablehlo.return %2, %1 : tensor<i32>, tensor<16x8xf32>
+  }
+  func.return %r_1 : tensor<16x8xf32>
+}

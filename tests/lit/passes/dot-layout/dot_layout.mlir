@@ -275,3 +275,26 @@ func.func @reader_free_dims_would_swap(%a: tensor<128x128xf32>, %b: tensor<64x12
   %1 = stablehlo.dot_general %c, %0, contracting_dims = [] x [] : (tensor<2xf32>, tensor<128x64xf32>) -> tensor<2x128x64xf32>
   func.return %1 : tensor<2x128x64xf32>
 }
+
+// -----
+
+// The dot's algorithm stays on the rebuilt dot (its operands keep their
+// roles), with its precision.
+// CHECK-LABEL: func.func @algorithm_kept
+func.func @algorithm_kept(%a: tensor<8x64xf32>, %b: tensor<96x64xf32>) -> tensor<8x96xf32> {
+  // CHECK:      %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[T]], contracting_dims = [1] x [0], precision = [HIGH, HIGH], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1], precision = [HIGH, HIGH], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x64xf32>, tensor<96x64xf32>) -> tensor<8x96xf32>
+  func.return %0 : tensor<8x96xf32>
+}
+
+// -----
+
+// A rhs whose trailing free dims merge into one keeps the algorithm too.
+// CHECK-LABEL: func.func @algorithm_kept_merging_free_dims
+func.func @algorithm_kept_merging_free_dims(%a: tensor<8x64xf32>, %b: tensor<64x8x12xf32>) -> tensor<8x8x12xf32> {
+  // CHECK:      %[[B:.*]] = stablehlo.reshape %b : (tensor<64x8x12xf32>) -> tensor<64x96xf32>
+  // CHECK-NEXT: stablehlo.dot_general %a, %[[B]], contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x64xf32>, tensor<64x8x12xf32>) -> tensor<8x8x12xf32>
+  func.return %0 : tensor<8x8x12xf32>
+}

@@ -58,3 +58,14 @@ func.func @crossed(%a: tensor<8x16x32xf32>, %b: tensor<32x16x64xf32>) -> tensor<
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 2] x [1, 0] : (tensor<8x16x32xf32>, tensor<32x16x64xf32>) -> tensor<8x64xf32>
   func.return %0 : tensor<8x64xf32>
 }
+
+// -----
+
+// A dot with an algorithm merges its contracting dims and keeps it.
+// CHECK-LABEL: func.func @algorithm_kept
+func.func @algorithm_kept(%a: tensor<8x16x32xf32>, %b: tensor<16x32x64xf32>) -> tensor<8x64xf32> {
+  // CHECK:      stablehlo.reshape %a : (tensor<8x16x32xf32>) -> tensor<8x512xf32>
+  // CHECK:      stablehlo.dot_general {{.*}}, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x512xf32>, tensor<512x64xf32>) -> tensor<8x64xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 2] x [0, 1], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x16x32xf32>, tensor<16x32x64xf32>) -> tensor<8x64xf32>
+  func.return %0 : tensor<8x64xf32>
+}

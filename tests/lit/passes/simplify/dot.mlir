@@ -82,3 +82,28 @@ func.func @result_transpose_kept(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: t
   %3 = stablehlo.transpose %2, dims = [1, 0, 2] : (tensor<2x3x5xf32>) -> tensor<3x2x5xf32>
   func.return %0, %1, %3 : tensor<4x5xf32>, tensor<5x4xf32>, tensor<3x2x5xf32>
 }
+
+// -----
+
+// A transposed operand folds into a dot with an algorithm, which stays.
+// CHECK-LABEL: func.func @algorithm_kept
+func.func @algorithm_kept(%a: tensor<8x4xf32>, %b: tensor<8x5xf32>) -> tensor<4x5xf32> {
+  // CHECK-NOT:  stablehlo.transpose
+  // CHECK:      stablehlo.dot_general %a, %b, contracting_dims = [0] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<8x4xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %0 = stablehlo.dot_general %t, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  func.return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// A transposed result is not the dot of the swapped operands where an
+// algorithm names the precision of each side.
+// CHECK-LABEL: func.func @result_transposed_algorithm
+func.func @result_transposed_algorithm(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>) -> tensor<5x4xf32> {
+  // CHECK:      %[[D:.*]] = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>
+  // CHECK-NEXT: stablehlo.transpose %[[D]], dims = [1, 0]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  func.return %1 : tensor<5x4xf32>
+}

@@ -45,7 +45,7 @@ func.func @canonical_descending(%k: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
 // CHECK:         xlir.sort_routine = "unsigned descending 0"
 // CHECK:         xlir.sort_routine = "unsigned ascending 1"
 // CHECK:         xlir.sort_routine = "signed descending 0"
-func.func @compares(%f: tensor<5xf64>, %i: tensor<5xi64>, %u: tensor<5xui8>) -> (tensor<5xf64>, tensor<5xi64>, tensor<5xi64>, tensor<5xui8>, tensor<5xi64>) {
+func.func @compares(%f: tensor<5xf64>, %i: tensor<5xi64>, %u: tensor<5xui8>, %w: tensor<5xui64>) -> (tensor<5xf64>, tensor<5xi64>, tensor<5xui64>, tensor<5xui8>, tensor<5xi64>) {
   %0 = "stablehlo.sort"(%f) <{dimension = 0 : i64}> ({
   ^bb0(%a: tensor<f64>, %b: tensor<f64>):
     %c = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f64>, tensor<f64>) -> tensor<i1>
@@ -56,11 +56,11 @@ func.func @compares(%f: tensor<5xf64>, %i: tensor<5xi64>, %u: tensor<5xui8>) -> 
     %c = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
     stablehlo.return %c : tensor<i1>
   }) : (tensor<5xi64>) -> tensor<5xi64>
-  %2 = "stablehlo.sort"(%i) <{dimension = 0 : i64}> ({
-  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
-    %c = stablehlo.compare LT, %b, %a, UNSIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %2 = "stablehlo.sort"(%w) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<ui64>, %b: tensor<ui64>):
+    %c = stablehlo.compare LT, %b, %a, UNSIGNED : (tensor<ui64>, tensor<ui64>) -> tensor<i1>
     stablehlo.return %c : tensor<i1>
-  }) : (tensor<5xi64>) -> tensor<5xi64>
+  }) : (tensor<5xui64>) -> tensor<5xui64>
   %3:2 = "stablehlo.sort"(%i, %u) <{dimension = 0 : i64}> ({
   ^bb0(%a: tensor<i64>, %b: tensor<i64>, %c: tensor<ui8>, %d: tensor<ui8>):
     %lt = stablehlo.compare LT, %c, %d : (tensor<ui8>, tensor<ui8>) -> tensor<i1>
@@ -71,7 +71,7 @@ func.func @compares(%f: tensor<5xf64>, %i: tensor<5xi64>, %u: tensor<5xui8>) -> 
     %c = stablehlo.compare GT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>
     stablehlo.return %c : tensor<i1>
   }) : (tensor<5xi64>) -> tensor<5xi64>
-  func.return %0, %1, %2, %3#1, %4 : tensor<5xf64>, tensor<5xi64>, tensor<5xi64>, tensor<5xui8>, tensor<5xi64>
+  func.return %0, %1, %2, %3#1, %4 : tensor<5xf64>, tensor<5xi64>, tensor<5xui64>, tensor<5xui8>, tensor<5xi64>
 }
 
 // -----
