@@ -20,7 +20,11 @@ set). So each row loop that loads along its own induction variable steps
 by `width` (then a remainder loop with the old body), and the `width` x
 `width` tile a step reads is loaded as `width` contiguous vectors, one per
 row, and transposed in registers (`transpose`: log2(width) rounds of
-`width` two-input shuffles). A small costly step (an exponential) then runs
+`width` two-input shuffles). The step's elementwise ops of the loaded
+values alone (a row dot's products) run on those row vectors, before the
+transpose, the same op on the same elements: only their results are
+transposed (`_rowwise`: one tile for a dot, not one per operand). A small
+costly step (an exponential) then runs
 once, in a loop over the tile's columns that carries them rotated by one
 (`_column_loop`): one copy of the step to compile rather than `width`. The
 others are written out once per column, copy k taking column k: a cheap
@@ -35,12 +39,12 @@ the rows is such a load: the row dimension in one leading index (plus
 something that does not move along it), the last index the enclosing
 `loop.for`'s induction variable, that loop's bounds static, its step 1 and
 at least `width` trips; where some loop's step computes a transcendental
-that `expand-math` writes out (logsumexp's exponentials), as a cheap step
-is bound by its loads, not by its chain of adds, and the transposes only
-add to it (a row dot of `a[i, j] * b[i, j]` ran slower; a bf16 layernorm's
-rounding ops no faster, for more compile time: docs/cpu.md);
-and only where the vector copy is possible at all (`jam.vector_lanes`):
-otherwise `vectorize` jams scalar rows as before.
+that `expand-math` writes out (logsumexp's exponentials), or else every
+loop's step is small (`CHEAP_STEP_OPS`, `CHEAP_STEP_LOADS`: a row dot, an
+argmax), with at most `CHEAP_LANES` lanes (a bf16 layernorm's bigger steps,
+with their rounding ops, ran no faster, for more compile time:
+docs/cpu.md); and only where the vector copy is possible at all
+(`jam.vector_lanes`): otherwise `vectorize` jams scalar rows as before.
 """
 
 from __future__ import annotations
@@ -77,6 +81,20 @@ LOOPED_STEP_OPS = 16
 """The most ops (the lane loads aside, the yield included) a step may have
 to run once in a loop over a tile's columns (`_looped`)."""
 
+CHEAP_STEP_OPS = 16
+"""The most ops (the yield included) of each step of a nest without a
+transcendental whose rows still become lanes (a row dot's or an argmax's):
+past it the steps' copies cost more compile time than the lanes win."""
+
+CHEAP_STEP_LOADS = 2
+"""The most loads of each such step: each one is a tile to load and
+transpose."""
+
+CHEAP_LANES = 8
+"""The lanes of such a nest, at most: a cheap step is bound by its loads and
+transposes, which 16 lanes (a 16 x 16 tile, four rounds of shuffles) made
+no faster than 8, for twice the code."""
+
 
 def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     """Jam the nest's row dimension (its largest) as one vector copy of
@@ -91,7 +109,9 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
         for op in nest.walk()
     )
     if not any(transcendental):
-        return None
+        if not _cheap_steps(nest):
+            return None
+        width = min(width, CHEAP_LANES)
     if not _row_loads_only(nest, dim, width) or vector_lanes(nest, dim, width) != width:
         return None
     jammed = jam(nest, {dim: width}, (dim, width))
@@ -99,6 +119,18 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     for loop in [op for op in jammed.nest.walk() if isinstance(op, ForOp)]:
         transpose_row_loads(loop, width)
     return jammed
+
+
+def _cheap_steps(nest: ParallelOp) -> bool:
+    """Whether every loop of the nest that carries values has a step of at
+    most `CHEAP_STEP_OPS` ops and `CHEAP_STEP_LOADS` loads."""
+    loops = [op for op in nest.body.walk() if isinstance(op, ForOp) and op.iter_args]
+    for loop in loops:
+        ops = list(loop.body.block.ops)
+        loads = [op for op in ops if isinstance(op, LoadOp)]
+        if len(ops) > CHEAP_STEP_OPS or len(loads) > CHEAP_STEP_LOADS:
+            return False
+    return bool(loops)
 
 
 def _row_loads_only(nest: ParallelOp, dim: int, width: int) -> bool:
@@ -212,6 +244,9 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     lower = loop.lower
     assert isinstance(lower, int)
     skipped = _dead_without({op for g in found for op in g.ops}, body)
+    rowwise = _rowwise(body, {g.result for g in found}, skipped)
+    skipped |= set(rowwise)
+    transposed = _transposed(found, rowwise, skipped)
     split = lower + count - count % width
     builder = Builder(InsertPoint.before(loop))
     block = Block(arg_types=[a.type for a in body.args])
@@ -220,12 +255,20 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     )
     inner = Builder(InsertPoint.at_end(block))
     start = block.args[0]
-    tiles = [_load_transposed(g, start, width, inner) for g in found]
+    rows = {g.result: _load_rows(g, start, width, inner) for g in found}
+    for op in rowwise:
+        rows[op.results[0]] = [
+            inner.insert(
+                op.clone(value_mapper={v: rows[v][lane] for v in op.operands})
+            ).results[0]
+            for lane in range(width)
+        ]
+    tiles = [transpose(rows[v], inner) for v in transposed]
     carried: list[SSAValue] = list(block.args[1:])
     indexed = any(u.operation not in skipped for u in loop.induction_var.uses)
     if _looped(loop, skipped):
         carried = _column_loop(
-            loop, found, tiles, carried, start, indexed, skipped, inner
+            loop, transposed, tiles, carried, start, indexed, skipped, inner
         )
     else:
         for k in range(width):
@@ -235,10 +278,47 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
                     arith.AddiOp(start, index_constant(inner, k))
                 ).result
             column = [tile[k] for tile in tiles]
-            carried = _step(loop, found, column, carried, index, skipped, inner)
+            carried = _step(loop, transposed, column, carried, index, skipped, inner)
     inner.insert(YieldOp(*carried))
     finish_with_remainder(loop, main.results, split, builder)
     return True
+
+
+def _rowwise(
+    body: Block, loaded: set[SSAValue], skipped: set[Operation]
+) -> list[Operation]:
+    """The step's elementwise ops (`arith`, `math`) of the lane loads alone
+    (a row dot's products), in order: each row's vector of the tile goes
+    through them before the transpose, the same op on the same elements, so
+    only their results are transposed (one tile, not one per load). Not the
+    transcendentals `expand-math` writes out: one copy per row would be
+    `width` copies to compile (`_column_loop` runs one)."""
+    found: list[Operation] = []
+    inputs = set(loaded)
+    for op in body.ops:
+        if (
+            op in skipped
+            or op.regions
+            or len(op.results) != 1
+            or not op.operands
+            or op.dialect_name() not in ("arith", "math")
+            or type(op) in EXPANSIONS
+            or not is_pure(op)
+            or not all(v in inputs for v in op.operands)
+        ):
+            continue
+        found.append(op)
+        inputs.add(op.results[0])
+    return found
+
+
+def _transposed(
+    found: list[_LaneLoads], rowwise: list[Operation], skipped: set[Operation]
+) -> list[SSAValue]:
+    """The lane loads' and row-wise ops' values the rest of the step uses:
+    those whose tiles are transposed."""
+    values = [g.result for g in found] + [op.results[0] for op in rowwise]
+    return [v for v in values if any(u.operation not in skipped for u in v.uses)]
 
 
 def _looped(loop: ForOp, skipped: set[Operation]) -> bool:
@@ -254,7 +334,7 @@ def _looped(loop: ForOp, skipped: set[Operation]) -> bool:
 
 def _column_loop(
     loop: ForOp,
-    found: list[_LaneLoads],
+    transposed: list[SSAValue],
     tiles: list[list[SSAValue]],
     carried: Sequence[SSAValue],
     start: SSAValue,
@@ -277,7 +357,7 @@ def _column_loop(
     index = inside.insert(arith.AddiOp(start, trip)).result if indexed else trip
     column = rotating[::width]
     accumulators = list(block.args[1 + len(passed) :])
-    yielded = _step(loop, found, column, accumulators, index, skipped, inside)
+    yielded = _step(loop, transposed, column, accumulators, index, skipped, inside)
     rotated = [
         rotating[n * width + (k + 1) % width]
         for n in range(len(tiles))
@@ -290,7 +370,7 @@ def _column_loop(
 
 def _step(
     loop: ForOp,
-    found: list[_LaneLoads],
+    transposed: list[SSAValue],
     column: Sequence[SSAValue],
     carried: Sequence[SSAValue],
     index: SSAValue,
@@ -301,7 +381,7 @@ def _step(
     tile's vector there) from `carried`; the values it yields."""
     mapping: dict[SSAValue, SSAValue] = {loop.induction_var: index}
     mapping.update(zip(loop.carried, carried, strict=True))
-    mapping.update((lanes.result, c) for lanes, c in zip(found, column, strict=True))
+    mapping.update(zip(transposed, column, strict=True))
     yielded: list[SSAValue] = []
     for op in loop.body.block.ops:
         if isinstance(op, YieldOp):
@@ -323,12 +403,12 @@ def _dead_without(removed: set[Operation], body: Block) -> set[Operation]:
     return dead
 
 
-def _load_transposed(
+def _load_rows(
     lanes: _LaneLoads, start: SSAValue, width: int, builder: Builder
 ) -> list[SSAValue]:
     """The tile of `width` rows by `width` columns from `start` that the lane
-    loads read across its steps, as its columns: column k holds row l's
-    element k in lane l."""
+    loads read across its steps, as its rows: row l holds lane l's elements
+    of the `width` steps."""
     type_ = lanes.buffer.type
     assert isinstance(type_, MemRefType)
     vector_type = VectorType(type_.element_type, [width])
@@ -344,7 +424,7 @@ def _load_transposed(
         indices[lanes.position] = row
         indices[-1] = start
         rows.append(builder.insert(LoadOp(lanes.buffer, indices, vector_type)).result)
-    return transpose(rows, builder)
+    return rows
 
 
 def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xlir.evaluator.loop import LoopModule
+from xlir.targets.target import CompileOptions
 
 import xlir
 from xlir.context import make_context
@@ -15,54 +16,71 @@ from xlir.pass_manager import run_pipeline
 ROWS, COLUMNS = 18, 604
 
 
-def exp_sums(rows: int, columns: int) -> str:
-    """Each row's sum of exponentials, one kernel and its launch."""
-    x, out = f"memref<{rows}x{columns}xf32>", f"memref<{rows}xf32>"
-    return f"""
-loop.kernel @k(%x: {x}, %out: {out}) {{
-  %zero = arith.constant 0.0 : f32
-  loop.parallel (%i) = (0) to ({rows}) step (1) {{
-    %s = loop.for %j = 0 to {columns} step 1 iter_args(%acc = %zero) -> (f32) {{
+STEPS = {
+    "exp_sums": """
       %v = loop.load %x[%i, %j] : {x}
       %e = math.exp %v : f32
       %n = arith.addf %acc, %e : f32
-      loop.yield %n : f32
+      loop.yield %n : f32""",
+    "row_dots": """
+      %v = loop.load %x[%i, %j] : {x}
+      %w = loop.load %y[%i, %j] : {x}
+      %p = arith.mulf %v, %w : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32""",
+}
+"""Row reductions of x (and y): a costly step, and a cheap one whose products
+are taken before the transpose."""
+
+
+def row_kernel(step: str, rows: int, columns: int) -> str:
+    """Each row's reduction by `step`, one kernel and its launch."""
+    x, out = f"memref<{rows}x{columns}xf32>", f"memref<{rows}xf32>"
+    body = STEPS[step].format(x=x)
+    return f"""
+loop.kernel @k(%x: {x}, %y: {x}, %out: {out}) {{
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to ({rows}) step (1) {{
+    %s = loop.for %j = 0 to {columns} step 1 iter_args(%acc = %zero) -> (f32) {{{body}
     }}
     loop.store %s, %out[%i] : {out}
   }}
   loop.return
 }}
-func.func @main(%x: {x}) -> {out} {{
+func.func @main(%x: {x}, %y: {x}) -> {out} {{
   %s = device.default_stream
   %out = device.alloc : {out}
-  device.launch @k(%x, %out) on %s : {x}, {out}
+  device.launch @k(%x, %y, %out) on %s : {x}, {x}, {out}
   device.synchronize %s
   func.return %out : {out}
 }}
 """
 
 
-def run_after(pipeline: str, x: np.ndarray) -> np.ndarray:
-    module = parse_module(make_context(), exp_sums(*x.shape), "rows.mlir")
+def run_after(pipeline: str, step: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    module = parse_module(make_context(), row_kernel(step, *x.shape), "rows.mlir")
     run_pipeline(make_context(), module, pipeline)
     text = str(module)
     if pipeline.startswith("vectorize"):
         assert "vector.shuffle" in text  # the rows did become lanes
-    (out,) = LoopModule(module).call("main", [x])
+    (out,) = LoopModule(module).call("main", [x, y])
     return out
 
 
+@pytest.mark.parametrize("step", sorted(STEPS))
 @pytest.mark.parametrize("width", [8, 16])
-def test_rows_in_lanes_sum_as_the_rows_one_by_one(width: int) -> None:
+def test_rows_in_lanes_sum_as_the_rows_one_by_one(step: str, width: int) -> None:
     """The transposed tiles, the remainder columns (604 = 16 x 37 + 12,
     but 256 + 256 + 92 in blocks: two blocks, as one block and the rest
     would give the in-order sum's bits too) and the remainder rows give the
     bits of the plain nest blocked as `block-sums` blocks it."""
-    x = np.random.default_rng(0).normal(size=(ROWS, COLUMNS)).astype(np.float32)
-    old = run_after("block-sums", x)
-    new = run_after(f"vectorize{{width={width}}},block-sums", x)
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(2, ROWS, COLUMNS)).astype(np.float32)
+    old = run_after("block-sums", step, x, y)
+    new = run_after(f"vectorize{{width={width}}},block-sums", step, x, y)
     np.testing.assert_array_equal(old.view(np.uint32), new.view(np.uint32))
-    np.testing.assert_allclose(new, np.exp(x).sum(axis=1), rtol=1e-5)
+    want = np.exp(x).sum(axis=1) if step == "exp_sums" else (x * y).sum(axis=1)
+    np.testing.assert_allclose(new, want, rtol=1e-4, atol=1e-4)
 
 
 LOGSUMEXP = """
@@ -92,3 +110,25 @@ def test_cpu_row_in_lanes_equals_the_row_left_over() -> None:
     m = x.max(axis=1)
     want = np.log(np.exp(x - m[:, None]).sum(axis=1)) + m
     np.testing.assert_allclose(out, want, rtol=1e-5)
+
+
+ROW_DOT = """
+func.func public @main(%a: tensor<17x1000xf32>, %b: tensor<17x1000xf32>) -> tensor<17xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [1] x [1] : (tensor<17x1000xf32>, tensor<17x1000xf32>) -> tensor<17xf32>
+  return %0 : tensor<17xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cpu_row_dot_in_lanes_equals_the_row_left_over(threads: int) -> None:
+    """einsum('ij,ij->i') on the cpu target: its rows are lanes of a cheap
+    step (8 of them, the 17th a remainder row); given row 0's data, the
+    remainder row gives row 0's bits, on one thread or two."""
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(2, 17, 1000)).astype(np.float32)
+    a[16], b[16] = a[0], b[0]
+    options = CompileOptions(threads=threads)
+    out = xlir.compile(ROW_DOT, target="cpu", options=options)(a, b)
+    assert out[16].view(np.uint32) == out[0].view(np.uint32)
+    np.testing.assert_allclose(out, (a * b).sum(axis=1), rtol=1e-4, atol=1e-4)
