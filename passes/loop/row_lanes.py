@@ -20,17 +20,22 @@ set). So each row loop that loads along its own induction variable steps
 by `width` (then a remainder loop with the old body), and the `width` x
 `width` tile a step reads is loaded as `width` contiguous vectors, one per
 row, and transposed in registers (`transpose`: log2(width) rounds of
-`width` two-input shuffles). The step's elementwise ops of the loaded
-values alone (a row dot's products) run on those row vectors, before the
-transpose, the same op on the same elements: only their results are
-transposed (`_rowwise`: one tile for a dot, not one per operand). A small
-costly step (an exponential) then runs
-once, in a loop over the tile's columns that carries them rotated by one
+`width` two-input shuffles). In a nest of cheap steps (below), the step's
+elementwise ops of the loaded values alone (a row dot's products) run on
+those row vectors, before the transpose, the same op on the same elements:
+only their results are transposed (`_rowwise`: one tile for a dot, not one
+per operand; random categorical's hash of two loads, moved so, ran 4-8%
+slower beside its logarithms). A small costly step (an exponential) then
+runs once, in a loop over the tile's columns that carries them rotated by one
 (`_column_loop`): one copy of the step to compile rather than `width`. The
 others are written out once per column, copy k taking column k: a cheap
 step costs little to compile and ran faster so, and a big one's rotated
-columns did not fit in the registers (`_looped`). Each chain of adds is
-still in order, and `block-sums` later splits the loop into the same
+columns did not fit in the registers (`_looped`). A loop whose combiners
+reorder exactly (the row max beside logsumexp's sum, beside an argmax)
+transposes nothing: each row's vector goes into partial results of its own,
+and after the loop log2(width) rounds of shuffles and combiners give lane l
+row l's result (`_row_partials`: no shuffles in the loop, half of a
+transpose's after it). Each chain of adds is still in order, and `block-sums` later splits the loop into the same
 blocks of columns as the plain one (`width` divides its block; it counts
 the column loop's adds through the columns it carries).
 
@@ -68,6 +73,7 @@ from xlir.analysis.loop_utils import (
 )
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.combiners import exact_combiners, identity
 from xlir.passes.loop.expand_math import EXPANSIONS
 from xlir.passes.loop.jam import (
     Jammed,
@@ -104,11 +110,11 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     if not counts or width < 2:
         return None
     dim = max(range(len(counts)), key=lambda d: counts[d])
-    transcendental = (
+    cheap = not any(
         type(op) in EXPANSIONS and isinstance(op.parent_op(), ForOp)
         for op in nest.walk()
     )
-    if not any(transcendental):
+    if cheap:
         if not _cheap_steps(nest):
             return None
         width = min(width, CHEAP_LANES)
@@ -117,7 +123,7 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     jammed = jam(nest, {dim: width}, (dim, width))
     assert jammed is not None
     for loop in [op for op in jammed.nest.walk() if isinstance(op, ForOp)]:
-        transpose_row_loads(loop, width)
+        transpose_row_loads(loop, width, rowwise=cheap)
     return jammed
 
 
@@ -233,9 +239,11 @@ def _offset_of(index: SSAValue, base: SSAValue, lane: int) -> bool:
     return False
 
 
-def transpose_row_loads(loop: ForOp, width: int) -> bool:
+def transpose_row_loads(loop: ForOp, width: int, rowwise: bool = False) -> bool:
     """Unroll `loop` by `width` and load its lane-by-lane row loads as
-    transposed tiles (module docstring); whether it changed."""
+    transposed tiles (module docstring), the step's elementwise ops of the
+    loads alone run on the row vectors first where `rowwise` (`_rowwise`);
+    whether it changed."""
     body = loop.body.block
     found = [g for op in body.ops if (g := _lane_loads(op, loop, width))]
     count = static_trip_count(loop.lower, loop.upper, loop.step)
@@ -244,25 +252,22 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     lower = loop.lower
     assert isinstance(lower, int)
     skipped = _dead_without({op for g in found for op in g.ops}, body)
-    rowwise = _rowwise(body, {g.result for g in found}, skipped)
-    skipped |= set(rowwise)
-    transposed = _transposed(found, rowwise, skipped)
     split = lower + count - count % width
     builder = Builder(InsertPoint.before(loop))
+    partials = _row_partials(loop, found, skipped, width, split, builder)
+    if partials is not None:
+        finish_with_remainder(loop, partials, split, builder)
+        return True
+    early = _rowwise(body, {g.result for g in found}, skipped) if rowwise else []
+    skipped |= set(early)
+    transposed = _transposed(found, early, skipped)
     block = Block(arg_types=[a.type for a in body.args])
     main = builder.insert(
         ForOp(lower, split, width, list(loop.iter_args), Region(block))
     )
     inner = Builder(InsertPoint.at_end(block))
     start = block.args[0]
-    rows = {g.result: _load_rows(g, start, width, inner) for g in found}
-    for op in rowwise:
-        rows[op.results[0]] = [
-            inner.insert(
-                op.clone(value_mapper={v: rows[v][lane] for v in op.operands})
-            ).results[0]
-            for lane in range(width)
-        ]
+    rows = _row_values(found, early, start, width, inner)
     tiles = [transpose(rows[v], inner) for v in transposed]
     carried: list[SSAValue] = list(block.args[1:])
     indexed = any(u.operation not in skipped for u in loop.induction_var.uses)
@@ -284,15 +289,133 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     return True
 
 
+def _row_values(
+    found: list[_LaneLoads],
+    early: list[Operation],
+    start: SSAValue,
+    width: int,
+    builder: Builder,
+) -> dict[SSAValue, list[SSAValue]]:
+    """The tile from column `start` of each lane load and row-wise op
+    (`_rowwise`) as its rows: row l holds lane l's values of `width` steps."""
+    rows = {g.result: _load_rows(g, start, width, builder) for g in found}
+    for op in early:
+        rows[op.results[0]] = [
+            builder.insert(
+                op.clone(value_mapper={v: rows[v][lane] for v in op.operands})
+            ).results[0]
+            for lane in range(width)
+        ]
+    return rows
+
+
+def _row_partials(
+    loop: ForOp,
+    found: list[_LaneLoads],
+    skipped: set[Operation],
+    width: int,
+    split: int,
+    builder: Builder,
+) -> list[SSAValue] | None:
+    """Where every combiner of `loop` reorders exactly (a row max) and
+    combines a value of the loads alone (`_rowwise`), with nothing else in
+    the step: the loop up to `split` with no transpose, each row of the tile
+    combined into a vector of partial results of its own (started from the
+    combiner's identity), then each row's partials combined into its lane
+    (`_combine_lanes`) and with `loop`'s initial values; those values, or
+    None."""
+    combiners = exact_combiners(loop)
+    body = loop.body.block
+    if combiners is None:
+        return None
+    early = _rowwise(body, {g.result for g in found}, skipped)
+    produced = {g.result for g in found} | {op.results[0] for op in early}
+    elements: list[SSAValue] = []
+    for combiner, arg in zip(combiners, loop.carried, strict=True):
+        others = [v for v in combiner.operands if v is not arg]
+        if len(others) != 1 or others[0] not in produced:
+            return None
+        elements.append(others[0])
+    step = skipped | set(early) | set(combiners) | {loop.yield_op()}
+    if any(op not in step for op in body.ops):
+        return None
+    inits: list[SSAValue] = []
+    for combiner, arg in zip(combiners, loop.carried, strict=True):
+        type_ = arg.type
+        assert isinstance(type_, VectorType)
+        scalar = type_.get_element_type()
+        constant = arith.ConstantOp(identity(combiner.name, scalar), scalar)
+        start = builder.insert(constant).result
+        inits += [builder.insert(vector.BroadcastOp(start, type_)).vector] * width
+    block = Block(arg_types=[loop.induction_var.type, *(v.type for v in inits)])
+    lower = loop.lower
+    assert isinstance(lower, int)
+    main = builder.insert(ForOp(lower, split, width, inits, Region(block)))
+    inner = Builder(InsertPoint.at_end(block))
+    rows = _row_values(found, early, block.args[0], width, inner)
+    yielded: list[SSAValue] = []
+    triples = zip(combiners, loop.carried, elements, strict=True)
+    for n, (combiner, arg, element) in enumerate(triples):
+        for lane in range(width):
+            mapping = {
+                arg: block.args[1 + n * width + lane],
+                element: rows[element][lane],
+            }
+            yielded.append(
+                inner.insert(combiner.clone(value_mapper=mapping)).results[0]
+            )
+    inner.insert(YieldOp(*yielded))
+    results: list[SSAValue] = []
+    triples = zip(combiners, loop.carried, elements, strict=True)
+    for n, (combiner, arg, element) in enumerate(triples):
+        partials: list[SSAValue] = list(main.results[n * width : (n + 1) * width])
+        lanes = _combine_lanes(partials, combiner, arg, element, builder)
+        mapping = {arg: loop.iter_args[n], element: lanes}
+        results.append(builder.insert(combiner.clone(value_mapper=mapping)).results[0])
+    return results
+
+
+def _combine_lanes(
+    rows: list[SSAValue],
+    combiner: Operation,
+    arg: SSAValue,
+    element: SSAValue,
+    builder: Builder,
+) -> SSAValue:
+    """One vector whose lane l combines the lanes of `rows[l]` (`combiner`,
+    its operands `arg` and `element`): `transpose`'s rounds, each combining
+    the two rows it makes of a pair into one, so that round h halves the
+    rows (2 x 2h shuffles and h combiners for the 2h rows left)."""
+    n = len(rows)
+    type_ = rows[0].type
+    assert isinstance(type_, VectorType)
+    tile = list(rows)
+    h = n // 2
+    while h:
+        low = [i if not i & h else n + i - h for i in range(n)]
+        high = [i + h if not i & h else n + i for i in range(n)]
+        tile = [
+            builder.insert(
+                combiner.clone(
+                    value_mapper={
+                        arg: _shuffle(tile[a], tile[a + h], low, type_, builder),
+                        element: _shuffle(tile[a], tile[a + h], high, type_, builder),
+                    }
+                )
+            ).results[0]
+            for a in range(h)
+        ]
+        h //= 2
+    return tile[0]
+
+
 def _rowwise(
     body: Block, loaded: set[SSAValue], skipped: set[Operation]
 ) -> list[Operation]:
     """The step's elementwise ops (`arith`, `math`) of the lane loads alone
     (a row dot's products), in order: each row's vector of the tile goes
     through them before the transpose, the same op on the same elements, so
-    only their results are transposed (one tile, not one per load). Not the
-    transcendentals `expand-math` writes out: one copy per row would be
-    `width` copies to compile (`_column_loop` runs one)."""
+    only their results are transposed (one tile, not one per load)."""
     found: list[Operation] = []
     inputs = set(loaded)
     for op in body.ops:
@@ -302,7 +425,6 @@ def _rowwise(
             or len(op.results) != 1
             or not op.operands
             or op.dialect_name() not in ("arith", "math")
-            or type(op) in EXPANSIONS
             or not is_pure(op)
             or not all(v in inputs for v in op.operands)
         ):

@@ -87,6 +87,50 @@ loop.kernel @row_dots(%a: memref<10x20xf32>, %b: memref<10x20xf32>, %out: memref
 
 // -----
 
+// A row max (exact in any order) beside a row sum: the sum makes the rows
+// lanes; the max loop transposes nothing: each row's differences (taken on
+// the row vectors) go into partial maxima of their own, and after the loop
+// 3 rounds (4 + 2 + 1 pairs, 2 shuffles and a max each) give lane l row l's
+// maximum, then combined with the loop's initial value.
+// CHECK-LABEL: loop.kernel @row_max_then_sum
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           %[[INIT:.*]] = vector.broadcast %low : f32 to vector<8xf32>
+// CHECK:           %[[P:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK:           loop.for %{{.*}} = 0 to 16 step 8 iter_args(%{{.*}} = %[[P]], {{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-NOT:         vector.shuffle
+// CHECK-COUNT-8:     arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-COUNT-8:     arith.maximumf
+// CHECK-NEXT:        loop.yield
+// CHECK-NEXT:      }
+// CHECK-COUNT-14:  vector.shuffle %{{.*}}, %{{.*}} [{{.*}}] : vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:      %[[LANES:.*]] = arith.maximumf
+// CHECK-NEXT:      %[[MAX:.*]] = arith.maximumf %[[INIT]], %[[LANES]] : vector<8xf32>
+// CHECK-NEXT:      loop.for %{{.*}} = 16 to 20 step 1 iter_args(%{{.*}} = %[[MAX]]) -> (vector<8xf32>) {
+// CHECK:           vector.shuffle
+// CHECK:           arith.addf
+// CHECK:         loop.return
+loop.kernel @row_max_then_sum(%a: memref<8x20xf32>, %b: memref<8x20xf32>, %out: memref<8xf32>) {
+  %low = arith.constant 0xFF800000 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %m = loop.for %j = 0 to 20 step 1 iter_args(%acc = %low) -> (f32) {
+      %x = loop.load %a[%i, %j] : memref<8x20xf32>
+      %y = loop.load %b[%i, %j] : memref<8x20xf32>
+      %d = arith.subf %x, %y : f32
+      %n = arith.maximumf %acc, %d : f32
+      loop.yield %n : f32
+    }
+    %s = loop.for %j = 0 to 20 step 1 iter_args(%acc = %m) -> (f32) {
+      %x = loop.load %a[%i, %j] : memref<8x20xf32>
+      %n = arith.addf %acc, %x : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
 // Left as scalar rows: cheap steps of three loads (`CHEAP_STEP_LOADS`) and
 // of 18 ops (`CHEAP_STEP_OPS`), a row read with a stride, a row shorter
 // than the lanes, and exponentials also stored along the row (no vector
