@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
-from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i64
+from xdsl.dialects.builtin import I64, DenseArrayBase, MemRefType, VectorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
@@ -392,8 +392,7 @@ def _combine_lanes(
     tile = list(rows)
     h = n // 2
     while h:
-        low = [i if not i & h else n + i - h for i in range(n)]
-        high = [i + h if not i & h else n + i for i in range(n)]
+        low, high = _round_masks(n, h)
         tile = [
             builder.insert(
                 combiner.clone(
@@ -560,8 +559,7 @@ def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:
     tile = list(rows)
     h = n // 2
     while h:
-        low = [i if not i & h else n + i - h for i in range(n)]
-        high = [i + h if not i & h else n + i for i in range(n)]
+        low, high = _round_masks(n, h)
         for a in range(n):
             if a & h:
                 continue
@@ -572,8 +570,19 @@ def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:
     return tile
 
 
+def _round_masks(n: int, h: int) -> tuple[DenseArrayBase[I64], DenseArrayBase[I64]]:
+    """The shuffle masks of `transpose`'s round h over rows of n lanes: the
+    new rows a and a + h, made once for all the round's pairs."""
+    low = [i if not i & h else n + i - h for i in range(n)]
+    high = [i + h if not i & h else n + i for i in range(n)]
+    return DenseArrayBase.from_list(i64, low), DenseArrayBase.from_list(i64, high)
+
+
 def _shuffle(
-    a: SSAValue, b: SSAValue, mask: list[int], type_: VectorType, builder: Builder
+    a: SSAValue,
+    b: SSAValue,
+    mask: DenseArrayBase[I64],
+    type_: VectorType,
+    builder: Builder,
 ) -> SSAValue:
-    mask_attr = DenseArrayBase.from_list(i64, mask)
-    return builder.insert(vector.ShuffleOp(a, b, mask_attr, result_type=type_)).result
+    return builder.insert(vector.ShuffleOp(a, b, mask, result_type=type_)).result
