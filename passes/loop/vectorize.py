@@ -33,10 +33,11 @@ alone (those that are not contractions):
   parallel dimension by `ROW_JAM` interleaves that many independent rows
   (`passes/loop/jam.py`): each row still adds its elements in order, so the bits
   are the same, and the core keeps several adds in flight (layernorm's
-  row sums: ~3x). Where a row's step computes a transcendental (an `exp`),
-  its rows become the lanes of one vector copy instead
-  (`passes/loop/row_lanes.py`): each lane still reduces its own row in
-  order, and the per-element work runs as vector code.
+  row sums: ~3x). Where a row's step computes a transcendental (an `exp`)
+  or every step is small (a row dot, an argmax), its rows become the lanes
+  of one vector copy instead (`passes/loop/row_lanes.py`): each lane still
+  reduces its own row in order, and the per-element work runs as vector
+  code.
 
 All three bound the code they clone as `register-tile` does (`passes/loop/jam.py`):
 a costly epilogue runs once per jammed tile where it can, else the jam
