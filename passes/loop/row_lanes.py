@@ -54,7 +54,7 @@ docs/cpu.md); and only where the vector copy is possible at all
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -386,26 +386,12 @@ def _combine_lanes(
     its operands `arg` and `element`): `transpose`'s rounds, each combining
     the two rows it makes of a pair into one, so that round h halves the
     rows (2 x 2h shuffles and h combiners for the 2h rows left)."""
-    n = len(rows)
-    type_ = rows[0].type
-    assert isinstance(type_, VectorType)
-    tile = list(rows)
-    h = n // 2
-    while h:
-        low, high = _round_masks(n, h)
-        tile = [
-            builder.insert(
-                combiner.clone(
-                    value_mapper={
-                        arg: _shuffle(tile[a], tile[a + h], low, type_, builder),
-                        element: _shuffle(tile[a], tile[a + h], high, type_, builder),
-                    }
-                )
-            ).results[0]
-            for a in range(h)
-        ]
-        h //= 2
-    return tile[0]
+
+    def combine(low: SSAValue, high: SSAValue) -> SSAValue:
+        mapping = {arg: low, element: high}
+        return builder.insert(combiner.clone(value_mapper=mapping)).results[0]
+
+    return transpose(rows, builder, combine)[0]
 
 
 def _rowwise(
@@ -548,11 +534,18 @@ def _load_rows(
     return rows
 
 
-def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:
+def transpose(
+    rows: list[SSAValue],
+    builder: Builder,
+    combine: Callable[[SSAValue, SSAValue], SSAValue] | None = None,
+) -> list[SSAValue]:
     """The columns of the square tile whose rows are `rows` (vectors of
     `len(rows)` lanes, a power of two): in each round, for the distance h =
     n/2, n/4, ..., 1, rows a and a + h (a & h == 0) swap their off-diagonal
-    h x h blocks, each new row one two-input shuffle."""
+    h x h blocks, each new row one two-input shuffle. With `combine`, each
+    round combines the two new rows of a pair into row a and keeps the
+    first h rows: row 0 then holds in lane l the combination of `rows[l]`'s
+    lanes."""
     n = len(rows)
     type_ = rows[0].type
     assert isinstance(type_, VectorType)
@@ -560,12 +553,16 @@ def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:
     h = n // 2
     while h:
         low, high = _round_masks(n, h)
-        for a in range(n):
+        for a in range(len(tile)):
             if a & h:
                 continue
             top, bottom = tile[a], tile[a + h]
             tile[a] = _shuffle(top, bottom, low, type_, builder)
             tile[a + h] = _shuffle(top, bottom, high, type_, builder)
+            if combine is not None:
+                tile[a] = combine(tile[a], tile[a + h])
+        if combine is not None:
+            tile = tile[:h]
         h //= 2
     return tile
 
