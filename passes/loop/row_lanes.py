@@ -337,7 +337,9 @@ def _row_partials(
             return None
         elements.append(others[0])
     step = skipped | set(early) | set(combiners) | {loop.yield_op()}
-    if any(op not in step for op in body.ops):
+    if any(op not in step for op in body.ops) or not all(
+        isinstance(arg.type, VectorType) for arg in loop.carried
+    ):
         return None
     inits: list[SSAValue] = []
     for combiner, arg in zip(combiners, loop.carried, strict=True):
