@@ -24,10 +24,10 @@ row, and transposed in registers (`transpose`: log2(width) rounds of
 elementwise ops of the loaded values alone (a row dot's products) run on
 those row vectors, before the transpose, the same op on the same elements:
 only their results are transposed (`_rowwise`: one tile for a dot, not one
-per operand; random categorical's hash of two loads, moved so, ran 4-8%
-slower beside its logarithms). A small costly step (an exponential) then
-runs once, in a loop over the tile's columns that carries them rotated by one
-(`_column_loop`): one copy of the step to compile rather than `width`. The
+per operand; random categorical's hash of two loads, moved so beside its
+logarithms, ran no faster). A small costly step (an exponential) then
+runs once, in a loop over the tile's columns that carries them rotated by
+one (`_column_loop`): one copy of the step to compile rather than `width`. The
 others are written out once per column, copy k taking column k: a cheap
 step costs little to compile and ran faster so, and a big one's rotated
 columns did not fit in the registers (`_looped`). A loop whose combiners
@@ -35,9 +35,10 @@ reorder exactly (the row max beside logsumexp's sum, beside an argmax)
 transposes nothing: each row's vector goes into partial results of its own,
 and after the loop log2(width) rounds of shuffles and combiners give lane l
 row l's result (`_row_partials`: no shuffles in the loop, half of a
-transpose's after it). Each chain of adds is still in order, and `block-sums` later splits the loop into the same
-blocks of columns as the plain one (`width` divides its block; it counts
-the column loop's adds through the columns it carries).
+transpose's after it). Each chain of adds is still in order, and
+`block-sums` later splits the loop into the same blocks of columns as the
+plain one (`width` divides its block; it counts the column loop's adds
+through the columns it carries).
 
 A nest is rewritten only where every load in its loops that moves along
 the rows is such a load: the row dimension in one leading index (plus
