@@ -20,37 +20,47 @@ set). So each row loop that loads along its own induction variable steps
 by `width` (then a remainder loop with the old body), and the `width` x
 `width` tile a step reads is loaded as `width` contiguous vectors, one per
 row, and transposed in registers (`transpose`: log2(width) rounds of
-`width` two-input shuffles). A small costly step (an exponential) then runs
-once, in a loop over the tile's columns that carries them rotated by one
-(`_column_loop`): one copy of the step to compile rather than `width`. The
+`width` two-input shuffles). In a nest of cheap steps (below), the step's
+elementwise ops of the loaded values alone (a row dot's products) run on
+those row vectors, before the transpose, the same op on the same elements:
+only their results are transposed (`_rowwise`: one tile for a dot, not one
+per operand; random categorical's hash of two loads, moved so beside its
+logarithms, ran no faster). A small costly step (an exponential) then
+runs once, in a loop over the tile's columns that carries them rotated by
+one (`_column_loop`): one copy of the step to compile rather than `width`. The
 others are written out once per column, copy k taking column k: a cheap
 step costs little to compile and ran faster so, and a big one's rotated
-columns did not fit in the registers (`_looped`). Each chain of adds is
-still in order, and `block-sums` later splits the loop into the same
-blocks of columns as the plain one (`width` divides its block; it counts
-the column loop's adds through the columns it carries).
+columns did not fit in the registers (`_looped`). A loop whose combiners
+reorder exactly (the row max beside logsumexp's sum, beside an argmax)
+transposes nothing: each row's vector goes into partial results of its own,
+and after the loop log2(width) rounds of shuffles and combiners give lane l
+row l's result (`_row_partials`: no shuffles in the loop, half of a
+transpose's after it). Each chain of adds is still in order, and
+`block-sums` later splits the loop into the same blocks of columns as the
+plain one (`width` divides its block; it counts the column loop's adds
+through the columns it carries).
 
 A nest is rewritten only where every load in its loops that moves along
 the rows is such a load: the row dimension in one leading index (plus
 something that does not move along it), the last index the enclosing
 `loop.for`'s induction variable, that loop's bounds static, its step 1 and
 at least `width` trips; where some loop's step computes a transcendental
-that `expand-math` writes out (logsumexp's exponentials), as a cheap step
-is bound by its loads, not by its chain of adds, and the transposes only
-add to it (a row dot of `a[i, j] * b[i, j]` ran slower; a bf16 layernorm's
-rounding ops no faster, for more compile time: docs/cpu.md);
-and only where the vector copy is possible at all (`jam.vector_lanes`):
-otherwise `vectorize` jams scalar rows as before.
+that `expand-math` writes out (logsumexp's exponentials), or else every
+loop's step is small (`CHEAP_STEP_OPS`, `CHEAP_STEP_LOADS`: a row dot, an
+argmax), with at most `CHEAP_LANES` lanes (a bf16 layernorm's bigger steps,
+with their rounding ops, ran no faster, for more compile time:
+docs/cpu.md); and only where the vector copy is possible at all
+(`jam.vector_lanes`): otherwise `vectorize` jams scalar rows as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
-from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i64
+from xdsl.dialects.builtin import I64, DenseArrayBase, MemRefType, VectorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
@@ -64,6 +74,7 @@ from xlir.analysis.loop_utils import (
 )
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.combiners import exact_combiners, identity
 from xlir.passes.loop.expand_math import EXPANSIONS
 from xlir.passes.loop.jam import (
     Jammed,
@@ -77,6 +88,20 @@ LOOPED_STEP_OPS = 16
 """The most ops (the lane loads aside, the yield included) a step may have
 to run once in a loop over a tile's columns (`_looped`)."""
 
+CHEAP_STEP_OPS = 16
+"""The most ops (the yield included) of each step of a nest without a
+transcendental whose rows still become lanes (a row dot's or an argmax's):
+past it the steps' copies cost more compile time than the lanes win."""
+
+CHEAP_STEP_LOADS = 2
+"""The most loads of each such step: each one is a tile to load and
+transpose."""
+
+CHEAP_LANES = 8
+"""The lanes of such a nest, at most: a cheap step is bound by its loads and
+transposes, which 16 lanes (a 16 x 16 tile, four rounds of shuffles) made
+no faster than 8, for twice the code."""
+
 
 def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     """Jam the nest's row dimension (its largest) as one vector copy of
@@ -86,19 +111,33 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     if not counts or width < 2:
         return None
     dim = max(range(len(counts)), key=lambda d: counts[d])
-    transcendental = (
+    cheap = not any(
         type(op) in EXPANSIONS and isinstance(op.parent_op(), ForOp)
         for op in nest.walk()
     )
-    if not any(transcendental):
-        return None
+    if cheap:
+        if not _cheap_steps(nest):
+            return None
+        width = min(width, CHEAP_LANES)
     if not _row_loads_only(nest, dim, width) or vector_lanes(nest, dim, width) != width:
         return None
     jammed = jam(nest, {dim: width}, (dim, width))
     assert jammed is not None
     for loop in [op for op in jammed.nest.walk() if isinstance(op, ForOp)]:
-        transpose_row_loads(loop, width)
+        transpose_row_loads(loop, width, rowwise=cheap)
     return jammed
+
+
+def _cheap_steps(nest: ParallelOp) -> bool:
+    """Whether every loop of the nest that carries values has a step of at
+    most `CHEAP_STEP_OPS` ops and `CHEAP_STEP_LOADS` loads."""
+    loops = [op for op in nest.body.walk() if isinstance(op, ForOp) and op.iter_args]
+    for loop in loops:
+        ops = list(loop.body.block.ops)
+        loads = [op for op in ops if isinstance(op, LoadOp)]
+        if len(ops) > CHEAP_STEP_OPS or len(loads) > CHEAP_STEP_LOADS:
+            return False
+    return bool(loops)
 
 
 def _row_loads_only(nest: ParallelOp, dim: int, width: int) -> bool:
@@ -201,9 +240,11 @@ def _offset_of(index: SSAValue, base: SSAValue, lane: int) -> bool:
     return False
 
 
-def transpose_row_loads(loop: ForOp, width: int) -> bool:
+def transpose_row_loads(loop: ForOp, width: int, rowwise: bool = False) -> bool:
     """Unroll `loop` by `width` and load its lane-by-lane row loads as
-    transposed tiles (module docstring); whether it changed."""
+    transposed tiles (module docstring), the step's elementwise ops of the
+    loads alone run on the row vectors first where `rowwise` (`_rowwise`);
+    whether it changed."""
     body = loop.body.block
     found = [g for op in body.ops if (g := _lane_loads(op, loop, width))]
     count = static_trip_count(loop.lower, loop.upper, loop.step)
@@ -214,18 +255,26 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
     skipped = _dead_without({op for g in found for op in g.ops}, body)
     split = lower + count - count % width
     builder = Builder(InsertPoint.before(loop))
+    partials = _row_partials(loop, found, skipped, width, split, builder)
+    if partials is not None:
+        finish_with_remainder(loop, partials, split, builder)
+        return True
+    early = _rowwise(body, {g.result for g in found}, skipped) if rowwise else []
+    skipped |= set(early)
+    transposed = _transposed(found, early, skipped)
     block = Block(arg_types=[a.type for a in body.args])
     main = builder.insert(
         ForOp(lower, split, width, list(loop.iter_args), Region(block))
     )
     inner = Builder(InsertPoint.at_end(block))
     start = block.args[0]
-    tiles = [_load_transposed(g, start, width, inner) for g in found]
+    rows = _row_values(found, early, start, width, inner)
+    tiles = [transpose(rows[v], inner) for v in transposed]
     carried: list[SSAValue] = list(block.args[1:])
     indexed = any(u.operation not in skipped for u in loop.induction_var.uses)
     if _looped(loop, skipped):
         carried = _column_loop(
-            loop, found, tiles, carried, start, indexed, skipped, inner
+            loop, transposed, tiles, carried, start, indexed, skipped, inner
         )
     else:
         for k in range(width):
@@ -235,10 +284,151 @@ def transpose_row_loads(loop: ForOp, width: int) -> bool:
                     arith.AddiOp(start, index_constant(inner, k))
                 ).result
             column = [tile[k] for tile in tiles]
-            carried = _step(loop, found, column, carried, index, skipped, inner)
+            carried = _step(loop, transposed, column, carried, index, skipped, inner)
     inner.insert(YieldOp(*carried))
     finish_with_remainder(loop, main.results, split, builder)
     return True
+
+
+def _row_values(
+    found: list[_LaneLoads],
+    early: list[Operation],
+    start: SSAValue,
+    width: int,
+    builder: Builder,
+) -> dict[SSAValue, list[SSAValue]]:
+    """The tile from column `start` of each lane load and row-wise op
+    (`_rowwise`) as its rows: row l holds lane l's values of `width` steps."""
+    rows = {g.result: _load_rows(g, start, width, builder) for g in found}
+    for op in early:
+        rows[op.results[0]] = [
+            builder.insert(
+                op.clone(value_mapper={v: rows[v][lane] for v in op.operands})
+            ).results[0]
+            for lane in range(width)
+        ]
+    return rows
+
+
+def _row_partials(
+    loop: ForOp,
+    found: list[_LaneLoads],
+    skipped: set[Operation],
+    width: int,
+    split: int,
+    builder: Builder,
+) -> list[SSAValue] | None:
+    """Where every combiner of `loop` reorders exactly (a row max) and
+    combines a value of the loads alone (`_rowwise`), with nothing else in
+    the step: the loop up to `split` with no transpose, each row of the tile
+    combined into a vector of partial results of its own (started from the
+    combiner's identity), then each row's partials combined into its lane
+    (`_combine_lanes`) and with `loop`'s initial values; those values, or
+    None."""
+    combiners = exact_combiners(loop)
+    body = loop.body.block
+    if combiners is None:
+        return None
+    early = _rowwise(body, {g.result for g in found}, skipped)
+    produced = {g.result for g in found} | {op.results[0] for op in early}
+    elements: list[SSAValue] = []
+    for combiner, arg in zip(combiners, loop.carried, strict=True):
+        others = [v for v in combiner.operands if v is not arg]
+        if len(others) != 1 or others[0] not in produced:
+            return None
+        elements.append(others[0])
+    step = skipped | set(early) | set(combiners) | {loop.yield_op()}
+    if any(op not in step for op in body.ops) or not all(
+        isinstance(arg.type, VectorType) for arg in loop.carried
+    ):
+        return None
+    inits: list[SSAValue] = []
+    for combiner, arg in zip(combiners, loop.carried, strict=True):
+        type_ = arg.type
+        assert isinstance(type_, VectorType)
+        scalar = type_.get_element_type()
+        constant = arith.ConstantOp(identity(combiner.name, scalar), scalar)
+        start = builder.insert(constant).result
+        inits += [builder.insert(vector.BroadcastOp(start, type_)).vector] * width
+    block = Block(arg_types=[loop.induction_var.type, *(v.type for v in inits)])
+    lower = loop.lower
+    assert isinstance(lower, int)
+    main = builder.insert(ForOp(lower, split, width, inits, Region(block)))
+    inner = Builder(InsertPoint.at_end(block))
+    rows = _row_values(found, early, block.args[0], width, inner)
+    yielded: list[SSAValue] = []
+    triples = zip(combiners, loop.carried, elements, strict=True)
+    for n, (combiner, arg, element) in enumerate(triples):
+        for lane in range(width):
+            mapping = {
+                arg: block.args[1 + n * width + lane],
+                element: rows[element][lane],
+            }
+            yielded.append(
+                inner.insert(combiner.clone(value_mapper=mapping)).results[0]
+            )
+    inner.insert(YieldOp(*yielded))
+    results: list[SSAValue] = []
+    triples = zip(combiners, loop.carried, elements, strict=True)
+    for n, (combiner, arg, element) in enumerate(triples):
+        partials: list[SSAValue] = list(main.results[n * width : (n + 1) * width])
+        lanes = _combine_lanes(partials, combiner, arg, element, builder)
+        mapping = {arg: loop.iter_args[n], element: lanes}
+        results.append(builder.insert(combiner.clone(value_mapper=mapping)).results[0])
+    return results
+
+
+def _combine_lanes(
+    rows: list[SSAValue],
+    combiner: Operation,
+    arg: SSAValue,
+    element: SSAValue,
+    builder: Builder,
+) -> SSAValue:
+    """One vector whose lane l combines the lanes of `rows[l]` (`combiner`,
+    its operands `arg` and `element`): `transpose`'s rounds, each combining
+    the two rows it makes of a pair into one, so that round h halves the
+    rows (2 x 2h shuffles and h combiners for the 2h rows left)."""
+
+    def combine(low: SSAValue, high: SSAValue) -> SSAValue:
+        mapping = {arg: low, element: high}
+        return builder.insert(combiner.clone(value_mapper=mapping)).results[0]
+
+    return transpose(rows, builder, combine)[0]
+
+
+def _rowwise(
+    body: Block, loaded: set[SSAValue], skipped: set[Operation]
+) -> list[Operation]:
+    """The step's elementwise ops (`arith`, `math`) of the lane loads alone
+    (a row dot's products), in order: each row's vector of the tile goes
+    through them before the transpose, the same op on the same elements, so
+    only their results are transposed (one tile, not one per load)."""
+    found: list[Operation] = []
+    inputs = set(loaded)
+    for op in body.ops:
+        if (
+            op in skipped
+            or op.regions
+            or len(op.results) != 1
+            or not op.operands
+            or op.dialect_name() not in ("arith", "math")
+            or not is_pure(op)
+            or not all(v in inputs for v in op.operands)
+        ):
+            continue
+        found.append(op)
+        inputs.add(op.results[0])
+    return found
+
+
+def _transposed(
+    found: list[_LaneLoads], rowwise: list[Operation], skipped: set[Operation]
+) -> list[SSAValue]:
+    """The lane loads' and row-wise ops' values the rest of the step uses:
+    those whose tiles are transposed."""
+    values = [g.result for g in found] + [op.results[0] for op in rowwise]
+    return [v for v in values if any(u.operation not in skipped for u in v.uses)]
 
 
 def _looped(loop: ForOp, skipped: set[Operation]) -> bool:
@@ -254,7 +444,7 @@ def _looped(loop: ForOp, skipped: set[Operation]) -> bool:
 
 def _column_loop(
     loop: ForOp,
-    found: list[_LaneLoads],
+    transposed: list[SSAValue],
     tiles: list[list[SSAValue]],
     carried: Sequence[SSAValue],
     start: SSAValue,
@@ -277,7 +467,7 @@ def _column_loop(
     index = inside.insert(arith.AddiOp(start, trip)).result if indexed else trip
     column = rotating[::width]
     accumulators = list(block.args[1 + len(passed) :])
-    yielded = _step(loop, found, column, accumulators, index, skipped, inside)
+    yielded = _step(loop, transposed, column, accumulators, index, skipped, inside)
     rotated = [
         rotating[n * width + (k + 1) % width]
         for n in range(len(tiles))
@@ -290,7 +480,7 @@ def _column_loop(
 
 def _step(
     loop: ForOp,
-    found: list[_LaneLoads],
+    transposed: list[SSAValue],
     column: Sequence[SSAValue],
     carried: Sequence[SSAValue],
     index: SSAValue,
@@ -301,7 +491,7 @@ def _step(
     tile's vector there) from `carried`; the values it yields."""
     mapping: dict[SSAValue, SSAValue] = {loop.induction_var: index}
     mapping.update(zip(loop.carried, carried, strict=True))
-    mapping.update((lanes.result, c) for lanes, c in zip(found, column, strict=True))
+    mapping.update(zip(transposed, column, strict=True))
     yielded: list[SSAValue] = []
     for op in loop.body.block.ops:
         if isinstance(op, YieldOp):
@@ -323,12 +513,12 @@ def _dead_without(removed: set[Operation], body: Block) -> set[Operation]:
     return dead
 
 
-def _load_transposed(
+def _load_rows(
     lanes: _LaneLoads, start: SSAValue, width: int, builder: Builder
 ) -> list[SSAValue]:
     """The tile of `width` rows by `width` columns from `start` that the lane
-    loads read across its steps, as its columns: column k holds row l's
-    element k in lane l."""
+    loads read across its steps, as its rows: row l holds lane l's elements
+    of the `width` steps."""
     type_ = lanes.buffer.type
     assert isinstance(type_, MemRefType)
     vector_type = VectorType(type_.element_type, [width])
@@ -344,34 +534,55 @@ def _load_transposed(
         indices[lanes.position] = row
         indices[-1] = start
         rows.append(builder.insert(LoadOp(lanes.buffer, indices, vector_type)).result)
-    return transpose(rows, builder)
+    return rows
 
 
-def transpose(rows: list[SSAValue], builder: Builder) -> list[SSAValue]:
+def transpose(
+    rows: list[SSAValue],
+    builder: Builder,
+    combine: Callable[[SSAValue, SSAValue], SSAValue] | None = None,
+) -> list[SSAValue]:
     """The columns of the square tile whose rows are `rows` (vectors of
     `len(rows)` lanes, a power of two): in each round, for the distance h =
     n/2, n/4, ..., 1, rows a and a + h (a & h == 0) swap their off-diagonal
-    h x h blocks, each new row one two-input shuffle."""
+    h x h blocks, each new row one two-input shuffle. With `combine`, each
+    round combines the two new rows of a pair into row a and keeps the
+    first h rows: row 0 then holds in lane l the combination of `rows[l]`'s
+    lanes."""
     n = len(rows)
     type_ = rows[0].type
     assert isinstance(type_, VectorType)
     tile = list(rows)
     h = n // 2
     while h:
-        low = [i if not i & h else n + i - h for i in range(n)]
-        high = [i + h if not i & h else n + i for i in range(n)]
-        for a in range(n):
+        low, high = _round_masks(n, h)
+        for a in range(len(tile)):
             if a & h:
                 continue
             top, bottom = tile[a], tile[a + h]
             tile[a] = _shuffle(top, bottom, low, type_, builder)
             tile[a + h] = _shuffle(top, bottom, high, type_, builder)
+            if combine is not None:
+                tile[a] = combine(tile[a], tile[a + h])
+        if combine is not None:
+            tile = tile[:h]
         h //= 2
     return tile
 
 
+def _round_masks(n: int, h: int) -> tuple[DenseArrayBase[I64], DenseArrayBase[I64]]:
+    """The shuffle masks of `transpose`'s round h over rows of n lanes: the
+    new rows a and a + h, made once for all the round's pairs."""
+    low = [i if not i & h else n + i - h for i in range(n)]
+    high = [i + h if not i & h else n + i for i in range(n)]
+    return DenseArrayBase.from_list(i64, low), DenseArrayBase.from_list(i64, high)
+
+
 def _shuffle(
-    a: SSAValue, b: SSAValue, mask: list[int], type_: VectorType, builder: Builder
+    a: SSAValue,
+    b: SSAValue,
+    mask: DenseArrayBase[I64],
+    type_: VectorType,
+    builder: Builder,
 ) -> SSAValue:
-    mask_attr = DenseArrayBase.from_list(i64, mask)
-    return builder.insert(vector.ShuffleOp(a, b, mask_attr, result_type=type_)).result
+    return builder.insert(vector.ShuffleOp(a, b, mask, result_type=type_)).result

@@ -34,10 +34,11 @@ alone (those that are not contractions):
   parallel dimension by `ROW_JAM` interleaves that many independent rows
   (`passes/loop/jam.py`): each row still adds its elements in order, so the bits
   are the same, and the core keeps several adds in flight (layernorm's
-  row sums: ~3x). Where a row's step computes a transcendental (an `exp`),
-  its rows become the lanes of one vector copy instead
-  (`passes/loop/row_lanes.py`): each lane still reduces its own row in
-  order, and the per-element work runs as vector code.
+  row sums: ~3x). Where a row's step computes a transcendental (an `exp`)
+  or every step is small (a row dot, an argmax), its rows become the lanes
+  of one vector copy instead (`passes/loop/row_lanes.py`): each lane still
+  reduces its own row in order, and the per-element work runs as vector
+  code.
 
 All three bound the code they clone as `register-tile` does (`passes/loop/jam.py`):
 a costly epilogue runs once per jammed tile where it can, else the jam
@@ -68,12 +69,10 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
-    FloatAttr,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.loop_utils import (
@@ -86,6 +85,13 @@ from xlir.analysis.loop_utils import (
 )
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
+from xlir.passes.loop.combiners import (
+    EXACT_COMBINERS,
+    REASSOCIATING_COMBINERS,
+    combiners_of,
+    exact_combiners,
+    identity,
+)
 from xlir.passes.loop.fold_index import fold_decided
 from xlir.passes.loop.jam import (
     CLONED_EPILOGUE_BUDGET,
@@ -103,24 +109,6 @@ from xlir.passes.loop.vector_sizes import DEFAULT_VECTOR_BITS, check_vector_bits
 
 from xlir.diagnostics import XlirError
 from xlir.walk import walk
-
-_EXACT_COMBINERS = {
-    "arith.maximumf",
-    "arith.minimumf",
-    "arith.addi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.maxsi",
-    "arith.minsi",
-    "arith.maxui",
-    "arith.minui",
-}
-"""Combiners whose partial results combine to the same bits in any order."""
-
-_REASSOCIATING_COMBINERS = {"arith.addf", "arith.mulf"}
-"""Combiners that round differently when reordered."""
 
 ROW_JAM = 8
 """Rows interleaved for an in-order reduction: enough independent adds to
@@ -150,32 +138,6 @@ ROW_JAM_LOADS = 16
 loads in its loops, counted once): past it the steps wait on their loads,
 not on the chains of in-order ops the rows interleave, so more rows would
 clone code for nothing (a merge sort of keys and values: 4 loads a row)."""
-
-
-def _identity(combiner: str, type_: Attribute) -> FloatAttr | IntegerAttr:
-    """The value x with combiner(x, y) == y for every y of `type_`."""
-    if isinstance(type_, AnyFloat):
-        value = {
-            "arith.addf": -0.0,
-            "arith.mulf": 1.0,
-            "arith.maximumf": float("-inf"),
-            "arith.minimumf": float("inf"),
-        }[combiner]
-        return FloatAttr(value, type_)
-    assert isinstance(type_, IntegerType)
-    bits = type_.width.data
-    value = {
-        "arith.addi": 0,
-        "arith.muli": 1,
-        "arith.andi": -1,
-        "arith.ori": 0,
-        "arith.xori": 0,
-        "arith.maxsi": -(1 << (bits - 1)),
-        "arith.minsi": (1 << (bits - 1)) - 1,
-        "arith.maxui": 0,
-        "arith.minui": -1,
-    }[combiner]
-    return IntegerAttr(value, type_)
 
 
 def _element_bits(loop: ForOp) -> int:
@@ -247,31 +209,10 @@ def jam_rows(nest: ParallelOp, rows: int) -> bool:
     return jammed > 1 and jam(nest, {dim: jammed}) is not None
 
 
-def _combiners(loop: ForOp) -> list[Operation] | None:
-    """Each carried value's combiner, or None unless every carried value is
-    used only by its combiner and that only by the yield, at its place."""
-    yielded = loop.yield_op().arguments
-    found: list[Operation] = []
-    for index, arg in enumerate(loop.carried):
-        if not arg.has_one_use():
-            return None
-        combiner = arg.get_user_of_unique_use()
-        if (
-            combiner is None
-            or len(combiner.results) != 1
-            or not combiner.results[0].has_one_use()
-            or yielded[index] is not combiner.results[0]
-        ):
-            return None
-        found.append(combiner)
-    return found
-
-
 def left_to_llvm(loop: ForOp) -> bool:
     """Whether every combiner of the reduction gives the same bits in any
     order, which LLVM's loop vectorizer knows (module docstring)."""
-    combiners = _combiners(loop)
-    return combiners is not None and all(c.name in _EXACT_COMBINERS for c in combiners)
+    return exact_combiners(loop) is not None
 
 
 def split_reduction(loop: ForOp, width: int, reassociate: bool) -> bool:
@@ -285,8 +226,8 @@ def split_reduction(loop: ForOp, width: int, reassociate: bool) -> bool:
         return False
     assert isinstance(lower, int) and isinstance(upper, int)
     assert isinstance(step, int)
-    combiners = _combiners(loop)
-    allowed = _EXACT_COMBINERS | _REASSOCIATING_COMBINERS
+    combiners = combiners_of(loop)
+    allowed = EXACT_COMBINERS | REASSOCIATING_COMBINERS
     if (
         not reassociate
         or combiners is None
@@ -299,7 +240,7 @@ def split_reduction(loop: ForOp, width: int, reassociate: bool) -> bool:
         return False
     builder = Builder(InsertPoint.before(loop))
     identities = [
-        builder.insert(arith.ConstantOp(_identity(c.name, arg.type), arg.type)).result
+        builder.insert(arith.ConstantOp(identity(c.name, arg.type), arg.type)).result
         for c, arg in zip(combiners, loop.carried, strict=True)
     ]
     inits = list(loop.iter_args) + identities * (width - 1)

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from xlir.targets.cpu import CpuCompiler
 
 from tests.conftest import CORPUS
 from tests.e2e.jax_corpus_check import script
+from xlir.pass_manager import VERIFY_EACH_VARIABLE
 
 run = script("benchmarks/run.py")
 
@@ -214,3 +218,25 @@ def test_a_cached_compile_loads_what_one_compile_stored(
     assert cpu_ms >= 0 and wall_ms >= 0
     x = np.arange(4, dtype=np.float32)
     assert np.array_equal(executable(x, np.int32(7))[0], 2 * x)  # pyright: ignore
+
+
+def test_compiles_without_the_test_suites_verification() -> None:
+    """Importing benchmarks/run.py (and with it tests/conftest.py, which
+    asks for every pass to be verified) leaves xlir's compiles as a user's
+    run: no verification after each pass."""
+    root = Path(__file__).resolve().parents[2]
+    environment = {k: v for k, v in os.environ.items() if k != VERIFY_EACH_VARIABLE}
+    code = (
+        "import sys; sys.path.insert(0, 'benchmarks'); import run; "
+        "from xlir.pass_manager import verify_each_requested; "
+        "print(verify_each_requested())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip().splitlines()[-1] == "False"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xlir.evaluator.loop import LoopModule
+from xlir.targets.target import CompileOptions
 
 import xlir
 from xlir.context import make_context
@@ -15,54 +16,95 @@ from xlir.pass_manager import run_pipeline
 ROWS, COLUMNS = 18, 604
 
 
-def exp_sums(rows: int, columns: int) -> str:
-    """Each row's sum of exponentials, one kernel and its launch."""
-    x, out = f"memref<{rows}x{columns}xf32>", f"memref<{rows}xf32>"
-    return f"""
-loop.kernel @k(%x: {x}, %out: {out}) {{
-  %zero = arith.constant 0.0 : f32
-  loop.parallel (%i) = (0) to ({rows}) step (1) {{
-    %s = loop.for %j = 0 to {columns} step 1 iter_args(%acc = %zero) -> (f32) {{
+LOOP = "%s = loop.for %j = 0 to {columns} step 1 iter_args(%acc = %zero) -> (f32) {{"
+
+STEPS = {
+    "exp_sums": """
       %v = loop.load %x[%i, %j] : {x}
       %e = math.exp %v : f32
       %n = arith.addf %acc, %e : f32
+      loop.yield %n : f32""",
+    "row_dots": """
+      %v = loop.load %x[%i, %j] : {x}
+      %w = loop.load %y[%i, %j] : {x}
+      %p = arith.mulf %v, %w : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32""",
+    "dot_of_maxima": """
+      %v = loop.load %x[%i, %j] : {x}
+      %w = loop.load %y[%i, %j] : {x}
+      %d = arith.subf %v, %w : f32
+      %n = arith.maximumf %acc, %d : f32
       loop.yield %n : f32
     }}
-    loop.store %s, %out[%i] : {out}
+    %t = loop.for %k = 0 to {columns} step 1 iter_args(%sum = %s) -> (f32) {{
+      %v = loop.load %x[%i, %k] : {x}
+      %w = loop.load %y[%i, %k] : {x}
+      %p = arith.mulf %v, %w : f32
+      %n = arith.addf %sum, %p : f32
+      loop.yield %n : f32""",
+}
+"""Row reductions of x (and y): a costly step, a cheap one whose products
+are taken before the transpose, and a row max (exact in any order: partial
+maxima per row, no transpose) that starts a row dot in the same nest."""
+
+WANT = {
+    "exp_sums": lambda x, y: np.exp(x).sum(axis=1),
+    "row_dots": lambda x, y: (x * y).sum(axis=1),
+    "dot_of_maxima": lambda x, y: (
+        np.maximum((x - y).max(axis=1), 0) + (x * y).sum(axis=1)
+    ),
+}
+
+
+def row_kernel(step: str, rows: int, columns: int) -> str:
+    """Each row's reduction by `step`, one kernel and its launch."""
+    x, out = f"memref<{rows}x{columns}xf32>", f"memref<{rows}xf32>"
+    body = STEPS[step].format(x=x, columns=columns)
+    result = "%t" if step == "dot_of_maxima" else "%s"
+    return f"""
+loop.kernel @k(%x: {x}, %y: {x}, %out: {out}) {{
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to ({rows}) step (1) {{
+    {LOOP.format(columns=columns)}{body}
+    }}
+    loop.store {result}, %out[%i] : {out}
   }}
   loop.return
 }}
-func.func @main(%x: {x}) -> {out} {{
+func.func @main(%x: {x}, %y: {x}) -> {out} {{
   %s = device.default_stream
   %out = device.alloc : {out}
-  device.launch @k(%x, %out) on %s : {x}, {out}
+  device.launch @k(%x, %y, %out) on %s : {x}, {x}, {out}
   device.synchronize %s
   func.return %out : {out}
 }}
 """
 
 
-def run_after(pipeline: str, x: np.ndarray) -> np.ndarray:
-    module = parse_module(make_context(), exp_sums(*x.shape), "rows.mlir")
+def run_after(pipeline: str, step: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    module = parse_module(make_context(), row_kernel(step, *x.shape), "rows.mlir")
     run_pipeline(make_context(), module, pipeline)
     text = str(module)
     if pipeline.startswith("vectorize"):
         assert "vector.shuffle" in text  # the rows did become lanes
-    (out,) = LoopModule(module).call("main", [x])
+    (out,) = LoopModule(module).call("main", [x, y])
     return out
 
 
+@pytest.mark.parametrize("step", sorted(STEPS))
 @pytest.mark.parametrize("width", [8, 16])
-def test_rows_in_lanes_sum_as_the_rows_one_by_one(width: int) -> None:
+def test_rows_in_lanes_sum_as_the_rows_one_by_one(step: str, width: int) -> None:
     """The transposed tiles, the remainder columns (604 = 16 x 37 + 12,
     but 256 + 256 + 92 in blocks: two blocks, as one block and the rest
     would give the in-order sum's bits too) and the remainder rows give the
     bits of the plain nest blocked as `block-sums` blocks it."""
-    x = np.random.default_rng(0).normal(size=(ROWS, COLUMNS)).astype(np.float32)
-    old = run_after("block-sums", x)
-    new = run_after(f"vectorize{{width={width}}},block-sums", x)
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(2, ROWS, COLUMNS)).astype(np.float32)
+    old = run_after("block-sums", step, x, y)
+    new = run_after(f"vectorize{{width={width}}},block-sums", step, x, y)
     np.testing.assert_array_equal(old.view(np.uint32), new.view(np.uint32))
-    np.testing.assert_allclose(new, np.exp(x).sum(axis=1), rtol=1e-5)
+    np.testing.assert_allclose(new, WANT[step](x, y), rtol=1e-4, atol=1e-4)
 
 
 LOGSUMEXP = """
@@ -92,3 +134,64 @@ def test_cpu_row_in_lanes_equals_the_row_left_over() -> None:
     m = x.max(axis=1)
     want = np.log(np.exp(x - m[:, None]).sum(axis=1)) + m
     np.testing.assert_allclose(out, want, rtol=1e-5)
+
+
+ROW_DOT = """
+func.func public @main(%a: tensor<17x1000xf32>, %b: tensor<17x1000xf32>) -> tensor<17xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [1] x [1] : (tensor<17x1000xf32>, tensor<17x1000xf32>) -> tensor<17xf32>
+  return %0 : tensor<17xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cpu_row_dot_in_lanes_equals_the_row_left_over(threads: int) -> None:
+    """einsum('ij,ij->i') on the cpu target: its rows are lanes of a cheap
+    step (8 of them, the 17th a remainder row); given row 0's data, the
+    remainder row gives row 0's bits, on one thread or two."""
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(2, 17, 1000)).astype(np.float32)
+    a[16], b[16] = a[0], b[0]
+    options = CompileOptions(threads=threads)
+    out = xlir.compile(ROW_DOT, target="cpu", options=options)(a, b)
+    assert out[16].view(np.uint32) == out[0].view(np.uint32)
+    np.testing.assert_allclose(out, (a * b).sum(axis=1), rtol=1e-4, atol=1e-4)
+
+
+ROW_MAX_ARGMAX = """
+func.func public @main(%x: tensor<19x300xf32>) -> (tensor<19xf32>, tensor<19xi32>) {
+  %low = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %low) applies stablehlo.maximum across dimensions = [1] : (tensor<19x300xf32>, tensor<f32>) -> tensor<19xf32>
+  %iota = stablehlo.iota dim = 1 : tensor<19x300xi32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.reduce(%x init: %low), (%iota init: %zero) across dimensions = [1] : (tensor<19x300xf32>, tensor<19x300xi32>, tensor<f32>, tensor<i32>) -> (tensor<19xf32>, tensor<19xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %gt = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %keep = stablehlo.or %gt, %nan : tensor<i1>
+    %eq = stablehlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = stablehlo.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = stablehlo.and %eq, %lt : tensor<i1>
+    %first = stablehlo.or %keep, %tie : tensor<i1>
+    %v = stablehlo.select %keep, %a, %b : tensor<i1>, tensor<f32>
+    %i = stablehlo.select %first, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %i : tensor<f32>, tensor<i32>
+  }
+  return %m, %r#1 : tensor<19xf32>, tensor<19xi32>
+}
+"""
+
+
+def test_cpu_row_maxima_and_argmax_in_lanes_as_the_interpreter() -> None:
+    """A row max (partial maxima per row, combined across lanes after the
+    loop) beside an argmax (a cheap step in order, ties to the first index)
+    in one nest of rows as lanes: the interpreter's bits, with ties, a NaN
+    and a row of -inf."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-4, 4, size=(19, 300)).astype(np.float32)
+    x[2, 17] = np.nan
+    x[5] = -np.inf
+    out = xlir.compile(ROW_MAX_ARGMAX, target="cpu")(x)
+    want = xlir.compile(ROW_MAX_ARGMAX, target="interpreter")(x)
+    for got, expected in zip(out, want, strict=True):
+        np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))

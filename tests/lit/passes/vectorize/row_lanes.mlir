@@ -1,5 +1,6 @@
 // RUN: xlir-opt %s -p 'vectorize{width=8}' --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'vectorize{width=8},block-sums' --split-input-file | xlir-opt --split-input-file | filecheck %s --check-prefix=ROUND
+// RUN: xlir-opt %s -p 'vectorize{width=16}' --split-input-file | filecheck %s --check-prefix=WIDE
 
 // A row sum of exponentials kept in order: its rows become the lanes of one
 // vector copy (8 rows), and the row loop, stepping by 8, loads each 8 x 8
@@ -44,22 +45,138 @@ loop.kernel @exp_sums(%x: memref<10x20xf32>, %out: memref<10xf32>) {
 
 // -----
 
-// Left as scalar rows: a cheap step (its loads, not its adds, bound it), a
-// row read with a stride, a row shorter than the lanes, and exponentials
-// also stored along the row (no vector copy). The costly ones get 4 rows
+// A row dot, a cheap step: its rows become 8 lanes (at most 8: `CHEAP_LANES`,
+// also where the vector holds 16), the products are taken on the row vectors
+// before the transpose, so one tile is transposed (3 rounds of 8 shuffles),
+// and the 8 adds of a tile are written out in column order, each lane its
+// row's own order.
+// CHECK-LABEL: loop.kernel @row_dots
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           %[[MAIN:[0-9]+]] = loop.for %[[J:[^ ]+]] = 0 to 16 step 8 iter_args(%[[A:[^ ]+]] = %{{.*}}) -> (vector<8xf32>) {
+// CHECK-COUNT-8:     loop.load %{{.*}}[%{{.*}}, %[[J]]] : memref<10x20xf32>, vector<8xf32>
+// CHECK-COUNT-8:     loop.load %{{.*}}[%{{.*}}, %[[J]]] : memref<10x20xf32>, vector<8xf32>
+// CHECK-COUNT-8:     arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-COUNT-24:    vector.shuffle
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[A]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:        %[[S1:.*]] = arith.addf %[[S]], %{{.*}} : vector<8xf32>
+// CHECK-COUNT-6:     arith.addf
+// CHECK-NEXT:        loop.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %{{.*}} = loop.for %{{.*}} = 16 to 20 step 1 iter_args(%{{.*}} = %[[MAIN]]) -> (vector<8xf32>) {
+// CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (2) attributes {jam = array<i64: 2>} {
+// WIDE-LABEL: loop.kernel @row_dots
+// WIDE:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// WIDE-NOT:     vector<16xf32>
+// WIDE:         loop.return
+// ROUND-LABEL: loop.kernel @row_dots
+// ROUND:         vector.shuffle
+loop.kernel @row_dots(%a: memref<10x20xf32>, %b: memref<10x20xf32>, %out: memref<10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (10) step (1) {
+    %s = loop.for %j = 0 to 20 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%i, %j] : memref<10x20xf32>
+      %y = loop.load %b[%i, %j] : memref<10x20xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<10xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// A row max (exact in any order) beside a row sum: the sum makes the rows
+// lanes; the max loop transposes nothing: each row's differences (taken on
+// the row vectors) go into partial maxima of their own, and after the loop
+// 3 rounds (4 + 2 + 1 pairs, 2 shuffles and a max each) give lane l row l's
+// maximum, then combined with the loop's initial value.
+// CHECK-LABEL: loop.kernel @row_max_then_sum
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           %[[INIT:.*]] = vector.broadcast %low : f32 to vector<8xf32>
+// CHECK:           %[[P:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK:           loop.for %{{.*}} = 0 to 16 step 8 iter_args(%{{.*}} = %[[P]], {{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-NOT:         vector.shuffle
+// CHECK-COUNT-8:     arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-COUNT-8:     arith.maximumf
+// CHECK-NEXT:        loop.yield
+// CHECK-NEXT:      }
+// CHECK-COUNT-14:  vector.shuffle %{{.*}}, %{{.*}} [{{.*}}] : vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:      %[[LANES:.*]] = arith.maximumf
+// CHECK-NEXT:      %[[MAX:.*]] = arith.maximumf %[[INIT]], %[[LANES]] : vector<8xf32>
+// CHECK-NEXT:      loop.for %{{.*}} = 16 to 20 step 1 iter_args(%{{.*}} = %[[MAX]]) -> (vector<8xf32>) {
+// CHECK:           vector.shuffle
+// CHECK:           arith.addf
+// CHECK:         loop.return
+loop.kernel @row_max_then_sum(%a: memref<8x20xf32>, %b: memref<8x20xf32>, %out: memref<8xf32>) {
+  %low = arith.constant 0xFF800000 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %m = loop.for %j = 0 to 20 step 1 iter_args(%acc = %low) -> (f32) {
+      %x = loop.load %a[%i, %j] : memref<8x20xf32>
+      %y = loop.load %b[%i, %j] : memref<8x20xf32>
+      %d = arith.subf %x, %y : f32
+      %n = arith.maximumf %acc, %d : f32
+      loop.yield %n : f32
+    }
+    %s = loop.for %j = 0 to 20 step 1 iter_args(%acc = %m) -> (f32) {
+      %x = loop.load %a[%i, %j] : memref<8x20xf32>
+      %n = arith.addf %acc, %x : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<8xf32>
+  }
+  loop.return
+}
+
+// -----
+
+// Left as scalar rows: cheap steps of three loads (`CHEAP_STEP_LOADS`) and
+// of 18 ops (`CHEAP_STEP_OPS`), a row read with a stride, a row shorter
+// than the lanes, and exponentials also stored along the row (no vector
+// copy). The three loads get 5 rows (`ROW_JAM_LOADS`), the costly ones 4
 // (`ROW_JAM_BUDGET`).
 // CHECK-LABEL: loop.kernel @scalar_rows
+// CHECK-NOT:     vector
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (15) step (5) attributes {jam = array<i64: 5>}
 // CHECK-NOT:     vector
 // CHECK-COUNT-4: loop.parallel (%{{.*}}) = (0) to (16) step ({{[48]}}) attributes {jam = array<i64: {{[48]}}>}
 // CHECK-NOT:     vector
 // CHECK:         loop.return
-loop.kernel @scalar_rows(%x: memref<16x32xf32>, %e: memref<16x32xf32>, %out: memref<16xf32>) {
+loop.kernel @scalar_rows(%x: memref<16x32xf32>, %e: memref<16x32xf32>, %y: memref<16x32xf32>, %out: memref<16xf32>) {
   %zero = arith.constant 0.0 : f32
   %two = arith.constant 2 : index
   loop.parallel (%i) = (0) to (16) step (1) {
     %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
+      %u = loop.load %x[%i, %j] : memref<16x32xf32>
+      %v = loop.load %e[%i, %j] : memref<16x32xf32>
+      %w = loop.load %y[%i, %j] : memref<16x32xf32>
+      %uv = arith.mulf %u, %v : f32
+      %uvw = arith.mulf %uv, %w : f32
+      %n = arith.addf %acc, %uvw : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %out[%i] : memref<16xf32>
+  }
+  loop.parallel (%i) = (0) to (16) step (1) {
+    %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
       %v = loop.load %x[%i, %j] : memref<16x32xf32>
-      %n = arith.addf %acc, %v : f32
+      %a1 = arith.mulf %v, %v : f32
+      %a2 = arith.addf %a1, %v : f32
+      %a3 = arith.mulf %a2, %v : f32
+      %a4 = arith.addf %a3, %v : f32
+      %a5 = arith.mulf %a4, %v : f32
+      %a6 = arith.addf %a5, %v : f32
+      %a7 = arith.mulf %a6, %v : f32
+      %a8 = arith.addf %a7, %v : f32
+      %a9 = arith.mulf %a8, %v : f32
+      %a10 = arith.addf %a9, %v : f32
+      %a11 = arith.mulf %a10, %v : f32
+      %a12 = arith.addf %a11, %v : f32
+      %a13 = arith.mulf %a12, %v : f32
+      %a14 = arith.addf %a13, %v : f32
+      %a15 = arith.mulf %a14, %v : f32
+      %n = arith.addf %acc, %a15 : f32
       loop.yield %n : f32
     }
     loop.store %s, %out[%i] : memref<16xf32>

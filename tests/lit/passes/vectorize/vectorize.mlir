@@ -105,9 +105,9 @@ loop.kernel @row_sum(%x: memref<2x16xf32>, %e: memref<2x16xf32>, %out: memref<2x
 
 // Not split, even reassociating: a nest jammed already (left as it is), a
 // running max that is also stored (a scan), and sums that are too short to
-// split (fewer than 2 x 4 iterations), of dynamic length, or read with a
-// stride. The last four get 8 rows jammed instead, each row's loop still
-// stepping by 1.
+// split (fewer than 2 x 4 iterations, and too few for rows as 4 lanes), of
+// dynamic length, or read with a stride. The last four get 8 rows jammed
+// instead, each row's loop still stepping by 1.
 // CHECK-LABEL: loop.kernel @not_split
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (2) attributes {jam = array<i64: 2>}
 // CHECK-NEXT:      loop.for %{{.*}} = 0 to 8 step 1 iter_args(%{{[^,]*}}) -> (f32) {
@@ -115,7 +115,7 @@ loop.kernel @row_sum(%x: memref<2x16xf32>, %e: memref<2x16xf32>, %out: memref<2x
 // CHECK:           loop.for %{{.*}} = 0 to 16 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-COUNT-8:     loop.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x16xf32>
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
-// CHECK:           loop.for %{{.*}} = 0 to 6 step 1
+// CHECK:           loop.for %{{.*}} = 0 to 3 step 1
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
 // CHECK:           loop.for %{{.*}} = 0 to %{{.*}} step 1
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (8) attributes {jam = array<i64: 8>}
@@ -147,7 +147,7 @@ loop.kernel @not_split(%x: memref<8x16xf32>, %scan: memref<8x16xf32>, %out: memr
     loop.store %s, %out[%i] : memref<8xf32>
   }
   loop.parallel (%i) = (0) to (8) step (1) {
-    %s = loop.for %j = 0 to 6 step 1 iter_args(%acc = %zero) -> (f32) {
+    %s = loop.for %j = 0 to 3 step 1 iter_args(%acc = %zero) -> (f32) {
       %v = loop.load %x[%i, %j] : memref<8x16xf32>
       %m = arith.addf %acc, %v : f32
       loop.yield %m : f32
@@ -213,17 +213,19 @@ loop.kernel @column_tanh(%x: memref<16x10xf32>, %out: memref<10xf32>) {
 
 // -----
 
-// In-order row sums (exact): 8 rows jammed, 8 independent adds per step,
-// each row's elements added in order; the 2 rows left keep the old body.
+// In-order row sums (exact), a cheap step: the rows are 4 lanes
+// (row_lanes.mlir), each lane adding its row's elements in order, a 4 x 4
+// tile transposed per step; the 2 rows left are 2 scalar rows jammed.
 // CHECK-LABEL: loop.kernel @row_sums_in_order
-// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
-// CHECK:           loop.for %[[J:[^ ]+]] = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J]]]
-// CHECK-COUNT-7:     loop.load %{{.*}}[%{{.*}}, %[[J]]]
-// CHECK-COUNT-8:     arith.addf
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
+// CHECK:           loop.for %[[J:[^ ]+]] = 0 to 32 step 4 iter_args({{.*}}) -> (vector<4xf32>) {
+// CHECK-NEXT:        loop.load %{{.*}}[%[[I]], %[[J]]] : memref<10x32xf32>, vector<4xf32>
+// CHECK-COUNT-3:     loop.load %{{.*}}[%{{.*}}, %[[J]]] : memref<10x32xf32>, vector<4xf32>
+// CHECK-COUNT-8:     vector.shuffle
+// CHECK-COUNT-4:     arith.addf
 // CHECK-NEXT:        loop.yield
-// CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (1) {
-// CHECK-NEXT:      loop.for %{{.*}} = 0 to 32 step 1 iter_args(%{{[^,]*}}) -> (f32) {
+// CHECK:         loop.parallel (%{{.*}}) = (8) to (10) step (2) attributes {jam = array<i64: 2>} {
+// CHECK:           loop.for %{{.*}} = 0 to 32 step 1 iter_args(%{{[^,]*}}, %{{[^,]*}}) -> (f32, f32) {
 // FAST-LABEL: loop.kernel @row_sums_in_order
 // FAST-NOT:     jam
 // FAST:         loop.for %{{.*}} = 0 to 32 step 4
@@ -243,7 +245,8 @@ loop.kernel @row_sums_in_order(%x: memref<10x32xf32>, %out: memref<10xf32>) {
 // -----
 
 // In-order sums of four buffers' rows: 4 loads a row each step, so 4 rows
-// jammed (ROW_JAM_LOADS, 16 a step), not 8; with two buffers, 8 rows.
+// jammed (ROW_JAM_LOADS, 16 a step), not 8; with two buffers, 8 rows (each
+// read with a stride, so that they are not lanes: row_lanes.mlir).
 // CHECK-LABEL: loop.kernel @four_loads_rows
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
 // CHECK:           loop.for %{{.*}} = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
@@ -270,12 +273,14 @@ loop.kernel @four_loads_rows(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %c: mem
   }
   loop.return
 }
-loop.kernel @two_loads_rows(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %out: memref<8xf32>) {
+loop.kernel @two_loads_rows(%a: memref<8x64xf32>, %b: memref<8x64xf32>, %out: memref<8xf32>) {
   %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2 : index
   loop.parallel (%i) = (0) to (8) step (1) {
     %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
-      %va = loop.load %a[%i, %j] : memref<8x32xf32>
-      %vb = loop.load %b[%i, %j] : memref<8x32xf32>
+      %j2 = arith.muli %j, %two : index
+      %va = loop.load %a[%i, %j2] : memref<8x64xf32>
+      %vb = loop.load %b[%i, %j2] : memref<8x64xf32>
       %n1 = arith.addf %acc, %va : f32
       %n2 = arith.addf %n1, %vb : f32
       loop.yield %n2 : f32
@@ -524,7 +529,8 @@ loop.kernel @nested_reductions(%x: memref<4x16x10xf32>, %out: memref<4x10xf32>) 
 
 // A row count known only at run time (1 << %t, at most 8 rows) is jammed
 // too: the whole tiles of 8 rows end at n - n rem 8, computed before the
-// nest, and a remainder nest runs from there to n.
+// nest, and a remainder nest runs from there to n. (The rows are read with
+// a stride, so that they are not lanes: row_lanes.mlir.)
 // CHECK-LABEL: loop.kernel @row_sums_runtime_count
 // CHECK:         %[[N:.*]] = arith.shli
 // CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : index
@@ -534,14 +540,16 @@ loop.kernel @nested_reductions(%x: memref<4x16x10xf32>, %out: memref<4x10xf32>) 
 // CHECK:           loop.for %{{.*}} = 0 to 32 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK:         loop.parallel (%{{.*}}) = (%[[SPLIT]]) to (%[[N]]) step (1) {
 // CHECK-NEXT:      loop.for %{{.*}} = 0 to 32 step 1 iter_args(%{{[^,]*}}) -> (f32) {
-loop.kernel @row_sums_runtime_count(%x: memref<10x32xf32>, %out: memref<10xf32>) {
+loop.kernel @row_sums_runtime_count(%x: memref<10x64xf32>, %out: memref<10xf32>) {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1 : index
+  %two = arith.constant 2 : index
   loop.for %t = 0 to 4 step 1 {
     %n = arith.shli %one, %t : index
     loop.parallel (%i) = (0) to (%n) step (1) {
       %s = loop.for %j = 0 to 32 step 1 iter_args(%acc = %zero) -> (f32) {
-        %v = loop.load %x[%i, %j] : memref<10x32xf32>
+        %j2 = arith.muli %j, %two : index
+        %v = loop.load %x[%i, %j2] : memref<10x64xf32>
         %n2 = arith.addf %acc, %v : f32
         loop.yield %n2 : f32
       }
