@@ -30,7 +30,12 @@ from xlir.evaluator.hlo.data_movement import (
     ints_of,
     pad_array,
 )
-from xlir.evaluator.hlo.elementwise import attribute, total_order_key
+from xlir.evaluator.hlo.elementwise import (
+    attribute,
+    float_maximum,
+    float_minimum,
+    total_order_key,
+)
 from xlir.evaluator.hlo.engine import ModuleInterpreter, Program, impl
 from xlir.evaluator.hlo.regions import (
     apply_region,
@@ -102,6 +107,20 @@ def _pairwise_sum(x: Array, axes: tuple[int, ...]) -> Array:
     return np.add.reduce(np.ascontiguousarray(moved), axis=-1)
 
 
+def _signed_zero_extreme(ufunc: Any, x: Array, axes: tuple[int, ...]) -> Array:
+    """numpy's maximum (minimum) over `axes`, where a zero result is IEEE's:
+    +0.0 (-0.0) if any term is, as `float_maximum` says of two (numpy keeps
+    whichever zero it met first)."""
+    result = ufunc.reduce(x, axis=axes)
+    zero = result == 0
+    if not np.any(zero):
+        return result
+    wanted = ufunc is np.minimum  # the sign bit a minimum's zero takes if any has it
+    found = np.any((x == 0) & (np.signbit(x) == wanted), axis=axes)
+    signed = np.where(found == wanted, -np.abs(result), np.abs(result))
+    return np.where(zero, signed, result).astype(result.dtype)
+
+
 def reduce_arrays(
     body: Program,
     compact: Any,
@@ -121,6 +140,8 @@ def reduce_arrays(
             return [np.broadcast_to(inits[0], kept).copy()]
         if ufunc is np.add and x.dtype.kind == "f":
             return [combine(inits[0], _pairwise_sum(x, axes))]
+        if combine is float_maximum or combine is float_minimum:
+            return [combine(inits[0], _signed_zero_extreme(ufunc, x, axes))]
         return [combine(inits[0], ufunc.reduce(x, axis=axes))]
     rank = inputs[0].ndim
     kept_axes = [a for a in range(rank) if a not in axes]
