@@ -23,7 +23,9 @@ size its fraction of the copy bandwidth is the kernel's own.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -108,13 +110,17 @@ def compile_program(folder: Path, sm: int) -> dict[str, Any]:
     return {"cubins": cubins}
 
 
+@functools.cache
 def export_script(corpus: Path) -> Any:
-    """The corpus's export script as a module (it needs jax)."""
-    sys.path.insert(0, str(corpus))
-    try:
-        return importlib.import_module("export_corpus")
-    finally:
-        sys.path.remove(str(corpus))
+    """The corpus's export script as a module of its own name (it needs
+    jax): the repository's scripts/ has an `export_corpus` too."""
+    spec = importlib.util.spec_from_file_location(
+        "corpus_export_corpus", corpus / "export_corpus.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def bench_inputs(corpus: Path, name: str) -> list[np.ndarray]:
