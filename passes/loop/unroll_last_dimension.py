@@ -68,10 +68,12 @@ def unroll_last_dimension(
     )
     unrolled.attributes.update(nest.attributes)
     body = unrolled.body.block
-    for new, old in zip(body.args, block.args, strict=False):
+    for new, old in zip(body.args, block.args[:-1], strict=True):
         new.name_hint = old.name_hint
     builder = Builder(InsertPoint.at_start(body))
-    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, body.args, strict=False))
+    mapping: dict[SSAValue, SSAValue] = dict(
+        zip(block.args[:-1], body.args, strict=True)
+    )
     for k in range(last):
         mapping[block.args[-1]] = index_constant(builder, lower + k * step)
         clone_body(block, builder, mapping)

@@ -374,24 +374,3 @@ def timed(
         driver.destroy(start)
         driver.destroy(end)
     return times
-
-
-def copy_bandwidth(
-    driver: Driver, megabytes: int = 256, repeats: int = 20
-) -> dict[str, float]:
-    """Device-to-device copy bandwidth (bytes read + written per second) of
-    a `megabytes` MiB copy: the roofline of a memory-bound kernel."""
-    size = megabytes << 20
-    source, target = driver.allocate(size), driver.allocate(size)
-    try:
-        driver.zero(source, size)
-        times = timed(driver, lambda: driver.copy(target, source, size), repeats, 3)
-    finally:
-        driver.free(source)
-        driver.free(target)
-    median = float(np.median(times))
-    return {
-        "bytes": size,
-        "median_ms": median,
-        "gb_per_s": 2 * size / (median * 1e-3) / 1e9,
-    }
