@@ -33,7 +33,6 @@ from xlir.tools.kernel_extraction import (
     Kernel,
     entry_steps,
     kernel_module,
-    module_text,
     read_from_outside,
     source_locations,
 )
@@ -41,6 +40,7 @@ from xlir.tools.kernel_extraction import (
 from xlir.api import load_module
 from xlir.diagnostics import XlirError
 from xlir.element_dtypes import to_void
+from xlir.printing import module_text
 
 SHOWN_LOCATIONS = 6
 """Source locations listed per kernel before the rest are counted."""

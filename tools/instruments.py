@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Collection
-from io import StringIO
 from pathlib import Path
 from typing import TextIO
 
@@ -14,16 +13,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xlir.pass_manager import Instrument
-from xlir.printing import BitExactPrinter
+from xlir.printing import module_text
 from xlir.walk import walk
 
 RULE = "===" + "-" * 60 + "==="
-
-
-def module_text(module: ModuleOp) -> str:
-    text = StringIO()
-    BitExactPrinter(stream=text).print_op(module)
-    return text.getvalue() + "\n"
 
 
 class IRPrinter(Instrument):

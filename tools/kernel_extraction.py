@@ -13,7 +13,6 @@ target, with the inputs the rest of the program would have given it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from io import StringIO
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
@@ -21,7 +20,6 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xlir.dialects.hlo import FusionOp
 from xlir.dialects.hlo_buffers import BUFFERS
 
-from xlir.printing import BitExactPrinter
 from xlir.source_locations import describe_source, text_location
 from xlir.walk import walk
 
@@ -134,10 +132,3 @@ def _callees(op: Operation, program: ModuleOp) -> list[Operation]:
                     wanted[name] = None
                     pending.append(functions[name])
     return [functions[name].clone() for name in wanted]
-
-
-def module_text(module: ModuleOp) -> str:
-    """The module as `xlir-opt` prints it, ending in a newline."""
-    text = StringIO()
-    BitExactPrinter(stream=text).print_op(module)
-    return text.getvalue() + "\n"

@@ -37,12 +37,12 @@ from xlir.tools.kernel_extraction import (
     Kernel,
     entry_steps,
     kernel_module,
-    module_text,
     read_from_outside,
 )
 
 from xlir.api import load_module
 from xlir.diagnostics import XlirError
+from xlir.printing import module_text
 
 
 @dataclass

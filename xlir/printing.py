@@ -12,6 +12,7 @@ prints as xDSL prints it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from io import StringIO
 from typing import IO
 
 from xdsl.context import Context
@@ -59,6 +60,13 @@ def _loses_bits(attribute: DenseIntOrFPElementsAttr) -> bool:
             return False  # printed as bytes by xDSL
         raw = raw[:size]
     return part.pack(list(part.iter_unpack(raw))) != raw
+
+
+def module_text(module: ModuleOp) -> str:
+    """The module as `xlir-opt` prints it, ending in a newline."""
+    text = StringIO()
+    BitExactPrinter(stream=text).print_op(module)
+    return text.getvalue() + "\n"
 
 
 @dataclass(frozen=True)
