@@ -16,6 +16,15 @@ rounded once, after the loop: a sum of f16 terms accumulates in f32 (as the
 evaluator's numpy sums and XLA's reductions do), not in f16, where 2048 + 1
 is 2048.
 
+Negation and absolute value only flip or clear the sign bit (IEEE 754
+copies the rest, a signaling NaN's bits included), so on bf16 they become
+integer code on its bits (`_flip_sign_bit`) rather than f32 arithmetic,
+whose rounding back would quiet a signaling NaN. f16 keeps LLVM's `half`
+(which folds the extension, negation and truncation into one sign flip,
+and which XA-1 holds in f32 containers without an integer view); the
+float8, float6 and float4 formats go through f32 as the evaluator computes
+them (it holds them in f32 and rounds each result, quieting a NaN).
+
 Loads and stores keep the narrow types (memory is the narrow bits). f16
 conversions stay `extf`/`truncf`, which LLVM has (`half`); those of bf16 and
 the float8, float6 and float4 formats become integer code
@@ -38,6 +47,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
     Float16Type,
     FloatAttr,
     IndexType,
@@ -92,9 +102,15 @@ class WidenFloatsPass(ModulePass):
                 widen_kernel(kernel, self.f64)
 
 
+_SIGN_BIT_OPS = {"arith.negf", "math.absf"}
+"""Ops that only flip or clear the sign bit (module docstring)."""
+
+
 def widen_kernel(kernel: KernelOp, f64_conversions: bool = True) -> None:
     for op in list(kernel.walk()):
-        if _is_arithmetic(op) and _touches_narrow(op):
+        if op.name in _SIGN_BIT_OPS and isinstance(op.results[0].type, BFloat16Type):
+            _flip_sign_bit(op)
+        elif _is_arithmetic(op) and _touches_narrow(op):
             _widen_op(op)
     for op in list(kernel.walk()):
         if isinstance(op, ForOp):
@@ -117,6 +133,17 @@ def _is_arithmetic(op: Operation) -> bool:
 def _touches_narrow(op: Operation) -> bool:
     values = (*op.operands, *op.results)
     return any(is_narrow(v.type) for v in values)
+
+
+def _flip_sign_bit(op: Operation) -> None:
+    """A bf16 negation (sign bit flipped) or absolute value (sign bit
+    cleared) as integer code on its bits."""
+    code = ScalarBuilder(Builder(InsertPoint.before(op)))
+    bits = code.wrap(op.operands[0]).bitcast(IntegerType(16))
+    bits = bits ^ 0x8000 if op.name == "arith.negf" else bits & 0x7FFF
+    op.results[0].replace_all_uses_with(bits.bitcast(op.results[0].type).ssa)
+    op.detach()
+    op.erase()
 
 
 def _widen_op(op: Operation) -> None:
