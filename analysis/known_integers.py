@@ -6,7 +6,8 @@ constancy before LLVM folds it: a constant or a splat of one, a
 whose sides agree), an `andi`/`ori` with an absorbing side (`x & 0`,
 `x | -1`) or two known sides, and an `arith.cmpi` of two known sides.
 `hlo-to-loop`'s guard of a division by a constant `b`, `select(b == 0 |
-(a == MIN & b == -1), 1, b)`, comes to `b` so.
+(a == MIN & b == -1), 1, b)`, comes to `b` so. `known_float` gives the
+float a constant (a splat, a broadcast of one) is.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -29,9 +31,7 @@ def known(value: SSAValue, depth: int = 8) -> int | None:
     if depth == 0 or not isinstance(op, Operation):
         return None
     if isinstance(op, arith.ConstantOp):
-        attribute = op.value
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and attribute.is_splat():
-            attribute = attribute.get_attrs()[0]
+        attribute = _constant(value)
         if isinstance(attribute, IntegerAttr):
             return _signed(attribute.value.data, value.type)
         return None
@@ -58,6 +58,27 @@ def known(value: SSAValue, depth: int = 8) -> int | None:
             return None
         return int(_compare(op.predicate.value.data, lhs, rhs, _width(op.lhs.type)))
     return None
+
+
+def known_float(value: SSAValue) -> float | None:
+    """The float a constant, a splat of one or a broadcast of one is, else
+    None."""
+    attribute = _constant(value)
+    return attribute.value.data if isinstance(attribute, FloatAttr) else None
+
+
+def _constant(value: SSAValue) -> Attribute | None:
+    """The attribute of a constant, of a splat's lanes, or of the scalar a
+    `vector.broadcast` spreads, else None."""
+    op = value.owner
+    while isinstance(op, vector.BroadcastOp):
+        op = op.source.owner
+    if not isinstance(op, arith.ConstantOp):
+        return None
+    attribute = op.value
+    if isinstance(attribute, DenseIntOrFPElementsAttr) and attribute.is_splat():
+        attribute = attribute.get_attrs()[0]
+    return attribute
 
 
 def _width(type_: Attribute) -> int:

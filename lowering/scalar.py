@@ -641,7 +641,10 @@ def float_to_int(
     """`x` truncated toward zero, saturating at the type's bounds; NaN gives
     0 (StableHLO leaves it to the implementation; this is XLA's choice).
     bf16 and the float8/6/4 types are compared in f32, which holds the
-    bounds (a float8 type may have neither them nor infinity)."""
+    bounds (a float8 type may have neither them nor infinity). The loop
+    pass `int-in-float` recognizes this guard and drops it (its float code
+    saturates already); tests/lit/passes/int-in-float/hlo_to_loop_guards.mlir
+    checks that the two still meet."""
     source = x.type
     assert isinstance(source, AnyFloat)
 

@@ -31,7 +31,14 @@ results:
   16 bits or fewer from an f16 or f32: their range and every integer in it
   are exact in f32, and a vector of f32 holds twice the lanes), clamped to
   the integer type's range, truncated, read back, NaN sent to 0: the
-  saturating conversion's results.
+  saturating conversion's results. `hlo-to-loop` guards a conversion
+  (`lowering/scalar.py`'s `float_to_int`): `select(inside, x, 0)` into it,
+  and selects of the bounds and 0 after it, under compares of `x`. The
+  float code of `x` itself gives those results already, so where every
+  select after the conversion picks what the saturating conversion of `x`
+  is under its compare, and those compares cover every lane `inside`
+  leaves out, the float code reads `x` and takes the place of the last
+  select; the guard's ops, dead, are erased.
 
 Left alone: 64-bit integers and `index` (f64 has no room for them), and
 conversions to i1.
@@ -58,9 +65,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xlir.analysis.known_integers import known
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+from xlir.analysis.known_integers import known, known_float
 from xlir.analysis.loop_utils import kernel_ops_of
-from xlir.dialects.arith import VECTOR_FORMS
+from xlir.dialects.arith import VECTOR_FORMS, predicate
 from xlir.passes.loop.math_approximations.scalar_builder import ScalarBuilder, Value
 
 DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
@@ -141,18 +149,106 @@ def convert_in_float(op: Operation) -> None:
     if not 1 < width <= 32:
         return
     if isinstance(op, UNSIGNED_CONVERSIONS):
-        low, high = 0.0, float((1 << width) - 1)
+        low, high = 0, (1 << width) - 1
     else:
-        low, high = float(-(1 << (width - 1))), float((1 << (width - 1)) - 1)
+        low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    guard = unguarded(op, low, high)
     code = ScalarBuilder(Builder(InsertPoint.before(op)), None, lanes)
-    x = code.wrap(op.operands[0])
+    x = code.wrap(op.operands[0] if guard is None else guard[0])
     float_ = f64 if isinstance(element, Float64Type) else float_for(width)
     assert float_ is not None  # 1 < width <= 32
     wide = x if element == float_ else x.extend(float_)
-    clamped = code.select(wide.lt(low), low, code.select(wide.gt(high), high, wide))
+    clamped = code.select(
+        wide.lt(float(low)),
+        float(low),
+        code.select(wide.gt(float(high)), float(high), wide),
+    )
     truncated = code.made(math.TruncOp, (clamped.ssa,))
     converted = code.select(x.is_nan(), 0, integer_bits(truncated, integer))
-    Rewriter.replace_op(op, (), [converted.ssa])
+    if guard is None:
+        Rewriter.replace_op(op, (), [converted.ssa])
+        return
+    last = guard[1]
+    last.results[0].replace_all_uses_with(converted.ssa)
+    erase_dead(last)
+
+
+def unguarded(
+    conversion: Operation, low: int, high: int
+) -> tuple[SSAValue, Operation] | None:
+    """`(x, last)` where `conversion` (to integers in `[low, high]`) is
+    guarded as the module docstring says: it converts `select(inside, x,
+    _)` and its result, chained through selects `select(c, k, .)`, ends
+    as `last`'s; every `c` a compare of `x` under which the saturating
+    conversion of `x` is `k`, and `inside` the complement of an `ori` of
+    such `c`s. Else None."""
+    guarded = conversion.operands[0].owner
+    if not isinstance(guarded, arith.SelectOp):
+        return None
+    x = guarded.lhs
+    inside = guarded.cond.owner
+    if not isinstance(inside, arith.XOrIOp) or known(inside.rhs) != 1:
+        return None
+    leaves = _or_leaves(inside.lhs)
+    covered: set[SSAValue] = set()
+    value, last = conversion.results[0], None
+    while (use := value.get_unique_use()) is not None:
+        select = use.operation
+        if not (isinstance(select, arith.SelectOp) and use.index == 2):
+            break
+        fixed = _saturated_under(select.cond, x, low, high)
+        picked = known(select.lhs)
+        if fixed is None or picked is None or (fixed - picked) % (high - low + 1):
+            break
+        covered.add(select.cond)
+        value, last = select.results[0], select
+    if last is None or not leaves <= covered:
+        return None
+    return x, last
+
+
+def _or_leaves(value: SSAValue) -> set[SSAValue]:
+    """The values an `arith.ori` tree ors together (`value` itself if it
+    is no `ori`)."""
+    op = value.owner
+    if not isinstance(op, arith.OrIOp):
+        return {value}
+    return _or_leaves(op.lhs) | _or_leaves(op.rhs)
+
+
+def _saturated_under(
+    condition: SSAValue, x: SSAValue, low: int, high: int
+) -> int | None:
+    """The saturating conversion of `x` (to `[low, high]`, NaN to 0)
+    wherever `condition` holds, where its compare alone says so: `x`
+    unordered with itself, at or above a float of at least `high`, at or
+    below one of at most `low`. Else None."""
+    compare = condition.owner
+    if not isinstance(compare, arith.CmpfOp) or compare.lhs != x:
+        return None
+    name = predicate(compare)
+    if name == "uno":
+        return 0 if compare.rhs == x else None
+    bound = known_float(compare.rhs)
+    if bound is None:
+        return None
+    if name in ("ogt", "oge") and bound >= high:
+        return high
+    if name in ("olt", "ole") and bound <= low:
+        return low
+    return None
+
+
+def erase_dead(op: Operation) -> None:
+    """Erase `op` if nothing uses it and it has no effect, then the ops
+    that made its operands, where that leaves them dead in turn."""
+    if not is_trivially_dead(op):
+        return
+    producers = [o.owner for o in op.operands]
+    Rewriter.erase_op(op)
+    for producer in producers:
+        if isinstance(producer, Operation) and producer.parent is not None:
+            erase_dead(producer)
 
 
 @dataclass(frozen=True)

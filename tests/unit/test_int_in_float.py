@@ -6,8 +6,13 @@ value, out-of-range ones and NaN included; and so does the cpu target."""
 
 from __future__ import annotations
 
+import functools
+
+import ml_dtypes
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i32
 from xdsl.ir import Block
@@ -167,3 +172,53 @@ def test_cpu_converts_as_the_interpreter() -> None:
         cpu = xlir.compile(text, target="cpu")
         want = xlir.compile(text, target="interpreter")(x)
         np.testing.assert_array_equal(np.asarray(cpu(x)), np.asarray(want))
+
+
+EDGES = [
+    edge + delta
+    for k in (7, 8, 15, 16, 31, 32)
+    for edge in (2.0**k, -(2.0**k))
+    for delta in (-1.0, -0.5, 0.0, 0.5, 1.0)
+] + [0.0, -0.0, 0.5, -0.5, 0.999, -0.999, np.inf, -np.inf, np.nan, 65504.0, 3.4e38]
+SOURCES = {
+    "f16": np.float16,
+    "bf16": ml_dtypes.bfloat16,
+    "f32": np.float32,
+    "f64": np.float64,
+}
+TARGETS = ("i8", "ui8", "i16", "ui16", "i32", "ui32")
+SIZE = 64
+
+
+@functools.cache
+def converters(source: str, target: str) -> tuple[xlir.Executable, xlir.Executable]:
+    """The cpu's and the interpreter's `convert` of `SIZE` `source` floats
+    to `target` integers."""
+    text = f"""func.func public @main(%a: tensor<{SIZE}x{source}>) -> tensor<{SIZE}x{target}> {{
+  %0 = stablehlo.convert %a : (tensor<{SIZE}x{source}>) -> tensor<{SIZE}x{target}>
+  return %0 : tensor<{SIZE}x{target}>
+}}"""
+    return xlir.compile(text, target="cpu"), xlir.compile(text, target="interpreter")
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+@settings(max_examples=15, deadline=None)
+@given(
+    data=st.data(),
+    values=st.lists(
+        st.one_of(st.sampled_from(EDGES), st.floats(width=64)),
+        min_size=1,
+        max_size=SIZE,
+    ),
+)
+def test_guarded_conversions_are_the_interpreters(
+    source: str, data: st.DataObject, values: list[float]
+) -> None:
+    """hlo-to-loop's guard dropped for int-in-float's float code: every
+    source float type to every integer type, NaN, infinities, the bounds
+    and their neighbours included, bit for bit the interpreter's."""
+    target = data.draw(st.sampled_from(TARGETS))
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.resize(np.array(values), SIZE).astype(SOURCES[source])
+    cpu, interpreter = converters(source, target)
+    np.testing.assert_array_equal(np.asarray(cpu(x)), np.asarray(interpreter(x)))
