@@ -34,11 +34,13 @@ else -0.0 or +0.0, summed from -0.0, so that adding it changes no finite
 sum and leaves the sign of zero what the full sum (started, as every
 kernel and the evaluator start it, from +0.0) would have. A phase without
 a kept tap is +0.0 plus that sum. The corrections are one reduction over
-a copy of the small kernel per phase, masked by the dropped taps; where
+a copy of the small kernel per phase, masked by the dropped taps. Where
 along each dimension two phases keep every tap between them (a stride-2
-transposed convolution), a phase drops what the others keep, and its
-correction is the sum of theirs: one plain reduction of `0 * w` and its
-reversals along the phases (`_other_phases_sums`). Integer
+transposed convolution), a phase drops what the others keep at the same
+place of their kernels, and the correction is marked on the weights
+instead: each adds `-0.0 * |w|` of those others (`_nan_marked_weights`),
+elementwise ops fused where the phases' kernels are made, where a
+correction costs a reduction of its own and an add per output. Integer
 convolutions need none. The kept products are the same, so results differ
 from the dilated convolution's only in the order the sums add them.
 
@@ -78,6 +80,7 @@ from xlir.dialects.stablehlo.data_movement import (
     TransposeOp,
 )
 from xlir.dialects.stablehlo.elementwise import (
+    AbsOp,
     AddOp,
     ConvertOp,
     MultiplyOp,
@@ -222,19 +225,26 @@ class DecomposeDilatedConvolution(RewritePattern):
         phase_axis = [stacked_dims.index(d + 0.5) for d in out_sp]
         stacked = [phase_shape[int(d)] if d == int(d) else 1 for d in stacked_dims]
 
+        # The weights, with the dropped taps' NaN marked on the kept ones
+        # where that replaces the correction (`_nan_marked_weights`).
+        marked = (
+            _nan_marked_weights(build, op.rhs, plans, numbers) if all(floats) else None
+        )
+        weights = op.rhs if marked is None else marked
+
         def kernel(phases: list[Phase]) -> SSAValue:
             """The kernel taps `phases` keep."""
             if all(
                 len(p.kept) == n
                 for p, n in zip(phases, (rhs_shape[d] for d in k_sp), strict=True)
             ):
-                return op.rhs
+                return weights
             start, limit = [0] * len(rhs_shape), list(rhs_shape)
             step = [1] * len(rhs_shape)
             for d, p in zip(k_sp, phases, strict=True):
                 start[d], limit[d] = p.kept.start, p.kept[-1] + 1
                 step[d] = p.kept.step if len(p.kept) > 1 else 1
-            return build.add(SliceOp(op.rhs, start, limit, step))
+            return build.add(SliceOp(weights, start, limit, step))
 
         def convolve(rhs: SSAValue, phases: list[Phase], features: int) -> SSAValue:
             """The convolution of `phases`' windows with `rhs`."""
@@ -287,7 +297,7 @@ class DecomposeDilatedConvolution(RewritePattern):
             for plan in plans
         )
         if alike and len(indices) > 1:
-            stacked_rhs = _interleaved_kernels(build, op.rhs, plans, numbers)
+            stacked_rhs = _interleaved_kernels(build, weights, plans, numbers)
             if stacked_rhs is None:
                 kernels = [kernel(phases_of(index)) for index in indices]
                 stacked_rhs = build.add(
@@ -315,7 +325,7 @@ class DecomposeDilatedConvolution(RewritePattern):
             return build.add(ConcatenateOp(parts, phase_axis[d]))
 
         value = interleave(())
-        if all(floats):
+        if all(floats) and marked is None:
             correction = self._correction(build, op, plans, numbers)
             if correction is not None:
                 stacked_shape = shape(value.type)
@@ -365,9 +375,6 @@ class DecomposeDilatedConvolution(RewritePattern):
         zeros = build.add(MultiplyOp(op.rhs, build.splat(op.rhs.type, 0)))
         if rhs_element != result:
             zeros = build.add(ConvertOp(zeros, TensorType(result, rhs_shape)))
-        other_phases = _other_phases_sums(build, zeros, plans, numbers)
-        if other_phases is not None:
-            return other_phases
         phases = len(counts)
         wide = TensorType(result, counts + rhs_shape)
         spread = build.add(
@@ -445,6 +452,21 @@ def tap_split(
     return TapSplit(start, limit, step, split)
 
 
+def _split_shape(
+    taps: TapSplit, sliced: list[int]
+) -> tuple[list[int], list[list[int]]]:
+    """The shape of a kernel sliced to the kept taps (`sliced`) with each
+    dimension with several phases split into (taps, phases), and per
+    dimension of the kernel, the dimensions of that shape it became."""
+    parts: list[list[int]] = []
+    split_shape: list[int] = []
+    for d, size in enumerate(sliced):
+        sizes = list(taps.split[d][:2]) if d in taps.split else [size]
+        parts.append(list(range(len(split_shape), len(split_shape) + len(sizes))))
+        split_shape += sizes
+    return split_shape, parts
+
+
 def _split_taps(
     build: _Builder, value: SSAValue, taps: TapSplit
 ) -> tuple[SSAValue, list[list[int]]]:
@@ -454,12 +476,7 @@ def _split_taps(
     dimensions of the result it became."""
     if not taps.whole(list(shape(value.type))):
         value = build.add(SliceOp(value, taps.start, taps.limit, taps.step))
-    parts: list[list[int]] = []
-    split_shape: list[int] = []
-    for d, size in enumerate(shape(value.type)):
-        sizes = list(taps.split[d][:2]) if d in taps.split else [size]
-        parts.append(list(range(len(split_shape), len(split_shape) + len(sizes))))
-        split_shape += sizes
+    split_shape, parts = _split_shape(taps, list(shape(value.type)))
     value = build.reshape(value, split_shape)
     flipped = [parts[d][1] for d, (_, _, back) in taps.split.items() if back]
     if flipped:
@@ -506,49 +523,45 @@ def _interleaved_kernels(
     return build.reshape(value, stacked)
 
 
-def _other_phases_sums(
+def _nan_marked_weights(
     build: _Builder,
-    zeros: SSAValue,
+    rhs: SSAValue,
     plans: list[DimensionPlan],
     numbers: ConvDimensionNumbersAttr,
 ) -> SSAValue | None:
-    """The correction (`_correction`) where along each spatial dimension at
-    most two phases keep every tap between them, interleaved
-    (`tap_split`): a phase then drops exactly the taps the other phases
-    keep, so its correction is the sum over theirs: `zeros` (`0 * w`)
-    split into taps and phases, reversed along each nonempty set of the
-    dimensions with two phases (each the other phases' taps at a phase's
-    index), added, summed over the taps and input features. One plain
-    reduction, where the masked reduction over a copy of the kernel per
-    phase costs a kernel that compiles like a matrix product; the others'
-    sums are taken before it, not in the result's consumer, which then
-    reads one correction per element as before. Sums of zeros and NaN are
-    the same in any order, so the result is the masked reduction's. None
-    where the phases do not keep the taps so."""
-    zeros_shape = list(shape(zeros.type))
-    taps = tap_split(plans, numbers, zeros_shape)
+    """The weights, each plus the sum from -0.0 of `-0.0 * |w|` over the
+    taps that every other phase keeps at the same place of its kernel
+    (same input and output feature, same index among its taps), where along
+    each spatial dimension at most two phases keep every tap between them,
+    interleaved (`tap_split`); None elsewhere.
+
+    A phase then drops exactly the taps the other phases keep, and those
+    sums (-0.0, or NaN where one of their weights is not finite) stand in
+    for its correction (`_correction`): adding -0.0 leaves each weight's
+    bits as they were, and a NaN weight makes every output of its output
+    feature NaN (its product with any input, padding zeros too, is NaN),
+    as the correction does. Where no weight is NaN, a correction of zeros
+    changes no sum either: sums start from +0.0, so none is -0.0. The
+    marks are elementwise ops on the weights, computed where the phases'
+    kernels are (fused with their stacking), where the correction was a
+    reduction of its own and an add in every output element.
+    """
+    rhs_shape = list(shape(rhs.type))
+    taps = tap_split(plans, numbers, rhs_shape)
     counts = [len(plan.phases) for plan in plans]
-    if taps is None or not taps.whole(zeros_shape) or max(counts) != 2:
+    if taps is None or not taps.whole(rhs_shape) or max(counts) != 2:
         return None
-    value, parts = _split_taps(build, zeros, taps)
-    o = numbers.kernel_output_feature
-    k_sp = numbers.kernel_spatial_dimensions.data
-    two = [parts[d][1] for d in taps.split]
+    split_shape, parts = _split_shape(taps, rhs_shape)
+    split = build.reshape(rhs, split_shape)
+    lost = build.add(MultiplyOp(build.add(AbsOp(split)), build.splat(split.type, -0.0)))
     others: SSAValue | None = None
+    two = [parts[d][1] for d in taps.split]
     for size in range(1, len(two) + 1):
         for flipped in itertools.combinations(two, size):
-            other = build.add(ReverseOp(value, sorted(flipped)))
+            other = build.add(ReverseOp(lost, sorted(flipped)))
             others = other if others is None else build.add(AddOp(others, other))
     assert others is not None
-    left = sorted([*two, *parts[o]])
-    total = build.sum(
-        others, [d for d in range(len(shape(value.type))) if d not in left]
-    )
-    order = [left.index(parts[d][1]) for d in k_sp if d in taps.split]
-    order.append(left.index(parts[o][0]))
-    if order != sorted(order):
-        total = build.add(TransposeOp(total, order))
-    return build.reshape(total, [*counts, zeros_shape[o]])
+    return build.reshape(build.add(AddOp(split, others)), rhs_shape)
 
 
 class _Builder:
@@ -579,6 +592,10 @@ class _Builder:
         return self.add(ReduceOp([value], [init], dims, Region(body)))
 
     def reshape(self, value: SSAValue, to: list[int]) -> SSAValue:
+        """`value` reshaped, from the input of a reshape made here."""
+        made_here = value.owner
+        if isinstance(made_here, ReshapeOp) and made_here in self.made:
+            value = made_here.operand
         if shape(value.type) == tuple(to):
             return value
         return self.add(ReshapeOp(value, TensorType(element_type(value.type), to)))

@@ -151,11 +151,12 @@ def test_same_floats_with_stacked_phases(text: str, seed: int) -> None:
     ("layout", "dims", "rearranged"),
     [
         # jax.lax.conv_transpose, stride 2, 4 taps, padding 2: phase i
-        # keeps taps i and i + 2, a reshape and a transpose of the kernel.
+        # keeps taps i and i + 2, a reshape and a transpose of the kernel
+        # (after the reversals that mark the dropped taps' NaN on it).
         (
             "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
             [(8, 4, 2, 2), (8, 4, 2, 2)],
-            ["transpose"],
+            ["reverse", "transpose"],
         ),
         # Odd padding: phase i keeps taps 1 - i and 3 - i (the phases
         # reversed); 3 phases of 6 taps, padding 2: taps 2 - i and 5 - i;
@@ -252,3 +253,38 @@ func.func @main(%x: tensor<2x6x5x3xf32>, %w: tensor<4x3x3x4xf32>) -> tensor<2x12
     x = _inputs(rng, (2, 6, 5, 3))
     w = _weights(rng, (4, 3, 3, 4))
     _assert_same_floats(cpu(x, w), reference(x, w))
+
+
+TRANSPOSED_2D = """
+func.func @main(%x: tensor<1x5x4x2xf32>, %w: tensor<4x4x2x3xf32>) -> tensor<1x10x8x3xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x4x2xf32>, tensor<4x4x2x3xf32>) -> tensor<1x10x8x3xf32>
+  return %0 : tensor<1x10x8x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("weight", [np.inf, -np.inf, np.nan])
+@pytest.mark.parametrize("tap", [(0, 0), (1, 2), (3, 3)])
+def test_one_non_finite_weight(weight: float, tap: tuple[int, int]) -> None:
+    """A stride-2 transposed convolution, whose phases' kernels carry the
+    dropped taps' NaN (`_nan_marked_weights`), with one non-finite weight:
+    the three phases that drop its tap are NaN in its output feature, the
+    one that keeps it ±inf where its input is not zero (and NaN where it
+    is), as the dilated convolution gives, on the interpreter and the cpu."""
+    before = xlir.compile(TRANSPOSED_2D, pipeline="")
+    after = xlir.compile(TRANSPOSED_2D, pipeline="subpixel-conv")
+    cpu = xlir.compile(TRANSPOSED_2D, target="cpu")
+    assert "stablehlo.reduce" not in after.as_text()
+    rng = np.random.default_rng(5)
+    x = _inputs(rng, (1, 5, 4, 2))
+    w = -np.abs(rng.standard_normal((4, 4, 2, 3))).astype(np.float32)
+    w[tap[0], tap[1], 1, 2] = weight
+    expected = before(x, w)
+    kept = np.isinf(expected[..., 2])
+    if weight != weight:
+        assert np.isnan(expected[..., 2]).all()
+    else:
+        assert kept.any() and np.isnan(expected[..., 2]).any()
+    for actual in (after(x, w), cpu(x, w)):
+        _assert_same_floats(actual, expected)
+        np.testing.assert_array_equal(actual[..., 2][kept], expected[..., 2][kept])

@@ -3,28 +3,32 @@
 // jax.lax.conv_transpose along one dim (4 taps, stride 2, padding 2): even
 // outputs read taps 0 and 2 from input m - 1, odd ones taps 1 and 3 from
 // input m; the two phases' results are stacked after the spatial dim and
-// reshaped into place. Every phase drops the two taps the other keeps, so
-// each output feature adds the sum of 0 * w over them (from -0.0): NaN for
-// a non-finite weight. That is the other phase's sum: 0 * w split into
-// (tap, phase), reversed along the phases, summed over the taps.
+// reshaped into place. Every phase drops the two taps the other keeps, whose
+// 0 * w it would add (NaN for a non-finite weight): instead each weight
+// adds -0.0 * |w| of the other phase's tap at its place (the weights split
+// into (tap, phase), reversed along the phases), which is -0.0 or NaN, so
+// no reduction and no add in the result.
 // CHECK-LABEL: func.func @transposed_1d
-// CHECK:         %[[EVEN_W:.*]] = stablehlo.slice %w [0:3:2, 0:2, 0:3]
+// CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %w : (tensor<4x2x3xf32>) -> tensor<2x2x2x3xf32>
+// CHECK:         %[[ABS:.*]] = stablehlo.abs %[[SPLIT]]
+// CHECK:         %[[NEG_ZERO:.*]] = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
+// CHECK:         %[[NEG_ZEROS:.*]] = stablehlo.broadcast_in_dim %[[NEG_ZERO]]
+// CHECK:         %[[LOST:.*]] = stablehlo.multiply %[[ABS]], %[[NEG_ZEROS]]
+// CHECK:         %[[OTHER:.*]] = stablehlo.reverse %[[LOST]], dims = [1] : tensor<2x2x2x3xf32>
+// CHECK:         %[[MARKED:.*]] = stablehlo.add %[[SPLIT]], %[[OTHER]]
+// CHECK:         %[[W:.*]] = stablehlo.reshape %[[MARKED]] : (tensor<2x2x2x3xf32>) -> tensor<4x2x3xf32>
+// CHECK:         %[[EVEN_W:.*]] = stablehlo.slice %[[W]] [0:3:2, 0:2, 0:3]
 // CHECK:         %[[EVEN:.*]] = stablehlo.convolution(%x, %[[EVEN_W]]) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1], pad = {{\[}}[1, 0]], rhs_dilate = [1]}
 // CHECK-NOT:     lhs_dilate
 // CHECK-SAME:    -> tensor<2x5x3xf32>
 // CHECK:         %[[EVEN_S:.*]] = stablehlo.reshape %[[EVEN]] : (tensor<2x5x3xf32>) -> tensor<2x5x1x3xf32>
-// CHECK:         %[[ODD_W:.*]] = stablehlo.slice %w [1:4:2, 0:2, 0:3]
+// CHECK:         %[[ODD_W:.*]] = stablehlo.slice %[[W]] [1:4:2, 0:2, 0:3]
 // CHECK:         %[[ODD:.*]] = stablehlo.convolution(%x, %[[ODD_W]]) {{.*}} window = {stride = [1], pad = {{\[}}[0, 1]], rhs_dilate = [1]}
 // CHECK:         %[[ODD_S:.*]] = stablehlo.reshape %[[ODD]]
 // CHECK:         %[[BOTH:.*]] = stablehlo.concatenate %[[EVEN_S]], %[[ODD_S]], dim = 2 : {{.*}} -> tensor<2x5x2x3xf32>
-// CHECK:         %[[ZEROS:.*]] = stablehlo.multiply %w, %{{.*}} : tensor<4x2x3xf32>
-// CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %[[ZEROS]] : (tensor<4x2x3xf32>) -> tensor<2x2x2x3xf32>
-// CHECK:         %[[OTHER:.*]] = stablehlo.reverse %[[SPLIT]], dims = [1] : tensor<2x2x2x3xf32>
-// CHECK:         %[[NEG_ZERO:.*]] = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
-// CHECK:         %[[FIX:.*]] = stablehlo.reduce(%[[OTHER]] init: %[[NEG_ZERO]]) applies stablehlo.add across dimensions = [0, 2] : (tensor<2x2x2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
-// CHECK:         %[[SPREAD:.*]] = stablehlo.broadcast_in_dim %[[FIX]], dims = [2, 3] : (tensor<2x3xf32>) -> tensor<2x5x2x3xf32>
-// CHECK:         %[[SUM:.*]] = stablehlo.add %[[BOTH]], %[[SPREAD]]
-// CHECK:         %[[OUT:.*]] = stablehlo.reshape %[[SUM]] : (tensor<2x5x2x3xf32>) -> tensor<2x10x3xf32>
+// CHECK-NOT:     stablehlo.reduce
+// CHECK-NOT:     stablehlo.add
+// CHECK:         %[[OUT:.*]] = stablehlo.reshape %[[BOTH]] : (tensor<2x5x2x3xf32>) -> tensor<2x10x3xf32>
 // CHECK-NOT:     stablehlo.slice
 // CHECK:         func.return %[[OUT]]
 func.func @transposed_1d(%x: tensor<2x5x2xf32>, %w: tensor<4x2x3xf32>) -> tensor<2x10x3xf32> {
@@ -63,20 +67,23 @@ func.func @nchw_reversed(%x: tensor<1x2x3x2xi32>, %w: tensor<4x2x3x2xi32>) -> te
 // are the phases' (kernels stacked), each phase a slice of its result.
 // Phase i keeps taps i and i + 2: the stacked kernel is the weights with
 // the taps split into (tap, phase) and the phases moved before the output
-// features, one copy. With feature groups they stay two convolutions.
+// features, one copy (of the weights with the dropped taps' NaN marked,
+// split the same way). With feature groups they stay two convolutions, each
+// of a slice of the marked weights, and need no correction either.
 // CHECK-LABEL: func.func @one_convolution
 // CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %w : (tensor<4x2x3xf32>) -> tensor<2x2x2x3xf32>
-// CHECK:         %[[MOVED:.*]] = stablehlo.transpose %[[SPLIT]], dims = [0, 2, 1, 3]
+// CHECK:         %[[MARKED:.*]] = stablehlo.add %[[SPLIT]], %{{.*}} : tensor<2x2x2x3xf32>
+// CHECK:         %[[MOVED:.*]] = stablehlo.transpose %[[MARKED]], dims = [0, 2, 1, 3]
 // CHECK:         %[[BOTH_W:.*]] = stablehlo.reshape %[[MOVED]] : {{.*}} -> tensor<2x2x6xf32>
 // CHECK:         %[[BOTH:.*]] = stablehlo.convolution(%x, %[[BOTH_W]]) {{.*}} window = {stride = [1], pad = {{\[}}[1, 1]], rhs_dilate = [1]} {{.*}} -> tensor<2x9x6xf32>
 // CHECK:         stablehlo.slice %[[BOTH]] [0:2, 0:8, 0:3]
 // CHECK:         stablehlo.slice %[[BOTH]] [0:2, 1:9, 3:6]
-// CHECK-NOT:     stablehlo.convolution
-// CHECK:         stablehlo.reduce
+// CHECK-NOT:     stablehlo.reduce
 // CHECK:         %[[G_EVEN:.*]] = stablehlo.convolution(%x, %{{.*}}) {{.*}} pad = {{\[}}[1, 1]]{{.*}}feature_group_count = 2 : i64} {{.*}} -> tensor<2x9x4xf32>
 // CHECK:         stablehlo.slice %[[G_EVEN]] [0:2, 0:8, 0:4]
 // CHECK:         %[[G_ODD:.*]] = stablehlo.convolution(%x, %{{.*}}) {{.*}} pad = {{\[}}[1, 1]]{{.*}}feature_group_count = 2 : i64} {{.*}} -> tensor<2x9x4xf32>
 // CHECK:         stablehlo.slice %[[G_ODD]] [0:2, 1:9, 0:4]
+// CHECK-NOT:     stablehlo.reduce
 func.func @one_convolution(%x: tensor<2x8x2xf32>, %w: tensor<4x2x3xf32>, %g: tensor<4x1x4xf32>) -> (tensor<2x16x3xf32>, tensor<2x16x4xf32>) {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 2]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x2xf32>, tensor<4x2x3xf32>) -> tensor<2x16x3xf32>
   %1 = stablehlo.convolution(%x, %g) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 2]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x8x2xf32>, tensor<4x1x4xf32>) -> tensor<2x16x4xf32>
@@ -115,19 +122,26 @@ func.func @rotated_phases(%x: tensor<1x24x2xf32>, %w: tensor<6x2x3xf32>) -> tens
 // -----
 
 // Two dims of two phases (odd padding along the first: its phases split
-// reversed): a phase's correction is the sum of the three others', the
-// split 0 * w reversed along each nonempty set of the two phase dims.
+// reversed): a phase drops the taps the three others keep, so each weight
+// adds -0.0 * |w| of the three others at its place, the split weights
+// reversed along each nonempty set of the two phase dims; the marked
+// weights are then stacked (reversed along the first phase dim) as before.
 // CHECK-LABEL: func.func @other_phases_2d
-// CHECK:         %[[ZEROS:.*]] = stablehlo.multiply %w, %{{.*}} : tensor<4x4x2x3xf32>
-// CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %[[ZEROS]] : (tensor<4x4x2x3xf32>) -> tensor<2x2x2x2x2x3xf32>
-// CHECK:         %[[BACK:.*]] = stablehlo.reverse %[[SPLIT]], dims = [1]
-// CHECK:         %[[R0:.*]] = stablehlo.reverse %[[BACK]], dims = [1]
-// CHECK:         %[[R1:.*]] = stablehlo.reverse %[[BACK]], dims = [3]
+// CHECK:         %[[SPLIT:.*]] = stablehlo.reshape %w : (tensor<4x4x2x3xf32>) -> tensor<2x2x2x2x2x3xf32>
+// CHECK:         %[[ABS:.*]] = stablehlo.abs %[[SPLIT]]
+// CHECK:         %[[LOST:.*]] = stablehlo.multiply %[[ABS]], %{{.*}} : tensor<2x2x2x2x2x3xf32>
+// CHECK:         %[[R0:.*]] = stablehlo.reverse %[[LOST]], dims = [1]
+// CHECK:         %[[R1:.*]] = stablehlo.reverse %[[LOST]], dims = [3]
 // CHECK:         %[[A:.*]] = stablehlo.add %[[R0]], %[[R1]]
-// CHECK:         %[[R01:.*]] = stablehlo.reverse %[[BACK]], dims = [1, 3]
+// CHECK:         %[[R01:.*]] = stablehlo.reverse %[[LOST]], dims = [1, 3]
 // CHECK:         %[[OTHERS:.*]] = stablehlo.add %[[A]], %[[R01]]
-// CHECK:         %[[FIX:.*]] = stablehlo.reduce(%[[OTHERS]] init: %{{.*}}) applies stablehlo.add across dimensions = [0, 2, 4] : {{.*}} -> tensor<2x2x3xf32>
-// CHECK:         stablehlo.broadcast_in_dim %[[FIX]], dims = [2, 4, 5] : (tensor<2x2x3xf32>) -> tensor<1x9x2x8x2x3xf32>
+// CHECK:         %[[MARKED:.*]] = stablehlo.add %[[SPLIT]], %[[OTHERS]]
+// CHECK:         %[[BACK:.*]] = stablehlo.reverse %[[MARKED]], dims = [1]
+// CHECK:         %[[MOVED:.*]] = stablehlo.transpose %[[BACK]], dims = [0, 2, 4, 1, 3, 5]
+// CHECK:         %[[STACKED:.*]] = stablehlo.reshape %[[MOVED]] : {{.*}} -> tensor<2x2x2x12xf32>
+// CHECK:         stablehlo.convolution(%x, %[[STACKED]])
+// CHECK-NOT:     stablehlo.reduce
+// CHECK-NOT:     stablehlo.broadcast_in_dim
 func.func @other_phases_2d(%x: tensor<1x8x8x2xf32>, %w: tensor<4x4x2x3xf32>) -> tensor<1x18x16x3xf32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[3, 3], [2, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x2xf32>, tensor<4x4x2x3xf32>) -> tensor<1x18x16x3xf32>
   func.return %0 : tensor<1x18x16x3xf32>
