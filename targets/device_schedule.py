@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
     FloatAttr,
     IntegerAttr,
     MemRefType,
@@ -458,12 +459,19 @@ class _Run:
 
 def constant_array(op: GlobalOp) -> np.ndarray:
     """A constant's value as the host array of its buffer's element type.
-    Where that is the constant's own type, its bits as they are: the
+    Where that is the constant's own float type, its bits as they are: the
     evaluator holds bf16 and the narrow floats as f32, and converting those
-    back makes every NaN the canonical one (its payload lost)."""
+    back makes every NaN the canonical one (its payload lost). Not an i1's
+    bits: xDSL stores true as 0xFF, which a device's `not` (xor 1) leaves
+    true."""
     host = np.asarray(dense_to_numpy(op.value, op.value.type))
     dtype = array_dtype(op.buffer_type.element_type)
-    if op.value.get_element_type() == op.buffer_type.element_type and dtype is not None:
+    element = op.value.get_element_type()
+    if (
+        isinstance(element, AnyFloat)
+        and element == op.buffer_type.element_type
+        and dtype is not None
+    ):
         bits = np.frombuffer(op.value.data.data, dtype)
         if bits.nbytes == len(op.value.data.data) and bits.size == host.size:
             return bits.reshape(host.shape).copy()

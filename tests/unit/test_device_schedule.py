@@ -256,3 +256,29 @@ def test_host_executables_run_when_the_stream_does(target: str) -> None:
     np.testing.assert_array_equal(transfer.from_device(executor, output, spec), 0)
     stream.synchronize()
     np.testing.assert_array_equal(transfer.from_device(executor, output, spec), x * x)
+
+
+BOOLEAN_LOOP = """func.func @main() -> tensor<2xi1> {
+  %t = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%k = %z, %b = %t) : tensor<i32>, tensor<2xi1>
+  cond {
+    %n = stablehlo.constant dense<1> : tensor<i32>
+    %c = stablehlo.compare LT, %k, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %o = stablehlo.constant dense<1> : tensor<i32>
+    %k1 = stablehlo.add %k, %o : tensor<i32>
+    %nb = stablehlo.not %b : tensor<2xi1>
+    stablehlo.return %k1, %nb : tensor<i32>, tensor<2xi1>
+  }
+  return %r#1 : tensor<2xi1>
+}"""
+
+
+@pytest.mark.parametrize("target", ["interpreter", "accel", "nvptx-emu"])
+def test_boolean_constants_go_to_the_device_as_zero_or_one(target: str) -> None:
+    """xDSL stores an i1 `true` as the byte 0xFF; sent as those bits, a
+    device's `not` (xor 1) left it true (a random program found it)."""
+    out = xlir.compile(BOOLEAN_LOOP, target=target)()
+    assert np.asarray(out).tolist() == [False, True]
