@@ -44,7 +44,7 @@ from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
     Site,
     calls_loop,
-    is_positive_zero,
+    product_sum,
     static_sizes,
 )
 from xlir.targets.cpu.row_dot_routine import ROW_LANES, row_dot_routine_name
@@ -98,34 +98,14 @@ def row_dot_of(nest: ParallelOp) -> RowDot | None:
         and store.value is loop.results[0]
     ):
         return None
-    k_sizes = static_sizes(loop)
-    if k_sizes is None or len(loop.iter_args) != 1:
+    summed = product_sum(loop)
+    if summed is None:
         return None
-    if not is_positive_zero(loop.iter_args[0]):
+    k, first, second = summed
+    iv = loop.induction_var
+    if not (_matrix(first, row, iv) and _matrix(second, row, iv)):
         return None
-    terms = [op for op in loop.body.block.ops if not isinstance(op, YieldOp)]
-    yielded = loop.body.block.last_op
-    if len(terms) != 4 or not isinstance(yielded, YieldOp):
-        return None
-    first, second, multiply, add = terms
-    k = loop.induction_var
-    if not (
-        isinstance(first, LoadOp)
-        and isinstance(second, LoadOp)
-        and _matrix(first, row, k)
-        and _matrix(second, row, k)
-        and isinstance(multiply, arith.MulfOp)
-        and isinstance(add, arith.AddfOp)
-        and {multiply.lhs, multiply.rhs} == {first.result, second.result}
-        and multiply.lhs is not multiply.rhs
-    ):
-        return None
-    (acc,) = loop.carried
-    if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:
-        return None
-    if list(yielded.operands) != [add.result]:
-        return None
-    return RowDot(nest, first.buffer, second.buffer, store.buffer, sizes[0], k_sizes[0])
+    return RowDot(nest, first.buffer, second.buffer, store.buffer, sizes[0], k)
 
 
 def _covered(dot: RowDot, kernel: KernelOp) -> bool:
