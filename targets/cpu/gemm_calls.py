@@ -79,7 +79,7 @@ from xlir.targets.cpu.routine_calls import (
     Site,
     calls_loop,
     covered,
-    is_positive_zero,
+    product_sum,
     static_sizes,
     terminator,
 )
@@ -207,31 +207,13 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
         return None
     if not _elementwise(loop, before, after, store):
         return None
-    k_sizes = static_sizes(loop)
-    if k_sizes is None or len(loop.iter_args) != 1:
+    summed = product_sum(loop)
+    if summed is None:
         return None
-    if not is_positive_zero(loop.iter_args[0]):
-        return None
-    (k_size,) = k_sizes
-    terms = _body(list(loop.body.block.ops))
-    yielded = loop.body.block.last_op
-    loads = [op for op in terms if isinstance(op, LoadOp)]
-    if len(terms) != 4 or len(loads) != 2 or not isinstance(yielded, YieldOp):
-        return None
-    multiply, add = terms[2], terms[3]
-    if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
-        return None
-    if {multiply.lhs, multiply.rhs} != {load.result for load in loads}:
-        return None
-    (acc,) = loop.carried
-    if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:
-        return None
-    if list(yielded.operands) != [add.result]:
-        return None
+    k_size, first, second = summed
     k = loop.induction_var
     extent = dict(zip(ivs, sizes, strict=True))
     col = store.indices[-1]
-    first, second = loads
     for a_load, b_load in ((first, second), (second, first)):
         batch = list(store.indices[: len(b_load.indices) - 2])
         rows = list(store.indices[len(batch) : -1])

@@ -1,7 +1,8 @@
 """What the passes that call the prebuilt GEMM routine share (`gemm-calls`:
-gemm_calls.py, `conv-calls`: conv_calls.py): their options and the walk
-over the kernels' nests, the coverage tests they both ask of a nest, the
-threaded loop of calls, and small matchers of the nests' loops."""
+gemm_calls.py, `conv-calls`: conv_calls.py, `row-dot-calls`:
+row_dot_calls.py): their options and the walk over the kernels' nests, the
+coverage tests they ask of a nest, the threaded loop of calls, and small
+matchers of the nests' loops (a dot's sum: `product_sum`)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from xlir.analysis.kernel_aliasing import launches_by_kernel
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.device import LaunchOp
 from xlir.dialects.loop.kernel import KernelOp
-from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp
+from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.pack_panels import add_scratch
 from xlir.passes.loop.parallelize import DEFAULT_MIN_WORK
@@ -171,3 +172,34 @@ def static_sizes(loop: ParallelOp | ForOp) -> list[int] | None:
             return None
         sizes.append(count)
     return sizes
+
+
+def product_sum(loop: ForOp) -> tuple[int, LoadOp, LoadOp] | None:
+    """(its trips, its two loads) of a `loop.for` from 0 by 1 to a constant
+    whose one carried value, from +0.0, adds the product of two loads each
+    trip (`acc + a * b`, the loads first, either operand first in the
+    product and the sum), else None: a dot's sum (`gemm-calls`,
+    `row-dot-calls`)."""
+    sizes = static_sizes(loop)
+    if sizes is None or len(loop.iter_args) != 1:
+        return None
+    if not is_positive_zero(loop.iter_args[0]):
+        return None
+    terms = [op for op in loop.body.block.ops if not isinstance(op, YieldOp)]
+    yielded = loop.body.block.last_op
+    if len(terms) != 4 or not isinstance(yielded, YieldOp):
+        return None
+    first, second, multiply, add = terms
+    if not isinstance(first, LoadOp) or not isinstance(second, LoadOp):
+        return None
+    if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
+        return None
+    if {multiply.lhs, multiply.rhs} != {first.result, second.result}:
+        return None
+    (acc,) = loop.carried
+    if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:
+        return None
+    if list(yielded.operands) != [add.result]:
+        return None
+    (trips,) = sizes
+    return trips, first, second

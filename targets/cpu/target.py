@@ -152,8 +152,8 @@ class CpuTarget(Target):
         sums, as XLA:CPU's reductions); `threads=1` leaves `parallelize` out;
         `bounds_check` makes the code check every load and store;
         `time_launches` puts timers around each launch (launch_timers.py);
-        `library_calls` makes f32 dots and convolutions call the prebuilt
-        GEMM routine (`gemm-calls`, `conv-calls`), unless every access is to
+        `library_calls` makes f32 dots, convolutions and row dots call the
+        prebuilt GEMM routine (`gemm-calls`, `conv-calls`, `row-dot-calls`), unless every access is to
         be bounds-checked.
         Kernels equal up to their names are compiled once (`merge-kernels`),
         unless bounds checks (whose messages name each kernel's source) or
@@ -177,6 +177,7 @@ class CpuTarget(Target):
         from xlir.targets.cpu.conv_calls import ConvCallsPass
         from xlir.targets.cpu.gemm_calls import GemmCallsPass
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
+        from xlir.targets.cpu.row_dot_calls import RowDotCallsPass
 
         info = self.info(options)
         mr, nr = info.register_tile or (0, 0)
@@ -202,7 +203,7 @@ class CpuTarget(Target):
                     vector_bits=bits,
                     vector_registers=registers,
                 )
-                for routine in (GemmCallsPass, ConvCallsPass)
+                for routine in (GemmCallsPass, ConvCallsPass, RowDotCallsPass)
             ]
             if options.library_calls and not options.bounds_check
             else []
