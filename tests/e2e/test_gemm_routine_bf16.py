@@ -1,0 +1,82 @@
+"""bf16 dots call the prebuilt f32 GEMM routine (targets/cpu/gemm_calls.py:
+the operands widened into f32 copies, a bf16 result rounded from f32 sums
+by the epilogue) and give bit for bit the inline kernel's results
+(`CompileOptions(library_calls=False)`), which sums the same widened
+values in the same order: an f32 or a bf16 result, a transposed operand,
+sums split by `block-sums`, batch dimensions, an epilogue, threads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from tests.e2e import routine_checks as checks
+
+ROUTINE = re.compile(r"xlir\.gemm_f32_")
+PLAIN = "contracting_dims = [1] x [0]"
+BATCHED = "batching_dims = [0] x [0], contracting_dims = [2] x [1]"
+
+
+def _tensor(shape: tuple[int, ...], element: str) -> str:
+    return f"tensor<{'x'.join(map(str, (*shape, element)))}>"
+
+
+@dataclass(frozen=True)
+class Dot:
+    lhs: tuple[int, ...]
+    rhs: tuple[int, ...]
+    dims: str
+    out: tuple[int, ...]
+    result: str
+    """The result's element type (the operands' are bf16)."""
+    epilogue: bool = False
+    """A relu after the dot."""
+
+    def program(self) -> str:
+        a, b = _tensor(self.lhs, "bf16"), _tensor(self.rhs, "bf16")
+        out = _tensor(self.out, self.result)
+        body = f"%d = stablehlo.dot_general %a, %b, {self.dims} : ({a}, {b}) -> {out}\n"
+        result = "%d"
+        if self.epilogue:
+            body += (
+                f"  %z = stablehlo.constant dense<0.0> : {out}\n"
+                f"  %r = stablehlo.maximum %d, %z : {out}\n"
+            )
+            result = "%r"
+        return (
+            f"func.func @main(%a: {a}, %b: {b}) -> {out} {{\n"
+            f"  {body}  return {result} : {out}\n}}\n"
+        )
+
+    def arguments(self) -> list[np.ndarray]:
+        rng = np.random.default_rng(36)
+        return [
+            rng.standard_normal(shape).astype(ml_dtypes.bfloat16)
+            for shape in (self.lhs, self.rhs)
+        ]
+
+
+DOTS = {
+    "f32_result": Dot((96, 256), (256, 128), PLAIN, (96, 128), "f32"),
+    "bf16_result": Dot((96, 256), (256, 128), PLAIN, (96, 128), "bf16"),
+    "k_chunks": Dot((24, 1000), (1000, 64), PLAIN, (24, 64), "bf16"),
+    "rhs_transposed": Dot((20, 300), (50, 300), "contracting_dims = [1] x [1]", (20, 50), "bf16"),
+    "batch": Dot((3, 20, 300), (3, 300, 64), BATCHED, (3, 20, 64), "bf16"),
+    "whole_matrices": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), "f32"),
+    "epilogue": Dot((32, 64), (64, 48), PLAIN, (32, 48), "bf16", epilogue=True),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DOTS)
+def test_bf16_dot_calls_routine_with_inline_bits(name: str) -> None:
+    dot = DOTS[name]
+    checks.matches_inline_kernel(dot.program(), dot.arguments(), ROUTINE, calls=True)
+
+
+def test_threads_do_not_change_the_bits() -> None:
+    dot = Dot((512, 512), (512, 512), PLAIN, (512, 512), "bf16")
+    checks.threads_do_not_change_the_bits(dot.program(), dot.arguments())
