@@ -102,6 +102,11 @@ GROUPS = 16
 of its own (one per matrix was as large as all of B)."""
 
 
+WIDENING_REUSE = 128
+"""The least multiply-adds per element of a bf16 operand's f32 copy for
+which the routine is called (`_widening_pays`)."""
+
+
 @dataclass(frozen=True)
 class Gemm:
     """A dot nest the routine computes: its buffers, sizes and element
@@ -205,17 +210,18 @@ def _widened_load(value: SSAValue) -> tuple[LoadOp, tuple[Operation, ...]] | Non
     if not (
         isinstance(amount, arith.ConstantOp)
         and amount.value == IntegerAttr(16, IntegerType(32))
-        and isinstance(extend, arith.ExtUIOp)
+        and isinstance(extend, Operation)
+        and extend.name == "arith.extui"  # xDSL's class or xlir.dialects.arith's
     ):
         return None
-    to_bits = extend.input.owner
+    to_bits = extend.operands[0].owner
     if not isinstance(to_bits, arith.BitcastOp):
         return None
     load = to_bits.input.owner
     if not (
         isinstance(load, LoadOp)
         and isinstance(_element(load.buffer), BFloat16Type)
-        and extend.input.type == IntegerType(16)
+        and extend.operands[0].type == IntegerType(16)
     ):
         return None
     return load, (to_bits, extend, amount, shift, to_float)
@@ -320,7 +326,22 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
         return False
     if gemm.batch and gemm.k < BLOCK and not _whole_matrices(gemm):
         return False
+    if not _widening_pays(gemm):
+        return False
     return covered(kernel, gemm.a, gemm.b, gemm.c, gemm.m, gemm.n, nr)
+
+
+def _widening_pays(gemm: Gemm) -> bool:
+    """Whether the f32 copies of bf16 operands (`_widen_operands`) cost at
+    most `1 / WIDENING_REUSE` of the dot's multiply-adds: A's copy is
+    1 / N of them, B's 1 / M. A bf16 attention's `p @ v` (N 64) ran slower
+    through copies than inline, its large A read and written once more."""
+    copied = 0.0
+    if gemm.a_widen:
+        copied += 1 / gemm.n
+    if gemm.b_widen:
+        copied += 1 / gemm.m
+    return copied * WIDENING_REUSE <= 1
 
 
 def _whole_matrices(gemm: Gemm) -> bool:
