@@ -40,7 +40,8 @@ sum: exact) are widened into f32 copies first, a nest per operand before
 the calls (`_widen_operands`), and a C of another type than f32 (a bf16
 result: the epilogue rounds the sum) gets the sums in an f32 buffer of its
 shape that the epilogue reads: the routine then runs the FMAs of the same
-f32 values in the inline kernel's order, so the bits are its.
+f32 values in the inline kernel's order, so the bits are its. Where those
+buffers would be large (`_widening_pays`) the dot stays inline.
 The loop over panels is marked for threads (`parallelize`'s `{threads}`)
 where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
 `min-work`, as `parallelize` would have marked the inline kernel; a call
@@ -102,9 +103,9 @@ GROUPS = 16
 of its own (one per matrix was as large as all of B)."""
 
 
-WIDENING_REUSE = 128
-"""The least multiply-adds per element of a bf16 operand's f32 copy for
-which the routine is called (`_widening_pays`)."""
+WIDENING_BYTES = 2 << 20
+"""The most bytes of f32 copies and sums a dot of bf16 operands may add to
+its launch's scratch for the routine to be called (`_widening_pays`)."""
 
 
 @dataclass(frozen=True)
@@ -184,10 +185,16 @@ def _strides(
     )
 
 
-def _element(value: SSAValue) -> object:
-    type_ = value.type
+def _element(buffer: SSAValue) -> object:
+    type_ = buffer.type
     assert isinstance(type_, MemRefType)
     return type_.element_type
+
+
+def _shape(buffer: SSAValue) -> list[int]:
+    type_ = buffer.type
+    assert isinstance(type_, MemRefType)
+    return list(type_.get_shape())
 
 
 def _widened_load(value: SSAValue) -> tuple[LoadOp, tuple[Operation, ...]] | None:
@@ -280,11 +287,11 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     multiply, add = terms[-2], terms[-1]
     if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
         return None
-    factors = [_widened_load(multiply.lhs), _widened_load(multiply.rhs)]
-    if factors[0] is None or factors[1] is None:
+    first, second = _widened_load(multiply.lhs), _widened_load(multiply.rhs)
+    if first is None or second is None:
         return None
-    widened = {op for _, ops in factors for op in ops}
-    if set(terms) != {multiply, add, *widened, *(load for load, _ in factors)}:
+    sum_ops = {multiply, add, first[0], *first[1], second[0], *second[1]}
+    if set(terms) != sum_ops:
         return None
     (acc,) = loop.carried
     if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:
@@ -294,7 +301,6 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
     k = loop.induction_var
     extent = dict(zip(ivs, sizes, strict=True))
     col = store.indices[-1]
-    first, second = factors
     for (a_load, a_widen), (b_load, b_widen) in ((first, second), (second, first)):
         batch = list(store.indices[: len(b_load.indices) - 2])
         rows = list(store.indices[len(batch) : -1])
@@ -332,16 +338,21 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
 
 
 def _widening_pays(gemm: Gemm) -> bool:
-    """Whether the f32 copies of bf16 operands (`_widen_operands`) cost at
-    most `1 / WIDENING_REUSE` of the dot's multiply-adds: A's copy is
-    1 / N of them, B's 1 / M. A bf16 attention's `p @ v` (N 64) ran slower
-    through copies than inline, its large A read and written once more."""
-    copied = 0.0
+    """Whether the buffers a dot of bf16 operands adds (`_widen_operands`:
+    the f32 copies of the bf16 operands, the f32 sums) take at most
+    `WIDENING_BYTES`. Larger ones, allocated around each launch, went back
+    to the system when freed (glibc's heap trimming) and were faulted in
+    again on the next call, which cost more than the routine saved."""
+    if not (gemm.a_widen or gemm.b_widen):
+        return True
+    elements = 0
+    if not isinstance(_element(gemm.c), Float32Type):
+        elements += gemm.m * gemm.n
     if gemm.a_widen:
-        copied += 1 / gemm.n
+        elements += gemm.m * gemm.k
     if gemm.b_widen:
-        copied += 1 / gemm.m
-    return copied * WIDENING_REUSE <= 1
+        elements += gemm.k * gemm.n
+    return 4 * prod(gemm.batch_sizes) * elements <= WIDENING_BYTES
 
 
 def _whole_matrices(gemm: Gemm) -> bool:
@@ -479,10 +490,8 @@ def _widen_operands(gemm: Gemm, site: Site) -> Gemm:
     a = _widened_copy(gemm.nest, gemm.a, gemm.a_widen, site)
     b = _widened_copy(gemm.nest, gemm.b, gemm.b_widen, site)
     sums = gemm.c
-    c_type = gemm.c.type
-    assert isinstance(c_type, MemRefType)
-    if not isinstance(c_type.element_type, Float32Type):
-        sums = site.scratch(MemRefType(Float32Type(), c_type.get_shape()))
+    if not isinstance(_element(gemm.c), Float32Type):
+        sums = site.scratch(MemRefType(Float32Type(), _shape(gemm.c)))
     return replace(gemm, a=a, b=b, sums=sums)
 
 
@@ -494,9 +503,7 @@ def _widened_copy(
     by a copy of `widen` (`_widened_load`'s ops)."""
     if not widen:
         return buffer
-    type_ = buffer.type
-    assert isinstance(type_, MemRefType)
-    shape = list(type_.get_shape())
+    shape = _shape(buffer)
     copy = site.scratch(MemRefType(Float32Type(), shape))
     loop = ParallelOp([0] * len(shape), shape, [1] * len(shape))
     Rewriter.insert_op(loop, InsertPoint.before(nest))
