@@ -27,62 +27,62 @@ def _tensor(shape: tuple[int, ...], element: str) -> str:
 
 
 @dataclass(frozen=True)
-class Dot:
-    lhs: tuple[int, ...]
-    rhs: tuple[int, ...]
-    dims: str
-    out: tuple[int, ...]
-    result: str
-    """The result's element type (the operands' are bf16)."""
-    epilogue: bool = False
-    """A relu after the dot."""
-    calls: bool = True
+class Case:
+    program: str
+    shapes: tuple[tuple[int, ...], tuple[int, ...]]
+    calls: bool
     """Whether the routine covers it: not where the operands' f32 copies
     and the sums take too many bytes (`gemm_calls._widening_pays`)."""
 
-    def program(self) -> str:
-        a, b = _tensor(self.lhs, "bf16"), _tensor(self.rhs, "bf16")
-        out = _tensor(self.out, self.result)
-        body = f"%d = stablehlo.dot_general %a, %b, {self.dims} : ({a}, {b}) -> {out}\n"
-        result = "%d"
-        if self.epilogue:
-            body += (
-                f"  %z = stablehlo.constant dense<0.0> : {out}\n"
-                f"  %r = stablehlo.maximum %d, %z : {out}\n"
-            )
-            result = "%r"
-        return (
-            f"func.func @main(%a: {a}, %b: {b}) -> {out} {{\n"
-            f"  {body}  return {result} : {out}\n}}\n"
-        )
-
     def arguments(self) -> list[np.ndarray]:
         rng = np.random.default_rng(36)
-        return [
-            rng.standard_normal(shape).astype(ml_dtypes.bfloat16)
-            for shape in (self.lhs, self.rhs)
-        ]
+        return [rng.standard_normal(s).astype(ml_dtypes.bfloat16) for s in self.shapes]
+
+
+def _dot(
+    lhs: tuple[int, ...],
+    rhs: tuple[int, ...],
+    dims: str,
+    out: tuple[int, ...],
+    result: str,
+    relu: bool = False,
+    calls: bool = True,
+) -> Case:
+    """`main(%a, %b)`: bf16 operands of shapes `lhs` and `rhs`, their
+    `dot_general` (`dims`) of element type `result`, with `relu` a relu
+    after it."""
+    a, b = _tensor(lhs, "bf16"), _tensor(rhs, "bf16")
+    t = _tensor(out, result)
+    body = f"%d = stablehlo.dot_general %a, %b, {dims} : ({a}, {b}) -> {t}\n"
+    if relu:
+        body += (
+            f"  %z = stablehlo.constant dense<0.0> : {t}\n"
+            f"  %r = stablehlo.maximum %d, %z : {t}\n"
+        )
+    value = "%r" if relu else "%d"
+    program = f"func.func @main(%a: {a}, %b: {b}) -> {t} {{\n  {body}  return {value} : {t}\n}}\n"
+    return Case(program, (lhs, rhs), calls)
 
 
 DOTS = {
-    "f32_result": Dot((256, 256), (256, 256), PLAIN, (256, 256), "f32"),
-    "bf16_result": Dot((256, 300), (300, 256), PLAIN, (256, 256), "bf16"),
-    "k_chunks": Dot((64, 1000), (1000, 128), PLAIN, (64, 128), "bf16"),
-    "rhs_transposed": Dot((256, 300), (260, 300), "contracting_dims = [1] x [1]", (256, 260), "bf16"),
-    "batch": Dot((2, 256, 300), (2, 300, 256), BATCHED, (2, 256, 256), "bf16"),
-    "whole_matrices": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), "f32"),
-    "epilogue": Dot((256, 64), (64, 256), PLAIN, (256, 256), "bf16", epilogue=True),
-    "narrow": Dot((512, 256), (256, 64), PLAIN, (512, 64), "bf16"),
-    "large_copies": Dot((512, 1024), (1024, 512), PLAIN, (512, 512), "bf16", calls=False),
+    "f32_result": _dot((256, 256), (256, 256), PLAIN, (256, 256), "f32"),
+    "bf16_result": _dot((256, 300), (300, 256), PLAIN, (256, 256), "bf16"),
+    "k_chunks": _dot((64, 1000), (1000, 128), PLAIN, (64, 128), "bf16"),
+    "rhs_transposed": _dot((256, 300), (260, 300), "contracting_dims = [1] x [1]", (256, 260), "bf16"),
+    "batch": _dot((2, 256, 300), (2, 300, 256), BATCHED, (2, 256, 256), "bf16"),
+    "whole_matrices": _dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), "f32"),
+    "epilogue": _dot((256, 64), (64, 256), PLAIN, (256, 256), "bf16", relu=True),
+    "narrow": _dot((512, 256), (256, 64), PLAIN, (512, 64), "bf16"),
+    "large_copies": _dot((512, 1024), (1024, 512), PLAIN, (512, 512), "bf16", calls=False),
 }  # fmt: skip
 
 
 @pytest.mark.parametrize("name", DOTS)
 def test_bf16_dot_calls_routine_with_inline_bits(name: str) -> None:
-    dot = DOTS[name]
-    checks.matches_inline_kernel(dot.program(), dot.arguments(), ROUTINE, dot.calls)
+    case = DOTS[name]
+    checks.matches_inline_kernel(case.program, case.arguments(), ROUTINE, case.calls)
 
 
 def test_threads_do_not_change_the_bits() -> None:
-    dot = Dot((256, 512), (512, 256), PLAIN, (256, 256), "bf16")
-    checks.threads_do_not_change_the_bits(dot.program(), dot.arguments())
+    case = _dot((256, 512), (512, 256), PLAIN, (256, 256), "bf16")
+    checks.threads_do_not_change_the_bits(case.program, case.arguments())
