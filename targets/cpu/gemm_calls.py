@@ -104,8 +104,8 @@ of its own (one per matrix was as large as all of B)."""
 
 
 WIDENING_BYTES = 2 << 20
-"""The most bytes of f32 copies and sums a dot of bf16 operands may add to
-its launch's scratch for the routine to be called (`_widening_pays`)."""
+"""The most bytes of f32 copies and sums a dot may add to its launch's
+scratch for the routine to be called (`_widening_pays`)."""
 
 
 @dataclass(frozen=True)
@@ -338,13 +338,10 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
 
 
 def _widening_pays(gemm: Gemm) -> bool:
-    """Whether the buffers a dot of bf16 operands adds (`_widen_operands`:
-    the f32 copies of the bf16 operands, the f32 sums) take at most
-    `WIDENING_BYTES`. Larger ones, allocated around each launch, went back
+    """Whether the buffers `_widen_operands` adds (the f32 copies of bf16
+    operands, the f32 sums of a C not f32) take at most `WIDENING_BYTES`. Larger ones, allocated around each launch, went back
     to the system when freed (glibc's heap trimming) and were faulted in
     again on the next call, which cost more than the routine saved."""
-    if not (gemm.a_widen or gemm.b_widen):
-        return True
     elements = 0
     if not isinstance(_element(gemm.c), Float32Type):
         elements += gemm.m * gemm.n

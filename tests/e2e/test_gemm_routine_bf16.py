@@ -3,8 +3,9 @@ the operands widened into f32 copies, a bf16 result rounded from f32 sums
 by the epilogue) and give bit for bit the inline kernel's results
 (`CompileOptions(library_calls=False)`), which sums the same widened
 values in the same order: an f32 or a bf16 result, a transposed operand,
-sums split by `block-sums`, batch dimensions, an epilogue, threads. A dot
-whose f32 copies and sums would be large stays inline."""
+sums split by `block-sums`, batch dimensions, an epilogue, threads; an
+f32 dot rounded to bf16 in its kernel. A dot whose f32 copies and sums
+would be large stays inline."""
 
 from __future__ import annotations
 
@@ -86,3 +87,19 @@ def test_bf16_dot_calls_routine_with_inline_bits(name: str) -> None:
 def test_threads_do_not_change_the_bits() -> None:
     case = _dot((256, 512), (512, 256), PLAIN, (256, 256), "bf16")
     checks.threads_do_not_change_the_bits(case.program, case.arguments())
+
+
+def test_f32_dot_rounded_to_bf16() -> None:
+    """An f32 dot whose result is converted to bf16 in its kernel: the
+    routine stores the f32 sums, the epilogue rounds them into C."""
+    f32, bf16 = _tensor((256, 256), "f32"), _tensor((256, 256), "bf16")
+    program = (
+        f"func.func @main(%a: {f32}, %b: {f32}) -> {bf16} {{\n"
+        "  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] "
+        f": ({f32}, {f32}) -> {f32}\n"
+        f"  %r = stablehlo.convert %d : ({f32}) -> {bf16}\n"
+        f"  return %r : {bf16}\n}}\n"
+    )
+    rng = np.random.default_rng(36)
+    arguments = [rng.standard_normal((256, 256)).astype(np.float32) for _ in "ab"]
+    checks.matches_inline_kernel(program, arguments, ROUTINE, calls=True)
