@@ -103,7 +103,7 @@ GROUPS = 16
 of its own (one per matrix was as large as all of B)."""
 
 
-WIDENING_BYTES = 2 << 20
+WIDENING_BYTES = 8 << 20
 """The most bytes of f32 copies and sums a dot may add to its launch's
 scratch for the routine to be called (`_widening_pays`)."""
 
@@ -339,9 +339,11 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
 
 def _widening_pays(gemm: Gemm) -> bool:
     """Whether the buffers `_widen_operands` adds (the f32 copies of bf16
-    operands, the f32 sums of a C not f32) take at most `WIDENING_BYTES`. Larger ones, allocated around each launch, went back
-    to the system when freed (glibc's heap trimming) and were faulted in
-    again on the next call, which cost more than the routine saved."""
+    operands, the f32 sums of a C not f32) take at most `WIDENING_BYTES`.
+    They live in the temp arena (`scratch-in-arena`), so they cost no
+    allocation, but each call writes them and reads them back: where they
+    are large, that memory traffic costs more than the routine saves over
+    the inline kernel, which widens and rounds in registers."""
     elements = 0
     if not isinstance(_element(gemm.c), Float32Type):
         elements += gemm.m * gemm.n

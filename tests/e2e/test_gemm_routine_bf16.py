@@ -74,7 +74,8 @@ DOTS = {
     "whole_matrices": _dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), "f32"),
     "epilogue": _dot((256, 64), (64, 256), PLAIN, (256, 256), "bf16", relu=True),
     "narrow": _dot((512, 256), (256, 64), PLAIN, (512, 64), "bf16"),
-    "large_copies": _dot((512, 1024), (1024, 512), PLAIN, (512, 512), "bf16", calls=False),
+    "copies": _dot((512, 1024), (1024, 512), PLAIN, (512, 512), "bf16"),
+    "large_sums": _dot((2048, 64), (64, 2048), PLAIN, (2048, 2048), "bf16", calls=False),
 }  # fmt: skip
 
 

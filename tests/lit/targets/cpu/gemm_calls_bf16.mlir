@@ -99,17 +99,17 @@ func.func @main(%a: memref<256x8xbf16>, %b: memref<8x256xbf16>) -> memref<256x25
 
 // -----
 
-// 4096 columns: the f32 sums would take 4 MiB, more than `_widening_pays`
+// 16384 columns: the f32 sums would take 16 MiB, more than `_widening_pays`
 // allows, so the nest stays inline.
 // CHECK-LABEL: loop.kernel @large_sums(
 // CHECK-NOT:     loop.call
 // CHECK:         loop.for
-loop.kernel @large_sums(%a: memref<256x8xbf16>, %b: memref<8x4096xbf16>, %c: memref<256x4096xbf16>) {
+loop.kernel @large_sums(%a: memref<256x8xbf16>, %b: memref<8x16384xbf16>, %c: memref<256x16384xbf16>) {
   %zero = arith.constant 0.0 : f32
-  loop.parallel (%i, %j) = (0, 0) to (256, 4096) step (1, 1) {
+  loop.parallel (%i, %j) = (0, 0) to (256, 16384) step (1, 1) {
     %s = loop.for %k = 0 to 8 step 1 iter_args(%acc = %zero) -> (f32) {
       %x = loop.load %a[%i, %k] : memref<256x8xbf16>
-      %y = loop.load %b[%k, %j] : memref<8x4096xbf16>
+      %y = loop.load %b[%k, %j] : memref<8x16384xbf16>
       %xb = arith.bitcast %x : bf16 to i16
       %xe = arith.extui %xb : i16 to i32
       %sixteen = arith.constant 16 : i32
@@ -124,14 +124,14 @@ loop.kernel @large_sums(%a: memref<256x8xbf16>, %b: memref<8x4096xbf16>, %c: mem
       loop.yield %n : f32
     }
     %r = arith.truncf %s : f32 to bf16
-    loop.store %r, %c[%i, %j] : memref<256x4096xbf16>
+    loop.store %r, %c[%i, %j] : memref<256x16384xbf16>
   }
   loop.return
 }
-func.func @main(%a: memref<256x8xbf16>, %b: memref<8x4096xbf16>) -> memref<256x4096xbf16> {
+func.func @main(%a: memref<256x8xbf16>, %b: memref<8x16384xbf16>) -> memref<256x16384xbf16> {
   %stream = device.default_stream
-  %c = device.alloc : memref<256x4096xbf16>
-  device.launch @large_sums(%a, %b, %c) on %stream : memref<256x8xbf16>, memref<8x4096xbf16>, memref<256x4096xbf16>
+  %c = device.alloc : memref<256x16384xbf16>
+  device.launch @large_sums(%a, %b, %c) on %stream : memref<256x8xbf16>, memref<8x16384xbf16>, memref<256x16384xbf16>
   device.synchronize %stream
-  func.return %c : memref<256x4096xbf16>
+  func.return %c : memref<256x16384xbf16>
 }
