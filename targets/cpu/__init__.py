@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xlir.dialects.stablehlo.process_groups import Grid, module_grid
 from xlir.lowering.llvm.collective_calls import COLLECTIVE_SITES
 from xlir.lowering.llvm.launch_timers import LAUNCH_SITES
@@ -37,17 +37,25 @@ def lower_to_llvm(
     record: ProgramRecord,
     options: CompileOptions,
     sources: dict[str, str] | None = None,
-) -> None:
+) -> int:
     """Lowers an optimized module in place to the llvm dialect with the
     target's passes from the level `record` says it is at (`loop_pipeline`
-    at the loop level, else `backend_pipeline`). Not verified in between:
-    LLVM verifies the result (xlir-opt runs the same pipelines with a
-    verifier after each pass, to find a culprit)."""
+    at the loop level, else `backend_pipeline`), and returns the bytes of
+    its entry's `temp` (the plan's arena and the scratch put in it). Not
+    verified in between: LLVM verifies the result (xlir-opt runs the same
+    pipelines with a verifier after each pass, to find a culprit)."""
+    from xlir.targets.cpu.llvm_lowering import TEMP_BYTES  # with the pipeline's
+
     if record.loop_level:
         passes = target.loop_pipeline(options)
     else:
         passes = target.backend_pipeline(options)
     run_pipeline(make_context(), module, passes, sources, verify=False)
+    temps = module.attributes.pop(TEMP_BYTES)
+    assert isinstance(temps, DictionaryAttr)
+    temp = temps.data[record.signature.function]
+    assert isinstance(temp, IntegerAttr)
+    return temp.value.data
 
 
 class CpuCompiler(Compiler):
@@ -148,7 +156,7 @@ class CpuCompiler(Compiler):
         kernel = planted_kernel()
         if kernel and not record.loop_level:
             plant_miscompile(module, kernel)
-        lower_to_llvm(self.cpu, module, record, self.options, sources)
+        temp_bytes = lower_to_llvm(self.cpu, module, record, self.options, sources)
         sites = module.attributes.pop(LAUNCH_SITES, None)
         collectives = module.attributes.pop(COLLECTIVE_SITES, None)
         ir, objects = compile_parts(module)
@@ -156,7 +164,7 @@ class CpuCompiler(Compiler):
             self.platform,
             record.signature,
             objects,
-            record.arena_bytes,
+            temp_bytes,
             record.stats,
             llvm_ir=ir,
             launch_sites=launch_sites(sites),

@@ -147,7 +147,9 @@ def compile_object(
         raise XlirError(f"error: {error}") from None
     entry = options.entry or default_entry(module, function)
     donated = _donated(module, function)
-    lower_to_llvm(backend, module, record, compile_options(options, given), sources)
+    temp_bytes = lower_to_llvm(
+        backend, module, record, compile_options(options, given), sources
+    )
     if COLLECTIVE_SITES in module.attributes:
         raise XlirError(
             "error: the program has collectives (all_reduce, ...), which an "
@@ -175,7 +177,7 @@ def compile_object(
                 entry,
                 source,
                 target,
-                record.arena_bytes,
+                temp_bytes,
                 stats,
                 donated,
                 _notes(module),
@@ -189,6 +191,6 @@ def compile_object(
         entry,
         machine.triple,
         record.signature,
-        record.arena_bytes,
+        temp_bytes,
         stats,
     )

@@ -2,8 +2,10 @@
 
 Arguments are passed as they are (no copy when they are C-contiguous and of
 the right dtype), outputs are fresh arrays (or the caller's, `out=`), and the
-temp arena is allocated once per executable and thread (so concurrent calls
-from several threads never share one), 64-byte aligned as the plan assumes.
+temp arena (the plan's, with the launches' scratch: `scratch-in-arena`) is
+allocated once per executable and thread (so concurrent calls from several
+threads never share one, no call allocates it, and it goes with the
+executable), 64-byte aligned as the plan assumes.
 """
 
 from __future__ import annotations

@@ -35,6 +35,13 @@ the panel that loads the sums back from C and stores its results there,
 as `register-tile` runs a costly epilogue once per tile: the same ops on
 the same values (dense_gelu, mlp_fwd: same bits, same run time); so do
 ops before the sum that it does not use (a residual the sum is added to).
+bf16 operands (`widen-floats` loads them and widens each to f32 in the
+sum: exact) are widened into f32 copies first, a nest per operand before
+the calls (`_widen_operands`), and a C of another type than f32 (a bf16
+result: the epilogue rounds the sum) gets the sums in an f32 buffer of its
+shape that the epilogue reads: the routine then runs the FMAs of the same
+f32 values in the inline kernel's order, so the bits are its. Where those
+buffers would be large (`_widening_pays`) the dot stays inline.
 The loop over panels is marked for threads (`parallelize`'s `{threads}`)
 where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
 `min-work`, as `parallelize` would have marked the inline kernel; a call
@@ -55,13 +62,16 @@ kernel that reads C or writes A or B, and other element types.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float32Type,
+    IntegerAttr,
+    IntegerType,
     MemRefType,
     VectorType,
 )
@@ -93,6 +103,11 @@ GROUPS = 16
 of its own (one per matrix was as large as all of B)."""
 
 
+WIDENING_BYTES = 8 << 20
+"""The most bytes of f32 copies and sums a dot may add to its launch's
+scratch for the routine to be called (`_widening_pays`)."""
+
+
 @dataclass(frozen=True)
 class Gemm:
     """A dot nest the routine computes: its buffers, sizes and element
@@ -121,6 +136,13 @@ class Gemm:
     """Elements from one matrix of A to the next (B's, C's likewise)."""
     b_batch: int
     c_batch: int
+    a_widen: tuple[Operation, ...]
+    """The ops that widen A's bf16 load to f32 in the sum (none for an f32
+    A); B's likewise."""
+    b_widen: tuple[Operation, ...]
+    sums: SSAValue
+    """The buffer the routine stores the sums to: C, or an f32 one of its
+    shape the epilogue reads where C is not f32."""
     epilogue: tuple[Operation, ...]
     """The nest's other ops, in order: those before the sum (a residual
     added to it) and those between it and its store (none: the sum is
@@ -136,17 +158,13 @@ def _strides(
     sizes: dict[SSAValue, int],
 ) -> tuple[int, int, int] | None:
     """(stride along the last of `outer`, stride along `inner`, elements
-    per matrix) of an f32 access at the `batch` indices and then `outer`
+    per matrix) of an access at the `batch` indices and then `outer`
     and `inner`, `inner` last or first. Several `outer` dimensions are one
     (their row-major position) where each after the first is as long in
     the buffer as in the nest (`sizes`)."""
     type_ = access.buffer.type
     indices = list(access.indices)
-    if not (
-        isinstance(type_, MemRefType)
-        and isinstance(type_.element_type, Float32Type)
-        and indices[: len(batch)] == list(batch)
-    ):
+    if not (isinstance(type_, MemRefType) and indices[: len(batch)] == list(batch)):
         return None
     shape = type_.get_shape()
     matrix = indices[len(batch) :]
@@ -165,6 +183,55 @@ def _strides(
         prod(shape[inner_at + 1 :]),
         prod(shape[len(batch) :]),
     )
+
+
+def _element(buffer: SSAValue) -> object:
+    type_ = buffer.type
+    assert isinstance(type_, MemRefType)
+    return type_.element_type
+
+
+def _shape(buffer: SSAValue) -> list[int]:
+    type_ = buffer.type
+    assert isinstance(type_, MemRefType)
+    return list(type_.get_shape())
+
+
+def _widened_load(value: SSAValue) -> tuple[LoadOp, tuple[Operation, ...]] | None:
+    """The load an f32 term of the sum reads, and the ops in `loop` that
+    widen it: an f32 load (none), or a bf16 one as `widen-floats` widens
+    it, exactly (`float_formats.decode`: its bits as an i16, zero-extended,
+    shifted to the top half of an f32)."""
+    load = value.owner
+    if isinstance(load, LoadOp):
+        if isinstance(_element(load.buffer), Float32Type):
+            return load, ()
+        return None
+    to_float = load
+    if not isinstance(to_float, arith.BitcastOp):
+        return None
+    shift = to_float.input.owner
+    if not isinstance(shift, arith.ShLIOp):
+        return None
+    amount, extend = shift.rhs.owner, shift.lhs.owner
+    if not (
+        isinstance(amount, arith.ConstantOp)
+        and amount.value == IntegerAttr(16, IntegerType(32))
+        and isinstance(extend, Operation)
+        and extend.name == "arith.extui"  # xDSL's class or xlir.dialects.arith's
+    ):
+        return None
+    to_bits = extend.operands[0].owner
+    if not isinstance(to_bits, arith.BitcastOp):
+        return None
+    load = to_bits.input.owner
+    if not (
+        isinstance(load, LoadOp)
+        and isinstance(_element(load.buffer), BFloat16Type)
+        and extend.operands[0].type == IntegerType(16)
+    ):
+        return None
+    return load, (to_bits, extend, amount, shift, to_float)
 
 
 def _body(block_ops: list[Operation]) -> list[Operation]:
@@ -207,14 +274,14 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
         return None
     if not _elementwise(loop, before, after, store):
         return None
-    summed = product_sum(loop)
+    summed = product_sum(loop, _widened_load)
     if summed is None:
         return None
     k_size, first, second = summed
     k = loop.induction_var
     extent = dict(zip(ivs, sizes, strict=True))
     col = store.indices[-1]
-    for a_load, b_load in ((first, second), (second, first)):
+    for (a_load, a_widen), (b_load, b_widen) in ((first, second), (second, first)):
         batch = list(store.indices[: len(b_load.indices) - 2])
         rows = list(store.indices[len(batch) : -1])
         if not rows:
@@ -230,7 +297,7 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
             prod(row_sizes), extent[col], k_size, a[0], a[1], b[1], b[0], c[0],
             tuple(rows), row_sizes,
             tuple(batch), tuple(extent[v] for v in batch), a[2], b[2], c[2],
-            (*before, *after), store,
+            a_widen, b_widen, store.buffer, (*before, *after), store,
         )  # fmt: skip
     return None
 
@@ -245,7 +312,26 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
         return False
     if gemm.batch and gemm.k < BLOCK and not _whole_matrices(gemm):
         return False
+    if not _widening_pays(gemm):
+        return False
     return covered(kernel, gemm.a, gemm.b, gemm.c, gemm.m, gemm.n, nr)
+
+
+def _widening_pays(gemm: Gemm) -> bool:
+    """Whether the buffers `_widen_operands` adds (the f32 copies of bf16
+    operands, the f32 sums of a C not f32) take at most `WIDENING_BYTES`.
+    They live in the temp arena (`scratch-in-arena`), so they cost no
+    allocation, but each call writes them and reads them back: where they
+    are large, that memory traffic costs more than the routine saves over
+    the inline kernel, which widens and rounds in registers."""
+    elements = 0
+    if not isinstance(_element(gemm.c), Float32Type):
+        elements += gemm.m * gemm.n
+    if gemm.a_widen:
+        elements += gemm.m * gemm.k
+    if gemm.b_widen:
+        elements += gemm.k * gemm.n
+    return 4 * prod(gemm.batch_sizes) * elements <= WIDENING_BYTES
 
 
 def _whole_matrices(gemm: Gemm) -> bool:
@@ -280,7 +366,7 @@ def _call_batched(gemm: Gemm, site: Site, threads: int | None) -> None:
     left = b.insert(arith.SubiOp(index_constant(b, matrices), first)).result
     count = b.insert(arith.MinUIOp(left, index_constant(b, per))).result
     constants = [index_constant(b, size) for size in _sizes(gemm)]
-    arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, first, count, group]
+    arguments = [gemm.a, gemm.b, gemm.sums, scratch, *constants, first, count, group]
     b.insert(CallOp(batched_routine_name(site.mr, site.lanes), arguments))
     Rewriter.erase_op(gemm.nest)
 
@@ -325,7 +411,7 @@ def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
         (column,) = outer.induction_vars
         slot = b.insert(arith.DivUIOp(column, index_constant(b, nr))).result
     constants = [index_constant(b, size) for size in _sizes(gemm)]
-    arguments = [gemm.a, gemm.b, gemm.c, scratch, *constants, matrix, slot, column]
+    arguments = [gemm.a, gemm.b, gemm.sums, scratch, *constants, matrix, slot, column]
     b.insert(CallOp(routine_name(site.mr, site.lanes), arguments))
     if gemm.epilogue:
         _epilogue(b, gemm, nr, batch, column, constants[1])
@@ -351,9 +437,10 @@ def _epilogue(
     columns: SSAValue,
 ) -> None:
     """The nest's epilogue on the panel's sums, which the routine stored to
-    C: a nest over the panel's elements that loads each sum back, runs the
-    epilogue's ops on it and stores their value (as `register-tile` runs a
-    costly epilogue once per tile: the same ops on the same values)."""
+    `gemm.sums`: a nest over the panel's elements that loads each sum back,
+    runs the epilogue's ops on it and stores their value to C (as
+    `register-tile` runs a costly epilogue once per tile: the same ops on
+    the same values)."""
     end = b.insert(arith.AddiOp(column, index_constant(b, nr))).result
     end = b.insert(arith.MinUIOp(end, columns)).result
     rows = len(gemm.rows)
@@ -362,7 +449,7 @@ def _epilogue(
     )
     indices = [*batch, *nest.induction_vars]
     inside = Builder(InsertPoint.before(terminator(nest)))
-    total = inside.insert(LoadOp(gemm.c, indices)).result
+    total = inside.insert(LoadOp(gemm.sums, indices)).result
     loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
     values: dict[SSAValue, SSAValue] = dict(
         zip(gemm.store.indices, indices, strict=True)
@@ -373,6 +460,42 @@ def _epilogue(
         inside.insert(copy)
         values.update(zip(op.results, copy.results, strict=True))
     inside.insert(StoreOp(values[gemm.store.value], gemm.c, indices))
+
+
+def _widen_operands(gemm: Gemm, site: Site) -> Gemm:
+    """The dot on f32 buffers: each bf16 operand widened into an f32 copy
+    of its own by a nest before `gemm.nest` (the sum's widening ops on each
+    element), and an f32 buffer for the sums where C is not f32."""
+    a = _widened_copy(gemm.nest, gemm.a, gemm.a_widen, site)
+    b = _widened_copy(gemm.nest, gemm.b, gemm.b_widen, site)
+    sums = gemm.c
+    if not isinstance(_element(gemm.c), Float32Type):
+        sums = site.scratch(MemRefType(Float32Type(), _shape(gemm.c)))
+    return replace(gemm, a=a, b=b, sums=sums)
+
+
+def _widened_copy(
+    nest: ParallelOp, buffer: SSAValue, widen: Sequence[Operation], site: Site
+) -> SSAValue:
+    """`buffer` itself where `widen` is empty, else an f32 buffer of its
+    shape that a nest before `nest` fills with its elements, each widened
+    by a copy of `widen` (`_widened_load`'s ops)."""
+    if not widen:
+        return buffer
+    shape = _shape(buffer)
+    copy = site.scratch(MemRefType(Float32Type(), shape))
+    loop = ParallelOp([0] * len(shape), shape, [1] * len(shape))
+    Rewriter.insert_op(loop, InsertPoint.before(nest))
+    inside = Builder(InsertPoint.before(terminator(loop)))
+    indices = list(loop.induction_vars)
+    element = inside.insert(LoadOp(buffer, indices)).result
+    values: dict[SSAValue, SSAValue] = {widen[0].operands[0]: element}
+    for op in widen:
+        clone = op.clone(value_mapper=values)
+        inside.insert(clone)
+        values.update(zip(op.results, clone.results, strict=True))
+    inside.insert(StoreOp(values[widen[-1].results[0]], copy, indices))
+    return copy
 
 
 @dataclass(frozen=True)
@@ -387,6 +510,7 @@ class GemmCallsPass(RoutineCallsPass):
             return
         dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
         threads = self.threads_for(dots, site.nr)
+        gemm = _widen_operands(gemm, site)
         if _whole_matrices(gemm):
             _call_batched(gemm, site, threads)
         else:

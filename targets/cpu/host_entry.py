@@ -7,8 +7,9 @@ and the temp arena (the buffer plan's `arena` bytes, allocated once per
 executable). Streams and events vanish (the CPU runs kernels in order, each
 to completion), `device.launch` is a call, `device.read_scalar` a load and
 `device.copy` a `memcpy`, `device.collective` a call into the runtime
-(lowering/llvm/collective_calls.py). The arena allocation is `temp`, an output's is its
-result pointer, and any other allocation (scratch) is `malloc`/`free`. A
+(lowering/llvm/collective_calls.py). The arena allocation is `temp` (with
+the scratch `scratch-in-arena` put in it), an output's is its result
+pointer, and any other allocation is `malloc`/`free`. A
 returned buffer that is not its result's memory (a donated parameter, a
 buffer returned twice) is copied there before returning.
 """
@@ -87,6 +88,10 @@ class HostLowering:
             self.result_slots.setdefault(value, index)
         self.results_ptr = results_ptr
         self.arenas = {op.source for op in walk(function) if isinstance(op, ViewOp)}
+        sizes = [byte_count(a.type, function) for a in self.arenas]  # pyright: ignore[reportArgumentType]
+        self.temp_bytes = max(sizes, default=0)
+        """The bytes `temp` holds: the arena's, with the scratch that
+        `scratch-in-arena` put in it."""
 
     def wrap(
         self, lower: Callable[[FunctionBuilder, Operation], None]

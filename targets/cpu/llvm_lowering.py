@@ -5,7 +5,8 @@ passes its pipeline ends with (docs/cpu.md).
 neutral lowering (lowering/llvm/), with `{threads}`-marked loops handed to
 the thread pool (`threaded_loops`). `device-to-llvm` lowers every host
 `func.func` to its native entry point (`host_entry`) and then every
-`loop.global` to an internal constant: a global goes with the last of its
+`loop.global` to an internal constant (and records each entry's `temp`
+bytes: `TEMP_BYTES`): a global goes with the last of its
 uses (`loop.get_global` in a host function names a `loop.global`; a
 kernel's `llvm.mlir.addressof` takes any symbol), so the IR verifies
 between the two passes. A host function with control flow nested more than
@@ -20,8 +21,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, UnitAttr, VectorType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    UnitAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xlir.dialects.loop.globals import GlobalOp
 from xlir.dialects.loop.loops import THREADS, ParallelOp
@@ -96,6 +104,12 @@ class CpuLoopToLLVMPass(LoopToLLVMPass):
         lower_kernels(op, CpuEmitter(self.byte_dot_bits), self.name, self.bounds_check)
 
 
+TEMP_BYTES = "xlir.temp_bytes"
+"""The module attribute `device-to-llvm` records each entry's `temp` bytes
+in (a dictionary by host function), for the host to read before
+translating the module: with `scratch-in-arena`, more than the plan's
+arena."""
+
 DEEP_CONTROL = 32
 """Host code with control flow nested deeper than this (while loops in while
 loops ...) is left unoptimized: LLVM's loop passes take time growing with
@@ -126,12 +140,13 @@ class DeviceToLLVMPass(ModulePass):
         symbols = ModuleSymbols()
         timers = LaunchTimers() if self.time_launches else None
         collectives = CollectiveCalls()
+        temps: dict[str, Attribute] = {}
         for host in hosts:
             function, region = new_function(host.sym_name.data, ENTRY_TYPE, "external")
             b = FunctionBuilder(region, symbols, emitter)
-            b.lower_op = HostLowering(host, b, timers, collectives).wrap(
-                emitter.lower_op
-            )
+            lowering = HostLowering(host, b, timers, collectives)
+            b.lower_op = lowering.wrap(emitter.lower_op)
+            temps[host.sym_name.data] = IntegerAttr(lowering.temp_bytes, i64)
             for inner in host.body.block.ops:
                 b.run(inner)
             deep = region_depth(host) > DEEP_CONTROL
@@ -150,3 +165,4 @@ class DeviceToLLVMPass(ModulePass):
         if timers is not None:
             timers.record(op)
         collectives.record(op)
+        op.attributes[TEMP_BYTES] = DictionaryAttr(temps)

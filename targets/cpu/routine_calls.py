@@ -7,6 +7,7 @@ matchers of the nests' loops (a dot's sum: `product_sum`)."""
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -174,12 +175,25 @@ def static_sizes(loop: ParallelOp | ForOp) -> list[int] | None:
     return sizes
 
 
-def product_sum(loop: ForOp) -> tuple[int, LoadOp, LoadOp] | None:
-    """(its trips, its two loads) of a `loop.for` from 0 by 1 to a constant
-    whose one carried value, from +0.0, adds the product of two loads each
-    trip (`acc + a * b`, the loads first, either operand first in the
-    product and the sum), else None: a dot's sum (`gemm-calls`,
-    `row-dot-calls`)."""
+Term = tuple[LoadOp, tuple[Operation, ...]]
+"""A term of a dot's sum: the load it reads and the ops in the sum's loop
+that make the product's operand of it (none: the load itself)."""
+
+
+def loaded(value: SSAValue) -> Term | None:
+    """`value`'s load where it is one (a term of an f32 sum)."""
+    load = value.owner
+    return (load, ()) if isinstance(load, LoadOp) else None
+
+
+def product_sum(
+    loop: ForOp, term: Callable[[SSAValue], Term | None] = loaded
+) -> tuple[int, Term, Term] | None:
+    """(its trips, its two terms) of a `loop.for` from 0 by 1 to a constant
+    whose one carried value, from +0.0, adds the product of two terms each
+    trip (`acc + a * b`, either operand first in the product and the sum),
+    each a load as `term` matches it and nothing else in the loop, else
+    None: a dot's sum (`gemm-calls`, `row-dot-calls`)."""
     sizes = static_sizes(loop)
     if sizes is None or len(loop.iter_args) != 1:
         return None
@@ -187,14 +201,15 @@ def product_sum(loop: ForOp) -> tuple[int, LoadOp, LoadOp] | None:
         return None
     terms = [op for op in loop.body.block.ops if not isinstance(op, YieldOp)]
     yielded = loop.body.block.last_op
-    if len(terms) != 4 or not isinstance(yielded, YieldOp):
+    if len(terms) < 4 or not isinstance(yielded, YieldOp):
         return None
-    first, second, multiply, add = terms
-    if not isinstance(first, LoadOp) or not isinstance(second, LoadOp):
-        return None
+    multiply, add = terms[-2], terms[-1]
     if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
         return None
-    if {multiply.lhs, multiply.rhs} != {first.result, second.result}:
+    first, second = term(multiply.lhs), term(multiply.rhs)
+    if first is None or second is None:
+        return None
+    if set(terms) != {multiply, add, first[0], *first[1], second[0], *second[1]}:
         return None
     (acc,) = loop.carried
     if {add.lhs, add.rhs} != {acc, multiply.result} or add.lhs is add.rhs:

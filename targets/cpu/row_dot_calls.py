@@ -101,7 +101,7 @@ def row_dot_of(nest: ParallelOp) -> RowDot | None:
     summed = product_sum(loop)
     if summed is None:
         return None
-    k, first, second = summed
+    k, (first, _), (second, _) = summed
     iv = loop.induction_var
     if not (_matrix(first, row, iv) and _matrix(second, row, iv)):
         return None

@@ -168,6 +168,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.pack_panels import PackPanelsPass
         from xlir.passes.loop.parallelize import ParallelizePass
         from xlir.passes.loop.register_tile import RegisterTilePass
+        from xlir.passes.loop.scratch_in_arena import ScratchInArenaPass
         from xlir.passes.loop.split_ranges import SplitRangesPass
         from xlir.passes.loop.tile_transposes import TileTransposesPass
         from xlir.passes.loop.unroll import UnrollPass
@@ -228,6 +229,7 @@ class CpuTarget(Target):
             TileTransposesPass(vector_bits=bits),
             *threads,
             *merge,
+            ScratchInArenaPass(),
             CpuLoopToLLVMPass(
                 bounds_check=options.bounds_check, byte_dot_bits=info.byte_dot_bits
             ),

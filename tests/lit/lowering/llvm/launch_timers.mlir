@@ -8,7 +8,7 @@
 // (@scale passes %v twice: 16 bytes, not 32). Without the option a launch
 // is a plain call and nothing is recorded.
 
-// CHECK:       builtin.module attributes {xlir.launch_sites = [{kernel = "negate", bytes = 32 : i64}, {kernel = "scale", bytes = 16 : i64}]}
+// CHECK:       builtin.module attributes {xlir.launch_sites = [{kernel = "negate", bytes = 32 : i64}, {kernel = "scale", bytes = 16 : i64}], xlir.temp_bytes = {main = 0 : i64}}
 // CHECK-DAG:   llvm.func @xlir.launch_begin(i64)
 // CHECK-DAG:   llvm.func @xlir.launch_end(i64)
 // CHECK-LABEL: llvm.func @main(
