@@ -49,9 +49,9 @@ loop.kernel @row_dot(%x: memref<100x300xf32>, %y: memref<100x300xf32>, %c: memre
 // CHECK-LABEL: loop.kernel @strides(
 // CHECK-SAME:    %[[X:[^:]*]]: memref<16x40xf32>, %[[Y:[^:]*]]: memref<16x24xf32>, %[[C:[^:]*]]: memref<16xf32>)
 // CHECK:         %[[K:.*]] = arith.constant 20 : index
-// CHECK-NEXT:    %[[XR:.*]] = arith.constant 24 : index
-// CHECK-NEXT:    %[[YR:.*]] = arith.constant 40 : index
-// CHECK-NEXT:    loop.call @xlir.gemm_f32_4x4.row_dot(%[[Y]], %[[X]], %[[C]], %{{.*}}, %{{.*}}, %[[K]], %[[XR]], %[[YR]])
+// CHECK-NEXT:    %[[XR:.*]] = arith.constant 40 : index
+// CHECK-NEXT:    %[[YR:.*]] = arith.constant 24 : index
+// CHECK-NEXT:    loop.call @xlir.gemm_f32_4x4.row_dot(%[[X]], %[[Y]], %[[C]], %{{.*}}, %{{.*}}, %[[K]], %[[XR]], %[[YR]])
 loop.kernel @strides(%x: memref<16x40xf32>, %y: memref<16x24xf32>, %c: memref<16xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (16) step (1) {
