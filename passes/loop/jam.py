@@ -112,6 +112,8 @@ from xlir.dialects.syntax import i64_array
 from xlir.passes.loop.expand_math import EXPANSIONS
 from xlir.passes.loop.jam_vector import Lanes, blocker, lane_addresses
 
+from xlir.walk import walk
+
 EXPANDED_OP_COST = 64
 """What an op that `expand-math` writes out as straight-line code (log:
 about 70 ops, exp 56, tanh 28, sin 160) counts for in an epilogue's cost."""
@@ -148,7 +150,7 @@ def reduction_loops(nest: ParallelOp) -> list[ForOp]:
 
 
 def loads_in(loops: Iterable[ForOp]) -> list[LoadOp]:
-    return [op for loop in loops for op in loop.walk() if isinstance(op, LoadOp)]
+    return [op for loop in loops for op in walk(loop) if isinstance(op, LoadOp)]
 
 
 def unit_stride_dim(access: LoadOp | StoreOp, ivs: Sequence[SSAValue]) -> int | None:
