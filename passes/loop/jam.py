@@ -186,7 +186,7 @@ def jam_blocker(nest: ParallelOp, dims: Iterable[int]) -> str | None:
         ):
             return f"dimension {d} has a dynamic lower bound or step"
     varying = dependents([nest.induction_vars[d] for d in dims], nest.body.block.ops)
-    for op in nest.body.walk():
+    for op in walk(nest):
         if isinstance(op, ForOp):
             bound_operands = (*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step)
             if any(v in varying for v in bound_operands):
@@ -210,7 +210,7 @@ def ops_cost(ops: Iterable[Operation]) -> int:
     return sum(
         EXPANDED_OP_COST if type(inner) in EXPANSIONS else 1
         for op in ops
-        for inner in op.walk()
+        for inner in walk(op)
         if not isinstance(inner, StoreOp | YieldOp)
     )
 
@@ -321,13 +321,14 @@ def _scratch_stores(nest: ParallelOp, ops: Sequence[Operation]) -> list[StoreOp]
         and set(op.indices) == set(ivs)
     ]
     found: list[StoreOp] = []
+    all_accesses = (
+        [op for op in walk(nest) if isinstance(op, LoadOp | StoreOp)]
+        if candidates
+        else []
+    )
     for store in candidates:
         buffer = store.buffer
-        accesses = [
-            op
-            for op in nest.body.walk()
-            if isinstance(op, LoadOp | StoreOp) and op is not store
-        ]
+        accesses = [op for op in all_accesses if op is not store]
         if any(op.buffer is buffer for op in accesses):
             continue
         if any(
@@ -369,7 +370,7 @@ def _scratch_values(
             v
             for rest in ops
             if rest not in inside
-            for inner in rest.walk()
+            for inner in walk(rest)
             for v in inner.operands
         }
         made = {r for h in head for r in h.results}
@@ -418,7 +419,7 @@ def _recomputed(nest: ParallelOp) -> list[Operation] | None:
         r: op for op in before for r in op.results
     }
     wanted: set[Operation] = set()
-    pending = [v for op in ops for inner in op.walk() for v in inner.operands]
+    pending = [v for op in ops for inner in walk(op) for v in inner.operands]
     while pending:
         value = pending.pop()
         owner = defined_before.get(value)
@@ -568,16 +569,16 @@ def _merge_copies(
     if any(_differs(v, maps) for v in inner.operands):
         return False
     iv = rows.nest.induction_vars[rows.dim]
-    inside = {r for op in inner.walk() for r in op.results} | {
+    inside = {r for op in walk(inner) for r in op.results} | {
         a
-        for op in inner.walk()
+        for op in walk(inner)
         for region in op.regions
         for b in region.blocks
         for a in b.args
     }
     pending = [
         v
-        for op in inner.walk()
+        for op in walk(inner)
         for v in op.operands
         if v not in inside and v is not iv and _differs(v, maps)
     ]
@@ -651,7 +652,7 @@ def _overwritten(load: LoadOp, ops: Iterable[Operation], nest: ParallelOp) -> bo
     reads: a store to its buffer or one that may alias it, or an op whose
     effects are not known."""
     for op in ops:
-        for inner in op.walk():
+        for inner in walk(op):
             if isinstance(inner, StoreOp):
                 if inner.buffer is load.buffer or _kernel_arguments_may_alias(
                     nest, inner.buffer, load.buffer
