@@ -123,7 +123,7 @@ def clone_body(
 
 def loops_innermost_first(ops: Iterable[Operation]) -> list[LoopOp]:
     """Every loop under `ops`, each after the loops nested in it."""
-    found = [op for top in ops for op in top.walk() if isinstance(op, LoopOp)]
+    found = [op for top in ops for op in walk(top) if isinstance(op, LoopOp)]
     return found[::-1]
 
 

@@ -139,7 +139,7 @@ def _report(problems: list[tuple[Operation, str]]) -> None:
 def _stamp_location(kernel: KernelOp, location: LocationAttr) -> None:
     """Gives the kernel's ops the location of the HLO op or fusion they come
     from, so later lowerings point into the source as well."""
-    for op in kernel.walk():
+    for op in walk(kernel):
         if isinstance(op.location, UnknownLoc):
             op.location = location
 

@@ -261,16 +261,23 @@ def quick_operation_init(
 ) -> None:
     """xDSL's `Operation.__init__` without the steps a new op does not need:
     the operand and successor setters' detaching of previous uses (a new op
-    has none), the successor setter altogether for an op without successors
+    has none), a call per operand to link its use (`add_use`, done in
+    place), the successor setter altogether for an op without successors
     (its class's empty defaults stand), and the import `_unknown_loc` makes
     for each op given no location. Every op of every level is made here,
     and those steps were a third of its cost."""
     values = SSAValues(operands)
-    uses = tuple([Use(self, index) for index in range(len(values))])
-    for value, use in zip(values, uses, strict=True):
-        value.add_use(use)
+    uses: list[Use] = []
+    for index, value in enumerate(values):
+        # `value.add_use(use)`, the use made with its place in the list
+        first = value.first_use
+        use = Use(self, index, None, first)
+        if first is not None:
+            first._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        value.first_use = use
+        uses.append(use)
     self._operands = values  # pyright: ignore[reportPrivateUsage]
-    self._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
+    self._operand_uses = tuple(uses)  # pyright: ignore[reportPrivateUsage]
     self.results = SSAValues(
         [OpResult(type_, self, index) for index, type_ in enumerate(result_types)]
     )

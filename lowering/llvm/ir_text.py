@@ -50,6 +50,8 @@ from xdsl.utils.exceptions import LLVMTranslationException
 from xlir.dialects import llvm as xlir_llvm
 from xlir.lowering.llvm.control import INTERLEAVE_COUNT
 
+from xlir.walk import block_ops
+
 FUNCTION_FLAGS = {"no_inline": "noinline", "optimize_none": "optnone"}
 """`llvm.func` unit properties and the LLVM function attributes they mean."""
 
@@ -221,7 +223,7 @@ class _Function:
                     refs[id(arg)] = f"%{number}"
                     self.incoming[id(arg)] = []
                     number += 1
-            for child in block.ops:
+            for child in block_ops(block):
                 if not child.results:
                     continue
                 if type(child) in _CONSTANTS:
@@ -733,7 +735,7 @@ def _function(
             for arg in block.args:
                 incoming = ", ".join(f.incoming[id(arg)])
                 out.append(f"  {f.refs[id(arg)]} = phi {e.type(arg.type)} {incoming}\n")
-        for child in block.ops:
+        for child in block_ops(block):
             printer = printers.get(type(child))
             if printer is None:
                 if type(child) in _CONSTANTS:

@@ -65,6 +65,8 @@ from xlir.passes.loop.math_approximations.scalar_builder import (
     Value,
 )
 
+from xlir.walk import walk
+
 Expansion = Callable[..., Value]
 """Takes the `ScalarBuilder`, then the op's operands as `Value`s."""
 
@@ -124,5 +126,5 @@ class ExpandMathPass(ModulePass):
         for kernel in op.ops:
             if isinstance(kernel, KernelOp):
                 by_block: dict[Block | None, Constants] = defaultdict(dict)
-                for inner in list(kernel.walk()):
+                for inner in list(walk(kernel)):
                     expand(inner, by_block[inner.parent])

@@ -45,6 +45,7 @@ from xlir.dialects.loop.loops import YieldOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
 
 from xlir.element_types import byte_width
+from xlir.walk import walk
 
 
 def _root(buffer: SSAValue) -> SSAValue:
@@ -83,7 +84,7 @@ def may_alias(a: SSAValue, b: SSAValue) -> bool:
 
 def _writes_apart_from(loop: LoopOp, buffer: SSAValue) -> bool:
     """Whether every write in the loop provably misses `buffer`."""
-    for op in loop.body.walk():
+    for op in walk(loop):
         if isinstance(op, StoreOp):
             if may_alias(op.buffer, buffer):
                 return False

@@ -112,6 +112,8 @@ from xlir.dialects.syntax import i64_array
 from xlir.passes.loop.expand_math import EXPANSIONS
 from xlir.passes.loop.jam_vector import Lanes, blocker, lane_addresses
 
+from xlir.walk import walk
+
 EXPANDED_OP_COST = 64
 """What an op that `expand-math` writes out as straight-line code (log:
 about 70 ops, exp 56, tanh 28, sin 160) counts for in an epilogue's cost."""
@@ -148,7 +150,7 @@ def reduction_loops(nest: ParallelOp) -> list[ForOp]:
 
 
 def loads_in(loops: Iterable[ForOp]) -> list[LoadOp]:
-    return [op for loop in loops for op in loop.walk() if isinstance(op, LoadOp)]
+    return [op for loop in loops for op in walk(loop) if isinstance(op, LoadOp)]
 
 
 def unit_stride_dim(access: LoadOp | StoreOp, ivs: Sequence[SSAValue]) -> int | None:
@@ -184,7 +186,7 @@ def jam_blocker(nest: ParallelOp, dims: Iterable[int]) -> str | None:
         ):
             return f"dimension {d} has a dynamic lower bound or step"
     varying = dependents([nest.induction_vars[d] for d in dims], nest.body.block.ops)
-    for op in nest.body.walk():
+    for op in walk(nest):
         if isinstance(op, ForOp):
             bound_operands = (*op.dynamic_lower, *op.dynamic_upper, *op.dynamic_step)
             if any(v in varying for v in bound_operands):
@@ -208,7 +210,7 @@ def ops_cost(ops: Iterable[Operation]) -> int:
     return sum(
         EXPANDED_OP_COST if type(inner) in EXPANSIONS else 1
         for op in ops
-        for inner in op.walk()
+        for inner in walk(op)
         if not isinstance(inner, StoreOp | YieldOp)
     )
 
@@ -319,13 +321,14 @@ def _scratch_stores(nest: ParallelOp, ops: Sequence[Operation]) -> list[StoreOp]
         and set(op.indices) == set(ivs)
     ]
     found: list[StoreOp] = []
+    all_accesses = (
+        [op for op in walk(nest) if isinstance(op, LoadOp | StoreOp)]
+        if candidates
+        else []
+    )
     for store in candidates:
         buffer = store.buffer
-        accesses = [
-            op
-            for op in nest.body.walk()
-            if isinstance(op, LoadOp | StoreOp) and op is not store
-        ]
+        accesses = [op for op in all_accesses if op is not store]
         if any(op.buffer is buffer for op in accesses):
             continue
         if any(
@@ -367,7 +370,7 @@ def _scratch_values(
             v
             for rest in ops
             if rest not in inside
-            for inner in rest.walk()
+            for inner in walk(rest)
             for v in inner.operands
         }
         made = {r for h in head for r in h.results}
@@ -416,7 +419,7 @@ def _recomputed(nest: ParallelOp) -> list[Operation] | None:
         r: op for op in before for r in op.results
     }
     wanted: set[Operation] = set()
-    pending = [v for op in ops for inner in op.walk() for v in inner.operands]
+    pending = [v for op in ops for inner in walk(op) for v in inner.operands]
     while pending:
         value = pending.pop()
         owner = defined_before.get(value)
@@ -566,16 +569,16 @@ def _merge_copies(
     if any(_differs(v, maps) for v in inner.operands):
         return False
     iv = rows.nest.induction_vars[rows.dim]
-    inside = {r for op in inner.walk() for r in op.results} | {
+    inside = {r for op in walk(inner) for r in op.results} | {
         a
-        for op in inner.walk()
+        for op in walk(inner)
         for region in op.regions
         for b in region.blocks
         for a in b.args
     }
     pending = [
         v
-        for op in inner.walk()
+        for op in walk(inner)
         for v in op.operands
         if v not in inside and v is not iv and _differs(v, maps)
     ]
@@ -649,7 +652,7 @@ def _overwritten(load: LoadOp, ops: Iterable[Operation], nest: ParallelOp) -> bo
     reads: a store to its buffer or one that may alias it, or an op whose
     effects are not known."""
     for op in ops:
-        for inner in op.walk():
+        for inner in walk(op):
             if isinstance(inner, StoreOp):
                 if inner.buffer is load.buffer or _kernel_arguments_may_alias(
                     nest, inner.buffer, load.buffer

@@ -51,6 +51,8 @@ from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.expand_math import EXPANDED_TYPES, EXPANSIONS
 
+from xlir.walk import walk
+
 VECTOR_OPS = frozenset(
     {
         "arith.addf",
@@ -266,7 +268,7 @@ def blocker(
     it; `addresses`: its `lane_addresses`), or None when they can. The jam
     has already refused `loop.for` bounds that vary (`jam.jam_blocker`)."""
     for top in ops:
-        for op in top.walk():
+        for op in walk(top):
             problem = _op_blocker(op, varying, addresses, width)
             if problem is not None:
                 return problem
@@ -279,7 +281,7 @@ def lane_addresses(
     """`iv` and the index values `iv + x` (x not varying) among `ops`."""
     found = {iv}
     for top in ops:
-        for op in top.walk():
+        for op in walk(top):
             if isinstance(op, arith.AddiOp) and isinstance(op.result.type, IndexType):
                 lhs, rhs = op.lhs, op.rhs
                 if (lhs in found and rhs not in varying) or (

@@ -159,7 +159,7 @@ def contraction_dims(nest: ParallelOp, rows: int = 1) -> tuple[int, int] | None:
 def contract_multiply_adds(loop: ForOp) -> None:
     """`acc + a * b` (or `a * b + acc`) on a carried `acc`, the product used
     only there, becomes `math.fma a, b, acc` in the loop and those nested."""
-    for op in list(loop.walk()):
+    for op in list(walk(loop)):
         if not isinstance(op, arith.AddfOp):
             continue
         for acc, product in ((op.lhs, op.rhs), (op.rhs, op.lhs)):

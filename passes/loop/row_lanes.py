@@ -84,6 +84,8 @@ from xlir.passes.loop.jam import (
     vector_lanes,
 )
 
+from xlir.walk import walk
+
 LOOPED_STEP_OPS = 16
 """The most ops (the lane loads aside, the yield included) a step may have
 to run once in a loop over a tile's columns (`_looped`)."""
@@ -113,7 +115,7 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
     dim = max(range(len(counts)), key=lambda d: counts[d])
     cheap = not any(
         type(op) in EXPANSIONS and isinstance(op.parent_op(), ForOp)
-        for op in nest.walk()
+        for op in walk(nest)
     )
     if cheap:
         if not _cheap_steps(nest):
@@ -123,7 +125,7 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
         return None
     jammed = jam(nest, {dim: width}, (dim, width))
     assert jammed is not None
-    for loop in [op for op in jammed.nest.walk() if isinstance(op, ForOp)]:
+    for loop in [op for op in walk(jammed.nest) if isinstance(op, ForOp)]:
         transpose_row_loads(loop, width, rowwise=cheap)
     return jammed
 
@@ -131,7 +133,7 @@ def lane_rows(nest: ParallelOp, width: int) -> Jammed | None:
 def _cheap_steps(nest: ParallelOp) -> bool:
     """Whether every loop of the nest that carries values has a step of at
     most `CHEAP_STEP_OPS` ops and `CHEAP_STEP_LOADS` loads."""
-    loops = [op for op in nest.body.walk() if isinstance(op, ForOp) and op.iter_args]
+    loops = [op for op in walk(nest) if isinstance(op, ForOp) and op.iter_args]
     for loop in loops:
         ops = list(loop.body.block.ops)
         loads = [op for op in ops if isinstance(op, LoadOp)]
@@ -147,7 +149,7 @@ def _row_loads_only(nest: ParallelOp, dim: int, width: int) -> bool:
     iv = nest.induction_vars[dim]
     varying = dependents([iv], nest.body.block.ops)
     found = False
-    for op in nest.body.walk():
+    for op in walk(nest):
         if not isinstance(op, LoadOp) or not any(v in varying for v in op.indices):
             continue
         loop = op.parent_op()

@@ -235,7 +235,7 @@ def split_reduction(loop: ForOp, width: int, reassociate: bool) -> bool:
     ):
         return False
     iv = loop.induction_var
-    body_loads = [op for op in loop.body.walk() if isinstance(op, LoadOp)]
+    body_loads = [op for op in walk(loop) if isinstance(op, LoadOp)]
     if not any(unit_stride_dim(load, [iv]) == 0 for load in body_loads):
         return False
     builder = Builder(InsertPoint.before(loop))
@@ -308,7 +308,7 @@ class VectorizePass(ModulePass):
                 continue
             reductions = [
                 inner
-                for inner in nest.walk()
+                for inner in walk(nest)
                 if isinstance(inner, ForOp) and inner.iter_args
             ]
             in_order = [

@@ -73,6 +73,8 @@ from xlir.passes.loop.float_formats import (
 )
 from xlir.passes.loop.math_approximations.scalar_builder import ScalarBuilder
 
+from xlir.walk import walk
+
 _KEPT = {"arith.constant", "arith.select", "arith.bitcast"}
 """Ops on narrow values that are exact as they are (the CPU lowering moves
 their bits)."""
@@ -107,17 +109,17 @@ _SIGN_BIT_OPS = {"arith.negf", "math.absf"}
 
 
 def widen_kernel(kernel: KernelOp, f64_conversions: bool = True) -> None:
-    for op in list(kernel.walk()):
+    for op in list(walk(kernel)):
         if op.name in _SIGN_BIT_OPS and isinstance(op.results[0].type, BFloat16Type):
             _flip_sign_bit(op)
         elif _is_arithmetic(op) and _touches_narrow(op):
             _widen_op(op)
-    for op in list(kernel.walk()):
+    for op in list(walk(kernel)):
         if isinstance(op, ForOp):
             for index, value in enumerate(op.carried):
                 if is_narrow(value.type):
                     _carry_wide(op, index)
-    for op in list(kernel.walk()):
+    for op in list(walk(kernel)):
         if op.name in _CONVERSIONS or op.name == "arith.constant":
             _convert(op, f64_conversions)
 

@@ -142,9 +142,10 @@ def _has_twin(b: FunctionBuilder, op: ParallelOp) -> bool:
 
 
 def _facts(b: FunctionBuilder, op: ParallelOp) -> tuple[int, list[SSAValue]]:
-    """The nest's op count and live-ins (found once a lowering)."""
+    """The nest's op count and live-ins (found once a lowering, in one walk)."""
     if op not in b.module.nest_facts:
-        b.module.nest_facts[op] = (sum(1 for _ in walk(op)), _live_ins(op))
+        nested = list(walk(op))
+        b.module.nest_facts[op] = (len(nested), _live_ins(nested))
     return b.module.nest_facts[op]
 
 
@@ -155,11 +156,11 @@ def _same_live_in(a: SSAValue, b: SSAValue) -> bool:
     return remade_a.name == remade_b.name and remade_a.properties == remade_b.properties
 
 
-def _live_ins(op: ParallelOp) -> list[SSAValue]:
-    """Values `op` uses (bounds included) but defines outside, in order.
-    What it defines is gathered first, in one walk: asking each use's owner
-    whether `op` is its ancestor climbs the nest once per use."""
-    nested = list(walk(op))
+def _live_ins(nested: list[Operation]) -> list[SSAValue]:
+    """Values the ops `nested` (a nest's walk: bounds included) use but
+    define outside, in order. What they define is gathered first: asking
+    each use's owner whether the nest is its ancestor climbs the nest once
+    per use."""
     defined: set[SSAValue] = set()
     for inner in nested:
         defined.update(inner.results)

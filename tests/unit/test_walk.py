@@ -1,5 +1,6 @@
 """Walks without a generator per level of nesting (xlir/walk.py,
-xlir/rewriting.py) visit the ops xDSL's walks visit, in the same order."""
+xlir/rewriting.py) visit the ops xDSL's walks visit, in the same order, and
+`block_ops` lists a block's ops as its iterator does."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from xdsl.dialects.test import TestOp as AnyOp
 from xdsl.ir import Block, Region
 
 from xlir.rewriting import walk_region
-from xlir.walk import walk
+from xlir.walk import block_ops, walk
 
 
 def _tree() -> ModuleOp:
@@ -35,6 +36,35 @@ def test_walk_matches_xdsl() -> None:
     got = list(walk(module))
     assert len(want) > 50
     assert all(a is b for a, b in zip(got, want, strict=True))
+
+
+def _visit_adding(walker) -> int:
+    """How many ops a walk visits when the visit of the outer op adds an op
+    to the region under it."""
+    inner = Block([AnyOp()])
+    module = ModuleOp([AnyOp(regions=[Region(inner)])])
+    seen = 0
+    for op in walker(module):
+        seen += 1
+        if op.parent is module.body.block:
+            inner.add_op(AnyOp())
+    return seen
+
+
+def test_walk_sees_ops_added_to_a_visited_op() -> None:
+    """Like xDSL's, the walk reads an op's regions once the op is visited."""
+    assert _visit_adding(walk) == _visit_adding(ModuleOp.walk) == 4
+
+
+def test_block_ops_matches_xdsl() -> None:
+    module = _tree()
+    blocks = [block for op in walk(module) for r in op.regions for block in r.blocks]
+    assert len(blocks) > 10
+    for block in blocks:
+        got = block_ops(block)
+        assert len(got) == len(list(block.ops))
+        assert all(a is b for a, b in zip(got, block.ops, strict=True))
+    assert block_ops(Block()) == []
 
 
 @pytest.mark.parametrize(
