@@ -168,6 +168,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.pack_panels import PackPanelsPass
         from xlir.passes.loop.parallelize import ParallelizePass
         from xlir.passes.loop.register_tile import RegisterTilePass
+        from xlir.passes.loop.split_divided import SplitDividedPass
         from xlir.passes.loop.split_ranges import SplitRangesPass
         from xlir.passes.loop.tile_transposes import TileTransposesPass
         from xlir.passes.loop.unroll import UnrollPass
@@ -211,6 +212,7 @@ class CpuTarget(Target):
             WidenFloatsPass(),
             FuseKernelsPass(),
             SplitRangesPass(),
+            SplitDividedPass(),
             DotQuadsPass(),
             *calls,
             RegisterTilePass(
