@@ -43,8 +43,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier
-from xlir.analysis.loop_utils import constant_int
-from xlir.dialects.loop.kernel import KernelOp
+from xlir.analysis.loop_utils import constant_int, plain_nests
 from xlir.dialects.loop.loops import ParallelOp
 from xlir.passes.loop.fold_index import DivideLinear, TrivialRemainder
 
@@ -142,13 +141,7 @@ class SplitDividedPass(ModulePass):
     name = "split-divided"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for kernel in op.body.block.ops:
-            if not isinstance(kernel, KernelOp):
-                continue
-            for nest in list(kernel.body.block.ops):
-                if isinstance(nest, ParallelOp) and not any(
-                    inner.regions for inner in nest.body.block.ops
-                ):
-                    split: ParallelOp | None = nest
-                    while split is not None:
-                        split = _split(split)
+        for nest in plain_nests(op):
+            split: ParallelOp | None = nest
+            while split is not None:
+                split = _split(split)
