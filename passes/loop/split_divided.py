@@ -42,12 +42,10 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier
+from xdsl.pattern_rewriter import PatternRewriter
 from xlir.analysis.loop_utils import constant_int, plain_nests
 from xlir.dialects.loop.loops import ParallelOp
-from xlir.passes.loop.fold_index import DivideLinear, TrivialRemainder
-
-from xlir.rewriting import PatternRewriteWalker
+from xlir.passes.loop.fold_index import DivideLinear
 
 
 def _divisors(iv: SSAValue, extent: int) -> list[int]:
@@ -103,10 +101,10 @@ def _split(nest: ParallelOp) -> ParallelOp | None:
     parent.insert_op_before(new, nest)
     nest.detach()
     nest.erase()
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier([DivideLinear(), TrivialRemainder()]),
-        apply_recursively=True,
-    ).rewrite_region(new.body)
+    fold = DivideLinear()
+    for op in list(block.ops):  # in order: a quotient folds before its users
+        if isinstance(op, arith.DivUIOp | arith.RemUIOp):
+            fold.match_and_rewrite(op, PatternRewriter(op))
     for op in reversed(ops):
         if not op.results[0].uses:
             op.detach()
