@@ -24,7 +24,11 @@ inner loop loads and stores with unit stride.
 
 A dimension (static, from 0, step 1) is split when its induction variable
 is divided (`divui`, `remui`) by constants that each divide the next and
-the extent (768 and 3 of 6144: dimensions of 8, 256 and 3). Only the
+the extent (768 and 3 of 6144: dimensions of 8, 256 and 3), and its
+remainder by the least is the last index of a load, which then reads with
+unit stride along the innermost new dimension. A remainder that indexes
+another dimension (a transpose's column walked down) is left to LLVM's
+gathers over the whole dimension, which ran faster than split. Only the
 outermost `loop.parallel`s of kernels whose bodies hold no regions are
 split (as `split-ranges` does), before the passes that tile, vectorize and
 thread them. Every element is computed by the same ops: results are bit
@@ -45,23 +49,41 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xlir.analysis.loop_utils import constant_int, plain_nests
 from xlir.dialects.loop.loops import ParallelOp
+from xlir.dialects.loop.memory import LoadOp
 from xlir.passes.loop.fold_index import DivideLinear
 
 
 def _divisors(iv: SSAValue, extent: int) -> list[int]:
     """The constants (ascending) `iv` is divided by, where each divides the
-    next and `extent`; none otherwise."""
-    found = set()
+    next and `extent`, and the remainder by the least is a load's last
+    index (so that the innermost new dimension reads with unit stride);
+    none otherwise."""
+    found: set[int] = set()
+    unit = set()
     for use in iv.uses:
         op = use.operation
         if isinstance(op, arith.DivUIOp | arith.RemUIOp) and use.index == 0:
             divisor = constant_int(op.rhs)
             if divisor is not None and 1 < divisor < extent:
                 found.add(divisor)
+                if isinstance(op, arith.RemUIOp) and _last_load_index(op.result):
+                    unit.add(divisor)
     chain = sorted(found)
+    if not chain or chain[0] not in unit:
+        return []
     if any(outer % inner for inner, outer in pairwise([*chain, extent])):
         return []
     return chain
+
+
+def _last_load_index(value: SSAValue) -> bool:
+    """Whether `value` is the last index of some `loop.load`."""
+    return any(
+        isinstance(use.operation, LoadOp)
+        and use.operation.indices
+        and use.operation.indices[-1] == value
+        for use in value.uses
+    )
 
 
 def _split(nest: ParallelOp) -> ParallelOp | None:

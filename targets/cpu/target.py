@@ -211,8 +211,8 @@ class CpuTarget(Target):
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),
-            SplitRangesPass(),
             SplitDividedPass(),
+            SplitRangesPass(),
             DotQuadsPass(),
             *calls,
             RegisterTilePass(

@@ -52,14 +52,19 @@ loop.kernel @pixels(%x: memref<8x8x256x3xui8>, %y: memref<8x6144xui8>) {
 // -----
 
 // Divisors that do not chain (4 and 6 of 24), a divisor that does not
-// divide the extent (5 of 256), and a nest with a loop inside are left
-// as they are.
+// divide the extent (5 of 256), a nest with a loop inside, and a
+// remainder that indexes a load's first dimension (a transpose's column:
+// split, the inner loop would not read with unit stride) are left as
+// they are.
 // CHECK-LABEL: loop.kernel @kept
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (24) step (1) {
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (256) step (1) {
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (256) step (1) {
 // CHECK-NEXT:      loop.for
-loop.kernel @kept(%x: memref<24xf32>, %y: memref<256xf32>, %z: memref<4x64xf32>) {
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (8, 256) step (1, 1) {
+// CHECK-NEXT:      arith.divui
+// CHECK-NEXT:      arith.remui
+loop.kernel @kept(%x: memref<24xf32>, %y: memref<256xf32>, %z: memref<4x64xf32>, %w: memref<64x4x8xf32>, %out: memref<8x256xf32>) {
   %c4 = arith.constant 4 : index
   %c5 = arith.constant 5 : index
   %c6 = arith.constant 6 : index
@@ -86,6 +91,12 @@ loop.kernel @kept(%x: memref<24xf32>, %y: memref<256xf32>, %z: memref<4x64xf32>)
       loop.yield %t : f32
     }
     loop.store %s, %y[%i] : memref<256xf32>
+  }
+  loop.parallel (%r, %i) = (0, 0) to (8, 256) step (1, 1) {
+    %h = arith.divui %i, %c64 : index
+    %d = arith.remui %i, %c64 : index
+    %v = loop.load %w[%d, %h, %r] : memref<64x4x8xf32>
+    loop.store %v, %out[%r, %i] : memref<8x256xf32>
   }
   loop.return
 }
