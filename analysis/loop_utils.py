@@ -94,6 +94,20 @@ def kernel_ops_of(
     return found
 
 
+def plain_nests(module: ModuleOp) -> list[ParallelOp]:
+    """The outermost `loop.parallel`s of the module's kernels whose bodies
+    hold no op with regions (no loop, no reduction): element-by-element
+    nests, which `split-ranges` and `split-divided` rewrite whole."""
+    return [
+        nest
+        for kernel in module.ops
+        if isinstance(kernel, KernelOp)
+        for nest in kernel.body.block.ops
+        if isinstance(nest, ParallelOp)
+        and not any(inner.regions for inner in nest.body.block.ops)
+    ]
+
+
 def constant_int(value: SSAValue) -> int | None:
     """The integer an `arith.constant` defines, if `value` is one."""
     owner = value.owner

@@ -48,8 +48,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xlir.analysis.index_ranges import Linear, compare_ranges, linear_form
-from xlir.analysis.loop_utils import constant_int, is_pure
-from xlir.dialects.loop.kernel import KernelOp
+from xlir.analysis.loop_utils import constant_int, is_pure, plain_nests
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
 
@@ -364,11 +363,5 @@ class SplitRangesPass(ModulePass):
             raise XlirError(
                 f"error: split-ranges: max-pieces must be at least 1, got {self.max_pieces}"
             )
-        for kernel in op.body.block.ops:
-            if not isinstance(kernel, KernelOp):
-                continue
-            for nest in list(kernel.body.block.ops):
-                if isinstance(nest, ParallelOp) and not any(
-                    inner.regions for inner in nest.body.block.ops
-                ):
-                    _split(nest, self.max_pieces)
+        for nest in plain_nests(op):
+            _split(nest, self.max_pieces)

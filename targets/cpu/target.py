@@ -169,6 +169,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.parallelize import ParallelizePass
         from xlir.passes.loop.register_tile import RegisterTilePass
         from xlir.passes.loop.scratch_in_arena import ScratchInArenaPass
+        from xlir.passes.loop.split_divided import SplitDividedPass
         from xlir.passes.loop.split_ranges import SplitRangesPass
         from xlir.passes.loop.tile_transposes import TileTransposesPass
         from xlir.passes.loop.unroll import UnrollPass
@@ -212,6 +213,7 @@ class CpuTarget(Target):
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),
+            SplitDividedPass(),
             SplitRangesPass(),
             DotQuadsPass(),
             *calls,

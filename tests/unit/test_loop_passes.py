@@ -1,5 +1,5 @@
 """The loop-level passes (`hoist`, `unroll`, `tile`, `tile-transposes`,
-`fold-index`, `split-ranges`, `split-parallel`) keep every result bit for bit: each corpus
+`fold-index`, `split-ranges`, `split-divided`, `split-parallel`) keep every result bit for bit: each corpus
 program lowered by `hlo-opt,hlo-to-loop` runs on the loop interpreter before
 and after each pass (and a pipeline of all of them), and the outputs must be
 identical, not merely close: none of the passes reorders floating-point
@@ -33,6 +33,7 @@ PIPELINES = [
     "fold-index",
     "split-ranges",
     "split-ranges{max-pieces=3}",
+    "split-divided",
     "fuse-kernels",
     "split-parallel",
     "tile{sizes=8,8},unroll{factor=4},hoist,fold-index",
@@ -93,6 +94,25 @@ def test_reshape_round_trips_fold_away() -> None:
     x = np.arange(24, dtype=np.float32).reshape(4, 6) / 24
     (got,) = _run(module, [x])
     np.testing.assert_allclose(got, np.exp(x).T, rtol=1e-6)
+
+
+def test_transposed_reshape_splits_its_dimension() -> None:
+    """Heads put back side by side (a transpose, then a reshape merging two
+    dimensions): `split-divided` leaves no division, and the same bits."""
+    text = """
+        func.func @main(%a: tensor<2x3x4x8xf32>) -> tensor<2x4x24xf32> {
+          %0 = stablehlo.transpose %a, dims = [0, 2, 1, 3] : (tensor<2x3x4x8xf32>) -> tensor<2x4x3x8xf32>
+          %1 = stablehlo.reshape %0 : (tensor<2x4x3x8xf32>) -> tensor<2x4x24xf32>
+          %2 = stablehlo.exponential %1 : tensor<2x4x24xf32>
+          return %2 : tensor<2x4x24xf32>
+        }
+        """
+    before = _lowered(text, "heads.mlir", "hlo-opt,hlo-to-loop")
+    after = _lowered(text, "heads.mlir", "hlo-opt,hlo-to-loop,split-divided")
+    assert "arith.divui" in {op.name for op in before.walk()}
+    assert not {op.name for op in after.walk()} & {"arith.divui", "arith.remui"}
+    x = np.random.default_rng(0).standard_normal((2, 3, 4, 8)).astype(np.float32)
+    _assert_identical(_run(after, [x]), _run(before, [x]))
 
 
 KERNELS = """
