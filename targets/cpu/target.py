@@ -164,6 +164,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.fuse_kernels import FuseKernelsPass
         from xlir.passes.loop.int_in_float import IntInFloatPass
         from xlir.passes.loop.interleave import InterleavePass
+        from xlir.passes.loop.jam_partials import JamPartialsPass
         from xlir.passes.loop.merge_kernels import MergeKernelsPass
         from xlir.passes.loop.pack_panels import PackPanelsPass
         from xlir.passes.loop.parallelize import ParallelizePass
@@ -223,6 +224,7 @@ class CpuTarget(Target):
             VectorizePass(reassociate=options.fast_math, vector_bits=bits),
             PackPanelsPass(),
             BlockSumsPass(),
+            JamPartialsPass(),
             UnrollPass(factor=SHORT_LOOP, full_only=True),
             ExpandMathPass(),
             *in_float,
