@@ -78,6 +78,7 @@ from xlir.targets.cpu.routine_calls import (
     Site,
     calls_loop,
     covered,
+    f32_shape,
     is_positive_zero,
     static_sizes,
     terminator,
@@ -119,22 +120,10 @@ class Conv:
         return prod(self.terms)
 
 
-def _f32_shape(value: SSAValue) -> tuple[int, ...] | None:
-    """The shape of a static f32 buffer, else None."""
-    type_ = value.type
-    if not (
-        isinstance(type_, MemRefType)
-        and isinstance(type_.element_type, Float32Type)
-        and all(size >= 0 for size in type_.get_shape())
-    ):
-        return None
-    return tuple(type_.get_shape())
-
-
 def _element_offset(load: LoadOp, variables: Sequence[SSAValue]) -> list[int] | None:
     """The coefficient of each of `variables` in the element offset `load`
     reads, where that offset is a linear sum of them alone."""
-    shape = _f32_shape(load.buffer)
+    shape = f32_shape(load.buffer)
     if shape is None:
         return None
     strides = [prod(shape[d + 1 :]) for d in range(len(shape))]
@@ -219,7 +208,7 @@ def conv_of(nest: ParallelOp) -> Conv | None:
         not indices
         or len(set(indices)) != len(ivs)
         or set(indices) != set(ivs)
-        or tuple(sizes[ivs.index(v)] for v in indices) != _f32_shape(store.buffer)
+        or tuple(sizes[ivs.index(v)] for v in indices) != f32_shape(store.buffer)
         or len(ivs) - 1 > LEVELS
         or len(loops) > LEVELS
     ):

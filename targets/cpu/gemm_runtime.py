@@ -1,6 +1,7 @@
 """The prebuilt GEMM routine (gemm_routine.py, its convolution entries:
-conv_routine.py, its batched entry: batched_routine.py, and its row-dot
-entry: row_dot_routine.py) in the JIT's
+conv_routine.py, its batched entry: batched_routine.py, its row-dot
+entry: row_dot_routine.py, and the pad entry of convolutions' inputs:
+pad_routine.py) in the JIT's
 process and in ahead-of-time objects, as the thread pool is
 (thread_runtime.py).
 
@@ -27,6 +28,7 @@ from xlir.targets.cpu.conv_routine import (
     pack_routine_name,
 )
 from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
+from xlir.targets.cpu.pad_routine import define_pad, pad_routine_name
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.row_dot_routine import define_row_dot, row_dot_routine_name
 
@@ -41,6 +43,7 @@ def gemm_object(mr: int, lanes: int) -> bytes:
         define_conv(module, mr, lanes, linkage="external")
         define_batched(module, mr, lanes, linkage="external")
         define_row_dot(module, mr, lanes, linkage="external")
+        define_pad(module, mr, lanes, linkage="external")
 
     return host_object(f"gemm-f32-{mr}x{lanes}", define)
 
@@ -57,6 +60,7 @@ def load_gemm(mr: int, lanes: int) -> LoadedObject:
             pack_routine_name(mr, lanes),
             batched_routine_name(mr, lanes),
             row_dot_routine_name(mr, lanes),
+            pad_routine_name(mr, lanes),
         ],
     )
 
@@ -80,3 +84,5 @@ def define_called_gemms(module: ir.Module) -> None:
             define_batched(module, mr, lanes)
         if row_dot_routine_name(mr, lanes) in module.globals:
             define_row_dot(module, mr, lanes)
+        if pad_routine_name(mr, lanes) in module.globals:
+            define_pad(module, mr, lanes)

@@ -161,6 +161,18 @@ def is_positive_zero(value: SSAValue) -> bool:
     )
 
 
+def f32_shape(value: SSAValue) -> tuple[int, ...] | None:
+    """The shape of a static f32 buffer, else None."""
+    type_ = value.type
+    if not (
+        isinstance(type_, MemRefType)
+        and isinstance(type_.element_type, Float32Type)
+        and all(size >= 0 for size in type_.get_shape())
+    ):
+        return None
+    return tuple(type_.get_shape())
+
+
 def static_sizes(loop: ParallelOp | ForOp) -> list[int] | None:
     """A loop's trip count per dimension where each runs from 0 by 1 to a
     constant, else None."""

@@ -153,8 +153,9 @@ class CpuTarget(Target):
         `bounds_check` makes the code check every load and store;
         `time_launches` puts timers around each launch (launch_timers.py);
         `library_calls` makes f32 dots, convolutions and row dots call the
-        prebuilt GEMM routine (`gemm-calls`, `conv-calls`, `row-dot-calls`), unless every access is to
-        be bounds-checked.
+        prebuilt GEMM routine (`gemm-calls`, `conv-calls`, `row-dot-calls`)
+        and f32 zero pads its pad entry (`pad-calls`), unless every access is
+        to be bounds-checked.
         Kernels equal up to their names are compiled once (`merge-kernels`),
         unless bounds checks (whose messages name each kernel's source) or
         launch timers (which report each kernel by name) ask for each."""
@@ -180,6 +181,7 @@ class CpuTarget(Target):
         from xlir.targets.cpu.conv_calls import ConvCallsPass
         from xlir.targets.cpu.gemm_calls import GemmCallsPass
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
+        from xlir.targets.cpu.pad_calls import PadCallsPass
         from xlir.targets.cpu.row_dot_calls import RowDotCallsPass
 
         info = self.info(options)
@@ -197,23 +199,31 @@ class CpuTarget(Target):
             else [MergeKernelsPass()]
         )
         registers = info.vector_registers
-        calls: list[ModulePass] = (
-            [
-                routine(
-                    mr=mr,
-                    lanes=nr // 2,
-                    threads=info.threads,
-                    vector_bits=bits,
-                    vector_registers=registers,
-                )
-                for routine in (GemmCallsPass, ConvCallsPass, RowDotCallsPass)
-            ]
-            if options.library_calls and not options.bounds_check
-            else []
+        library = options.library_calls and not options.bounds_check
+        pads, calls = (
+            (
+                [
+                    routine(
+                        mr=mr,
+                        lanes=nr // 2,
+                        threads=info.threads,
+                        vector_bits=bits,
+                        vector_registers=registers,
+                    )
+                    for routine in routines
+                ]
+                if library
+                else []
+            )
+            for routines in (
+                (PadCallsPass,),
+                (GemmCallsPass, ConvCallsPass, RowDotCallsPass),
+            )
         )
         return [
             WidenFloatsPass(),
             FuseKernelsPass(),
+            *pads,
             SplitDividedPass(),
             SplitRangesPass(),
             DotQuadsPass(),
