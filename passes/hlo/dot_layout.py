@@ -21,7 +21,22 @@ read at `[b, k, ...]`, the panels would depend on the parallel dim b and
 every row tile would stream all of B from memory again.
 
 A rhs with fewer than `min-elements` elements, or whose free dims hold one
-element (nothing to vectorize along), is left alone.
+element (nothing to vectorize along), is left alone; so is one whose lhs
+has one row (its free dims hold one element): the dot then reads each
+element of B once, and a transpose would read and write each once more
+(kv_cache_decode's scores, a query row against each head's cached keys
+`[b, t, h, d]`: 8 transposes of 4 MiB a call, half its run time).
+
+Where the target calls a GEMM routine that reads B at any stride
+(`routine-panel`, the width of its panels; 0: none), an unbatched f32
+`A·Bᵀ` that the routine will compute keeps B in place (its free dims,
+lying together before k, merged into one by a reshape): the routine copies
+each panel of B into a scratch anyway, and reads the transposed panel
+straight from B in that copy (einsum_permuted_output, `[k, m] x [b, n, k]`:
+no 8 MiB transpose kernel). "Will compute": a shape
+`gemm_panels.panels_cover` gives the routine, sums of at most
+`routine-max-k` terms, and no epilogue fused later (`_routine_reads_in_place`);
+an inline kernel given such a B would load it a gather per vector lane.
 
 Where another dot makes the rhs, or dots read the result, swapping a
 dot's operands can stand for a transpose: `dot_general(b, a)` is
@@ -64,7 +79,13 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ComplexType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    ComplexType,
+    Float32Type,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -72,12 +93,14 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xlir.analysis.gemm_panels import panels_cover
 from xlir.dialects.stablehlo.attributes import (
     DotDimensionNumbersAttr,
 )
 from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import element_type, shape
+from xlir.passes.hlo.fusion.rules import is_elementwise
 from xlir.passes.hlo.int_dot_quads import is_byte_quad_dot
 from xlir.passes.hlo.merge_contracting import MergeContractingDims
 
@@ -95,8 +118,9 @@ def rhs_permutation(
     """The transpose that moves the rhs's free dims last, or None when its
     last dim is already free and no free dim comes before a contracting dim
     of an unbatched rhs with `lhs_rows` of at least `MIN_LHS_ROWS` (or it
-    has no free dim)."""
-    if rank == 0:
+    has no free dim, or the lhs has one row: each rhs element is read
+    once)."""
+    if rank == 0 or lhs_rows < 2:
         return None
     bound = set(batch) | set(contract)
     free = [d for d in range(rank) if d not in bound]
@@ -111,12 +135,14 @@ def rhs_permutation(
 class TransposeContractedRhs(RewritePattern):
     """dot_general(a, b) with b's last dim contracted (or a free dim before
     a contracted one) → dot_general(a, transpose(b)) with b's free dims
-    last, or a dot's operands swapped where that stands for the transpose
-    (module docstring)."""
+    last, or a dot's operands swapped where that stands for the transpose,
+    or b left in place for the target's GEMM routine (module docstring)."""
 
-    def __init__(self, min_elements: int):
+    def __init__(self, min_elements: int, routine_panel: int, routine_max_k: int):
         super().__init__()
         self.min_elements = min_elements
+        self.routine_panel = routine_panel
+        self.routine_max_k = routine_max_k
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DotGeneralOp, rewriter: PatternRewriter) -> None:
@@ -150,6 +176,10 @@ class TransposeContractedRhs(RewritePattern):
             swapped = swapped_dot(producer, permutation)
             rewriter.replace(producer, swapped)
             before, transposed = [], swapped.result
+        elif self._routine_reads_in_place(op, lhs_rows):
+            if len(rhs_shape) > 2:  # [f1, ..., fr, k] as [f1 * ... * fr, k]
+                merge_free_dims(op, 0, len(rhs_shape) - 1, rewriter)
+            return
         else:
             transpose = TransposeOp(op.rhs, permutation)
             transpose.location = op.location
@@ -170,6 +200,42 @@ class TransposeContractedRhs(RewritePattern):
         )
         dot.location = op.location
         rewriter.replace(op, [*before, dot], [dot.result])
+
+    def _routine_reads_in_place(self, op: DotGeneralOp, rows: int) -> bool:
+        """Whether the target's GEMM routine computes `op`, an `A·Bᵀ` of
+        `rows` lhs rows, with B read in place (module docstring): f32
+        operands and result, no batch dims, one contracting dim, the rhs's
+        last (its free dims before it) and the lhs's first or last, a shape
+        the routine covers, and no epilogue: a reader of the result that is
+        not elementwise (the reshape back of merged free dims, or another)
+        keeps `fuse` from giving the dot one (`output-fusion`), whose ops
+        the routine's caller might not run (a conversion to bf16 stores no
+        f32 sums: the inline kernel then gathers B)."""
+        if not self.routine_panel or op.algorithm is not None:
+            return False
+        if any(
+            not isinstance(element_type(value.type), Float32Type)
+            for value in (op.lhs, op.rhs, op.result)
+        ):
+            return False
+        dims = op.dot_dimension_numbers
+        lhs_contract = dims.lhs_contracting_dimensions.data
+        rhs_rank = len(shape(op.rhs.type))
+        lhs_rank = len(shape(op.lhs.type))
+        if (
+            dims.rhs_batching_dimensions.data
+            or dims.rhs_contracting_dimensions.data != (rhs_rank - 1,)
+            or lhs_contract not in ((0,), (lhs_rank - 1,))
+        ):
+            return False
+        *free, k = shape(op.rhs.type)
+        if len(free) == 1 and all(
+            is_elementwise(use.operation) for use in op.result.uses
+        ):
+            return False
+        return 1 <= k <= self.routine_max_k and panels_cover(
+            rows, math.prod(free), self.routine_panel
+        )
 
     @staticmethod
     def _swapped_for_readers(op: DotGeneralOp, rewriter: PatternRewriter) -> bool:
@@ -328,30 +394,53 @@ class MergeTrailingFreeDims(RewritePattern):
         )
         if run < 2 or math.prod(rhs_shape) < self.min_elements:
             return
-        merged = math.prod(rhs_shape[rank - run :])
-        rhs_type = op.rhs.type
-        out_type = op.result.type
-        assert isinstance(rhs_type, TensorType) and isinstance(out_type, TensorType)
-        out_shape = shape(out_type)
-        reshape = ReshapeOp(
-            op.rhs,
-            TensorType(rhs_type.element_type, [*rhs_shape[: rank - run], merged]),
-        )
-        reshape.location = op.location
-        dot = DotGeneralOp(
-            op.lhs,
-            reshape.result,
-            dims,
-            op.precision_config,
-            TensorType(
-                out_type.element_type, [*out_shape[: len(out_shape) - run], merged]
-            ),
-            op.algorithm,
-        )
-        dot.location = op.location
-        back = ReshapeOp(dot.result, out_type)
-        back.location = op.location
-        rewriter.replace(op, [reshape, dot, back], [back.result])
+        merge_free_dims(op, rank - run, run, rewriter)
+
+
+def merge_free_dims(
+    op: DotGeneralOp, first: int, run: int, rewriter: PatternRewriter
+) -> None:
+    """`op` replaced by the dot of its rhs reshaped with its `run` dims
+    from `first` merged into one, and its result reshaped back: they are
+    its last free dims, lying together, so the result's last `run` dims in
+    the same order (the rhs's dims after them renumbered)."""
+    rhs_shape = shape(op.rhs.type)
+    merged = math.prod(rhs_shape[first : first + run])
+    rhs_type = op.rhs.type
+    out_type = op.result.type
+    assert isinstance(rhs_type, TensorType) and isinstance(out_type, TensorType)
+    out_shape = shape(out_type)
+    reshape = ReshapeOp(
+        op.rhs,
+        TensorType(
+            rhs_type.element_type,
+            [*rhs_shape[:first], merged, *rhs_shape[first + run :]],
+        ),
+    )
+    reshape.location = op.location
+    dims = op.dot_dimension_numbers
+
+    def renumbered(rhs_dims: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(d - run + 1 if d > first else d for d in rhs_dims)
+
+    numbers = DotDimensionNumbersAttr.get(
+        dims.lhs_batching_dimensions.data,
+        renumbered(dims.rhs_batching_dimensions.data),
+        dims.lhs_contracting_dimensions.data,
+        renumbered(dims.rhs_contracting_dimensions.data),
+    )
+    dot = DotGeneralOp(
+        op.lhs,
+        reshape.result,
+        numbers,
+        op.precision_config,
+        TensorType(out_type.element_type, [*out_shape[: len(out_shape) - run], merged]),
+        op.algorithm,
+    )
+    dot.location = op.location
+    back = ReshapeOp(dot.result, out_type)
+    back.location = op.location
+    rewriter.replace(op, [reshape, dot, back], [back.result])
 
 
 @dataclass(frozen=True)
@@ -360,10 +449,17 @@ class DotLayoutPass(ModulePass):
 
     min_elements: int = 4096
     """The smallest rhs worth a transpose kernel of its own."""
+    routine_panel: int = 0
+    """The panel width of the target's GEMM routine, which reads an f32 rhs
+    in place at any stride; 0: the target calls none."""
+    routine_max_k: int = 0
+    """The longest sum that routine computes."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            TransposeContractedRhs(self.min_elements),
+            TransposeContractedRhs(
+                self.min_elements, self.routine_panel, self.routine_max_k
+            ),
             apply_recursively=False,
             walk_reverse=True,
         ).rewrite_module(op)

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xlir.analysis.gemm_panels import panels_cover
 from xlir.analysis.kernel_aliasing import launches_by_kernel
 from xlir.analysis.loop_utils import bounds_of, static_trip_count
 from xlir.dialects.device import LaunchOp
@@ -86,13 +87,18 @@ class RoutineCallsPass(ModulePass):
                 f"threads={self.threads} min-work={self.min_work}"
             )
         check_vector_bits(self.name, self.vector_bits)
-        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
-        mr, lanes = self.mr or default_mr, self.lanes or default_nr // 2
+        mr, lanes = self.tile()
         launches = launches_by_kernel(op)
         for kernel in [k for k in op.body.block.ops if isinstance(k, KernelOp)]:
             for nest in [n for n in kernel.body.block.ops if isinstance(n, ParallelOp)]:
                 site = Site(kernel, launches.get(kernel.sym_name.data, []), mr, lanes)
                 self.call(nest, site)
+
+    def tile(self) -> tuple[int, int]:
+        """(mr, lanes) of the routine called: the options', or where 0
+        `register-tile`'s for the vector registers."""
+        default_mr, default_nr = default_tile(self.vector_bits, self.vector_registers)
+        return self.mr or default_mr, self.lanes or default_nr // 2
 
     @abstractmethod
     def call(self, nest: ParallelOp, site: Site) -> None:
@@ -113,15 +119,10 @@ def covered(
     kernel: KernelOp, a: SSAValue, b: SSAValue, c: SSAValue, m: int, n: int, nr: int
 ) -> bool:
     """Whether the routine gives the inline kernel's results at its speed,
-    as far as both passes ask it: M and N at least 2 (`register-tile`
-    tiles them otherwise), at most a quarter of the columns computed past
-    N (the routine's last panel computes all `nr`, where the inline
-    kernel's remainder tile is narrower: a 1024 x 256 x 8 dot took 4x the
-    vector FMAs), C read nowhere in the kernel, A and B written nowhere."""
-    if m < 2 or n < 2:
-        return False
-    computed = -(-n // nr) * nr
-    if 4 * (computed - n) > computed:
+    as far as both passes ask it: a shape its panels cover
+    (`gemm_panels.panels_cover`), C read nowhere in the kernel, A and B
+    written nowhere."""
+    if not panels_cover(m, n, nr):
         return False
     for op in walk(kernel):
         if isinstance(op, LoadOp) and op.buffer is c:

@@ -84,7 +84,8 @@ class CpuTarget(Target):
         `conv-padding` before `fuse`: quantized values as their storage
         integers, complex numbers as pairs of floats, int8 dots as dots of
         byte quads, exact narrow-integer dots as f32 dots, the
-        dot kernels read their rhs with unit stride, the
+        dot kernels read their rhs with unit stride (or the GEMM routine
+        in place), the
         convolution kernels an input padded beforehand; `sort-routines`
         (unless `options.sort_routines` is off) before `fuse` too, so that
         plain sorts call the sort routine (targets/cpu/sort_routine.py) and
@@ -96,7 +97,6 @@ class CpuTarget(Target):
         no functions of the program, only the runtime's routines)."""
         from xlir.passes.hlo.conv_padding import ConvPaddingPass
         from xlir.passes.hlo.decompose import DecomposePass
-        from xlir.passes.hlo.dot_layout import DotLayoutPass
         from xlir.passes.hlo.fuse import FusePass
         from xlir.passes.hlo.inline import InlinePass
         from xlir.passes.hlo.int_dot_in_f32 import IntDotInF32Pass
@@ -120,10 +120,35 @@ class CpuTarget(Target):
                     passes.append(IntDotQuadsPass())
                 if options.sort_routines:
                     passes.append(SortRoutinesPass())
-                passes += [IntDotInF32Pass(), DotLayoutPass(), ConvPaddingPass(), pass_]
+                passes += [
+                    IntDotInF32Pass(),
+                    self._dot_layout(options),
+                    ConvPaddingPass(),
+                    pass_,
+                ]
             else:
                 passes.append(pass_)
         return passes
+
+    def _dot_layout(self, options: CompileOptions) -> ModulePass:
+        """`dot-layout`, told the GEMM routine's panel width and longest sum
+        where f32 dots will call it (`gemm-calls`): it then leaves an rhs
+        the routine reads in place untransposed."""
+        from xlir.passes.hlo.dot_layout import DotLayoutPass
+        from xlir.targets.cpu.gemm_calls import GemmCallsPass
+        from xlir.targets.cpu.gemm_routine import MAX_K
+
+        if not options.library_calls or options.bounds_check:
+            return DotLayoutPass()
+        info = self.info(options)
+        mr, nr = info.register_tile or (0, 0)
+        _, lanes = GemmCallsPass(
+            mr=mr,
+            lanes=nr // 2,
+            vector_bits=info.vector_bits,
+            vector_registers=info.vector_registers,
+        ).tile()
+        return DotLayoutPass(routine_panel=2 * lanes, routine_max_k=MAX_K)
 
     def backend_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """`hlo-to-loop`, then `loop_pipeline`."""

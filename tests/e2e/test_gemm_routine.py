@@ -3,7 +3,10 @@ give bit for bit the results of the inline register-tiled kernel
 (`CompileOptions(library_calls=False)`), for every shape class of dot:
 transposed operands, remainder rows and columns, B read in place (few
 rows and terms: "plain", "remainders_in_place") or packed ("rows_packed",
-"k_chunks", a partial last panel, a transposed B), sums split into chunks
+"k_chunks", a partial last panel, a transposed B, which `dot-layout` leaves
+untransposed for the routine: "rhs_transposed", "rhs_in_place_chunks",
+"rhs_free_dims_in_place", and copied column by column where its columns
+lie 4 KiB apart: "rhs_in_place_by_column"), sums split into chunks
 by `block-sums` or not, M, N or K of 1, empty operands, batch dimensions,
 several contracting dimensions (merged by `dot-layout` where they lie
 together), several row dimensions, fused epilogues and residuals, a few
@@ -61,6 +64,9 @@ DOTS = {
     "lhs_transposed": Dot((300, 20), (300, 50), "contracting_dims = [0] x [0]", (20, 50), True),
     "rhs_transposed": Dot((20, 300), (50, 300), "contracting_dims = [1] x [1]", (20, 50), True),
     "both_transposed": Dot((300, 20), (50, 300), "contracting_dims = [0] x [1]", (20, 50), True),
+    "rhs_in_place_chunks": Dot((24, 600), (64, 600), "contracting_dims = [1] x [1]", (24, 64), True),
+    "rhs_in_place_by_column": Dot((8, 1024), (48, 1024), "contracting_dims = [1] x [1]", (8, 48), True),
+    "rhs_free_dims_in_place": Dot((256, 24), (4, 16, 256), "contracting_dims = [0] x [2]", (24, 4, 16), True),
     "narrow": Dot((64, 300), (300, 5), PLAIN, (64, 5), False),
     "m_one": Dot((1, 64), (64, 48), PLAIN, (1, 48), False),
     "n_one": Dot((48, 64), (64, 1), PLAIN, (48, 1), False),

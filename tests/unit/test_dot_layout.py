@@ -1,9 +1,12 @@
 """`dot-layout` changes no result: random dot_generals whose rhs contracts
 its last dim (batch dims, several contracting and free dims, any operand
 dim order) give the same outputs on the interpreter before and after the
-pass, and the cpu target's default pipeline runs it before `fuse`."""
+pass, transposed or, for a GEMM routine, kept in place with their free
+dims merged; and the cpu target's default pipeline runs it before `fuse`."""
 
 from __future__ import annotations
+
+from math import prod
 
 import numpy as np
 import pytest
@@ -14,6 +17,8 @@ from xlir.dialects.stablehlo.contraction import DotGeneralOp
 from xlir.dialects.stablehlo.data_movement import ReshapeOp, TransposeOp
 from xlir.dialects.stablehlo.types import shape
 from xlir.passes.hlo.dot_layout import DotLayoutPass
+from xlir.targets.cpu.gemm_calls import GemmCallsPass
+from xlir.targets.cpu.gemm_routine import MAX_K
 from xlir.targets.cpu.target import CpuTarget
 from xlir.targets.target import CompileOptions
 
@@ -27,11 +32,16 @@ def _tensor(dims: list[int], element: str) -> str:
 
 @st.composite
 def dots(draw: st.DrawFn) -> tuple[str, str]:
-    """A dot_general's text whose rhs's last dim is contracting, and its
-    element type."""
+    """A dot_general's text whose rhs's last dim is contracting and whose
+    lhs has at least 2 rows (of one, it reads each rhs element once and
+    keeps it in place), and its element type."""
     batch = draw(st.lists(st.integers(1, 3), max_size=2))
     contract = draw(st.lists(st.integers(1, 4), min_size=1, max_size=2))
-    lhs_free = draw(st.lists(st.integers(1, 3), max_size=2))
+    lhs_free = draw(
+        st.lists(st.integers(1, 3), min_size=1, max_size=2).filter(
+            lambda free: prod(free) >= 2
+        )
+    )
     rhs_free = draw(st.lists(st.integers(2, 4), min_size=1, max_size=2))
     # Each operand's dims as (kind, index) in a drawn order.
     lhs_dims = draw(
@@ -122,6 +132,50 @@ def test_random_dots_unchanged(case: tuple[str, str], seed: int) -> None:
         np.testing.assert_array_equal(got, want)
 
 
+@st.composite
+def in_place_dots(draw: st.DrawFn) -> str:
+    """An unbatched f32 `A·Bᵀ` a GEMM routine reads in place: `[k, m]` or
+    `[m, k]` times `[f1, ..., fr, k]`."""
+    k = draw(st.integers(1, 5))
+    m = draw(st.integers(2, 4))
+    free = draw(st.lists(st.integers(2, 4), min_size=1, max_size=3))
+    k_first = draw(st.booleans())
+    lhs = _tensor([k, m] if k_first else [m, k], "f32")
+    rhs = _tensor([*free, k], "f32")
+    result = _tensor([m, *free], "f32")
+    return f"""
+func.func @main(%a: {lhs}, %b: {rhs}) -> {result} {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [{0 if k_first else 1}] x [{len(free)}] : ({lhs}, {rhs}) -> {result}
+  func.return %0 : {result}
+}}
+"""
+
+
+@settings(max_examples=30, deadline=None)
+@given(in_place_dots(), st.integers(0, 2**32 - 1))
+def test_rhs_kept_for_the_routine_unchanged(text: str, seed: int) -> None:
+    """With a routine of 2-column panels, the rhs is read as it is (its
+    free dims merged by a reshape), and the results are the same."""
+    before = xlir.parse_module(xlir.make_context(), text, "dot.mlir")
+    after = before.clone()
+    DotLayoutPass(min_elements=0, routine_panel=2, routine_max_k=8).apply(
+        Context(), after
+    )
+    after.verify()
+    assert not [op for op in after.walk() if isinstance(op, TransposeOp)]
+    (dot,) = [op for op in after.walk() if isinstance(op, DotGeneralOp)]
+    assert len(shape(dot.rhs.type)) == 2
+    assert dot.dot_dimension_numbers.rhs_contracting_dimensions.data == (1,)
+    old = xlir.compile(before, target="interpreter")
+    new = xlir.compile(after, target="interpreter")
+    rng = np.random.default_rng(seed)
+    arguments = [
+        rng.normal(size=spec.shape).astype(np.float32)
+        for spec in old.signature.arguments
+    ]
+    np.testing.assert_array_equal(new(*arguments), old(*arguments))
+
+
 def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
     """`int-dot-quads` comes first where the host has a byte dot product
     instruction (tests/e2e/test_int_dot_quads.py); an AOT triple's pipeline
@@ -144,6 +198,33 @@ def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
         "conv-padding",
         *hlo_opt[fuse:],
     ]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        CompileOptions(),
+        CompileOptions(triple="riscv64-unknown-linux-gnu"),
+        CompileOptions(library_calls=False),
+        CompileOptions(bounds_check=True),
+    ],
+)
+def test_cpu_dot_layout_knows_the_routine_where_dots_call_it(
+    options: CompileOptions,
+) -> None:
+    """`dot-layout`'s routine panel is `gemm-calls`' (`2 * lanes`), and 0
+    (the rhs always transposed) where dots call no routine."""
+    target = CpuTarget()
+    (layout,) = [
+        p for p in target.hlo_pipeline(options) if isinstance(p, DotLayoutPass)
+    ]
+    calls = [p for p in target.loop_pipeline(options) if isinstance(p, GemmCallsPass)]
+    if calls:
+        (gemm,) = calls
+        assert layout.routine_panel == 2 * gemm.tile()[1] > 0
+        assert layout.routine_max_k == MAX_K
+    else:
+        assert layout.routine_panel == 0
 
 
 def test_cpu_a_bt_matches_numpy() -> None:

@@ -117,6 +117,23 @@ func.func @matrix_vector(%a: tensor<8x8192xf32>, %b: tensor<1x8192xf32>, %v: ten
 
 // -----
 
+// An lhs of one row reads each rhs element once: a transpose would read and
+// write each once more (kv_cache_decode's scores, a query row per batch and
+// head against the cached keys [b, t, h, d]). Of two rows, it is transposed.
+// CHECK-LABEL: func.func @one_lhs_row
+func.func @one_lhs_row(%q: tensor<8x4x64xf32>, %k: tensor<8x512x4x64xf32>, %r: tensor<1x64xf32>, %s: tensor<2x64xf32>, %b: tensor<96x64xf32>) -> (tensor<8x4x512xf32>, tensor<1x96xf32>, tensor<2x96xf32>) {
+  // CHECK-NEXT: %[[S:.*]] = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 2], contracting_dims = [2] x [3]
+  // CHECK-NEXT: %[[R:.*]] = stablehlo.dot_general %r, %b, contracting_dims = [1] x [1]
+  // CHECK-NEXT: %[[T:.*]] = stablehlo.transpose %b, dims = [1, 0]
+  // CHECK-NEXT: stablehlo.dot_general %s, %[[T]], contracting_dims = [1] x [0]
+  %0 = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 2], contracting_dims = [2] x [3] : (tensor<8x4x64xf32>, tensor<8x512x4x64xf32>) -> tensor<8x4x512xf32>
+  %1 = stablehlo.dot_general %r, %b, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<96x64xf32>) -> tensor<1x96xf32>
+  %2 = stablehlo.dot_general %s, %b, contracting_dims = [1] x [1] : (tensor<2x64xf32>, tensor<96x64xf32>) -> tensor<2x96xf32>
+  func.return %0, %1, %2 : tensor<8x4x512xf32>, tensor<1x96xf32>, tensor<2x96xf32>
+}
+
+// -----
+
 // An image batch [b, k, w, c] contracted along k, by an lhs of 24 rows (at
 // least MIN_LHS_ROWS = 16): the batch dim b is free and comes before k, so
 // the rhs is read through a transpose to [k, b, w, c], whose free dims merge
