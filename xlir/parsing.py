@@ -99,6 +99,10 @@ them when neither has angle brackets inside."""
 _HEX_BLOB = re.compile(r'<\s*"0[xX]([^"]*)"\s*>')
 """`dense<"0x...">`: a literal given as raw bytes (group 1: the digits)."""
 
+_STRING_LITERAL = re.compile(r'<\s*"([^"]*)"\s*>')
+"""`dense<"...">`: a literal given as a string (group 1), which must be a
+hex blob."""
+
 _VALUE_ERRORS = (VerifyException, ValueError, OverflowError, struct.error)
 """What xDSL raises for a value its attribute or type cannot hold (struct's
 error: a complex literal's part that its integer element type cannot hold)."""
@@ -345,12 +349,27 @@ class XlirParser(Parser):
     def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
         """The literal with the bits of its float bit patterns put back
         (`_with_bit_patterns`)."""
+        self._check_blob_is_hex()
         outer, self._element_bits = self._element_bits, []
         try:
             attr = self._parse_checked_dense(type)
             return _with_bit_patterns(attr, self._element_bits)
         finally:
             self._element_bits = outer
+
+    def _check_blob_is_hex(self) -> None:
+        """A string literal is bytes in hex, `"0x..."`: xDSL skipped its
+        first two characters whatever they were (`"1x0000803F"` read as
+        1.0)."""
+        start = self._current_token.span.start
+        string = _STRING_LITERAL.match(self.lexer.input.content, start)
+        if string is not None and string.group(1)[:2] not in ("0x", "0X"):
+            self.raise_error(
+                'a dense literal given as a string must be hex bytes, "0x..."; '
+                f'got "{string.group(1)[:20]}"',
+                string.start(1) - 1,
+                string.end(1) + 1,
+            )
 
     def _parse_checked_dense(self, type):
         """A literal whose type an op parsed before it (`loop.global`'s

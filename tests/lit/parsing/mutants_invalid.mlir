@@ -161,3 +161,20 @@ func.func @huge_blob() -> tensor<1000000000xf32> {
   func.return %0 : tensor<1000000000xf32>
 }
 // CHECK: mutants_invalid.mlir:160:33: error: a splat literal of 1000000000 elements is too large: xlir accepts at most 16777216
+
+// -----
+
+// A string literal not in hex (fuzzer mutant seed 44516737): xDSL skipped
+// its first two characters, read the rest as the blob of one element, and
+// repeated it a billion times.
+loop.global @not_hex : memref<1000000000xf32> = dense<"1x0000803F">
+// CHECK: mutants_invalid.mlir:170:55: error: a dense literal given as a string must be hex bytes, "0x..."; got "1x0000803F"
+
+// -----
+
+// The same in a constant: a small one was read as 1.0.
+func.func @not_hex() -> tensor<4xf32> {
+  %0 = stablehlo.constant dense<"1x0000803F"> : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+// CHECK: mutants_invalid.mlir:177:33: error: a dense literal given as a string must be hex bytes, "0x..."; got "1x0000803F"
