@@ -21,11 +21,14 @@ by `width` (then a remainder loop with the old body), and the `width` x
 `width` tile a step reads is loaded as `width` contiguous vectors, one per
 row, and transposed in registers (`transpose`: log2(width) rounds of
 `width` two-input shuffles). In a nest of cheap steps (below), the step's
-elementwise ops of the loaded values alone (a row dot's products) run on
-those row vectors, before the transpose, the same op on the same elements:
-only their results are transposed (`_rowwise`: one tile for a dot, not one
-per operand; random categorical's hash of two loads, moved so beside its
-logarithms, ran no faster). A small costly step (an exponential) then
+elementwise ops of the loaded values alone (a row dot's products; with
+values the step does not change: constants, a row's mean, lane l's for
+row l) run on those row vectors, before the transpose, the same op on the
+same elements: only their results are transposed (`_rowwise`: one tile for
+a dot, not one per operand; random categorical's hash of two loads, moved
+so beside its logarithms, ran no faster). Many such ops (a bf16 sum's
+decoding and rounding, as `widen-floats` writes them) run once, in a loop
+over the tile's rows (`_row_loop`), not once per row. A small costly step (an exponential) then
 runs once, in a loop over the tile's columns that carries them rotated by
 one (`_column_loop`): one copy of the step to compile rather than `width`. The
 others are written out once per column, copy k taking column k: a cheap
@@ -46,10 +49,9 @@ something that does not move along it), the last index the enclosing
 `loop.for`'s induction variable, that loop's bounds static, its step 1 and
 at least `width` trips; where some loop's step computes a transcendental
 that `expand-math` writes out (logsumexp's exponentials), or else every
-loop's step is small (`CHEAP_STEP_OPS`, `CHEAP_STEP_LOADS`: a row dot, an
-argmax), with at most `CHEAP_LANES` lanes (a bf16 layernorm's bigger steps,
-with their rounding ops, ran no faster, for more compile time:
-docs/cpu.md); and only where the vector copy is possible at all
+loop's step is small past its row-wise ops (`CHEAP_STEP_OPS`,
+`CHEAP_STEP_LOADS`: a row dot, an argmax, a bf16 layer norm's sums), with
+at most `CHEAP_LANES` lanes; and only where the vector copy is possible at all
 (`jam.vector_lanes`): otherwise `vectorize` jams scalar rows as before.
 """
 
@@ -57,11 +59,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, vector
-from xdsl.dialects.builtin import I64, DenseArrayBase, MemRefType, VectorType, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import (
+    I64,
+    AnyFloat,
+    DenseArrayBase,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xlir.analysis.dependence import dependents
 from xlir.analysis.loop_utils import (
@@ -88,12 +102,15 @@ from xlir.walk import walk
 
 LOOPED_STEP_OPS = 16
 """The most ops (the lane loads aside, the yield included) a step may have
-to run once in a loop over a tile's columns (`_looped`)."""
+to run once in a loop over a tile's columns (`_looped`); past it, a step's
+row-wise ops run once in a loop over the tile's rows (`_row_loop`)."""
 
 CHEAP_STEP_OPS = 16
-"""The most ops (the yield included) of each step of a nest without a
+"""The most ops (the yield included; the row-wise ops, `_rowwise`, and the
+constants only they use aside) of each step of a nest without a
 transcendental whose rows still become lanes (a row dot's or an argmax's):
-past it the steps' copies cost more compile time than the lanes win."""
+past it the steps' per-column copies cost more compile time than the lanes
+win."""
 
 CHEAP_STEP_LOADS = 2
 """The most loads of each such step: each one is a tile to load and
@@ -135,8 +152,10 @@ def _cheap_steps(nest: ParallelOp) -> bool:
     most `CHEAP_STEP_OPS` ops and `CHEAP_STEP_LOADS` loads."""
     loops = [op for op in walk(nest) if isinstance(op, ForOp) and op.iter_args]
     for loop in loops:
-        ops = list(loop.body.block.ops)
-        loads = [op for op in ops if isinstance(op, LoadOp)]
+        body = loop.body.block
+        loads = [op for op in body.ops if isinstance(op, LoadOp)]
+        early = _rowwise(body, {op.result for op in loads}, set())
+        ops = set(body.ops) - _dead_without(set(early), body)
         if len(ops) > CHEAP_STEP_OPS or len(loads) > CHEAP_STEP_LOADS:
             return False
     return bool(loops)
@@ -262,7 +281,7 @@ def transpose_row_loads(loop: ForOp, width: int, rowwise: bool = False) -> bool:
         finish_with_remainder(loop, partials, split, builder)
         return True
     early = _rowwise(body, {g.result for g in found}, skipped) if rowwise else []
-    skipped |= set(early)
+    skipped = _dead_without(skipped | set(early), body)
     transposed = _transposed(found, early, skipped)
     block = Block(arg_types=[a.type for a in body.args])
     main = builder.insert(
@@ -302,6 +321,16 @@ def _row_values(
     """The tile from column `start` of each lane load and row-wise op
     (`_rowwise`) as its rows: row l holds lane l's values of `width` steps."""
     rows = {g.result: _load_rows(g, start, width, builder) for g in found}
+    cloned: dict[SSAValue, SSAValue] = {}
+    made = {op.results[0] for op in early}
+    for op in early:
+        body = op.parent_block()
+        assert body is not None
+        for v in op.operands:
+            if v not in rows and v not in made:
+                rows[v] = _invariant_rows(v, body, cloned, width, builder)
+    if len(early) > LOOPED_STEP_OPS:
+        return _row_loop(early, rows, width, builder)
     for op in early:
         rows[op.results[0]] = [
             builder.insert(
@@ -310,6 +339,116 @@ def _row_values(
             for lane in range(width)
         ]
     return rows
+
+
+def _row_loop(
+    early: list[Operation],
+    rows: dict[SSAValue, list[SSAValue]],
+    width: int,
+    builder: Builder,
+) -> dict[SSAValue, list[SSAValue]]:
+    """`rows` with the row-wise ops' results, the ops run once, in a loop
+    over the tile's rows (more than `LOOPED_STEP_OPS` of them: a bf16
+    rounding's, written out per row, took LLVM longer than the scalar rows
+    did): as `_column_loop`, it carries its inputs' rows rotated by one and
+    each result's rows so far, the newest last, so trip k takes row k and
+    after `width` trips the results are in row order."""
+    ran = set(early)
+    used = {v for op in early for v in op.operands}
+    inputs = [v for v in rows if v in used and len(set(rows[v])) > 1]
+    made = [
+        op.results[0]
+        for op in early
+        if any(u.operation not in ran for u in op.results[0].uses)
+    ]
+    passed = [r for v in inputs for r in rows[v]]
+    passed += [z for v in made for z in [_zero(v.type, builder)] * width]
+    block = Block(arg_types=[IndexType(), *(v.type for v in passed)])
+    inside = Builder(InsertPoint.at_end(block))
+    args = list(block.args[1:])
+    mapping = {v: rows[v][0] for v in used if v in rows}
+    mapping.update({v: args[n * width] for n, v in enumerate(inputs)})
+    for op in early:
+        inside.insert(op.clone(value_mapper=mapping))
+    rotated = [
+        args[n * width + (k + 1) % width]
+        for n in range(len(inputs))
+        for k in range(width)
+    ]
+    sofar = args[len(inputs) * width :]
+    for n, v in enumerate(made):
+        rotated += [*sofar[n * width + 1 : (n + 1) * width], mapping[v]]
+    inside.insert(YieldOp(*rotated))
+    loop = builder.insert(ForOp(0, width, 1, passed, Region(block)))
+    results = list(loop.results[len(inputs) * width :])
+    for n, v in enumerate(made):
+        rows[v] = results[n * width : (n + 1) * width]
+    return rows
+
+
+def _zero(type_: Attribute, builder: Builder) -> SSAValue:
+    """A vector of `type_` of zeros: a start for `_row_loop`'s results."""
+    assert isinstance(type_, VectorType)
+    scalar = type_.get_element_type()
+    value = (
+        IntegerAttr(0, scalar)
+        if isinstance(scalar, IntegerType)
+        else FloatAttr(0.0, cast(AnyFloat, scalar))
+    )
+    zero = builder.insert(arith.ConstantOp(value, scalar)).result
+    return builder.insert(vector.BroadcastOp(zero, type_)).vector
+
+
+def _invariant_rows(
+    value: SSAValue,
+    body: Block,
+    cloned: dict[SSAValue, SSAValue],
+    width: int,
+    builder: Builder,
+) -> list[SSAValue]:
+    """An `_invariant` operand of a row-wise op as each row's: itself where
+    its lanes are all the same (a constant's broadcast), else lane l's value
+    broadcast for row l (a row's mean the step subtracts)."""
+    value = _clone_invariant(value, body, cloned, builder)
+    type_ = value.type
+    if not isinstance(type_, VectorType) or _same_in_lanes(value):
+        return [value] * width
+    return [
+        _shuffle(
+            value, value, DenseArrayBase.from_list(i64, [lane] * width), type_, builder
+        )
+        for lane in range(width)
+    ]
+
+
+def _clone_invariant(
+    value: SSAValue, body: Block, cloned: dict[SSAValue, SSAValue], builder: Builder
+) -> SSAValue:
+    """`value` (`_invariant`), copied at `builder` with what it is made of
+    where the step `body` defines it (constants and their broadcasts)."""
+    op = value.owner
+    if not isinstance(op, Operation) or op.parent_block() is not body:
+        return value
+    if value not in cloned:
+        mapper = {v: _clone_invariant(v, body, cloned, builder) for v in op.operands}
+        cloned[value] = builder.insert(op.clone(value_mapper=mapper)).results[0]
+    return cloned[value]
+
+
+def _same_in_lanes(value: SSAValue) -> bool:
+    """Whether every lane of `value` is known to be the same: a broadcast, or
+    an `arith` op's of such."""
+    op = value.owner
+    if isinstance(op, vector.BroadcastOp):
+        return True
+    return (
+        isinstance(op, Operation)
+        and op.dialect_name() == "arith"
+        and bool(op.operands)
+        and all(
+            _same_in_lanes(v) or not isinstance(v.type, VectorType) for v in op.operands
+        )
+    )
 
 
 def _row_partials(
@@ -413,15 +552,30 @@ def _rowwise(
             op in skipped
             or op.regions
             or len(op.results) != 1
-            or not op.operands
+            or not any(v in inputs for v in op.operands)
             or op.dialect_name() not in ("arith", "math")
             or not is_pure(op)
-            or not all(v in inputs for v in op.operands)
+            or not all(v in inputs or _invariant(v, body) for v in op.operands)
         ):
             continue
         found.append(op)
         inputs.add(op.results[0])
     return found
+
+
+def _invariant(value: SSAValue, body: Block) -> bool:
+    """Whether `value` is the same at every column of the step `body`: a
+    value from outside it (a row's mean), or a pure op's of such (a bf16
+    rounding's constants and their broadcasts)."""
+    op = value.owner
+    if not isinstance(op, Operation) or op.parent_block() is not body:
+        return not (isinstance(op, Block) and op is body)
+    return (
+        not op.regions
+        and is_pure(op)
+        and op.dialect_name() in ("arith", "vector")
+        and all(_invariant(v, body) for v in op.operands)
+    )
 
 
 def _transposed(

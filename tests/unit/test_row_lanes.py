@@ -3,6 +3,7 @@ summed one by one, in the loop interpreter and in the cpu target's code."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from xlir.evaluator.loop import LoopModule
@@ -196,3 +197,45 @@ def test_cpu_row_maxima_and_argmax_in_lanes_as_the_interpreter() -> None:
     want = xlir.compile(ROW_MAX_ARGMAX, target="interpreter")(x)
     for got, expected in zip(out, want, strict=True):
         np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
+BF16_NORM = """
+func.func public @main(%x: tensor<17x300xbf16>, %y: tensor<17x300xbf16>) -> (tensor<17xf32>, tensor<17xf32>) {
+  %h = stablehlo.add %x, %y : tensor<17x300xbf16>
+  %f = stablehlo.convert %h : (tensor<17x300xbf16>) -> tensor<17x300xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%f init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<17x300xf32>, tensor<f32>) -> tensor<17xf32>
+  %n = stablehlo.constant dense<300.0> : tensor<17xf32>
+  %m = stablehlo.divide %s, %n : tensor<17xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<17xf32>) -> tensor<17x300xf32>
+  %d = stablehlo.subtract %f, %mb : tensor<17x300xf32>
+  %db = stablehlo.convert %d : (tensor<17x300xf32>) -> tensor<17x300xbf16>
+  %dd = stablehlo.convert %db : (tensor<17x300xbf16>) -> tensor<17x300xf32>
+  %q = stablehlo.multiply %dd, %dd : tensor<17x300xf32>
+  %v = stablehlo.reduce(%q init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<17x300xf32>, tensor<f32>) -> tensor<17xf32>
+  return %s, %v : tensor<17xf32>, tensor<17xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cpu_bf16_rows_in_lanes_equal_the_row_left_over(threads: int) -> None:
+    """A bf16 layer norm's row sums on the cpu target: the sum of a rounded
+    bf16 residual add, and of squares about each row's mean. Their steps'
+    decoding and rounding run on the row vectors, once, in a loop over a
+    tile's rows, the mean each row's own; given row 0's data, the remainder
+    row (the 17th, summed as scalar code) gives row 0's bits."""
+    rng = np.random.default_rng(4)
+    x, y = rng.normal(size=(2, 17, 300)).astype(ml_dtypes.bfloat16)
+    x[16], y[16] = x[0], y[0]
+    options = CompileOptions(threads=threads)
+    sums, squares = xlir.compile(BF16_NORM, target="cpu", options=options)(x, y)
+    for out in (sums, squares):
+        assert out[16].view(np.uint32) == out[0].view(np.uint32)
+    h = (x.astype(np.float32) + y.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    f = h.astype(np.float32)
+    d = (f - f.mean(axis=1, keepdims=True)).astype(ml_dtypes.bfloat16)
+    np.testing.assert_allclose(sums, f.sum(axis=1), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(
+        squares, (d.astype(np.float32) ** 2).sum(axis=1), rtol=1e-2
+    )
