@@ -25,15 +25,23 @@ elementwise ops of the loaded values alone (a row dot's products; with
 values the step does not change: constants, a row's mean, lane l's for
 row l) run on those row vectors, before the transpose, the same op on the
 same elements: only their results are transposed (`_rowwise`: one tile for
-a dot, not one per operand; random categorical's hash of two loads, moved
-so beside its logarithms, ran no faster). Many such ops (a bf16 sum's
+a dot, not one per operand). Many such ops (a bf16 sum's
 decoding and rounding, as `widen-floats` writes them) run once, in a loop
 over the tile's rows (`_row_loop`), not once per row. A small costly step (an exponential) then
 runs once, in a loop over the tile's columns that carries them rotated by
 one (`_column_loop`): one copy of the step to compile rather than `width`. The
 others are written out once per column, copy k taking column k: a cheap
 step costs little to compile and ran faster so, and a big one's rotated
-columns did not fit in the registers (`_looped`). A loop whose combiners
+columns did not fit in the registers (`_looped`). A big step whose costly
+part (a transcendental) is of the loads and of values fixed along the loop
+(random categorical's hash bits to float, two logarithms and an add) runs
+that part on the rows instead, on half tiles (`_half_rows`): the loop steps
+by `width`/2 columns, and row l of a step's tile is rows l and l + `width`/2,
+half a vector each, loaded as one vector, which is the tile after the
+transpose's first round: `width`/2 copies of the part rather than `width`,
+and one tile transposed, the part's result's, not one per load (a loop over
+the rows, one copy, ran slower: the copies' chains of dependent ops side
+by side hide each other's latency). A loop whose combiners
 reorder exactly (the row max beside logsumexp's sum, beside an argmax)
 transposes nothing: each row's vector goes into partial results of its own,
 and after the loop log2(width) rounds of shuffles and combiners give lane l
@@ -97,6 +105,7 @@ from xlir.passes.loop.jam import (
     jammable_trips,
     vector_lanes,
 )
+from xlir.passes.loop.widen_floats import is_narrow
 
 from xlir.walk import walk
 
@@ -106,11 +115,13 @@ to run once in a loop over a tile's columns (`_looped`); past it, a step's
 row-wise ops run once in a loop over the tile's rows (`_row_loop`)."""
 
 CHEAP_STEP_OPS = 16
-"""The most ops (the yield included; the row-wise ops, `_rowwise`, and the
-constants only they use aside) of each step of a nest without a
-transcendental whose rows still become lanes (a row dot's or an argmax's):
-past it the steps' per-column copies cost more compile time than the lanes
-win."""
+"""The most ops (the yield included; in a step that loads bf16 or f16, the
+row-wise ops, `_rowwise`, and the constants only they use aside: its
+decoding and rounding) of each step of a nest without a transcendental
+whose rows still become lanes (a row dot's or an argmax's): past it the
+steps' per-column copies cost more compile time than the lanes win. An f32
+step's row-wise ops count: how long f32 chains fare as row-wise ops is
+unmeasured."""
 
 CHEAP_STEP_LOADS = 2
 """The most loads of each such step: each one is a tile to load and
@@ -154,8 +165,10 @@ def _cheap_steps(nest: ParallelOp) -> bool:
     for loop in loops:
         body = loop.body.block
         loads = [op for op in body.ops if isinstance(op, LoadOp)]
-        early = _rowwise(body, {op.result for op in loads}, set())
-        ops = set(body.ops) - _dead_without(set(early), body)
+        ops = set(body.ops)
+        if any(is_narrow(op.result.type) for op in loads):
+            early = _rowwise(body, {op.result for op in loads}, set())
+            ops -= _dead_without(set(early), body)
         if len(ops) > CHEAP_STEP_OPS or len(loads) > CHEAP_STEP_LOADS:
             return False
     return bool(loops)
@@ -280,25 +293,38 @@ def transpose_row_loads(loop: ForOp, width: int, rowwise: bool = False) -> bool:
     if partials is not None:
         finish_with_remainder(loop, partials, split, builder)
         return True
-    early = _rowwise(body, {g.result for g in found}, skipped) if rowwise else []
+    loaded = {g.result for g in found}
+    early = _rowwise(body, loaded, skipped) if rowwise else []
     skipped = _dead_without(skipped | set(early), body)
-    transposed = _transposed(found, early, skipped)
+    looped = _looped(loop, skipped)
+    costly = [] if rowwise or looped else _rowwise(body, loaded, skipped, True)
+    if not any(type(op) in EXPANSIONS for op in costly):
+        costly = []
+    varying = dependents(loaded, costly)
+    moving = [op for op in costly if op.results[0] in varying]
+    skipped = _dead_without(skipped | set(moving), body)
+    transposed = _transposed(found, early + moving, skipped)
+    columns = width // 2 if costly else width
+    split = lower + count - count % columns
     block = Block(arg_types=[a.type for a in body.args])
     main = builder.insert(
-        ForOp(lower, split, width, list(loop.iter_args), Region(block))
+        ForOp(lower, split, columns, list(loop.iter_args), Region(block))
     )
     inner = Builder(InsertPoint.at_end(block))
     start = block.args[0]
-    rows = _row_values(found, early, start, width, inner)
-    tiles = [transpose(rows[v], inner) for v in transposed]
+    if costly:
+        rows = _half_rows(found, costly, moving, transposed, start, width, inner)
+    else:
+        rows = _row_values(found, early, start, width, inner)
+    tiles = [transpose(rows[v], inner, lanes=width) for v in transposed]
     carried: list[SSAValue] = list(block.args[1:])
     indexed = any(u.operation not in skipped for u in loop.induction_var.uses)
-    if _looped(loop, skipped):
+    if looped:
         carried = _column_loop(
             loop, transposed, tiles, carried, start, indexed, skipped, inner
         )
     else:
-        for k in range(width):
+        for k in range(columns):
             index = start
             if k and indexed:
                 index = inner.insert(
@@ -519,6 +545,60 @@ def _row_partials(
     return results
 
 
+def _half_rows(
+    found: list[_LaneLoads],
+    rowwise: list[Operation],
+    moving: list[Operation],
+    transposed: list[SSAValue],
+    start: SSAValue,
+    width: int,
+    builder: Builder,
+) -> dict[SSAValue, list[SSAValue]]:
+    """Rows 0 to `width`/2 of each of `transposed`'s tiles of `width` rows
+    by `width`/2 columns from `start` after `transpose`'s first round, the
+    row-wise ops (`_rowwise` with invariants; `moving`: those of the loads,
+    the others written once) run on them: row l is rows l
+    and l + `width`/2 of each lane load, half a vector each, loaded as one
+    vector. Half as many copies of a costly row-wise part (random
+    categorical's hash, bits to float and two logarithms) as a copy per
+    column, the same ops on the same elements, and one tile to transpose,
+    not one per load."""
+    half = width // 2
+    concatenate = DenseArrayBase.from_list(i64, list(range(width)))
+    rows: dict[SSAValue, list[SSAValue]] = {value: [] for value in transposed}
+    fixed: dict[SSAValue, SSAValue] = {}
+    for op in rowwise:
+        if op not in moving:
+            builder.insert(op.clone(value_mapper=fixed))
+    for row in range(half):
+        mapping = dict(fixed)
+        for lanes in found:
+            type_ = lanes.buffer.type
+            assert isinstance(type_, MemRefType)
+            half_type = VectorType(type_.element_type, [half])
+            halves: list[SSAValue] = []
+            for offset in (row, row + half):
+                indices = list(lanes.indices)
+                if offset:
+                    offset_value = index_constant(builder, offset)
+                    indices[lanes.position] = builder.insert(
+                        arith.AddiOp(indices[lanes.position], offset_value)
+                    ).result
+                indices[-1] = start
+                load = LoadOp(lanes.buffer, indices, half_type)
+                halves.append(builder.insert(load).result)
+            vector_type = VectorType(type_.element_type, [width])
+            low, high = halves
+            mapping[lanes.result] = _shuffle(
+                low, high, concatenate, vector_type, builder
+            )
+        for op in moving:
+            builder.insert(op.clone(value_mapper=mapping))
+        for value in transposed:
+            rows[value].append(mapping[value])
+    return rows
+
+
 def _combine_lanes(
     rows: list[SSAValue],
     combiner: Operation,
@@ -539,27 +619,44 @@ def _combine_lanes(
 
 
 def _rowwise(
-    body: Block, loaded: set[SSAValue], skipped: set[Operation]
+    body: Block,
+    loaded: set[SSAValue],
+    skipped: set[Operation],
+    invariants: bool = False,
 ) -> list[Operation]:
     """The step's elementwise ops (`arith`, `math`) of the lane loads alone
     (a row dot's products), in order: each row's vector of the tile goes
     through them before the transpose, the same op on the same elements, so
-    only their results are transposed (one tile, not one per load)."""
+    only their results are transposed (one tile, not one per load). With
+    `invariants`, also of values that do not change along the loop (defined
+    outside it, or by pure ops of such values, which are then among the ops
+    returned): random categorical's hash, bits to float and logarithms."""
     found: list[Operation] = []
     inputs = set(loaded)
+    fixed: set[SSAValue] = set()
+
+    def outside(v: SSAValue) -> bool:
+        return v in fixed or (
+            invariants and v.owner is not body and v.owner not in body_ops
+        )
+
+    body_ops = set(body.ops)
     for op in body.ops:
-        if (
-            op in skipped
-            or op.regions
-            or len(op.results) != 1
-            or not any(v in inputs for v in op.operands)
-            or op.dialect_name() not in ("arith", "math")
-            or not is_pure(op)
-            or not all(v in inputs or _invariant(v, body) for v in op.operands)
-        ):
+        if op in skipped or op.regions or len(op.results) != 1 or not is_pure(op):
             continue
-        found.append(op)
-        inputs.add(op.results[0])
+        if invariants and all(outside(v) for v in op.operands):
+            found.append(op)
+            fixed.add(op.results[0])
+        elif (
+            op.dialect_name() in ("arith", "math")
+            and any(v in inputs for v in op.operands)
+            and all(
+                v in inputs or outside(v) or (not invariants and _invariant(v, body))
+                for v in op.operands
+            )
+        ):
+            found.append(op)
+            inputs.add(op.results[0])
     return found
 
 
@@ -697,6 +794,7 @@ def transpose(
     rows: list[SSAValue],
     builder: Builder,
     combine: Callable[[SSAValue, SSAValue], SSAValue] | None = None,
+    lanes: int | None = None,
 ) -> list[SSAValue]:
     """The columns of the square tile whose rows are `rows` (vectors of
     `len(rows)` lanes, a power of two): in each round, for the distance h =
@@ -704,12 +802,14 @@ def transpose(
     h x h blocks, each new row one two-input shuffle. With `combine`, each
     round combines the two new rows of a pair into row a and keeps the
     first h rows: row 0 then holds in lane l the combination of `rows[l]`'s
-    lanes."""
-    n = len(rows)
+    lanes. Where `rows` has fewer vectors than its vectors' `lanes` (rows
+    0 to m of a tile after the rounds from h = `lanes`/2 to 2m), the rounds
+    from h = m/2 on: the first m columns."""
+    n = lanes or len(rows)
     type_ = rows[0].type
     assert isinstance(type_, VectorType)
     tile = list(rows)
-    h = n // 2
+    h = len(rows) // 2
     while h:
         low, high = _round_masks(n, h)
         for a in range(len(tile)):

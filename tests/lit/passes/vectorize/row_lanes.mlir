@@ -212,3 +212,131 @@ loop.kernel @scalar_rows(%x: memref<16x32xf32>, %e: memref<16x32xf32>, %y: memre
   }
   loop.return
 }
+
+// -----
+
+// A step too big to run in a loop over the columns (`_looped`), whose costly
+// part (a hash's bits to float and two logarithms, then the add of a load:
+// random categorical's Gumbel noise) depends on the loads and on values that
+// do not change along the row loop alone: it runs on the rows, on half
+// tiles. The row loop steps by 4 (half the 8 lanes); row l of a step's tile
+// is rows l and l + 4, 4 columns each, loaded as one vector per load, so the
+// part is written out 4 times (not 8, once per column) and only its result is
+// transposed, by the last 2 of 3 rounds (8 shuffles). The argmax then takes
+// the 4 columns in order; the 2 columns left run the old body.
+// CHECK-LABEL: loop.kernel @gumbel_argmax
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (8) attributes {jam = array<i64: 8>} {
+// CHECK:           %[[MAIN:[0-9]+]], %{{.*}} = loop.for %[[J:[^ ]+]] = 0 to 16 step 4 iter_args(%[[B:[^ ]+]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xf32>, vector<8xi32>) {
+// CHECK:             %[[L0:.*]] = loop.load %{{.*}}[%[[I]], %[[J]]] : memref<8x18xi32>, vector<4xi32>
+// CHECK-NEXT:        %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-NEXT:        %[[I4:.*]] = arith.addi %[[I]], %[[FOUR]] : index
+// CHECK-NEXT:        %[[L4:.*]] = loop.load %{{.*}}[%[[I4]], %[[J]]] : memref<8x18xi32>, vector<4xi32>
+// CHECK-NEXT:        %{{.*}} = vector.shuffle %[[L0]], %[[L4]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
+// CHECK-COUNT-2:     math.log %{{.*}} : vector<8xf32>
+// CHECK:             %[[Y0:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-COUNT-6:     math.log %{{.*}} : vector<8xf32>
+// CHECK-NOT:         math.log
+// CHECK:             %[[T:.*]] = vector.shuffle %[[Y0]], %{{.*}} [0, 1, 8, 9, 4, 5, 12, 13] : vector<8xf32>, vector<8xf32>
+// CHECK-COUNT-3:     vector.shuffle
+// CHECK-NEXT:        %[[C0:.*]] = vector.shuffle %[[T]], %{{.*}} [0, 8, 2, 10, 4, 12, 6, 14] : vector<8xf32>, vector<8xf32>
+// CHECK-COUNT-3:     vector.shuffle
+// CHECK-NOT:         vector.shuffle
+// CHECK:             arith.cmpf ogt, %[[B]], %[[C0]] : vector<8xf32>
+// CHECK-COUNT-3:     arith.cmpf ogt
+// CHECK-NOT:         math.log
+// CHECK:             loop.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %{{.*}}, %{{.*}} = loop.for %{{.*}} = 16 to 18 step 1 iter_args(%{{.*}} = %[[MAIN]], %{{.*}} = %{{.*}}) -> (vector<8xf32>, vector<8xi32>) {
+// CHECK-COUNT-2:     math.log %{{.*}} : vector<8xf32>
+// CHECK-NOT:         math.log
+// CHECK:           loop.store
+loop.kernel @gumbel_argmax(%h0: memref<8x18xi32>, %h1: memref<8x18xi32>, %x: memref<8x18xf32>, %out: memref<8xi32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %nine = arith.constant 9 : i32
+  %bits = arith.constant 1065353216 : i32
+  %one = arith.constant 1.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %m, %k = loop.for %j = 0 to 18 step 1 iter_args(%best = %ninf, %at = %zero) -> (f32, i32) {
+      %a = loop.load %h0[%i, %j] : memref<8x18xi32>
+      %b = loop.load %h1[%i, %j] : memref<8x18xi32>
+      %r = arith.xori %a, %b : i32
+      %s = arith.shrui %r, %nine : i32
+      %o = arith.ori %s, %bits : i32
+      %f = arith.bitcast %o : i32 to f32
+      %u = arith.subf %f, %one : f32
+      %l = math.log %u : f32
+      %n = arith.negf %l : f32
+      %l2 = math.log %n : f32
+      %g = arith.negf %l2 : f32
+      %v = loop.load %x[%i, %j] : memref<8x18xf32>
+      %y = arith.addf %g, %v : f32
+      %jj = arith.index_cast %j : index to i32
+      %gt = arith.cmpf ogt, %best, %y : f32
+      %nan = arith.cmpf une, %best, %best : f32
+      %keep = arith.ori %gt, %nan : i1
+      %eq = arith.cmpf oeq, %best, %y : f32
+      %lt = arith.cmpi slt, %at, %jj : i32
+      %tie = arith.andi %eq, %lt : i1
+      %keepi = arith.ori %keep, %tie : i1
+      %nb = arith.select %keep, %best, %y : f32
+      %na = arith.select %keepi, %at, %jj : i32
+      loop.yield %nb, %na : f32, i32
+    }
+    loop.store %k, %out[%i] : memref<8xi32>
+  }
+  loop.return
+}
+
+// -----
+
+// The same step, but its first logarithm takes the column's index: the costly
+// part does not depend on the loads alone, so the step is written out once per
+// column of full tiles as before (8 columns, 16 logarithms, three tiles).
+// CHECK-LABEL: loop.kernel @indexed_logs
+// CHECK:         loop.for %{{.*}} = 0 to 16 step 8 iter_args
+// CHECK-COUNT-72:    vector.shuffle
+// CHECK-NOT:         vector.shuffle
+// CHECK-COUNT-16:    math.log %{{.*}} : vector<8xf32>
+// CHECK-NOT:         math.log
+// CHECK:             loop.yield
+loop.kernel @indexed_logs(%h0: memref<8x18xi32>, %h1: memref<8x18xi32>, %x: memref<8x18xf32>, %out: memref<8xi32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %nine = arith.constant 9 : i32
+  %bits = arith.constant 1065353216 : i32
+  %one = arith.constant 1.0 : f32
+  loop.parallel (%i) = (0) to (8) step (1) {
+    %m, %k = loop.for %j = 0 to 18 step 1 iter_args(%best = %ninf, %at = %zero) -> (f32, i32) {
+      %a = loop.load %h0[%i, %j] : memref<8x18xi32>
+      %b = loop.load %h1[%i, %j] : memref<8x18xi32>
+      %r = arith.xori %a, %b : i32
+      %s = arith.shrui %r, %nine : i32
+      %o = arith.ori %s, %bits : i32
+      %f = arith.bitcast %o : i32 to f32
+      %u = arith.subf %f, %one : f32
+      %jf = arith.index_cast %j : index to i32
+      %jw = arith.sitofp %jf : i32 to f32
+      %uj = arith.addf %u, %jw : f32
+      %l = math.log %uj : f32
+      %n = arith.negf %l : f32
+      %l2 = math.log %n : f32
+      %g = arith.negf %l2 : f32
+      %v = loop.load %x[%i, %j] : memref<8x18xf32>
+      %y = arith.addf %g, %v : f32
+      %jj = arith.index_cast %j : index to i32
+      %gt = arith.cmpf ogt, %best, %y : f32
+      %nan = arith.cmpf une, %best, %best : f32
+      %keep = arith.ori %gt, %nan : i1
+      %eq = arith.cmpf oeq, %best, %y : f32
+      %lt = arith.cmpi slt, %at, %jj : i32
+      %tie = arith.andi %eq, %lt : i1
+      %keepi = arith.ori %keep, %tie : i1
+      %nb = arith.select %keep, %best, %y : f32
+      %na = arith.select %keepi, %at, %jj : i32
+      loop.yield %nb, %na : f32, i32
+    }
+    loop.store %k, %out[%i] : memref<8xi32>
+  }
+  loop.return
+}

@@ -46,16 +46,19 @@ loop.kernel @centered_rounded_sums(%x: memref<10x20xf32>, %mean: memref<10xf32>,
 
 // -----
 
-// More than 16 (`LOOPED_STEP_OPS`) row-wise ops run once, in a loop over the
-// tile's 8 rows carrying the rows rotated by one and the results so far, the
-// newest last; then one tile is transposed and added column by column.
+// More than 16 (`LOOPED_STEP_OPS`) row-wise ops of a bf16 load (a narrow
+// float's step: its row-wise ops do not count against a cheap step's 16)
+// run once, in a loop over the tile's 8 rows carrying the rows rotated by
+// one and the results so far, the newest last; then one tile is transposed
+// and added column by column.
 // CHECK-LABEL: loop.kernel @long_rowwise_steps
 // CHECK:         loop.for %{{.*}} = 0 to 16 step 8 iter_args(%[[A:[^ ]+]] = %{{.*}}) -> (vector<8xf32>) {
-// CHECK-COUNT-8:   loop.load %{{.*}} : memref<10x20xf32>, vector<8xf32>
+// CHECK-COUNT-8:   loop.load %{{.*}} : memref<10x20xbf16>, vector<8xbf16>
 // CHECK:           %[[H:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK:           %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK-NEXT:      loop.for %{{.*}} = 0 to 8 step 1 iter_args(%[[X0:[0-9]+]] = %{{[0-9]+}}, %[[X1:[0-9]+]] = %{{[0-9]+}}, {{.*}} = %[[Z]]) -> ({{.*}}) {
-// CHECK-NEXT:        %[[P1:.*]] = arith.mulf %[[X0]], %[[H]] : vector<8xf32>
+// CHECK-NEXT:        %[[P0:.*]] = arith.extf %[[X0]] : vector<8xbf16> to vector<8xf32>
+// CHECK-NEXT:        %[[P1:.*]] = arith.mulf %[[P0]], %[[H]] : vector<8xf32>
 // CHECK-COUNT-15:    arith.mulf
 // CHECK-NEXT:        %[[P17:.*]] = arith.mulf %{{.*}}, %[[H]] : vector<8xf32>
 // CHECK-NEXT:        loop.yield %[[X1]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[X0]], {{.*}}, %[[P17]] : {{.*}}
@@ -64,11 +67,12 @@ loop.kernel @centered_rounded_sums(%x: memref<10x20xf32>, %mean: memref<10xf32>,
 // CHECK-NEXT:      arith.addf %[[A]], %{{.*}} : vector<8xf32>
 // CHECK-NOT:       arith.mulf
 // CHECK:           loop.yield
-loop.kernel @long_rowwise_steps(%x: memref<10x20xf32>, %out: memref<10xf32>) {
+loop.kernel @long_rowwise_steps(%x: memref<10x20xbf16>, %out: memref<10xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (10) step (1) {
     %s = loop.for %j = 0 to 20 step 1 iter_args(%acc = %zero) -> (f32) {
-      %p0 = loop.load %x[%i, %j] : memref<10x20xf32>
+      %b0 = loop.load %x[%i, %j] : memref<10x20xbf16>
+      %p0 = arith.extf %b0 : bf16 to f32
       %h = arith.constant 0.5 : f32
       %p1 = arith.mulf %p0, %h : f32
       %p2 = arith.mulf %p1, %h : f32
