@@ -29,20 +29,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.builder import Builder
-from xdsl.dialects import arith
 from xdsl.ir import SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
-from xlir.analysis.loop_utils import index_constant
-from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
     Site,
     f32_shape,
+    row_group_calls,
     static_sizes,
-    terminator,
 )
 from xlir.targets.cpu.transpose_routine import transpose_routine_name
 
@@ -125,19 +120,10 @@ def _call(transpose: Transpose, site: Site) -> None:
     rows, row = prod(out[:-1]), out[-1]
     blocks = -(-GROUP_ELEMENTS // (row * site.lanes))
     group = min(rows, blocks * site.lanes)
-    groups = -(-rows // group)
-    loop = ParallelOp([0], [groups], [1])
-    Rewriter.insert_op(loop, InsertPoint.before(transpose.nest))
-    b = Builder(InsertPoint.before(terminator(loop)))
-    (index,) = loop.induction_vars
-    first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
-    left = b.insert(arith.SubiOp(index_constant(b, rows), first)).result
-    count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
-    constants = [index_constant(b, size) for size in (*out[1:], *strides)]
-    arguments = [transpose.source, transpose.target, first, count, *constants]
-    work = 2 * group * row
-    b.insert(CallOp(transpose_routine_name(site.mr, site.lanes), arguments, work))
-    Rewriter.erase_op(transpose.nest)
+    entry = transpose_routine_name(site.mr, site.lanes)
+    buffers = (transpose.source, transpose.target)
+    sizes = (*out[1:], *strides)
+    row_group_calls(transpose.nest, entry, buffers, rows, group, sizes, 2 * group * row)
 
 
 @dataclass(frozen=True)
