@@ -70,6 +70,8 @@ TRANSPOSES = {
     "rotation": Transpose((16, 24, 32), (2, 0, 1), True),
     "merged_rank_5": Transpose((2, 3, 4, 5, 6), (0, 1, 4, 2, 3), True),
     "small": Transpose((3, 5), (1, 0), True),
+    "unit_dims": Transpose((1, 2100, 1, 131), (2, 3, 0, 1), True),
+    "short_rows": Transpose((2, 260, 3, 129), (0, 3, 1, 2), True),
     "rank_5": Transpose((2, 3, 4, 5, 6), (4, 3, 2, 1, 0), False),
     "keeps_last": Transpose((4, 8, 16), (1, 0, 2), False),
     "fused": Transpose((32, 48), (1, 0), False, fused=True),
