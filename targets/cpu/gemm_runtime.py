@@ -1,7 +1,7 @@
 """The prebuilt GEMM routine (gemm_routine.py, its convolution entries:
 conv_routine.py, its batched entry: batched_routine.py, its row-dot
-entry: row_dot_routine.py, and the pad entry of convolutions' inputs:
-pad_routine.py) in the JIT's
+entry: row_dot_routine.py, the pad entry of convolutions' inputs:
+pad_routine.py, and the transpose entry: transpose_routine.py) in the JIT's
 process and in ahead-of-time objects, as the thread pool is
 (thread_runtime.py).
 
@@ -31,6 +31,10 @@ from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_
 from xlir.targets.cpu.pad_routine import define_pad, pad_routine_name
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.row_dot_routine import define_row_dot, row_dot_routine_name
+from xlir.targets.cpu.transpose_routine import (
+    define_transpose,
+    transpose_routine_name,
+)
 
 
 @cache
@@ -44,6 +48,7 @@ def gemm_object(mr: int, lanes: int) -> bytes:
         define_batched(module, mr, lanes, linkage="external")
         define_row_dot(module, mr, lanes, linkage="external")
         define_pad(module, mr, lanes, linkage="external")
+        define_transpose(module, mr, lanes, linkage="external")
 
     return host_object(f"gemm-f32-{mr}x{lanes}", define)
 
@@ -61,6 +66,7 @@ def load_gemm(mr: int, lanes: int) -> LoadedObject:
             batched_routine_name(mr, lanes),
             row_dot_routine_name(mr, lanes),
             pad_routine_name(mr, lanes),
+            transpose_routine_name(mr, lanes),
         ],
     )
 
@@ -86,3 +92,5 @@ def define_called_gemms(module: ir.Module) -> None:
             define_row_dot(module, mr, lanes)
         if pad_routine_name(mr, lanes) in module.globals:
             define_pad(module, mr, lanes)
+        if transpose_routine_name(mr, lanes) in module.globals:
+            define_transpose(module, mr, lanes)

@@ -33,13 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.index_ranges import linear_form
-from xlir.analysis.loop_utils import constant_int, index_constant
-from xlir.dialects.loop.calls import CallOp
+from xlir.analysis.loop_utils import constant_int
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.targets.cpu.pad_routine import pad_routine_name
@@ -48,8 +45,8 @@ from xlir.targets.cpu.routine_calls import (
     Site,
     f32_shape,
     is_positive_zero,
+    row_group_calls,
     static_sizes,
-    terminator,
 )
 
 LEVELS = 4
@@ -182,20 +179,11 @@ def _call(pad: Pad, site: Site) -> None:
     low = (0,) * fill + pad.low
     rows, row = prod(out[:-1]), out[-1]
     group = min(rows, max(1, -(-GROUP_ELEMENTS // max(row, 1))))
-    groups = -(-rows // group)
-    loop = ParallelOp([0], [groups], [1])
-    Rewriter.insert_op(loop, InsertPoint.before(pad.nest))
-    b = Builder(InsertPoint.before(terminator(loop)))
-    (index,) = loop.induction_vars
-    first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
-    left = b.insert(arith.SubiOp(index_constant(b, rows), first)).result
-    count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
+    entry = pad_routine_name(site.mr, site.lanes)
     sizes = (*out[1:], *into, *low)
-    constants = [index_constant(b, size) for size in sizes]
-    arguments = [pad.source, pad.target, first, count, *constants]
-    work = 2 * group * row
-    b.insert(CallOp(pad_routine_name(site.mr, site.lanes), arguments, work))
-    Rewriter.erase_op(pad.nest)
+    row_group_calls(
+        pad.nest, entry, (pad.source, pad.target), rows, group, sizes, 2 * group * row
+    )
 
 
 @dataclass(frozen=True)

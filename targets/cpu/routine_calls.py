@@ -1,7 +1,9 @@
 """What the passes that call the prebuilt GEMM routine share (`gemm-calls`:
 gemm_calls.py, `conv-calls`: conv_calls.py, `row-dot-calls`:
-row_dot_calls.py): their options and the walk over the kernels' nests, the
-coverage tests they ask of a nest, the threaded loop of calls, and small
+row_dot_calls.py, and the entries' `pad-calls` and `transpose-calls`): their
+options and the walk over the kernels' nests, the coverage tests they ask
+of a nest, the threaded loop of calls, the loop of calls per group of
+rows, and small
 matchers of the nests' loops (a dot's sum: `product_sum`)."""
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.gemm_panels import panels_cover
 from xlir.analysis.kernel_aliasing import launches_by_kernel
-from xlir.analysis.loop_utils import bounds_of, static_trip_count
+from xlir.analysis.loop_utils import bounds_of, index_constant, static_trip_count
 from xlir.dialects.device import LaunchOp
+from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import THREADS, ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
@@ -142,6 +145,32 @@ def calls_loop(
         loop.attributes[THREADS] = IntegerAttr(threads, i64)
     Rewriter.insert_op(loop, InsertPoint.before(nest))
     return Builder(InsertPoint.before(terminator(loop)))
+
+
+def row_group_calls(
+    nest: ParallelOp,
+    entry: str,
+    buffers: tuple[SSAValue, SSAValue],
+    rows: int,
+    group: int,
+    sizes: tuple[int, ...],
+    work: int,
+) -> None:
+    """Replace `nest` by a loop over groups of `group` of its `rows` rows
+    calling `entry(source, target, first, count, *sizes)` per group (the
+    last cut to the rows left), each call marked with `work`: the entries
+    that take whole rows (`pad-calls`, `transpose-calls`)."""
+    groups = -(-rows // group)
+    loop = ParallelOp([0], [groups], [1])
+    Rewriter.insert_op(loop, InsertPoint.before(nest))
+    b = Builder(InsertPoint.before(terminator(loop)))
+    (index,) = loop.induction_vars
+    first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
+    left = b.insert(arith.SubiOp(index_constant(b, rows), first)).result
+    count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
+    constants = [index_constant(b, size) for size in sizes]
+    b.insert(CallOp(entry, [*buffers, first, count, *constants], work))
+    Rewriter.erase_op(nest)
 
 
 def terminator(loop: ParallelOp | ForOp) -> Operation:

@@ -179,7 +179,8 @@ class CpuTarget(Target):
         `time_launches` puts timers around each launch (launch_timers.py);
         `library_calls` makes f32 dots, convolutions and row dots call the
         prebuilt GEMM routine (`gemm-calls`, `conv-calls`, `row-dot-calls`)
-        and f32 zero pads its pad entry (`pad-calls`), unless every access is
+        and f32 zero pads and transposes its pad and transpose entries
+        (`pad-calls`, `transpose-calls`), unless every access is
         to be bounds-checked.
         Kernels equal up to their names are compiled once (`merge-kernels`),
         unless bounds checks (whose messages name each kernel's source) or
@@ -208,6 +209,7 @@ class CpuTarget(Target):
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
         from xlir.targets.cpu.pad_calls import PadCallsPass
         from xlir.targets.cpu.row_dot_calls import RowDotCallsPass
+        from xlir.targets.cpu.transpose_calls import TransposeCallsPass
 
         info = self.info(options)
         mr, nr = info.register_tile or (0, 0)
@@ -241,7 +243,7 @@ class CpuTarget(Target):
                 else []
             )
             for routines in (
-                (PadCallsPass,),
+                (PadCallsPass, TransposeCallsPass),
                 (GemmCallsPass, ConvCallsPass, RowDotCallsPass),
             )
         )

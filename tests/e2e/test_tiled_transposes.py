@@ -4,13 +4,16 @@ evaluator does on the cpu target: extents that leave partial tiles, 1- and
 adds a transposed operand to a plain one. Each case's column spans at least
 the pass's `min-bytes` (1 MiB), so the cpu pipeline tiles it (checked by
 counting the pass's rewrites), except the zero-sized ones, which have no
-elements to walk, and one whose rows are too short to tile."""
+elements to walk, and one whose rows are too short to tile. Compiled
+without library calls: with them, an f32 nest that only transposes calls
+the transpose entry instead (`transpose-calls`: test_transpose_routine.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from xlir.passes.loop import tile_transposes
+from xlir.targets.target import CompileOptions
 
 import xlir
 
@@ -77,7 +80,8 @@ def test_tiled_transpose_matches_evaluator(name: str, monkeypatch) -> None:
         return tile(nest, sizes)
 
     monkeypatch.setattr(tile_transposes, "tile", counted)
-    executable = xlir.compile(text, target="cpu")
+    options = CompileOptions(library_calls=False)
+    executable = xlir.compile(text, target="cpu", options=options)
     assert len(rewrites) == tiled, rewrites
     arguments = _arguments(executable)
     expected = xlir.compile(text, target="interpreter")(*arguments)
