@@ -406,7 +406,7 @@ def _row_loop(
         rotated += [*sofar[n * width + 1 : (n + 1) * width], mapping[v]]
     inside.insert(YieldOp(*rotated))
     loop = builder.insert(ForOp(0, width, 1, passed, Region(block)))
-    results = list(loop.results[len(inputs) * width :])
+    results: list[SSAValue] = list(loop.results[len(inputs) * width :])
     for n, v in enumerate(made):
         rows[v] = results[n * width : (n + 1) * width]
     return rows
