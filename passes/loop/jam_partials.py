@@ -56,6 +56,7 @@ from xlir.analysis.loop_utils import (
 from xlir.dialects.loop.loops import ForOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp
 
+from xlir.diagnostics import XlirError
 from xlir.walk import walk
 
 
@@ -205,4 +206,9 @@ class JamPartialsPass(ModulePass):
     max_ops: int = 16
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.count < 1 or self.max_ops < 1:
+            raise XlirError(
+                "error: jam-partials: count and max-ops must be positive, got "
+                f"count={self.count} max-ops={self.max_ops}"
+            )
         jam_partials(op, self.count, self.max_ops)

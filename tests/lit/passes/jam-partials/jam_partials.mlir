@@ -1,5 +1,7 @@
 // RUN: xlir-opt %s -p jam-partials --split-input-file | filecheck %s
 // RUN: xlir-opt %s -p 'jam-partials{max-ops=8}' --split-input-file | filecheck %s --check-prefix=OPS
+// RUN: not xlir-opt %s -p 'jam-partials{count=0}' 2>&1 | filecheck %s --check-prefix=BAD
+// BAD: error: jam-partials: count and max-ops must be positive, got count=0 max-ops=16
 
 // At most 8 ops in the jammed body: a body of four ops is jammed by 2.
 // OPS-LABEL: loop.kernel @chunks
