@@ -61,7 +61,7 @@ kernel that reads C or writes A or B, and other element types.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from math import prod
 
@@ -87,6 +87,7 @@ from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, routine_name
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
     Site,
+    Term,
     calls_loop,
     covered,
     product_sum,
@@ -256,9 +257,18 @@ def _elementwise(
     return store.value is (after[-1].results[0] if after else loop.results[0])
 
 
-def gemm_of(nest: ParallelOp) -> Gemm | None:
+def _f32_sum(loop: ForOp) -> tuple[int, Term, Term] | None:
+    """A sum of f32 products, bf16 operands widened (`_widened_load`)."""
+    return product_sum(loop, _widened_load)
+
+
+def gemm_of(
+    nest: ParallelOp,
+    sum_of: Callable[[ForOp], tuple[int, Term, Term] | None] = _f32_sum,
+) -> Gemm | None:
     """The dot a nest computes, where the routine covers it (module
-    docstring), else None."""
+    docstring), else None; `sum_of` matches its sum's loop (its trips and
+    terms): f32 products, or `int8-calls`' byte quads (int8_calls.py)."""
     sizes = static_sizes(nest)
     ops = _body(list(nest.body.block.ops))
     if sizes is None or len(sizes) < 2 or len(ops) < 2:
@@ -274,7 +284,7 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
         return None
     if not _elementwise(loop, before, after, store):
         return None
-    summed = product_sum(loop, _widened_load)
+    summed = sum_of(loop)
     if summed is None:
         return None
     k_size, first, second = summed
@@ -450,6 +460,15 @@ def _epilogue(
     indices = [*batch, *nest.induction_vars]
     inside = Builder(InsertPoint.before(terminator(nest)))
     total = inside.insert(LoadOp(gemm.sums, indices)).result
+    run_epilogue(inside, gemm, indices, total)
+
+
+def run_epilogue(
+    b: Builder, gemm: Gemm, indices: Sequence[SSAValue], total: SSAValue
+) -> None:
+    """The nest's epilogue on the sum `total` of C's element at `indices`:
+    a copy of its ops, their value stored there (`_epilogue`, and the int8
+    routine's caller: int8_calls.py)."""
     loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
     values: dict[SSAValue, SSAValue] = dict(
         zip(gemm.store.indices, indices, strict=True)
@@ -457,9 +476,9 @@ def _epilogue(
     values[loop.results[0]] = total
     for op in gemm.epilogue:
         copy = op.clone(value_mapper=values)
-        inside.insert(copy)
+        b.insert(copy)
         values.update(zip(op.results, copy.results, strict=True))
-    inside.insert(StoreOp(values[gemm.store.value], gemm.c, indices))
+    b.insert(StoreOp(values[gemm.store.value], gemm.c, indices))
 
 
 def _widen_operands(gemm: Gemm, site: Site) -> Gemm:

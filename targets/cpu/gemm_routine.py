@@ -261,7 +261,7 @@ def define_tile(
 
     if chunk == 0:
         loop(b, I64(0), k, I64(1), lambda kk: step(kk, sums))
-        _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
+        store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
         return function
     if chunk is None:
         given = function.args[8]
@@ -282,11 +282,11 @@ def define_tile(
 
     loop(b, I64(0), split, size, chunk_at)
     loop(b, split, k, I64(1), lambda kk: step(kk, sums))
-    _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
+    store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
     return function
 
 
-def _store_tile(
+def store_tile(
     b: ir.IRBuilder,
     function: ir.Function,
     c: ir.Value,
@@ -299,22 +299,24 @@ def _store_tile(
 ) -> None:
     """The tile's sums into C: whole vectors for a whole panel, else the
     `width` columns C has, by masked stores (one element at a time took
-    a 1024 x 8 dot's tiles longer than their sums)."""
+    a 1024 x 8 dot's tiles longer than their sums). C's elements are the
+    vectors' (f32, or the int8 routine's i32: int8_routine.py)."""
+    element = vector.element
     whole = function.append_basic_block("whole")
     part = function.append_basic_block("part")
     done = function.append_basic_block("stored")
     b.cbranch(b.icmp_signed("==", width, I64(2 * lanes)), whole, part)
     b.position_at_end(whole)
     for r in range(rows):
-        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=F32)
+        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=element)
         for h in range(2):
-            to = b.gep(at, [I64(h * lanes)], inbounds=True, source_etype=F32)
+            to = b.gep(at, [I64(h * lanes)], inbounds=True, source_etype=element)
             b.store(b.load(sums[2 * r + h], typ=vector), to, align=4)
     b.branch(done)
     b.position_at_end(part)
     store = module_function(
         function.module,
-        f"llvm.masked.store.v{lanes}f32.p0",
+        f"llvm.masked.store.v{lanes}{'f32' if element == F32 else element}.p0",
         ir.FunctionType(
             ir.VoidType(), [vector, PTR, ir.IntType(32), ir.VectorType(BIT, lanes)]
         ),
@@ -338,9 +340,9 @@ def _store_tile(
         for h in range(2)
     ]
     for r in range(rows):
-        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=F32)
+        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=element)
         for h in range(2):
-            to = b.gep(at, [I64(h * lanes)], source_etype=F32)  # may pass C's end
+            to = b.gep(at, [I64(h * lanes)], source_etype=element)  # may pass C's end
             value = b.load(sums[2 * r + h], typ=vector)
             b.call(store, [value, to, ir.IntType(32)(4), masks[h]])
     b.branch(done)

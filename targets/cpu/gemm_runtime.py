@@ -1,9 +1,11 @@
 """The prebuilt GEMM routine (gemm_routine.py, its convolution entries:
 conv_routine.py, its batched entry: batched_routine.py, its row-dot
 entry: row_dot_routine.py, the pad entry of convolutions' inputs:
-pad_routine.py, and the transpose entry: transpose_routine.py) in the JIT's
-process and in ahead-of-time objects, as the thread pool is
-(thread_runtime.py).
+pad_routine.py, and the transpose entry: transpose_routine.py) and the int8
+routine (int8_routine.py) in the JIT's process and in ahead-of-time
+objects, as the thread pool is (thread_runtime.py). The int8 routine is an
+object of its own: its `vpdpbusd`s exist only on machines with VNNI, the
+only ones whose programs call it.
 
 The JIT compiles each variant an executable calls (its tile, which the
 host's vector registers decide: one per host in practice) once per host,
@@ -28,6 +30,11 @@ from xlir.targets.cpu.conv_routine import (
     pack_routine_name,
 )
 from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
+from xlir.targets.cpu.int8_routine import (
+    called_int8_variants,
+    define_int8_gemm,
+    int8_routine_name,
+)
 from xlir.targets.cpu.pad_routine import define_pad, pad_routine_name
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.row_dot_routine import define_row_dot, row_dot_routine_name
@@ -71,12 +78,26 @@ def load_gemm(mr: int, lanes: int) -> LoadedObject:
     )
 
 
+@cache
+def load_int8_gemm(mr: int, lanes: int) -> LoadedObject:
+    """The int8 routine loaded into this process, a process symbol (its
+    object compiled by the host's first process that calls it)."""
+
+    def define(module: ir.Module) -> None:
+        define_int8_gemm(module, mr, lanes, linkage="external")
+
+    code = host_object(f"gemm-i8-{mr}x{lanes}", define)
+    return load_as_process_symbols(code, [int8_routine_name(mr, lanes)])
+
+
 def load_called_gemms(objects: Sequence[bytes]) -> None:
     """Load each routine these objects call (a call puts its name in the
     object's symbol table)."""
     for code in objects:
         for mr, lanes in called_variants(code):
             load_gemm(mr, lanes)
+        for mr, lanes in called_int8_variants(code):
+            load_int8_gemm(mr, lanes)
 
 
 def define_called_gemms(module: ir.Module) -> None:
@@ -94,3 +115,5 @@ def define_called_gemms(module: ir.Module) -> None:
             define_pad(module, mr, lanes)
         if transpose_routine_name(mr, lanes) in module.globals:
             define_transpose(module, mr, lanes)
+    for mr, lanes in called_int8_variants(" ".join(module.globals).encode()):
+        define_int8_gemm(module, mr, lanes)

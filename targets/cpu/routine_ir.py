@@ -14,6 +14,7 @@ from xlir.lowering.llvm.half_conversions import module_function
 
 I64 = ir.IntType(64)
 BIT = ir.IntType(1)
+I32 = ir.IntType(32)
 F32 = ir.FloatType()
 PTR = ir.PointerType()
 

@@ -178,10 +178,11 @@ class CpuTarget(Target):
         `bounds_check` makes the code check every load and store;
         `time_launches` puts timers around each launch (launch_timers.py);
         `library_calls` makes f32 dots, convolutions and row dots call the
-        prebuilt GEMM routine (`gemm-calls`, `conv-calls`, `row-dot-calls`)
-        and f32 zero pads and transposes its pad and transpose entries
-        (`pad-calls`, `transpose-calls`), unless every access is
-        to be bounds-checked.
+        prebuilt GEMM routine (`gemm-calls`, `conv-calls`, `row-dot-calls`),
+        f32 zero pads and transposes its pad and transpose entries
+        (`pad-calls`, `transpose-calls`) and int8 dots on byte quads the
+        int8 routine (`int8-calls`, where the machine has `vpdpbusd`),
+        unless every access is to be bounds-checked.
         Kernels equal up to their names are compiled once (`merge-kernels`),
         unless bounds checks (whose messages name each kernel's source) or
         launch timers (which report each kernel by name) ask for each."""
@@ -206,6 +207,7 @@ class CpuTarget(Target):
         from xlir.passes.loop.widen_floats import WidenFloatsPass
         from xlir.targets.cpu.conv_calls import ConvCallsPass
         from xlir.targets.cpu.gemm_calls import GemmCallsPass
+        from xlir.targets.cpu.int8_calls import Int8CallsPass
         from xlir.targets.cpu.llvm_lowering import CpuLoopToLLVMPass, DeviceToLLVMPass
         from xlir.targets.cpu.pad_calls import PadCallsPass
         from xlir.targets.cpu.row_dot_calls import RowDotCallsPass
@@ -227,25 +229,24 @@ class CpuTarget(Target):
         )
         registers = info.vector_registers
         library = options.library_calls and not options.bounds_check
+        sizes = {
+            "mr": mr,
+            "lanes": nr // 2,
+            "threads": info.threads,
+            "vector_bits": bits,
+            "vector_registers": registers,
+        }
         pads, calls = (
-            (
-                [
-                    routine(
-                        mr=mr,
-                        lanes=nr // 2,
-                        threads=info.threads,
-                        vector_bits=bits,
-                        vector_registers=registers,
-                    )
-                    for routine in routines
-                ]
-                if library
-                else []
-            )
+            [routine(**sizes) for routine in routines] if library else []
             for routines in (
                 (PadCallsPass, TransposeCallsPass),
                 (GemmCallsPass, ConvCallsPass, RowDotCallsPass),
             )
+        )
+        int8: list[ModulePass] = (
+            [Int8CallsPass(**sizes, byte_dot_bits=info.byte_dot_bits)]
+            if library and info.byte_dot_bits
+            else []
         )
         return [
             WidenFloatsPass(),
@@ -255,6 +256,7 @@ class CpuTarget(Target):
             SplitRangesPass(),
             DotQuadsPass(),
             *calls,
+            *int8,
             RegisterTilePass(
                 mr=mr, nr=nr, vector_bits=bits, vector_registers=registers
             ),
