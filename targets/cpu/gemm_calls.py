@@ -94,8 +94,9 @@ from xlir.targets.cpu.routine_calls import (
     terminator,
 )
 
-WHOLE_MATRIX = 512
-"""The least rows and columns of the matrices the batched entry takes."""
+WHOLE_MATRIX = 256
+"""The least rows and columns of the matrices the batched entry takes
+(`_whole_matrices`)."""
 
 GROUPS = 16
 """The groups of matrices a threaded batched dot of short sums is cut into
@@ -338,9 +339,10 @@ def _whole_matrices(gemm: Gemm) -> bool:
     """Whether the batched entry (batched_routine.py) computes the dot: a
     batched one of sums shorter than `BLOCK`, stored as they are, of
     matrices at least `WHOLE_MATRIX` square. Smaller ones ran slower
-    through it than inline (its calls and packing not paid back by so few
-    rows and columns), and an epilogue would run on whole matrices out of
-    cache."""
+    through it than inline (128 x 64 x 128 matrices 1.02-1.03x, 64 square
+    1.1x: its calls and packing not paid back by so few rows and columns;
+    256 square ran 0.95-1.02x), and an epilogue would run on whole
+    matrices out of cache."""
     return (
         bool(gemm.batch)
         and gemm.k < BLOCK

@@ -110,7 +110,8 @@ WHOLE_MATRICES = {
     "whole_remainders": Dot((3, 515, 100), (3, 100, 520), BATCHED, (3, 515, 520), True),
     "whole_transposed": Dot((2, 512, 64), (2, 512, 64), "batching_dims = [0] x [0], contracting_dims = [2] x [2]", (2, 512, 512), True),
     "whole_epilogue": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), False, epilogue=True),
-    "whole_too_small": Dot((2, 256, 64), (2, 64, 256), BATCHED, (2, 256, 256), False),
+    "whole_least": Dot((2, 256, 64), (2, 64, 256), BATCHED, (2, 256, 256), True),
+    "whole_too_small": Dot((2, 255, 64), (2, 64, 256), BATCHED, (2, 255, 256), False),
     "whole_long_sum": Dot((2, 512, 256), (2, 256, 512), BATCHED, (2, 512, 512), False),
 }  # fmt: skip
 """Batched dots of short sums and the batched entry (batched_routine.py):
