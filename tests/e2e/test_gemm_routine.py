@@ -113,6 +113,7 @@ WHOLE_MATRICES = {
     "whole_transposed_least": Dot((2, 256, 64), (2, 256, 64), TRANSPOSED, (2, 256, 256), True),
     "whole_transposed_partial_panel": Dot((2, 256, 64), (2, 270, 64), TRANSPOSED, (2, 256, 270), True),
     "whole_transposed_remainders": Dot((3, 259, 36), (3, 270, 36), TRANSPOSED, (3, 259, 270), True),
+    "whole_both_transposed": Dot((2, 64, 256), (2, 256, 64), "batching_dims = [0] x [0], contracting_dims = [1] x [2]", (2, 256, 256), True),
     "whole_heads": Dot((2, 3, 256, 64), (2, 3, 256, 64), "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3]", (2, 3, 256, 256), True),
     "whole_epilogue": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), False, epilogue=True),
     "whole_least": Dot((2, 256, 64), (2, 64, 256), BATCHED, (2, 256, 256), True),
