@@ -37,6 +37,10 @@ no 8 MiB transpose kernel). "Will compute": a shape
 `gemm_panels.panels_cover` gives the routine, sums of at most
 `routine-max-k` terms, and no epilogue fused later (`_routine_reads_in_place`);
 an inline kernel given such a B would load it a gather per vector lane.
+A batched `A·Bᵀ` keeps B in place where the routine's batched entry
+computes it (`routine-batched-min`, the least rows and columns of its
+matrices, and `routine-batched-max-k`: einsum_batch_heads' heads, `[b, h,
+s, d] x [b, h, t, d]`, with no 4 MiB transpose kernel).
 
 Where another dot makes the rhs, or dots read the result, swapping a
 dot's operands can stand for a transpose: `dot_general(b, a)` is
@@ -138,11 +142,18 @@ class TransposeContractedRhs(RewritePattern):
     last, or a dot's operands swapped where that stands for the transpose,
     or b left in place for the target's GEMM routine (module docstring)."""
 
-    def __init__(self, min_elements: int, routine_panel: int, routine_max_k: int):
+    def __init__(
+        self,
+        min_elements: int,
+        routine_panel: int,
+        routine_max_k: int,
+        routine_batched: tuple[int, int] = (0, 0),
+    ):
         super().__init__()
         self.min_elements = min_elements
         self.routine_panel = routine_panel
         self.routine_max_k = routine_max_k
+        self.routine_batched = routine_batched
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DotGeneralOp, rewriter: PatternRewriter) -> None:
@@ -177,7 +188,7 @@ class TransposeContractedRhs(RewritePattern):
             rewriter.replace(producer, swapped)
             before, transposed = [], swapped.result
         elif self._routine_reads_in_place(op, lhs_rows):
-            if len(rhs_shape) > 2:  # [f1, ..., fr, k] as [f1 * ... * fr, k]
+            if len(free) > 1:  # [f1, ..., fr, k] as [f1 * ... * fr, k]
                 merge_free_dims(op, 0, len(rhs_shape) - 1, rewriter)
             return
         else:
@@ -204,13 +215,16 @@ class TransposeContractedRhs(RewritePattern):
     def _routine_reads_in_place(self, op: DotGeneralOp, rows: int) -> bool:
         """Whether the target's GEMM routine computes `op`, an `A·Bᵀ` of
         `rows` lhs rows, with B read in place (module docstring): f32
-        operands and result, no batch dims, one contracting dim, the rhs's
-        last (its free dims before it) and the lhs's first or last, a shape
-        the routine covers, and no epilogue: a reader of the result that is
-        not elementwise (the reshape back of merged free dims, or another)
-        keeps `fuse` from giving the dot one (`output-fusion`), whose ops
-        the routine's caller might not run (a conversion to bf16 stores no
-        f32 sums: the inline kernel then gathers B)."""
+        operands and result, one contracting dim, the rhs's last (its free
+        dims before it) and the lhs's first or last after the batch dims,
+        a shape the routine covers, and no epilogue: a reader of the result
+        that is not elementwise (the reshape back of merged free dims, or
+        another) keeps `fuse` from giving the dot one (`output-fusion`),
+        whose ops the routine's caller might not run (a conversion to bf16
+        stores no f32 sums: the inline kernel then gathers B). Batched,
+        only where the routine's batched entry takes the dot
+        (`routine-batched`: the batch dims leading in both operands, one
+        free dim, matrices at least that square, sums at most that long)."""
         if not self.routine_panel or op.algorithm is not None:
             return False
         if any(
@@ -222,20 +236,30 @@ class TransposeContractedRhs(RewritePattern):
         lhs_contract = dims.lhs_contracting_dimensions.data
         rhs_rank = len(shape(op.rhs.type))
         lhs_rank = len(shape(op.lhs.type))
+        batch = len(dims.rhs_batching_dimensions.data)
+        leading = tuple(range(batch))
         if (
-            dims.rhs_batching_dimensions.data
+            dims.rhs_batching_dimensions.data != leading
+            or dims.lhs_batching_dimensions.data != leading
             or dims.rhs_contracting_dimensions.data != (rhs_rank - 1,)
-            or lhs_contract not in ((0,), (lhs_rank - 1,))
+            or lhs_contract not in ((batch,), (lhs_rank - 1,))
         ):
             return False
-        *free, k = shape(op.rhs.type)
+        *free, k = shape(op.rhs.type)[batch:]
         if len(free) == 1 and all(
             is_elementwise(use.operation) for use in op.result.uses
         ):
             return False
-        return 1 <= k <= self.routine_max_k and panels_cover(
-            rows, math.prod(free), self.routine_panel
-        )
+        columns = math.prod(free)
+        if not panels_cover(rows, columns, self.routine_panel):
+            return False
+        if not batch:
+            return 1 <= k <= self.routine_max_k
+        least, max_k = self.routine_batched
+        return (
+            least > 0 and len(free) == 1 and min(rows, columns) >= least
+            and 1 <= k <= max_k
+        )  # fmt: skip
 
     @staticmethod
     def _swapped_for_readers(op: DotGeneralOp, rewriter: PatternRewriter) -> bool:
@@ -454,11 +478,19 @@ class DotLayoutPass(ModulePass):
     in place at any stride; 0: the target calls none."""
     routine_max_k: int = 0
     """The longest sum that routine computes."""
+    routine_batched_min: int = 0
+    """The least rows and columns of the matrices of a batched dot that
+    routine computes with its rhs read in place; 0: none."""
+    routine_batched_max_k: int = 0
+    """The longest sum of such a batched dot."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             TransposeContractedRhs(
-                self.min_elements, self.routine_panel, self.routine_max_k
+                self.min_elements,
+                self.routine_panel,
+                self.routine_max_k,
+                (self.routine_batched_min, self.routine_batched_max_k),
             ),
             apply_recursively=False,
             walk_reverse=True,

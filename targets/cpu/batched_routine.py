@@ -14,9 +14,10 @@ b_col, c_row, a_batch, b_batch, c_batch, first, count, slot)` computes the
 whole matrices `first : first + count` of `C[i, j] = sum_k A[i, k] * B[k,
 j]` (strides as the dot routine's; matrix `m` of A `m * a_batch` elements
 on, B and C likewise), one after the other: each packs every panel of its
-B (`gemm_routine.pack_panel`) into the slice `slot` of the scratch `P`
-(`[slot, panel, k, 0 : nr]`: the caller gives each call that may run at
-once a slice of its own), then runs `gemm_routine.tile_rows`' row tiles,
+B (`gemm_routine.pack_panel`, or `pack_transposed` for a B whose columns
+lie contiguous, an `A·Bᵀ` that `dot-layout` left in place) into the
+slice `slot` of the scratch `P` (`[slot, panel, k, 0 : nr]`: the caller
+gives each call that may run at once a slice of its own), then runs `gemm_routine.tile_rows`' row tiles,
 each across all the panels. The tiles are the dot routine's without the
 chunks' loop (`define_tile`), so it takes sums of at most `BLOCK` terms,
 which `block-sums` leaves whole: each element one FMA chain, k ascending,
@@ -34,6 +35,7 @@ from xlir.targets.cpu.gemm_routine import (
     tile_rows,
 )
 from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
+from xlir.targets.cpu.transpose_routine import transposed
 
 
 def batched_routine_name(mr: int, lanes: int) -> str:
@@ -77,7 +79,16 @@ def define_batched(
 
         def pack(j0: ir.Value) -> None:
             columns = b.gep(b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-            pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
+            across = b.and_(
+                b.icmp_signed("==", b_k, I64(1)),
+                b.icmp_signed("==", width(j0), I64(nr)),
+            )
+            whole = b.icmp_unsigned("==", b.urem(k, I64(lanes)), I64(0))
+            with b.if_else(b.and_(across, whole)) as (by_blocks, otherwise):
+                with by_blocks:
+                    pack_transposed(b, columns, panel(j0), k, b_col, lanes)
+                with otherwise:
+                    pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
 
         loop(b, I64(0), n, I64(nr), pack)
 
@@ -96,3 +107,36 @@ def define_batched(
 
     loop(b, first, value(b.add(first, count)), I64(1), matrix)
     b.ret_void()
+
+
+def pack_transposed(
+    b: ir.IRBuilder,
+    columns: ir.Value,
+    panel: ir.Value,
+    k: ir.Value,
+    b_col: ir.Value,
+    lanes: int,
+) -> None:
+    """`panel[kk, c] = B[kk, j0 + c]` for a whole panel of a B whose
+    columns each lie contiguous (`b_k` 1: an `A·Bᵀ` whose B `dot-layout`
+    left in place) and `k` a multiple of `lanes`: blocks of `lanes` terms
+    by `lanes` columns, a vector per column read, transposed in registers
+    (`transpose_routine.transposed`), a vector per panel row stored, where
+    `pack_panel` would move such a panel an element at a time. The same
+    values, so the same bits."""
+    vector = ir.VectorType(F32, lanes)
+    nr = 2 * lanes
+
+    def block(kk: ir.Value) -> None:
+        for half in range(2):
+            reads = []
+            for c in range(lanes):
+                at = b.add(b.mul(I64(half * lanes + c), b_col), kk)
+                source = b.gep(columns, [at], inbounds=True, source_etype=F32)
+                reads.append(value(b.load(source, typ=vector, align=4)))
+            for r, row in enumerate(transposed(b, reads)):
+                at = b.add(b.mul(b.add(kk, I64(r)), I64(nr)), I64(half * lanes))
+                target = b.gep(panel, [at], inbounds=True, source_etype=F32)
+                b.store(row, target, align=4)
+
+    loop(b, I64(0), k, I64(lanes), block)

@@ -96,7 +96,16 @@ from xlir.targets.cpu.routine_calls import (
 )
 
 WHOLE_MATRIX = 512
-"""The least rows and columns of the matrices the batched entry takes."""
+"""The least rows and columns of the matrices the batched entry takes
+(`_whole_matrices`)."""
+
+SHORT_SUM = 64
+"""The longest sums of the batched entry's matrices of
+`SHORT_SUM_MATRIX` rows and columns or more (`_whole_matrices`)."""
+
+SHORT_SUM_MATRIX = 256
+"""The least rows and columns of the batched entry's matrices whose sums
+have at most `SHORT_SUM` terms."""
 
 GROUPS = 16
 """The groups of matrices a threaded batched dot of short sums is cut into
@@ -347,15 +356,20 @@ def _widening_pays(gemm: Gemm) -> bool:
 def _whole_matrices(gemm: Gemm) -> bool:
     """Whether the batched entry (batched_routine.py) computes the dot: a
     batched one of sums shorter than `BLOCK`, stored as they are, of
-    matrices at least `WHOLE_MATRIX` square. Smaller ones ran slower
-    through it than inline (its calls and packing not paid back by so few
-    rows and columns), and an epilogue would run on whole matrices out of
-    cache."""
+    matrices at least `WHOLE_MATRIX` square, or `SHORT_SUM_MATRIX` square
+    for sums of at most `SHORT_SUM` terms. Smaller ones ran slower through
+    it than inline (128 x 64 x 128 matrices 1.02-1.03x, 64 square 1.1x:
+    its calls and packing not paid back by so few rows and columns); 256
+    square ran 0.78-0.94x the time for sums of 16 to 64 terms, but
+    0.94-1.06x for 96 and 128 (its row tiles read every panel of B from
+    L2, the inline kernel's one panel from L1). An epilogue would run on
+    whole matrices out of cache."""
+    least = SHORT_SUM_MATRIX if gemm.k <= SHORT_SUM else WHOLE_MATRIX
     return (
         bool(gemm.batch)
         and gemm.k < BLOCK
         and not gemm.epilogue
-        and min(gemm.m, gemm.n) >= WHOLE_MATRIX
+        and min(gemm.m, gemm.n) >= least
     )
 
 

@@ -131,11 +131,17 @@ class CpuTarget(Target):
         return passes
 
     def _dot_layout(self, options: CompileOptions) -> ModulePass:
-        """`dot-layout`, told the GEMM routine's panel width and longest sum
-        where f32 dots will call it (`gemm-calls`): it then leaves an rhs
-        the routine reads in place untransposed."""
+        """`dot-layout`, told the GEMM routine's panel width and longest sum,
+        and the least matrices its batched entry takes and their sums (those
+        of at most `SHORT_SUM` terms), where f32 dots will call it
+        (`gemm-calls`): it then leaves an rhs the routine reads in place
+        untransposed."""
         from xlir.passes.hlo.dot_layout import DotLayoutPass
-        from xlir.targets.cpu.gemm_calls import GemmCallsPass
+        from xlir.targets.cpu.gemm_calls import (
+            SHORT_SUM,
+            SHORT_SUM_MATRIX,
+            GemmCallsPass,
+        )
         from xlir.targets.cpu.gemm_routine import MAX_K
 
         if not options.library_calls or options.bounds_check:
@@ -148,7 +154,12 @@ class CpuTarget(Target):
             vector_bits=info.vector_bits,
             vector_registers=info.vector_registers,
         ).tile()
-        return DotLayoutPass(routine_panel=2 * lanes, routine_max_k=MAX_K)
+        return DotLayoutPass(
+            routine_panel=2 * lanes,
+            routine_max_k=MAX_K,
+            routine_batched_min=SHORT_SUM_MATRIX,
+            routine_batched_max_k=SHORT_SUM,
+        )
 
     def backend_pipeline(self, options: CompileOptions) -> list[ModulePass]:
         """`hlo-to-loop`, then `loop_pipeline`."""

@@ -105,16 +105,29 @@ def test_routine_matches_inline_kernel(name: str) -> None:
 
 WHOLE = re.compile(r"xlir\.gemm_f32_\w+\.batched")
 BATCHED = "batching_dims = [0] x [0], contracting_dims = [2] x [1]"
+TRANSPOSED = "batching_dims = [0] x [0], contracting_dims = [2] x [2]"
 WHOLE_MATRICES = {
     "whole": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), True),
     "whole_remainders": Dot((3, 515, 100), (3, 100, 520), BATCHED, (3, 515, 520), True),
-    "whole_transposed": Dot((2, 512, 64), (2, 512, 64), "batching_dims = [0] x [0], contracting_dims = [2] x [2]", (2, 512, 512), True),
+    "whole_transposed": Dot((2, 512, 64), (2, 512, 64), TRANSPOSED, (2, 512, 512), True),
+    "whole_transposed_least": Dot((2, 256, 64), (2, 256, 64), TRANSPOSED, (2, 256, 256), True),
+    "whole_transposed_partial_panel": Dot((2, 256, 64), (2, 270, 64), TRANSPOSED, (2, 256, 270), True),
+    "whole_transposed_remainders": Dot((3, 259, 36), (3, 270, 36), TRANSPOSED, (3, 259, 270), True),
+    "whole_both_transposed": Dot((2, 64, 256), (2, 256, 64), "batching_dims = [0] x [0], contracting_dims = [1] x [2]", (2, 256, 256), True),
+    "whole_heads": Dot((2, 3, 256, 64), (2, 3, 256, 64), "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3]", (2, 3, 256, 256), True),
     "whole_epilogue": Dot((2, 512, 64), (2, 64, 512), BATCHED, (2, 512, 512), False, epilogue=True),
-    "whole_too_small": Dot((2, 256, 64), (2, 64, 256), BATCHED, (2, 256, 256), False),
+    "whole_least": Dot((2, 256, 64), (2, 64, 256), BATCHED, (2, 256, 256), True),
+    "whole_too_small": Dot((2, 255, 64), (2, 64, 256), BATCHED, (2, 255, 256), False),
+    "whole_least_sum_too_long": Dot((2, 256, 65), (2, 65, 256), BATCHED, (2, 256, 256), False),
     "whole_long_sum": Dot((2, 512, 256), (2, 256, 512), BATCHED, (2, 512, 512), False),
 }  # fmt: skip
 """Batched dots of short sums and the batched entry (batched_routine.py):
-whether each calls it."""
+whether each calls it. A transposed B (`A·Bᵀ`), which `dot-layout` leaves
+in place for the entry, is copied into panels by blocks transposed in
+registers where the panel is whole and K a multiple of the vector's lanes
+("whole_transposed_least", "whole_heads"), else as `pack_panel` copies it
+(its last panel: "whole_transposed_partial_panel"; K of 36:
+"whole_transposed_remainders")."""
 
 
 @pytest.mark.parametrize("name", WHOLE_MATRICES)

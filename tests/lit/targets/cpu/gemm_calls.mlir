@@ -466,16 +466,18 @@ loop.kernel @scaled_operand(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %r: memref
 
 // -----
 
-// A batched dot of short sums over matrices at least 512 square, its sums
+// A batched dot of short sums (at most 64 terms) over matrices at least 256
+// square (512 for longer sums), its sums
 // stored as they are: the batched entry computes whole matrices. The
 // matrices are cut into groups (at most 16, here 3 of 1), the threaded
 // loop, each group a call with a scratch slice of its own for every
-// panel of B (3 x 64 panels x K x 8): arguments A, B, C, the scratch; M, N,
+// panel of B (3 x 32 panels x K x 8): arguments A, B, C, the scratch; M, N,
 // K and the strides as the dot routine's; the group's first matrix, its
 // matrices, its slice. Unthreaded (FEW), one call takes all the matrices.
-// With an epilogue, or smaller matrices, the dot stays inline.
+// With an epilogue, smaller matrices, or sums of 65 terms over 256-square
+// matrices, the dot stays inline.
 // CHECK-LABEL: loop.kernel @whole(
-// CHECK-SAME:    %[[A:[^:]*]]: memref<3x512x2xf32>, %[[B:[^:]*]]: memref<3x2x512xf32>, %[[C:[^:]*]]: memref<3x512x512xf32>, %[[P:[^:]*]]: memref<3x64x2x8xf32>)
+// CHECK-SAME:    %[[A:[^:]*]]: memref<3x256x2xf32>, %[[B:[^:]*]]: memref<3x2x256xf32>, %[[C:[^:]*]]: memref<3x256x256xf32>, %[[P:[^:]*]]: memref<3x32x2x8xf32>)
 // CHECK:         loop.parallel (%[[G:.*]]) = (0) to (3) step (1) attributes {threads = 2 : i64} {
 // CHECK-NEXT:      %[[PER:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[FIRST:.*]] = arith.muli %[[G]], %[[PER]] : index
@@ -483,29 +485,31 @@ loop.kernel @scaled_operand(%a: memref<4x8xf32>, %b: memref<8x8xf32>, %r: memref
 // CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[ALL]], %[[FIRST]] : index
 // CHECK-NEXT:      %[[PER2:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[COUNT:.*]] = arith.minui %[[LEFT]], %[[PER2]] : index
-// CHECK:           %[[CB:.*]] = arith.constant 262144 : index
+// CHECK:           %[[CB:.*]] = arith.constant 65536 : index
 // CHECK-NEXT:      loop.call @xlir.gemm_f32_4x4.batched(%[[A]], %[[B]], %[[C]], %[[P]], {{.*}}, %[[CB]], %[[FIRST]], %[[COUNT]], %[[G]])
 // CHECK-NEXT:    }
 // CHECK-NEXT:    loop.return
 // FEW-LABEL: loop.kernel @whole(
-// FEW-SAME:    memref<1x64x2x8xf32>)
+// FEW-SAME:    memref<1x32x2x8xf32>)
 // FEW:         loop.parallel (%{{.*}}) = (0) to (1) step (1) {
 // FEW:           loop.call @xlir.gemm_f32_4x4.batched(
 // CHECK-LABEL: loop.kernel @whole_epilogue(
 // CHECK-NOT:     loop.call
 // CHECK-LABEL: loop.kernel @whole_too_small(
 // CHECK-NOT:     loop.call
-loop.kernel @whole(%a: memref<3x512x2xf32>, %b: memref<3x2x512xf32>, %c: memref<3x512x512xf32>) {
+// CHECK-LABEL: loop.kernel @whole_sum_too_long(
+// CHECK-NOT:     loop.call
+loop.kernel @whole(%a: memref<3x256x2xf32>, %b: memref<3x2x256xf32>, %c: memref<3x256x256xf32>) {
   %zero = arith.constant 0.0 : f32
-  loop.parallel (%h, %i, %j) = (0, 0, 0) to (3, 512, 512) step (1, 1, 1) {
+  loop.parallel (%h, %i, %j) = (0, 0, 0) to (3, 256, 256) step (1, 1, 1) {
     %s = loop.for %k = 0 to 2 step 1 iter_args(%acc = %zero) -> (f32) {
-      %x = loop.load %a[%h, %i, %k] : memref<3x512x2xf32>
-      %y = loop.load %b[%h, %k, %j] : memref<3x2x512xf32>
+      %x = loop.load %a[%h, %i, %k] : memref<3x256x2xf32>
+      %y = loop.load %b[%h, %k, %j] : memref<3x2x256xf32>
       %p = arith.mulf %x, %y : f32
       %n = arith.addf %acc, %p : f32
       loop.yield %n : f32
     }
-    loop.store %s, %c[%h, %i, %j] : memref<3x512x512xf32>
+    loop.store %s, %c[%h, %i, %j] : memref<3x256x256xf32>
   }
   loop.return
 }
@@ -524,17 +528,31 @@ loop.kernel @whole_epilogue(%a: memref<3x512x2xf32>, %b: memref<3x2x512xf32>, %c
   }
   loop.return
 }
-loop.kernel @whole_too_small(%a: memref<3x256x2xf32>, %b: memref<3x2x512xf32>, %c: memref<3x256x512xf32>) {
+loop.kernel @whole_too_small(%a: memref<3x128x2xf32>, %b: memref<3x2x512xf32>, %c: memref<3x128x512xf32>) {
   %zero = arith.constant 0.0 : f32
-  loop.parallel (%h, %i, %j) = (0, 0, 0) to (3, 256, 512) step (1, 1, 1) {
+  loop.parallel (%h, %i, %j) = (0, 0, 0) to (3, 128, 512) step (1, 1, 1) {
     %s = loop.for %k = 0 to 2 step 1 iter_args(%acc = %zero) -> (f32) {
-      %x = loop.load %a[%h, %i, %k] : memref<3x256x2xf32>
+      %x = loop.load %a[%h, %i, %k] : memref<3x128x2xf32>
       %y = loop.load %b[%h, %k, %j] : memref<3x2x512xf32>
       %p = arith.mulf %x, %y : f32
       %n = arith.addf %acc, %p : f32
       loop.yield %n : f32
     }
-    loop.store %s, %c[%h, %i, %j] : memref<3x256x512xf32>
+    loop.store %s, %c[%h, %i, %j] : memref<3x128x512xf32>
+  }
+  loop.return
+}
+loop.kernel @whole_sum_too_long(%a: memref<3x256x65xf32>, %b: memref<3x65x256xf32>, %c: memref<3x256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%h, %i, %j) = (0, 0, 0) to (3, 256, 256) step (1, 1, 1) {
+    %s = loop.for %k = 0 to 65 step 1 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%h, %i, %k] : memref<3x256x65xf32>
+      %y = loop.load %b[%h, %k, %j] : memref<3x65x256xf32>
+      %p = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %p : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%h, %i, %j] : memref<3x256x256xf32>
   }
   loop.return
 }
