@@ -75,7 +75,9 @@ them (copies must walk the same iterations together). An inner
 runs once for the copies of a jam along one dimension, the copy's offset
 its outer dimension, where the values it takes from the copies can be
 computed again inside it (`_merge_copies`); otherwise it is cloned whole
-once per copy, one after the other. A jammed nest carries the
+once per copy, one after the other. The lanes of one vector copy are
+copies too: the inner nest runs once for them as scalar code, and where it
+cannot, the jam makes no vector copies (`merge_plan`, `_vector_copies`). A jammed nest carries the
 `jam` attribute (the factor of each dimension), so it is not jammed again;
 the remainder nests keep the old nest's attributes (a caller may jam them
 by what is left).
@@ -815,7 +817,9 @@ def jam(
         if lanes is None:
             rows = RowCopies(nest, dims[0], step, len(maps), _differs_between(maps))
         elif len(maps) == 1:
-            rows = RowCopies(nest, dims[0], step, lanes.width, lanes.varying.__contains__)
+            rows = RowCopies(
+                nest, dims[0], step, lanes.width, lanes.varying.__contains__
+            )
     if scratch is None:
         _jam_ops(nest.body.block.ops, maps, builder, lanes, rows)
     else:
