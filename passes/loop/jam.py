@@ -77,7 +77,8 @@ its outer dimension, where the values it takes from the copies can be
 computed again inside it (`_merge_copies`); otherwise it is cloned whole
 once per copy, one after the other. The lanes of one vector copy are
 copies too: the inner nest runs once for them as scalar code, and where it
-cannot, the jam makes no vector copies (`merge_plan`, `_vector_copies`). A jammed nest carries the
+cannot, the jam makes no vector copies (`merge_plan`, `_vector_copies`).
+A jammed nest carries the
 `jam` attribute (the factor of each dimension), so it is not jammed again;
 the remainder nests keep the old nest's attributes (a caller may jam them
 by what is left).
