@@ -75,7 +75,10 @@ them (copies must walk the same iterations together). An inner
 runs once for the copies of a jam along one dimension, the copy's offset
 its outer dimension, where the values it takes from the copies can be
 computed again inside it (`_merge_copies`); otherwise it is cloned whole
-once per copy, one after the other. A jammed nest carries the
+once per copy, one after the other. The lanes of one vector copy are
+copies too: the inner nest runs once for them as scalar code, and where it
+cannot, the jam makes no vector copies (`merge_plan`, `_vector_copies`).
+A jammed nest carries the
 `jam` attribute (the factor of each dimension), so it is not jammed again;
 the remainder nests keep the old nest's attributes (a caller may jam them
 by what is left).
@@ -85,7 +88,14 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -538,12 +548,65 @@ def _jam_for(
 
 @dataclass(frozen=True)
 class RowCopies:
-    """The scalar copies of a jam along one dimension: the old nest, the
-    dimension and its step (copy c runs at the jammed index plus c steps)."""
+    """The copies of a jam along one dimension: the old nest, the dimension,
+    its step and the copies (copy c runs at the jammed index plus c steps;
+    the lanes of a vector copy count one each), and which of the body's
+    values differ between them."""
 
     nest: ParallelOp
     dim: int
     step: int
+    copies: int
+    differs: Callable[[SSAValue], bool]
+
+
+def merge_plan(inner: ParallelOp, rows: RowCopies) -> list[Operation] | None:
+    """The ops of the nest's body to compute again inside `inner` when it
+    runs once for all copies (`_merge_copies`), in order; None when it
+    cannot: it takes a value that differs between copies from an op that is
+    neither pure nor a load that nothing from the load up to and through
+    `inner` may overwrite, or its own bounds differ."""
+    body = list(rows.nest.body.block.ops)
+    position = {op: n for n, op in enumerate(body)}
+    if rows.copies < 2 or inner not in position:
+        return None
+    if any(rows.differs(v) for v in inner.operands):
+        return None
+    iv = rows.nest.induction_vars[rows.dim]
+    inside = {r for op in walk(inner) for r in op.results} | {
+        a
+        for op in walk(inner)
+        for region in op.regions
+        for b in region.blocks
+        for a in b.args
+    }
+    pending = [
+        v
+        for op in walk(inner)
+        for v in op.operands
+        if v not in inside and v is not iv and rows.differs(v)
+    ]
+    wanted: set[Operation] = set()
+    while pending:
+        value = pending.pop()
+        owner = value.owner
+        if owner in wanted:
+            continue
+        if (
+            not isinstance(owner, Operation)
+            or position.get(owner, len(body)) >= (position[inner])
+        ):
+            return None
+        if not _cheap_pure(owner) and not (
+            isinstance(owner, LoadOp)
+            and not _overwritten(
+                owner, body[position[owner] + 1 : position[inner] + 1], rows.nest
+            )
+        ):
+            return None
+        wanted.add(owner)
+        pending += [v for v in owner.operands if v is not iv and rows.differs(v)]
+    return sorted(wanted, key=position.__getitem__)
 
 
 def _merge_copies(
@@ -559,56 +622,19 @@ def _merge_copies(
     is one more loop for LLVM to vectorize: softmax's exponentials, four
     times over. The values the inner nest takes from the body that differ
     between copies are computed again inside it from the copy's index (LLVM
-    hoists them out of the inner loops): only pure ops and loads that
-    nothing from the load up to and through the inner nest may overwrite;
-    otherwise, or when the inner nest's own bounds differ, it is cloned."""
-    body = list(rows.nest.body.block.ops)
-    position = {op: n for n, op in enumerate(body)}
-    if len(maps) < 2 or inner not in position:
-        return False
-    if any(_differs(v, maps) for v in inner.operands):
+    hoists them out of the inner loops), as scalars also where the copies
+    are vector lanes (`merge_plan`); otherwise it is cloned."""
+    recomputed = merge_plan(inner, rows)
+    if recomputed is None:
         return False
     iv = rows.nest.induction_vars[rows.dim]
-    inside = {r for op in walk(inner) for r in op.results} | {
-        a
-        for op in walk(inner)
-        for region in op.regions
-        for b in region.blocks
-        for a in b.args
-    }
-    pending = [
-        v
-        for op in walk(inner)
-        for v in op.operands
-        if v not in inside and v is not iv and _differs(v, maps)
-    ]
-    wanted: set[Operation] = set()
-    while pending:
-        value = pending.pop()
-        owner = value.owner
-        if owner in wanted:
-            continue
-        if (
-            not isinstance(owner, Operation)
-            or position.get(owner, len(body)) >= (position[inner])
-        ):
-            return False
-        if not _cheap_pure(owner) and not (
-            isinstance(owner, LoadOp)
-            and not _overwritten(
-                owner, body[position[owner] + 1 : position[inner] + 1], rows.nest
-            )
-        ):
-            return False
-        wanted.add(owner)
-        pending += [v for v in owner.operands if v is not iv and _differs(v, maps)]
     bounds = [
         tuple(b if isinstance(b, int) else maps[0].get(b, b) for b in dim)
         for dim in bounds_of(inner)
     ]
     merged = ParallelOp(
         [0, *(b[0] for b in bounds)],
-        [len(maps) * rows.step, *(b[1] for b in bounds)],
+        [rows.copies * rows.step, *(b[1] for b in bounds)],
         [rows.step, *(b[2] for b in bounds)],
     )
     merged.attributes |= inner.attributes
@@ -624,7 +650,6 @@ def _merge_copies(
     for new, old in zip(ivs, inner.induction_vars, strict=True):
         new.name_hint = old.name_hint
         mapping[old] = new
-    recomputed = sorted(wanted, key=position.__getitem__)
     for op in (*recomputed, *inner.body.block.ops):
         if not isinstance(op, YieldOp):
             at.insert(op.clone(value_mapper=mapping))
@@ -641,10 +666,17 @@ def _merge_copies(
     return True
 
 
-def _differs(value: SSAValue, maps: Sequence[Mapping[SSAValue, SSAValue]]) -> bool:
-    """Whether the copies have different values for `value`."""
-    first = maps[0].get(value, value)
-    return any(m.get(value, value) is not first for m in maps[1:])
+def _differs_between(
+    maps: Sequence[Mapping[SSAValue, SSAValue]],
+) -> Callable[[SSAValue], bool]:
+    """Whether the scalar copies (`maps`, as far as they are built when it
+    is asked) have different values for a value."""
+
+    def differs(value: SSAValue) -> bool:
+        first = maps[0].get(value, value)
+        return any(m.get(value, value) is not first for m in maps[1:])
+
+    return differs
 
 
 def _overwritten(load: LoadOp, ops: Iterable[Operation], nest: ParallelOp) -> bool:
@@ -780,10 +812,15 @@ def jam(
             m[nest.induction_vars[d]] = offset_values[d, offset]
         maps.append(m)
     rows = None
-    if lanes is None and len(dims) == 1:
+    if len(dims) == 1:
         step = bounds[dims[0]][2]
         assert isinstance(step, int)
-        rows = RowCopies(nest, dims[0], step)
+        if lanes is None:
+            rows = RowCopies(nest, dims[0], step, len(maps), _differs_between(maps))
+        elif len(maps) == 1:
+            rows = RowCopies(
+                nest, dims[0], step, lanes.width, lanes.varying.__contains__
+            )
     if scratch is None:
         _jam_ops(nest.body.block.ops, maps, builder, lanes, rows)
     else:
@@ -892,6 +929,13 @@ def _vector_copies(
         if scratch.store.indices[-1] is not iv:
             return None
     varying = dependents([iv], body)
+    if len(factors) == 1 and factor == width:
+        rows = RowCopies(nest, dim, 1, width, varying.__contains__)
+        cloned = [
+            op
+            for op in cloned
+            if not isinstance(op, ParallelOp) or merge_plan(op, rows) is None
+        ]
     addresses = lane_addresses(cloned, iv, varying)
     if blocker(cloned, varying, addresses, width) is not None:
         return None

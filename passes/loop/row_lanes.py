@@ -51,6 +51,12 @@ transpose's after it). Each chain of adds is still in order, and
 plain one (`width` divides its block; it counts the column loop's adds
 through the columns it carries).
 
+An inner `loop.parallel` of the rows (a layer norm's normalizing, softmax's
+exponentials, reading the row sums the lanes stored as one vector) runs
+once over the tile's rows as scalar code, the row its outer dimension
+(`jam._merge_copies`; LLVM vectorizes it along its own columns); a nest
+with one that cannot run so keeps scalar rows.
+
 A nest is rewritten only where every load in its loops that moves along
 the rows is such a load: the row dimension in one leading index (plus
 something that does not move along it), the last index the enclosing

@@ -239,3 +239,95 @@ def test_cpu_bf16_rows_in_lanes_equal_the_row_left_over(threads: int) -> None:
     np.testing.assert_allclose(
         squares, (d.astype(np.float32) ** 2).sum(axis=1), rtol=1e-2
     )
+
+
+CENTRE_ROWS = """
+loop.kernel @k(%x: memref<18x300xf32>, %sum: memref<18xf32>, %y: memref<18x300xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 300.0 : f32
+  loop.parallel (%i) = (0) to (18) step (1) {
+    %s = loop.for %j = 0 to 300 step 1 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<18x300xf32>
+      %a = arith.addf %acc, %v : f32
+      loop.yield %a : f32
+    }
+    loop.store %s, %sum[%i] : memref<18xf32>
+    %t = loop.load %sum[%i] : memref<18xf32>
+    %m = arith.divf %t, %n : f32
+    loop.parallel (%k) = (0) to (300) step (1) {
+      %w = loop.load %x[%i, %k] : memref<18x300xf32>
+      %d = arith.subf %w, %m : f32
+      loop.store %d, %y[%i, %k] : memref<18x300xf32>
+    }
+  }
+  loop.return
+}
+func.func @main(%x: memref<18x300xf32>) -> memref<18x300xf32> {
+  %s = device.default_stream
+  %sum = device.alloc : memref<18xf32>
+  %y = device.alloc : memref<18x300xf32>
+  device.launch @k(%x, %sum, %y) on %s : memref<18x300xf32>, memref<18xf32>, memref<18x300xf32>
+  device.synchronize %s
+  device.free %sum : memref<18xf32>
+  func.return %y : memref<18x300xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("width", [4, 8])
+def test_rows_in_lanes_with_an_inner_nest_as_the_rows_one_by_one(width: int) -> None:
+    """Rows centred on their means: the sums in lanes, stored as one vector,
+    the inner nest run once over the tile's rows reading them back: the
+    bits of the plain nest (18 rows: two remainder rows)."""
+    x = np.random.default_rng(5).normal(size=(ROWS, 300)).astype(np.float32)
+    outs = []
+    for pipeline in ("block-sums", f"vectorize{{width={width}}},block-sums"):
+        module = parse_module(make_context(), CENTRE_ROWS, "centre.mlir")
+        run_pipeline(make_context(), module, pipeline)
+        if pipeline.startswith("vectorize"):
+            assert "vector.shuffle" in str(module)  # the rows did become lanes
+        (out,) = LoopModule(module).call("main", [x])
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
+    np.testing.assert_allclose(outs[1], x - x.mean(axis=1, keepdims=True), atol=1e-5)
+
+
+LAYER_NORM = """
+func.func public @main(%x: tensor<17x300xf32>, %g: tensor<300xf32>) -> tensor<17x300xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.constant dense<300.0> : tensor<17xf32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<17x300xf32>, tensor<f32>) -> tensor<17xf32>
+  %m = stablehlo.divide %s, %n : tensor<17xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<17xf32>) -> tensor<17x300xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<17x300xf32>
+  %q = stablehlo.multiply %d, %d : tensor<17x300xf32>
+  %v = stablehlo.reduce(%q init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<17x300xf32>, tensor<f32>) -> tensor<17xf32>
+  %var = stablehlo.divide %v, %n : tensor<17xf32>
+  %eps = stablehlo.constant dense<1.0e-5> : tensor<17xf32>
+  %ve = stablehlo.add %var, %eps : tensor<17xf32>
+  %r = stablehlo.rsqrt %ve : tensor<17xf32>
+  %rb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<17xf32>) -> tensor<17x300xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<300xf32>) -> tensor<17x300xf32>
+  %o = stablehlo.multiply %d, %rb : tensor<17x300xf32>
+  %y = stablehlo.multiply %o, %gb : tensor<17x300xf32>
+  return %y : tensor<17x300xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cpu_layer_norm_rows_in_lanes_equal_the_row_left_over(threads: int) -> None:
+    """A layer norm on the cpu target: its mean's and variance's sums are
+    row lanes and the normalizing nest runs per row over each tile; given
+    row 0's data, the remainder row (the 17th, scalar code) gives row 0's
+    bits."""
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(17, 300)).astype(np.float32)
+    g = rng.normal(size=300).astype(np.float32)
+    x[16] = x[0]
+    options = CompileOptions(threads=threads)
+    out = xlir.compile(LAYER_NORM, target="cpu", options=options)(x, g)
+    np.testing.assert_array_equal(out[16].view(np.uint32), out[0].view(np.uint32))
+    d = x - x.mean(axis=1, keepdims=True)
+    want = d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * g
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)

@@ -293,10 +293,11 @@ loop.kernel @two_loads_rows(%a: memref<8x64xf32>, %b: memref<8x64xf32>, %out: me
 // -----
 
 // Softmax's row: exponentials written by an inner nest, then summed in
-// order. The inner nest runs once for the jammed rows, the row's offset its
-// outer dimension (not one clone per row: each would be one more loop for
-// LLVM to vectorize), before the one loop that sums them all; the body
-// costs 67 (an exp counts 64), so ROW_JAM_BUDGET (320) allows 4 rows, not 8.
+// order. The sum's step is cheap, so the rows become the 4 lanes of one
+// vector copy (row_lanes.py); the inner nest runs once for the tile's rows,
+// the row's offset its outer dimension, as scalar code (not one clone per
+// row: each would be one more loop for LLVM to vectorize), before the one
+// loop that sums them all, a transposed 4 x 4 tile a step.
 // CHECK-LABEL: loop.kernel @softmax_rows
 // CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
 // CHECK:           loop.parallel (%[[DI:.*]], %[[J:.*]]) = (0, 0) to (4, 64) step (1, 1) {
@@ -306,8 +307,10 @@ loop.kernel @two_loads_rows(%a: memref<8x64xf32>, %b: memref<8x64xf32>, %out: me
 // CHECK-NEXT:        loop.store %[[W]], %e[%[[ROW]], %[[J]]]
 // CHECK-NEXT:      }
 // CHECK-NOT:       math.exp
-// CHECK:           loop.for %{{.*}} = 0 to 64 step 1 iter_args({{.*}}) -> (f32, f32, f32, f32) {
-// CHECK-COUNT-4:     arith.addf
+// CHECK:           loop.for %{{.*}} = 0 to 64 step 4 iter_args({{.*}}) -> (vector<4xf32>) {
+// CHECK-COUNT-8:     vector.shuffle
+// CHECK-COUNT-4:     arith.addf %{{.*}} : vector<4xf32>
+// CHECK:           loop.store %{{.*}}, %out[%[[I]]] : memref<8xf32>, vector<4xf32>
 // CHECK:         loop.return
 loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memref<8xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -329,10 +332,12 @@ loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memr
 
 // -----
 
-// The same rows, 10 of them: 4 rows a tile would leave 2 for a remainder
-// nest, one more copy of the body, so 5 rows are jammed instead (5 divides
-// 10), with no remainder. With 9 rows neither 4 nor 5 divides: 4 rows and a
-// remainder nest.
+// Softmax-like rows, 10 of them, whose sum's step loads three buffers (not
+// a cheap step: scalar rows, not lanes), costing 68 (an exp counts 64), so
+// ROW_JAM_BUDGET (320) allows 4 rows, not 8: 4 rows a tile would leave 2
+// for a remainder nest, one more copy of the body, so 5 rows are jammed
+// instead (5 divides 10), with no remainder. With 9 rows neither 4 nor 5
+// divides: 4 rows and a remainder nest.
 // CHECK-LABEL: loop.kernel @softmax_ten_rows
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (10) step (5) attributes {jam = array<i64: 5>} {
 // CHECK:           loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (5, 64) step (1, 1) {
@@ -341,7 +346,7 @@ loop.kernel @softmax_rows(%x: memref<8x64xf32>, %e: memref<8x64xf32>, %out: memr
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
 // CHECK:           loop.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (4, 64) step (1, 1) {
 // CHECK:         loop.parallel (%{{.*}}) = (8) to (9) step (1) {
-loop.kernel @softmax_ten_rows(%x: memref<10x64xf32>, %e: memref<10x64xf32>, %out: memref<10xf32>) {
+loop.kernel @softmax_ten_rows(%x: memref<10x64xf32>, %y: memref<10x64xf32>, %e: memref<10x64xf32>, %out: memref<10xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (10) step (1) {
     loop.parallel (%j) = (0) to (64) step (1) {
@@ -351,14 +356,18 @@ loop.kernel @softmax_ten_rows(%x: memref<10x64xf32>, %e: memref<10x64xf32>, %out
     }
     %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
       %w = loop.load %e[%i, %j] : memref<10x64xf32>
+      %v = loop.load %x[%i, %j] : memref<10x64xf32>
+      %b = loop.load %y[%i, %j] : memref<10x64xf32>
       %n = arith.addf %acc, %w : f32
-      loop.yield %n : f32
+      %n2 = arith.addf %n, %v : f32
+      %n3 = arith.addf %n2, %b : f32
+      loop.yield %n3 : f32
     }
     loop.store %s, %out[%i] : memref<10xf32>
   }
   loop.return
 }
-loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %e: memref<9x64xf32>, %out: memref<9xf32>) {
+loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %y: memref<9x64xf32>, %e: memref<9x64xf32>, %out: memref<9xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (9) step (1) {
     loop.parallel (%j) = (0) to (64) step (1) {
@@ -368,8 +377,12 @@ loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %e: memref<9x64xf32>, %out:
     }
     %s = loop.for %j = 0 to 64 step 1 iter_args(%acc = %zero) -> (f32) {
       %w = loop.load %e[%i, %j] : memref<9x64xf32>
+      %v = loop.load %x[%i, %j] : memref<9x64xf32>
+      %b = loop.load %y[%i, %j] : memref<9x64xf32>
       %n = arith.addf %acc, %w : f32
-      loop.yield %n : f32
+      %n2 = arith.addf %n, %v : f32
+      %n3 = arith.addf %n2, %b : f32
+      loop.yield %n3 : f32
     }
     loop.store %s, %out[%i] : memref<9xf32>
   }
@@ -379,10 +392,10 @@ loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %e: memref<9x64xf32>, %out:
 // -----
 
 // Softmax with its row's maximum: the inner nest uses the row's maximum,
-// loaded before it, which differs between the jammed rows; the merged nest
-// loads it again at its row (LLVM hoists it out of the inner loop), as the
-// only launch passes distinct buffers, and the rows' own loads, now unused,
-// are gone.
+// loaded before it, which differs between the rows (the lanes); the merged
+// nest loads it again at its row (LLVM hoists it out of the inner loop), as
+// the only launch passes distinct buffers, and the lanes' own load, now
+// unused, is gone.
 // CHECK-LABEL: loop.kernel @softmax_max_rows
 // CHECK:         loop.parallel (%[[I:.*]]) = (0) to (8) step (4) attributes {jam = array<i64: 4>} {
 // CHECK-NOT:       loop.load %max
@@ -392,7 +405,8 @@ loop.kernel @softmax_nine_rows(%x: memref<9x64xf32>, %e: memref<9x64xf32>, %out:
 // CHECK-NEXT:        %[[V:.*]] = loop.load %x[%[[ROW]], %[[J]]]
 // CHECK-NEXT:        %[[D:.*]] = arith.subf %[[V]], %[[M]] : f32
 // CHECK-NEXT:        math.exp %[[D]] : f32
-// CHECK:           loop.for {{.*}} -> (f32, f32, f32, f32) {
+// CHECK-NOT:       loop.load %max
+// CHECK:           loop.for {{.*}} -> (vector<4xf32>) {
 loop.kernel @softmax_max_rows(%x: memref<8x64xf32>, %max: memref<8xf32>, %e: memref<8x64xf32>, %out: memref<8xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (8) step (1) {
