@@ -117,6 +117,9 @@ def unpad(fusion: FusionOp, pad: PadOp, convolutions: list[ConvolutionOp]) -> No
 
 @dataclass(frozen=True)
 class UnpadConvsPass(ModulePass):
+    """Lone f32 convolutions read a zero pad's input again (module
+    docstring)."""
+
     name = "unpad-convs"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
