@@ -19,26 +19,32 @@ once per host with the dot routine. This pass, run before `register-tile` (besid
       loop.store %s, %Out[%b, %y, %x, %o]
     }
 
-(`hlo-to-loop`'s convolution, its padding made an input of its own by
-`conv-padding`) into a call of the pack entry, which writes the taps and
-the weights' panels to a scratch argument once, and a loop over groups of
-C's rows calling the entry per group and panel of `nr` output channels.
-The match is on indices, not on the layout: C's last index (a nest
-dimension, unit stride) is the GEMM's column, its others, in order, the
-rows (up to three); every index of A and B must be a linear sum of the
-nest's and the sum loops' induction variables (`index_ranges.linear_form`,
-after the clamps the bounds decide are folded), A's free of the column,
-B's free of the rows. The groups (`GROUP_ROWS`) are marked for threads
-(`parallelize`'s `{threads}`) where the inline kernel's work (about
-`4 M N K / nr` vector ops) reaches `min-work`.
+(`hlo-to-loop`'s convolution) into a call of the pack entry, which writes
+the taps and the weights' panels to a scratch argument once, and a loop
+over groups of C's rows calling the entry per group (it runs over the
+panels of `nr` output channels). The match is on indices, not on the
+layout: C's last index (a nest dimension, unit stride) is the GEMM's
+column, its others, in order, the rows (up to three); every index of A
+and B must be a linear sum of the nest's and the sum loops' induction
+variables (`index_ranges.linear_form`, after the clamps the bounds decide
+are folded), A's free of the column, B's free of the rows. A padded
+convolution's input (left unpadded by `unpad-convs`) is read as
+`hlo-to-loop` reads it, `select(in, In[clamp(e0), ...], +0.0)` with `in`
+the tests of the clamped indices (`pad_calls.zero_outside`): each `e` a
+linear sum less its padding before, A's strides are then those of the
+padded array and the entry pads the rows each group reads into a window
+of the scratch (`_window`: the most any group reads). The groups
+(`GROUP_ROWS`) are marked for threads (`parallelize`'s `{threads}`) where
+the inline kernel's work (about `4 M N K / nr` vector ops) reaches
+`min-work`.
 
 The entry sums each element's terms in the nest's order with one FMA each,
 split as `block-sums` splits the inline tile's loops (chunks of whole
 iterations of the outermost sum loop), so results are bit for bit the
 inline kernel's. Left inline: a sum `block-sums` would split otherwise
 (an outer iteration of more than 128 terms in a sum of more than 256, or
-more than 256 chunks), an index that is no such linear sum (a
-convolution whose padding is fused into it as a test, lhs dilation), a
+more than 256 chunks), an index that is no such linear sum (lhs
+dilation; a padding with a negative side before), a
 depthwise convolution (its input read at the output channel), a nest with
 an epilogue or other ops, more than three rows or sum loops, the shapes
 `gemm-calls` leaves (M or N below 2, a last panel mostly past N), a kernel
@@ -56,6 +62,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float32Type,
     IndexType,
+    IntegerType,
     MemRefType,
 )
 from xdsl.ir import Operation, SSAValue
@@ -68,11 +75,13 @@ from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.passes.loop.fold_index import fold_decided
 from xlir.targets.cpu.conv_routine import (
+    PADDING,
     conv_routine_name,
     pack_routine_name,
     scratch_floats,
 )
 from xlir.targets.cpu.gemm_routine import BLOCK
+from xlir.targets.cpu.pad_calls import entry_sizes, zero_outside
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
     Site,
@@ -81,7 +90,6 @@ from xlir.targets.cpu.routine_calls import (
     f32_shape,
     is_positive_zero,
     static_sizes,
-    terminator,
 )
 
 LEVELS = 3
@@ -110,6 +118,9 @@ class Conv:
     a_terms: tuple[int, ...]
     b_terms: tuple[int, ...]
     b_col: int
+    padding: tuple[int, ...] | None
+    """The pad entry's sizes of A read padded (`pad_calls.entry_sizes`:
+    its strides above are those of the padded array), None: A as it is."""
 
     @property
     def m(self) -> int:
@@ -120,32 +131,50 @@ class Conv:
         return prod(self.terms)
 
 
-def _element_offset(load: LoadOp, variables: Sequence[SSAValue]) -> list[int] | None:
-    """The coefficient of each of `variables` in the element offset `load`
-    reads, where that offset is a linear sum of them alone."""
+def _element_offset(
+    load: LoadOp, variables: Sequence[SSAValue], ranges: Sequence[int]
+) -> tuple[list[int], tuple[int, ...] | None] | None:
+    """The coefficient of each of `variables` (their trip counts `ranges`)
+    in the element offset `load` reads, where that offset is a linear sum
+    of them alone, and the pad entry's sizes where it reads the buffer
+    padded with zeros (`pad_calls.zero_outside`, through the select of its
+    only use): the offset is then one into the padded array."""
     shape = f32_shape(load.buffer)
     if shape is None:
         return None
-    strides = [prod(shape[d + 1 :]) for d in range(len(shape))]
-    coefficients = [0] * len(variables)
-    for index, stride in zip(load.indices, strides, strict=True):
-        terms, constant = linear_form(index)
-        if constant != 0:
+    users = list(load.results[0].uses)
+    read = (zero_outside(load, users[0].operation) if len(users) == 1 else None) or [
+        (index, False) for index in load.indices
+    ]
+    padded, low = [], []
+    forms = [linear_form(index) for index, _ in read]
+    for (terms, constant), (_, clamped), size in zip(forms, read, shape, strict=True):
+        if (constant > 0 or (not clamped and constant != 0)) or any(
+            term not in variables or coefficient < 0
+            for term, coefficient in terms.items()
+        ):
             return None
+        top = sum(c * (ranges[variables.index(t)] - 1) for t, c in terms.items())
+        low.append(-constant)
+        padded.append(max(size - constant, top + 1))
+    strides = [prod(padded[d + 1 :]) for d in range(len(padded))]
+    coefficients = [0] * len(variables)
+    for (terms, _), stride in zip(forms, strides, strict=True):
         for term, coefficient in terms.items():
-            if term not in variables:
-                return None
             coefficients[variables.index(term)] += coefficient * stride
-    return coefficients
+    if not any(clamped for _, clamped in read):
+        return coefficients, None
+    sizes = entry_sizes(tuple(padded), shape, tuple(low))
+    return None if sizes is None else (coefficients, sizes)
 
 
 def _is_index_op(op: Operation) -> bool:
     """An op that only computes indices (a clamp the bounds decided, an
-    output position times the stride)."""
+    output position times the stride) or tests them (the padding's)."""
     return (
         op.name.startswith("arith.")
         and not op.regions
-        and all(isinstance(r.type, IndexType) for r in op.results)
+        and all(isinstance(r.type, IndexType | IntegerType) for r in op.results)
     )
 
 
@@ -215,14 +244,17 @@ def conv_of(nest: ParallelOp) -> Conv | None:
         return None
     innermost = loops[-1]
     ops = [op for op in innermost.body.block.ops if not _is_index_op(op)]
-    if len(ops) != 5 or not isinstance(ops[-1], YieldOp):
+    loads = [op for op in ops if isinstance(op, LoadOp)]
+    selects = [op for op in ops if isinstance(op, arith.SelectOp)]
+    if len(loads) != 2 or len(selects) > 1 or len(ops) != 5 + len(selects):
         return None
-    *loads, multiply, add, yielded = ops
-    if not all(isinstance(load, LoadOp) for load in loads):
+    multiply, add, yielded = ops[-3:]
+    if not isinstance(yielded, YieldOp):
         return None
     if not isinstance(multiply, arith.MulfOp) or not isinstance(add, arith.AddfOp):
         return None
-    if {multiply.lhs, multiply.rhs} != {load.results[0] for load in loads}:
+    read = {s.result for s in selects} | {load.results[0] for load in loads}
+    if {multiply.lhs, multiply.rhs} | {s.lhs for s in selects} != read:
         return None
     if len(innermost.carried) != 1:
         return None
@@ -234,19 +266,24 @@ def conv_of(nest: ParallelOp) -> Conv | None:
     row_ivs, column = list(store.indices[:-1]), store.indices[-1]
     k_ivs = [loop.induction_var for loop in loops]
     variables = [*row_ivs, column, *k_ivs]
+    ranges = [*(sizes[ivs.index(v)] for v in (*row_ivs, column)), *term_sizes]
     rows = len(row_ivs)
     for a_load, b_load in (loads, loads[::-1]):
-        assert isinstance(a_load, LoadOp) and isinstance(b_load, LoadOp)
-        a = _element_offset(a_load, variables)
-        b = _element_offset(b_load, variables)
-        if a is None or b is None or a[rows] != 0 or any(b[:rows]) or b[rows] < 1:
+        a_read = _element_offset(a_load, variables, ranges)
+        b_read = _element_offset(b_load, variables, ranges)
+        if a_read is None or b_read is None or b_read[1] is not None:
+            continue
+        (a, padding), (b, _) = a_read, b_read
+        if bool(selects) != (padding is not None):
+            continue  # a select that is not A's padding
+        if a[rows] != 0 or any(b[:rows]) or b[rows] < 1:
             continue
         return Conv(
             nest, a_load.buffer, b_load.buffer, store.buffer,
             _padded([sizes[ivs.index(v)] for v in row_ivs], 1), _padded(a[:rows], 0),
             sizes[ivs.index(column)],
             _padded(term_sizes, 1), _padded(a[rows + 1 :], 0), _padded(b[rows + 1 :], 0),
-            b[rows],
+            b[rows], padding,
         )  # fmt: skip
     return None
 
@@ -274,17 +311,41 @@ def _covered(conv: Conv, kernel: KernelOp, nr: int) -> bool:
     return covered(kernel, conv.a, conv.b, conv.c, conv.m, conv.n, nr)
 
 
+def _window(conv: Conv, group: int) -> int:
+    """The floats of the largest window of A's padded rows a group of
+    `group` rows reads (conv_routine.py: the entry's own sums), 0 for A
+    read in place."""
+    if conv.padding is None:
+        return 0
+    row = conv.padding[2]
+    _, middle, inner = conv.rows
+    a_m2, a_m1, a_m0 = conv.a_rows
+    last_tap = sum((t - 1) * a for t, a in zip(conv.terms, conv.a_terms, strict=True))
+
+    def offset(at: int) -> int:
+        line = at // inner
+        return line // middle * a_m2 + line % middle * a_m1
+
+    rows = 0
+    for first in range(0, conv.m, group):
+        last = first + min(group, conv.m - first) - inner
+        end = offset(last) + (inner - 1) * a_m0 + last_tap
+        rows = max(rows, end // row + 1 - offset(first) // row)
+    return rows * row
+
+
 def _call(conv: Conv, site: Site, threads: int | None) -> None:
     """Replace the nest by the pack call and a loop over groups of
-    `GROUP_ROWS` rows, each calling the entry per panel (module docstring);
+    `GROUP_ROWS` rows, each calling the entry (module docstring);
     `threads`: the mark of that loop, None for none."""
-    nr, mr, lanes = site.nr, site.mr, site.lanes
+    mr, lanes = site.mr, site.lanes
     _, middle, inner = conv.rows
     group = -(-GROUP_ROWS // inner) * inner
     groups = -(-conv.m // group)
     chunk = chunk_terms(conv.terms)
     assert chunk is not None
-    floats = scratch_floats(conv.n, conv.k, lanes)
+    window = _window(conv, group)
+    floats = scratch_floats(conv.n, conv.k, lanes) + groups * window
     scratch = site.scratch(MemRefType(Float32Type(), [floats]))
     b = Builder(InsertPoint.before(conv.nest))
     _, k_middle, k_inner = conv.terms
@@ -299,13 +360,10 @@ def _call(conv: Conv, site: Site, threads: int | None) -> None:
     first = b.insert(arith.MuliOp(index, index_constant(b, group))).result
     left = b.insert(arith.SubiOp(index_constant(b, conv.m), first)).result
     count = b.insert(arith.MinUIOp(left, index_constant(b, group))).result
-    panels = b.insert(ForOp(0, conv.n, nr))
-    b = Builder(InsertPoint.before(terminator(panels)))
-    sizes = (middle, inner, *conv.a_rows, conv.n, conv.n, conv.k, chunk)
-    constants = [index_constant(b, size) for size in sizes]
-    arguments = [
-        conv.a, conv.c, scratch, first, count, *constants, panels.induction_var,
-    ]  # fmt: skip
+    padding = conv.padding or (0,) * PADDING
+    sizes = (middle, inner, *conv.a_rows, conv.n, conv.n, conv.k, chunk, window)
+    constants = [index_constant(b, size) for size in (*sizes, *padding)]
+    arguments = [conv.a, conv.c, scratch, first, count, index, *constants]
     b.insert(CallOp(conv_routine_name(mr, lanes), arguments))
     Rewriter.erase_op(conv.nest)
 

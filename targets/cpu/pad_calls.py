@@ -12,7 +12,10 @@ turns the nest `hlo-to-loop` makes of such a pad,
     loop.parallel (%i0, ..., %i3) = (0, ...) to (o0, ..., o3) {
       %e = %i1 - l1                             (per dimension; none for l = 0)
       %in = (%e >= 0) && (%e <= n1 - 1) && ...  (every clamped dimension)
-      %x = loop.load %S[clamp(%e0, 0, n0 - 1), ...]   (or the index itself)
+      %x = loop.load %S[clamp(%e0, 0, n0 - 1), ...]   (or the index itself;
+                                                 one side of the clamp and
+                                                 its test where the other
+                                                 cannot be crossed)
       loop.store select(%in, %x, 0.0), %D[%i0, ..., %i3]
     }
 
@@ -25,7 +28,9 @@ Dimensions padded on neither side are merged into the one before
 padding (none reaches this form), a negative padding (a crop), a select
 on any other test, an empty array, more than four dimensions after the
 merge. The pass's `threads` and `min-work` options go unused: the calls'
-work leaves threads to `parallelize`.
+work leaves threads to `parallelize`. `conv-calls` shares the match of the
+read (`zero_outside`) and the entry's sizes (`entry_sizes`): a padded
+convolution's input read as zeros outside is the same form.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xlir.analysis.index_ranges import linear_form
 from xlir.analysis.loop_utils import constant_int
 from xlir.dialects.loop.loops import ParallelOp, YieldOp
@@ -56,44 +61,87 @@ GROUP_ELEMENTS = 1 << 14
 """Elements of D per call, at least (whole rows): the groups `parallelize`
 may give threads."""
 
-_SGE, _SLE = 5, 3
+SGE, SLE = 5, 3
 """`arith.cmpi`'s predicates of the in-bounds test."""
 
 
 @dataclass(frozen=True)
 class Pad:
-    """A pad nest: its buffers and, per dimension, D's and S's sizes and
-    the low padding."""
+    """A pad nest: its buffers and the entry's sizes (`entry_sizes`)."""
 
     nest: ParallelOp
     source: SSAValue
     target: SSAValue
-    out: tuple[int, ...]
-    into: tuple[int, ...]
-    low: tuple[int, ...]
+    sizes: tuple[int, ...]
 
 
-def _unclamped(index: SSAValue, size: int) -> SSAValue | None:
-    """`e` where `index` is `minsi(maxsi(e, 0), size - 1)`."""
+def unclamped(index: SSAValue, size: int) -> tuple[SSAValue, list[int]] | None:
+    """`e` where `index` is `minsi(maxsi(e, 0), size - 1)`, `maxsi(e, 0)` or
+    `minsi(e, size - 1)` (`hlo-to-loop` clamps only the sides a read can
+    cross), and the predicates of the tests of `e` that go with those
+    clamps."""
+    predicates = []
     upper = index.owner
-    if not isinstance(upper, arith.MinSIOp) or constant_int(upper.rhs) != size - 1:
-        return None
-    lower = upper.lhs.owner
-    if not isinstance(lower, arith.MaxSIOp) or constant_int(lower.rhs) != 0:
-        return None
-    return lower.lhs
+    if isinstance(upper, arith.MinSIOp) and constant_int(upper.rhs) == size - 1:
+        predicates.append(SLE)
+        index = upper.lhs
+    lower = index.owner
+    if isinstance(lower, arith.MaxSIOp) and constant_int(lower.rhs) == 0:
+        predicates.append(SGE)
+        index = lower.lhs
+    return (index, predicates) if predicates else None
 
 
-def _tests(condition: SSAValue) -> list[tuple[int, SSAValue, int | None]] | None:
+def in_bounds_tests(
+    condition: SSAValue,
+) -> list[tuple[int, SSAValue, int | None]] | None:
     """The comparisons `condition` ands together: (predicate, lhs, the
     rhs constant)."""
     op = condition.owner
     if isinstance(op, arith.AndIOp):
-        lhs, rhs = _tests(op.lhs), _tests(op.rhs)
+        lhs, rhs = in_bounds_tests(op.lhs), in_bounds_tests(op.rhs)
         return None if lhs is None or rhs is None else lhs + rhs
     if isinstance(op, arith.CmpiOp):
         return [(op.predicate.value.data, op.lhs, constant_int(op.rhs))]
     return None
+
+
+def zero_outside(
+    load: LoadOp, select: Operation | Block | None
+) -> list[tuple[SSAValue, bool]] | None:
+    """Per index of `load`, where `select` is `select(in, load, +0.0)` and
+    `in` the tests that each clamped index is inside its dimension: the
+    index before the clamp and whether it was clamped (the read of a zero
+    pad, and of a convolution's input padded as a test), else None."""
+    shape = f32_shape(load.buffer)
+    if (
+        shape is None
+        or not isinstance(select, arith.SelectOp)
+        or select.lhs is not load.results[0]
+        or not is_positive_zero(select.rhs)
+    ):
+        return None
+    tests = in_bounds_tests(select.cond)
+    if tests is None:
+        return None
+    wanted: list[tuple[int, SSAValue, int | None]] = []
+    read = []
+    for index, size in zip(load.indices, shape, strict=True):
+        found = unclamped(index, size)
+        if found is None:
+            read.append((index, False))
+            continue
+        shifted, predicates = found
+        read.append((shifted, True))
+        bounds = {SGE: 0, SLE: size - 1}
+        wanted += [(predicate, shifted, bounds[predicate]) for predicate in predicates]
+    if (
+        len(tests) != len(wanted)
+        or any(test not in wanted for test in tests)
+        or any(test not in tests for test in wanted)
+    ):
+        return None
+    return read
 
 
 def pad_of(nest: ParallelOp) -> Pad | None:
@@ -119,41 +167,44 @@ def pad_of(nest: ParallelOp) -> Pad | None:
         or tuple(sizes) != out
         or list(store.indices) != ivs
         or load.buffer is store.buffer
-        or not isinstance(select, arith.SelectOp)
-        or select.lhs is not load.results[0]
-        or not is_positive_zero(select.rhs)
     ):
         return None
-    tests = _tests(select.cond)
-    if tests is None:
+    read = zero_outside(load, select)
+    if read is None:
         return None
-    wanted: list[tuple[int, SSAValue, int | None]] = []
     low = []
-    for index, iv, size, padded in zip(load.indices, ivs, into, out, strict=True):
-        shifted = _unclamped(index, size)
-        if shifted is None:
+    for (index, clamped), iv, size, padded in zip(read, ivs, into, out, strict=True):
+        if not clamped:
             if index is not iv or size != padded:
                 return None
             low.append(0)
             continue
-        terms, constant = linear_form(shifted)
+        terms, constant = linear_form(index)
         if terms != {iv: 1} or constant > 0 or padded + constant < size:
             return None
         low.append(-constant)
-        wanted += [(_SGE, shifted, 0), (_SLE, shifted, size - 1)]
-    if (
-        len(tests) != len(wanted)
-        or any(test not in wanted for test in tests)
-        or any(test not in tests for test in wanted)
-    ):
-        return None
     if not any(low) and out == into:
         return None  # a copy: no padding
+    sizes = entry_sizes(out, into, tuple(low))
+    if sizes is None:
+        return None
+    return Pad(nest, load.buffer, store.buffer, sizes)
+
+
+def entry_sizes(
+    out: tuple[int, ...], into: tuple[int, ...], low: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The entry's sizes `(o1, o2, o3, i0, i1, i2, i3, l0, l1, l2, l3)` of a
+    zero pad of an array of shape `into` to `out` by `low` before (any
+    rank; `o0` is the rows' count), None where more than `LEVELS`
+    dimensions are left after `_merged`: `pad-calls`' arguments, and
+    `conv-calls`' of an input it reads padded (conv_calls.py)."""
     dims = _merged(list(zip(out, into, low, strict=True)))
     if len(dims) > LEVELS:
         return None
-    out, into, low = (tuple(dim[i] for dim in dims) for i in range(3))
-    return Pad(nest, load.buffer, store.buffer, out, into, low)
+    fill = [(1, 1, 0)] * (LEVELS - len(dims))
+    out, into, low = (tuple(dim[i] for dim in fill + dims) for i in range(3))
+    return (*out[1:], *into, *low)
 
 
 def _merged(dims: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -173,16 +224,18 @@ def _merged(dims: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
 
 def _call(pad: Pad, site: Site) -> None:
     """Replace the nest by a loop over groups of rows calling the entry."""
-    fill = LEVELS - len(pad.out)
-    out = (1,) * fill + pad.out
-    into = (1,) * fill + pad.into
-    low = (0,) * fill + pad.low
-    rows, row = prod(out[:-1]), out[-1]
+    row = pad.sizes[2]
+    rows = prod(f32_shape(pad.target) or ()) // row
     group = min(rows, max(1, -(-GROUP_ELEMENTS // max(row, 1))))
     entry = pad_routine_name(site.mr, site.lanes)
-    sizes = (*out[1:], *into, *low)
     row_group_calls(
-        pad.nest, entry, (pad.source, pad.target), rows, group, sizes, 2 * group * row
+        pad.nest,
+        entry,
+        (pad.source, pad.target),
+        rows,
+        group,
+        pad.sizes,
+        2 * group * row,
     )
 
 

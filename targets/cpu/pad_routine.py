@@ -1,6 +1,7 @@
 """The prebuilt pad entry, in LLVM IR, beside the GEMM routine's
-convolution entries (it writes their padded inputs: `pad-calls`,
-pad_calls.py).
+convolution entries (it writes zero pads: `pad-calls`, pad_calls.py; its
+row code, `pad_rows`, also fills the convolution entry's window of a
+padded input: conv_routine.py).
 
 A pad kernel compiled inline cost each compile `split-ranges`' nests (one
 copy, a zero fill per padded side), their lowering, a threaded loop and
@@ -18,6 +19,8 @@ and `llvm.memset`, so every bit of a copied element is kept).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from llvmlite import ir
 from xlir.targets.cpu.gemm_routine import routine_name
@@ -45,7 +48,27 @@ def define_pad(
         module, pad_routine_name(mr, lanes), 2, ARGUMENTS - 2, linkage
     )
     s, d = function.args[:2]
-    first, count, o1, o2, o3, i0, i1, i2, i3, l0, l1, l2, l3 = function.args[2:]
+    first, count = function.args[2:4]
+    o3 = function.args[6]
+    rows = b.gep(d, [b.mul(first, o3)], inbounds=True, source_etype=F32)
+    pad_rows(module, b, s, rows, first, count, function.args[4:])
+    b.ret_void()
+
+
+def pad_rows(
+    module: ir.Module,
+    b: ir.IRBuilder,
+    s: ir.Value,
+    d: ir.Value,
+    first: ir.Value,
+    count: ir.Value,
+    sizes: Sequence[ir.Value],
+) -> None:
+    """The rows `first : first + count` of the padded array (module
+    docstring; `sizes`: o1, o2, o3, i0, i1, i2, i3, l0, l1, l2, l3), row
+    `first + r` written at `d + r * o3`: the entry's body, and the
+    convolution entry's window of its padded input (conv_routine.py)."""
+    o1, o2, o3, i0, i1, i2, i3, l0, l1, l2, l3 = sizes
     memcpy = module.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64])
     memset = module.declare_intrinsic("llvm.memset", [PTR, I64])
     four, false = I64(4), ir.Constant(ir.IntType(1), 0)
@@ -62,7 +85,7 @@ def define_pad(
             b.and_(b.icmp_unsigned("<", y0, i0), b.icmp_unsigned("<", y1, i1)),
             b.icmp_unsigned("<", y2, i2),
         )
-        target = b.gep(d, [b.mul(r, o3)], inbounds=True, source_etype=F32)
+        target = b.gep(d, [b.mul(index, o3)], inbounds=True, source_etype=F32)
         with b.if_else(inside) as (then, otherwise):
             with then:
                 offset = b.mul(b.add(b.mul(b.add(b.mul(y0, i1), y1), i2), y2), i3)
@@ -76,4 +99,3 @@ def define_pad(
                 zeros(target, o3)
 
     loop(b, I64(0), count, I64(1), row)
-    b.ret_void()

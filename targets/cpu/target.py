@@ -86,7 +86,9 @@ class CpuTarget(Target):
         byte quads, exact narrow-integer dots as f32 dots, the
         dot kernels read their rhs with unit stride (or the GEMM routine
         in place), the
-        convolution kernels an input padded beforehand; `sort-routines`
+        convolution kernels an input padded beforehand (unless they call the
+        conv routine, which reads the padding itself: `unpad-convs` after
+        `fuse`, where library calls are on); `sort-routines`
         (unless `options.sort_routines` is off) before `fuse` too, so that
         plain sorts call the sort routine (targets/cpu/sort_routine.py) and
         top_ks the top_k routine (targets/cpu/top_k_routine.py);
@@ -104,6 +106,7 @@ class CpuTarget(Target):
         from xlir.passes.hlo.quant_to_math import QuantToMathPass
         from xlir.passes.hlo.sort_routines import SortRoutinesPass
         from xlir.passes.hlo.split_complex import SplitComplexPass
+        from xlir.targets.cpu.unpad_convs import UnpadConvsPass
 
         passes: list[ModulePass] = []
         for pass_ in passes_of("hlo-opt"):
@@ -126,6 +129,8 @@ class CpuTarget(Target):
                     ConvPaddingPass(),
                     pass_,
                 ]
+                if options.library_calls and not options.bounds_check:
+                    passes.append(UnpadConvsPass())
             else:
                 passes.append(pass_)
         return passes

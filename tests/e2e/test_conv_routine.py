@@ -1,8 +1,8 @@
 """f32 convolutions that call the prebuilt GEMM routine's convolution
 entries (targets/cpu/conv_calls.py) give bit for bit the results of the
 inline register-tiled kernel (`CompileOptions(library_calls=False)`), for
-every shape class: NHWC/HWIO 2-D and 1-D, padding (made an input of its
-own by `conv-padding`), stride, rhs dilation, a 1x1 kernel, remainder rows
+every shape class: NHWC/HWIO 2-D and 1-D, padding (read as zeros by the
+entry: no padded copy), stride, rhs dilation, a 1x1 kernel, remainder rows
 and columns, sums split into chunks by `block-sums` or not; threaded or
 not; JIT and ahead of time (an object linked into a C program). Each case
 also says whether the entry covers it, so a change of coverage shows."""
@@ -16,10 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import xlir
 from tests.e2e import routine_checks as checks
 
 ENTRY = re.compile(r"xlir\.gemm_f32_\d+x\d+\.conv\b")
 PACK = re.compile(r"xlir\.gemm_f32_\d+x\d+\.conv_pack")
+PAD = re.compile(r"xlir\.gemm_f32_\d+x\d+\.pad\b")
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,13 @@ CONVS = {
     "nchw": Conv((2, 16, 10, 10), (32, 16, 3, 3), (2, 32, 8, 8), False, layout="[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"),
     "narrow": Conv((2, 10, 10, 16), (3, 3, 16, 5), (2, 8, 8, 5), False),
     "threaded": Conv((8, 34, 34, 32), (3, 3, 32, 64), (8, 32, 32, 64), True),
+    "padded_stride": Conv((2, 16, 16, 32), (3, 3, 32, 64), (2, 8, 8, 64), True, stride=2, pad=(1, 1)),
+    "padded_after": Conv((2, 12, 12, 16), (3, 3, 16, 32), (2, 12, 12, 32), True, pad=(0, 2)),
+    "padded_remainders": Conv((1, 7, 25, 8), (3, 3, 8, 120), (1, 7, 25, 120), True, pad=(1, 1)),
+    "padded_threaded": Conv((8, 32, 32, 32), (3, 3, 32, 64), (8, 32, 32, 64), True, pad=(1, 1)),
 }  # fmt: skip
+
+PADDED = [name for name, conv in CONVS.items() if conv.calls and conv.pad != (0, 0)]
 
 
 def _arguments(conv: Conv) -> list[np.ndarray]:
@@ -97,9 +105,19 @@ def test_entry_matches_inline_kernel(name: str) -> None:
     checks.matches_inline_kernel(conv.program(), _arguments(conv), ENTRY, conv.calls)
 
 
-def test_threads_do_not_change_the_bits() -> None:
-    conv = CONVS["threaded"]
+@pytest.mark.parametrize("name", ["threaded", "padded_threaded"])
+def test_threads_do_not_change_the_bits(name: str) -> None:
+    conv = CONVS[name]
     checks.threads_do_not_change_the_bits(conv.program(), _arguments(conv))
+
+
+@pytest.mark.parametrize("name", PADDED)
+def test_entry_reads_the_input_unpadded(name: str) -> None:
+    """A convolution that calls the entry reads its padding as zeros there
+    (`unpad-convs`): no padded copy of its input is written."""
+    code = xlir.compile(CONVS[name].program(), target="cpu").llvm_ir  # pyright: ignore[reportAttributeAccessIssue]
+    assert ENTRY.search(code)
+    assert not PAD.search(code)
 
 
 def test_bounds_checked_code_keeps_the_inline_kernel() -> None:

@@ -179,7 +179,9 @@ def test_rhs_kept_for_the_routine_unchanged(text: str, seed: int) -> None:
 def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
     """`int-dot-quads` comes first where the host has a byte dot product
     instruction (tests/e2e/test_int_dot_quads.py); an AOT triple's pipeline
-    has none. Plain sorts are marked for the sort routine before fusion."""
+    has none. Plain sorts are marked for the sort routine before fusion;
+    convolutions that call the conv routine read their input unpadded
+    again after it."""
     options = CompileOptions(triple="x86_64-unknown-linux-gnu")
     passes = expand(pipeline_text(CpuTarget().hlo_pipeline(options)))
     steps = [p.name for p in passes]
@@ -196,7 +198,9 @@ def test_cpu_pipeline_is_hlo_opt_with_layouts_before_fuse() -> None:
         "int-dot-in-f32",
         "dot-layout",
         "conv-padding",
-        *hlo_opt[fuse:],
+        "fuse",
+        "unpad-convs",
+        *hlo_opt[fuse + 1 :],
     ]
 
 

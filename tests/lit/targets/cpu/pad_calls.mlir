@@ -105,6 +105,30 @@ loop.kernel @groups(%0: memref<5x10000xf32>, %1: memref<5x10002xf32>) {
 
 // -----
 
+// A pad before only: `hlo-to-loop` clamps and tests the one side a read
+// can cross (`maxsi`, `sge`), and the entry takes it (a row of 4 padded to
+// 5 by 1 before).
+// CHECK-LABEL: loop.kernel @before_only(
+// CHECK:         loop.call @xlir.gemm_f32_4x4.pad(
+// CHECK-NOT:     loop.load
+
+loop.kernel @before_only(%0: memref<5x4xf32>, %1: memref<5x5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.000000e+00 : f32
+  loop.parallel (%i, %j) = (0, 0) to (5, 5) step (1, 1) {
+    %e = arith.subi %j, %c1 : index
+    %lo = arith.cmpi sge, %e, %c0 : index
+    %k = arith.maxsi %e, %c0 : index
+    %x = loop.load %0[%i, %k] : memref<5x4xf32>
+    %s = arith.select %lo, %x, %z : f32
+    loop.store %s, %1[%i, %j] : memref<5x5xf32>
+  }
+  loop.return
+}
+
+// -----
+
 // Left as loops: a pad of 1.0, a select on half the bounds test (the
 // elements past the input's end would be its last one's), a crop (the
 // input read from its second element).

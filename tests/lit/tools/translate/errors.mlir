@@ -17,7 +17,7 @@
 // stands, and the pipeline that lowers the module from its level (the cpu
 // target's, whatever loop passes it holds before loop-to-llvm).
 // RUN: not xlir-translate %S/Inputs/hlo_add.mlir 2>&1 | filecheck %s --check-prefix=HLO
-// HLO: error: xlir-translate needs the llvm dialect; found 'func.func' at {{.*}}hlo_add.mlir:1:1, 'stablehlo.add' at {{.*}}hlo_add.mlir:2:3 (and 1 more), 'func.return' at {{.*}}hlo_add.mlir:4:3; run `xlir-opt -p {{.*}}dot-layout{{.*}},conv-padding,fuse,assign-buffers,hlo-to-loop,{{.*}}loop-to-llvm{{.*}},device-to-llvm` first
+// HLO: error: xlir-translate needs the llvm dialect; found 'func.func' at {{.*}}hlo_add.mlir:1:1, 'stablehlo.add' at {{.*}}hlo_add.mlir:2:3 (and 1 more), 'func.return' at {{.*}}hlo_add.mlir:4:3; run `xlir-opt -p {{.*}}dot-layout{{.*}},conv-padding,fuse,unpad-convs,assign-buffers,hlo-to-loop,{{.*}}loop-to-llvm{{.*}},device-to-llvm` first
 
 // RUN: xlir-opt %S/Inputs/hlo_add.mlir -p hlo-opt,hlo-to-loop -o %t.loop.mlir
 // RUN: not xlir-translate %t.loop.mlir 2>&1 | filecheck %s --check-prefix=LOOP
