@@ -245,11 +245,7 @@ def _optimized(
 ) -> llvm.ModuleRef:
     """`optimize` in the global context, or in `context` (one of the
     caller's own) with the passes run outside llvmlite's lock."""
-    initialize_llvm()
-    parsed = llvm.parse_assembly(ir, context)
-    parsed.triple = machine.triple
-    parsed.data_layout = str(machine.target_data)
-    parsed.verify()
+    parsed = _parsed(ir, machine, context)
     options = llvm.PipelineTuningOptions(speed_level=speed)
     options.loop_vectorization = True
     options.slp_vectorization = True
@@ -264,6 +260,19 @@ def _optimized(
             _unlocked(ffi.lib.LLVMPY_RunNewModulePassManager)(manager, parsed, builder)
     finally:
         dispose_pass_manager(manager)
+    return parsed
+
+
+def _parsed(
+    ir: str, machine: llvm.TargetMachine, context: llvm.ContextRef | None
+) -> llvm.ModuleRef:
+    """`ir` parsed (in `context`, else the global one) for `machine`'s
+    triple and data layout, and verified."""
+    initialize_llvm()
+    parsed = llvm.parse_assembly(ir, context)
+    parsed.triple = machine.triple
+    parsed.data_layout = str(machine.target_data)
+    parsed.verify()
     return parsed
 
 
@@ -292,12 +301,18 @@ def _unlocked(function: Any) -> Any:
     return getattr(function, "_cfn", function)
 
 
-def object_code(ir: str, machine: llvm.TargetMachine) -> bytes:
-    """Optimized object code of LLVM IR for `machine`. Parsed into an LLVM
-    context of its own, its optimization and code generation run outside
-    llvmlite's lock, so calls on several threads compile on several cores;
-    `machine` must not be in use by another thread meanwhile."""
-    module = _optimized(ir, machine, OPT_LEVEL, llvm.create_context())
+def object_code(ir: str, machine: llvm.TargetMachine, optimize: bool = True) -> bytes:
+    """Object code of LLVM IR for `machine`, optimized at -O`OPT_LEVEL`
+    unless `optimize` is off (IR all of whose functions are `optnone`, which
+    the pipeline leaves as they are). Parsed into an LLVM context of its
+    own, its optimization and code generation run outside llvmlite's lock,
+    so calls on several threads compile on several cores; `machine` must not
+    be in use by another thread meanwhile."""
+    context = llvm.create_context()
+    if optimize:
+        module = _optimized(ir, machine, OPT_LEVEL, context)
+    else:
+        module = _parsed(ir, machine, context)
     emit = _unlocked(ffi.lib.LLVMPY_TargetMachineEmitToMemory)
     with ffi.OutputString() as error:
         buffer = emit(machine, module, 1, error)

@@ -76,11 +76,13 @@ def guarded_object_code(
     machine: llvm.TargetMachine,
     features: str,
     machine_with: Callable[[str], llvm.TargetMachine],
+    optimize: bool = True,
 ) -> bytes:
-    """`object_code(ir, machine)`, where `machine` was made with `features`;
-    compiled again on `machine_with(features less AVX512VL)` where the first
-    object may hold a folded mask move."""
-    code = object_code(ir, machine)
+    """`object_code(ir, machine, optimize)`, where `machine` was made with
+    `features`; compiled again on `machine_with(features less AVX512VL)`
+    where the first object may hold a folded mask move."""
+    code = object_code(ir, machine, optimize)
     if may_fold_mask_moves(machine.triple, features) and holds_mask_moves(code):
-        return object_code(ir, machine_with(without_mask_move_folds(features)))
+        safe = machine_with(without_mask_move_folds(features))
+        return object_code(ir, safe, optimize)
     return code

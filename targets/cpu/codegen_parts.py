@@ -3,8 +3,10 @@ modules on several cores at once, as XLA:CPU splits its module for
 parallel codegen (docs/cpu.md, "Parallel code generation").
 
 LLVM takes half of a cold compile, function by function, on one core.
-Here the module's function definitions are dealt into parts (costliest
-first, by an estimate of LLVM's time on each, to the cheapest part so far);
+Here the module's function definitions that LLVM optimizes are dealt into
+parts (costliest first, by an estimate of LLVM's time on each, to the
+cheapest part so far), and those it does not (`optnone`) make one part of
+their own, which goes through the -O0 code generator;
 the calling thread translates one part after the other while worker
 threads optimize and emit the parts already translated
 (`host_machine.host_object_code`, each in an LLVM context of its own), and the MCJIT
@@ -31,8 +33,8 @@ from xlir.targets.cpu.host_machine import host_object_code
 
 THREADS = "XLIR_CODEGEN_THREADS"
 """Environment variable: how many threads generate code (default: the
-cores this process may run on, at most `MAX_THREADS`); 1 compiles the
-module whole on the calling thread."""
+cores this process may run on, at most `MAX_THREADS`); 1 compiles on the
+calling thread, the optimized functions as one part."""
 
 MAX_THREADS = 8
 
@@ -86,12 +88,19 @@ def _pool(threads: int, process: int) -> ThreadPoolExecutor:
 
 @dataclass
 class Part:
-    """Function definitions compiled together, their estimated cost, and
-    the symbols they use."""
+    """Function definitions compiled together, their estimated cost, the
+    symbols they use, and whether LLVM optimizes them (the `optnone`
+    definitions are a part of their own that it does not)."""
 
     definitions: list[llvm.FuncOp] = field(default_factory=list)
     cost: float = 0.0
     uses: set[str] = field(default_factory=set)
+    optimize: bool = True
+
+    def add(self, cost: float, uses: set[str], op: llvm.FuncOp) -> None:
+        self.definitions.append(op)
+        self.cost += cost
+        self.uses |= uses
 
 
 def _cost_and_uses(function: llvm.FuncOp) -> tuple[float, set[str]]:
@@ -123,25 +132,39 @@ def _cost_and_uses(function: llvm.FuncOp) -> tuple[float, set[str]]:
 
 
 def deal(module: ModuleOp, count: int) -> list[Part]:
-    """The module's function definitions dealt into at most `count` parts,
-    largest first, each to the cheapest part so far; fewer parts while the
-    cheapest would cost less than `PART_COST`."""
-    definitions = sorted(
-        (
-            (*_cost_and_uses(op), op)
-            for op in module.body.block.ops
-            if isinstance(op, llvm.FuncOp) and op.body.blocks
-        ),
-        key=lambda d: -d[0],
-    )
+    """The module's function definitions that LLVM optimizes dealt into at
+    most `count` parts, largest first, each to the cheapest part so far;
+    fewer parts while the cheapest would cost less than `PART_COST`. Then
+    the `optnone` definitions (host entries, launchers, grain entries), all
+    in one part that is not optimized and goes through the -O0 code
+    generator (`host_object_code`): in the -O2 one each cost about 0.6 ms
+    of its machine passes (a launcher of a few instructions), at -O0 a
+    fifth of that."""
+    unoptimized = Part(optimize=False)
+    definitions: list[tuple[float, set[str], llvm.FuncOp]] = []
+    for op in module.body.block.ops:
+        if isinstance(op, llvm.FuncOp) and op.body.blocks:
+            if "optimize_none" in op.properties:
+                unoptimized.add(*_cost_and_uses(op), op)
+            else:
+                definitions.append((*_cost_and_uses(op), op))
+    parts = _dealt(definitions, count) if definitions else []
+    if unoptimized.definitions:
+        parts.append(unoptimized)
+    return parts or [Part()]
+
+
+def _dealt(
+    definitions: list[tuple[float, set[str], llvm.FuncOp]], count: int
+) -> list[Part]:
+    """`deal`'s parts of the definitions LLVM optimizes (their costs and
+    uses), at least one."""
+    definitions = sorted(definitions, key=lambda d: -d[0])
     count = max(1, min(count, len(definitions)))
     while True:
         parts = [Part() for _ in range(count)]
-        for cost, uses, op in definitions:
-            part = min(parts, key=lambda p: p.cost)
-            part.definitions.append(op)
-            part.cost += cost
-            part.uses |= uses
+        for definition in definitions:
+            min(parts, key=lambda p: p.cost).add(*definition)
         if count == 1 or min(p.cost for p in parts) >= PART_COST:
             return parts
         count -= 1
@@ -206,17 +229,19 @@ def compile_parts(
     parts' host object code, compiled on `threads` threads (default
     `codegen_threads()`) while the calling thread translates the next part."""
     threads = threads or codegen_threads()
-    parts = deal(module, threads) if threads > 1 else []
-    if len(parts) <= 1:
+    parts = deal(module, threads)
+    if len(parts) == 1:
         ir = llvm_ir(module)
-        return ir, (host_object_code(ir),)
-    pool = _pool(threads, os.getpid())
+        return ir, (host_object_code(ir, parts[0].optimize),)
+    pool = _pool(threads, os.getpid()) if threads > 1 else None
     texts: list[str] = []
     objects: list[Future[bytes]] = []
     with part_modules(module, parts) as modules, _quick_gil_handover():
-        for index, (part, exported) in enumerate(modules):
-            ir = llvm_ir(part, exported=exported)
-            objects.append(_submit(pool, ir))
+        for index, (part, (part_module, exported)) in enumerate(
+            zip(parts, modules, strict=True)
+        ):
+            ir = llvm_ir(part_module, exported=exported)
+            objects.append(_submit(pool, ir, part.optimize))
             texts.append(f"; part {index + 1} of {len(modules)}\n{ir}")
     return "\n".join(texts), tuple(code.result() for code in objects)
 
@@ -239,12 +264,15 @@ def _quick_gil_handover() -> Iterator[None]:
                 sys.setswitchinterval(_Handover.restore)
 
 
-def _submit(pool: ThreadPoolExecutor, ir: str) -> Future[bytes]:
-    """`ir` compiling on the pool, or compiled here where no thread can
-    start (a process out of address space for another stack)."""
-    try:
-        return pool.submit(host_object_code, ir)
-    except RuntimeError:
-        done: Future[bytes] = Future()
-        done.set_result(host_object_code(ir))
-        return done
+def _submit(pool: ThreadPoolExecutor | None, ir: str, optimize: bool) -> Future[bytes]:
+    """`ir` compiling on the pool, or compiled here without one (one
+    thread) or where no thread can start (a process out of address space
+    for another stack)."""
+    if pool is not None:
+        try:
+            return pool.submit(host_object_code, ir, optimize)
+        except RuntimeError:
+            pass
+    done: Future[bytes] = Future()
+    done.set_result(host_object_code(ir, optimize))
+    return done

@@ -66,28 +66,39 @@ def host_target_machine(opt: int = OPT_LEVEL) -> llvm.TargetMachine:
 _THIS_THREAD = threading.local()
 
 
-def thread_host_machine() -> llvm.TargetMachine:
-    """This thread's host target machine (`host_target_machine`), made on
-    its first use and kept: a new machine sets its subtarget up on its first
-    code generation, which cost each `object_code` call 2-4 ms (the bench
-    programs' modules, alternating); a machine kept per thread is never in
-    use by two threads at once."""
-    machine = getattr(_THIS_THREAD, "machine", None)
-    if machine is None:
-        machine = _THIS_THREAD.machine = host_target_machine()
-    return machine
+def thread_host_machine(opt: int = OPT_LEVEL) -> llvm.TargetMachine:
+    """This thread's host target machine (`host_target_machine`) for code
+    generation at -O`opt`, made on its first use and kept: a new machine
+    sets its subtarget up on its first code generation, which cost each
+    `object_code` call 2-4 ms (the bench programs' modules, alternating); a
+    machine kept per thread is never in use by two threads at once."""
+    machines = getattr(_THIS_THREAD, "machines", None)
+    if machines is None:
+        machines = _THIS_THREAD.machines = {}
+    if opt not in machines:
+        machines[opt] = host_target_machine(opt)
+    return machines[opt]
 
 
-def host_object_code(ir: str) -> bytes:
-    """Optimized object code of LLVM IR for this host, on this thread's
-    machine (several threads compile at once: `object_code`), guarded
-    against LLVM's mask-move fold (lowering/llvm/mask_move_fold.py)."""
+UNOPTIMIZED = 0
+"""The code generator's level for IR that is not optimized (`optnone`
+functions): LLVM's -O0 instruction selection and register allocation."""
+
+
+def host_object_code(ir: str, optimize: bool = True) -> bytes:
+    """Object code of LLVM IR for this host, on this thread's machine
+    (several threads compile at once: `object_code`), guarded against
+    LLVM's mask-move fold (lowering/llvm/mask_move_fold.py). Optimized, or
+    with `optimize` off, IR of `optnone` functions only, as it is and
+    through the -O0 code generator (`UNOPTIMIZED`)."""
     cpu, features = host_cpu()
+    opt = OPT_LEVEL if optimize else UNOPTIMIZED
     return guarded_object_code(
         ir,
-        thread_host_machine(),
+        thread_host_machine(opt),
         features,
-        lambda safe: jit_target_machine(llvm.get_default_triple(), cpu, safe),
+        lambda safe: jit_target_machine(llvm.get_default_triple(), cpu, safe, opt),
+        optimize,
     )
 
 

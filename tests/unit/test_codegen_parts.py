@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import re
 import subprocess
 import sys
 
@@ -110,7 +111,7 @@ def test_quick_gil_handover_while_translating(monkeypatch) -> None:
     monkeypatch.setattr(codegen_parts, "llvm_ir", recording)
     before = sys.getswitchinterval()
     compile_parts(_llvm_level(SHARED_GLOBAL), threads=2)
-    assert seen == pytest.approx([SWITCH_INTERVAL, SWITCH_INTERVAL])
+    assert seen == pytest.approx([SWITCH_INTERVAL] * 3), "two kernels, one entry"
     assert sys.getswitchinterval() == before
 
 
@@ -121,20 +122,47 @@ def test_every_definition_in_one_part(name: str, count: int) -> None:
     parts = deal(module, count)
     dealt = [op.sym_name.data for part in parts for op in part.definitions]
     assert sorted(dealt) == sorted(_definitions(module))
-    assert 1 <= len(parts) <= count
-    if len(parts) > 1:
-        assert min(part.cost for part in parts) >= PART_COST
+    optimized = [part for part in parts if part.optimize]
+    assert 1 <= len(optimized) <= count
+    if len(optimized) > 1:
+        assert min(part.cost for part in optimized) >= PART_COST
+    assert len(parts) - len(optimized) == 1, "every program has an optnone entry"
+    for part in parts:
+        for op in part.definitions:
+            assert ("optimize_none" in op.properties) != part.optimize
+
+
+def test_unoptimized_definitions_generated_at_o0(monkeypatch) -> None:
+    """The `optnone` definitions are one part, compiled without LLVM's
+    pipeline through the -O0 code generator; the others are optimized."""
+    compiled: list[tuple[str, bool]] = []
+    compile_ = codegen_parts.host_object_code
+
+    def recording(ir: str, optimize: bool = True) -> bytes:
+        compiled.append((ir, optimize))
+        return compile_(ir, optimize)
+
+    monkeypatch.setattr(codegen_parts, "host_object_code", recording)
+    compile_parts(_llvm_level(SHARED_GLOBAL), threads=1)
+    defined = [
+        (sorted(re.findall(r'^define .*@"([^"]+)"', ir, re.M)), optimize)
+        for ir, optimize in compiled
+    ]
+    assert sorted(defined) == [(["main"], False), (["scale", "shift"], True)]
 
 
 def test_shared_global_declared_and_exported() -> None:
     module = _llvm_level(SHARED_GLOBAL)
     before = str(module)
     parts = deal(module, 2)
-    assert len(parts) == 2, "two loop kernels each cost more than PART_COST"
+    assert len(parts) == 3, "two loop kernels each cost more than PART_COST"
     with part_modules(module, parts) as modules:
         holders = []
-        for part, exported in modules:
+        for dealt, (part, exported) in zip(parts, modules, strict=True):
             names = {op.sym_name.data: op for op in part.body.block.ops}
+            if not dealt.optimize:
+                assert "table" not in names, "the entry does not read the table"
+                continue
             assert "table" in names, "every part using the table sees it"
             if names["table"].value is not None:
                 holders.append(part)
@@ -148,7 +176,7 @@ def test_shared_global_declared_and_exported() -> None:
 def test_shared_global_runs_in_parts() -> None:
     module = _llvm_level(SHARED_GLOBAL)
     ir, objects = compile_parts(module, threads=2)
-    assert len(objects) == 2 and ir.count("; part ") == 2
+    assert len(objects) == 3 and ir.count("; part ") == 3
     engine = LoadedObject(objects)
     x = np.arange(64, dtype=np.float32)
     y, z = np.empty_like(x), np.empty(32, dtype=np.float32)
@@ -172,7 +200,7 @@ def test_parts_compute_what_the_whole_does(name: str, monkeypatch) -> None:
     whole = xlir.compile(text, target="cpu")
     monkeypatch.setenv(THREADS, "3")
     split = xlir.compile(text, target="cpu")
-    assert len(whole.objects) == 1 and len(split.objects) == 3
+    assert len(whole.objects) == 2 and len(split.objects) == 4  # and the entry
     for got, want in zip(
         _tuple(split(*arguments)), _tuple(whole(*arguments)), strict=True
     ):
@@ -204,7 +232,7 @@ child = os.fork()
 if child == 0:
     signal.alarm(120)  # a hung child ends too
     executable = xlir.compile(text, target="cpu")
-    os._exit(0 if len(executable.objects) == 3 else 1)
+    os._exit(0 if len(executable.objects) == 4 else 1)
 _, status = os.waitpid(child, 0)
 print("ok" if os.waitstatus_to_exitcode(status) == 0 else "child failed")
 """

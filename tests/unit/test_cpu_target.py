@@ -5,6 +5,7 @@ loop."""
 
 from __future__ import annotations
 
+import operator
 import threading
 
 import numpy as np
@@ -68,7 +69,7 @@ def test_cache_entry_of_several_parts(cache_dir, monkeypatch) -> None:
     monkeypatch.setenv("XLIR_CODEGEN_THREADS", "3")
     text = (CORPUS / "small" / "mlp_fwd.mlir").read_text()
     first = xlir.compile(text, target="cpu")
-    assert len(first.objects) == 3, "parallel code generation made three objects"
+    assert len(first.objects) == 4, "three parts of kernels and one of launch code"
     monkeypatch.setattr(cpu.CpuCompiler, "run_backend", None)
     second = xlir.compile(text, target="cpu")
     assert second.objects == first.objects
@@ -346,3 +347,27 @@ def test_llvm_vectorizes_a_loop_once() -> None:
     assert len(vector_loads) == 1, optimized
     assert len(vector_stores) == 1, optimized
     assert optimized.count("fmul <") == 1, optimized
+
+
+def test_pipelines_built_once_per_options_and_info(monkeypatch) -> None:
+    """The pass objects of a pipeline are made once and serve every compile
+    with the same options and target info (each call a list of its own);
+    other options, or an info that changed (the host's features), get their
+    own."""
+    from xlir.passes.hlo.int_dot_quads import IntDotQuadsPass
+    from xlir.passes.hlo.sort_routines import SortRoutinesPass
+    from xlir.targets.cpu import vector_width
+    from xlir.targets.cpu.target import CpuTarget
+    from xlir.targets.target import CompileOptions
+
+    target, options = CpuTarget(), CompileOptions()
+    for build in (target.hlo_pipeline, target.loop_pipeline):
+        first, second = build(options), build(options)
+        assert first is not second
+        assert all(map(operator.is_, first, second))
+        first.clear()
+        assert build(options) == second
+    unsorted = target.hlo_pipeline(CompileOptions(sort_routines=False))
+    assert not any(isinstance(p, SortRoutinesPass) for p in unsorted)
+    monkeypatch.setattr(vector_width, "host_features", dict)  # no byte dots
+    assert not any(isinstance(p, IntDotQuadsPass) for p in target.hlo_pipeline(options))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 
+import llvmlite.binding as llvm
 import numpy as np
 import pytest
 from xlir.lowering.llvm.jit_loader import LoadedObject, elf_symbols
@@ -108,3 +109,17 @@ def test_widening_f16_is_exact() -> None:
     halves = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
     got = _call_each("__extendhfsf2", np.float16, np.float32, halves)
     _assert_same_bits(got, halves.astype(np.float32))
+
+
+def test_loading_objects_generates_no_code() -> None:
+    """The engine MCJIT is made with holds no module when it finalizes:
+    loading links the objects and runs no code generator."""
+    code = host_object_code("define void @f() {\n  ret void\n}\n")
+    llvm.report_and_reset_timings()
+    llvm.set_time_passes(True)
+    try:
+        assert LoadedObject((code,)).address("f")
+        report = llvm.report_and_reset_timings()
+    finally:
+        llvm.set_time_passes(False)
+    assert "Target Pass Configuration" not in report  # the code generator's
