@@ -20,7 +20,8 @@ once a slice of its own), then runs `gemm_routine.tile_rows`' row tiles,
 each across all the panels. The tiles are the dot routine's without the
 chunks' loop (`define_tile`), so it takes sums of at most `BLOCK` terms,
 which `block-sums` leaves whole: each element one FMA chain, k ascending,
-the inline kernel's bits.
+the inline kernel's bits. `.batched.bf16` takes bf16 A and B, widened as
+the bf16 dot routine widens them (gemm_routine.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from __future__ import annotations
 from llvmlite import ir
 from xlir.targets.cpu.gemm_routine import (
     ARGUMENTS,
+    OPERANDS,
     define_tile,
+    operand_suffix,
     pack_panel,
     routine_name,
     tile_rows,
@@ -36,23 +39,34 @@ from xlir.targets.cpu.gemm_routine import (
 from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
 
 
-def batched_routine_name(mr: int, lanes: int) -> str:
+def batched_routine_name(mr: int, lanes: int, operands: str = "f32") -> str:
     """The batched entry beside the dot routine of `mr` x `2 * lanes`
-    tiles (its name extends the dot routine's, so `called_variants` finds
-    the object that holds both)."""
-    return routine_name(mr, lanes) + ".batched"
+    tiles, for A and B of element type `operands` (its name extends the dot
+    routine's, so `called_variants` finds the object that holds both)."""
+    return routine_name(mr, lanes) + ".batched" + operand_suffix(operands)
 
 
 def define_batched(
-    module: ir.Module, mr: int, lanes: int, linkage: str = "internal"
+    module: ir.Module,
+    mr: int,
+    lanes: int,
+    linkage: str = "internal",
+    operands: str = "f32",
 ) -> None:
-    """Define the entry (module docstring) in `module`, or complete its
-    declaration there."""
-    name = batched_routine_name(mr, lanes)
+    """Define the entry of operands `operands` (module docstring) in
+    `module`, or complete its declaration there."""
+    name = batched_routine_name(mr, lanes, operands)
+    element = OPERANDS[operands]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
         rows: define_tile(
-            module, f"{name}.tile{rows}", lanes, rows, taps=False, chunk=0
+            module,
+            f"{name}.tile{rows}",
+            lanes,
+            rows,
+            taps=False,
+            chunk=0,
+            element=element,
         )
         for rows in range(1, mr + 1)
     }
@@ -71,18 +85,22 @@ def define_batched(
         return value(b.gep(panels, [b.mul(j0, k)], inbounds=True, source_etype=F32))
 
     def matrix(index: ir.Value) -> None:
-        a_at = b.gep(a, [b.mul(index, a_batch)], inbounds=True, source_etype=F32)
-        b_at = b.gep(b_, [b.mul(index, b_batch)], inbounds=True, source_etype=F32)
+        a_at = b.gep(a, [b.mul(index, a_batch)], inbounds=True, source_etype=element)
+        b_at = b.gep(b_, [b.mul(index, b_batch)], inbounds=True, source_etype=element)
         c_at = b.gep(c, [b.mul(index, c_batch)], inbounds=True, source_etype=F32)
 
         def pack(j0: ir.Value) -> None:
-            columns = b.gep(b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-            pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
+            columns = b.gep(
+                b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=element
+            )
+            pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr, element)
 
         loop(b, I64(0), n, I64(nr), pack)
 
         def tile(rows: int, row: ir.Value) -> None:
-            a_rows = b.gep(a_at, [b.mul(row, a_row)], inbounds=True, source_etype=F32)
+            a_rows = b.gep(
+                a_at, [b.mul(row, a_row)], inbounds=True, source_etype=element
+            )
             c_rows = b.gep(c_at, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
 
             def across(j0: ir.Value) -> None:

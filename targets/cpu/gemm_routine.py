@@ -27,6 +27,14 @@ Each tile has two versions, one with the chunks' loop for sums of more
 than 256 terms and one without for the others (`define_tile`). Sums of
 more than 256 chunks (K >= 65792) would take a second level of
 chunks, which the routine does not do (`MAX_K`).
+
+`xlir.gemm_f32_{mr}x{lanes}.bf16` takes bf16 A and B (strides and offsets
+in their elements) and widens each element as it reads it, exactly (its
+bits the top half of an f32, as `widen-floats` widens it): A's in the
+tiles, B's as it packs the panel, which it then always does (the tiles
+read f32 vectors). The sums are of the same f32 values in the same order
+as the f32 routine's on the operands widened beforehand: the same bits,
+with no widened copy of either operand written or read.
 """
 
 from __future__ import annotations
@@ -76,14 +84,46 @@ panel's rows stay whole in L1: 16 x 768 x 256 ran 0.85x the time, 128 x
 
 PREFIX = "xlir.gemm_f32_"
 
+BF16 = ir.IntType(16)
+"""A bf16 element as the routine reads it: its bits."""
+
+OPERANDS: dict[str, ir.Type] = {"f32": F32, "bf16": BF16}
+"""The element types of A and B a routine reads, by name, as it reads
+them (`widened` makes f32 of them)."""
+
 ARGUMENTS = 18
 """A, B, C, P; M, N, K; a_row, a_k, b_k, b_col, c_row; a_batch, b_batch,
 c_batch, batch; slot, j0."""
 
 
-def routine_name(mr: int, lanes: int) -> str:
-    """The routine of `mr` x `2 * lanes` tiles of `lanes`-wide vectors."""
-    return f"{PREFIX}{mr}x{lanes}"
+def routine_name(mr: int, lanes: int, operands: str = "f32") -> str:
+    """The routine of `mr` x `2 * lanes` tiles of `lanes`-wide vectors whose
+    A and B are of element type `operands` (`OPERANDS`)."""
+    return f"{PREFIX}{mr}x{lanes}" + operand_suffix(operands)
+
+
+def operand_suffix(operands: str) -> str:
+    """What an entry's name adds for operands of element type `operands`:
+    nothing for f32."""
+    assert operands in OPERANDS
+    return "" if operands == "f32" else f".{operands}"
+
+
+def widened(
+    b: ir.IRBuilder, loaded: ir.Value, element: ir.Type, lanes: int = 0
+) -> ir.Value:
+    """`loaded`, an `element` (`OPERANDS`) or a vector of `lanes` of them,
+    as f32: itself for f32, else each bf16's bits shifted to the top half of
+    an f32's (exact)."""
+    if element == F32:
+        return loaded
+
+    def of(type_: ir.Type) -> ir.Type:
+        return ir.VectorType(type_, lanes) if lanes else type_
+
+    bits = of(ir.IntType(32))
+    shift = ir.Constant(bits, [16] * lanes if lanes else 16)
+    return value(b.bitcast(b.shl(b.zext(loaded, bits), shift), of(F32)))
 
 
 _NAME = re.compile(rb"xlir\.gemm_f32_(\d+)x(\d+)")
@@ -95,11 +135,16 @@ def called_variants(code: bytes) -> set[tuple[int, int]]:
 
 
 def define_gemm(
-    module: ir.Module, mr: int, lanes: int, linkage: str = "internal"
+    module: ir.Module,
+    mr: int,
+    lanes: int,
+    linkage: str = "internal",
+    operands: str = "f32",
 ) -> None:
-    """Define the routine (module docstring) in `module`, or complete its
-    declaration there."""
-    name = routine_name(mr, lanes)
+    """Define the routine of operands `operands` (module docstring) in
+    `module`, or complete its declaration there."""
+    name = routine_name(mr, lanes, operands)
+    element = OPERANDS[operands]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
         (rows, chunked): define_tile(
@@ -110,24 +155,25 @@ def define_gemm(
             taps=False,
             chunk=BLOCK if chunked else 0,
             strided=not chunked,  # B is read in place for short sums only
+            element=element,
         )
         for rows in range(1, mr + 1)
         for chunked in (False, True)
     }
     (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
     a_batch, b_batch, c_batch, batch, slot, j0 = function.args[12:]
-    a = b.gep(a, [b.mul(batch, a_batch)], inbounds=True, source_etype=F32)
-    b_ = b.gep(b_, [b.mul(batch, b_batch)], inbounds=True, source_etype=F32)
+    a = b.gep(a, [b.mul(batch, a_batch)], inbounds=True, source_etype=element)
+    b_ = b.gep(b_, [b.mul(batch, b_batch)], inbounds=True, source_etype=element)
     c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=F32)
     nr = 2 * lanes
     width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
     packed = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
-    columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
-    panel, panel_row = _panel(b, columns, packed, m, k, b_k, b_col, width, nr)
+    columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=element)
+    panel, panel_row = _panel(b, columns, packed, m, k, b_k, b_col, width, nr, element)
     output = b.gep(c, [j0], inbounds=True, source_etype=F32)
 
     def tile(rows: int, row: ir.Value) -> None:
-        a_at = b.gep(a, [b.mul(row, a_row)], inbounds=True, source_etype=F32)
+        a_at = b.gep(a, [b.mul(row, a_row)], inbounds=True, source_etype=element)
         c_at = b.gep(output, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
         arguments = [a_at, panel, c_at, k, a_row, a_k, c_row, width]
         with b.if_else(b.icmp_signed(">", k, I64(BLOCK))) as (long, short):
@@ -185,6 +231,7 @@ def define_tile(
     taps: bool,
     chunk: int | None,
     strided: bool = False,
+    element: ir.Type = F32,
 ) -> ir.Function:
     """`rows` x `2 * lanes` of C from A's rows and the packed panel:
     `tile(A_row0, panel, C_row0, K, a_row, column, c_row, width[, chunk]
@@ -198,7 +245,8 @@ def define_tile(
     made a 16384 x 64 x 256 dot 1.08x the inline kernel's time), None for
     an argument that says it (0: none) at run time. `strided`: the panel's
     rows `panel_row` elements apart, a last argument (B read in place:
-    `_panel`), else `2 * lanes` (packed)."""
+    `_panel`), else `2 * lanes` (packed). `element`: A's element type as
+    `OPERANDS` reads it, widened to f32 (`widened`) as it is read."""
     vector = ir.VectorType(F32, lanes)
     types = [PTR, PTR, PTR, I64, I64, PTR if taps else I64, I64, I64]
     types += [I64] if chunk is None else []
@@ -230,9 +278,9 @@ def define_tile(
             tap = b.load(
                 b.gep(column_at, [kk], inbounds=True, source_etype=I64), typ=I64
             )
-            return b.gep(a, [tap], inbounds=True, source_etype=F32)
+            return b.gep(a, [tap], inbounds=True, source_etype=element)
         at = b.load(cursor, typ=PTR)
-        b.store(b.gep(at, [column_at], inbounds=True, source_etype=F32), cursor)
+        b.store(b.gep(at, [column_at], inbounds=True, source_etype=element), cursor)
         return at
 
     def step(kk: ir.Value, into: Sequence[ir.Instruction]) -> None:
@@ -248,8 +296,10 @@ def define_tile(
         at = column(kk)
         for r in range(rows):
             x = b.load(
-                b.gep(at, [offsets[r]], inbounds=True, source_etype=F32), typ=F32
+                b.gep(at, [offsets[r]], inbounds=True, source_etype=element),
+                typ=element,
             )
+            x = widened(b, x, element)
             splat = b.shuffle_vector(
                 b.insert_element(ir.Constant(vector, ir.Undefined), x, I64(0)),
                 ir.Constant(vector, ir.Undefined),
@@ -358,12 +408,16 @@ def _panel(
     b_col: ir.Value,
     width: ir.Value,
     nr: int,
+    element: ir.Type,
 ) -> tuple[ir.Value, ir.Value]:
     """(the panel the tiles read, elements from one of its rows to the
-    next): B's own columns where a call has at most `DIRECT_ROWS` rows and
-    `BLOCK` terms, the panel is whole and its columns contiguous, else
-    their copy at `packed` (`pack_panel`). Either way the same values in the
-    same FMAs: the same bits."""
+    next): B's own columns where B is f32, a call has at most `DIRECT_ROWS`
+    rows and `BLOCK` terms, the panel is whole and its columns contiguous,
+    else their copy at `packed` (`pack_panel`). Either way the same values
+    in the same FMAs: the same bits."""
+    if element != F32:
+        pack_panel(b, columns, packed, k, b_k, b_col, width, nr, element)
+        return packed, I64(nr)
     few = b.and_(
         b.icmp_signed("<=", m, I64(DIRECT_ROWS)), b.icmp_signed("<=", k, I64(BLOCK))
     )
@@ -386,22 +440,26 @@ def pack_panel(
     b_col: ir.Value,
     width: ir.Value,
     nr: int,
+    element: ir.Type = F32,
 ) -> None:
     """`panel[kk, c] = B[kk, j0 + c]` for c < width, 0.0 past it: rows of
     whole vectors where B's columns are contiguous and the panel whole,
     else element by element: column by column where each column is
     contiguous and they lie `ALIASED_COLUMNS` elements apart or more (a
-    transposed B that `dot-layout` left in place), row by row otherwise."""
-    wide = ir.VectorType(F32, nr)
+    transposed B that `dot-layout` left in place), row by row otherwise.
+    B's elements of `element` (`OPERANDS`), widened to f32 (`widened`)."""
+    wide = ir.VectorType(element, nr)
 
     def rows(kk: ir.Value) -> tuple[ir.Value, ir.Value]:
-        source = b.gep(columns, [b.mul(kk, b_k)], inbounds=True, source_etype=F32)
+        source = b.gep(columns, [b.mul(kk, b_k)], inbounds=True, source_etype=element)
         target = b.gep(panel, [b.mul(kk, I64(nr))], inbounds=True, source_etype=F32)
         return source, target
 
     def vectors(kk: ir.Value) -> None:
         source, target = rows(kk)
-        b.store(b.load(source, typ=wide, align=4), target, align=4)
+        align = 4 if element == F32 else 2
+        row = widened(b, b.load(source, typ=wide, align=align), element, nr)
+        b.store(row, target, align=4)
 
     def elements(kk: ir.Value) -> None:
         source, target = rows(kk)
@@ -409,12 +467,12 @@ def pack_panel(
         def column(c: ir.Value) -> None:
             inside = b.icmp_signed("<", c, width)
             safe = b.select(inside, c, I64(0))
-            value = b.load(
-                b.gep(source, [b.mul(safe, b_col)], inbounds=True, source_etype=F32),
-                typ=F32,
+            at = b.gep(
+                source, [b.mul(safe, b_col)], inbounds=True, source_etype=element
             )
-            value = b.select(inside, value, ir.Constant(F32, 0.0))
-            b.store(value, b.gep(target, [c], inbounds=True, source_etype=F32))
+            read = widened(b, b.load(at, typ=element), element)
+            read = b.select(inside, read, ir.Constant(F32, 0.0))
+            b.store(read, b.gep(target, [c], inbounds=True, source_etype=F32))
 
         loop(b, I64(0), I64(nr), I64(1), column)
 
@@ -424,18 +482,17 @@ def pack_panel(
             columns,
             [b.mul(b.select(inside, c, I64(0)), b_col)],
             inbounds=True,
-            source_etype=F32,
+            source_etype=element,
         )
 
-        def element(kk: ir.Value) -> None:
-            value = b.load(
-                b.gep(source, [kk], inbounds=True, source_etype=F32), typ=F32
-            )
-            value = b.select(inside, value, ir.Constant(F32, 0.0))
-            at = b.add(b.mul(kk, I64(nr)), c)
-            b.store(value, b.gep(panel, [at], inbounds=True, source_etype=F32))
+        def term(kk: ir.Value) -> None:
+            at = b.gep(source, [kk], inbounds=True, source_etype=element)
+            read = widened(b, b.load(at, typ=element), element)
+            read = b.select(inside, read, ir.Constant(F32, 0.0))
+            to = b.add(b.mul(kk, I64(nr)), c)
+            b.store(read, b.gep(panel, [to], inbounds=True, source_etype=F32))
 
-        loop(b, I64(0), k, I64(1), element)
+        loop(b, I64(0), k, I64(1), term)
 
     def by_column_or_row() -> None:
         apart = b.icmp_signed(">=", b_col, I64(ALIASED_COLUMNS))

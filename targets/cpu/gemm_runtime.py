@@ -27,7 +27,12 @@ from xlir.targets.cpu.conv_routine import (
     define_conv,
     pack_routine_name,
 )
-from xlir.targets.cpu.gemm_routine import called_variants, define_gemm, routine_name
+from xlir.targets.cpu.gemm_routine import (
+    OPERANDS,
+    called_variants,
+    define_gemm,
+    routine_name,
+)
 from xlir.targets.cpu.pad_routine import define_pad, pad_routine_name
 from xlir.targets.cpu.process_symbols import host_object, load_as_process_symbols
 from xlir.targets.cpu.row_dot_routine import define_row_dot, row_dot_routine_name
@@ -43,9 +48,10 @@ def gemm_object(mr: int, lanes: int) -> bytes:
     first process: `cache.host_object`)."""
 
     def define(module: ir.Module) -> None:
-        define_gemm(module, mr, lanes, linkage="external")
+        for operands in OPERANDS:
+            define_gemm(module, mr, lanes, "external", operands)
+            define_batched(module, mr, lanes, "external", operands)
         define_conv(module, mr, lanes, linkage="external")
-        define_batched(module, mr, lanes, linkage="external")
         define_row_dot(module, mr, lanes, linkage="external")
         define_pad(module, mr, lanes, linkage="external")
         define_transpose(module, mr, lanes, linkage="external")
@@ -60,10 +66,10 @@ def load_gemm(mr: int, lanes: int) -> LoadedObject:
     return load_as_process_symbols(
         gemm_object(mr, lanes),
         [
-            routine_name(mr, lanes),
+            *(routine_name(mr, lanes, operands) for operands in OPERANDS),
+            *(batched_routine_name(mr, lanes, operands) for operands in OPERANDS),
             conv_routine_name(mr, lanes),
             pack_routine_name(mr, lanes),
-            batched_routine_name(mr, lanes),
             row_dot_routine_name(mr, lanes),
             pad_routine_name(mr, lanes),
             transpose_routine_name(mr, lanes),
@@ -82,12 +88,13 @@ def load_called_gemms(objects: Sequence[bytes]) -> None:
 def define_called_gemms(module: ir.Module) -> None:
     """Define in a translated module, internal, each routine it calls."""
     for mr, lanes in called_variants(" ".join(module.globals).encode()):
-        if routine_name(mr, lanes) in module.globals:
-            define_gemm(module, mr, lanes)
+        for operands in OPERANDS:
+            if routine_name(mr, lanes, operands) in module.globals:
+                define_gemm(module, mr, lanes, operands=operands)
+            if batched_routine_name(mr, lanes, operands) in module.globals:
+                define_batched(module, mr, lanes, operands=operands)
         if conv_routine_name(mr, lanes) in module.globals:
             define_conv(module, mr, lanes)  # and its pack entry
-        if batched_routine_name(mr, lanes) in module.globals:
-            define_batched(module, mr, lanes)
         if row_dot_routine_name(mr, lanes) in module.globals:
             define_row_dot(module, mr, lanes)
         if pad_routine_name(mr, lanes) in module.globals:

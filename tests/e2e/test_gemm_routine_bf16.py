@@ -1,11 +1,12 @@
-"""bf16 dots call the prebuilt f32 GEMM routine (targets/cpu/gemm_calls.py:
-the operands widened into f32 copies, a bf16 result rounded from f32 sums
-by the epilogue) and give bit for bit the inline kernel's results
-(`CompileOptions(library_calls=False)`), which sums the same widened
-values in the same order: an f32 or a bf16 result, a transposed operand,
-sums split by `block-sums`, batch dimensions, an epilogue, threads; an
-f32 dot rounded to bf16 in its kernel. A dot whose f32 copies and sums
-would be large stays inline."""
+"""bf16 dots call the prebuilt GEMM routine's bf16 entries
+(targets/cpu/gemm_calls.py: the operands widened as the routine reads
+them, a bf16 result rounded from f32 sums by the epilogue) and give bit
+for bit the inline kernel's results (`CompileOptions(library_calls=False)`),
+which sums the same widened values in the same order: an f32 or a bf16
+result, a transposed operand (its columns apart or together), sums split
+by `block-sums`, batch dimensions, an operand whose f32 copy would have
+been large, an epilogue, threads; an f32 dot rounded to bf16 in its
+kernel. A dot whose f32 sums would be large stays inline."""
 
 from __future__ import annotations
 
@@ -32,8 +33,8 @@ class Case:
     program: str
     shapes: tuple[tuple[int, ...], tuple[int, ...]]
     calls: bool
-    """Whether the routine covers it: not where the operands' f32 copies
-    and the sums take too many bytes (`gemm_calls._widening_pays`)."""
+    """Whether the routine covers it: not where the f32 sums of a bf16
+    result take too many bytes (`gemm_calls._sums_pay`)."""
 
     def arguments(self) -> list[np.ndarray]:
         rng = np.random.default_rng(36)
@@ -75,6 +76,8 @@ DOTS = {
     "epilogue": _dot((256, 64), (64, 256), PLAIN, (256, 256), "bf16", relu=True),
     "narrow": _dot((512, 256), (256, 64), PLAIN, (512, 64), "bf16"),
     "copies": _dot((512, 1024), (1024, 512), PLAIN, (512, 512), "bf16"),
+    "large_operand": _dot((2048, 1280), (1280, 64), PLAIN, (2048, 64), "bf16"),
+    "rhs_columns_apart": _dot((128, 1100), (96, 1100), "contracting_dims = [1] x [1]", (128, 96), "f32"),
     "large_sums": _dot((2048, 64), (64, 2048), PLAIN, (2048, 2048), "bf16", calls=False),
 }  # fmt: skip
 
