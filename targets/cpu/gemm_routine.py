@@ -126,12 +126,19 @@ def widened(
     return value(b.bitcast(b.shl(b.zext(loaded, bits), shift), of(F32)))
 
 
-_NAME = re.compile(rb"xlir\.gemm_f32_(\d+)x(\d+)")
+_NAME = re.compile(rb"xlir\.gemm_f32_(\d+)x(\d+)((?:\.\w+)*)")
 
 
-def called_variants(code: bytes) -> set[tuple[int, int]]:
-    """(mr, lanes) of each routine an object or module text names."""
-    return {(int(m), int(lanes)) for m, lanes in _NAME.findall(code)}
+def called_variants(code: bytes) -> set[tuple[int, int, str]]:
+    """(mr, lanes, operands) of each routine an object or module text names
+    (an entry's name is the routine's, then its own parts: `.batched`,
+    `.conv`, ..., and its operands' suffix, `operand_suffix`)."""
+    found = set()
+    for mr, lanes, suffix in _NAME.findall(code):
+        parts = suffix.decode().split(".")
+        operands = next((part for part in parts if part in OPERANDS), "f32")
+        found.add((int(mr), int(lanes), operands))
+    return found
 
 
 def define_gemm(
