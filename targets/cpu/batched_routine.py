@@ -21,7 +21,8 @@ each across all the panels. The tiles are the dot routine's without the
 chunks' loop (`define_tile`), so it takes sums of at most `BLOCK` terms,
 which `block-sums` leaves whole: each element one FMA chain, k ascending,
 the inline kernel's bits. `.batched.bf16` takes bf16 A and B, widened as
-the bf16 dot routine widens them (gemm_routine.py).
+the bf16 dot routine widens them, and `.batched.bf16.to_bf16` stores C
+rounded to bf16 as it does (gemm_routine.py).
 """
 
 from __future__ import annotations
@@ -33,17 +34,22 @@ from xlir.targets.cpu.gemm_routine import (
     define_tile,
     operand_suffix,
     pack_panel,
+    rounding_argument,
     routine_name,
+    tile_result,
     tile_rows,
 )
 from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
 
 
-def batched_routine_name(mr: int, lanes: int, operands: str = "f32") -> str:
+def batched_routine_name(
+    mr: int, lanes: int, operands: str = "f32", result: str = "f32"
+) -> str:
     """The batched entry beside the dot routine of `mr` x `2 * lanes`
-    tiles, for A and B of element type `operands` (its name extends the dot
-    routine's, so `called_variants` finds the object that holds both)."""
-    return routine_name(mr, lanes) + ".batched" + operand_suffix(operands)
+    tiles, for A and B of element type `operands` and C of `result` (its
+    name extends the dot routine's, so `called_variants` finds the object
+    that holds both)."""
+    return routine_name(mr, lanes) + ".batched" + operand_suffix(operands, result)
 
 
 def define_batched(
@@ -52,24 +58,28 @@ def define_batched(
     lanes: int,
     linkage: str = "internal",
     operands: str = "f32",
+    result: str = "f32",
 ) -> None:
-    """Define the entry of operands `operands` (module docstring) in
-    `module`, or complete its declaration there."""
-    name = batched_routine_name(mr, lanes, operands)
+    """Define the entry of operands `operands` and C of `result` (module
+    docstring) in `module`, or complete its declaration there."""
+    name = batched_routine_name(mr, lanes, operands, result)
     element = OPERANDS[operands]
+    stored = OPERANDS[result]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
         rows: define_tile(
             module,
-            f"{name}.tile{rows}",
+            f"{batched_routine_name(mr, lanes, operands)}.tile{rows}",
             lanes,
             rows,
             taps=False,
             chunk=0,
             element=element,
+            result=tile_result(operands),
         )
         for rows in range(1, mr + 1)
     }
+    rounds = rounding_argument(operands, result)
     (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
     a_batch, b_batch, c_batch, first, count, slot = function.args[12:]
     nr = 2 * lanes
@@ -87,7 +97,7 @@ def define_batched(
     def matrix(index: ir.Value) -> None:
         a_at = b.gep(a, [b.mul(index, a_batch)], inbounds=True, source_etype=element)
         b_at = b.gep(b_, [b.mul(index, b_batch)], inbounds=True, source_etype=element)
-        c_at = b.gep(c, [b.mul(index, c_batch)], inbounds=True, source_etype=F32)
+        c_at = b.gep(c, [b.mul(index, c_batch)], inbounds=True, source_etype=stored)
 
         def pack(j0: ir.Value) -> None:
             columns = b.gep(
@@ -101,11 +111,14 @@ def define_batched(
             a_rows = b.gep(
                 a_at, [b.mul(row, a_row)], inbounds=True, source_etype=element
             )
-            c_rows = b.gep(c_at, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
+            c_rows = b.gep(
+                c_at, [b.mul(row, c_row)], inbounds=True, source_etype=stored
+            )
 
             def across(j0: ir.Value) -> None:
-                output = b.gep(c_rows, [j0], inbounds=True, source_etype=F32)
+                output = b.gep(c_rows, [j0], inbounds=True, source_etype=stored)
                 arguments = [a_rows, panel(j0), output, k, a_row, a_k, c_row, width(j0)]
+                arguments += rounds
                 b.call(tiles[rows], arguments)
 
             loop(b, I64(0), n, I64(nr), across)

@@ -42,7 +42,10 @@ as they read it, exactly as the sum does, and a C of another type than f32
 buffer of its shape that the epilogue reads (`_with_sums`): the routine
 then runs the FMAs of the same f32 values in the inline kernel's order, so
 the bits are its. Where that buffer would be large (`_sums_pay`) the dot
-stays inline.
+stays inline. A bf16 dot whose epilogue only rounds the sum to a bf16 C
+(`widen-floats`' integer code of an `arith.truncf`: `_rounded_by_routine`)
+calls the entries that store C rounded, as that code rounds it: no sums
+buffer and no epilogue nest.
 The loop over panels is marked for threads (`parallelize`'s `{threads}`)
 where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
 `min-work`, as `parallelize` would have marked the inline kernel; a call
@@ -77,13 +80,15 @@ from xdsl.dialects.builtin import (
     MemRefType,
     VectorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, IRNode, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.loop_utils import index_constant
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.float_formats import encode, format_of, from_storage
+from xlir.passes.loop.math_approximations.scalar_builder import ScalarBuilder
 from xlir.targets.cpu.batched_routine import batched_routine_name
 from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, OPERANDS, routine_name
 from xlir.targets.cpu.routine_calls import (
@@ -141,6 +146,9 @@ class Gemm:
     c_batch: int
     operands: str
     """A's and B's element type (`gemm_routine.OPERANDS`)."""
+    result: str
+    """The element type the routine stores (`gemm_routine.RESULTS`): f32
+    sums, or C's bf16 where it rounds them (`_rounded_by_routine`)."""
     sums: SSAValue
     """The buffer the routine stores the sums to: C, or an f32 one of its
     shape the epilogue reads where C is not f32."""
@@ -301,7 +309,7 @@ def gemm_of(nest: ParallelOp) -> Gemm | None:
             prod(row_sizes), extent[col], k_size, a[0], a[1], b[1], b[0], c[0],
             tuple(rows), row_sizes,
             tuple(batch), tuple(extent[v] for v in batch), a[2], b[2], c[2],
-            operands, store.buffer, (*before, *after), store,
+            operands, "f32", store.buffer, (*before, *after), store,
         )  # fmt: skip
     return None
 
@@ -337,9 +345,46 @@ def _sums_pay(gemm: Gemm) -> bool:
     cost no allocation, but each call writes them and the epilogue reads
     them back: where they are large, that memory traffic costs more than
     the routine saves over the inline kernel, which rounds in registers."""
-    if isinstance(_element(gemm.c), Float32Type):
+    if gemm.result == "bf16" or isinstance(_element(gemm.c), Float32Type):
         return True
     return 4 * prod(gemm.batch_sizes) * gemm.m * gemm.n <= SUMS_BYTES
+
+
+def _rounded_by_routine(gemm: Gemm) -> Gemm:
+    """The dot with the routine storing C rounded to bf16 where A, B and C
+    are bf16 and the epilogue only rounds the sum to C (`_rounds_to_bf16`;
+    the routine rounds as it does: `gemm_routine.rounded`), else as it
+    is."""
+    if gemm.operands != "bf16" or not isinstance(_element(gemm.c), BFloat16Type):
+        return gemm
+    loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
+    if not _rounds_to_bf16(gemm.epilogue, loop.results[0]):
+        return gemm
+    return replace(gemm, result="bf16", epilogue=())
+
+
+def _rounds_to_bf16(ops: Sequence[Operation], total: SSAValue) -> bool:
+    """Whether `ops` are, op for op, what `widen-floats` makes of an
+    `arith.truncf` of `total` to bf16 (`float_formats.encode`'s integer
+    code, then the bits as a bf16)."""
+    parent = ops[0].parent_block() if ops else None
+    if parent is None:
+        return False
+    block = Block(arg_types=[Float32Type()])
+    code = ScalarBuilder(Builder(InsertPoint.at_end(block)))
+    bf16 = BFloat16Type()
+    fmt = format_of(bf16)
+    assert fmt is not None
+    from_storage(encode(code, code.wrap(block.args[0]), fmt), fmt, bf16)
+    made = list(block.ops)
+    context: dict[IRNode | SSAValue, IRNode | SSAValue] = {
+        block.args[0]: total,
+        block: parent,
+    }
+    return len(made) == len(ops) and all(
+        reference.is_structurally_equivalent(op, context)
+        for reference, op in zip(made, ops, strict=True)
+    )
 
 
 def _whole_matrices(gemm: Gemm) -> bool:
@@ -375,7 +420,7 @@ def _call_batched(gemm: Gemm, site: Site, threads: int | None) -> None:
     count = b.insert(arith.MinUIOp(left, index_constant(b, per))).result
     constants = [index_constant(b, size) for size in _sizes(gemm)]
     arguments = [gemm.a, gemm.b, gemm.sums, scratch, *constants, first, count, group]
-    entry = batched_routine_name(site.mr, site.lanes, gemm.operands)
+    entry = batched_routine_name(site.mr, site.lanes, gemm.operands, gemm.result)
     b.insert(CallOp(entry, arguments))
     Rewriter.erase_op(gemm.nest)
 
@@ -421,7 +466,8 @@ def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
         slot = b.insert(arith.DivUIOp(column, index_constant(b, nr))).result
     constants = [index_constant(b, size) for size in _sizes(gemm)]
     arguments = [gemm.a, gemm.b, gemm.sums, scratch, *constants, matrix, slot, column]
-    b.insert(CallOp(routine_name(site.mr, site.lanes, gemm.operands), arguments))
+    entry = routine_name(site.mr, site.lanes, gemm.operands, gemm.result)
+    b.insert(CallOp(entry, arguments))
     if gemm.epilogue:
         _epilogue(b, gemm, nr, batch, column, constants[1])
     Rewriter.erase_op(gemm.nest)
@@ -474,7 +520,7 @@ def _epilogue(
 def _with_sums(gemm: Gemm, site: Site) -> Gemm:
     """The dot with an f32 buffer of C's shape for the sums where C is not
     f32 (the epilogue rounds them into C)."""
-    if isinstance(_element(gemm.c), Float32Type):
+    if gemm.result == "bf16" or isinstance(_element(gemm.c), Float32Type):
         return gemm
     return replace(gemm, sums=site.scratch(MemRefType(Float32Type(), _shape(gemm.c))))
 
@@ -487,7 +533,10 @@ class GemmCallsPass(RoutineCallsPass):
 
     def call(self, nest: ParallelOp, site: Site) -> None:
         gemm = gemm_of(nest)
-        if gemm is None or not _covered(gemm, site.kernel, site.nr):
+        if gemm is None:
+            return
+        gemm = _rounded_by_routine(gemm)
+        if not _covered(gemm, site.kernel, site.nr):
             return
         dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
         threads = self.threads_for(dots, site.nr)

@@ -35,12 +35,18 @@ tiles, B's as it packs the panel, which it then always does (the tiles
 read f32 vectors). The sums are of the same f32 values in the same order
 as the f32 routine's on the operands widened beforehand: the same bits,
 with no widened copy of either operand written or read.
+`xlir.gemm_f32_{mr}x{lanes}.bf16.to_bf16` stores C as bf16, each sum
+rounded to nearest, ties to even, a NaN quieted (`rounded`: as
+`float_formats.encode` rounds an f32, the inline kernel's `arith.truncf`),
+so a bf16 dot whose epilogue only rounds needs no f32 sums buffer. The two
+bf16 entries share their tiles, which take the rounding as an argument.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from llvmlite import ir
 from xlir.lowering.llvm.half_conversions import module_function
@@ -91,22 +97,31 @@ OPERANDS: dict[str, ir.Type] = {"f32": F32, "bf16": BF16}
 """The element types of A and B a routine reads, by name, as it reads
 them (`widened` makes f32 of them)."""
 
+RESULTS: dict[str, tuple[str, ...]] = {"f32": ("f32",), "bf16": ("f32", "bf16")}
+"""The element types of C the routine of each of `OPERANDS` stores (bf16:
+`rounded`)."""
+
 ARGUMENTS = 18
 """A, B, C, P; M, N, K; a_row, a_k, b_k, b_col, c_row; a_batch, b_batch,
 c_batch, batch; slot, j0."""
 
 
-def routine_name(mr: int, lanes: int, operands: str = "f32") -> str:
+def routine_name(
+    mr: int, lanes: int, operands: str = "f32", result: str = "f32"
+) -> str:
     """The routine of `mr` x `2 * lanes` tiles of `lanes`-wide vectors whose
-    A and B are of element type `operands` (`OPERANDS`)."""
-    return f"{PREFIX}{mr}x{lanes}" + operand_suffix(operands)
+    A and B are of element type `operands` (`OPERANDS`) and C of `result`
+    (`RESULTS`)."""
+    return f"{PREFIX}{mr}x{lanes}" + operand_suffix(operands, result)
 
 
-def operand_suffix(operands: str) -> str:
-    """What an entry's name adds for operands of element type `operands`:
-    nothing for f32."""
-    assert operands in OPERANDS
-    return "" if operands == "f32" else f".{operands}"
+def operand_suffix(operands: str, result: str = "f32") -> str:
+    """What an entry's name adds for operands of element type `operands`
+    and a C of `result`: nothing for f32 ones."""
+    assert result in RESULTS[operands]
+    return ("" if operands == "f32" else f".{operands}") + (
+        "" if result == "f32" else f".to_{result}"
+    )
 
 
 def widened(
@@ -147,42 +162,47 @@ def define_gemm(
     lanes: int,
     linkage: str = "internal",
     operands: str = "f32",
+    result: str = "f32",
 ) -> None:
-    """Define the routine of operands `operands` (module docstring) in
-    `module`, or complete its declaration there."""
-    name = routine_name(mr, lanes, operands)
+    """Define the routine of operands `operands` and C of `result` (module
+    docstring) in `module`, or complete its declaration there."""
+    name = routine_name(mr, lanes, operands, result)
     element = OPERANDS[operands]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
         (rows, chunked): define_tile(
             module,
-            f"{name}.tile{rows}{'.chunked' if chunked else ''}",
+            f"{routine_name(mr, lanes, operands)}.tile{rows}"
+            + (".chunked" if chunked else ""),
             lanes,
             rows,
             taps=False,
             chunk=BLOCK if chunked else 0,
             strided=not chunked,  # B is read in place for short sums only
             element=element,
+            result=tile_result(operands),
         )
         for rows in range(1, mr + 1)
         for chunked in (False, True)
     }
+    rounds = rounding_argument(operands, result)
     (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
     a_batch, b_batch, c_batch, batch, slot, j0 = function.args[12:]
     a = b.gep(a, [b.mul(batch, a_batch)], inbounds=True, source_etype=element)
     b_ = b.gep(b_, [b.mul(batch, b_batch)], inbounds=True, source_etype=element)
-    c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=F32)
+    stored = OPERANDS[result]
+    c = b.gep(c, [b.mul(batch, c_batch)], inbounds=True, source_etype=stored)
     nr = 2 * lanes
     width = b.select(b.icmp_signed("<", b.sub(n, j0), I64(nr)), b.sub(n, j0), I64(nr))
     packed = b.gep(p, [b.mul(slot, b.mul(k, I64(nr)))], inbounds=True, source_etype=F32)
     columns = b.gep(b_, [b.mul(j0, b_col)], inbounds=True, source_etype=element)
     panel, panel_row = _panel(b, columns, packed, m, k, b_k, b_col, width, nr, element)
-    output = b.gep(c, [j0], inbounds=True, source_etype=F32)
+    output = b.gep(c, [j0], inbounds=True, source_etype=stored)
 
     def tile(rows: int, row: ir.Value) -> None:
         a_at = b.gep(a, [b.mul(row, a_row)], inbounds=True, source_etype=element)
-        c_at = b.gep(output, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
-        arguments = [a_at, panel, c_at, k, a_row, a_k, c_row, width]
+        c_at = b.gep(output, [b.mul(row, c_row)], inbounds=True, source_etype=stored)
+        arguments = [a_at, panel, c_at, k, a_row, a_k, c_row, width, *rounds]
         with b.if_else(b.icmp_signed(">", k, I64(BLOCK))) as (long, short):
             with long:
                 b.call(tiles[rows, True], arguments)
@@ -191,6 +211,20 @@ def define_gemm(
 
     tile_rows(b, m, mr)(tile)
     b.ret_void()
+
+
+def tile_result(operands: str) -> ir.Type | None:
+    """The `result` of the tiles of the routine of `operands`: f32, or for
+    several `RESULTS` an argument that says it (`define_tile`)."""
+    return F32 if RESULTS[operands] == ("f32",) else None
+
+
+def rounding_argument(operands: str, result: str) -> list[ir.Value]:
+    """What an entry whose C is of `result` passes its tiles after their
+    width (`tile_result`): nothing, or whether they round to bf16."""
+    if tile_result(operands) is not None:
+        return []
+    return [I64(int(result == "bf16"))]
 
 
 def tile_rows(
@@ -239,10 +273,11 @@ def define_tile(
     chunk: int | None,
     strided: bool = False,
     element: ir.Type = F32,
+    result: ir.Type | None = F32,
 ) -> ir.Function:
     """`rows` x `2 * lanes` of C from A's rows and the packed panel:
     `tile(A_row0, panel, C_row0, K, a_row, column, c_row, width[, chunk]
-    [, panel_row])`,
+    [, rounds][, panel_row])`,
     term `kk` of row r at `A_row0 + r * a_row + kk * column` (`column` A's
     stride along k, a dot's) or, `taps`, at `A_row0 + r * a_row +
     column[kk]` (`column` a table of i64 offsets, a convolution's).
@@ -253,13 +288,21 @@ def define_tile(
     an argument that says it (0: none) at run time. `strided`: the panel's
     rows `panel_row` elements apart, a last argument (B read in place:
     `_panel`), else `2 * lanes` (packed). `element`: A's element type as
-    `OPERANDS` reads it, widened to f32 (`widened`) as it is read."""
+    `OPERANDS` reads it, widened to f32 (`widened`) as it is read.
+    `result`: C's element type, F32 or BF16 (the sums `rounded`), or None
+    for an argument `rounds` that says it (0: f32). A tile `module` has
+    under `name` already (the entries that share theirs) is that one."""
+    if name in module.globals:
+        return cast(ir.Function, module.globals[name])
     vector = ir.VectorType(F32, lanes)
     types = [PTR, PTR, PTR, I64, I64, PTR if taps else I64, I64, I64]
     types += [I64] if chunk is None else []
+    types += [I64] if result is None else []
     types += [I64] if strided else []
     function = ir.Function(module, ir.FunctionType(ir.VoidType(), types), name)
     function.linkage = "internal"
+    if result is None:
+        function.attributes.add("noinline")  # one copy for the entries that share it
     a, panel, c, k, a_row, column_at, c_row, width = function.args[:8]
     panel_row = function.args[-1] if strided else I64(2 * lanes)
     b = ir.IRBuilder(function.append_basic_block("entry"))
@@ -316,9 +359,21 @@ def define_tile(
                 slot = into[2 * r + h]
                 b.store(b.call(fma, [splat, halves[h], b.load(slot, typ=vector)]), slot)
 
+    def store() -> None:
+        if result is not None:
+            _store_tile(b, c, c_row, width, sums, rows, lanes, result)
+            return
+        rounds = function.args[8 + (chunk is None)]
+        with b.if_else(b.icmp_unsigned("!=", rounds, I64(0))) as (bf16, f32):
+            with bf16:
+                _store_tile(b, c, c_row, width, sums, rows, lanes, BF16)
+            with f32:
+                _store_tile(b, c, c_row, width, sums, rows, lanes, F32)
+
     if chunk == 0:
         loop(b, I64(0), k, I64(1), lambda kk: step(kk, sums))
-        _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
+        store()
+        b.ret_void()
         return function
     if chunk is None:
         given = function.args[8]
@@ -339,70 +394,95 @@ def define_tile(
 
     loop(b, I64(0), split, size, chunk_at)
     loop(b, split, k, I64(1), lambda kk: step(kk, sums))
-    _store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
+    store()
+    b.ret_void()
     return function
 
 
 def _store_tile(
     b: ir.IRBuilder,
-    function: ir.Function,
     c: ir.Value,
     c_row: ir.Value,
     width: ir.Value,
     sums: Sequence[ir.Instruction],
     rows: int,
     lanes: int,
-    vector: ir.VectorType,
+    result: ir.Type,
 ) -> None:
-    """The tile's sums into C: whole vectors for a whole panel, else the
-    `width` columns C has, by masked stores (one element at a time took
-    a 1024 x 8 dot's tiles longer than their sums)."""
-    whole = function.append_basic_block("whole")
-    part = function.append_basic_block("part")
-    done = function.append_basic_block("stored")
-    b.cbranch(b.icmp_signed("==", width, I64(2 * lanes)), whole, part)
-    b.position_at_end(whole)
-    for r in range(rows):
-        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=F32)
-        for h in range(2):
-            to = b.gep(at, [I64(h * lanes)], inbounds=True, source_etype=F32)
-            b.store(b.load(sums[2 * r + h], typ=vector), to, align=4)
-    b.branch(done)
-    b.position_at_end(part)
-    store = module_function(
-        function.module,
-        f"llvm.masked.store.v{lanes}f32.p0",
-        ir.FunctionType(
-            ir.VoidType(), [vector, PTR, ir.IntType(32), ir.VectorType(BIT, lanes)]
-        ),
-    )
-    limit = b.insert_element(
-        ir.Constant(ir.VectorType(I64, lanes), None), width, I64(0)
-    )
-    limit = b.shuffle_vector(
-        limit,
-        ir.Constant(ir.VectorType(I64, lanes), ir.Undefined),
-        ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes),
-    )
-    masks = [
-        b.icmp_signed(
-            "<",
-            ir.Constant(
-                ir.VectorType(I64, lanes), [h * lanes + i for i in range(lanes)]
-            ),
-            limit,
-        )
-        for h in range(2)
-    ]
-    for r in range(rows):
-        at = b.gep(c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=F32)
-        for h in range(2):
-            to = b.gep(at, [I64(h * lanes)], source_etype=F32)  # may pass C's end
-            value = b.load(sums[2 * r + h], typ=vector)
-            b.call(store, [value, to, ir.IntType(32)(4), masks[h]])
-    b.branch(done)
-    b.position_at_end(done)
-    b.ret_void()
+    """The tile's sums into C, of `result` (F32, or BF16: `rounded`): whole
+    vectors for a whole panel, else the `width` columns C has, by masked
+    stores (one element at a time took a 1024 x 8 dot's tiles longer than
+    their sums); `b` after them."""
+    vector = ir.VectorType(F32, lanes)
+    stored = ir.VectorType(result, lanes)
+    align = 4 if result == F32 else 2
+
+    def tile_row(r: int, h: int) -> ir.Value:
+        row = b.load(sums[2 * r + h], typ=vector)
+        return row if result == F32 else rounded(b, row, lanes)
+
+    with b.if_else(b.icmp_signed("==", width, I64(2 * lanes))) as (whole, part):
+        with whole:
+            for r in range(rows):
+                at = b.gep(
+                    c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=result
+                )
+                for h in range(2):
+                    to = b.gep(at, [I64(h * lanes)], inbounds=True, source_etype=result)
+                    b.store(tile_row(r, h), to, align=align)
+        with part:
+            store = module_function(
+                b.module,
+                f"llvm.masked.store.v{lanes}{'f32' if result == F32 else 'i16'}.p0",
+                ir.FunctionType(
+                    ir.VoidType(),
+                    [stored, PTR, ir.IntType(32), ir.VectorType(BIT, lanes)],
+                ),
+            )
+            limit = b.insert_element(
+                ir.Constant(ir.VectorType(I64, lanes), None), width, I64(0)
+            )
+            limit = b.shuffle_vector(
+                limit,
+                ir.Constant(ir.VectorType(I64, lanes), ir.Undefined),
+                ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes),
+            )
+            masks = [
+                b.icmp_signed(
+                    "<",
+                    ir.Constant(
+                        ir.VectorType(I64, lanes), [h * lanes + i for i in range(lanes)]
+                    ),
+                    limit,
+                )
+                for h in range(2)
+            ]
+            for r in range(rows):
+                at = b.gep(
+                    c, [b.mul(I64(r), c_row)], inbounds=True, source_etype=result
+                )
+                for h in range(2):
+                    # may pass C's end
+                    to = b.gep(at, [I64(h * lanes)], source_etype=result)
+                    b.call(store, [tile_row(r, h), to, ir.IntType(32)(align), masks[h]])
+
+
+def rounded(b: ir.IRBuilder, sums: ir.Value, lanes: int) -> ir.Value:
+    """`lanes` f32 `sums` as bf16 bits: rounded to nearest, ties to even,
+    a NaN quieted (its top half with the mantissa's top bit set), as
+    `float_formats.encode` converts f32 to bf16."""
+    bits_type = ir.VectorType(ir.IntType(32), lanes)
+
+    def splat(constant: int) -> ir.Constant:
+        return ir.Constant(bits_type, [constant] * lanes)
+
+    bits = b.bitcast(sums, bits_type)
+    nan = b.icmp_unsigned(">", b.and_(bits, splat(0x7FFFFFFF)), splat(0x7F800000))
+    top = b.lshr(bits, splat(16))
+    quiet = b.or_(top, splat(0x40))
+    even = b.add(b.add(bits, splat(0x7FFF)), b.and_(top, splat(1)))
+    nearest = b.lshr(even, splat(16))
+    return value(b.trunc(b.select(nan, quiet, nearest), ir.VectorType(BF16, lanes)))
 
 
 def _panel(

@@ -29,6 +29,7 @@ from xlir.targets.cpu.conv_routine import (
     pack_routine_name,
 )
 from xlir.targets.cpu.gemm_routine import (
+    RESULTS,
     called_variants,
     define_gemm,
     routine_name,
@@ -51,8 +52,9 @@ def gemm_object(mr: int, lanes: int, operands: str = "f32") -> bytes:
     compile the bf16 entries."""
 
     def define(module: ir.Module) -> None:
-        define_gemm(module, mr, lanes, "external", operands)
-        define_batched(module, mr, lanes, "external", operands)
+        for result in RESULTS[operands]:
+            define_gemm(module, mr, lanes, "external", operands, result)
+            define_batched(module, mr, lanes, "external", operands, result)
         if operands == "f32":
             define_conv(module, mr, lanes, linkage="external")
             define_row_dot(module, mr, lanes, linkage="external")
@@ -67,8 +69,9 @@ def load_gemm(mr: int, lanes: int, operands: str = "f32") -> LoadedObject:
     """The routine of `operands` loaded into this process, its entries
     process symbols; kept for as long as the process lives."""
     names = [
-        routine_name(mr, lanes, operands),
-        batched_routine_name(mr, lanes, operands),
+        entry(mr, lanes, operands, result)
+        for result in RESULTS[operands]
+        for entry in (routine_name, batched_routine_name)
     ]
     if operands == "f32":
         names += [
@@ -92,10 +95,11 @@ def load_called_gemms(objects: Sequence[bytes]) -> None:
 def define_called_gemms(module: ir.Module) -> None:
     """Define in a translated module, internal, each routine it calls."""
     for mr, lanes, operands in called_variants(" ".join(module.globals).encode()):
-        if routine_name(mr, lanes, operands) in module.globals:
-            define_gemm(module, mr, lanes, operands=operands)
-        if batched_routine_name(mr, lanes, operands) in module.globals:
-            define_batched(module, mr, lanes, operands=operands)
+        for result in RESULTS[operands]:
+            if routine_name(mr, lanes, operands, result) in module.globals:
+                define_gemm(module, mr, lanes, "internal", operands, result)
+            if batched_routine_name(mr, lanes, operands, result) in module.globals:
+                define_batched(module, mr, lanes, "internal", operands, result)
         if operands != "f32":
             continue
         if conv_routine_name(mr, lanes) in module.globals:

@@ -17,6 +17,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import xlir
 from tests.e2e import routine_checks as checks
 
 ROUTINE = re.compile(r"xlir\.gemm_f32_")
@@ -107,3 +108,25 @@ def test_f32_dot_rounded_to_bf16() -> None:
     rng = np.random.default_rng(36)
     arguments = [rng.standard_normal((256, 256)).astype(np.float32) for _ in "ab"]
     checks.matches_inline_kernel(program, arguments, ROUTINE, calls=True)
+
+
+def test_routine_rounds_special_sums_as_the_inline_kernel() -> None:
+    """A bf16 dot whose epilogue only rounds calls the entry that stores C
+    rounded (`.to_bf16`), with the inline kernel's bits on sums that tie
+    (257 and 259 between bf16 neighbours: to even), overflow to infinity,
+    are infinite, and are a signaling NaN (quieted)."""
+    case = _dot((64, 300), (300, 64), PLAIN, (64, 64), "bf16")
+    a, b = case.arguments()
+    a[:4] = 0
+    a[0, :2] = 1  # 256 + B[1, j]
+    b[0], b[1] = 256, np.arange(64) % 4
+    a[1] = 3e38  # times B's positive rows past bf16's largest finite
+    b[2:] = np.abs(b[2:]) + 0.5
+    a[2, 7] = -np.inf
+    a.view(np.uint16)[3, 9] = 0x7F81  # a signaling NaN, the row's only one
+    rounded = re.compile(r"xlir\.gemm_f32_\w+\.bf16\.to_bf16")
+    checks.matches_inline_kernel(case.program, [a, b], rounded, calls=True)
+    got = np.asarray(xlir.compile(case.program, target="cpu")(a, b)).view(np.uint16)
+    assert list(got[0, :4]) == [0x4380, 0x4380, 0x4381, 0x4382]  # 256 .. 260
+    assert np.all(got[1] == 0x7F80) and np.all(got[2] == 0xFF80)
+    assert np.all(got[3] == 0x7FC1)
