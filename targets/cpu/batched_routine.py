@@ -31,12 +31,11 @@ from llvmlite import ir
 from xlir.targets.cpu.gemm_routine import (
     ARGUMENTS,
     OPERANDS,
-    define_tile,
+    dot_tile,
     operand_suffix,
     pack_panel,
     rounding_argument,
     routine_name,
-    tile_result,
     tile_rows,
 )
 from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
@@ -67,16 +66,7 @@ def define_batched(
     stored = OPERANDS[result]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
-        rows: define_tile(
-            module,
-            f"{batched_routine_name(mr, lanes, operands)}.tile{rows}",
-            lanes,
-            rows,
-            taps=False,
-            chunk=0,
-            element=element,
-            result=tile_result(operands),
-        )
+        rows: dot_tile(module, mr, lanes, rows, operands, False, False)
         for rows in range(1, mr + 1)
     }
     rounds = rounding_argument(operands, result)

@@ -169,18 +169,11 @@ def define_gemm(
     name = routine_name(mr, lanes, operands, result)
     element = OPERANDS[operands]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
+    # B is read in place for short sums of f32 only (`_panel`)
+    strided = element == F32
     tiles = {
-        (rows, chunked): define_tile(
-            module,
-            f"{routine_name(mr, lanes, operands)}.tile{rows}"
-            + (".chunked" if chunked else ""),
-            lanes,
-            rows,
-            taps=False,
-            chunk=BLOCK if chunked else 0,
-            strided=not chunked,  # B is read in place for short sums only
-            element=element,
-            result=tile_result(operands),
+        (rows, chunked): dot_tile(
+            module, mr, lanes, rows, operands, chunked, strided and not chunked
         )
         for rows in range(1, mr + 1)
         for chunked in (False, True)
@@ -207,10 +200,39 @@ def define_gemm(
             with long:
                 b.call(tiles[rows, True], arguments)
             with short:
-                b.call(tiles[rows, False], [*arguments, panel_row])
+                short = [*arguments, panel_row] if strided else arguments
+                b.call(tiles[rows, False], short)
 
     tile_rows(b, m, mr)(tile)
     b.ret_void()
+
+
+def dot_tile(
+    module: ir.Module,
+    mr: int,
+    lanes: int,
+    rows: int,
+    operands: str,
+    chunked: bool,
+    strided: bool,
+) -> ir.Function:
+    """The tile of `rows` rows of a dot of `operands` (`define_tile`): with
+    the chunks' loop of `BLOCK` terms or none, B's panel `strided` or
+    packed, C's element type `tile_result`'s. One per module: the entries
+    that take the same tile call the same function."""
+    name = f"{routine_name(mr, lanes, operands)}.tile{rows}"
+    name += (".chunked" if chunked else "") + (".strided" if strided else "")
+    return define_tile(
+        module,
+        name,
+        lanes,
+        rows,
+        taps=False,
+        chunk=BLOCK if chunked else 0,
+        strided=strided,
+        element=OPERANDS[operands],
+        result=tile_result(operands),
+    )
 
 
 def tile_result(operands: str) -> ir.Type | None:

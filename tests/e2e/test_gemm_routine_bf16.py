@@ -1,17 +1,21 @@
 """bf16 dots call the prebuilt GEMM routine's bf16 entries
 (targets/cpu/gemm_calls.py: the operands widened as the routine reads
-them, a bf16 result rounded from f32 sums by the epilogue) and give bit
+them, a bf16 result rounded by the routine, or from f32 sums by an
+epilogue that does more) and give bit
 for bit the inline kernel's results (`CompileOptions(library_calls=False)`),
 which sums the same widened values in the same order: an f32 or a bf16
 result, a transposed operand (its columns apart or together), sums split
 by `block-sums`, batch dimensions, an operand whose f32 copy would have
 been large, an epilogue, threads; an f32 dot rounded to bf16 in its
-kernel. A dot whose f32 sums would be large stays inline."""
+kernel; a bf16 result the routine rounds itself, however large, and
+special sums (ties, overflow, infinities, NaN) rounded. A dot whose
+epilogue needs f32 sums that would be large stays inline."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -34,8 +38,8 @@ class Case:
     program: str
     shapes: tuple[tuple[int, ...], tuple[int, ...]]
     calls: bool
-    """Whether the routine covers it: not where the f32 sums of a bf16
-    result take too many bytes (`gemm_calls._sums_pay`)."""
+    """Whether the routine covers it: not where the f32 sums a bf16
+    result's epilogue reads take too many bytes (`gemm_calls._sums_pay`)."""
 
     def arguments(self) -> list[np.ndarray]:
         rng = np.random.default_rng(36)
@@ -79,7 +83,8 @@ DOTS = {
     "copies": _dot((512, 1024), (1024, 512), PLAIN, (512, 512), "bf16"),
     "large_operand": _dot((2048, 1280), (1280, 64), PLAIN, (2048, 64), "bf16"),
     "rhs_columns_apart": _dot((128, 1100), (96, 1100), "contracting_dims = [1] x [1]", (128, 96), "f32"),
-    "large_sums": _dot((2048, 64), (64, 2048), PLAIN, (2048, 2048), "bf16", calls=False),
+    "large_rounded": _dot((2048, 64), (64, 2048), PLAIN, (2048, 2048), "bf16"),
+    "large_sums": _dot((2048, 64), (64, 2048), PLAIN, (2048, 2048), "bf16", relu=True, calls=False),
 }  # fmt: skip
 
 
@@ -130,3 +135,18 @@ def test_routine_rounds_special_sums_as_the_inline_kernel() -> None:
     assert list(got[0, :4]) == [0x4380, 0x4380, 0x4381, 0x4382]  # 256 .. 260
     assert np.all(got[1] == 0x7F80) and np.all(got[2] == 0xFF80)
     assert np.all(got[3] == 0x7FC1)
+
+
+@pytest.mark.parametrize("name", ["bf16_result", "epilogue", "whole_matrices"])
+def test_ahead_of_time_object_defines_the_bf16_entries(
+    name: str, tmp_path: Path
+) -> None:
+    """An object compiled ahead of time defines the bf16 entry it calls (a
+    rounding one, one of f32 sums, the batched one: its tiles at least,
+    where LLVM inlined the entry into its caller) and gives the JIT's
+    bits."""
+    case = DOTS[name]
+    defined = re.compile(r"xlir\.gemm_f32_\d+x\d+(\.batched)?\.bf16.*")
+    checks.ahead_of_time_object(
+        case.program, case.arguments(), "model_dot", tmp_path, [defined]
+    )
