@@ -200,8 +200,8 @@ def define_gemm(
             with long:
                 b.call(tiles[rows, True], arguments)
             with short:
-                short = [*arguments, panel_row] if strided else arguments
-                b.call(tiles[rows, False], short)
+                read = [*arguments, panel_row] if strided else arguments
+                b.call(tiles[rows, False], read)
 
     tile_rows(b, m, mr)(tile)
     b.ret_void()
