@@ -21,7 +21,9 @@ gives each call that may run at once a slice of its own), then runs `gemm_routin
 each across all the panels. The tiles are the dot routine's without the
 chunks' loop (`define_tile`), so it takes sums of at most `BLOCK` terms,
 which `block-sums` leaves whole: each element one FMA chain, k ascending,
-the inline kernel's bits.
+the inline kernel's bits. `.batched.bf16` takes bf16 A and B, widened as
+the bf16 dot routine widens them, and `.batched.bf16.to_bf16` stores C
+rounded to bf16 as it does (gemm_routine.py).
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ from __future__ import annotations
 from llvmlite import ir
 from xlir.targets.cpu.gemm_routine import (
     ARGUMENTS,
-    define_tile,
+    OPERANDS,
+    dot_tile,
+    operand_suffix,
     pack_panel,
+    rounding_argument,
     routine_name,
     tile_rows,
 )
@@ -38,26 +43,35 @@ from xlir.targets.cpu.routine_ir import F32, I64, declare_entry, loop, value
 from xlir.targets.cpu.transpose_routine import transposed
 
 
-def batched_routine_name(mr: int, lanes: int) -> str:
+def batched_routine_name(
+    mr: int, lanes: int, operands: str = "f32", result: str = "f32"
+) -> str:
     """The batched entry beside the dot routine of `mr` x `2 * lanes`
-    tiles (its name extends the dot routine's, so `called_variants` finds
-    the object that holds both)."""
-    return routine_name(mr, lanes) + ".batched"
+    tiles, for A and B of element type `operands` and C of `result` (its
+    name extends the dot routine's, so `called_variants` finds the object
+    that holds both)."""
+    return routine_name(mr, lanes) + ".batched" + operand_suffix(operands, result)
 
 
 def define_batched(
-    module: ir.Module, mr: int, lanes: int, linkage: str = "internal"
+    module: ir.Module,
+    mr: int,
+    lanes: int,
+    linkage: str = "internal",
+    operands: str = "f32",
+    result: str = "f32",
 ) -> None:
-    """Define the entry (module docstring) in `module`, or complete its
-    declaration there."""
-    name = batched_routine_name(mr, lanes)
+    """Define the entry of operands `operands` and C of `result` (module
+    docstring) in `module`, or complete its declaration there."""
+    name = batched_routine_name(mr, lanes, operands, result)
+    element = OPERANDS[operands]
+    stored = OPERANDS[result]
     function, b = declare_entry(module, name, 4, ARGUMENTS - 4, linkage)
     tiles = {
-        rows: define_tile(
-            module, f"{name}.tile{rows}", lanes, rows, taps=False, chunk=0
-        )
+        rows: dot_tile(module, mr, lanes, rows, operands, False, False)
         for rows in range(1, mr + 1)
     }
+    rounds = rounding_argument(operands, result)
     (a, b_, c, p, m, n, k, a_row, a_k, b_k, b_col, c_row) = function.args[:12]
     a_batch, b_batch, c_batch, first, count, slot = function.args[12:]
     nr = 2 * lanes
@@ -73,12 +87,21 @@ def define_batched(
         return value(b.gep(panels, [b.mul(j0, k)], inbounds=True, source_etype=F32))
 
     def matrix(index: ir.Value) -> None:
-        a_at = b.gep(a, [b.mul(index, a_batch)], inbounds=True, source_etype=F32)
-        b_at = b.gep(b_, [b.mul(index, b_batch)], inbounds=True, source_etype=F32)
-        c_at = b.gep(c, [b.mul(index, c_batch)], inbounds=True, source_etype=F32)
+        a_at = b.gep(a, [b.mul(index, a_batch)], inbounds=True, source_etype=element)
+        b_at = b.gep(b_, [b.mul(index, b_batch)], inbounds=True, source_etype=element)
+        c_at = b.gep(c, [b.mul(index, c_batch)], inbounds=True, source_etype=stored)
 
         def pack(j0: ir.Value) -> None:
-            columns = b.gep(b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=F32)
+            columns = b.gep(
+                b_at, [b.mul(j0, b_col)], inbounds=True, source_etype=element
+            )
+
+            def by_elements() -> None:
+                pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr, element)
+
+            if element != F32:  # pack_transposed moves f32 blocks
+                by_elements()
+                return
             across = b.and_(
                 b.icmp_signed("==", b_k, I64(1)),
                 b.icmp_signed("==", width(j0), I64(nr)),
@@ -88,17 +111,22 @@ def define_batched(
                 with by_blocks:
                     pack_transposed(b, columns, panel(j0), k, b_col, lanes)
                 with otherwise:
-                    pack_panel(b, columns, panel(j0), k, b_k, b_col, width(j0), nr)
+                    by_elements()
 
         loop(b, I64(0), n, I64(nr), pack)
 
         def tile(rows: int, row: ir.Value) -> None:
-            a_rows = b.gep(a_at, [b.mul(row, a_row)], inbounds=True, source_etype=F32)
-            c_rows = b.gep(c_at, [b.mul(row, c_row)], inbounds=True, source_etype=F32)
+            a_rows = b.gep(
+                a_at, [b.mul(row, a_row)], inbounds=True, source_etype=element
+            )
+            c_rows = b.gep(
+                c_at, [b.mul(row, c_row)], inbounds=True, source_etype=stored
+            )
 
             def across(j0: ir.Value) -> None:
-                output = b.gep(c_rows, [j0], inbounds=True, source_etype=F32)
+                output = b.gep(c_rows, [j0], inbounds=True, source_etype=stored)
                 arguments = [a_rows, panel(j0), output, k, a_row, a_k, c_row, width(j0)]
+                arguments += rounds
                 b.call(tiles[rows], arguments)
 
             loop(b, I64(0), n, I64(nr), across)

@@ -35,13 +35,17 @@ the panel that loads the sums back from C and stores its results there,
 as `register-tile` runs a costly epilogue once per tile: the same ops on
 the same values (dense_gelu, mlp_fwd: same bits, same run time); so do
 ops before the sum that it does not use (a residual the sum is added to).
-bf16 operands (`widen-floats` loads them and widens each to f32 in the
-sum: exact) are widened into f32 copies first, a nest per operand before
-the calls (`_widen_operands`), and a C of another type than f32 (a bf16
-result: the epilogue rounds the sum) gets the sums in an f32 buffer of its
-shape that the epilogue reads: the routine then runs the FMAs of the same
-f32 values in the inline kernel's order, so the bits are its. Where those
-buffers would be large (`_widening_pays`) the dot stays inline.
+Dots of bf16 A and B (`widen-floats` loads them and widens each to f32 in
+the sum: exact) call the routine's bf16 entries, which widen each element
+as they read it, exactly as the sum does, and a C of another type than f32
+(a bf16 result: the epilogue rounds the sum) gets the sums in an f32
+buffer of its shape that the epilogue reads (`_with_sums`): the routine
+then runs the FMAs of the same f32 values in the inline kernel's order, so
+the bits are its. Where that buffer would be large (`_sums_pay`) the dot
+stays inline. A bf16 dot whose epilogue only rounds the sum to a bf16 C
+(`widen-floats`' integer code of an `arith.truncf`: `_rounded_by_routine`)
+calls the entries that store C rounded, as that code rounds it: no sums
+buffer and no epilogue nest.
 The loop over panels is marked for threads (`parallelize`'s `{threads}`)
 where the inline kernel's work (about `4 M N K / nr` vector ops) reaches
 `min-work`, as `parallelize` would have marked the inline kernel; a call
@@ -56,7 +60,8 @@ the batched entry's, and a last panel mostly past N (all slower through
 the routine), a nest with
 any other op (a producer fused into the sum, a second output, several
 contracting dimensions: `dot-layout` merges those that lie together), a
-kernel that reads C or writes A or B, and other element types.
+kernel that reads C or writes A or B, and other element types (an f32
+operand times a bf16 one among them).
 """
 
 from __future__ import annotations
@@ -75,15 +80,17 @@ from xdsl.dialects.builtin import (
     MemRefType,
     VectorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, IRNode, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xlir.analysis.loop_utils import index_constant
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.kernel import KernelOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
+from xlir.passes.loop.float_formats import encode, format_of, from_storage
+from xlir.passes.loop.math_approximations.scalar_builder import ScalarBuilder
 from xlir.targets.cpu.batched_routine import batched_routine_name
-from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, routine_name
+from xlir.targets.cpu.gemm_routine import BLOCK, MAX_K, OPERANDS, routine_name
 from xlir.targets.cpu.routine_calls import (
     RoutineCallsPass,
     Site,
@@ -113,9 +120,9 @@ GROUPS = 16
 of its own (one per matrix was as large as all of B)."""
 
 
-WIDENING_BYTES = 8 << 20
-"""The most bytes of f32 copies and sums a dot may add to its launch's
-scratch for the routine to be called (`_widening_pays`)."""
+SUMS_BYTES = 8 << 20
+"""The most bytes of f32 sums a dot whose C is not f32 may add to its
+launch's scratch for the routine to be called (`_sums_pay`)."""
 
 
 @dataclass(frozen=True)
@@ -146,10 +153,11 @@ class Gemm:
     """Elements from one matrix of A to the next (B's, C's likewise)."""
     b_batch: int
     c_batch: int
-    a_widen: tuple[Operation, ...]
-    """The ops that widen A's bf16 load to f32 in the sum (none for an f32
-    A); B's likewise."""
-    b_widen: tuple[Operation, ...]
+    operands: str
+    """A's and B's element type (`gemm_routine.OPERANDS`)."""
+    result: str
+    """The element type the routine stores (`gemm_routine.RESULTS`): f32
+    sums, or C's bf16 where it rounds them (`_rounded_by_routine`)."""
     sums: SSAValue
     """The buffer the routine stores the sums to: C, or an f32 one of its
     shape the epilogue reads where C is not f32."""
@@ -207,7 +215,7 @@ def _shape(buffer: SSAValue) -> list[int]:
     return list(type_.get_shape())
 
 
-def _widened_load(value: SSAValue) -> tuple[LoadOp, tuple[Operation, ...]] | None:
+def _widened_load(value: SSAValue) -> Term | None:
     """The load an f32 term of the sum reads, and the ops in `loop` that
     widen it: an f32 load (none), or a bf16 one as `widen-floats` widens
     it, exactly (`float_formats.decode`: its bits as an i16, zero-extended,
@@ -297,10 +305,13 @@ def gemm_of(
     if summed is None:
         return None
     k_size, first, second = summed
+    operands = _operands(first, second)
+    if operands is None:
+        return None
     k = loop.induction_var
     extent = dict(zip(ivs, sizes, strict=True))
     col = store.indices[-1]
-    for (a_load, a_widen), (b_load, b_widen) in ((first, second), (second, first)):
+    for (a_load, _), (b_load, _) in ((first, second), (second, first)):
         batch = list(store.indices[: len(b_load.indices) - 2])
         rows = list(store.indices[len(batch) : -1])
         if not rows:
@@ -316,9 +327,19 @@ def gemm_of(
             prod(row_sizes), extent[col], k_size, a[0], a[1], b[1], b[0], c[0],
             tuple(rows), row_sizes,
             tuple(batch), tuple(extent[v] for v in batch), a[2], b[2], c[2],
-            a_widen, b_widen, store.buffer, (*before, *after), store,
+            operands, "f32", store.buffer, (*before, *after), store,
         )  # fmt: skip
     return None
+
+
+def _operands(first: Term, second: Term) -> str | None:
+    """The element type (`gemm_routine.OPERANDS`) both terms' loads read,
+    None where they differ (the routine reads A and B of one type)."""
+    types = {str(_element(load.buffer)) for load, _ in (first, second)}
+    if len(types) != 1:
+        return None
+    (type_,) = types
+    return type_ if type_ in OPERANDS else None
 
 
 def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
@@ -331,26 +352,57 @@ def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:
         return False
     if gemm.batch and gemm.k < BLOCK and not _whole_matrices(gemm):
         return False
-    if not _widening_pays(gemm):
+    if not _sums_pay(gemm):
         return False
     return covered(kernel, gemm.a, gemm.b, gemm.c, gemm.m, gemm.n, nr)
 
 
-def _widening_pays(gemm: Gemm) -> bool:
-    """Whether the buffers `_widen_operands` adds (the f32 copies of bf16
-    operands, the f32 sums of a C not f32) take at most `WIDENING_BYTES`.
-    They live in the temp arena (`scratch-in-arena`), so they cost no
-    allocation, but each call writes them and reads them back: where they
-    are large, that memory traffic costs more than the routine saves over
-    the inline kernel, which widens and rounds in registers."""
-    elements = 0
-    if not isinstance(_element(gemm.c), Float32Type):
-        elements += gemm.m * gemm.n
-    if gemm.a_widen:
-        elements += gemm.m * gemm.k
-    if gemm.b_widen:
-        elements += gemm.k * gemm.n
-    return 4 * prod(gemm.batch_sizes) * elements <= WIDENING_BYTES
+def _sums_pay(gemm: Gemm) -> bool:
+    """Whether the f32 sums `_with_sums` adds for a C not f32 take at most
+    `SUMS_BYTES`. They live in the temp arena (`scratch-in-arena`), so they
+    cost no allocation, but each call writes them and the epilogue reads
+    them back: where they are large, that memory traffic costs more than
+    the routine saves over the inline kernel, which rounds in registers."""
+    if gemm.result == "bf16" or isinstance(_element(gemm.c), Float32Type):
+        return True
+    return 4 * prod(gemm.batch_sizes) * gemm.m * gemm.n <= SUMS_BYTES
+
+
+def _rounded_by_routine(gemm: Gemm) -> Gemm:
+    """The dot with the routine storing C rounded to bf16 where A, B and C
+    are bf16 and the epilogue only rounds the sum to C (`_rounds_to_bf16`;
+    the routine rounds as it does: `gemm_routine.rounded`), else as it
+    is."""
+    if gemm.operands != "bf16" or not isinstance(_element(gemm.c), BFloat16Type):
+        return gemm
+    loop = next(op for op in gemm.nest.body.block.ops if isinstance(op, ForOp))
+    if not _rounds_to_bf16(gemm.epilogue, loop.results[0]):
+        return gemm
+    return replace(gemm, result="bf16", epilogue=())
+
+
+def _rounds_to_bf16(ops: Sequence[Operation], total: SSAValue) -> bool:
+    """Whether `ops` are, op for op, what `widen-floats` makes of an
+    `arith.truncf` of `total` to bf16 (`float_formats.encode`'s integer
+    code, then the bits as a bf16)."""
+    parent = ops[0].parent_block() if ops else None
+    if parent is None:
+        return False
+    block = Block(arg_types=[Float32Type()])
+    code = ScalarBuilder(Builder(InsertPoint.at_end(block)))
+    bf16 = BFloat16Type()
+    fmt = format_of(bf16)
+    assert fmt is not None
+    from_storage(encode(code, code.wrap(block.args[0]), fmt), fmt, bf16)
+    made = list(block.ops)
+    context: dict[IRNode | SSAValue, IRNode | SSAValue] = {
+        block.args[0]: total,
+        block: parent,
+    }
+    return len(made) == len(ops) and all(
+        reference.is_structurally_equivalent(op, context)
+        for reference, op in zip(made, ops, strict=True)
+    )
 
 
 def _whole_matrices(gemm: Gemm) -> bool:
@@ -391,7 +443,8 @@ def _call_batched(gemm: Gemm, site: Site, threads: int | None) -> None:
     count = b.insert(arith.MinUIOp(left, index_constant(b, per))).result
     constants = [index_constant(b, size) for size in _sizes(gemm)]
     arguments = [gemm.a, gemm.b, gemm.sums, scratch, *constants, first, count, group]
-    b.insert(CallOp(batched_routine_name(site.mr, site.lanes), arguments))
+    entry = batched_routine_name(site.mr, site.lanes, gemm.operands, gemm.result)
+    b.insert(CallOp(entry, arguments))
     Rewriter.erase_op(gemm.nest)
 
 
@@ -436,7 +489,8 @@ def _call(gemm: Gemm, site: Site, threads: int | None) -> None:
         slot = b.insert(arith.DivUIOp(column, index_constant(b, nr))).result
     constants = [index_constant(b, size) for size in _sizes(gemm)]
     arguments = [gemm.a, gemm.b, gemm.sums, scratch, *constants, matrix, slot, column]
-    b.insert(CallOp(routine_name(site.mr, site.lanes), arguments))
+    entry = routine_name(site.mr, site.lanes, gemm.operands, gemm.result)
+    b.insert(CallOp(entry, arguments))
     if gemm.epilogue:
         _epilogue(b, gemm, nr, batch, column, constants[1])
     Rewriter.erase_op(gemm.nest)
@@ -495,40 +549,12 @@ def run_epilogue(
     b.insert(StoreOp(values[gemm.store.value], gemm.c, indices))
 
 
-def _widen_operands(gemm: Gemm, site: Site) -> Gemm:
-    """The dot on f32 buffers: each bf16 operand widened into an f32 copy
-    of its own by a nest before `gemm.nest` (the sum's widening ops on each
-    element), and an f32 buffer for the sums where C is not f32."""
-    a = _widened_copy(gemm.nest, gemm.a, gemm.a_widen, site)
-    b = _widened_copy(gemm.nest, gemm.b, gemm.b_widen, site)
-    sums = gemm.c
-    if not isinstance(_element(gemm.c), Float32Type):
-        sums = site.scratch(MemRefType(Float32Type(), _shape(gemm.c)))
-    return replace(gemm, a=a, b=b, sums=sums)
-
-
-def _widened_copy(
-    nest: ParallelOp, buffer: SSAValue, widen: Sequence[Operation], site: Site
-) -> SSAValue:
-    """`buffer` itself where `widen` is empty, else an f32 buffer of its
-    shape that a nest before `nest` fills with its elements, each widened
-    by a copy of `widen` (`_widened_load`'s ops)."""
-    if not widen:
-        return buffer
-    shape = _shape(buffer)
-    copy = site.scratch(MemRefType(Float32Type(), shape))
-    loop = ParallelOp([0] * len(shape), shape, [1] * len(shape))
-    Rewriter.insert_op(loop, InsertPoint.before(nest))
-    inside = Builder(InsertPoint.before(terminator(loop)))
-    indices = list(loop.induction_vars)
-    element = inside.insert(LoadOp(buffer, indices)).result
-    values: dict[SSAValue, SSAValue] = {widen[0].operands[0]: element}
-    for op in widen:
-        clone = op.clone(value_mapper=values)
-        inside.insert(clone)
-        values.update(zip(op.results, clone.results, strict=True))
-    inside.insert(StoreOp(values[widen[-1].results[0]], copy, indices))
-    return copy
+def _with_sums(gemm: Gemm, site: Site) -> Gemm:
+    """The dot with an f32 buffer of C's shape for the sums where C is not
+    f32 (the epilogue rounds them into C)."""
+    if gemm.result == "bf16" or isinstance(_element(gemm.c), Float32Type):
+        return gemm
+    return replace(gemm, sums=site.scratch(MemRefType(Float32Type(), _shape(gemm.c))))
 
 
 @dataclass(frozen=True)
@@ -539,11 +565,14 @@ class GemmCallsPass(RoutineCallsPass):
 
     def call(self, nest: ParallelOp, site: Site) -> None:
         gemm = gemm_of(nest)
-        if gemm is None or not _covered(gemm, site.kernel, site.nr):
+        if gemm is None:
+            return
+        gemm = _rounded_by_routine(gemm)
+        if not _covered(gemm, site.kernel, site.nr):
             return
         dots = prod(gemm.batch_sizes) * gemm.m * gemm.n * gemm.k
         threads = self.threads_for(dots, site.nr)
-        gemm = _widen_operands(gemm, site)
+        gemm = _with_sums(gemm, site)
         if _whole_matrices(gemm):
             _call_batched(gemm, site, threads)
         else:

@@ -186,5 +186,6 @@ def _define_tile(
                 b.store(b.call(dot, [b.load(slot, typ=vector), *pair]), slot)
 
     loop(b, I64(0), kq, I64(1), step)
-    store_tile(b, function, c, c_row, width, sums, rows, lanes, vector)
+    store_tile(b, c, c_row, width, sums, rows, lanes, I32)
+    b.ret_void()
     return function

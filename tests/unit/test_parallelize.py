@@ -173,7 +173,7 @@ def test_object_needs_only_libc_libm_pthread(tmp_path) -> None:
     linked = (
         *executable.objects,
         runtime_object(),
-        *(gemm_object(mr, lanes) for mr, lanes in gemms),
+        *(gemm_object(*variant) for variant in gemms),
     )
     for index, code in enumerate(linked):
         path = tmp_path / f"part{index}.o"
