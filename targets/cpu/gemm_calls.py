@@ -66,7 +66,7 @@ operand times a bf16 one among them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from math import prod
 
@@ -282,10 +282,12 @@ def _f32_sum(loop: ForOp) -> tuple[int, Term, Term] | None:
 def gemm_of(
     nest: ParallelOp,
     sum_of: Callable[[ForOp], tuple[int, Term, Term] | None] = _f32_sum,
+    operand_types: Collection[str] = tuple(OPERANDS),
 ) -> Gemm | None:
     """The dot a nest computes, where the routine covers it (module
     docstring), else None; `sum_of` matches its sum's loop (its trips and
-    terms): f32 products, or `int8-calls`' byte quads (int8_calls.py)."""
+    terms): f32 products, or `int8-calls`' byte quads (int8_calls.py), whose
+    loads read one of `operand_types`."""
     sizes = static_sizes(nest)
     ops = _body(list(nest.body.block.ops))
     if sizes is None or len(sizes) < 2 or len(ops) < 2:
@@ -305,7 +307,7 @@ def gemm_of(
     if summed is None:
         return None
     k_size, first, second = summed
-    operands = _operands(first, second)
+    operands = _operands(first, second, operand_types)
     if operands is None:
         return None
     k = loop.induction_var
@@ -332,14 +334,14 @@ def gemm_of(
     return None
 
 
-def _operands(first: Term, second: Term) -> str | None:
-    """The element type (`gemm_routine.OPERANDS`) both terms' loads read,
-    None where they differ (the routine reads A and B of one type)."""
+def _operands(first: Term, second: Term, allowed: Collection[str]) -> str | None:
+    """The element type of `allowed` both terms' loads read, None where they
+    differ (the routine reads A and B of one type)."""
     types = {str(_element(load.buffer)) for load, _ in (first, second)}
     if len(types) != 1:
         return None
     (type_,) = types
-    return type_ if type_ in OPERANDS else None
+    return type_ if type_ in allowed else None
 
 
 def _covered(gemm: Gemm, kernel: KernelOp, nr: int) -> bool:

@@ -137,7 +137,7 @@ class Int8CallsPass(RoutineCallsPass):
     def call(self, nest: ParallelOp, site: Site) -> None:
         if 32 * site.lanes > self.byte_dot_bits:
             return
-        gemm = gemm_of(nest, quads_sum)
+        gemm = gemm_of(nest, quads_sum, operand_types=("i32",))
         if (
             gemm is None
             or gemm.batch
