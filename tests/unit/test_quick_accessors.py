@@ -6,6 +6,8 @@ path)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, StringAttr, f32, i32
@@ -51,6 +53,22 @@ class GroupsOp(IRDLOperation):
         AttrSizedOperandSegments(as_property=True),
         AttrSizedResultSegments(),
     )
+
+
+@irdl_op_definition
+class MiddleOp(IRDLOperation):
+    """One variadic group between single fields, and an optional field as
+    the only variadic one."""
+
+    name = "test.accessor_middle"
+    first = operand_def()
+    middle = var_operand_def()
+    after = operand_def()
+    out = opt_result_def()
+    extra = result_def()
+
+
+MIDDLE_FIELDS = ("first", "middle", "after", "out", "extra")
 
 
 FIELDS = ("single", "many", "maybe", "last", "out", "outs", "out_maybe", "body")
@@ -100,10 +118,26 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", CASES, ids=list(CASES))
-@pytest.mark.parametrize("field", FIELDS)
-def test_field_read_as_xdsl_reads_it(case: str, field: str) -> None:
-    op = CASES[case]()
+MIDDLES = {
+    "filled": lambda: MiddleOp(
+        operands=[V[0], [V[1], V[2]], V[3]], result_types=[[i32], f32]
+    ),
+    "empty": lambda: MiddleOp(operands=[V[0], [], V[3]], result_types=[None, f32]),
+}
+
+READS = [
+    *((CASES[case], field) for case in CASES for field in FIELDS),
+    *((MIDDLES[case], field) for case in MIDDLES for field in MIDDLE_FIELDS),
+]
+READ_IDS = [
+    *(f"{field}-{case}" for case in CASES for field in FIELDS),
+    *(f"{field}-middle {case}" for case in MIDDLES for field in MIDDLE_FIELDS),
+]
+
+
+@pytest.mark.parametrize(("make", "field"), READS, ids=READ_IDS)
+def test_field_read_as_xdsl_reads_it(make: Callable[[], Operation], field: str) -> None:
+    op = make()
     quick, slow = getattr(op, field), _xdsl(op, field)
     assert type(quick) is type(slow)
     if isinstance(slow, tuple):
