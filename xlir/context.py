@@ -10,6 +10,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import UnregisteredAttr
 from xdsl.ir import Attribute, Dialect, Operation, TypeAttribute
 
+import xlir.quick_accessors  # installs the quick op field reads
+import xlir.quick_ir_core  # installs the quick block iteration, hashes, attributes
 import xlir.quick_op_init  # noqa: F401  (installs the quick op construction)
 from xlir.lazy_dialect import LazyDialect
 from xlir.registry import Registry

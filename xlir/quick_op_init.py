@@ -104,6 +104,9 @@ _layouts: dict[type[IRDLOperation], _Layout] = {}
 _is_value: dict[type, bool] = {}
 _is_type: dict[type, bool] = {}
 _segment_sizes: dict[tuple[int, ...], DenseArrayBase] = {}
+_sizes_of: dict[int, tuple[int, ...]] = {}
+"""The sizes of each attribute `segment_sizes` made, by its id (each is
+kept in `_segment_sizes`, so its id stays its own)."""
 
 
 def _value(arg: object) -> bool:
@@ -171,7 +174,18 @@ def segment_sizes(sizes: Sequence[int]) -> DenseArrayBase:
     made = _segment_sizes.get(key)
     if made is None:
         made = _segment_sizes[key] = DenseArrayBase.from_list(i32, sizes)
+        _sizes_of[id(made)] = key
     return made
+
+
+def segment_values(attribute: Attribute) -> tuple[int, ...]:
+    """The sizes a segment-size attribute holds (its `get_values()`), looked
+    up where `segment_sizes` made it: unpacking its bytes is most of the
+    cost of reading an op's field through it (`quick_accessors`)."""
+    known = _sizes_of.get(id(attribute))
+    if known is None:
+        return attribute.get_values()  # pyright: ignore[reportAttributeAccessIssue]
+    return known
 
 
 def _build(
