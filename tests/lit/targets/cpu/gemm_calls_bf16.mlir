@@ -20,7 +20,8 @@
 // CHECK:           loop.store %{{.*}}, %[[BF]][%{{.*}}, %{{.*}}] : memref<8x256xf32>
 // CHECK:         loop.parallel (%[[J:.*]]) = (0) to (256) step (8) attributes {threads = 2 : i64} {
 // CHECK:           loop.call @xlir.gemm_f32_4x4(%[[AF]], %[[BF]], %[[S]], %[[P]],
-// CHECK:           loop.parallel (%[[R:.*]], %[[COL:.*]]) = (0, %[[J]]) to (256, %{{.*}}) step (1, 1) {
+// CHECK:           loop.parallel (%[[R:.*]], %[[D:.*]]) = (0, 0) to (256, 8) step (1, 1) {
+// CHECK-NEXT:        %[[COL:.*]] = arith.addi %[[J]], %[[D]] : index
 // CHECK-NEXT:        %[[SUM:.*]] = loop.load %[[S]][%[[R]], %[[COL]]] : memref<256x256xf32>
 // CHECK-NEXT:        %[[ROUNDED:.*]] = arith.truncf %[[SUM]] : f32 to bf16
 // CHECK-NEXT:        loop.store %[[ROUNDED]], %[[C]][%[[R]], %[[COL]]] : memref<256x256xbf16>
