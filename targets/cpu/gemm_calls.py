@@ -520,15 +520,28 @@ def _epilogue(
     `gemm.sums`: a nest over the panel's elements that loads each sum back,
     runs the epilogue's ops on it and stores their value to C (as
     `register-tile` runs a costly epilogue once per tile: the same ops on
-    the same values)."""
-    end = b.insert(arith.AddiOp(column, index_constant(b, nr))).result
-    end = b.insert(arith.MinUIOp(end, columns)).result
+    the same values). Where N is a whole number of panels, the nest runs
+    over the panel's `nr` columns from 0, offset inside: a column range
+    `column` to `column + nr` (or clamped to N) is a trip count LLVM does
+    not know (the sum may wrap), so it vectorizes such a nest with a scalar
+    remainder loop, a second copy of the epilogue (a gelu's expanded
+    `tanh`) that never runs."""
     rows = len(gemm.rows)
+    whole = gemm.n % nr == 0
+    if whole:
+        first, end = 0, nr
+    else:
+        first = column
+        end = b.insert(arith.AddiOp(column, index_constant(b, nr))).result
+        end = b.insert(arith.MinUIOp(end, columns)).result
     nest = b.insert(
-        ParallelOp([0] * rows + [column], [*gemm.row_sizes, end], [1] * (rows + 1))
+        ParallelOp([0] * rows + [first], [*gemm.row_sizes, end], [1] * (rows + 1))
     )
-    indices = [*batch, *nest.induction_vars]
     inside = Builder(InsertPoint.before(terminator(nest)))
+    *row_indices, last = nest.induction_vars
+    if whole:
+        last = inside.insert(arith.AddiOp(column, last)).result
+    indices = [*batch, *row_indices, last]
     total = inside.insert(LoadOp(gemm.sums, indices)).result
     run_epilogue(inside, gemm, indices, total)
 

@@ -237,7 +237,8 @@ loop.kernel @narrow(%a: memref<4x8xf32>, %b: memref<8x5xf32>, %c: memref<4x5xf32
 
 // A fused epilogue (a bias along the columns, a relu) runs after each
 // call, on the panel's sums the routine stored to C: a nest over the
-// panel's rows and its columns (up to N) that loads each sum back, runs
+// panel's rows and its columns (up to N, which is not whole panels here:
+// the last panel's columns are clamped) that loads each sum back, runs
 // the epilogue's ops on it and stores the result.
 // CHECK-LABEL: loop.kernel @epilogue(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<4x8xf32>, %[[B:[^:]*]]: memref<8x12xf32>, %[[BIAS:[^:]*]]: memref<12xf32>, %[[C:[^:]*]]: memref<4x12xf32>, %[[P:[^:]*]]: memref<2x8x8xf32>)
@@ -280,7 +281,9 @@ loop.kernel @epilogue(%a: memref<4x8xf32>, %b: memref<8x12xf32>, %bias: memref<1
 // A batched dot (the batch C's, A's and B's leading index): the matrices
 // are the threaded loop, each with a scratch slice that its panels, a
 // sequential loop, take in turn; each call on its matrix (the batch's
-// row-major position). The epilogue (a tanh) runs on each panel. A
+// row-major position). The epilogue (a tanh) runs on each panel: N is
+// whole panels, so its nest runs over the panel's 8 columns from 0 (a trip
+// count LLVM knows: no scalar remainder loop), offset inside. A
 // batched dot of shorter sums is left inline (small matrices ran slower
 // through the routine).
 // CHECK-LABEL: loop.kernel @batched(
@@ -295,7 +298,9 @@ loop.kernel @epilogue(%a: memref<4x8xf32>, %b: memref<8x12xf32>, %bias: memref<1
 // CHECK-NEXT:        %[[BB:.*]] = arith.constant 4096 : index
 // CHECK-NEXT:        %[[CB:.*]] = arith.constant 64 : index
 // CHECK-NEXT:        loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]], %[[P]], {{.*}}, %[[AB]], %[[BB]], %[[CB]], %[[AT]], %[[AT]], %[[J]])
-// CHECK:             loop.parallel (%[[I2:.*]], %[[J2:.*]]) = (0, %[[J]]) to (4, %{{.*}}) step (1, 1) {
+// CHECK-NOT:         arith.minui
+// CHECK:             loop.parallel (%[[I2:.*]], %[[D:.*]]) = (0, 0) to (4, 8) step (1, 1) {
+// CHECK-NEXT:          %[[J2:.*]] = arith.addi %[[J]], %[[D]] : index
 // CHECK-NEXT:          %[[S:.*]] = loop.load %[[C]][%[[H]], %[[I2]], %[[J2]]] : memref<3x4x16xf32>
 // CHECK-NEXT:          %[[T:.*]] = math.tanh %[[S]] : f32
 // CHECK-NEXT:          loop.store %[[T]], %[[C]][%[[H]], %[[I2]], %[[J2]]] : memref<3x4x16xf32>
@@ -354,7 +359,8 @@ loop.kernel @batched_short(%a: memref<3x4x255xf32>, %b: memref<3x255x16xf32>, %c
 // CHECK-NEXT:      %[[BB:.*]] = arith.constant 128 : index
 // CHECK-NEXT:      %[[CB:.*]] = arith.constant 48 : index
 // CHECK-NEXT:      loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]], %[[P]], %[[M]], %[[N]], %[[K]], %[[AR]], %[[AK]], %[[BK]], %[[BC]], %[[CR]], %[[AB]], %[[BB]], %[[CB]],
-// CHECK:           loop.parallel (%[[R0:.*]], %[[R1:.*]], %[[J2:.*]]) = (0, 0, %[[J]]) to (2, 3, %{{.*}}) step (1, 1, 1) {
+// CHECK:           loop.parallel (%[[R0:.*]], %[[R1:.*]], %[[D:.*]]) = (0, 0, 0) to (2, 3, 8) step (1, 1, 1) {
+// CHECK-NEXT:        %[[J2:.*]] = arith.addi %[[J]], %[[D]] : index
 // CHECK-NEXT:        %[[S:.*]] = loop.load %[[C]][%[[R0]], %[[R1]], %[[J2]]] : memref<2x3x8xf32>
 // CHECK-NEXT:        %[[T:.*]] = math.tanh %[[S]] : f32
 // CHECK-NEXT:        loop.store %[[T]], %[[C]][%[[R0]], %[[R1]], %[[J2]]] : memref<2x3x8xf32>
@@ -420,7 +426,8 @@ loop.kernel @rows_sliced(%a: memref<2x4x16xf32>, %b: memref<16x8xf32>, %c: memre
 // CHECK-LABEL: loop.kernel @residual(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<4x8xf32>, %[[B:[^:]*]]: memref<8x8xf32>, %[[R:[^:]*]]: memref<4x8xf32>, %[[S:[^:]*]]: memref<4x8xf32>, %[[C:[^:]*]]: memref<4x8xf32>, %{{.*}}: memref<1x8x8xf32>)
 // CHECK:           loop.call @xlir.gemm_f32_4x4(%[[A]], %[[B]], %[[C]],
-// CHECK:           loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, %{{.*}}) to (4, %{{.*}}) step (1, 1) {
+// CHECK:           loop.parallel (%[[I:.*]], %[[D:.*]]) = (0, 0) to (4, 8) step (1, 1) {
+// CHECK-NEXT:        %[[J:.*]] = arith.addi %{{.*}}, %[[D]] : index
 // CHECK-NEXT:        %[[SUM:.*]] = loop.load %[[C]][%[[I]], %[[J]]]
 // CHECK-NEXT:        %[[X:.*]] = loop.load %[[R]][%[[I]], %[[J]]]
 // CHECK-NEXT:        %[[Y:.*]] = loop.load %[[S]][%[[I]], %[[J]]]
