@@ -77,13 +77,16 @@ func.func @main(%a: memref<256x8xbf16>, %b: memref<8x256xbf16>) -> memref<256x25
 
 // An epilogue that does more than round (a relu on the f32 sum): the bf16
 // entry stores the f32 sums to a buffer of C's shape, and the epilogue
-// after each call reads them, and rounds and stores to C.
+// after each call reads them, and rounds and stores to C (over the panel's
+// 8 columns from 0, offset inside: N is whole panels).
 // CHECK-LABEL: loop.kernel @bf16_relu(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<256x8xbf16>, %[[B:[^:]*]]: memref<8x256xbf16>, %[[C:[^:]*]]: memref<256x256xbf16>, %[[S:[^:]*]]: memref<256x256xf32>, %[[P:[^:]*]]: memref<32x8x8xf32>)
 // CHECK-NOT:     loop.store
 // CHECK:         loop.parallel (%[[J:.*]]) = (0) to (256) step (8) attributes {threads = 2 : i64} {
 // CHECK:           loop.call @xlir.gemm_f32_4x4.bf16(%[[A]], %[[B]], %[[S]], %[[P]],
-// CHECK:           loop.parallel (%[[R:.*]], %[[COL:.*]]) = (0, %[[J]]) to (256, %{{.*}}) step (1, 1) {
+// CHECK-NOT:       arith.minui
+// CHECK:           loop.parallel (%[[R:.*]], %[[D:.*]]) = (0, 0) to (256, 8) step (1, 1) {
+// CHECK-NEXT:        %[[COL:.*]] = arith.addi %[[J]], %[[D]] : index
 // CHECK-NEXT:        %[[SUM:.*]] = loop.load %[[S]][%[[R]], %[[COL]]] : memref<256x256xf32>
 // CHECK-NEXT:        %[[RELU:.*]] = arith.maximumf %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT:        %[[ROUNDED:.*]] = arith.truncf %[[RELU]] : f32 to bf16
