@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from math import prod
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -63,6 +64,39 @@ def index_constant(builder: Builder, value: int) -> SSAValue:
     properties = {"value": _index_attribute(value)}
     op = arith.ConstantOp.create(result_types=[INDEX], properties=properties)
     return builder.insert(op).result
+
+
+def delinearize(
+    builder: Builder,
+    lowers: Sequence[int],
+    steps: Sequence[int],
+    counts: Sequence[int],
+    linear: SSAValue,
+) -> list[SSAValue]:
+    """The indices of iteration `linear` of a loop nest of `counts`
+    iterations per dimension (row-major), from `lowers` by `steps`."""
+    indices: list[SSAValue] = []
+    for dim, count in enumerate(counts):
+        stride = prod(counts[dim + 1 :])
+        value = linear
+        if stride != 1:
+            value = builder.insert(
+                arith.DivUIOp(value, index_constant(builder, stride))
+            ).result
+        if dim > 0:
+            value = builder.insert(
+                arith.RemUIOp(value, index_constant(builder, count))
+            ).result
+        if steps[dim] != 1:
+            value = builder.insert(
+                arith.MuliOp(value, index_constant(builder, steps[dim]))
+            ).result
+        if lowers[dim] != 0:
+            value = builder.insert(
+                arith.AddiOp(value, index_constant(builder, lowers[dim]))
+            ).result
+        indices.append(value)
+    return indices
 
 
 @lru_cache(maxsize=1024)

@@ -44,11 +44,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
-from xlir.analysis.loop_utils import index_constant, is_pure
+from xlir.analysis.loop_utils import delinearize, index_constant, is_pure
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
 from xlir.dialects.loop.memory import LoadOp, StoreOp
 from xlir.dialects.simt import SharedMemoryOp, ShuffleXorOp
-from xlir.passes.loop.gpu_builders import X, delinearize, guarded
+from xlir.passes.loop.gpu_builders import X, guarded
 from xlir.passes.loop.launch_dimensions import row_reduction_launch
 
 IDENTITIES: dict[str, float | int | None] = {

@@ -53,6 +53,7 @@ from xlir.analysis.kernel_aliasing import distinct_arguments, launches_by_kernel
 from xlir.analysis.loop_utils import (
     clone_body,
     contains_loop,
+    delinearize,
     index_constant,
     is_pure,
 )
@@ -60,7 +61,7 @@ from xlir.dialects.loop.kernel import KernelOp, ReturnOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp
 from xlir.dialects.loop.memory import LoadOp, ReshapeOp, StoreOp, ViewOp
 from xlir.passes.loop.gpu_block_phases import block_phases, map_block_phases
-from xlir.passes.loop.gpu_builders import X, delinearize, global_thread, guarded
+from xlir.passes.loop.gpu_builders import X, global_thread, guarded
 from xlir.passes.loop.gpu_row_reduction import map_row_reduction, row_reduction
 from xlir.passes.loop.launch_dimensions import LaunchDimensions, elementwise_launch
 

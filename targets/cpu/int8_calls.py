@@ -38,7 +38,6 @@ buffer, a kernel that reads C or writes A or B, and any other nest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -46,7 +45,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, i32
 from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xlir.analysis.loop_utils import index_constant
+from xlir.analysis.loop_utils import delinearize, index_constant
 from xlir.dialects.arith import DotQuadsOp
 from xlir.dialects.loop.calls import CallOp
 from xlir.dialects.loop.loops import ForOp, ParallelOp, YieldOp
@@ -111,16 +110,6 @@ def _unsigned_buffer(gemm: Gemm) -> SSAValue:
     load = dot.lhs.owner
     assert isinstance(load, LoadOp)
     return load.buffer
-
-
-def _row_indices(b: Builder, row: SSAValue, sizes: Sequence[int]) -> list[SSAValue]:
-    """The nest's row indices of row `row` of their row-major order."""
-    indices: list[SSAValue] = []
-    for size in reversed(sizes[1:]):
-        extent = index_constant(b, size)
-        indices.insert(0, b.insert(arith.RemUIOp(row, extent)).result)
-        row = b.insert(arith.DivUIOp(row, extent)).result
-    return [row, *indices]
 
 
 @dataclass(frozen=True)
@@ -206,7 +195,8 @@ def _epilogue(
     row, offset = nest.induction_vars
     at_row = inside.insert(arith.SubiOp(row, first)).result
     total = inside.insert(LoadOp(sums, [slot, at_row, offset])).result
-    rows = _row_indices(inside, row, gemm.row_sizes)
+    sizes = gemm.row_sizes
+    rows = delinearize(inside, [0] * len(sizes), [1] * len(sizes), sizes, row)
     col = inside.insert(arith.AddiOp(column, offset)).result
     run_epilogue(inside, gemm, [*rows, col], total)
     if gemm.n % nr == 0:

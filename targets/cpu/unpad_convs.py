@@ -19,6 +19,7 @@ stays inline, where the test would cost it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -60,8 +61,10 @@ def _zero_pad(fusion: FusionOp) -> PadOp | None:
     ):
         return None
     values = zero.value.get_values()
-    if len(values) != 1 or str(values[0]) != "0.0":
+    if len(values) != 1 or not isinstance(values[0], float):
         return None
+    if values[0] != 0.0 or math.copysign(1.0, values[0]) < 0:
+        return None  # not +0.0: the routine reads +0.0 outside the input
     return pad
 
 

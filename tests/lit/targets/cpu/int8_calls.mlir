@@ -103,8 +103,8 @@ loop.kernel @plain(%a: memref<6x8xi32>, %b: memref<8x12xi32>, %c: memref<6x12xi3
 // CHECK:         %[[LEFT:.*]] = arith.subi %{{.*}}, %[[J:.*]] : index
 // CHECK:         %[[W:.*]] = arith.minui %[[LEFT]], %{{.*}} : index
 // CHECK:         loop.parallel (%[[I:.*]], %[[O:.*]]) = (%{{.*}}, 0) to (%{{.*}}, %[[W]]) step (1, 1) {
+// CHECK:           %[[I0:.*]] = arith.divui %[[I]], %{{.*}} : index
 // CHECK:           %[[I1:.*]] = arith.remui %[[I]], %{{.*}} : index
-// CHECK-NEXT:      %[[I0:.*]] = arith.divui %[[I]], %{{.*}} : index
 // CHECK-NEXT:      %[[COL:.*]] = arith.addi %[[J]], %[[O]] : index
 // CHECK:           loop.store %{{.*}}, %{{.*}}[%[[I0]], %[[I1]], %[[COL]]] : memref<2x3x12xf32>
 loop.kernel @rows_and_part(%a: memref<2x3x8xi32>, %b: memref<8x12xi32>, %c: memref<2x3x12xf32>) {

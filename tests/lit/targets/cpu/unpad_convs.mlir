@@ -75,3 +75,22 @@ func.func @main(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>, %d: tensor<3x3
   %c = stablehlo.convolution(%0, %d) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 4 : i64} : (tensor<1x10x10x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x8x8x4xf32>
   func.return %a, %2, %c : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x4xf32>
 }
+
+// -----
+
+// A pad by -0.0 stays: the routine reads +0.0 outside the input, and a
+// product with -0.0 has the other sign of zero than one with +0.0.
+// CHECK-LABEL: func.func @negative_zero(
+// CHECK:         %[[P:.*]] = hlo.fusion kind = loop
+// CHECK:           stablehlo.pad
+// CHECK:         stablehlo.convolution(%[[P]], %{{.*}}) {{.*}}window = {stride = [1, 1], lhs_dilate
+func.func @negative_zero(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = hlo.fusion kind = loop (%x) {name = "fusion.1"} : (tensor<1x8x8x4xf32>) -> tensor<1x10x10x4xf32> {
+  ^bb0(%1: tensor<1x8x8x4xf32>):
+    %2 = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
+    %3 = stablehlo.pad %1, %2, low = [0, 1, 1, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x10x10x4xf32>
+    hlo.yield %3 : tensor<1x10x10x4xf32>
+  }
+  %a = stablehlo.convolution(%0, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x8x8x8xf32>
+  func.return %a : tensor<1x8x8x8xf32>
+}
